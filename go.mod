@@ -1,0 +1,18 @@
+module github.com/linbis/linbis
+
+go 1.26.8
+
+require (
+	github.com/stretchr/testify v1.12.1
+	github.com/urfave/cli/v2 v2.27.7
+	golang.org/x/term v0.47.0
+	gonum.org/v1/gonum v0.17.0
+)
+
+require (
+	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
+	github.com/russross/blackfriday/v2 v2.1.0 // indirect
+	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+)

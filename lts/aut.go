@@ -1,0 +1,362 @@
+package lts
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+)
+
+// ParseError is a malformed-input error with its position (1-based line and
+// byte column) and what was expected there.
+type ParseError struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *ParseError) Error() string {
+	file := e.File
+	if file == "" {
+		file = "<input>"
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", file, e.Line, e.Col, e.Msg)
+}
+
+// ReadOptions bound what a reader accepts, so that a hostile header cannot
+// make it allocate without limit.
+type ReadOptions struct {
+	// MaxStates is the largest state count accepted (0: DefaultMaxStates).
+	MaxStates int64
+}
+
+// DefaultMaxStates is the default limit on the states of an input LTS.
+const DefaultMaxStates = 1 << 28
+
+// IsTauName reports whether a label read from a file denotes τ: both
+// mCRL2's "tau" and CADP's "i" do.
+func IsTauName(name []byte) bool {
+	return string(name) == TauName || string(name) == "i"
+}
+
+// ReadAutFile reads an .aut file.
+func ReadAutFile(path string, opts ReadOptions) (*LTS, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadAut(f, path, opts)
+}
+
+// ReadAut reads an LTS in Aldebaran format from r; name is used in error
+// messages. Labels may be quoted ("call(1,push,2)") or unquoted, in which
+// case the label runs to the last comma before the closing parenthesis.
+func ReadAut(r io.Reader, name string, opts ReadOptions) (*LTS, error) {
+	if opts.MaxStates <= 0 {
+		opts.MaxStates = DefaultMaxStates
+	}
+	p := autParser{r: bufio.NewReaderSize(r, 1<<16), name: name}
+	return p.parse(opts)
+}
+
+type autParser struct {
+	r    *bufio.Reader
+	name string
+	line int
+	buf  []byte // the current line, without its line ending
+	pos  int    // offset in buf
+	long []byte // storage for lines longer than the reader's buffer
+}
+
+func (p *autParser) errorf(col int, format string, args ...any) error {
+	return &ParseError{File: p.name, Line: p.line, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// next reads the next line into p.buf; it returns io.EOF at the end.
+func (p *autParser) next() error {
+	line, err := p.r.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		p.long = append(p.long[:0], line...)
+		for err == bufio.ErrBufferFull {
+			line, err = p.r.ReadSlice('\n')
+			p.long = append(p.long, line...)
+		}
+		line = p.long
+	}
+	if err != nil && err != io.EOF {
+		return err
+	}
+	if len(line) == 0 && err == io.EOF {
+		return io.EOF
+	}
+	p.line++
+	line = bytes.TrimSuffix(line, []byte{'\n'})
+	line = bytes.TrimSuffix(line, []byte{'\r'})
+	p.buf, p.pos = line, 0
+	return nil
+}
+
+func (p *autParser) skipSpace() {
+	for p.pos < len(p.buf) && (p.buf[p.pos] == ' ' || p.buf[p.pos] == '\t') {
+		p.pos++
+	}
+}
+
+func (p *autParser) atEnd() bool { return p.pos >= len(p.buf) }
+
+// describe names what stands at the cursor, for error messages.
+func (p *autParser) describe() string {
+	if p.atEnd() {
+		return "end of line"
+	}
+	return strconv.QuoteRune(rune(p.buf[p.pos]))
+}
+
+func (p *autParser) expect(c byte, what string) error {
+	p.skipSpace()
+	if p.atEnd() || p.buf[p.pos] != c {
+		return p.errorf(p.pos+1, "expected %s, found %s", what, p.describe())
+	}
+	p.pos++
+	return nil
+}
+
+// number parses a non-negative decimal not above max.
+func (p *autParser) number(what string, max int64) (int64, error) {
+	p.skipSpace()
+	start := p.pos
+	var v int64
+	for p.pos < len(p.buf) && p.buf[p.pos] >= '0' && p.buf[p.pos] <= '9' {
+		if v <= max {
+			v = v*10 + int64(p.buf[p.pos]-'0')
+		}
+		p.pos++
+	}
+	if p.pos == start {
+		return 0, p.errorf(start+1, "expected %s (a non-negative integer), found %s", what, p.describe())
+	}
+	if v > max {
+		return 0, p.errorf(start+1, "%s %s is out of range (at most %d)", what, p.buf[start:p.pos], max)
+	}
+	return v, nil
+}
+
+func (p *autParser) parse(opts ReadOptions) (*LTS, error) {
+	if err := p.next(); err != nil {
+		if err == io.EOF {
+			p.line = 1
+			return nil, p.errorf(1, "expected header \"des (INITIAL, TRANSITIONS, STATES)\", found empty input")
+		}
+		return nil, err
+	}
+	p.skipSpace()
+	if !bytes.HasPrefix(p.buf[p.pos:], []byte("des")) {
+		return nil, p.errorf(p.pos+1, "expected header \"des (INITIAL, TRANSITIONS, STATES)\"")
+	}
+	p.pos += 3
+	if err := p.expect('(', "'(' after \"des\""); err != nil {
+		return nil, err
+	}
+	initCol := 0
+	p.skipSpace()
+	initCol = p.pos + 1
+	initial, err := p.number("initial state", 1<<31-1)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expect(',', "',' after the initial state"); err != nil {
+		return nil, err
+	}
+	ntrans, err := p.number("transition count", 1<<31-1)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expect(',', "',' after the transition count"); err != nil {
+		return nil, err
+	}
+	nstates, err := p.number("state count", opts.MaxStates)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expect(')', "')' closing the header"); err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if !p.atEnd() {
+		return nil, p.errorf(p.pos+1, "unexpected %s after the header", p.describe())
+	}
+	if nstates == 0 {
+		return nil, p.errorf(initCol, "an LTS needs at least one state, the header declares 0")
+	}
+	if initial >= nstates {
+		return nil, p.errorf(initCol, "initial state %d out of range: the header declares %d states", initial, nstates)
+	}
+	headerLine := p.line
+
+	b := NewBuilder()
+	b.SetNumStates(int32(nstates))
+	b.SetInitial(int32(initial))
+	b.Grow(int(min(ntrans, 1<<22)))
+	var count int64
+	lastLine := p.line
+	for {
+		err := p.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		p.skipSpace()
+		if p.atEnd() {
+			continue // blank line
+		}
+		lastLine = p.line
+		if count == ntrans {
+			return nil, p.errorf(p.pos+1, "more transitions than the %d declared in the header (line %d)", ntrans, headerLine)
+		}
+		src, label, dst, err := p.transition(b, nstates)
+		if err != nil {
+			return nil, err
+		}
+		b.AddTransition(src, label, dst)
+		count++
+	}
+	if count != ntrans {
+		p.line = lastLine + 1
+		return nil, p.errorf(1, "the header (line %d) declares %d transitions, but the file has %d", headerLine, ntrans, count)
+	}
+	return b.Build(), nil
+}
+
+// transition parses "(SRC, LABEL, DST)" at the cursor.
+func (p *autParser) transition(b *Builder, nstates int64) (src, label, dst int32, err error) {
+	if err = p.expect('(', "'(' opening a transition"); err != nil {
+		return
+	}
+	s, err := p.stateID("source state", nstates)
+	if err != nil {
+		return
+	}
+	if err = p.expect(',', "',' after the source state"); err != nil {
+		return
+	}
+	p.skipSpace()
+	var name []byte
+	if !p.atEnd() && p.buf[p.pos] == '"' {
+		open := p.pos
+		end := bytes.IndexByte(p.buf[open+1:], '"')
+		if end < 0 {
+			err = p.errorf(open+1, "unterminated quote: the label has no closing '\"'")
+			return
+		}
+		name = p.buf[open+1 : open+1+end]
+		p.pos = open + 2 + end
+	} else {
+		// Unquoted: the label runs to the last comma before the last ')'.
+		start := p.pos
+		closing := bytes.LastIndexByte(p.buf, ')')
+		if closing < start {
+			closing = len(p.buf)
+		}
+		comma := bytes.LastIndexByte(p.buf[start:closing], ',')
+		if comma < 0 {
+			err = p.errorf(start+1, "expected a label followed by ',' and the target state")
+			return
+		}
+		name = bytes.TrimRight(p.buf[start:start+comma], " \t")
+		p.pos = start + comma
+	}
+	if len(name) == 0 {
+		err = p.errorf(p.pos, "expected a label, found an empty one")
+		return
+	}
+	if err = p.expect(',', "',' after the label"); err != nil {
+		return
+	}
+	d, err := p.stateID("target state", nstates)
+	if err != nil {
+		return
+	}
+	if err = p.expect(')', "')' closing the transition"); err != nil {
+		return
+	}
+	p.skipSpace()
+	if !p.atEnd() {
+		err = p.errorf(p.pos+1, "trailing garbage after the transition: %s", p.describe())
+		return
+	}
+	if IsTauName(name) {
+		label = Tau
+	} else {
+		label = b.labelBytes(name)
+	}
+	return s, label, d, nil
+}
+
+func (p *autParser) stateID(what string, nstates int64) (int32, error) {
+	p.skipSpace()
+	col := p.pos + 1
+	v, err := p.number(what, 1<<31-1)
+	if err != nil {
+		return 0, err
+	}
+	if v >= nstates {
+		return 0, p.errorf(col, "%s %d out of range: the header declares %d states", what, v, nstates)
+	}
+	return int32(v), nil
+}
+
+// ErrUnwritableLabel is returned when a label cannot be written to .aut.
+var ErrUnwritableLabel = errors.New("label cannot be written in .aut: it contains a double quote or a line break")
+
+// WriteAut writes l in Aldebaran format; every label is quoted and τ is
+// written "tau".
+func WriteAut(w io.Writer, l *LTS) error {
+	for _, name := range l.Labels {
+		if bytes.ContainsAny([]byte(name), "\"\n\r") {
+			return fmt.Errorf("%w: %q", ErrUnwritableLabel, name)
+		}
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	fmt.Fprintf(bw, "des (%d, %d, %d)\n", l.Initial, len(l.Src), l.NumStates)
+	quoted := make([][]byte, len(l.Labels))
+	for i, name := range l.Labels {
+		quoted[i] = []byte(",\"" + name + "\",")
+	}
+	buf := make([]byte, 0, 128)
+	for t := range l.Src {
+		buf = append(buf[:0], '(')
+		buf = strconv.AppendInt(buf, int64(l.Src[t]), 10)
+		buf = append(buf, quoted[l.Label[t]]...)
+		buf = strconv.AppendInt(buf, int64(l.Dst[t]), 10)
+		buf = append(buf, ')', '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteAutFile writes l to path in Aldebaran format.
+func WriteAutFile(path string, l *LTS) error {
+	return writeFile(path, func(w io.Writer) error { return WriteAut(w, l) })
+}
+
+// writeFile creates path, runs write on it and closes it, reporting the
+// first error.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

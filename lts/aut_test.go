@@ -1,0 +1,175 @@
+package lts
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestReadAutGood(t *testing.T) {
+	l, err := ReadAutFile("testdata/good/counter.aut", ReadOptions{})
+	require.NoError(t, err)
+	require.NoError(t, l.Validate())
+	assert.Equal(t, int32(5), l.NumStates)
+	assert.Equal(t, 6, l.NumTransitions())
+	assert.Equal(t, []string{"tau", "call(1,inc)", "ret(1,inc,0)", "call(2,inc)"}, l.Labels)
+	st := ComputeStats(l)
+	assert.Equal(t, 3, st.TauTransitions, "tau and i both read as τ")
+	assert.Equal(t, int32(1), st.DivergentStates, "state 4 has a τ self-loop")
+
+	l, err = ReadAutFile("testdata/good/crlf_unquoted.aut", ReadOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "call(1,push,2)", l.LabelName(0), "an unquoted label runs to the last comma")
+	assert.Equal(t, "ret(1,push)", l.LabelName(1))
+}
+
+func TestReadAutErrors(t *testing.T) {
+	cases := []struct {
+		file string
+		pos  string // line:col
+		msg  string
+	}{
+		{"empty.aut", "1:1", "expected header"},
+		{"bad_keyword.aut", "1:1", "expected header"},
+		{"header_comma.aut", "1:11", "expected ',' after the transition count"},
+		{"header_garbage.aut", "1:15", "unexpected 'x' after the header"},
+		{"initial_range.aut", "1:6", "initial state 5 out of range"},
+		{"too_few.aut", "3:1", "declares 2 transitions, but the file has 1"},
+		{"too_many.aut", "3:1", "more transitions than the 1 declared"},
+		{"target_range.aut", "2:10", "target state 7 out of range"},
+		{"source_range.aut", "2:2", "source state 9 out of range"},
+		{"unterminated.aut", "2:5", "unterminated quote"},
+		{"trailing.aut", "2:13", "trailing garbage"},
+		{"missing_comma.aut", "2:9", "expected ',' after the label"},
+		{"missing_paren.aut", "2:1", "expected '(' opening a transition"},
+		{"empty_label.aut", "2:6", "expected a label"},
+		{"unclosed.aut", "2:11", "expected ')' closing the transition"},
+		{"huge_states.aut", "1:12", "state count 99999999999999 is out of range"},
+		{"no_states.aut", "1:6", "at least one state"},
+		{"bad_source.aut", "2:2", "expected source state"},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			path := filepath.Join("testdata/bad", c.file)
+			_, err := ReadAutFile(path, ReadOptions{})
+			require.Error(t, err)
+			var pe *ParseError
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, path, pe.File)
+			assert.Contains(t, err.Error(), path+":"+c.pos+":")
+			assert.Contains(t, pe.Msg, c.msg)
+		})
+	}
+}
+
+func TestAutRoundTrip(t *testing.T) {
+	for _, name := range []string{"counter.aut", "crlf_unquoted.aut"} {
+		t.Run(name, func(t *testing.T) {
+			l, err := ReadAutFile(filepath.Join("testdata/good", name), ReadOptions{})
+			require.NoError(t, err)
+			var buf bytes.Buffer
+			require.NoError(t, WriteAut(&buf, l))
+			assert.NotContains(t, buf.String(), `"i"`, "τ is written tau")
+			first := buf.String()
+			l2, err := ReadAut(&buf, "roundtrip", ReadOptions{})
+			require.NoError(t, err)
+			assert.Equal(t, l.Initial, l2.Initial)
+			assert.Equal(t, l.NumStates, l2.NumStates)
+			assert.Equal(t, triples(l), triples(l2))
+			var again bytes.Buffer
+			require.NoError(t, WriteAut(&again, l2))
+			assert.Equal(t, first, again.String(), "write is a fixpoint after one round")
+		})
+	}
+}
+
+func TestWriteAutRejectsQuote(t *testing.T) {
+	l := FromTriples(0, 2, []Triple{{0, `say "hi"`, 1}})
+	err := WriteAut(&bytes.Buffer{}, l)
+	assert.ErrorIs(t, err, ErrUnwritableLabel)
+}
+
+func TestDotRoundTrip(t *testing.T) {
+	l, err := ReadAutFile("testdata/good/counter.aut", ReadOptions{})
+	require.NoError(t, err)
+	l.Initial = 3
+	var buf bytes.Buffer
+	require.NoError(t, WriteDot(&buf, l))
+	assert.Contains(t, buf.String(), "style=dashed")
+	l2, err := ReadDot(strings.NewReader(buf.String()), "x.dot")
+	require.NoError(t, err)
+	assert.Equal(t, l.Initial, l2.Initial)
+	assert.Equal(t, triples(l), triples(l2))
+}
+
+func TestReadDotErrors(t *testing.T) {
+	_, err := ReadDot(strings.NewReader("digraph { a -> "), "broken.dot")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "broken.dot")
+	_, err = ReadDot(strings.NewReader("graph { a -- b }"), "undirected.dot")
+	assert.ErrorContains(t, err, "directed")
+}
+
+func TestReadWriteFileByExtension(t *testing.T) {
+	l := FromTriples(0, 2, []Triple{{0, "a", 1}, {1, "tau", 0}})
+	dir := t.TempDir()
+	for _, ext := range []string{".aut", ".dot"} {
+		path := filepath.Join(dir, "x"+ext)
+		require.NoError(t, WriteFile(path, l))
+		back, err := ReadFile(path, ReadOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, triples(l), triples(back), ext)
+	}
+	assert.Error(t, WriteFile(filepath.Join(dir, "x.txt"), l))
+	_, err := ReadFile(filepath.Join(dir, "x.txt"), ReadOptions{})
+	assert.ErrorContains(t, err, "unknown LTS format")
+}
+
+func FuzzReadAut(f *testing.F) {
+	for _, dir := range []string{"testdata/good", "testdata/bad"} {
+		entries, err := os.ReadDir(dir)
+		require.NoError(f, err)
+		for _, e := range entries {
+			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			require.NoError(f, err)
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := ReadAut(bytes.NewReader(data), "fuzz", ReadOptions{MaxStates: 1 << 16})
+		if err != nil {
+			var pe *ParseError
+			if !assert.ErrorAs(t, err, &pe) {
+				return
+			}
+			assert.Positive(t, pe.Line)
+			assert.Positive(t, pe.Col)
+			return
+		}
+		require.NoError(t, l.Validate())
+		var buf bytes.Buffer
+		if WriteAut(&buf, l) == nil {
+			l2, err := ReadAut(&buf, "again", ReadOptions{MaxStates: 1 << 16})
+			require.NoError(t, err)
+			assert.Equal(t, l.NumTransitions(), l2.NumTransitions())
+		}
+	})
+}
+
+// triples lists the transitions of l as sorted "src label dst" strings, so
+// that LTSs whose label tables differ in order can be compared.
+func triples(l *LTS) []string {
+	out := make([]string, len(l.Src))
+	for t := range l.Src {
+		out[t] = fmt.Sprintf("%d %s %d", l.Src[t], l.LabelName(int32(t)), l.Dst[t])
+	}
+	sort.Strings(out)
+	return out
+}

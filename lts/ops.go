@@ -1,0 +1,141 @@
+package lts
+
+// Canonical returns an LTS with the same states, labels and initial state
+// as l whose transitions are sorted by (source, label, target) with
+// duplicates removed. It uses three stable counting sorts, O(n + m + labels).
+// Metadata, when present, is kept for the first of each set of duplicates.
+func Canonical(l *LTS) *LTS {
+	m := len(l.Src)
+	perm := make([]int32, m)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	// Least significant key first: target, then label, then source.
+	perm = countingSort(perm, l.Dst, int(l.NumStates))
+	perm = countingSort(perm, l.Label, len(l.Labels))
+	perm = countingSort(perm, l.Src, int(l.NumStates))
+	keep := perm[:0]
+	for i, t := range perm {
+		if i > 0 {
+			u := keep[len(keep)-1]
+			if l.Src[u] == l.Src[t] && l.Label[u] == l.Label[t] && l.Dst[u] == l.Dst[t] {
+				continue
+			}
+		}
+		keep = append(keep, t)
+	}
+	return permute(l, keep)
+}
+
+// countingSort stably sorts the transition ids in perm by key[t], whose
+// values lie in [0, size).
+func countingSort(perm, key []int32, size int) []int32 {
+	start := make([]int32, size+1)
+	for _, t := range perm {
+		start[key[t]+1]++
+	}
+	for k := 0; k < size; k++ {
+		start[k+1] += start[k]
+	}
+	out := make([]int32, len(perm))
+	for _, t := range perm {
+		out[start[key[t]]] = t
+		start[key[t]]++
+	}
+	return out
+}
+
+// permute returns a copy of l holding the transitions ids (in that order,
+// which must be sorted by source).
+func permute(l *LTS, ids []int32) *LTS {
+	c := &LTS{Initial: l.Initial, NumStates: l.NumStates, Labels: l.Labels}
+	c.Src = make([]int32, len(ids))
+	c.Label = make([]int32, len(ids))
+	c.Dst = make([]int32, len(ids))
+	for j, t := range ids {
+		c.Src[j], c.Label[j], c.Dst[j] = l.Src[t], l.Label[t], l.Dst[t]
+	}
+	if l.Meta != nil {
+		c.Meta = &Meta{Thread: make([]int32, len(ids)), Step: make([]int32, len(ids)), Steps: l.Meta.Steps}
+		for j, t := range ids {
+			c.Meta.Thread[j], c.Meta.Step[j] = l.Meta.Thread[t], l.Meta.Step[t]
+		}
+	}
+	c.Out = make([]int32, c.NumStates+1)
+	for _, s := range c.Src {
+		c.Out[s+1]++
+	}
+	for s := int32(0); s < c.NumStates; s++ {
+		c.Out[s+1] += c.Out[s]
+	}
+	return c
+}
+
+// Reachable returns the part of l reachable from its initial state, with
+// states renumbered in breadth-first order (the initial state becomes 0),
+// and the map from old to new state ids (-1 for unreachable states).
+func Reachable(l *LTS) (r *LTS, oldToNew []int32) {
+	oldToNew = make([]int32, l.NumStates)
+	for i := range oldToNew {
+		oldToNew[i] = -1
+	}
+	order := []int32{l.Initial}
+	oldToNew[l.Initial] = 0
+	for i := 0; i < len(order); i++ {
+		s := order[i]
+		for t := l.Out[s]; t < l.Out[s+1]; t++ {
+			if d := l.Dst[t]; oldToNew[d] < 0 {
+				oldToNew[d] = int32(len(order))
+				order = append(order, d)
+			}
+		}
+	}
+	r = &LTS{Initial: 0, NumStates: int32(len(order)), Labels: l.Labels}
+	r.Out = make([]int32, r.NumStates+1)
+	var ids []int32
+	for i, s := range order {
+		r.Out[i+1] = r.Out[i] + l.Out[s+1] - l.Out[s]
+		for t := l.Out[s]; t < l.Out[s+1]; t++ {
+			ids = append(ids, t)
+		}
+	}
+	r.Src = make([]int32, len(ids))
+	r.Label = make([]int32, len(ids))
+	r.Dst = make([]int32, len(ids))
+	for j, t := range ids {
+		r.Src[j], r.Label[j], r.Dst[j] = oldToNew[l.Src[t]], l.Label[t], oldToNew[l.Dst[t]]
+	}
+	if l.Meta != nil {
+		r.Meta = &Meta{Thread: make([]int32, len(ids)), Step: make([]int32, len(ids)), Steps: l.Meta.Steps}
+		for j, t := range ids {
+			r.Meta.Thread[j], r.Meta.Step[j] = l.Meta.Thread[t], l.Meta.Step[t]
+		}
+	}
+	return r, oldToNew
+}
+
+// Union returns the disjoint union of a and b: the states of a keep their
+// ids, those of b are shifted by offset = a.NumStates. Labels are merged by
+// name. The initial state is a's; b's is offset + b.Initial. Metadata is
+// dropped.
+func Union(a, b *LTS) (u *LTS, offset int32) {
+	offset = a.NumStates
+	bl := NewBuilder()
+	for _, name := range a.Labels {
+		bl.Label(name)
+	}
+	remap := make([]int32, len(b.Labels))
+	for i, name := range b.Labels {
+		remap[i] = bl.Label(name)
+	}
+	bl.SetNumStates(a.NumStates + b.NumStates)
+	bl.SetInitial(a.Initial)
+	bl.Grow(len(a.Src) + len(b.Src))
+	for t := range a.Src {
+		bl.AddTransition(a.Src[t], a.Label[t], a.Dst[t])
+	}
+	for t := range b.Src {
+		bl.AddTransition(b.Src[t]+offset, remap[b.Label[t]], b.Dst[t]+offset)
+	}
+	return bl.Build(), offset
+}
