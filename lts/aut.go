@@ -200,7 +200,9 @@ func (p *autParser) parse(opts ReadOptions) (*LTS, error) {
 	b := NewBuilder()
 	b.SetNumStates(int32(nstates))
 	b.SetInitial(int32(initial))
-	b.Grow(int(min(ntrans, 1<<22)))
+	// Trust the header for preallocation only up to a bound tied to the state
+	// limit, so that a hostile header cannot reserve gigabytes.
+	b.Grow(int(min(ntrans, 1<<24, 64*opts.MaxStates)))
 	var count int64
 	lastLine := p.line
 	for {

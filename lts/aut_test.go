@@ -3,9 +3,9 @@ package lts
 import (
 	"bytes"
 	"fmt"
-	"sort"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -143,7 +143,7 @@ func FuzzReadAut(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		l, err := ReadAut(bytes.NewReader(data), "fuzz", ReadOptions{MaxStates: 1 << 16})
+		l, err := ReadAut(bytes.NewReader(data), "fuzz", ReadOptions{MaxStates: 1 << 10})
 		if err != nil {
 			var pe *ParseError
 			if !assert.ErrorAs(t, err, &pe) {
@@ -156,7 +156,7 @@ func FuzzReadAut(f *testing.F) {
 		require.NoError(t, l.Validate())
 		var buf bytes.Buffer
 		if WriteAut(&buf, l) == nil {
-			l2, err := ReadAut(&buf, "again", ReadOptions{MaxStates: 1 << 16})
+			l2, err := ReadAut(&buf, "again", ReadOptions{MaxStates: 1 << 10})
 			require.NoError(t, err)
 			assert.Equal(t, l.NumTransitions(), l2.NumTransitions())
 		}

@@ -1,0 +1,200 @@
+package lts
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// randomLTS returns a seeded random LTS with n states, m transitions and
+// the given number of visible labels; about a third of the steps are τ.
+func randomLTS(rng *rand.Rand, n, m, labels int) *LTS {
+	b := NewBuilder()
+	b.SetNumStates(int32(n))
+	ids := []int32{Tau}
+	for i := 0; i < labels; i++ {
+		ids = append(ids, b.Label(string(rune('a'+i))))
+	}
+	for i := 0; i < m; i++ {
+		lab := ids[rng.IntN(len(ids))]
+		if rng.IntN(3) == 0 {
+			lab = Tau
+		}
+		b.AddTransition(int32(rng.IntN(n)), lab, int32(rng.IntN(n)))
+	}
+	return b.Build()
+}
+
+// tauReach computes τ-reachability by a fixpoint, the oracle for SCCs.
+func tauReach(l *LTS) [][]bool {
+	n := int(l.NumStates)
+	r := make([][]bool, n)
+	for s := range r {
+		r[s] = make([]bool, n)
+		r[s][s] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for t := range l.Src {
+			if l.Label[t] != Tau {
+				continue
+			}
+			s, d := l.Src[t], l.Dst[t]
+			for x := 0; x < n; x++ {
+				if r[d][x] && !r[s][x] {
+					r[s][x] = true
+					changed = true
+				}
+			}
+		}
+	}
+	return r
+}
+
+func TestTauSCCsAgainstReachability(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 500; i++ {
+		l := randomLTS(rng, 1+rng.IntN(12), rng.IntN(30), 2)
+		comp, count := TauSCCs(l)
+		reach := tauReach(l)
+		for s := int32(0); s < l.NumStates; s++ {
+			require.Less(t, comp[s], count)
+			for d := int32(0); d < l.NumStates; d++ {
+				same := reach[s][d] && reach[d][s]
+				require.Equal(t, same, comp[s] == comp[d], "states %d,%d", s, d)
+				if reach[s][d] && comp[s] != comp[d] {
+					require.Greater(t, comp[s], comp[d], "reverse topological order")
+				}
+			}
+		}
+	}
+}
+
+func TestTauSCCsDeepPathNoRecursion(t *testing.T) {
+	// A τ-path of 2 M states closed into one cycle: one SCC, no stack overflow.
+	const n = 2_000_000
+	b := NewBuilder()
+	b.SetNumStates(n)
+	b.Grow(n)
+	for s := int32(0); s < n; s++ {
+		b.AddTransition(s, Tau, (s+1)%n)
+	}
+	_, count := TauSCCs(b.Build())
+	assert.Equal(t, int32(1), count)
+}
+
+func TestContractTauSCCs(t *testing.T) {
+	// 0 -τ-> 1 -τ-> 0 (a τ-cycle), 1 -a-> 2, 2 -τ-> 3, 3 -b-> 3.
+	l := FromTriples(0, 4, []Triple{{0, "tau", 1}, {1, "tau", 0}, {1, "a", 2}, {0, "a", 2}, {2, "tau", 3}, {3, "b", 3}})
+	for _, mark := range []bool{false, true} {
+		c, comp := ContractTauSCCs(l, mark)
+		require.NoError(t, c.Validate())
+		assert.Equal(t, int32(3), c.NumStates)
+		assert.Equal(t, comp[0], comp[1])
+		assert.Equal(t, comp[0], c.Initial)
+		want := []string{
+			sprint(comp[0], "a", comp[2]), sprint(comp[2], "tau", comp[3]), sprint(comp[3], "b", comp[3]),
+		}
+		if mark {
+			want = append(want, sprint(comp[0], "tau", comp[0]))
+		}
+		assert.ElementsMatch(t, want, triples(c), "duplicates merged, inner τ dropped")
+	}
+}
+
+func sprint(s int32, label string, d int32) string {
+	return triples(FromTriples(0, max(s, d)+1, []Triple{{s, label, d}}))[0]
+}
+
+func TestCanonicalSortsAndDedupes(t *testing.T) {
+	l := FromTriples(0, 3, []Triple{{2, "b", 0}, {0, "b", 1}, {0, "a", 2}, {0, "b", 1}, {0, "a", 1}})
+	c := Canonical(l)
+	require.NoError(t, c.Validate())
+	var got []Triple
+	for i := range c.Src {
+		got = append(got, Triple{c.Src[i], c.LabelName(int32(i)), c.Dst[i]})
+	}
+	assert.Equal(t, []Triple{{0, "b", 1}, {0, "a", 1}, {0, "a", 2}, {2, "b", 0}}, got,
+		"sorted by source, then label id (b was interned first), then target")
+}
+
+func TestReachable(t *testing.T) {
+	l := FromTriples(2, 5, []Triple{{2, "a", 4}, {4, "tau", 2}, {0, "b", 1}, {4, "c", 3}})
+	r, m := Reachable(l)
+	require.NoError(t, r.Validate())
+	assert.Equal(t, int32(3), r.NumStates)
+	assert.Equal(t, int32(0), r.Initial)
+	assert.Equal(t, []int32{-1, -1, 0, 2, 1}, m)
+	assert.Equal(t, 3, r.NumTransitions())
+}
+
+func TestUnion(t *testing.T) {
+	a := FromTriples(0, 2, []Triple{{0, "a", 1}})
+	b := FromTriples(1, 2, []Triple{{1, "b", 0}, {0, "a", 1}})
+	u, off := Union(a, b)
+	require.NoError(t, u.Validate())
+	assert.Equal(t, int32(2), off)
+	assert.Equal(t, int32(4), u.NumStates)
+	assert.Equal(t, []string{"0 a 1", "2 a 3", "3 b 2"}, triples(u))
+}
+
+func TestBuilderKeepsMetaThroughSorting(t *testing.T) {
+	b := NewBuilder()
+	b.SetNumStates(3)
+	step := b.AddStep(SourceStep{File: "m.lin", Line: 4, Col: 2, Text: "x := Top"})
+	b.AddTransitionMeta(2, b.Label("ret(1,pop,1)"), 0, 1, -1)
+	b.AddTransitionMeta(0, Tau, 1, 2, step)
+	l := b.Build()
+	require.NoError(t, l.Validate())
+	assert.Equal(t, int32(2), l.ThreadOf(0))
+	src, ok := l.StepOf(0)
+	require.True(t, ok)
+	assert.Equal(t, "m.lin:4:2: x := Top", src.String())
+	_, ok = l.StepOf(1)
+	assert.False(t, ok)
+}
+
+func TestTraceExport(t *testing.T) {
+	tr := &Trace{
+		Title: "lock-freedom violated",
+		Steps: []TraceStep{
+			{From: 0, Label: "call(1,inc)", To: 1, Thread: 1},
+			{From: 1, Label: "tau", To: 2, Thread: 1, Source: &SourceStep{Line: 3, Col: 5, Text: "while true {}"}},
+			{From: 2, Label: "tau", To: 1, Thread: 1},
+		},
+		LoopStart: 1,
+	}
+	l := tr.LTS()
+	require.NoError(t, l.Validate())
+	assert.Equal(t, int32(3), l.NumStates, "a lasso closes back on the loop start")
+	assert.Equal(t, []string{"call(1,inc)"}, tr.Visible())
+
+	var text bytes.Buffer
+	require.NoError(t, tr.WriteText(&text))
+	assert.Contains(t, text.String(), "cycle")
+	assert.Contains(t, text.String(), "3:5: while true {}")
+
+	dir := t.TempDir()
+	require.NoError(t, tr.Export(dir, "lasso"))
+	for _, ext := range []string{".txt", ".aut", ".dot", ".json"} {
+		_, err := os.Stat(filepath.Join(dir, "lasso"+ext))
+		assert.NoError(t, err, ext)
+	}
+	back, err := ReadAutFile(filepath.Join(dir, "lasso.aut"), ReadOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, triples(l), triples(back))
+}
+
+func TestStats(t *testing.T) {
+	l, err := ReadAutFile("testdata/good/counter.aut", ReadOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, Stats{
+		States: 5, Transitions: 6, Labels: 3, TauTransitions: 3, DeadlockStates: 0,
+		Reachable: 5, TauSCCs: 5, LargestTauSCC: 1, DivergentStates: 1,
+	}, ComputeStats(l))
+}
