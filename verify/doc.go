@@ -1,0 +1,7 @@
+// Package verify is the pipeline behind `linbis verify`: it compiles a
+// model into implementation and specification LTSs, checks divergence-
+// preserving branching bisimilarity (Yang et al., Thm 5.4), falls back to
+// trace refinement (Thm 3.3) and direct progress checks when the two differ,
+// and renders the verdict with its evidence: interleaving tables, histories
+// and exports.
+package verify
