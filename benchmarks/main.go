@@ -1,0 +1,192 @@
+// Command benchmarks regenerates the shape of the papers' tables on linbis:
+// Yang et al. Table 1 (bisimulation vs trace refinement on the Treiber and
+// hazard-pointer stacks) and Liu et al. Table 1, as results.csv,
+// results.md and results.png.
+//
+//	go run ./benchmarks [--grid smoke|yang|liu|all] [--timeout 10m] [--out DIR]
+//
+// Each case runs `linbis verify --json` in a child process (built once from
+// this module), so that a timeout can stop it and its peak memory is the
+// kernel's figure. Three runs per case: bisimulation, refinement with
+// antichains, refinement without. A case whose bisimulation run times out
+// is skipped for its larger neighbours in the same series.
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+func main() {
+	app := &cli.App{
+		Name:  "benchmarks",
+		Usage: "regenerate the papers' tables on linbis",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "grid", Value: "smoke", Usage: "smoke, yang, liu or all"},
+			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, Usage: "per run"},
+			&cli.StringFlag{Name: "out", Value: "benchmarks/out", Usage: "output folder"},
+			&cli.BoolFlag{Name: "no-refine", Usage: "skip the refinement runs"},
+		},
+		Action: func(c *cli.Context) error {
+			cases, ok := grids[c.String("grid")]
+			if !ok {
+				return fmt.Errorf("unknown grid %q: expected one of %s", c.String("grid"), strings.Join(gridNames(), ", "))
+			}
+			_, err := Run(cases(), Config{Out: c.String("out"), Timeout: c.Duration("timeout"), Refine: !c.Bool("no-refine"), Log: os.Stderr})
+			return err
+		},
+	}
+	if err := app.Run(os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, "benchmarks:", err)
+		os.Exit(2)
+	}
+}
+
+func gridNames() []string {
+	var names []string
+	for n := range grids {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Config controls a harness run.
+type Config struct {
+	Out     string
+	Timeout time.Duration
+	Refine  bool
+	Log     *os.File
+	// Binary is the linbis executable; empty: build it from this module.
+	Binary string
+}
+
+// Machine describes where the figures were taken.
+func Machine() string {
+	mem := "unknown memory"
+	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb int64
+		if _, err := fmt.Sscanf(string(data), "MemTotal: %d kB", &kb); err == nil {
+			mem = fmt.Sprintf("%.1f GiB", float64(kb)/(1<<20))
+		}
+	}
+	return fmt.Sprintf("%d cores, %s, %s %s/%s, %s", runtime.NumCPU(), mem, runtime.Version(), runtime.GOOS, runtime.GOARCH,
+		time.Now().UTC().Format("2006-01-02"))
+}
+
+// Run measures every case and writes results.csv, results.md and results.png to cfg.Out.
+func Run(cases []Case, cfg Config) ([]*Row, error) {
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return nil, err
+	}
+	bin := cfg.Binary
+	if bin == "" {
+		bin = filepath.Join(cfg.Out, "linbis")
+		build := exec.Command("go", "build", "-o", bin, "github.com/linbis/linbis/cmd/linbis")
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			return nil, fmt.Errorf("building linbis: %w", err)
+		}
+	}
+	logf := func(format string, args ...any) {
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, format+"\n", args...)
+		}
+	}
+	machine := Machine()
+	logf("machine: %s", machine)
+	var rows []*Row
+	gaveUp := map[string]int{} // series (model, threads) -> smallest ops that timed out
+	for _, c := range cases {
+		row := newRow(c)
+		rows = append(rows, row)
+		series := fmt.Sprintf("%s/%d/%s", c.Model, c.Threads, strings.Join(c.Extra, " "))
+		if limit, ok := gaveUp[series]; ok && c.Ops > limit {
+			row.Notes = append(row.Notes, fmt.Sprintf("skipped: %d/%d timed out", c.Threads, limit))
+			logf("%-12s %d/%d skipped", c.Model, c.Threads, c.Ops)
+			continue
+		}
+		bis := runVerify(bin, c, cfg.Timeout, "--method", "bisim")
+		row.fill(bis, "bisim")
+		if bis.timedOut {
+			gaveUp[series] = c.Ops
+		}
+		if cfg.Refine && !bis.timedOut {
+			ref := runVerify(bin, c, cfg.Timeout, "--method", "refine")
+			row.fill(ref, "refine")
+			if !ref.timedOut {
+				noac := runVerify(bin, c, cfg.Timeout, "--method", "refine", "--antichain=false")
+				row.fill(noac, "refine-noantichain")
+			}
+		}
+		row.checkVerdicts()
+		logf("%-12s %d/%d  impl %d states  bisim %.2fs  refine %.2fs  lin=%s lf=%s %s %s", c.Model, c.Threads, c.Ops,
+			row.ImplStates, row.BisimSeconds, row.RefineSeconds, row.Linearizable, row.LockFree, row.VerdictOK, strings.Join(row.Notes, "; "))
+	}
+	for name, write := range map[string]func(*os.File) error{
+		"results.csv": func(f *os.File) error { return WriteCSV(f, rows) },
+		"results.md":  func(f *os.File) error { return WriteMarkdown(f, rows, machine) },
+	} {
+		f, err := os.Create(filepath.Join(cfg.Out, name))
+		if err != nil {
+			return rows, err
+		}
+		if err := write(f); err != nil {
+			f.Close()
+			return rows, err
+		}
+		if err := f.Close(); err != nil {
+			return rows, err
+		}
+	}
+	if err := WritePlot(filepath.Join(cfg.Out, "results.png"), rows); err != nil {
+		logf("no plot: %v", err)
+	}
+	return rows, nil
+}
+
+// fill records one run's measurements in the row.
+func (r *Row) fill(x *run, method string) {
+	if x.err != nil {
+		r.Notes = append(r.Notes, method+": "+x.err.Error())
+		return
+	}
+	v := x.report
+	if v.Impl != nil {
+		r.ImplStates, r.ImplTransitions = v.Impl.States, v.Impl.Transitions
+	}
+	if v.Spec != nil {
+		r.SpecStates, r.SpecTransitions = v.Spec.States, v.Spec.Transitions
+	}
+	if v.ImplQuotient != nil {
+		r.ImplQuotient = v.ImplQuotient.States
+	}
+	if v.SpecQuotient != nil {
+		r.SpecQuotient = v.SpecQuotient.States
+	}
+	if s := x.stage("compile"); s >= 0 {
+		r.GenSeconds = s
+	}
+	switch method {
+	case "bisim":
+		r.BisimSeconds, r.BisimPeakMiB = x.stage("bisimulation"), x.peakMiB
+		r.Bisimilar = v.Bisimilar
+		r.Linearizable, r.LockFree = v.Linearizable, v.LockFree
+	case "refine":
+		r.RefineSeconds, r.RefinePeakMiB, r.RefinePairs = x.stage("refinement"), x.peakMiB, v.RefinementPairs
+		r.Refines = v.Refines
+		if r.Linearizable == "" || r.Linearizable == "unknown" {
+			r.Linearizable = v.Linearizable
+		}
+	case "refine-noantichain":
+		r.RefineNoACSeconds, r.RefineNoACPeakMiB, r.RefineNoACPairs = x.stage("refinement"), x.peakMiB, v.RefinementPairs
+	}
+}

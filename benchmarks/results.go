@@ -1,0 +1,136 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Row is one line of results.csv: a case, our measurements and the paper's.
+type Row struct {
+	Case
+	ImplStates, ImplTransitions int64
+	SpecStates, SpecTransitions int64
+	ImplQuotient, SpecQuotient  int64
+	GenSeconds                  float64
+	BisimSeconds                float64
+	BisimPeakMiB                float64
+	RefineSeconds               float64
+	RefinePeakMiB               float64
+	RefinePairs                 int64
+	RefineNoACSeconds           float64
+	RefineNoACPeakMiB           float64
+	RefineNoACPairs             int64
+	Bisimilar, Refines          string
+	Linearizable, LockFree      string
+	// VerdictOK is "ok" when our verdicts match the literature, "MISMATCH"
+	// when they differ, "" when there is nothing to compare.
+	VerdictOK string
+	Notes     []string
+}
+
+// columns are the CSV header; values renders a row in the same order.
+var columns = []string{
+	"grid", "model", "label", "threads", "ops",
+	"impl_states", "impl_transitions", "spec_states", "spec_transitions", "impl_quotient_states", "spec_quotient_states",
+	"generate_s", "bisim_s", "bisim_peak_mib", "refine_s", "refine_peak_mib", "refine_pairs",
+	"refine_noantichain_s", "refine_noantichain_peak_mib", "refine_noantichain_pairs",
+	"bisimilar", "refines", "linearizable", "lock_free", "expected_linearizable", "expected_lock_free", "verdict_check",
+	"paper_spec_states", "paper_impl_states", "paper_bisim_s", "paper_refine_s", "paper_source", "notes",
+}
+
+func num(v int64) string {
+	if v < 0 {
+		return ""
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+func secs(v float64) string {
+	if v < 0 {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+func (r *Row) values() []string {
+	return []string{
+		r.Grid, r.Model, r.Label, strconv.Itoa(r.Threads), strconv.Itoa(r.Ops),
+		num(r.ImplStates), num(r.ImplTransitions), num(r.SpecStates), num(r.SpecTransitions), num(r.ImplQuotient), num(r.SpecQuotient),
+		secs(r.GenSeconds), secs(r.BisimSeconds), secs(r.BisimPeakMiB), secs(r.RefineSeconds), secs(r.RefinePeakMiB), num(r.RefinePairs),
+		secs(r.RefineNoACSeconds), secs(r.RefineNoACPeakMiB), num(r.RefineNoACPairs),
+		r.Bisimilar, r.Refines, r.Linearizable, r.LockFree, r.WantLinearizable, r.WantLockFree, r.VerdictOK,
+		r.PaperSpecStates, r.PaperImplStates, r.PaperBisimSeconds, r.PaperRefineSeconds, r.PaperSource, strings.Join(r.Notes, "; "),
+	}
+}
+
+// newRow starts a row with every measurement unknown (-1).
+func newRow(c Case) *Row {
+	return &Row{Case: c, ImplStates: -1, ImplTransitions: -1, SpecStates: -1, SpecTransitions: -1,
+		ImplQuotient: -1, SpecQuotient: -1, GenSeconds: -1, BisimSeconds: -1, BisimPeakMiB: -1,
+		RefineSeconds: -1, RefinePeakMiB: -1, RefinePairs: -1, RefineNoACSeconds: -1, RefineNoACPeakMiB: -1, RefineNoACPairs: -1}
+}
+
+// checkVerdicts compares our verdicts with the literature's.
+func (r *Row) checkVerdicts() {
+	compare := func(want, got string) (bool, bool) { // (comparable, equal)
+		if want == "" || got == "" || got == "unknown" {
+			return false, false
+		}
+		return true, want == got
+	}
+	c1, ok1 := compare(r.WantLinearizable, r.Linearizable)
+	c2, ok2 := compare(r.WantLockFree, r.LockFree)
+	switch {
+	case (c1 && !ok1) || (c2 && !ok2):
+		r.VerdictOK = "MISMATCH"
+	case c1 || c2:
+		r.VerdictOK = "ok"
+	}
+}
+
+// WriteCSV writes rows as CSV with a header.
+func WriteCSV(w io.Writer, rows []*Row) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(columns); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if err := cw.Write(r.values()); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteMarkdown writes rows as a Markdown table shaped like the papers':
+// sizes, then our times beside the paper's.
+func WriteMarkdown(w io.Writer, rows []*Row, machine string) error {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Machine: %s\n\n", machine)
+	sb.WriteString("| grid | model | #th/#op | spec states | impl states (paper) | quotient impl/spec | gen s | bisim s (paper) | refine s (paper) | refine no-antichain s | pairs | linearizable | lock-free | check | notes |\n")
+	sb.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	paper := func(ours, theirs string) string {
+		if theirs == "" {
+			return ours
+		}
+		if ours == "" {
+			ours = "–"
+		}
+		return ours + " (" + theirs + ")"
+	}
+	for _, r := range rows {
+		fmt.Fprintf(&sb, "| %s | %s | %d/%d | %s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.Grid, r.Label, r.Threads, r.Ops,
+			paper(num(r.SpecStates), r.PaperSpecStates), paper(num(r.ImplStates), r.PaperImplStates),
+			num(r.ImplQuotient), num(r.SpecQuotient), secs(r.GenSeconds),
+			paper(secs(r.BisimSeconds), r.PaperBisimSeconds), paper(secs(r.RefineSeconds), r.PaperRefineSeconds),
+			secs(r.RefineNoACSeconds), num(r.RefinePairs), r.Linearizable, r.LockFree, r.VerdictOK,
+			strings.Join(r.Notes, "; "))
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}

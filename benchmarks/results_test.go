@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func sampleRows() []*Row {
+	a := newRow(smokeGrid()[0])
+	a.ImplStates, a.SpecStates, a.BisimSeconds, a.RefineSeconds, a.RefineNoACSeconds = 100, 50, 0.01, 0.2, 0.5
+	a.Linearizable, a.LockFree = "yes", "yes"
+	a.checkVerdicts()
+	b := newRow(smokeGrid()[2])
+	b.ImplStates, b.RefineSeconds, b.Linearizable = 1000, 0.3, "yes"
+	b.checkVerdicts()
+	return []*Row{a, b}
+}
+
+func TestVerdictCheck(t *testing.T) {
+	rows := sampleRows()
+	assert.Equal(t, "ok", rows[0].VerdictOK)
+	assert.Equal(t, "MISMATCH", rows[1].VerdictOK, "the buggy queue is not linearizable in the literature")
+	r := newRow(Case{WantLinearizable: "yes"})
+	r.Linearizable = "unknown"
+	r.checkVerdicts()
+	assert.Equal(t, "", r.VerdictOK, "unknown is not compared")
+}
+
+func TestCSVHasEveryColumn(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, WriteCSV(&buf, sampleRows()))
+	records, err := csv.NewReader(&buf).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, records, 3)
+	assert.Equal(t, columns, records[0])
+	for _, rec := range records[1:] {
+		assert.Len(t, rec, len(columns))
+	}
+	assert.Equal(t, "", records[2][5+6], "an unmeasured figure is empty, not -1")
+}
+
+func TestMarkdownAndPlot(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, WriteMarkdown(&buf, sampleRows(), "test machine"))
+	assert.Contains(t, buf.String(), "| smoke | Treiber | 2/1 | 50 (70) | 100 (81) |")
+	path := filepath.Join(t.TempDir(), "p.png")
+	require.NoError(t, WritePlot(path, sampleRows()))
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "\x89PNG", string(data[:4]))
+}
+
+func TestGridsAreWellFormed(t *testing.T) {
+	for name, g := range grids {
+		for _, c := range g() {
+			assert.NotEmpty(t, c.Model, name)
+			assert.Positive(t, c.Threads, name)
+			assert.Positive(t, c.Ops, name)
+			assert.Contains(t, []string{"yes", "no", ""}, c.WantLinearizable)
+		}
+	}
+	assert.Len(t, yangGrid(), 32, "Table 1 has 16 rows, for two stacks")
+}

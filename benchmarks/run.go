@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// verifyJSON is the part of `linbis verify --json` the harness reads.
+type verifyJSON struct {
+	Impl            *sizeJSON `json:"impl"`
+	Spec            *sizeJSON `json:"spec"`
+	ImplQuotient    *sizeJSON `json:"impl_quotient"`
+	SpecQuotient    *sizeJSON `json:"spec_quotient"`
+	Bisimilar       string    `json:"bisimilar"`
+	Refines         string    `json:"refines"`
+	RefinementPairs int64     `json:"refinement_pairs"`
+	Linearizable    string    `json:"linearizable"`
+	LockFree        string    `json:"lock_free"`
+	Stages          []struct {
+		Name    string  `json:"name"`
+		Seconds float64 `json:"seconds"`
+	} `json:"stages"`
+}
+
+type sizeJSON struct {
+	States      int64 `json:"states"`
+	Transitions int64 `json:"transitions"`
+}
+
+// run is the outcome of one `linbis verify` process.
+type run struct {
+	report   *verifyJSON
+	peakMiB  float64 // peak resident memory of the process
+	wall     float64 // seconds
+	timedOut bool
+	err      error
+}
+
+// stage returns the seconds a stage took, or -1 when the run has none.
+func (r *run) stage(name string) float64 {
+	if r.report == nil {
+		return -1
+	}
+	for _, s := range r.report.Stages {
+		if s.Name == name {
+			return s.Seconds
+		}
+	}
+	return -1
+}
+
+// runVerify runs `linbis verify` on a case with extra flags, under a
+// timeout, and measures its peak memory from the kernel's rusage.
+func runVerify(bin string, c Case, timeout time.Duration, flags ...string) *run {
+	args := []string{"verify", c.Model, "--threads", strconv.Itoa(c.Threads), "--ops", strconv.Itoa(c.Ops), "--json"}
+	args = append(args, c.Extra...)
+	args = append(args, flags...)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	r := &run{wall: time.Since(start).Seconds()}
+	if cmd.ProcessState == nil {
+		r.err = fmt.Errorf("linbis did not start: %v", err)
+		return r
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.peakMiB = float64(ru.Maxrss) / 1024 // Maxrss is in KiB on Linux
+	}
+	if ctx.Err() == context.DeadlineExceeded {
+		r.timedOut = true
+		r.err = fmt.Errorf("timed out after %s", timeout)
+		return r
+	}
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
+		r.err = fmt.Errorf("linbis %v: %v: %s", args, err, bytes.TrimSpace(stderr.Bytes()))
+		return r
+	}
+	r.report = &verifyJSON{}
+	if err := json.Unmarshal(stdout.Bytes(), r.report); err != nil {
+		r.err = fmt.Errorf("linbis %v: bad JSON: %v", args, err)
+		r.report = nil
+	}
+	return r
+}

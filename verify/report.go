@@ -1,0 +1,129 @@
+package verify
+
+import (
+	"github.com/linbis/linbis/lts"
+)
+
+// Verdict is a three-valued answer: a property holds, fails, or was not
+// decided (not checked, or a limit was hit).
+type Verdict string
+
+// The verdicts.
+const (
+	Yes     Verdict = "yes"
+	No      Verdict = "no"
+	Unknown Verdict = "unknown"
+)
+
+func verdictOf(b bool) Verdict {
+	if b {
+		return Yes
+	}
+	return No
+}
+
+// Size is the size of an LTS.
+type Size struct {
+	States      int64 `json:"states"`
+	Transitions int64 `json:"transitions"`
+}
+
+func sizeOf(l *lts.LTS) *Size {
+	if l == nil {
+		return nil
+	}
+	return &Size{States: int64(l.NumStates), Transitions: int64(l.NumTransitions())}
+}
+
+// BoundsReport states the bounds under which a verdict holds.
+type BoundsReport struct {
+	Threads int   `json:"threads"`
+	Ops     int   `json:"ops"` // -1 means forever
+	Values  []int `json:"values"`
+}
+
+// Stage is one timed step of the pipeline.
+type Stage struct {
+	Name    string  `json:"name"`
+	Seconds float64 `json:"seconds"`
+	// Result is a one-word outcome of the stage, e.g. "bisimilar".
+	Result string `json:"result,omitempty"`
+}
+
+// Evidence is a counterexample with its renderings.
+type Evidence struct {
+	// Kind is "distinguishing-trace", "refinement-violation" or "lasso".
+	Kind string `json:"kind"`
+	// Property names what the evidence refutes, e.g. "lockfree".
+	Property     string     `json:"property,omitempty"`
+	Trace        *lts.Trace `json:"trace"`
+	Interleaving string     `json:"interleaving"`
+	// History is the call/return history of the trace, for refinement violations.
+	History []HistoryOp `json:"history,omitempty"`
+	// Explanation says in words why the trace is a counterexample.
+	Explanation string `json:"explanation"`
+}
+
+// HistoryOp is one operation of a history: its thread, method, argument and
+// result, and the steps (1-based, in the trace) of its call and return; a
+// pending operation has Ret 0.
+type HistoryOp struct {
+	Thread int32  `json:"thread"`
+	Method string `json:"method"`
+	Arg    string `json:"arg,omitempty"`
+	Result string `json:"result,omitempty"`
+	Call   int    `json:"call"`
+	Ret    int    `json:"ret"`
+}
+
+// Report is the outcome of verifying one model under its bounds.
+type Report struct {
+	Model  string       `json:"model"`
+	Bounds BoundsReport `json:"bounds"`
+	Method string       `json:"method"`
+
+	Impl         *Size `json:"impl"`
+	Spec         *Size `json:"spec"`
+	ImplQuotient *Size `json:"impl_quotient,omitempty"`
+	SpecQuotient *Size `json:"spec_quotient,omitempty"`
+
+	// Bisimilar: impl and spec divergence-preserving branching bisimilar.
+	Bisimilar Verdict `json:"bisimilar"`
+	// Refines: traces(impl) ⊆ traces(spec).
+	Refines Verdict `json:"refines"`
+	// RefinementPairs is the number of product pairs the refinement explored.
+	RefinementPairs int64 `json:"refinement_pairs,omitempty"`
+
+	Linearizable Verdict `json:"linearizable"`
+	LockFree     Verdict `json:"lock_free"`
+	// Theorem names the result each verdict rests on.
+	Theorem string `json:"theorem"`
+
+	Stages   []Stage    `json:"stages"`
+	Evidence []Evidence `json:"evidence,omitempty"`
+	// Notes are plain remarks, e.g. a limit that was hit.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// History extracts the call/return history from a trace.
+func History(tr *lts.Trace) []HistoryOp {
+	var ops []HistoryOp
+	open := map[int32]int{} // thread -> index in ops of its pending op
+	for i, s := range tr.Steps {
+		a, ok := lts.ParseAction(s.Label)
+		if !ok {
+			continue
+		}
+		if a.Call {
+			open[a.Thread] = len(ops)
+			ops = append(ops, HistoryOp{Thread: a.Thread, Method: a.Method, Arg: a.Value, Call: i + 1})
+			continue
+		}
+		if j, ok := open[a.Thread]; ok {
+			ops[j].Result = a.Value
+			ops[j].Ret = i + 1
+			delete(open, a.Thread)
+		}
+	}
+	return ops
+}
