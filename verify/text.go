@@ -1,0 +1,72 @@
+package verify
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// String renders the bounds a verdict holds under.
+func (b BoundsReport) String() string {
+	ops := strconv.Itoa(b.Ops)
+	if b.Ops < 0 {
+		ops = "forever"
+	}
+	vals := make([]string, len(b.Values))
+	for i, v := range b.Values {
+		vals[i] = strconv.Itoa(v)
+	}
+	return fmt.Sprintf("%d threads × %s ops, values {%s}", b.Threads, ops, strings.Join(vals, ","))
+}
+
+// String renders a size for people.
+func (s *Size) String() string {
+	if s == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%d states, %d transitions", s.States, s.Transitions)
+}
+
+// WriteText writes the report for a person: the bounds, the sizes, the
+// stages with their times, the verdict table, and each counterexample as an
+// interleaving table.
+func WriteText(w io.Writer, r *Report) error {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "model          %s\n", r.Model)
+	fmt.Fprintf(&sb, "bounds         %s\n", r.Bounds)
+	fmt.Fprintf(&sb, "implementation %s", r.Impl)
+	if r.ImplQuotient != nil {
+		fmt.Fprintf(&sb, " (quotient: %s)", r.ImplQuotient)
+	}
+	fmt.Fprintf(&sb, "\nspecification  %s", r.Spec)
+	if r.SpecQuotient != nil {
+		fmt.Fprintf(&sb, " (quotient: %s)", r.SpecQuotient)
+	}
+	sb.WriteString("\n\nstage          seconds  result\n")
+	for _, s := range r.Stages {
+		fmt.Fprintf(&sb, "%-14s %7.3f  %s\n", s.Name, s.Seconds, s.Result)
+	}
+	sb.WriteString("\n")
+	fmt.Fprintf(&sb, "divergence-preserving branching bisimilar  %s\n", r.Bisimilar)
+	fmt.Fprintf(&sb, "trace refinement impl ⊑ spec               %s\n", r.Refines)
+	fmt.Fprintf(&sb, "LINEARIZABLE                               %s\n", strings.ToUpper(string(r.Linearizable)))
+	fmt.Fprintf(&sb, "LOCK-FREE                                  %s\n", strings.ToUpper(string(r.LockFree)))
+	fmt.Fprintf(&sb, "by: %s\n", r.Theorem)
+	fmt.Fprintf(&sb, "(under the bounds: %s)\n", r.Bounds)
+	for _, n := range r.Notes {
+		fmt.Fprintf(&sb, "note: %s\n", n)
+	}
+	for _, e := range r.Evidence {
+		fmt.Fprintf(&sb, "\n== %s", e.Kind)
+		if e.Property != "" {
+			fmt.Fprintf(&sb, " (%s)", e.Property)
+		}
+		fmt.Fprintf(&sb, "\n%s\n\n%s", e.Explanation, e.Interleaving)
+		if e.Trace != nil && e.Trace.Final != "" {
+			fmt.Fprintf(&sb, "then: %s\n", e.Trace.Final)
+		}
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
