@@ -103,14 +103,14 @@ func TestRejectedInputs(t *testing.T) {
 		state   int32
 		msg     string
 	}{
-		{"call twice", []lts.Triple{{0, "call(1,m)", 1}, {1, "call(1,m)", 2}}, 1,
+		{"call twice", []lts.Triple{triple(0, "call(1,m)", 1), triple(1, "call(1,m)", 2)}, 1,
 			"thread 1 calls while its previous operation is still pending"},
-		{"ret without call", []lts.Triple{{0, "tau", 1}, {1, "ret(2,m,0)", 2}}, 1,
+		{"ret without call", []lts.Triple{triple(0, "tau", 1), triple(1, "ret(2,m,0)", 2)}, 1,
 			"thread 2 returns without a pending call"},
 		// State 2 is reached with thread 1 pending (via 1) and with nothing
 		// pending (via 3): the state does not tell which operations are
 		// pending, e.g. after a reduction merged the two.
-		{"ambiguous", []lts.Triple{{0, "call(1,m)", 1}, {1, "tau", 2}, {0, "tau", 3}, {3, "tau", 2}}, 3,
+		{"ambiguous", []lts.Triple{triple(0, "call(1,m)", 1), triple(1, "tau", 2), triple(0, "tau", 3), triple(3, "tau", 2)}, 3,
 			"leads to state 2 with pending threads {}, but state 2 was first reached with pending threads {1}"},
 	}
 	for _, c := range cases {
@@ -151,14 +151,14 @@ func TestRejectedInputs(t *testing.T) {
 
 func TestEdgeCases(t *testing.T) {
 	t.Run("no operations", func(t *testing.T) {
-		l := lts.FromTriples(0, 2, []lts.Triple{{0, "a", 1}, {1, "tau", 1}})
+		l := lts.FromTriples(0, 2, []lts.Triple{triple(0, "a", 1), triple(1, "tau", 1)})
 		res, err := Check(l, LockFree)
 		require.NoError(t, err)
 		assert.True(t, res.Holds, "a τ-cycle with nothing pending is not a lock-freedom violation")
 		assert.Contains(t, res.Explanation, "no label has the form call(T,M,ARGS)")
 	})
 	t.Run("odd labels are pointed out", func(t *testing.T) {
-		l := lts.FromTriples(0, 2, []lts.Triple{{0, "call(one,m)", 1}, {1, "tau", 1}})
+		l := lts.FromTriples(0, 2, []lts.Triple{triple(0, "call(one,m)", 1), triple(1, "tau", 1)})
 		res, err := Check(l, LockFree)
 		require.NoError(t, err)
 		assert.True(t, res.Holds)
@@ -174,14 +174,14 @@ func TestEdgeCases(t *testing.T) {
 	})
 	t.Run("unreachable cycle", func(t *testing.T) {
 		// 2 -call-> 3 -tau-> 3 is a violation, but 2 is unreachable.
-		l := lts.FromTriples(0, 4, []lts.Triple{{0, "a", 1}, {2, "call(1,m)", 3}, {3, "tau", 3}})
+		l := lts.FromTriples(0, 4, []lts.Triple{triple(0, "a", 1), triple(2, "call(1,m)", 3), triple(3, "tau", 3)})
 		res, err := Check(l, LockFree)
 		require.NoError(t, err)
 		assert.True(t, res.Holds)
 	})
 	t.Run("many threads", func(t *testing.T) {
 		// Thread 100 spins: pending sets need more than one word.
-		l := lts.FromTriples(0, 3, []lts.Triple{{0, "call(100,m)", 1}, {1, "call(3,m)", 2}, {2, "tau", 2}})
+		l := lts.FromTriples(0, 3, []lts.Triple{triple(0, "call(100,m)", 1), triple(1, "call(3,m)", 2), triple(2, "tau", 2)})
 		res, err := Check(l, LockFree)
 		require.NoError(t, err)
 		require.False(t, res.Holds)
@@ -189,9 +189,14 @@ func TestEdgeCases(t *testing.T) {
 		assert.Contains(t, res.Explanation, "call(3,m) of thread 3, call(100,m) of thread 100 are pending")
 	})
 	t.Run("needs threads", func(t *testing.T) {
-		l := lts.FromTriples(0, 2, []lts.Triple{{0, "call(1,m)", 1}})
+		l := lts.FromTriples(0, 2, []lts.Triple{triple(0, "call(1,m)", 1)})
 		_, err := Check(l, WaitFree)
 		assert.ErrorIs(t, err, ErrNeedsThreads)
 		assert.ErrorContains(t, err, "wait-free needs thread attribution")
 	})
+}
+
+// triple is a transition for lts.FromTriples.
+func triple(src int32, label string, dst int32) lts.Triple {
+	return lts.Triple{Src: src, Label: label, Dst: dst}
 }
