@@ -1,0 +1,564 @@
+package progress
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+
+	"github.com/linbis/linbis/lts"
+)
+
+// Result is the verdict on one property.
+type Result struct {
+	// Property is the property decided.
+	Property Property `json:"property"`
+	// Holds reports whether l has the property.
+	Holds bool `json:"holds"`
+	// Lasso is the counterexample when the property fails: a shortest path
+	// from the initial state to a cycle and the cycle (LoopStart marks it),
+	// or, for a stuck state, a finite shortest path to it (LoopStart −1).
+	Lasso *lts.Trace `json:"lasso,omitempty"`
+	// Thread is the thread the counterexample is about (wait-, obstruction-
+	// and starvation-freedom), 0 otherwise.
+	Thread int32 `json:"thread,omitempty"`
+	// Explanation says in one paragraph what holds or what goes wrong.
+	Explanation string `json:"explanation"`
+}
+
+// Check decides p on l. Properties that need thread attribution return an
+// error wrapping ErrNeedsThreads when l.Meta is nil; an LTS whose call/ret
+// actions are not well formed gives an *InputError (wrapping ErrMalformed).
+// To decide several properties of one LTS, use NewChecker once.
+func Check(l *lts.LTS, p Property) (*Result, error) {
+	if err := checkSupported(l, p); err != nil {
+		return nil, err
+	}
+	c, err := NewChecker(l)
+	if err != nil {
+		return nil, err
+	}
+	return c.Check(p)
+}
+
+// Checker decides progress properties of one LTS. It annotates the LTS
+// with the pending operations once, so that several properties share that
+// work. A Checker is not safe for concurrent use.
+type Checker struct {
+	m *model
+	// Scratch for the breadth-first searches inside a component.
+	stamp  []int32
+	epoch  int32
+	bfsPar []int32
+	queue  []int32
+}
+
+// NewChecker annotates l for the progress checks in O(states + transitions).
+func NewChecker(l *lts.LTS) (*Checker, error) {
+	m, err := annotate(l)
+	if err != nil {
+		return nil, err
+	}
+	return &Checker{m: m}, nil
+}
+
+func checkSupported(l *lts.LTS, p Property) error {
+	if p < 0 || int(p) >= len(AllProperties) {
+		return fmt.Errorf("unknown progress property %d", int(p))
+	}
+	if p.NeedsThreads() && !hasThreads(l) {
+		return fmt.Errorf("%s %w", p.Title(), ErrNeedsThreads)
+	}
+	return nil
+}
+
+// Check decides p.
+func (c *Checker) Check(p Property) (*Result, error) {
+	if err := checkSupported(c.m.l, p); err != nil {
+		return nil, err
+	}
+	var r *Result
+	switch p {
+	case LockFree:
+		r = c.lockFree()
+	case WaitFree:
+		r = c.perThread(WaitFree, c.waitFreeSpec)
+	case ObstructionFree:
+		r = c.perThread(ObstructionFree, c.obstructionFreeSpec)
+	case DeadlockFree:
+		r = c.deadlockFree()
+	case StarvationFree:
+		if r = c.deadlockFree(); r.Holds {
+			r = c.perThread(StarvationFree, c.starvationFreeSpec)
+		} else {
+			r.Property = StarvationFree
+			r.Thread = c.firstPendingThread(r.Lasso)
+			r.Explanation = fmt.Sprintf("not starvation-free: thread %d's operation never completes, because %s",
+				r.Thread, strings.TrimPrefix(r.Explanation, "not deadlock-free: "))
+		}
+	}
+	if r.Holds {
+		r.Explanation += c.notes()
+	}
+	return r, nil
+}
+
+// cycleSpec says which cycles violate a property: those whose transitions
+// all satisfy keep (only transitions between reachable states may be
+// kept) and whose strongly connected component passes witnesses.
+type cycleSpec struct {
+	keep func(t int32) bool
+	// witnesses, when set, returns the waypoints a cycle through component
+	// comp must visit, or ok=false if the component has no violating cycle.
+	witnesses func(comp []int32, count int32) func(c int32) (wps []waypoint, ok bool)
+}
+
+// waypoint is a place a cycle must visit: state, then, if via ≥ 0, the
+// transition via (which leaves state). It witnesses something about
+// thread (an index), and is skipped when covered says the cycle built so
+// far already does.
+type waypoint struct {
+	state, via int32
+	thread     int32
+	covered    func(cycle []int32, thread int32) bool
+}
+
+// findLasso returns a lasso (transitions, loop start) whose cycle satisfies
+// spec, with a shortest prefix to a state of a violating component, or
+// nil. It runs one Tarjan pass: O(states + transitions).
+func (c *Checker) findLasso(spec cycleSpec) (path []int32, loopStart int) {
+	l := c.m.l
+	comp, count := lts.SCCs(l, spec.keep)
+	// A component holds a cycle iff it has two states or a kept self-loop.
+	size := make([]int32, count)
+	for _, s := range c.m.order {
+		size[comp[s]]++
+	}
+	cyclic := make([]bool, count)
+	for _, s := range c.m.order {
+		if size[comp[s]] > 1 {
+			cyclic[comp[s]] = true
+			continue
+		}
+		for t := l.Out[s]; t < l.Out[s+1]; t++ {
+			if l.Dst[t] == s && spec.keep(t) {
+				cyclic[comp[s]] = true
+			}
+		}
+	}
+	var check func(c int32) ([]waypoint, bool)
+	if spec.witnesses != nil {
+		check = spec.witnesses(comp, count)
+	}
+	for _, s := range c.m.order { // BFS order: the first hit has a shortest prefix
+		cc := comp[s]
+		if !cyclic[cc] {
+			continue
+		}
+		var wps []waypoint
+		if check != nil {
+			var ok bool
+			if wps, ok = check(cc); !ok {
+				cyclic[cc] = false // do not ask again
+				continue
+			}
+		}
+		path = c.m.pathTo(s)
+		loopStart = len(path)
+		return append(path, c.cycleThrough(s, comp, spec.keep, wps)...), loopStart
+	}
+	return nil, -1
+}
+
+// cycleThrough returns a cycle from s back to s inside s's component,
+// using kept transitions only. It visits the waypoints without a covered
+// test in order; then, for each waypoint whose thread the cycle does not
+// cover yet, it appends a detour from s through the waypoint back to s.
+func (c *Checker) cycleThrough(s int32, comp []int32, keep func(int32) bool, wps []waypoint) []int32 {
+	var cycle []int32
+	cur := s
+	visit := func(wp waypoint) {
+		cycle = append(cycle, c.pathWithin(cur, wp.state, comp, keep, false)...)
+		cur = wp.state
+		if wp.via >= 0 {
+			cycle = append(cycle, wp.via)
+			cur = c.m.l.Dst[wp.via]
+		}
+	}
+	for _, wp := range wps {
+		if wp.covered == nil {
+			visit(wp)
+		}
+	}
+	cycle = append(cycle, c.pathWithin(cur, s, comp, keep, len(cycle) == 0)...)
+	cur = s
+	for _, wp := range wps {
+		if wp.covered != nil && !wp.covered(cycle, wp.thread) {
+			visit(wp)
+			cycle = append(cycle, c.pathWithin(cur, s, comp, keep, false)...)
+			cur = s
+		}
+	}
+	return cycle
+}
+
+// pathWithin returns a shortest path of kept transitions from one state to
+// another inside their common component (at least one step if nonEmpty).
+func (c *Checker) pathWithin(from, to int32, comp []int32, keep func(int32) bool, nonEmpty bool) []int32 {
+	if from == to && !nonEmpty {
+		return nil
+	}
+	l := c.m.l
+	if c.stamp == nil {
+		c.stamp = make([]int32, l.NumStates)
+		c.bfsPar = make([]int32, l.NumStates)
+	}
+	c.epoch++
+	cc := comp[from]
+	c.queue = append(c.queue[:0], from)
+	c.stamp[from] = c.epoch
+	for i := 0; i < len(c.queue); i++ {
+		s := c.queue[i]
+		for t := l.Out[s]; t < l.Out[s+1]; t++ {
+			d := l.Dst[t]
+			if comp[d] != cc || !keep(t) {
+				continue
+			}
+			if d == to {
+				path := []int32{t}
+				for u := s; u != from; u = l.Src[c.bfsPar[u]] {
+					path = append(path, c.bfsPar[u])
+				}
+				for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+					path[i], path[j] = path[j], path[i]
+				}
+				return path
+			}
+			if c.stamp[d] != c.epoch {
+				c.stamp[d] = c.epoch
+				c.bfsPar[d] = t
+				c.queue = append(c.queue, d)
+			}
+		}
+	}
+	panic("progress: no path inside a strongly connected component") // unreachable by construction
+}
+
+// lockFree: a violating cycle keeps some operation pending and has no ret.
+// Every state of such a cycle has a pending operation (a call on the cycle
+// would need a ret on it to come back to the same pending set).
+func (c *Checker) lockFree() *Result {
+	m := c.m
+	path, loop := c.findLasso(cycleSpec{keep: func(t int32) bool {
+		s := m.l.Src[t]
+		return m.seen[s] && m.anyPending(s) && m.anyPending(m.l.Dst[t]) && !m.isReturn(t)
+	}})
+	r := &Result{Property: LockFree, Holds: path == nil}
+	if r.Holds {
+		r.Explanation = fmt.Sprintf("lock-free: no reachable cycle keeps an operation pending without a ret (%d reachable states)", len(m.order))
+		return r
+	}
+	r.Lasso = m.trace("lock-freedom violated: the cycle repeats forever with an operation pending and no ret", path, loop)
+	r.Explanation = fmt.Sprintf("not lock-free: after %s from the initial state, a cycle of %s can repeat forever "+
+		"with no ret while %s pending", steps(loop), steps(len(path)-loop), c.describePending(path[:loop]))
+	return r
+}
+
+// waitFreeSpec: thread th stays pending on the cycle, does not return, and
+// takes at least one step of it.
+func (c *Checker) waitFreeSpec(th int32) cycleSpec {
+	m := c.m
+	keep := c.pendingKeep(th)
+	return cycleSpec{keep: keep, witnesses: func(comp []int32, count int32) func(int32) ([]waypoint, bool) {
+		step := make([]int32, count) // a kept step of th inside the component, +1
+		for _, s := range m.order {
+			for t := m.l.Out[s]; t < m.l.Out[s+1]; t++ {
+				if cs := comp[s]; step[cs] == 0 && comp[m.l.Dst[t]] == cs && m.threadOf(t) == th && keep(t) {
+					step[cs] = t + 1
+				}
+			}
+		}
+		return func(cc int32) ([]waypoint, bool) {
+			if step[cc] == 0 {
+				return nil, false
+			}
+			t := step[cc] - 1
+			return []waypoint{{state: m.l.Src[t], via: t}}, true
+		}
+	}}
+}
+
+// pendingKeep keeps the transitions between reachable states at which
+// thread th is pending, except th's ret.
+func (c *Checker) pendingKeep(th int32) func(int32) bool {
+	m := c.m
+	return func(t int32) bool {
+		s := m.l.Src[t]
+		return m.seen[s] && m.pending(s, th) && m.pending(m.l.Dst[t], th)
+	}
+}
+
+// obstructionFreeSpec: from some reachable state thread th, pending, runs
+// alone forever without returning.
+func (c *Checker) obstructionFreeSpec(th int32) cycleSpec {
+	m := c.m
+	return cycleSpec{keep: func(t int32) bool {
+		s := m.l.Src[t]
+		return m.seen[s] && m.threadOf(t) == th && m.pending(s, th) && !m.isReturn(t)
+	}}
+}
+
+// starvationFreeSpec: thread th stays pending forever on a weakly fair
+// cycle: every thread takes a step on it or is disabled at one of its
+// states.
+func (c *Checker) starvationFreeSpec(th int32) cycleSpec {
+	m := c.m
+	keep := c.pendingKeep(th)
+	return cycleSpec{keep: keep, witnesses: func(comp []int32, count int32) func(int32) ([]waypoint, bool) {
+		w := m.words
+		steps := make([]uint64, int(count)*w)    // threads with a kept step inside the component
+		disabled := make([]uint64, int(count)*w) // threads disabled at some state of it
+		enabled := make([]uint64, w)
+		for _, s := range m.order {
+			cs := int(comp[s])
+			clear(enabled)
+			for t := m.l.Out[s]; t < m.l.Out[s+1]; t++ {
+				u := m.threadOf(t)
+				if u < 0 {
+					continue
+				}
+				enabled[u/64] |= 1 << (u % 64)
+				if comp[m.l.Dst[t]] == comp[s] && keep(t) {
+					steps[cs*w+int(u/64)] |= 1 << (u % 64)
+				}
+			}
+			for i := range enabled {
+				disabled[cs*w+i] |= ^enabled[i]
+			}
+		}
+		return func(cc int32) ([]waypoint, bool) {
+			for u := 0; u < m.threads; u++ {
+				i, bit := int(cc)*w+u/64, uint64(1)<<(u%64)
+				if (steps[i]|disabled[i])&bit == 0 {
+					return nil, false
+				}
+			}
+			return c.fairWaypoints(cc, comp, keep, th), true
+		}
+	}}
+}
+
+// fairWaypoints picks, for every thread, a step of it inside component cc
+// or a state of cc where it is disabled. A step of the starving thread th,
+// if there is one, is visited first and unconditionally: the cycle then
+// shows th trying, which is usually all fairness needs.
+func (c *Checker) fairWaypoints(cc int32, comp []int32, keep func(int32) bool, th int32) []waypoint {
+	m := c.m
+	found := make([]bool, m.threads)
+	var wps []waypoint
+	// A thread is covered by the cycle so far if it steps on it or is
+	// disabled at one of its states.
+	covered := func(cycle []int32, th int32) bool {
+		for _, t := range cycle {
+			if m.threadOf(t) == th || !c.enabled(m.l.Src[t], th) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range m.order {
+		if comp[s] != cc {
+			continue
+		}
+		enabled := make([]bool, m.threads)
+		for t := m.l.Out[s]; t < m.l.Out[s+1]; t++ {
+			u := m.threadOf(t)
+			if u < 0 {
+				continue
+			}
+			enabled[u] = true
+			if !found[u] && comp[m.l.Dst[t]] == cc && keep(t) {
+				found[u] = true
+				wp := waypoint{state: s, via: t, thread: u, covered: covered}
+				if u == th {
+					wp.covered = nil
+				}
+				wps = append(wps, wp)
+			}
+		}
+		for u, e := range enabled {
+			if !e && !found[u] {
+				found[u] = true
+				wps = append(wps, waypoint{state: s, via: -1, thread: int32(u), covered: covered})
+			}
+		}
+	}
+	return wps
+}
+
+// perThread looks for a violating cycle for each thread in turn.
+func (c *Checker) perThread(p Property, spec func(th int32) cycleSpec) *Result {
+	m := c.m
+	for th := int32(0); th < int32(m.threads); th++ {
+		path, loop := c.findLasso(spec(th))
+		if path == nil {
+			continue
+		}
+		r := &Result{Property: p, Thread: th + 1}
+		op := c.pendingCall(path[:loop], th)
+		switch p {
+		case WaitFree:
+			r.Lasso = m.trace(fmt.Sprintf("wait-freedom violated: thread %d steps forever in %s without returning", th+1, op), path, loop)
+			r.Explanation = fmt.Sprintf("not wait-free: thread %d takes infinitely many steps of its pending operation %s without returning: "+
+				"after %s from the initial state, a cycle of %s (%d of them by thread %d) repeats forever",
+				th+1, op, steps(loop), steps(len(path)-loop), c.countSteps(path[loop:], th), th+1)
+		case ObstructionFree:
+			r.Lasso = m.trace(fmt.Sprintf("obstruction-freedom violated: thread %d, running alone, never completes %s", th+1, op), path, loop)
+			r.Explanation = fmt.Sprintf("not obstruction-free: after %s from the initial state, thread %d running alone "+
+				"repeats a cycle of %s of %s forever without returning", steps(loop), th+1, steps(len(path)-loop), op)
+		case StarvationFree:
+			r.Lasso = m.trace(fmt.Sprintf("starvation-freedom violated: under weak fairness thread %d never completes %s", th+1, op), path, loop)
+			r.Explanation = fmt.Sprintf("not starvation-free: after %s from the initial state, a weakly fair cycle of %s "+
+				"(every thread steps on it or is disabled at one of its states) repeats forever while thread %d's %s stays pending",
+				steps(loop), steps(len(path)-loop), th+1, op)
+		}
+		return r
+	}
+	r := &Result{Property: p, Holds: true}
+	switch p {
+	case WaitFree:
+		r.Explanation = "wait-free: no thread takes infinitely many steps of one pending operation"
+	case ObstructionFree:
+		r.Explanation = "obstruction-free: every thread that runs alone with a pending operation completes it"
+	case StarvationFree:
+		r.Explanation = "starvation-free: under weak fairness every pending operation completes (and no reachable state is stuck with one pending)"
+	}
+	r.Explanation += fmt.Sprintf(" (%d threads, %d reachable states)", m.threads, len(m.order))
+	return r
+}
+
+// deadlockFree: no reachable state with a pending operation lacks an
+// outgoing transition.
+func (c *Checker) deadlockFree() *Result {
+	m := c.m
+	first, stuck := int32(-1), 0
+	for _, s := range m.order {
+		if m.l.Out[s] == m.l.Out[s+1] && m.anyPending(s) {
+			if first < 0 {
+				first = s
+			}
+			stuck++
+		}
+	}
+	r := &Result{Property: DeadlockFree, Holds: first < 0}
+	if r.Holds {
+		r.Explanation = fmt.Sprintf("deadlock-free: every reachable state with a pending operation has an enabled step (%d reachable states)", len(m.order))
+		return r
+	}
+	path := m.pathTo(first)
+	r.Lasso = m.trace(fmt.Sprintf("deadlock: state %d has pending operations and no enabled step", first), path, -1)
+	r.Lasso.Final = fmt.Sprintf("state %d: no step is enabled while %s pending", first, c.describePending(path))
+	r.Explanation = fmt.Sprintf("not deadlock-free: after %s from the initial state the system reaches state %d, "+
+		"where %s pending and no step is enabled (%d such reachable states)", steps(len(path)), first, c.describePending(path), stuck)
+	return r
+}
+
+// pendingCalls replays path from the initial state and returns, per
+// thread index, the transition of its pending call at the end (−1 if none).
+func (c *Checker) pendingCalls(path []int32) []int32 {
+	m := c.m
+	calls := make([]int32, m.threads)
+	for i := range calls {
+		calls[i] = -1
+	}
+	for _, t := range path {
+		switch lab := m.l.Label[t]; m.kind[lab] {
+		case Call:
+			calls[m.lthread[lab]] = t
+		case Return:
+			calls[m.lthread[lab]] = -1
+		}
+	}
+	return calls
+}
+
+// pendingCall names thread th's pending call at the end of path.
+func (c *Checker) pendingCall(path []int32, th int32) string {
+	if t := c.pendingCalls(path)[th]; t >= 0 {
+		return c.m.l.LabelName(t)
+	}
+	return "its operation"
+}
+
+// describePending says which operations are pending at the end of path,
+// e.g. "call(1,dec) of thread 1 is".
+func (c *Checker) describePending(path []int32) string {
+	var ops []string
+	for th, t := range c.pendingCalls(path) {
+		if t >= 0 {
+			ops = append(ops, fmt.Sprintf("%s of thread %d", c.m.l.LabelName(t), th+1))
+		}
+	}
+	if len(ops) == 1 {
+		return ops[0] + " is"
+	}
+	return strings.Join(ops, ", ") + " are"
+}
+
+// firstPendingThread returns the smallest thread number with a pending
+// operation at the end of tr (a trace made by this checker).
+func (c *Checker) firstPendingThread(tr *lts.Trace) int32 {
+	set := make([]uint64, c.m.words)
+	if len(tr.Steps) == 0 {
+		copy(set, c.m.set(c.m.l.Initial))
+	} else {
+		copy(set, c.m.set(tr.Steps[len(tr.Steps)-1].To))
+	}
+	for w, word := range set {
+		if word != 0 {
+			return int32(w*64+bits.TrailingZeros64(word)) + 1
+		}
+	}
+	return 0
+}
+
+// enabled reports whether thread index th has a transition leaving s.
+func (c *Checker) enabled(s, th int32) bool {
+	for t := c.m.l.Out[s]; t < c.m.l.Out[s+1]; t++ {
+		if c.m.threadOf(t) == th {
+			return true
+		}
+	}
+	return false
+}
+
+// steps renders a count of steps: "1 step", "3 steps".
+func steps(n int) string {
+	if n == 1 {
+		return "1 step"
+	}
+	return fmt.Sprintf("%d steps", n)
+}
+
+func (c *Checker) countSteps(path []int32, th int32) int {
+	n := 0
+	for _, t := range path {
+		if c.m.threadOf(t) == th {
+			n++
+		}
+	}
+	return n
+}
+
+// notes adds what a reader of a positive verdict should know: that the
+// input has no operations, or labels that were not understood.
+func (c *Checker) notes() string {
+	var sb strings.Builder
+	if c.m.calls == 0 {
+		sb.WriteString("; note: no label has the form call(T,M,ARGS), so no operation is ever pending")
+	}
+	if len(c.m.odd) > 0 {
+		fmt.Fprintf(&sb, "; note: %d labels look like calls or returns but do not parse as call(T,M,ARGS)/ret(T,M,VAL) and were treated as plain visible actions, e.g. %q",
+			len(c.m.odd), c.m.odd[0])
+	}
+	return sb.String()
+}

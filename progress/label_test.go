@@ -1,0 +1,202 @@
+package progress
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/lts"
+)
+
+func TestParseAction(t *testing.T) {
+	cases := []struct {
+		label        string
+		kind         Kind
+		thread       int32
+		method, rest string
+	}{
+		{"tau", Internal, 0, "", ""},
+		{"call(1,push,2)", Call, 1, "push", "2"},
+		{"call(12,inc)", Call, 12, "inc", ""},
+		{"call(2, push, 3)", Call, 2, "push", "3"},
+		{"call(1,put,(2,3))", Call, 1, "put", "(2,3)"},
+		{"ret(2,pop,EMPTY)", Return, 2, "pop", "EMPTY"},
+		{"ret(1,push)", Return, 1, "push", ""},
+		{"ret(4096,m,v)", Return, 4096, "m", "v"},
+		// Odd labels are plain visible actions.
+		{"a", Visible, 0, "", ""},
+		{"", Visible, 0, "", ""},
+		{"i", Visible, 0, "", ""}, // the .aut reader maps CADP's i to tau before we see it
+		{"call", Visible, 0, "", ""},
+		{"call()", Visible, 0, "", ""},
+		{"call(1)", Visible, 0, "", ""},
+		{"call(1,)", Visible, 0, "", ""},
+		{"call(0,push)", Visible, 0, "", ""},
+		{"call(-1,push)", Visible, 0, "", ""},
+		{"call(4097,push)", Visible, 0, "", ""},
+		{"call(x,push)", Visible, 0, "", ""},
+		{"call(1,push,2", Visible, 0, "", ""},
+		{"call(1,pu sh)", Visible, 0, "", ""},
+		{"CALL !PUSH !2", Visible, 0, "", ""},
+		{"recall(1,push)", Visible, 0, "", ""},
+		{"return(1,push)", Visible, 0, "", ""},
+		{"ret(99999999999999999999,m)", Visible, 0, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.label, func(t *testing.T) {
+			kind, thread, method, rest := ParseAction(c.label)
+			assert.Equal(t, c.kind, kind)
+			assert.Equal(t, c.thread, thread)
+			assert.Equal(t, c.method, method)
+			assert.Equal(t, c.rest, rest)
+		})
+	}
+}
+
+func FuzzParseAction(f *testing.F) {
+	for _, s := range []string{"call(1,push,2)", "ret(2,pop)", "tau", "call(,", "ret(1,a,b,c)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		kind, thread, method, _ := ParseAction(s)
+		if kind == Call || kind == Return {
+			if thread < 1 || thread > MaxThread || method == "" {
+				t.Fatalf("%q: %v thread %d method %q", s, kind, thread, method)
+			}
+		} else if thread != 0 || method != "" {
+			t.Fatalf("%q: %v with thread %d method %q", s, kind, thread, method)
+		}
+	})
+}
+
+func TestProperties(t *testing.T) {
+	for _, p := range AllProperties {
+		q, err := ParseProperty(p.String())
+		require.NoError(t, err)
+		assert.Equal(t, p, q)
+		q, err = ParseProperty(p.Title())
+		require.NoError(t, err, "the hyphenated name parses too")
+		assert.Equal(t, p, q)
+		b, err := p.MarshalText()
+		require.NoError(t, err)
+		require.NoError(t, q.UnmarshalText(b))
+		assert.Equal(t, p, q)
+	}
+	assert.Equal(t, "lock-free", LockFree.Title())
+	assert.Equal(t, "starvation-free", StarvationFree.Title())
+	_, err := ParseProperty("livefree")
+	assert.ErrorContains(t, err, `unknown progress property "livefree"`)
+	assert.Equal(t, "Property(9)", Property(9).String())
+	_, err = Check(lts.FromTriples(0, 1, nil), Property(9))
+	assert.Error(t, err)
+}
+
+// TestRejectedInputs: inputs whose call/ret actions do not describe
+// operations give an error that names the state and label, with a path to
+// it — never a verdict.
+func TestRejectedInputs(t *testing.T) {
+	cases := []struct {
+		name    string
+		triples []lts.Triple
+		state   int32
+		msg     string
+	}{
+		{"call twice", []lts.Triple{triple(0, "call(1,m)", 1), triple(1, "call(1,m)", 2)}, 1,
+			"thread 1 calls while its previous operation is still pending"},
+		{"ret without call", []lts.Triple{triple(0, "tau", 1), triple(1, "ret(2,m,0)", 2)}, 1,
+			"thread 2 returns without a pending call"},
+		// State 2 is reached with thread 1 pending (via 1) and with nothing
+		// pending (via 3): the state does not tell which operations are
+		// pending, e.g. after a reduction merged the two.
+		{"ambiguous", []lts.Triple{triple(0, "call(1,m)", 1), triple(1, "tau", 2), triple(0, "tau", 3), triple(3, "tau", 2)}, 3,
+			"leads to state 2 with pending threads {}, but state 2 was first reached with pending threads {1}"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l := lts.FromTriples(0, 4, c.triples)
+			for _, p := range Supported(l) {
+				_, err := Check(l, p)
+				require.Error(t, err)
+				assert.ErrorIs(t, err, ErrMalformed)
+				var ie *InputError
+				require.True(t, errors.As(err, &ie))
+				assert.Equal(t, c.state, ie.State)
+				assert.Contains(t, ie.Error(), c.msg)
+				require.NotNil(t, ie.Trace)
+				last := ie.Trace.Steps[len(ie.Trace.Steps)-1]
+				assert.Equal(t, c.state, last.From, "the trace ends with the offending step")
+			}
+		})
+	}
+
+	// Thread attribution that contradicts a label.
+	b := lts.NewBuilder()
+	b.SetNumStates(2)
+	b.AddTransitionMeta(0, b.Label("call(1,m)"), 1, 2, -1)
+	_, err := Check(b.Build(), LockFree)
+	assert.ErrorContains(t, err, "attributed to thread 2, but the label names thread 1")
+
+	b = lts.NewBuilder()
+	b.SetNumStates(2)
+	b.AddTransitionMeta(0, lts.Tau, 1, MaxThread+1, -1)
+	_, err = Check(b.Build(), LockFree)
+	assert.ErrorContains(t, err, "out of range")
+
+	// A structurally broken LTS is reported, not checked.
+	_, err = Check(&lts.LTS{NumStates: 1, Labels: []string{"tau"}, Out: []int32{0, 5}}, LockFree)
+	assert.ErrorContains(t, err, "invalid LTS")
+}
+
+func TestEdgeCases(t *testing.T) {
+	t.Run("no operations", func(t *testing.T) {
+		l := lts.FromTriples(0, 2, []lts.Triple{triple(0, "a", 1), triple(1, "tau", 1)})
+		res, err := Check(l, LockFree)
+		require.NoError(t, err)
+		assert.True(t, res.Holds, "a τ-cycle with nothing pending is not a lock-freedom violation")
+		assert.Contains(t, res.Explanation, "no label has the form call(T,M,ARGS)")
+	})
+	t.Run("odd labels are pointed out", func(t *testing.T) {
+		l := lts.FromTriples(0, 2, []lts.Triple{triple(0, "call(one,m)", 1), triple(1, "tau", 1)})
+		res, err := Check(l, LockFree)
+		require.NoError(t, err)
+		assert.True(t, res.Holds)
+		assert.Contains(t, res.Explanation, `"call(one,m)"`)
+	})
+	t.Run("empty LTS", func(t *testing.T) {
+		l := lts.FromTriples(0, 0, nil)
+		for _, p := range Supported(l) {
+			res, err := Check(l, p)
+			require.NoError(t, err)
+			assert.True(t, res.Holds)
+		}
+	})
+	t.Run("unreachable cycle", func(t *testing.T) {
+		// 2 -call-> 3 -tau-> 3 is a violation, but 2 is unreachable.
+		l := lts.FromTriples(0, 4, []lts.Triple{triple(0, "a", 1), triple(2, "call(1,m)", 3), triple(3, "tau", 3)})
+		res, err := Check(l, LockFree)
+		require.NoError(t, err)
+		assert.True(t, res.Holds)
+	})
+	t.Run("many threads", func(t *testing.T) {
+		// Thread 100 spins: pending sets need more than one word.
+		l := lts.FromTriples(0, 3, []lts.Triple{triple(0, "call(100,m)", 1), triple(1, "call(3,m)", 2), triple(2, "tau", 2)})
+		res, err := Check(l, LockFree)
+		require.NoError(t, err)
+		require.False(t, res.Holds)
+		checkCounterexample(t, l, res)
+		assert.Contains(t, res.Explanation, "call(3,m) of thread 3, call(100,m) of thread 100 are pending")
+	})
+	t.Run("needs threads", func(t *testing.T) {
+		l := lts.FromTriples(0, 2, []lts.Triple{triple(0, "call(1,m)", 1)})
+		_, err := Check(l, WaitFree)
+		assert.ErrorIs(t, err, ErrNeedsThreads)
+		assert.ErrorContains(t, err, "wait-free needs thread attribution")
+	})
+}
+
+// triple is a transition for lts.FromTriples.
+func triple(src int32, label string, dst int32) lts.Triple {
+	return lts.Triple{Src: src, Label: label, Dst: dst}
+}

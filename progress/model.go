@@ -1,0 +1,242 @@
+package progress
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"strings"
+
+	"github.com/linbis/linbis/lts"
+)
+
+// ErrMalformed is wrapped by every *InputError: the LTS's call and ret
+// actions do not describe well-formed operations, so no verdict is given.
+var ErrMalformed = errors.New("call/ret actions are not well formed")
+
+// InputError reports why an LTS cannot be checked: a thread calls while its
+// previous operation is pending, returns without a pending call, a state is
+// reached with two different sets of pending operations, or the thread
+// attribution contradicts a label. Trace leads from the initial state to
+// the offending transition.
+type InputError struct {
+	State int32  // the state where the problem shows
+	Label string // the label of the offending transition
+	Msg   string
+	Trace *lts.Trace
+}
+
+func (e *InputError) Error() string {
+	return fmt.Sprintf("state %d, %s: %s", e.State, e.Label, e.Msg)
+}
+
+// Unwrap makes errors.Is(err, ErrMalformed) hold.
+func (e *InputError) Unwrap() error { return ErrMalformed }
+
+// model is an LTS annotated for the progress checks: the kind and thread of
+// every label, and for every reachable state the set of threads with a
+// pending operation.
+//
+// Which operations are pending is a function of the path, not of the state
+// in general. In an LTS generated from the most-general client it is a
+// function of the state, because the explorer's state holds every thread's
+// control location and a thread is pending exactly when that location lies
+// inside a method. annotate relies on this and checks it: a breadth-first
+// search assigns each state the pending set of the first path that reaches
+// it and reports an InputError when another transition reaches it with a
+// different set (as can happen on an LTS reduced modulo a behavioural
+// equivalence that merged such states). So a verdict is never based on a
+// wrong pending set.
+type model struct {
+	l       *lts.LTS
+	kind    []Kind  // per label
+	lthread []int32 // per label: thread index (thread number − 1) of a call/ret, −1 otherwise
+	threads int     // thread slots: the largest thread number seen
+	words   int     // uint64 words per pending set
+
+	seen   []bool   // per state: reachable from the initial state
+	order  []int32  // reachable states in breadth-first order
+	parent []int32  // per reachable state: the BFS tree transition entering it, −1 at the root
+	pend   []uint64 // per state: words bits, bit i = thread i+1 has a pending operation
+
+	calls int      // number of call labels
+	odd   []string // labels that look like call/ret but do not parse
+}
+
+// annotate builds the model of l in O(states·words + transitions).
+func annotate(l *lts.LTS) (*model, error) {
+	if err := l.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid LTS: %w", err)
+	}
+	m := &model{l: l, kind: make([]Kind, len(l.Labels)), lthread: make([]int32, len(l.Labels))}
+	maxThread := int32(0)
+	for i, name := range l.Labels {
+		k, th, _, _ := ParseAction(name)
+		m.kind[i], m.lthread[i] = k, th-1
+		if th > maxThread {
+			maxThread = th
+		}
+		switch {
+		case k == Call:
+			m.calls++
+		case k == Visible && looksLikeOperation(name):
+			m.odd = append(m.odd, name)
+		}
+	}
+	if hasThreads(l) {
+		for t, th := range l.Meta.Thread {
+			if th < 0 || th > MaxThread {
+				return nil, fmt.Errorf("transition %d (%s): thread %d out of range [0,%d]", t, l.LabelName(int32(t)), th, MaxThread)
+			}
+			maxThread = max(maxThread, th)
+		}
+	}
+	m.threads = int(maxThread)
+	m.words = max(1, (m.threads+63)/64)
+	n := l.NumStates
+	if n == 0 {
+		return m, nil
+	}
+	m.seen = make([]bool, n)
+	m.parent = make([]int32, n)
+	m.pend = make([]uint64, int(n)*m.words)
+	m.order = make([]int32, 0, n)
+	m.seen[l.Initial] = true
+	m.parent[l.Initial] = -1
+	m.order = append(m.order, l.Initial)
+	next := make([]uint64, m.words)
+	for i := 0; i < len(m.order); i++ {
+		s := m.order[i]
+		cur := m.set(s)
+		for t := l.Out[s]; t < l.Out[s+1]; t++ {
+			copy(next, cur)
+			lab := l.Label[t]
+			if k := m.kind[lab]; k == Call || k == Return {
+				th := m.lthread[lab]
+				if mt := l.ThreadOf(t); mt != 0 && mt-1 != th {
+					return nil, m.inputError(t, fmt.Sprintf("attributed to thread %d, but the label names thread %d", mt, th+1))
+				}
+				w, bit := th/64, uint64(1)<<(th%64)
+				pending := next[w]&bit != 0
+				if k == Call && pending {
+					return nil, m.inputError(t, fmt.Sprintf("thread %d calls while its previous operation is still pending", th+1))
+				}
+				if k == Return && !pending {
+					return nil, m.inputError(t, fmt.Sprintf("thread %d returns without a pending call", th+1))
+				}
+				next[w] ^= bit
+			}
+			d := l.Dst[t]
+			if !m.seen[d] {
+				m.seen[d] = true
+				m.parent[d] = t
+				copy(m.set(d), next)
+				m.order = append(m.order, d)
+				continue
+			}
+			if !equalSets(m.set(d), next) {
+				return nil, m.inputError(t, fmt.Sprintf(
+					"leads to state %d with pending threads %s, but state %d was first reached with pending threads %s: "+
+						"the state does not determine which operations are pending (was the LTS reduced? check the unreduced LTS)",
+					d, m.formatSet(next), d, m.formatSet(m.set(d))))
+			}
+		}
+	}
+	return m, nil
+}
+
+// set returns the pending set of state s (a view into m.pend).
+func (m *model) set(s int32) []uint64 {
+	return m.pend[int(s)*m.words : int(s+1)*m.words]
+}
+
+// anyPending reports whether some operation is pending at s.
+func (m *model) anyPending(s int32) bool {
+	if m.words == 1 {
+		return m.pend[s] != 0
+	}
+	for _, w := range m.set(s) {
+		if w != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// pending reports whether thread index th has a pending operation at s.
+func (m *model) pending(s int32, th int32) bool {
+	return m.pend[int(s)*m.words+int(th/64)]&(1<<(th%64)) != 0
+}
+
+// threadOf returns the thread index (thread number − 1) that took
+// transition t, or −1 if unknown: the label's thread for a call or ret,
+// otherwise the thread attribution.
+func (m *model) threadOf(t int32) int32 {
+	if th := m.lthread[m.l.Label[t]]; th >= 0 {
+		return th
+	}
+	return m.l.ThreadOf(t) - 1
+}
+
+// isReturn reports whether transition t is a ret.
+func (m *model) isReturn(t int32) bool { return m.kind[m.l.Label[t]] == Return }
+
+func equalSets(a, b []uint64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// formatSet renders a pending set as {1,3}, by thread number.
+func (m *model) formatSet(set []uint64) string {
+	var sb strings.Builder
+	sb.WriteByte('{')
+	first := true
+	for w, word := range set {
+		for word != 0 {
+			i := bits.TrailingZeros64(word)
+			word &^= 1 << i
+			if !first {
+				sb.WriteByte(',')
+			}
+			first = false
+			fmt.Fprintf(&sb, "%d", w*64+i+1)
+		}
+	}
+	sb.WriteByte('}')
+	return sb.String()
+}
+
+// pathTo returns the BFS-tree path from the initial state to reachable
+// state s, as transition ids: a shortest path.
+func (m *model) pathTo(s int32) []int32 {
+	var path []int32
+	for t := m.parent[s]; t >= 0; t = m.parent[m.l.Src[t]] {
+		path = append(path, t)
+	}
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+	return path
+}
+
+func (m *model) inputError(t int32, msg string) *InputError {
+	path := append(m.pathTo(m.l.Src[t]), t)
+	return &InputError{State: m.l.Src[t], Label: m.l.LabelName(t), Msg: msg,
+		Trace: m.trace("path to the malformed step", path, -1)}
+}
+
+// trace turns a path of transitions into an lts.Trace; loopStart is the
+// index of the first step of the cycle, or −1.
+func (m *model) trace(title string, path []int32, loopStart int) *lts.Trace {
+	tr := &lts.Trace{Title: title, LoopStart: loopStart, Steps: make([]lts.TraceStep, len(path))}
+	for i, t := range path {
+		tr.Steps[i] = lts.StepFromTransition(m.l, t)
+		if tr.Steps[i].Thread == 0 {
+			tr.Steps[i].Thread = m.threadOf(t) + 1
+		}
+	}
+	return tr
+}
