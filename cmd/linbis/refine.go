@@ -1,0 +1,147 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/linbis/linbis/internal/meter"
+	"github.com/linbis/linbis/lts"
+	"github.com/linbis/linbis/refine"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:  "refine",
+		Usage: "check trace refinement: every trace of IMPL is a trace of SPEC (linearizability when SPEC is the atomic specification)",
+		Description: "Exit status 0 when IMPL refines SPEC, 1 when it does not (the shortest implementation trace the\n" +
+			"specification cannot do is printed), 2 on errors or when the pair limit is reached.",
+		ArgsUsage: "IMPL.aut SPEC.aut",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "antichain", Value: true, Usage: "prune pairs subsumed by a pair with a smaller specification subset"},
+			&cli.BoolFlag{Name: "quotient", Value: true, Usage: "minimise both LTSs modulo divergence-preserving branching bisimilarity first"},
+			&cli.IntFlag{Name: "max-pairs", Value: refine.DefaultMaxPairs, Usage: "give up after exploring this many pairs"},
+			&cli.StringFlag{Name: "visible", Usage: "only labels matching this regular expression are visible, e.g. '^lin\\(' for linearization points (Liu et al. Thm 2)"},
+			jsonFlag,
+			&cli.StringFlag{Name: "export", Usage: "write the counterexample to `DIR` as .txt, .aut, .dot and .json"},
+		},
+		Action: refineCmd,
+	})
+}
+
+// refineReport is the --json output of refine.
+type refineReport struct {
+	Impl           string     `json:"impl"`
+	Spec           string     `json:"spec"`
+	Refines        bool       `json:"refines"`
+	Counterexample *lts.Trace `json:"counterexample,omitempty"`
+	Stats          struct {
+		Pairs           int64   `json:"pairs"`
+		Subsumed        int64   `json:"subsumed"`
+		SpecSubsets     int     `json:"spec_subsets"`
+		Depth           int     `json:"depth"`
+		ImplStates      int32   `json:"impl_states"`
+		SpecStates      int32   `json:"spec_states"`
+		InputImplStates int32   `json:"input_impl_states"`
+		InputSpecStates int32   `json:"input_spec_states"`
+		QuotientSeconds float64 `json:"quotient_seconds"`
+		SearchSeconds   float64 `json:"search_seconds"`
+	} `json:"stats"`
+}
+
+func refineCmd(c *cli.Context) error {
+	if c.NArg() != 2 {
+		return fmt.Errorf("refine needs IMPL and SPEC, got %d arguments", c.NArg())
+	}
+	implPath, specPath := c.Args().Get(0), c.Args().Get(1)
+	impl, err := lts.ReadFile(implPath, lts.ReadOptions{})
+	if err != nil {
+		return err
+	}
+	spec, err := lts.ReadFile(specPath, lts.ReadOptions{})
+	if err != nil {
+		return err
+	}
+	if c.Int("max-pairs") <= 0 {
+		return fmt.Errorf("--max-pairs must be positive, got %d", c.Int("max-pairs"))
+	}
+	opts := refine.Options{Antichain: c.Bool("antichain"), Quotient: c.Bool("quotient"), MaxPairs: c.Int("max-pairs")}
+	if pat := c.String("visible"); pat != "" {
+		rx, err := regexp.Compile(pat)
+		if err != nil {
+			return fmt.Errorf("--visible: %v", err)
+		}
+		opts.Alphabet = rx.MatchString
+	}
+	m := meter.ForStderr(false)
+	opts.Progress = func(pairs int64) { m.Report("refinement", pairs, "pairs") }
+	res, err := refine.Check(impl, spec, opts)
+	m.Done()
+	if errors.Is(err, refine.ErrPairLimit) {
+		return fmt.Errorf("no verdict: %v (raise --max-pairs)", err)
+	}
+	if err != nil {
+		return err
+	}
+
+	if c.Bool("json") {
+		if err := writeJSON(c, newRefineReport(implPath, specPath, res)); err != nil {
+			return err
+		}
+	} else if err := writeRefineText(c, implPath, specPath, res); err != nil {
+		return err
+	}
+	if res.Refines {
+		return nil
+	}
+	if dir := c.String("export"); dir != "" {
+		const base = "refine-counterexample"
+		if err := res.Counterexample.Export(dir, base); err != nil {
+			return err
+		}
+		if !c.Bool("json") {
+			fmt.Fprintf(c.App.Writer, "counterexample written to %s.{txt,aut,dot,json}\n", filepath.Join(dir, base))
+		}
+	}
+	return violated
+}
+
+func newRefineReport(impl, spec string, res *refine.Result) refineReport {
+	r := refineReport{Impl: impl, Spec: spec, Refines: res.Refines, Counterexample: res.Counterexample}
+	st := res.Stats
+	r.Stats.Pairs, r.Stats.Subsumed, r.Stats.SpecSubsets, r.Stats.Depth = st.Pairs, st.Subsumed, st.SpecSubsets, st.Depth
+	r.Stats.ImplStates, r.Stats.SpecStates = st.ImplStates, st.SpecStates
+	r.Stats.InputImplStates, r.Stats.InputSpecStates = st.InputImplStates, st.InputSpecStates
+	r.Stats.QuotientSeconds, r.Stats.SearchSeconds = st.QuotientTime.Seconds(), st.SearchTime.Seconds()
+	return r
+}
+
+func writeRefineText(c *cli.Context, impl, spec string, res *refine.Result) error {
+	w := c.App.Writer
+	st := res.Stats
+	if res.Refines {
+		fmt.Fprintf(w, "%s refines %s: every trace of the implementation is a trace of the specification\n", impl, spec)
+	} else {
+		fmt.Fprintf(w, "%s does NOT refine %s\n", impl, spec)
+		if err := res.Counterexample.WriteText(w); err != nil {
+			return err
+		}
+	}
+	rows := []struct {
+		k string
+		v any
+	}{
+		{"pairs explored", st.Pairs}, {"pairs subsumed", st.Subsumed}, {"spec subsets", st.SpecSubsets},
+		{"impl states", fmt.Sprintf("%d (input %d)", st.ImplStates, st.InputImplStates)},
+		{"spec states", fmt.Sprintf("%d (input %d)", st.SpecStates, st.InputSpecStates)},
+		{"time", (st.QuotientTime + st.SearchTime + st.ReplayTime).Round(time.Millisecond)},
+	}
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-16s %v\n", r.k, r.v)
+	}
+	return nil
+}

@@ -1,0 +1,187 @@
+package refine
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/linbis/linbis/lts"
+)
+
+// DefaultMaxPairs is the pair limit used when Options.MaxPairs is 0.
+const DefaultMaxPairs = 50_000_000
+
+// ErrPairLimit is wrapped by the error Check returns when it explored
+// Options.MaxPairs pairs without reaching a verdict.
+var ErrPairLimit = errors.New("pair limit reached")
+
+// Options tune Check. The zero value is a plain check without antichains or
+// quotienting; the CLI turns both on.
+type Options struct {
+	// Antichain prunes a pair (s, P) when a pair (s, Q) with Q ⊆ P was
+	// explored (De Wulf et al. 2006; Abdulla et al. 2010).
+	Antichain bool
+	// Quotient minimises impl and spec modulo divergence-preserving
+	// branching bisimilarity before the search.
+	Quotient bool
+	// MaxPairs bounds the number of pairs explored; 0 means DefaultMaxPairs.
+	// Hitting it makes Check return an error wrapping ErrPairLimit.
+	MaxPairs int
+	// Progress, if set, is called now and then with the number of pairs
+	// explored so far.
+	Progress func(pairs int64)
+	// Alphabet, if set, says which labels are visible; all others are
+	// treated as τ in both LTSs (linearization-point mode, Liu et al.
+	// Thm 2: only the lin(...) events visible; see the package doc for when
+	// its failures are conclusive). nil means every non-τ label is visible.
+	Alphabet func(label string) bool
+}
+
+// Stats describe a run of Check.
+type Stats struct {
+	// Pairs is the number of (impl state, spec subset) pairs explored.
+	Pairs int64
+	// Subsumed is the number of pairs skipped by antichain pruning.
+	Subsumed int64
+	// SpecSubsets is the number of normalised spec states built.
+	SpecSubsets int
+	// Depth is the number of visible actions of the longest trace explored.
+	Depth int
+	// ImplStates and SpecStates are the sizes searched, after quotienting.
+	ImplStates, SpecStates int32
+	// InputImplStates and InputSpecStates are the sizes given to Check.
+	InputImplStates, InputSpecStates int32
+	// QuotientTime, SearchTime and ReplayTime split the wall-clock time:
+	// minimising both LTSs, the product search, and mapping the
+	// counterexample back to the original implementation.
+	QuotientTime, SearchTime, ReplayTime time.Duration
+}
+
+// Result is the verdict of Check.
+type Result struct {
+	// Refines is true when traces(impl) ⊆ traces(spec).
+	Refines bool
+	// Counterexample, when Refines is false, is a shortest implementation
+	// trace (fewest visible actions) that the specification cannot do, as
+	// a path of the original implementation; its last step is the action
+	// the specification cannot match, marked with a Note.
+	Counterexample *lts.Trace
+	// Stats describe the run.
+	Stats Stats
+}
+
+// Check decides whether every trace of impl is a trace of spec. Labels are
+// matched by name. It returns an error for invalid LTSs and, wrapping
+// ErrPairLimit, when the pair limit is hit.
+func Check(impl, spec *lts.LTS, opts Options) (*Result, error) {
+	for _, x := range []struct {
+		name string
+		l    *lts.LTS
+	}{{"implementation", impl}, {"specification", spec}} {
+		if x.l == nil || x.l.NumStates == 0 {
+			return nil, fmt.Errorf("the %s LTS has no states", x.name)
+		}
+		if err := x.l.Validate(); err != nil {
+			return nil, fmt.Errorf("the %s LTS is malformed: %w", x.name, err)
+		}
+	}
+	switch {
+	case opts.MaxPairs == 0:
+		opts.MaxPairs = DefaultMaxPairs
+	case opts.MaxPairs < 0:
+		return nil, fmt.Errorf("the pair limit must be positive, got %d", opts.MaxPairs)
+	}
+	res := &Result{Stats: Stats{InputImplStates: impl.NumStates, InputSpecStates: spec.NumStates}}
+	st := &res.Stats
+
+	// hImpl has impl's transitions, in the same order, with the hidden
+	// labels turned into τ: its paths are paths of impl.
+	hImpl, hSpec := hide(impl, opts.Alphabet), hide(spec, opts.Alphabet)
+	sImpl, sSpec := hImpl, hSpec
+	if opts.Quotient {
+		start := time.Now()
+		var err error
+		if sImpl, err = quotient(hImpl); err != nil {
+			return nil, fmt.Errorf("minimising the implementation: %w", err)
+		}
+		if sSpec, err = quotient(hSpec); err != nil {
+			return nil, fmt.Errorf("minimising the specification: %w", err)
+		}
+		st.QuotientTime = time.Since(start)
+	}
+	st.ImplStates, st.SpecStates = sImpl.NumStates, sSpec.NumStates
+
+	start := time.Now()
+	s := newSearch(sImpl, sSpec, opts)
+	pair, last, err := s.run()
+	st.SearchTime = time.Since(start)
+	st.Pairs, st.Subsumed = int64(s.pairs.len()), s.pairs.subsumed
+	st.SpecSubsets, st.Depth = s.norm.count(), s.depth
+	if err != nil {
+		return res, err
+	}
+	if pair < 0 {
+		res.Refines = true
+		return res, nil
+	}
+
+	start = time.Now()
+	path := s.path(pair, last)
+	if opts.Quotient {
+		// The path is one of the quotient; find one of impl with the same
+		// visible labels (hImpl has them, being trace equivalent).
+		visible := make([]string, 0, len(path))
+		for _, t := range path {
+			if sImpl.Label[t] != lts.Tau {
+				visible = append(visible, sImpl.LabelName(t))
+			}
+		}
+		var ok bool
+		if path, ok = lts.Replay(hImpl, visible); !ok {
+			return nil, fmt.Errorf("internal error: the counterexample %q found on the quotient is not a trace of the implementation", visible)
+		}
+	}
+	res.Counterexample = counterexample(impl, hImpl, path)
+	st.ReplayTime = time.Since(start)
+	return res, nil
+}
+
+// counterexample renders path, a path of impl (whose hidden labels are τ in
+// hImpl), as the refinement counterexample.
+func counterexample(impl, hImpl *lts.LTS, path []int32) *lts.Trace {
+	tr := lts.TraceOf(impl, path)
+	tr.Title = "trace refinement fails: the implementation can do a trace the specification cannot"
+	lastT := path[len(path)-1]
+	tr.Steps[len(tr.Steps)-1].Note = "spec cannot do this"
+	visible := 0
+	for _, t := range path {
+		if hImpl.Label[t] != lts.Tau {
+			visible++
+		}
+	}
+	tr.Final = fmt.Sprintf("the specification cannot do %s after the %d visible actions before it",
+		impl.LabelName(lastT), visible-1)
+	return tr
+}
+
+// hide returns l with the labels that visible rejects turned into τ; the
+// transitions keep their order and ids, the label table is shared. It
+// returns l itself when visible is nil.
+func hide(l *lts.LTS, visible func(string) bool) *lts.LTS {
+	if visible == nil {
+		return l
+	}
+	toTau := make([]bool, len(l.Labels))
+	for i, name := range l.Labels {
+		toTau[i] = i != int(lts.Tau) && !visible(name)
+	}
+	h := *l
+	h.Label = make([]int32, len(l.Label))
+	for t, a := range l.Label {
+		if toTau[a] {
+			a = lts.Tau
+		}
+		h.Label[t] = a
+	}
+	return &h
+}

@@ -1,0 +1,194 @@
+package refine
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/lts"
+)
+
+// callRet hides the linearization events: the full check on call/ret
+// (Liu et al., Thm 1). linOnly keeps only them (Thm 2).
+func callRet(label string) bool { return !strings.HasPrefix(label, "lin(") }
+func linOnly(label string) bool { return strings.HasPrefix(label, "lin(") }
+
+// TestHandBuiltModels checks objects whose verdicts are known by hand, in
+// every configuration. want is nil when refinement holds, otherwise the
+// shortest counterexample's visible labels as patterns (thread numbers may
+// differ with the exploration order, so they are matched by regexp).
+func TestHandBuiltModels(t *testing.T) {
+	tests := []struct {
+		name       string
+		impl, spec *lts.LTS
+		alphabet   func(string) bool
+		want       []string
+	}{
+		{"CAS counter 2x1", counter(counterCAS, 2, 1), counter(counterSpec, 2, 1), callRet, nil},
+		{"CAS counter 2x2", counter(counterCAS, 2, 2), counter(counterSpec, 2, 2), callRet, nil},
+		{"CAS counter 2x2, lin points", counter(counterCAS, 2, 2), counter(counterSpec, 2, 2), linOnly, nil},
+		{"CAS counter 3x1", counter(counterCAS, 3, 1), counter(counterSpec, 3, 1), callRet, nil},
+		// Lost update: both threads read 0 and both return 0; the spec can
+		// return 0 to only one of them, and only once both have called.
+		{"racy counter 2x1", counter(counterBuggy, 2, 1), counter(counterSpec, 2, 1), callRet,
+			[]string{`call\(\d,inc\)`, `call\(\d,inc\)`, `ret\(\d,inc,0\)`, `ret\(\d,inc,0\)`}},
+		{"racy counter 2x1, lin points", counter(counterBuggy, 2, 1), counter(counterSpec, 2, 1), linOnly,
+			[]string{`lin\(\d,inc,0\)`, `lin\(\d,inc,0\)`}},
+		// The CAS counter is linearizable, but its read is not a
+		// linearization point: the lin-point check fails although the full
+		// check holds, which is why such failures are not conclusive.
+		{"CAS counter, wrong lin points, full check", counter(counterWrongLin, 2, 1), counter(counterSpec, 2, 1), callRet, nil},
+		{"CAS counter, wrong lin points", counter(counterWrongLin, 2, 1), counter(counterSpec, 2, 1), linOnly,
+			[]string{`lin\(\d,inc,0\)`, `lin\(\d,inc,0\)`}},
+		// A label the specification does not know fails at once.
+		{"2 threads against a 1-thread spec", counter(counterCAS, 2, 1), counter(counterSpec, 1, 1), callRet,
+			[]string{`call\(2,inc\)`}},
+		{"register 2x2, 2 values", register(true, 2, 2, 2), register(false, 2, 2, 2), nil, nil},
+		{"register spec refines impl", register(false, 2, 2, 2), register(true, 2, 2, 2), nil, nil},
+		{"register 1x3, 3 values", register(true, 1, 3, 3), register(false, 1, 3, 3), nil, nil},
+		// Two writers of 1 and 2 against a one-value spec: writing 2 fails.
+		{"register with a value the spec lacks", register(true, 1, 1, 2), register(false, 1, 1, 1), nil,
+			[]string{`call\(1,write,1\)`}},
+	}
+	for _, tc := range tests {
+		for _, c := range configs {
+			t.Run(tc.name+"/"+c.name, func(t *testing.T) {
+				opts := c.opts
+				opts.Alphabet = tc.alphabet
+				res, err := Check(tc.impl, tc.spec, opts)
+				require.NoError(t, err)
+				if tc.want == nil {
+					assert.True(t, res.Refines)
+					assert.Nil(t, res.Counterexample)
+					return
+				}
+				require.False(t, res.Refines)
+				var visible []string
+				for _, st := range res.Counterexample.Steps {
+					if st.Label != lts.TauName && (tc.alphabet == nil || tc.alphabet(st.Label)) {
+						visible = append(visible, st.Label)
+					}
+				}
+				require.Len(t, visible, len(tc.want), "%v", visible)
+				for i, pat := range tc.want {
+					assert.Regexp(t, "^"+pat+"$", visible[i])
+				}
+			})
+		}
+	}
+}
+
+// TestRacyCounterEvidence checks the counterexample of the racy counter
+// on the quotient: it is a path of the original implementation, keeps the
+// threads and source lines of every step, and marks the last.
+func TestRacyCounterEvidence(t *testing.T) {
+	impl, spec := counter(counterBuggy, 2, 1), counter(counterSpec, 2, 1)
+	res, err := Check(impl, spec, Options{Antichain: true, Quotient: true, Alphabet: callRet})
+	require.NoError(t, err)
+	require.False(t, res.Refines)
+	tr := res.Counterexample
+	var text strings.Builder
+	require.NoError(t, tr.WriteText(&text))
+	t.Logf("%s", text.String())
+
+	at := impl.Initial
+	for i, st := range tr.Steps {
+		assert.Equal(t, at, st.From, "step %d", i)
+		at = st.To
+		assert.NotZero(t, st.Thread, "step %d has no thread", i)
+		require.NotNil(t, st.Source, "step %d has no source line", i)
+	}
+	// Both threads read 0 before either writes: the interleaving shows
+	// the two reads (line 2) and the two writes (line 3, lin events).
+	lines := map[int32]int{}
+	for _, st := range tr.Steps {
+		lines[st.Source.Line]++
+	}
+	assert.Equal(t, map[int32]int{1: 2, 2: 2, 3: 2, 5: 2}, lines)
+	assert.Equal(t, "spec cannot do this", tr.Steps[len(tr.Steps)-1].Note)
+	assert.Regexp(t, regexp.MustCompile(`^ret\(\d,inc,0\)$`), tr.Steps[len(tr.Steps)-1].Label)
+	assert.Contains(t, tr.Final, "cannot do ret(")
+}
+
+func TestPairLimit(t *testing.T) {
+	impl, spec := counter(counterCAS, 2, 2), counter(counterSpec, 2, 2)
+	for _, c := range configs {
+		t.Run(c.name, func(t *testing.T) {
+			opts := c.opts
+			opts.MaxPairs = 10
+			opts.Alphabet = callRet
+			res, err := Check(impl, spec, opts)
+			require.Error(t, err)
+			assert.True(t, errors.Is(err, ErrPairLimit))
+			assert.Contains(t, err.Error(), "explored 10 pairs")
+			assert.Equal(t, int64(10), res.Stats.Pairs)
+		})
+	}
+}
+
+func TestProgressIsReported(t *testing.T) {
+	impl, spec := counter(counterCAS, 3, 2), counter(counterSpec, 3, 2)
+	var calls int
+	var last int64
+	res, err := Check(impl, spec, Options{Alphabet: callRet, Progress: func(p int64) { calls++; last = p }})
+	require.NoError(t, err)
+	require.True(t, res.Refines)
+	require.Greater(t, res.Stats.Pairs, int64(progressEvery), "the model is too small to test progress")
+	assert.Positive(t, calls)
+	assert.LessOrEqual(t, last, res.Stats.Pairs)
+}
+
+func TestBadInput(t *testing.T) {
+	good := lts.FromTriples(0, 2, []lts.Triple{{Src: 0, Label: "a", Dst: 1}})
+	empty := &lts.LTS{Labels: []string{lts.TauName}, Out: []int32{0}}
+	broken := *good
+	broken.Dst = []int32{7}
+	tests := []struct {
+		name       string
+		impl, spec *lts.LTS
+		opts       Options
+		want       string
+	}{
+		{"nil impl", nil, good, Options{}, "implementation LTS has no states"},
+		{"empty spec", good, empty, Options{}, "specification LTS has no states"},
+		{"malformed impl", &broken, good, Options{}, "implementation LTS is malformed: transition 0: target 7 out of range"},
+		{"negative limit", good, good, Options{MaxPairs: -1}, "pair limit must be positive"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Check(tc.impl, tc.spec, tc.opts)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+// TestSubsetOf covers the element-wise inclusion test beyond what the
+// 64-bit signature decides alone (states ≥ 64 share signature bits).
+func TestSubsetOf(t *testing.T) {
+	b := lts.NewBuilder()
+	b.SetNumStates(200)
+	n := newNormaliser(b.Build())
+	ids := map[string]int32{}
+	for name, set := range map[string][]int32{
+		"a": {1, 65}, "b": {1, 129}, "ab": {1, 65, 129}, "c": {1}, "d": {2, 66, 130},
+	} {
+		ids[name] = n.intern(set)
+	}
+	tests := []struct {
+		q, p string
+		want bool
+	}{
+		{"a", "ab", true}, {"b", "ab", true}, {"c", "a", true}, {"a", "a", true},
+		{"a", "b", false}, {"b", "a", false}, {"ab", "a", false}, {"d", "ab", false}, {"c", "d", false},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, n.subsetOf(ids[tc.q], ids[tc.p]), "%s ⊆ %s", tc.q, tc.p)
+	}
+	assert.Equal(t, ids["ab"], n.intern([]int32{1, 65, 129}), "interning twice gives the same id")
+	assert.Equal(t, 5, n.count())
+}
