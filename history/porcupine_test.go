@@ -28,7 +28,9 @@ func needPorcupine(tb testing.TB) {
 	}
 }
 
-func etcdFile(i int) string { return filepath.Join(porcupineDir, "jepsen", fmt.Sprintf("etcd_%03d.log", i)) }
+func etcdFile(i int) string {
+	return filepath.Join(porcupineDir, "jepsen", fmt.Sprintf("etcd_%03d.log", i))
+}
 
 func expectEtcd(i int) Verdict {
 	if etcdLinearizable[i] {
