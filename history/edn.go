@@ -136,7 +136,7 @@ func (r *ednReader) read(depth int) (ednValue, error) {
 				if _, err := r.read(depth + 1); err != nil {
 					return ednValue{}, err
 				}
-				return r.read(depth)
+				return r.read(depth + 1)
 			}
 		}
 		if tag := r.token(); tag == "" {
