@@ -129,9 +129,9 @@ func TestReadErrors(t *testing.T) {
 
 func TestReadAutoFormat(t *testing.T) {
 	cases := map[string]string{
-		`{"client": 1, "call": 1, "return": 2, "method": "read"}`:  "read",
+		`{"client": 1, "call": 1, "return": 2, "method": "read"}`:    "read",
 		`{:process 0, :type :invoke, :f :get, :key "1", :value nil}`: "get",
-		"INFO  jepsen.util - 0\t:invoke\t:write\t1":                 "write",
+		"INFO  jepsen.util - 0\t:invoke\t:write\t1":                  "write",
 	}
 	for src, method := range cases {
 		h, err := Read(strings.NewReader(src), "noext", "auto")
