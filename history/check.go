@@ -221,7 +221,7 @@ func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop)
 	for i, g := range group {
 		ops[i] = h.Ops[g]
 	}
-	if algo == Auto && spec.Name() == "queue" {
+	if q, isSeq := spec.(sequence); algo == Auto && isSeq && q.fifo {
 		if v, ok := queuePatterns(ops); ok {
 			o := partOutcome{algo: "queue-patterns", res: searchResult{stuck: -1}}
 			if v == nil {

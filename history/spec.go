@@ -293,8 +293,8 @@ func (counter) Step(s string, op *Op) (bool, string) {
 	}
 	switch op.Method {
 	case "read", "get":
-		r, _ := strconv.ParseInt(op.Result, 10, 64)
-		return op.Unknown || r == n, s
+		r, err := strconv.ParseInt(op.Result, 10, 64)
+		return op.Unknown || (err == nil && r == n), s
 	case "dec":
 		d = -d
 	}
