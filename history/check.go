@@ -57,8 +57,9 @@ type Options struct {
 // Failure explains a non-linearizable history. Operation numbers index
 // History.Ops.
 type Failure struct {
-	// Key is the failing partition's key; Ops are its operations. It is
-	// the smallest failing partition among those checked.
+	// Key is the failing partition's key ("" when unpartitioned); Ops are
+	// its operations. It is the smallest failing partition among those
+	// checked.
 	Key string
 	Ops []int
 	// Prefix is the longest linearizable prefix found, in linearization
@@ -174,6 +175,9 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 			res.Decided++
 			if res.Failure == nil || len(groups[o.group]) < len(res.Failure.Ops) {
 				res.Failure = o.sub.failure(h, groups[o.group])
+				if opts.NoPartition {
+					res.Failure.Key = "" // the whole history, all keys
+				}
 			}
 		}
 	}
