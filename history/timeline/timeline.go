@@ -2,7 +2,7 @@
 // page: one row of operation bars per client, in the style of Porcupine's
 // visualisation, with annotations explaining a verdict. The page needs no
 // network (no scripts, fonts or style sheets from elsewhere): the drawing
-// is inline SVG and tool tips are SVG titles.
+// is inline SVG (each bar clips its label) and tool tips are SVG titles.
 //
 // It knows nothing about how the history was obtained, so `linbis history`
 // (recorded histories) and model checkers (counterexamples) share it.
@@ -183,7 +183,7 @@ tr.stuck{background:#ffd0d0} tr.witness{background:#ffe7a8} tr.lin{background:#e
 {{end}}<p class="legend"><span style="background:#c8ecd0">linearized, in order</span><span style="background:#ffd0d0">cannot be placed</span><span style="background:#ffe7a8">in the bad pattern</span><span style="background:#e8e8e8">other</span> dashed: pending (never returned)</p>
 <div class="scroll"><svg xmlns="http://www.w3.org/2000/svg" width="{{.Width}}" height="{{.Height}}">
 {{range .Lanes}}<line x1="0" x2="100%" y1="{{.Y}}" y2="{{.Y}}" stroke="#eee"/><text x="4" y="{{add .Y 18}}">{{.Name}}</text>
-{{end}}{{range .Bars}}<g><title>{{.Detail}}</title><rect class="{{.Class}}{{if .OpenEnd}} open{{end}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="22" rx="3"/><text x="{{add .X 4}}" y="{{add .Y 15}}">{{.Label}}</text>{{if .Order}}<circle cx="{{.X}}" cy="{{.Y}}" r="8"/><text x="{{add .X -4}}" y="{{add .Y 4}}" style="font-size:9px">{{.Order}}</text>{{end}}</g>
+{{end}}{{range .Bars}}<g><title>{{.Detail}}</title><svg x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="22"><rect class="{{.Class}}{{if .OpenEnd}} open{{end}}" x="1" y="1" width="{{add .W -2}}" height="20" rx="3"/><text x="4" y="15">{{.Label}}</text></svg>{{if .Order}}<circle cx="{{.X}}" cy="{{.Y}}" r="8"/><text x="{{add .X -4}}" y="{{add .Y 4}}" style="font-size:9px">{{.Order}}</text>{{end}}</g>
 {{end}}</svg></div>
 <table><tr><th>#</th><th>lane</th><th>operation</th><th>order</th></tr>
 {{range $i, $b := .Rows}}<tr class="{{if eq $b.Kind 1}}lin{{else if eq $b.Kind 2}}stuck{{else if eq $b.Kind 3}}witness{{end}}"><td>{{$i}}</td><td>{{index $.Timeline.Lanes $b.Lane}}</td><td>{{$b.Detail}}</td><td>{{if $b.Order}}{{$b.Order}}{{end}}</td></tr>
