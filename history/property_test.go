@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -102,10 +103,10 @@ func genHistory(rng *rand.Rand, spec Spec, n, keys int, unique, pending bool) []
 		if !seen {
 			state = spec.Init()
 		}
-		cands := []string{"true", "false", Nil, state}
-		for v := range n + 3 {
-			cands = append(cands, strconv.Itoa(v))
-		}
+		// The right result is among these: a boolean, nil, the whole state
+		// (registers, kv, counter) or its first or last element (queue, stack).
+		elems := strings.Split(strings.TrimSuffix(state, sepElem), sepElem)
+		cands := []string{"true", "false", Nil, state, elems[0], elems[len(elems)-1]}
 		var next string
 		found := false
 		for _, c := range cands {
