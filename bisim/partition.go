@@ -10,15 +10,11 @@ import (
 // 0..numBlocks-1 in order of the smallest state of each class, so that the
 // result does not depend on the algorithm.
 func Partition(l *lts.LTS, eq Equivalence, opts Options) (block []int32, numBlocks int32, err error) {
-	k, kblock, _, err := partitionKernel(l, eq, &opts)
+	k, kblock, kn, err := partitionKernel(l, eq, &opts)
 	if err != nil {
 		return nil, 0, err
 	}
-	block = make([]int32, l.NumStates)
-	for s := range block {
-		block[s] = kblock[k.kernelState(int32(s))]
-	}
-	numBlocks = renumber(block)
+	block, _, numBlocks = classesOf(l, k, kblock, kn)
 	return block, numBlocks, nil
 }
 
@@ -42,19 +38,4 @@ func partitionKernel(l *lts.LTS, eq Equivalence, opts *Options) (k *kernel, kblo
 		return nil, nil, 0, fmt.Errorf("unknown algorithm %d", int(opts.Algorithm))
 	}
 	return k, kblock, numBlocks, nil
-}
-
-// renumber renames the block ids in place in order of first occurrence and
-// returns their number.
-func renumber(block []int32) int32 {
-	next := int32(0)
-	name := make([]int32, len(block)) // old id -> new id + 1; ids are < len(block)
-	for s, b := range block {
-		if name[b] == 0 {
-			next++
-			name[b] = next
-		}
-		block[s] = name[b] - 1
-	}
-	return next
 }
