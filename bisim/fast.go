@@ -79,7 +79,6 @@ type refiner struct {
 	mark                 []uint32
 	epoch                uint32
 	count                []int32 // marked states per block in the current round
-	newOf                []int32 // block -> its split-off part in the current round, or -1
 	targets, sources     []int32
 	inTargets, inSources []bool
 	// scratch buffers, reused
@@ -92,10 +91,10 @@ func newRefiner(k *kernel) *refiner {
 	r := &refiner{k: k, numBlocks: 1,
 		block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
 		begin: make([]int32, n), end: make([]int32, n),
-		mark: make([]uint32, n), count: make([]int32, n), newOf: make([]int32, n),
+		mark: make([]uint32, n), count: make([]int32, n),
 		inTargets: make([]bool, n), inSources: make([]bool, n)}
 	for s := int32(0); s < n; s++ {
-		r.perm[s], r.where[s], r.newOf[s] = s, s, -1
+		r.perm[s], r.where[s] = s, s
 	}
 	r.end[0] = n
 	r.inIndex, r.inIDs = k.incoming(func(int32) bool { return true })
@@ -179,56 +178,81 @@ func (r *refiner) startRound() {
 func (r *refiner) splitMarked() bool {
 	split := false
 	for _, b := range r.touched {
-		if r.count[b] < r.size(b) {
-			nb := r.numBlocks
-			r.numBlocks++
-			r.begin[nb], r.end[nb] = r.end[b], r.end[b]
-			r.newOf[b] = nb
-			split = true
-		}
-	}
-	if split {
-		for _, s := range r.queue {
-			b := r.block[s]
-			nb := r.newOf[b]
-			if nb < 0 {
-				continue
-			}
-			// Swap s into the slot just before the new block's range.
-			i, j := r.where[s], r.begin[nb]-1
-			o := r.perm[j]
-			r.perm[i], r.where[o] = o, i
-			r.perm[j], r.where[s] = s, j
-			r.begin[nb]--
-			r.end[b]--
-			r.block[s] = nb
-		}
-	}
-	for _, b := range r.touched {
+		c := r.count[b]
 		r.count[b] = 0
-		nb := r.newOf[b]
-		if nb < 0 {
+		size := r.size(b)
+		if c == size {
 			continue
 		}
-		r.newOf[b] = -1
+		split = true
+		// Move the smaller side to a fresh block nb: partition b's range
+		// so that the moving states end up at its tail.
+		movingMarked := c <= size-c
+		nb := r.numBlocks
+		r.numBlocks++
+		lo, hi := r.begin[b], r.end[b]
+		if movingMarked {
+			for _, s := range r.queue {
+				if r.block[s] == b {
+					hi--
+					r.swap(r.where[s], hi)
+				}
+			}
+		} else {
+			for i := lo; i < hi; {
+				if s := r.perm[i]; r.mark[s] != r.epoch {
+					hi--
+					r.swap(i, hi)
+				} else {
+					i++
+				}
+			}
+		}
+		r.begin[nb], r.end[nb] = hi, r.end[b]
+		r.end[b] = hi
+		for _, s := range r.perm[hi:r.end[nb]] {
+			r.block[s] = nb
+		}
 		r.pushTarget(b)
 		r.pushTarget(nb)
-		if r.hasTauInto(nb, b) {
-			r.pushSource(nb)
+		pos, rest := nb, b
+		if !movingMarked {
+			pos, rest = b, nb
+		}
+		if r.hasTauInto(pos, rest) {
+			r.pushSource(pos)
 		}
 	}
 	return split
 }
 
-// hasTauInto reports whether a state of block p has a τ-step into block q.
+// swap exchanges the states at positions i and j of perm.
+func (r *refiner) swap(i, j int32) {
+	si, sj := r.perm[i], r.perm[j]
+	r.perm[i], r.perm[j] = sj, si
+	r.where[si], r.where[sj] = j, i
+}
+
+// hasTauInto reports whether a state of block p has a τ-step into block
+// q, looking from the smaller of the two.
 func (r *refiner) hasTauInto(p, q int32) bool {
 	if !r.k.inert {
 		return false
 	}
 	k := r.k
-	for _, s := range r.perm[r.begin[p]:r.end[p]] {
-		for t := k.out[s]; t < k.out[s+1]; t++ {
-			if k.lab[t] == 0 && r.block[k.dst[t]] == q {
+	if r.size(p) <= r.size(q) {
+		for _, s := range r.perm[r.begin[p]:r.end[p]] {
+			for t := k.out[s]; t < k.out[s+1] && k.lab[t] == 0; t++ { // τ first, see newKernel
+				if r.block[k.dst[t]] == q {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, s := range r.perm[r.begin[q]:r.end[q]] {
+		for _, u := range r.tauSrc[r.tauIndex[s]:r.tauIndex[s+1]] {
+			if r.block[u] == p {
 				return true
 			}
 		}

@@ -25,23 +25,59 @@ type kernel struct {
 	comp          []int32 // input state -> kernel state; nil for the identity
 }
 
-// newKernel prepares l for deciding eq.
+// newKernel prepares l for deciding eq. The branching kernel is built with
+// two counting passes (no sorting, no deduplication: duplicate transitions
+// are harmless to the refinement); the τ-transitions of every state come
+// first in its range, which hasTauInto relies on to stop early.
 func newKernel(l *lts.LTS, eq Equivalence) *kernel {
 	if eq == Strong {
 		return &kernel{n: l.NumStates, src: l.Src, lab: l.Label, dst: l.Dst, out: l.Out,
 			numLabels: int32(len(l.Labels)), divLabel: -1}
 	}
-	c, comp := lts.ContractTauSCCs(l, eq == DivBranching)
-	k := &kernel{n: c.NumStates, src: c.Src, lab: c.Label, dst: c.Dst, out: c.Out, inert: true,
-		numLabels: int32(len(c.Labels)), divLabel: -1, comp: comp}
+	comp, count := lts.TauSCCs(l)
+	k := &kernel{n: count, inert: true, numLabels: int32(len(l.Labels)), divLabel: -1, comp: comp}
+	var div []bool
 	if eq == DivBranching {
-		// After contraction the only τ self-loops are the divergence marks.
+		div = lts.DivergentComponents(l, comp, count)
 		k.divLabel = k.numLabels
 		k.numLabels++
-		for t := range k.lab {
-			if k.lab[t] == lts.Tau && k.src[t] == k.dst[t] {
-				k.lab[t] = k.divLabel // c is ours: ContractTauSCCs built it fresh
+	}
+	internal := func(t int) bool { return l.Label[t] == lts.Tau && comp[l.Src[t]] == comp[l.Dst[t]] }
+	k.out = make([]int32, count+1)
+	m := 0
+	for t := range l.Src {
+		if !internal(t) {
+			k.out[comp[l.Src[t]]+1]++
+			m++
+		}
+	}
+	for c, d := range div {
+		if d {
+			k.out[c+1]++
+			m++
+		}
+	}
+	for c := int32(0); c < count; c++ {
+		k.out[c+1] += k.out[c]
+	}
+	k.src, k.lab, k.dst = make([]int32, m), make([]int32, m), make([]int32, m)
+	fill := make([]int32, count)
+	copy(fill, k.out[:count])
+	add := func(s, a, d int32) {
+		i := fill[s]
+		fill[s]++
+		k.src[i], k.lab[i], k.dst[i] = s, a, d
+	}
+	for pass := 0; pass < 2; pass++ { // τ first, then the rest
+		for t := range l.Src {
+			if (l.Label[t] == lts.Tau) == (pass == 0) && !internal(t) {
+				add(comp[l.Src[t]], l.Label[t], comp[l.Dst[t]])
 			}
+		}
+	}
+	for c, d := range div {
+		if d {
+			add(int32(c), k.divLabel, int32(c))
 		}
 	}
 	return k
