@@ -26,6 +26,9 @@ type Bounds struct {
 	Threads int
 	Ops     int // -1 = forever
 	Values  []int
+	// Only restricts threads (numbered from 1) to some methods, from the
+	// client block's `only` lines; nil means every thread calls every method.
+	Only map[int][]string
 }
 
 func (b Bounds) String() string {
@@ -86,6 +89,14 @@ func (m *Model) DefaultBounds() Bounds {
 		if len(c.Values) > 0 {
 			b.Values = append([]int(nil), c.Values...)
 		}
+		for _, o := range c.Only {
+			if b.Only == nil {
+				b.Only = map[int][]string{}
+			}
+			for _, id := range o.Methods {
+				b.Only[o.Thread] = append(b.Only[o.Thread], id.Name)
+			}
+		}
 	}
 	return b
 }
@@ -141,7 +152,7 @@ func (o Options) explore() explore.Options {
 }
 
 func (b Bounds) explore() explore.Bounds {
-	return explore.Bounds{Threads: b.Threads, Ops: b.Ops, Values: b.Values}
+	return explore.Bounds{Threads: b.Threads, Ops: b.Ops, Values: b.Values, Only: b.Only}
 }
 
 // CompileImpl explores only the implementation.

@@ -34,7 +34,7 @@ func Check(m *syntax.Model) (*Program, error) {
 		p.Spec = c.object(m.Spec.Body)
 		c.matchSpec(p.Impl, p.Spec, m.Spec)
 	}
-	c.client(m.Client)
+	c.client(m.Client, p.Impl)
 	c.errs.Sort()
 	return p, c.errs.Err()
 }
@@ -109,6 +109,9 @@ func (c *checker) object(d *syntax.Object) *Object {
 			continue
 		}
 		o.Methods = append(o.Methods, c.methodDecl(md, len(o.Methods)))
+	}
+	if d.Init != nil {
+		o.Init = c.methodDecl(d.Init, -1)
 	}
 	if len(o.Methods) == 0 {
 		c.errorf(d.Pos, "%s declares no methods", o.Name)
@@ -335,6 +338,8 @@ func (c *checker) stmt(s syntax.Stmt) {
 		c.block(s.Body, true)
 	case *syntax.AssertStmt:
 		c.cond(s.Cond, "assert")
+	case *syntax.AwaitStmt:
+		c.cond(s.Cond, "await")
 	case *syntax.FreeStmt:
 		if t := c.expr(s.X); t.Kind != Ref && t.Kind != Invalid {
 			c.errorf(s.X.Start(), "free needs a reference, not %s", t)
@@ -602,9 +607,23 @@ func (c *checker) matchSpec(impl, spec *Object, s *syntax.Spec) {
 	}
 }
 
-func (c *checker) client(cl *syntax.Client) {
+func (c *checker) client(cl *syntax.Client, impl *Object) {
 	if cl == nil {
 		return
+	}
+	var names []string
+	for _, m := range impl.Methods {
+		names = append(names, m.Name)
+	}
+	for _, o := range cl.Only {
+		if o.Thread < 1 {
+			c.errorf(o.Pos, "only: threads are numbered from 1, got %d", o.Thread)
+		}
+		for _, id := range o.Methods {
+			if impl.Method(id.Name) == nil {
+				c.errorf(id.Pos, "only: %s has no method %s%s", impl.Name, id.Name, hint(id.Name, names))
+			}
+		}
 	}
 	if cl.ThreadPos.IsValid() && (cl.Threads < 1 || cl.Threads > 16) {
 		c.errorf(cl.ThreadPos, "threads must be between 1 and 16, got %d", cl.Threads)

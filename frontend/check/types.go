@@ -125,6 +125,8 @@ type Object struct {
 	Heaps   []*Heap
 	Shared  []*Var
 	Methods []*Method
+	// Init is the init block, checked as a method without parameters; nil if absent.
+	Init *Method
 	// Auto marks the specification derived from the object by making each
 	// method body atomic (Yang et al. §2.3); Decl and the rest are then the object's.
 	Auto bool

@@ -12,19 +12,20 @@ import (
 type opcode uint8
 
 const (
-	opNop        opcode = iota
-	opAssign            // lhs = x
-	opEval              // evaluate x for its effect (a cas statement)
-	opBranch            // if !x goto target
-	opJump              // goto target; back marks a loop's back edge
-	opAtomicBegin       // start of an atomic block
-	opAtomicEnd         // end of an atomic block
-	opAssert            // assert x
-	opFree              // free(x)
-	opLin               // linearization-point marker, optional value x
-	opReturn            // return [x]
-	opFallOff           // end of a method with a result: a model error
-	opRetPending        // the return value is in the retval slot: emit ret
+	opNop         opcode = iota
+	opAssign             // lhs = x
+	opEval               // evaluate x for its effect (a cas statement)
+	opBranch             // if !x goto target
+	opJump               // goto target; back marks a loop's back edge
+	opAtomicBegin        // start of an atomic block
+	opAtomicEnd          // end of an atomic block
+	opAssert             // assert x
+	opFree               // free(x)
+	opLin                // linearization-point marker, optional value x
+	opReturn             // return [x]
+	opFallOff            // end of a method with a result: a model error
+	opRetPending         // the return value is in the retval slot: emit ret
+	opAwait              // the step is enabled only if x holds
 )
 
 type instr struct {
@@ -89,6 +90,7 @@ type method struct {
 	refLocals  []int32 // local slots holding references, for heap renaming
 	callStep   int32
 	argTuples  [][]int32
+	callable   bool // false for the init block
 }
 
 // layout fixes where everything lives in a state vector:
@@ -126,10 +128,13 @@ type program struct {
 	code    []instr
 	methods []*method
 	lay     layout
-	init    []int32 // initial state
-	steps   []stepInfo
-	threads int
-	values  []int32
+	init    []int32 // initial state, before the init block runs
+	// initMethod is the compiled init block, run atomically by thread 1
+	// to build the initial state; nil if absent.
+	initMethod *method
+	steps      []stepInfo
+	threads    int
+	values     []int32
 }
 
 type stepInfo struct {
@@ -210,12 +215,23 @@ func compile(p *check.Program, obj *check.Object, threads int, values []int) (*p
 	prog.lay.nodeSize = 2 + maxFields
 	// Methods.
 	maxLocals := 0
-	for _, cm := range obj.Methods {
+	all := obj.Methods
+	if obj.Init != nil {
+		all = append(append([]*check.Method(nil), all...), obj.Init)
+	}
+	for _, cm := range all {
 		if len(cm.Locals) > 64 {
 			return nil, c.errAt(cm.Decl.Pos, fmt.Sprintf("method %s has %d local variables; at most 64 are supported", cm.Name, len(cm.Locals)))
 		}
 		maxLocals = max(maxLocals, len(cm.Locals))
-		c.method(cm)
+		if cm == obj.Init {
+			c.atomic = true
+			c.method(cm)
+			prog.initMethod = prog.methods[len(prog.methods)-1]
+		} else {
+			c.method(cm)
+			prog.methods[len(prog.methods)-1].callable = true
+		}
 	}
 	if err := c.errs.Err(); err != nil {
 		return nil, err
@@ -377,6 +393,8 @@ func (c *compiler) stmt(s syntax.Stmt) {
 		c.simple(opEval, s, nil, c.expr(s.X))
 	case *syntax.AssertStmt:
 		c.simple(opAssert, s, nil, c.expr(s.Cond))
+	case *syntax.AwaitStmt:
+		c.simple(opAwait, s, nil, c.expr(s.Cond))
 	case *syntax.FreeStmt:
 		c.simple(opFree, s, nil, c.expr(s.X))
 	case *syntax.LinStmt:

@@ -34,6 +34,9 @@ type Bounds struct {
 	Threads int
 	Ops     int // -1 = forever
 	Values  []int
+	// Only maps a thread (from 1) to the methods it may call; threads
+	// not in the map may call every method.
+	Only map[int][]string
 }
 
 // Options tune an exploration.
@@ -64,18 +67,19 @@ func (e *ModelError) Error() string {
 }
 
 type explorer struct {
-	p      *program
-	b      Bounds
-	o      Options
-	m      machine
-	set    *stateSet
-	lb     *lts.Builder
-	labels map[uint64]int32
-	parent []int32 // transition that discovered each state
-	enc    []byte
-	canon  []int32
-	perm   []int32
-	order  []int32
+	p       *program
+	b       Bounds
+	o       Options
+	m       machine
+	set     *stateSet
+	lb      *lts.Builder
+	labels  map[uint64]int32
+	allowed [][]bool // per thread and method: may the client call it
+	parent  []int32  // transition that discovered each state
+	enc     []byte
+	canon   []int32
+	perm    []int32
+	order   []int32
 }
 
 // Explore builds the LTS of obj (the implementation or the specification
@@ -107,6 +111,17 @@ func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.
 		x.lb.AddStep(lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.text, Procedure: s.procedure})
 	}
 	x.argTuples()
+	x.allowed = make([][]bool, b.Threads)
+	for t := range x.allowed {
+		x.allowed[t] = make([]bool, len(p.methods))
+		only, restricted := b.Only[t+1]
+		for i, m := range p.methods {
+			x.allowed[t][i] = m.callable && !restricted
+			for _, name := range only {
+				x.allowed[t][i] = x.allowed[t][i] || m.callable && name == m.name
+			}
+		}
+	}
 	return x.run()
 }
 
@@ -133,6 +148,22 @@ func (x *explorer) argTuples() {
 
 func (x *explorer) run() (*lts.LTS, error) {
 	init := append([]int32(nil), x.p.init...)
+	if im := x.p.initMethod; im != nil {
+		x.m.t, x.m.base, x.m.mem = 0, x.p.lay.threadBase(0), init
+		init[x.m.base+tPC] = im.entry
+		x.m.step()
+		if f := x.m.err; f != nil {
+			e := &ModelError{Msg: "in the init block: " + f.msg, Trace: &lts.Trace{Title: "model error in init", LoopStart: -1}}
+			if f.step >= 0 {
+				s := x.p.steps[f.step]
+				pos := x.p.file.Position(s.pos)
+				e.Pos = lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.text, Procedure: "init"}
+			}
+			return nil, e
+		}
+		init = x.m.mem
+		x.m.resetThread()
+	}
 	x.insert(x.canonical(init, -1))
 	x.parent = append(x.parent, -1)
 	var cur, next []int32
@@ -149,6 +180,9 @@ func (x *explorer) run() (*lts.LTS, error) {
 					continue
 				}
 				for _, m := range x.p.methods {
+					if !x.allowed[t][m.index] {
+						continue
+					}
 					for ai, args := range m.argTuples {
 						next = append(next[:0], cur...)
 						next[base+tPC] = m.entry
@@ -173,8 +207,10 @@ func (x *explorer) run() (*lts.LTS, error) {
 				if x.m.err != nil {
 					return nil, x.modelError(s, t, x.m.err)
 				}
-				if err := x.add(s, t, out, next); err != nil {
-					return nil, err
+				if out.kind != kBlocked {
+					if err := x.add(s, t, out, next); err != nil {
+						return nil, err
+					}
 				}
 				if !x.m.nextChoice() {
 					break

@@ -74,6 +74,7 @@ const (
 	kCall
 	kRet
 	kLin
+	kBlocked // an await found its condition false: no transition
 )
 
 // failure is a model error found while executing a step.
@@ -416,6 +417,11 @@ func (m *machine) step() outcome {
 				m.mem[m.base+tPC] = pc
 				return m.finish(out, lin, linVal, linHas)
 			}
+		case opAwait:
+			if m.eval(in.x) == 0 && m.err == nil {
+				return outcome{kind: kBlocked}
+			}
+			pc++
 		case opAssert:
 			if m.eval(in.x) == 0 && m.err == nil {
 				m.fail("assertion failed")

@@ -18,6 +18,7 @@ type Object struct {
 	Heaps   []*HeapDecl
 	Shared  []*VarDecl
 	Methods []*Method
+	Init    *Method // `init { ... }`: builds the initial state atomically; nil if absent
 }
 
 // Spec is `spec auto` or `spec Name { decls }`.
@@ -36,6 +37,16 @@ type Client struct {
 	OpsPos    Pos
 	Values    []int
 	ValuesPos Pos
+	// Only restricts threads to some methods: `only 1: write` lets thread 1
+	// call only write (e.g. for single-writer objects).
+	Only []*OnlyDecl
+}
+
+// OnlyDecl is `only T: m, n` in a client block.
+type OnlyDecl struct {
+	Pos     Pos
+	Thread  int
+	Methods []*Ident
 }
 
 // HeapDecl is `heap Node { f T; g T }`.
@@ -157,6 +168,12 @@ type FreeStmt struct {
 	X      Expr
 }
 
+// AwaitStmt is `await e`: the step is enabled only when e holds (blocking).
+type AwaitStmt struct {
+	Pos  Pos
+	Cond Expr
+}
+
 // SkipStmt is `skip`.
 type SkipStmt struct{ Pos Pos }
 
@@ -180,6 +197,7 @@ func (s *AtomicStmt) Start() Pos { return s.Pos }
 func (s *AssertStmt) Start() Pos { return s.Pos }
 func (s *FreeStmt) Start() Pos   { return s.Pos }
 func (s *SkipStmt) Start() Pos   { return s.Pos }
+func (s *AwaitStmt) Start() Pos  { return s.Pos }
 func (s *LinStmt) Start() Pos    { return s.Pos }
 func (s *ExprStmt) Start() Pos   { return s.X.Start() }
 
@@ -193,6 +211,7 @@ func (*AtomicStmt) stmt() {}
 func (*AssertStmt) stmt() {}
 func (*FreeStmt) stmt()   {}
 func (*SkipStmt) stmt()   {}
+func (*AwaitStmt) stmt()  {}
 func (*LinStmt) stmt()    {}
 func (*ExprStmt) stmt()   {}
 

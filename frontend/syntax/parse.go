@@ -185,10 +185,20 @@ func (p *parser) parseObjectBody(pos Pos, name *Ident) *Object {
 			o.Shared = append(o.Shared, p.parseShared())
 		case METHOD:
 			o.Methods = append(o.Methods, p.parseMethod())
-		default:
-			p.errorExpected("heap, shared or method declaration")
+		case INIT:
+			m := &Method{Pos: p.pos, Name: &Ident{Pos: p.pos, Name: "init"}}
 			p.next()
-			p.skipTo(HEAP, SHARED, METHOD, RBRACE)
+			m.Body = p.parseBlock()
+			m.End = m.Body.End
+			if o.Init != nil {
+				p.errorAt(m.Pos, "a second init block; merge it into the first")
+			} else {
+				o.Init = m
+			}
+		default:
+			p.errorExpected("heap, shared, method or init declaration")
+			p.next()
+			p.skipTo(HEAP, SHARED, METHOD, INIT, RBRACE)
 			continue
 		}
 		p.endDecl()
@@ -329,6 +339,9 @@ func (p *parser) parseStmt() Stmt {
 	case ASSERT:
 		p.next()
 		return &AssertStmt{Pos: pos, Cond: p.parseExpr()}
+	case AWAIT:
+		p.next()
+		return &AwaitStmt{Pos: pos, Cond: p.parseExpr()}
 	case FREE, RETIRE:
 		retire := p.tok == RETIRE
 		p.next()
@@ -530,8 +543,20 @@ func (p *parser) parseClient() *Client {
 			c.ValuesPos = p.pos
 			p.next()
 			c.Values = p.parseValues()
+		case ONLY:
+			o := &OnlyDecl{Pos: p.pos}
+			p.next()
+			o.Thread = p.intLit(false)
+			p.expect(COLON)
+			for {
+				o.Methods = append(o.Methods, p.ident())
+				if !p.got(COMMA) {
+					break
+				}
+			}
+			c.Only = append(c.Only, o)
 		default:
-			p.errorExpected("threads, ops or values")
+			p.errorExpected("threads, ops, values or only")
 			p.skipTo(SEMI, RBRACE)
 			continue
 		}

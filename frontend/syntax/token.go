@@ -152,6 +152,9 @@ const (
 	VALUES
 	FOREVER
 	LIN
+	INIT
+	AWAIT
+	ONLY
 	keywordsEnd
 )
 
@@ -165,7 +168,7 @@ var tokenNames = [...]string{
 	METHOD: "method", IF: "if", ELSE: "else", WHILE: "while", RETURN: "return", ATOMIC: "atomic",
 	ASSERT: "assert", FREE: "free", RETIRE: "retire", NEW: "new", SKIP: "skip", TRUE: "true",
 	FALSE: "false", NULL: "null", INTTYPE: "int", BOOLTYPE: "bool", REF: "ref", THREADS: "threads",
-	OPS: "ops", VALUES: "values", FOREVER: "forever", LIN: "lin",
+	OPS: "ops", VALUES: "values", FOREVER: "forever", LIN: "lin", INIT: "init", AWAIT: "await", ONLY: "only",
 }
 
 func (t Token) String() string {
