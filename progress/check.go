@@ -103,8 +103,10 @@ func (c *Checker) Check(p Property) (*Result, error) {
 }
 
 // cycleSpec says which cycles violate a property: those whose transitions
-// all satisfy keep (only transitions between reachable states may be
-// kept) and whose strongly connected component passes witnesses.
+// all satisfy keep and whose strongly connected component passes
+// witnesses. keep may only keep transitions that leave a reachable state;
+// every spec below ensures it by asking for a pending operation at the
+// source, as unreachable states have an empty pending set.
 type cycleSpec struct {
 	keep func(t int32) bool
 	// witnesses, when set, returns the waypoints a cycle through component
@@ -250,7 +252,7 @@ func (c *Checker) lockFree() *Result {
 	m := c.m
 	path, loop := c.findLasso(cycleSpec{keep: func(t int32) bool {
 		s := m.l.Src[t]
-		return m.seen[s] && m.anyPending(s) && m.anyPending(m.l.Dst[t]) && !m.isReturn(t)
+		return m.anyPending(s) && m.anyPending(m.l.Dst[t]) && !m.isReturn(t)
 	}})
 	r := &Result{Property: LockFree, Holds: path == nil}
 	if r.Holds {
@@ -287,13 +289,13 @@ func (c *Checker) waitFreeSpec(th int32) cycleSpec {
 	}}
 }
 
-// pendingKeep keeps the transitions between reachable states at which
+// pendingKeep keeps the transitions between (reachable) states at which
 // thread th is pending, except th's ret.
 func (c *Checker) pendingKeep(th int32) func(int32) bool {
 	m := c.m
 	return func(t int32) bool {
 		s := m.l.Src[t]
-		return m.seen[s] && m.pending(s, th) && m.pending(m.l.Dst[t], th)
+		return m.pending(s, th) && m.pending(m.l.Dst[t], th)
 	}
 }
 
@@ -303,7 +305,7 @@ func (c *Checker) obstructionFreeSpec(th int32) cycleSpec {
 	m := c.m
 	return cycleSpec{keep: func(t int32) bool {
 		s := m.l.Src[t]
-		return m.seen[s] && m.threadOf(t) == th && m.pending(s, th) && !m.isReturn(t)
+		return m.threadOf(t) == th && m.pending(s, th) && !m.isReturn(t)
 	}}
 }
 
@@ -513,6 +515,7 @@ func (c *Checker) firstPendingThread(tr *lts.Trace) int32 {
 	} else {
 		copy(set, c.m.set(tr.Steps[len(tr.Steps)-1].To))
 	}
+	set[len(set)-1] &^= reachedBit
 	for w, word := range set {
 		if word != 0 {
 			return int32(w*64+bits.TrailingZeros64(word)) + 1

@@ -2,6 +2,7 @@ package progress
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -180,13 +181,20 @@ func TestEdgeCases(t *testing.T) {
 		assert.True(t, res.Holds)
 	})
 	t.Run("many threads", func(t *testing.T) {
-		// Thread 100 spins: pending sets need more than one word.
-		l := lts.FromTriples(0, 3, []lts.Triple{triple(0, "call(100,m)", 1), triple(1, "call(3,m)", 2), triple(2, "tau", 2)})
-		res, err := Check(l, LockFree)
-		require.NoError(t, err)
-		require.False(t, res.Holds)
-		checkCounterexample(t, l, res)
-		assert.Contains(t, res.Explanation, "call(3,m) of thread 3, call(100,m) of thread 100 are pending")
+		// Around the word boundary of the pending sets (63 threads fit in
+		// one word beside the reachability bit, 64 do not).
+		for _, th := range []int{63, 64, 100, MaxThread} {
+			call := fmt.Sprintf("call(%d,m)", th)
+			l := lts.FromTriples(0, 4, []lts.Triple{triple(0, call, 1), triple(1, "call(3,m)", 2), triple(2, "tau", 2), triple(0, "tau", 3)})
+			res, err := Check(l, LockFree)
+			require.NoError(t, err)
+			require.False(t, res.Holds)
+			checkCounterexample(t, l, res)
+			assert.Contains(t, res.Explanation, fmt.Sprintf("call(3,m) of thread 3, %s of thread %d are pending", call, th))
+			res, err = Check(l, DeadlockFree)
+			require.NoError(t, err)
+			assert.True(t, res.Holds, "state 3 is stuck with nothing pending")
+		}
 	})
 	t.Run("needs threads", func(t *testing.T) {
 		l := lts.FromTriples(0, 2, []lts.Triple{triple(0, "call(1,m)", 1)})
