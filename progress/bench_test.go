@@ -127,31 +127,21 @@ func mgcLTS(threads, steps, mod, ops int, spin bool) *lts.LTS {
 		return key
 	}
 	b := lts.NewBuilder()
-	ids := map[uint64]int32{}
-	var queue []uint64
-	id := func(key uint64) int32 {
-		if v, ok := ids[key]; ok {
-			return v
-		}
-		v := b.AddState()
-		ids[key] = v
-		queue = append(queue, key)
-		return v
-	}
+	x := newExploration[uint64](b)
 	calls, rets := make([]int32, threads), make([]int32, threads)
 	for i := range threads {
 		calls[i] = b.Label(fmt.Sprintf("call(%d,inc)", i+1))
 		rets[i] = b.Label(fmt.Sprintf("ret(%d,inc)", i+1))
 	}
-	id(0)
-	for q := 0; q < len(queue); q++ {
+	x.id(0)
+	for q := 0; q < len(x.queue); q++ {
 		src := int32(q)
-		c, th := decode(queue[q])
+		c, th := decode(x.queue[q])
 		for i, t := range th {
 			move := func(label int32, c2 int, t2 local) {
 				next := append([]local(nil), th...)
 				next[i] = t2
-				b.AddTransitionMeta(src, label, id(encode(c2, next)), int32(i+1), -1)
+				b.AddTransitionMeta(src, label, x.id(encode(c2, next)), int32(i+1), -1)
 			}
 			switch {
 			case t.pc == 0 && t.done < ops:
@@ -178,21 +168,32 @@ func mgcLTS(threads, steps, mod, ops int, spin bool) *lts.LTS {
 
 var benchCache struct {
 	sync.Mutex
-	ltss map[bool]*lts.LTS
+	ltss map[string]*lts.LTS
 }
 
-// bench10M returns the 10 M-transition benchmark LTS (2.5 M states, 4
-// threads), generated once per process.
-func bench10M(spin bool) *lts.LTS {
+// cached returns the benchmark LTS called name, made once per process.
+func cached(name string, make func() *lts.LTS) *lts.LTS {
 	benchCache.Lock()
 	defer benchCache.Unlock()
 	if benchCache.ltss == nil {
-		benchCache.ltss = map[bool]*lts.LTS{}
+		benchCache.ltss = map[string]*lts.LTS{}
 	}
-	if benchCache.ltss[spin] == nil {
-		benchCache.ltss[spin] = benchLTS(10, 2_500_000, 4, 4, spin)
+	if benchCache.ltss[name] == nil {
+		benchCache.ltss[name] = make()
 	}
-	return benchCache.ltss[spin]
+	return benchCache.ltss[name]
+}
+
+// bench10M returns the 10 M-transition random benchmark LTS (2.5 M
+// states, 4 threads).
+func bench10M(spin bool) *lts.LTS {
+	return cached(fmt.Sprint("random", spin), func() *lts.LTS { return benchLTS(10, 2_500_000, 4, 4, spin) })
+}
+
+// mgc10M returns the MGC-shaped benchmark LTS: 4 threads × 4 ops, 3 steps,
+// counter modulo 3: 3.36 M states, 13.06 M transitions (gen_mgc_aut.py 4 3 3 4).
+func mgc10M(spin bool) *lts.LTS {
+	return cached(fmt.Sprint("mgc", spin), func() *lts.LTS { return mgcLTS(4, 3, 3, 4, spin) })
 }
 
 // cpuSeconds returns the user+system CPU time of the process so far.
@@ -202,25 +203,6 @@ func cpuSeconds() float64 {
 		return 0
 	}
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
-}
-
-var mgcCache struct {
-	sync.Mutex
-	ltss map[bool]*lts.LTS
-}
-
-// mgc10M returns the MGC-shaped benchmark LTS: 4 threads × 4 ops, 3 steps,
-// counter modulo 3: 3.36 M states, 13.06 M transitions (gen_mgc_aut.py 4 3 3 4).
-func mgc10M(spin bool) *lts.LTS {
-	mgcCache.Lock()
-	defer mgcCache.Unlock()
-	if mgcCache.ltss == nil {
-		mgcCache.ltss = map[bool]*lts.LTS{}
-	}
-	if mgcCache.ltss[spin] == nil {
-		mgcCache.ltss[spin] = mgcLTS(4, 3, 3, 4, spin)
-	}
-	return mgcCache.ltss[spin]
 }
 
 // BenchmarkMGC decides each property on the MGC-shaped LTS (BFS-numbered,
