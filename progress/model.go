@@ -23,6 +23,8 @@ type InputError struct {
 	Label string // the label of the offending transition
 	Msg   string
 	Trace *lts.Trace
+
+	ambiguous bool // a state reached with two pending sets: annotate recovers
 }
 
 func (e *InputError) Error() string {
@@ -40,18 +42,25 @@ func (e *InputError) Unwrap() error { return ErrMalformed }
 // in general. In an LTS generated from the most-general client it is a
 // function of the state, because the explorer's state holds every thread's
 // control location and a thread is pending exactly when that location lies
-// inside a method. annotate relies on this and checks it: a breadth-first
-// search assigns each state the pending set of the first path that reaches
-// it and reports an InputError when another transition reaches it with a
+// inside a method. annotateStates relies on this and checks it: a
+// breadth-first search assigns each state the pending set of the first
+// path that reaches it and stops when another transition reaches it with a
 // different set (as can happen on an LTS reduced modulo a behavioural
-// equivalence that merged such states). So a verdict is never based on a
-// wrong pending set.
+// equivalence that merged such states); annotate then works on the product
+// of the LTS with the pending sets instead (product.go). So a verdict is
+// never based on a wrong pending set.
 type model struct {
 	l       *lts.LTS
 	kind    []Kind  // per label
 	lthread []int32 // per label: thread index (thread number − 1) of a call/ret, −1 otherwise
 	threads int     // thread slots: the largest thread number seen
 	words   int     // uint64 words per pending set
+
+	// origin maps the states of l to those of the input when l is the
+	// product of the input with pending sets (see product.go); nil when l
+	// is the input.
+	origin []int32
+	input  *lts.LTS
 
 	order  []int32 // reachable states in breadth-first order
 	parent []int32 // per reachable state: the BFS tree transition entering it, −1 at the root
@@ -69,8 +78,10 @@ type model struct {
 // reachedBit marks reachable states in the last word of a pending set.
 const reachedBit = uint64(1) << 63
 
-// annotate builds the model of l in O(states·words + transitions).
-func annotate(l *lts.LTS) (*model, error) {
+// annotateStates builds the model of l in O(states·words + transitions),
+// or fails with an ambiguous *InputError if the pending set is not a
+// function of the state.
+func annotateStates(l *lts.LTS) (*model, error) {
 	if err := l.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid LTS: %w", err)
 	}
@@ -171,10 +182,10 @@ func (m *model) apply(t int32, set []uint64) error {
 // state first reached with another one.
 func (m *model) conflict(t int32, next []uint64) error {
 	d := m.l.Dst[t]
-	return m.inputError(t, fmt.Sprintf(
-		"leads to state %d with pending threads %s, but state %d was first reached with pending threads %s: "+
-			"the state does not determine which operations are pending (was the LTS reduced? check the unreduced LTS)",
+	e := m.inputError(t, fmt.Sprintf("leads to state %d with pending threads %s, but state %d was first reached with pending threads %s",
 		d, m.formatSet(next), d, m.formatSet(m.set(d))))
+	e.ambiguous = true
+	return e
 }
 
 // set returns the pending set of state s (a view into m.pend).
@@ -260,19 +271,30 @@ func (m *model) pathTo(s int32) []int32 {
 
 func (m *model) inputError(t int32, msg string) *InputError {
 	path := append(m.pathTo(m.l.Src[t]), t)
-	return &InputError{State: m.l.Src[t], Label: m.l.LabelName(t), Msg: msg,
+	return &InputError{State: m.state(m.l.Src[t]), Label: m.l.LabelName(t), Msg: msg,
 		Trace: m.trace("path to the malformed step", path, -1)}
 }
 
-// trace turns a path of transitions into an lts.Trace; loopStart is the
-// index of the first step of the cycle, or −1.
+// trace turns a path of transitions into an lts.Trace in terms of the
+// input's states; loopStart is the index of the first step of the cycle,
+// or −1.
 func (m *model) trace(title string, path []int32, loopStart int) *lts.Trace {
 	tr := &lts.Trace{Title: title, LoopStart: loopStart, Steps: make([]lts.TraceStep, len(path))}
 	for i, t := range path {
-		tr.Steps[i] = lts.StepFromTransition(m.l, t)
-		if tr.Steps[i].Thread == 0 {
-			tr.Steps[i].Thread = m.threadOf(t) + 1
+		st := lts.StepFromTransition(m.l, t)
+		st.From, st.To = m.state(st.From), m.state(st.To)
+		if st.Thread == 0 {
+			st.Thread = m.threadOf(t) + 1
 		}
+		tr.Steps[i] = st
 	}
 	return tr
+}
+
+// state maps a state of m.l to the input's state.
+func (m *model) state(s int32) int32 {
+	if m.origin == nil {
+		return s
+	}
+	return m.origin[s]
 }
