@@ -1,6 +1,7 @@
 package progress
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"strings"
@@ -52,9 +53,13 @@ type Checker struct {
 	queue  []int32
 }
 
-// NewChecker annotates l for the progress checks in O(states + transitions).
-func NewChecker(l *lts.LTS) (*Checker, error) {
-	m, err := annotate(l)
+// NewChecker annotates l for the progress checks in O(states + transitions)
+// with default Options.
+func NewChecker(l *lts.LTS) (*Checker, error) { return NewCheckerOptions(l, Options{}) }
+
+// NewCheckerOptions is NewChecker with options.
+func NewCheckerOptions(l *lts.LTS, opts Options) (*Checker, error) {
+	m, err := annotate(l, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +67,9 @@ func NewChecker(l *lts.LTS) (*Checker, error) {
 }
 
 func checkSupported(l *lts.LTS, p Property) error {
+	if l == nil {
+		return errors.New("no LTS")
+	}
 	if p < 0 || int(p) >= len(AllProperties) {
 		return fmt.Errorf("unknown progress property %d", int(p))
 	}
@@ -85,13 +93,14 @@ func (c *Checker) Check(p Property) (*Result, error) {
 	case ObstructionFree:
 		r = c.perThread(ObstructionFree, c.obstructionFreeSpec)
 	case DeadlockFree:
-		r = c.deadlockFree()
+		r, _ = c.deadlockFree()
 	case StarvationFree:
-		if r = c.deadlockFree(); r.Holds {
+		var stuck int32
+		if r, stuck = c.deadlockFree(); r.Holds {
 			r = c.perThread(StarvationFree, c.starvationFreeSpec)
 		} else {
 			r.Property = StarvationFree
-			r.Thread = c.firstPendingThread(r.Lasso)
+			r.Thread = c.firstPendingThread(stuck)
 			r.Explanation = fmt.Sprintf("not starvation-free: thread %d's operation never completes, because %s",
 				r.Thread, strings.TrimPrefix(r.Explanation, "not deadlock-free: "))
 		}
@@ -99,12 +108,19 @@ func (c *Checker) Check(p Property) (*Result, error) {
 	if r.Holds {
 		r.Explanation += c.notes()
 	}
+	if c.m.origin != nil {
+		r.Explanation += fmt.Sprintf("; note: the states of the input do not determine which operations are pending "+
+			"(as after a reduction), so it was checked on its product with the pending sets (%d states from %d)",
+			c.m.l.NumStates, c.m.input.NumStates)
+	}
 	return r, nil
 }
 
 // cycleSpec says which cycles violate a property: those whose transitions
-// all satisfy keep (only transitions between reachable states may be
-// kept) and whose strongly connected component passes witnesses.
+// all satisfy keep and whose strongly connected component passes
+// witnesses. keep may only keep transitions that leave a reachable state;
+// every spec below ensures it by asking for a pending operation at the
+// source, as unreachable states have an empty pending set.
 type cycleSpec struct {
 	keep func(t int32) bool
 	// witnesses, when set, returns the waypoints a cycle through component
@@ -250,7 +266,7 @@ func (c *Checker) lockFree() *Result {
 	m := c.m
 	path, loop := c.findLasso(cycleSpec{keep: func(t int32) bool {
 		s := m.l.Src[t]
-		return m.seen[s] && m.anyPending(s) && m.anyPending(m.l.Dst[t]) && !m.isReturn(t)
+		return m.anyPending(s) && m.anyPending(m.l.Dst[t]) && !m.isReturn(t)
 	}})
 	r := &Result{Property: LockFree, Holds: path == nil}
 	if r.Holds {
@@ -287,13 +303,13 @@ func (c *Checker) waitFreeSpec(th int32) cycleSpec {
 	}}
 }
 
-// pendingKeep keeps the transitions between reachable states at which
+// pendingKeep keeps the transitions between (reachable) states at which
 // thread th is pending, except th's ret.
 func (c *Checker) pendingKeep(th int32) func(int32) bool {
 	m := c.m
 	return func(t int32) bool {
 		s := m.l.Src[t]
-		return m.seen[s] && m.pending(s, th) && m.pending(m.l.Dst[t], th)
+		return m.pending(s, th) && m.pending(m.l.Dst[t], th)
 	}
 }
 
@@ -303,7 +319,7 @@ func (c *Checker) obstructionFreeSpec(th int32) cycleSpec {
 	m := c.m
 	return cycleSpec{keep: func(t int32) bool {
 		s := m.l.Src[t]
-		return m.seen[s] && m.threadOf(t) == th && m.pending(s, th) && !m.isReturn(t)
+		return m.threadOf(t) == th && m.pending(s, th) && !m.isReturn(t)
 	}}
 }
 
@@ -437,8 +453,9 @@ func (c *Checker) perThread(p Property, spec func(th int32) cycleSpec) *Result {
 }
 
 // deadlockFree: no reachable state with a pending operation lacks an
-// outgoing transition.
-func (c *Checker) deadlockFree() *Result {
+// outgoing transition. It also returns the stuck state of the
+// counterexample (−1 if none).
+func (c *Checker) deadlockFree() (*Result, int32) {
 	m := c.m
 	first, stuck := int32(-1), 0
 	for _, s := range m.order {
@@ -452,14 +469,14 @@ func (c *Checker) deadlockFree() *Result {
 	r := &Result{Property: DeadlockFree, Holds: first < 0}
 	if r.Holds {
 		r.Explanation = fmt.Sprintf("deadlock-free: every reachable state with a pending operation has an enabled step (%d reachable states)", len(m.order))
-		return r
+		return r, -1
 	}
 	path := m.pathTo(first)
-	r.Lasso = m.trace(fmt.Sprintf("deadlock: state %d has pending operations and no enabled step", first), path, -1)
-	r.Lasso.Final = fmt.Sprintf("state %d: no step is enabled while %s pending", first, c.describePending(path))
+	r.Lasso = m.trace(fmt.Sprintf("deadlock: state %d has pending operations and no enabled step", m.state(first)), path, -1)
+	r.Lasso.Final = fmt.Sprintf("state %d: no step is enabled while %s pending", m.state(first), c.describePending(path))
 	r.Explanation = fmt.Sprintf("not deadlock-free: after %s from the initial state the system reaches state %d, "+
-		"where %s pending and no step is enabled (%d such reachable states)", steps(len(path)), first, c.describePending(path), stuck)
-	return r
+		"where %s pending and no step is enabled (%d such reachable states)", steps(len(path)), m.state(first), c.describePending(path), stuck)
+	return r, first
 }
 
 // pendingCalls replays path from the initial state and returns, per
@@ -505,14 +522,10 @@ func (c *Checker) describePending(path []int32) string {
 }
 
 // firstPendingThread returns the smallest thread number with a pending
-// operation at the end of tr (a trace made by this checker).
-func (c *Checker) firstPendingThread(tr *lts.Trace) int32 {
-	set := make([]uint64, c.m.words)
-	if len(tr.Steps) == 0 {
-		copy(set, c.m.set(c.m.l.Initial))
-	} else {
-		copy(set, c.m.set(tr.Steps[len(tr.Steps)-1].To))
-	}
+// operation at state s.
+func (c *Checker) firstPendingThread(s int32) int32 {
+	set := append([]uint64(nil), c.m.set(s)...)
+	set[len(set)-1] &^= reachedBit
 	for w, word := range set {
 		if word != 0 {
 			return int32(w*64+bits.TrailingZeros64(word)) + 1

@@ -89,7 +89,13 @@
 //
 // annotate gives each reachable state its set of pending threads by one
 // breadth-first search, checking that the set is a function of the state
-// (see model). Each property then restricts the transitions to those a
+// (see model); when it is not — an LTS reduced modulo an equivalence may
+// merge states that differ in it — the checks run on the product of the
+// LTS with the pending sets, bounded by Options.MaxProductStates, and
+// counterexamples are mapped back to the input's states. Malformed inputs
+// (a call while the thread's operation is pending, a ret without one, a
+// thread attribution that contradicts a label) are rejected with an
+// *InputError and a path to the offending step, never given a verdict. Each property then restricts the transitions to those a
 // violating cycle may use — e.g. for lock-freedom: not a ret, between
 // states with a pending operation — and runs Tarjan's algorithm (lts.SCCs,
 // iterative) on that subgraph; a violating cycle exists iff some reachable

@@ -37,22 +37,12 @@ func interleave(file string, g0 int, programs ...program) *lts.LTS {
 		locs [4][2]int // (location, register) per thread; at most 4 threads
 	}
 	b := lts.NewBuilder()
-	ids := map[state]int32{}
-	var queue []state
-	visit := func(s state) int32 {
-		if id, ok := ids[s]; ok {
-			return id
-		}
-		id := b.AddState()
-		ids[s] = id
-		queue = append(queue, s)
-		return id
-	}
+	x := newExploration[state](b)
 	stepIDs := map[[2]int]int32{}
-	visit(state{g: g0})
-	for i := 0; i < len(queue); i++ {
-		s := queue[i]
-		src := ids[s]
+	x.id(state{g: g0})
+	for i := 0; i < len(x.queue); i++ {
+		s := x.queue[i]
+		src := int32(i)
 		for th, prog := range programs {
 			for k, st := range prog {
 				if s.locs[th][0] != st.from {
@@ -76,11 +66,34 @@ func interleave(file string, g0 int, programs ...program) *lts.LTS {
 				if label != lts.TauName {
 					label = fmt.Sprintf(label, th+1)
 				}
-				b.AddTransitionMeta(src, b.Label(label), visit(next), int32(th+1), stepIDs[key])
+				b.AddTransitionMeta(src, b.Label(label), x.id(next), int32(th+1), stepIDs[key])
 			}
 		}
 	}
 	return b.Build()
+}
+
+// exploration numbers the states of a breadth-first exploration in the
+// order they are found: state i is queue[i].
+type exploration[K comparable] struct {
+	b     *lts.Builder
+	ids   map[K]int32
+	queue []K
+}
+
+func newExploration[K comparable](b *lts.Builder) *exploration[K] {
+	return &exploration[K]{b: b, ids: map[K]int32{}}
+}
+
+// id returns the state of key, adding it to the builder and the queue if new.
+func (x *exploration[K]) id(key K) int32 {
+	if v, ok := x.ids[key]; ok {
+		return v
+	}
+	v := x.b.AddState()
+	x.ids[key] = v
+	x.queue = append(x.queue, key)
+	return v
 }
 
 // requireSameLTS checks that a and b are isomorphic, matching transitions

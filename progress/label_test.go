@@ -2,6 +2,7 @@ package progress
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -107,11 +108,6 @@ func TestRejectedInputs(t *testing.T) {
 			"thread 1 calls while its previous operation is still pending"},
 		{"ret without call", []lts.Triple{triple(0, "tau", 1), triple(1, "ret(2,m,0)", 2)}, 1,
 			"thread 2 returns without a pending call"},
-		// State 2 is reached with thread 1 pending (via 1) and with nothing
-		// pending (via 3): the state does not tell which operations are
-		// pending, e.g. after a reduction merged the two.
-		{"ambiguous", []lts.Triple{triple(0, "call(1,m)", 1), triple(1, "tau", 2), triple(0, "tau", 3), triple(3, "tau", 2)}, 3,
-			"leads to state 2 with pending threads {}, but state 2 was first reached with pending threads {1}"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -149,6 +145,47 @@ func TestRejectedInputs(t *testing.T) {
 	assert.ErrorContains(t, err, "invalid LTS")
 }
 
+// TestAmbiguousStates: when a state is reached with different pending
+// sets (as after a reduction merged states), the check runs on the product
+// with the pending sets and still gets the answer right, where trusting the
+// first set that reaches a state would not.
+func TestAmbiguousStates(t *testing.T) {
+	// State 2 is first reached (by BFS) directly, with nothing pending, and
+	// then through call(1,m), with thread 1 pending; its τ self-loop is a
+	// lock-freedom violation only in the second case.
+	l := lts.FromTriples(0, 3, []lts.Triple{triple(0, "tau", 2), triple(0, "call(1,m)", 1), triple(1, "tau", 2), triple(2, "tau", 2)})
+	res, err := Check(l, LockFree)
+	require.NoError(t, err)
+	require.False(t, res.Holds)
+	checkCounterexample(t, l, res)
+	assert.Equal(t, []string{"call(1,m)", "tau", "tau"}, labels(res.Lasso))
+	assert.Equal(t, int32(2), res.Lasso.Steps[2].From, "the lasso is in the input's states")
+	assert.Contains(t, res.Explanation, "checked on its product with the pending sets (4 states from 3)")
+
+	// A malformed step behind the ambiguity is reported in input states.
+	l = lts.FromTriples(0, 4, []lts.Triple{triple(0, "tau", 2), triple(0, "call(1,m)", 1), triple(1, "tau", 2), triple(2, "call(1,m)", 3)})
+	_, err = Check(l, LockFree)
+	var ie *InputError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, int32(2), ie.State)
+	assert.Contains(t, ie.Msg, "thread 1 calls while its previous operation is still pending")
+	assert.Equal(t, []string{"call(1,m)", "tau", "call(1,m)"}, labels(ie.Trace))
+
+	// The product is bounded.
+	l = lts.FromTriples(0, 3, []lts.Triple{triple(0, "tau", 2), triple(0, "call(1,m)", 1), triple(1, "tau", 2), triple(2, "tau", 2)})
+	_, err = NewCheckerOptions(l, Options{MaxProductStates: 3})
+	assert.ErrorIs(t, err, ErrLimit)
+	assert.ErrorContains(t, err, "exceeds 3 states")
+}
+
+func labels(tr *lts.Trace) []string {
+	var out []string
+	for _, st := range tr.Steps {
+		out = append(out, st.Label)
+	}
+	return out
+}
+
 func TestEdgeCases(t *testing.T) {
 	t.Run("no operations", func(t *testing.T) {
 		l := lts.FromTriples(0, 2, []lts.Triple{triple(0, "a", 1), triple(1, "tau", 1)})
@@ -180,13 +217,20 @@ func TestEdgeCases(t *testing.T) {
 		assert.True(t, res.Holds)
 	})
 	t.Run("many threads", func(t *testing.T) {
-		// Thread 100 spins: pending sets need more than one word.
-		l := lts.FromTriples(0, 3, []lts.Triple{triple(0, "call(100,m)", 1), triple(1, "call(3,m)", 2), triple(2, "tau", 2)})
-		res, err := Check(l, LockFree)
-		require.NoError(t, err)
-		require.False(t, res.Holds)
-		checkCounterexample(t, l, res)
-		assert.Contains(t, res.Explanation, "call(3,m) of thread 3, call(100,m) of thread 100 are pending")
+		// Around the word boundary of the pending sets (63 threads fit in
+		// one word beside the reachability bit, 64 do not).
+		for _, th := range []int{63, 64, 100, MaxThread} {
+			call := fmt.Sprintf("call(%d,m)", th)
+			l := lts.FromTriples(0, 4, []lts.Triple{triple(0, call, 1), triple(1, "call(3,m)", 2), triple(2, "tau", 2), triple(0, "tau", 3)})
+			res, err := Check(l, LockFree)
+			require.NoError(t, err)
+			require.False(t, res.Holds)
+			checkCounterexample(t, l, res)
+			assert.Contains(t, res.Explanation, fmt.Sprintf("call(3,m) of thread 3, %s of thread %d are pending", call, th))
+			res, err = Check(l, DeadlockFree)
+			require.NoError(t, err)
+			assert.True(t, res.Holds, "state 3 is stuck with nothing pending")
+		}
 	})
 	t.Run("needs threads", func(t *testing.T) {
 		l := lts.FromTriples(0, 2, []lts.Triple{triple(0, "call(1,m)", 1)})

@@ -26,6 +26,8 @@ func init() {
 				Usage: "property to check: lockfree, waitfree, obstructionfree, deadlockfree, starvationfree (repeatable; default: all the input supports)"},
 			jsonFlag,
 			&cli.StringFlag{Name: "export", Usage: "write each counterexample to `DIR` as .txt, .aut, .dot and .json"},
+			&cli.IntFlag{Name: "max-product", Value: progress.DefaultMaxProductStates,
+				Usage: "bound on the product with pending sets, built only when the states do not determine the pending operations (e.g. a reduced LTS)"},
 		},
 		Action: progressCommand,
 	})
@@ -70,7 +72,7 @@ func progressCommand(c *cli.Context) error {
 			}
 		}
 	}
-	results, err := checkProgress(l, props)
+	results, err := checkProgress(l, props, progress.Options{MaxProductStates: c.Int("max-product")})
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -99,8 +101,8 @@ func progressCommand(c *cli.Context) error {
 }
 
 // checkProgress decides props on l, annotating it once.
-func checkProgress(l *lts.LTS, props []progress.Property) ([]*progress.Result, error) {
-	checker, err := progress.NewChecker(l)
+func checkProgress(l *lts.LTS, props []progress.Property, opts progress.Options) ([]*progress.Result, error) {
+	checker, err := progress.NewCheckerOptions(l, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -68,6 +68,17 @@ func TestProgressViolated(t *testing.T) {
 	assert.Equal(t, 33, rep.States)
 }
 
+// ambiguousAut reaches state 2 with nothing pending and with thread 1
+// pending, as a reduced LTS might; the spin at 2 matters only in the second.
+const ambiguousAut = "des (0, 4, 3)\n(0, \"tau\", 2)\n(0, \"call(1,m)\", 1)\n(1, \"tau\", 2)\n(2, \"tau\", 2)\n"
+
+func TestProgressAmbiguous(t *testing.T) {
+	code, out, errOut := linbis("progress", writeTemp(t, "reduced.aut", ambiguousAut))
+	require.Equal(t, 1, code, errOut)
+	assert.Regexp(t, `lockfree\s+VIOLATED`, out)
+	assert.Contains(t, out, "checked on its product with the pending sets")
+}
+
 func TestProgressErrors(t *testing.T) {
 	cases := []struct {
 		name string
@@ -79,6 +90,7 @@ func TestProgressErrors(t *testing.T) {
 		{"unknown property", []string{"progress", "-p", "fastfree", spinAut}, `unknown progress property "fastfree"`},
 		{"missing file", []string{"progress", "no-such.aut"}, "no-such.aut"},
 		{"model file", []string{"progress", "model.lin"}, "model files are not supported"},
+		{"product limit", []string{"progress", "--max-product", "3", writeTemp(t, "reduced.aut", ambiguousAut)}, "exceeds 3 states"},
 		{"malformed", []string{"progress", writeTemp(t, "bad.aut", "des (0, 1, 2)\n(0, \"ret(1,pop,3)\", 1)\n")},
 			"state 0, ret(1,pop,3): thread 1 returns without a pending call"},
 	}
