@@ -50,9 +50,15 @@ type Options struct {
 	Workers int
 	// Algorithm selects the decision procedure (default Auto).
 	Algorithm Algorithm
+	// MaxMemory bounds the memory of the searches running at once, in
+	// bytes (0: DefaultMaxMemory); running out gives Unknown.
+	MaxMemory int64
 	// Progress, if set, is called after each partition is decided.
 	Progress func(done, total int)
 }
+
+// DefaultMaxMemory is the memory budget when Options.MaxMemory is 0.
+const DefaultMaxMemory int64 = 2 << 30
 
 // Failure explains a non-linearizable history. Operation numbers index
 // History.Ops.
@@ -132,6 +138,11 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	workers = max(1, min(workers, len(groups)))
+	if st.maxBytes = opts.MaxMemory; st.maxBytes <= 0 {
+		st.maxBytes = DefaultMaxMemory
+	}
+	st.maxBytes /= int64(workers)
 	type outcome struct {
 		group int
 		sub   partOutcome
@@ -140,7 +151,7 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	var mu sync.Mutex
 	var nextGroup atomic.Int64
 	var wg sync.WaitGroup
-	for range min(workers, len(groups)) {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -164,10 +175,12 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	}
 	wg.Wait()
 	algos := map[string]bool{}
+	memoryOut := false
 	sort.Slice(outs, func(a, b int) bool { return outs[a].group < outs[b].group })
 	for _, o := range outs {
 		algos[o.sub.algo] = true
 		res.Configurations += o.sub.res.configs
+		memoryOut = memoryOut || o.sub.res.limit == "memory"
 		switch o.sub.res.verdict {
 		case Linearizable:
 			res.Decided++
@@ -188,6 +201,9 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	switch {
 	case res.Failure != nil:
 		res.Verdict = NotLinearizable
+	case res.Decided < len(groups) && memoryOut:
+		res.Verdict = Unknown
+		res.Reason = fmt.Sprintf("memory budget of %d MiB exhausted with %d of %d partitions decided", st.maxBytes*int64(workers)>>20, res.Decided, len(groups))
 	case res.Decided < len(groups):
 		res.Verdict = Unknown
 		res.Reason = fmt.Sprintf("time budget of %v exhausted with %d of %d partitions decided", opts.Timeout, res.Decided, len(groups))

@@ -119,6 +119,21 @@ func TestTimeoutGivesUnknown(t *testing.T) {
 	assert.Contains(t, res.Reason, "time budget of 1ns exhausted with 0 of 1 partitions decided")
 }
 
+func TestMemoryBudgetGivesUnknown(t *testing.T) {
+	// The general search on this long queue history with unique values
+	// explores many queue contents (the bad patterns decide it at once).
+	spec, _ := Builtin("queue")
+	ops := genHistory(rand.New(rand.NewPCG(1, 400)), spec, 400, 1, true, false)
+	h := &History{Name: "gen", Ops: ops}
+	res, err := Check(h, spec, Options{Algorithm: General, MaxMemory: 4 << 20, Timeout: 20 * time.Second})
+	require.NoError(t, err)
+	assert.Equal(t, Unknown, res.Verdict)
+	assert.Equal(t, "memory budget of 4 MiB exhausted with 0 of 1 partitions decided", res.Reason)
+	res, err = Check(h, spec, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, Linearizable, res.Verdict)
+}
+
 func TestProgressAndWorkers(t *testing.T) {
 	spec, _ := Builtin("register")
 	rng := rand.New(rand.NewPCG(5, 5))
