@@ -3,6 +3,7 @@ package history
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -214,8 +215,12 @@ func TestQueuePatternsAgainstSearch(t *testing.T) {
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(7, 7))
 	patterns := map[string]int{}
-	for trial := range 3000 {
-		n := 2 + rng.IntN(7)
+	trials, maxN := 3000, 8
+	if os.Getenv("LINBIS_LONG") != "" { // a long run, for reports
+		trials, maxN = 300000, 12
+	}
+	for trial := range trials {
+		n := 2 + rng.IntN(maxN-1)
 		ops := genHistory(rng, spec, n, 1, true, false)
 		if trial%4 != 0 {
 			ops = mutate(rng, ops)
@@ -226,7 +231,7 @@ func TestQueuePatternsAgainstSearch(t *testing.T) {
 		}
 		gen := search(ops, spec, stop{})
 		require.Equal(t, gen.verdict == Linearizable, v == nil, "trial %d: patterns %v vs search\n%s", trial, v, dump(ops))
-		if n <= 6 {
+		if n <= 7 {
 			require.Equal(t, bruteForce(ops, spec), v == nil, "trial %d\n%s", trial, dump(ops))
 		}
 		if v != nil {
