@@ -53,8 +53,18 @@ type Options struct {
 	// MaxMemory bounds the memory of the searches running at once, in
 	// bytes (0: DefaultMaxMemory); running out gives Unknown.
 	MaxMemory int64
-	// Progress, if set, is called after each partition is decided.
-	Progress func(done, total int)
+	// Progress, if set, is called after each partition is decided and
+	// every few thousand search steps, from the checking goroutines (so it
+	// must be safe for concurrent use).
+	Progress func(Progress)
+}
+
+// Progress reports how far Check has come.
+type Progress struct {
+	// Done of Total partitions are decided.
+	Done, Total int
+	// Configurations counts memoised configurations so far, all partitions.
+	Configurations int64
 }
 
 // DefaultMaxMemory is the memory budget when Options.MaxMemory is 0.
@@ -131,6 +141,13 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	sort.SliceStable(groups, func(a, b int) bool { return len(groups[a]) < len(groups[b]) })
 	res := &Result{Verdict: Linearizable, Model: spec.Name(), Ops: len(h.Ops), Partitions: len(groups)}
 	st := stop{cancel: new(atomic.Bool)}
+	var done atomic.Int64
+	if opts.Progress != nil {
+		st.configs = new(atomic.Int64)
+		st.report = func() {
+			opts.Progress(Progress{Done: int(done.Load()), Total: len(groups), Configurations: st.configs.Load()})
+		}
+	}
 	if opts.Timeout > 0 {
 		st.deadline = start.Add(opts.Timeout)
 	}
@@ -166,10 +183,11 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 				}
 				mu.Lock()
 				outs = append(outs, outcome{g, o})
-				if opts.Progress != nil {
-					opts.Progress(len(outs), len(groups))
-				}
 				mu.Unlock()
+				done.Add(1)
+				if st.report != nil {
+					st.report()
+				}
 			}
 		}()
 	}

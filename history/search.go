@@ -48,6 +48,10 @@ type stop struct {
 	deadline time.Time // zero: none
 	cancel   *atomic.Bool
 	maxBytes int64 // memory budget of one search; 0: none
+	// configs, if set, accumulates memoised configurations of all
+	// searches, and report is called after each addition.
+	configs *atomic.Int64
+	report  func()
 }
 
 func (s stop) now() bool {
@@ -136,8 +140,14 @@ func search(ops []Op, spec Spec, st stop) searchResult {
 	}
 	stack := make([]frame, 0, n)
 	e := next[head]
+	reported := 0
 	for iter := 0; ; iter++ {
 		if iter&4095 == 0 {
+			if st.configs != nil {
+				st.configs.Add(int64(m.count - reported))
+				reported = m.count
+				st.report()
+			}
 			if st.now() {
 				res.verdict, res.limit = Unknown, "time"
 				break
@@ -198,6 +208,9 @@ func search(ops []Op, spec Spec, st stop) searchResult {
 		e = next[top.entry]
 	}
 	res.configs = int64(m.count)
+	if st.configs != nil {
+		st.configs.Add(int64(m.count - reported))
+	}
 	if res.verdict != NotLinearizable {
 		res.prefix, res.stuck, res.state = nil, -1, ""
 	}

@@ -70,7 +70,9 @@ func historyCmd(c *cli.Context) error {
 	}
 	m := meter.ForStderr(c.Bool("quiet") || c.Bool("json"))
 	if m != nil {
-		opts.Progress = func(done, total int) { m.Report("partitions", int64(done), fmt.Sprintf("of %d", total)) }
+		opts.Progress = func(p history.Progress) {
+			m.Report(fmt.Sprintf("history: %d of %d partitions", p.Done, p.Total), p.Configurations, "configurations")
+		}
 	}
 	res, err := history.Check(h, spec, opts)
 	if m != nil {
