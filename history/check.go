@@ -32,8 +32,9 @@ func (v Verdict) String() string {
 type Algorithm int
 
 const (
-	// Auto uses the bad-pattern check where it applies (queues with unique
-	// values and no pending operations) and the general search elsewhere.
+	// Auto uses the bad-pattern checks where they apply (queues and stacks
+	// with unique values and no pending operations: they decide queues and
+	// can refute stacks) and the general search elsewhere.
 	Auto Algorithm = iota
 	// General always uses the Wing–Gong–Lowe search.
 	General
@@ -99,7 +100,8 @@ type Result struct {
 	// Decided counts partitions with an answer (less than Partitions when
 	// the check stopped early or ran out of time).
 	Decided int
-	// Algorithms lists the procedures used ("search", "queue-patterns").
+	// Algorithms lists the procedures used ("search", "queue-patterns",
+	// "stack-patterns").
 	Algorithms []string
 	// Reason says why the verdict is Unknown.
 	Reason string
@@ -259,9 +261,14 @@ func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop)
 	for i, g := range group {
 		ops[i] = h.Ops[g]
 	}
-	if q, isSeq := spec.(sequence); algo == Auto && isSeq && q.fifo {
-		if v, ok := queuePatterns(ops); ok {
-			o := partOutcome{algo: "queue-patterns", res: searchResult{stuck: -1}}
+	if q, isSeq := spec.(sequence); algo == Auto && isSeq {
+		// Queues: the bad patterns decide. Stacks: they can only refute.
+		check, name := stackPatterns, "stack-patterns"
+		if q.fifo {
+			check, name = queuePatterns, "queue-patterns"
+		}
+		if v, ok := check(ops); ok && (v != nil || q.fifo) {
+			o := partOutcome{algo: name, res: searchResult{stuck: -1}}
 			if v == nil {
 				o.res.verdict = Linearizable
 				return o
@@ -274,7 +281,7 @@ func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop)
 			if d := time.Now().Add(time.Second); quick.deadline.IsZero() || d.Before(quick.deadline) {
 				quick.deadline = d
 			}
-			quick.cancel = nil
+			quick.cancel, quick.configs = nil, nil
 			if r := search(ops, spec, quick); r.verdict == NotLinearizable {
 				o.res.prefix, o.res.stuck, o.res.state, o.res.configs = r.prefix, r.stuck, r.state, r.configs
 			}

@@ -92,6 +92,25 @@ func TestHandChecked(t *testing.T) {
 	}
 }
 
+// TestStackPatternsIncomplete pins a history the stack patterns cannot
+// refute although it is not linearizable (found by the long property run):
+// the empty pop must fall where neither 0 (present until its pop, at 35 at
+// the earliest) nor 1 (never popped, pushed by 24) is in the stack, and no
+// such point exists — a covering chain, as in the queue's BP3. The general
+// search decides it.
+func TestStackPatternsIncomplete(t *testing.T) {
+	h := ops(t, "4 11 push 0", "1 24 push 1", "19 54 pop -> nil", "35 46 pop -> 0")
+	v, ok := stackPatterns(h.Ops)
+	require.True(t, ok)
+	assert.Nil(t, v)
+	spec, _ := Builtin("stack")
+	res, err := Check(h, spec, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, NotLinearizable, res.Verdict)
+	assert.Equal(t, []string{"search"}, res.Algorithms)
+	assert.False(t, bruteForce(h.Ops, spec))
+}
+
 func TestTimeoutGivesUnknown(t *testing.T) {
 	// Many concurrent writes and one impossible read: the search must try
 	// every order of the writes before it can say no.
