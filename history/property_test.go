@@ -280,7 +280,7 @@ func TestStackPatternsSound(t *testing.T) {
 		}
 	}
 	t.Logf("stack patterns: %v; refuted %d, left %d non-linearizable histories to the search", patterns, refuted, missed)
-	for _, p := range []string{"BP1:", "BP1'", "SP2:", "SP3:", "SP4:", "SP5:"} {
+	for _, p := range []string{"BP1:", "BP1'", "SP2:", "SP3:", "SP5:"} {
 		assert.Positive(t, patterns[p], "pattern %s never exercised", p)
 	}
 }

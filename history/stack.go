@@ -1,6 +1,11 @@
 package history
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
 
 // This file holds necessary conditions for stack histories with unique
 // pushed values. Unlike the queue's (queue.go), they are not a complete
@@ -14,8 +19,10 @@ import "fmt"
 //   - BP1, BP1': as for queues (matchValues);
 //   - SP2: push(x) < push(u) < pop(x) with u never popped: at pop(x), u
 //     lies above x;
-//   - SP3: push(u) < pop()=empty with u never popped;
-//   - SP4: push(x) < pop()=empty < pop(x);
+//   - SP3: an empty pop covered by values surely in the stack: value x is
+//     there strictly between the return of push(x) and the call of
+//     pop(x) (forever if never popped), and these spans together cover
+//     the empty pop's whole interval (as the queue's BP3);
 //   - SP5: push(x) < push(y) < pop(x) < pop(y): at pop(x), y lies above x.
 //
 // SP2 and SP5 compare pairs of values, so they are skipped beyond
@@ -45,16 +52,55 @@ func stackPatterns(ops []Op) (v *violation, ok bool) {
 			unmatched = append(unmatched, val{i, -1})
 		}
 	}
-	for _, e := range m.empties {
-		for _, u := range unmatched {
-			if before(u.push, e) {
-				return &violation{fmt.Sprintf("SP3: %s returns empty after %s, whose value is never popped", &ops[e], &ops[u.push]), []int{u.push, e}}, true
-			}
+	// SP3: an empty pop whose whole interval is covered by values surely
+	// in the stack: x is there strictly between the return of its push
+	// and the call of its pop (forever if never popped).
+	type span struct {
+		from, to int64
+		val      val
+	}
+	var spans []span
+	for _, x := range matched {
+		if ops[x.push].Return < ops[x.pop].Call {
+			spans = append(spans, span{ops[x.push].Return, ops[x.pop].Call, x})
 		}
-		for _, x := range matched {
-			if before(x.push, e) && before(e, x.pop) {
-				return &violation{fmt.Sprintf("SP4: %s returns empty between %s and %s", &ops[e], &ops[x.push], &ops[x.pop]), []int{x.push, e, x.pop}}, true
+	}
+	for _, u := range unmatched {
+		spans = append(spans, span{ops[u.push].Return, math.MaxInt64, u})
+	}
+	sort.Slice(spans, func(a, b int) bool { return spans[a].from < spans[b].from })
+	for _, e := range m.empties {
+		// Greedy sweep: reach is the first point not yet covered; among the
+		// spans starting strictly before it, the one reaching furthest
+		// extends the cover (spans are open, so it must pass reach).
+		reach, hi := ops[e].Call, ops[e].Return
+		bestTo, best, k := int64(math.MinInt64), -1, 0
+		var chain []int
+		for reach <= hi {
+			for ; k < len(spans) && spans[k].from < reach; k++ {
+				if spans[k].to > bestTo {
+					bestTo, best = spans[k].to, k
+				}
 			}
+			if bestTo <= reach {
+				break // a gap: the empty pop can go there
+			}
+			reach = bestTo
+			chain = append(chain, best)
+		}
+		covered := reach > hi
+		if covered {
+			w := []int{e}
+			var names []string
+			for _, c := range chain {
+				w = append(w, spans[c].val.push)
+				if spans[c].val.pop >= 0 {
+					w = append(w, spans[c].val.pop)
+				}
+				names = append(names, show(ops[spans[c].val.push].Args[0]))
+			}
+			return &violation{fmt.Sprintf("SP3: %s returns empty, but throughout its interval the stack surely holds %s",
+				&ops[e], strings.Join(names, ", then ")), w}, true
 		}
 	}
 	if len(matched)+len(unmatched) > maxStackPairs {
