@@ -32,8 +32,9 @@ func (v Verdict) String() string {
 type Algorithm int
 
 const (
-	// Auto uses the bad-pattern check where it applies (queues with unique
-	// values and no pending operations) and the general search elsewhere.
+	// Auto uses the bad-pattern checks where they apply (queues and stacks
+	// with unique values and no pending operations: they decide queues and
+	// can refute stacks) and the general search elsewhere.
 	Auto Algorithm = iota
 	// General always uses the Wing–Gong–Lowe search.
 	General
@@ -50,9 +51,25 @@ type Options struct {
 	Workers int
 	// Algorithm selects the decision procedure (default Auto).
 	Algorithm Algorithm
-	// Progress, if set, is called after each partition is decided.
-	Progress func(done, total int)
+	// MaxMemory bounds the memory of the searches running at once, in
+	// bytes (0: DefaultMaxMemory); running out gives Unknown.
+	MaxMemory int64
+	// Progress, if set, is called after each partition is decided and
+	// every few thousand search steps, from the checking goroutines (so it
+	// must be safe for concurrent use).
+	Progress func(Progress)
 }
+
+// Progress reports how far Check has come.
+type Progress struct {
+	// Done of Total partitions are decided.
+	Done, Total int
+	// Configurations counts memoised configurations so far, all partitions.
+	Configurations int64
+}
+
+// DefaultMaxMemory is the memory budget when Options.MaxMemory is 0.
+const DefaultMaxMemory int64 = 2 << 30
 
 // Failure explains a non-linearizable history. Operation numbers index
 // History.Ops.
@@ -83,7 +100,8 @@ type Result struct {
 	// Decided counts partitions with an answer (less than Partitions when
 	// the check stopped early or ran out of time).
 	Decided int
-	// Algorithms lists the procedures used ("search", "queue-patterns").
+	// Algorithms lists the procedures used ("search", "queue-patterns",
+	// "stack-patterns").
 	Algorithms []string
 	// Reason says why the verdict is Unknown.
 	Reason string
@@ -125,6 +143,13 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	sort.SliceStable(groups, func(a, b int) bool { return len(groups[a]) < len(groups[b]) })
 	res := &Result{Verdict: Linearizable, Model: spec.Name(), Ops: len(h.Ops), Partitions: len(groups)}
 	st := stop{cancel: new(atomic.Bool)}
+	var done atomic.Int64
+	if opts.Progress != nil {
+		st.configs = new(atomic.Int64)
+		st.report = func() {
+			opts.Progress(Progress{Done: int(done.Load()), Total: len(groups), Configurations: st.configs.Load()})
+		}
+	}
 	if opts.Timeout > 0 {
 		st.deadline = start.Add(opts.Timeout)
 	}
@@ -132,6 +157,11 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	workers = max(1, min(workers, len(groups)))
+	if st.maxBytes = opts.MaxMemory; st.maxBytes <= 0 {
+		st.maxBytes = DefaultMaxMemory
+	}
+	st.maxBytes /= int64(workers)
 	type outcome struct {
 		group int
 		sub   partOutcome
@@ -140,7 +170,7 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	var mu sync.Mutex
 	var nextGroup atomic.Int64
 	var wg sync.WaitGroup
-	for range min(workers, len(groups)) {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -155,19 +185,22 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 				}
 				mu.Lock()
 				outs = append(outs, outcome{g, o})
-				if opts.Progress != nil {
-					opts.Progress(len(outs), len(groups))
-				}
 				mu.Unlock()
+				done.Add(1)
+				if st.report != nil {
+					st.report()
+				}
 			}
 		}()
 	}
 	wg.Wait()
 	algos := map[string]bool{}
+	memoryOut := false
 	sort.Slice(outs, func(a, b int) bool { return outs[a].group < outs[b].group })
 	for _, o := range outs {
 		algos[o.sub.algo] = true
 		res.Configurations += o.sub.res.configs
+		memoryOut = memoryOut || o.sub.res.limit == "memory"
 		switch o.sub.res.verdict {
 		case Linearizable:
 			res.Decided++
@@ -188,6 +221,9 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	switch {
 	case res.Failure != nil:
 		res.Verdict = NotLinearizable
+	case res.Decided < len(groups) && memoryOut:
+		res.Verdict = Unknown
+		res.Reason = fmt.Sprintf("memory budget of %d MiB exhausted with %d of %d partitions decided", st.maxBytes*int64(workers)>>20, res.Decided, len(groups))
 	case res.Decided < len(groups):
 		res.Verdict = Unknown
 		res.Reason = fmt.Sprintf("time budget of %v exhausted with %d of %d partitions decided", opts.Timeout, res.Decided, len(groups))
@@ -225,9 +261,14 @@ func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop)
 	for i, g := range group {
 		ops[i] = h.Ops[g]
 	}
-	if q, isSeq := spec.(sequence); algo == Auto && isSeq && q.fifo {
-		if v, ok := queuePatterns(ops); ok {
-			o := partOutcome{algo: "queue-patterns", res: searchResult{stuck: -1}}
+	if q, isSeq := spec.(sequence); algo == Auto && isSeq {
+		// Queues: the bad patterns decide. Stacks: they can only refute.
+		check, name := stackPatterns, "stack-patterns"
+		if q.fifo {
+			check, name = queuePatterns, "queue-patterns"
+		}
+		if v, ok := check(ops); ok && (v != nil || q.fifo) {
+			o := partOutcome{algo: name, res: searchResult{stuck: -1}}
 			if v == nil {
 				o.res.verdict = Linearizable
 				return o
@@ -240,7 +281,7 @@ func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop)
 			if d := time.Now().Add(time.Second); quick.deadline.IsZero() || d.Before(quick.deadline) {
 				quick.deadline = d
 			}
-			quick.cancel = nil
+			quick.cancel, quick.configs = nil, nil
 			if r := search(ops, spec, quick); r.verdict == NotLinearizable {
 				o.res.prefix, o.res.stuck, o.res.state, o.res.configs = r.prefix, r.stuck, r.state, r.configs
 			}

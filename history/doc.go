@@ -57,5 +57,7 @@
 // Lowe's just-in-time linearization and memoisation of (linearized set,
 // state) pairs (see search.go), or for queues with unique values the
 // polynomial bad-pattern check of Bouajjani, Emmi, Enea and Hamza (see
-// queue.go). A time budget yields an honest Unknown verdict.
+// queue.go); for stacks with unique values, necessary conditions refute
+// quickly and the search decides the rest (stack.go). Time and memory
+// budgets yield an honest Unknown verdict.
 package history

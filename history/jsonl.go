@@ -100,6 +100,9 @@ func jsonOp(text []byte, name string, line int) (Op, error) {
 		if op.Return < op.Call {
 			return fail("return", `field "return": %d is before the call at %d`, op.Return, op.Call)
 		}
+		if op.Return == Pending {
+			return fail("return", `field "return": %d is reserved for pending operations: omit the field instead`, op.Return)
+		}
 	} else {
 		op.Return = Pending
 		op.Unknown = true

@@ -3,6 +3,7 @@ package history
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -179,7 +180,8 @@ func TestSearchAgainstBruteForce(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, uint64(len(model))))
 			counts := [2]int{}
 			for trial := range 400 {
-				ops := genHistory(rng, spec, 2+rng.IntN(6), 1, model == "queue" && trial%2 == 0, true)
+				unique := (model == "queue" || model == "stack") && trial%2 == 0
+				ops := genHistory(rng, spec, 2+rng.IntN(6), 1, unique, unique && trial%4 == 0)
 				if trial%3 != 0 {
 					if ops = mutate(rng, ops); !valid(ops, spec) {
 						continue
@@ -214,8 +216,12 @@ func TestQueuePatternsAgainstSearch(t *testing.T) {
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(7, 7))
 	patterns := map[string]int{}
-	for trial := range 3000 {
-		n := 2 + rng.IntN(7)
+	trials, maxN := 3000, 8
+	if os.Getenv("LINBIS_LONG") != "" { // a long run, for reports
+		trials, maxN = 300000, 12
+	}
+	for trial := range trials {
+		n := 2 + rng.IntN(maxN-1)
 		ops := genHistory(rng, spec, n, 1, true, false)
 		if trial%4 != 0 {
 			ops = mutate(rng, ops)
@@ -226,7 +232,7 @@ func TestQueuePatternsAgainstSearch(t *testing.T) {
 		}
 		gen := search(ops, spec, stop{})
 		require.Equal(t, gen.verdict == Linearizable, v == nil, "trial %d: patterns %v vs search\n%s", trial, v, dump(ops))
-		if n <= 6 {
+		if n <= 7 {
 			require.Equal(t, bruteForce(ops, spec), v == nil, "trial %d\n%s", trial, dump(ops))
 		}
 		if v != nil {
@@ -235,6 +241,46 @@ func TestQueuePatternsAgainstSearch(t *testing.T) {
 	}
 	t.Logf("bad patterns found: %v", patterns)
 	for _, p := range []string{"BP1:", "BP1'", "BP2:", "BP3:"} {
+		assert.Positive(t, patterns[p], "pattern %s never exercised", p)
+	}
+}
+
+// TestStackPatternsSound checks that every stack pattern found is a real
+// violation (the brute force finds no linearization) and that each
+// pattern occurs.
+func TestStackPatternsSound(t *testing.T) {
+	spec, err := Builtin("stack")
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(11, 11))
+	patterns := map[string]int{}
+	refuted, missed := 0, 0
+	trials, maxN := 4000, 8
+	if os.Getenv("LINBIS_LONG") != "" {
+		trials, maxN = 200000, 10
+	}
+	for trial := range trials {
+		ops := genHistory(rng, spec, 2+rng.IntN(maxN-1), 1, true, false)
+		if trial%4 != 0 {
+			ops = mutate(rng, ops)
+		}
+		v, ok := stackPatterns(ops)
+		if !ok {
+			continue
+		}
+		lin := bruteForce(ops, spec)
+		if v != nil {
+			require.False(t, lin, "trial %d: %s on a linearizable history\n%s", trial, v.pattern, dump(ops))
+			patterns[v.pattern[:4]]++
+			refuted++
+		} else if !lin {
+			missed++ // left to the general search
+			if missed <= 3 {
+				t.Logf("not linearizable, no stack pattern:\n%s", dump(ops))
+			}
+		}
+	}
+	t.Logf("stack patterns: %v; refuted %d, left %d non-linearizable histories to the search", patterns, refuted, missed)
+	for _, p := range []string{"BP1:", "BP1'", "SP2:", "SP3:", "SP5:"} {
 		assert.Positive(t, patterns[p], "pattern %s never exercised", p)
 	}
 }

@@ -16,7 +16,8 @@ import (
 //
 //   - BP1: a dequeue of a value never enqueued, or one that returns before
 //     the enqueue of its value is called;
-//   - BP1': two dequeues of the same value;
+//   - BP1': two dequeues of the same value (BP1 and BP1' hold for stacks
+//     too: see matchValues);
 //   - BP2: enq(x) < enq(y) while deq(y) < deq(x), where a missing deq(x)
 //     counts as later than everything;
 //   - BP3: a dequeue returning empty that is covered: in the graph whose
@@ -36,47 +37,65 @@ type violation struct {
 	ops     []int
 }
 
-// queuePatterns checks ops (one queue) for bad patterns. ok is false when
-// the procedure does not apply (pending operations, unknown results,
-// repeated enqueued values); otherwise v is nil iff ops is linearizable.
-func queuePatterns(ops []Op) (v *violation, ok bool) {
-	enq := map[string]int{}
+// matching pairs each removal (dequeue, pop) with the insertion of its
+// value in a complete history with unique inserted values.
+type matching struct {
+	ins     map[string]int // value -> index of its insertion
+	rem     map[string]int // value -> index of its removal
+	empties []int          // removals that returned nil (empty)
+}
+
+// matchValues builds the matching of ops, or finds the value violations
+// common to queues and stacks (BP1, BP1'). ok is false when ops is not a
+// complete history with unique non-nil inserted values.
+func matchValues(ops []Op) (m *matching, v *violation, ok bool) {
+	m = &matching{ins: map[string]int{}, rem: map[string]int{}}
 	for i := range ops {
 		op := &ops[i]
 		if op.IsPending() || op.Unknown {
-			return nil, false
+			return nil, nil, false
 		}
 		if isInsert(op) {
-			if _, dup := enq[op.Args[0]]; dup || op.Args[0] == Nil {
-				return nil, false
+			if _, dup := m.ins[op.Args[0]]; dup || op.Args[0] == Nil {
+				return nil, nil, false
 			}
-			enq[op.Args[0]] = i
+			m.ins[op.Args[0]] = i
 		}
 	}
-	before := func(a, b int) bool { return ops[a].Return < ops[b].Call }
-	deq := map[string]int{}
-	var empties []int
 	for i := range ops {
 		op := &ops[i]
 		if isInsert(op) {
 			continue
 		}
 		if op.Result == Nil {
-			empties = append(empties, i)
+			m.empties = append(m.empties, i)
 			continue
 		}
-		e, found := enq[op.Result]
+		e, found := m.ins[op.Result]
 		switch {
 		case !found:
-			return &violation{fmt.Sprintf("BP1: %s returns a value never enqueued", op), []int{i}}, true
-		case before(i, e):
-			return &violation{fmt.Sprintf("BP1: %s returns before the enqueue of its value is called", op), []int{i, e}}, true
+			return nil, &violation{fmt.Sprintf("BP1: %s returns a value never inserted", op), []int{i}}, true
+		case ops[i].Return < ops[e].Call:
+			return nil, &violation{fmt.Sprintf("BP1: %s returns before the insertion of its value is called", op), []int{i, e}}, true
 		}
-		if d, dup := deq[op.Result]; dup {
-			return &violation{fmt.Sprintf("BP1': %s and %s both dequeue %s", &ops[d], op, show(op.Result)), []int{d, i}}, true
+		if d, dup := m.rem[op.Result]; dup {
+			return nil, &violation{fmt.Sprintf("BP1': %s and %s both remove %s", &ops[d], op, show(op.Result)), []int{d, i}}, true
 		}
-		deq[op.Result] = i
+		m.rem[op.Result] = i
 	}
+	return m, nil, true
+}
+
+// queuePatterns checks ops (one queue) for bad patterns. ok is false when
+// the procedure does not apply (pending operations, unknown results,
+// repeated enqueued values); otherwise v is nil iff ops is linearizable.
+func queuePatterns(ops []Op) (v *violation, ok bool) {
+	m, v, ok := matchValues(ops)
+	if m == nil {
+		return v, ok
+	}
+	enq, deq, empties := m.ins, m.rem, m.empties
+	before := func(a, b int) bool { return ops[a].Return < ops[b].Call }
 	// Values in a fixed order, with their enqueue and dequeue (-1: none).
 	type val struct {
 		enq, deq        int

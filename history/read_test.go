@@ -96,6 +96,7 @@ func TestReadErrors(t *testing.T) {
 		{"jsonl", "\n" + `{"call": 1, "method": "read"}`, `f:2:1: missing field "client": expected the client (thread) of the operation`},
 		{"jsonl", `{"client": 1, "call": "x", "method": "read"}`, `f:1:15: field "call": expected an integer timestamp`},
 		{"jsonl", `{"client": 1, "call": 5, "return": 4, "method": "read"}`, `f:1:26: field "return": 4 is before the call at 5`},
+		{"jsonl", `{"client": 1, "call": 5, "return": 9223372036854775807, "method": "r"}`, `f:1:26: field "return": 9223372036854775807 is reserved for pending operations: omit the field instead`},
 		{"jsonl", `{"client": 1, "call": 5, "method": ""}`, `f:1:26: field "method": expected a non-empty string`},
 		{"jsonl", `{"client": 1, "call": 5, "method": "r", "colour": 1}`, `f:1:41: unknown field "colour": expected client, call, return, method, key, input, output or unknown`},
 		{"jsonl", `{"client": 1, "call": 5, "method": "r", "key": [1]}`, `f:1:41: field "key": expected a string or a number`},

@@ -93,7 +93,7 @@ func FailureNotes(h *History, f *Failure) []string {
 		notes = append(notes, "Bad pattern "+f.Pattern+".")
 	}
 	if f.Stuck >= 0 {
-		notes = append(notes, fmt.Sprintf("The longest linearizable prefix found has %d operations and leaves the object in state %s; after it, %s cannot be placed: it returns before any remaining choice lets the search go on.",
+		notes = append(notes, fmt.Sprintf("The longest linearizable prefix found has %d operations and leaves the object in state %s; after it, %s cannot be placed: every continuation of the prefix fails before that operation returns.",
 			len(f.Prefix), showStateWord(f.State), Describe(h, f.Stuck)))
 	}
 	return notes

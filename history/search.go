@@ -38,12 +38,20 @@ type searchResult struct {
 	stuck   int   // op that could not be placed after prefix, -1 if none
 	state   string
 	configs int64
+	// limit says which budget stopped an Unknown search ("time", "memory").
+	limit string
 }
 
-// stop tells a search to give up (time budget or another partition failed).
+// stop tells a search to give up (time budget, memory budget, or another
+// partition failed).
 type stop struct {
 	deadline time.Time // zero: none
 	cancel   *atomic.Bool
+	maxBytes int64 // memory budget of one search; 0: none
+	// configs, if set, accumulates memoised configurations of all
+	// searches, and report is called after each addition.
+	configs *atomic.Int64
+	report  func()
 }
 
 func (s stop) now() bool {
@@ -132,10 +140,22 @@ func search(ops []Op, spec Spec, st stop) searchResult {
 	}
 	stack := make([]frame, 0, n)
 	e := next[head]
+	reported := 0
 	for iter := 0; ; iter++ {
-		if iter&4095 == 0 && st.now() {
-			res.verdict = Unknown
-			break
+		if iter&4095 == 0 {
+			if st.configs != nil {
+				st.configs.Add(int64(m.count - reported))
+				reported = m.count
+				st.report()
+			}
+			if st.now() {
+				res.verdict, res.limit = Unknown, "time"
+				break
+			}
+			if st.maxBytes > 0 && m.bytes()+sc.bytes > st.maxBytes {
+				res.verdict, res.limit = Unknown, "memory"
+				break
+			}
 		}
 		if e&1 == 0 { // a call: try to linearize it now
 			i := e >> 1
@@ -188,6 +208,9 @@ func search(ops []Op, spec Spec, st stop) searchResult {
 		e = next[top.entry]
 	}
 	res.configs = int64(m.count)
+	if st.configs != nil {
+		st.configs.Add(int64(m.count - reported))
+	}
 	if res.verdict != NotLinearizable {
 		res.prefix, res.stuck, res.state = nil, -1, ""
 	}
@@ -220,6 +243,11 @@ type memo struct {
 	hash  []uint64
 	slots []int32 // entry id + 1; 0 is empty
 	count int
+}
+
+// bytes estimates the memory held by m.
+func (m *memo) bytes() int64 {
+	return int64(cap(m.arena))*8 + int64(cap(m.state))*4 + int64(cap(m.hash))*8 + int64(len(m.slots))*4
 }
 
 func newMemo(words int) *memo {
@@ -287,6 +315,7 @@ type stepCache struct {
 	keys   []uint64 // open addressing: state<<32|op+1, 0 empty
 	vals   []int32  // next state, or -1 when the step is not allowed
 	count  int
+	bytes  int64 // estimated memory of states and table
 }
 
 func newStepCache(spec Spec) *stepCache {
@@ -300,6 +329,7 @@ func (c *stepCache) intern(s string) int32 {
 	id := int32(len(c.states))
 	c.ids[s] = id
 	c.states = append(c.states, s)
+	c.bytes += int64(len(s)) + 64 // the string, its map entry and slice slot
 	return id
 }
 
@@ -322,6 +352,7 @@ func (c *stepCache) step(state int32, i int, op *Op) int32 {
 	if 2*c.count > len(c.keys) {
 		oldK, oldV := c.keys, c.vals
 		c.keys, c.vals = make([]uint64, 2*len(oldK)), make([]int32, 2*len(oldK))
+		c.bytes += int64(len(oldK)) * 12
 		mask = uint64(len(c.keys) - 1)
 		for t, k := range oldK {
 			if k != 0 {

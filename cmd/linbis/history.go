@@ -30,6 +30,7 @@ func init() {
 			&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "time budget; when exhausted the verdict is unknown (exit 3); 0 for none"},
 			&cli.BoolFlag{Name: "no-partition", Usage: "check all keys together instead of one partition per key"},
 			&cli.BoolFlag{Name: "general", Usage: "always use the general search (no polynomial bad-pattern check)"},
+			&cli.Int64Flag{Name: "max-memory", Value: history.DefaultMaxMemory >> 20, Usage: "memory budget in MiB; when exhausted the verdict is unknown (exit 3)"},
 			&cli.IntFlag{Name: "workers", Usage: "partitions checked at once (0: one per core)"},
 			&cli.StringFlag{Name: "html", Usage: "write the history and the evidence as a self-contained HTML page to `FILE`"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
@@ -63,13 +64,15 @@ func historyCmd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opts := history.Options{Timeout: c.Duration("timeout"), NoPartition: c.Bool("no-partition"), Workers: c.Int("workers")}
+	opts := history.Options{Timeout: c.Duration("timeout"), NoPartition: c.Bool("no-partition"), Workers: c.Int("workers"), MaxMemory: c.Int64("max-memory") << 20}
 	if c.Bool("general") {
 		opts.Algorithm = history.General
 	}
 	m := meter.ForStderr(c.Bool("quiet") || c.Bool("json"))
 	if m != nil {
-		opts.Progress = func(done, total int) { m.Report("partitions", int64(done), fmt.Sprintf("of %d", total)) }
+		opts.Progress = func(p history.Progress) {
+			m.Report(fmt.Sprintf("history: %d of %d partitions", p.Done, p.Total), p.Configurations, "configurations")
+		}
 	}
 	res, err := history.Check(h, spec, opts)
 	if m != nil {

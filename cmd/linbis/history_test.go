@@ -36,6 +36,13 @@ const badQueue = `{"client": 1, "call": 0, "return": 1, "method": "enq", "input"
 {"client": 2, "call": 4, "return": 5, "method": "deq", "output": 2}
 `
 
+// A stack history breaking LIFO in real time (pattern SP5).
+const badStack = `{"client": 1, "call": 0, "return": 1, "method": "push", "input": 1}
+{"client": 1, "call": 2, "return": 3, "method": "push", "input": 2}
+{"client": 2, "call": 4, "return": 5, "method": "pop", "output": 1}
+{"client": 2, "call": 6, "return": 7, "method": "pop", "output": 2}
+`
+
 func TestHistoryVerdicts(t *testing.T) {
 	needHistories(t)
 	etcd := func(n string) string { return filepath.Join(porcupineData, "jepsen", "etcd_"+n+".log") }
@@ -52,6 +59,7 @@ func TestHistoryVerdicts(t *testing.T) {
 		{"kv unpartitioned", []string{kv("c10-ok"), "--no-partition"}, 0, "1 partition(s)"},
 		{"timeout is unknown", []string{kv("c10-bad"), "--no-partition", "--timeout", "1ns"}, 3, "time budget of 1ns exhausted"},
 		{"queue bad pattern", []string{writeFile(t, "q.jsonl", badQueue)}, 1, "bad pattern BP2: c1 enq(1) precedes c1 enq(2), which is dequeued by c2 deq() -> 2, but 1 is never dequeued"},
+		{"stack pattern", []string{writeFile(t, "s.jsonl", badStack)}, 1, "bad pattern SP5: c1 push(1) < c1 push(2) < c2 pop() -> 1 < c2 pop() -> 2 breaks LIFO"},
 		{"queue general search", []string{writeFile(t, "q.jsonl", badQueue), "--general"}, 1, "cannot place: c2 deq() -> 2"},
 	}
 	for _, c := range cases {
