@@ -282,7 +282,8 @@ func (p *parser) parseMethod() *Method {
 		}
 	}
 	p.expect(RPAREN)
-	if p.tok != LBRACE {
+	switch p.tok {
+	case INTTYPE, BOOLTYPE, REF, LBRACK:
 		m.Result = p.parseType()
 	}
 	m.Body = p.parseBlock()
