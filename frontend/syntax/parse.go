@@ -29,7 +29,8 @@ func Parse(filename string, src []byte) (m *Model, err error) {
 }
 
 type parser struct {
-	file *File
+	prevEnd int // end offset of the last consumed token
+	file    *File
 	s    scanner
 	errs ErrorList
 	tok  Token
@@ -38,6 +39,7 @@ type parser struct {
 }
 
 func (p *parser) next() {
+	p.prevEnd = p.s.off
 	p.s.next()
 	p.tok, p.pos, p.lit = p.s.tok, p.s.pos, p.s.lit
 }
@@ -306,6 +308,7 @@ func (p *parser) parseBlock() *Block {
 		before := p.s.off
 		if s := p.parseStmt(); s != nil {
 			b.Stmts = append(b.Stmts, s)
+			p.file.SetEnd(s.Start(), p.file.Pos(p.prevEnd))
 		}
 		p.endDecl()
 		if p.s.off == before && p.tok != RBRACE && p.tok != EOF {
