@@ -31,11 +31,11 @@ func Parse(filename string, src []byte) (m *Model, err error) {
 type parser struct {
 	prevEnd int // end offset of the last consumed token
 	file    *File
-	s    scanner
-	errs ErrorList
-	tok  Token
-	pos  Pos
-	lit  string
+	s       scanner
+	errs    ErrorList
+	tok     Token
+	pos     Pos
+	lit     string
 }
 
 func (p *parser) next() {
