@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/linbis/linbis/frontend/syntax"
 )
@@ -264,6 +265,7 @@ func (c *checker) declareLocal(id *syntax.Ident, t Type, kind VarKind) *Var {
 		for _, s := range c.obj.Shared {
 			if s.Name == id.Name {
 				c.errorf(id.Pos, "local %s shadows the shared variable %s; choose another name", id.Name, id.Name)
+				break
 			}
 		}
 	}
@@ -363,14 +365,14 @@ func (c *checker) stmt(s syntax.Stmt) {
 func (c *checker) lvalue(e syntax.Expr) Type {
 	switch x := e.(type) {
 	case *syntax.Ident:
+		if v := c.lookup(x.Name); v != nil && v.IsArray() {
+			c.info.Uses[x] = v
+			c.errorf(x.Pos, "cannot assign to the whole array %s; assign an element", v.Name)
+			return v.Type
+		}
 		t := c.expr(x)
-		if v := c.info.Uses[x]; v != nil {
-			switch {
-			case v.Kind >= BuiltinTid:
-				c.errorf(x.Pos, "cannot assign to %s", v.Name)
-			case v.IsArray():
-				c.errorf(x.Pos, "cannot assign to the whole array %s; assign an element", v.Name)
-			}
+		if v := c.info.Uses[x]; v != nil && v.Kind >= BuiltinTid {
+			c.errorf(x.Pos, "cannot assign to %s", v.Name)
 		}
 		return t
 	case *syntax.IndexExpr, *syntax.SelectorExpr, *syntax.BadExpr:
@@ -454,7 +456,7 @@ func (c *checker) expr1(e syntax.Expr) Type {
 			want = Type{Kind: Int}
 		}
 		if t.Kind != want.Kind && t.Kind != Invalid {
-			c.errorf(e.Pos, "operator %s needs %s, not %s", e.Op, want, t)
+			c.errorf(e.Pos, "operator %s needs %s, not %s", opName(e.Op), want, t)
 		}
 		return want
 	case *syntax.BinaryExpr:
@@ -579,7 +581,7 @@ func (c *checker) expr1(e syntax.Expr) Type {
 func (c *checker) operands(e *syntax.BinaryExpr, x, y Type, want Kind) {
 	for _, t := range []Type{x, y} {
 		if t.Kind != want && t.Kind != Invalid {
-			c.errorf(e.OpPos, "operator %s needs %s operands, not %s", e.Op, Type{Kind: want}, t)
+			c.errorf(e.OpPos, "operator %s needs %s operands, not %s", opName(e.Op), Type{Kind: want}, t)
 			return
 		}
 	}
@@ -674,3 +676,6 @@ func levenshtein(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// opName is an operator as written in source, without quotes.
+func opName(t syntax.Token) string { return strings.Trim(t.String(), "'") }

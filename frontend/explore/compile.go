@@ -320,7 +320,26 @@ func (c *compiler) emit(in instr) int32 {
 
 func (c *compiler) step(n syntax.Node) int32 {
 	pos := n.Start()
-	c.prog.steps = append(c.prog.steps, stepInfo{pos: pos, text: c.prog.file.LineText(pos), procedure: c.m.name})
+	f := c.prog.file
+	var text string
+	switch n := n.(type) {
+	case *syntax.IfStmt:
+		text = f.Text(pos, n.Then.Pos)
+	case *syntax.WhileStmt:
+		text = f.Text(pos, n.Body.Pos)
+	case *syntax.Method:
+		text = f.Text(pos, n.Body.Pos)
+	case *syntax.AtomicStmt:
+		text = f.Text(pos, syntax.NoPos)
+		if len(text) > 60 {
+			text = text[:57] + "..."
+		}
+	case *syntax.SkipStmt: // end of a method
+		text = "end of " + c.m.name
+	default:
+		text = f.Text(pos, syntax.NoPos)
+	}
+	c.prog.steps = append(c.prog.steps, stepInfo{pos: pos, text: text, procedure: c.m.name})
 	return int32(len(c.prog.steps) - 1)
 }
 

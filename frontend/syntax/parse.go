@@ -29,15 +29,17 @@ func Parse(filename string, src []byte) (m *Model, err error) {
 }
 
 type parser struct {
-	file *File
-	s    scanner
-	errs ErrorList
-	tok  Token
-	pos  Pos
-	lit  string
+	prevEnd int // end offset of the last consumed token
+	file    *File
+	s       scanner
+	errs    ErrorList
+	tok     Token
+	pos     Pos
+	lit     string
 }
 
 func (p *parser) next() {
+	p.prevEnd = p.s.off
 	p.s.next()
 	p.tok, p.pos, p.lit = p.s.tok, p.s.pos, p.s.lit
 }
@@ -282,7 +284,8 @@ func (p *parser) parseMethod() *Method {
 		}
 	}
 	p.expect(RPAREN)
-	if p.tok != LBRACE {
+	switch p.tok {
+	case INTTYPE, BOOLTYPE, REF, LBRACK:
 		m.Result = p.parseType()
 	}
 	m.Body = p.parseBlock()
@@ -305,6 +308,7 @@ func (p *parser) parseBlock() *Block {
 		before := p.s.off
 		if s := p.parseStmt(); s != nil {
 			b.Stmts = append(b.Stmts, s)
+			p.file.SetEnd(s.Start(), p.file.Pos(p.prevEnd))
 		}
 		p.endDecl()
 		if p.s.off == before && p.tok != RBRACE && p.tok != EOF {

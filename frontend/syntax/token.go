@@ -17,6 +17,44 @@ type File struct {
 	Name  string
 	Src   []byte
 	lines []int32 // offsets of line starts
+	ends  map[Pos]Pos
+}
+
+// SetEnd records where the statement starting at start ends (the parser
+// calls it), for Text.
+func (f *File) SetEnd(start, end Pos) {
+	if f.ends == nil {
+		f.ends = map[Pos]Pos{}
+	}
+	f.ends[start] = end
+}
+
+// Text returns the source from start to end (exclusive; NoPos: the end
+// recorded by SetEnd, else the end of the line), cut at the end of the
+// first line and trimmed, for showing a step in a trace.
+func (f *File) Text(start, end Pos) string {
+	if !start.IsValid() {
+		return ""
+	}
+	if !end.IsValid() {
+		end = f.ends[start]
+	}
+	s := int(start - 1)
+	e := len(f.Src)
+	if end.IsValid() && int(end-1) < e {
+		e = int(end - 1)
+	}
+	for i := s; i < e; i++ {
+		if f.Src[i] == '\n' {
+			e = i
+			break
+		}
+	}
+	b := f.Src[s:e]
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r' || b[len(b)-1] == ';') {
+		b = b[:len(b)-1]
+	}
+	return string(b)
 }
 
 // NewFile makes a File for src and computes its line table.
