@@ -35,17 +35,15 @@ func violation(tr *lts.Trace) Evidence {
 	return Evidence{Kind: "refinement-violation", Trace: tr, Interleaving: Interleaving(tr), History: hist, Explanation: expl}
 }
 
-// renderHistory writes a history compactly: "t1:push(1)→ok t2:pop()→2 …".
+// renderHistory writes a history compactly: "[t1:push(1) t2:pop() → 2 …]".
 func renderHistory(ops []HistoryOp) string {
 	var parts []string
 	for _, op := range ops {
-		res := op.Result
+		part := fmt.Sprintf("t%d:%s", op.Thread, op.label())
 		if op.Ret == 0 {
-			res = "pending"
-		} else if res == "" {
-			res = "ok"
+			part += " pending"
 		}
-		parts = append(parts, fmt.Sprintf("t%d:%s(%s)→%s", op.Thread, op.Method, op.Arg, res))
+		parts = append(parts, part)
 	}
-	return "[" + strings.Join(parts, " ") + "]"
+	return "[" + strings.Join(parts, ", ") + "]"
 }

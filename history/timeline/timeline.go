@@ -57,6 +57,15 @@ type Timeline struct {
 	// Lanes names the rows (clients, threads); Bar.Lane indexes it.
 	Lanes []string
 	Bars  []Bar
+	// Sections are preformatted blocks under the table, each with a
+	// heading, e.g. a model checker's interleaving table.
+	Sections []Section
+}
+
+// Section is a preformatted block of text with a heading.
+type Section struct {
+	Heading string
+	Text    string
 }
 
 // Layout constants, in pixels.
@@ -188,5 +197,7 @@ tr.stuck{background:#ffd0d0} tr.witness{background:#ffe7a8} tr.lin{background:#e
 <table><tr><th>#</th><th>lane</th><th>operation</th><th>order</th></tr>
 {{range $i, $b := .Rows}}<tr class="{{if eq $b.Kind 1}}lin{{else if eq $b.Kind 2}}stuck{{else if eq $b.Kind 3}}witness{{end}}"><td>{{$i}}</td><td>{{index $.Timeline.Lanes $b.Lane}}</td><td>{{$b.Detail}}</td><td>{{if $b.Order}}{{$b.Order}}{{end}}</td></tr>
 {{end}}</table>
-</body></html>
+{{range .Timeline.Sections}}<h2>{{.Heading}}</h2>
+<pre>{{.Text}}</pre>
+{{end}}</body></html>
 `))

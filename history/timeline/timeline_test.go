@@ -21,9 +21,11 @@ func TestWriteHTML(t *testing.T) {
 			{Lane: 1, Start: 120, End: Open, Label: "deq()", Detail: "pending", Kind: Witness},
 		},
 	}
+	tl.Sections = []Section{{Heading: "interleaving", Text: "step  thread 1\n   1  call <push>(1)"}}
 	var b bytes.Buffer
 	require.NoError(t, WriteHTML(&b, tl))
 	out := b.String()
+	assert.Contains(t, out, "<h2>interleaving</h2>\n<pre>step  thread 1\n   1  call &lt;push&gt;(1)</pre>", "sections are preformatted and escaped")
 	assert.True(t, strings.HasPrefix(out, "<!DOCTYPE html>"))
 	assert.Contains(t, out, "queue &lt;history&gt;", "text is escaped")
 	assert.Contains(t, out, `class="stuck"`)
