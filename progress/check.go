@@ -51,6 +51,9 @@ type Checker struct {
 	epoch  int32
 	bfsPar []int32
 	queue  []int32
+
+	attributionChecked bool
+	unattributed       string
 }
 
 // NewChecker annotates l for the progress checks in O(states + transitions)
@@ -74,7 +77,7 @@ func checkSupported(l *lts.LTS, p Property) error {
 		return fmt.Errorf("unknown progress property %d", int(p))
 	}
 	if p.NeedsThreads() && !hasThreads(l) {
-		return fmt.Errorf("%s %w", p.Title(), ErrNeedsThreads)
+		return fmt.Errorf("%s %w (an LTS compiled from a model; a plain .aut file has none)", p.Title(), ErrNeedsThreads)
 	}
 	return nil
 }
@@ -83,6 +86,11 @@ func checkSupported(l *lts.LTS, p Property) error {
 func (c *Checker) Check(p Property) (*Result, error) {
 	if err := checkSupported(c.m.l, p); err != nil {
 		return nil, err
+	}
+	if p.NeedsThreads() {
+		if step := c.unattributedStep(); step != "" {
+			return nil, fmt.Errorf("%s %w for every step, but step %s has none", p.Title(), ErrNeedsThreads, step)
+		}
 	}
 	var r *Result
 	switch p {
@@ -114,6 +122,26 @@ func (c *Checker) Check(p Property) (*Result, error) {
 			c.m.l.NumStates, c.m.input.NumStates)
 	}
 	return r, nil
+}
+
+// unattributedStep returns a reachable internal or plain visible step
+// that no thread took, or "": the thread-specific properties would
+// otherwise silently count it as nobody's.
+func (c *Checker) unattributedStep() string {
+	if c.attributionChecked {
+		return c.unattributed
+	}
+	c.attributionChecked = true
+	m := c.m
+	for _, s := range m.order {
+		for t := m.l.Out[s]; t < m.l.Out[s+1]; t++ {
+			if m.threadOf(t) < 0 {
+				c.unattributed = fmt.Sprintf("%d -%s-> %d", m.state(s), m.l.LabelName(t), m.state(m.l.Dst[t]))
+				return c.unattributed
+			}
+		}
+	}
+	return ""
 }
 
 // cycleSpec says which cycles violate a property: those whose transitions

@@ -237,6 +237,19 @@ func TestEdgeCases(t *testing.T) {
 		_, err := Check(l, WaitFree)
 		assert.ErrorIs(t, err, ErrNeedsThreads)
 		assert.ErrorContains(t, err, "wait-free needs thread attribution")
+
+		// With attribution, every reachable step must have a thread.
+		b := lts.NewBuilder()
+		b.SetNumStates(3)
+		b.AddTransitionMeta(0, b.Label("call(1,m)"), 1, 1, -1)
+		b.AddTransitionMeta(1, lts.Tau, 2, 0, -1)
+		l = b.Build()
+		_, err = Check(l, ObstructionFree)
+		assert.ErrorIs(t, err, ErrNeedsThreads)
+		assert.ErrorContains(t, err, "obstruction-free needs thread attribution for every step, but step 1 -tau-> 2 has none")
+		res, err := Check(l, LockFree)
+		require.NoError(t, err, "lock-freedom needs no threads")
+		assert.True(t, res.Holds)
 	})
 }
 
