@@ -114,7 +114,7 @@ func (c *Checker) Check(p Property) (*Result, error) {
 		}
 	}
 	if r.Holds {
-		r.Explanation += c.notes()
+		r.Explanation += c.notes(p)
 	}
 	if c.m.origin != nil {
 		r.Explanation += fmt.Sprintf("; note: the states of the input do not determine which operations are pending "+
@@ -591,9 +591,16 @@ func (c *Checker) countSteps(path []int32, th int32) int {
 }
 
 // notes adds what a reader of a positive verdict should know: that the
-// input has no operations, or labels that were not understood.
-func (c *Checker) notes() string {
+// input has no operations, labels that were not understood, or — for the
+// properties about infinite executions — stuck states they do not cover.
+func (c *Checker) notes(p Property) string {
 	var sb strings.Builder
+	if p == LockFree || p == WaitFree || p == ObstructionFree {
+		if r, _ := c.deadlockFree(); !r.Holds {
+			fmt.Fprintf(&sb, "; note: some reachable state has an operation pending and no enabled step, "+
+				"which %s does not cover (it is about infinite executions): see deadlockfree", p)
+		}
+	}
 	if c.m.calls == 0 {
 		sb.WriteString("; note: no label has the form call(T,M,ARGS), so no operation is ever pending")
 	}

@@ -231,6 +231,9 @@ func TestKnownObjects(t *testing.T) {
 				res, err := c.Check(p)
 				require.NoError(t, err)
 				assert.Equal(t, obj.want.of(p), res.Holds, "%s: %s", p, res.Explanation)
+				if res.Holds && !obj.want.deadlock && (p == LockFree || p == WaitFree || p == ObstructionFree) {
+					assert.Contains(t, res.Explanation, "see deadlockfree", "a stuck state is pointed out")
+				}
 				assert.Equal(t, p, res.Property)
 				if !res.Holds {
 					checkCounterexample(t, obj.l, res)

@@ -80,7 +80,8 @@ var ErrNeedsThreads = errors.New("needs thread attribution")
 
 // Supported returns the properties that can be decided on l: all of them
 // when l carries thread attribution, otherwise LockFree and DeadlockFree,
-// which need only the call/ret labels.
+// which need only the call/ret labels. (Check still refuses the
+// thread-specific ones if a reachable step is attributed to no thread.)
 func Supported(l *lts.LTS) []Property {
 	var out []Property
 	for _, p := range AllProperties {
