@@ -45,7 +45,8 @@ func Check(l *lts.LTS, p Property) (*Result, error) {
 // with the pending operations once, so that several properties share that
 // work. A Checker is not safe for concurrent use.
 type Checker struct {
-	m *model
+	m    *model
+	opts Options
 	// Scratch for the breadth-first searches inside a component.
 	stamp  []int32
 	epoch  int32
@@ -66,7 +67,8 @@ func NewCheckerOptions(l *lts.LTS, opts Options) (*Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Checker{m: m}, nil
+	opts.report("annotate", int64(len(m.order)), "states")
+	return &Checker{m: m, opts: opts}, nil
 }
 
 func checkSupported(l *lts.LTS, p Property) error {
@@ -443,6 +445,7 @@ func (c *Checker) fairWaypoints(cc int32, comp []int32, keep func(int32) bool, t
 func (c *Checker) perThread(p Property, spec func(th int32) cycleSpec) *Result {
 	m := c.m
 	for th := int32(0); th < int32(m.threads); th++ {
+		c.opts.report(p.String(), int64(th), "threads done")
 		path, loop := c.findLasso(spec(th))
 		if path == nil {
 			continue

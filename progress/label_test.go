@@ -257,3 +257,16 @@ func TestEdgeCases(t *testing.T) {
 func triple(src int32, label string, dst int32) lts.Triple {
 	return lts.Triple{Src: src, Label: label, Dst: dst}
 }
+
+func TestProgressCallback(t *testing.T) {
+	var stages []string
+	opts := Options{Progress: func(stage string, count int64, unit string) {
+		stages = append(stages, fmt.Sprintf("%s %d %s", stage, count, unit))
+	}}
+	c, err := NewCheckerOptions(knownObjects[0].l, opts)
+	require.NoError(t, err)
+	_, err = c.Check(WaitFree)
+	require.NoError(t, err)
+	assert.Contains(t, stages, "annotate 16 states")
+	assert.Contains(t, stages, "waitfree 1 threads done")
+}
