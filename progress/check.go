@@ -3,7 +3,6 @@ package progress
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"strings"
 
 	"github.com/linbis/linbis/lts"
@@ -27,9 +26,10 @@ type Result struct {
 }
 
 // Check decides p on l. Properties that need thread attribution return an
-// error wrapping ErrNeedsThreads when l.Meta is nil; an LTS whose call/ret
-// actions are not well formed gives an *InputError (wrapping ErrMalformed).
-// To decide several properties of one LTS, use NewChecker once.
+// error wrapping ErrNeedsThreads when l.Meta is nil (a plain .aut file) or
+// a reachable internal step has no thread; an LTS whose call/ret actions
+// are not well formed gives an *InputError (wrapping ErrMalformed). To
+// decide several properties of one LTS, use NewChecker once.
 func Check(l *lts.LTS, p Property) (*Result, error) {
 	if err := checkSupported(l, p); err != nil {
 		return nil, err
@@ -144,149 +144,6 @@ func (c *Checker) unattributedStep() string {
 		}
 	}
 	return ""
-}
-
-// cycleSpec says which cycles violate a property: those whose transitions
-// all satisfy keep and whose strongly connected component passes
-// witnesses. keep may only keep transitions that leave a reachable state;
-// every spec below ensures it by asking for a pending operation at the
-// source, as unreachable states have an empty pending set.
-type cycleSpec struct {
-	keep func(t int32) bool
-	// witnesses, when set, returns the waypoints a cycle through component
-	// comp must visit, or ok=false if the component has no violating cycle.
-	witnesses func(comp []int32, count int32) func(c int32) (wps []waypoint, ok bool)
-}
-
-// waypoint is a place a cycle must visit: state, then, if via ≥ 0, the
-// transition via (which leaves state). It witnesses something about
-// thread (an index), and is skipped when covered says the cycle built so
-// far already does.
-type waypoint struct {
-	state, via int32
-	thread     int32
-	covered    func(cycle []int32, thread int32) bool
-}
-
-// findLasso returns a lasso (transitions, loop start) whose cycle satisfies
-// spec, with a shortest prefix to a state of a violating component, or
-// nil. It runs one Tarjan pass: O(states + transitions).
-func (c *Checker) findLasso(spec cycleSpec) (path []int32, loopStart int) {
-	l := c.m.l
-	comp, count := lts.SCCs(l, spec.keep)
-	// A component holds a cycle iff it has two states or a kept self-loop.
-	size := make([]int32, count)
-	for _, s := range c.m.order {
-		size[comp[s]]++
-	}
-	cyclic := make([]bool, count)
-	for _, s := range c.m.order {
-		if size[comp[s]] > 1 {
-			cyclic[comp[s]] = true
-			continue
-		}
-		for t := l.Out[s]; t < l.Out[s+1]; t++ {
-			if l.Dst[t] == s && spec.keep(t) {
-				cyclic[comp[s]] = true
-			}
-		}
-	}
-	var check func(c int32) ([]waypoint, bool)
-	if spec.witnesses != nil {
-		check = spec.witnesses(comp, count)
-	}
-	for _, s := range c.m.order { // BFS order: the first hit has a shortest prefix
-		cc := comp[s]
-		if !cyclic[cc] {
-			continue
-		}
-		var wps []waypoint
-		if check != nil {
-			var ok bool
-			if wps, ok = check(cc); !ok {
-				cyclic[cc] = false // do not ask again
-				continue
-			}
-		}
-		path = c.m.pathTo(s)
-		loopStart = len(path)
-		return append(path, c.cycleThrough(s, comp, spec.keep, wps)...), loopStart
-	}
-	return nil, -1
-}
-
-// cycleThrough returns a cycle from s back to s inside s's component,
-// using kept transitions only. It visits the waypoints without a covered
-// test in order; then, for each waypoint whose thread the cycle does not
-// cover yet, it appends a detour from s through the waypoint back to s.
-func (c *Checker) cycleThrough(s int32, comp []int32, keep func(int32) bool, wps []waypoint) []int32 {
-	var cycle []int32
-	cur := s
-	visit := func(wp waypoint) {
-		cycle = append(cycle, c.pathWithin(cur, wp.state, comp, keep, false)...)
-		cur = wp.state
-		if wp.via >= 0 {
-			cycle = append(cycle, wp.via)
-			cur = c.m.l.Dst[wp.via]
-		}
-	}
-	for _, wp := range wps {
-		if wp.covered == nil {
-			visit(wp)
-		}
-	}
-	cycle = append(cycle, c.pathWithin(cur, s, comp, keep, len(cycle) == 0)...)
-	cur = s
-	for _, wp := range wps {
-		if wp.covered != nil && !wp.covered(cycle, wp.thread) {
-			visit(wp)
-			cycle = append(cycle, c.pathWithin(cur, s, comp, keep, false)...)
-			cur = s
-		}
-	}
-	return cycle
-}
-
-// pathWithin returns a shortest path of kept transitions from one state to
-// another inside their common component (at least one step if nonEmpty).
-func (c *Checker) pathWithin(from, to int32, comp []int32, keep func(int32) bool, nonEmpty bool) []int32 {
-	if from == to && !nonEmpty {
-		return nil
-	}
-	l := c.m.l
-	if c.stamp == nil {
-		c.stamp = make([]int32, l.NumStates)
-		c.bfsPar = make([]int32, l.NumStates)
-	}
-	c.epoch++
-	cc := comp[from]
-	c.queue = append(c.queue[:0], from)
-	c.stamp[from] = c.epoch
-	for i := 0; i < len(c.queue); i++ {
-		s := c.queue[i]
-		for t := l.Out[s]; t < l.Out[s+1]; t++ {
-			d := l.Dst[t]
-			if comp[d] != cc || !keep(t) {
-				continue
-			}
-			if d == to {
-				path := []int32{t}
-				for u := s; u != from; u = l.Src[c.bfsPar[u]] {
-					path = append(path, c.bfsPar[u])
-				}
-				for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
-					path[i], path[j] = path[j], path[i]
-				}
-				return path
-			}
-			if c.stamp[d] != c.epoch {
-				c.stamp[d] = c.epoch
-				c.bfsPar[d] = t
-				c.queue = append(c.queue, d)
-			}
-		}
-	}
-	panic("progress: no path inside a strongly connected component") // unreachable by construction
 }
 
 // lockFree: a violating cycle keeps some operation pending and has no ret.
@@ -508,108 +365,4 @@ func (c *Checker) deadlockFree() (*Result, int32) {
 	r.Explanation = fmt.Sprintf("not deadlock-free: after %s from the initial state the system reaches state %d, "+
 		"where %s pending and no step is enabled (%d such reachable states)", steps(len(path)), m.state(first), c.describePending(path), stuck)
 	return r, first
-}
-
-// pendingCalls replays path from the initial state and returns, per
-// thread index, the transition of its pending call at the end (−1 if none).
-func (c *Checker) pendingCalls(path []int32) []int32 {
-	m := c.m
-	calls := make([]int32, m.threads)
-	for i := range calls {
-		calls[i] = -1
-	}
-	for _, t := range path {
-		switch lab := m.l.Label[t]; m.kind[lab] {
-		case Call:
-			calls[m.lthread[lab]] = t
-		case Return:
-			calls[m.lthread[lab]] = -1
-		}
-	}
-	return calls
-}
-
-// pendingCall names thread th's pending call at the end of path.
-func (c *Checker) pendingCall(path []int32, th int32) string {
-	if t := c.pendingCalls(path)[th]; t >= 0 {
-		return c.m.l.LabelName(t)
-	}
-	return "its operation"
-}
-
-// describePending says which operations are pending at the end of path,
-// e.g. "call(1,dec) of thread 1 is".
-func (c *Checker) describePending(path []int32) string {
-	var ops []string
-	for th, t := range c.pendingCalls(path) {
-		if t >= 0 {
-			ops = append(ops, fmt.Sprintf("%s of thread %d", c.m.l.LabelName(t), th+1))
-		}
-	}
-	if len(ops) == 1 {
-		return ops[0] + " is"
-	}
-	return strings.Join(ops, ", ") + " are"
-}
-
-// firstPendingThread returns the smallest thread number with a pending
-// operation at state s.
-func (c *Checker) firstPendingThread(s int32) int32 {
-	set := append([]uint64(nil), c.m.set(s)...)
-	set[len(set)-1] &^= reachedBit
-	for w, word := range set {
-		if word != 0 {
-			return int32(w*64+bits.TrailingZeros64(word)) + 1
-		}
-	}
-	return 0
-}
-
-// enabled reports whether thread index th has a transition leaving s.
-func (c *Checker) enabled(s, th int32) bool {
-	for t := c.m.l.Out[s]; t < c.m.l.Out[s+1]; t++ {
-		if c.m.threadOf(t) == th {
-			return true
-		}
-	}
-	return false
-}
-
-// steps renders a count of steps: "1 step", "3 steps".
-func steps(n int) string {
-	if n == 1 {
-		return "1 step"
-	}
-	return fmt.Sprintf("%d steps", n)
-}
-
-func (c *Checker) countSteps(path []int32, th int32) int {
-	n := 0
-	for _, t := range path {
-		if c.m.threadOf(t) == th {
-			n++
-		}
-	}
-	return n
-}
-
-// notes adds what a reader of a positive verdict should know: that the
-// input has no operations, labels that were not understood, or — for the
-// properties about infinite executions — stuck states they do not cover.
-func (c *Checker) notes(p Property) string {
-	var sb strings.Builder
-	if p == LockFree || p == WaitFree || p == ObstructionFree {
-		if r, _ := c.deadlockFree(); !r.Holds {
-			fmt.Fprintf(&sb, "; note: some reachable state has an operation pending and no enabled step, "+
-				"which %s does not cover (it is about infinite executions): see deadlockfree", p)
-		}
-	}
-	if c.m.calls == 0 {
-		sb.WriteString("; note: no label has the form call(T,M,ARGS), so no operation is ever pending")
-	}
-	if len(c.m.odd) > 0 {
-		fmt.Fprintf(&sb, "; note: %d labels look like calls or returns but do not parse as call(T,M,ARGS)/ret(T,M,VAL) and were treated as plain visible actions, e.g. %q",
-			len(c.m.odd), c.m.odd[0])
-	}
-	return sb.String()
 }
