@@ -55,6 +55,7 @@ type Checker struct {
 
 	attributionChecked bool
 	unattributed       string
+	cand               []uint64 // see candidates
 }
 
 // NewChecker annotates l for the progress checks in O(states + transitions)
@@ -298,11 +299,16 @@ func (c *Checker) fairWaypoints(cc int32, comp []int32, keep func(int32) bool, t
 	return wps
 }
 
-// perThread looks for a violating cycle for each thread in turn.
+// perThread looks for a violating cycle for each thread in turn, skipping
+// the threads that cannot have one (see candidates).
 func (c *Checker) perThread(p Property, spec func(th int32) cycleSpec) *Result {
 	m := c.m
+	cand := c.candidates()
 	for th := int32(0); th < int32(m.threads); th++ {
 		c.opts.report(p.String(), int64(th), "threads done")
+		if cand[th/64]&(1<<(th%64)) == 0 {
+			continue
+		}
 		path, loop := c.findLasso(spec(th))
 		if path == nil {
 			continue
@@ -338,6 +344,47 @@ func (c *Checker) perThread(p Property, spec func(th int32) cycleSpec) *Result {
 	}
 	r.Explanation += fmt.Sprintf(" (%d threads, %d reachable states)", m.threads, len(m.order))
 	return r
+}
+
+// candidates returns the set of threads (as pending-set words) for which
+// a cycle that keeps the thread pending throughout may exist; it is
+// computed once. Every cycle the per-thread properties look for keeps some
+// thread pending at both ends of each of its transitions, so it lies in a
+// cyclic strongly connected component of the subgraph of such transitions,
+// and its thread is pending at both ends of a transition inside that
+// component. One Tarjan pass over that subgraph thus rules out, at once,
+// every thread that is never pending across a cycle — in a lock-free
+// object under a bounded client, all of them.
+func (c *Checker) candidates() []uint64 {
+	if c.cand != nil {
+		return c.cand
+	}
+	m := c.m
+	w := m.words
+	shared := func(t int32) bool { // some thread is pending at both ends
+		a, b := int(m.l.Src[t])*w, int(m.l.Dst[t])*w
+		for i := range w {
+			if m.pend[a+i]&m.pend[b+i]&^reachedBit != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	comp, cyclic := c.cyclicComponents(shared)
+	c.cand = make([]uint64, w)
+	for _, s := range m.order {
+		if !cyclic[comp[s]] {
+			continue
+		}
+		for t := m.l.Out[s]; t < m.l.Out[s+1]; t++ {
+			if d := m.l.Dst[t]; comp[d] == comp[s] {
+				for i := range w {
+					c.cand[i] |= m.pend[int(s)*w+i] & m.pend[int(d)*w+i] &^ reachedBit
+				}
+			}
+		}
+	}
+	return c.cand
 }
 
 // deadlockFree: no reachable state with a pending operation lacks an

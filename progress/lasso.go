@@ -28,28 +28,10 @@ type waypoint struct {
 // spec, with a shortest prefix to a state of a violating component, or
 // nil. It runs one Tarjan pass: O(states + transitions).
 func (c *Checker) findLasso(spec cycleSpec) (path []int32, loopStart int) {
-	l := c.m.l
-	comp, count := lts.SCCs(l, spec.keep)
-	// A component holds a cycle iff it has two states or a kept self-loop.
-	size := make([]int32, count)
-	for _, s := range c.m.order {
-		size[comp[s]]++
-	}
-	cyclic := make([]bool, count)
-	for _, s := range c.m.order {
-		if size[comp[s]] > 1 {
-			cyclic[comp[s]] = true
-			continue
-		}
-		for t := l.Out[s]; t < l.Out[s+1]; t++ {
-			if l.Dst[t] == s && spec.keep(t) {
-				cyclic[comp[s]] = true
-			}
-		}
-	}
+	comp, cyclic := c.cyclicComponents(spec.keep)
 	var check func(c int32) ([]waypoint, bool)
 	if spec.witnesses != nil {
-		check = spec.witnesses(comp, count)
+		check = spec.witnesses(comp, int32(len(cyclic)))
 	}
 	for _, s := range c.m.order { // BFS order: the first hit has a shortest prefix
 		cc := comp[s]
@@ -69,6 +51,31 @@ func (c *Checker) findLasso(spec cycleSpec) (path []int32, loopStart int) {
 		return append(path, c.cycleThrough(s, comp, spec.keep, wps)...), loopStart
 	}
 	return nil, -1
+}
+
+// cyclicComponents runs Tarjan's algorithm on the transitions kept by keep
+// and returns the component of every state and, per component, whether it
+// holds a cycle: two states or more, or a kept self-loop.
+func (c *Checker) cyclicComponents(keep func(int32) bool) (comp []int32, cyclic []bool) {
+	l := c.m.l
+	comp, count := lts.SCCs(l, keep)
+	size := make([]int32, count)
+	for _, s := range c.m.order {
+		size[comp[s]]++
+	}
+	cyclic = make([]bool, count)
+	for _, s := range c.m.order {
+		if size[comp[s]] > 1 {
+			cyclic[comp[s]] = true
+			continue
+		}
+		for t := l.Out[s]; t < l.Out[s+1]; t++ {
+			if l.Dst[t] == s && keep(t) {
+				cyclic[comp[s]] = true
+			}
+		}
+	}
+	return comp, cyclic
 }
 
 // cycleThrough returns a cycle from s back to s inside s's component,
