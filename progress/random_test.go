@@ -456,6 +456,9 @@ func TestRandomObjectsLattice(t *testing.T) {
 		imply(WaitFree, LockFree)
 		imply(LockFree, ObstructionFree)
 		imply(StarvationFree, DeadlockFree)
+		if !forever {
+			assert.Equal(t, r[LockFree], r[WaitFree], "with bounded operations wait-freedom is lock-freedom\n%s", dump(l))
+		}
 		for _, p := range AllProperties {
 			if r[p] {
 				count[p.String()]++
