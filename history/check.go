@@ -134,7 +134,7 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	if opts.NoPartition {
 		groups = [][]int{seq(len(h.Ops))}
 		if len(h.Keys()) > 1 {
-			check = keyed{spec}
+			check = newKeyed(spec, h.Ops)
 		}
 	} else {
 		groups = spec.Partition(h.Ops)
@@ -242,7 +242,7 @@ type partOutcome struct {
 
 // failure maps a failing partition's local evidence to history indices.
 func (o *partOutcome) failure(h *History, group []int) *Failure {
-	f := &Failure{Key: h.Ops[group[0]].Key, Ops: group, Stuck: -1, State: ShowState(o.res.state), Pattern: o.pattern}
+	f := &Failure{Key: h.Ops[group[0]].Key, Ops: group, Stuck: -1, State: o.res.state, Pattern: o.pattern}
 	for _, i := range o.res.prefix {
 		f.Prefix = append(f.Prefix, group[i])
 	}
@@ -283,25 +283,21 @@ func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop)
 			}
 			quick.cancel, quick.configs = nil, nil
 			if r := search(ops, spec, quick); r.verdict == NotLinearizable {
-				o.res.prefix, o.res.stuck, o.res.state, o.res.configs = r.prefix, r.stuck, r.state, r.configs
+				o.res.prefix, o.res.stuck, o.res.state, o.res.configs = r.prefix, r.stuck, showState(spec, r.state), r.configs
 			}
 			return o
 		}
 	}
-	return partOutcome{algo: "search", res: search(ops, spec, st)}
+	r := search(ops, spec, st)
+	if r.verdict == NotLinearizable {
+		r.state = showState(spec, r.state)
+	}
+	return partOutcome{algo: "search", res: r}
 }
 
-// ShowState renders a spec state for people: elements separated by
-// spaces, keyed states as {k: state, …}.
+// ShowState renders a state of a built-in spec for people: elements of
+// queues, stacks and sets in brackets, nil as nil.
 func ShowState(s string) string {
-	if strings.Contains(s, sepPair) {
-		var parts []string
-		for _, e := range strings.Split(strings.TrimSuffix(s, sepPair), sepPair) {
-			k, v, _ := strings.Cut(e, sepKey)
-			parts = append(parts, show(k)+": "+ShowState(v))
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
-	}
 	if strings.Contains(s, sepElem) {
 		parts := strings.Split(strings.TrimSuffix(s, sepElem), sepElem)
 		for i := range parts {
@@ -310,4 +306,13 @@ func ShowState(s string) string {
 		return "[" + strings.Join(parts, " ") + "]"
 	}
 	return show(s)
+}
+
+// showState renders a state of spec, by the spec's own ShowState method
+// if it has one.
+func showState(spec Spec, s string) string {
+	if sh, ok := spec.(interface{ ShowState(string) string }); ok {
+		return sh.ShowState(s)
+	}
+	return ShowState(s)
 }

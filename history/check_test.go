@@ -239,10 +239,19 @@ func TestTimelineOfFailure(t *testing.T) {
 func TestShowState(t *testing.T) {
 	assert.Equal(t, "nil", ShowState(Nil))
 	assert.Equal(t, "[1 2]", ShowState("1"+sepElem+"2"+sepElem))
-	k := keyed{kv{}}
-	_, s := k.Step("", &Op{Method: "put", Key: "b", Args: []string{"x"}})
-	_, s = k.Step(s, &Op{Method: "append", Key: "a", Args: []string{"y"}})
-	assert.Equal(t, "{a: y, b: x}", ShowState(s))
+	put := Op{Method: "put", Key: "b", Args: []string{"x"}}
+	app := Op{Method: "append", Key: "a", Args: []string{"y"}}
+	k := newKeyed(kv{}, []Op{put, app})
+	ok, s := k.Step(k.Init(), &put)
+	require.True(t, ok)
+	_, s = k.Step(s, &app)
+	assert.Equal(t, "{a: y, b: x}", k.ShowState(s))
+	assert.Equal(t, "{a: y, b: x}", showState(k, s))
+	assert.Len(t, s, 8, "a product state holds one 4-byte id per key")
+	// The same product state reached in another order is the same string.
+	_, s2 := k.Step(k.Init(), &app)
+	_, s2 = k.Step(s2, &put)
+	assert.Equal(t, s, s2)
 }
 
 func fmtSscan(s string, v *int64) (int, error) { return fmt.Sscan(s, v) }

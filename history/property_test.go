@@ -306,7 +306,7 @@ func TestPartitionedAgainstUnpartitioned(t *testing.T) {
 				whole, err := Check(h, spec, Options{NoPartition: true})
 				require.NoError(t, err)
 				require.Equal(t, part.Verdict, whole.Verdict, "trial %d\n%s", trial, dump(ops))
-				require.Equal(t, verdictOf(bruteForce(ops, keyed{spec})), whole.Verdict, "trial %d\n%s", trial, dump(ops))
+				require.Equal(t, verdictOf(bruteForce(ops, newKeyed(spec, ops))), whole.Verdict, "trial %d\n%s", trial, dump(ops))
 			}
 		})
 	}

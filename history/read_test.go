@@ -3,6 +3,7 @@ package history
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -185,6 +186,38 @@ func FuzzRead(f *testing.F) {
 			}
 			if err := h.Validate(); err != nil {
 				t.Fatalf("%s reader returned an invalid history: %v", format, err)
+			}
+		}
+	})
+}
+
+// FuzzCheck reads arbitrary JSON Lines and checks them against every
+// built-in model: an error or a verdict, never a panic; the general search
+// and the automatic choice (bad patterns where they apply) agree.
+func FuzzCheck(f *testing.F) {
+	f.Add([]byte(`{"client": 1, "call": 0, "return": 3, "method": "enq", "input": 1}
+{"client": 2, "call": 1, "return": 2, "method": "deq", "output": 1}
+{"client": 3, "call": 4, "method": "push", "input": "a"}
+{"client": 4, "call": 5, "return": 6, "method": "pop", "output": null, "key": 2}`))
+	f.Add([]byte(`{"client": 1, "call": 0, "return": 3, "method": "cas", "input": [null, 1], "output": true}
+{"client": 2, "call": 1, "return": 2, "method": "read", "output": 1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h, err := ReadJSONL(strings.NewReader(string(data)), "fuzz")
+		if err != nil || len(h.Ops) > 12 {
+			return
+		}
+		for _, model := range Models {
+			spec, _ := Builtin(model)
+			auto, err := Check(h, spec, Options{Timeout: time.Second})
+			if err != nil {
+				continue
+			}
+			gen, err := Check(h, spec, Options{Timeout: time.Second, Algorithm: General})
+			if err != nil {
+				t.Fatalf("%s: the general search rejects what Auto accepted: %v", model, err)
+			}
+			if auto.Verdict != Unknown && gen.Verdict != Unknown && auto.Verdict != gen.Verdict {
+				t.Fatalf("%s: auto says %v (%v), general says %v", model, auto.Verdict, auto.Algorithms, gen.Verdict)
 			}
 		}
 	})

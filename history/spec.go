@@ -1,6 +1,7 @@
 package history
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"strconv"
@@ -27,12 +28,9 @@ type Spec interface {
 	Partition(ops []Op) [][]int
 }
 
-// Separators of state encodings; Validate rejects values containing them.
-const (
-	sepElem = "\x1f" // ends each element of a sequence or set
-	sepKey  = "\x1e" // between a key and its object's state
-	sepPair = "\x1d" // ends each key's entry of a keyed state
-)
+// sepElem ends each element of a sequence or set state; Validate rejects
+// values containing it.
+const sepElem = "\x1f"
 
 // Models lists the built-in model names.
 var Models = []string{"register", "cas-register", "kv", "queue", "stack", "set", "counter"}
@@ -94,8 +92,8 @@ func arity(op *Op, model string, methods map[string]int) error {
 	if n >= 0 && len(op.Args) != n {
 		return fmt.Errorf("%s of model %s takes %d argument(s), found %d", op.Method, model, n, len(op.Args))
 	}
-	for _, v := range append(op.Args, op.Result, op.Key) {
-		if strings.ContainsAny(v, sepElem+sepKey+sepPair) {
+	for _, v := range append(op.Args, op.Result) {
+		if strings.Contains(v, sepElem) {
 			return fmt.Errorf("value %q contains a control character reserved for state encodings", v)
 		}
 	}
@@ -301,37 +299,90 @@ func (counter) Step(s string, op *Op) (bool, string) {
 	return true, strconv.FormatInt(n+d, 10)
 }
 
-// keyed is the product of independent copies of an object, one per key:
-// the unpartitioned view of a multi-key history. Its state lists
-// key sepKey state sepPair for each key touched, sorted by key.
-type keyed struct{ inner Spec }
+// keyed is the product of independent copies of an object, one per key of
+// a history: the unpartitioned view of a multi-key history. A product
+// state holds, for each key in a fixed order, the 4-byte id of that key's
+// object state, interned here, so that product states stay short however
+// much the objects hold. Not safe for concurrent use; Check gives it a
+// single partition.
+type keyed struct {
+	inner  Spec
+	keys   []string
+	slot   map[string]int
+	ids    map[string]uint32
+	states []string
+}
 
-func (k keyed) Name() string             { return k.inner.Name() }
-func (keyed) Init() string               { return "" }
-func (k keyed) Validate(op *Op) error    { return k.inner.Validate(op) }
-func (keyed) Partition(ops []Op) [][]int { return [][]int{seq(len(ops))} }
-
-func (k keyed) Step(s string, op *Op) (bool, string) {
-	head := op.Key + sepKey
-	// Find the key's entry, or where it would go.
-	start := 0
-	for start < len(s) {
-		end := start + strings.Index(s[start:], sepPair) + 1
-		if s[start:end-1] >= head {
-			break
+// newKeyed returns the product of inner over the keys of ops.
+func newKeyed(inner Spec, ops []Op) *keyed {
+	k := &keyed{inner: inner, slot: map[string]int{}, ids: map[string]uint32{}}
+	for i := range ops {
+		if _, ok := k.slot[ops[i].Key]; !ok {
+			k.slot[ops[i].Key] = len(k.keys)
+			k.keys = append(k.keys, ops[i].Key)
 		}
-		start = end
 	}
-	inner, end := k.inner.Init(), start
-	if strings.HasPrefix(s[start:], head) {
-		end = start + strings.Index(s[start:], sepPair) + 1
-		inner = s[start+len(head) : end-1]
+	return k
+}
+
+func (k *keyed) Name() string               { return k.inner.Name() }
+func (k *keyed) Validate(op *Op) error      { return k.inner.Validate(op) }
+func (k *keyed) Partition(ops []Op) [][]int { return [][]int{seq(len(ops))} }
+
+func (k *keyed) intern(s string) uint32 {
+	id, ok := k.ids[s]
+	if !ok {
+		id = uint32(len(k.states))
+		k.ids[s] = id
+		k.states = append(k.states, s)
 	}
-	ok, next := k.inner.Step(inner, op)
+	return id
+}
+
+func (k *keyed) Init() string {
+	b := make([]byte, 4*len(k.keys))
+	id := k.intern(k.inner.Init())
+	for i := range k.keys {
+		binary.LittleEndian.PutUint32(b[4*i:], id)
+	}
+	return string(b)
+}
+
+func (k *keyed) Step(s string, op *Op) (bool, string) {
+	i, known := k.slot[op.Key]
+	if !known {
+		return false, s // not an operation of the history the product was built for
+	}
+	id := slotID(s, i)
+	ok, next := k.inner.Step(k.states[id], op)
 	if !ok {
 		return false, s
 	}
-	return true, s[:start] + head + next + sepPair + s[end:]
+	nid := k.intern(next)
+	if nid == id {
+		return true, s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:4*i])
+	b.Write(binary.LittleEndian.AppendUint32(make([]byte, 0, 4), nid))
+	b.WriteString(s[4*i+4:])
+	return true, b.String()
+}
+
+// slotID decodes the id of key slot i of a product state.
+func slotID(s string, i int) uint32 {
+	return uint32(s[4*i]) | uint32(s[4*i+1])<<8 | uint32(s[4*i+2])<<16 | uint32(s[4*i+3])<<24
+}
+
+// ShowState renders a product state as {key: state, …}, keys sorted.
+func (k *keyed) ShowState(s string) string {
+	parts := make([]string, len(k.keys))
+	for i, key := range k.keys {
+		parts[i] = show(key) + ": " + ShowState(k.states[slotID(s, i)])
+	}
+	sort.Strings(parts)
+	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 // seq returns 0, 1, …, n-1.

@@ -3,7 +3,6 @@ package progress
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"strings"
 
 	"github.com/linbis/linbis/lts"
@@ -27,9 +26,10 @@ type Result struct {
 }
 
 // Check decides p on l. Properties that need thread attribution return an
-// error wrapping ErrNeedsThreads when l.Meta is nil; an LTS whose call/ret
-// actions are not well formed gives an *InputError (wrapping ErrMalformed).
-// To decide several properties of one LTS, use NewChecker once.
+// error wrapping ErrNeedsThreads when l.Meta is nil (a plain .aut file) or
+// a reachable internal step has no thread; an LTS whose call/ret actions
+// are not well formed gives an *InputError (wrapping ErrMalformed). To
+// decide several properties of one LTS, use NewChecker once.
 func Check(l *lts.LTS, p Property) (*Result, error) {
 	if err := checkSupported(l, p); err != nil {
 		return nil, err
@@ -45,12 +45,17 @@ func Check(l *lts.LTS, p Property) (*Result, error) {
 // with the pending operations once, so that several properties share that
 // work. A Checker is not safe for concurrent use.
 type Checker struct {
-	m *model
+	m    *model
+	opts Options
 	// Scratch for the breadth-first searches inside a component.
 	stamp  []int32
 	epoch  int32
 	bfsPar []int32
 	queue  []int32
+
+	attributionChecked bool
+	unattributed       string
+	cand               []uint64 // see candidates
 }
 
 // NewChecker annotates l for the progress checks in O(states + transitions)
@@ -63,7 +68,8 @@ func NewCheckerOptions(l *lts.LTS, opts Options) (*Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Checker{m: m}, nil
+	opts.report("annotate", int64(len(m.order)), "states")
+	return &Checker{m: m, opts: opts}, nil
 }
 
 func checkSupported(l *lts.LTS, p Property) error {
@@ -74,7 +80,7 @@ func checkSupported(l *lts.LTS, p Property) error {
 		return fmt.Errorf("unknown progress property %d", int(p))
 	}
 	if p.NeedsThreads() && !hasThreads(l) {
-		return fmt.Errorf("%s %w", p.Title(), ErrNeedsThreads)
+		return fmt.Errorf("%s %w (an LTS compiled from a model; a plain .aut file has none)", p.Title(), ErrNeedsThreads)
 	}
 	return nil
 }
@@ -83,6 +89,11 @@ func checkSupported(l *lts.LTS, p Property) error {
 func (c *Checker) Check(p Property) (*Result, error) {
 	if err := checkSupported(c.m.l, p); err != nil {
 		return nil, err
+	}
+	if p.NeedsThreads() {
+		if step := c.unattributedStep(); step != "" {
+			return nil, fmt.Errorf("%s %w for every step, but step %s has none", p.Title(), ErrNeedsThreads, step)
+		}
 	}
 	var r *Result
 	switch p {
@@ -106,7 +117,7 @@ func (c *Checker) Check(p Property) (*Result, error) {
 		}
 	}
 	if r.Holds {
-		r.Explanation += c.notes()
+		r.Explanation += c.notes(p)
 	}
 	if c.m.origin != nil {
 		r.Explanation += fmt.Sprintf("; note: the states of the input do not determine which operations are pending "+
@@ -116,147 +127,24 @@ func (c *Checker) Check(p Property) (*Result, error) {
 	return r, nil
 }
 
-// cycleSpec says which cycles violate a property: those whose transitions
-// all satisfy keep and whose strongly connected component passes
-// witnesses. keep may only keep transitions that leave a reachable state;
-// every spec below ensures it by asking for a pending operation at the
-// source, as unreachable states have an empty pending set.
-type cycleSpec struct {
-	keep func(t int32) bool
-	// witnesses, when set, returns the waypoints a cycle through component
-	// comp must visit, or ok=false if the component has no violating cycle.
-	witnesses func(comp []int32, count int32) func(c int32) (wps []waypoint, ok bool)
-}
-
-// waypoint is a place a cycle must visit: state, then, if via ≥ 0, the
-// transition via (which leaves state). It witnesses something about
-// thread (an index), and is skipped when covered says the cycle built so
-// far already does.
-type waypoint struct {
-	state, via int32
-	thread     int32
-	covered    func(cycle []int32, thread int32) bool
-}
-
-// findLasso returns a lasso (transitions, loop start) whose cycle satisfies
-// spec, with a shortest prefix to a state of a violating component, or
-// nil. It runs one Tarjan pass: O(states + transitions).
-func (c *Checker) findLasso(spec cycleSpec) (path []int32, loopStart int) {
-	l := c.m.l
-	comp, count := lts.SCCs(l, spec.keep)
-	// A component holds a cycle iff it has two states or a kept self-loop.
-	size := make([]int32, count)
-	for _, s := range c.m.order {
-		size[comp[s]]++
+// unattributedStep returns a reachable internal or plain visible step
+// that no thread took, or "": the thread-specific properties would
+// otherwise silently count it as nobody's.
+func (c *Checker) unattributedStep() string {
+	if c.attributionChecked {
+		return c.unattributed
 	}
-	cyclic := make([]bool, count)
-	for _, s := range c.m.order {
-		if size[comp[s]] > 1 {
-			cyclic[comp[s]] = true
-			continue
-		}
-		for t := l.Out[s]; t < l.Out[s+1]; t++ {
-			if l.Dst[t] == s && spec.keep(t) {
-				cyclic[comp[s]] = true
+	c.attributionChecked = true
+	m := c.m
+	for _, s := range m.order {
+		for t := m.l.Out[s]; t < m.l.Out[s+1]; t++ {
+			if m.threadOf(t) < 0 {
+				c.unattributed = fmt.Sprintf("%d -%s-> %d", m.state(s), m.l.LabelName(t), m.state(m.l.Dst[t]))
+				return c.unattributed
 			}
 		}
 	}
-	var check func(c int32) ([]waypoint, bool)
-	if spec.witnesses != nil {
-		check = spec.witnesses(comp, count)
-	}
-	for _, s := range c.m.order { // BFS order: the first hit has a shortest prefix
-		cc := comp[s]
-		if !cyclic[cc] {
-			continue
-		}
-		var wps []waypoint
-		if check != nil {
-			var ok bool
-			if wps, ok = check(cc); !ok {
-				cyclic[cc] = false // do not ask again
-				continue
-			}
-		}
-		path = c.m.pathTo(s)
-		loopStart = len(path)
-		return append(path, c.cycleThrough(s, comp, spec.keep, wps)...), loopStart
-	}
-	return nil, -1
-}
-
-// cycleThrough returns a cycle from s back to s inside s's component,
-// using kept transitions only. It visits the waypoints without a covered
-// test in order; then, for each waypoint whose thread the cycle does not
-// cover yet, it appends a detour from s through the waypoint back to s.
-func (c *Checker) cycleThrough(s int32, comp []int32, keep func(int32) bool, wps []waypoint) []int32 {
-	var cycle []int32
-	cur := s
-	visit := func(wp waypoint) {
-		cycle = append(cycle, c.pathWithin(cur, wp.state, comp, keep, false)...)
-		cur = wp.state
-		if wp.via >= 0 {
-			cycle = append(cycle, wp.via)
-			cur = c.m.l.Dst[wp.via]
-		}
-	}
-	for _, wp := range wps {
-		if wp.covered == nil {
-			visit(wp)
-		}
-	}
-	cycle = append(cycle, c.pathWithin(cur, s, comp, keep, len(cycle) == 0)...)
-	cur = s
-	for _, wp := range wps {
-		if wp.covered != nil && !wp.covered(cycle, wp.thread) {
-			visit(wp)
-			cycle = append(cycle, c.pathWithin(cur, s, comp, keep, false)...)
-			cur = s
-		}
-	}
-	return cycle
-}
-
-// pathWithin returns a shortest path of kept transitions from one state to
-// another inside their common component (at least one step if nonEmpty).
-func (c *Checker) pathWithin(from, to int32, comp []int32, keep func(int32) bool, nonEmpty bool) []int32 {
-	if from == to && !nonEmpty {
-		return nil
-	}
-	l := c.m.l
-	if c.stamp == nil {
-		c.stamp = make([]int32, l.NumStates)
-		c.bfsPar = make([]int32, l.NumStates)
-	}
-	c.epoch++
-	cc := comp[from]
-	c.queue = append(c.queue[:0], from)
-	c.stamp[from] = c.epoch
-	for i := 0; i < len(c.queue); i++ {
-		s := c.queue[i]
-		for t := l.Out[s]; t < l.Out[s+1]; t++ {
-			d := l.Dst[t]
-			if comp[d] != cc || !keep(t) {
-				continue
-			}
-			if d == to {
-				path := []int32{t}
-				for u := s; u != from; u = l.Src[c.bfsPar[u]] {
-					path = append(path, c.bfsPar[u])
-				}
-				for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
-					path[i], path[j] = path[j], path[i]
-				}
-				return path
-			}
-			if c.stamp[d] != c.epoch {
-				c.stamp[d] = c.epoch
-				c.bfsPar[d] = t
-				c.queue = append(c.queue, d)
-			}
-		}
-	}
-	panic("progress: no path inside a strongly connected component") // unreachable by construction
+	return ""
 }
 
 // lockFree: a violating cycle keeps some operation pending and has no ret.
@@ -411,10 +299,16 @@ func (c *Checker) fairWaypoints(cc int32, comp []int32, keep func(int32) bool, t
 	return wps
 }
 
-// perThread looks for a violating cycle for each thread in turn.
+// perThread looks for a violating cycle for each thread in turn, skipping
+// the threads that cannot have one (see candidates).
 func (c *Checker) perThread(p Property, spec func(th int32) cycleSpec) *Result {
 	m := c.m
+	cand := c.candidates()
 	for th := int32(0); th < int32(m.threads); th++ {
+		c.opts.report(p.String(), int64(th), "threads done")
+		if cand[th/64]&(1<<(th%64)) == 0 {
+			continue
+		}
 		path, loop := c.findLasso(spec(th))
 		if path == nil {
 			continue
@@ -452,6 +346,47 @@ func (c *Checker) perThread(p Property, spec func(th int32) cycleSpec) *Result {
 	return r
 }
 
+// candidates returns the set of threads (as pending-set words) for which
+// a cycle that keeps the thread pending throughout may exist; it is
+// computed once. Every cycle the per-thread properties look for keeps some
+// thread pending at both ends of each of its transitions, so it lies in a
+// cyclic strongly connected component of the subgraph of such transitions,
+// and its thread is pending at both ends of a transition inside that
+// component. One Tarjan pass over that subgraph thus rules out, at once,
+// every thread that is never pending across a cycle — in a lock-free
+// object under a bounded client, all of them.
+func (c *Checker) candidates() []uint64 {
+	if c.cand != nil {
+		return c.cand
+	}
+	m := c.m
+	w := m.words
+	shared := func(t int32) bool { // some thread is pending at both ends
+		a, b := int(m.l.Src[t])*w, int(m.l.Dst[t])*w
+		for i := range w {
+			if m.pend[a+i]&m.pend[b+i]&^reachedBit != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	comp, cyclic := c.cyclicComponents(shared)
+	c.cand = make([]uint64, w)
+	for _, s := range m.order {
+		if !cyclic[comp[s]] {
+			continue
+		}
+		for t := m.l.Out[s]; t < m.l.Out[s+1]; t++ {
+			if d := m.l.Dst[t]; comp[d] == comp[s] {
+				for i := range w {
+					c.cand[i] |= m.pend[int(s)*w+i] & m.pend[int(d)*w+i] &^ reachedBit
+				}
+			}
+		}
+	}
+	return c.cand
+}
+
 // deadlockFree: no reachable state with a pending operation lacks an
 // outgoing transition. It also returns the stuck state of the
 // counterexample (−1 if none).
@@ -477,101 +412,4 @@ func (c *Checker) deadlockFree() (*Result, int32) {
 	r.Explanation = fmt.Sprintf("not deadlock-free: after %s from the initial state the system reaches state %d, "+
 		"where %s pending and no step is enabled (%d such reachable states)", steps(len(path)), m.state(first), c.describePending(path), stuck)
 	return r, first
-}
-
-// pendingCalls replays path from the initial state and returns, per
-// thread index, the transition of its pending call at the end (−1 if none).
-func (c *Checker) pendingCalls(path []int32) []int32 {
-	m := c.m
-	calls := make([]int32, m.threads)
-	for i := range calls {
-		calls[i] = -1
-	}
-	for _, t := range path {
-		switch lab := m.l.Label[t]; m.kind[lab] {
-		case Call:
-			calls[m.lthread[lab]] = t
-		case Return:
-			calls[m.lthread[lab]] = -1
-		}
-	}
-	return calls
-}
-
-// pendingCall names thread th's pending call at the end of path.
-func (c *Checker) pendingCall(path []int32, th int32) string {
-	if t := c.pendingCalls(path)[th]; t >= 0 {
-		return c.m.l.LabelName(t)
-	}
-	return "its operation"
-}
-
-// describePending says which operations are pending at the end of path,
-// e.g. "call(1,dec) of thread 1 is".
-func (c *Checker) describePending(path []int32) string {
-	var ops []string
-	for th, t := range c.pendingCalls(path) {
-		if t >= 0 {
-			ops = append(ops, fmt.Sprintf("%s of thread %d", c.m.l.LabelName(t), th+1))
-		}
-	}
-	if len(ops) == 1 {
-		return ops[0] + " is"
-	}
-	return strings.Join(ops, ", ") + " are"
-}
-
-// firstPendingThread returns the smallest thread number with a pending
-// operation at state s.
-func (c *Checker) firstPendingThread(s int32) int32 {
-	set := append([]uint64(nil), c.m.set(s)...)
-	set[len(set)-1] &^= reachedBit
-	for w, word := range set {
-		if word != 0 {
-			return int32(w*64+bits.TrailingZeros64(word)) + 1
-		}
-	}
-	return 0
-}
-
-// enabled reports whether thread index th has a transition leaving s.
-func (c *Checker) enabled(s, th int32) bool {
-	for t := c.m.l.Out[s]; t < c.m.l.Out[s+1]; t++ {
-		if c.m.threadOf(t) == th {
-			return true
-		}
-	}
-	return false
-}
-
-// steps renders a count of steps: "1 step", "3 steps".
-func steps(n int) string {
-	if n == 1 {
-		return "1 step"
-	}
-	return fmt.Sprintf("%d steps", n)
-}
-
-func (c *Checker) countSteps(path []int32, th int32) int {
-	n := 0
-	for _, t := range path {
-		if c.m.threadOf(t) == th {
-			n++
-		}
-	}
-	return n
-}
-
-// notes adds what a reader of a positive verdict should know: that the
-// input has no operations, or labels that were not understood.
-func (c *Checker) notes() string {
-	var sb strings.Builder
-	if c.m.calls == 0 {
-		sb.WriteString("; note: no label has the form call(T,M,ARGS), so no operation is ever pending")
-	}
-	if len(c.m.odd) > 0 {
-		fmt.Fprintf(&sb, "; note: %d labels look like calls or returns but do not parse as call(T,M,ARGS)/ret(T,M,VAL) and were treated as plain visible actions, e.g. %q",
-			len(c.m.odd), c.m.odd[0])
-	}
-	return sb.String()
 }

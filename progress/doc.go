@@ -16,14 +16,17 @@
 // thread in its label, an internal step to Meta.Thread (0 = none); thread T
 // is enabled at a state if some transition of T leaves it.
 //
-// The LTS is finite, so the client is bounded (threads × ops). Under a
-// bounded number of operations per thread a thread that keeps returning
-// cannot keep calling, so wait- and lock-freedom differ only in whether the
-// looping thread is the starved one; the difference that matters — one
-// thread's CAS failing forever while another completes operation after
-// operation (Yang et al., Example 1) — shows only in a model whose client
-// calls forever ("ops forever"), where the LTS has cycles through returns.
-// Every verdict holds for the bounds the LTS was generated with.
+// The LTS is finite, so the client is bounded (threads × ops) and every
+// verdict holds for the bounds the LTS was generated with. With a bounded
+// number of operations per thread no cycle contains a call or a ret, so
+// every infinite execution ends in a cycle on which the same operations
+// stay pending; if, as under a most-general client, only threads with a
+// pending operation take internal steps, wait-freedom and lock-freedom then
+// coincide (the CAS counter of Yang et al. Fig. 1 is wait-free for every
+// bound). The difference — one thread's CAS failing forever while another
+// completes operation after operation (Example 1) — shows only in a model
+// whose client calls forever ("ops forever"), whose LTS has cycles through
+// returns.
 //
 // # Definitions
 //

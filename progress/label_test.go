@@ -237,10 +237,36 @@ func TestEdgeCases(t *testing.T) {
 		_, err := Check(l, WaitFree)
 		assert.ErrorIs(t, err, ErrNeedsThreads)
 		assert.ErrorContains(t, err, "wait-free needs thread attribution")
+
+		// With attribution, every reachable step must have a thread.
+		b := lts.NewBuilder()
+		b.SetNumStates(3)
+		b.AddTransitionMeta(0, b.Label("call(1,m)"), 1, 1, -1)
+		b.AddTransitionMeta(1, lts.Tau, 2, 0, -1)
+		l = b.Build()
+		_, err = Check(l, ObstructionFree)
+		assert.ErrorIs(t, err, ErrNeedsThreads)
+		assert.ErrorContains(t, err, "obstruction-free needs thread attribution for every step, but step 1 -tau-> 2 has none")
+		res, err := Check(l, LockFree)
+		require.NoError(t, err, "lock-freedom needs no threads")
+		assert.True(t, res.Holds)
 	})
 }
 
 // triple is a transition for lts.FromTriples.
 func triple(src int32, label string, dst int32) lts.Triple {
 	return lts.Triple{Src: src, Label: label, Dst: dst}
+}
+
+func TestProgressCallback(t *testing.T) {
+	var stages []string
+	opts := Options{Progress: func(stage string, count int64, unit string) {
+		stages = append(stages, fmt.Sprintf("%s %d %s", stage, count, unit))
+	}}
+	c, err := NewCheckerOptions(knownObjects[0].l, opts)
+	require.NoError(t, err)
+	_, err = c.Check(WaitFree)
+	require.NoError(t, err)
+	assert.Contains(t, stages, "annotate 16 states")
+	assert.Contains(t, stages, "waitfree 1 threads done")
 }

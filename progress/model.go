@@ -81,7 +81,7 @@ const reachedBit = uint64(1) << 63
 // annotateStates builds the model of l in O(states·words + transitions),
 // or fails with an ambiguous *InputError if the pending set is not a
 // function of the state.
-func annotateStates(l *lts.LTS) (*model, error) {
+func annotateStates(l *lts.LTS, opts Options) (*model, error) {
 	if err := l.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid LTS: %w", err)
 	}
@@ -122,6 +122,9 @@ func annotateStates(l *lts.LTS) (*model, error) {
 	m.order = append(m.order, l.Initial)
 	next := make([]uint64, m.words)
 	for i := 0; i < len(m.order); i++ {
+		if i&(1<<20-1) == 0 {
+			opts.report("annotate", int64(i), "states")
+		}
 		s := m.order[i]
 		for t := l.Out[s]; t < l.Out[s+1]; t++ {
 			// The common case, a step that does not change the pending set

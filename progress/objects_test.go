@@ -88,6 +88,51 @@ var forgetfulLock = program{
 	step(2, 3, "ret(%d,inc)", "return;", nil),
 }
 
+// hpPop is pop of the stack with hazard pointers, Yang et al. Fig. 7 (the
+// revised version of Fu et al., revised = true) or with Michael's
+// Retire_Node, which scans the hazard pointers once and never waits
+// (revised = false), for thread tid of 2, on a stack holding one node A.
+// With only pops the heap is fixed (A.Next = null), so the shared value
+// packs Top (bit 0: 1 = A, 0 = null), HP[1] (bit 1) and HP[2] (bit 2), and
+// the register packs t (bit 0) and t1 (bit 1). Local-only work (the null
+// test, the comparison, i := i+1 past the thread's own index) is folded
+// into the neighbouring shared step.
+func hpPop(tid int, revised bool) program {
+	const top = 1
+	hp := func(th int) int { return 1 << th } // HP[th]'s bit in the shared value
+	other := 3 - tid
+	t := func(r int) int { return r & 1 }
+	set := func(g, bit, v int) int { return g&^bit | v*bit }
+	retire := step(7, 8, "tau", "t' := HP[i]; if (t' != t) i := i+1", func(g, r int) (bool, int, int) {
+		if !revised {
+			return true, g, r // Michael: a hazardous node is kept on the retired list; no waiting
+		}
+		return g&hp(other) == 0 || t(r) == 0, g, r
+	})
+	prog := program{
+		step(0, 1, "call(%d,pop)", "pop()", nil),
+		step(1, 3, "tau", "t:=Top; if(t==null) return EMPTY;", func(g, r int) (bool, int, int) { return g&top != 0, g, 1 }),
+		step(1, 20, "tau", "t:=Top; if(t==null) return EMPTY;", func(g, r int) (bool, int, int) { return g&top == 0, g, 0 }),
+		step(3, 4, "tau", "HP[tid]:=t;", func(g, r int) (bool, int, int) { return true, set(g, hp(tid), t(r)), r }),
+		step(4, 5, "tau", "t1:=Top; if(t==t1) {", func(g, r int) (bool, int, int) { return g&top == t(r), g, r | (g&top)<<1 }),
+		step(4, 1, "tau", "t1:=Top; if(t==t1) {", func(g, r int) (bool, int, int) { return g&top != t(r), g, 0 }),
+		step(5, 6, "tau", "next:=t.Next;", nil),
+		step(6, 7, "tau", "done:=cas(&Top,t,next) }", func(g, r int) (bool, int, int) { return g&top == t(r), set(g, top, 0), r &^ 2 }),
+		step(6, 1, "tau", "done:=cas(&Top,t,next) }", func(g, r int) (bool, int, int) { return g&top != t(r), g, 0 }),
+		retire,
+		step(8, 9, "tau", "HP[tid]:=null;", func(g, r int) (bool, int, int) { return true, set(g, hp(tid), 0), r }),
+		step(9, 10, "ret(%d,pop,A)", "return t;", func(g, r int) (bool, int, int) { return true, g, 0 }),
+		step(20, 10, "ret(%d,pop,EMPTY)", "return EMPTY;", nil),
+	}
+	if revised {
+		// The spin: HP[other] still holds t, so i is not incremented.
+		prog = append(prog, step(7, 7, "tau", "t' := HP[i]; if (t' != t) i := i+1", func(g, r int) (bool, int, int) {
+			return g&hp(other) != 0 && t(r) == 1, g, r
+		}))
+	}
+	return prog
+}
+
 type verdicts struct{ lock, wait, obstruction, deadlock, starvation bool }
 
 func (v verdicts) of(p Property) bool {
@@ -150,6 +195,20 @@ var knownObjects = []struct {
 	// thread 2 starves — the classic "deadlock-free, not starvation-free".
 	{"TAS/forever", interleave("tas-lock", 0, tasLock(0), tasLock(0)), 0, 0,
 		verdicts{false, false, false, true, false}},
+	// The stack with Michael's hazard pointers, 2 threads × 1 pop, one
+	// node: a failed CAS or re-read of Top needs the other thread's
+	// successful CAS, which happens once, so there is no cycle at all.
+	{"HP stack (Michael)", interleave("hp-michael", 1, hpPop(1, false), hpPop(2, false)), 0, 0,
+		verdicts{true, true, true, true, true}},
+	// The revised hazard-pointer stack (Yang et al. §6.3, Fig. 7): thread 2
+	// publishes HP[2] = A and pauses; thread 1 pops A and in retireNode(A)
+	// reads HP[2] = A again and again — a cycle without ret: not lock-free,
+	// and thread 1 alone spins: not obstruction-free. Worse, thread 2 then
+	// finds Top = null and returns EMPTY without clearing HP[2], so thread
+	// 1 spins even under fair scheduling: not starvation-free. It never
+	// gets stuck: deadlock-free.
+	{"HP stack (revised)", interleave("hp-revised", 1, hpPop(1, true), hpPop(2, true)), 0, 0,
+		verdicts{false, false, false, true, false}},
 	// A lock that is never released: thread 1 returns holding it, thread 2
 	// blocks forever in a state with no step at all. No cycle exists, so
 	// the three properties about infinite executions hold; deadlock- and
@@ -172,6 +231,9 @@ func TestKnownObjects(t *testing.T) {
 				res, err := c.Check(p)
 				require.NoError(t, err)
 				assert.Equal(t, obj.want.of(p), res.Holds, "%s: %s", p, res.Explanation)
+				if res.Holds && !obj.want.deadlock && (p == LockFree || p == WaitFree || p == ObstructionFree) {
+					assert.Contains(t, res.Explanation, "see deadlockfree", "a stuck state is pointed out")
+				}
 				assert.Equal(t, p, res.Property)
 				if !res.Holds {
 					checkCounterexample(t, obj.l, res)
@@ -219,6 +281,42 @@ func TestDelta2ByHand(t *testing.T) {
 	assert.Equal(t, lts.TraceStep{From: 4, Label: "tau", To: 4, Thread: 1,
 		Source: &lts.SourceStep{File: "fig2-delta2", Line: 2, Col: 1, Text: "while (1) do {skip;}"}}, tr.Steps[1])
 	assert.Contains(t, res.Explanation, "call(1,dec) of thread 1 is pending")
+}
+
+// TestRevisedHPLasso checks that the lock-freedom counterexample of the
+// revised hazard-pointer stack is the spin of Yang et al. §6.3: a cycle of
+// one retireNode step, reading the other thread's hazard pointer, while
+// that thread has published it for the popped node.
+func TestRevisedHPLasso(t *testing.T) {
+	l := knownObjects[8].l
+	require.Equal(t, "HP stack (revised)", knownObjects[8].name)
+	res, err := Check(l, LockFree)
+	require.NoError(t, err)
+	require.False(t, res.Holds)
+	tr := res.Lasso
+	cycle := tr.Steps[tr.LoopStart:]
+	require.Len(t, cycle, 1)
+	assert.Equal(t, "t' := HP[i]; if (t' != t) i := i+1", cycle[0].Source.Text)
+	spinner := cycle[0].Thread
+	var other []string // what the other thread did in the prefix
+	for _, st := range tr.Steps[:tr.LoopStart] {
+		if st.Thread != spinner && st.Source != nil {
+			other = append(other, st.Source.Text)
+		}
+	}
+	assert.Contains(t, other, "HP[tid]:=t;", "the other thread published its hazard pointer")
+	assert.NotContains(t, other, "HP[tid]:=null;")
+
+	// Under weak fairness the other thread must move: it returns EMPTY
+	// with its hazard pointer still set, and the spin goes on.
+	res, err = Check(l, StarvationFree)
+	require.NoError(t, err)
+	require.False(t, res.Holds)
+	checkCounterexample(t, l, res)
+	tr = res.Lasso
+	require.Len(t, tr.Steps[tr.LoopStart:], 1)
+	assert.Equal(t, "t' := HP[i]; if (t' != t) i := i+1", tr.Steps[tr.LoopStart].Source.Text)
+	assert.Regexp(t, `^ret\(\d,pop,EMPTY\)$`, tr.Steps[tr.LoopStart-1].Label)
 }
 
 // TestBundledCASCounter checks the .aut example of the CLI (the CAS counter

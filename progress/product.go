@@ -18,6 +18,17 @@ type Options struct {
 	// input do not determine the pending operations; 0 means
 	// DefaultMaxProductStates.
 	MaxProductStates int
+	// Progress, if set, is called now and then with the stage, a count and
+	// its unit (as meter.Report takes them), e.g. ("annotate", 1048576,
+	// "states").
+	Progress func(stage string, count int64, unit string)
+}
+
+// report calls the progress callback, if any.
+func (o Options) report(stage string, count int64, unit string) {
+	if o.Progress != nil {
+		o.Progress(stage, count, unit)
+	}
 }
 
 // ErrLimit is wrapped by the error returned when a limit of Options is hit.
@@ -30,7 +41,7 @@ var ErrLimit = errors.New("limit reached")
 // annotates that instead; counterexamples are mapped back to l's states.
 // Either way every verdict rests on the true pending set of every path.
 func annotate(l *lts.LTS, opts Options) (*model, error) {
-	m, err := annotateStates(l)
+	m, err := annotateStates(l, opts)
 	var ie *InputError
 	if !errors.As(err, &ie) || !ie.ambiguous {
 		return m, err
@@ -43,7 +54,8 @@ func annotate(l *lts.LTS, opts Options) (*model, error) {
 	if err != nil {
 		return nil, err
 	}
-	pm, err := annotateStates(p)
+	opts.report("product", int64(p.NumStates), "states")
+	pm, err := annotateStates(p, opts)
 	if errors.As(err, &ie) {
 		ie.State = origin[ie.State]
 		for i := range ie.Trace.Steps {

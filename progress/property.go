@@ -74,12 +74,14 @@ func (p Property) NeedsThreads() bool { return p != LockFree && p != DeadlockFre
 
 // ErrNeedsThreads is wrapped by the error Check returns for a property that
 // needs to know which thread took each internal step, on an LTS without
-// thread attribution (a plain .aut file).
-var ErrNeedsThreads = errors.New("needs thread attribution (an LTS compiled from a model), not a plain .aut file")
+// thread attribution (a plain .aut file) or with a reachable internal step
+// attributed to no thread.
+var ErrNeedsThreads = errors.New("needs thread attribution")
 
 // Supported returns the properties that can be decided on l: all of them
 // when l carries thread attribution, otherwise LockFree and DeadlockFree,
-// which need only the call/ret labels.
+// which need only the call/ret labels. (Check still refuses the
+// thread-specific ones if a reachable step is attributed to no thread.)
 func Supported(l *lts.LTS) []Property {
 	var out []Property
 	for _, p := range AllProperties {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/linbis/linbis/internal/meter"
 	"github.com/linbis/linbis/lts"
 	"github.com/linbis/linbis/progress"
 )
@@ -72,7 +73,9 @@ func progressCommand(c *cli.Context) error {
 			}
 		}
 	}
-	results, err := checkProgress(l, props, progress.Options{MaxProductStates: c.Int("max-product")})
+	m := meter.ForStderr(c.Bool("json"))
+	results, err := checkProgress(l, props, progress.Options{MaxProductStates: c.Int("max-product"), Progress: m.Report})
+	m.Done()
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
