@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/internal/meter"
 	"github.com/linbis/linbis/lts"
 	"github.com/linbis/linbis/progress"
@@ -21,26 +22,39 @@ func init() {
 			"lockfree and deadlockfree need only the labels; waitfree, obstructionfree and starvationfree need\n" +
 			"to know which thread took each internal step, which a plain .aut file does not record.\n" +
 			"Exit status: 0 all hold, 1 some property is violated (a lasso is printed), 2 error.",
-		ArgsUsage: "FILE.aut",
-		Flags: []cli.Flag{
+		ArgsUsage: "FILE.aut | MODEL.lin | bundled model name",
+		Flags: append(modelFlags(),
 			&cli.StringSliceFlag{Name: "property", Aliases: []string{"p"},
 				Usage: "property to check: lockfree, waitfree, obstructionfree, deadlockfree, starvationfree (repeatable; default: all the input supports)"},
 			jsonFlag,
 			&cli.StringFlag{Name: "export", Usage: "write each counterexample to `DIR` as .txt, .aut, .dot and .json"},
 			&cli.IntFlag{Name: "max-product", Value: progress.DefaultMaxProductStates,
 				Usage: "bound on the product with pending sets, built only when the states do not determine the pending operations (e.g. a reduced LTS)"},
-		},
+		),
 		Action: progressCommand,
 	})
 }
 
-// loadProgressInput reads the LTS the progress verb checks. It is the one
-// place that knows input formats, so that model files can be added here.
-func loadProgressInput(path string) (*lts.LTS, error) {
-	if strings.HasSuffix(path, ".lin") {
-		return nil, fmt.Errorf("%s: model files are not supported by this build of progress; compile the model to .aut first", path)
+// loadProgressInput reads the LTS the progress verb checks: an .aut or .dot
+// file as it is, or a model (a .lin file or a bundled model's name)
+// compiled under the client-bound flags into its implementation LTS, whose
+// transitions carry threads and source lines.
+func loadProgressInput(c *cli.Context, path string) (*lts.LTS, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".aut", ".dot", ".gv":
+		return lts.ReadFile(path, lts.ReadOptions{})
 	}
-	return lts.ReadFile(path, lts.ReadOptions{})
+	m, err := loadModel(c)
+	if err != nil {
+		return nil, err
+	}
+	b, err := boundsFromFlags(c, m)
+	if err != nil {
+		return nil, err
+	}
+	opts, mt := optionsFromFlags(c, "exploring")
+	defer mt.Done()
+	return frontend.CompileImpl(m, b, opts)
 }
 
 // progressReport is the --json output of the progress verb.
@@ -52,11 +66,15 @@ type progressReport struct {
 }
 
 func progressCommand(c *cli.Context) error {
-	if c.NArg() != 1 {
-		return fmt.Errorf("progress needs exactly one FILE.aut, got %d arguments", c.NArg())
+	args, err := positionalArgs(c)
+	if err != nil {
+		return err
 	}
-	path := c.Args().First()
-	l, err := loadProgressInput(path)
+	if len(args) != 1 {
+		return fmt.Errorf("progress needs exactly one FILE.aut or model, got %d arguments", len(args))
+	}
+	path := args[0]
+	l, err := loadProgressInput(c, path)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -89,7 +90,7 @@ func TestProgressErrors(t *testing.T) {
 		{"needs threads", []string{"progress", "-p", "waitfree", spinAut}, "wait-free needs thread attribution"},
 		{"unknown property", []string{"progress", "-p", "fastfree", spinAut}, `unknown progress property "fastfree"`},
 		{"missing file", []string{"progress", "no-such.aut"}, "no-such.aut"},
-		{"model file", []string{"progress", "model.lin"}, "model files are not supported"},
+		{"missing model", []string{"progress", "model.lin"}, "model.lin: no such file"},
 		{"product limit", []string{"progress", "--max-product", "3", writeTemp(t, "reduced.aut", ambiguousAut)}, "exceeds 3 states"},
 		{"malformed", []string{"progress", writeTemp(t, "bad.aut", "des (0, 1, 2)\n(0, \"ret(1,pop,3)\", 1)\n")},
 			"state 0, ret(1,pop,3): thread 1 returns without a pending call"},
@@ -101,4 +102,21 @@ func TestProgressErrors(t *testing.T) {
 			assert.Contains(t, errOut, c.msg)
 		})
 	}
+}
+
+// TestProgressOnModel is Yang et al. §6.3: the revised hazard-pointer
+// stack of Fu et al. is not lock-free; the lasso's cycle is one thread
+// reading the other's hazard pointer in retireNode, forever.
+func TestProgressOnModel(t *testing.T) {
+	code, out, errOut := linbis("progress", "hp-stack-revised", "-p", "lockfree", "-p", "deadlockfree")
+	require.Equal(t, 1, code, errOut)
+	assert.Regexp(t, `lockfree\s+VIOLATED`, out)
+	assert.Regexp(t, `deadlockfree\s+holds`, out)
+	cycle := out[strings.Index(out, "cycle"):]
+	assert.Contains(t, cycle, "h := HP[i]", "the cycle is the retireNode spin")
+
+	code, out, errOut = linbis("progress", "spinlock-stack", "--ops", "1", "-p", "lockfree,deadlockfree")
+	require.Equal(t, 1, code, errOut)
+	assert.Regexp(t, `lockfree\s+VIOLATED`, out, "a thread spins while another holds the lock")
+	assert.Regexp(t, `deadlockfree\s+holds`, out)
 }
