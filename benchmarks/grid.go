@@ -82,9 +82,9 @@ const liuSource = "Liu et al., Table 1 (time and states without POR)"
 // so the paper's figures are shown beside ours for shape, not identity.
 func liuGrid() []Case {
 	return []Case{
-		{Grid: "liu", Model: "kvalued-register", Label: "4-valued register", Threads: 2, Ops: 2, Extra: []string{"--values", "1..4"},
+		{Grid: "liu", Model: "kregister", Label: "4-valued register", Threads: 2, Ops: 2, Extra: []string{"--values", "0..3"},
 			WantLinearizable: "yes", PaperImplStates: "50893", PaperRefineSeconds: "6.14", PaperSource: liuSource},
-		{Grid: "liu", Model: "kvalued-register", Label: "5-valued register", Threads: 2, Ops: 2, Extra: []string{"--values", "1..5"},
+		{Grid: "liu", Model: "kregister", Label: "5-valued register", Threads: 2, Ops: 2, Extra: []string{"--values", "0..4"},
 			WantLinearizable: "yes", PaperImplStates: "349333", PaperRefineSeconds: "44.9", PaperSource: liuSource},
 		{Grid: "liu", Model: "treiber", Label: "stack", Threads: 2, Ops: 3,
 			WantLinearizable: "yes", WantLockFree: "yes", PaperImplStates: "540769", PaperRefineSeconds: "138", PaperSource: liuSource + ", stack of size 12"},
@@ -92,7 +92,7 @@ func liuGrid() []Case {
 			WantLinearizable: "yes", WantLockFree: "yes", PaperImplStates: "9677", PaperRefineSeconds: "0.62", PaperSource: liuSource + ", stack of size 12 (points)"},
 		{Grid: "liu", Model: "ms-queue", Label: "queue", Threads: 2, Ops: 2,
 			WantLinearizable: "yes", WantLockFree: "yes", PaperImplStates: "432511", PaperRefineSeconds: "134", PaperSource: liuSource + ", queue of size 6"},
-		{Grid: "liu", Model: "buggy-queue", Label: "buggy queue", Threads: 2, Ops: 2,
+		{Grid: "liu", Model: "shann-queue", Label: "buggy queue", Threads: 2, Ops: 2,
 			WantLinearizable: "no", PaperImplStates: "32126", PaperRefineSeconds: "10.9", PaperSource: liuSource + ", buggy queue of size 10"},
 	}
 }
@@ -104,7 +104,7 @@ func smokeGrid() []Case {
 			PaperSpecStates: "70", PaperImplStates: "81", PaperBisimSeconds: "0.73", PaperRefineSeconds: "0.80", PaperSource: yangSource},
 		{Grid: "smoke", Model: "hp-stack", Label: "HP stack", Threads: 2, Ops: 1, WantLinearizable: "yes", WantLockFree: "yes",
 			PaperSpecStates: "70", PaperImplStates: "195", PaperBisimSeconds: "0.76", PaperRefineSeconds: "0.97", PaperSource: yangSource},
-		{Grid: "smoke", Model: "buggy-queue", Label: "buggy queue", Threads: 2, Ops: 2, WantLinearizable: "no"},
+		{Grid: "smoke", Model: "shann-queue", Label: "buggy queue", Threads: 2, Ops: 2, WantLinearizable: "no"},
 	}
 }
 

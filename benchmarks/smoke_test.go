@@ -1,0 +1,50 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSmokeGrid runs the small grid end to end, as `go run ./benchmarks
+// --grid smoke` does: it builds linbis, runs every case in a child process,
+// and checks that every verdict matches the literature and that the CSV has
+// every column.
+func TestSmokeGrid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs linbis")
+	}
+	out := t.TempDir()
+	rows, err := Run(smokeGrid(), Config{Out: out, Timeout: 2 * time.Minute, Refine: true})
+	require.NoError(t, err)
+	require.Len(t, rows, len(smokeGrid()))
+	for _, r := range rows {
+		assert.Equal(t, "ok", r.VerdictOK, "%s %d/%d: lin=%s lf=%s, notes %v", r.Model, r.Threads, r.Ops, r.Linearizable, r.LockFree, r.Notes)
+		assert.Positive(t, r.ImplStates)
+		assert.GreaterOrEqual(t, r.BisimSeconds, 0.0)
+		assert.GreaterOrEqual(t, r.RefineSeconds, 0.0)
+		assert.Positive(t, r.BisimPeakMiB, "peak memory measured")
+	}
+	f, err := os.Open(filepath.Join(out, "results.csv"))
+	require.NoError(t, err)
+	defer f.Close()
+	records, err := csv.NewReader(f).ReadAll()
+	require.NoError(t, err)
+	assert.Equal(t, columns, records[0])
+	require.Len(t, records, len(rows)+1)
+	for _, rec := range records[1:] {
+		for i, col := range []string{"impl_states", "spec_states", "bisim_s", "refine_s", "linearizable", "verdict_check"} {
+			idx := slices.Index(columns, col)
+			assert.NotEmpty(t, rec[idx], "column %s (%d) of %v", col, i, rec[:3])
+		}
+	}
+	for _, name := range []string{"results.md", "results.png"} {
+		assert.FileExists(t, filepath.Join(out, name))
+	}
+}
