@@ -178,13 +178,13 @@ func (r *Row) fill(x *run, method string) {
 	switch method {
 	case "bisim":
 		r.BisimSeconds, r.BisimPeakMiB = x.stage("bisimulation"), x.peakMiB
-		r.Bisimilar = v.Bisimilar
-		r.Linearizable, r.LockFree = v.Linearizable, v.LockFree
+		r.Bisimilar = string(v.Bisimilar)
+		r.Linearizable, r.LockFree = string(v.Linearizable), string(v.LockFree)
 	case "refine":
 		r.RefineSeconds, r.RefinePeakMiB, r.RefinePairs = x.stage("refinement"), x.peakMiB, v.RefinementPairs
-		r.Refines = v.Refines
+		r.Refines = string(v.Refines)
 		if r.Linearizable == "" || r.Linearizable == "unknown" {
-			r.Linearizable = v.Linearizable
+			r.Linearizable = string(v.Linearizable)
 		}
 	case "refine-noantichain":
 		r.RefineNoACSeconds, r.RefineNoACPeakMiB, r.RefineNoACPairs = x.stage("refinement"), x.peakMiB, v.RefinementPairs

@@ -10,33 +10,13 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/linbis/linbis/verify"
 )
-
-// verifyJSON is the part of `linbis verify --json` the harness reads.
-type verifyJSON struct {
-	Impl            *sizeJSON `json:"impl"`
-	Spec            *sizeJSON `json:"spec"`
-	ImplQuotient    *sizeJSON `json:"impl_quotient"`
-	SpecQuotient    *sizeJSON `json:"spec_quotient"`
-	Bisimilar       string    `json:"bisimilar"`
-	Refines         string    `json:"refines"`
-	RefinementPairs int64     `json:"refinement_pairs"`
-	Linearizable    string    `json:"linearizable"`
-	LockFree        string    `json:"lock_free"`
-	Stages          []struct {
-		Name    string  `json:"name"`
-		Seconds float64 `json:"seconds"`
-	} `json:"stages"`
-}
-
-type sizeJSON struct {
-	States      int64 `json:"states"`
-	Transitions int64 `json:"transitions"`
-}
 
 // run is the outcome of one `linbis verify` process.
 type run struct {
-	report   *verifyJSON
+	report   *verify.Report
 	peakMiB  float64 // peak resident memory of the process
 	wall     float64 // seconds
 	timedOut bool
@@ -87,7 +67,7 @@ func runVerify(bin string, c Case, timeout time.Duration, flags ...string) *run 
 		r.err = fmt.Errorf("linbis %v: %v: %s", args, err, bytes.TrimSpace(stderr.Bytes()))
 		return r
 	}
-	r.report = &verifyJSON{}
+	r.report = &verify.Report{}
 	if err := json.Unmarshal(stdout.Bytes(), r.report); err != nil {
 		r.err = fmt.Errorf("linbis %v: bad JSON: %v", args, err)
 		r.report = nil
