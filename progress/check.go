@@ -269,11 +269,12 @@ func (c *Checker) fairWaypoints(cc int32, comp []int32, keep func(int32) bool, t
 		}
 		return false
 	}
+	enabled := make([]bool, m.threads)
 	for _, s := range m.order {
 		if comp[s] != cc {
 			continue
 		}
-		enabled := make([]bool, m.threads)
+		clear(enabled)
 		for t := m.l.Out[s]; t < m.l.Out[s+1]; t++ {
 			u := m.threadOf(t)
 			if u < 0 {
