@@ -15,28 +15,36 @@ type Action struct {
 	Value  string // arguments of a call, result of a return ("" for none)
 }
 
-// ParseAction parses a call or ret label; ok is false for anything else.
+// MaxThread is the largest thread number ParseAction accepts.
+const MaxThread = 4096
+
+// ParseAction parses a call or ret label: "call(T,M)" or "call(T,M,ARGS)",
+// "ret(T,M)" or "ret(T,M,VAL)", with 1 ≤ T ≤ MaxThread and M a name
+// without parentheses or blanks; spaces after commas are allowed. ok is
+// false for anything else, including a label that starts like a call but
+// does not parse.
 func ParseAction(label string) (a Action, ok bool) {
-	var rest string
+	var body string
 	switch {
 	case strings.HasPrefix(label, "call(") && strings.HasSuffix(label, ")"):
-		a.Call, rest = true, label[5:len(label)-1]
+		a.Call, body = true, label[len("call("):len(label)-1]
 	case strings.HasPrefix(label, "ret(") && strings.HasSuffix(label, ")"):
-		rest = label[4 : len(label)-1]
+		body = label[len("ret(") : len(label)-1]
 	default:
 		return Action{}, false
 	}
-	parts := strings.SplitN(rest, ",", 3)
-	if len(parts) < 2 {
+	tid, after, found := strings.Cut(body, ",")
+	if !found {
 		return Action{}, false
 	}
-	t, err := strconv.Atoi(parts[0])
-	if err != nil || t < 1 {
+	n, err := strconv.ParseInt(strings.TrimSpace(tid), 10, 32)
+	if err != nil || n < 1 || n > MaxThread {
 		return Action{}, false
 	}
-	a.Thread, a.Method = int32(t), parts[1]
-	if len(parts) == 3 {
-		a.Value = parts[2]
+	method, value, _ := strings.Cut(after, ",")
+	a.Thread, a.Method, a.Value = int32(n), strings.TrimSpace(method), strings.TrimSpace(value)
+	if a.Method == "" || strings.ContainsAny(a.Method, "() \t") {
+		return Action{}, false
 	}
 	return a, true
 }

@@ -1,7 +1,6 @@
 package progress
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/linbis/linbis/lts"
@@ -36,41 +35,26 @@ func (k Kind) String() string {
 
 // MaxThread is the largest thread number ParseAction accepts; threads are
 // numbered from 1 (ARCHITECTURE.md, "Labels").
-const MaxThread = 4096
+const MaxThread = lts.MaxThread
 
-// ParseAction classifies label by the label syntax of ARCHITECTURE.md:
-// "tau" is Internal; "call(T,M)" or "call(T,M,ARGS)" is a Call and
-// "ret(T,M)" or "ret(T,M,VAL)" a Return of thread T (1 ≤ T ≤ MaxThread) and
-// method M, with rest the raw ARGS or VAL ("" when absent). Spaces after
-// commas are allowed. Anything else — including a label that starts like a
-// call but does not parse — is Visible, with thread 0 and method "".
+// ParseAction classifies label by the label syntax of ARCHITECTURE.md (see
+// lts.ParseAction): "tau" is Internal; a call or ret of thread T and method
+// M is a Call or a Return, with rest the raw ARGS or VAL ("" when absent).
+// Anything else — including a label that starts like a call but does not
+// parse — is Visible, with thread 0 and method "".
 func ParseAction(label string) (kind Kind, thread int32, method, rest string) {
 	if label == lts.TauName {
 		return Internal, 0, "", ""
 	}
-	var body string
-	switch {
-	case strings.HasPrefix(label, "call(") && strings.HasSuffix(label, ")"):
-		kind, body = Call, label[len("call("):len(label)-1]
-	case strings.HasPrefix(label, "ret(") && strings.HasSuffix(label, ")"):
-		kind, body = Return, label[len("ret("):len(label)-1]
-	default:
-		return Visible, 0, "", ""
-	}
-	tid, after, ok := strings.Cut(body, ",")
+	a, ok := lts.ParseAction(label)
 	if !ok {
 		return Visible, 0, "", ""
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(tid), 10, 32)
-	if err != nil || n < 1 || n > MaxThread {
-		return Visible, 0, "", ""
+	kind = Return
+	if a.Call {
+		kind = Call
 	}
-	method, rest, _ = strings.Cut(after, ",")
-	method, rest = strings.TrimSpace(method), strings.TrimSpace(rest)
-	if method == "" || strings.ContainsAny(method, "() \t") {
-		return Visible, 0, "", ""
-	}
-	return kind, int32(n), method, rest
+	return kind, a.Thread, a.Method, a.Value
 }
 
 // looksLikeOperation reports whether label starts like a call or a return,
