@@ -2,41 +2,22 @@ package verify
 
 import (
 	"fmt"
+	"github.com/linbis/linbis/bisim"
 	"strings"
 
 	"github.com/linbis/linbis/lts"
 )
 
-// onImpl maps a counterexample found on a reduced LTS back to a path of the
-// implementation, whose steps carry threads and source lines: the shortest
-// impl path with the same visible labels. When the last label is one the
-// implementation cannot do (the trace was the specification's), the path
-// stops before it and the label is kept as a final, unmatched step.
-func onImpl(impl *lts.LTS, tr *lts.Trace) *lts.Trace {
-	visible := tr.Visible()
-	if path, ok := lts.Replay(impl, visible); ok {
-		out := lts.TraceOf(impl, path)
-		out.Title, out.Final = tr.Title, tr.Final
-		if n := len(out.Steps); n > 0 && len(tr.Steps) > 0 && tr.Steps[len(tr.Steps)-1].Note != "" {
-			out.Steps[n-1].Note = tr.Steps[len(tr.Steps)-1].Note
-		}
-		return out
+// distinguishing renders bisim's counterexample as a path of the
+// implementation: its own path when the implementation is the side that
+// can do what the other cannot, otherwise the implementation's path with
+// the same visible labels, which the specification's path outdoes.
+func distinguishing(cmp *bisim.Comparison) Evidence {
+	t := cmp.Counterexample
+	if cmp.Side == 1 {
+		t = &lts.Trace{Title: t.Title, Steps: cmp.Other, LoopStart: -1, Final: t.Final}
 	}
-	if len(visible) > 0 {
-		if path, ok := lts.Replay(impl, visible[:len(visible)-1]); ok {
-			out := lts.TraceOf(impl, path)
-			out.Title, out.Final = tr.Title, tr.Final
-			last := visible[len(visible)-1]
-			out.Steps = append(out.Steps, lts.TraceStep{From: -1, To: -1, Label: last, Note: "the implementation cannot do this"})
-			return out
-		}
-	}
-	return tr // not replayable: show it as found
-}
-
-func distinguishing(impl *lts.LTS, tr *lts.Trace) Evidence {
-	t := onImpl(impl, tr)
-	expl := "implementation and specification are not divergence-preserving branching bisimilar"
+	expl := "implementation (A) and specification (B) are not divergence-preserving branching bisimilar"
 	if t.Final != "" {
 		expl += ": after this trace, " + t.Final
 	}
@@ -54,17 +35,15 @@ func violation(tr *lts.Trace) Evidence {
 	return Evidence{Kind: "refinement-violation", Trace: tr, Interleaving: Interleaving(tr), History: hist, Explanation: expl}
 }
 
-// renderHistory writes a history compactly: "t1:push(1)→ok t2:pop()→2 …".
+// renderHistory writes a history compactly: "[t1:push(1) t2:pop() → 2 …]".
 func renderHistory(ops []HistoryOp) string {
 	var parts []string
 	for _, op := range ops {
-		res := op.Result
+		part := fmt.Sprintf("t%d:%s", op.Thread, op.label())
 		if op.Ret == 0 {
-			res = "pending"
-		} else if res == "" {
-			res = "ok"
+			part += " pending"
 		}
-		parts = append(parts, fmt.Sprintf("t%d:%s(%s)→%s", op.Thread, op.Method, op.Arg, res))
+		parts = append(parts, part)
 	}
-	return "[" + strings.Join(parts, " ") + "]"
+	return "[" + strings.Join(parts, ", ") + "]"
 }

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -73,8 +74,11 @@ func info(c *cli.Context) error {
 }
 
 // writeJSON prints v as indented JSON on the command's stdout.
-func writeJSON(c *cli.Context, v any) error {
-	enc := json.NewEncoder(c.App.Writer)
+func writeJSON(c *cli.Context, v any) error { return writeJSONTo(c.App.Writer, v) }
+
+// writeJSONTo writes v as indented JSON to w.
+func writeJSONTo(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }

@@ -11,4 +11,3 @@ func lasso(res *progress.Result) Evidence {
 	}
 	return Evidence{Kind: "lasso", Property: res.Property.String(), Trace: res.Lasso, Interleaving: Interleaving(res.Lasso), Explanation: expl}
 }
-

@@ -1,0 +1,158 @@
+package bisim
+
+import "github.com/linbis/linbis/lts"
+
+// kernel is the graph the refinement algorithms work on: an LTS whose τ
+// graph is acyclic when inert is set, with an optional never-inert
+// divergence label.
+//
+// For Strong the kernel is the input itself and no transition is inert. For
+// Branching and DivBranching the τ-SCCs of the input are contracted (states
+// on a τ-cycle are branching bisimilar), so τ-transitions form a DAG; a τ
+// transition is inert when both ends lie in the same block. Under
+// DivBranching a contracted component containing a τ-cycle gets a self-loop
+// labelled divLabel, a label no input transition has; it is never inert, so
+// it splits divergent states from non-divergent ones: a state is divergent
+// in the sense of Yang et al. Def. 5.1 iff it reaches such a loop by inert τ
+// steps.
+type kernel struct {
+	n             int32
+	src, lab, dst []int32 // transitions sorted by src
+	out           []int32 // CSR by src
+	inert         bool    // τ-transitions inside a block are inert
+	numLabels     int32   // labels of the input, plus divLabel if used
+	divLabel      int32   // -1 when there is none
+	comp          []int32 // input state -> kernel state; nil for the identity
+}
+
+// newKernel prepares l for deciding eq. The branching kernel is built with
+// two counting passes (no sorting, no deduplication: duplicate transitions
+// are harmless to the refinement); the τ-transitions of every state come
+// first in its range, which hasTauInto relies on to stop early.
+func newKernel(l *lts.LTS, eq Equivalence) *kernel {
+	if eq == Strong {
+		return &kernel{n: l.NumStates, src: l.Src, lab: l.Label, dst: l.Dst, out: l.Out,
+			numLabels: int32(len(l.Labels)), divLabel: -1}
+	}
+	comp, count := lts.TauSCCs(l)
+	k := &kernel{n: count, inert: true, numLabels: int32(len(l.Labels)), divLabel: -1, comp: comp}
+	var div []bool
+	if eq == DivBranching {
+		div = lts.DivergentComponents(l, comp, count)
+		k.divLabel = k.numLabels
+		k.numLabels++
+	}
+	internal := func(t int) bool { return l.Label[t] == lts.Tau && comp[l.Src[t]] == comp[l.Dst[t]] }
+	k.out = make([]int32, count+1)
+	m := 0
+	for t := range l.Src {
+		if !internal(t) {
+			k.out[comp[l.Src[t]]+1]++
+			m++
+		}
+	}
+	for c, d := range div {
+		if d {
+			k.out[c+1]++
+			m++
+		}
+	}
+	for c := int32(0); c < count; c++ {
+		k.out[c+1] += k.out[c]
+	}
+	k.src, k.lab, k.dst = make([]int32, m), make([]int32, m), make([]int32, m)
+	fill := make([]int32, count)
+	copy(fill, k.out[:count])
+	add := func(s, a, d int32) {
+		i := fill[s]
+		fill[s]++
+		k.src[i], k.lab[i], k.dst[i] = s, a, d
+	}
+	for pass := 0; pass < 2; pass++ { // τ first, then the rest
+		for t := range l.Src {
+			if (l.Label[t] == lts.Tau) == (pass == 0) && !internal(t) {
+				add(comp[l.Src[t]], l.Label[t], comp[l.Dst[t]])
+			}
+		}
+	}
+	for c, d := range div {
+		if d {
+			add(int32(c), k.divLabel, int32(c))
+		}
+	}
+	return k
+}
+
+// kernelState maps a state of the input to its kernel state.
+func (k *kernel) kernelState(s int32) int32 {
+	if k.comp == nil {
+		return s
+	}
+	return k.comp[s]
+}
+
+// isTau reports whether transition t may be inert: a τ-step of a branching
+// kernel (divergence marks have their own label).
+func (k *kernel) isTau(t int32) bool { return k.inert && k.lab[t] == lts.Tau }
+
+// incoming returns the CSR by target of the transitions satisfying keep:
+// those entering s are ids[index[s]:index[s+1]].
+func (k *kernel) incoming(keep func(t int32) bool) (index, ids []int32) {
+	index = make([]int32, k.n+1)
+	cnt := 0
+	for t, d := range k.dst {
+		if keep(int32(t)) {
+			index[d+1]++
+			cnt++
+		}
+	}
+	for s := int32(0); s < k.n; s++ {
+		index[s+1] += index[s]
+	}
+	ids = make([]int32, cnt)
+	fill := make([]int32, k.n)
+	copy(fill, index[:k.n])
+	for t, d := range k.dst {
+		if keep(int32(t)) {
+			ids[fill[d]] = int32(t)
+			fill[d]++
+		}
+	}
+	return index, ids
+}
+
+// tauBottomUpOrder returns the kernel states ordered so that the target of
+// every τ-transition comes before its source (a reverse topological order
+// of the τ DAG, by Kahn's algorithm). For a kernel without inert τ any
+// order is fine and the identity is returned.
+func (k *kernel) tauBottomUpOrder() []int32 {
+	order := make([]int32, 0, k.n)
+	if !k.inert {
+		for s := int32(0); s < k.n; s++ {
+			order = append(order, s)
+		}
+		return order
+	}
+	pending := make([]int32, k.n) // τ-successors not yet ordered
+	for t := range k.src {
+		if k.isTau(int32(t)) {
+			pending[k.src[t]]++
+		}
+	}
+	for s := int32(0); s < k.n; s++ {
+		if pending[s] == 0 {
+			order = append(order, s)
+		}
+	}
+	index, ids := k.incoming(k.isTau)
+	for i := 0; i < len(order); i++ {
+		s := order[i]
+		for _, t := range ids[index[s]:index[s+1]] {
+			u := k.src[t]
+			if pending[u]--; pending[u] == 0 {
+				order = append(order, u)
+			}
+		}
+	}
+	return order
+}

@@ -1,0 +1,41 @@
+package bisim
+
+import (
+	"fmt"
+
+	"github.com/linbis/linbis/lts"
+)
+
+// Partition returns for every state of l its class under eq, numbered
+// 0..numBlocks-1 in order of the smallest state of each class, so that the
+// result does not depend on the algorithm.
+func Partition(l *lts.LTS, eq Equivalence, opts Options) (block []int32, numBlocks int32, err error) {
+	k, kblock, kn, err := partitionKernel(l, eq, &opts)
+	if err != nil {
+		return nil, 0, err
+	}
+	block, _, numBlocks = classesOf(l, k, kblock, kn)
+	return block, numBlocks, nil
+}
+
+// partitionKernel builds the kernel of l and refines it; kblock gives the
+// block of every kernel state.
+func partitionKernel(l *lts.LTS, eq Equivalence, opts *Options) (k *kernel, kblock []int32, numBlocks int32, err error) {
+	if eq < Strong || eq > DivBranching {
+		return nil, nil, 0, fmt.Errorf("unknown equivalence %d", int(eq))
+	}
+	if l.NumStates == 0 {
+		return &kernel{divLabel: -1}, nil, 0, nil
+	}
+	k = newKernel(l, eq)
+	opts.progress("kernel states", int64(k.n))
+	switch opts.Algorithm {
+	case Fast:
+		kblock, numBlocks = fastRefine(k, opts)
+	case GV:
+		kblock, numBlocks = gvRefine(k, opts)
+	default:
+		return nil, nil, 0, fmt.Errorf("unknown algorithm %d", int(opts.Algorithm))
+	}
+	return k, kblock, numBlocks, nil
+}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/lts"
+)
+
+// writeAut writes content to dir/name and returns the path.
+func writeAut(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+	return p
+}
+
+func TestReduceThenCompare(t *testing.T) {
+	dir := t.TempDir()
+	in := writeAut(t, dir, "in.aut", exampleAut)
+	for _, eq := range []string{"strong", "branching", "divbranching"} {
+		for _, alg := range []string{"fast", "gv"} {
+			t.Run(eq+"/"+alg, func(t *testing.T) {
+				out := filepath.Join(dir, eq+"-"+alg+".aut")
+				code, _, errOut := linbis("reduce", in, "-o", out, "--equiv", eq, "--algorithm", alg)
+				require.Equal(t, 0, code, errOut)
+				assert.Contains(t, errOut, "states")
+				q, err := lts.ReadFile(out, lts.ReadOptions{})
+				require.NoError(t, err)
+				orig, err := lts.ReadFile(in, lts.ReadOptions{})
+				require.NoError(t, err)
+				assert.LessOrEqual(t, q.NumStates, orig.NumStates)
+				code, stdout, errOut := linbis("compare", in, out, "--equiv", eq, "--algorithm", alg)
+				assert.Equal(t, 0, code, errOut)
+				assert.Contains(t, stdout, "are equivalent")
+			})
+		}
+	}
+}
+
+// The bundled CAS counter (two threads, one inc each) against the atomic
+// counter written by hand: every inc of the atomic version is call, one τ
+// (the effect), ret. The CAS version is linearizable, so the two are
+// branching bisimilar; a wrong specification is caught with a
+// counterexample.
+const atomicCounter2x1 = `des (0, 24, 16)
+(0,"call(1,inc)",1)
+(0,"call(2,inc)",4)
+(1,"tau",2)
+(1,"call(2,inc)",5)
+(2,"ret(1,inc)",3)
+(2,"call(2,inc)",6)
+(3,"call(2,inc)",7)
+(4,"call(1,inc)",5)
+(4,"tau",8)
+(5,"tau",6)
+(5,"tau",9)
+(6,"ret(1,inc)",7)
+(6,"tau",10)
+(7,"tau",11)
+(8,"call(1,inc)",9)
+(8,"ret(2,inc)",12)
+(9,"tau",10)
+(9,"ret(2,inc)",13)
+(10,"ret(1,inc)",11)
+(10,"ret(2,inc)",14)
+(11,"ret(2,inc)",15)
+(12,"call(1,inc)",13)
+(13,"tau",14)
+(14,"ret(1,inc)",15)
+`
+
+func TestCompareCounterAgainstSpec(t *testing.T) {
+	dir := t.TempDir()
+	impl := writeAut(t, dir, "impl.aut", exampleAut)
+	spec := writeAut(t, dir, "spec.aut", atomicCounter2x1)
+	for _, eq := range []string{"branching", "divbranching"} {
+		code, stdout, errOut := linbis("compare", impl, spec, "--equiv", eq)
+		assert.Equal(t, 0, code, stdout+errOut)
+	}
+	// Strongly they differ: the CAS version has more τ steps.
+	code, _, _ := linbis("compare", impl, spec, "--equiv", "strong")
+	assert.Equal(t, 1, code)
+
+	// A broken specification: thread 1 may return without having called.
+	broken := writeAut(t, dir, "broken.aut", atomicCounter2x1+"")
+	b, err := lts.ReadFile(broken, lts.ReadOptions{})
+	require.NoError(t, err)
+	bl := lts.NewBuilder()
+	for _, name := range b.Labels {
+		bl.Label(name)
+	}
+	bl.SetNumStates(b.NumStates)
+	for x := range b.Src {
+		bl.AddTransition(b.Src[x], b.Label[x], b.Dst[x])
+	}
+	bl.AddTransition(0, bl.Label("ret(1,inc)"), 0)
+	require.NoError(t, lts.WriteFile(broken, bl.Build()))
+
+	cex := filepath.Join(dir, "cex")
+	code, stdout, errOut := linbis("compare", impl, broken, "--equiv", "divbranching", "--counterexample", cex)
+	require.Equal(t, 1, code, errOut)
+	assert.Contains(t, stdout, "NOT equivalent")
+	assert.Contains(t, stdout, "ret(1,inc)")
+	for _, ext := range []string{".txt", ".json", ".aut", ".dot"} {
+		assert.FileExists(t, cex+ext)
+	}
+	tr, err := lts.ReadFile(cex+".aut", lts.ReadOptions{})
+	require.NoError(t, err)
+	assert.Positive(t, tr.NumTransitions())
+
+	code, stdout, _ = linbis("compare", "--json", impl, broken)
+	require.Equal(t, 1, code)
+	var res map[string]any
+	require.NoError(t, json.Unmarshal([]byte(stdout), &res))
+	assert.Equal(t, false, res["equivalent"])
+	assert.Equal(t, broken, res["side"])
+	assert.Equal(t, "action", res["kind"])
+	assert.NotNil(t, res["counterexample"])
+}
+
+func TestBisimVerbErrors(t *testing.T) {
+	dir := t.TempDir()
+	in := writeAut(t, dir, "in.aut", exampleAut)
+	cases := []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"no output", []string{"reduce", in}, "needs an output file"},
+		{"bad equiv", []string{"reduce", in, "-o", filepath.Join(dir, "o.aut"), "--equiv", "weak"}, "unknown equivalence"},
+		{"bad algorithm", []string{"compare", in, in, "--algorithm", "quick"}, "unknown algorithm"},
+		{"one file", []string{"compare", in}, "needs two files"},
+		{"missing file", []string{"compare", in, filepath.Join(dir, "nope.aut")}, "nope.aut"},
+		{"unknown flag", []string{"reduce", in, "--bogus"}, "unknown flag"},
+		{"bad cex ext", []string{"compare", in, writeAut(t, dir, "x.aut", "des (0, 0, 1)\n"), "--counterexample", filepath.Join(dir, "c.xyz")}, "unknown counterexample format"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := linbis(tc.args...)
+			assert.Equal(t, 2, code)
+			assert.Contains(t, errOut, tc.msg)
+		})
+	}
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/lts"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:  "compile",
+		Usage: "explore a model (.lin file or bundled example name) into implementation and specification LTSs",
+		Description: "MODEL is a .lin file or the name of a bundled example (--list shows them).\n" +
+			"The client bounds default to the model's client block. A failed assert or other\n" +
+			"run-time error of the model prints its trace and exits with status 1.",
+		ArgsUsage: "MODEL",
+		Flags: append(modelFlags(),
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the implementation LTS here (.aut or .dot)"},
+			&cli.StringFlag{Name: "spec-out", Usage: "write the specification LTS here (.aut or .dot)"},
+			&cli.BoolFlag{Name: "list", Usage: "list the bundled example models and exit"},
+			jsonFlag,
+		),
+		Action: compileCmd,
+	})
+}
+
+// compileReport is the --json output of compile.
+type compileReport struct {
+	Model   string    `json:"model"`
+	Bounds  string    `json:"bounds"`
+	Heap    string    `json:"heap"`
+	Impl    lts.Stats `json:"impl"`
+	Spec    lts.Stats `json:"spec"`
+	Seconds float64   `json:"seconds"`
+}
+
+func compileCmd(c *cli.Context) error {
+	w := c.App.Writer
+	if c.Bool("list") {
+		for _, n := range frontend.Examples() {
+			fmt.Fprintln(w, n)
+		}
+		return nil
+	}
+	m, err := loadModel(c)
+	if err != nil {
+		return err
+	}
+	b, err := boundsFromFlags(c, m)
+	if err != nil {
+		return err
+	}
+	opts, mt := optionsFromFlags(c, "exploring")
+	start := time.Now()
+	impl, spec, err := frontend.Compile(m, b, opts)
+	mt.Done()
+	elapsed := time.Since(start).Seconds()
+	var me *frontend.ModelError
+	if errors.As(err, &me) {
+		fmt.Fprintf(w, "model error: %v\n", me)
+		if me.Trace != nil {
+			if werr := me.Trace.WriteText(w); werr != nil {
+				return werr
+			}
+		}
+		return violated
+	}
+	if err != nil {
+		return err
+	}
+	if out := c.String("output"); out != "" {
+		if err := lts.WriteFile(out, impl); err != nil {
+			return err
+		}
+	}
+	if out := c.String("spec-out"); out != "" {
+		if err := lts.WriteFile(out, spec); err != nil {
+			return err
+		}
+	}
+	heap := "garbage-collected"
+	if !opts.GarbageCollected {
+		heap = "explicit"
+	}
+	rep := compileReport{Model: m.File, Bounds: b.String(), Heap: heap,
+		Impl: lts.ComputeStats(impl), Spec: lts.ComputeStats(spec), Seconds: elapsed}
+	if c.Bool("json") {
+		return writeJSON(c, rep)
+	}
+	fmt.Fprintf(w, "%s (%s): %s, %s heap\n", m.Name, m.File, b, heap)
+	for _, r := range []struct {
+		name string
+		st   lts.Stats
+	}{{"implementation", rep.Impl}, {"specification", rep.Spec}} {
+		fmt.Fprintf(w, "  %-15s %10d states %11d transitions %11d τ  %d divergent states\n",
+			r.name, r.st.States, r.st.Transitions, r.st.TauTransitions, r.st.DivergentStates)
+	}
+	total := rep.Impl.States + rep.Spec.States
+	fmt.Fprintf(w, "  time            %.2fs (%.0f states/s)\n", elapsed, float64(total)/max(elapsed, 1e-9))
+	return nil
+}

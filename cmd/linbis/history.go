@@ -1,0 +1,251 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/linbis/linbis/history"
+	"github.com/linbis/linbis/history/timeline"
+	"github.com/linbis/linbis/internal/meter"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:      "history",
+		Usage:     "decide whether a recorded history is linearizable (exit 0 yes, 1 no, 2 error, 3 unknown)",
+		ArgsUsage: "FILE",
+		Description: "FILE is JSON Lines of operations, a Jepsen EDN history or a Jepsen text log (see --format).\n" +
+			"Operations with a key are checked per key (P-compositionality) unless --no-partition.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "model", Value: "auto", Usage: "sequential specification: auto (guess from the methods), " + strings.Join(history.Models, ", ")},
+			&cli.StringFlag{Name: "spec", Usage: "check against the spec object of a linbis model `M.lin` (needs the frontend)"},
+			&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: " + strings.Join(history.Formats, ", ")},
+			&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "time budget; when exhausted the verdict is unknown (exit 3); 0 for none"},
+			&cli.BoolFlag{Name: "no-partition", Usage: "check all keys together instead of one partition per key"},
+			&cli.BoolFlag{Name: "general", Usage: "always use the general search (no polynomial bad-pattern check)"},
+			&cli.Int64Flag{Name: "max-memory", Value: history.DefaultMaxMemory >> 20, Usage: "memory budget in MiB; when exhausted the verdict is unknown (exit 3)"},
+			&cli.IntFlag{Name: "workers", Usage: "partitions checked at once (0: one per core)"},
+			&cli.StringFlag{Name: "html", Usage: "write the history and the evidence as a self-contained HTML page to `FILE`"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			jsonFlag,
+		},
+		Action: historyCmd,
+	})
+}
+
+// loadSpec turns a linbis model's spec object into a history.Spec. The
+// frontend sets it (from its own file in this package) once it can compile
+// spec objects; until then --spec is refused with a clear message.
+var loadSpec func(path string) (history.Spec, error)
+
+// unknownVerdict is the exit status when the time budget ran out.
+var unknownVerdict = &verdictError{code: 3}
+
+func historyCmd(c *cli.Context) error {
+	args, err := flagsAfterArgs(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
+		return fmt.Errorf("history needs exactly one FILE, got %d arguments", len(args))
+	}
+	h, err := history.ReadFile(args[0], c.String("format"))
+	if err != nil {
+		return err
+	}
+	spec, err := historySpec(c, h)
+	if err != nil {
+		return err
+	}
+	opts := history.Options{Timeout: c.Duration("timeout"), NoPartition: c.Bool("no-partition"), Workers: c.Int("workers"), MaxMemory: c.Int64("max-memory") << 20}
+	if c.Bool("general") {
+		opts.Algorithm = history.General
+	}
+	m := meter.ForStderr(c.Bool("quiet") || c.Bool("json"))
+	if m != nil {
+		opts.Progress = func(p history.Progress) {
+			m.Report(fmt.Sprintf("history: %d of %d partitions", p.Done, p.Total), p.Configurations, "configurations")
+		}
+	}
+	res, err := history.Check(h, spec, opts)
+	if m != nil {
+		m.Done()
+	}
+	if err != nil {
+		return err
+	}
+	if path := c.String("html"); path != "" {
+		if err := writeTimeline(path, history.Timeline(h, res)); err != nil {
+			return err
+		}
+	}
+	if c.Bool("json") {
+		if err := writeJSON(c, historyJSON(h, res)); err != nil {
+			return err
+		}
+	} else {
+		printHistoryResult(c, h, res)
+	}
+	switch res.Verdict {
+	case history.NotLinearizable:
+		return violated
+	case history.Unknown:
+		return unknownVerdict
+	}
+	return nil
+}
+
+// flagsAfterArgs returns the positional arguments of c after applying the
+// flags written among or after them ("history FILE --model kv"): urfave/cli
+// v2 stops parsing flags at the first positional argument.
+func flagsAfterArgs(c *cli.Context) ([]string, error) {
+	rest := c.Args().Slice()
+	if len(rest) <= 1 {
+		return rest, nil
+	}
+	set := flag.NewFlagSet(c.Command.Name, flag.ContinueOnError)
+	set.SetOutput(io.Discard)
+	for _, f := range c.Command.Flags {
+		if err := f.Apply(set); err != nil {
+			return nil, err
+		}
+	}
+	var pos []string
+	for len(rest) > 0 {
+		if err := set.Parse(rest); err != nil {
+			return nil, err
+		}
+		if rest = set.Args(); len(rest) > 0 {
+			pos, rest = append(pos, rest[0]), rest[1:]
+		}
+	}
+	var err error
+	set.Visit(func(f *flag.Flag) {
+		if e := c.Set(f.Name, f.Value.String()); e != nil && err == nil {
+			err = fmt.Errorf("flag --%s: %w", f.Name, e)
+		}
+	})
+	return pos, err
+}
+
+// historySpec resolves --spec and --model.
+func historySpec(c *cli.Context, h *history.History) (history.Spec, error) {
+	if path := c.String("spec"); path != "" {
+		if c.IsSet("model") {
+			return nil, errors.New("give --model or --spec, not both")
+		}
+		if loadSpec == nil {
+			return nil, fmt.Errorf("--spec %s: checking against a model's spec object needs the linbis frontend, which this build lacks; use --model", path)
+		}
+		return loadSpec(path)
+	}
+	name := c.String("model")
+	if name == "auto" {
+		var err error
+		if name, err = history.GuessModel(h); err != nil {
+			return nil, err
+		}
+	}
+	return history.Builtin(name)
+}
+
+func writeTimeline(path string, t *timeline.Timeline) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := timeline.WriteHTML(f, t); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// prefixShown is how many operations of the longest prefix the text shows.
+const prefixShown = 8
+
+func printHistoryResult(c *cli.Context, h *history.History, res *history.Result) {
+	w := c.App.Writer
+	fmt.Fprintf(w, "%s: %s\n", h.Name, res.Verdict)
+	fmt.Fprintf(w, "  model %s, %d operations, %d partition(s) (%d decided), %s, %d configurations, %.3fs\n",
+		res.Model, res.Ops, res.Partitions, res.Decided, strings.Join(res.Algorithms, "+"), res.Configurations, res.Elapsed.Seconds())
+	if res.Reason != "" {
+		fmt.Fprintf(w, "  %s\n", res.Reason)
+	}
+	f := res.Failure
+	if f == nil {
+		return
+	}
+	if len(f.Ops) < res.Ops {
+		fmt.Fprintf(w, "  smallest failing partition: key %q, %d operations\n", f.Key, len(f.Ops))
+	}
+	if f.Pattern != "" {
+		fmt.Fprintf(w, "  bad pattern %s\n", f.Pattern)
+	}
+	if f.Stuck < 0 {
+		return
+	}
+	fmt.Fprintf(w, "  longest linearizable prefix found: %d operations, ending in state %s\n", len(f.Prefix), f.State)
+	from := max(0, len(f.Prefix)-prefixShown)
+	if from > 0 {
+		fmt.Fprintf(w, "    … %d earlier operations\n", from)
+	}
+	for k := from; k < len(f.Prefix); k++ {
+		fmt.Fprintf(w, "    %3d. %s\n", k+1, history.Describe(h, f.Prefix[k]))
+	}
+	fmt.Fprintf(w, "  cannot place: %s\n", history.Describe(h, f.Stuck))
+}
+
+// historyJSON is the --json form of a result.
+func historyJSON(h *history.History, res *history.Result) any {
+	type opJSON struct {
+		Index     int    `json:"index"`
+		Line      int    `json:"line,omitempty"`
+		Operation string `json:"operation"`
+	}
+	ops := func(idx []int) []opJSON {
+		out := make([]opJSON, 0, len(idx))
+		for _, i := range idx {
+			out = append(out, opJSON{i, h.Ops[i].Pos.Line, h.Ops[i].String()})
+		}
+		return out
+	}
+	type failureJSON struct {
+		Key        string   `json:"key"`
+		Operations int      `json:"operations"`
+		Pattern    string   `json:"pattern,omitempty"`
+		Witness    []opJSON `json:"witness,omitempty"`
+		Prefix     []opJSON `json:"prefix"`
+		State      string   `json:"state_after_prefix"`
+		Stuck      *opJSON  `json:"cannot_place,omitempty"`
+	}
+	out := struct {
+		File           string       `json:"file"`
+		Verdict        string       `json:"verdict"`
+		Model          string       `json:"model"`
+		Operations     int          `json:"operations"`
+		Partitions     int          `json:"partitions"`
+		Decided        int          `json:"decided"`
+		Algorithms     []string     `json:"algorithms"`
+		Configurations int64        `json:"configurations"`
+		Seconds        float64      `json:"seconds"`
+		Reason         string       `json:"reason,omitempty"`
+		Failure        *failureJSON `json:"failure,omitempty"`
+	}{h.Name, res.Verdict.String(), res.Model, res.Ops, res.Partitions, res.Decided, res.Algorithms, res.Configurations, res.Elapsed.Seconds(), res.Reason, nil}
+	if f := res.Failure; f != nil {
+		fj := &failureJSON{Key: f.Key, Operations: len(f.Ops), Pattern: f.Pattern, Witness: ops(f.Witness), Prefix: ops(f.Prefix), State: f.State}
+		if f.Stuck >= 0 {
+			s := ops([]int{f.Stuck})[0]
+			fj.Stuck = &s
+		}
+		out.Failure = fj
+	}
+	return out
+}

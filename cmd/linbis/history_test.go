@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// porcupineData is Porcupine's test data, beside the repository (see
+// shared/histories/README.md).
+const porcupineData = "../../../shared/histories/porcupine"
+
+func needHistories(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(porcupineData); err != nil {
+		t.Skipf("Porcupine histories not found at %s: %v", porcupineData, err)
+	}
+}
+
+// writeFile writes content into a fresh temporary file called name.
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+	return path
+}
+
+// A queue history with the bad pattern BP2: enq(1) precedes enq(2), but
+// 2 is dequeued first and 1 never.
+const badQueue = `{"client": 1, "call": 0, "return": 1, "method": "enq", "input": 1}
+{"client": 1, "call": 2, "return": 3, "method": "enq", "input": 2}
+{"client": 2, "call": 4, "return": 5, "method": "deq", "output": 2}
+`
+
+// A stack history breaking LIFO in real time (pattern SP5).
+const badStack = `{"client": 1, "call": 0, "return": 1, "method": "push", "input": 1}
+{"client": 1, "call": 2, "return": 3, "method": "push", "input": 2}
+{"client": 2, "call": 4, "return": 5, "method": "pop", "output": 1}
+{"client": 2, "call": 6, "return": 7, "method": "pop", "output": 2}
+`
+
+func TestHistoryVerdicts(t *testing.T) {
+	needHistories(t)
+	etcd := func(n string) string { return filepath.Join(porcupineData, "jepsen", "etcd_"+n+".log") }
+	kv := func(n string) string { return filepath.Join(porcupineData, "kv", n+".txt") }
+	cases := []struct {
+		name string
+		args []string
+		code int
+		out  string
+	}{
+		{"etcd linearizable", []string{etcd("002")}, 0, "etcd_002.log: linearizable"},
+		{"etcd not", []string{etcd("000"), "--model", "cas-register"}, 1, "cannot place: c11 read() -> 2"},
+		{"kv flags before file", []string{"--model", "kv", kv("c50-bad")}, 1, `smallest failing partition: key "1"`},
+		{"kv unpartitioned", []string{kv("c10-ok"), "--no-partition"}, 0, "1 partition(s)"},
+		{"timeout is unknown", []string{kv("c10-bad"), "--no-partition", "--timeout", "1ns"}, 3, "time budget of 1ns exhausted"},
+		{"queue bad pattern", []string{writeFile(t, "q.jsonl", badQueue)}, 1, "bad pattern BP2: c1 enq(1) precedes c1 enq(2), which is dequeued by c2 deq() -> 2, but 1 is never dequeued"},
+		{"stack pattern", []string{writeFile(t, "s.jsonl", badStack)}, 1, "bad pattern SP5: c1 push(1) < c1 push(2) < c2 pop() -> 1 < c2 pop() -> 2 breaks LIFO"},
+		{"queue general search", []string{writeFile(t, "q.jsonl", badQueue), "--general"}, 1, "cannot place: c2 deq() -> 2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := linbis(append([]string{"history", "-q"}, c.args...)...)
+			assert.Equal(t, c.code, code, errOut)
+			assert.Contains(t, out, c.out)
+		})
+	}
+}
+
+func TestHistoryJSONAndHTML(t *testing.T) {
+	needHistories(t)
+	page := filepath.Join(t.TempDir(), "h.html")
+	code, out, errOut := linbis("history", filepath.Join(porcupineData, "jepsen", "etcd_000.log"), "--json", "--html", page)
+	require.Equal(t, 1, code, errOut)
+	var res struct {
+		Verdict string
+		Failure struct {
+			Operations  int
+			Prefix      []struct{ Line int }
+			CannotPlace struct{ Line int } `json:"cannot_place"`
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	assert.Equal(t, "not linearizable", res.Verdict)
+	assert.Equal(t, 85, res.Failure.Operations)
+	assert.NotEmpty(t, res.Failure.Prefix)
+	assert.Equal(t, 85, res.Failure.CannotPlace.Line)
+	html, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.Contains(t, string(html), "<svg")
+	assert.Contains(t, string(html), `class="stuck"`)
+	assert.NotContains(t, string(html), "<script")
+}
+
+func TestHistoryErrors(t *testing.T) {
+	bad := writeFile(t, "bad.jsonl", `{"client": 1, "call": 0, "return": 1, "method": "enq", "input": 1}`+"\n"+`{"client": 1, "call": 2}`+"\n")
+	cases := []struct {
+		name string
+		args []string
+		err  string
+	}{
+		{"malformed", []string{bad}, "linbis: " + bad + `:2:1: field "method": expected a non-empty string` + "\n"},
+		{"wrong model", []string{writeFile(t, "q.jsonl", badQueue), "--model", "stack"}, `q.jsonl:1:1: model stack has no method "enq": expected one of pop, push`},
+		{"unknown model", []string{writeFile(t, "q.jsonl", badQueue), "--model", "tree"}, `unknown model "tree"`},
+		{"spec needs frontend", []string{writeFile(t, "q.jsonl", badQueue), "--spec", "m.lin"}, "needs the linbis frontend"},
+		{"no file", nil, "history needs exactly one FILE, got 0 arguments"},
+		{"missing file", []string{"no-such-file.jsonl"}, "no-such-file.jsonl"},
+		{"bad flag after file", []string{writeFile(t, "q.jsonl", badQueue), "--colour"}, "flag provided but not defined: -colour"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, errOut := linbis(append([]string{"history"}, c.args...)...)
+			assert.Equal(t, 2, code)
+			assert.Contains(t, errOut, c.err)
+		})
+	}
+}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/frontend/syntax"
+	"github.com/linbis/linbis/internal/meter"
+)
+
+// Shared by the verbs that read a model (compile, verify, …): the
+// client-bound flags, the exploration limits, and model loading. A model
+// argument is a .lin file or the name of a bundled example (see
+// `linbis compile --list`), e.g. `treiber`.
+
+// modelFlags returns the flags that override the model's client block and
+// tune exploration.
+func modelFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "threads", Usage: "number of client threads (default: the model's client block, else 2)"},
+		&cli.StringFlag{Name: "ops", Usage: "operations per thread, or `forever` (default: the model's, else 2)"},
+		&cli.StringFlag{Name: "values", Usage: "argument domain, as a range `1..3` or a list 1,2,5 (default: the model's, else 1..2)"},
+		&cli.IntFlag{Name: "max-states", Value: 50_000_000, Usage: "stop exploring an LTS after this many states"},
+		&cli.IntFlag{Name: "max-nodes", Value: 64, Usage: "bound on live heap nodes (exceeding it is a model error)"},
+		&cli.BoolFlag{Name: "explicit", Usage: "explicit memory: no garbage collection; freed nodes may be reused while referenced (ABA)"},
+		&cli.BoolFlag{Name: "lin", Usage: "make `lin` statements visible as lin(T,M,VAL) events (linearization-point mode)"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+	}
+}
+
+// positionalArgs returns the command's positional arguments, applying any
+// flags that follow them (urfave/cli stops at the first positional
+// argument, but `linbis compile treiber --threads 3` should work).
+func positionalArgs(c *cli.Context) ([]string, error) {
+	bools := map[string]bool{}
+	known := map[string][]string{} // name → all names of its flag
+	for _, f := range c.Command.Flags {
+		for _, n := range f.Names() {
+			known[n] = f.Names()
+			if _, ok := f.(*cli.BoolFlag); ok {
+				bools[n] = true
+			}
+		}
+	}
+	var pos []string
+	args := c.Args().Slice()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(pos, args[i+1:]...), nil
+		}
+		if len(a) < 2 || a[0] != '-' {
+			pos = append(pos, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if known[name] == nil {
+			return nil, fmt.Errorf("flag provided but not defined: %s", a)
+		}
+		if !hasVal {
+			if bools[name] {
+				val = "true"
+			} else if i+1 < len(args) {
+				i++
+				val = args[i]
+			} else {
+				return nil, fmt.Errorf("flag needs an argument: %s", a)
+			}
+		}
+		for _, n := range known[name] {
+			if err := c.Set(n, val); err != nil {
+				return nil, fmt.Errorf("invalid value %q for flag %s: %v", val, a, err)
+			}
+		}
+	}
+	return pos, nil
+}
+
+// loadModel reads and checks the model named by the first argument: a file,
+// or else a bundled example by name. A model with several errors has them
+// printed on stderr, one per line, and a one-line summary returned.
+func loadModel(c *cli.Context) (*frontend.Model, error) {
+	args, err := positionalArgs(c)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) != 1 {
+		return nil, fmt.Errorf("%s needs one model (a .lin file or a bundled example: %s), got %d arguments", c.Command.Name, strings.Join(frontend.Examples(), ", "), len(args))
+	}
+	name := args[0]
+	src, err := os.ReadFile(name)
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		ex, exErr := frontend.Example(strings.TrimSuffix(name, ".lin"))
+		if exErr != nil {
+			return nil, fmt.Errorf("%s: no such file, and %v", name, exErr)
+		}
+		src, name = ex, strings.TrimSuffix(name, ".lin")+".lin (bundled)"
+	}
+	m, err := frontend.Parse(name, src)
+	var list syntax.ErrorList
+	if errors.As(err, &list) && len(list) > 1 {
+		for _, e := range list {
+			fmt.Fprintln(c.App.ErrWriter, e)
+		}
+		return nil, fmt.Errorf("%s: %d errors", name, len(list))
+	}
+	return m, err
+}
+
+// boundsFromFlags starts from the model's client block and applies the flags.
+func boundsFromFlags(c *cli.Context, m *frontend.Model) (frontend.Bounds, error) {
+	b := m.DefaultBounds()
+	if c.IsSet("threads") {
+		b.Threads = c.Int("threads")
+		if b.Threads < 1 || b.Threads > 16 {
+			return b, fmt.Errorf("--threads must be between 1 and 16, got %d", b.Threads)
+		}
+	}
+	if c.IsSet("ops") {
+		ops, err := parseOps(c.String("ops"))
+		if err != nil {
+			return b, err
+		}
+		b.Ops = ops
+	}
+	if c.IsSet("values") {
+		vs, err := parseValues(c.String("values"))
+		if err != nil {
+			return b, err
+		}
+		b.Values = vs
+	}
+	return b, nil
+}
+
+// parseOps reads a positive count or "forever" (-1).
+func parseOps(s string) (int, error) {
+	if s == "forever" {
+		return -1, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("--ops must be a positive number or forever, got %q", s)
+	}
+	return n, nil
+}
+
+// parseValues reads "lo..hi" or a comma-separated list of integers.
+func parseValues(s string) ([]int, error) {
+	bad := fmt.Errorf("--values must be a range like 1..3 or a list like 1,2,5, got %q", s)
+	if lo, hi, ok := strings.Cut(s, ".."); ok {
+		a, err1 := strconv.Atoi(strings.TrimSpace(lo))
+		z, err2 := strconv.Atoi(strings.TrimSpace(hi))
+		if err1 != nil || err2 != nil || z < a || z-a >= 64 {
+			return nil, bad
+		}
+		var vs []int
+		for v := a; v <= z; v++ {
+			vs = append(vs, v)
+		}
+		return vs, nil
+	}
+	var vs []int
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, bad
+		}
+		vs = append(vs, v)
+	}
+	return vs, nil
+}
+
+// optionsFromFlags builds exploration options; stage names the progress
+// line ("exploring") and the returned meter must be closed with Done.
+func optionsFromFlags(c *cli.Context, stage string) (frontend.Options, *meter.Meter) {
+	o := frontend.DefaultOptions()
+	o.MaxStates = c.Int("max-states")
+	o.MaxNodes = c.Int("max-nodes")
+	o.GarbageCollected = !c.Bool("explicit")
+	o.LinEvents = c.Bool("lin")
+	mt := meter.ForStderr(c.Bool("quiet"))
+	if mt != nil {
+		o.Progress = func(states, _ int64) { mt.Report(stage, states, "states") }
+	}
+	return o, mt
+}

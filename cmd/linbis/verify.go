@@ -1,0 +1,158 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/linbis/linbis/bisim"
+	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/lts"
+	"github.com/linbis/linbis/verify"
+)
+
+// defaultModel is what `linbis verify` checks without arguments.
+const defaultModel = "treiber"
+
+func init() {
+	flags := append(modelFlags(),
+		&cli.StringFlag{Name: "method", Value: "bisim", Usage: "bisim (bisimulation, falling back to refinement), refine, or both (timings side by side)"},
+		&cli.BoolFlag{Name: "antichain", Value: true, Usage: "antichain pruning in the refinement check"},
+		&cli.IntFlag{Name: "max-pairs", Usage: "stop the refinement check after this many pairs (0: its default)"},
+		bisimAlgorithmFlag,
+		&cli.BoolFlag{Name: "lin-points", Usage: "check refinement over the model's lin events only (Liu et al. Thm 2)"},
+		jsonFlag,
+		&cli.StringFlag{Name: "export", Usage: "write impl.aut, spec.aut, the quotients, report.json and every counterexample (.txt .aut .dot .json) to `DIR`"},
+		&cli.StringFlag{Name: "html", Usage: "write a self-contained page drawing the counterexample's history to `FILE`"},
+	)
+	register(&cli.Command{
+		Name:      "verify",
+		Usage:     "decide whether a model is linearizable and lock-free (the bundled Treiber stack when no model is given)",
+		ArgsUsage: "[MODEL.lin | bundled model name]",
+		Flags:     flags,
+		Action:    verifyAction,
+	})
+}
+
+func verifyAction(c *cli.Context) error {
+	args, err := positionalArgs(c)
+	if err != nil {
+		return err
+	}
+	var m *frontend.Model
+	name := defaultModel
+	if len(args) == 0 {
+		src, err := frontend.Example(defaultModel)
+		if err != nil {
+			return err
+		}
+		if m, err = frontend.Parse(defaultModel+".lin (bundled)", src); err != nil {
+			return err
+		}
+	} else {
+		if m, err = loadModel(c); err != nil {
+			return err
+		}
+		name = args[0]
+	}
+	b, err := boundsFromFlags(c, m)
+	if err != nil {
+		return err
+	}
+	method, err := verify.ParseMethod(c.String("method"))
+	if err != nil {
+		return err
+	}
+	alg, err := bisim.ParseAlgorithm(c.String("algorithm"))
+	if err != nil {
+		return err
+	}
+	copts, mt := optionsFromFlags(c, "exploring")
+	defer mt.Done()
+	opts := verify.Options{
+		Method: method, Compile: copts, Antichain: c.Bool("antichain"), MaxPairs: c.Int("max-pairs"),
+		Algorithm: alg, LinPoints: c.Bool("lin-points"),
+	}
+	if mt != nil {
+		opts.Progress = func(stage string, n int64) { mt.Report(stage, n, "") }
+	}
+	out, err := verify.Run(name, m, b, opts)
+	mt.Done()
+	if err != nil {
+		var me *frontend.ModelError
+		if errors.As(err, &me) && me.Trace != nil {
+			fmt.Fprintln(c.App.ErrWriter, verify.Interleaving(me.Trace))
+		}
+		return err
+	}
+	r := out.Report
+	if dir := c.String("export"); dir != "" {
+		if err := exportOutcome(dir, out); err != nil {
+			return err
+		}
+	}
+	if path := c.String("html"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		if err := verify.WriteHTML(f, r); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	if c.Bool("json") {
+		err = writeJSON(c, r)
+	} else {
+		err = verify.WriteText(c.App.Writer, r)
+	}
+	if err != nil {
+		return err
+	}
+	if r.Linearizable == verify.Yes && r.LockFree == verify.Yes {
+		return nil
+	}
+	if r.Linearizable == verify.No || r.LockFree == verify.No {
+		return violated
+	}
+	return errors.New("no verdict: a limit was hit before the checks could finish (see the notes)")
+}
+
+// exportOutcome writes the LTSs, the report and the counterexamples to dir.
+func exportOutcome(dir string, out *verify.Outcome) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	files := map[string]*lts.LTS{"impl.aut": out.Impl, "spec.aut": out.Spec,
+		"impl-quotient.aut": out.ImplQuotient, "spec-quotient.aut": out.SpecQuotient}
+	for file, l := range files {
+		if l == nil {
+			continue
+		}
+		if err := lts.WriteAutFile(filepath.Join(dir, file), l); err != nil {
+			return err
+		}
+	}
+	for i, e := range out.Report.Evidence {
+		base := fmt.Sprintf("%d-%s", i+1, e.Kind)
+		if err := e.Trace.Export(dir, base); err != nil {
+			return err
+		}
+		text := e.Explanation + "\n\n" + e.Interleaving
+		if err := os.WriteFile(filepath.Join(dir, base+"-interleaving.txt"), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(filepath.Join(dir, "report.json"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return writeJSONTo(f, out.Report)
+}

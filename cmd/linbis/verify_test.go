@@ -1,0 +1,117 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/lts"
+)
+
+func TestVerifyDefaultIsTreiber(t *testing.T) {
+	code, out, errOut := linbis("verify")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "model          treiber")
+	assert.Contains(t, out, "2 threads × 2 ops")
+	assert.Regexp(t, `LINEARIZABLE\s+YES`, out)
+	assert.Regexp(t, `LOCK-FREE\s+YES`, out)
+	assert.Contains(t, out, "Thm 5.4")
+}
+
+func TestVerifyViolationsExitOne(t *testing.T) {
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"shann-queue"}, []string{`LINEARIZABLE\s+NO`, "refinement-violation", "spec cannot do this"}},
+		{[]string{"hp-stack-revised"}, []string{`LINEARIZABLE\s+YES`, `LOCK-FREE\s+NO`, "cycle: the steps below repeat forever"}},
+	}
+	for _, c := range cases {
+		t.Run(c.args[0], func(t *testing.T) {
+			code, out, errOut := linbis(append([]string{"verify"}, c.args...)...)
+			assert.Equal(t, 1, code, errOut)
+			for _, w := range c.want {
+				assert.Regexp(t, w, out)
+			}
+		})
+	}
+}
+
+func TestVerifyJSONAndMethodBoth(t *testing.T) {
+	code, out, errOut := linbis("verify", "treiber", "--ops", "1", "--method", "both", "--json")
+	require.Equal(t, 0, code, errOut)
+	var rep struct {
+		Bisimilar, Refines, Linearizable string
+		Stages                           []struct{ Name string }
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Equal(t, "yes", rep.Bisimilar)
+	assert.Equal(t, "yes", rep.Refines)
+	var names []string
+	for _, s := range rep.Stages {
+		names = append(names, s.Name)
+	}
+	assert.Contains(t, names, "bisimulation")
+	assert.Contains(t, names, "refinement")
+}
+
+func TestVerifyExportAndHTML(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "page.html")
+	code, _, errOut := linbis("verify", "shann-queue", "--export", dir, "--html", page)
+	require.Equal(t, 1, code, errOut)
+	for _, f := range []string{"impl.aut", "spec.aut", "impl-quotient.aut", "spec-quotient.aut", "report.json",
+		"2-refinement-violation.txt", "2-refinement-violation.aut", "2-refinement-violation.dot",
+		"2-refinement-violation.json", "2-refinement-violation-interleaving.txt"} {
+		assert.FileExists(t, filepath.Join(dir, f))
+	}
+	tr, err := lts.ReadAutFile(filepath.Join(dir, "2-refinement-violation.aut"), lts.ReadOptions{})
+	require.NoError(t, err)
+	assert.Positive(t, tr.NumTransitions())
+
+	html, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.Contains(t, string(html), "deq() → 2", "the failing operation is drawn")
+	checkPageInChromium(t, page, "deq() → 2")
+}
+
+// checkPageInChromium loads the page in headless Chromium, when the machine
+// has it (.ci/run installs Debian's chromium), and checks that it renders
+// the operations and logs no console error.
+func checkPageInChromium(t *testing.T, page, want string) {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Log("chromium not installed: the page was checked as text only")
+		return
+	}
+	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+t.TempDir(), "--enable-logging=stderr", "--v=0", "--dump-dom", "file://"+page)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	dom, err := cmd.Output()
+	require.NoError(t, err, stderr.String())
+	assert.Contains(t, string(dom), want, "the rendered DOM shows the operations")
+	assert.Contains(t, string(dom), "<svg")
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		assert.NotContains(t, line, "CONSOLE", "no console message: %s", line)
+	}
+}
+
+func TestVerifyErrors(t *testing.T) {
+	code, _, errOut := linbis("verify", "no-such-model")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "no-such-model")
+	code, _, errOut = linbis("verify", "--method", "guess")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "expected bisim, refine or both")
+	code, _, errOut = linbis("verify", "treiber", "--max-states", "10")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "state limit")
+}

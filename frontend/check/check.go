@@ -1,0 +1,681 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/linbis/linbis/frontend/syntax"
+)
+
+// Check resolves and type-checks a parsed model. It returns the program
+// and, if anything is wrong, a syntax.ErrorList with every error found.
+func Check(m *syntax.Model) (*Program, error) {
+	c := &checker{file: m.File, info: &Info{
+		Uses:   map[*syntax.Ident]*Var{},
+		Types:  map[syntax.Expr]Type{},
+		Fields: map[*syntax.SelectorExpr]*Field{},
+		Heaps:  map[*syntax.NewExpr]*Heap{},
+		Defs:   map[*syntax.DefineStmt]*Var{},
+	}}
+	p := &Program{File: m.File, Client: m.Client, Info: c.info}
+	if m.Object == nil {
+		c.errorf(syntax.NoPos, "the model has no object")
+		return p, c.errs.Err()
+	}
+	p.Impl = c.object(m.Object)
+	switch {
+	case m.Spec == nil:
+		c.errorf(m.Object.Pos, "the model has no spec; add `spec auto` or a spec block")
+	case m.Spec.Auto:
+		auto := *p.Impl
+		auto.Auto = true
+		p.Spec = &auto
+	default:
+		p.Spec = c.object(m.Spec.Body)
+		c.matchSpec(p.Impl, p.Spec, m.Spec)
+	}
+	c.client(m.Client, p.Impl)
+	c.errs.Sort()
+	return p, c.errs.Err()
+}
+
+type checker struct {
+	file *syntax.File
+	info *Info
+	errs syntax.ErrorList
+
+	obj    *Object
+	method *Method
+	scopes []map[string]*Var
+}
+
+func (c *checker) errorf(pos syntax.Pos, format string, args ...any) {
+	c.errs.Add(c.file.Position(pos), fmt.Sprintf(format, args...))
+}
+
+var builtins = map[string]*Var{
+	"tid":      {Name: "tid", Kind: BuiltinTid, Type: Type{Kind: Int}},
+	"nthreads": {Name: "nthreads", Kind: BuiltinNThreads, Type: Type{Kind: Int}},
+	"EMPTY":    {Name: "EMPTY", Kind: BuiltinEmpty, Type: Type{Kind: Int}},
+}
+
+func (c *checker) object(d *syntax.Object) *Object {
+	o := &Object{Name: d.Name.Name, Decl: d}
+	c.obj = o
+	seen := map[string]syntax.Pos{}
+	declare := func(id *syntax.Ident, what string) bool {
+		if _, ok := builtins[id.Name]; ok || id.Name == "cas" {
+			c.errorf(id.Pos, "%s %s redeclares a builtin name", what, id.Name)
+			return false
+		}
+		if prev, ok := seen[id.Name]; ok {
+			c.errorf(id.Pos, "%s redeclared in %s (first declared at %s)", id.Name, o.Name, c.file.Position(prev))
+			return false
+		}
+		seen[id.Name] = id.Pos
+		return true
+	}
+	for _, h := range d.Heaps {
+		declare(h.Name, "heap type")
+		o.Heaps = append(o.Heaps, &Heap{Name: h.Name.Name, ID: len(o.Heaps) + 1})
+	}
+	for i, h := range d.Heaps {
+		fseen := map[string]bool{}
+		for _, f := range h.Fields {
+			if fseen[f.Name.Name] {
+				c.errorf(f.Name.Pos, "field %s declared twice in heap %s", f.Name.Name, h.Name.Name)
+			}
+			fseen[f.Name.Name] = true
+			t := c.typ(f.Type, false)
+			o.Heaps[i].Fields = append(o.Heaps[i].Fields, &Field{Name: f.Name.Name, Type: t, Index: len(o.Heaps[i].Fields)})
+		}
+	}
+	for _, s := range d.Shared {
+		declare(s.Name, "shared variable")
+		v := &Var{Name: s.Name.Name, Pos: s.Name.Pos, Kind: SharedVar, Type: c.typ(s.Type, true), Len: s.Type.Len, LenLo: s.Type.LenLo, Init: s.Init, Index: len(o.Shared)}
+		if s.Init != nil {
+			c.scopes = nil
+			it := c.expr(s.Init)
+			if !c.isConst(s.Init) {
+				c.errorf(s.Init.Start(), "the initial value of %s must be a constant", v.Name)
+			} else if !assignable(v.Type, it) {
+				c.errorf(s.Init.Start(), "cannot initialise %s (%s) with a value of type %s", v.Name, v.Type, it)
+			}
+		}
+		o.Shared = append(o.Shared, v)
+	}
+	for _, md := range d.Methods {
+		if !declare(md.Name, "method") {
+			continue
+		}
+		o.Methods = append(o.Methods, c.methodDecl(md, len(o.Methods)))
+	}
+	if d.Init != nil {
+		o.Init = c.methodDecl(d.Init, -1)
+	}
+	if len(o.Methods) == 0 {
+		c.errorf(d.Pos, "%s declares no methods", o.Name)
+	}
+	return o
+}
+
+// isConst reports whether e is built from literals, nthreads and EMPTY.
+func (c *checker) isConst(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.IntLit, *syntax.BoolLit, *syntax.NullLit, *syntax.BadExpr:
+		return true
+	case *syntax.Ident:
+		v := c.info.Uses[e]
+		return v == nil || v.Kind == BuiltinNThreads || v.Kind == BuiltinEmpty
+	case *syntax.ParenExpr:
+		return c.isConst(e.X)
+	case *syntax.UnaryExpr:
+		return c.isConst(e.X)
+	case *syntax.BinaryExpr:
+		return c.isConst(e.X) && c.isConst(e.Y)
+	}
+	return false
+}
+
+func (c *checker) typ(t *syntax.Type, arrayOK bool) Type {
+	if t.Len != nil {
+		if !arrayOK {
+			c.errorf(t.Pos, "arrays are allowed only as shared variables")
+		} else {
+			c.scopes = nil
+			for _, e := range []syntax.Expr{t.LenLo, t.Len} {
+				if e == nil {
+					continue
+				}
+				if lt := c.expr(e); lt.Kind != Int && lt.Kind != Invalid || !c.isConst(e) {
+					c.errorf(e.Start(), "array bounds must be constant int expressions (literals and nthreads)")
+				}
+			}
+		}
+	}
+	switch t.Kind {
+	case syntax.TInt:
+		r := Type{Kind: Int}
+		if t.Lo != nil {
+			lo, ok1 := c.constInt(t.Lo)
+			hi, ok2 := c.constInt(t.Hi)
+			if ok1 && ok2 {
+				if lo > hi {
+					c.errorf(t.Lo.Start(), "empty range %d..%d", lo, hi)
+				}
+				r.HasRange, r.Lo, r.Hi = true, lo, hi
+			}
+		}
+		return r
+	case syntax.TBool:
+		return Type{Kind: Bool}
+	case syntax.TRef:
+		for _, h := range c.obj.Heaps {
+			if h.Name == t.Ref.Name {
+				return Type{Kind: Ref, Node: h}
+			}
+		}
+		var names []string
+		for _, h := range c.obj.Heaps {
+			names = append(names, h.Name)
+		}
+		c.errorf(t.Ref.Pos, "undefined heap type %s%s", t.Ref.Name, hint(t.Ref.Name, names))
+	}
+	return Type{}
+}
+
+func (c *checker) constInt(e syntax.Expr) (int64, bool) {
+	switch e := e.(type) {
+	case *syntax.IntLit:
+		return e.Value, true
+	case *syntax.UnaryExpr:
+		if v, ok := c.constInt(e.X); ok && e.Op == syntax.SUB {
+			return -v, true
+		}
+	case *syntax.ParenExpr:
+		return c.constInt(e.X)
+	}
+	c.errorf(e.Start(), "range bounds must be integer literals")
+	return 0, false
+}
+
+func (c *checker) methodDecl(d *syntax.Method, index int) *Method {
+	m := &Method{Name: d.Name.Name, Decl: d, Index: index, Result: Type{Kind: Void}}
+	c.method = m
+	c.scopes = []map[string]*Var{{}}
+	for _, p := range d.Params {
+		t := c.typ(p.Type, false)
+		if t.Kind == Ref {
+			c.errorf(p.Type.Pos, "parameter %s: method arguments must be int or bool (the client passes values)", p.Name.Name)
+		}
+		v := c.declareLocal(p.Name, t, ParamVar)
+		m.Params = append(m.Params, v)
+	}
+	if d.Result != nil {
+		m.Result = c.typ(d.Result, false)
+		if m.Result.Kind == Ref {
+			c.errorf(d.Result.Pos, "method %s: results must be int or bool, not a reference", m.Name)
+		}
+	}
+	c.block(d.Body, false)
+	if m.Result.Kind != Void && !terminates(d.Body) {
+		c.errorf(d.End, "missing return at the end of method %s (it returns %s)", m.Name, m.Result)
+	}
+	c.method = nil
+	return m
+}
+
+// terminates reports whether control cannot fall off the end of s: a
+// return, an endless `while true`, or an if whose branches both terminate.
+func terminates(s syntax.Stmt) bool {
+	switch s := s.(type) {
+	case *syntax.ReturnStmt:
+		return true
+	case *syntax.Block:
+		return len(s.Stmts) > 0 && terminates(s.Stmts[len(s.Stmts)-1])
+	case *syntax.AtomicStmt:
+		return terminates(s.Body)
+	case *syntax.IfStmt:
+		return s.Else != nil && terminates(s.Then) && terminates(s.Else)
+	case *syntax.WhileStmt:
+		b, ok := unparen(s.Cond).(*syntax.BoolLit)
+		return ok && b.Value
+	}
+	return false
+}
+
+func unparen(e syntax.Expr) syntax.Expr {
+	for {
+		p, ok := e.(*syntax.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+func (c *checker) declareLocal(id *syntax.Ident, t Type, kind VarKind) *Var {
+	top := c.scopes[len(c.scopes)-1]
+	if _, ok := builtins[id.Name]; ok || id.Name == "cas" {
+		c.errorf(id.Pos, "cannot declare %s: it is a builtin name", id.Name)
+	} else if prev, ok := top[id.Name]; ok {
+		c.errorf(id.Pos, "%s redeclared in this block (first declared at %s)", id.Name, c.file.Position(prev.Pos))
+	} else {
+		for _, s := range c.obj.Shared {
+			if s.Name == id.Name {
+				c.errorf(id.Pos, "local %s shadows the shared variable %s; choose another name", id.Name, id.Name)
+				break
+			}
+		}
+	}
+	v := &Var{Name: id.Name, Pos: id.Pos, Kind: kind, Type: t, Index: len(c.method.Locals)}
+	top[id.Name] = v
+	c.method.Locals = append(c.method.Locals, v)
+	return v
+}
+
+func (c *checker) block(b *syntax.Block, push bool) {
+	if push {
+		c.scopes = append(c.scopes, map[string]*Var{})
+		defer func() { c.scopes = c.scopes[:len(c.scopes)-1] }()
+	}
+	for _, s := range b.Stmts {
+		c.stmt(s)
+	}
+}
+
+func (c *checker) cond(e syntax.Expr, what string) {
+	if t := c.expr(e); t.Kind != Bool && t.Kind != Invalid {
+		c.errorf(e.Start(), "%s condition must be bool, not %s", what, t)
+	}
+}
+
+func (c *checker) stmt(s syntax.Stmt) {
+	switch s := s.(type) {
+	case *syntax.Block:
+		c.block(s, true)
+	case *syntax.DefineStmt:
+		t := c.expr(s.Value)
+		switch t.Kind {
+		case Null:
+			c.errorf(s.Value.Start(), "cannot infer the type of %s from null; initialise it with a typed value", s.Name.Name)
+			t = Type{}
+		case Void:
+			c.errorf(s.Value.Start(), "%s := ...: the right side has no value", s.Name.Name)
+			t = Type{}
+		}
+		t.HasRange = false
+		c.info.Defs[s] = c.declareLocal(s.Name, t, LocalVar)
+	case *syntax.AssignStmt:
+		lt := c.lvalue(s.LHS)
+		vt := c.expr(s.Value)
+		if !assignable(lt, vt) {
+			c.errorf(s.Value.Start(), "cannot assign a value of type %s to a location of type %s", vt, lt)
+		}
+	case *syntax.IfStmt:
+		c.cond(s.Cond, "if")
+		c.block(s.Then, true)
+		if s.Else != nil {
+			c.stmt(s.Else)
+		}
+	case *syntax.WhileStmt:
+		c.cond(s.Cond, "while")
+		c.block(s.Body, true)
+	case *syntax.ReturnStmt:
+		want := c.method.Result
+		if s.Value == nil {
+			if want.Kind != Void {
+				c.errorf(s.Pos, "missing return value: method %s returns %s", c.method.Name, want)
+			}
+			return
+		}
+		t := c.expr(s.Value)
+		if want.Kind == Void {
+			c.errorf(s.Value.Start(), "method %s has no result; remove the return value", c.method.Name)
+		} else if !assignable(want, t) {
+			c.errorf(s.Value.Start(), "cannot return %s from method %s (it returns %s)", t, c.method.Name, want)
+		}
+	case *syntax.AtomicStmt:
+		c.block(s.Body, true)
+	case *syntax.AssertStmt:
+		c.cond(s.Cond, "assert")
+	case *syntax.AwaitStmt:
+		c.cond(s.Cond, "await")
+	case *syntax.FreeStmt:
+		if t := c.expr(s.X); t.Kind != Ref && t.Kind != Invalid {
+			c.errorf(s.X.Start(), "free needs a reference, not %s", t)
+		}
+	case *syntax.SkipStmt:
+	case *syntax.LinStmt:
+		if s.Value != nil {
+			c.expr(s.Value)
+		}
+	case *syntax.ExprStmt:
+		t := c.expr(s.X)
+		if call, ok := s.X.(*syntax.CallExpr); !ok || call.Fun.Name != "cas" {
+			if t.Kind != Invalid {
+				c.errorf(s.X.Start(), "this expression is evaluated but not used; only cas(...) may stand alone")
+			}
+		}
+	}
+}
+
+// lvalue checks an assignable location and returns its type.
+func (c *checker) lvalue(e syntax.Expr) Type {
+	switch x := e.(type) {
+	case *syntax.Ident:
+		if v := c.lookup(x.Name); v != nil && v.IsArray() {
+			c.info.Uses[x] = v
+			c.errorf(x.Pos, "cannot assign to the whole array %s; assign an element", v.Name)
+			return v.Type
+		}
+		t := c.expr(x)
+		if v := c.info.Uses[x]; v != nil && v.Kind >= BuiltinTid {
+			c.errorf(x.Pos, "cannot assign to %s", v.Name)
+		}
+		return t
+	case *syntax.IndexExpr, *syntax.SelectorExpr, *syntax.BadExpr:
+		return c.expr(x)
+	case *syntax.ParenExpr:
+		return c.lvalue(x.X)
+	}
+	c.expr(e)
+	c.errorf(e.Start(), "cannot assign to this expression; expected a variable, an array element or a field")
+	return Type{}
+}
+
+func (c *checker) lookup(name string) *Var {
+	for i := len(c.scopes) - 1; i >= 0; i-- {
+		if v, ok := c.scopes[i][name]; ok {
+			return v
+		}
+	}
+	for _, v := range c.obj.Shared {
+		if v.Name == name {
+			return v
+		}
+	}
+	return builtins[name]
+}
+
+func (c *checker) visibleNames() []string {
+	var names []string
+	for _, s := range c.scopes {
+		for n := range s {
+			names = append(names, n)
+		}
+	}
+	for _, v := range c.obj.Shared {
+		names = append(names, v.Name)
+	}
+	for n := range builtins {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (c *checker) expr(e syntax.Expr) Type {
+	t := c.expr1(e)
+	c.info.Types[e] = t
+	return t
+}
+
+func (c *checker) expr1(e syntax.Expr) Type {
+	switch e := e.(type) {
+	case *syntax.BadExpr:
+		return Type{}
+	case *syntax.IntLit:
+		return Type{Kind: Int}
+	case *syntax.BoolLit:
+		return Type{Kind: Bool}
+	case *syntax.NullLit:
+		return Type{Kind: Null}
+	case *syntax.ParenExpr:
+		return c.expr(e.X)
+	case *syntax.Ident:
+		v := c.lookup(e.Name)
+		if v == nil {
+			c.errorf(e.Pos, "undefined: %s%s", e.Name, hint(e.Name, c.visibleNames()))
+			return Type{}
+		}
+		c.info.Uses[e] = v
+		if v.IsArray() && c.method != nil {
+			// Only reported where a scalar is needed; IndexExpr resolves arrays itself.
+			c.errorf(e.Pos, "%s is an array; use %s[i]", v.Name, v.Name)
+		}
+		if c.method == nil && v.Kind != BuiltinNThreads && v.Kind != BuiltinEmpty {
+			c.errorf(e.Pos, "%s cannot be used in a constant", v.Name)
+		}
+		return v.Type
+	case *syntax.UnaryExpr:
+		t := c.expr(e.X)
+		want := Type{Kind: Bool}
+		if e.Op == syntax.SUB {
+			want = Type{Kind: Int}
+		}
+		if t.Kind != want.Kind && t.Kind != Invalid {
+			c.errorf(e.Pos, "operator %s needs %s, not %s", opName(e.Op), want, t)
+		}
+		return want
+	case *syntax.BinaryExpr:
+		x, y := c.expr(e.X), c.expr(e.Y)
+		switch e.Op {
+		case syntax.LAND, syntax.LOR:
+			c.operands(e, x, y, Bool)
+			return Type{Kind: Bool}
+		case syntax.EQL, syntax.NEQ:
+			if !assignable(x, y) && !assignable(y, x) {
+				c.errorf(e.OpPos, "cannot compare %s with %s", x, y)
+			}
+			return Type{Kind: Bool}
+		case syntax.LSS, syntax.LEQ, syntax.GTR, syntax.GEQ:
+			c.operands(e, x, y, Int)
+			return Type{Kind: Bool}
+		default:
+			c.operands(e, x, y, Int)
+			return Type{Kind: Int}
+		}
+	case *syntax.SelectorExpr:
+		t := c.expr(e.X)
+		if t.Kind == Invalid {
+			return Type{}
+		}
+		if t.Kind != Ref {
+			c.errorf(e.Sel.Pos, "cannot select field %s of a value of type %s", e.Sel.Name, t)
+			return Type{}
+		}
+		var names []string
+		for _, f := range t.Node.Fields {
+			if f.Name == e.Sel.Name {
+				c.info.Fields[e] = f
+				return f.Type
+			}
+			names = append(names, f.Name)
+		}
+		c.errorf(e.Sel.Pos, "%s has no field %s%s", t.Node.Name, e.Sel.Name, hint(e.Sel.Name, names))
+		return Type{}
+	case *syntax.IndexExpr:
+		id, ok := e.X.(*syntax.Ident)
+		if !ok {
+			c.errorf(e.X.Start(), "only shared arrays can be indexed")
+			c.expr(e.Index)
+			return Type{}
+		}
+		v := c.lookup(id.Name)
+		it := c.expr(e.Index)
+		if it.Kind != Int && it.Kind != Invalid {
+			c.errorf(e.Index.Start(), "array index must be int, not %s", it)
+		}
+		if v == nil {
+			c.errorf(id.Pos, "undefined: %s%s", id.Name, hint(id.Name, c.visibleNames()))
+			return Type{}
+		}
+		c.info.Uses[id] = v
+		if !v.IsArray() {
+			c.errorf(id.Pos, "%s is not an array", id.Name)
+			return Type{}
+		}
+		return v.Type
+	case *syntax.CallExpr:
+		if e.Fun.Name != "cas" {
+			c.errorf(e.Fun.Pos, "unknown function %s; the only builtin function is cas(location, expected, new)%s", e.Fun.Name, hint(e.Fun.Name, []string{"cas"}))
+			for _, a := range e.Args {
+				c.expr(a)
+			}
+			return Type{}
+		}
+		if len(e.Args) != 3 {
+			c.errorf(e.Fun.Pos, "cas takes 3 arguments (location, expected, new), got %d", len(e.Args))
+			for _, a := range e.Args {
+				c.expr(a)
+			}
+			return Type{Kind: Bool}
+		}
+		lt := c.lvalue(e.Args[0])
+		for _, a := range e.Args[1:] {
+			if at := c.expr(a); !assignable(lt, at) {
+				c.errorf(a.Start(), "cas: %s does not match the location's type %s", at, lt)
+			}
+		}
+		return Type{Kind: Bool}
+	case *syntax.NewExpr:
+		var h *Heap
+		var names []string
+		for _, hh := range c.obj.Heaps {
+			if hh.Name == e.Type.Name {
+				h = hh
+			}
+			names = append(names, hh.Name)
+		}
+		if h == nil {
+			c.errorf(e.Type.Pos, "undefined heap type %s%s", e.Type.Name, hint(e.Type.Name, names))
+			for _, fi := range e.Inits {
+				c.expr(fi.Value)
+			}
+			return Type{}
+		}
+		c.info.Heaps[e] = h
+		for _, fi := range e.Inits {
+			vt := c.expr(fi.Value)
+			var f *Field
+			var fnames []string
+			for _, ff := range h.Fields {
+				if ff.Name == fi.Name.Name {
+					f = ff
+				}
+				fnames = append(fnames, ff.Name)
+			}
+			if f == nil {
+				c.errorf(fi.Name.Pos, "%s has no field %s%s", h.Name, fi.Name.Name, hint(fi.Name.Name, fnames))
+			} else if !assignable(f.Type, vt) {
+				c.errorf(fi.Value.Start(), "cannot initialise field %s (%s) with %s", f.Name, f.Type, vt)
+			}
+		}
+		return Type{Kind: Ref, Node: h}
+	}
+	return Type{}
+}
+
+func (c *checker) operands(e *syntax.BinaryExpr, x, y Type, want Kind) {
+	for _, t := range []Type{x, y} {
+		if t.Kind != want && t.Kind != Invalid {
+			c.errorf(e.OpPos, "operator %s needs %s operands, not %s", opName(e.Op), Type{Kind: want}, t)
+			return
+		}
+	}
+}
+
+func (c *checker) matchSpec(impl, spec *Object, s *syntax.Spec) {
+	for _, m := range impl.Methods {
+		sm := spec.Method(m.Name)
+		if sm == nil {
+			c.errorf(s.Body.Name.Pos, "spec %s lacks method %s of %s", spec.Name, m.Name, impl.Name)
+			continue
+		}
+		same := len(m.Params) == len(sm.Params) && m.Result.Kind == sm.Result.Kind
+		for i := 0; same && i < len(m.Params); i++ {
+			same = m.Params[i].Type.Kind == sm.Params[i].Type.Kind
+		}
+		if !same {
+			c.errorf(sm.Decl.Name.Pos, "spec method %s has a different signature from %s.%s", sm.Name, impl.Name, m.Name)
+		}
+	}
+	for _, sm := range spec.Methods {
+		if impl.Method(sm.Name) == nil {
+			c.errorf(sm.Decl.Name.Pos, "spec method %s is not a method of %s", sm.Name, impl.Name)
+		}
+	}
+}
+
+func (c *checker) client(cl *syntax.Client, impl *Object) {
+	if cl == nil {
+		return
+	}
+	var names []string
+	for _, m := range impl.Methods {
+		names = append(names, m.Name)
+	}
+	for _, o := range cl.Only {
+		if o.Thread < 1 {
+			c.errorf(o.Pos, "only: threads are numbered from 1, got %d", o.Thread)
+		}
+		for _, id := range o.Methods {
+			if impl.Method(id.Name) == nil {
+				c.errorf(id.Pos, "only: %s has no method %s%s", impl.Name, id.Name, hint(id.Name, names))
+			}
+		}
+	}
+	if cl.ThreadPos.IsValid() && (cl.Threads < 1 || cl.Threads > 16) {
+		c.errorf(cl.ThreadPos, "threads must be between 1 and 16, got %d", cl.Threads)
+	}
+	if cl.OpsPos.IsValid() && cl.Ops == 0 {
+		c.errorf(cl.OpsPos, "ops must be at least 1 (or forever)")
+	}
+}
+
+// hint returns " (did you mean X?)" for the candidate closest to name, or "".
+func hint(name string, candidates []string) string {
+	best, bestD := "", 1+len(name)/3
+	if bestD < 2 {
+		bestD = 2
+	}
+	for _, c := range candidates {
+		if c == name {
+			continue
+		}
+		if d := levenshtein(name, c); d < bestD || d == bestD && best == "" {
+			if d <= bestD {
+				best, bestD = c, d
+			}
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %s?)", best)
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// opName is an operator as written in source, without quotes.
+func opName(t syntax.Token) string { return strings.Trim(t.String(), "'") }

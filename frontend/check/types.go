@@ -1,0 +1,161 @@
+// Package check resolves the names of a parsed model and checks its types.
+// Like starlark-go's resolver it reports every error it finds in one pass,
+// each at a file:line:col, with "did you mean …?" hints for misspelt names.
+package check
+
+import (
+	"fmt"
+
+	"github.com/linbis/linbis/frontend/syntax"
+)
+
+// Kind is the kind of a value's type.
+type Kind int8
+
+// The kinds. Void is the result of a method without one; Null is the type
+// of the null literal, assignable to every ref.
+const (
+	Invalid Kind = iota
+	Int
+	Bool
+	Ref
+	Void
+	Null
+)
+
+// Type is a value type: int (optionally ranged), bool, or a ref to a heap type.
+type Type struct {
+	Kind     Kind
+	Node     *Heap // for Ref
+	HasRange bool
+	Lo, Hi   int64
+}
+
+func (t Type) String() string {
+	switch t.Kind {
+	case Int:
+		if t.HasRange {
+			return fmt.Sprintf("int(%d..%d)", t.Lo, t.Hi)
+		}
+		return "int"
+	case Bool:
+		return "bool"
+	case Ref:
+		return "ref " + t.Node.Name
+	case Void:
+		return "no value"
+	case Null:
+		return "null"
+	}
+	return "invalid type"
+}
+
+// assignable reports whether a value of type v can be stored where t is expected.
+func assignable(t, v Type) bool {
+	if t.Kind == Invalid || v.Kind == Invalid {
+		return true // already reported
+	}
+	if t.Kind == Ref {
+		return v.Kind == Null || v.Kind == Ref && v.Node == t.Node
+	}
+	return t.Kind == v.Kind
+}
+
+// VarKind tells where a variable lives.
+type VarKind int8
+
+// The variable kinds.
+const (
+	SharedVar VarKind = iota
+	LocalVar
+	ParamVar
+	BuiltinTid      // tid: the calling thread, from 1
+	BuiltinNThreads // nthreads
+	BuiltinEmpty    // EMPTY
+)
+
+// Var is a resolved variable.
+type Var struct {
+	Name string
+	Pos  syntax.Pos
+	Kind VarKind
+	Type Type
+	// Len is the array length expression for shared arrays (nil for scalars);
+	// it may mention nthreads and is evaluated once the bounds are known.
+	Len syntax.Expr
+	// LenLo is the lowest index of a `[lo..hi]` array (then Len is hi); nil means 0.
+	LenLo syntax.Expr
+	Init  syntax.Expr // shared initialiser, nil for the zero value
+	// Index is the variable's number: among the object's shared variables,
+	// or among the method's locals (parameters first).
+	Index int
+}
+
+// IsArray reports whether v is a shared array.
+func (v *Var) IsArray() bool { return v.Len != nil }
+
+// Heap is a heap node type.
+type Heap struct {
+	Name   string
+	ID     int // from 1 within its object
+	Fields []*Field
+}
+
+// Field is a field of a heap node type.
+type Field struct {
+	Name  string
+	Type  Type
+	Index int
+}
+
+// Method is a checked method.
+type Method struct {
+	Name   string
+	Decl   *syntax.Method
+	Params []*Var
+	Result Type // Kind Void if none
+	Locals []*Var
+	Index  int
+}
+
+// Object is a checked object or hand-written specification.
+type Object struct {
+	Name    string
+	Decl    *syntax.Object
+	Heaps   []*Heap
+	Shared  []*Var
+	Methods []*Method
+	// Init is the init block, checked as a method without parameters; nil if absent.
+	Init *Method
+	// Auto marks the specification derived from the object by making each
+	// method body atomic (Yang et al. §2.3); Decl and the rest are then the object's.
+	Auto bool
+}
+
+// Method returns the method called name, or nil.
+func (o *Object) Method(name string) *Method {
+	for _, m := range o.Methods {
+		if m.Name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// Info records what the checker learnt about each identifier and expression.
+type Info struct {
+	Uses   map[*syntax.Ident]*Var
+	Types  map[syntax.Expr]Type
+	Fields map[*syntax.SelectorExpr]*Field
+	Heaps  map[*syntax.NewExpr]*Heap
+	Defs   map[*syntax.DefineStmt]*Var
+}
+
+// Program is a checked model.
+type Program struct {
+	File   *syntax.File
+	Impl   *Object
+	Spec   *Object
+	Client *syntax.Client // nil if the file has none
+	Info   *Info
+}

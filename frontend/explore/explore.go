@@ -1,0 +1,421 @@
+// Package explore compiles a checked model to instructions and explores
+// its state space breadth-first under a most-general client, producing an
+// LTS whose visible actions are call(T,M,ARGS) and ret(T,M,VAL).
+//
+// Design. A state is a flat []int32 vector (see layout): shared variables,
+// then per thread [pc, ops done, return value, locals], then the heap.
+// States are made canonical before they are stored: locals that are dead
+// at the thread's pc are zeroed (liveness analysis on the instructions),
+// and heap nodes are renumbered in breadth-first order of reachability
+// from the shared variables and then the threads' locals, which drops
+// unreachable nodes (garbage collection) and identifies states that differ
+// only in addresses. Canonical vectors are stored as zigzag varints in a
+// chunked arena and found through an open-addressing table (stateSet).
+//
+// The granularity follows Yang et al. (divergence-sensitive bisimulation
+// for concurrent stacks, §2): one τ step per statement that touches shared
+// state, an atomic block as one step, local work folded into the step
+// before it; the method body of `spec auto` is one atomic block, so the
+// specification does call, τ, ret per operation.
+package explore
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/lts"
+)
+
+// Bounds are the most-general client's bounds.
+type Bounds struct {
+	Threads int
+	Ops     int // -1 = forever
+	Values  []int
+	// Only maps a thread (from 1) to the methods it may call; threads
+	// not in the map may call every method.
+	Only map[int][]string
+}
+
+// Options tune an exploration.
+type Options struct {
+	MaxStates int
+	// Explicit turns off garbage collection: nodes come back only through
+	// free, and a freed node may be reallocated while still referenced (ABA).
+	Explicit bool
+	MaxNodes int  // bound on live heap nodes; 0 = 64
+	Lin      bool // emit lin(T,M[,VAL]) for lin statements instead of τ
+	Progress func(states, transitions int64)
+}
+
+// ErrStateLimit is wrapped by the error returned when MaxStates is reached.
+var ErrStateLimit = errors.New("state limit reached")
+
+// ModelError is an error of the model found during exploration (a failed
+// assert, a null dereference, a value out of its declared range, …), with
+// the shortest trace that leads to it.
+type ModelError struct {
+	Msg   string
+	Pos   lts.SourceStep
+	Trace *lts.Trace
+}
+
+func (e *ModelError) Error() string {
+	return fmt.Sprintf("%s: %s", e.Pos.String(), e.Msg)
+}
+
+type explorer struct {
+	p       *program
+	b       Bounds
+	o       Options
+	m       machine
+	set     *stateSet
+	lb      *lts.Builder
+	labels  map[uint64]int32
+	allowed [][]bool // per thread and method: may the client call it
+	parent  []int32  // transition that discovered each state
+	enc     []byte
+	canon   []int32
+	perm    []int32
+	order   []int32
+}
+
+// Explore builds the LTS of obj (the implementation or the specification
+// of prog) under the bounds.
+func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.LTS, error) {
+	if b.Threads < 1 {
+		return nil, fmt.Errorf("need at least one thread, got %d", b.Threads)
+	}
+	if b.Ops == 0 || b.Ops < -1 {
+		return nil, fmt.Errorf("ops must be at least 1 or forever (-1), got %d", b.Ops)
+	}
+	if len(b.Values) == 0 {
+		return nil, fmt.Errorf("the value domain is empty")
+	}
+	p, err := compile(prog, obj, b.Threads, b.Values)
+	if err != nil {
+		return nil, err
+	}
+	if o.MaxNodes <= 0 {
+		o.MaxNodes = 64
+	}
+	if o.MaxStates <= 0 {
+		o.MaxStates = 50_000_000
+	}
+	x := &explorer{p: p, b: b, o: o, set: newStateSet(), lb: lts.NewBuilder(), labels: map[uint64]int32{}}
+	x.m = machine{p: p, gc: !o.Explicit, lin: o.Lin, maxNodes: int32(o.MaxNodes)}
+	for _, s := range p.steps {
+		pos := p.file.Position(s.pos)
+		x.lb.AddStep(lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.text, Procedure: s.procedure})
+	}
+	x.argTuples()
+	x.allowed = make([][]bool, b.Threads)
+	for t := range x.allowed {
+		x.allowed[t] = make([]bool, len(p.methods))
+		only, restricted := b.Only[t+1]
+		for i, m := range p.methods {
+			x.allowed[t][i] = m.callable && !restricted
+			for _, name := range only {
+				x.allowed[t][i] = x.allowed[t][i] || m.callable && name == m.name
+			}
+		}
+	}
+	return x.run()
+}
+
+// argTuples enumerates each method's argument tuples over the domain.
+func (x *explorer) argTuples() {
+	for _, m := range x.p.methods {
+		tuples := [][]int32{{}}
+		for _, pt := range m.params {
+			dom := x.p.values
+			if pt.Kind == check.Bool {
+				dom = []int32{0, 1}
+			}
+			var next [][]int32
+			for _, t := range tuples {
+				for _, v := range dom {
+					next = append(next, append(append([]int32(nil), t...), v))
+				}
+			}
+			tuples = next
+		}
+		m.argTuples = tuples
+	}
+}
+
+func (x *explorer) run() (*lts.LTS, error) {
+	init := append([]int32(nil), x.p.init...)
+	if im := x.p.initMethod; im != nil {
+		x.m.t, x.m.base, x.m.mem = 0, x.p.lay.threadBase(0), init
+		init[x.m.base+tPC] = im.entry
+		x.m.step()
+		if f := x.m.err; f != nil {
+			e := &ModelError{Msg: "in the init block: " + f.msg, Trace: &lts.Trace{Title: "model error in init", LoopStart: -1}}
+			if f.step >= 0 {
+				s := x.p.steps[f.step]
+				pos := x.p.file.Position(s.pos)
+				e.Pos = lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.text, Procedure: "init"}
+			}
+			return nil, e
+		}
+		init = x.m.mem
+		x.m.resetThread()
+	}
+	x.insert(x.canonical(init, -1))
+	x.parent = append(x.parent, -1)
+	var cur, next []int32
+	lay := &x.p.lay
+	for s := int32(0); int(s) < x.set.len(); s++ {
+		if x.o.Progress != nil && s&0xffff == 0 {
+			x.o.Progress(int64(s), int64(x.lb.NumTransitions()))
+		}
+		cur = decode(cur[:0], x.set.get(s))
+		for t := 0; t < x.b.Threads; t++ {
+			base := lay.threadBase(t)
+			if cur[base+tPC] == 0 {
+				if x.b.Ops >= 0 && int(cur[base+tOps]) >= x.b.Ops {
+					continue
+				}
+				for _, m := range x.p.methods {
+					if !x.allowed[t][m.index] {
+						continue
+					}
+					for ai, args := range m.argTuples {
+						next = append(next[:0], cur...)
+						next[base+tPC] = m.entry
+						if x.b.Ops >= 0 {
+							next[base+tOps]++
+						}
+						copy(next[base+tLocals:], args)
+						out := outcome{kind: kCall, method: m.index, value: int32(ai), step: m.callStep}
+						if err := x.add(s, t, out, next); err != nil {
+							return nil, err
+						}
+					}
+				}
+				continue
+			}
+			x.m.t, x.m.base = t, base
+			for {
+				next = append(next[:0], cur...)
+				x.m.mem, x.m.ci, x.m.err = next, 0, nil
+				out := x.m.step()
+				next = x.m.mem
+				if x.m.err != nil {
+					return nil, x.modelError(s, t, x.m.err)
+				}
+				if out.kind != kBlocked {
+					if err := x.add(s, t, out, next); err != nil {
+						return nil, err
+					}
+				}
+				if !x.m.nextChoice() {
+					break
+				}
+			}
+		}
+	}
+	if x.o.Progress != nil {
+		x.o.Progress(int64(x.set.len()), int64(x.lb.NumTransitions()))
+	}
+	return x.build(), nil
+}
+
+func (x *explorer) build() *lts.LTS {
+	x.lb.SetNumStates(int32(x.set.len()))
+	x.lb.SetInitial(0)
+	return x.lb.Build()
+}
+
+func (x *explorer) insert(st []int32) (int32, bool) {
+	x.enc = encode(x.enc[:0], st)
+	if len(x.enc) > 65535 {
+		panic("state too large") // unreachable with the node and array limits
+	}
+	return x.set.insert(x.enc)
+}
+
+func (x *explorer) add(src int32, t int, out outcome, next []int32) error {
+	dst, isNew := x.insert(x.canonical(next, t))
+	if isNew {
+		x.parent = append(x.parent, int32(x.lb.NumTransitions()))
+		if x.set.len() > x.o.MaxStates {
+			return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
+				ErrStateLimit, x.o.MaxStates, x.lb.NumTransitions(), src)
+		}
+	}
+	x.lb.AddTransitionMeta(src, x.label(t, out), dst, int32(t+1), out.step)
+	return nil
+}
+
+// canonical zeroes the dead locals of thread t (-1: none moved) and
+// renumbers the heap; it returns a vector owned by the explorer.
+func (x *explorer) canonical(st []int32, t int) []int32 {
+	lay := &x.p.lay
+	code := x.p.code
+	if t >= 0 {
+		base := lay.threadBase(t)
+		live := code[st[base+tPC]].live
+		for k := int32(0); k < lay.threadSize-tLocals; k++ {
+			if live&(1<<uint(k)) == 0 {
+				st[base+tLocals+k] = 0
+			}
+		}
+	}
+	count := st[lay.heapBase]
+	if count == 0 {
+		return st[:lay.heapBase+1]
+	}
+	if cap(x.perm) < int(count)+1 {
+		x.perm = make([]int32, count+1)
+	}
+	perm := x.perm[:count+1]
+	clear(perm)
+	order := x.order[:0]
+	visit := func(ref int32) {
+		if ref != 0 && perm[ref] == 0 {
+			order = append(order, ref)
+			perm[ref] = int32(len(order))
+		}
+	}
+	for _, a := range lay.refShared {
+		visit(st[a])
+	}
+	for th := 0; th < x.b.Threads; th++ {
+		base := lay.threadBase(th)
+		pc := st[base+tPC]
+		if pc == 0 {
+			continue
+		}
+		for _, k := range x.p.methods[code[pc].method].refLocals {
+			visit(st[base+tLocals+k])
+		}
+	}
+	for i := 0; i < len(order); i++ {
+		a := lay.nodeAddr(order[i])
+		for _, f := range lay.refFields[st[a]] {
+			visit(st[a+2+f])
+		}
+	}
+	x.order = order
+	identity := int32(len(order)) == count
+	for i, id := range order {
+		if id != int32(i+1) {
+			identity = false
+			break
+		}
+	}
+	if identity {
+		return st
+	}
+	out := append(x.canon[:0], st[:lay.heapBase]...)
+	for _, a := range lay.refShared {
+		out[a] = perm[out[a]]
+	}
+	for th := 0; th < x.b.Threads; th++ {
+		base := lay.threadBase(th)
+		pc := out[base+tPC]
+		if pc == 0 {
+			continue
+		}
+		for _, k := range x.p.methods[code[pc].method].refLocals {
+			out[base+tLocals+k] = perm[out[base+tLocals+k]]
+		}
+	}
+	out = append(out, int32(len(order)))
+	for _, id := range order {
+		a := lay.nodeAddr(id)
+		start := int32(len(out))
+		out = append(out, st[a:a+lay.nodeSize]...)
+		for _, f := range lay.refFields[st[a]] {
+			out[start+2+f] = perm[out[start+2+f]]
+		}
+	}
+	x.canon = out
+	return out
+}
+
+// label interns the label of an outcome, caching by (kind, thread, method, value).
+func (x *explorer) label(t int, out outcome) int32 {
+	if out.kind == kTau {
+		return lts.Tau
+	}
+	has := uint64(0)
+	if out.hasValue {
+		has = 1
+	}
+	key := uint64(out.kind)<<60 | has<<59 | uint64(t)<<48 | uint64(out.method)<<32 | uint64(uint32(out.value))
+	if id, ok := x.labels[key]; ok {
+		return id
+	}
+	m := x.p.methods[out.method]
+	var sb strings.Builder
+	switch out.kind {
+	case kCall:
+		sb.WriteString("call(")
+	case kRet:
+		sb.WriteString("ret(")
+	case kLin:
+		sb.WriteString("lin(")
+	}
+	sb.WriteString(strconv.Itoa(t + 1))
+	sb.WriteByte(',')
+	sb.WriteString(m.name)
+	switch {
+	case out.kind == kCall:
+		for i, v := range m.argTuples[out.value] {
+			sb.WriteByte(',')
+			sb.WriteString(formatValue(m.params[i].Kind, v))
+		}
+	case out.hasValue:
+		kind := m.result
+		if out.kind == kLin {
+			kind = check.Int
+		}
+		sb.WriteByte(',')
+		sb.WriteString(formatValue(kind, out.value))
+	}
+	sb.WriteByte(')')
+	id := x.lb.Label(sb.String())
+	x.labels[key] = id
+	return id
+}
+
+func formatValue(k check.Kind, v int32) string {
+	switch {
+	case k == check.Bool && v == 0:
+		return "false"
+	case k == check.Bool:
+		return "true"
+	case v == Empty:
+		return "EMPTY"
+	}
+	return strconv.Itoa(int(v))
+}
+
+// modelError builds the error for a failure of thread t in state s, with
+// the BFS path to s and the failing step.
+func (x *explorer) modelError(s int32, t int, f *failure) error {
+	l := x.build()
+	tr := &lts.Trace{Title: "model error: " + f.msg, LoopStart: -1}
+	var path []int32
+	for st := s; x.parent[st] >= 0; st = l.Src[x.parent[st]] {
+		path = append(path, x.parent[st])
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		tr.Steps = append(tr.Steps, lts.StepFromTransition(l, path[i]))
+	}
+	e := &ModelError{Msg: f.msg, Trace: tr}
+	last := lts.TraceStep{From: s, Label: "tau", To: -1, Thread: int32(t + 1), Note: f.msg}
+	if f.step >= 0 {
+		src := l.Meta.Steps[f.step]
+		last.Source = &src
+		e.Pos = src
+	}
+	tr.Steps = append(tr.Steps, last)
+	tr.Final = fmt.Sprintf("thread %d: %s", t+1, f.msg)
+	return e
+}

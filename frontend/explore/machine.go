@@ -1,0 +1,461 @@
+package explore
+
+import (
+	"fmt"
+
+	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/syntax"
+)
+
+// Empty is the value of the EMPTY constant; it prints as EMPTY in labels.
+const Empty int32 = -(1 << 30)
+
+// maxInt bounds the magnitude of integers; exceeding it is a model error
+// rather than a silent wrap.
+const maxInt = 1 << 24
+
+// stepBudget bounds the instructions of one step, which only an atomic
+// block that loops forever can exceed.
+const stepBudget = 1 << 20
+
+func binop(op syntax.Token, x, y int32) (int32, bool) {
+	b := func(c bool) int32 {
+		if c {
+			return 1
+		}
+		return 0
+	}
+	switch op {
+	case syntax.ADD:
+		return x + y, true
+	case syntax.SUB:
+		return x - y, true
+	case syntax.MUL:
+		return int32(int64(x) * int64(y) % (1 << 31)), true
+	case syntax.QUO:
+		if y == 0 {
+			return 0, false
+		}
+		return x / y, true
+	case syntax.REM:
+		if y == 0 {
+			return 0, false
+		}
+		return x % y, true
+	case syntax.EQL:
+		return b(x == y), true
+	case syntax.NEQ:
+		return b(x != y), true
+	case syntax.LSS:
+		return b(x < y), true
+	case syntax.LEQ:
+		return b(x <= y), true
+	case syntax.GTR:
+		return b(x > y), true
+	case syntax.GEQ:
+		return b(x >= y), true
+	}
+	return 0, true
+}
+
+// outcome is what one step of a thread did.
+type outcome struct {
+	kind     labelKind
+	method   int32
+	value    int32
+	hasValue bool
+	step     int32
+}
+
+type labelKind uint8
+
+const (
+	kTau labelKind = iota
+	kCall
+	kRet
+	kLin
+	kBlocked // an await found its condition false: no transition
+)
+
+// failure is a model error found while executing a step.
+type failure struct {
+	msg  string
+	step int32
+}
+
+// machine executes the steps of one thread on a state vector.
+type machine struct {
+	p        *program
+	mem      []int32
+	t        int   // thread, from 0
+	base     int32 // thread's offset in mem
+	gc       bool
+	lin      bool
+	maxNodes int32
+	err      *failure
+	cur      int32 // step of the instruction being executed
+	choices  []int // nondeterministic choices of this run (explicit-mode allocation)
+	limits   []int
+	ci       int
+	cands    []int32
+}
+
+func (m *machine) fail(format string, args ...any) {
+	if m.err == nil {
+		m.err = &failure{msg: fmt.Sprintf(format, args...), step: m.cur}
+	}
+}
+
+// choose returns a choice in [0,n); runs are repeated by nextChoice until
+// every combination has been taken.
+func (m *machine) choose(n int) int {
+	if m.ci < len(m.choices) {
+		c := m.choices[m.ci]
+		m.ci++
+		return c
+	}
+	m.choices = append(m.choices, 0)
+	m.limits = append(m.limits, n)
+	m.ci++
+	return 0
+}
+
+// nextChoice advances the choice vector like an odometer; false when done.
+func (m *machine) nextChoice() bool {
+	for i := len(m.choices) - 1; i >= 0; i-- {
+		if m.choices[i]+1 < m.limits[i] {
+			m.choices[i]++
+			m.choices, m.limits = m.choices[:i+1], m.limits[:i+1]
+			return true
+		}
+	}
+	m.choices, m.limits = m.choices[:0], m.limits[:0]
+	return false
+}
+
+func (m *machine) checkInt(v int32) int32 {
+	if v > maxInt || v < -maxInt {
+		if v != Empty {
+			m.fail("integer overflow: %d exceeds ±%d", v, maxInt)
+		}
+	}
+	return v
+}
+
+// addr returns the index in mem of a location, or -1 after a failure.
+func (m *machine) addr(e *expr) int32 {
+	switch e.k {
+	case eLocal:
+		return m.base + tLocals + e.v
+	case eShared:
+		return e.v
+	case eElem:
+		i := m.eval(e.a)
+		if m.err != nil {
+			return -1
+		}
+		if i < e.lo || i >= e.lo+e.n {
+			m.fail("index %d out of range [%d..%d] of %s", i, e.lo, e.lo+e.n-1, e.name)
+			return -1
+		}
+		return e.v + i - e.lo
+	case eField:
+		id := m.eval(e.a)
+		if m.err != nil {
+			return -1
+		}
+		if id == 0 {
+			m.fail("null dereference reading or writing field %s", e.name)
+			return -1
+		}
+		return m.p.lay.nodeAddr(id) + 2 + e.v
+	}
+	m.fail("internal error: not a location")
+	return -1
+}
+
+func (m *machine) store(e *expr, a, v int32) {
+	if e.rng != nil && (int64(v) < e.rng.Lo || int64(v) > e.rng.Hi) {
+		m.fail("value %d out of the declared range %s of %s", v, e.rng, e.name)
+		return
+	}
+	m.mem[a] = v
+}
+
+func (m *machine) eval(e *expr) int32 {
+	switch e.k {
+	case eConst:
+		return e.v
+	case eLocal:
+		return m.mem[m.base+tLocals+e.v]
+	case eShared:
+		return m.mem[e.v]
+	case eElem, eField:
+		a := m.addr(e)
+		if a < 0 {
+			return 0
+		}
+		return m.mem[a]
+	case eTid:
+		return int32(m.t + 1)
+	case eUnary:
+		x := m.eval(e.a)
+		if e.op == syntax.SUB {
+			return m.checkInt(-x)
+		}
+		return 1 - x
+	case eBinary:
+		x := m.eval(e.a)
+		switch e.op {
+		case syntax.LAND:
+			if x == 0 {
+				return 0
+			}
+			return m.eval(e.b)
+		case syntax.LOR:
+			if x != 0 {
+				return 1
+			}
+			return m.eval(e.b)
+		}
+		y := m.eval(e.b)
+		v, ok := binop(e.op, x, y)
+		if !ok {
+			m.fail("division by zero")
+		}
+		return m.checkInt(v)
+	case eCas:
+		a := m.addr(e.a)
+		exp := m.eval(e.b)
+		nw := m.eval(e.c)
+		if a < 0 || m.err != nil {
+			return 0
+		}
+		if m.mem[a] == exp {
+			m.store(e.a, a, nw)
+			return 1
+		}
+		return 0
+	case eNew:
+		return m.alloc(e)
+	}
+	return 0
+}
+
+// alloc allocates a node. In garbage-collected mode the node is fresh. In
+// explicit mode it is fresh or, nondeterministically, any freed node of the
+// same type that is still referenced (a reused address: this is how ABA
+// arises); freed nodes that nobody references are indistinguishable from
+// fresh ones and have already been dropped by canonicalisation.
+func (m *machine) alloc(e *expr) int32 {
+	var vals [16]int32
+	for i, fi := range e.inits {
+		if i < len(vals) {
+			vals[i] = m.eval(fi.x)
+		}
+	}
+	if m.err != nil {
+		return 0
+	}
+	lay := &m.p.lay
+	count := m.mem[lay.heapBase]
+	id := int32(0)
+	if !m.gc {
+		m.cands = m.cands[:0]
+		for k := int32(1); k <= count; k++ {
+			a := lay.nodeAddr(k)
+			if m.mem[a] == e.v && m.mem[a+1] != 0 {
+				m.cands = append(m.cands, k)
+			}
+		}
+		if len(m.cands) > 0 {
+			if c := m.choose(1 + len(m.cands)); c > 0 {
+				id = m.cands[c-1]
+			}
+		}
+	}
+	if id == 0 {
+		if count >= m.maxNodes {
+			m.fail("heap exhausted: more than %d live nodes (raise the node limit)", m.maxNodes)
+			return 0
+		}
+		count++
+		m.mem[lay.heapBase] = count
+		for k := int32(0); k < lay.nodeSize; k++ {
+			m.mem = append(m.mem, 0)
+		}
+		id = count
+	}
+	a := lay.nodeAddr(id)
+	m.mem[a], m.mem[a+1] = e.v, 0
+	for k := int32(0); k < lay.nodeSize-2; k++ {
+		m.mem[a+2+k] = 0
+	}
+	for i, fi := range e.inits {
+		ft := lay.fieldTypes[e.v][fi.field]
+		if ft.HasRange && (int64(vals[i]) < ft.Lo || int64(vals[i]) > ft.Hi) {
+			m.fail("value %d out of the declared range %s of field", vals[i], ft)
+		}
+		m.mem[a+2+fi.field] = vals[i]
+	}
+	return id
+}
+
+func (m *machine) free(e *expr) {
+	id := m.eval(e)
+	if id == 0 || m.err != nil || m.gc {
+		return
+	}
+	a := m.p.lay.nodeAddr(id)
+	if m.mem[a+1] != 0 {
+		m.fail("double free")
+		return
+	}
+	m.mem[a+1] = 1
+}
+
+// resetThread makes thread m.t idle: dead locals and result cleared.
+func (m *machine) resetThread() {
+	m.mem[m.base+tPC] = 0
+	m.mem[m.base+tRet] = 0
+	for k := m.base + tLocals; k < m.base+m.p.lay.threadSize; k++ {
+		m.mem[k] = 0
+	}
+}
+
+// step runs thread m.t for one step from its pc (which is not idle).
+//
+// Granularity: a step executes at most one instruction that touches shared
+// state (an atomic block counts as one) together with the local-only work
+// around it, and stops before the next shared instruction, before a return
+// once shared state was touched, and after a loop's back edge (so that a
+// loop doing only local work is a τ-cycle rather than a hang). A return
+// whose step touched nothing else is the visible ret step itself.
+func (m *machine) step() outcome {
+	code := m.p.code
+	pc := m.mem[m.base+tPC]
+	did := false
+	depth := 0
+	out := outcome{step: -1}
+	lin := false
+	var linVal int32
+	linHas := false
+	for budget := 0; ; budget++ {
+		if budget > stepBudget {
+			m.fail("a step runs for more than %d instructions: an atomic block that never ends?", stepBudget)
+			return out
+		}
+		in := &code[pc]
+		m.cur = in.step
+		meth := m.p.methods[in.method]
+		switch in.op {
+		case opReturn:
+			var v int32
+			if depth > 0 {
+				if in.x != nil {
+					v = m.eval(in.x)
+				}
+				m.mem[m.base+tRet] = v
+				m.mem[m.base+tPC] = meth.retPending
+				return m.finish(out, lin, linVal, linHas)
+			}
+			if did {
+				m.mem[m.base+tPC] = pc
+				return m.finish(out, lin, linVal, linHas)
+			}
+			if in.x != nil {
+				v = m.eval(in.x)
+			}
+			m.resetThread()
+			return outcome{kind: kRet, method: in.method, value: v, hasValue: in.x != nil, step: in.step}
+		case opRetPending:
+			if did {
+				m.mem[m.base+tPC] = pc
+				return m.finish(out, lin, linVal, linHas)
+			}
+			v := m.mem[m.base+tRet]
+			m.resetThread()
+			return outcome{kind: kRet, method: in.method, value: v, hasValue: meth.result != check.Void, step: in.step}
+		}
+		if depth == 0 && in.shared {
+			if did {
+				m.mem[m.base+tPC] = pc
+				return m.finish(out, lin, linVal, linHas)
+			}
+			did = true
+			out.step = in.step
+		}
+		switch in.op {
+		case opAtomicBegin:
+			depth++
+			pc++
+		case opAtomicEnd:
+			depth--
+			pc++
+		case opAssign:
+			a := m.addr(in.lhs)
+			v := m.eval(in.x)
+			if m.err == nil && a >= 0 {
+				m.store(in.lhs, a, v)
+			}
+			pc++
+		case opEval:
+			m.eval(in.x)
+			pc++
+		case opBranch:
+			if m.eval(in.x) == 0 {
+				pc = in.target
+			} else {
+				pc++
+			}
+		case opJump:
+			pc = in.target
+			if in.back && depth == 0 {
+				if out.step < 0 {
+					out.step = in.step
+				}
+				m.mem[m.base+tPC] = pc
+				return m.finish(out, lin, linVal, linHas)
+			}
+		case opAwait:
+			if m.eval(in.x) == 0 && m.err == nil {
+				return outcome{kind: kBlocked}
+			}
+			pc++
+		case opAssert:
+			if m.eval(in.x) == 0 && m.err == nil {
+				m.fail("assertion failed")
+			}
+			pc++
+		case opFree:
+			m.free(in.x)
+			pc++
+		case opLin:
+			if m.lin {
+				lin = true
+				if in.x != nil {
+					linVal, linHas = m.eval(in.x), true
+				}
+				if out.step < 0 {
+					out.step = in.step
+				}
+			}
+			pc++
+		case opFallOff:
+			m.fail("method %s ended without returning a value", meth.name)
+		default:
+			m.fail("internal error: bad instruction %d at pc %d", in.op, pc)
+		}
+		if m.err != nil {
+			return out
+		}
+	}
+}
+
+func (m *machine) finish(out outcome, lin bool, v int32, has bool) outcome {
+	if lin {
+		out.kind, out.value, out.hasValue = kLin, v, has
+		out.method = m.p.code[m.mem[m.base+tPC]].method
+	}
+	return out
+}

@@ -1,0 +1,192 @@
+// Package frontend reads models of concurrent objects written in the linbis
+// modeling language and compiles them to the implementation and
+// specification LTSs that the checkers compare. The language is described
+// in LANGUAGE.md; the stages live in syntax (scanner, parser, AST),
+// check (resolver and type checker) and explore (state-space explorer).
+package frontend
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/explore"
+	"github.com/linbis/linbis/frontend/syntax"
+	"github.com/linbis/linbis/lts"
+)
+
+// Bounds are the bounds of the most-general client: Threads threads each
+// performing up to Ops operations (-1: forever), each with any argument
+// drawn from Values.
+type Bounds struct {
+	Threads int
+	Ops     int // -1 = forever
+	Values  []int
+	// Only restricts threads (numbered from 1) to some methods, from the
+	// client block's `only` lines; nil means every thread calls every method.
+	Only map[int][]string
+}
+
+func (b Bounds) String() string {
+	ops := fmt.Sprint(b.Ops)
+	if b.Ops < 0 {
+		ops = "forever"
+	}
+	vs := make([]string, len(b.Values))
+	for i, v := range b.Values {
+		vs[i] = fmt.Sprint(v)
+	}
+	return fmt.Sprintf("threads=%d ops=%s values=%s", b.Threads, ops, strings.Join(vs, ","))
+}
+
+// Model is a parsed and checked model.
+type Model struct {
+	// Name is the object's name.
+	Name string
+	// File is the file name the model was read from.
+	File string
+	// Program is the checked program (object, specification, client).
+	Program *check.Program
+	// SpecAuto reports whether the specification is `spec auto`.
+	SpecAuto bool
+}
+
+// Parse parses and checks a model. The error, if any, is a
+// syntax.ErrorList printed as "file:line:col: msg", one error per line.
+func Parse(filename string, src []byte) (*Model, error) {
+	ast, err := syntax.Parse(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := check.Check(ast)
+	if err != nil {
+		return nil, err
+	}
+	return &Model{Name: prog.Impl.Name, File: filename, Program: prog, SpecAuto: prog.Spec.Auto}, nil
+}
+
+// Default client bounds, used for what the client block leaves out.
+const (
+	DefaultThreads = 2
+	DefaultOps     = 2
+)
+
+// DefaultBounds returns the bounds of the model's client block, with
+// 2 threads, 2 operations and values 1..2 for anything it leaves out.
+func (m *Model) DefaultBounds() Bounds {
+	b := Bounds{Threads: DefaultThreads, Ops: DefaultOps, Values: []int{1, 2}}
+	if c := m.Program.Client; c != nil {
+		if c.Threads > 0 {
+			b.Threads = c.Threads
+		}
+		if c.Ops != 0 {
+			b.Ops = c.Ops
+		}
+		if len(c.Values) > 0 {
+			b.Values = append([]int(nil), c.Values...)
+		}
+		for _, o := range c.Only {
+			if b.Only == nil {
+				b.Only = map[int][]string{}
+			}
+			for _, id := range o.Methods {
+				b.Only[o.Thread] = append(b.Only[o.Thread], id.Name)
+			}
+		}
+	}
+	return b
+}
+
+// Options tune Compile.
+type Options struct {
+	// MaxStates bounds each LTS; 0 means 50,000,000.
+	MaxStates int
+	// GarbageCollected selects the heap mode: true (the default of
+	// DefaultOptions) collects unreachable nodes and never reuses a
+	// referenced address; false is explicit mode, where nodes come back
+	// only through free and may be reused while still referenced (ABA).
+	GarbageCollected bool
+	// MaxNodes bounds the live heap nodes; 0 means 64.
+	MaxNodes int
+	// LinEvents makes `lin` statements visible as lin(T,M[,VAL]) events
+	// (Liu et al.'s linearization-point mode); otherwise they are no-ops.
+	LinEvents bool
+	// Progress, if set, is called now and then with the states and
+	// transitions found so far.
+	Progress func(states, transitions int64)
+}
+
+// DefaultOptions returns the default options: garbage-collected heap.
+func DefaultOptions() Options { return Options{GarbageCollected: true} }
+
+// ErrStateLimit is wrapped by the error Compile returns when MaxStates is reached.
+var ErrStateLimit = explore.ErrStateLimit
+
+// ModelError is a run-time error of the model (failed assert, null
+// dereference, value out of range, heap exhausted, …) with its trace.
+type ModelError = explore.ModelError
+
+// AssertionError is the name the API contract uses for ModelError.
+type AssertionError = ModelError
+
+// Compile explores the implementation and the specification of m under b.
+// Both LTSs carry lts.Meta: the thread and source step of every transition.
+func Compile(m *Model, b Bounds, opts Options) (impl, spec *lts.LTS, err error) {
+	impl, err = CompileImpl(m, b, opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("implementation %s: %w", m.Name, err)
+	}
+	spec, err = CompileSpec(m, b, opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("specification of %s: %w", m.Name, err)
+	}
+	return impl, spec, nil
+}
+
+func (o Options) explore() explore.Options {
+	return explore.Options{MaxStates: o.MaxStates, Explicit: !o.GarbageCollected, MaxNodes: o.MaxNodes, Lin: o.LinEvents, Progress: o.Progress}
+}
+
+func (b Bounds) explore() explore.Bounds {
+	return explore.Bounds{Threads: b.Threads, Ops: b.Ops, Values: b.Values, Only: b.Only}
+}
+
+// CompileImpl explores only the implementation.
+func CompileImpl(m *Model, b Bounds, opts Options) (*lts.LTS, error) {
+	return explore.Explore(m.Program, m.Program.Impl, b.explore(), opts.explore())
+}
+
+// CompileSpec explores only the specification.
+func CompileSpec(m *Model, b Bounds, opts Options) (*lts.LTS, error) {
+	return explore.Explore(m.Program, m.Program.Spec, b.explore(), opts.explore())
+}
+
+//go:embed examples/*.lin
+var examples embed.FS
+
+// Examples returns the names of the bundled models, e.g. "treiber".
+func Examples() []string {
+	entries, _ := examples.ReadDir("examples")
+	var names []string
+	for _, e := range entries {
+		names = append(names, strings.TrimSuffix(e.Name(), ".lin"))
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Example returns the source of a bundled model.
+func Example(name string) ([]byte, error) {
+	src, err := examples.ReadFile(path.Join("examples", name+".lin"))
+	if err != nil {
+		return nil, fmt.Errorf("no bundled model %q (have %s)", name, strings.Join(Examples(), ", "))
+	}
+	return src, nil
+}
+
+// IsStateLimit reports whether err says that the state limit was reached.
+func IsStateLimit(err error) bool { return errors.Is(err, ErrStateLimit) }

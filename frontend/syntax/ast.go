@@ -1,0 +1,330 @@
+package syntax
+
+// A Node is any syntax tree node; Pos is where it starts.
+type Node interface{ Start() Pos }
+
+// Model is a parsed file: an object, its specification and the client.
+type Model struct {
+	File   *File
+	Object *Object
+	Spec   *Spec   // nil if absent
+	Client *Client // nil if absent
+}
+
+// Object is `object Name { decls }`; a hand-written spec has the same shape.
+type Object struct {
+	Pos     Pos
+	Name    *Ident
+	Heaps   []*HeapDecl
+	Shared  []*VarDecl
+	Methods []*Method
+	Init    *Method // `init { ... }`: builds the initial state atomically; nil if absent
+}
+
+// Spec is `spec auto` or `spec Name { decls }`.
+type Spec struct {
+	Pos  Pos
+	Auto bool
+	Body *Object // nil when Auto
+}
+
+// Client is `client { threads N; ops M|forever; values a..b | v, w }`.
+type Client struct {
+	Pos       Pos
+	Threads   int
+	ThreadPos Pos
+	Ops       int // -1 = forever; 0 if not given
+	OpsPos    Pos
+	Values    []int
+	ValuesPos Pos
+	// Only restricts threads to some methods: `only 1: write` lets thread 1
+	// call only write (e.g. for single-writer objects).
+	Only []*OnlyDecl
+}
+
+// OnlyDecl is `only T: m, n` in a client block.
+type OnlyDecl struct {
+	Pos     Pos
+	Thread  int
+	Methods []*Ident
+}
+
+// HeapDecl is `heap Node { f T; g T }`.
+type HeapDecl struct {
+	Pos    Pos
+	Name   *Ident
+	Fields []*Field
+}
+
+// Field is a heap field or a method parameter.
+type Field struct {
+	Name *Ident
+	Type *Type
+}
+
+// VarDecl is `shared x T [= init]`.
+type VarDecl struct {
+	Pos  Pos
+	Name *Ident
+	Type *Type
+	Init Expr // may be nil
+}
+
+// TypeKind tells the basic type.
+type TypeKind int8
+
+// The basic types.
+const (
+	TInvalid TypeKind = iota
+	TInt
+	TBool
+	TRef
+)
+
+// Type is `int`, `int(lo..hi)`, `bool`, `ref Node`, optionally prefixed by
+// an array length `[n]`.
+type Type struct {
+	Pos    Pos
+	Len    Expr // array length (or upper index with LenLo), nil for scalars
+	LenLo  Expr // for `[lo..hi]` arrays: the lowest index; nil means 0
+	Kind   TypeKind
+	Lo, Hi Expr   // int range, nil if unbounded
+	Ref    *Ident // node type of a ref
+}
+
+// Method is `method m(p T, ...) [T] { body }`.
+type Method struct {
+	Pos    Pos
+	Name   *Ident
+	Params []*Field
+	Result *Type // nil for void
+	Body   *Block
+	End    Pos // position of the closing brace
+}
+
+// Stmt is a statement.
+type Stmt interface {
+	Node
+	stmt()
+}
+
+// Block is `{ stmts }`.
+type Block struct {
+	Pos   Pos
+	Stmts []Stmt
+	End   Pos
+}
+
+// DefineStmt is `x := e`.
+type DefineStmt struct {
+	Name  *Ident
+	Value Expr
+}
+
+// AssignStmt is `lhs = e`.
+type AssignStmt struct {
+	Pos   Pos
+	LHS   Expr
+	Value Expr
+}
+
+// IfStmt is `if c { } [else { } | else if ...]`.
+type IfStmt struct {
+	Pos  Pos
+	Cond Expr
+	Then *Block
+	Else Stmt // *Block or *IfStmt or nil
+}
+
+// WhileStmt is `while c { }`.
+type WhileStmt struct {
+	Pos  Pos
+	Cond Expr
+	Body *Block
+}
+
+// ReturnStmt is `return [e]`.
+type ReturnStmt struct {
+	Pos   Pos
+	Value Expr
+}
+
+// AtomicStmt is `atomic { }`: its body is one step.
+type AtomicStmt struct {
+	Pos  Pos
+	Body *Block
+}
+
+// AssertStmt is `assert e`.
+type AssertStmt struct {
+	Pos  Pos
+	Cond Expr
+}
+
+// FreeStmt is `free(e)` or `retire(e)`.
+type FreeStmt struct {
+	Pos    Pos
+	Retire bool
+	X      Expr
+}
+
+// AwaitStmt is `await e`: the step is enabled only when e holds (blocking).
+type AwaitStmt struct {
+	Pos  Pos
+	Cond Expr
+}
+
+// SkipStmt is `skip`.
+type SkipStmt struct{ Pos Pos }
+
+// LinStmt is `lin` or `lin(e)`: a linearization-point marker, visible as
+// lin(T,M[,VAL]) only when asked for.
+type LinStmt struct {
+	Pos   Pos
+	Value Expr
+}
+
+// ExprStmt is an expression evaluated for its effect (a cas).
+type ExprStmt struct{ X Expr }
+
+func (s *Block) Start() Pos      { return s.Pos }
+func (s *DefineStmt) Start() Pos { return s.Name.Pos }
+func (s *AssignStmt) Start() Pos { return s.Pos }
+func (s *IfStmt) Start() Pos     { return s.Pos }
+func (s *WhileStmt) Start() Pos  { return s.Pos }
+func (s *ReturnStmt) Start() Pos { return s.Pos }
+func (s *AtomicStmt) Start() Pos { return s.Pos }
+func (s *AssertStmt) Start() Pos { return s.Pos }
+func (s *FreeStmt) Start() Pos   { return s.Pos }
+func (s *SkipStmt) Start() Pos   { return s.Pos }
+func (s *AwaitStmt) Start() Pos  { return s.Pos }
+func (s *LinStmt) Start() Pos    { return s.Pos }
+func (s *ExprStmt) Start() Pos   { return s.X.Start() }
+
+func (*Block) stmt()      {}
+func (*DefineStmt) stmt() {}
+func (*AssignStmt) stmt() {}
+func (*IfStmt) stmt()     {}
+func (*WhileStmt) stmt()  {}
+func (*ReturnStmt) stmt() {}
+func (*AtomicStmt) stmt() {}
+func (*AssertStmt) stmt() {}
+func (*FreeStmt) stmt()   {}
+func (*SkipStmt) stmt()   {}
+func (*AwaitStmt) stmt()  {}
+func (*LinStmt) stmt()    {}
+func (*ExprStmt) stmt()   {}
+
+// Expr is an expression.
+type Expr interface {
+	Node
+	expr()
+}
+
+// Ident is a name.
+type Ident struct {
+	Pos  Pos
+	Name string
+}
+
+// IntLit is a decimal integer.
+type IntLit struct {
+	Pos   Pos
+	Value int64
+}
+
+// BoolLit is true or false.
+type BoolLit struct {
+	Pos   Pos
+	Value bool
+}
+
+// NullLit is null.
+type NullLit struct{ Pos Pos }
+
+// UnaryExpr is `!x` or `-x`.
+type UnaryExpr struct {
+	Pos Pos
+	Op  Token
+	X   Expr
+}
+
+// BinaryExpr is `x op y`.
+type BinaryExpr struct {
+	X     Expr
+	OpPos Pos
+	Op    Token
+	Y     Expr
+}
+
+// ParenExpr is `(x)`.
+type ParenExpr struct {
+	Pos Pos
+	X   Expr
+}
+
+// SelectorExpr is `x.f`.
+type SelectorExpr struct {
+	X   Expr
+	Sel *Ident
+}
+
+// IndexExpr is `a[i]`.
+type IndexExpr struct {
+	X      Expr
+	Index  Expr
+	Rbrack Pos
+}
+
+// CallExpr is `f(args)`; the only callable is the builtin cas.
+type CallExpr struct {
+	Fun    *Ident
+	Args   []Expr
+	Rparen Pos
+}
+
+// NewExpr is `new Node{f: e, ...}` or `new Node`.
+type NewExpr struct {
+	Pos   Pos
+	Type  *Ident
+	Inits []*FieldInit
+}
+
+// FieldInit is `f: e` in a NewExpr.
+type FieldInit struct {
+	Name  *Ident
+	Value Expr
+}
+
+func (e *Ident) Start() Pos        { return e.Pos }
+func (e *IntLit) Start() Pos       { return e.Pos }
+func (e *BoolLit) Start() Pos      { return e.Pos }
+func (e *NullLit) Start() Pos      { return e.Pos }
+func (e *UnaryExpr) Start() Pos    { return e.Pos }
+func (e *BinaryExpr) Start() Pos   { return e.X.Start() }
+func (e *ParenExpr) Start() Pos    { return e.Pos }
+func (e *SelectorExpr) Start() Pos { return e.X.Start() }
+func (e *IndexExpr) Start() Pos    { return e.X.Start() }
+func (e *CallExpr) Start() Pos     { return e.Fun.Pos }
+func (e *NewExpr) Start() Pos      { return e.Pos }
+
+func (*Ident) expr()        {}
+func (*IntLit) expr()       {}
+func (*BoolLit) expr()      {}
+func (*NullLit) expr()      {}
+func (*UnaryExpr) expr()    {}
+func (*BinaryExpr) expr()   {}
+func (*ParenExpr) expr()    {}
+func (*SelectorExpr) expr() {}
+func (*IndexExpr) expr()    {}
+func (*CallExpr) expr()     {}
+func (*NewExpr) expr()      {}
+
+// BadExpr stands for an expression that failed to parse.
+type BadExpr struct{ Pos Pos }
+
+func (e *BadExpr) Start() Pos { return e.Pos }
+func (*BadExpr) expr()        {}
+
+// Start returns the position of the method keyword.
+func (m *Method) Start() Pos { return m.Pos }

@@ -1,0 +1,612 @@
+package syntax
+
+import "fmt"
+
+// maxErrors bounds the syntax errors reported for one file.
+const maxErrors = 20
+
+type bailout struct{}
+
+// Parse parses a model file. On error it returns the partial model and an
+// ErrorList with every syntax error found (one per line at most).
+func Parse(filename string, src []byte) (m *Model, err error) {
+	p := &parser{}
+	p.file = NewFile(filename, src)
+	p.s = scanner{file: p.file, src: src, errs: &p.errs}
+	m = &Model{File: p.file}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bailout); !ok {
+				panic(r)
+			}
+		}
+		p.errs.RemoveMultiples()
+		err = p.errs.Err()
+	}()
+	p.next()
+	p.parseFile(m)
+	return m, nil
+}
+
+type parser struct {
+	prevEnd int // end offset of the last consumed token
+	file    *File
+	s       scanner
+	errs    ErrorList
+	tok     Token
+	pos     Pos
+	lit     string
+}
+
+func (p *parser) next() {
+	p.prevEnd = p.s.off
+	p.s.next()
+	p.tok, p.pos, p.lit = p.s.tok, p.s.pos, p.s.lit
+}
+
+func (p *parser) errorAt(pos Pos, msg string) {
+	p.errs.Add(p.file.Position(pos), msg)
+	if len(p.errs) >= maxErrors {
+		panic(bailout{})
+	}
+}
+
+func (p *parser) found() string {
+	switch p.tok {
+	case IDENT:
+		return "identifier " + p.lit
+	case INT:
+		return "integer " + p.lit
+	case SEMI:
+		if p.lit == "newline" || p.lit == "EOF" {
+			return p.lit
+		}
+		return "';'"
+	}
+	if p.tok.IsKeyword() {
+		return "keyword " + p.tok.String()
+	}
+	return p.tok.String()
+}
+
+func (p *parser) errorExpected(what string) {
+	p.errorAt(p.pos, fmt.Sprintf("expected %s, found %s", what, p.found()))
+}
+
+// expect consumes tok or reports an error; it returns tok's position.
+func (p *parser) expect(tok Token) Pos {
+	pos := p.pos
+	if p.tok != tok {
+		p.errorExpected(tok.String())
+		return pos
+	}
+	p.next()
+	return pos
+}
+
+func (p *parser) got(tok Token) bool {
+	if p.tok == tok {
+		p.next()
+		return true
+	}
+	return false
+}
+
+// skipTo advances to one of the given tokens (or EOF), for error recovery.
+func (p *parser) skipTo(toks ...Token) {
+	for p.tok != EOF {
+		for _, t := range toks {
+			if p.tok == t {
+				return
+			}
+		}
+		p.next()
+	}
+}
+
+// endDecl expects the end of a declaration or statement inside braces.
+func (p *parser) endDecl() {
+	if p.tok == RBRACE || p.got(SEMI) {
+		return
+	}
+	p.errorExpected("';' or newline")
+	p.skipTo(SEMI, RBRACE)
+	p.got(SEMI)
+}
+
+func (p *parser) ident() *Ident {
+	id := &Ident{Pos: p.pos, Name: p.lit}
+	if p.tok != IDENT {
+		p.errorExpected("identifier")
+		id.Name = "_"
+		if p.tok != LBRACE && p.tok != RBRACE && p.tok != SEMI && p.tok != EOF {
+			p.next()
+		}
+		return id
+	}
+	p.next()
+	return id
+}
+
+func (p *parser) parseFile(m *Model) {
+	for p.tok != EOF {
+		switch p.tok {
+		case SEMI:
+			p.next()
+		case OBJECT:
+			pos := p.pos
+			p.next()
+			o := p.parseObjectBody(pos, p.ident())
+			if m.Object != nil {
+				p.errorAt(pos, "a model has one object; this is a second one")
+			} else {
+				m.Object = o
+			}
+		case SPEC:
+			s := &Spec{Pos: p.pos}
+			p.next()
+			if p.got(AUTO) {
+				s.Auto = true
+			} else {
+				s.Body = p.parseObjectBody(s.Pos, p.ident())
+			}
+			if m.Spec != nil {
+				p.errorAt(s.Pos, "a model has one spec; this is a second one")
+			} else {
+				m.Spec = s
+			}
+		case CLIENT:
+			c := p.parseClient()
+			if m.Client != nil {
+				p.errorAt(c.Pos, "a model has one client block; this is a second one")
+			} else {
+				m.Client = c
+			}
+		default:
+			p.errorExpected("object, spec or client")
+			p.next()
+			p.skipTo(OBJECT, SPEC, CLIENT)
+		}
+	}
+	if m.Object == nil && len(p.errs) == 0 {
+		p.errorAt(p.pos, "expected an object declaration (object Name { ... })")
+	}
+}
+
+func (p *parser) parseObjectBody(pos Pos, name *Ident) *Object {
+	o := &Object{Pos: pos, Name: name}
+	p.expect(LBRACE)
+	for p.tok != RBRACE && p.tok != EOF {
+		switch p.tok {
+		case SEMI:
+			p.next()
+			continue
+		case HEAP:
+			o.Heaps = append(o.Heaps, p.parseHeap())
+		case SHARED:
+			o.Shared = append(o.Shared, p.parseShared())
+		case METHOD:
+			o.Methods = append(o.Methods, p.parseMethod())
+		case INIT:
+			m := &Method{Pos: p.pos, Name: &Ident{Pos: p.pos, Name: "init"}}
+			p.next()
+			m.Body = p.parseBlock()
+			m.End = m.Body.End
+			if o.Init != nil {
+				p.errorAt(m.Pos, "a second init block; merge it into the first")
+			} else {
+				o.Init = m
+			}
+		default:
+			p.errorExpected("heap, shared, method or init declaration")
+			p.next()
+			p.skipTo(HEAP, SHARED, METHOD, INIT, RBRACE)
+			continue
+		}
+		p.endDecl()
+	}
+	p.expect(RBRACE)
+	return o
+}
+
+func (p *parser) parseHeap() *HeapDecl {
+	h := &HeapDecl{Pos: p.pos}
+	p.next()
+	h.Name = p.ident()
+	p.expect(LBRACE)
+	for p.tok != RBRACE && p.tok != EOF {
+		if p.got(SEMI) {
+			continue
+		}
+		f := &Field{Name: p.ident()}
+		f.Type = p.parseType()
+		h.Fields = append(h.Fields, f)
+		p.endDecl()
+	}
+	p.expect(RBRACE)
+	return h
+}
+
+func (p *parser) parseShared() *VarDecl {
+	d := &VarDecl{Pos: p.pos}
+	p.next()
+	d.Name = p.ident()
+	d.Type = p.parseType()
+	if p.got(ASSIGN) {
+		d.Init = p.parseExpr()
+	}
+	return d
+}
+
+func (p *parser) parseType() *Type {
+	t := &Type{Pos: p.pos}
+	if p.got(LBRACK) {
+		t.Len = p.parseExpr()
+		if p.got(DOTDOT) {
+			t.LenLo, t.Len = t.Len, p.parseExpr()
+		}
+		p.expect(RBRACK)
+	}
+	switch p.tok {
+	case INTTYPE:
+		t.Kind = TInt
+		p.next()
+		if p.got(LPAREN) {
+			t.Lo = p.parseExpr()
+			p.expect(DOTDOT)
+			t.Hi = p.parseExpr()
+			p.expect(RPAREN)
+		}
+	case BOOLTYPE:
+		t.Kind = TBool
+		p.next()
+	case REF:
+		t.Kind = TRef
+		p.next()
+		t.Ref = p.ident()
+	default:
+		p.errorExpected("type (int, bool or ref Node)")
+	}
+	return t
+}
+
+func (p *parser) parseMethod() *Method {
+	m := &Method{Pos: p.pos}
+	p.next()
+	m.Name = p.ident()
+	p.expect(LPAREN)
+	for p.tok != RPAREN && p.tok != EOF {
+		f := &Field{Name: p.ident()}
+		f.Type = p.parseType()
+		m.Params = append(m.Params, f)
+		if !p.got(COMMA) {
+			break
+		}
+	}
+	p.expect(RPAREN)
+	switch p.tok {
+	case INTTYPE, BOOLTYPE, REF, LBRACK:
+		m.Result = p.parseType()
+	}
+	m.Body = p.parseBlock()
+	m.End = m.Body.End
+	return m
+}
+
+func (p *parser) parseBlock() *Block {
+	b := &Block{Pos: p.pos}
+	if p.tok != LBRACE {
+		p.errorExpected("'{'")
+		b.End = p.pos
+		return b
+	}
+	p.next()
+	for p.tok != RBRACE && p.tok != EOF {
+		if p.got(SEMI) {
+			continue
+		}
+		before := p.s.off
+		if s := p.parseStmt(); s != nil {
+			b.Stmts = append(b.Stmts, s)
+			p.file.SetEnd(s.Start(), p.file.Pos(p.prevEnd))
+		}
+		p.endDecl()
+		if p.s.off == before && p.tok != RBRACE && p.tok != EOF {
+			p.next() // guarantee progress
+		}
+	}
+	b.End = p.pos
+	p.expect(RBRACE)
+	return b
+}
+
+func (p *parser) parseStmt() Stmt {
+	pos := p.pos
+	switch p.tok {
+	case LBRACE:
+		return p.parseBlock()
+	case IF:
+		return p.parseIf()
+	case WHILE:
+		p.next()
+		return &WhileStmt{Pos: pos, Cond: p.parseExpr(), Body: p.parseBlock()}
+	case RETURN:
+		p.next()
+		r := &ReturnStmt{Pos: pos}
+		if p.tok != SEMI && p.tok != RBRACE {
+			r.Value = p.parseExpr()
+		}
+		return r
+	case ATOMIC:
+		p.next()
+		return &AtomicStmt{Pos: pos, Body: p.parseBlock()}
+	case ASSERT:
+		p.next()
+		return &AssertStmt{Pos: pos, Cond: p.parseExpr()}
+	case AWAIT:
+		p.next()
+		return &AwaitStmt{Pos: pos, Cond: p.parseExpr()}
+	case FREE, RETIRE:
+		retire := p.tok == RETIRE
+		p.next()
+		p.expect(LPAREN)
+		x := p.parseExpr()
+		p.expect(RPAREN)
+		return &FreeStmt{Pos: pos, Retire: retire, X: x}
+	case SKIP:
+		p.next()
+		return &SkipStmt{Pos: pos}
+	case LIN:
+		p.next()
+		l := &LinStmt{Pos: pos}
+		if p.got(LPAREN) {
+			l.Value = p.parseExpr()
+			p.expect(RPAREN)
+		}
+		return l
+	case ELSE:
+		p.errorAt(pos, "else without a preceding if on the same line as its '}'")
+		p.next()
+		return nil
+	}
+	if p.tok == IDENT && p.s.off < len(p.s.src) {
+		// x := e
+		save := *p
+		saveErrs := len(p.errs)
+		id := p.ident()
+		if p.tok == DEFINE {
+			p.next()
+			return &DefineStmt{Name: id, Value: p.parseExpr()}
+		}
+		*p = save
+		p.errs = p.errs[:saveErrs]
+	}
+	x := p.parseExpr()
+	if p.tok == ASSIGN {
+		p.next()
+		return &AssignStmt{Pos: pos, LHS: x, Value: p.parseExpr()}
+	}
+	if p.tok == DEFINE {
+		p.errorAt(p.pos, "':=' needs a plain variable name on its left")
+		p.next()
+		p.parseExpr()
+		return nil
+	}
+	return &ExprStmt{X: x}
+}
+
+func (p *parser) parseIf() *IfStmt {
+	s := &IfStmt{Pos: p.pos}
+	p.next()
+	s.Cond = p.parseExpr()
+	s.Then = p.parseBlock()
+	if p.got(ELSE) {
+		if p.tok == IF {
+			s.Else = p.parseIf()
+		} else {
+			s.Else = p.parseBlock()
+		}
+	}
+	return s
+}
+
+func precedence(t Token) int {
+	switch t {
+	case LOR:
+		return 1
+	case LAND:
+		return 2
+	case EQL, NEQ, LSS, LEQ, GTR, GEQ:
+		return 3
+	case ADD, SUB:
+		return 4
+	case MUL, QUO, REM:
+		return 5
+	}
+	return 0
+}
+
+func (p *parser) parseExpr() Expr { return p.parseBinary(1) }
+
+func (p *parser) parseBinary(prec int) Expr {
+	x := p.parseUnary()
+	for {
+		op := p.tok
+		pr := precedence(op)
+		if pr < prec {
+			return x
+		}
+		pos := p.pos
+		p.next()
+		y := p.parseBinary(pr + 1)
+		x = &BinaryExpr{X: x, OpPos: pos, Op: op, Y: y}
+	}
+}
+
+func (p *parser) parseUnary() Expr {
+	if p.tok == NOT || p.tok == SUB {
+		pos, op := p.pos, p.tok
+		p.next()
+		return &UnaryExpr{Pos: pos, Op: op, X: p.parseUnary()}
+	}
+	return p.parsePrimary()
+}
+
+func (p *parser) parsePrimary() Expr {
+	var x Expr
+	pos := p.pos
+	switch p.tok {
+	case IDENT:
+		id := p.ident()
+		x = id
+		if p.tok == LPAREN {
+			p.next()
+			c := &CallExpr{Fun: id}
+			for p.tok != RPAREN && p.tok != EOF {
+				c.Args = append(c.Args, p.parseExpr())
+				if !p.got(COMMA) {
+					break
+				}
+			}
+			c.Rparen = p.expect(RPAREN)
+			x = c
+		}
+	case INT:
+		x = &IntLit{Pos: pos, Value: p.s.intVal}
+		p.next()
+	case TRUE, FALSE:
+		x = &BoolLit{Pos: pos, Value: p.tok == TRUE}
+		p.next()
+	case NULL:
+		x = &NullLit{Pos: pos}
+		p.next()
+	case LPAREN:
+		p.next()
+		x = &ParenExpr{Pos: pos, X: p.parseExpr()}
+		p.expect(RPAREN)
+	case NEW:
+		p.next()
+		n := &NewExpr{Pos: pos, Type: p.ident()}
+		if p.got(LBRACE) {
+			for p.tok != RBRACE && p.tok != EOF {
+				fi := &FieldInit{Name: p.ident()}
+				p.expect(COLON)
+				fi.Value = p.parseExpr()
+				n.Inits = append(n.Inits, fi)
+				if !p.got(COMMA) {
+					break
+				}
+			}
+			p.expect(RBRACE)
+		}
+		x = n
+	default:
+		p.errorExpected("expression")
+		if p.tok != SEMI && p.tok != RBRACE && p.tok != LBRACE && p.tok != EOF {
+			p.next()
+		}
+		return &BadExpr{Pos: pos}
+	}
+	for {
+		switch p.tok {
+		case DOT:
+			p.next()
+			x = &SelectorExpr{X: x, Sel: p.ident()}
+		case LBRACK:
+			p.next()
+			idx := p.parseExpr()
+			x = &IndexExpr{X: x, Index: idx, Rbrack: p.expect(RBRACK)}
+		default:
+			return x
+		}
+	}
+}
+
+func (p *parser) parseClient() *Client {
+	c := &Client{Pos: p.pos}
+	p.next()
+	p.expect(LBRACE)
+	for p.tok != RBRACE && p.tok != EOF {
+		if p.got(SEMI) {
+			continue
+		}
+		switch p.tok {
+		case THREADS:
+			c.ThreadPos = p.pos
+			p.next()
+			c.Threads = p.intLit(false)
+		case OPS:
+			c.OpsPos = p.pos
+			p.next()
+			if p.got(FOREVER) {
+				c.Ops = -1
+			} else {
+				c.Ops = p.intLit(false)
+			}
+		case VALUES:
+			c.ValuesPos = p.pos
+			p.next()
+			c.Values = p.parseValues()
+		case ONLY:
+			o := &OnlyDecl{Pos: p.pos}
+			p.next()
+			o.Thread = p.intLit(false)
+			p.expect(COLON)
+			for {
+				o.Methods = append(o.Methods, p.ident())
+				if !p.got(COMMA) {
+					break
+				}
+			}
+			c.Only = append(c.Only, o)
+		default:
+			p.errorExpected("threads, ops, values or only")
+			p.skipTo(SEMI, RBRACE)
+			continue
+		}
+		p.endDecl()
+	}
+	p.expect(RBRACE)
+	return c
+}
+
+func (p *parser) intLit(signed bool) int {
+	neg := false
+	if signed && p.got(SUB) {
+		neg = true
+	}
+	if p.tok != INT {
+		p.errorExpected("integer")
+		return 0
+	}
+	v := int(p.s.intVal)
+	p.next()
+	if neg {
+		v = -v
+	}
+	return v
+}
+
+const maxValues = 64
+
+func (p *parser) parseValues() []int {
+	pos := p.pos
+	lo := p.intLit(true)
+	if p.got(DOTDOT) {
+		hi := p.intLit(true)
+		if hi < lo || hi-lo >= maxValues {
+			p.errorAt(pos, fmt.Sprintf("values range %d..%d must be non-empty and hold at most %d values", lo, hi, maxValues))
+			return []int{lo}
+		}
+		var vs []int
+		for v := lo; v <= hi; v++ {
+			vs = append(vs, v)
+		}
+		return vs
+	}
+	vs := []int{lo}
+	for p.got(COMMA) {
+		vs = append(vs, p.intLit(true))
+	}
+	return vs
+}

@@ -1,0 +1,228 @@
+package syntax
+
+import "fmt"
+
+// Pos is a byte offset into a file plus one; NoPos (0) is no position.
+// A Pos is turned into a line and column only when printed (File.Position).
+type Pos int32
+
+// NoPos is the zero Pos: no position known.
+const NoPos Pos = 0
+
+// IsValid reports whether p is a real position.
+func (p Pos) IsValid() bool { return p != NoPos }
+
+// File holds a source file's name and line table.
+type File struct {
+	Name  string
+	Src   []byte
+	lines []int32 // offsets of line starts
+	ends  map[Pos]Pos
+}
+
+// SetEnd records where the statement starting at start ends (the parser
+// calls it), for Text.
+func (f *File) SetEnd(start, end Pos) {
+	if f.ends == nil {
+		f.ends = map[Pos]Pos{}
+	}
+	f.ends[start] = end
+}
+
+// Text returns the source from start to end (exclusive; NoPos: the end
+// recorded by SetEnd, else the end of the line), cut at the end of the
+// first line and trimmed, for showing a step in a trace.
+func (f *File) Text(start, end Pos) string {
+	if !start.IsValid() {
+		return ""
+	}
+	if !end.IsValid() {
+		end = f.ends[start]
+	}
+	s := int(start - 1)
+	e := len(f.Src)
+	if end.IsValid() && int(end-1) < e {
+		e = int(end - 1)
+	}
+	for i := s; i < e; i++ {
+		if f.Src[i] == '\n' {
+			e = i
+			break
+		}
+	}
+	b := f.Src[s:e]
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r' || b[len(b)-1] == ';') {
+		b = b[:len(b)-1]
+	}
+	return string(b)
+}
+
+// NewFile makes a File for src and computes its line table.
+func NewFile(name string, src []byte) *File {
+	f := &File{Name: name, Src: src, lines: []int32{0}}
+	for i, c := range src {
+		if c == '\n' {
+			f.lines = append(f.lines, int32(i+1))
+		}
+	}
+	return f
+}
+
+// Pos returns the Pos of byte offset off.
+func (f *File) Pos(off int) Pos { return Pos(off + 1) }
+
+// Position is a printable source position.
+type Position struct {
+	File      string
+	Line, Col int
+}
+
+func (p Position) String() string {
+	if p.File == "" {
+		return fmt.Sprintf("%d:%d", p.Line, p.Col)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Position converts p to file, line and column (both from 1).
+func (f *File) Position(p Pos) Position {
+	if !p.IsValid() {
+		return Position{File: f.Name}
+	}
+	off := int32(p - 1)
+	lo, hi := 0, len(f.lines)
+	for hi-lo > 1 {
+		m := (lo + hi) / 2
+		if f.lines[m] <= off {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return Position{File: f.Name, Line: lo + 1, Col: int(off-f.lines[lo]) + 1}
+}
+
+// LineText returns the text of the line holding p, without its newline and
+// with surrounding blanks trimmed.
+func (f *File) LineText(p Pos) string {
+	if !p.IsValid() {
+		return ""
+	}
+	off := int(p - 1)
+	start := off
+	for start > 0 && f.Src[start-1] != '\n' {
+		start--
+	}
+	end := off
+	for end < len(f.Src) && f.Src[end] != '\n' {
+		end++
+	}
+	b := f.Src[off:end]
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return string(b)
+}
+
+// Token is a lexical token kind.
+type Token int8
+
+// The tokens.
+const (
+	ILLEGAL Token = iota
+	EOF
+	IDENT
+	INT
+
+	LBRACE // {
+	RBRACE // }
+	LPAREN // (
+	RPAREN // )
+	LBRACK // [
+	RBRACK // ]
+	COMMA  // ,
+	SEMI   // ; or newline
+	COLON  // :
+	DOT    // .
+	DOTDOT // ..
+	DEFINE // :=
+	ASSIGN // =
+	EQL    // ==
+	NEQ    // !=
+	LSS    // <
+	LEQ    // <=
+	GTR    // >
+	GEQ    // >=
+	ADD    // +
+	SUB    // -
+	MUL    // *
+	QUO    // /
+	REM    // %
+	NOT    // !
+	LAND   // &&
+	LOR    // ||
+	keywordsStart
+	OBJECT
+	SPEC
+	AUTO
+	CLIENT
+	HEAP
+	SHARED
+	METHOD
+	IF
+	ELSE
+	WHILE
+	RETURN
+	ATOMIC
+	ASSERT
+	FREE
+	RETIRE
+	NEW
+	SKIP
+	TRUE
+	FALSE
+	NULL
+	INTTYPE
+	BOOLTYPE
+	REF
+	THREADS
+	OPS
+	VALUES
+	FOREVER
+	LIN
+	INIT
+	AWAIT
+	ONLY
+	keywordsEnd
+)
+
+var tokenNames = [...]string{
+	ILLEGAL: "illegal token", EOF: "end of file", IDENT: "identifier", INT: "integer",
+	LBRACE: "'{'", RBRACE: "'}'", LPAREN: "'('", RPAREN: "')'", LBRACK: "'['", RBRACK: "']'",
+	COMMA: "','", SEMI: "';' or newline", COLON: "':'", DOT: "'.'", DOTDOT: "'..'", DEFINE: "':='",
+	ASSIGN: "'='", EQL: "'=='", NEQ: "'!='", LSS: "'<'", LEQ: "'<='", GTR: "'>'", GEQ: "'>='",
+	ADD: "'+'", SUB: "'-'", MUL: "'*'", QUO: "'/'", REM: "'%'", NOT: "'!'", LAND: "'&&'", LOR: "'||'",
+	OBJECT: "object", SPEC: "spec", AUTO: "auto", CLIENT: "client", HEAP: "heap", SHARED: "shared",
+	METHOD: "method", IF: "if", ELSE: "else", WHILE: "while", RETURN: "return", ATOMIC: "atomic",
+	ASSERT: "assert", FREE: "free", RETIRE: "retire", NEW: "new", SKIP: "skip", TRUE: "true",
+	FALSE: "false", NULL: "null", INTTYPE: "int", BOOLTYPE: "bool", REF: "ref", THREADS: "threads",
+	OPS: "ops", VALUES: "values", FOREVER: "forever", LIN: "lin", INIT: "init", AWAIT: "await", ONLY: "only",
+}
+
+func (t Token) String() string {
+	if int(t) < len(tokenNames) && tokenNames[t] != "" {
+		return tokenNames[t]
+	}
+	return fmt.Sprintf("token(%d)", int(t))
+}
+
+// IsKeyword reports whether t is a reserved word.
+func (t Token) IsKeyword() bool { return t > keywordsStart && t < keywordsEnd }
+
+var keywords = func() map[string]Token {
+	m := map[string]Token{}
+	for t := keywordsStart + 1; t < keywordsEnd; t++ {
+		m[tokenNames[t]] = t
+	}
+	return m
+}()

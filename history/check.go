@@ -1,0 +1,318 @@
+package history
+
+import (
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/linbis/linbis/lts"
+)
+
+// Verdict is the answer of Check.
+type Verdict int
+
+const (
+	// Linearizable: a linearization was found for every partition.
+	Linearizable Verdict = iota
+	// NotLinearizable: some partition has no linearization.
+	NotLinearizable
+	// Unknown: the time budget ran out before an answer.
+	Unknown
+)
+
+func (v Verdict) String() string {
+	return [...]string{"linearizable", "not linearizable", "unknown"}[v]
+}
+
+// Algorithm selects the decision procedure.
+type Algorithm int
+
+const (
+	// Auto uses the bad-pattern checks where they apply (queues and stacks
+	// with unique values and no pending operations: they decide queues and
+	// can refute stacks) and the general search elsewhere.
+	Auto Algorithm = iota
+	// General always uses the Wing–Gong–Lowe search.
+	General
+)
+
+// Options tune Check; the zero value is sensible.
+type Options struct {
+	// Timeout bounds the whole check (0: none); running out gives Unknown.
+	Timeout time.Duration
+	// NoPartition checks the history as one object instead of one
+	// partition per key (P-compositionality); slower, for cross-checks.
+	NoPartition bool
+	// Workers is how many partitions are checked at once (0: GOMAXPROCS).
+	Workers int
+	// Algorithm selects the decision procedure (default Auto).
+	Algorithm Algorithm
+	// MaxMemory bounds the memory of the searches running at once, in
+	// bytes (0: DefaultMaxMemory); running out gives Unknown.
+	MaxMemory int64
+	// Progress, if set, is called after each partition is decided and
+	// every few thousand search steps, from the checking goroutines (so it
+	// must be safe for concurrent use).
+	Progress func(Progress)
+}
+
+// Progress reports how far Check has come.
+type Progress struct {
+	// Done of Total partitions are decided.
+	Done, Total int
+	// Configurations counts memoised configurations so far, all partitions.
+	Configurations int64
+}
+
+// DefaultMaxMemory is the memory budget when Options.MaxMemory is 0.
+const DefaultMaxMemory int64 = 2 << 30
+
+// Failure explains a non-linearizable history. Operation numbers index
+// History.Ops.
+type Failure struct {
+	// Key is the failing partition's key ("" when unpartitioned); Ops are
+	// its operations. It is the smallest failing partition among those
+	// checked.
+	Key string
+	Ops []int
+	// Prefix is the longest linearizable prefix found, in linearization
+	// order; Stuck is an operation that cannot be placed after it (-1 if
+	// not known) and State the spec state after Prefix.
+	Prefix []int
+	Stuck  int
+	State  string
+	// Pattern names the bad pattern found by the polynomial check (empty
+	// for the general search) and Witness lists its operations.
+	Pattern string
+	Witness []int
+}
+
+// Result is the verdict of Check with its evidence and statistics.
+type Result struct {
+	Verdict    Verdict
+	Model      string
+	Ops        int
+	Partitions int
+	// Decided counts partitions with an answer (less than Partitions when
+	// the check stopped early or ran out of time).
+	Decided int
+	// Algorithms lists the procedures used ("search", "queue-patterns",
+	// "stack-patterns").
+	Algorithms []string
+	// Reason says why the verdict is Unknown.
+	Reason string
+	// Failure is set when Verdict is NotLinearizable.
+	Failure *Failure
+	// Configurations counts memoised (linearized set, state) pairs.
+	Configurations int64
+	Elapsed        time.Duration
+}
+
+// Check decides whether h is linearizable with respect to spec. An error
+// means h does not fit spec (an unknown method, a wrong arity); it names
+// the operation's file position.
+func Check(h *History, spec Spec, opts Options) (*Result, error) {
+	start := time.Now()
+	for i := range h.Ops {
+		if err := spec.Validate(&h.Ops[i]); err != nil {
+			p := h.Ops[i].Pos
+			if p.Line > 0 {
+				return nil, &lts.ParseError{File: h.Name, Line: p.Line, Col: p.Col, Msg: err.Error()}
+			}
+			return nil, fmt.Errorf("%s: operation %d: %w", h.Name, i, err)
+		}
+	}
+	if err := h.Validate(); err != nil {
+		return nil, err
+	}
+	var groups [][]int
+	check := spec
+	if opts.NoPartition {
+		groups = [][]int{seq(len(h.Ops))}
+		if len(h.Keys()) > 1 {
+			check = newKeyed(spec, h.Ops)
+		}
+	} else {
+		groups = spec.Partition(h.Ops)
+	}
+	// Smallest first: the first failure found is then the smallest one.
+	sort.SliceStable(groups, func(a, b int) bool { return len(groups[a]) < len(groups[b]) })
+	res := &Result{Verdict: Linearizable, Model: spec.Name(), Ops: len(h.Ops), Partitions: len(groups)}
+	st := stop{cancel: new(atomic.Bool)}
+	var done atomic.Int64
+	if opts.Progress != nil {
+		st.configs = new(atomic.Int64)
+		st.report = func() {
+			opts.Progress(Progress{Done: int(done.Load()), Total: len(groups), Configurations: st.configs.Load()})
+		}
+	}
+	if opts.Timeout > 0 {
+		st.deadline = start.Add(opts.Timeout)
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(groups)))
+	if st.maxBytes = opts.MaxMemory; st.maxBytes <= 0 {
+		st.maxBytes = DefaultMaxMemory
+	}
+	st.maxBytes /= int64(workers)
+	type outcome struct {
+		group int
+		sub   partOutcome
+	}
+	outs := make([]outcome, 0, len(groups))
+	var mu sync.Mutex
+	var nextGroup atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				g := int(nextGroup.Add(1) - 1)
+				if g >= len(groups) || st.cancel.Load() {
+					return
+				}
+				o := checkPartition(h, groups[g], check, opts.Algorithm, st)
+				if o.res.verdict == NotLinearizable {
+					st.cancel.Store(true) // larger partitions need not be checked
+				}
+				mu.Lock()
+				outs = append(outs, outcome{g, o})
+				mu.Unlock()
+				done.Add(1)
+				if st.report != nil {
+					st.report()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	algos := map[string]bool{}
+	memoryOut := false
+	sort.Slice(outs, func(a, b int) bool { return outs[a].group < outs[b].group })
+	for _, o := range outs {
+		algos[o.sub.algo] = true
+		res.Configurations += o.sub.res.configs
+		memoryOut = memoryOut || o.sub.res.limit == "memory"
+		switch o.sub.res.verdict {
+		case Linearizable:
+			res.Decided++
+		case NotLinearizable:
+			res.Decided++
+			if res.Failure == nil || len(groups[o.group]) < len(res.Failure.Ops) {
+				res.Failure = o.sub.failure(h, groups[o.group])
+				if opts.NoPartition {
+					res.Failure.Key = "" // the whole history, all keys
+				}
+			}
+		}
+	}
+	for a := range algos {
+		res.Algorithms = append(res.Algorithms, a)
+	}
+	sort.Strings(res.Algorithms)
+	switch {
+	case res.Failure != nil:
+		res.Verdict = NotLinearizable
+	case res.Decided < len(groups) && memoryOut:
+		res.Verdict = Unknown
+		res.Reason = fmt.Sprintf("memory budget of %d MiB exhausted with %d of %d partitions decided", st.maxBytes*int64(workers)>>20, res.Decided, len(groups))
+	case res.Decided < len(groups):
+		res.Verdict = Unknown
+		res.Reason = fmt.Sprintf("time budget of %v exhausted with %d of %d partitions decided", opts.Timeout, res.Decided, len(groups))
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// partOutcome is the result of one partition and how it was obtained.
+type partOutcome struct {
+	res     searchResult
+	algo    string
+	pattern string
+	witness []int // local indices
+}
+
+// failure maps a failing partition's local evidence to history indices.
+func (o *partOutcome) failure(h *History, group []int) *Failure {
+	f := &Failure{Key: h.Ops[group[0]].Key, Ops: group, Stuck: -1, State: o.res.state, Pattern: o.pattern}
+	for _, i := range o.res.prefix {
+		f.Prefix = append(f.Prefix, group[i])
+	}
+	if o.res.stuck >= 0 {
+		f.Stuck = group[o.res.stuck]
+	}
+	for _, i := range o.witness {
+		f.Witness = append(f.Witness, group[i])
+	}
+	return f
+}
+
+// checkPartition decides one partition with the best applicable procedure.
+func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop) partOutcome {
+	ops := make([]Op, len(group))
+	for i, g := range group {
+		ops[i] = h.Ops[g]
+	}
+	if q, isSeq := spec.(sequence); algo == Auto && isSeq {
+		// Queues: the bad patterns decide. Stacks: they can only refute.
+		check, name := stackPatterns, "stack-patterns"
+		if q.fifo {
+			check, name = queuePatterns, "queue-patterns"
+		}
+		if v, ok := check(ops); ok && (v != nil || q.fifo) {
+			o := partOutcome{algo: name, res: searchResult{stuck: -1}}
+			if v == nil {
+				o.res.verdict = Linearizable
+				return o
+			}
+			o.res.verdict = NotLinearizable
+			o.pattern, o.witness = v.pattern, v.ops
+			// The search adds a prefix and a stuck operation when it can
+			// find them quickly; the bad pattern is the proof either way.
+			quick := st
+			if d := time.Now().Add(time.Second); quick.deadline.IsZero() || d.Before(quick.deadline) {
+				quick.deadline = d
+			}
+			quick.cancel, quick.configs = nil, nil
+			if r := search(ops, spec, quick); r.verdict == NotLinearizable {
+				o.res.prefix, o.res.stuck, o.res.state, o.res.configs = r.prefix, r.stuck, showState(spec, r.state), r.configs
+			}
+			return o
+		}
+	}
+	r := search(ops, spec, st)
+	if r.verdict == NotLinearizable {
+		r.state = showState(spec, r.state)
+	}
+	return partOutcome{algo: "search", res: r}
+}
+
+// ShowState renders a state of a built-in spec for people: elements of
+// queues, stacks and sets in brackets, nil as nil.
+func ShowState(s string) string {
+	if strings.Contains(s, sepElem) {
+		parts := strings.Split(strings.TrimSuffix(s, sepElem), sepElem)
+		for i := range parts {
+			parts[i] = show(parts[i])
+		}
+		return "[" + strings.Join(parts, " ") + "]"
+	}
+	return show(s)
+}
+
+// showState renders a state of spec, by the spec's own ShowState method
+// if it has one.
+func showState(spec Spec, s string) string {
+	if sh, ok := spec.(interface{ ShowState(string) string }); ok {
+		return sh.ShowState(s)
+	}
+	return ShowState(s)
+}

@@ -1,0 +1,63 @@
+// Package history decides whether one recorded concurrent history is
+// linearizable with respect to a sequential specification (Herlihy and
+// Wing), and explains why not when it is not.
+//
+// It sits beside the LTS algorithms rather than inside them: the input is a
+// single recorded execution (from Jepsen, a stress test or a model's
+// counterexample), not a state space. The only linbis type it uses is
+// lts.ParseError, so that malformed input is reported as file:line:col like
+// every other linbis reader.
+//
+// # Input formats
+//
+// JSON Lines (ReadJSONL), one operation per line:
+//
+//	{"client": 1, "call": 10, "return": 25, "method": "write", "key": "x", "input": 3}
+//	{"client": 2, "call": 12, "return": 30, "method": "read", "output": 3}
+//	{"client": 3, "call": 14, "return": 40, "method": "cas", "input": [3, 4], "output": true}
+//	{"client": 4, "call": 20, "method": "write", "input": 7}
+//
+// Fields: "client" (integer or string, required) names the thread; "call"
+// and "return" are integer timestamps (any unit, only their order matters;
+// an operation whose call time equals another's return time is taken as
+// concurrent with it); "return" absent or null means the operation is
+// pending: it may or may not have taken effect. "method" (required) names
+// the operation; "key" (string or number, optional) names the independent
+// object the operation acts on; "input" is the argument (an array gives
+// several arguments); "output" is the result (null is the absent value
+// nil). "unknown": true says the result was not observed (a timed-out read);
+// such an output matches anything. Blank lines and lines starting with '#'
+// are skipped.
+//
+// Jepsen EDN (ReadEDN): either one vector of operation maps or one map per
+// line, with ';' comments. Each map has :process, :type (:invoke, :ok,
+// :fail or :info), :f, :value and optionally :key and :time. An :ok
+// completes the process's pending invocation with the result in :value; a
+// :fail did not take effect and is dropped, except for :cas, where Jepsen's
+// clients report a failed comparison as :fail, so it is kept as a cas that
+// returned false (Porcupine's convention); an :info (or an invocation never
+// completed) stays pending to the end of the history, so it may or may not
+// have taken effect. Non-integer processes (:nemesis) are skipped.
+//
+// Jepsen text log (ReadJepsenLog), the format of Porcupine's etcd tests:
+// lines "INFO  jepsen.util - PROC  :TYPE  :F  VALUE"; other lines are
+// skipped. ":fail :read :timed-out" is a read that returned an unknown value.
+//
+// # Specifications
+//
+// A Spec gives an initial state, a step function and a partition of the
+// operations into independent objects (P-compositionality, Herlihy and
+// Wing): built in are register, cas-register, kv, queue, stack, set and
+// counter (see Builtin). States are strings, so that they can be interned
+// and hashed.
+//
+// # Algorithms
+//
+// Check runs, per partition and in parallel, the Wing–Gong search with
+// Lowe's just-in-time linearization and memoisation of (linearized set,
+// state) pairs (see search.go), or for queues with unique values the
+// polynomial bad-pattern check of Bouajjani, Emmi, Enea and Hamza (see
+// queue.go); for stacks with unique values, necessary conditions refute
+// quickly and the search decides the rest (stack.go). Time and memory
+// budgets yield an honest Unknown verdict.
+package history

@@ -1,0 +1,282 @@
+package history
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/linbis/linbis/lts"
+)
+
+// This file is a reader for the subset of EDN (extensible data notation)
+// that Jepsen histories use: nil, booleans, integers, floats, strings,
+// characters, keywords, symbols, vectors, lists, maps, sets, tagged
+// literals (the tag is dropped), #_ discards, ';' comments and commas as
+// whitespace.
+
+type ednKind uint8
+
+const (
+	ednNil ednKind = iota
+	ednBool
+	ednInt
+	ednFloat
+	ednString
+	ednChar
+	ednKeyword
+	ednSymbol
+	ednVector
+	ednList
+	ednMap
+	ednSet
+)
+
+// ednValue is one parsed EDN value; text holds scalars (keywords without
+// the colon), items the elements of collections (a map's keys and values
+// alternate), off the byte offset where it starts.
+type ednValue struct {
+	kind  ednKind
+	text  string
+	items []ednValue
+	off   int
+}
+
+// maxDepth bounds nesting so that hostile input cannot exhaust the stack.
+const maxDepth = 512
+
+type ednReader struct {
+	src   string
+	name  string
+	pos   int
+	lines []int // byte offsets of line starts, built on first error
+}
+
+// errAt builds a positioned error at byte offset off.
+func (r *ednReader) errAt(off int, format string, args ...any) error {
+	line, col := lineCol(r.src, off)
+	return &lts.ParseError{File: r.name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// lineCol converts a byte offset into a 1-based line and byte column.
+func lineCol(src string, off int) (int, int) {
+	off = min(off, len(src))
+	line := 1 + strings.Count(src[:off], "\n")
+	start := strings.LastIndexByte(src[:off], '\n') + 1
+	return line, off - start + 1
+}
+
+// skip moves past whitespace, commas and comments.
+func (r *ednReader) skip() {
+	for r.pos < len(r.src) {
+		c := r.src[r.pos]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '\f':
+			r.pos++
+		case c == ';':
+			for r.pos < len(r.src) && r.src[r.pos] != '\n' {
+				r.pos++
+			}
+		default:
+			return
+		}
+	}
+}
+
+// atEnd reports whether only whitespace and comments remain.
+func (r *ednReader) atEnd() bool {
+	r.skip()
+	return r.pos >= len(r.src)
+}
+
+func isDelim(c byte) bool {
+	return strings.IndexByte(" \t\n\r\f,;()[]{}\"", c) >= 0
+}
+
+// read parses one value.
+func (r *ednReader) read(depth int) (ednValue, error) {
+	r.skip()
+	start := r.pos
+	if r.pos >= len(r.src) {
+		return ednValue{}, r.errAt(start, "unexpected end of input: expected a value")
+	}
+	if depth > maxDepth {
+		return ednValue{}, r.errAt(start, "nesting deeper than %d", maxDepth)
+	}
+	c := r.src[r.pos]
+	switch c {
+	case '[', '(', '{':
+		r.pos++
+		kind, closer := map[byte]ednKind{'[': ednVector, '(': ednList, '{': ednMap}[c], map[byte]byte{'[': ']', '(': ')', '{': '}'}[c]
+		return r.readSeq(kind, closer, start, depth)
+	case ']', ')', '}':
+		return ednValue{}, r.errAt(start, "unexpected %q: expected a value", c)
+	case '"':
+		return r.readString()
+	case '\\':
+		r.pos++
+		tok := r.token()
+		if tok == "" {
+			if r.pos >= len(r.src) {
+				return ednValue{}, r.errAt(start, "unexpected end of input: expected a character after '\\'")
+			}
+			tok = r.src[r.pos : r.pos+1]
+			r.pos++
+		}
+		return ednValue{kind: ednChar, text: tok, off: start}, nil
+	case '#':
+		r.pos++
+		if r.pos < len(r.src) {
+			switch r.src[r.pos] {
+			case '{':
+				r.pos++
+				return r.readSeq(ednSet, '}', start, depth)
+			case '_':
+				r.pos++
+				if _, err := r.read(depth + 1); err != nil {
+					return ednValue{}, err
+				}
+				return r.read(depth + 1)
+			}
+		}
+		if tag := r.token(); tag == "" {
+			return ednValue{}, r.errAt(start, "expected a tag, '{' or '_' after '#'")
+		}
+		return r.read(depth + 1) // a tagged literal: keep the value, drop the tag
+	}
+	tok := r.token()
+	if tok == "" {
+		_, size := utf8.DecodeRuneInString(r.src[r.pos:])
+		return ednValue{}, r.errAt(start, "unexpected %q: expected a value", r.src[r.pos:r.pos+size])
+	}
+	switch {
+	case tok == "nil":
+		return ednValue{kind: ednNil, off: start}, nil
+	case tok == "true" || tok == "false":
+		return ednValue{kind: ednBool, text: tok, off: start}, nil
+	case tok[0] == ':':
+		if len(tok) == 1 {
+			return ednValue{}, r.errAt(start, "expected a keyword name after ':'")
+		}
+		return ednValue{kind: ednKeyword, text: tok[1:], off: start}, nil
+	case c >= '0' && c <= '9' || (c == '-' || c == '+') && len(tok) > 1 && tok[1] >= '0' && tok[1] <= '9':
+		num := strings.TrimSuffix(strings.TrimSuffix(tok, "N"), "M")
+		if i, err := strconv.ParseInt(num, 10, 64); err == nil {
+			return ednValue{kind: ednInt, text: strconv.FormatInt(i, 10), off: start}, nil
+		}
+		if _, err := strconv.ParseFloat(num, 64); err == nil {
+			return ednValue{kind: ednFloat, text: num, off: start}, nil
+		}
+		return ednValue{}, r.errAt(start, "malformed number %q", tok)
+	}
+	return ednValue{kind: ednSymbol, text: tok, off: start}, nil
+}
+
+// token reads up to the next delimiter.
+func (r *ednReader) token() string {
+	start := r.pos
+	for r.pos < len(r.src) && !isDelim(r.src[r.pos]) {
+		r.pos++
+	}
+	return r.src[start:r.pos]
+}
+
+func (r *ednReader) readSeq(kind ednKind, closer byte, start, depth int) (ednValue, error) {
+	v := ednValue{kind: kind, off: start}
+	for {
+		r.skip()
+		if r.pos >= len(r.src) {
+			return ednValue{}, r.errAt(start, "unclosed collection: expected %q before the end of input", closer)
+		}
+		if r.src[r.pos] == closer {
+			r.pos++
+			break
+		}
+		item, err := r.read(depth + 1)
+		if err != nil {
+			return ednValue{}, err
+		}
+		v.items = append(v.items, item)
+	}
+	if kind == ednMap && len(v.items)%2 != 0 {
+		return ednValue{}, r.errAt(start, "map with an odd number of forms: expected key-value pairs")
+	}
+	return v, nil
+}
+
+func (r *ednReader) readString() (ednValue, error) {
+	start := r.pos
+	r.pos++
+	var b strings.Builder
+	for r.pos < len(r.src) {
+		c := r.src[r.pos]
+		switch c {
+		case '"':
+			r.pos++
+			return ednValue{kind: ednString, text: b.String(), off: start}, nil
+		case '\\':
+			if r.pos+1 >= len(r.src) {
+				return ednValue{}, r.errAt(start, "unterminated string: expected '\"'")
+			}
+			esc := r.src[r.pos+1]
+			switch esc {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case '"', '\\':
+				b.WriteByte(esc)
+			case 'u':
+				if r.pos+6 > len(r.src) {
+					return ednValue{}, r.errAt(r.pos, `malformed \u escape: expected 4 hex digits`)
+				}
+				n, err := strconv.ParseUint(r.src[r.pos+2:r.pos+6], 16, 32)
+				if err != nil {
+					return ednValue{}, r.errAt(r.pos, `malformed \u escape: expected 4 hex digits`)
+				}
+				b.WriteRune(rune(n))
+				r.pos += 4
+			default:
+				return ednValue{}, r.errAt(r.pos, "unknown escape \\%c in string", esc)
+			}
+			r.pos += 2
+		default:
+			b.WriteByte(c)
+			r.pos++
+		}
+	}
+	return ednValue{}, r.errAt(start, "unterminated string: expected '\"'")
+}
+
+// canon renders v as a value of a history: strings bare, keywords with
+// their colon, nil as Nil, collections in EDN syntax.
+func (v *ednValue) canon() string {
+	switch v.kind {
+	case ednNil:
+		return Nil
+	case ednString, ednInt, ednFloat, ednBool, ednSymbol:
+		return v.text
+	case ednKeyword:
+		return ":" + v.text
+	case ednChar:
+		return `\` + v.text
+	}
+	open, close := map[ednKind]string{ednVector: "[", ednList: "(", ednMap: "{", ednSet: "#{"}[v.kind], map[ednKind]string{ednVector: "]", ednList: ")", ednMap: "}", ednSet: "}"}[v.kind]
+	var b strings.Builder
+	b.WriteString(open)
+	for i := range v.items {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		it := &v.items[i]
+		if it.kind == ednString {
+			b.WriteString(strconv.Quote(it.text))
+		} else {
+			b.WriteString(show(it.canon()))
+		}
+	}
+	b.WriteString(close)
+	return b.String()
+}

@@ -1,0 +1,124 @@
+package history
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Nil is the absent value (EDN nil, JSON null): what a read of a register
+// never written returns and what a dequeue of an empty queue returns. It is
+// a string no parser can produce from a user's text.
+const Nil = "\x00nil"
+
+// Pending is the return time of an operation that never returned.
+const Pending int64 = math.MaxInt64
+
+// Pos is where an operation was read from (1-based line; 0 when built in code).
+type Pos struct {
+	Line, Col int
+}
+
+// Op is one operation of a history: a call and its return on one client.
+type Op struct {
+	Client int
+	// Call and Return are timestamps; only their order matters. Return is
+	// Pending when the operation never returned: it may or may not have
+	// taken effect, at any time after its call.
+	Call, Return int64
+	Method       string
+	// Key names the independent object the operation acts on ("" if none).
+	Key    string
+	Args   []string
+	Result string
+	// Unknown says the result was not observed; it matches any result.
+	Unknown bool
+	Pos     Pos
+}
+
+// IsPending reports whether op never returned.
+func (op *Op) IsPending() bool { return op.Return == Pending }
+
+// String renders op as "c3 write(x, 4) -> ok".
+func (op *Op) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "c%d %s(", op.Client, op.Method)
+	sep := ""
+	if op.Key != "" {
+		b.WriteString(show(op.Key))
+		sep = ", "
+	}
+	for _, a := range op.Args {
+		b.WriteString(sep + show(a))
+		sep = ", "
+	}
+	b.WriteString(")")
+	switch {
+	case op.IsPending():
+		b.WriteString(" pending")
+	case op.Unknown:
+		b.WriteString(" -> ?")
+	case op.Result != "":
+		b.WriteString(" -> " + show(op.Result))
+	}
+	return b.String()
+}
+
+// show renders a value for people: Nil as nil, separators of state
+// encodings as punctuation.
+func show(v string) string {
+	if v == Nil {
+		return "nil"
+	}
+	return v
+}
+
+// History is a recorded execution: its operations and where it came from.
+type History struct {
+	Name string
+	Ops  []Op
+}
+
+// Keys returns the distinct keys of h in order of first appearance.
+func (h *History) Keys() []string {
+	seen := map[string]bool{}
+	var keys []string
+	for i := range h.Ops {
+		k := h.Ops[i].Key
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// Clients returns the distinct clients of h in increasing order.
+func (h *History) Clients() []int {
+	seen := map[int]bool{}
+	var cs []int
+	for i := range h.Ops {
+		if c := h.Ops[i].Client; !seen[c] {
+			seen[c] = true
+			cs = append(cs, c)
+		}
+	}
+	sort.Ints(cs)
+	return cs
+}
+
+// Validate checks the invariants every reader guarantees: a call before its
+// return, a pending operation has an unknown result.
+func (h *History) Validate() error {
+	for i := range h.Ops {
+		op := &h.Ops[i]
+		if op.Return < op.Call {
+			return fmt.Errorf("%s: operation %d (%s) returns at %d before its call at %d", h.Name, i, op, op.Return, op.Call)
+		}
+		if op.IsPending() && !op.Unknown {
+			return fmt.Errorf("%s: pending operation %d (%s) has a known result", h.Name, i, op)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,254 @@
+package history
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/linbis/linbis/lts"
+)
+
+// event is one line of a Jepsen history: an invocation or a completion.
+type event struct {
+	process int
+	typ     string // invoke, ok, fail or info
+	f       string
+	value   ednValue
+	key     string
+	pos     Pos
+}
+
+// ReadEDN reads a Jepsen history in EDN: one vector of operation maps, or a
+// sequence of maps (typically one per line). See the package doc.
+func ReadEDN(r io.Reader, name string) (*History, error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	er := &ednReader{src: string(src), name: name}
+	var forms []ednValue
+	for !er.atEnd() {
+		v, err := er.read(0)
+		if err != nil {
+			return nil, err
+		}
+		forms = append(forms, v)
+	}
+	if len(forms) == 1 && (forms[0].kind == ednVector || forms[0].kind == ednList) {
+		forms = forms[0].items
+	}
+	var evs []event
+	for i := range forms {
+		ev, skip, err := mapEvent(er, &forms[i])
+		if err != nil {
+			return nil, err
+		}
+		if !skip {
+			evs = append(evs, ev)
+		}
+	}
+	return assemble(evs, name)
+}
+
+// mapEvent converts one operation map; skip is set for events of
+// non-client processes (the :nemesis).
+func mapEvent(er *ednReader, m *ednValue) (ev event, skip bool, err error) {
+	if m.kind != ednMap {
+		return ev, false, er.errAt(m.off, "expected an operation map {:process … :type … :f …}")
+	}
+	line, col := lineCol(er.src, m.off)
+	ev.pos = Pos{Line: line, Col: col}
+	ev.value = ednValue{kind: ednNil, off: m.off}
+	var has [3]bool
+	for i := 0; i < len(m.items); i += 2 {
+		k, v := &m.items[i], &m.items[i+1]
+		if k.kind != ednKeyword {
+			continue
+		}
+		switch k.text {
+		case "process":
+			has[0] = true
+			if v.kind != ednInt {
+				return ev, true, nil // :nemesis and other non-client processes
+			}
+			p, err := strconv.Atoi(v.text)
+			if err != nil {
+				return ev, false, er.errAt(v.off, ":process out of range")
+			}
+			ev.process = p
+		case "type":
+			has[1] = true
+			if v.kind != ednKeyword || !validType(v.text) {
+				return ev, false, er.errAt(v.off, ":type: expected :invoke, :ok, :fail or :info")
+			}
+			ev.typ = v.text
+		case "f":
+			has[2] = true
+			if v.kind != ednKeyword && v.kind != ednSymbol && v.kind != ednString {
+				return ev, false, er.errAt(v.off, ":f: expected a keyword naming the operation")
+			}
+			ev.f = v.text
+		case "value":
+			ev.value = *v
+		case "key":
+			if v.kind == ednNil {
+				return ev, false, er.errAt(v.off, ":key: expected a key, found nil")
+			}
+			ev.key = v.canon()
+		}
+	}
+	for i, name := range []string{":process", ":type", ":f"} {
+		if !has[i] {
+			return ev, false, er.errAt(m.off, "operation map without %s", name)
+		}
+	}
+	return ev, false, nil
+}
+
+func validType(t string) bool {
+	return t == "invoke" || t == "ok" || t == "fail" || t == "info"
+}
+
+// ReadJepsenLog reads a Jepsen text log (see the package doc); lines that
+// are not "jepsen.util -" operation lines are skipped.
+func ReadJepsenLog(r io.Reader, name string) (*History, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	var evs []event
+	line := 0
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		const marker = "jepsen.util - "
+		at := strings.Index(text, marker)
+		if at < 0 {
+			continue
+		}
+		ev, err := logEvent(text, at+len(marker), name, line)
+		if err != nil {
+			return nil, err
+		}
+		evs = append(evs, ev)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &lts.ParseError{File: name, Line: line + 1, Col: 1, Msg: "unreadable line: " + err.Error()}
+	}
+	return assemble(evs, name)
+}
+
+// logEvent parses "PROC :TYPE :F VALUE" starting at byte start of text.
+func logEvent(text string, start int, name string, line int) (event, error) {
+	er := &ednReader{src: text, name: name, pos: start}
+	fix := func(err error) error {
+		var pe *lts.ParseError
+		if errors.As(err, &pe) {
+			pe.Line = line
+		}
+		return err
+	}
+	ev := event{pos: Pos{Line: line, Col: start + 1}}
+	var fields [3]ednValue
+	for i, what := range []string{"a process number", "an operation type (:invoke, :ok, :fail or :info)", "an operation name such as :read"} {
+		if er.atEnd() {
+			return ev, fix(er.errAt(er.pos, "expected %s", what))
+		}
+		v, err := er.read(0)
+		if err != nil {
+			return ev, fix(err)
+		}
+		fields[i] = v
+	}
+	p, err := strconv.Atoi(fields[0].text)
+	if fields[0].kind != ednInt || err != nil {
+		return ev, fix(er.errAt(fields[0].off, "expected a process number"))
+	}
+	ev.process = p
+	if fields[1].kind != ednKeyword || !validType(fields[1].text) {
+		return ev, fix(er.errAt(fields[1].off, "expected an operation type (:invoke, :ok, :fail or :info)"))
+	}
+	ev.typ = fields[1].text
+	if fields[2].kind != ednKeyword {
+		return ev, fix(er.errAt(fields[2].off, "expected an operation name such as :read"))
+	}
+	ev.f = fields[2].text
+	ev.value = ednValue{kind: ednNil, off: er.pos}
+	if !er.atEnd() {
+		if ev.value, err = er.read(0); err != nil {
+			return ev, fix(err)
+		}
+		if !er.atEnd() {
+			return ev, fix(er.errAt(er.pos, "unexpected text after the value"))
+		}
+	}
+	return ev, nil
+}
+
+// assemble pairs invocations with completions per process (the n-th event
+// of the file is time n) following the conventions of the package doc.
+func assemble(evs []event, name string) (*History, error) {
+	h := &History{Name: name}
+	open := map[int]int{} // process -> index of its invocation in h.Ops
+	keep := make([]bool, 0, len(evs)/2)
+	for t, ev := range evs {
+		at := func(format string, args ...any) error {
+			return &lts.ParseError{File: name, Line: ev.pos.Line, Col: ev.pos.Col, Msg: fmt.Sprintf(format, args...)}
+		}
+		if ev.typ == "invoke" {
+			if i, busy := open[ev.process]; busy {
+				return nil, at("process %d invokes %s before its %s of line %d completed", ev.process, ev.f, h.Ops[i].Method, h.Ops[i].Pos.Line)
+			}
+			op := Op{Client: ev.process, Call: int64(t), Return: Pending, Unknown: true, Method: ev.f, Key: ev.key, Pos: ev.pos}
+			switch {
+			case ev.value.kind == ednNil:
+			case ev.value.kind == ednVector && isCAS(ev.f):
+				for i := range ev.value.items {
+					op.Args = append(op.Args, ev.value.items[i].canon())
+				}
+			default:
+				op.Args = []string{ev.value.canon()}
+			}
+			open[ev.process] = len(h.Ops)
+			h.Ops = append(h.Ops, op)
+			keep = append(keep, true)
+			continue
+		}
+		i, ok := open[ev.process]
+		if !ok {
+			return nil, at("%s of %s by process %d without an invocation", ev.typ, ev.f, ev.process)
+		}
+		op := &h.Ops[i]
+		if op.Method != ev.f || op.Key != ev.key {
+			return nil, at("completion of %s %q by process %d does not match its invocation %s %q on line %d", ev.f, ev.key, ev.process, op.Method, op.Key, op.Pos.Line)
+		}
+		delete(open, ev.process)
+		switch ev.typ {
+		case "ok":
+			op.Return, op.Unknown = int64(t), false
+			op.Result = ev.value.canon()
+			if isCAS(ev.f) {
+				op.Result = "true"
+			}
+		case "fail":
+			if isCAS(ev.f) {
+				op.Return, op.Unknown, op.Result = int64(t), false, "false"
+			} else {
+				keep[i] = false // did not take effect
+			}
+		case "info":
+			// Stays pending: it may take effect at any time after its call.
+		}
+	}
+	out := h.Ops[:0]
+	for i, k := range keep {
+		if k {
+			out = append(out, h.Ops[i])
+		}
+	}
+	h.Ops = out
+	return h, nil
+}
+
+func isCAS(f string) bool { return f == "cas" || f == "compare-and-set" }

@@ -1,0 +1,95 @@
+package history
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// porcupineDir holds Porcupine's test histories (see shared/histories/README.md).
+const porcupineDir = "../../shared/histories/porcupine"
+
+// etcdLinearizable lists the etcd logs Porcupine's test suite expects to
+// be linearizable; every other one (except the empty 095) is not.
+var etcdLinearizable = map[int]bool{
+	2: true, 5: true, 7: true, 18: true, 25: true, 31: true, 38: true, 45: true, 48: true,
+	49: true, 51: true, 53: true, 56: true, 67: true, 75: true, 76: true, 80: true, 87: true,
+	92: true, 98: true, 100: true, 101: true, 102: true,
+}
+
+func needPorcupine(tb testing.TB) {
+	tb.Helper()
+	if _, err := os.Stat(porcupineDir); err != nil {
+		tb.Skipf("Porcupine histories not found at %s (shared/ must sit beside the repository): %v", porcupineDir, err)
+	}
+}
+
+func etcdFile(i int) string {
+	return filepath.Join(porcupineDir, "jepsen", fmt.Sprintf("etcd_%03d.log", i))
+}
+
+func expectEtcd(i int) Verdict {
+	if etcdLinearizable[i] {
+		return Linearizable
+	}
+	return NotLinearizable
+}
+
+func TestPorcupineEtcd(t *testing.T) {
+	needPorcupine(t)
+	spec, err := Builtin("cas-register")
+	require.NoError(t, err)
+	for i := 0; i <= 102; i++ {
+		if i == 95 {
+			continue // empty: Porcupine has no test for it
+		}
+		t.Run(fmt.Sprintf("etcd_%03d", i), func(t *testing.T) {
+			h, err := ReadFile(etcdFile(i), "auto")
+			require.NoError(t, err)
+			require.NotEmpty(t, h.Ops)
+			res, err := Check(h, spec, Options{})
+			require.NoError(t, err)
+			assert.Equal(t, expectEtcd(i), res.Verdict)
+			if res.Verdict == NotLinearizable {
+				require.NotNil(t, res.Failure)
+				assert.GreaterOrEqual(t, res.Failure.Stuck, 0, "a failing search names the operation it cannot place")
+			}
+		})
+	}
+}
+
+func TestPorcupineKV(t *testing.T) {
+	needPorcupine(t)
+	spec, err := Builtin("kv")
+	require.NoError(t, err)
+	for _, c := range []string{"c01", "c10", "c50"} {
+		for _, kind := range []string{"ok", "bad"} {
+			name := c + "-" + kind
+			want := Linearizable
+			if kind == "bad" {
+				want = NotLinearizable
+			}
+			h, err := ReadFile(filepath.Join(porcupineDir, "kv", name+".txt"), "auto")
+			require.NoError(t, err)
+			t.Run(name+"/partitioned", func(t *testing.T) {
+				res, err := Check(h, spec, Options{})
+				require.NoError(t, err)
+				assert.Equal(t, want, res.Verdict)
+				assert.Equal(t, len(h.Keys()), res.Partitions)
+			})
+			if c == "c50" {
+				continue // unpartitioned c50 is out of reach (as for Porcupine)
+			}
+			t.Run(name+"/unpartitioned", func(t *testing.T) {
+				res, err := Check(h, spec, Options{NoPartition: true})
+				require.NoError(t, err)
+				assert.Equal(t, want, res.Verdict)
+				assert.Equal(t, 1, res.Partitions)
+			})
+		}
+	}
+}

@@ -1,0 +1,370 @@
+package history
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// bruteForce is the naive oracle of Hamza's slides: is there an order of
+// the operations, respecting real-time precedence, accepted by spec from
+// its initial state? Pending operations may be left out. Exponential;
+// for small histories only.
+func bruteForce(ops []Op, spec Spec) bool {
+	placed := make([]bool, len(ops))
+	var try func(state string, left int) bool
+	try = func(state string, left int) bool {
+		if left == 0 {
+			return true
+		}
+		for i := range ops {
+			if placed[i] || !minimal(ops, placed, i) {
+				continue
+			}
+			ok, next := spec.Step(state, &ops[i])
+			if !ok {
+				continue
+			}
+			placed[i] = true
+			l := left
+			if !ops[i].IsPending() {
+				l--
+			}
+			if try(next, l) {
+				placed[i] = false
+				return true
+			}
+			placed[i] = false
+		}
+		return false
+	}
+	left := 0
+	for i := range ops {
+		if !ops[i].IsPending() {
+			left++
+		}
+	}
+	return try(spec.Init(), left)
+}
+
+// minimal reports whether no unplaced operation returns before ops[i] is called.
+func minimal(ops []Op, placed []bool, i int) bool {
+	for j := range ops {
+		if !placed[j] && j != i && ops[j].Return < ops[i].Call {
+			return false
+		}
+	}
+	return true
+}
+
+// genMethods lists, per model, the methods a generated history uses and
+// how many arguments each takes.
+var genMethods = map[string][]struct {
+	name string
+	args int
+}{
+	"register":     {{"read", 0}, {"write", 1}},
+	"cas-register": {{"read", 0}, {"write", 1}, {"cas", 2}},
+	"kv":           {{"get", 0}, {"put", 1}, {"append", 1}},
+	"queue":        {{"enq", 1}, {"deq", 0}},
+	"stack":        {{"push", 1}, {"pop", 0}},
+	"set":          {{"add", 1}, {"remove", 1}, {"contains", 1}},
+	"counter":      {{"inc", 0}, {"add", 1}, {"read", 0}},
+}
+
+// genHistory builds a linearizable history by construction: operations
+// run in sequence through spec at linearization points 10, 20, …, each
+// with a call and return around its point; results are what spec gives.
+// unique makes inserted values distinct (for queue and stack patterns).
+func genHistory(rng *rand.Rand, spec Spec, n, keys int, unique, pending bool) []Op {
+	methods := genMethods[spec.Name()]
+	states := map[string]string{}
+	var ops []Op
+	var lastReturn []int64 // per client
+	for i := range n {
+		m := methods[rng.IntN(len(methods))]
+		op := Op{Method: m.name}
+		if keys > 1 {
+			op.Key = strconv.Itoa(rng.IntN(keys))
+		}
+		for range m.args {
+			v := strconv.Itoa(rng.IntN(3))
+			if unique {
+				v = strconv.Itoa(i)
+			}
+			op.Args = append(op.Args, v)
+		}
+		state, seen := states[op.Key]
+		if !seen {
+			state = spec.Init()
+		}
+		// The right result is among these: a boolean, nil, the whole state
+		// (registers, kv, counter) or its first or last element (queue, stack).
+		elems := strings.Split(strings.TrimSuffix(state, sepElem), sepElem)
+		cands := []string{"true", "false", Nil, state, elems[0], elems[len(elems)-1]}
+		var next string
+		found := false
+		for _, c := range cands {
+			op.Result = c
+			var ok bool
+			if ok, next = spec.Step(state, &op); ok {
+				found = true
+				break
+			}
+		}
+		if !found {
+			panic(fmt.Sprintf("no result for %v in state %q", op, state))
+		}
+		states[op.Key] = next
+		point := int64(10 * (i + 1))
+		op.Call = point - rng.Int64N(25)
+		op.Return = point + rng.Int64N(25)
+		if pending && rng.IntN(8) == 0 {
+			op.Return, op.Unknown = Pending, true
+		}
+		op.Client = -1
+		for c, r := range lastReturn {
+			if r < op.Call {
+				op.Client = c
+				break
+			}
+		}
+		if op.Client < 0 {
+			op.Client = len(lastReturn)
+			lastReturn = append(lastReturn, 0)
+		}
+		lastReturn[op.Client] = op.Return
+		ops = append(ops, op)
+	}
+	return ops
+}
+
+// mutate changes one result, or moves one operation's interval, so that
+// the history may stop being linearizable.
+func mutate(rng *rand.Rand, ops []Op) []Op {
+	out := append([]Op(nil), ops...)
+	i := rng.IntN(len(out))
+	op := &out[i]
+	switch {
+	case rng.IntN(2) == 0 && !op.IsPending():
+		op.Unknown = false
+		switch op.Result {
+		case "true":
+			op.Result = "false"
+		case "false":
+			op.Result = "true"
+		default:
+			op.Result = []string{Nil, "0", "1", "2", strconv.Itoa(rng.IntN(len(ops)))}[rng.IntN(5)]
+		}
+	default:
+		d := int64(rng.IntN(60) - 30)
+		op.Call += d
+		if !op.IsPending() {
+			op.Return += d
+		}
+	}
+	return out
+}
+
+func TestSearchAgainstBruteForce(t *testing.T) {
+	for _, model := range Models {
+		t.Run(model, func(t *testing.T) {
+			spec, err := Builtin(model)
+			require.NoError(t, err)
+			rng := rand.New(rand.NewPCG(1, uint64(len(model))))
+			counts := [2]int{}
+			for trial := range 400 {
+				unique := (model == "queue" || model == "stack") && trial%2 == 0
+				ops := genHistory(rng, spec, 2+rng.IntN(6), 1, unique, unique && trial%4 == 0)
+				if trial%3 != 0 {
+					if ops = mutate(rng, ops); !valid(ops, spec) {
+						continue
+					}
+				}
+				want := bruteForce(ops, spec)
+				h := &History{Name: "gen", Ops: ops}
+				res, err := Check(h, spec, Options{})
+				require.NoError(t, err)
+				require.Equal(t, verdictOf(want), res.Verdict, "trial %d: %s", trial, dump(ops))
+				if want {
+					counts[0]++
+				} else {
+					counts[1]++
+					checkEvidence(t, h, spec, res.Failure)
+				}
+				if trial%3 == 0 {
+					assert.True(t, want, "unmutated generated histories are linearizable by construction")
+				}
+			}
+			assert.Greater(t, counts[1], 10, "the mutations must produce non-linearizable histories")
+			t.Logf("%s: %d linearizable, %d not", model, counts[0], counts[1])
+		})
+	}
+}
+
+// TestQueuePatternsAgainstSearch cross-checks the polynomial bad-pattern
+// procedure with the general search and the brute force, on complete queue
+// histories with unique values.
+func TestQueuePatternsAgainstSearch(t *testing.T) {
+	spec, err := Builtin("queue")
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(7, 7))
+	patterns := map[string]int{}
+	trials, maxN := 3000, 8
+	if os.Getenv("LINBIS_LONG") != "" { // a long run, for reports
+		trials, maxN = 300000, 12
+	}
+	for trial := range trials {
+		n := 2 + rng.IntN(maxN-1)
+		ops := genHistory(rng, spec, n, 1, true, false)
+		if trial%4 != 0 {
+			ops = mutate(rng, ops)
+		}
+		v, ok := queuePatterns(ops)
+		if !ok {
+			continue // a mutation made the history incomplete or the values repeated
+		}
+		gen := search(ops, spec, stop{})
+		require.Equal(t, gen.verdict == Linearizable, v == nil, "trial %d: patterns %v vs search\n%s", trial, v, dump(ops))
+		if n <= 7 {
+			require.Equal(t, bruteForce(ops, spec), v == nil, "trial %d\n%s", trial, dump(ops))
+		}
+		if v != nil {
+			patterns[v.pattern[:4]]++
+		}
+	}
+	t.Logf("bad patterns found: %v", patterns)
+	for _, p := range []string{"BP1:", "BP1'", "BP2:", "BP3:"} {
+		assert.Positive(t, patterns[p], "pattern %s never exercised", p)
+	}
+}
+
+// TestStackPatternsSound checks that every stack pattern found is a real
+// violation (the brute force finds no linearization) and that each
+// pattern occurs.
+func TestStackPatternsSound(t *testing.T) {
+	spec, err := Builtin("stack")
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(11, 11))
+	patterns := map[string]int{}
+	refuted, missed := 0, 0
+	trials, maxN := 4000, 8
+	if os.Getenv("LINBIS_LONG") != "" {
+		trials, maxN = 200000, 10
+	}
+	for trial := range trials {
+		ops := genHistory(rng, spec, 2+rng.IntN(maxN-1), 1, true, false)
+		if trial%4 != 0 {
+			ops = mutate(rng, ops)
+		}
+		v, ok := stackPatterns(ops)
+		if !ok {
+			continue
+		}
+		lin := bruteForce(ops, spec)
+		if v != nil {
+			require.False(t, lin, "trial %d: %s on a linearizable history\n%s", trial, v.pattern, dump(ops))
+			patterns[v.pattern[:4]]++
+			refuted++
+		} else if !lin {
+			missed++ // left to the general search
+			if missed <= 3 {
+				t.Logf("not linearizable, no stack pattern:\n%s", dump(ops))
+			}
+		}
+	}
+	t.Logf("stack patterns: %v; refuted %d, left %d non-linearizable histories to the search", patterns, refuted, missed)
+	for _, p := range []string{"BP1:", "BP1'", "SP2:", "SP3:", "SP5:"} {
+		assert.Positive(t, patterns[p], "pattern %s never exercised", p)
+	}
+}
+
+// TestPartitionedAgainstUnpartitioned checks P-compositionality on
+// multi-key histories: per-key checks agree with checking the product.
+func TestPartitionedAgainstUnpartitioned(t *testing.T) {
+	for _, model := range Models {
+		t.Run(model, func(t *testing.T) {
+			spec, err := Builtin(model)
+			require.NoError(t, err)
+			rng := rand.New(rand.NewPCG(3, uint64(len(model))))
+			for trial := range 150 {
+				ops := genHistory(rng, spec, 3+rng.IntN(6), 3, false, true)
+				if trial%2 == 1 {
+					if ops = mutate(rng, ops); !valid(ops, spec) {
+						continue
+					}
+				}
+				h := &History{Name: "gen", Ops: ops}
+				part, err := Check(h, spec, Options{})
+				require.NoError(t, err)
+				whole, err := Check(h, spec, Options{NoPartition: true})
+				require.NoError(t, err)
+				require.Equal(t, part.Verdict, whole.Verdict, "trial %d\n%s", trial, dump(ops))
+				require.Equal(t, verdictOf(bruteForce(ops, newKeyed(spec, ops))), whole.Verdict, "trial %d\n%s", trial, dump(ops))
+			}
+		})
+	}
+}
+
+// checkEvidence verifies a failure's claims: the prefix is a sequence the
+// spec accepts and that respects real-time order, and the stuck operation
+// is not in it.
+func checkEvidence(t *testing.T, h *History, spec Spec, f *Failure) {
+	t.Helper()
+	require.NotNil(t, f)
+	in := map[int]bool{}
+	for _, i := range f.Ops {
+		in[i] = true
+	}
+	state := spec.Init()
+	done := map[int]bool{}
+	for _, i := range f.Prefix {
+		require.True(t, in[i], "prefix operation %d outside the failing partition", i)
+		for _, j := range f.Ops {
+			if h.Ops[j].Return < h.Ops[i].Call {
+				require.True(t, done[j], "prefix places %s before %s, which precedes it", &h.Ops[i], &h.Ops[j])
+			}
+		}
+		var ok bool
+		ok, state = spec.Step(state, &h.Ops[i])
+		require.True(t, ok, "prefix step %s rejected by the spec", &h.Ops[i])
+		done[i] = true
+	}
+	assert.Equal(t, ShowState(state), f.State)
+	if f.Stuck >= 0 {
+		assert.False(t, done[f.Stuck], "the stuck operation is in the prefix")
+		assert.True(t, in[f.Stuck])
+	}
+}
+
+// valid reports whether spec accepts every operation's shape (a mutation
+// may give a counter read a non-integer result).
+func valid(ops []Op, spec Spec) bool {
+	for i := range ops {
+		if spec.Validate(&ops[i]) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func verdictOf(linearizable bool) Verdict {
+	if linearizable {
+		return Linearizable
+	}
+	return NotLinearizable
+}
+
+func dump(ops []Op) string {
+	s := ""
+	for i := range ops {
+		s += fmt.Sprintf("  [%d,%d] %s\n", ops[i].Call, ops[i].Return, &ops[i])
+	}
+	return s
+}

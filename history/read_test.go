@@ -1,0 +1,224 @@
+package history
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestReadJSONL(t *testing.T) {
+	src := `# a comment
+{"client": 1, "call": 10, "return": 25, "method": "write", "key": "x", "input": 3}
+{"client": "bob", "call": 12, "return": 30, "method": "read", "key": 7, "output": null}
+
+{"client": 3, "call": 14, "return": 40, "method": "cas", "input": [3, "4"], "output": true}
+{"client": 4, "call": 20, "method": "write", "input": {"a": [1, 2]}}
+{"client": 5, "call": 21, "return": 22, "method": "read", "unknown": true}
+`
+	h, err := ReadJSONL(strings.NewReader(src), "h.jsonl")
+	require.NoError(t, err)
+	require.Len(t, h.Ops, 5)
+	assert.Equal(t, Op{Client: 1, Call: 10, Return: 25, Method: "write", Key: "x", Args: []string{"3"}, Pos: Pos{2, 1}}, h.Ops[0])
+	assert.Equal(t, Nil, h.Ops[1].Result)
+	assert.Equal(t, "7", h.Ops[1].Key)
+	assert.Equal(t, clientNumber("bob"), h.Ops[1].Client)
+	assert.Equal(t, []string{"3", "4"}, h.Ops[2].Args)
+	assert.Equal(t, "true", h.Ops[2].Result)
+	assert.True(t, h.Ops[3].IsPending())
+	assert.True(t, h.Ops[3].Unknown)
+	assert.Equal(t, []string{`{"a":[1,2]}`}, h.Ops[3].Args)
+	assert.True(t, h.Ops[4].Unknown)
+	assert.False(t, h.Ops[4].IsPending())
+	require.NoError(t, h.Validate())
+}
+
+func TestReadEDN(t *testing.T) {
+	lines := `; a Jepsen history, one map per line
+{:process 0, :type :invoke, :f :write, :value 3}
+{:process 1, :type :invoke, :f :read, :value nil}
+{:process :nemesis, :type :info, :f :start, :value nil}
+{:process 0, :type :ok, :f :write, :value 3}
+{:process 1, :type :ok, :f :read, :value 3}
+{:process 2, :type :invoke, :f :cas, :value [3 4]}
+{:process 3, :type :invoke, :f :write, :value 5}
+{:process 2, :type :fail, :f :cas, :value [3 4]}
+{:process 3, :type :info, :f :write, :value 5}
+{:process 4, :type :invoke, :f :write, :value 6}
+{:process 4, :type :fail, :f :write, :value 6}
+{:process 5, :type :invoke, :f :append, :key "k" :value "x \"y\"\n"}
+`
+	vector := "[" + strings.ReplaceAll(lines, "}\n{", "}\n #_ignored {") + "]"
+	for name, src := range map[string]string{"lines": lines, "vector": vector} {
+		t.Run(name, func(t *testing.T) {
+			h, err := ReadEDN(strings.NewReader(src), "h.edn")
+			require.NoError(t, err)
+			require.Len(t, h.Ops, 5, "the failed write is dropped, the nemesis skipped")
+			w, r, cas, info, app := h.Ops[0], h.Ops[1], h.Ops[2], h.Ops[3], h.Ops[4]
+			assert.Equal(t, []string{"3"}, w.Args)
+			assert.Equal(t, "3", r.Result)
+			assert.Less(t, r.Call, w.Return)
+			assert.Equal(t, []string{"3", "4"}, cas.Args)
+			assert.Equal(t, "false", cas.Result, "a failed cas is a cas that returned false")
+			assert.True(t, info.IsPending() && info.Unknown, ":info stays pending")
+			assert.True(t, app.IsPending(), "an invocation never completed stays pending")
+			assert.Equal(t, "k", app.Key)
+			assert.Equal(t, []string{"x \"y\"\n"}, app.Args)
+			require.NoError(t, h.Validate())
+		})
+	}
+}
+
+func TestReadJepsenLog(t *testing.T) {
+	src := `INFO  jepsen.core - starting
+INFO  jepsen.util - 0	:invoke	:read	nil
+INFO  jepsen.util - 1   :invoke :cas    [1 2]
+INFO  jepsen.util - 0	:fail	:read	:timed-out
+INFO  jepsen.util - 1   :ok     :cas    [1 2]
+INFO  jepsen.util - 2	:invoke	:write	4
+INFO  jepsen.util - 2	:info	:write	:timed-out
+`
+	h, err := ReadJepsenLog(strings.NewReader(src), "e.log")
+	require.NoError(t, err)
+	require.Len(t, h.Ops, 2, "a timed-out read is dropped: it constrains nothing")
+	assert.Equal(t, Op{Client: 1, Call: 1, Return: 3, Method: "cas", Args: []string{"1", "2"}, Result: "true", Pos: Pos{3, 21}}, h.Ops[0])
+	assert.True(t, h.Ops[1].IsPending())
+}
+
+func TestReadErrors(t *testing.T) {
+	cases := []struct {
+		format, src, want string
+	}{
+		{"jsonl", `{"client": 1, "call": 1, "method": "read"` + "\n", `f:1:1: expected a JSON object: unexpected EOF`},
+		{"jsonl", `{"client": 1, "call": 1, "method": "read"} x`, `f:1:1: expected one JSON object per line, found more after it`},
+		{"jsonl", `[1]`, `f:1:1: expected a JSON object per line, found array`},
+		{"jsonl", "\n" + `{"call": 1, "method": "read"}`, `f:2:1: missing field "client": expected the client (thread) of the operation`},
+		{"jsonl", `{"client": 1, "call": "x", "method": "read"}`, `f:1:15: field "call": expected an integer timestamp`},
+		{"jsonl", `{"client": 1, "call": 5, "return": 4, "method": "read"}`, `f:1:26: field "return": 4 is before the call at 5`},
+		{"jsonl", `{"client": 1, "call": 5, "return": 9223372036854775807, "method": "r"}`, `f:1:26: field "return": 9223372036854775807 is reserved for pending operations: omit the field instead`},
+		{"jsonl", `{"client": 1, "call": 5, "method": ""}`, `f:1:26: field "method": expected a non-empty string`},
+		{"jsonl", `{"client": 1, "call": 5, "method": "r", "colour": 1}`, `f:1:41: unknown field "colour": expected client, call, return, method, key, input, output or unknown`},
+		{"jsonl", `{"client": 1, "call": 5, "method": "r", "key": [1]}`, `f:1:41: field "key": expected a string or a number`},
+		{"jsonl", `{"client": 1.5, "call": 5, "method": "r"}`, `f:1:2: field "client": expected an integer or a string`},
+		{"edn", `{:process 0 :type :invoke :f :read`, `f:1:1: unclosed collection: expected '}' before the end of input`},
+		{"edn", "{:process 0 :type :invoke :f :read}\n{:process 0 :type :invoke :f :read}", `f:2:1: process 0 invokes read before its read of line 1 completed`},
+		{"edn", `{:process 0 :type :ok :f :read}`, `f:1:1: ok of read by process 0 without an invocation`},
+		{"edn", `{:process 0 :type :begin :f :read}`, `f:1:19: :type: expected :invoke, :ok, :fail or :info`},
+		{"edn", `{:process 0 :f :read}`, `f:1:1: operation map without :type`},
+		{"edn", `{:process 0 :type}`, `f:1:1: map with an odd number of forms: expected key-value pairs`},
+		{"edn", `[1 2]`, `f:1:2: expected an operation map {:process … :type … :f …}`},
+		{"edn", `{:a "x\q"}`, `f:1:7: unknown escape \q in string`},
+		{"edn", `{:a "abc`, `f:1:5: unterminated string: expected '"'`},
+		{"edn", `{:a 12x}`, `f:1:5: malformed number "12x"`},
+		{"edn", `{:a ]}`, `f:1:5: unexpected ']': expected a value`},
+		{"edn", "{:process 0 :type :invoke :f :read}\n{:process 0 :type :ok :f :write}", `f:2:1: completion of write "" by process 0 does not match its invocation read "" on line 1`},
+		{"jepsen-log", "INFO  jepsen.util - x\t:invoke\t:read\tnil", `f:1:21: expected a process number`},
+		{"jepsen-log", "\nINFO  jepsen.util - 1\t:start\t:read\tnil", `f:2:23: expected an operation type (:invoke, :ok, :fail or :info)`},
+		{"jepsen-log", "INFO  jepsen.util - 1\t:invoke\t:read\tnil 5", `f:1:41: unexpected text after the value`},
+		{"jepsen-log", "INFO  jepsen.util - 1\t:invoke", `f:1:30: expected an operation name such as :read`},
+		{"jepsen-log", "INFO  jepsen.util - 1\t:invoke\t:cas\t[1 2", `f:1:36: unclosed collection: expected ']' before the end of input`},
+	}
+	for _, c := range cases {
+		t.Run(c.format+"/"+c.want, func(t *testing.T) {
+			_, err := Read(strings.NewReader(c.src), "f", c.format)
+			require.Error(t, err)
+			assert.Equal(t, c.want, err.Error())
+		})
+	}
+}
+
+func TestReadAutoFormat(t *testing.T) {
+	cases := map[string]string{
+		`{"client": 1, "call": 1, "return": 2, "method": "read"}`:    "read",
+		`{:process 0, :type :invoke, :f :get, :key "1", :value nil}`: "get",
+		"INFO  jepsen.util - 0\t:invoke\t:write\t1":                  "write",
+	}
+	for src, method := range cases {
+		h, err := Read(strings.NewReader(src), "noext", "auto")
+		require.NoError(t, err, src)
+		require.Len(t, h.Ops, 1)
+		assert.Equal(t, method, h.Ops[0].Method)
+	}
+	_, err := Read(strings.NewReader(""), "x", "xml")
+	assert.EqualError(t, err, `unknown history format "xml": expected one of auto, jsonl, edn, jepsen-log`)
+}
+
+func TestValidateAgainstSpec(t *testing.T) {
+	cases := []struct{ model, src, want string }{
+		{"register", `{"client": 1, "call": 1, "return": 2, "method": "cas", "input": [1, 2], "output": true}`,
+			`f:1:1: model register has no method "cas": expected one of get, put, read, write`},
+		{"cas-register", `{"client": 1, "call": 1, "return": 2, "method": "cas", "input": [1, 2], "output": 3}`,
+			`f:1:1: cas result "3": expected true or false`},
+		{"queue", `{"client": 1, "call": 1, "return": 2, "method": "enq"}`,
+			`f:1:1: enq of model queue takes 1 argument(s), found 0`},
+		{"counter", `{"client": 1, "call": 1, "return": 2, "method": "add", "input": "x"}`,
+			`f:1:1: add argument "x": expected an integer`},
+	}
+	for _, c := range cases {
+		t.Run(c.model, func(t *testing.T) {
+			h, err := Read(strings.NewReader(c.src), "f", "jsonl")
+			require.NoError(t, err)
+			spec, err := Builtin(c.model)
+			require.NoError(t, err)
+			_, err = Check(h, spec, Options{})
+			assert.EqualError(t, err, c.want)
+		})
+	}
+	_, err := Builtin("tree")
+	assert.EqualError(t, err, `unknown model "tree": expected one of register, cas-register, kv, queue, stack, set, counter`)
+}
+
+// FuzzRead feeds arbitrary bytes to every reader: they must return a
+// history or an error, never panic or hang, and what they return must
+// satisfy the history invariants.
+func FuzzRead(f *testing.F) {
+	f.Add([]byte(`{"client": 1, "call": 1, "return": 2, "method": "read", "output": [1, {"a": null}]}`))
+	f.Add([]byte("[{:process 0, :type :invoke, :f :cas, :value [1 2]} {:process 0 :type :ok :f :cas}] ; c"))
+	f.Add([]byte("INFO  jepsen.util - 0\t:invoke\t:read\tnil\nINFO  jepsen.util - 0\t:ok\t:read\t#{1 \\a}"))
+	f.Add([]byte(`#_ #inst "x" {:process 1 :type :info :f "w" :value (1 2.5 -3N)}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, format := range []string{"jsonl", "edn", "jepsen-log"} {
+			h, err := Read(strings.NewReader(string(data)), "fuzz", format)
+			if err != nil {
+				continue
+			}
+			if err := h.Validate(); err != nil {
+				t.Fatalf("%s reader returned an invalid history: %v", format, err)
+			}
+		}
+	})
+}
+
+// FuzzCheck reads arbitrary JSON Lines and checks them against every
+// built-in model: an error or a verdict, never a panic; the general search
+// and the automatic choice (bad patterns where they apply) agree.
+func FuzzCheck(f *testing.F) {
+	f.Add([]byte(`{"client": 1, "call": 0, "return": 3, "method": "enq", "input": 1}
+{"client": 2, "call": 1, "return": 2, "method": "deq", "output": 1}
+{"client": 3, "call": 4, "method": "push", "input": "a"}
+{"client": 4, "call": 5, "return": 6, "method": "pop", "output": null, "key": 2}`))
+	f.Add([]byte(`{"client": 1, "call": 0, "return": 3, "method": "cas", "input": [null, 1], "output": true}
+{"client": 2, "call": 1, "return": 2, "method": "read", "output": 1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h, err := ReadJSONL(strings.NewReader(string(data)), "fuzz")
+		if err != nil || len(h.Ops) > 12 {
+			return
+		}
+		for _, model := range Models {
+			spec, _ := Builtin(model)
+			auto, err := Check(h, spec, Options{Timeout: time.Second})
+			if err != nil {
+				continue
+			}
+			gen, err := Check(h, spec, Options{Timeout: time.Second, Algorithm: General})
+			if err != nil {
+				t.Fatalf("%s: the general search rejects what Auto accepted: %v", model, err)
+			}
+			if auto.Verdict != Unknown && gen.Verdict != Unknown && auto.Verdict != gen.Verdict {
+				t.Fatalf("%s: auto says %v (%v), general says %v", model, auto.Verdict, auto.Algorithms, gen.Verdict)
+			}
+		}
+	})
+}

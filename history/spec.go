@@ -1,0 +1,395 @@
+package history
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Spec is a sequential specification: a deterministic state machine over
+// operations. States are strings so that the checker can intern and hash
+// them (a state's encoding is the state).
+type Spec interface {
+	// Name is the model's name as given to --model.
+	Name() string
+	// Init is the initial state.
+	Init() string
+	// Step applies op to state. ok is false when op's recorded result is
+	// impossible in state. When op.Unknown, any result is allowed, so ok
+	// must be true whenever the method can take effect at all.
+	Step(state string, op *Op) (ok bool, next string)
+	// Validate rejects operations the model does not know (wrong method or
+	// arity), so that bad input is an error rather than a false verdict.
+	Validate(op *Op) error
+	// Partition splits ops into groups of independent objects
+	// (P-compositionality): ops is linearizable iff every group is.
+	Partition(ops []Op) [][]int
+}
+
+// sepElem ends each element of a sequence or set state; Validate rejects
+// values containing it.
+const sepElem = "\x1f"
+
+// Models lists the built-in model names.
+var Models = []string{"register", "cas-register", "kv", "queue", "stack", "set", "counter"}
+
+// Builtin returns the built-in specification called name.
+func Builtin(name string) (Spec, error) {
+	switch name {
+	case "register":
+		return register{}, nil
+	case "cas-register":
+		return register{cas: true}, nil
+	case "kv":
+		return kv{}, nil
+	case "queue":
+		return sequence{fifo: true}, nil
+	case "stack":
+		return sequence{}, nil
+	case "set":
+		return set{}, nil
+	case "counter":
+		return counter{}, nil
+	}
+	return nil, fmt.Errorf("unknown model %q: expected one of %s", name, strings.Join(Models, ", "))
+}
+
+// byKey is the Partition of every built-in model: one group per key.
+type byKey struct{}
+
+func (byKey) Partition(ops []Op) [][]int { return PartitionByKey(ops) }
+
+// PartitionByKey groups operation indices by Op.Key, groups in order of
+// the key's first appearance.
+func PartitionByKey(ops []Op) [][]int {
+	index := map[string]int{}
+	var groups [][]int
+	for i := range ops {
+		g, ok := index[ops[i].Key]
+		if !ok {
+			g = len(groups)
+			index[ops[i].Key] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return groups
+}
+
+// arity checks op's method against the allowed ones and their argument counts.
+func arity(op *Op, model string, methods map[string]int) error {
+	n, ok := methods[op.Method]
+	if !ok {
+		names := make([]string, 0, len(methods))
+		for m := range methods {
+			names = append(names, m)
+		}
+		sort.Strings(names)
+		return fmt.Errorf("model %s has no method %q: expected one of %s", model, op.Method, strings.Join(names, ", "))
+	}
+	if n >= 0 && len(op.Args) != n {
+		return fmt.Errorf("%s of model %s takes %d argument(s), found %d", op.Method, model, n, len(op.Args))
+	}
+	for _, v := range append(op.Args, op.Result) {
+		if strings.Contains(v, sepElem) {
+			return fmt.Errorf("value %q contains a control character reserved for state encodings", v)
+		}
+	}
+	return nil
+}
+
+// register is a read/write register, with compare-and-set when cas is set.
+// Its initial value is Nil.
+type register struct {
+	byKey
+	cas bool
+}
+
+func (r register) Name() string {
+	if r.cas {
+		return "cas-register"
+	}
+	return "register"
+}
+func (register) Init() string { return Nil }
+
+func (r register) Validate(op *Op) error {
+	m := map[string]int{"read": 0, "get": 0, "write": 1, "put": 1}
+	if r.cas {
+		m["cas"] = 2
+		m["compare-and-set"] = 2
+	}
+	if err := arity(op, r.Name(), m); err != nil {
+		return err
+	}
+	if isCAS(op.Method) && !op.Unknown && op.Result != "true" && op.Result != "false" {
+		return fmt.Errorf("cas result %q: expected true or false", show(op.Result))
+	}
+	return nil
+}
+
+func (register) Step(s string, op *Op) (bool, string) {
+	switch op.Method {
+	case "read", "get":
+		return op.Unknown || op.Result == s, s
+	case "write", "put":
+		return true, op.Args[0]
+	}
+	// cas
+	hit := op.Args[0] == s
+	next := s
+	if hit {
+		next = op.Args[1]
+	}
+	return op.Unknown || (op.Result == "true") == hit, next
+}
+
+// kv is one key of a key-value store: get, put and append of strings; a
+// missing key reads as the empty string (a nil result equals "").
+type kv struct{ byKey }
+
+func (kv) Name() string { return "kv" }
+func (kv) Init() string { return "" }
+func (kv) Validate(op *Op) error {
+	return arity(op, "kv", map[string]int{"get": 0, "read": 0, "put": 1, "write": 1, "append": 1})
+}
+
+func (kv) Step(s string, op *Op) (bool, string) {
+	switch op.Method {
+	case "get", "read":
+		return op.Unknown || op.Result == s || (op.Result == Nil && s == ""), s
+	case "put", "write":
+		return true, op.Args[0]
+	}
+	return true, s + op.Args[0]
+}
+
+// sequence is a FIFO queue (fifo) or a LIFO stack; removing from an empty
+// one returns Nil. The state lists the elements, each ended by sepElem,
+// oldest first.
+type sequence struct {
+	byKey
+	fifo bool
+}
+
+func (q sequence) Name() string {
+	if q.fifo {
+		return "queue"
+	}
+	return "stack"
+}
+func (sequence) Init() string { return "" }
+
+func (q sequence) Validate(op *Op) error {
+	if q.fifo {
+		return arity(op, "queue", map[string]int{"enq": 1, "enqueue": 1, "offer": 1, "deq": 0, "dequeue": 0, "poll": 0})
+	}
+	return arity(op, "stack", map[string]int{"push": 1, "pop": 0})
+}
+
+// isInsert reports whether op adds an element (enq, push, …).
+func isInsert(op *Op) bool {
+	switch op.Method {
+	case "enq", "enqueue", "offer", "push":
+		return true
+	}
+	return false
+}
+
+func (q sequence) Step(s string, op *Op) (bool, string) {
+	if isInsert(op) {
+		return true, s + op.Args[0] + sepElem
+	}
+	if s == "" {
+		return op.Unknown || op.Result == Nil, s
+	}
+	var v, rest string
+	if q.fifo {
+		i := strings.Index(s, sepElem)
+		v, rest = s[:i], s[i+1:]
+	} else {
+		i := strings.LastIndex(s[:len(s)-1], sepElem) + 1
+		v, rest = s[i:len(s)-1], s[:i]
+	}
+	return op.Unknown || op.Result == v, rest
+}
+
+// set is a set of values: add and remove (results true/false optional:
+// whether the set changed) and contains (result true/false).
+type set struct{ byKey }
+
+func (set) Name() string { return "set" }
+func (set) Init() string { return "" }
+func (set) Validate(op *Op) error {
+	if err := arity(op, "set", map[string]int{"add": 1, "remove": 1, "contains": 1}); err != nil {
+		return err
+	}
+	if op.Method == "contains" && !op.Unknown && op.Result != "true" && op.Result != "false" {
+		return fmt.Errorf("contains result %q: expected true or false", show(op.Result))
+	}
+	return nil
+}
+
+func (set) Step(s string, op *Op) (bool, string) {
+	elems := strings.SplitAfter(s, sepElem)
+	elems = elems[:len(elems)-1] // the last piece is empty
+	v := op.Args[0] + sepElem
+	i := sort.SearchStrings(elems, v)
+	in := i < len(elems) && elems[i] == v
+	want := func(b bool) bool {
+		return op.Unknown || (op.Result != "true" && op.Result != "false") || (op.Result == "true") == b
+	}
+	switch op.Method {
+	case "contains":
+		return op.Unknown || (op.Result == "true") == in, s
+	case "add":
+		if in {
+			return want(false), s
+		}
+		elems = append(elems[:i], append([]string{v}, elems[i:]...)...)
+		return want(true), strings.Join(elems, "")
+	}
+	if !in {
+		return want(false), s
+	}
+	return want(true), strings.Join(append(elems[:i:i], elems[i+1:]...), "")
+}
+
+// counter is an integer starting at 0: inc and dec (by 1 or by their
+// argument), add n, and read/get returning the value.
+type counter struct{ byKey }
+
+func (counter) Name() string { return "counter" }
+func (counter) Init() string { return "0" }
+func (counter) Validate(op *Op) error {
+	if err := arity(op, "counter", map[string]int{"inc": -1, "dec": -1, "add": 1, "read": 0, "get": 0}); err != nil {
+		return err
+	}
+	if len(op.Args) > 1 {
+		return fmt.Errorf("%s of model counter takes at most 1 argument, found %d", op.Method, len(op.Args))
+	}
+	if len(op.Args) == 1 {
+		if _, err := strconv.ParseInt(op.Args[0], 10, 64); err != nil {
+			return fmt.Errorf("%s argument %q: expected an integer", op.Method, op.Args[0])
+		}
+	}
+	if (op.Method == "read" || op.Method == "get") && !op.Unknown {
+		if _, err := strconv.ParseInt(op.Result, 10, 64); err != nil {
+			return fmt.Errorf("%s result %q: expected an integer", op.Method, show(op.Result))
+		}
+	}
+	return nil
+}
+
+func (counter) Step(s string, op *Op) (bool, string) {
+	n, _ := strconv.ParseInt(s, 10, 64)
+	d := int64(1)
+	if len(op.Args) == 1 {
+		d, _ = strconv.ParseInt(op.Args[0], 10, 64)
+	}
+	switch op.Method {
+	case "read", "get":
+		r, err := strconv.ParseInt(op.Result, 10, 64)
+		return op.Unknown || (err == nil && r == n), s
+	case "dec":
+		d = -d
+	}
+	return true, strconv.FormatInt(n+d, 10)
+}
+
+// keyed is the product of independent copies of an object, one per key of
+// a history: the unpartitioned view of a multi-key history. A product
+// state holds, for each key in a fixed order, the 4-byte id of that key's
+// object state, interned here, so that product states stay short however
+// much the objects hold. Not safe for concurrent use; Check gives it a
+// single partition.
+type keyed struct {
+	inner  Spec
+	keys   []string
+	slot   map[string]int
+	ids    map[string]uint32
+	states []string
+}
+
+// newKeyed returns the product of inner over the keys of ops.
+func newKeyed(inner Spec, ops []Op) *keyed {
+	k := &keyed{inner: inner, slot: map[string]int{}, ids: map[string]uint32{}}
+	for i := range ops {
+		if _, ok := k.slot[ops[i].Key]; !ok {
+			k.slot[ops[i].Key] = len(k.keys)
+			k.keys = append(k.keys, ops[i].Key)
+		}
+	}
+	return k
+}
+
+func (k *keyed) Name() string               { return k.inner.Name() }
+func (k *keyed) Validate(op *Op) error      { return k.inner.Validate(op) }
+func (k *keyed) Partition(ops []Op) [][]int { return [][]int{seq(len(ops))} }
+
+func (k *keyed) intern(s string) uint32 {
+	id, ok := k.ids[s]
+	if !ok {
+		id = uint32(len(k.states))
+		k.ids[s] = id
+		k.states = append(k.states, s)
+	}
+	return id
+}
+
+func (k *keyed) Init() string {
+	b := make([]byte, 4*len(k.keys))
+	id := k.intern(k.inner.Init())
+	for i := range k.keys {
+		binary.LittleEndian.PutUint32(b[4*i:], id)
+	}
+	return string(b)
+}
+
+func (k *keyed) Step(s string, op *Op) (bool, string) {
+	i, known := k.slot[op.Key]
+	if !known {
+		return false, s // not an operation of the history the product was built for
+	}
+	id := slotID(s, i)
+	ok, next := k.inner.Step(k.states[id], op)
+	if !ok {
+		return false, s
+	}
+	nid := k.intern(next)
+	if nid == id {
+		return true, s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:4*i])
+	b.Write(binary.LittleEndian.AppendUint32(make([]byte, 0, 4), nid))
+	b.WriteString(s[4*i+4:])
+	return true, b.String()
+}
+
+// slotID decodes the id of key slot i of a product state.
+func slotID(s string, i int) uint32 {
+	return uint32(s[4*i]) | uint32(s[4*i+1])<<8 | uint32(s[4*i+2])<<16 | uint32(s[4*i+3])<<24
+}
+
+// ShowState renders a product state as {key: state, …}, keys sorted.
+func (k *keyed) ShowState(s string) string {
+	parts := make([]string, len(k.keys))
+	for i, key := range k.keys {
+		parts[i] = show(key) + ": " + ShowState(k.states[slotID(s, i)])
+	}
+	sort.Strings(parts)
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// seq returns 0, 1, …, n-1.
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}

@@ -1,0 +1,74 @@
+package verify
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/linbis/linbis/history/timeline"
+)
+
+// WriteHTML writes the report as a self-contained page: the history of the
+// first counterexample drawn as a timeline of operations per thread (as
+// Porcupine draws histories), the verdict, and every counterexample's
+// interleaving table below.
+func WriteHTML(w io.Writer, r *Report) error {
+	tl := &timeline.Timeline{
+		Title:   fmt.Sprintf("linbis verify: %s (%s)", r.Model, r.Bounds),
+		Verdict: fmt.Sprintf("linearizable: %s · lock-free: %s", r.Linearizable, r.LockFree),
+		Bad:     r.Linearizable == No || r.LockFree == No,
+		Notes:   append([]string{"by " + r.Theorem}, r.Notes...),
+	}
+	for i := 0; i < r.Bounds.Threads; i++ {
+		tl.Lanes = append(tl.Lanes, fmt.Sprintf("thread %d", i+1))
+	}
+	if len(r.Evidence) > 0 {
+		e := r.Evidence[len(r.Evidence)-1]
+		for _, ev := range r.Evidence {
+			if ev.Kind == "refinement-violation" {
+				e = ev // the history that has no linearization says most
+			}
+		}
+		tl.Notes = append(tl.Notes, "Drawn: the "+e.Kind+". "+e.Explanation)
+		ops := e.History
+		if ops == nil {
+			ops = History(e.Trace)
+		}
+		last := len(e.Trace.Steps)
+		for _, op := range ops {
+			if int(op.Thread) > len(tl.Lanes) {
+				continue
+			}
+			bar := timeline.Bar{Lane: int(op.Thread) - 1, Start: int64(op.Call), End: int64(op.Ret),
+				Label: op.label(), Detail: fmt.Sprintf("thread %d: %s (steps %d–%s)", op.Thread, op.label(), op.Call, op.retText())}
+			if op.Ret == 0 {
+				bar.End = timeline.Open
+			}
+			if op.Ret == last && e.Kind == "refinement-violation" {
+				bar.Kind = timeline.Stuck
+			} else if e.Kind == "lasso" && op.Ret == 0 {
+				bar.Kind = timeline.Witness // pending forever on the cycle
+			}
+			tl.Bars = append(tl.Bars, bar)
+		}
+	}
+	for _, e := range r.Evidence {
+		tl.Sections = append(tl.Sections, timeline.Section{Heading: e.Kind, Text: e.Explanation + "\n\n" + e.Interleaving})
+	}
+	return timeline.WriteHTML(w, tl)
+}
+
+// label renders an operation as "push(1)" or "pop() → 2".
+func (op HistoryOp) label() string {
+	s := fmt.Sprintf("%s(%s)", op.Method, op.Arg)
+	if op.Ret > 0 && op.Result != "" {
+		s += " → " + op.Result
+	}
+	return s
+}
+
+func (op HistoryOp) retText() string {
+	if op.Ret == 0 {
+		return "pending"
+	}
+	return fmt.Sprint(op.Ret)
+}
