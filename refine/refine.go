@@ -3,6 +3,7 @@ package refine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/linbis/linbis/lts"
@@ -34,6 +35,8 @@ type Options struct {
 	// treated as τ in both LTSs (linearization-point mode, Liu et al.
 	// Thm 2: only the lin(...) events visible; see the package doc for when
 	// its failures are conclusive). nil means every non-τ label is visible.
+	// Check returns an error when no implementation transition is visible
+	// under it, rather than a vacuous verdict.
 	Alphabet func(label string) bool
 }
 
@@ -97,6 +100,11 @@ func Check(impl, spec *lts.LTS, opts Options) (*Result, error) {
 	// hImpl has impl's transitions, in the same order, with the hidden
 	// labels turned into τ: its paths are paths of impl.
 	hImpl, hSpec := hide(impl, opts.Alphabet), hide(spec, opts.Alphabet)
+	if opts.Alphabet != nil && !slices.ContainsFunc(hImpl.Label, func(a int32) bool { return a != lts.Tau }) {
+		// Refinement would hold vacuously; most likely the model has no
+		// linearization events.
+		return nil, errors.New("no transition of the implementation is visible under the given alphabet, so refinement would hold vacuously")
+	}
 	sImpl, sSpec := hImpl, hSpec
 	if opts.Quotient {
 		start := time.Now()

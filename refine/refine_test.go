@@ -163,6 +163,7 @@ func TestBadInput(t *testing.T) {
 		{"empty spec", good, empty, Options{}, "specification LTS has no states"},
 		{"malformed impl", &broken, good, Options{}, "implementation LTS is malformed: transition 0: target 7 out of range"},
 		{"negative limit", good, good, Options{MaxPairs: -1}, "pair limit must be positive"},
+		{"nothing visible", good, good, Options{Alphabet: linOnly}, "refinement would hold vacuously"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
