@@ -3,6 +3,7 @@ package refine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/linbis/linbis/lts"
@@ -24,6 +25,12 @@ type Options struct {
 	// Quotient minimises impl and spec modulo divergence-preserving
 	// branching bisimilarity before the search.
 	Quotient bool
+	// ImplQuotient and SpecQuotient, if set together with Quotient and
+	// without Alphabet, are quotients of impl and spec computed already
+	// (e.g. by the bisimulation stage, bisim.Minimize); Check uses them
+	// instead of minimising again. Any LTS trace equivalent to impl (spec)
+	// is sound here; counterexamples are still mapped back to impl.
+	ImplQuotient, SpecQuotient *lts.LTS
 	// MaxPairs bounds the number of pairs explored; 0 means DefaultMaxPairs.
 	// Hitting it makes Check return an error wrapping ErrPairLimit.
 	MaxPairs int
@@ -34,6 +41,8 @@ type Options struct {
 	// treated as τ in both LTSs (linearization-point mode, Liu et al.
 	// Thm 2: only the lin(...) events visible; see the package doc for when
 	// its failures are conclusive). nil means every non-τ label is visible.
+	// Check returns an error when no implementation transition is visible
+	// under it, rather than a vacuous verdict.
 	Alphabet func(label string) bool
 }
 
@@ -97,8 +106,23 @@ func Check(impl, spec *lts.LTS, opts Options) (*Result, error) {
 	// hImpl has impl's transitions, in the same order, with the hidden
 	// labels turned into τ: its paths are paths of impl.
 	hImpl, hSpec := hide(impl, opts.Alphabet), hide(spec, opts.Alphabet)
+	if opts.Alphabet != nil && !slices.ContainsFunc(hImpl.Label, func(a int32) bool { return a != lts.Tau }) {
+		// Refinement would hold vacuously; most likely the model has no
+		// linearization events.
+		return nil, errors.New("no transition of the implementation is visible under the given alphabet, so refinement would hold vacuously")
+	}
 	sImpl, sSpec := hImpl, hSpec
-	if opts.Quotient {
+	if opts.Quotient && opts.Alphabet == nil && opts.ImplQuotient != nil && opts.SpecQuotient != nil {
+		for _, q := range []*lts.LTS{opts.ImplQuotient, opts.SpecQuotient} {
+			if q.NumStates == 0 {
+				return nil, errors.New("a given quotient has no states")
+			}
+			if err := q.Validate(); err != nil {
+				return nil, fmt.Errorf("a given quotient is malformed: %w", err)
+			}
+		}
+		sImpl, sSpec = opts.ImplQuotient, opts.SpecQuotient
+	} else if opts.Quotient {
 		start := time.Now()
 		var err error
 		if sImpl, err = quotient(hImpl); err != nil {

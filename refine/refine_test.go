@@ -17,6 +17,17 @@ import (
 func callRet(label string) bool { return !strings.HasPrefix(label, "lin(") }
 func linOnly(label string) bool { return strings.HasPrefix(label, "lin(") }
 
+// visibleUnder returns the labels of tr that alphabet keeps visible.
+func visibleUnder(tr *lts.Trace, alphabet func(string) bool) []string {
+	var visible []string
+	for _, l := range tr.Visible() {
+		if alphabet == nil || alphabet(l) {
+			visible = append(visible, l)
+		}
+	}
+	return visible
+}
+
 // TestHandBuiltModels checks objects whose verdicts are known by hand, in
 // every configuration. want is nil when refinement holds, otherwise the
 // shortest counterexample's visible labels as patterns (thread numbers may
@@ -67,12 +78,7 @@ func TestHandBuiltModels(t *testing.T) {
 					return
 				}
 				require.False(t, res.Refines)
-				var visible []string
-				for _, st := range res.Counterexample.Steps {
-					if st.Label != lts.TauName && (tc.alphabet == nil || tc.alphabet(st.Label)) {
-						visible = append(visible, st.Label)
-					}
-				}
+				visible := visibleUnder(res.Counterexample, tc.alphabet)
 				require.Len(t, visible, len(tc.want), "%v", visible)
 				for i, pat := range tc.want {
 					assert.Regexp(t, "^"+pat+"$", visible[i])
@@ -157,6 +163,7 @@ func TestBadInput(t *testing.T) {
 		{"empty spec", good, empty, Options{}, "specification LTS has no states"},
 		{"malformed impl", &broken, good, Options{}, "implementation LTS is malformed: transition 0: target 7 out of range"},
 		{"negative limit", good, good, Options{MaxPairs: -1}, "pair limit must be positive"},
+		{"nothing visible", good, good, Options{Alphabet: linOnly}, "refinement would hold vacuously"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -191,4 +198,72 @@ func TestSubsetOf(t *testing.T) {
 	}
 	assert.Equal(t, ids["ab"], n.intern([]int32{1, 65, 129}), "interning twice gives the same id")
 	assert.Equal(t, 5, n.count())
+}
+
+// TestQuotientShrinksAndAgrees checks that minimising first changes neither
+// the verdict nor the length of the counterexample, and that it shrinks
+// models with inert τ steps.
+func TestQuotientShrinksAndAgrees(t *testing.T) {
+	tests := []struct {
+		name       string
+		impl, spec *lts.LTS
+		alphabet   func(string) bool
+		shrinks    bool
+	}{
+		{"register 2x2", register(true, 2, 2, 2), register(false, 2, 2, 2), nil, true},
+		{"CAS counter 2x2", counter(counterCAS, 2, 2), counter(counterSpec, 2, 2), callRet, true},
+		{"racy counter 2x2", counter(counterBuggy, 2, 2), counter(counterSpec, 2, 2), callRet, true},
+		{"racy counter 2x2, lin points", counter(counterBuggy, 2, 2), counter(counterSpec, 2, 2), linOnly, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			plain, err := Check(tc.impl, tc.spec, Options{Antichain: true, Alphabet: tc.alphabet})
+			require.NoError(t, err)
+			quot, err := Check(tc.impl, tc.spec, Options{Antichain: true, Quotient: true, Alphabet: tc.alphabet})
+			require.NoError(t, err)
+			assert.Equal(t, plain.Refines, quot.Refines)
+			if !plain.Refines {
+				assert.Len(t, visibleUnder(quot.Counterexample, tc.alphabet), len(visibleUnder(plain.Counterexample, tc.alphabet)))
+			}
+			assert.Equal(t, tc.impl.NumStates, plain.Stats.ImplStates)
+			if tc.shrinks {
+				assert.Less(t, quot.Stats.ImplStates, quot.Stats.InputImplStates)
+				assert.LessOrEqual(t, quot.Stats.Pairs, plain.Stats.Pairs)
+			}
+			t.Logf("impl %d → %d states, spec %d → %d; pairs %d → %d",
+				quot.Stats.InputImplStates, quot.Stats.ImplStates, quot.Stats.InputSpecStates, quot.Stats.SpecStates,
+				plain.Stats.Pairs, quot.Stats.Pairs)
+		})
+	}
+}
+
+// TestGivenQuotients checks that quotients computed by the caller are used
+// as they are, with the same verdicts and counterexamples mapped back to the
+// implementation.
+func TestGivenQuotients(t *testing.T) {
+	tests := []struct {
+		name       string
+		impl, spec *lts.LTS
+		refines    bool
+	}{
+		{"register 2x2", register(true, 2, 2, 2), register(false, 2, 2, 2), true},
+		{"racy counter 2x1", hide(counter(counterBuggy, 2, 1), callRet), hide(counter(counterSpec, 2, 1), callRet), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			iq, err := quotient(tc.impl)
+			require.NoError(t, err)
+			sq, err := quotient(tc.spec)
+			require.NoError(t, err)
+			res, err := Check(tc.impl, tc.spec, Options{Antichain: true, Quotient: true, ImplQuotient: iq, SpecQuotient: sq})
+			require.NoError(t, err)
+			assert.Equal(t, tc.refines, res.Refines)
+			assert.Zero(t, res.Stats.QuotientTime, "nothing should be minimised again")
+			assert.Equal(t, iq.NumStates, res.Stats.ImplStates)
+			if !tc.refines {
+				want := naiveShortestViolation(tc.impl, tc.spec)
+				checkCounterexample(t, tc.impl, tc.spec, res.Counterexample, want, tc.name)
+			}
+		})
+	}
 }
