@@ -107,6 +107,11 @@ type Result struct {
 	Reason string
 	// Failure is set when Verdict is NotLinearizable.
 	Failure *Failure
+	// Witness is set when Verdict is Linearizable and every partition was
+	// decided by the search: per partition, a linearization (indices into
+	// History.Ops, in order; pending operations left out did not take
+	// effect).
+	Witness [][]int
 	// Configurations counts memoised (linearized set, state) pairs.
 	Configurations int64
 	Elapsed        time.Duration
@@ -204,6 +209,13 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 		switch o.sub.res.verdict {
 		case Linearizable:
 			res.Decided++
+			if o.sub.algo == "search" { // the bad patterns give no order
+				w := make([]int, len(o.sub.res.prefix))
+				for k, i := range o.sub.res.prefix {
+					w[k] = groups[o.group][i]
+				}
+				res.Witness = append(res.Witness, w)
+			}
 		case NotLinearizable:
 			res.Decided++
 			if res.Failure == nil || len(groups[o.group]) < len(res.Failure.Ops) {
@@ -218,6 +230,9 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 		res.Algorithms = append(res.Algorithms, a)
 	}
 	sort.Strings(res.Algorithms)
+	if res.Failure != nil || len(res.Witness) < len(groups) {
+		res.Witness = nil // only complete witnesses
+	}
 	switch {
 	case res.Failure != nil:
 		res.Verdict = NotLinearizable
