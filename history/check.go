@@ -24,6 +24,7 @@ const (
 	Unknown
 )
 
+// String names the verdict as the CLI prints it.
 func (v Verdict) String() string {
 	return [...]string{"linearizable", "not linearizable", "unknown"}[v]
 }
