@@ -24,6 +24,7 @@ const (
 	Unknown
 )
 
+// String names the verdict as the CLI prints it.
 func (v Verdict) String() string {
 	return [...]string{"linearizable", "not linearizable", "unknown"}[v]
 }
@@ -107,6 +108,11 @@ type Result struct {
 	Reason string
 	// Failure is set when Verdict is NotLinearizable.
 	Failure *Failure
+	// Witness is set when Verdict is Linearizable and every partition was
+	// decided by the search: per partition, a linearization (indices into
+	// History.Ops, in order; pending operations left out did not take
+	// effect).
+	Witness [][]int
 	// Configurations counts memoised (linearized set, state) pairs.
 	Configurations int64
 	Elapsed        time.Duration
@@ -162,41 +168,9 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 		st.maxBytes = DefaultMaxMemory
 	}
 	st.maxBytes /= int64(workers)
-	type outcome struct {
-		group int
-		sub   partOutcome
-	}
-	outs := make([]outcome, 0, len(groups))
-	var mu sync.Mutex
-	var nextGroup atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				g := int(nextGroup.Add(1) - 1)
-				if g >= len(groups) || st.cancel.Load() {
-					return
-				}
-				o := checkPartition(h, groups[g], check, opts.Algorithm, st)
-				if o.res.verdict == NotLinearizable {
-					st.cancel.Store(true) // larger partitions need not be checked
-				}
-				mu.Lock()
-				outs = append(outs, outcome{g, o})
-				mu.Unlock()
-				done.Add(1)
-				if st.report != nil {
-					st.report()
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	outs := checkAll(h, groups, check, opts.Algorithm, workers, st, &done)
 	algos := map[string]bool{}
 	memoryOut := false
-	sort.Slice(outs, func(a, b int) bool { return outs[a].group < outs[b].group })
 	for _, o := range outs {
 		algos[o.sub.algo] = true
 		res.Configurations += o.sub.res.configs
@@ -204,6 +178,13 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 		switch o.sub.res.verdict {
 		case Linearizable:
 			res.Decided++
+			if o.sub.algo == "search" { // the bad patterns give no order
+				w := make([]int, len(o.sub.res.prefix))
+				for k, i := range o.sub.res.prefix {
+					w[k] = groups[o.group][i]
+				}
+				res.Witness = append(res.Witness, w)
+			}
 		case NotLinearizable:
 			res.Decided++
 			if res.Failure == nil || len(groups[o.group]) < len(res.Failure.Ops) {
@@ -218,6 +199,9 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 		res.Algorithms = append(res.Algorithms, a)
 	}
 	sort.Strings(res.Algorithms)
+	if res.Failure != nil || len(res.Witness) < len(groups) {
+		res.Witness = nil // only complete witnesses
+	}
 	switch {
 	case res.Failure != nil:
 		res.Verdict = NotLinearizable
@@ -230,6 +214,48 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// outcome is a partition's index in groups and its result.
+type outcome struct {
+	group int
+	sub   partOutcome
+}
+
+// checkAll checks the partitions on a pool of workers, in order, until
+// all are done or one fails (larger ones then need not be checked); the
+// outcomes come back sorted by partition.
+func checkAll(h *History, groups [][]int, spec Spec, algo Algorithm, workers int, st stop, done *atomic.Int64) []outcome {
+	outs := make([]outcome, 0, len(groups))
+	var mu sync.Mutex
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				g := int(next.Add(1) - 1)
+				if g >= len(groups) || st.cancel.Load() {
+					return
+				}
+				o := checkPartition(h, groups[g], spec, algo, st)
+				if o.res.verdict == NotLinearizable {
+					st.cancel.Store(true)
+				}
+				mu.Lock()
+				outs = append(outs, outcome{g, o})
+				mu.Unlock()
+				done.Add(1)
+				if st.report != nil {
+					st.report()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	sort.Slice(outs, func(a, b int) bool { return outs[a].group < outs[b].group })
+	return outs
 }
 
 // partOutcome is the result of one partition and how it was obtained.

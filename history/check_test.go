@@ -236,6 +236,23 @@ func TestTimelineOfFailure(t *testing.T) {
 	assert.Contains(t, strings.Join(tl.Notes, " "), "deq() -> 2 (inline:3) cannot be placed")
 }
 
+func TestTimelineOfWitness(t *testing.T) {
+	h := ops(t, "0 3 enq 1", "1 2 enq 2", "4 5 deq -> 2", "6 - deq")
+	spec, _ := Builtin("queue")
+	res, err := Check(h, spec, Options{Algorithm: General})
+	require.NoError(t, err)
+	require.Equal(t, Linearizable, res.Verdict)
+	require.Equal(t, [][]int{{1, 0, 2}}, res.Witness, "enq(2) must go first; the pending deq is left out")
+	tl := Timeline(h, res)
+	assert.False(t, tl.Bad)
+	orders := []int{}
+	for _, b := range tl.Bars {
+		orders = append(orders, b.Order)
+	}
+	assert.Equal(t, []int{2, 1, 3, 0}, orders)
+	assert.Contains(t, strings.Join(tl.Notes, " "), "A linearization is numbered")
+}
+
 func TestShowState(t *testing.T) {
 	assert.Equal(t, "nil", ShowState(Nil))
 	assert.Equal(t, "[1 2]", ShowState("1"+sepElem+"2"+sepElem))

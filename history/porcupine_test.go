@@ -57,6 +57,7 @@ func TestPorcupineEtcd(t *testing.T) {
 			if res.Verdict == NotLinearizable {
 				require.NotNil(t, res.Failure)
 				assert.GreaterOrEqual(t, res.Failure.Stuck, 0, "a failing search names the operation it cannot place")
+				checkEvidence(t, h, spec, res.Failure)
 			}
 		})
 	}
@@ -80,6 +81,9 @@ func TestPorcupineKV(t *testing.T) {
 				require.NoError(t, err)
 				assert.Equal(t, want, res.Verdict)
 				assert.Equal(t, len(h.Keys()), res.Partitions)
+				if res.Verdict == NotLinearizable {
+					checkEvidence(t, h, spec, res.Failure)
+				}
 			})
 			if c == "c50" {
 				continue // unpartitioned c50 is out of reach (as for Porcupine)

@@ -194,6 +194,7 @@ func TestSearchAgainstBruteForce(t *testing.T) {
 				require.Equal(t, verdictOf(want), res.Verdict, "trial %d: %s", trial, dump(ops))
 				if want {
 					counts[0]++
+					checkWitness(t, h, spec, res)
 				} else {
 					counts[1]++
 					checkEvidence(t, h, spec, res.Failure)
@@ -340,6 +341,38 @@ func checkEvidence(t *testing.T, h *History, spec Spec, f *Failure) {
 	if f.Stuck >= 0 {
 		assert.False(t, done[f.Stuck], "the stuck operation is in the prefix")
 		assert.True(t, in[f.Stuck])
+	}
+}
+
+// checkWitness verifies a linearizable result's witness when there is one:
+// per partition, every returned operation once, in an order respecting
+// real time that the spec accepts.
+func checkWitness(t *testing.T, h *History, spec Spec, res *Result) {
+	t.Helper()
+	if res.Witness == nil {
+		require.NotEqual(t, []string{"search"}, res.Algorithms, "the search always leaves a witness")
+		return
+	}
+	placed := map[int]bool{}
+	for _, w := range res.Witness {
+		state := spec.Init()
+		for _, i := range w {
+			for j := range h.Ops {
+				if h.Ops[j].Key == h.Ops[i].Key && h.Ops[j].Return < h.Ops[i].Call {
+					require.True(t, placed[j], "witness places %s before %s, which precedes it", &h.Ops[i], &h.Ops[j])
+				}
+			}
+			var ok bool
+			ok, state = spec.Step(state, &h.Ops[i])
+			require.True(t, ok, "witness step %s rejected", &h.Ops[i])
+			require.False(t, placed[i])
+			placed[i] = true
+		}
+	}
+	for i := range h.Ops {
+		if !h.Ops[i].IsPending() {
+			assert.True(t, placed[i], "witness misses %s", &h.Ops[i])
+		}
 	}
 }
 

@@ -15,7 +15,8 @@ const maxDrawn = 2000
 // Timeline draws res's evidence for h: the failing partition with its
 // longest linearizable prefix (numbered), the operation that cannot be
 // placed and a bad pattern's operations; for a linearizable or unknown
-// verdict, the first operations of the history.
+// verdict, the first operations of the history, numbered by the witness
+// linearization when there is one.
 func Timeline(h *History, res *Result) *timeline.Timeline {
 	t := &timeline.Timeline{
 		Title:   fmt.Sprintf("%s — model %s", h.Name, res.Model),
@@ -37,8 +38,22 @@ func Timeline(h *History, res *Result) *timeline.Timeline {
 			kind[f.Stuck] = timeline.Stuck
 		}
 		t.Notes = FailureNotes(h, f)
-	} else if len(h.Ops) > maxDrawn {
-		t.Notes = append(t.Notes, fmt.Sprintf("Only the first %d of %d operations are drawn.", maxDrawn, len(h.Ops)))
+	} else {
+		for _, w := range res.Witness {
+			for k, i := range w {
+				kind[i], order[i] = timeline.Linearized, k+1
+			}
+		}
+		if res.Witness != nil {
+			what := "A linearization"
+			if len(res.Witness) > 1 {
+				what = fmt.Sprintf("A linearization of each of the %d partitions (numbered per partition)", len(res.Witness))
+			}
+			t.Notes = append(t.Notes, what+" is numbered in green; pending operations left unnumbered did not take effect.")
+		}
+		if len(h.Ops) > maxDrawn {
+			t.Notes = append(t.Notes, fmt.Sprintf("Only the first %d of %d operations are drawn.", maxDrawn, len(h.Ops)))
+		}
 	}
 	if res.Reason != "" {
 		t.Notes = append(t.Notes, res.Reason)

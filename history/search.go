@@ -34,8 +34,11 @@ import (
 // searchResult is the outcome of searching one partition.
 type searchResult struct {
 	verdict Verdict
-	prefix  []int // longest linearizable prefix found (local op indices)
-	stuck   int   // op that could not be placed after prefix, -1 if none
+	// prefix is, when not linearizable, the longest linearizable prefix
+	// found; when linearizable, a linearization (local op indices; pending
+	// operations left out did not take effect).
+	prefix  []int
+	stuck   int // op that could not be placed after prefix, -1 if none
 	state   string
 	configs int64
 	// limit says which budget stopped an Unknown search ("time", "memory").
@@ -169,7 +172,10 @@ func search(ops []Op, spec Spec, st stop) searchResult {
 					if !ops[i].IsPending() {
 						remaining--
 						if remaining == 0 {
-							res.verdict = Linearizable
+							res.verdict, res.stuck, res.prefix = Linearizable, -1, res.prefix[:0]
+							for _, f := range stack { // the witness
+								res.prefix = append(res.prefix, int(f.entry>>1))
+							}
 							break
 						}
 					}
@@ -211,7 +217,7 @@ func search(ops []Op, spec Spec, st stop) searchResult {
 	if st.configs != nil {
 		st.configs.Add(int64(m.count - reported))
 	}
-	if res.verdict != NotLinearizable {
+	if res.verdict == Unknown {
 		res.prefix, res.stuck, res.state = nil, -1, ""
 	}
 	return res

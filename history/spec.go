@@ -32,6 +32,16 @@ type Spec interface {
 // values containing it.
 const sepElem = "\x1f"
 
+// The built-in models implement Spec (checked at compile time).
+var (
+	_ Spec = register{}
+	_ Spec = kv{}
+	_ Spec = sequence{}
+	_ Spec = set{}
+	_ Spec = counter{}
+	_ Spec = (*keyed)(nil)
+)
+
 // Models lists the built-in model names.
 var Models = []string{"register", "cas-register", "kv", "queue", "stack", "set", "counter"}
 

@@ -238,7 +238,9 @@ func historyJSON(h *history.History, res *history.Result) any {
 		Seconds        float64      `json:"seconds"`
 		Reason         string       `json:"reason,omitempty"`
 		Failure        *failureJSON `json:"failure,omitempty"`
-	}{h.Name, res.Verdict.String(), res.Model, res.Ops, res.Partitions, res.Decided, res.Algorithms, res.Configurations, res.Elapsed.Seconds(), res.Reason, nil}
+		// Witness: per partition, a linearization as operation indices.
+		Witness [][]int `json:"witness,omitempty"`
+	}{h.Name, res.Verdict.String(), res.Model, res.Ops, res.Partitions, res.Decided, res.Algorithms, res.Configurations, res.Elapsed.Seconds(), res.Reason, nil, res.Witness}
 	if f := res.Failure; f != nil {
 		fj := &failureJSON{Key: f.Key, Operations: len(f.Ops), Pattern: f.Pattern, Witness: ops(f.Witness), Prefix: ops(f.Prefix), State: f.State}
 		if f.Stuck >= 0 {
