@@ -115,6 +115,10 @@ type Options struct {
 	// LinEvents makes `lin` statements visible as lin(T,M[,VAL]) events
 	// (Liu et al.'s linearization-point mode); otherwise they are no-ops.
 	LinEvents bool
+	// FineGrained makes accesses to thread-private heap nodes (e.g. the
+	// initialisation of a node not yet published) steps of their own;
+	// by default they are folded into the neighbouring step.
+	FineGrained bool
 	// Progress, if set, is called now and then with the states and
 	// transitions found so far.
 	Progress func(states, transitions int64)
@@ -148,7 +152,7 @@ func Compile(m *Model, b Bounds, opts Options) (impl, spec *lts.LTS, err error) 
 }
 
 func (o Options) explore() explore.Options {
-	return explore.Options{MaxStates: o.MaxStates, Explicit: !o.GarbageCollected, MaxNodes: o.MaxNodes, Lin: o.LinEvents, Progress: o.Progress}
+	return explore.Options{MaxStates: o.MaxStates, Explicit: !o.GarbageCollected, MaxNodes: o.MaxNodes, Lin: o.LinEvents, FineGrained: o.FineGrained, Progress: o.Progress}
 }
 
 func (b Bounds) explore() explore.Bounds {

@@ -47,6 +47,11 @@ type Options struct {
 	Explicit bool
 	MaxNodes int  // bound on live heap nodes; 0 = 64
 	Lin      bool // emit lin(T,M[,VAL]) for lin statements instead of τ
+	// FineGrained keeps accesses to thread-private heap nodes (reachable
+	// only from the thread's own locals, e.g. a node being initialised
+	// before it is published) as steps of their own; by default they are
+	// folded into the neighbouring step like other local work.
+	FineGrained bool
 	Progress func(states, transitions int64)
 }
 
@@ -94,7 +99,7 @@ func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.
 	if len(b.Values) == 0 {
 		return nil, fmt.Errorf("the value domain is empty")
 	}
-	p, err := compile(prog, obj, b.Threads, b.Values)
+	p, err := compile(prog, obj, b.Threads, b.Values, o.FineGrained)
 	if err != nil {
 		return nil, err
 	}
