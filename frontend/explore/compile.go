@@ -30,12 +30,12 @@ const (
 
 type instr struct {
 	op     opcode
-	back   bool  // opJump: a loop's back edge
-	shared bool  // reads or writes shared state (shared variables, heap fields, cas)
+	back   bool // opJump: a loop's back edge
+	shared bool // reads or writes shared state (shared variables, heap fields, cas)
 	// priv lists the local slots through which this instruction reaches
 	// heap fields, when that is its only shared access: if every node they
 	// hold is private to the thread, the instruction is local work.
-	priv []int32
+	priv   []int32
 	target int32 // opBranch, opJump
 	method int32
 	step   int32 // index into program.steps

@@ -52,7 +52,7 @@ type Options struct {
 	// before it is published) as steps of their own; by default they are
 	// folded into the neighbouring step like other local work.
 	FineGrained bool
-	Progress func(states, transitions int64)
+	Progress    func(states, transitions int64)
 }
 
 // ErrStateLimit is wrapped by the error returned when MaxStates is reached.
@@ -77,14 +77,23 @@ type explorer struct {
 	o       Options
 	m       machine
 	set     *stateSet
-	lb      *lts.Builder
 	labels  map[uint64]int32
 	allowed [][]bool // per thread and method: may the client call it
-	parent  []int32  // transition that discovered each state
-	enc     []byte
-	canon   []int32
-	perm    []int32
-	order   []int32
+	// The LTS under construction. Transitions are found in order of their
+	// source (breadth-first), so the CSR index is built as states are
+	// expanded and Src is recovered from it at the end.
+	out        []int32 // out[s]: first transition of state s
+	labelCol   column
+	dst        column
+	thread     column
+	stepCol    column
+	labelNames []string
+	labelIDs   map[string]int32
+	steps      []lts.SourceStep
+	enc        []byte
+	canon      []int32
+	perm       []int32
+	order      []int32
 }
 
 // Explore builds the LTS of obj (the implementation or the specification
@@ -109,11 +118,12 @@ func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.
 	if o.MaxStates <= 0 {
 		o.MaxStates = 50_000_000
 	}
-	x := &explorer{p: p, b: b, o: o, set: newStateSet(), lb: lts.NewBuilder(), labels: map[uint64]int32{}}
+	x := &explorer{p: p, b: b, o: o, set: newStateSet(), labels: map[uint64]int32{},
+		labelNames: []string{lts.TauName}, labelIDs: map[string]int32{lts.TauName: lts.Tau}}
 	x.m = machine{p: p, gc: !o.Explicit, lin: o.Lin, maxNodes: int32(o.MaxNodes)}
 	for _, s := range p.steps {
 		pos := p.file.Position(s.pos)
-		x.lb.AddStep(lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.text, Procedure: s.procedure})
+		x.steps = append(x.steps, lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.text, Procedure: s.procedure})
 	}
 	x.argTuples()
 	x.allowed = make([][]bool, b.Threads)
@@ -170,13 +180,13 @@ func (x *explorer) run() (*lts.LTS, error) {
 		x.m.resetThread()
 	}
 	x.insert(x.canonical(init, -1))
-	x.parent = append(x.parent, -1)
 	var cur, next []int32
 	lay := &x.p.lay
 	for s := int32(0); int(s) < x.set.len(); s++ {
 		if x.o.Progress != nil && s&0xffff == 0 {
-			x.o.Progress(int64(s), int64(x.lb.NumTransitions()))
+			x.o.Progress(int64(s), int64(x.dst.n))
 		}
+		x.out = append(x.out, int32(x.dst.n))
 		cur = decode(cur[:0], x.set.get(s))
 		for t := 0; t < x.b.Threads; t++ {
 			base := lay.threadBase(t)
@@ -224,15 +234,32 @@ func (x *explorer) run() (*lts.LTS, error) {
 		}
 	}
 	if x.o.Progress != nil {
-		x.o.Progress(int64(x.set.len()), int64(x.lb.NumTransitions()))
+		x.o.Progress(int64(x.set.len()), int64(x.dst.n))
 	}
 	return x.build(), nil
 }
 
+// build assembles the LTS found so far; states not yet expanded have no
+// transitions.
 func (x *explorer) build() *lts.LTS {
-	x.lb.SetNumStates(int32(x.set.len()))
-	x.lb.SetInitial(0)
-	return x.lb.Build()
+	n := int32(x.set.len())
+	m := int32(x.dst.n)
+	out := x.out
+	for int32(len(out)) < n+1 {
+		out = append(out, m)
+	}
+	x.out = nil
+	src := make([]int32, m)
+	for s := int32(0); s < n; s++ {
+		for t := out[s]; t < out[s+1]; t++ {
+			src[t] = s
+		}
+	}
+	l := &lts.LTS{Initial: 0, NumStates: n, Labels: x.labelNames, Src: src, Out: out}
+	l.Label = x.labelCol.slice()
+	l.Dst = x.dst.slice()
+	l.Meta = &lts.Meta{Thread: x.thread.slice(), Step: x.stepCol.slice(), Steps: x.steps}
+	return l
 }
 
 func (x *explorer) insert(st []int32) (int32, bool) {
@@ -245,14 +272,14 @@ func (x *explorer) insert(st []int32) (int32, bool) {
 
 func (x *explorer) add(src int32, t int, out outcome, next []int32) error {
 	dst, isNew := x.insert(x.canonical(next, t))
-	if isNew {
-		x.parent = append(x.parent, int32(x.lb.NumTransitions()))
-		if x.set.len() > x.o.MaxStates {
-			return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
-				ErrStateLimit, x.o.MaxStates, x.lb.NumTransitions(), src)
-		}
+	if isNew && x.set.len() > x.o.MaxStates {
+		return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
+			ErrStateLimit, x.o.MaxStates, x.dst.n, src)
 	}
-	x.lb.AddTransitionMeta(src, x.label(t, out), dst, int32(t+1), out.step)
+	x.labelCol.append(x.label(t, out))
+	x.dst.append(dst)
+	x.thread.append(int32(t + 1))
+	x.stepCol.append(out.step)
 	return nil
 }
 
@@ -384,7 +411,13 @@ func (x *explorer) label(t int, out outcome) int32 {
 		sb.WriteString(formatValue(kind, out.value))
 	}
 	sb.WriteByte(')')
-	id := x.lb.Label(sb.String())
+	name := sb.String()
+	id, ok := x.labelIDs[name]
+	if !ok {
+		id = int32(len(x.labelNames))
+		x.labelNames = append(x.labelNames, name)
+		x.labelIDs[name] = id
+	}
 	x.labels[key] = id
 	return id
 }
@@ -406,9 +439,27 @@ func formatValue(k check.Kind, v int32) string {
 func (x *explorer) modelError(s int32, t int, f *failure) error {
 	l := x.build()
 	tr := &lts.Trace{Title: "model error: " + f.msg, LoopStart: -1}
+	// Shortest path from the initial state to s, by breadth-first search
+	// over the transitions found so far.
+	via := make([]int32, l.NumStates)
+	for i := range via {
+		via[i] = -2
+	}
+	via[0] = -1
+	queue := []int32{0}
+	for len(queue) > 0 && via[s] == -2 {
+		u := queue[0]
+		queue = queue[1:]
+		for tr := l.Out[u]; tr < l.Out[u+1]; tr++ {
+			if d := l.Dst[tr]; via[d] == -2 {
+				via[d] = tr
+				queue = append(queue, d)
+			}
+		}
+	}
 	var path []int32
-	for st := s; x.parent[st] >= 0; st = l.Src[x.parent[st]] {
-		path = append(path, x.parent[st])
+	for st := s; via[st] >= 0; st = l.Src[via[st]] {
+		path = append(path, via[st])
 	}
 	for i := len(path) - 1; i >= 0; i-- {
 		tr.Steps = append(tr.Steps, lts.StepFromTransition(l, path[i]))
