@@ -29,14 +29,28 @@ import (
 	"github.com/linbis/linbis/lts"
 )
 
-// Bounds are the most-general client's bounds.
+// Bounds are the bounds of the most-general client: Threads threads each
+// performing up to Ops operations (-1: forever), each with any argument
+// drawn from Values.
 type Bounds struct {
 	Threads int
 	Ops     int // -1 = forever
 	Values  []int
-	// Only maps a thread (from 1) to the methods it may call; threads
-	// not in the map may call every method.
+	// Only restricts threads (numbered from 1) to some methods, from the
+	// client block's `only` lines; nil means every thread calls every method.
 	Only map[int][]string
+}
+
+func (b Bounds) String() string {
+	ops := fmt.Sprint(b.Ops)
+	if b.Ops < 0 {
+		ops = "forever"
+	}
+	vs := make([]string, len(b.Values))
+	for i, v := range b.Values {
+		vs[i] = fmt.Sprint(v)
+	}
+	return fmt.Sprintf("threads=%d ops=%s values=%s", b.Threads, ops, strings.Join(vs, ","))
 }
 
 // Options tune an exploration.
@@ -94,6 +108,7 @@ type explorer struct {
 	canon      []int32
 	perm       []int32
 	order      []int32
+	roots      []int32 // state indices holding references into the heap
 }
 
 // Explore builds the LTS of obj (the implementation or the specification
@@ -313,18 +328,19 @@ func (x *explorer) canonical(st []int32, t int) []int32 {
 			perm[ref] = int32(len(order))
 		}
 	}
-	for _, a := range lay.refShared {
-		visit(st[a])
-	}
+	roots := x.roots[:0]
+	roots = append(roots, lay.refShared...)
 	for th := 0; th < x.b.Threads; th++ {
 		base := lay.threadBase(th)
-		pc := st[base+tPC]
-		if pc == 0 {
-			continue
+		if pc := st[base+tPC]; pc != 0 {
+			for _, k := range x.p.methods[code[pc].method].refLocals {
+				roots = append(roots, base+tLocals+k)
+			}
 		}
-		for _, k := range x.p.methods[code[pc].method].refLocals {
-			visit(st[base+tLocals+k])
-		}
+	}
+	x.roots = roots
+	for _, a := range roots {
+		visit(st[a])
 	}
 	for i := 0; i < len(order); i++ {
 		a := lay.nodeAddr(order[i])
@@ -344,18 +360,8 @@ func (x *explorer) canonical(st []int32, t int) []int32 {
 		return st
 	}
 	out := append(x.canon[:0], st[:lay.heapBase]...)
-	for _, a := range lay.refShared {
+	for _, a := range roots {
 		out[a] = perm[out[a]]
-	}
-	for th := 0; th < x.b.Threads; th++ {
-		base := lay.threadBase(th)
-		pc := out[base+tPC]
-		if pc == 0 {
-			continue
-		}
-		for _, k := range x.p.methods[code[pc].method].refLocals {
-			out[base+tLocals+k] = perm[out[base+tLocals+k]]
-		}
 	}
 	out = append(out, int32(len(order)))
 	for _, id := range order {
