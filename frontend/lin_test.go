@@ -56,3 +56,28 @@ client { threads 2; ops 1 }
 	assert.Positive(t, nLin)
 	assert.Equal(t, count(plain, plain.NumTransitions(), isTau)-nLin, count(lin, lin.NumTransitions(), isTau))
 }
+
+// TestOpsForever explores a model with bounded data under `ops forever`:
+// the state space is finite, threads come back to idle states, and the
+// number of operations is no longer part of the state.
+func TestOpsForever(t *testing.T) {
+	src, err := Example("kregister")
+	require.NoError(t, err)
+	m, err := Parse("kregister.lin", src)
+	require.NoError(t, err)
+	b := m.DefaultBounds()
+	b.Ops = -1
+	impl, spec, err := Compile(m, b, DefaultOptions())
+	require.NoError(t, err)
+	b.Ops = 2
+	impl2, _, err := Compile(m, b, DefaultOptions())
+	require.NoError(t, err)
+	assert.Less(t, impl.NumStates, impl2.NumStates, "forever forgets the operation count")
+	// The initial state is re-entered: every thread can always call again.
+	back := false
+	for tr := range impl.Dst {
+		back = back || impl.Dst[tr] == impl.Initial
+	}
+	assert.True(t, back)
+	assert.Positive(t, spec.NumTransitions())
+}
