@@ -22,6 +22,7 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -255,9 +256,14 @@ func (x *explorer) run() (*lts.LTS, error) {
 }
 
 // build assembles the LTS found so far; states not yet expanded have no
-// transitions.
+// transitions. The state set is released first: for large state spaces
+// it is as big as the transition table, and the peak is the sum.
 func (x *explorer) build() *lts.LTS {
 	n := int32(x.set.len())
+	x.set = nil
+	if m := x.dst.n; m > 1<<22 {
+		runtime.GC()
+	}
 	m := int32(x.dst.n)
 	out := x.out
 	for int32(len(out)) < n+1 {
@@ -270,10 +276,21 @@ func (x *explorer) build() *lts.LTS {
 			src[t] = s
 		}
 	}
+	// Copy the columns one by one, collecting each one's chunks before the
+	// next copy when the table is large, so that the peak stays near one
+	// table plus one column.
+	large := m > 1<<22
+	slice := func(c *column) []int32 {
+		s := c.slice()
+		if large {
+			runtime.GC()
+		}
+		return s
+	}
 	l := &lts.LTS{Initial: 0, NumStates: n, Labels: x.labelNames, Src: src, Out: out}
-	l.Label = x.labelCol.slice()
-	l.Dst = x.dst.slice()
-	l.Meta = &lts.Meta{Thread: x.thread.slice(), Step: x.stepCol.slice(), Steps: x.steps}
+	l.Label = slice(&x.labelCol)
+	l.Dst = slice(&x.dst)
+	l.Meta = &lts.Meta{Thread: slice(&x.thread), Step: slice(&x.stepCol), Steps: x.steps}
 	return l
 }
 
