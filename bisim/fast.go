@@ -1,6 +1,7 @@
 package bisim
 
 import (
+	"cmp"
 	"slices"
 )
 
@@ -8,59 +9,66 @@ import (
 // its comment for stability) with a worklist, touching only the parts of
 // the graph next to the blocks that changed.
 //
-// Design. The stable-partition condition of Groote and Vaandrager is
-// re-established locally after every split, in the spirit of Groote,
-// Jansen, Keiren and Wijs, "An O(m log n) algorithm for computing stuttering
-// equivalence and branching bisimulation" (ACM TOCL 2017), but WITHOUT their
-// constellations, "process the smaller half" accounting and coroutines. The
-// worst case is therefore O(n·m), like GV; in practice most work is local.
-// Measured figures are in the package README / report.
+// Design. It borrows ideas of Groote, Jansen, Keiren and Wijs, "An
+// O(m log n) algorithm for computing stuttering equivalence and branching
+// bisimulation" (ACM TOCL 2017), and of its successors (Jansen et al.,
+// TACAS 2020; Groote and Jansen, 2025), but NOT their constellations and
+// "process the smaller half" accounting, so its worst case is O(n·m) like
+// GV's, not O(m log n); bench_test.go and the package README give measured
+// figures. The ideas it uses:
+//
+//   - Bottom states. The τ graph of the kernel is acyclic, so every state
+//     reaches by inert τ-steps a bottom state of its block (one with no
+//     inert τ-step). Hence a block B is stable under a splitter (a, C) iff
+//     no state of B has a non-inert a-transition into C or every bottom
+//     state of B has one (GJKW 2017, Lemma 4.1). That needs only counts:
+//     a block that turns out stable costs nothing beyond marking the
+//     sources of the transitions into C, and the backward closure over
+//     inert τ-steps runs only in blocks that really split.
+//   - When B splits into the part P that reaches (a, C) — the closure of
+//     the marked states — and the rest R, no state of R has a τ-step into
+//     P, so R keeps its inert paths and stays stable. The states of P with
+//     τ-steps into R may become new bottom states; P stays stable under
+//     every other (a', C') iff each new bottom state has the same direct
+//     (a', C') as an old bottom state ref of R, so checkNewBottom compares
+//     them and makes C' target-dirty where they differ. A state becomes a
+//     new bottom state at most once.
+//   - A split moves the smaller side to a fresh block.
 //
 // Data (flat int32 slices, allocated once): block[s]; perm holds the states
 // grouped by block, block b occupying perm[begin[b]:end[b]], and where[s] is
 // the index of s in perm; inIDs is the CSR of transitions by target and
-// tauIn that of τ-transitions by target.
+// tauSrc that of τ-transition sources by target; inertOut[s] counts the
+// inert τ-steps of s and bottom[b] the bottom states of b.
 //
-// Two worklists hold the blocks whose neighbourhood changed:
-//
-//   - target-dirty C: blocks with a transition into C may be unstable with
-//     respect to (a, C). processTarget groups the transitions into C by
-//     label; for each label a it marks the sources of non-inert
-//     a-transitions, closes the mark backwards over inert τ-steps (τ-steps
-//     inside one block), and splits every block that is partly marked into
-//     its marked part (moved to a fresh block) and the rest.
-//   - source-dirty P: after a block B is split into a marked part P and a
-//     rest R, the states of R keep all their inert paths (a state of R with
-//     a τ-step into P would have been marked), but a state of P may have
-//     lost an inert path that ran through R. If P has a τ-step into R,
-//     processSource re-checks P against every (a, C) that its own
-//     transitions leave by.
+// Worklist: a target-dirty block C may make blocks with transitions into it
+// unstable under (a, C) for some a; processTarget groups the transitions
+// into C by label and splits under each (a, C). Both halves of every split
+// become target-dirty.
 //
 // Invariants: (1) the partition is always coarser than the coarsest stable
 // one, because every splitter used is a union of current blocks and only
-// non-inert transitions are marked (GV Lemma 3.5); (2) a block not on
-// either worklist is stable with respect to every (a, C) with C not on the
-// target worklist: its stability can only be broken by a change of itself
-// (handled by the source worklist, or by the argument about R above) or of
-// a block its transitions enter (handled by pushing both halves of every
-// split on the target worklist). When both lists are empty the partition is
-// stable, hence it is the coarsest stable partition.
+// non-inert transitions are marked (GV Lemma 3.5); (2) every block is
+// stable under every (a, C) with C not target-dirty: a block's stability
+// can be broken only by a split of a block its transitions enter (which is
+// then target-dirty) or by a change of its own inert paths, which happens
+// only to P above and is handled by checkNewBottom. When the worklist is
+// empty the partition is stable, hence the coarsest stable partition.
+// inertOut and bottom are exact between rounds.
+//
+// Known weakness: checkNewBottom reads all transitions of ref. When a
+// kernel state of huge out-degree (a big contracted τ-SCC, common in random
+// LTSs) is the ref of many splits, this dominates, and time grows about
+// quadratically (see the random benchmarks).
 func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	r := newRefiner(k)
 	r.pushTarget(0)
 	steps := 0
-	for len(r.targets)+len(r.sources) > 0 {
-		if n := len(r.sources); n > 0 {
-			p := r.sources[n-1]
-			r.sources = r.sources[:n-1]
-			r.inSources[p] = false
-			r.processSource(p)
-		} else {
-			c := r.targets[len(r.targets)-1]
-			r.targets = r.targets[:len(r.targets)-1]
-			r.inTargets[c] = false
-			r.processTarget(c)
-		}
+	for len(r.targets) > 0 {
+		c := r.targets[len(r.targets)-1]
+		r.targets = r.targets[:len(r.targets)-1]
+		r.inTargets[c] = false
+		r.processTarget(c)
 		if steps++; steps&1023 == 0 {
 			opts.progress("refine", int64(r.numBlocks))
 		}
@@ -70,29 +78,31 @@ func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 
 // refiner holds the state of fastRefine.
 type refiner struct {
-	k                    *kernel
-	block, perm, where   []int32
-	begin, end           []int32 // range of each block in perm
-	numBlocks            int32
-	inIndex, inIDs       []int32 // all transitions by target
-	tauIndex, tauSrc     []int32 // sources of τ-transitions by target
-	mark                 []uint32
-	epoch                uint32
-	count                []int32 // marked states per block in the current round
-	targets, sources     []int32
-	inTargets, inSources []bool
+	k                  *kernel
+	block, perm, where []int32
+	begin, end         []int32 // range of each block in perm
+	numBlocks          int32
+	inIndex, inIDs     []int32 // all transitions by target
+	tauIndex, tauSrc   []int32 // sources of τ-transitions by target
+	inertOut           []int32 // inert τ-steps per state
+	bottom             []int32 // bottom states per block
+	mark               []uint32
+	epoch              uint32
+	count, bcount      []int32 // marked states, marked bottom states per block in this round
+	targets            []int32
+	inTargets          []bool
 	// scratch buffers, reused
-	group, queue, touched []int32
-	keys                  []splitterKey
+	group, queue, touched, newBottom []int32
+	keys, refKeys                    []uint64
 }
 
 func newRefiner(k *kernel) *refiner {
 	n := k.n
 	r := &refiner{k: k, numBlocks: 1,
 		block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
-		begin: make([]int32, n), end: make([]int32, n),
-		mark: make([]uint32, n), count: make([]int32, n),
-		inTargets: make([]bool, n), inSources: make([]bool, n)}
+		begin: make([]int32, n), end: make([]int32, n), inertOut: make([]int32, n), bottom: make([]int32, n),
+		mark: make([]uint32, n), count: make([]int32, n), bcount: make([]int32, n),
+		inTargets: make([]bool, n)}
 	for s := int32(0); s < n; s++ {
 		r.perm[s], r.where[s] = s, s
 	}
@@ -104,6 +114,12 @@ func newRefiner(k *kernel) *refiner {
 		r.tauSrc = ids
 		for i, t := range ids {
 			r.tauSrc[i] = k.src[t]
+			r.inertOut[k.src[t]]++ // one block: every τ-step is inert
+		}
+	}
+	for s := int32(0); s < n; s++ {
+		if r.inertOut[s] == 0 {
+			r.bottom[0]++
 		}
 	}
 	return r
@@ -116,18 +132,22 @@ func (r *refiner) pushTarget(b int32) {
 	}
 }
 
-func (r *refiner) pushSource(b int32) {
-	if !r.inSources[b] {
-		r.inSources[b] = true
-		r.sources = append(r.sources, b)
-	}
-}
-
 func (r *refiner) size(b int32) int32 { return r.end[b] - r.begin[b] }
 
 // inert reports whether transition t is inert in the current partition.
 func (r *refiner) inert(t int32) bool {
 	return r.k.isTau(t) && r.block[r.k.src[t]] == r.block[r.k.dst[t]]
+}
+
+// startRound begins a new marked set.
+func (r *refiner) startRound() {
+	r.epoch++
+	if r.epoch == 0 { // wrapped: clear stale marks
+		clear(r.mark)
+		r.epoch = 1
+	}
+	r.queue = r.queue[:0]
+	r.touched = r.touched[:0]
 }
 
 // markState adds s to the current marked set.
@@ -142,88 +162,177 @@ func (r *refiner) markState(s int32) {
 		r.touched = append(r.touched, b)
 	}
 	r.count[b]++
+	if r.inertOut[s] == 0 {
+		r.bcount[b]++
+	}
 }
 
-// closeMarks extends the marked set backwards over inert τ-steps.
-func (r *refiner) closeMarks() {
+// splitRound finishes a round whose marked set holds the sources of the
+// non-inert transitions of one splitter: it splits every touched block in
+// which some bottom state is unmarked into the states that reach the
+// splitter (the backward closure of the marks over inert τ-steps) and the
+// rest. Touched blocks whose bottom states are all marked are stable and
+// skipped. It reports whether anything was split.
+func (r *refiner) splitRound() bool {
+	touched := r.touched[:0]
+	for _, b := range r.touched {
+		if r.bcount[b] < r.bottom[b] {
+			touched = append(touched, b)
+		} else {
+			r.count[b] = 0
+		}
+		r.bcount[b] = 0
+	}
+	r.touched = touched
+	if len(touched) == 0 {
+		return false
+	}
+	// Closure, from the marked states of the blocks that split. A block
+	// that is skipped has count 0 now, which is how it is recognized.
+	queue := r.queue[:0]
+	for _, s := range r.queue {
+		if r.count[r.block[s]] > 0 {
+			queue = append(queue, s)
+		}
+	}
+	r.queue = queue
+	if r.k.inert {
+		for i := 0; i < len(r.queue); i++ {
+			s := r.queue[i]
+			b := r.block[s]
+			for _, u := range r.tauSrc[r.tauIndex[s]:r.tauIndex[s+1]] {
+				if r.block[u] == b && r.mark[u] != r.epoch {
+					r.mark[u] = r.epoch
+					r.queue = append(r.queue, u)
+					r.count[b]++
+				}
+			}
+		}
+	}
+	for _, b := range r.touched {
+		r.split(b)
+	}
+	return true
+}
+
+// split splits block b into its marked states (those reaching the current
+// splitter) and the rest; some bottom state is unmarked, so both are
+// non-empty. The smaller side moves to a fresh block.
+func (r *refiner) split(b int32) {
+	c, size := r.count[b], r.size(b)
+	r.count[b] = 0
+	movingMarked := c <= size-c
+	nb := r.numBlocks
+	r.numBlocks++
+	lo, hi := r.begin[b], r.end[b]
+	if movingMarked {
+		for _, s := range r.queue {
+			if r.block[s] == b {
+				hi--
+				r.swap(r.where[s], hi)
+			}
+		}
+	} else {
+		for i := lo; i < hi; {
+			if s := r.perm[i]; r.mark[s] != r.epoch {
+				hi--
+				r.swap(i, hi)
+			} else {
+				i++
+			}
+		}
+	}
+	r.begin[nb], r.end[nb] = hi, r.end[b]
+	r.end[b] = hi
+	moved := int32(0)
+	for _, s := range r.perm[hi:r.end[nb]] {
+		r.block[s] = nb
+		if r.inertOut[s] == 0 {
+			moved++
+		}
+	}
+	r.bottom[nb] = moved
+	r.bottom[b] -= moved
+	r.pushTarget(b)
+	r.pushTarget(nb)
+	// The τ-steps from the reaching part into the rest are no longer
+	// inert; their sources may become bottom states.
+	reach, rest := nb, b
+	if !movingMarked {
+		reach, rest = b, nb
+	}
 	if !r.k.inert {
 		return
 	}
-	for i := 0; i < len(r.queue); i++ {
-		s := r.queue[i]
-		b := r.block[s]
-		for _, u := range r.tauSrc[r.tauIndex[s]:r.tauIndex[s+1]] {
-			if r.block[u] == b {
-				r.markState(u)
+	k := r.k
+	r.newBottom = r.newBottom[:0]
+	for _, s := range r.perm[r.begin[reach]:r.end[reach]] {
+		for t := k.out[s]; t < k.out[s+1] && k.lab[t] == 0; t++ { // τ first, see newKernel
+			if r.block[k.dst[t]] == rest {
+				if r.inertOut[s]--; r.inertOut[s] == 0 {
+					r.bottom[reach]++
+					r.newBottom = append(r.newBottom, s)
+				}
+			}
+		}
+	}
+	if len(r.newBottom) > 0 {
+		r.checkNewBottom(reach, rest)
+	}
+}
+
+// checkNewBottom handles the new bottom states of reach, the part of a
+// block that reached a splitter, just split off rest. A state of rest keeps
+// its inert paths, so every bottom state of rest is an old bottom state,
+// which (the old block being stable) has a direct transition for every
+// (a, C) the old block reached; a new bottom state must have the same ones
+// for reach to stay stable (only bottom states matter, see fastRefine). So
+// every (a, C), C not reach or rest, on which a new bottom state and an old
+// bottom state ref differ makes C target-dirty, which re-checks reach under
+// (a, C). Each state becomes a new bottom state at most once, so this costs
+// O(m) in all, plus finding ref.
+func (r *refiner) checkNewBottom(reach, rest int32) {
+	ref := r.perm[r.begin[rest]]
+	for r.inertOut[ref] > 0 { // follow inert τ-steps down to a bottom state
+		k := r.k
+		for t := k.out[ref]; t < k.out[ref+1] && k.lab[t] == 0; t++ {
+			if r.block[k.dst[t]] == rest {
+				ref = k.dst[t]
+				break
+			}
+		}
+	}
+	r.refKeys = r.keysOf(r.refKeys[:0], ref, reach, rest)
+	for _, s := range r.newBottom {
+		r.keys = r.keysOf(r.keys[:0], s, reach, rest)
+		i, j := 0, 0
+		for i < len(r.keys) || j < len(r.refKeys) {
+			switch {
+			case j == len(r.refKeys) || i < len(r.keys) && r.keys[i] < r.refKeys[j]:
+				r.pushTarget(int32(uint32(r.keys[i])))
+				i++
+			case i == len(r.keys) || r.refKeys[j] < r.keys[i]:
+				r.pushTarget(int32(uint32(r.refKeys[j])))
+				j++
+			default:
+				i++
+				j++
 			}
 		}
 	}
 }
 
-// startRound begins a new marked set.
-func (r *refiner) startRound() {
-	r.epoch++
-	if r.epoch == 0 { // wrapped: clear stale marks
-		clear(r.mark)
-		r.epoch = 1
-	}
-	r.queue = r.queue[:0]
-	r.touched = r.touched[:0]
-}
-
-// splitMarked splits every partly marked block: its marked states move to
-// a fresh block. Both halves become target-dirty; the marked half becomes
-// source-dirty when it has a τ-step into the rest. It reports whether
-// anything was split.
-func (r *refiner) splitMarked() bool {
-	split := false
-	for _, b := range r.touched {
-		c := r.count[b]
-		r.count[b] = 0
-		size := r.size(b)
-		if c == size {
-			continue
-		}
-		split = true
-		// Move the smaller side to a fresh block nb: partition b's range
-		// so that the moving states end up at its tail.
-		movingMarked := c <= size-c
-		nb := r.numBlocks
-		r.numBlocks++
-		lo, hi := r.begin[b], r.end[b]
-		if movingMarked {
-			for _, s := range r.queue {
-				if r.block[s] == b {
-					hi--
-					r.swap(r.where[s], hi)
-				}
-			}
-		} else {
-			for i := lo; i < hi; {
-				if s := r.perm[i]; r.mark[s] != r.epoch {
-					hi--
-					r.swap(i, hi)
-				} else {
-					i++
-				}
-			}
-		}
-		r.begin[nb], r.end[nb] = hi, r.end[b]
-		r.end[b] = hi
-		for _, s := range r.perm[hi:r.end[nb]] {
-			r.block[s] = nb
-		}
-		r.pushTarget(b)
-		r.pushTarget(nb)
-		pos, rest := nb, b
-		if !movingMarked {
-			pos, rest = b, nb
-		}
-		if r.hasTauInto(pos, rest) {
-			r.pushSource(pos)
+// keysOf appends to buf the distinct (label, target block) pairs, packed,
+// of the non-inert transitions of s into blocks other than p and q, sorted.
+func (r *refiner) keysOf(buf []uint64, s, p, q int32) []uint64 {
+	k := r.k
+	for t := k.out[s]; t < k.out[s+1]; t++ {
+		if c := r.block[k.dst[t]]; c != p && c != q && !r.inert(t) {
+			buf = append(buf, uint64(k.lab[t])<<32|uint64(c))
 		}
 	}
-	return split
+	slices.Sort(buf)
+	return slices.Compact(buf)
 }
 
 // swap exchanges the states at positions i and j of perm.
@@ -233,42 +342,15 @@ func (r *refiner) swap(i, j int32) {
 	r.where[si], r.where[sj] = j, i
 }
 
-// hasTauInto reports whether a state of block p has a τ-step into block
-// q, looking from the smaller of the two.
-func (r *refiner) hasTauInto(p, q int32) bool {
-	if !r.k.inert {
-		return false
-	}
-	k := r.k
-	if r.size(p) <= r.size(q) {
-		for _, s := range r.perm[r.begin[p]:r.end[p]] {
-			for t := k.out[s]; t < k.out[s+1] && k.lab[t] == 0; t++ { // τ first, see newKernel
-				if r.block[k.dst[t]] == q {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	for _, s := range r.perm[r.begin[q]:r.end[q]] {
-		for _, u := range r.tauSrc[r.tauIndex[s]:r.tauIndex[s+1]] {
-			if r.block[u] == p {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// processTarget splits every block with respect to (a, C) for every label a
-// of a transition into C.
+// processTarget splits every block under (a, C) for every label a of a
+// transition into C.
 func (r *refiner) processTarget(c int32) {
 	k := r.k
 	r.group = r.group[:0]
 	for _, d := range r.perm[r.begin[c]:r.end[c]] {
 		r.group = append(r.group, r.inIDs[r.inIndex[d]:r.inIndex[d+1]]...)
 	}
-	slices.SortFunc(r.group, func(x, y int32) int { return int(k.lab[x] - k.lab[y]) })
+	slices.SortFunc(r.group, func(x, y int32) int { return cmp.Compare(k.lab[x], k.lab[y]) })
 	group := r.group
 	for i := 0; i < len(group); {
 		a := k.lab[group[i]]
@@ -278,52 +360,6 @@ func (r *refiner) processTarget(c int32) {
 				r.markState(k.src[t])
 			}
 		}
-		r.closeMarks()
-		r.splitMarked()
+		r.splitRound()
 	}
-}
-
-// processSource re-checks block p against every (a, C) that a non-inert
-// transition of p leaves by. On the first split it stops and makes both
-// halves source-dirty, so that the remaining splitters are checked on each.
-func (r *refiner) processSource(p int32) {
-	k := r.k
-	r.keys = r.keys[:0]
-	for _, s := range r.perm[r.begin[p]:r.end[p]] {
-		for t := k.out[s]; t < k.out[s+1]; t++ {
-			if !r.inert(t) {
-				r.keys = append(r.keys, splitterKey{uint64(k.lab[t])<<32 | uint64(r.block[k.dst[t]]), s})
-			}
-		}
-	}
-	slices.SortFunc(r.keys, func(x, y splitterKey) int {
-		if x.key != y.key {
-			if x.key < y.key {
-				return -1
-			}
-			return 1
-		}
-		return 0
-	})
-	for i := 0; i < len(r.keys); {
-		key := r.keys[i].key
-		r.startRound()
-		for ; i < len(r.keys) && r.keys[i].key == key; i++ {
-			r.markState(r.keys[i].src)
-		}
-		r.closeMarks()
-		nb := r.numBlocks
-		if r.splitMarked() {
-			r.pushSource(p)
-			r.pushSource(nb)
-			return
-		}
-	}
-}
-
-// splitterKey is a (label, target block) pair, packed, with a source state
-// that has such a transition.
-type splitterKey struct {
-	key uint64
-	src int32
 }

@@ -21,27 +21,8 @@ import (
 
 // Bounds are the bounds of the most-general client: Threads threads each
 // performing up to Ops operations (-1: forever), each with any argument
-// drawn from Values.
-type Bounds struct {
-	Threads int
-	Ops     int // -1 = forever
-	Values  []int
-	// Only restricts threads (numbered from 1) to some methods, from the
-	// client block's `only` lines; nil means every thread calls every method.
-	Only map[int][]string
-}
-
-func (b Bounds) String() string {
-	ops := fmt.Sprint(b.Ops)
-	if b.Ops < 0 {
-		ops = "forever"
-	}
-	vs := make([]string, len(b.Values))
-	for i, v := range b.Values {
-		vs[i] = fmt.Sprint(v)
-	}
-	return fmt.Sprintf("threads=%d ops=%s values=%s", b.Threads, ops, strings.Join(vs, ","))
-}
+// drawn from Values, and optionally restricted to some methods per thread.
+type Bounds = explore.Bounds
 
 // Model is a parsed and checked model.
 type Model struct {
@@ -115,6 +96,10 @@ type Options struct {
 	// LinEvents makes `lin` statements visible as lin(T,M[,VAL]) events
 	// (Liu et al.'s linearization-point mode); otherwise they are no-ops.
 	LinEvents bool
+	// FineGrained makes accesses to thread-private heap nodes (e.g. the
+	// initialisation of a node not yet published) steps of their own;
+	// by default they are folded into the neighbouring step.
+	FineGrained bool
 	// Progress, if set, is called now and then with the states and
 	// transitions found so far.
 	Progress func(states, transitions int64)
@@ -148,21 +133,17 @@ func Compile(m *Model, b Bounds, opts Options) (impl, spec *lts.LTS, err error) 
 }
 
 func (o Options) explore() explore.Options {
-	return explore.Options{MaxStates: o.MaxStates, Explicit: !o.GarbageCollected, MaxNodes: o.MaxNodes, Lin: o.LinEvents, Progress: o.Progress}
-}
-
-func (b Bounds) explore() explore.Bounds {
-	return explore.Bounds{Threads: b.Threads, Ops: b.Ops, Values: b.Values, Only: b.Only}
+	return explore.Options{MaxStates: o.MaxStates, Explicit: !o.GarbageCollected, MaxNodes: o.MaxNodes, Lin: o.LinEvents, FineGrained: o.FineGrained, Progress: o.Progress}
 }
 
 // CompileImpl explores only the implementation.
 func CompileImpl(m *Model, b Bounds, opts Options) (*lts.LTS, error) {
-	return explore.Explore(m.Program, m.Program.Impl, b.explore(), opts.explore())
+	return explore.Explore(m.Program, m.Program.Impl, b, opts.explore())
 }
 
 // CompileSpec explores only the specification.
 func CompileSpec(m *Model, b Bounds, opts Options) (*lts.LTS, error) {
-	return explore.Explore(m.Program, m.Program.Spec, b.explore(), opts.explore())
+	return explore.Explore(m.Program, m.Program.Spec, b, opts.explore())
 }
 
 //go:embed examples/*.lin

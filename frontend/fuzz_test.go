@@ -18,6 +18,9 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("object O { shared c int = 0 method inc() { c = c + 1 } }\nspec auto"))
 	f.Add([]byte("object O {\n method m() int { while true { atomic { return 1 } } }\n}\nspec auto\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > 4096 {
+			return
+		}
 		m, err := Parse("fuzz.lin", src)
 		if err != nil {
 			var list syntax.ErrorList
@@ -32,7 +35,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		opts := DefaultOptions()
-		opts.MaxStates = 2000
+		opts.MaxStates = 300
 		_, _, _ = Compile(m, Bounds{Threads: 2, Ops: 1, Values: []int{1, 2}}, opts)
 	})
 }

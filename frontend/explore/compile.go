@@ -30,8 +30,12 @@ const (
 
 type instr struct {
 	op     opcode
-	back   bool  // opJump: a loop's back edge
-	shared bool  // reads or writes shared state (shared variables, heap fields, cas)
+	back   bool // opJump: a loop's back edge
+	shared bool // reads or writes shared state (shared variables, heap fields, cas)
+	// priv lists the local slots through which this instruction reaches
+	// heap fields, when that is its only shared access: if every node they
+	// hold is private to the thread, the instruction is local work.
+	priv   []int32
 	target int32 // opBranch, opJump
 	method int32
 	step   int32 // index into program.steps
@@ -150,13 +154,14 @@ type compiler struct {
 	cm     *check.Method
 	errs   syntax.ErrorList
 	atomic bool // compiling the spec auto: every body is one atomic block
+	fine   bool // no private-node folding
 	// shared returns a shared variable's offset, lowest index and length.
 	shared func(v *check.Var) (off, lo, length int32)
 }
 
 // compile lowers obj for the given number of threads and argument values.
-func compile(p *check.Program, obj *check.Object, threads int, values []int) (*program, error) {
-	c := &compiler{info: p.Info, atomic: obj.Auto}
+func compile(p *check.Program, obj *check.Object, threads int, values []int, fine bool) (*program, error) {
+	c := &compiler{info: p.Info, atomic: obj.Auto, fine: fine}
 	prog := &program{file: p.File, obj: obj, threads: threads}
 	for _, v := range values {
 		prog.values = append(prog.values, int32(v))
@@ -396,7 +401,40 @@ func (c *compiler) simple(op opcode, n syntax.Node, lhs, x *expr) int32 {
 	if op == opFree {
 		in.shared = true
 	}
+	if in.shared && op != opFree && !c.fine {
+		bases, ok := fieldBases(lhs, nil, true)
+		if ok {
+			bases, ok = fieldBases(x, bases, true)
+		}
+		if ok && len(bases) > 0 {
+			in.priv = bases
+		}
+	}
 	return c.emit(in)
+}
+
+// fieldBases collects the locals used as x in field accesses x.f within e
+// and reports whether those are e's only shared accesses.
+func fieldBases(e *expr, out []int32, ok bool) ([]int32, bool) {
+	if e == nil || !ok {
+		return out, ok
+	}
+	switch e.k {
+	case eShared, eElem, eCas:
+		return out, false
+	case eField:
+		if e.a.k != eLocal {
+			return out, false
+		}
+		return append(out, e.a.v), true
+	}
+	out, ok = fieldBases(e.a, out, ok)
+	out, ok = fieldBases(e.b, out, ok)
+	out, ok = fieldBases(e.c, out, ok)
+	for _, fi := range e.inits {
+		out, ok = fieldBases(fi.x, out, ok)
+	}
+	return out, ok
 }
 
 func (c *compiler) stmt(s syntax.Stmt) {

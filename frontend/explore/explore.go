@@ -22,6 +22,7 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -29,14 +30,28 @@ import (
 	"github.com/linbis/linbis/lts"
 )
 
-// Bounds are the most-general client's bounds.
+// Bounds are the bounds of the most-general client: Threads threads each
+// performing up to Ops operations (-1: forever), each with any argument
+// drawn from Values.
 type Bounds struct {
 	Threads int
 	Ops     int // -1 = forever
 	Values  []int
-	// Only maps a thread (from 1) to the methods it may call; threads
-	// not in the map may call every method.
+	// Only restricts threads (numbered from 1) to some methods, from the
+	// client block's `only` lines; nil means every thread calls every method.
 	Only map[int][]string
+}
+
+func (b Bounds) String() string {
+	ops := fmt.Sprint(b.Ops)
+	if b.Ops < 0 {
+		ops = "forever"
+	}
+	vs := make([]string, len(b.Values))
+	for i, v := range b.Values {
+		vs[i] = fmt.Sprint(v)
+	}
+	return fmt.Sprintf("threads=%d ops=%s values=%s", b.Threads, ops, strings.Join(vs, ","))
 }
 
 // Options tune an exploration.
@@ -47,7 +62,12 @@ type Options struct {
 	Explicit bool
 	MaxNodes int  // bound on live heap nodes; 0 = 64
 	Lin      bool // emit lin(T,M[,VAL]) for lin statements instead of τ
-	Progress func(states, transitions int64)
+	// FineGrained keeps accesses to thread-private heap nodes (reachable
+	// only from the thread's own locals, e.g. a node being initialised
+	// before it is published) as steps of their own; by default they are
+	// folded into the neighbouring step like other local work.
+	FineGrained bool
+	Progress    func(states, transitions int64)
 }
 
 // ErrStateLimit is wrapped by the error returned when MaxStates is reached.
@@ -72,14 +92,24 @@ type explorer struct {
 	o       Options
 	m       machine
 	set     *stateSet
-	lb      *lts.Builder
 	labels  map[uint64]int32
 	allowed [][]bool // per thread and method: may the client call it
-	parent  []int32  // transition that discovered each state
-	enc     []byte
-	canon   []int32
-	perm    []int32
-	order   []int32
+	// The LTS under construction. Transitions are found in order of their
+	// source (breadth-first), so the CSR index is built as states are
+	// expanded and Src is recovered from it at the end.
+	out        []int32 // out[s]: first transition of state s
+	labelCol   column
+	dst        column
+	thread     column
+	stepCol    column
+	labelNames []string
+	labelIDs   map[string]int32
+	steps      []lts.SourceStep
+	enc        []byte
+	canon      []int32
+	perm       []int32
+	order      []int32
+	roots      []int32 // state indices holding references into the heap
 }
 
 // Explore builds the LTS of obj (the implementation or the specification
@@ -94,7 +124,7 @@ func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.
 	if len(b.Values) == 0 {
 		return nil, fmt.Errorf("the value domain is empty")
 	}
-	p, err := compile(prog, obj, b.Threads, b.Values)
+	p, err := compile(prog, obj, b.Threads, b.Values, o.FineGrained)
 	if err != nil {
 		return nil, err
 	}
@@ -104,11 +134,12 @@ func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.
 	if o.MaxStates <= 0 {
 		o.MaxStates = 50_000_000
 	}
-	x := &explorer{p: p, b: b, o: o, set: newStateSet(), lb: lts.NewBuilder(), labels: map[uint64]int32{}}
+	x := &explorer{p: p, b: b, o: o, set: newStateSet(), labels: map[uint64]int32{},
+		labelNames: []string{lts.TauName}, labelIDs: map[string]int32{lts.TauName: lts.Tau}}
 	x.m = machine{p: p, gc: !o.Explicit, lin: o.Lin, maxNodes: int32(o.MaxNodes)}
 	for _, s := range p.steps {
 		pos := p.file.Position(s.pos)
-		x.lb.AddStep(lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.text, Procedure: s.procedure})
+		x.steps = append(x.steps, lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.text, Procedure: s.procedure})
 	}
 	x.argTuples()
 	x.allowed = make([][]bool, b.Threads)
@@ -165,13 +196,13 @@ func (x *explorer) run() (*lts.LTS, error) {
 		x.m.resetThread()
 	}
 	x.insert(x.canonical(init, -1))
-	x.parent = append(x.parent, -1)
 	var cur, next []int32
 	lay := &x.p.lay
 	for s := int32(0); int(s) < x.set.len(); s++ {
 		if x.o.Progress != nil && s&0xffff == 0 {
-			x.o.Progress(int64(s), int64(x.lb.NumTransitions()))
+			x.o.Progress(int64(s), int64(x.dst.n))
 		}
+		x.out = append(x.out, int32(x.dst.n))
 		cur = decode(cur[:0], x.set.get(s))
 		for t := 0; t < x.b.Threads; t++ {
 			base := lay.threadBase(t)
@@ -219,15 +250,48 @@ func (x *explorer) run() (*lts.LTS, error) {
 		}
 	}
 	if x.o.Progress != nil {
-		x.o.Progress(int64(x.set.len()), int64(x.lb.NumTransitions()))
+		x.o.Progress(int64(x.set.len()), int64(x.dst.n))
 	}
 	return x.build(), nil
 }
 
+// build assembles the LTS found so far; states not yet expanded have no
+// transitions. The state set is released first: for large state spaces
+// it is as big as the transition table, and the peak is the sum.
 func (x *explorer) build() *lts.LTS {
-	x.lb.SetNumStates(int32(x.set.len()))
-	x.lb.SetInitial(0)
-	return x.lb.Build()
+	n := int32(x.set.len())
+	x.set = nil
+	if m := x.dst.n; m > 1<<22 {
+		runtime.GC()
+	}
+	m := int32(x.dst.n)
+	out := x.out
+	for int32(len(out)) < n+1 {
+		out = append(out, m)
+	}
+	x.out = nil
+	src := make([]int32, m)
+	for s := int32(0); s < n; s++ {
+		for t := out[s]; t < out[s+1]; t++ {
+			src[t] = s
+		}
+	}
+	// Copy the columns one by one, collecting each one's chunks before the
+	// next copy when the table is large, so that the peak stays near one
+	// table plus one column.
+	large := m > 1<<22
+	slice := func(c *column) []int32 {
+		s := c.slice()
+		if large {
+			runtime.GC()
+		}
+		return s
+	}
+	l := &lts.LTS{Initial: 0, NumStates: n, Labels: x.labelNames, Src: src, Out: out}
+	l.Label = slice(&x.labelCol)
+	l.Dst = slice(&x.dst)
+	l.Meta = &lts.Meta{Thread: slice(&x.thread), Step: slice(&x.stepCol), Steps: x.steps}
+	return l
 }
 
 func (x *explorer) insert(st []int32) (int32, bool) {
@@ -240,14 +304,14 @@ func (x *explorer) insert(st []int32) (int32, bool) {
 
 func (x *explorer) add(src int32, t int, out outcome, next []int32) error {
 	dst, isNew := x.insert(x.canonical(next, t))
-	if isNew {
-		x.parent = append(x.parent, int32(x.lb.NumTransitions()))
-		if x.set.len() > x.o.MaxStates {
-			return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
-				ErrStateLimit, x.o.MaxStates, x.lb.NumTransitions(), src)
-		}
+	if isNew && x.set.len() > x.o.MaxStates {
+		return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
+			ErrStateLimit, x.o.MaxStates, x.dst.n, src)
 	}
-	x.lb.AddTransitionMeta(src, x.label(t, out), dst, int32(t+1), out.step)
+	x.labelCol.append(x.label(t, out))
+	x.dst.append(dst)
+	x.thread.append(int32(t + 1))
+	x.stepCol.append(out.step)
 	return nil
 }
 
@@ -281,18 +345,19 @@ func (x *explorer) canonical(st []int32, t int) []int32 {
 			perm[ref] = int32(len(order))
 		}
 	}
-	for _, a := range lay.refShared {
-		visit(st[a])
-	}
+	roots := x.roots[:0]
+	roots = append(roots, lay.refShared...)
 	for th := 0; th < x.b.Threads; th++ {
 		base := lay.threadBase(th)
-		pc := st[base+tPC]
-		if pc == 0 {
-			continue
+		if pc := st[base+tPC]; pc != 0 {
+			for _, k := range x.p.methods[code[pc].method].refLocals {
+				roots = append(roots, base+tLocals+k)
+			}
 		}
-		for _, k := range x.p.methods[code[pc].method].refLocals {
-			visit(st[base+tLocals+k])
-		}
+	}
+	x.roots = roots
+	for _, a := range roots {
+		visit(st[a])
 	}
 	for i := 0; i < len(order); i++ {
 		a := lay.nodeAddr(order[i])
@@ -312,18 +377,8 @@ func (x *explorer) canonical(st []int32, t int) []int32 {
 		return st
 	}
 	out := append(x.canon[:0], st[:lay.heapBase]...)
-	for _, a := range lay.refShared {
+	for _, a := range roots {
 		out[a] = perm[out[a]]
-	}
-	for th := 0; th < x.b.Threads; th++ {
-		base := lay.threadBase(th)
-		pc := out[base+tPC]
-		if pc == 0 {
-			continue
-		}
-		for _, k := range x.p.methods[code[pc].method].refLocals {
-			out[base+tLocals+k] = perm[out[base+tLocals+k]]
-		}
 	}
 	out = append(out, int32(len(order)))
 	for _, id := range order {
@@ -379,7 +434,13 @@ func (x *explorer) label(t int, out outcome) int32 {
 		sb.WriteString(formatValue(kind, out.value))
 	}
 	sb.WriteByte(')')
-	id := x.lb.Label(sb.String())
+	name := sb.String()
+	id, ok := x.labelIDs[name]
+	if !ok {
+		id = int32(len(x.labelNames))
+		x.labelNames = append(x.labelNames, name)
+		x.labelIDs[name] = id
+	}
 	x.labels[key] = id
 	return id
 }
@@ -401,9 +462,27 @@ func formatValue(k check.Kind, v int32) string {
 func (x *explorer) modelError(s int32, t int, f *failure) error {
 	l := x.build()
 	tr := &lts.Trace{Title: "model error: " + f.msg, LoopStart: -1}
+	// Shortest path from the initial state to s, by breadth-first search
+	// over the transitions found so far.
+	via := make([]int32, l.NumStates)
+	for i := range via {
+		via[i] = -2
+	}
+	via[0] = -1
+	queue := []int32{0}
+	for len(queue) > 0 && via[s] == -2 {
+		u := queue[0]
+		queue = queue[1:]
+		for tr := l.Out[u]; tr < l.Out[u+1]; tr++ {
+			if d := l.Dst[tr]; via[d] == -2 {
+				via[d] = tr
+				queue = append(queue, d)
+			}
+		}
+	}
 	var path []int32
-	for st := s; x.parent[st] >= 0; st = l.Src[x.parent[st]] {
-		path = append(path, x.parent[st])
+	for st := s; via[st] >= 0; st = l.Src[via[st]] {
+		path = append(path, via[st])
 	}
 	for i := len(path) - 1; i >= 0; i-- {
 		tr.Steps = append(tr.Steps, lts.StepFromTransition(l, path[i]))

@@ -314,6 +314,54 @@ func (m *machine) free(e *expr) {
 	m.mem[a+1] = 1
 }
 
+// private reports whether every node held by the given locals of the
+// running thread is referenced from nowhere else: no shared variable, no
+// heap field and no other thread's local. Such a node is invisible to the
+// other threads, so accessing it is local work (it commutes with every
+// step of the others). nil or a null reference: false.
+func (m *machine) private(slots []int32) bool {
+	if slots == nil {
+		return false
+	}
+	lay := &m.p.lay
+	for _, k := range slots {
+		n := m.mem[m.base+tLocals+k]
+		if n == 0 {
+			return false
+		}
+		for _, a := range lay.refShared {
+			if m.mem[a] == n {
+				return false
+			}
+		}
+		for th := 0; th < int(lay.threads); th++ {
+			if th == m.t {
+				continue
+			}
+			b := lay.threadBase(th)
+			pc := m.mem[b+tPC]
+			if pc == 0 {
+				continue
+			}
+			for _, l := range m.p.methods[m.p.code[pc].method].refLocals {
+				if m.mem[b+tLocals+l] == n {
+					return false
+				}
+			}
+		}
+		count := m.mem[lay.heapBase]
+		for id := int32(1); id <= count; id++ {
+			a := lay.nodeAddr(id)
+			for _, f := range lay.refFields[m.mem[a]] {
+				if m.mem[a+2+f] == n {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
 // resetThread makes thread m.t idle: dead locals and result cleared.
 func (m *machine) resetThread() {
 	m.mem[m.base+tPC] = 0
@@ -377,7 +425,7 @@ func (m *machine) step() outcome {
 			m.resetThread()
 			return outcome{kind: kRet, method: in.method, value: v, hasValue: meth.result != check.Void, step: in.step}
 		}
-		if depth == 0 && in.shared {
+		if depth == 0 && in.shared && !m.private(in.priv) {
 			if did {
 				m.mem[m.base+tPC] = pc
 				return m.finish(out, lin, linVal, linHas)

@@ -1,0 +1,62 @@
+package frontend
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// BenchmarkExplore measures the explorer on the sizes of Yang, Katoen, Lin
+// and Wu, Table 1 (threads/ops), values 1..2 unless noted. It reports
+// states, transitions, states/s and the heap in use after exploring (a
+// lower bound of the peak; see the report for /usr/bin/time figures).
+func BenchmarkExplore(b *testing.B) {
+	cases := []struct {
+		model        string
+		threads, ops int
+		values       []int
+	}{
+		{"treiber", 2, 8, []int{1}},
+		{"treiber", 3, 4, []int{1}},
+		{"treiber", 4, 2, []int{1}},
+		{"treiber", 6, 1, []int{1}},
+		{"treiber", 2, 4, []int{1, 2}},
+		{"hp-stack", 2, 4, []int{1}},
+		{"hp-stack", 2, 5, []int{1}},
+	}
+	for _, c := range cases {
+		b.Run(fmt.Sprintf("%s/%d-%d/values=%d", c.model, c.threads, c.ops, len(c.values)), func(b *testing.B) {
+			src, err := Example(c.model)
+			if err != nil {
+				b.Fatal(err)
+			}
+			m, err := Parse(c.model+".lin", src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			bounds := Bounds{Threads: c.threads, Ops: c.ops, Values: c.values}
+			b.ReportAllocs()
+			var states, trans int64
+			var elapsed time.Duration
+			var heap uint64
+			for b.Loop() {
+				start := time.Now()
+				impl, err := CompileImpl(m, bounds, DefaultOptions())
+				if err != nil {
+					b.Fatal(err)
+				}
+				elapsed += time.Since(start)
+				states, trans = int64(impl.NumStates), int64(impl.NumTransitions())
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				heap = max(heap, ms.HeapInuse)
+				runtime.KeepAlive(impl)
+			}
+			b.ReportMetric(float64(states), "states")
+			b.ReportMetric(float64(trans), "transitions")
+			b.ReportMetric(float64(states)*float64(b.N)/elapsed.Seconds(), "states/s")
+			b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
+		})
+	}
+}
