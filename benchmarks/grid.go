@@ -88,7 +88,7 @@ func liuGrid() []Case {
 			WantLinearizable: "yes", PaperImplStates: "349333", PaperRefineSeconds: "44.9", PaperSource: liuSource},
 		{Grid: "liu", Model: "treiber", Label: "stack", Threads: 2, Ops: 3,
 			WantLinearizable: "yes", WantLockFree: "yes", PaperImplStates: "540769", PaperRefineSeconds: "138", PaperSource: liuSource + ", stack of size 12"},
-		{Grid: "liu", Model: "treiber", Label: "stack (points)", Threads: 2, Ops: 3, Extra: []string{"--lin-points"},
+		{Grid: "liu", Model: "treiber-lin", Label: "stack (points)", Threads: 2, Ops: 3, Extra: []string{"--lin-points"},
 			WantLinearizable: "yes", WantLockFree: "yes", PaperImplStates: "9677", PaperRefineSeconds: "0.62", PaperSource: liuSource + ", stack of size 12 (points)"},
 		{Grid: "liu", Model: "ms-queue", Label: "queue", Threads: 2, Ops: 2,
 			WantLinearizable: "yes", WantLockFree: "yes", PaperImplStates: "432511", PaperRefineSeconds: "134", PaperSource: liuSource + ", queue of size 6"},

@@ -26,12 +26,17 @@ func cell(s lts.TraceStep) string {
 	if a, ok := lts.ParseAction(s.Label); ok {
 		return a.String()
 	}
-	text := "τ"
-	if s.Label != lts.TauName {
-		text = s.Label
-	}
+	var text string
 	if s.Source != nil {
 		text = fmt.Sprintf("L%d: %s", s.Source.Line, s.Source.Text)
+	}
+	switch {
+	case s.Label != lts.TauName && text != "":
+		return s.Label + " at " + text // e.g. a lin(...) event
+	case s.Label != lts.TauName:
+		return s.Label
+	case text == "":
+		return "τ"
 	}
 	return text
 }

@@ -201,17 +201,20 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 		return nil, err
 	}
 	if r.Theorem == "" {
-		r.Theorem = theoremText(r)
+		r.Theorem = theoremText(r, opts.LinPoints)
 	}
 	return out, nil
 }
 
-func theoremText(r *Report) string {
+func theoremText(r *Report, linPoints bool) string {
 	var lin string
-	switch r.Linearizable {
-	case Yes:
+	switch {
+	case linPoints && r.Linearizable == Yes:
+		lin = "linearizable by Liu et al. Thm 2: the implementation's lin events refine the specification's " +
+			"(conclusive when every operation performs exactly one lin event)"
+	case r.Linearizable == Yes:
 		lin = "linearizable by Thm 3.3 (Yang et al.; Liu et al. Thm 1): every trace of impl is a trace of spec"
-	case No:
+	case r.Linearizable == No:
 		lin = "NOT linearizable by Thm 3.3: impl has a trace that spec cannot do"
 	default:
 		lin = "linearizability undecided"
