@@ -61,6 +61,7 @@ func TestBundledModelVerdicts(t *testing.T) {
 		{"counter2", 0, false, No, Yes, No, []string{"distinguishing-trace", "lasso"}, "Yang et al. Fig. 2 Δ2"},
 		{"counter3", 0, false, No, Yes, No, []string{"distinguishing-trace", "lasso"}, "Yang et al. Fig. 2 Δ3"},
 		{"cas-counter", 0, false, Yes, Yes, Yes, nil, "Yang et al. Fig. 1"},
+		{"cas-counter-mod", 0, false, Yes, Yes, Yes, nil, "Yang et al. Example 1: ops forever, lock-free"},
 	}
 	for _, c := range cases {
 		name := c.model

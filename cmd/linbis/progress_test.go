@@ -120,3 +120,12 @@ func TestProgressOnModel(t *testing.T) {
 	assert.Regexp(t, `lockfree\s+VIOLATED`, out, "a thread spins while another holds the lock")
 	assert.Regexp(t, `deadlockfree\s+holds`, out)
 }
+
+// TestProgressCASCounterForever is Yang et al. Example 1: with threads
+// calling forever, the CAS counter is lock-free but not wait-free.
+func TestProgressCASCounterForever(t *testing.T) {
+	code, out, errOut := linbis("progress", "cas-counter-mod", "-p", "lockfree,waitfree")
+	require.Equal(t, 1, code, errOut)
+	assert.Regexp(t, `lockfree\s+holds`, out)
+	assert.Regexp(t, `waitfree\s+VIOLATED`, out)
+}
