@@ -2,9 +2,7 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -49,7 +47,7 @@ var loadSpec func(path string) (history.Spec, error)
 var unknownVerdict = &verdictError{code: 3}
 
 func historyCmd(c *cli.Context) error {
-	args, err := flagsAfterArgs(c)
+	args, err := positionalArgs(c)
 	if err != nil {
 		return err
 	}
@@ -102,38 +100,6 @@ func historyCmd(c *cli.Context) error {
 	return nil
 }
 
-// flagsAfterArgs returns the positional arguments of c after applying the
-// flags written among or after them ("history FILE --model kv"): urfave/cli
-// v2 stops parsing flags at the first positional argument.
-func flagsAfterArgs(c *cli.Context) ([]string, error) {
-	rest := c.Args().Slice()
-	if len(rest) <= 1 {
-		return rest, nil
-	}
-	set := flag.NewFlagSet(c.Command.Name, flag.ContinueOnError)
-	set.SetOutput(io.Discard)
-	for _, f := range c.Command.Flags {
-		if err := f.Apply(set); err != nil {
-			return nil, err
-		}
-	}
-	var pos []string
-	for len(rest) > 0 {
-		if err := set.Parse(rest); err != nil {
-			return nil, err
-		}
-		if rest = set.Args(); len(rest) > 0 {
-			pos, rest = append(pos, rest[0]), rest[1:]
-		}
-	}
-	var err error
-	set.Visit(func(f *flag.Flag) {
-		if e := c.Set(f.Name, f.Value.String()); e != nil && err == nil {
-			err = fmt.Errorf("flag --%s: %w", f.Name, e)
-		}
-	})
-	return pos, err
-}
 
 // historySpec resolves --spec and --model.
 func historySpec(c *cli.Context, h *history.History) (history.Spec, error) {
