@@ -100,7 +100,6 @@ func historyCmd(c *cli.Context) error {
 	return nil
 }
 
-
 // historySpec resolves --spec and --model.
 func historySpec(c *cli.Context, h *history.History) (history.Spec, error) {
 	if path := c.String("spec"); path != "" {

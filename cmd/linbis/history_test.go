@@ -109,7 +109,7 @@ func TestHistoryErrors(t *testing.T) {
 		{"spec needs frontend", []string{writeFile(t, "q.jsonl", badQueue), "--spec", "m.lin"}, "needs the linbis frontend"},
 		{"no file", nil, "history needs exactly one FILE, got 0 arguments"},
 		{"missing file", []string{"no-such-file.jsonl"}, "no-such-file.jsonl"},
-		{"bad flag after file", []string{writeFile(t, "q.jsonl", badQueue), "--colour"}, "flag provided but not defined: -colour"},
+		{"bad flag after file", []string{writeFile(t, "q.jsonl", badQueue), "--colour"}, "flag provided but not defined: --colour"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
