@@ -16,7 +16,7 @@ func WriteHTML(w io.Writer, r *Report) error {
 		Title:   fmt.Sprintf("linbis verify: %s (%s)", r.Model, r.Bounds),
 		Verdict: fmt.Sprintf("linearizable: %s · lock-free: %s", r.Linearizable, r.LockFree),
 		Bad:     r.Linearizable == No || r.LockFree == No,
-		Notes:   append([]string{"by " + r.Theorem}, r.Notes...),
+		Notes:   append([]string{"Why: " + r.Theorem + "."}, r.Notes...),
 	}
 	for i := 0; i < r.Bounds.Threads; i++ {
 		tl.Lanes = append(tl.Lanes, fmt.Sprintf("thread %d", i+1))
@@ -52,7 +52,7 @@ func WriteHTML(w io.Writer, r *Report) error {
 		}
 	}
 	for _, e := range r.Evidence {
-		tl.Sections = append(tl.Sections, timeline.Section{Heading: e.Kind, Text: e.Explanation + "\n\n" + e.Interleaving})
+		tl.Sections = append(tl.Sections, timeline.Section{Heading: e.Kind, Intro: e.Explanation, Text: e.Interleaving})
 	}
 	return timeline.WriteHTML(w, tl)
 }

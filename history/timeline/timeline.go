@@ -62,9 +62,11 @@ type Timeline struct {
 	Sections []Section
 }
 
-// Section is a preformatted block of text with a heading.
+// Section is a preformatted block of text with a heading and an
+// optional introductory paragraph.
 type Section struct {
 	Heading string
+	Intro   string
 	Text    string
 }
 
@@ -198,6 +200,7 @@ tr.stuck{background:#ffd0d0} tr.witness{background:#ffe7a8} tr.lin{background:#e
 {{range $i, $b := .Rows}}<tr class="{{if eq $b.Kind 1}}lin{{else if eq $b.Kind 2}}stuck{{else if eq $b.Kind 3}}witness{{end}}"><td>{{$i}}</td><td>{{index $.Timeline.Lanes $b.Lane}}</td><td>{{$b.Detail}}</td><td>{{if $b.Order}}{{$b.Order}}{{end}}</td></tr>
 {{end}}</table>
 {{range .Timeline.Sections}}<h2>{{.Heading}}</h2>
-<pre>{{.Text}}</pre>
+{{if .Intro}}<p>{{.Intro}}</p>
+{{end}}<pre>{{.Text}}</pre>
 {{end}}</body></html>
 `))
