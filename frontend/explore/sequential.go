@@ -1,0 +1,353 @@
+package explore
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/syntax"
+)
+
+// Sequential runs the methods of an object one call at a time, on one
+// thread, from state to state: the object seen as a sequential
+// specification. It is what checks a recorded history against a model's
+// spec (linbis history --spec): a step of the specification is one method
+// call run to completion, and its states are the explorer's canonical state
+// vectors (one idle thread, heap renumbered, unreachable nodes dropped)
+// encoded as strings.
+//
+// A specification may be nondeterministic (explicit-mode allocation, or
+// several atomic steps whose interleaving with nothing still branches on
+// choices), so Call returns every outcome. A Sequential is not safe for
+// concurrent use.
+type Sequential struct {
+	p       *program
+	x       *explorer // only its canonicalisation and buffers
+	m       machine
+	init    string
+	maxRuns int
+	byName  map[string]*method
+	lens    []int32 // per shared variable: its number of slots
+	cur     []int32
+	next    []int32
+	seen    map[string]bool
+	work    []string
+}
+
+// Signature is a method of a Sequential: its name, parameter kinds and
+// result kind (check.Void for none).
+type Signature struct {
+	Name   string
+	Params []check.Type
+	Result check.Kind
+}
+
+// Outcome is one way a call can end: the result as it prints in ret
+// labels ("" for a method without a result, EMPTY, true, 3) and the state
+// after the call.
+type Outcome struct {
+	Value string
+	Next  string
+}
+
+// SequentialOptions tune a Sequential.
+type SequentialOptions struct {
+	// Explicit turns off garbage collection (see Options.Explicit).
+	Explicit bool
+	// MaxNodes bounds the live heap nodes; 0 means 1<<16 (a history may
+	// hold many more elements than a bounded client would).
+	MaxNodes int
+	// MaxSteps bounds the intermediate states of one call; 0 means 100,000.
+	MaxSteps int
+}
+
+// ErrUsesThreads is returned by NewSequential for an object whose code
+// reads tid or nthreads: a sequential history numbers no threads.
+var ErrUsesThreads = errors.New("reads tid or nthreads")
+
+// NewSequential compiles obj (prog.Spec, usually) for sequential calls and
+// runs its init block.
+func NewSequential(prog *check.Program, obj *check.Object, o SequentialOptions) (*Sequential, error) {
+	if pos, ok := threadBuiltin(prog, obj); ok {
+		p := prog.File.Position(pos)
+		return nil, fmt.Errorf("%s: %s %w, which have no meaning for a sequential specification", p, obj.Name, ErrUsesThreads)
+	}
+	p, err := compile(prog, obj, 1, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	if o.MaxNodes <= 0 {
+		o.MaxNodes = 1 << 16
+	}
+	if o.MaxSteps <= 0 {
+		o.MaxSteps = 100_000
+	}
+	s := &Sequential{p: p, maxRuns: o.MaxSteps, byName: map[string]*method{}, seen: map[string]bool{}}
+	s.x = &explorer{p: p, b: Bounds{Threads: 1}}
+	s.m = machine{p: p, gc: !o.Explicit, maxNodes: int32(o.MaxNodes), base: p.lay.threadBase(0)}
+	for _, m := range p.methods {
+		if m.callable {
+			s.byName[m.name] = m
+		}
+	}
+	c := &compiler{info: prog.Info, prog: p}
+	for _, v := range obj.Shared {
+		n := int32(1)
+		if v.IsArray() {
+			// compile has checked these constants already.
+			hi, _ := c.constEval(v.Len)
+			n = hi
+			if v.LenLo != nil {
+				lo, _ := c.constEval(v.LenLo)
+				n = hi - lo + 1
+			}
+		}
+		s.lens = append(s.lens, n)
+	}
+	s.init = string(encode(nil, s.x.canonical(append([]int32(nil), p.init...), -1)))
+	if im := p.initMethod; im != nil {
+		outs, err := s.run(s.init, im, nil)
+		if err != nil {
+			return nil, err
+		}
+		if len(outs) != 1 {
+			return nil, fmt.Errorf("%s: the init block of %s has %d outcomes; it needs exactly one", obj.Name, obj.Name, len(outs))
+		}
+		s.init = outs[0].Next
+	}
+	return s, nil
+}
+
+// threadBuiltin finds a use of tid or nthreads inside obj's declaration:
+// from its start to the start of the next top-level declaration.
+func threadBuiltin(prog *check.Program, obj *check.Object) (syntax.Pos, bool) {
+	start := obj.Decl.Pos
+	end := syntax.Pos(len(prog.File.Src) + 1)
+	for _, o := range []*check.Object{prog.Impl, prog.Spec} {
+		if o != nil && o.Decl.Pos > start && o.Decl.Pos < end {
+			end = o.Decl.Pos
+		}
+	}
+	if c := prog.Client; c != nil && c.Pos > start && c.Pos < end {
+		end = c.Pos
+	}
+	best := syntax.NoPos
+	for id, v := range prog.Info.Uses {
+		if v.Kind != check.BuiltinTid && v.Kind != check.BuiltinNThreads {
+			continue
+		}
+		if id.Pos >= start && id.Pos < end && (best == syntax.NoPos || id.Pos < best) {
+			best = id.Pos
+		}
+	}
+	return best, best != syntax.NoPos
+}
+
+// Init returns the initial state (after the init block, if any).
+func (s *Sequential) Init() string { return s.init }
+
+// Methods returns the callable methods in declaration order.
+func (s *Sequential) Methods() []Signature {
+	var out []Signature
+	for _, m := range s.p.methods {
+		if m.callable {
+			out = append(out, Signature{Name: m.name, Params: m.params, Result: m.result})
+		}
+	}
+	return out
+}
+
+// Method returns the signature of the method called name.
+func (s *Sequential) Method(name string) (Signature, bool) {
+	m, ok := s.byName[name]
+	if !ok {
+		return Signature{}, false
+	}
+	return Signature{Name: m.name, Params: m.params, Result: m.result}, true
+}
+
+// Call runs method with args to completion on state and returns every
+// outcome; none when the call cannot complete (an await that stays false,
+// a loop that never returns). args are checked against the parameter
+// types. A model error (failed assert, null dereference, …) is an error.
+func (s *Sequential) Call(state, method string, args []int) ([]Outcome, error) {
+	m, ok := s.byName[method]
+	if !ok {
+		return nil, fmt.Errorf("%s has no method %s", s.p.obj.Name, method)
+	}
+	if len(args) != len(m.params) {
+		return nil, fmt.Errorf("%s takes %d argument(s), got %d", method, len(m.params), len(args))
+	}
+	vals := make([]int32, len(args))
+	for i, a := range args {
+		if err := CheckValue(m.params[i], a); err != nil {
+			return nil, fmt.Errorf("argument %d of %s: %w", i+1, method, err)
+		}
+		vals[i] = int32(a)
+	}
+	return s.run(state, m, vals)
+}
+
+// run explores the single-threaded runs of m from state, depth first over
+// the intermediate states (each visited once, so a loop that never
+// returns ends rather than hangs).
+func (s *Sequential) run(state string, m *method, args []int32) ([]Outcome, error) {
+	base := s.m.base
+	start := decode(s.cur[:0], []byte(state))
+	if len(start) <= int(base+tLocals) || start[base+tPC] != 0 {
+		return nil, fmt.Errorf("not a state of %s", s.p.obj.Name)
+	}
+	start[base+tPC] = m.entry
+	copy(start[base+tLocals:], args)
+	clear(s.seen)
+	first := string(encode(nil, s.x.canonical(start, 0)))
+	s.seen[first] = true
+	s.work = append(s.work[:0], first)
+	var outs []Outcome
+	have := map[Outcome]bool{}
+	for len(s.work) > 0 {
+		cur := s.work[len(s.work)-1]
+		s.work = s.work[:len(s.work)-1]
+		s.cur = decode(s.cur[:0], []byte(cur))
+		for {
+			s.next = append(s.next[:0], s.cur...)
+			s.m.mem, s.m.ci, s.m.err = s.next, 0, nil
+			out := s.m.step()
+			s.next = s.m.mem
+			if f := s.m.err; f != nil {
+				s.m.choices, s.m.limits = s.m.choices[:0], s.m.limits[:0]
+				return nil, s.modelError(m, f)
+			}
+			if out.kind != kBlocked {
+				enc := string(encode(nil, s.x.canonical(s.next, 0)))
+				switch {
+				case out.kind == kRet:
+					o := Outcome{Next: enc}
+					if out.hasValue {
+						o.Value = formatValue(m.result, out.value)
+					}
+					if !have[o] {
+						have[o] = true
+						outs = append(outs, o)
+					}
+				case !s.seen[enc]:
+					if len(s.seen) >= s.maxRuns {
+						s.m.choices, s.m.limits = s.m.choices[:0], s.m.limits[:0]
+						return nil, fmt.Errorf("%s of %s: more than %d intermediate states in one call; a loop that never ends?", m.name, s.p.obj.Name, s.maxRuns)
+					}
+					s.seen[enc] = true
+					s.work = append(s.work, enc)
+				}
+			}
+			if !s.m.nextChoice() {
+				break
+			}
+		}
+	}
+	return outs, nil
+}
+
+func (s *Sequential) modelError(m *method, f *failure) error {
+	where := s.p.obj.Name
+	if f.step >= 0 {
+		st := s.p.steps[f.step]
+		where = fmt.Sprintf("%s: %s", s.p.file.Position(st.pos), st.text)
+	}
+	return fmt.Errorf("%s: in %s of %s: %s", where, m.name, s.p.obj.Name, f.msg)
+}
+
+// FormatValue renders a value of kind k as ret labels print it: EMPTY,
+// true/false, or the integer.
+func FormatValue(k check.Kind, v int) string { return formatValue(k, int32(v)) }
+
+// ParseValue reads a value of type t as FormatValue prints it; EMPTY is
+// an int. Ranges and magnitude are checked.
+func ParseValue(t check.Type, text string) (int, error) {
+	var v int
+	switch {
+	case t.Kind == check.Bool && text == "true":
+		return 1, nil
+	case t.Kind == check.Bool && text == "false":
+		return 0, nil
+	case t.Kind == check.Bool:
+		return 0, fmt.Errorf("%q: expected true or false", text)
+	case t.Kind != check.Int:
+		return 0, fmt.Errorf("values of type %s cannot be written", t)
+	case text == "EMPTY":
+		v = int(Empty)
+	default:
+		n, err := strconv.Atoi(strings.TrimSpace(text))
+		if err != nil {
+			return 0, fmt.Errorf("%q: expected an integer or EMPTY", text)
+		}
+		v = n
+	}
+	return v, CheckValue(t, v)
+}
+
+// CheckValue reports whether v fits type t (and the ±2^24 bound of ints).
+func CheckValue(t check.Type, v int) error {
+	if t.Kind == check.Bool && v != 0 && v != 1 {
+		return fmt.Errorf("%d is not a bool", v)
+	}
+	if t.Kind == check.Int && v != int(Empty) {
+		if v > maxInt || v < -maxInt {
+			return fmt.Errorf("%d exceeds ±%d", v, maxInt)
+		}
+		if t.HasRange && (int64(v) < t.Lo || int64(v) > t.Hi) {
+			return fmt.Errorf("%d is outside the declared range %s", v, t)
+		}
+	}
+	return nil
+}
+
+// Show renders a state for people: the shared variables by name, then the
+// heap nodes as #id{field: value, …}, e.g. "Top=#1 #1{value: 2, next: null}".
+func (s *Sequential) Show(state string) string {
+	st := decode(nil, []byte(state))
+	lay := &s.p.lay
+	if int32(len(st)) <= lay.heapBase {
+		return fmt.Sprintf("%q", state)
+	}
+	var parts []string
+	off := int32(0)
+	for i, v := range s.p.obj.Shared {
+		n := s.lens[i]
+		vals := make([]string, 0, n)
+		for k := int32(0); k < n && off+k < lay.nshared; k++ {
+			vals = append(vals, showValue(v.Type.Kind, st[off+k]))
+		}
+		off += n
+		if v.IsArray() {
+			parts = append(parts, v.Name+"=["+strings.Join(vals, " ")+"]")
+		} else if len(vals) == 1 {
+			parts = append(parts, v.Name+"="+vals[0])
+		}
+	}
+	for id := int32(1); id <= st[lay.heapBase]; id++ {
+		a := lay.nodeAddr(id)
+		if a+lay.nodeSize > int32(len(st)) {
+			break
+		}
+		h := s.p.obj.Heaps[st[a]-1]
+		fs := make([]string, len(h.Fields))
+		for i, f := range h.Fields {
+			fs[i] = f.Name + ": " + showValue(f.Type.Kind, st[a+2+int32(i)])
+		}
+		parts = append(parts, fmt.Sprintf("#%d%s{%s}", id, h.Name, strings.Join(fs, ", ")))
+	}
+	return strings.Join(parts, " ")
+}
+
+// showValue renders a stored value of kind k; references as #id or null.
+func showValue(k check.Kind, v int32) string {
+	if k == check.Ref {
+		if v == 0 {
+			return "null"
+		}
+		return "#" + strconv.Itoa(int(v))
+	}
+	return formatValue(k, v)
+}
