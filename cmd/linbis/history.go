@@ -79,6 +79,11 @@ func historyCmd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// A model's spec can fail while stepping (a failed assert); then no
+	// verdict holds.
+	if e, ok := spec.(interface{ Err() error }); ok && e.Err() != nil {
+		return e.Err()
+	}
 	if path := c.String("html"); path != "" {
 		if err := writeTimeline(path, history.Timeline(h, res)); err != nil {
 			return err

@@ -106,7 +106,7 @@ func TestHistoryErrors(t *testing.T) {
 		{"malformed", []string{bad}, "linbis: " + bad + `:2:1: field "method": expected a non-empty string` + "\n"},
 		{"wrong model", []string{writeFile(t, "q.jsonl", badQueue), "--model", "stack"}, `q.jsonl:1:1: model stack has no method "enq": expected one of pop, push`},
 		{"unknown model", []string{writeFile(t, "q.jsonl", badQueue), "--model", "tree"}, `unknown model "tree"`},
-		{"spec needs frontend", []string{writeFile(t, "q.jsonl", badQueue), "--spec", "m.lin"}, "needs the linbis frontend"},
+		{"spec model missing", []string{writeFile(t, "q.jsonl", badQueue), "--spec", "m.lin"}, "--spec m.lin: m.lin: no such file"},
 		{"no file", nil, "history needs exactly one FILE, got 0 arguments"},
 		{"missing file", []string{"no-such-file.jsonl"}, "no-such-file.jsonl"},
 		{"bad flag after file", []string{writeFile(t, "q.jsonl", badQueue), "--colour"}, "flag provided but not defined: --colour"},

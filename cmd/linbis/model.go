@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -93,7 +94,13 @@ func loadModel(c *cli.Context) (*frontend.Model, error) {
 	if len(args) != 1 {
 		return nil, fmt.Errorf("%s needs one model (a .lin file or a bundled example: %s), got %d arguments", c.Command.Name, strings.Join(frontend.Examples(), ", "), len(args))
 	}
-	name := args[0]
+	return readModel(args[0], c.App.ErrWriter)
+}
+
+// readModel reads and checks a model: a file, or else a bundled example
+// by name. A model with several errors has them written to errw, one per
+// line, and a one-line summary returned.
+func readModel(name string, errw io.Writer) (*frontend.Model, error) {
 	src, err := os.ReadFile(name)
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
@@ -109,7 +116,7 @@ func loadModel(c *cli.Context) (*frontend.Model, error) {
 	var list syntax.ErrorList
 	if errors.As(err, &list) && len(list) > 1 {
 		for _, e := range list {
-			fmt.Fprintln(c.App.ErrWriter, e)
+			fmt.Fprintln(errw, e)
 		}
 		return nil, fmt.Errorf("%s: %d errors", name, len(list))
 	}
