@@ -313,3 +313,33 @@ func TestHistorySpecStateSets(t *testing.T) {
 	assert.Len(t, splitStates(next), 2, "push keeps the two states apart")
 	assert.Equal(t, []string{"", "a", "bc"}, splitStates(joinStates([]string{"bc", "a", "", "a"})), "sorted, without duplicates")
 }
+
+// BenchmarkHistorySpec checks a random linearizable stack history of 2,000
+// operations against Treiber's spec and against the built-in stack.
+func BenchmarkHistorySpec(b *testing.B) {
+	h := randomHistory(rand.New(rand.NewSource(1)), 2000, true)
+	m, err := readModel("treiber", nil)
+	require.NoError(b, err)
+	builtin, err := history.Builtin("stack")
+	require.NoError(b, err)
+	for _, bc := range []struct {
+		name string
+		spec func() history.Spec
+	}{
+		{"spec-treiber", func() history.Spec {
+			s, err := newModelSpec(m)
+			require.NoError(b, err)
+			return s
+		}},
+		{"builtin-stack", func() history.Spec { return builtin }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				res, err := history.Check(h, bc.spec(), history.Options{Algorithm: history.General})
+				require.NoError(b, err)
+				require.Equal(b, history.Linearizable, res.Verdict)
+			}
+		})
+	}
+}

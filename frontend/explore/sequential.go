@@ -3,6 +3,7 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,6 +33,7 @@ type Sequential struct {
 	lens    []int32 // per shared variable: its number of slots
 	cur     []int32
 	next    []int32
+	enc     []byte
 	seen    map[string]bool
 	work    []string
 }
@@ -202,11 +204,11 @@ func (s *Sequential) run(state string, m *method, args []int32) ([]Outcome, erro
 	start[base+tPC] = m.entry
 	copy(start[base+tLocals:], args)
 	clear(s.seen)
-	first := string(encode(nil, s.x.canonical(start, 0)))
+	s.enc = encode(s.enc[:0], s.x.canonical(start, 0))
+	first := string(s.enc)
 	s.seen[first] = true
 	s.work = append(s.work[:0], first)
 	var outs []Outcome
-	have := map[Outcome]bool{}
 	for len(s.work) > 0 {
 		cur := s.work[len(s.work)-1]
 		s.work = s.work[:len(s.work)-1]
@@ -221,15 +223,15 @@ func (s *Sequential) run(state string, m *method, args []int32) ([]Outcome, erro
 				return nil, s.modelError(m, f)
 			}
 			if out.kind != kBlocked {
-				enc := string(encode(nil, s.x.canonical(s.next, 0)))
+				s.enc = encode(s.enc[:0], s.x.canonical(s.next, 0))
+				enc := string(s.enc)
 				switch {
 				case out.kind == kRet:
 					o := Outcome{Next: enc}
 					if out.hasValue {
 						o.Value = formatValue(m.result, out.value)
 					}
-					if !have[o] {
-						have[o] = true
+					if !slices.Contains(outs, o) {
 						outs = append(outs, o)
 					}
 				case !s.seen[enc]:
