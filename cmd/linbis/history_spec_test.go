@@ -119,29 +119,22 @@ func TestHistorySpecErrors(t *testing.T) {
 	assert.Contains(t, errOut, "not both")
 }
 
-// TestHistorySpecThreads: a spec that reads tid (here `spec auto` of an
-// object with per-thread slots) has no sequential meaning for a history.
-func TestHistorySpecThreads(t *testing.T) {
-	model := filepath.Join(t.TempDir(), "slots.lin")
-	require.NoError(t, os.WriteFile(model, []byte(`object Slots {
+// TestHistorySpecBadModels: a spec that reads tid (here `spec auto` of
+// an object with per-thread slots) has no sequential meaning for a
+// history, and a spec that fails while stepping (a failed assert) gives an
+// error, not a verdict.
+func TestHistorySpecBadModels(t *testing.T) {
+	for _, tc := range []struct {
+		file, model, history string
+		want                 []string
+	}{
+		{"slots.lin", `object Slots {
   shared A [1..nthreads] int = 0
   method set(v int) { A[tid] = v }
 }
 spec auto
-`), 0o644))
-	h := `{"client": 1, "call": 0, "return": 1, "method": "set", "input": 7}` + "\n"
-	code, out, errOut := linbis("history", writeHistory(t, h), "--spec", model)
-	assert.Equal(t, 2, code, out)
-	assert.Contains(t, errOut, "slots.lin:2:")
-	assert.Contains(t, errOut, "Slots reads tid or nthreads")
-}
-
-// TestHistorySpecModelError: a spec that fails while stepping (here an
-// assert) gives an error, not a verdict.
-func TestHistorySpecModelError(t *testing.T) {
-	dir := t.TempDir()
-	model := filepath.Join(dir, "bad.lin")
-	require.NoError(t, os.WriteFile(model, []byte(`object B {
+`, `{"client": 1, "call": 0, "return": 1, "method": "set", "input": 7}`, []string{"slots.lin:2:", "Slots reads tid or nthreads"}},
+		{"bad.lin", `object B {
   shared x int = 0
   method put(v int) { x = v }
 }
@@ -149,12 +142,18 @@ spec S {
   shared x int = 0
   method put(v int) { atomic { assert v < 5; x = v } }
 }
-`), 0o644))
-	h := `{"client": 1, "call": 0, "return": 1, "method": "put", "input": 7}` + "\n"
-	code, out, errOut := linbis("history", writeHistory(t, h), "--spec", model)
-	assert.Equal(t, 2, code, out)
-	assert.Contains(t, errOut, "assertion failed")
-	assert.Contains(t, errOut, "bad.lin:7:")
+`, `{"client": 1, "call": 0, "return": 1, "method": "put", "input": 7}`, []string{"bad.lin:7:", "assertion failed"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			model := filepath.Join(t.TempDir(), tc.file)
+			require.NoError(t, os.WriteFile(model, []byte(tc.model), 0o644))
+			code, out, errOut := linbis("history", writeHistory(t, tc.history+"\n"), "--spec", model)
+			assert.Equal(t, 2, code, out)
+			for _, w := range tc.want {
+				assert.Contains(t, errOut, w)
+			}
+		})
+	}
 }
 
 // randomHistory builds a history of n operations of a stack (lifo) or a
