@@ -389,7 +389,7 @@ func slotID(s string, i int) uint32 {
 func (k *keyed) ShowState(s string) string {
 	parts := make([]string, len(k.keys))
 	for i, key := range k.keys {
-		parts[i] = show(key) + ": " + ShowState(k.states[slotID(s, i)])
+		parts[i] = show(key) + ": " + showState(k.inner, k.states[slotID(s, i)])
 	}
 	sort.Strings(parts)
 	return "{" + strings.Join(parts, ", ") + "}"

@@ -342,3 +342,17 @@ func BenchmarkHistorySpec(b *testing.B) {
 		})
 	}
 }
+
+// TestHistorySpecKeys: each key is its own instance of the object, checked
+// apart or (--no-partition) as a product whose states show per key.
+func TestHistorySpecKeys(t *testing.T) {
+	h := writeHistory(t, `{"client": 1, "call": 0, "return": 1, "method": "push", "key": "a", "input": 1}
+{"client": 1, "call": 2, "return": 3, "method": "pop", "key": "b", "output": 1}
+`)
+	code, out, _ := linbis("history", h, "--spec", "treiber", "-q")
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, `smallest failing partition: key "b", 1 operations`)
+	code, out, _ = linbis("history", h, "--spec", "treiber", "--no-partition", "-q")
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "ending in state {a: Top=#1 #1Node{value: 1, next: null}, b: Top=null}")
+}
