@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -197,5 +198,17 @@ func TestParseValue(t *testing.T) {
 		require.NoError(t, err, tc.text)
 		assert.Equal(t, tc.want, v)
 		assert.Equal(t, tc.text, FormatValue(sig.Params[0].Kind, v))
+	}
+}
+
+// TestSequentialForeignStates: strings that are no state of the object
+// are refused by Call and quoted by Show, never a panic.
+func TestSequentialForeignStates(t *testing.T) {
+	s := sequentialOf(t, "treiber")
+	_, st := call(t, s, s.Init(), "push", 1)
+	for _, bad := range []string{"", "\x02", st[:len(st)-1], st + "\x00", "\x00\x00\x00\x00\x02\x09\x00\x02\x00", "\x0a" + st[1:]} {
+		_, err := s.Call(bad, "pop", nil)
+		assert.ErrorContains(t, err, "not a state", "%q", bad)
+		assert.Equal(t, fmt.Sprintf("%q", bad), s.Show(bad))
 	}
 }

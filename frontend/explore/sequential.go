@@ -198,7 +198,7 @@ func (s *Sequential) Call(state, method string, args []int) ([]Outcome, error) {
 func (s *Sequential) run(state string, m *method, args []int32) ([]Outcome, error) {
 	base := s.m.base
 	start := decode(s.cur[:0], []byte(state))
-	if len(start) <= int(base+tLocals) || start[base+tPC] != 0 {
+	if !s.wellFormed(start) || start[base+tPC] != 0 {
 		return nil, fmt.Errorf("not a state of %s", s.p.obj.Name)
 	}
 	start[base+tPC] = m.entry
@@ -310,7 +310,7 @@ func CheckValue(t check.Type, v int) error {
 func (s *Sequential) Show(state string) string {
 	st := decode(nil, []byte(state))
 	lay := &s.p.lay
-	if int32(len(st)) <= lay.heapBase {
+	if !s.wellFormed(st) {
 		return fmt.Sprintf("%q", state)
 	}
 	var parts []string
@@ -330,9 +330,6 @@ func (s *Sequential) Show(state string) string {
 	}
 	for id := int32(1); id <= st[lay.heapBase]; id++ {
 		a := lay.nodeAddr(id)
-		if a+lay.nodeSize > int32(len(st)) {
-			break
-		}
 		h := s.p.obj.Heaps[st[a]-1]
 		fs := make([]string, len(h.Fields))
 		for i, f := range h.Fields {
@@ -341,6 +338,39 @@ func (s *Sequential) Show(state string) string {
 		parts = append(parts, fmt.Sprintf("#%d%s{%s}", id, h.Name, strings.Join(fs, ", ")))
 	}
 	return strings.Join(parts, " ")
+}
+
+// wellFormed reports whether st has the layout of a state of the object:
+// its length fits the node count, every node has a known heap type and
+// every reference is null or a node.
+func (s *Sequential) wellFormed(st []int32) bool {
+	lay := &s.p.lay
+	if int32(len(st)) <= lay.heapBase {
+		return false
+	}
+	n := st[lay.heapBase]
+	if n < 0 || int64(len(st)) != int64(lay.heapBase)+1+int64(n)*int64(lay.nodeSize) {
+		return false
+	}
+	ref := func(v int32) bool { return v >= 0 && v <= n }
+	for _, a := range lay.refShared {
+		if !ref(st[a]) {
+			return false
+		}
+	}
+	for id := int32(1); id <= n; id++ {
+		a := lay.nodeAddr(id)
+		h := st[a]
+		if h < 1 || int(h) > len(s.p.obj.Heaps) {
+			return false
+		}
+		for _, f := range lay.refFields[h] {
+			if !ref(st[a+2+f]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // showValue renders a stored value of kind k; references as #id or null.
