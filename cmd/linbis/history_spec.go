@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -44,7 +45,8 @@ type modelSpec struct {
 	seq  *frontend.Sequential
 	mu   sync.Mutex
 	memo map[string][]frontend.Outcome
-	err  error // the first model error met while stepping
+	key  []byte // buffer for memo keys
+	err  error  // the first model error met while stepping
 }
 
 func newModelSpec(m *frontend.Model) (*modelSpec, error) {
@@ -147,19 +149,18 @@ func (s *modelSpec) Step(state string, op *history.Op) (bool, string) {
 
 // call is Sequential.Call, memoised.
 func (s *modelSpec) call(state, method string, args []int) ([]frontend.Outcome, error) {
-	var key strings.Builder
-	key.WriteString(method)
+	key := append(s.key[:0], method...)
 	for _, a := range args {
-		fmt.Fprintf(&key, ",%d", a)
+		key = strconv.AppendInt(append(key, ','), int64(a), 10)
 	}
-	key.WriteByte(0)
-	key.WriteString(state)
-	if outs, ok := s.memo[key.String()]; ok {
+	key = append(append(key, 0), state...)
+	s.key = key
+	if outs, ok := s.memo[string(key)]; ok {
 		return outs, nil
 	}
 	outs, err := s.seq.Call(state, method, args)
 	if err == nil {
-		s.memo[key.String()] = outs
+		s.memo[string(key)] = outs
 	}
 	return outs, err
 }
