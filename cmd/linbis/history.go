@@ -23,7 +23,7 @@ func init() {
 			"Operations with a key are checked per key (P-compositionality) unless --no-partition.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "model", Value: "auto", Usage: "sequential specification: auto (guess from the methods), " + strings.Join(history.Models, ", ")},
-			&cli.StringFlag{Name: "spec", Usage: "check against the spec object of a linbis model `M.lin` (needs the frontend)"},
+			&cli.StringFlag{Name: "spec", Usage: "check against the spec object of a linbis model `M.lin` (a file or a bundled model name, e.g. treiber)"},
 			&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: " + strings.Join(history.Formats, ", ")},
 			&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "time budget; when exhausted the verdict is unknown (exit 3); 0 for none"},
 			&cli.BoolFlag{Name: "no-partition", Usage: "check all keys together instead of one partition per key"},
