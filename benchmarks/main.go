@@ -8,8 +8,8 @@
 // Each case runs `linbis verify --json` in a child process (built once from
 // this module), so that a timeout can stop it and its peak memory is the
 // kernel's figure. Three runs per case: bisimulation, refinement with
-// antichains, refinement without. A case whose bisimulation run times out
-// is skipped for its larger neighbours in the same series.
+// antichains, refinement without. When a case's bisimulation run hits the
+// timeout or a limit, the larger cases of the same series are skipped.
 package main
 
 import (
@@ -110,16 +110,16 @@ func Run(cases []Case, cfg Config) ([]*Row, error) {
 		rows = append(rows, row)
 		series := fmt.Sprintf("%s/%d/%s", c.Model, c.Threads, strings.Join(c.Extra, " "))
 		if limit, ok := gaveUp[series]; ok && c.Ops > limit {
-			row.Notes = append(row.Notes, fmt.Sprintf("skipped: %d/%d timed out", c.Threads, limit))
+			row.Notes = append(row.Notes, fmt.Sprintf("skipped: %d/%d hit a limit", c.Threads, limit))
 			logf("%-12s %d/%d skipped", c.Model, c.Threads, c.Ops)
 			continue
 		}
 		bis := runVerify(bin, c, cfg.Timeout, "--method", "bisim")
 		row.fill(bis, "bisim")
-		if bis.timedOut {
-			gaveUp[series] = c.Ops
+		if bis.timedOut || bis.err != nil {
+			gaveUp[series] = c.Ops // a time or state limit: larger bounds will not fare better
 		}
-		if cfg.Refine && !bis.timedOut {
+		if cfg.Refine && bis.err == nil {
 			ref := runVerify(bin, c, cfg.Timeout, "--method", "refine")
 			row.fill(ref, "refine")
 			if !ref.timedOut {

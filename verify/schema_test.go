@@ -12,8 +12,8 @@ import (
 	"github.com/linbis/linbis/lts"
 )
 
-// validateReport marshals r and validates it against Schema.
-func validateReport(t *testing.T, r *Report) {
+// compileSchema compiles Schema for validation.
+func compileSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
 	require.NoError(t, err)
@@ -21,6 +21,13 @@ func validateReport(t *testing.T, r *Report) {
 	require.NoError(t, c.AddResource("schema.json", doc))
 	sch, err := c.Compile("schema.json")
 	require.NoError(t, err)
+	return sch
+}
+
+// validateReport marshals r and validates it against Schema.
+func validateReport(t *testing.T, r *Report) {
+	t.Helper()
+	sch := compileSchema(t)
 	data, err := json.Marshal(r)
 	require.NoError(t, err)
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
@@ -45,12 +52,7 @@ func TestSchemaAcceptsAReportWithEvidence(t *testing.T) {
 }
 
 func TestSchemaRejectsAMalformedReport(t *testing.T) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
-	require.NoError(t, err)
-	c := jsonschema.NewCompiler()
-	require.NoError(t, c.AddResource("schema.json", doc))
-	sch, err := c.Compile("schema.json")
-	require.NoError(t, err)
+	sch := compileSchema(t)
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(`{"model": "x", "linearizable": "maybe"}`)))
 	require.NoError(t, err)
 	assert.Error(t, sch.Validate(inst), "missing fields and a verdict outside yes/no/unknown")

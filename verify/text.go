@@ -3,21 +3,14 @@ package verify
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
+
+	"github.com/linbis/linbis/frontend"
 )
 
-// String renders the bounds a verdict holds under.
+// String renders the bounds a verdict holds under, as the frontend does.
 func (b BoundsReport) String() string {
-	ops := strconv.Itoa(b.Ops)
-	if b.Ops < 0 {
-		ops = "forever"
-	}
-	vals := make([]string, len(b.Values))
-	for i, v := range b.Values {
-		vals[i] = strconv.Itoa(v)
-	}
-	return fmt.Sprintf("%d threads × %s ops, values {%s}", b.Threads, ops, strings.Join(vals, ","))
+	return frontend.Bounds{Threads: b.Threads, Ops: b.Ops, Values: b.Values}.String()
 }
 
 // String renders a size for people.

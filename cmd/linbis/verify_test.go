@@ -18,7 +18,7 @@ func TestVerifyDefaultIsTreiber(t *testing.T) {
 	code, out, errOut := linbis("verify")
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "model          treiber")
-	assert.Contains(t, out, "2 threads × 2 ops")
+	assert.Contains(t, out, "threads=2 ops=2 values=1,2")
 	assert.Regexp(t, `LINEARIZABLE\s+YES`, out)
 	assert.Regexp(t, `LOCK-FREE\s+YES`, out)
 	assert.Contains(t, out, "Thm 5.4")
