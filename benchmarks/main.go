@@ -116,10 +116,10 @@ func Run(cases []Case, cfg Config) ([]*Row, error) {
 		}
 		bis := runVerify(bin, c, cfg.Timeout, "--method", "bisim")
 		row.fill(bis, "bisim")
-		if bis.timedOut || bis.err != nil {
+		if bis.timedOut || bis.report == nil {
 			gaveUp[series] = c.Ops // a time or state limit: larger bounds will not fare better
 		}
-		if cfg.Refine && bis.err == nil {
+		if cfg.Refine && bis.report != nil {
 			ref := runVerify(bin, c, cfg.Timeout, "--method", "refine")
 			row.fill(ref, "refine")
 			if !ref.timedOut {
@@ -155,11 +155,14 @@ func Run(cases []Case, cfg Config) ([]*Row, error) {
 
 // fill records one run's measurements in the row.
 func (r *Row) fill(x *run, method string) {
-	if x.err != nil {
+	v := x.report
+	if v == nil {
 		r.Notes = append(r.Notes, method+": "+x.err.Error())
 		return
 	}
-	v := x.report
+	for _, n := range v.Notes {
+		r.Notes = append(r.Notes, method+": "+n)
+	}
 	if v.Impl != nil {
 		r.ImplStates, r.ImplTransitions = v.Impl.States, v.Impl.Transitions
 	}

@@ -62,15 +62,19 @@ func runVerify(bin string, c Case, timeout time.Duration, flags ...string) *run 
 		r.err = fmt.Errorf("timed out after %s", timeout)
 		return r
 	}
+	// Exit 0 and 1 are verdicts; exit 2 with a report on stdout is a run
+	// that hit a limit (its notes say which); any other failure is an error.
 	var exit *exec.ExitError
-	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
-		r.err = fmt.Errorf("linbis %v: %v: %s", args, err, bytes.TrimSpace(stderr.Bytes()))
+	verdict := err == nil || (errors.As(err, &exit) && exit.ExitCode() == 1)
+	report := &verify.Report{}
+	if jsonErr := json.Unmarshal(stdout.Bytes(), report); jsonErr == nil {
+		r.report = report
+	} else if verdict {
+		r.err = fmt.Errorf("linbis %v: bad JSON: %v", args, jsonErr)
 		return r
 	}
-	r.report = &verify.Report{}
-	if err := json.Unmarshal(stdout.Bytes(), r.report); err != nil {
-		r.err = fmt.Errorf("linbis %v: bad JSON: %v", args, err)
-		r.report = nil
+	if !verdict {
+		r.err = fmt.Errorf("linbis %v: %v: %s", args, err, bytes.TrimSpace(stderr.Bytes()))
 	}
 	return r
 }
