@@ -68,7 +68,7 @@ func BenchmarkPartition(b *testing.B) {
 		make func() *lts.LTS
 	}
 	var inputs []input
-	for n := int32(2500); n <= 640000; n *= 2 {
+	for n := int32(2500); n <= 40000; n *= 2 { // beyond, see the weakness in fast.go
 		inputs = append(inputs, input{fmt.Sprintf("random/m=%d", 4*n), func() *lts.LTS { return benchRandom(n) }})
 	}
 	for _, L := range []int32{14, 18, 22, 28, 35, 44, 56, 70} {
@@ -79,7 +79,7 @@ func BenchmarkPartition(b *testing.B) {
 		m := float64(l.NumTransitions())
 		for _, eq := range []Equivalence{Strong, Branching, DivBranching} {
 			for _, alg := range []Algorithm{Fast, GV} {
-				if alg == GV && m > 60000 {
+				if alg == GV && m > 25000 {
 					continue
 				}
 				b.Run(fmt.Sprintf("%s/%v/%v", in.name, eq, alg), func(b *testing.B) {
