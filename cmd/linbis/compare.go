@@ -42,12 +42,9 @@ type compareResult struct {
 }
 
 func compare(c *cli.Context) error {
-	args, err := bisimArgs(c)
+	args, err := bisimArgs(c, 2, "two files A and B")
 	if err != nil {
 		return err
-	}
-	if len(args) != 2 {
-		return fmt.Errorf("compare needs two files A and B, got %d arguments", len(args))
 	}
 	eq, opts, m, err := bisimOptions(c)
 	if err != nil {

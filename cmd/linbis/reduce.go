@@ -53,8 +53,9 @@ func bisimOptions(c *cli.Context) (bisim.Equivalence, bisim.Options, *meter.Mete
 
 // bisimArgs returns the positional arguments of c, applying the flags
 // given after them (urfave/cli v2 stops at the first positional argument,
-// but `reduce IN.aut -o OUT.aut` is the natural order).
-func bisimArgs(c *cli.Context) ([]string, error) {
+// but `reduce IN.aut -o OUT.aut` is the natural order), and checks that
+// there are want of them, described by what.
+func bisimArgs(c *cli.Context, want int, what string) ([]string, error) {
 	var pos []string
 	args := c.Args().Slice()
 	for i := 0; i < len(args); i++ {
@@ -87,16 +88,16 @@ func bisimArgs(c *cli.Context) ([]string, error) {
 			return nil, fmt.Errorf("flag %s: %v", a, err)
 		}
 	}
+	if len(pos) != want {
+		return nil, fmt.Errorf("%s needs %s, got %d arguments", c.Command.Name, what, len(pos))
+	}
 	return pos, nil
 }
 
 func reduce(c *cli.Context) error {
-	args, err := bisimArgs(c)
+	args, err := bisimArgs(c, 1, "one input file")
 	if err != nil {
 		return err
-	}
-	if len(args) != 1 {
-		return fmt.Errorf("reduce needs one input file, got %d arguments", len(args))
 	}
 	if c.String("output") == "" {
 		return fmt.Errorf("reduce needs an output file: -o OUT.aut")
