@@ -361,6 +361,26 @@ func TestBranchingWitness(t *testing.T) {
 	}
 }
 
+// TestBranchingWitnessDivergence forces the fallback where the only
+// difference is divergence inside the initial class: both sides can reach
+// a τ-loop (s1, t1), but only B loops in its initial state, and that loop
+// is inert there.
+func TestBranchingWitnessDivergence(t *testing.T) {
+	a := lts.FromTriples(0, 3, []lts.Triple{tri(0, "a", 2), tri(0, "tau", 1), tri(1, "tau", 1), tri(1, "b", 2)})
+	b := lts.FromTriples(0, 3, []lts.Triple{tri(0, "a", 2), tri(0, "tau", 1), tri(0, "tau", 0), tri(1, "tau", 1), tri(1, "b", 2)})
+	c, err := Compare(a, b, Branching, Options{})
+	require.NoError(t, err)
+	require.True(t, c.Equivalent)
+	c, err = Compare(a, b, DivBranching, Options{MaxPairs: 1})
+	require.NoError(t, err)
+	require.False(t, c.Equivalent)
+	assert.Equal(t, "branching", c.Kind)
+	assert.Equal(t, 1, c.Side)
+	assert.True(t, c.Counterexample.IsLasso())
+	assert.Contains(t, c.Counterexample.Final, "diverge")
+	assert.True(t, replay(t, a, b, DivBranching, c))
+}
+
 func TestEmptyAndErrors(t *testing.T) {
 	empty := &lts.LTS{Labels: []string{lts.TauName}, Out: []int32{0}}
 	block, n, err := Partition(empty, Branching, Options{})
