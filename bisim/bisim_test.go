@@ -105,6 +105,10 @@ func TestYangFig3(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, c.Side, "u3 diverges")
 	assert.True(t, c.Counterexample.IsLasso())
+	c, err = Compare(from(r, r3), from(s, s3), Branching, Options{NameA: "Δ1", NameB: "Δ2"})
+	require.NoError(t, err)
+	assert.Equal(t, "Δ1 and Δ2 are not branching bisimilar; a path of Δ1:", c.Counterexample.Title)
+	assert.Regexp(t, `^Δ1 can do ret1 here; Δ2, in state \d+ reached by the same visible steps, cannot, after any τ steps$`, c.Counterexample.Final)
 }
 
 func TestSmallKnownAnswers(t *testing.T) {

@@ -86,10 +86,14 @@ type pairNode struct {
 }
 
 func (w *witnessSearch) name(side int) string {
-	if side == 0 {
-		return "A"
+	name, def := w.opts.NameA, "A"
+	if side == 1 {
+		name, def = w.opts.NameB, "B"
 	}
-	return "B"
+	if name == "" {
+		return def
+	}
+	return name
 }
 
 func (w *witnessSearch) run(c *Comparison) {
@@ -189,7 +193,7 @@ func (w *witnessSearch) found(c *Comparison, i int32) bool {
 
 func (w *witnessSearch) fill(c *Comparison, i int32, side int, kind string, tr *lts.Trace) {
 	c.Side, c.Kind, c.Counterexample = side, kind, tr
-	tr.Title = fmt.Sprintf("A and B are not %s bisimilar; a path of %s:", w.eq, w.name(side))
+	tr.Title = fmt.Sprintf("%s and %s are not %s bisimilar; a path of %s:", w.name(0), w.name(1), w.eq, w.name(side))
 	other := w.trace(i, 1-side)
 	c.Other = other.Steps
 	n := w.nodes[i]
@@ -397,12 +401,14 @@ func (w *witnessSearch) branchingWitness(c *Comparison) {
 				what = "do " + w.u.Labels[e.label] + " into a state of class " + fmt.Sprint(e.class)
 			}
 			how := "with no step of the same label into that class"
+			where := "the number of τ steps or the branching structure"
 			if w.eq != Strong {
 				how = "neither directly nor after τ steps that stay in its class"
+				where = "the branching structure"
 			}
 			tr.Final = fmt.Sprintf("%s can %s; %s cannot, %s "+
-				"(visible actions and divergence agree on the %d state pairs explored: the difference is in the branching structure)",
-				w.name(side), what, w.name(1-side), how, c.Pairs)
+				"(visible actions and divergence agree on the %d state pairs explored: the difference is in %s)",
+				w.name(side), what, w.name(1-side), how, c.Pairs, where)
 			w.fill(c, 0, side, "branching", tr)
 			return
 		}

@@ -79,6 +79,10 @@ type Options struct {
 	// MaxPairs bounds the state pairs Compare explores when it searches for
 	// a distinguishing trace; 0 means DefaultMaxPairs.
 	MaxPairs int
+	// NameA and NameB name the two LTSs of Compare in the counterexample's
+	// Title and Final, e.g. "the implementation" and "the specification";
+	// empty means "A" and "B".
+	NameA, NameB string
 }
 
 // DefaultMaxPairs is the default bound on the pairs explored by the search

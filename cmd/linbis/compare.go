@@ -57,6 +57,7 @@ func compare(c *cli.Context) error {
 			return err
 		}
 	}
+	opts.NameA, opts.NameB = args[0], args[1]
 	res, err := bisim.Compare(ls[0], ls[1], eq, opts)
 	if err != nil {
 		return err
@@ -85,7 +86,6 @@ func compare(c *cli.Context) error {
 		fmt.Fprintf(w, "%s and %s are %s modulo %s bisimilarity (%d + %d states, %d classes)\n",
 			args[0], args[1], verdict, eq, res.StatesA, res.StatesB, res.Classes)
 		if !res.Equivalent {
-			fmt.Fprintf(w, "A = %s, B = %s\n", args[0], args[1])
 			if err := res.Counterexample.WriteText(w); err != nil {
 				return err
 			}
