@@ -30,7 +30,7 @@ var (
 		Usage: "equivalence: strong, branching or divbranching"}
 	bisimAlgorithmFlag = &cli.StringFlag{Name: "algorithm", Value: "fast",
 		Usage: "partition refinement: fast or gv (Groote–Vaandrager reference, O(m·n))"}
-	bisimQuietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"}
+	bisimQuietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "nothing on stderr but errors"}
 )
 
 // bisimOptions reads --equiv and --algorithm and sets up progress on stderr.
@@ -119,7 +119,9 @@ func reduce(c *cli.Context) error {
 	if err := lts.WriteFile(c.String("output"), q); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "%d states, %d transitions -> %d states, %d transitions (%s)\n",
-		l.NumStates, l.NumTransitions(), q.NumStates, q.NumTransitions(), eq)
+	if !c.Bool("quiet") {
+		fmt.Fprintf(c.App.ErrWriter, "%d states, %d transitions -> %d states, %d transitions (%s)\n",
+			l.NumStates, l.NumTransitions(), q.NumStates, q.NumTransitions(), eq)
+	}
 	return nil
 }
