@@ -406,3 +406,29 @@ func mustPartition(t *testing.T, l *lts.LTS) []int32 {
 	require.NoError(t, err)
 	return block
 }
+
+// TestCounterexampleKeepsMetadata checks that the steps of a counterexample
+// carry the thread and source step of the transitions of the LTS they come
+// from (Compare works on the disjoint union, which has no metadata).
+func TestCounterexampleKeepsMetadata(t *testing.T) {
+	bl := lts.NewBuilder()
+	bl.SetNumStates(3)
+	step := bl.AddStep(lts.SourceStep{File: "stack.lb", Line: 7, Col: 3, Text: "CAS(top, old, new)"})
+	bl.AddTransitionMeta(0, bl.Label("call(1,push,1)"), 1, 1, -1)
+	bl.AddTransitionMeta(1, lts.Tau, 2, 1, step)
+	bl.AddTransitionMeta(2, bl.Label("ret(1,push)"), 0, 1, -1)
+	impl := bl.Build()
+	spec := lts.FromTriples(0, 2, []lts.Triple{tri(0, "call(1,push,1)", 1)}) // push never returns
+	c, err := Compare(impl, spec, DivBranching, Options{NameA: "the implementation", NameB: "the specification"})
+	require.NoError(t, err)
+	require.False(t, c.Equivalent)
+	require.True(t, replay(t, impl, spec, DivBranching, c))
+	tr := c.Counterexample
+	require.Equal(t, 0, c.Side)
+	require.Len(t, tr.Steps, 3)
+	assert.Equal(t, int32(1), tr.Steps[1].Thread)
+	require.NotNil(t, tr.Steps[1].Source)
+	assert.Equal(t, "CAS(top, old, new)", tr.Steps[1].Source.Text)
+	assert.Equal(t, "ret(1,push)", tr.Steps[2].Label)
+	assert.Contains(t, tr.Final, "the implementation can do ret(1,push) here; the specification")
+}
