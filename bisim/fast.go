@@ -21,10 +21,11 @@ import (
 //     reaches by inert τ-steps a bottom state of its block (one with no
 //     inert τ-step). Hence a block B is stable under a splitter (a, C) iff
 //     no state of B has a non-inert a-transition into C or every bottom
-//     state of B has one (GJKW 2017, Lemma 4.1). That needs only counts:
-//     a block that turns out stable costs nothing beyond marking the
-//     sources of the transitions into C, and the backward closure over
-//     inert τ-steps runs only in blocks that really split.
+//     state of B has one (the bottom-state argument of GJKW 2017). That
+//     needs only counts: a block that turns out stable costs nothing
+//     beyond marking the sources of the transitions into C, and the
+//     backward closure over inert τ-steps runs only in blocks that really
+//     split.
 //   - When B splits into the part P that reaches (a, C) — the closure of
 //     the marked states — and the rest R, no state of R has a τ-step into
 //     P, so R keeps its inert paths and stays stable. The states of P with
@@ -48,7 +49,8 @@ import (
 //
 // Invariants: (1) the partition is always coarser than the coarsest stable
 // one, because every splitter used is a union of current blocks and only
-// non-inert transitions are marked (GV Lemma 3.5); (2) every block is
+// non-inert transitions are marked (a union of blocks of a partition coarser
+// than branching bisimilarity never separates bisimilar states); (2) every block is
 // stable under every (a, C) with C not target-dirty: a block's stability
 // can be broken only by a split of a block its transitions enter (which is
 // then target-dirty) or by a change of its own inert paths, which happens
