@@ -86,8 +86,8 @@ type Options struct {
 }
 
 // DefaultMaxPairs is the default bound on the pairs explored by the search
-// for a distinguishing trace.
-const DefaultMaxPairs = 20_000_000
+// for a distinguishing trace (about 100 bytes each).
+const DefaultMaxPairs = 5_000_000
 
 func (o *Options) progress(stage string, done int64) {
 	if o.Progress != nil {

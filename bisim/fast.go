@@ -49,8 +49,8 @@ import (
 //
 // Invariants: (1) the partition is always coarser than the coarsest stable
 // one, because every splitter used is a union of current blocks and only
-// non-inert transitions are marked (a union of blocks of a partition coarser
-// than branching bisimilarity never separates bisimilar states); (2) every block is
+// non-inert transitions are marked (such a splitter never separates
+// bisimilar states); (2) every block is
 // stable under every (a, C) with C not target-dirty: a block's stability
 // can be broken only by a split of a block its transitions enter (which is
 // then target-dirty) or by a change of its own inert paths, which happens
