@@ -357,6 +357,8 @@ func TestBranchingWitness(t *testing.T) {
 		assert.Equal(t, "branching", c.Kind)
 		assert.Equal(t, 1, c.Side)
 		assert.Equal(t, []string{"b"}, c.Counterexample.Visible())
+		assert.True(t, c.PairLimitHit)
+		assert.Contains(t, c.Counterexample.Final, "stopped at the limit of 1 state pairs")
 		assert.True(t, replay(t, a, b, eq, c))
 		c, err = Compare(a, b, eq, Options{})
 		require.NoError(t, err)

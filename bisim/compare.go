@@ -32,6 +32,9 @@ type Comparison struct {
 	// the search for the counterexample.
 	Classes, StatesA, StatesB int32
 	Pairs                     int
+	// PairLimitHit reports that the search stopped at Options.MaxPairs
+	// before it found an unmatched action or divergence.
+	PairLimitHit bool
 }
 
 // Compare decides whether a and b are equivalent under eq, via the
@@ -115,6 +118,7 @@ func (w *witnessSearch) run(c *Comparison) {
 			return
 		}
 		if len(w.nodes) >= maxPairs {
+			c.PairLimitHit = true
 			break
 		}
 		if i&4095 == 0 {
@@ -406,9 +410,12 @@ func (w *witnessSearch) branchingWitness(c *Comparison) {
 				how = "neither directly nor after τ steps that stay in its class"
 				where = "the branching structure"
 			}
-			tr.Final = fmt.Sprintf("%s can %s; %s cannot, %s "+
-				"(visible actions and divergence agree on the %d state pairs explored: the difference is in %s)",
-				w.name(side), what, w.name(1-side), how, c.Pairs, where)
+			explored := fmt.Sprintf("visible actions and divergence agree on all %d state pairs reachable with the same visible steps", c.Pairs)
+			if c.PairLimitHit {
+				explored = fmt.Sprintf("the search for an unmatched action stopped at the limit of %d state pairs", c.Pairs)
+			}
+			tr.Final = fmt.Sprintf("%s can %s; %s cannot, %s (%s: the difference is in %s)",
+				w.name(side), what, w.name(1-side), how, explored, where)
 			w.fill(c, 0, side, "branching", tr)
 			return
 		}

@@ -22,6 +22,8 @@ func init() {
 			&cli.StringFlag{Name: "counterexample", Usage: "when not equivalent, write the distinguishing trace to `FILE` " +
 				"(.txt, .json, .aut or .dot by extension; a name without extension gets all four)"},
 			&cli.BoolFlag{Name: "json", Usage: "machine-readable verdict"},
+			&cli.IntFlag{Name: "max-pairs", Value: bisim.DefaultMaxPairs,
+				Usage: "bound on the state pairs searched for a short distinguishing trace"},
 		},
 		Action: compare,
 	})
@@ -58,6 +60,7 @@ func compare(c *cli.Context) error {
 		}
 	}
 	opts.NameA, opts.NameB = args[0], args[1]
+	opts.MaxPairs = c.Int("max-pairs")
 	res, err := bisim.Compare(ls[0], ls[1], eq, opts)
 	if err != nil {
 		return err
