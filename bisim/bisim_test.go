@@ -105,6 +105,10 @@ func TestYangFig3(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, c.Side, "u3 diverges")
 	assert.True(t, c.Counterexample.IsLasso())
+	c, err = Compare(from(r, r3), from(s, s3), Branching, Options{NameA: "Δ1", NameB: "Δ2"})
+	require.NoError(t, err)
+	assert.Equal(t, "Δ1 and Δ2 are not branching bisimilar; a path of Δ1:", c.Counterexample.Title)
+	assert.Regexp(t, `^Δ1 can do ret1 here; Δ2, in state \d+ reached by the same visible steps, cannot, after any τ steps$`, c.Counterexample.Final)
 }
 
 func TestSmallKnownAnswers(t *testing.T) {
@@ -353,12 +357,34 @@ func TestBranchingWitness(t *testing.T) {
 		assert.Equal(t, "branching", c.Kind)
 		assert.Equal(t, 1, c.Side)
 		assert.Equal(t, []string{"b"}, c.Counterexample.Visible())
+		assert.True(t, c.PairLimitHit)
+		assert.Contains(t, c.Counterexample.Final, "stopped at the limit of 1 state pairs")
 		assert.True(t, replay(t, a, b, eq, c))
 		c, err = Compare(a, b, eq, Options{})
 		require.NoError(t, err)
 		assert.Equal(t, "action", c.Kind, "without the bound the search finds A's τ step after which a is lost")
 		assert.True(t, replay(t, a, b, eq, c))
 	}
+}
+
+// TestBranchingWitnessDivergence forces the fallback where the only
+// difference is divergence inside the initial class: both sides can reach
+// a τ-loop (s1, t1), but only B loops in its initial state, and that loop
+// is inert there.
+func TestBranchingWitnessDivergence(t *testing.T) {
+	a := lts.FromTriples(0, 3, []lts.Triple{tri(0, "a", 2), tri(0, "tau", 1), tri(1, "tau", 1), tri(1, "b", 2)})
+	b := lts.FromTriples(0, 3, []lts.Triple{tri(0, "a", 2), tri(0, "tau", 1), tri(0, "tau", 0), tri(1, "tau", 1), tri(1, "b", 2)})
+	c, err := Compare(a, b, Branching, Options{})
+	require.NoError(t, err)
+	require.True(t, c.Equivalent)
+	c, err = Compare(a, b, DivBranching, Options{MaxPairs: 1})
+	require.NoError(t, err)
+	require.False(t, c.Equivalent)
+	assert.Equal(t, "branching", c.Kind)
+	assert.Equal(t, 1, c.Side)
+	assert.True(t, c.Counterexample.IsLasso())
+	assert.Contains(t, c.Counterexample.Final, "diverge")
+	assert.True(t, replay(t, a, b, DivBranching, c))
 }
 
 func TestEmptyAndErrors(t *testing.T) {
@@ -381,4 +407,30 @@ func mustPartition(t *testing.T, l *lts.LTS) []int32 {
 	block, _, err := Partition(l, DivBranching, Options{})
 	require.NoError(t, err)
 	return block
+}
+
+// TestCounterexampleKeepsMetadata checks that the steps of a counterexample
+// carry the thread and source step of the transitions of the LTS they come
+// from (Compare works on the disjoint union, which has no metadata).
+func TestCounterexampleKeepsMetadata(t *testing.T) {
+	bl := lts.NewBuilder()
+	bl.SetNumStates(3)
+	step := bl.AddStep(lts.SourceStep{File: "stack.lb", Line: 7, Col: 3, Text: "CAS(top, old, new)"})
+	bl.AddTransitionMeta(0, bl.Label("call(1,push,1)"), 1, 1, -1)
+	bl.AddTransitionMeta(1, lts.Tau, 2, 1, step)
+	bl.AddTransitionMeta(2, bl.Label("ret(1,push)"), 0, 1, -1)
+	impl := bl.Build()
+	spec := lts.FromTriples(0, 2, []lts.Triple{tri(0, "call(1,push,1)", 1)}) // push never returns
+	c, err := Compare(impl, spec, DivBranching, Options{NameA: "the implementation", NameB: "the specification"})
+	require.NoError(t, err)
+	require.False(t, c.Equivalent)
+	require.True(t, replay(t, impl, spec, DivBranching, c))
+	tr := c.Counterexample
+	require.Equal(t, 0, c.Side)
+	require.Len(t, tr.Steps, 3)
+	assert.Equal(t, int32(1), tr.Steps[1].Thread)
+	require.NotNil(t, tr.Steps[1].Source)
+	assert.Equal(t, "CAS(top, old, new)", tr.Steps[1].Source.Text)
+	assert.Equal(t, "ret(1,push)", tr.Steps[2].Label)
+	assert.Contains(t, tr.Final, "the implementation can do ret(1,push) here; the specification")
 }

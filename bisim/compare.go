@@ -32,6 +32,9 @@ type Comparison struct {
 	// the search for the counterexample.
 	Classes, StatesA, StatesB int32
 	Pairs                     int
+	// PairLimitHit reports that the search stopped at Options.MaxPairs
+	// before it found an unmatched action or divergence.
+	PairLimitHit bool
 }
 
 // Compare decides whether a and b are equivalent under eq, via the
@@ -86,10 +89,14 @@ type pairNode struct {
 }
 
 func (w *witnessSearch) name(side int) string {
-	if side == 0 {
-		return "A"
+	name, def := w.opts.NameA, "A"
+	if side == 1 {
+		name, def = w.opts.NameB, "B"
 	}
-	return "B"
+	if name == "" {
+		return def
+	}
+	return name
 }
 
 func (w *witnessSearch) run(c *Comparison) {
@@ -111,6 +118,7 @@ func (w *witnessSearch) run(c *Comparison) {
 			return
 		}
 		if len(w.nodes) >= maxPairs {
+			c.PairLimitHit = true
 			break
 		}
 		if i&4095 == 0 {
@@ -189,7 +197,7 @@ func (w *witnessSearch) found(c *Comparison, i int32) bool {
 
 func (w *witnessSearch) fill(c *Comparison, i int32, side int, kind string, tr *lts.Trace) {
 	c.Side, c.Kind, c.Counterexample = side, kind, tr
-	tr.Title = fmt.Sprintf("A and B are not %s bisimilar; a path of %s:", w.eq, w.name(side))
+	tr.Title = fmt.Sprintf("%s and %s are not %s bisimilar; a path of %s:", w.name(0), w.name(1), w.eq, w.name(side))
 	other := w.trace(i, 1-side)
 	c.Other = other.Steps
 	n := w.nodes[i]
@@ -397,12 +405,17 @@ func (w *witnessSearch) branchingWitness(c *Comparison) {
 				what = "do " + w.u.Labels[e.label] + " into a state of class " + fmt.Sprint(e.class)
 			}
 			how := "with no step of the same label into that class"
+			where := "the number of τ steps or the branching structure"
 			if w.eq != Strong {
 				how = "neither directly nor after τ steps that stay in its class"
+				where = "the branching structure"
 			}
-			tr.Final = fmt.Sprintf("%s can %s; %s cannot, %s "+
-				"(visible actions and divergence agree on the %d state pairs explored: the difference is in the branching structure)",
-				w.name(side), what, w.name(1-side), how, c.Pairs)
+			explored := fmt.Sprintf("visible actions and divergence agree on all %d state pairs reachable with the same visible steps", c.Pairs)
+			if c.PairLimitHit {
+				explored = fmt.Sprintf("the search for an unmatched action stopped at the limit of %d state pairs", c.Pairs)
+			}
+			tr.Final = fmt.Sprintf("%s can %s; %s cannot, %s (%s: the difference is in %s)",
+				w.name(side), what, w.name(1-side), how, explored, where)
 			w.fill(c, 0, side, "branching", tr)
 			return
 		}

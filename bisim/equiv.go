@@ -1,6 +1,9 @@
 package bisim
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Equivalence selects the behavioural equivalence to decide.
 type Equivalence int
@@ -21,20 +24,29 @@ var equivalenceNames = [...]string{Strong: "strong", Branching: "branching", Div
 
 // ParseEquivalence parses "strong", "branching" or "divbranching".
 func ParseEquivalence(s string) (Equivalence, error) {
-	for e, name := range equivalenceNames {
-		if s == name {
-			return Equivalence(e), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown equivalence %q: expected strong, branching or divbranching", s)
+	return parseName[Equivalence](equivalenceNames[:], s, "equivalence")
 }
 
 // String returns the name accepted by ParseEquivalence.
-func (e Equivalence) String() string {
-	if e >= 0 && int(e) < len(equivalenceNames) {
-		return equivalenceNames[e]
+func (e Equivalence) String() string { return nameOf(equivalenceNames[:], e, "Equivalence") }
+
+// parseName returns the index of s in names, as a T.
+func parseName[T ~int](names []string, s, what string) (T, error) {
+	for i, name := range names {
+		if s == name {
+			return T(i), nil
+		}
 	}
-	return fmt.Sprintf("Equivalence(%d)", int(e))
+	expected := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return 0, fmt.Errorf("unknown %s %q: expected %s", what, s, expected)
+}
+
+// nameOf returns names[v], or type(v) for a value out of range.
+func nameOf[T ~int](names []string, v T, typ string) string {
+	if v >= 0 && int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typ, int(v))
 }
 
 // Algorithm selects the partition-refinement algorithm.
@@ -51,21 +63,11 @@ var algorithmNames = [...]string{Fast: "fast", GV: "gv"}
 
 // ParseAlgorithm parses "fast" or "gv".
 func ParseAlgorithm(s string) (Algorithm, error) {
-	for a, name := range algorithmNames {
-		if s == name {
-			return Algorithm(a), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown algorithm %q: expected fast or gv", s)
+	return parseName[Algorithm](algorithmNames[:], s, "algorithm")
 }
 
 // String returns the name accepted by ParseAlgorithm.
-func (a Algorithm) String() string {
-	if a >= 0 && int(a) < len(algorithmNames) {
-		return algorithmNames[a]
-	}
-	return fmt.Sprintf("Algorithm(%d)", int(a))
-}
+func (a Algorithm) String() string { return nameOf(algorithmNames[:], a, "Algorithm") }
 
 // Options tune Partition, Minimize and Compare.
 type Options struct {
@@ -77,11 +79,15 @@ type Options struct {
 	// MaxPairs bounds the state pairs Compare explores when it searches for
 	// a distinguishing trace; 0 means DefaultMaxPairs.
 	MaxPairs int
+	// NameA and NameB name the two LTSs of Compare in the counterexample's
+	// Title and Final, e.g. "the implementation" and "the specification";
+	// empty means "A" and "B".
+	NameA, NameB string
 }
 
 // DefaultMaxPairs is the default bound on the pairs explored by the search
-// for a distinguishing trace.
-const DefaultMaxPairs = 20_000_000
+// for a distinguishing trace (about 100 bytes each).
+const DefaultMaxPairs = 5_000_000
 
 func (o *Options) progress(stage string, done int64) {
 	if o.Progress != nil {

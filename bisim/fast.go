@@ -21,10 +21,11 @@ import (
 //     reaches by inert τ-steps a bottom state of its block (one with no
 //     inert τ-step). Hence a block B is stable under a splitter (a, C) iff
 //     no state of B has a non-inert a-transition into C or every bottom
-//     state of B has one (GJKW 2017, Lemma 4.1). That needs only counts:
-//     a block that turns out stable costs nothing beyond marking the
-//     sources of the transitions into C, and the backward closure over
-//     inert τ-steps runs only in blocks that really split.
+//     state of B has one (the bottom-state argument of GJKW 2017). That
+//     needs only counts: a block that turns out stable costs nothing
+//     beyond marking the sources of the transitions into C, and the
+//     backward closure over inert τ-steps runs only in blocks that really
+//     split.
 //   - When B splits into the part P that reaches (a, C) — the closure of
 //     the marked states — and the rest R, no state of R has a τ-step into
 //     P, so R keeps its inert paths and stays stable. The states of P with
@@ -48,7 +49,8 @@ import (
 //
 // Invariants: (1) the partition is always coarser than the coarsest stable
 // one, because every splitter used is a union of current blocks and only
-// non-inert transitions are marked (GV Lemma 3.5); (2) every block is
+// non-inert transitions are marked (such a splitter never separates
+// bisimilar states); (2) every block is
 // stable under every (a, C) with C not target-dirty: a block's stability
 // can be broken only by a split of a block its transitions enter (which is
 // then target-dirty) or by a change of its own inert paths, which happens
@@ -56,10 +58,13 @@ import (
 // empty the partition is stable, hence the coarsest stable partition.
 // inertOut and bottom are exact between rounds.
 //
-// Known weakness: checkNewBottom reads all transitions of ref. When a
-// kernel state of huge out-degree (a big contracted τ-SCC, common in random
-// LTSs) is the ref of many splits, this dominates, and time grows about
-// quadratically (see the random benchmarks).
+// Known weaknesses, both measured on random LTSs with half their
+// transitions τ (bench_test.go), where doubling the size multiplies the time
+// by 3–5: (1) both halves of every split are re-scanned as targets, where
+// the O(m log n) algorithms scan only the smaller one and use per-state
+// counters for the rest of the constellation; (2) checkNewBottom reads all
+// transitions of ref, and when a contracted τ-SCC of huge out-degree is the
+// only bottom state of a big block it is read at every split of that block.
 func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	r := newRefiner(k)
 	r.pushTarget(0)
@@ -86,6 +91,7 @@ type refiner struct {
 	tauIndex, tauSrc   []int32 // sources of τ-transitions by target
 	inertOut           []int32 // inert τ-steps per state
 	bottom             []int32 // bottom states per block
+	rep                []int32 // a bottom state of each block, of small out-degree if possible; -1 if not known
 	mark               []uint32
 	epoch              uint32
 	count, bcount      []int32 // marked states, marked bottom states per block in this round
@@ -101,6 +107,7 @@ func newRefiner(k *kernel) *refiner {
 	r := &refiner{k: k, numBlocks: 1,
 		block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
 		begin: make([]int32, n), end: make([]int32, n), inertOut: make([]int32, n), bottom: make([]int32, n),
+		rep:  make([]int32, n),
 		mark: make([]uint32, n), count: make([]int32, n), bcount: make([]int32, n),
 		inTargets: make([]bool, n)}
 	for s := int32(0); s < n; s++ {
@@ -117,12 +124,23 @@ func newRefiner(k *kernel) *refiner {
 			r.inertOut[k.src[t]]++ // one block: every τ-step is inert
 		}
 	}
+	r.rep[0] = -1
 	for s := int32(0); s < n; s++ {
 		if r.inertOut[s] == 0 {
 			r.bottom[0]++
+			r.rep[0] = r.lighter(r.rep[0], s)
 		}
 	}
 	return r
+}
+
+// lighter returns whichever of the states a (-1: none) and b has fewer
+// transitions.
+func (r *refiner) lighter(a, b int32) int32 {
+	if a < 0 || r.k.out[b+1]-r.k.out[b] < r.k.out[a+1]-r.k.out[a] {
+		return b
+	}
+	return a
 }
 
 func (r *refiner) pushTarget(b int32) {
@@ -244,15 +262,20 @@ func (r *refiner) split(b int32) {
 	}
 	r.begin[nb], r.end[nb] = hi, r.end[b]
 	r.end[b] = hi
-	moved := int32(0)
+	moved, repMoved := int32(0), int32(-1)
 	for _, s := range r.perm[hi:r.end[nb]] {
 		r.block[s] = nb
 		if r.inertOut[s] == 0 {
 			moved++
+			repMoved = r.lighter(repMoved, s)
 		}
 	}
 	r.bottom[nb] = moved
 	r.bottom[b] -= moved
+	r.rep[nb] = repMoved
+	if rb := r.rep[b]; rb >= 0 && r.block[rb] != b {
+		r.rep[b] = -1
+	}
 	r.pushTarget(b)
 	r.pushTarget(nb)
 	// The τ-steps from the reaching part into the rest are no longer
@@ -277,8 +300,33 @@ func (r *refiner) split(b int32) {
 		}
 	}
 	if len(r.newBottom) > 0 {
+		if r.rep[reach] < 0 {
+			for _, s := range r.newBottom {
+				r.rep[reach] = r.lighter(r.rep[reach], s)
+			}
+		}
 		r.checkNewBottom(reach, rest)
 	}
+}
+
+// repOf returns rep[b], finding a bottom state of b first if none is known
+// by following inert τ-steps down from some state of b.
+func (r *refiner) repOf(b int32) int32 {
+	if r.rep[b] >= 0 {
+		return r.rep[b]
+	}
+	k := r.k
+	s := r.perm[r.begin[b]]
+	for r.inertOut[s] > 0 {
+		for t := k.out[s]; t < k.out[s+1] && k.lab[t] == 0; t++ {
+			if r.block[k.dst[t]] == b {
+				s = k.dst[t]
+				break
+			}
+		}
+	}
+	r.rep[b] = s
+	return s
 }
 
 // checkNewBottom handles the new bottom states of reach, the part of a
@@ -290,18 +338,11 @@ func (r *refiner) split(b int32) {
 // every (a, C), C not reach or rest, on which a new bottom state and an old
 // bottom state ref differ makes C target-dirty, which re-checks reach under
 // (a, C). Each state becomes a new bottom state at most once, so this costs
-// O(m) in all, plus finding ref.
+// O(m) in all, plus reading ref: rep keeps a bottom state of small
+// out-degree per block where it can, since a big contracted τ-SCC as ref
+// would be read at every split.
 func (r *refiner) checkNewBottom(reach, rest int32) {
-	ref := r.perm[r.begin[rest]]
-	for r.inertOut[ref] > 0 { // follow inert τ-steps down to a bottom state
-		k := r.k
-		for t := k.out[ref]; t < k.out[ref+1] && k.lab[t] == 0; t++ {
-			if r.block[k.dst[t]] == rest {
-				ref = k.dst[t]
-				break
-			}
-		}
-	}
+	ref := r.repOf(rest)
 	r.refKeys = r.keysOf(r.refKeys[:0], ref, reach, rest)
 	for _, s := range r.newBottom {
 		r.keys = r.keysOf(r.keys[:0], s, reach, rest)

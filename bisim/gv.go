@@ -9,7 +9,7 @@ import "slices"
 // A partition P is stable when for every block B, every label a and every
 // block C with a ≠ τ or C ≠ B, either every state of B or no state of B can
 // reach, by inert τ-steps inside B, a state with an a-transition into C.
-// The coarsest stable partition is branching bisimilarity (GV Thm. 3.6);
+// The coarsest stable partition is branching bisimilarity (GV 1990);
 // with no inert τ (Strong) it is strong bisimilarity.
 //
 // The algorithm starts from one block and repeats passes until a pass

@@ -1,6 +1,10 @@
 package bisim
 
-import "github.com/linbis/linbis/lts"
+import (
+	"slices"
+
+	"github.com/linbis/linbis/lts"
+)
 
 // kernel is the graph the refinement algorithms work on: an LTS whose τ
 // graph is acyclic when inert is set, with an optional never-inert
@@ -26,9 +30,9 @@ type kernel struct {
 }
 
 // newKernel prepares l for deciding eq. The branching kernel is built with
-// two counting passes (no sorting, no deduplication: duplicate transitions
-// are harmless to the refinement); the τ-transitions of every state come
-// first in its range, which hasTauInto relies on to stop early.
+// two counting passes and deduplicated per state; the τ-transitions of
+// every state come first in its range, which split relies on to stop
+// early.
 func newKernel(l *lts.LTS, eq Equivalence) *kernel {
 	if eq == Strong {
 		return &kernel{n: l.NumStates, src: l.Src, lab: l.Label, dst: l.Dst, out: l.Out,
@@ -80,7 +84,36 @@ func newKernel(l *lts.LTS, eq Equivalence) *kernel {
 			add(int32(c), k.divLabel, int32(c))
 		}
 	}
+	k.dedupe()
 	return k
+}
+
+// dedupe sorts the transitions of every state by (label, target) and
+// removes duplicates, which contraction creates in bulk: a big τ-SCC has
+// many transitions with the same label into the same component. The
+// refinement would cope with them, but they cost time in every scan (and
+// τ, label 0, still comes first).
+func (k *kernel) dedupe() {
+	var buf []uint64
+	w := int32(0)
+	for s := int32(0); s < k.n; s++ {
+		lo, hi := k.out[s], k.out[s+1]
+		k.out[s] = w
+		buf = buf[:0]
+		for t := lo; t < hi; t++ {
+			buf = append(buf, uint64(k.lab[t])<<32|uint64(k.dst[t]))
+		}
+		if len(buf) > 1 {
+			slices.Sort(buf)
+			buf = slices.Compact(buf)
+		}
+		for _, key := range buf {
+			k.src[w], k.lab[w], k.dst[w] = s, int32(key>>32), int32(uint32(key))
+			w++
+		}
+	}
+	k.out[k.n] = w
+	k.src, k.lab, k.dst = k.src[:w], k.lab[:w], k.dst[:w]
 }
 
 // kernelState maps a state of the input to its kernel state.

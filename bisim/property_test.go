@@ -64,3 +64,24 @@ func TestParseNames(t *testing.T) {
 	_, err = ParseAlgorithm("fastest")
 	assert.Error(t, err)
 }
+
+// TestFastMatchesGVOnLargerLTSs compares the two algorithms where the
+// oracle is too slow: a few hundred random LTSs of up to 300 states, with
+// fewer τs so that τ-SCCs stay small and blocks split deep.
+func TestFastMatchesGVOnLargerLTSs(t *testing.T) {
+	seeds := 300
+	if testing.Short() {
+		seeds = 30
+	}
+	for seed := range seeds {
+		l := randomLTS(uint64(1_000_000+seed), 300)
+		for _, eq := range allEquivalences {
+			fast, nf, err := Partition(l, eq, Options{Algorithm: Fast})
+			require.NoError(t, err)
+			gv, ng, err := Partition(l, eq, Options{Algorithm: GV})
+			require.NoError(t, err)
+			require.Equal(t, ng, nf, "seed %d %v", seed, eq)
+			require.Equal(t, gv, fast, "seed %d %v", seed, eq)
+		}
+	}
+}

@@ -30,6 +30,9 @@ func TestReduceThenCompare(t *testing.T) {
 				code, _, errOut := linbis("reduce", in, "-o", out, "--equiv", eq, "--algorithm", alg)
 				require.Equal(t, 0, code, errOut)
 				assert.Contains(t, errOut, "states")
+				code, _, errOut = linbis("reduce", "-q", in, "-o", out, "--equiv", eq, "--algorithm", alg)
+				require.Equal(t, 0, code)
+				assert.Empty(t, errOut)
 				q, err := lts.ReadFile(out, lts.ReadOptions{})
 				require.NoError(t, err)
 				orig, err := lts.ReadFile(in, lts.ReadOptions{})
@@ -138,6 +141,8 @@ func TestBisimVerbErrors(t *testing.T) {
 		{"one file", []string{"compare", in}, "needs two files"},
 		{"missing file", []string{"compare", in, filepath.Join(dir, "nope.aut")}, "nope.aut"},
 		{"unknown flag", []string{"reduce", in, "--bogus"}, "unknown flag"},
+		{"bad input", []string{"reduce", writeAut(t, dir, "bad.aut", "des (0, 1, 2)\n(0, \"a\", 5)\n"), "-o", filepath.Join(dir, "o.aut")},
+			"bad.aut:2:10: target state 5 out of range"},
 		{"bad cex ext", []string{"compare", in, writeAut(t, dir, "x.aut", "des (0, 0, 1)\n"), "--counterexample", filepath.Join(dir, "c.xyz")}, "unknown counterexample format"},
 	}
 	for _, tc := range cases {

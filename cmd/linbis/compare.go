@@ -22,6 +22,8 @@ func init() {
 			&cli.StringFlag{Name: "counterexample", Usage: "when not equivalent, write the distinguishing trace to `FILE` " +
 				"(.txt, .json, .aut or .dot by extension; a name without extension gets all four)"},
 			&cli.BoolFlag{Name: "json", Usage: "machine-readable verdict"},
+			&cli.IntFlag{Name: "max-pairs", Value: bisim.DefaultMaxPairs,
+				Usage: "bound on the state pairs searched for a short distinguishing trace"},
 		},
 		Action: compare,
 	})
@@ -42,12 +44,9 @@ type compareResult struct {
 }
 
 func compare(c *cli.Context) error {
-	args, err := bisimArgs(c)
+	args, err := bisimArgs(c, 2, "two files A and B")
 	if err != nil {
 		return err
-	}
-	if len(args) != 2 {
-		return fmt.Errorf("compare needs two files A and B, got %d arguments", len(args))
 	}
 	eq, opts, m, err := bisimOptions(c)
 	if err != nil {
@@ -60,6 +59,8 @@ func compare(c *cli.Context) error {
 			return err
 		}
 	}
+	opts.NameA, opts.NameB = args[0], args[1]
+	opts.MaxPairs = c.Int("max-pairs")
 	res, err := bisim.Compare(ls[0], ls[1], eq, opts)
 	if err != nil {
 		return err
@@ -88,7 +89,6 @@ func compare(c *cli.Context) error {
 		fmt.Fprintf(w, "%s and %s are %s modulo %s bisimilarity (%d + %d states, %d classes)\n",
 			args[0], args[1], verdict, eq, res.StatesA, res.StatesB, res.Classes)
 		if !res.Equivalent {
-			fmt.Fprintf(w, "A = %s, B = %s\n", args[0], args[1])
 			if err := res.Counterexample.WriteText(w); err != nil {
 				return err
 			}

@@ -30,7 +30,7 @@ var (
 		Usage: "equivalence: strong, branching or divbranching"}
 	bisimAlgorithmFlag = &cli.StringFlag{Name: "algorithm", Value: "fast",
 		Usage: "partition refinement: fast or gv (Groote–Vaandrager reference, O(m·n))"}
-	bisimQuietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"}
+	bisimQuietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "nothing on stderr but errors"}
 )
 
 // bisimOptions reads --equiv and --algorithm and sets up progress on stderr.
@@ -53,8 +53,9 @@ func bisimOptions(c *cli.Context) (bisim.Equivalence, bisim.Options, *meter.Mete
 
 // bisimArgs returns the positional arguments of c, applying the flags
 // given after them (urfave/cli v2 stops at the first positional argument,
-// but `reduce IN.aut -o OUT.aut` is the natural order).
-func bisimArgs(c *cli.Context) ([]string, error) {
+// but `reduce IN.aut -o OUT.aut` is the natural order), and checks that
+// there are want of them, described by what.
+func bisimArgs(c *cli.Context, want int, what string) ([]string, error) {
 	var pos []string
 	args := c.Args().Slice()
 	for i := 0; i < len(args); i++ {
@@ -87,16 +88,16 @@ func bisimArgs(c *cli.Context) ([]string, error) {
 			return nil, fmt.Errorf("flag %s: %v", a, err)
 		}
 	}
+	if len(pos) != want {
+		return nil, fmt.Errorf("%s needs %s, got %d arguments", c.Command.Name, what, len(pos))
+	}
 	return pos, nil
 }
 
 func reduce(c *cli.Context) error {
-	args, err := bisimArgs(c)
+	args, err := bisimArgs(c, 1, "one input file")
 	if err != nil {
 		return err
-	}
-	if len(args) != 1 {
-		return fmt.Errorf("reduce needs one input file, got %d arguments", len(args))
 	}
 	if c.String("output") == "" {
 		return fmt.Errorf("reduce needs an output file: -o OUT.aut")
@@ -118,7 +119,9 @@ func reduce(c *cli.Context) error {
 	if err := lts.WriteFile(c.String("output"), q); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "%d states, %d transitions -> %d states, %d transitions (%s)\n",
-		l.NumStates, l.NumTransitions(), q.NumStates, q.NumTransitions(), eq)
+	if !c.Bool("quiet") {
+		fmt.Fprintf(c.App.ErrWriter, "%d states, %d transitions -> %d states, %d transitions (%s)\n",
+			l.NumStates, l.NumTransitions(), q.NumStates, q.NumTransitions(), eq)
+	}
 	return nil
 }
