@@ -17,7 +17,7 @@ func distinguishing(cmp *bisim.Comparison) Evidence {
 	if cmp.Side == 1 {
 		t = &lts.Trace{Title: t.Title, Steps: cmp.Other, LoopStart: -1, Final: t.Final}
 	}
-	expl := "implementation (A) and specification (B) are not divergence-preserving branching bisimilar"
+	expl := "the implementation and the specification are not divergence-preserving branching bisimilar"
 	if t.Final != "" {
 		expl += ": after this trace, " + t.Final
 	}

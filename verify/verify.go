@@ -89,7 +89,8 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 		return nil, err
 	}
 	r.Impl, r.Spec = sizeOf(out.Impl), sizeOf(out.Spec)
-	bopts := bisim.Options{Algorithm: opts.Algorithm, Progress: opts.Progress}
+	bopts := bisim.Options{Algorithm: opts.Algorithm, Progress: opts.Progress,
+		NameA: "the implementation", NameB: "the specification"}
 	if opts.LinPoints {
 		if opts.Method != Refine {
 			r.Notes = append(r.Notes, "with linearization points only the refinement over lin events is checked (Liu et al. Thm 2)")

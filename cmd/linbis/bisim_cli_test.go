@@ -140,7 +140,7 @@ func TestBisimVerbErrors(t *testing.T) {
 		{"bad algorithm", []string{"compare", in, in, "--algorithm", "quick"}, "unknown algorithm"},
 		{"one file", []string{"compare", in}, "needs two files"},
 		{"missing file", []string{"compare", in, filepath.Join(dir, "nope.aut")}, "nope.aut"},
-		{"unknown flag", []string{"reduce", in, "--bogus"}, "unknown flag"},
+		{"unknown flag", []string{"reduce", in, "--bogus"}, "flag provided but not defined: --bogus"},
 		{"bad input", []string{"reduce", writeAut(t, dir, "bad.aut", "des (0, 1, 2)\n(0, \"a\", 5)\n"), "-o", filepath.Join(dir, "o.aut")},
 			"bad.aut:2:10: target state 5 out of range"},
 		{"bad cex ext", []string{"compare", in, writeAut(t, dir, "x.aut", "des (0, 0, 1)\n"), "--counterexample", filepath.Join(dir, "c.xyz")}, "unknown counterexample format"},

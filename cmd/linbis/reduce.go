@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -56,37 +54,9 @@ func bisimOptions(c *cli.Context) (bisim.Equivalence, bisim.Options, *meter.Mete
 // but `reduce IN.aut -o OUT.aut` is the natural order), and checks that
 // there are want of them, described by what.
 func bisimArgs(c *cli.Context, want int, what string) ([]string, error) {
-	var pos []string
-	args := c.Args().Slice()
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if len(a) < 2 || a[0] != '-' {
-			pos = append(pos, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		var flag cli.Flag
-		for _, f := range c.Command.Flags {
-			if slices.Contains(f.Names(), name) {
-				flag = f
-			}
-		}
-		if flag == nil {
-			return nil, fmt.Errorf("unknown flag %s", a)
-		}
-		if _, isBool := flag.(*cli.BoolFlag); isBool && !hasValue {
-			value, hasValue = "true", true
-		}
-		if !hasValue {
-			if i+1 == len(args) {
-				return nil, fmt.Errorf("flag %s needs a value", a)
-			}
-			i++
-			value = args[i]
-		}
-		if err := c.Set(flag.Names()[0], value); err != nil {
-			return nil, fmt.Errorf("flag %s: %v", a, err)
-		}
+	pos, err := positionalArgs(c)
+	if err != nil {
+		return nil, err
 	}
 	if len(pos) != want {
 		return nil, fmt.Errorf("%s needs %s, got %d arguments", c.Command.Name, what, len(pos))

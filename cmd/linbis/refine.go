@@ -54,10 +54,11 @@ type refineReport struct {
 }
 
 func refineCmd(c *cli.Context) error {
-	if c.NArg() != 2 {
-		return fmt.Errorf("refine needs IMPL and SPEC, got %d arguments", c.NArg())
+	args, err := bisimArgs(c, 2, "IMPL and SPEC")
+	if err != nil {
+		return err
 	}
-	implPath, specPath := c.Args().Get(0), c.Args().Get(1)
+	implPath, specPath := args[0], args[1]
 	impl, err := lts.ReadFile(implPath, lts.ReadOptions{})
 	if err != nil {
 		return err
