@@ -69,7 +69,7 @@ func TestCompileErrors(t *testing.T) {
 	assert.Contains(t, err.Error(), "a.lin:2:16: array a has 0 elements")
 
 	_, _, err = Compile(m, Bounds{Threads: 0, Ops: 1, Values: []int{1}}, DefaultOptions())
-	assert.ErrorContains(t, err, "at least one thread")
+	assert.ErrorContains(t, err, "between 1 and 64 threads")
 	_, _, err = Compile(m, Bounds{Threads: 1, Ops: 0, Values: []int{1}}, DefaultOptions())
 	assert.ErrorContains(t, err, "ops")
 	_, _, err = Compile(m, Bounds{Threads: 1, Ops: 1}, DefaultOptions())
