@@ -82,7 +82,8 @@ func (m *Model) DefaultBounds() Bounds {
 	return b
 }
 
-// Options tune Compile.
+// Options tune Compile. Start from DefaultOptions: the zero Options has
+// GarbageCollected false, i.e. the explicit heap mode.
 type Options struct {
 	// MaxStates bounds each LTS; 0 means 50,000,000.
 	MaxStates int
