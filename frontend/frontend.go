@@ -82,7 +82,8 @@ func (m *Model) DefaultBounds() Bounds {
 	return b
 }
 
-// Options tune Compile.
+// Options tune Compile. Start from DefaultOptions: the zero Options has
+// GarbageCollected false, i.e. the explicit heap mode.
 type Options struct {
 	// MaxStates bounds each LTS; 0 means 50,000,000.
 	MaxStates int
@@ -129,7 +130,31 @@ func Compile(m *Model, b Bounds, opts Options) (impl, spec *lts.LTS, err error) 
 	if err != nil {
 		return nil, nil, fmt.Errorf("specification of %s: %w", m.Name, err)
 	}
+	if err := checkSpecDivergence(spec); err != nil {
+		return nil, nil, fmt.Errorf("specification of %s: %w", m.Name, err)
+	}
 	return impl, spec, nil
+}
+
+// ErrSpecDivergent is wrapped by the error Compile returns when the
+// specification has a τ-cycle: a specification must always be able to
+// finish its operations (Yang et al., Lemma 5.3), so its method bodies
+// belong in atomic blocks.
+var ErrSpecDivergent = errors.New("the specification has a τ-cycle")
+
+// checkSpecDivergence reports a τ-cycle of the spec with a source step on it.
+func checkSpecDivergence(spec *lts.LTS) error {
+	comp, count := lts.TauSCCs(spec)
+	div := lts.DivergentComponents(spec, comp, count)
+	for t := range spec.Src {
+		if spec.Label[t] == lts.Tau && comp[spec.Src[t]] == comp[spec.Dst[t]] && div[comp[spec.Src[t]]] {
+			if st, ok := spec.StepOf(int32(t)); ok {
+				return fmt.Errorf("%w at %s (thread %d); write the method bodies as atomic blocks", ErrSpecDivergent, st, spec.ThreadOf(int32(t)))
+			}
+			return ErrSpecDivergent
+		}
+	}
+	return nil
 }
 
 func (o Options) explore() explore.Options {

@@ -69,7 +69,7 @@ func TestCompileErrors(t *testing.T) {
 	assert.Contains(t, err.Error(), "a.lin:2:16: array a has 0 elements")
 
 	_, _, err = Compile(m, Bounds{Threads: 0, Ops: 1, Values: []int{1}}, DefaultOptions())
-	assert.ErrorContains(t, err, "at least one thread")
+	assert.ErrorContains(t, err, "between 1 and 64 threads")
 	_, _, err = Compile(m, Bounds{Threads: 1, Ops: 0, Values: []int{1}}, DefaultOptions())
 	assert.ErrorContains(t, err, "ops")
 	_, _, err = Compile(m, Bounds{Threads: 1, Ops: 1}, DefaultOptions())
@@ -89,4 +89,25 @@ func TestStateLimit(t *testing.T) {
 	assert.True(t, errors.Is(err, ErrStateLimit))
 	assert.True(t, IsStateLimit(err))
 	assert.Regexp(t, `more than 100 states \(\d+ transitions so far; \d+ states fully expanded`, err.Error())
+}
+
+// TestSpecDivergenceRejected checks that a specification with a τ-cycle
+// (here counter Δ2's spinning dec used as the spec) is refused.
+func TestSpecDivergenceRejected(t *testing.T) {
+	src := `object O {
+  shared c int = 0
+  method dec() { atomic { c = c - 1 } }
+}
+spec S {
+  shared c int = 0
+  method dec() { while true { skip } }
+}
+client { threads 1; ops 1 }
+`
+	m, err := Parse("s.lin", []byte(src))
+	require.NoError(t, err)
+	_, _, err = Compile(m, m.DefaultBounds(), DefaultOptions())
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, ErrSpecDivergent))
+	assert.Contains(t, err.Error(), "s.lin:7:18: while true")
 }

@@ -36,6 +36,14 @@ func TestCompileJSONAndFlags(t *testing.T) {
 	assert.Equal(t, "threads=1 ops=2 values=1,2", rep["bounds"])
 	assert.Greater(t, rep["impl"].(map[string]any)["states"], 0.0)
 
+	// Folding private-node accesses only removes states.
+	_, fine, _ := linbis("compile", "--json", "--fine-grained", "treiber")
+	_, folded, _ := linbis("compile", "--json", "treiber")
+	var rf, rc map[string]any
+	require.NoError(t, json.Unmarshal([]byte(fine), &rf))
+	require.NoError(t, json.Unmarshal([]byte(folded), &rc))
+	assert.Greater(t, rf["impl"].(map[string]any)["states"], rc["impl"].(map[string]any)["states"])
+
 	code, out, _ = linbis("compile", "--list")
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "treiber\n")

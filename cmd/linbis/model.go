@@ -30,6 +30,7 @@ func modelFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-states", Value: 50_000_000, Usage: "stop exploring an LTS after this many states"},
 		&cli.IntFlag{Name: "max-nodes", Value: 64, Usage: "bound on live heap nodes (exceeding it is a model error)"},
 		&cli.BoolFlag{Name: "explicit", Usage: "explicit memory: no garbage collection; freed nodes may be reused while referenced (ABA)"},
+		&cli.BoolFlag{Name: "fine-grained", Usage: "make accesses to thread-private heap nodes steps of their own (default: folded into the neighbouring step)"},
 		&cli.BoolFlag{Name: "lin", Usage: "make `lin` statements visible as lin(T,M,VAL) events (linearization-point mode)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 	}
@@ -195,6 +196,7 @@ func optionsFromFlags(c *cli.Context, stage string) (frontend.Options, *meter.Me
 	o.MaxNodes = c.Int("max-nodes")
 	o.GarbageCollected = !c.Bool("explicit")
 	o.LinEvents = c.Bool("lin")
+	o.FineGrained = c.Bool("fine-grained")
 	mt := meter.ForStderr(c.Bool("quiet"))
 	if mt != nil {
 		o.Progress = func(states, _ int64) { mt.Report(stage, states, "states") }

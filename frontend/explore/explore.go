@@ -98,10 +98,10 @@ type explorer struct {
 	// source (breadth-first), so the CSR index is built as states are
 	// expanded and Src is recovered from it at the end.
 	out        []int32 // out[s]: first transition of state s
-	labelCol   column
-	dst        column
-	thread     column
-	stepCol    column
+	labelCol   column[uint16]
+	dst        column[int32]
+	thread     column[uint8]
+	stepCol    column[int16]
 	labelNames []string
 	labelIDs   map[string]int32
 	steps      []lts.SourceStep
@@ -115,8 +115,8 @@ type explorer struct {
 // Explore builds the LTS of obj (the implementation or the specification
 // of prog) under the bounds.
 func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.LTS, error) {
-	if b.Threads < 1 {
-		return nil, fmt.Errorf("need at least one thread, got %d", b.Threads)
+	if b.Threads < 1 || b.Threads > 64 {
+		return nil, fmt.Errorf("need between 1 and 64 threads, got %d", b.Threads)
 	}
 	if b.Ops == 0 || b.Ops < -1 {
 		return nil, fmt.Errorf("ops must be at least 1 or forever (-1), got %d", b.Ops)
@@ -140,6 +140,9 @@ func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.
 	for _, s := range p.steps {
 		pos := p.file.Position(s.pos)
 		x.steps = append(x.steps, lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.text, Procedure: s.procedure})
+	}
+	if len(p.steps) > 1<<15-1 {
+		return nil, fmt.Errorf("the model has %d source steps; at most %d are supported", len(p.steps), 1<<15-1)
 	}
 	x.argTuples()
 	x.allowed = make([][]bool, b.Threads)
@@ -280,17 +283,19 @@ func (x *explorer) build() *lts.LTS {
 	// next copy when the table is large, so that the peak stays near one
 	// table plus one column.
 	large := m > 1<<22
-	slice := func(c *column) []int32 {
-		s := c.slice()
+	gc := func() {
 		if large {
 			runtime.GC()
 		}
-		return s
 	}
 	l := &lts.LTS{Initial: 0, NumStates: n, Labels: x.labelNames, Src: src, Out: out}
-	l.Label = slice(&x.labelCol)
-	l.Dst = slice(&x.dst)
-	l.Meta = &lts.Meta{Thread: slice(&x.thread), Step: slice(&x.stepCol), Steps: x.steps}
+	l.Label = x.labelCol.slice()
+	gc()
+	l.Dst = x.dst.slice()
+	gc()
+	l.Meta = &lts.Meta{Thread: x.thread.slice()}
+	gc()
+	l.Meta.Step, l.Meta.Steps = x.stepCol.slice(), x.steps
 	return l
 }
 
@@ -308,10 +313,14 @@ func (x *explorer) add(src int32, t int, out outcome, next []int32) error {
 		return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
 			ErrStateLimit, x.o.MaxStates, x.dst.n, src)
 	}
-	x.labelCol.append(x.label(t, out))
+	lab := x.label(t, out)
+	if lab > 0xffff {
+		return fmt.Errorf("more than %d distinct labels; use fewer threads or values", 0xffff)
+	}
+	x.labelCol.append(uint16(lab))
 	x.dst.append(dst)
-	x.thread.append(int32(t + 1))
-	x.stepCol.append(out.step)
+	x.thread.append(uint8(t + 1))
+	x.stepCol.append(int16(out.step))
 	return nil
 }
 
