@@ -151,3 +151,27 @@ func BenchmarkStack(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStackNested is the peeling's worst case: k sequential pushes
+// then k sequential pops, so each round peels one value (k rounds of O(n)).
+func BenchmarkStackNested(b *testing.B) {
+	for _, n := range []int{1000, 10000, 40000} {
+		k := n / 2
+		ops := make([]Op, 0, n)
+		for i := range n {
+			op := Op{Client: 1, Call: int64(10 * i), Return: int64(10*i + 5), Method: "push", Args: []string{fmt.Sprint(i)}}
+			if i >= k {
+				op.Method, op.Args, op.Result = "pop", nil, fmt.Sprint(n-1-i)
+			}
+			ops = append(ops, op)
+		}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if v, ok := stackDecide(ops); !ok || v != nil {
+					b.Fatal(v, ok)
+				}
+			}
+		})
+	}
+}

@@ -287,6 +287,21 @@ func TestStackPeelAgainstSearch(t *testing.T) {
 		if bp1 == nil { // the peeling's precondition
 			peel := stackPeel(ops, m)
 			require.Equal(t, gen, peel == nil, "trial %d: peeling %v vs search\n%s", trial, peel, dump(ops))
+			ref := stackPeelRounds(ops, m)
+			require.Equal(t, gen, ref == nil, "trial %d: peeling in rounds %v vs search\n%s", trial, ref, dump(ops))
+			if peel != nil { // the same values are left
+				vals := newStackGaps(ops, m).vals
+				var want, got []int
+				for _, i := range ref {
+					want = append(want, vals[i].push)
+				}
+				for _, o := range peel.ops {
+					if isInsert(&ops[o]) {
+						got = append(got, o)
+					}
+				}
+				require.ElementsMatch(t, want, got, "trial %d", trial)
+			}
 			if peel != nil {
 				peeled++
 			}
@@ -308,6 +323,59 @@ func TestStackPeelAgainstSearch(t *testing.T) {
 		assert.Positive(t, patterns[p], "pattern %s never exercised", p)
 	}
 	assert.Greater(t, verdicts[1], trials/10, "too few linearizable histories")
+}
+
+// stackPeelRounds is the reference for stackPeel: the same peeling done
+// plainly, in rounds that each remove every value peelable at the start
+// of the round, with free-gap tables rebuilt per round (O(n) rounds of
+// O(n)). It returns the values left, nil iff linearizable.
+func stackPeelRounds(ops []Op, m *matching) []int32 {
+	sg := newStackGaps(ops, m)
+	prevFree := make([]int32, sg.gaps)
+	nextFree := make([]int32, sg.gaps)
+	prev := func(x int32) int32 { return prevFree[x] }
+	next := func(x int32) int32 {
+		if x >= sg.gaps {
+			return sg.gaps
+		}
+		return nextFree[x]
+	}
+	var left, keep []int32
+	for i := range sg.vals {
+		left = append(left, int32(i))
+	}
+	for len(left) > 0 {
+		last := int32(-1)
+		for g := range sg.gaps {
+			if sg.cover[g] == 0 {
+				last = g
+			}
+			prevFree[g] = last
+		}
+		first := sg.gaps
+		for g := sg.gaps - 1; g >= 0; g-- {
+			if sg.cover[g] == 0 {
+				first = g
+			}
+			nextFree[g] = first
+		}
+		keep = keep[:0]
+		for _, i := range left {
+			v := sg.vals[i]
+			if !peelable(v.a, v.b, v.c, v.d, prev, next, sg.minRet) {
+				keep = append(keep, i)
+				continue
+			}
+			for g := v.b; g < v.c; g++ {
+				sg.cover[g]--
+			}
+		}
+		if len(keep) == len(left) {
+			return keep
+		}
+		left, keep = keep, left
+	}
+	return nil
 }
 
 // genStackRandom builds a stack history with random intervals: pushes of

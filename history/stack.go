@@ -87,17 +87,24 @@ import (
 // moment at p or at q. This is a linearization of h.
 //
 // Algorithm. Peelability only grows as values are removed (crits leave,
-// free gaps appear, the empty pops stay), so each round removes every
-// value peelable at its start, and the history is linearizable iff all
-// values go; a round removing none is a violation, and the values left
-// are its witness. Per value the best choice is the nearest free gaps: a
-// free gap common to P and Q when there is one, else the last free gap of
-// P before Q starts and the first free gap of Q after P ends, found with
-// prefix tables of free gaps; "an empty pop strictly inside (p, q)" is a
-// suffix minimum of empty-pop returns indexed by call. A round costs
-// O(n), the crit counts are updated per removed value in O(n), and there
-// are at most n rounds: O(n^2) time, O(n) memory, after an O(n log n)
-// sort.
+// free gaps appear, the empty pops stay), so the order of removal does
+// not matter: the history is linearizable iff every value can be removed,
+// and when none of the values left can, they are the witness (SP6). Per
+// value the best choice is the nearest free gaps: a free gap common to P
+// and Q when there is one, else the last free gap of P before Q starts
+// and the first free gap of Q after P ends; "an empty pop strictly inside
+// (p, q)" is a suffix minimum of empty-pop returns indexed by call. So a
+// value's verdict depends only on which gaps of its range (P to Q) are
+// free, and stackPeel runs a worklist: a value found not peelable waits
+// until a gap of its range is freed. Free gaps are a bitset with a
+// summary (predecessor and successor in O(1) words), crit counts a min
+// segment tree with range add whose zeros are retired as they appear, the
+// waiting ranges a segment tree that hands back those a freed gap stabs.
+// Each check costs O(1) plus the O(log n) registration; a value is
+// rechecked only when a gap of its range is freed. Worst case O(n^2 log n)
+// (every gap freed inside every range), O(n log n) when ranges are short;
+// memory O(n). The plain O(n^2) round-by-round version is kept in the
+// tests as the reference (stackPeelRounds).
 //
 // SP2 and SP5 compare pairs of values, so they are skipped beyond
 // maxStackPairs values (the peeling decides anyway).
@@ -209,107 +216,150 @@ func stackDecide(ops []Op) (v *violation, ok bool) {
 	return stackPeel(ops, m), true
 }
 
-// stackPeel runs the peeling of the design comment on a history that
-// passed matchValues. It returns nil iff ops is linearizable.
-func stackPeel(ops []Op, m *matching) *violation {
+// stackVal is a value of a stack history in gap coordinates: push gaps
+// [a, b), pop gaps [c, d), and its operations (pop -1 if never popped:
+// the virtual pop in gap 2n).
+type stackVal struct {
+	a, b, c, d int32
+	push, pop  int
+}
+
+// stackGaps is the peeling's view of a history that passed matchValues:
+// its values, the number of gaps, how many crits cover each gap, and
+// minRet[x], the least return rank of an empty pop called at rank >= x
+// (an empty pop lies strictly between gaps p and q iff minRet[p+1] <= q).
+type stackGaps struct {
+	vals   []stackVal
+	gaps   int32
+	cover  []int32
+	minRet []int32
+}
+
+func newStackGaps(ops []Op, m *matching) *stackGaps {
 	n := int32(len(ops))
 	call, ret := eventRanks(ops)
-	// Values: push gaps [a, b), pop gaps [c, d); gap 2n is the virtual pop.
-	type val struct {
-		a, b, c, d int32
-		push, pop  int
-	}
-	var vals []val
+	sg := &stackGaps{gaps: 2*n + 1}
 	for i := range ops {
 		if !isInsert(&ops[i]) {
 			continue
 		}
-		v := val{a: call[i], b: ret[i], c: 2 * n, d: 2*n + 1, push: i, pop: -1}
+		v := stackVal{a: call[i], b: ret[i], c: 2 * n, d: 2*n + 1, push: i, pop: -1}
 		if p, found := m.rem[ops[i].Args[0]]; found {
 			v.c, v.d, v.pop = call[p], ret[p], p
 		}
-		vals = append(vals, v)
+		sg.vals = append(sg.vals, v)
 	}
-	gaps := 2*n + 1
-	// cover[g]: how many remaining values have g in their crit.
-	cover := make([]int32, gaps+1)
-	for _, v := range vals {
+	sg.cover = make([]int32, sg.gaps+1)
+	for _, v := range sg.vals {
 		if v.b < v.c {
-			cover[v.b]++
-			cover[v.c]--
+			sg.cover[v.b]++
+			sg.cover[v.c]--
 		}
 	}
-	for g := int32(1); g < gaps; g++ {
-		cover[g] += cover[g-1]
+	for g := int32(1); g < sg.gaps; g++ {
+		sg.cover[g] += sg.cover[g-1]
 	}
-	// minRet[x]: least return rank of an empty pop called at rank >= x; an
-	// empty pop lies strictly between gaps p and q iff minRet[p+1] <= q.
-	minRet := make([]int32, gaps+1)
-	for x := range minRet {
-		minRet[x] = math.MaxInt32
+	sg.cover = sg.cover[:sg.gaps]
+	sg.minRet = make([]int32, sg.gaps+1)
+	for x := range sg.minRet {
+		sg.minRet[x] = math.MaxInt32
 	}
 	for _, e := range m.empties {
-		minRet[call[e]] = min(minRet[call[e]], ret[e])
+		sg.minRet[call[e]] = min(sg.minRet[call[e]], ret[e])
 	}
-	for x := gaps - 1; x >= 0; x-- {
-		minRet[x] = min(minRet[x], minRet[x+1])
+	for x := sg.gaps - 1; x >= 0; x-- {
+		sg.minRet[x] = min(sg.minRet[x], sg.minRet[x+1])
 	}
-	prevFree := make([]int32, gaps) // last free gap <= g, or -1
-	nextFree := make([]int32, gaps) // first free gap >= g, or gaps
-	left := vals
-	var keep []val
-	for len(left) > 0 {
-		last := int32(-1)
-		for g := range gaps {
-			if cover[g] == 0 {
-				last = g
-			}
-			prevFree[g] = last
+	return sg
+}
+
+// stuck is the violation when the values left cannot be peeled.
+func (sg *stackGaps) stuck(ops []Op, left []int32) *violation {
+	w := make([]int, 0, 2*len(left))
+	names := make([]string, 0, len(left))
+	sort.Slice(left, func(x, y int) bool { return sg.vals[left[x]].push < sg.vals[left[y]].push })
+	for _, i := range left {
+		v := sg.vals[i]
+		w = append(w, v.push)
+		if v.pop >= 0 {
+			w = append(w, v.pop)
 		}
-		first := gaps
-		for g := gaps - 1; g >= 0; g-- {
-			if cover[g] == 0 {
-				first = g
-			}
-			nextFree[g] = first
-		}
-		keep = keep[:0]
-		for _, v := range left {
-			if peelable(v.a, v.b, v.c, v.d, prevFree, nextFree, minRet) {
-				if v.b < v.c {
-					for g := v.b; g < v.c; g++ {
-						cover[g]--
-					}
-				}
-			} else {
-				keep = append(keep, v)
-			}
-		}
-		if len(keep) == len(left) {
-			w := make([]int, 0, 2*len(keep))
-			names := make([]string, 0, len(keep))
-			for _, v := range keep {
-				w = append(w, v.push)
-				if v.pop >= 0 {
-					w = append(w, v.pop)
-				}
-				names = append(names, show(ops[v.push].Args[0]))
-			}
-			return &violation{fmt.Sprintf("SP6: none of the values %s can lie at the bottom of the stack "+
-				"(pushed onto an empty stack, popped from a stack holding only it, no empty pop in between) "+
-				"once the others are set aside", strings.Join(names, ", ")), w}
-		}
-		left, keep = keep, left
+		names = append(names, show(ops[v.push].Args[0]))
 	}
-	return nil
+	return &violation{fmt.Sprintf("SP6: none of the values %s can lie at the bottom of the stack "+
+		"(pushed onto an empty stack, popped from a stack holding only it, no empty pop in between) "+
+		"once the others are set aside", strings.Join(names, ", ")), w}
+}
+
+// stackPeel runs the peeling of the design comment on a history that
+// passed matchValues. It returns nil iff ops is linearizable. Rather than
+// in rounds, it works from a worklist: a value that cannot be peeled
+// waits until a gap in its interest range (push gaps to pop gaps) becomes
+// free, which is the only way it can become peelable. Crit counts live in
+// a min segment tree with range add, so freeing gaps costs O(log n) each;
+// waiting values are found by stabbing a segment tree of interest ranges.
+// Each check is O(log n); a value is rechecked only when a gap of its
+// range is freed, at most O(n) times, so O(n^2 log n) in theory and
+// O(n log n) on histories where ranges are short.
+func stackPeel(ops []Op, m *matching) *violation {
+	sg := newStackGaps(ops, m)
+	free := newGapSet(sg.gaps)
+	counts := newMinAddTree(sg.cover)
+	waits := newStabTree(sg.gaps)
+	state := make([]uint8, len(sg.vals)) // toCheck, waiting or peeled
+	work := make([]int32, len(sg.vals))
+	for i := range work {
+		work[i] = int32(len(work) - 1 - i) // checked in value order
+	}
+	freeZeros := func() { // frees every gap whose count is 0, waking its waiters
+		for g := counts.zero(); g >= 0; g = counts.zero() {
+			free.add(g)
+			work = waits.stab(g, work, state)
+		}
+	}
+	freeZeros()
+	peeled := 0
+	for len(work) > 0 {
+		i := work[len(work)-1]
+		work = work[:len(work)-1]
+		v := &sg.vals[i]
+		if peelable(v.a, v.b, v.c, v.d, free.prev, free.next, sg.minRet) {
+			peeled++
+			state[i] = done
+			if v.b < v.c {
+				counts.add(v.b, v.c, -1)
+				freeZeros()
+			}
+			continue
+		}
+		// Its verdict can change only when a gap of P or Q becomes free.
+		state[i] = waiting
+		if lo, hi := max(v.a, v.c), min(v.b, v.d); lo < hi {
+			waits.insert(v.a, v.d, i)
+		} else {
+			waits.insert(v.a, v.b, i)
+			waits.insert(v.c, v.d, i)
+		}
+	}
+	if peeled == len(sg.vals) {
+		return nil
+	}
+	var left []int32
+	for i, st := range state {
+		if st == waiting {
+			left = append(left, int32(i))
+		}
+	}
+	return sg.stuck(ops, left)
 }
 
 // peelable reports whether a value with push gaps [a, b) and pop gaps
 // [c, d) has free gaps p in the first, q in the second, p <= q, with no
-// empty pop strictly between them (see the design comment).
-func peelable(a, b, c, d int32, prevFree, nextFree, minRet []int32) bool {
+// empty pop strictly between them (see the design comment). prev(x) is
+// the last free gap <= x (or -1), next(x) the first free gap >= x.
+func peelable(a, b, c, d int32, prev, next func(int32) int32, minRet []int32) bool {
 	lo, hi := max(a, c), min(b, d)
-	if lo < hi && nextFree[lo] < hi {
+	if lo < hi && next(lo) < hi {
 		return true // push and pop side by side in a free gap
 	}
 	// Otherwise p must lie in P before Q starts (or before P∩Q) and q in Q
@@ -318,7 +368,7 @@ func peelable(a, b, c, d int32, prevFree, nextFree, minRet []int32) bool {
 	if pEnd <= a {
 		return false
 	}
-	p, q := prevFree[pEnd-1], nextFree[qStart]
+	p, q := prev(pEnd-1), next(qStart)
 	return p >= a && q < d && minRet[p+1] > q
 }
 
