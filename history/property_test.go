@@ -553,3 +553,90 @@ func dump(ops []Op) string {
 	}
 	return s
 }
+
+// TestStackPeelExhaustive checks the stack procedure against the brute
+// force on every small stack history: every order of the 2n call and
+// return events (distinct times), every choice of push or pop per
+// operation, every assignment of distinct popped values or nil. n <= 4
+// always, n = 5 with LINBIS_LONG.
+func TestStackPeelExhaustive(t *testing.T) {
+	spec, err := Builtin("stack")
+	require.NoError(t, err)
+	maxN := 4
+	if os.Getenv("LINBIS_LONG") != "" {
+		maxN = 5
+	}
+	total, lin := 0, 0
+	for n := 1; n <= maxN; n++ {
+		ops := make([]Op, n)
+		called, returned := make([]bool, n), make([]bool, n)
+		var results func(i int, used map[string]bool)
+		check := func() {
+			total++
+			want := bruteForce(ops, spec)
+			v, ok := stackDecide(ops)
+			require.True(t, ok)
+			require.Equal(t, want, v == nil, "%v\n%s", v, dump(ops))
+			if want {
+				lin++
+			}
+		}
+		// results gives ops[i:] their results: pushes insert their index,
+		// pops return nil or a distinct pushed value.
+		results = func(i int, used map[string]bool) {
+			if i == n {
+				check()
+				return
+			}
+			if ops[i].Method == "push" {
+				ops[i].Args, ops[i].Result = []string{strconv.Itoa(i)}, ""
+				results(i+1, used)
+				return
+			}
+			ops[i].Args, ops[i].Result = nil, Nil
+			results(i+1, used)
+			for j := range n {
+				if v := strconv.Itoa(j); ops[j].Method == "push" && !used[v] {
+					used[v] = true
+					ops[i].Result = v
+					results(i+1, used)
+					delete(used, v)
+				}
+			}
+		}
+		var events func(time int64)
+		events = func(time int64) {
+			if time == int64(2*n) {
+				for mask := range 1 << n { // which operations push
+					for i := range ops {
+						ops[i].Method = "pop"
+						if mask>>i&1 == 1 {
+							ops[i].Method = "push"
+						}
+					}
+					results(0, map[string]bool{})
+				}
+				return
+			}
+			for i := range n {
+				switch {
+				case !called[i]:
+					called[i] = true
+					ops[i].Call = time
+					events(time + 1)
+					called[i] = false
+				case !returned[i]:
+					returned[i] = true
+					ops[i].Return = time
+					events(time + 1)
+					returned[i] = false
+				}
+			}
+		}
+		for i := range ops {
+			ops[i].Client = i
+		}
+		events(0)
+	}
+	t.Logf("%d histories, %d linearizable", total, lin)
+}

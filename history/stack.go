@@ -31,7 +31,10 @@ import (
 // stack monitor of Abdulla, Grahn, Jonsson, Krishna, Mishra ("Efficient
 // linearizability monitoring", PLDI 2025): repeatedly remove a value that
 // can lie at the bottom of the stack throughout its life. The
-// characterisation and its proof are ours, written out here.
+// characterisation and its proof are ours, written out here: the stack
+// part of Bouajjani, Emmi, Enea, Hamza (ICALP 2015) was not at hand, and
+// Abdulla et al. report errors in earlier proofs for stacks, so we rely on
+// the proof below and on cross-checks (TestStackPeelAgainstSearch).
 //
 // Precondition: a complete history (no pending operation, no unknown
 // result) whose pushes carry distinct non-nil values, with BP1 and BP1'
