@@ -120,6 +120,28 @@ func TestStackPeelDecidesWhatPatternsMiss(t *testing.T) {
 	assert.ElementsMatch(t, []int{0, 2, 3, 4, 5, 6, 7}, res.Failure.Witness)
 }
 
+// TestStackPendingPushDecided: pending pushes do not send a stack history
+// to the general search. 1 is pending and popped, so it took effect; 2 is
+// pending and never popped, so it may be dropped; the empty pop comes
+// after 1 was popped.
+func TestStackPendingPushDecided(t *testing.T) {
+	spec, _ := Builtin("stack")
+	for _, c := range []struct {
+		h    []string
+		want Verdict
+	}{
+		{[]string{"0 - push 1", "1 2 push 2", "3 4 pop -> 1", "5 6 pop -> 2", "7 8 pop -> nil", "0 - push 3"}, Linearizable},
+		{[]string{"0 - push 1", "1 2 push 2", "3 4 pop -> 1", "5 6 pop -> nil", "7 8 pop -> 2"}, NotLinearizable},
+	} {
+		h := ops(t, c.h...)
+		require.Equal(t, c.want == Linearizable, bruteForce(h.Ops, spec))
+		res, err := Check(h, spec, Options{})
+		require.NoError(t, err)
+		assert.Equal(t, c.want, res.Verdict)
+		assert.Equal(t, []string{"stack-peel"}, res.Algorithms)
+	}
+}
+
 // TestStackPeelCases checks the peeling alone on histories decided by
 // hand, including ones that need an empty pop or a virtual final pop.
 func TestStackPeelCases(t *testing.T) {

@@ -637,3 +637,53 @@ func TestStackPeelExhaustive(t *testing.T) {
 	}
 	t.Logf("%d histories, %d linearizable", total, lin)
 }
+
+// TestStackPendingPushes checks the stack procedure on histories whose
+// pending operations are pushes (completePushes) against the search and
+// the brute force, and that its evidence names operations of the input.
+func TestStackPendingPushes(t *testing.T) {
+	spec, err := Builtin("stack")
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(13, 13))
+	verdicts, pending := [2]int{}, 0
+	for trial := range 4000 {
+		n := 2 + rng.IntN(7)
+		ops := genHistory(rng, spec, n, 1, true, false)
+		if trial%2 == 1 {
+			ops = genStackRandom(rng, n)
+		}
+		if trial%3 != 0 {
+			ops = swapResults(rng, ops)
+		}
+		for i := range ops {
+			if isInsert(&ops[i]) && rng.IntN(3) == 0 {
+				ops[i].Return, ops[i].Unknown = Pending, true
+				pending++
+			}
+		}
+		v, ok := stackDecide(ops)
+		if !ok {
+			continue // repeated values after a mutation
+		}
+		want := bruteForce(ops, spec)
+		require.Equal(t, search(ops, spec, stop{}).verdict == Linearizable, want, "trial %d\n%s", trial, dump(ops))
+		require.Equal(t, want, v == nil, "trial %d: %v\n%s", trial, v, dump(ops))
+		if v != nil {
+			for _, i := range v.ops {
+				require.True(t, i >= 0 && i < len(ops), "trial %d: witness %v", trial, v.ops)
+				// never a dropped push (pending, value never popped)
+				if op := &ops[i]; op.IsPending() {
+					found := false
+					for j := range ops {
+						found = found || (!isInsert(&ops[j]) && ops[j].Result == op.Args[0])
+					}
+					require.True(t, found, "trial %d: witness %v names a dropped push", trial, v.ops)
+				}
+			}
+		}
+		verdicts[btoi(want)]++
+	}
+	t.Logf("%d pending pushes; not linearizable %d, linearizable %d", pending, verdicts[0], verdicts[1])
+	assert.Greater(t, verdicts[0], 200)
+	assert.Greater(t, verdicts[1], 200)
+}

@@ -39,7 +39,9 @@ import (
 // Precondition: a complete history (no pending operation, no unknown
 // result) whose pushes carry distinct non-nil values, with BP1 and BP1'
 // absent (every non-empty pop matches the one push of its value and does
-// not return before that push is called).
+// not return before that push is called). Pending pushes are brought to
+// this form first (completePushes); pending pops are not: the general
+// search decides those histories.
 //
 // Time. Sort the 2n call and return events, calls before returns at equal
 // times, and number them 0..2n-1; then a < b iff ret(a) < call(b) as
@@ -209,14 +211,72 @@ func stackPatterns(ops []Op) (v *violation, ok bool) {
 
 // stackDecide decides ops (one stack) completely: the patterns first, for
 // their readable reasons, then the peeling. ok is false when the
-// precondition fails (pending operations, unknown results, repeated or
-// nil pushed values); otherwise v is nil iff ops is linearizable.
+// precondition fails (pending pops, unknown pop results, repeated or nil
+// pushed values); otherwise v is nil iff ops is linearizable.
 func stackDecide(ops []Op) (v *violation, ok bool) {
+	ops, back, ok := completePushes(ops)
+	if !ok {
+		return nil, false
+	}
+	defer func() {
+		if v != nil && back != nil {
+			for k, i := range v.ops {
+				v.ops[k] = back[i]
+			}
+		}
+	}()
 	if v, ok = stackPatterns(ops); !ok || v != nil {
 		return v, ok
 	}
 	m, _, _ := matchValues(ops) // succeeds: stackPatterns found no BP1
 	return stackPeel(ops, m), true
+}
+
+// completePushes turns a stack history whose only pending operations are
+// pushes into an equi-linearizable complete one: a pending push whose
+// value is popped took effect, at any time after its call, so it returns
+// after everything else; one whose value is never popped is dropped (a
+// push never popped can be deleted from a legal run, and a pending one
+// may not have taken effect). A push's unobserved result is irrelevant.
+// back maps the new indices to ops' (nil when ops is returned as is); ok
+// is false when a pop is pending or its result unknown.
+func completePushes(ops []Op) (out []Op, back []int, ok bool) {
+	popped := map[string]bool{}
+	var last int64 = math.MinInt64
+	changed := false
+	for i := range ops {
+		op := &ops[i]
+		if op.IsPending() || op.Unknown {
+			if !isInsert(op) {
+				return nil, nil, false
+			}
+			changed = true
+			if !op.IsPending() {
+				last = max(last, op.Return)
+			}
+			continue
+		}
+		last = max(last, op.Return)
+		if !isInsert(op) && op.Result != Nil {
+			popped[op.Result] = true
+		}
+	}
+	if !changed {
+		return ops, nil, true
+	}
+	for i := range ops {
+		op := ops[i]
+		if op.IsPending() {
+			if !popped[op.Args[0]] {
+				continue
+			}
+			op.Return = max(last, op.Call) + 1
+		}
+		op.Unknown = false
+		out = append(out, op)
+		back = append(back, i)
+	}
+	return out, back, true
 }
 
 // stackVal is a value of a stack history in gap coordinates: push gaps
