@@ -33,10 +33,10 @@ func (v Verdict) String() string {
 type Algorithm int
 
 const (
-	// Auto uses the polynomial procedures where they apply (queues and
-	// stacks with unique values and no pending operations: bad patterns for
-	// queues, patterns and peeling for stacks) and the general search
-	// elsewhere.
+	// Auto uses the polynomial procedures where they apply (bad patterns
+	// for queues with unique values and no pending operations; patterns
+	// and peeling for stacks with unique values whose only pending
+	// operations are pushes) and the general search elsewhere.
 	Auto Algorithm = iota
 	// General always uses the Wing–Gong–Lowe search.
 	General
