@@ -89,3 +89,89 @@ func BenchmarkQueue(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStack compares the polynomial stack procedure (patterns, then
+// peeling) with the general search on generated linearizable stack
+// histories with unique values, widened so that operations overlap more.
+// "bad" appends, after everything, a small violation no pattern sees
+// (TestStackPeelDecidesWhatPatternsMiss), so the peeling must run to the
+// end and refute.
+func BenchmarkStack(b *testing.B) {
+	spec, err := Builtin("stack")
+	require.NoError(b, err)
+	for _, n := range []int{100, 1000, 10000} {
+		rng := rand.New(rand.NewPCG(2, uint64(n)))
+		ops := genHistory(rng, spec, n, 1, true, false)
+		widen(rng, ops, 40)
+		good := &History{Name: "gen", Ops: ops}
+		bad := &History{Name: "gen+bad", Ops: append([]Op(nil), ops...)}
+		t0 := int64(10*n + 1000)
+		for _, o := range [][4]int64{{1, 13, 'u', 0}, {4, 31, 'u', 1}, {30, 50, 'u', 2}, {36, 63, 'u', 3},
+			{32, 52, 'u', 4}, {51, 77, 'o', 4}, {53, 79, 'o', 0}, {72, 89, 'o', 2}} {
+			op := Op{Client: len(bad.Ops), Call: t0 + o[0], Return: t0 + o[1], Method: "push"}
+			v := fmt.Sprint("bad", o[3])
+			if o[2] == 'u' {
+				op.Args = []string{v}
+			} else {
+				op.Method, op.Result = "pop", v
+			}
+			bad.Ops = append(bad.Ops, op)
+		}
+		for _, c := range []struct {
+			h    *History
+			want Verdict
+		}{{good, Linearizable}, {bad, NotLinearizable}} {
+			verdict := map[Verdict]string{Linearizable: "ok", NotLinearizable: "bad"}[c.want]
+			// The decision alone; Check adds, for a violation, a search
+			// for a prefix and a stuck operation, capped at one second.
+			b.Run(fmt.Sprintf("n=%d/%s/decide", n, verdict), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if v, ok := stackDecide(c.h.Ops); !ok || (v == nil) != (c.want == Linearizable) {
+						b.Fatal(v, ok)
+					}
+				}
+			})
+			for _, algo := range []Algorithm{Auto, General} {
+				if algo == General && n > 100 {
+					continue
+				}
+				name := fmt.Sprintf("n=%d/%s/%s", n, verdict, map[Algorithm]string{Auto: "check", General: "search"}[algo])
+				b.Run(name, func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						res, err := Check(c.h, spec, Options{Algorithm: algo})
+						require.NoError(b, err)
+						if res.Verdict != c.want {
+							b.Fatal(res.Verdict)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkStackNested is the peeling's worst case: k sequential pushes
+// then k sequential pops, so each round peels one value (k rounds of O(n)).
+func BenchmarkStackNested(b *testing.B) {
+	for _, n := range []int{1000, 10000, 40000} {
+		k := n / 2
+		ops := make([]Op, 0, n)
+		for i := range n {
+			op := Op{Client: 1, Call: int64(10 * i), Return: int64(10*i + 5), Method: "push", Args: []string{fmt.Sprint(i)}}
+			if i >= k {
+				op.Method, op.Args, op.Result = "pop", nil, fmt.Sprint(n-1-i)
+			}
+			ops = append(ops, op)
+		}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if v, ok := stackDecide(ops); !ok || v != nil {
+					b.Fatal(v, ok)
+				}
+			}
+		})
+	}
+}

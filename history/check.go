@@ -33,9 +33,10 @@ func (v Verdict) String() string {
 type Algorithm int
 
 const (
-	// Auto uses the bad-pattern checks where they apply (queues and stacks
-	// with unique values and no pending operations: they decide queues and
-	// can refute stacks) and the general search elsewhere.
+	// Auto uses the polynomial procedures where they apply (bad patterns
+	// for queues with unique values and no pending operations; patterns
+	// and peeling for stacks with unique values whose only pending
+	// operations are pushes) and the general search elsewhere.
 	Auto Algorithm = iota
 	// General always uses the Wing–Gong–Lowe search.
 	General
@@ -102,7 +103,7 @@ type Result struct {
 	// the check stopped early or ran out of time).
 	Decided int
 	// Algorithms lists the procedures used ("search", "queue-patterns",
-	// "stack-patterns").
+	// "stack-peel").
 	Algorithms []string
 	// Reason says why the verdict is Unknown.
 	Reason string
@@ -288,12 +289,12 @@ func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop)
 		ops[i] = h.Ops[g]
 	}
 	if q, isSeq := spec.(sequence); algo == Auto && isSeq {
-		// Queues: the bad patterns decide. Stacks: they can only refute.
-		check, name := stackPatterns, "stack-patterns"
+		// Queues: the bad patterns decide; stacks: patterns, then peeling.
+		check, name := stackDecide, "stack-peel"
 		if q.fifo {
 			check, name = queuePatterns, "queue-patterns"
 		}
-		if v, ok := check(ops); ok && (v != nil || q.fifo) {
+		if v, ok := check(ops); ok {
 			o := partOutcome{algo: name, res: searchResult{stuck: -1}}
 			if v == nil {
 				o.res.verdict = Linearizable

@@ -57,7 +57,7 @@
 // Lowe's just-in-time linearization and memoisation of (linearized set,
 // state) pairs (see search.go), or for queues with unique values the
 // polynomial bad-pattern check of Bouajjani, Emmi, Enea and Hamza (see
-// queue.go); for stacks with unique values, necessary conditions refute
-// quickly and the search decides the rest (stack.go). Time and memory
+// queue.go), or for stacks with unique values a polynomial peeling of
+// values that can lie at the bottom of the stack (stack.go). Time and memory
 // budgets yield an honest Unknown verdict.
 package history
