@@ -1,9 +1,6 @@
 package bisim
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // fastRefine computes the same coarsest stable partition as gvRefine (see
 // its comment for stability) with a worklist, touching only the parts of
@@ -99,7 +96,13 @@ type refiner struct {
 	inTargets          []bool
 	// scratch buffers, reused
 	group, queue, touched, newBottom []int32
-	keys, refKeys                    []uint64
+	labelStart                       []int32 // counting sort of processTarget, numLabels+1
+	// checkNewBottom's per-block key counters, valid where keyTick == tick
+	cursor, keyBlocks []int32
+	keyTick           []uint32
+	tick              uint32
+	refHas            []bool
+	nbCount, lastNB   []int32
 }
 
 func newRefiner(k *kernel) *refiner {
@@ -109,7 +112,8 @@ func newRefiner(k *kernel) *refiner {
 		begin: make([]int32, n), end: make([]int32, n), inertOut: make([]int32, n), bottom: make([]int32, n),
 		rep:  make([]int32, n),
 		mark: make([]uint32, n), count: make([]int32, n), bcount: make([]int32, n),
-		inTargets: make([]bool, n)}
+		inTargets: make([]bool, n), labelStart: make([]int32, k.numLabels+1),
+		keyTick: make([]uint32, n), refHas: make([]bool, n), nbCount: make([]int32, n), lastNB: make([]int32, n)}
 	for s := int32(0); s < n; s++ {
 		r.perm[s], r.where[s] = s, s
 	}
@@ -289,6 +293,7 @@ func (r *refiner) split(b int32) {
 	}
 	k := r.k
 	r.newBottom = r.newBottom[:0]
+	oldRep := r.rep[reach] // an old bottom state of reach, if known
 	for _, s := range r.perm[r.begin[reach]:r.end[reach]] {
 		for t := k.out[s]; t < k.out[s+1] && k.lab[t] == 0; t++ { // τ first, see newKernel
 			if r.block[k.dst[t]] == rest {
@@ -305,7 +310,7 @@ func (r *refiner) split(b int32) {
 				r.rep[reach] = r.lighter(r.rep[reach], s)
 			}
 		}
-		r.checkNewBottom(reach, rest)
+		r.checkNewBottom(reach, rest, oldRep)
 	}
 }
 
@@ -338,42 +343,86 @@ func (r *refiner) repOf(b int32) int32 {
 // every (a, C), C not reach or rest, on which a new bottom state and an old
 // bottom state ref differ makes C target-dirty, which re-checks reach under
 // (a, C). Each state becomes a new bottom state at most once, so this costs
-// O(m) in all, plus reading ref: rep keeps a bottom state of small
-// out-degree per block where it can, since a big contracted τ-SCC as ref
-// would be read at every split.
-func (r *refiner) checkNewBottom(reach, rest int32) {
+// O(m) in all, plus reading ref: ref is the lighter of a bottom state of
+// rest and an old bottom state of reach (oldRep, -1 if none), since a big
+// contracted τ-SCC as ref would be read at every split.
+//
+// The comparison needs no sorting: the transitions of every kernel state
+// are sorted by label (see kernel.dedupe), so it walks the labels in order
+// with a cursor per state, and within one label counts per target block
+// how many new bottom states have it, against a mark for ref's targets.
+func (r *refiner) checkNewBottom(reach, rest, oldRep int32) {
+	k := r.k
 	ref := r.repOf(rest)
-	r.refKeys = r.keysOf(r.refKeys[:0], ref, reach, rest)
-	for _, s := range r.newBottom {
-		r.keys = r.keysOf(r.keys[:0], s, reach, rest)
-		i, j := 0, 0
-		for i < len(r.keys) || j < len(r.refKeys) {
-			switch {
-			case j == len(r.refKeys) || i < len(r.keys) && r.keys[i] < r.refKeys[j]:
-				r.pushTarget(int32(uint32(r.keys[i])))
-				i++
-			case i == len(r.keys) || r.refKeys[j] < r.keys[i]:
-				r.pushTarget(int32(uint32(r.refKeys[j])))
-				j++
-			default:
-				i++
-				j++
+	if oldRep >= 0 {
+		ref = r.lighter(ref, oldRep)
+	}
+	nb := r.newBottom
+	r.cursor = r.cursor[:0]
+	for _, s := range nb {
+		r.cursor = append(r.cursor, k.out[s])
+	}
+	rt, rEnd := k.out[ref], k.out[ref+1]
+	need := int32(len(nb))
+	for {
+		a := int32(-1) // the smallest label not yet walked
+		if rt < rEnd {
+			a = k.lab[rt]
+		}
+		for i, s := range nb {
+			if t := r.cursor[i]; t < k.out[s+1] && (a < 0 || k.lab[t] < a) {
+				a = k.lab[t]
+			}
+		}
+		if a < 0 {
+			return
+		}
+		r.nextTick()
+		r.keyBlocks = r.keyBlocks[:0]
+		for ; rt < rEnd && k.lab[rt] == a; rt++ {
+			if c := r.block[k.dst[rt]]; c != reach && c != rest && !r.inTargets[c] {
+				r.touchKey(c)
+				r.refHas[c] = true
+			}
+		}
+		for i, s := range nb {
+			t := r.cursor[i]
+			for ; t < k.out[s+1] && k.lab[t] == a; t++ {
+				if c := r.block[k.dst[t]]; c != reach && c != rest && !r.inTargets[c] {
+					r.touchKey(c)
+					if r.lastNB[c] != int32(i) {
+						r.lastNB[c] = int32(i)
+						r.nbCount[c]++
+					}
+				}
+			}
+			r.cursor[i] = t
+		}
+		for _, c := range r.keyBlocks {
+			if r.refHas[c] && r.nbCount[c] < need || !r.refHas[c] && r.nbCount[c] > 0 {
+				r.pushTarget(c)
 			}
 		}
 	}
 }
 
-// keysOf appends to buf the distinct (label, target block) pairs, packed,
-// of the non-inert transitions of s into blocks other than p and q, sorted.
-func (r *refiner) keysOf(buf []uint64, s, p, q int32) []uint64 {
-	k := r.k
-	for t := k.out[s]; t < k.out[s+1]; t++ {
-		if c := r.block[k.dst[t]]; c != p && c != q && !r.inert(t) {
-			buf = append(buf, uint64(k.lab[t])<<32|uint64(c))
-		}
+// nextTick starts a new set of per-block key counters for checkNewBottom.
+func (r *refiner) nextTick() {
+	r.tick++
+	if r.tick == 0 {
+		clear(r.keyTick)
+		r.tick = 1
 	}
-	slices.Sort(buf)
-	return slices.Compact(buf)
+}
+
+// touchKey resets the key counters of block c on its first use in this tick.
+func (r *refiner) touchKey(c int32) {
+	if r.keyTick[c] == r.tick {
+		return
+	}
+	r.keyTick[c] = r.tick
+	r.refHas[c], r.nbCount[c], r.lastNB[c] = false, 0, -1
+	r.keyBlocks = append(r.keyBlocks, c)
 }
 
 // swap exchanges the states at positions i and j of perm.
@@ -384,14 +433,29 @@ func (r *refiner) swap(i, j int32) {
 }
 
 // processTarget splits every block under (a, C) for every label a of a
-// transition into C.
+// transition into C. The transitions into C are grouped by label with a
+// counting sort (labels are few and dense).
 func (r *refiner) processTarget(c int32) {
 	k := r.k
-	r.group = r.group[:0]
+	clear(r.labelStart)
+	n := 0
 	for _, d := range r.perm[r.begin[c]:r.end[c]] {
-		r.group = append(r.group, r.inIDs[r.inIndex[d]:r.inIndex[d+1]]...)
+		for _, t := range r.inIDs[r.inIndex[d]:r.inIndex[d+1]] {
+			r.labelStart[k.lab[t]+1]++
+		}
+		n += int(r.inIndex[d+1] - r.inIndex[d])
 	}
-	slices.SortFunc(r.group, func(x, y int32) int { return cmp.Compare(k.lab[x], k.lab[y]) })
+	for a := range k.numLabels {
+		r.labelStart[a+1] += r.labelStart[a]
+	}
+	r.group = slices.Grow(r.group[:0], n)[:n]
+	for _, d := range r.perm[r.begin[c]:r.end[c]] {
+		for _, t := range r.inIDs[r.inIndex[d]:r.inIndex[d+1]] {
+			a := k.lab[t]
+			r.group[r.labelStart[a]] = t
+			r.labelStart[a]++
+		}
+	}
 	group := r.group
 	for i := 0; i < len(group); {
 		a := k.lab[group[i]]
