@@ -1,6 +1,10 @@
 package bisim
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/linbis/linbis/lts"
+)
 
 // fastRefine computes the same coarsest stable partition as gvRefine (see
 // its comment for stability) with a worklist, touching only the parts of
@@ -35,8 +39,9 @@ import "slices"
 //
 // Data (flat int32 slices, allocated once): block[s]; perm holds the states
 // grouped by block, block b occupying perm[begin[b]:end[b]], and where[s] is
-// the index of s in perm; inIDs is the CSR of transitions by target and
-// tauSrc that of τ-transition sources by target; inertOut[s] counts the
+// the index of s in perm; inArc is the CSR by target of the transitions,
+// each packed as label<<32 | source so that processTarget reads one stream,
+// and tauSrc that of τ-transition sources by target; inertOut[s] counts the
 // inert τ-steps of s and bottom[b] the bottom states of b.
 //
 // Worklist: a target-dirty block C may make blocks with transitions into it
@@ -84,19 +89,21 @@ type refiner struct {
 	block, perm, where []int32
 	begin, end         []int32 // range of each block in perm
 	numBlocks          int32
-	inIndex, inIDs     []int32 // all transitions by target
-	tauIndex, tauSrc   []int32 // sources of τ-transitions by target
-	inertOut           []int32 // inert τ-steps per state
-	bottom             []int32 // bottom states per block
-	rep                []int32 // a bottom state of each block, of small out-degree if possible; -1 if not known
+	inIndex            []int32  // CSR index of inArc
+	inArc              []uint64 // all transitions by target, label<<32 | source
+	tauIndex, tauSrc   []int32  // sources of τ-transitions by target
+	inertOut           []int32  // inert τ-steps per state
+	bottom             []int32  // bottom states per block
+	rep                []int32  // a bottom state of each block, of small out-degree if possible; -1 if not known
 	mark               []uint32
 	epoch              uint32
 	count, bcount      []int32 // marked states, marked bottom states per block in this round
 	targets            []int32
 	inTargets          []bool
 	// scratch buffers, reused
-	group, queue, touched, newBottom []int32
-	labelStart                       []int32 // counting sort of processTarget, numLabels+1
+	queue, touched, newBottom []int32
+	group                     []uint64 // arcs into the target of processTarget, by label
+	labelStart                []int32  // counting sort of processTarget, numLabels+1
 	// checkNewBottom's per-block key counters, valid where keyTick == tick
 	cursor, keyBlocks []int32
 	keyTick           []uint32
@@ -118,9 +125,13 @@ func newRefiner(k *kernel) *refiner {
 		r.perm[s], r.where[s] = s, s
 	}
 	r.end[0] = n
-	r.inIndex, r.inIDs = k.incoming(func(int32) bool { return true })
+	var ids []int32
+	r.inIndex, ids = k.incoming(func(int32) bool { return true })
+	r.inArc = make([]uint64, len(ids))
+	for i, t := range ids {
+		r.inArc[i] = uint64(k.lab[t])<<32 | uint64(k.src[t])
+	}
 	if k.inert {
-		var ids []int32
 		r.tauIndex, ids = k.incoming(k.isTau)
 		r.tauSrc = ids
 		for i, t := range ids {
@@ -434,14 +445,15 @@ func (r *refiner) swap(i, j int32) {
 
 // processTarget splits every block under (a, C) for every label a of a
 // transition into C. The transitions into C are grouped by label with a
-// counting sort (labels are few and dense).
+// counting sort (labels are few and dense). Sources in singleton blocks
+// are not marked: such a block cannot split.
 func (r *refiner) processTarget(c int32) {
 	k := r.k
 	clear(r.labelStart)
 	n := 0
 	for _, d := range r.perm[r.begin[c]:r.end[c]] {
-		for _, t := range r.inIDs[r.inIndex[d]:r.inIndex[d+1]] {
-			r.labelStart[k.lab[t]+1]++
+		for _, arc := range r.inArc[r.inIndex[d]:r.inIndex[d+1]] {
+			r.labelStart[arc>>32+1]++
 		}
 		n += int(r.inIndex[d+1] - r.inIndex[d])
 	}
@@ -450,19 +462,21 @@ func (r *refiner) processTarget(c int32) {
 	}
 	r.group = slices.Grow(r.group[:0], n)[:n]
 	for _, d := range r.perm[r.begin[c]:r.end[c]] {
-		for _, t := range r.inIDs[r.inIndex[d]:r.inIndex[d+1]] {
-			a := k.lab[t]
-			r.group[r.labelStart[a]] = t
+		for _, arc := range r.inArc[r.inIndex[d]:r.inIndex[d+1]] {
+			a := arc >> 32
+			r.group[r.labelStart[a]] = arc
 			r.labelStart[a]++
 		}
 	}
 	group := r.group
 	for i := 0; i < len(group); {
-		a := k.lab[group[i]]
+		a := int32(group[i] >> 32)
 		r.startRound()
-		for ; i < len(group) && k.lab[group[i]] == a; i++ {
-			if t := group[i]; !r.inert(t) {
-				r.markState(k.src[t])
+		for ; i < len(group) && int32(group[i]>>32) == a; i++ {
+			src := int32(uint32(group[i]))
+			b := r.block[src]
+			if r.end[b]-r.begin[b] > 1 && !(k.inert && a == lts.Tau && b == c) {
+				r.markState(src)
 			}
 		}
 		r.splitRound()
