@@ -60,13 +60,22 @@ import (
 // empty the partition is stable, hence the coarsest stable partition.
 // inertOut and bottom are exact between rounds.
 //
-// Known weaknesses, both measured on random LTSs with half their
-// transitions τ (bench_test.go), where doubling the size multiplies the time
-// by 3–5: (1) both halves of every split are re-scanned as targets, where
-// the O(m log n) algorithms scan only the smaller one and use per-state
-// counters for the rest of the constellation; (2) checkNewBottom reads all
-// transitions of ref, and when a contracted τ-SCC of huge out-degree is the
-// only bottom state of a big block it is read at every split of that block.
+// Known weakness, measured on random LTSs with half their transitions τ
+// (bench_test.go), where doubling the size still multiplies the time by
+// 3–4. Counting on benchRandom(10k/20k/40k) (kernel 16.5k/32k/63.5k
+// transitions) showed where: a contracted giant τ-SCC G holding a sixth
+// of the kernel's transitions is the only old bottom state of its block, so it is ref at nearly
+// every checkNewBottom (840/1 400/2 760 calls reading 2.4 M/8.0 M/31 M
+// transitions of ref), and the new bottom states lack most of G's keys, so
+// their targets, made target-dirty one by one, were re-read by
+// processTarget (1.0 M/3.5 M/11.9 M arcs; the targets made dirty by splits
+// cost only 52 k/119 k/248 k). Both terms are out-degree of G times the
+// number of splits next to it. The O(m log n) algorithms avoid them with
+// per-(block, label, constellation) transition slices and "process the
+// smaller half" accounting for new bottom states as well; this refinement
+// has neither. Re-splitting reach locally from its own out-transitions
+// instead of making the targets dirty was tried and measured no faster:
+// reading ref is the remaining term.
 func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	r := newRefiner(k)
 	r.pushTarget(0)

@@ -85,3 +85,24 @@ func TestFastMatchesGVOnLargerLTSs(t *testing.T) {
 		}
 	}
 }
+
+// TestFastMatchesGVWithGiantSCC compares the two algorithms on the random
+// benchmark family, whose τ-half makes a giant τ-SCC: contracted, it is a
+// kernel state of huge out-degree that is the reference bottom state of
+// checkNewBottom at nearly every split (see the weakness noted at
+// fastRefine).
+func TestFastMatchesGVWithGiantSCC(t *testing.T) {
+	for _, n := range []int32{300, 1000, 2000} {
+		l := benchRandom(n)
+		for _, eq := range allEquivalences {
+			t.Run(fmt.Sprintf("n=%d/%v", n, eq), func(t *testing.T) {
+				fast, nf, err := Partition(l, eq, Options{Algorithm: Fast})
+				require.NoError(t, err)
+				gv, ng, err := Partition(l, eq, Options{Algorithm: GV})
+				require.NoError(t, err)
+				assert.Equal(t, ng, nf)
+				assert.Equal(t, gv, fast)
+			})
+		}
+	}
+}
