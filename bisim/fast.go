@@ -30,11 +30,17 @@ import (
 //   - When B splits into the part P that reaches (a, C) — the closure of
 //     the marked states — and the rest R, no state of R has a τ-step into
 //     P, so R keeps its inert paths and stays stable. The states of P with
-//     τ-steps into R may become new bottom states; P stays stable under
-//     every other (a', C') iff each new bottom state has the same direct
-//     (a', C') as an old bottom state ref of R, so checkNewBottom compares
-//     them and makes C' target-dirty where they differ. A state becomes a
-//     new bottom state at most once.
+//     τ-steps into R may become new bottom states, after which P may be
+//     unstable under some other (a', C'). split handles them in one of
+//     three ways, never reading more than it must: if P keeps old bottom
+//     states, separateNewBottom splits off the part N of P that reaches
+//     only new bottom states (a valid split: no new bottom state is
+//     bisimilar to an old one) and checks N alone, reading N's
+//     transitions; otherwise it either reads all transitions of P or
+//     compares the new bottom states with an old bottom state ref of R,
+//     whichever reads fewer. checkBottomKeys does the reading and makes C'
+//     target-dirty wherever (a', C') is unstable. A state becomes a new
+//     bottom state at most once.
 //   - A split moves the smaller side to a fresh block.
 //
 // Data (flat int32 slices, allocated once): block[s]; perm holds the states
@@ -56,26 +62,22 @@ import (
 // stable under every (a, C) with C not target-dirty: a block's stability
 // can be broken only by a split of a block its transitions enter (which is
 // then target-dirty) or by a change of its own inert paths, which happens
-// only to P above and is handled by checkNewBottom. When the worklist is
+// only to P above and is handled there. When the worklist is
 // empty the partition is stable, hence the coarsest stable partition.
 // inertOut and bottom are exact between rounds.
 //
-// Known weakness, measured on random LTSs with half their transitions τ
-// (bench_test.go), where doubling the size still multiplies the time by
-// 3–4. Counting on benchRandom(10k/20k/40k) (kernel 16.5k/32k/63.5k
-// transitions) showed where: a contracted giant τ-SCC G holding a sixth
-// of the kernel's transitions is the only old bottom state of its block, so it is ref at nearly
-// every checkNewBottom (840/1 400/2 760 calls reading 2.4 M/8.0 M/31 M
-// transitions of ref), and the new bottom states lack most of G's keys, so
-// their targets, made target-dirty one by one, were re-read by
-// processTarget (1.0 M/3.5 M/11.9 M arcs; the targets made dirty by splits
-// cost only 52 k/119 k/248 k). Both terms are out-degree of G times the
-// number of splits next to it. The O(m log n) algorithms avoid them with
-// per-(block, label, constellation) transition slices and "process the
-// smaller half" accounting for new bottom states as well; this refinement
-// has neither. Re-splitting reach locally from its own out-transitions
-// instead of making the targets dirty was tried and measured no faster:
-// reading ref is the remaining term.
+// Complexity. This is still not O(m log n) in the worst case: both halves
+// of a split are re-read as targets, and the part a split reads to check
+// new bottom states is not bounded by the smaller half. In practice
+// doubling the input about doubles the time on every family of
+// bench_test.go (figures in the README). The random family was quadratic
+// until separateNewBottom and the choice in split: a contracted giant τ-SCC
+// G, holding a sixth of the kernel's transitions, was the only old bottom
+// state of its block and so the reference of nearly every new-bottom
+// check, and the targets on which the new bottom states differed from G
+// were re-read one by one (on benchRandom(10k/20k/40k): 2.4 M/8.0 M/31 M
+// transitions of G read, 1.0 M/3.5 M/11.9 M arcs re-read, against
+// 52 k/119 k/248 k for the targets made dirty by splits).
 func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	r := newRefiner(k)
 	r.pushTarget(0)
@@ -113,12 +115,17 @@ type refiner struct {
 	queue, touched, newBottom []int32
 	group                     []uint64 // arcs into the target of processTarget, by label
 	labelStart                []int32  // counting sort of processTarget, numLabels+1
-	// checkNewBottom's per-block key counters, valid where keyTick == tick
-	cursor, keyBlocks []int32
-	keyTick           []uint32
-	tick              uint32
-	refHas            []bool
-	nbCount, lastNB   []int32
+	// checkBottomKeys's per-block key counters, valid where keyTick == tick
+	cursor, keyBlocks, keyStates []int32
+	keyTick                      []uint32
+	tick                         uint32
+	nbCount, lastNB              []int32
+	// separateNewBottom: nLeft[s] counts the inert successors of s not yet
+	// known to be in N, valid where nSeen == nEpoch
+	nList, nLeft []int32
+	nSeen        []uint32
+	nEpoch       uint32
+	blockOut     []int32 // transitions out of the states of each block
 }
 
 func newRefiner(k *kernel) *refiner {
@@ -129,11 +136,12 @@ func newRefiner(k *kernel) *refiner {
 		rep:  make([]int32, n),
 		mark: make([]uint32, n), count: make([]int32, n), bcount: make([]int32, n),
 		inTargets: make([]bool, n), labelStart: make([]int32, k.numLabels+1),
-		keyTick: make([]uint32, n), refHas: make([]bool, n), nbCount: make([]int32, n), lastNB: make([]int32, n)}
+		blockOut: make([]int32, n), keyTick: make([]uint32, n), nSeen: make([]uint32, n), nLeft: make([]int32, n), nbCount: make([]int32, n), lastNB: make([]int32, n)}
 	for s := int32(0); s < n; s++ {
 		r.perm[s], r.where[s] = s, s
 	}
 	r.end[0] = n
+	r.blockOut[0] = int32(len(k.src))
 	var ids []int32
 	r.inIndex, ids = k.incoming(func(int32) bool { return true })
 	r.inArc = make([]uint64, len(ids))
@@ -264,8 +272,6 @@ func (r *refiner) split(b int32) {
 	c, size := r.count[b], r.size(b)
 	r.count[b] = 0
 	movingMarked := c <= size-c
-	nb := r.numBlocks
-	r.numBlocks++
 	lo, hi := r.begin[b], r.end[b]
 	if movingMarked {
 		for _, s := range r.queue {
@@ -284,24 +290,7 @@ func (r *refiner) split(b int32) {
 			}
 		}
 	}
-	r.begin[nb], r.end[nb] = hi, r.end[b]
-	r.end[b] = hi
-	moved, repMoved := int32(0), int32(-1)
-	for _, s := range r.perm[hi:r.end[nb]] {
-		r.block[s] = nb
-		if r.inertOut[s] == 0 {
-			moved++
-			repMoved = r.lighter(repMoved, s)
-		}
-	}
-	r.bottom[nb] = moved
-	r.bottom[b] -= moved
-	r.rep[nb] = repMoved
-	if rb := r.rep[b]; rb >= 0 && r.block[rb] != b {
-		r.rep[b] = -1
-	}
-	r.pushTarget(b)
-	r.pushTarget(nb)
+	nb := r.detach(b, hi)
 	// The τ-steps from the reaching part into the rest are no longer
 	// inert; their sources may become bottom states.
 	reach, rest := nb, b
@@ -324,14 +313,125 @@ func (r *refiner) split(b int32) {
 			}
 		}
 	}
-	if len(r.newBottom) > 0 {
-		if r.rep[reach] < 0 {
-			for _, s := range r.newBottom {
-				r.rep[reach] = r.lighter(r.rep[reach], s)
+	if len(r.newBottom) == 0 {
+		return
+	}
+	if r.bottom[reach] > int32(len(r.newBottom)) {
+		r.separateNewBottom(reach)
+		return
+	}
+	// No old bottom state left in reach: compare the new ones with an old
+	// one of rest, or read all transitions of reach if they are fewer (the
+	// old bottom state may be a contracted τ-SCC of huge out-degree).
+	ref := r.repOf(rest)
+	if oldRep >= 0 {
+		ref = r.lighter(ref, oldRep)
+	}
+	cost := k.out[ref+1] - k.out[ref]
+	for _, s := range r.newBottom {
+		cost += k.out[s+1] - k.out[s]
+	}
+	if r.blockOut[reach] <= cost {
+		r.checkBottomKeys(r.perm[r.begin[reach]:r.end[reach]])
+	} else {
+		r.keyStates = append(append(r.keyStates[:0], ref), r.newBottom...)
+		r.checkBottomKeys(r.keyStates)
+	}
+	if r.rep[reach] < 0 {
+		for _, s := range r.newBottom {
+			r.rep[reach] = r.lighter(r.rep[reach], s)
+		}
+	}
+}
+
+// detach moves the states perm[hi:end[b]] of block b to a fresh block,
+// which it returns; both become target-dirty.
+func (r *refiner) detach(b, hi int32) int32 {
+	nb := r.numBlocks
+	r.numBlocks++
+	r.begin[nb], r.end[nb] = hi, r.end[b]
+	r.end[b] = hi
+	moved, repMoved, out := int32(0), int32(-1), int32(0)
+	for _, s := range r.perm[hi:r.end[nb]] {
+		r.block[s] = nb
+		out += r.k.out[s+1] - r.k.out[s]
+		if r.inertOut[s] == 0 {
+			moved++
+			repMoved = r.lighter(repMoved, s)
+		}
+	}
+	r.bottom[nb] = moved
+	r.bottom[b] -= moved
+	r.blockOut[nb] = out
+	r.blockOut[b] -= out
+	r.rep[nb] = repMoved
+	if rb := r.rep[b]; rb >= 0 && r.block[rb] != b {
+		r.rep[b] = -1
+	}
+	r.pushTarget(b)
+	r.pushTarget(nb)
+	return nb
+}
+
+// separateNewBottom handles the new bottom states of reach when reach still
+// has old bottom states. No new bottom state s is branching bisimilar to an
+// old bottom state o: s has a τ-step into rest, which o (bottom in the old
+// block, so without τ-steps into it) cannot match. Hence the states of reach
+// that can reach an old bottom state by inert steps (O) are not bisimilar
+// to those that cannot (N): a state of N equivalent to one of O would reach
+// a state equivalent to o, and from there by inert steps, all equivalent to
+// o, only new bottom states. So N moves to a block of its own, which takes
+// no new bottom state from the move: no state of N has a τ-step into O, and
+// every state of O keeps an inert path to its old bottom state. Then O is
+// stable under every (a, C) that is not target-dirty: its bottom states are
+// the old ones, which have every key any state of the old block has. N,
+// whose bottom states are all new, is checked by reading all its
+// transitions (checkBottomKeys). This never reads the old bottom states,
+// which are where contracted τ-SCCs of huge out-degree sit (the
+// Groote–Jansen algorithm separates new bottom states in the same way, its
+// "NewBotSt" part).
+//
+// N is found from the new bottom states backwards over inert τ-steps: a
+// state joins when all its inert successors have.
+func (r *refiner) separateNewBottom(reach int32) {
+	r.nEpoch++
+	if r.nEpoch == 0 {
+		clear(r.nSeen)
+		r.nEpoch = 1
+	}
+	list := append(r.nList[:0], r.newBottom...)
+	for _, s := range list {
+		r.nSeen[s], r.nLeft[s] = r.nEpoch, 0
+	}
+	for i := 0; i < len(list); i++ {
+		y := list[i]
+		for _, x := range r.tauSrc[r.tauIndex[y]:r.tauIndex[y+1]] {
+			if r.block[x] != reach {
+				continue
+			}
+			if r.nSeen[x] != r.nEpoch {
+				r.nSeen[x], r.nLeft[x] = r.nEpoch, r.inertOut[x]
+			}
+			if r.nLeft[x]--; r.nLeft[x] == 0 {
+				list = append(list, x)
 			}
 		}
-		r.checkNewBottom(reach, rest, oldRep)
 	}
+	r.nList = list
+	hi := r.end[reach]
+	for _, s := range list {
+		hi--
+		r.swap(r.where[s], hi)
+	}
+	r.detach(reach, hi)
+	for _, y := range list { // τ-steps from O into N are no longer inert
+		for _, x := range r.tauSrc[r.tauIndex[y]:r.tauIndex[y+1]] {
+			if r.block[x] == reach {
+				r.inertOut[x]-- // stays positive, see above
+			}
+		}
+	}
+	r.checkBottomKeys(list)
 }
 
 // repOf returns rep[b], finding a bottom state of b first if none is known
@@ -354,42 +454,34 @@ func (r *refiner) repOf(b int32) int32 {
 	return s
 }
 
-// checkNewBottom handles the new bottom states of reach, the part of a
-// block that reached a splitter, just split off rest. A state of rest keeps
-// its inert paths, so every bottom state of rest is an old bottom state,
-// which (the old block being stable) has a direct transition for every
-// (a, C) the old block reached; a new bottom state must have the same ones
-// for reach to stay stable (only bottom states matter, see fastRefine). So
-// every (a, C), C not reach or rest, on which a new bottom state and an old
-// bottom state ref differ makes C target-dirty, which re-checks reach under
-// (a, C). Each state becomes a new bottom state at most once, so this costs
-// O(m) in all, plus reading ref: ref is the lighter of a bottom state of
-// rest and an old bottom state of reach (oldRep, -1 if none), since a big
-// contracted τ-SCC as ref would be read at every split.
+// checkBottomKeys makes target-dirty every block C such that, for some
+// label a, some state of states has a non-inert a-transition into C but
+// not every bottom state among states has one; targets already dirty are
+// skipped. Called with all the states of a block, it finds every (a, C)
+// under which the block may be unstable (a block is stable under (a, C)
+// iff no state or every bottom state has such a transition). Called with
+// an old bottom state ref of a block and new bottom states of a part of
+// it, it finds every (a, C) on which they differ: the old block was
+// stable, so ref has every (a, C) any state of it has, and the new bottom
+// states must have the same ones.
 //
-// The comparison needs no sorting: the transitions of every kernel state
-// are sorted by label (see kernel.dedupe), so it walks the labels in order
-// with a cursor per state, and within one label counts per target block
-// how many new bottom states have it, against a mark for ref's targets.
-func (r *refiner) checkNewBottom(reach, rest, oldRep int32) {
+// It needs no sorting: the transitions of every kernel state are sorted by
+// label (see kernel.dedupe), so it walks the labels in order with a cursor
+// per state, and within one label counts per target block how many bottom
+// states have it.
+func (r *refiner) checkBottomKeys(states []int32) {
 	k := r.k
-	ref := r.repOf(rest)
-	if oldRep >= 0 {
-		ref = r.lighter(ref, oldRep)
-	}
-	nb := r.newBottom
 	r.cursor = r.cursor[:0]
-	for _, s := range nb {
+	need := int32(0)
+	for _, s := range states {
 		r.cursor = append(r.cursor, k.out[s])
+		if r.inertOut[s] == 0 {
+			need++
+		}
 	}
-	rt, rEnd := k.out[ref], k.out[ref+1]
-	need := int32(len(nb))
 	for {
 		a := int32(-1) // the smallest label not yet walked
-		if rt < rEnd {
-			a = k.lab[rt]
-		}
-		for i, s := range nb {
+		for i, s := range states {
 			if t := r.cursor[i]; t < k.out[s+1] && (a < 0 || k.lab[t] < a) {
 				a = k.lab[t]
 			}
@@ -399,18 +491,13 @@ func (r *refiner) checkNewBottom(reach, rest, oldRep int32) {
 		}
 		r.nextTick()
 		r.keyBlocks = r.keyBlocks[:0]
-		for ; rt < rEnd && k.lab[rt] == a; rt++ {
-			if c := r.block[k.dst[rt]]; c != reach && c != rest && !r.inTargets[c] {
-				r.touchKey(c)
-				r.refHas[c] = true
-			}
-		}
-		for i, s := range nb {
+		for i, s := range states {
+			bottom := r.inertOut[s] == 0
 			t := r.cursor[i]
 			for ; t < k.out[s+1] && k.lab[t] == a; t++ {
-				if c := r.block[k.dst[t]]; c != reach && c != rest && !r.inTargets[c] {
+				if c := r.block[k.dst[t]]; !r.inTargets[c] && !r.inert(t) {
 					r.touchKey(c)
-					if r.lastNB[c] != int32(i) {
+					if bottom && r.lastNB[c] != int32(i) {
 						r.lastNB[c] = int32(i)
 						r.nbCount[c]++
 					}
@@ -419,14 +506,14 @@ func (r *refiner) checkNewBottom(reach, rest, oldRep int32) {
 			r.cursor[i] = t
 		}
 		for _, c := range r.keyBlocks {
-			if r.refHas[c] && r.nbCount[c] < need || !r.refHas[c] && r.nbCount[c] > 0 {
+			if r.nbCount[c] < need {
 				r.pushTarget(c)
 			}
 		}
 	}
 }
 
-// nextTick starts a new set of per-block key counters for checkNewBottom.
+// nextTick starts a new set of per-block key counters for checkBottomKeys.
 func (r *refiner) nextTick() {
 	r.tick++
 	if r.tick == 0 {
@@ -441,7 +528,7 @@ func (r *refiner) touchKey(c int32) {
 		return
 	}
 	r.keyTick[c] = r.tick
-	r.refHas[c], r.nbCount[c], r.lastNB[c] = false, 0, -1
+	r.nbCount[c], r.lastNB[c] = 0, -1
 	r.keyBlocks = append(r.keyBlocks, c)
 }
 
