@@ -1,8 +1,9 @@
 package bisim
 
 import (
-	"cmp"
 	"slices"
+
+	"github.com/linbis/linbis/lts"
 )
 
 // fastRefine computes the same coarsest stable partition as gvRefine (see
@@ -29,17 +30,24 @@ import (
 //   - When B splits into the part P that reaches (a, C) — the closure of
 //     the marked states — and the rest R, no state of R has a τ-step into
 //     P, so R keeps its inert paths and stays stable. The states of P with
-//     τ-steps into R may become new bottom states; P stays stable under
-//     every other (a', C') iff each new bottom state has the same direct
-//     (a', C') as an old bottom state ref of R, so checkNewBottom compares
-//     them and makes C' target-dirty where they differ. A state becomes a
-//     new bottom state at most once.
+//     τ-steps into R may become new bottom states, after which P may be
+//     unstable under some other (a', C'). split handles them in one of
+//     three ways, never reading more than it must: if P keeps old bottom
+//     states, separateNewBottom splits off the part N of P that reaches
+//     only new bottom states (a valid split: no new bottom state is
+//     bisimilar to an old one) and checks N alone, reading N's
+//     transitions; otherwise it either reads all transitions of P or
+//     compares the new bottom states with an old bottom state ref of R,
+//     whichever reads fewer. checkBottomKeys does the reading and makes C'
+//     target-dirty wherever (a', C') is unstable. A state becomes a new
+//     bottom state at most once.
 //   - A split moves the smaller side to a fresh block.
 //
 // Data (flat int32 slices, allocated once): block[s]; perm holds the states
 // grouped by block, block b occupying perm[begin[b]:end[b]], and where[s] is
-// the index of s in perm; inIDs is the CSR of transitions by target and
-// tauSrc that of τ-transition sources by target; inertOut[s] counts the
+// the index of s in perm; inArc is the CSR by target of the transitions,
+// each packed as label<<32 | source so that processTarget reads one stream,
+// and tauSrc that of τ-transition sources by target; inertOut[s] counts the
 // inert τ-steps of s and bottom[b] the bottom states of b.
 //
 // Worklist: a target-dirty block C may make blocks with transitions into it
@@ -54,17 +62,22 @@ import (
 // stable under every (a, C) with C not target-dirty: a block's stability
 // can be broken only by a split of a block its transitions enter (which is
 // then target-dirty) or by a change of its own inert paths, which happens
-// only to P above and is handled by checkNewBottom. When the worklist is
+// only to P above and is handled there. When the worklist is
 // empty the partition is stable, hence the coarsest stable partition.
 // inertOut and bottom are exact between rounds.
 //
-// Known weaknesses, both measured on random LTSs with half their
-// transitions τ (bench_test.go), where doubling the size multiplies the time
-// by 3–5: (1) both halves of every split are re-scanned as targets, where
-// the O(m log n) algorithms scan only the smaller one and use per-state
-// counters for the rest of the constellation; (2) checkNewBottom reads all
-// transitions of ref, and when a contracted τ-SCC of huge out-degree is the
-// only bottom state of a big block it is read at every split of that block.
+// Complexity. This is still not O(m log n) in the worst case: both halves
+// of a split are re-read as targets, and the part a split reads to check
+// new bottom states is not bounded by the smaller half. In practice
+// doubling the input about doubles the time on every family of
+// bench_test.go (figures in the README). The random family was quadratic
+// until separateNewBottom and the choice in split: a contracted giant τ-SCC
+// G, holding a sixth of the kernel's transitions, was the only old bottom
+// state of its block and so the reference of nearly every new-bottom
+// check, and the targets on which the new bottom states differed from G
+// were re-read one by one (on benchRandom(10k/20k/40k): 2.4 M/8.0 M/31 M
+// transitions of G read, 1.0 M/3.5 M/11.9 M arcs re-read, against
+// 52 k/119 k/248 k for the targets made dirty by splits).
 func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	r := newRefiner(k)
 	r.pushTarget(0)
@@ -87,19 +100,32 @@ type refiner struct {
 	block, perm, where []int32
 	begin, end         []int32 // range of each block in perm
 	numBlocks          int32
-	inIndex, inIDs     []int32 // all transitions by target
-	tauIndex, tauSrc   []int32 // sources of τ-transitions by target
-	inertOut           []int32 // inert τ-steps per state
-	bottom             []int32 // bottom states per block
-	rep                []int32 // a bottom state of each block, of small out-degree if possible; -1 if not known
+	inIndex            []int32  // CSR index of inArc
+	inArc              []uint64 // all transitions by target, label<<32 | source
+	tauIndex, tauSrc   []int32  // sources of τ-transitions by target
+	inertOut           []int32  // inert τ-steps per state
+	bottom             []int32  // bottom states per block
+	rep                []int32  // a bottom state of each block, of small out-degree if possible; -1 if not known
 	mark               []uint32
 	epoch              uint32
 	count, bcount      []int32 // marked states, marked bottom states per block in this round
 	targets            []int32
 	inTargets          []bool
 	// scratch buffers, reused
-	group, queue, touched, newBottom []int32
-	keys, refKeys                    []uint64
+	queue, touched, newBottom []int32
+	group                     []uint64 // arcs into the target of processTarget, by label
+	labelStart                []int32  // counting sort of processTarget, numLabels+1
+	// checkBottomKeys's per-block key counters, valid where keyTick == tick
+	cursor, keyBlocks, keyStates []int32
+	keyTick                      []uint32
+	tick                         uint32
+	nbCount, lastNB              []int32
+	// separateNewBottom: nLeft[s] counts the inert successors of s not yet
+	// known to be in N, valid where nSeen == nEpoch
+	nList, nLeft []int32
+	nSeen        []uint32
+	nEpoch       uint32
+	blockOut     []int32 // transitions out of the states of each block
 }
 
 func newRefiner(k *kernel) *refiner {
@@ -109,14 +135,20 @@ func newRefiner(k *kernel) *refiner {
 		begin: make([]int32, n), end: make([]int32, n), inertOut: make([]int32, n), bottom: make([]int32, n),
 		rep:  make([]int32, n),
 		mark: make([]uint32, n), count: make([]int32, n), bcount: make([]int32, n),
-		inTargets: make([]bool, n)}
+		inTargets: make([]bool, n), labelStart: make([]int32, k.numLabels+1),
+		blockOut: make([]int32, n), keyTick: make([]uint32, n), nSeen: make([]uint32, n), nLeft: make([]int32, n), nbCount: make([]int32, n), lastNB: make([]int32, n)}
 	for s := int32(0); s < n; s++ {
 		r.perm[s], r.where[s] = s, s
 	}
 	r.end[0] = n
-	r.inIndex, r.inIDs = k.incoming(func(int32) bool { return true })
+	r.blockOut[0] = int32(len(k.src))
+	var ids []int32
+	r.inIndex, ids = k.incoming(func(int32) bool { return true })
+	r.inArc = make([]uint64, len(ids))
+	for i, t := range ids {
+		r.inArc[i] = uint64(k.lab[t])<<32 | uint64(k.src[t])
+	}
 	if k.inert {
-		var ids []int32
 		r.tauIndex, ids = k.incoming(k.isTau)
 		r.tauSrc = ids
 		for i, t := range ids {
@@ -240,8 +272,6 @@ func (r *refiner) split(b int32) {
 	c, size := r.count[b], r.size(b)
 	r.count[b] = 0
 	movingMarked := c <= size-c
-	nb := r.numBlocks
-	r.numBlocks++
 	lo, hi := r.begin[b], r.end[b]
 	if movingMarked {
 		for _, s := range r.queue {
@@ -260,24 +290,7 @@ func (r *refiner) split(b int32) {
 			}
 		}
 	}
-	r.begin[nb], r.end[nb] = hi, r.end[b]
-	r.end[b] = hi
-	moved, repMoved := int32(0), int32(-1)
-	for _, s := range r.perm[hi:r.end[nb]] {
-		r.block[s] = nb
-		if r.inertOut[s] == 0 {
-			moved++
-			repMoved = r.lighter(repMoved, s)
-		}
-	}
-	r.bottom[nb] = moved
-	r.bottom[b] -= moved
-	r.rep[nb] = repMoved
-	if rb := r.rep[b]; rb >= 0 && r.block[rb] != b {
-		r.rep[b] = -1
-	}
-	r.pushTarget(b)
-	r.pushTarget(nb)
+	nb := r.detach(b, hi)
 	// The τ-steps from the reaching part into the rest are no longer
 	// inert; their sources may become bottom states.
 	reach, rest := nb, b
@@ -289,6 +302,7 @@ func (r *refiner) split(b int32) {
 	}
 	k := r.k
 	r.newBottom = r.newBottom[:0]
+	oldRep := r.rep[reach] // an old bottom state of reach, if known
 	for _, s := range r.perm[r.begin[reach]:r.end[reach]] {
 		for t := k.out[s]; t < k.out[s+1] && k.lab[t] == 0; t++ { // τ first, see newKernel
 			if r.block[k.dst[t]] == rest {
@@ -299,14 +313,125 @@ func (r *refiner) split(b int32) {
 			}
 		}
 	}
-	if len(r.newBottom) > 0 {
-		if r.rep[reach] < 0 {
-			for _, s := range r.newBottom {
-				r.rep[reach] = r.lighter(r.rep[reach], s)
+	if len(r.newBottom) == 0 {
+		return
+	}
+	if r.bottom[reach] > int32(len(r.newBottom)) {
+		r.separateNewBottom(reach)
+		return
+	}
+	// No old bottom state left in reach: compare the new ones with an old
+	// one of rest, or read all transitions of reach if they are fewer (the
+	// old bottom state may be a contracted τ-SCC of huge out-degree).
+	ref := r.repOf(rest)
+	if oldRep >= 0 {
+		ref = r.lighter(ref, oldRep)
+	}
+	cost := k.out[ref+1] - k.out[ref]
+	for _, s := range r.newBottom {
+		cost += k.out[s+1] - k.out[s]
+	}
+	if r.blockOut[reach] <= cost {
+		r.checkBottomKeys(r.perm[r.begin[reach]:r.end[reach]])
+	} else {
+		r.keyStates = append(append(r.keyStates[:0], ref), r.newBottom...)
+		r.checkBottomKeys(r.keyStates)
+	}
+	if r.rep[reach] < 0 {
+		for _, s := range r.newBottom {
+			r.rep[reach] = r.lighter(r.rep[reach], s)
+		}
+	}
+}
+
+// detach moves the states perm[hi:end[b]] of block b to a fresh block,
+// which it returns; both become target-dirty.
+func (r *refiner) detach(b, hi int32) int32 {
+	nb := r.numBlocks
+	r.numBlocks++
+	r.begin[nb], r.end[nb] = hi, r.end[b]
+	r.end[b] = hi
+	moved, repMoved, out := int32(0), int32(-1), int32(0)
+	for _, s := range r.perm[hi:r.end[nb]] {
+		r.block[s] = nb
+		out += r.k.out[s+1] - r.k.out[s]
+		if r.inertOut[s] == 0 {
+			moved++
+			repMoved = r.lighter(repMoved, s)
+		}
+	}
+	r.bottom[nb] = moved
+	r.bottom[b] -= moved
+	r.blockOut[nb] = out
+	r.blockOut[b] -= out
+	r.rep[nb] = repMoved
+	if rb := r.rep[b]; rb >= 0 && r.block[rb] != b {
+		r.rep[b] = -1
+	}
+	r.pushTarget(b)
+	r.pushTarget(nb)
+	return nb
+}
+
+// separateNewBottom handles the new bottom states of reach when reach still
+// has old bottom states. No new bottom state s is branching bisimilar to an
+// old bottom state o: s has a τ-step into rest, which o (bottom in the old
+// block, so without τ-steps into it) cannot match. Hence the states of reach
+// that can reach an old bottom state by inert steps (O) are not bisimilar
+// to those that cannot (N): a state of N equivalent to one of O would reach
+// a state equivalent to o, and from there by inert steps, all equivalent to
+// o, only new bottom states. So N moves to a block of its own, which takes
+// no new bottom state from the move: no state of N has a τ-step into O, and
+// every state of O keeps an inert path to its old bottom state. Then O is
+// stable under every (a, C) that is not target-dirty: its bottom states are
+// the old ones, which have every key any state of the old block has. N,
+// whose bottom states are all new, is checked by reading all its
+// transitions (checkBottomKeys). This never reads the old bottom states,
+// which are where contracted τ-SCCs of huge out-degree sit (the
+// Groote–Jansen algorithm separates new bottom states in the same way, its
+// "NewBotSt" part).
+//
+// N is found from the new bottom states backwards over inert τ-steps: a
+// state joins when all its inert successors have.
+func (r *refiner) separateNewBottom(reach int32) {
+	r.nEpoch++
+	if r.nEpoch == 0 {
+		clear(r.nSeen)
+		r.nEpoch = 1
+	}
+	list := append(r.nList[:0], r.newBottom...)
+	for _, s := range list {
+		r.nSeen[s], r.nLeft[s] = r.nEpoch, 0
+	}
+	for i := 0; i < len(list); i++ {
+		y := list[i]
+		for _, x := range r.tauSrc[r.tauIndex[y]:r.tauIndex[y+1]] {
+			if r.block[x] != reach {
+				continue
+			}
+			if r.nSeen[x] != r.nEpoch {
+				r.nSeen[x], r.nLeft[x] = r.nEpoch, r.inertOut[x]
+			}
+			if r.nLeft[x]--; r.nLeft[x] == 0 {
+				list = append(list, x)
 			}
 		}
-		r.checkNewBottom(reach, rest)
 	}
+	r.nList = list
+	hi := r.end[reach]
+	for _, s := range list {
+		hi--
+		r.swap(r.where[s], hi)
+	}
+	r.detach(reach, hi)
+	for _, y := range list { // τ-steps from O into N are no longer inert
+		for _, x := range r.tauSrc[r.tauIndex[y]:r.tauIndex[y+1]] {
+			if r.block[x] == reach {
+				r.inertOut[x]-- // stays positive, see above
+			}
+		}
+	}
+	r.checkBottomKeys(list)
 }
 
 // repOf returns rep[b], finding a bottom state of b first if none is known
@@ -329,51 +454,82 @@ func (r *refiner) repOf(b int32) int32 {
 	return s
 }
 
-// checkNewBottom handles the new bottom states of reach, the part of a
-// block that reached a splitter, just split off rest. A state of rest keeps
-// its inert paths, so every bottom state of rest is an old bottom state,
-// which (the old block being stable) has a direct transition for every
-// (a, C) the old block reached; a new bottom state must have the same ones
-// for reach to stay stable (only bottom states matter, see fastRefine). So
-// every (a, C), C not reach or rest, on which a new bottom state and an old
-// bottom state ref differ makes C target-dirty, which re-checks reach under
-// (a, C). Each state becomes a new bottom state at most once, so this costs
-// O(m) in all, plus reading ref: rep keeps a bottom state of small
-// out-degree per block where it can, since a big contracted τ-SCC as ref
-// would be read at every split.
-func (r *refiner) checkNewBottom(reach, rest int32) {
-	ref := r.repOf(rest)
-	r.refKeys = r.keysOf(r.refKeys[:0], ref, reach, rest)
-	for _, s := range r.newBottom {
-		r.keys = r.keysOf(r.keys[:0], s, reach, rest)
-		i, j := 0, 0
-		for i < len(r.keys) || j < len(r.refKeys) {
-			switch {
-			case j == len(r.refKeys) || i < len(r.keys) && r.keys[i] < r.refKeys[j]:
-				r.pushTarget(int32(uint32(r.keys[i])))
-				i++
-			case i == len(r.keys) || r.refKeys[j] < r.keys[i]:
-				r.pushTarget(int32(uint32(r.refKeys[j])))
-				j++
-			default:
-				i++
-				j++
+// checkBottomKeys makes target-dirty every block C such that, for some
+// label a, some state of states has a non-inert a-transition into C but
+// not every bottom state among states has one; targets already dirty are
+// skipped. Called with all the states of a block, it finds every (a, C)
+// under which the block may be unstable (a block is stable under (a, C)
+// iff no state or every bottom state has such a transition). Called with
+// an old bottom state ref of a block and new bottom states of a part of
+// it, it finds every (a, C) on which they differ: the old block was
+// stable, so ref has every (a, C) any state of it has, and the new bottom
+// states must have the same ones.
+//
+// It needs no sorting: the transitions of every kernel state are sorted by
+// label (see kernel.dedupe), so it walks the labels in order with a cursor
+// per state, and within one label counts per target block how many bottom
+// states have it.
+func (r *refiner) checkBottomKeys(states []int32) {
+	k := r.k
+	r.cursor = r.cursor[:0]
+	need := int32(0)
+	for _, s := range states {
+		r.cursor = append(r.cursor, k.out[s])
+		if r.inertOut[s] == 0 {
+			need++
+		}
+	}
+	for {
+		a := int32(-1) // the smallest label not yet walked
+		for i, s := range states {
+			if t := r.cursor[i]; t < k.out[s+1] && (a < 0 || k.lab[t] < a) {
+				a = k.lab[t]
+			}
+		}
+		if a < 0 {
+			return
+		}
+		r.nextTick()
+		r.keyBlocks = r.keyBlocks[:0]
+		for i, s := range states {
+			bottom := r.inertOut[s] == 0
+			t := r.cursor[i]
+			for ; t < k.out[s+1] && k.lab[t] == a; t++ {
+				if c := r.block[k.dst[t]]; !r.inTargets[c] && !r.inert(t) {
+					r.touchKey(c)
+					if bottom && r.lastNB[c] != int32(i) {
+						r.lastNB[c] = int32(i)
+						r.nbCount[c]++
+					}
+				}
+			}
+			r.cursor[i] = t
+		}
+		for _, c := range r.keyBlocks {
+			if r.nbCount[c] < need {
+				r.pushTarget(c)
 			}
 		}
 	}
 }
 
-// keysOf appends to buf the distinct (label, target block) pairs, packed,
-// of the non-inert transitions of s into blocks other than p and q, sorted.
-func (r *refiner) keysOf(buf []uint64, s, p, q int32) []uint64 {
-	k := r.k
-	for t := k.out[s]; t < k.out[s+1]; t++ {
-		if c := r.block[k.dst[t]]; c != p && c != q && !r.inert(t) {
-			buf = append(buf, uint64(k.lab[t])<<32|uint64(c))
-		}
+// nextTick starts a new set of per-block key counters for checkBottomKeys.
+func (r *refiner) nextTick() {
+	r.tick++
+	if r.tick == 0 {
+		clear(r.keyTick)
+		r.tick = 1
 	}
-	slices.Sort(buf)
-	return slices.Compact(buf)
+}
+
+// touchKey resets the key counters of block c on its first use in this tick.
+func (r *refiner) touchKey(c int32) {
+	if r.keyTick[c] == r.tick {
+		return
+	}
+	r.keyTick[c] = r.tick
+	r.nbCount[c], r.lastNB[c] = 0, -1
+	r.keyBlocks = append(r.keyBlocks, c)
 }
 
 // swap exchanges the states at positions i and j of perm.
@@ -384,21 +540,39 @@ func (r *refiner) swap(i, j int32) {
 }
 
 // processTarget splits every block under (a, C) for every label a of a
-// transition into C.
+// transition into C. The transitions into C are grouped by label with a
+// counting sort (labels are few and dense). Sources in singleton blocks
+// are not marked: such a block cannot split.
 func (r *refiner) processTarget(c int32) {
 	k := r.k
-	r.group = r.group[:0]
+	clear(r.labelStart)
+	n := 0
 	for _, d := range r.perm[r.begin[c]:r.end[c]] {
-		r.group = append(r.group, r.inIDs[r.inIndex[d]:r.inIndex[d+1]]...)
+		for _, arc := range r.inArc[r.inIndex[d]:r.inIndex[d+1]] {
+			r.labelStart[arc>>32+1]++
+		}
+		n += int(r.inIndex[d+1] - r.inIndex[d])
 	}
-	slices.SortFunc(r.group, func(x, y int32) int { return cmp.Compare(k.lab[x], k.lab[y]) })
+	for a := range k.numLabels {
+		r.labelStart[a+1] += r.labelStart[a]
+	}
+	r.group = slices.Grow(r.group[:0], n)[:n]
+	for _, d := range r.perm[r.begin[c]:r.end[c]] {
+		for _, arc := range r.inArc[r.inIndex[d]:r.inIndex[d+1]] {
+			a := arc >> 32
+			r.group[r.labelStart[a]] = arc
+			r.labelStart[a]++
+		}
+	}
 	group := r.group
 	for i := 0; i < len(group); {
-		a := k.lab[group[i]]
+		a := int32(group[i] >> 32)
 		r.startRound()
-		for ; i < len(group) && k.lab[group[i]] == a; i++ {
-			if t := group[i]; !r.inert(t) {
-				r.markState(k.src[t])
+		for ; i < len(group) && int32(group[i]>>32) == a; i++ {
+			src := int32(uint32(group[i]))
+			b := r.block[src]
+			if r.end[b]-r.begin[b] > 1 && !(k.inert && a == lts.Tau && b == c) {
+				r.markState(src)
 			}
 		}
 		r.splitRound()

@@ -85,3 +85,57 @@ func TestFastMatchesGVOnLargerLTSs(t *testing.T) {
 		}
 	}
 }
+
+// TestFastMatchesGVWithGiantSCC compares the two algorithms on the random
+// benchmark family, whose τ-half makes a giant τ-SCC: contracted, it is a
+// kernel state of huge out-degree, next to nearly every split (see
+// "Complexity" at fastRefine).
+func TestFastMatchesGVWithGiantSCC(t *testing.T) {
+	for _, n := range []int32{300, 1000, 2000} {
+		l := benchRandom(n)
+		for _, eq := range allEquivalences {
+			t.Run(fmt.Sprintf("n=%d/%v", n, eq), func(t *testing.T) {
+				fast, nf, err := Partition(l, eq, Options{Algorithm: Fast})
+				require.NoError(t, err)
+				gv, ng, err := Partition(l, eq, Options{Algorithm: GV})
+				require.NoError(t, err)
+				assert.Equal(t, ng, nf)
+				assert.Equal(t, gv, fast)
+			})
+		}
+	}
+}
+
+// TestFastNewBottomSeparation compares Fast with GV on random LTSs found to
+// need the stability check of the part that separateNewBottom splits off
+// (without it Fast returns too few classes on each of them), plus a sweep
+// of mid-sized LTSs.
+func TestFastNewBottomSeparation(t *testing.T) {
+	cases := []struct {
+		seed      uint64
+		maxStates int
+	}{
+		{5_018_628, 20}, {5_001_860, 40}, {5_001_892, 40}, {5_001_703, 100}, {5_002_419, 100},
+	}
+	sweep := 2000
+	if testing.Short() {
+		sweep = 200
+	}
+	for seed := range sweep {
+		cases = append(cases, struct {
+			seed      uint64
+			maxStates int
+		}{uint64(6_000_000 + seed), 60})
+	}
+	for _, c := range cases {
+		l := randomLTS(c.seed, c.maxStates)
+		for _, eq := range allEquivalences {
+			fast, nf, err := Partition(l, eq, Options{Algorithm: Fast})
+			require.NoError(t, err)
+			gv, ng, err := Partition(l, eq, Options{Algorithm: GV})
+			require.NoError(t, err)
+			require.Equal(t, ng, nf, "seed %d (max %d states) %v", c.seed, c.maxStates, eq)
+			require.Equal(t, gv, fast, "seed %d (max %d states) %v", c.seed, c.maxStates, eq)
+		}
+	}
+}
