@@ -106,10 +106,15 @@ type explorer struct {
 	labelIDs   map[string]int32
 	steps      []lts.SourceStep
 	enc        []byte
-	canon      []int32
-	perm       []int32
-	order      []int32
-	roots      []int32 // state indices holding references into the heap
+	// The successors of the state being expanded, collected so that their
+	// lookups can overlap (see stateSet.touch): encodings in batch.
+	batch []byte
+	succs []succ
+	sink  uint64
+	canon []int32
+	perm  []int32
+	order []int32
+	roots []int32 // state indices holding references into the heap
 }
 
 // Explore builds the LTS of obj (the implementation or the specification
@@ -198,7 +203,8 @@ func (x *explorer) run() (*lts.LTS, error) {
 		init = x.m.mem
 		x.m.resetThread()
 	}
-	x.insert(x.canonical(init, -1))
+	x.enc = encode(x.enc[:0], x.canonical(init, -1))
+	x.set.insert(x.enc, x.set.hash(x.enc))
 	var cur, next []int32
 	lay := &x.p.lay
 	for s := int32(0); int(s) < x.set.len(); s++ {
@@ -206,7 +212,8 @@ func (x *explorer) run() (*lts.LTS, error) {
 			x.o.Progress(int64(s), int64(x.dst.n))
 		}
 		x.out = append(x.out, int32(x.dst.n))
-		cur = decode(cur[:0], x.set.get(s))
+		cur = decode(cur[:0], x.set.next())
+		x.batch, x.succs = x.batch[:0], x.succs[:0]
 		for t := 0; t < x.b.Threads; t++ {
 			base := lay.threadBase(t)
 			if cur[base+tPC] == 0 {
@@ -225,9 +232,7 @@ func (x *explorer) run() (*lts.LTS, error) {
 						}
 						copy(next[base+tLocals:], args)
 						out := outcome{kind: kCall, method: m.index, value: int32(ai), step: m.callStep}
-						if err := x.add(s, t, out, next); err != nil {
-							return nil, err
-						}
+						x.add(t, out, next)
 					}
 				}
 				continue
@@ -239,17 +244,21 @@ func (x *explorer) run() (*lts.LTS, error) {
 				out := x.m.step()
 				next = x.m.mem
 				if x.m.err != nil {
+					if err := x.flush(s); err != nil {
+						return nil, err
+					}
 					return nil, x.modelError(s, t, x.m.err)
 				}
 				if out.kind != kBlocked {
-					if err := x.add(s, t, out, next); err != nil {
-						return nil, err
-					}
+					x.add(t, out, next)
 				}
 				if !x.m.nextChoice() {
 					break
 				}
 			}
+		}
+		if err := x.flush(s); err != nil {
+			return nil, err
 		}
 	}
 	if x.o.Progress != nil {
@@ -299,28 +308,52 @@ func (x *explorer) build() *lts.LTS {
 	return l
 }
 
-func (x *explorer) insert(st []int32) (int32, bool) {
-	x.enc = encode(x.enc[:0], st)
-	if len(x.enc) > 65535 {
-		panic("state too large") // unreachable with the node and array limits
-	}
-	return x.set.insert(x.enc)
+// succ is a successor of the state being expanded, waiting in the batch.
+type succ struct {
+	start, end int32 // its encoding: batch[start:end]
+	hash       uint32
+	label      int32
+	thread     int
+	step       int32
 }
 
-func (x *explorer) add(src int32, t int, out outcome, next []int32) error {
-	dst, isNew := x.insert(x.canonical(next, t))
-	if isNew && x.set.len() > x.o.MaxStates {
-		return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
-			ErrStateLimit, x.o.MaxStates, x.dst.n, src)
+// add canonicalises and encodes a successor of the state being expanded
+// by thread t and puts it in the batch.
+func (x *explorer) add(t int, out outcome, next []int32) {
+	start := int32(len(x.batch))
+	x.batch = encode(x.batch, x.canonical(next, t))
+	end := int32(len(x.batch))
+	if end-start > 65535 {
+		panic("state too large") // unreachable with the node and array limits
 	}
-	lab := x.label(t, out)
-	if lab > 0xffff {
-		return fmt.Errorf("more than %d distinct labels; use fewer threads or values", 0xffff)
+	x.succs = append(x.succs, succ{start: start, end: end, hash: x.set.hash(x.batch[start:end]),
+		label: x.label(t, out), thread: t, step: out.step})
+}
+
+// flush looks up the batch of successors of state src, in order, adding
+// the new ones to the set and the transitions to the table.
+func (x *explorer) flush(src int32) error {
+	sink := x.sink
+	for i := range x.succs {
+		sink += x.set.touch(x.succs[i].hash)
 	}
-	x.labelCol.append(uint16(lab))
-	x.dst.append(dst)
-	x.thread.append(uint8(t + 1))
-	x.stepCol.append(int16(out.step))
+	x.sink = sink
+	for i := range x.succs {
+		sc := &x.succs[i]
+		dst, isNew := x.set.insert(x.batch[sc.start:sc.end], sc.hash)
+		if isNew && x.set.len() > x.o.MaxStates {
+			return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
+				ErrStateLimit, x.o.MaxStates, x.dst.n, src)
+		}
+		if sc.label > 0xffff {
+			return fmt.Errorf("more than %d distinct labels; use fewer threads or values", 0xffff)
+		}
+		x.labelCol.append(uint16(sc.label))
+		x.dst.append(dst)
+		x.thread.append(uint8(sc.thread + 1))
+		x.stepCol.append(int16(sc.step))
+	}
+	x.batch, x.succs = x.batch[:0], x.succs[:0]
 	return nil
 }
 
