@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/maphash"
+	"slices"
 )
 
 // stateSet stores canonical state encodings in an arena of byte chunks and
@@ -152,40 +153,46 @@ func (s *stateSet) grow() {
 
 // encode appends st to dst as zigzag varints: small values take one byte.
 func encode(dst []byte, st []int32) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, 5*len(st))
+	b := dst[n : n+5*len(st)]
+	i := 0
 	for _, v := range st {
 		u := uint32(v<<1) ^ uint32(v>>31)
-		if u < 0x80 {
-			dst = append(dst, byte(u))
-			continue
-		}
 		for u >= 0x80 {
-			dst = append(dst, byte(u)|0x80)
+			b[i] = byte(u) | 0x80
+			i++
 			u >>= 7
 		}
-		dst = append(dst, byte(u))
+		b[i] = byte(u)
+		i++
 	}
-	return dst
+	return dst[:n+i]
 }
 
 // decode appends the values encoded in b to dst.
 func decode(dst []int32, b []byte) []int32 {
+	n := len(dst)
+	dst = slices.Grow(dst, len(b))
+	out := dst[n : n+len(b)]
+	k := 0
 	for i := 0; i < len(b); {
 		c := b[i]
 		i++
-		if c < 0x80 {
-			dst = append(dst, int32(c>>1)^-int32(c&1))
-			continue
-		}
-		u := uint32(c & 0x7f)
-		for shift := uint(7); ; shift += 7 {
-			c = b[i]
-			i++
-			u |= uint32(c&0x7f) << shift
-			if c < 0x80 {
-				break
+		u := uint32(c)
+		if c >= 0x80 {
+			u &= 0x7f
+			for shift := uint(7); ; shift += 7 {
+				c = b[i]
+				i++
+				u |= uint32(c&0x7f) << shift
+				if c < 0x80 {
+					break
+				}
 			}
 		}
-		dst = append(dst, int32(u>>1)^-int32(u&1))
+		out[k] = int32(u>>1) ^ -int32(u&1)
+		k++
 	}
-	return dst
+	return dst[:n+k]
 }
