@@ -152,12 +152,33 @@ func (s *stateSet) grow() {
 }
 
 // encode appends st to dst as zigzag varints: small values take one byte.
+// Runs of eight values in [0, 64), the common case, are coded eight at a
+// time: their zigzag codes are the doubled values, one byte each.
 func encode(dst []byte, st []int32) []byte {
 	n := len(dst)
 	dst = slices.Grow(dst, 5*len(st))
 	b := dst[n : n+5*len(st)]
 	i := 0
-	for _, v := range st {
+	for len(st) >= 8 {
+		v := st[:8]
+		if uint32(v[0]|v[1]|v[2]|v[3]|v[4]|v[5]|v[6]|v[7]) < 64 {
+			w := uint64(v[0]) | uint64(v[1])<<8 | uint64(v[2])<<16 | uint64(v[3])<<24 |
+				uint64(v[4])<<32 | uint64(v[5])<<40 | uint64(v[6])<<48 | uint64(v[7])<<56
+			binary.LittleEndian.PutUint64(b[i:], w<<1)
+			i += 8
+		} else {
+			i += putVarints(b[i:], v)
+		}
+		st = st[8:]
+	}
+	i += putVarints(b[i:], st)
+	return dst[:n+i]
+}
+
+// putVarints writes the zigzag varints of vs to b and returns their length.
+func putVarints(b []byte, vs []int32) int {
+	i := 0
+	for _, v := range vs {
 		u := uint32(v<<1) ^ uint32(v>>31)
 		for u >= 0x80 {
 			b[i] = byte(u) | 0x80
@@ -167,16 +188,29 @@ func encode(dst []byte, st []int32) []byte {
 		b[i] = byte(u)
 		i++
 	}
-	return dst[:n+i]
+	return i
 }
 
-// decode appends the values encoded in b to dst.
+// decode appends the values encoded in b to dst. Runs of eight one-byte
+// codes of non-negative values are decoded eight at a time.
 func decode(dst []int32, b []byte) []int32 {
 	n := len(dst)
 	dst = slices.Grow(dst, len(b))
 	out := dst[n : n+len(b)]
 	k := 0
-	for i := 0; i < len(b); {
+	i := 0
+	for i < len(b) {
+		if i+8 <= len(b) {
+			w := binary.LittleEndian.Uint64(b[i:])
+			if w&0x8181818181818181 == 0 {
+				o := out[k : k+8]
+				o[0], o[1], o[2], o[3] = int32(w>>1&0x7f), int32(w>>9&0x7f), int32(w>>17&0x7f), int32(w>>25&0x7f)
+				o[4], o[5], o[6], o[7] = int32(w>>33&0x7f), int32(w>>41&0x7f), int32(w>>49&0x7f), int32(w>>57&0x7f)
+				i += 8
+				k += 8
+				continue
+			}
+		}
 		c := b[i]
 		i++
 		u := uint32(c)
