@@ -22,7 +22,7 @@ package explore
 import (
 	"errors"
 	"fmt"
-	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -294,7 +294,7 @@ func (x *explorer) build() *lts.LTS {
 	n := int32(x.set.len())
 	x.set = nil
 	if m := x.dst.n; m > 1<<22 {
-		runtime.GC()
+		debug.FreeOSMemory()
 	}
 	m := int32(x.dst.n)
 	out := x.out
@@ -314,7 +314,7 @@ func (x *explorer) build() *lts.LTS {
 	large := m > 1<<22
 	gc := func() {
 		if large {
-			runtime.GC()
+			debug.FreeOSMemory()
 		}
 	}
 	l := &lts.LTS{Initial: 0, NumStates: n, Labels: x.labelNames, Src: src, Out: out}
