@@ -9,8 +9,13 @@
 // and heap nodes are renumbered in breadth-first order of reachability
 // from the shared variables and then the threads' locals, which drops
 // unreachable nodes (garbage collection) and identifies states that differ
-// only in addresses. Canonical vectors are stored as zigzag varints in a
-// chunked arena and found through an open-addressing table (stateSet).
+// only in addresses; the renumbering is skipped when a step left every
+// reference as it was (canonicalStep). Canonical vectors are stored as
+// zigzag varints in a chunked arena and found through an open-addressing
+// table (stateSet). The successors of a state are collected first and
+// then looked up together, so that the cache misses of their lookups
+// overlap; states are numbered in breadth-first order of discovery, and
+// successors in the order they are generated, as without the batching.
 //
 // The granularity follows Yang et al. (divergence-sensitive bisimulation
 // for concurrent stacks, §2): one τ step per statement that touches shared
