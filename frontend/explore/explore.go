@@ -337,6 +337,7 @@ func (x *explorer) build() *lts.LTS {
 type succ struct {
 	start, end int32 // its encoding: batch[start:end]
 	hash       uint32
+	slot       uint64 // the first table slot of its lookup
 	label      int32
 	thread     int
 	step       int32
@@ -358,9 +359,13 @@ func (x *explorer) add(t int, out outcome, next []int32) {
 // flush looks up the batch of successors of state src, in order, adding
 // the new ones to the set and the transitions to the table.
 func (x *explorer) flush(src int32) error {
+	// Two passes of independent loads (see stateSet.touch).
+	for i := range x.succs {
+		x.succs[i].slot = x.set.slot(x.succs[i].hash)
+	}
 	sink := x.sink
 	for i := range x.succs {
-		sink += x.set.touch(x.succs[i].hash)
+		sink += x.set.touch(x.succs[i].slot, x.succs[i].hash)
 	}
 	x.sink = sink
 	for i := range x.succs {

@@ -75,19 +75,25 @@ func (s *stateSet) next() []byte {
 	return b
 }
 
-// touch reads the table slot of hash h and, if its hash bits match, the
-// head of the record it points to, and returns a value depending on both,
-// so that the reads are not optimised away. Touching the slots of all the
-// successors of a state before looking any of them up lets the processor
-// overlap their cache misses, which lookups one after another cannot do
-// (each waits for the previous one's outcome).
-func (s *stateSet) touch(h uint32) uint64 {
-	e := s.table[uint64(h)&uint64(len(s.table)-1)]
-	if e != 0 && uint32(e>>32) == h {
-		off := (uint32(e) - 1) << 2
-		return uint64(s.chunks[off>>chunkBits][off&(chunkSize-1)])
-	}
-	return e
+// slot returns the table slot where a lookup of hash h starts.
+func (s *stateSet) slot(h uint32) uint64 { return s.table[uint64(h)&uint64(len(s.table)-1)] }
+
+// touch reads the head of the record that slot e, the first slot for hash
+// h, points to if its hash bits match, and returns a value depending on it
+// so that the read is not optimised away.
+//
+// Reading the first slots of all the successors of a state (slot), then
+// touching their records, before looking any of them up lets the
+// processor overlap the cache misses, which lookups one after another
+// cannot do: each waits for the previous one's outcome, and a branch on a
+// loaded value that is mispredicted discards the loads issued after it.
+func (s *stateSet) touch(e uint64, h uint32) uint64 {
+	// Without branches: off is the record's offset if the slot is used and
+	// its hash bits match, else 0, a record that is in the cache anyway.
+	hashEq := (uint64(uint32(e>>32)^h) - 1) >> 63 // 1 if equal
+	used := 1 - (uint64(uint32(e))-1)>>63         // 1 if e != 0
+	off := (uint32(e) - 1) << 2 & -uint32(hashEq&used)
+	return uint64(s.chunks[off>>chunkBits][off&(chunkSize-1)])
 }
 
 // insert adds enc, whose hash is h, if absent and returns its id and
