@@ -84,3 +84,27 @@ func TestStateSet(t *testing.T) {
 		require.Equal(t, enc, string(s.next()))
 	}
 }
+
+// TestStateSetChunks fills more than one arena chunk and reads every
+// state back, in order, across the chunk boundary, and finds each again.
+func TestStateSetChunks(t *testing.T) {
+	s := newStateSet()
+	st := make([]int32, 40)
+	var encs [][]byte
+	for i := int32(0); len(s.chunks) < 2 || len(encs)%1000 != 0; i++ {
+		for k := range st {
+			st[k] = i*int32(k+1) + int32(k)
+		}
+		enc := encode(nil, st)
+		id, isNew := s.insert(enc, s.hash(enc))
+		require.True(t, isNew)
+		require.Equal(t, int32(len(encs)), id)
+		encs = append(encs, enc)
+	}
+	for i, enc := range encs {
+		require.Equal(t, enc, s.next())
+		id, isNew := s.insert(enc, s.hash(enc))
+		require.False(t, isNew)
+		require.Equal(t, int32(i), id)
+	}
+}
