@@ -9,8 +9,13 @@
 // and heap nodes are renumbered in breadth-first order of reachability
 // from the shared variables and then the threads' locals, which drops
 // unreachable nodes (garbage collection) and identifies states that differ
-// only in addresses. Canonical vectors are stored as zigzag varints in a
-// chunked arena and found through an open-addressing table (stateSet).
+// only in addresses; the renumbering is skipped when a step left every
+// reference as it was (canonicalStep). Canonical vectors are stored as
+// zigzag varints in a chunked arena and found through an open-addressing
+// table (stateSet). The successors of a state are collected first and
+// then looked up together, so that the cache misses of their lookups
+// overlap; states are numbered in breadth-first order of discovery, and
+// successors in the order they are generated, as without the batching.
 //
 // The granularity follows Yang et al. (divergence-sensitive bisimulation
 // for concurrent stacks, §2): one τ step per statement that touches shared
@@ -22,7 +27,8 @@ package explore
 import (
 	"errors"
 	"fmt"
-	"runtime"
+	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -106,10 +112,19 @@ type explorer struct {
 	labelIDs   map[string]int32
 	steps      []lts.SourceStep
 	enc        []byte
-	canon      []int32
-	perm       []int32
-	order      []int32
-	roots      []int32 // state indices holding references into the heap
+	// The successors of the state being expanded, collected so that their
+	// lookups can overlap (see stateSet.touch): encodings in batch.
+	batch []byte
+	succs []succ
+	sink  uint64
+	cur   []int32 // the state being expanded
+	canon []int32
+	perm  []int32
+	order []int32
+	roots []int32 // state indices holding references into the heap
+	// rootSlots[t][m]: the state indices of thread t's reference locals
+	// when it runs method m.
+	rootSlots [][][]int32
 }
 
 // Explore builds the LTS of obj (the implementation or the specification
@@ -145,6 +160,7 @@ func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.
 		return nil, fmt.Errorf("the model has %d source steps; at most %d are supported", len(p.steps), 1<<15-1)
 	}
 	x.argTuples()
+	x.initRoots()
 	x.allowed = make([][]bool, b.Threads)
 	for t := range x.allowed {
 		x.allowed[t] = make([]bool, len(p.methods))
@@ -157,6 +173,19 @@ func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.
 		}
 	}
 	return x.run()
+}
+
+// initRoots fills rootSlots.
+func (x *explorer) initRoots() {
+	x.rootSlots = make([][][]int32, x.b.Threads)
+	for t := range x.rootSlots {
+		x.rootSlots[t] = make([][]int32, len(x.p.methods))
+		for i, m := range x.p.methods {
+			for _, k := range m.refLocals {
+				x.rootSlots[t][i] = append(x.rootSlots[t][i], x.p.lay.threadBase(t)+tLocals+k)
+			}
+		}
+	}
 }
 
 // argTuples enumerates each method's argument tuples over the domain.
@@ -198,7 +227,8 @@ func (x *explorer) run() (*lts.LTS, error) {
 		init = x.m.mem
 		x.m.resetThread()
 	}
-	x.insert(x.canonical(init, -1))
+	x.enc = encode(x.enc[:0], x.canonical(init, -1))
+	x.set.insert(x.enc, x.set.hash(x.enc))
 	var cur, next []int32
 	lay := &x.p.lay
 	for s := int32(0); int(s) < x.set.len(); s++ {
@@ -206,7 +236,9 @@ func (x *explorer) run() (*lts.LTS, error) {
 			x.o.Progress(int64(s), int64(x.dst.n))
 		}
 		x.out = append(x.out, int32(x.dst.n))
-		cur = decode(cur[:0], x.set.get(s))
+		cur = decode(cur[:0], x.set.next())
+		x.cur = cur
+		x.batch, x.succs = x.batch[:0], x.succs[:0]
 		for t := 0; t < x.b.Threads; t++ {
 			base := lay.threadBase(t)
 			if cur[base+tPC] == 0 {
@@ -225,9 +257,7 @@ func (x *explorer) run() (*lts.LTS, error) {
 						}
 						copy(next[base+tLocals:], args)
 						out := outcome{kind: kCall, method: m.index, value: int32(ai), step: m.callStep}
-						if err := x.add(s, t, out, next); err != nil {
-							return nil, err
-						}
+						x.add(t, out, next)
 					}
 				}
 				continue
@@ -239,17 +269,21 @@ func (x *explorer) run() (*lts.LTS, error) {
 				out := x.m.step()
 				next = x.m.mem
 				if x.m.err != nil {
+					if err := x.flush(s); err != nil {
+						return nil, err
+					}
 					return nil, x.modelError(s, t, x.m.err)
 				}
 				if out.kind != kBlocked {
-					if err := x.add(s, t, out, next); err != nil {
-						return nil, err
-					}
+					x.add(t, out, next)
 				}
 				if !x.m.nextChoice() {
 					break
 				}
 			}
+		}
+		if err := x.flush(s); err != nil {
+			return nil, err
 		}
 	}
 	if x.o.Progress != nil {
@@ -265,7 +299,7 @@ func (x *explorer) build() *lts.LTS {
 	n := int32(x.set.len())
 	x.set = nil
 	if m := x.dst.n; m > 1<<22 {
-		runtime.GC()
+		debug.FreeOSMemory()
 	}
 	m := int32(x.dst.n)
 	out := x.out
@@ -285,7 +319,7 @@ func (x *explorer) build() *lts.LTS {
 	large := m > 1<<22
 	gc := func() {
 		if large {
-			runtime.GC()
+			debug.FreeOSMemory()
 		}
 	}
 	l := &lts.LTS{Initial: 0, NumStates: n, Labels: x.labelNames, Src: src, Out: out}
@@ -299,48 +333,199 @@ func (x *explorer) build() *lts.LTS {
 	return l
 }
 
-func (x *explorer) insert(st []int32) (int32, bool) {
-	x.enc = encode(x.enc[:0], st)
-	if len(x.enc) > 65535 {
-		panic("state too large") // unreachable with the node and array limits
-	}
-	return x.set.insert(x.enc)
+// succ is a successor of the state being expanded, waiting in the batch.
+type succ struct {
+	start, end int32 // its encoding: batch[start:end]
+	hash       uint32
+	slot       uint64 // the first table slot of its lookup
+	label      int32
+	thread     int
+	step       int32
 }
 
-func (x *explorer) add(src int32, t int, out outcome, next []int32) error {
-	dst, isNew := x.insert(x.canonical(next, t))
-	if isNew && x.set.len() > x.o.MaxStates {
-		return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
-			ErrStateLimit, x.o.MaxStates, x.dst.n, src)
+// add canonicalises and encodes a successor of the state being expanded
+// by thread t and puts it in the batch.
+func (x *explorer) add(t int, out outcome, next []int32) {
+	start := int32(len(x.batch))
+	x.batch = encode(x.batch, x.canonicalStep(x.cur, next, t))
+	end := int32(len(x.batch))
+	if end-start > 65535 {
+		panic("state too large") // unreachable with the node and array limits
 	}
-	lab := x.label(t, out)
-	if lab > 0xffff {
-		return fmt.Errorf("more than %d distinct labels; use fewer threads or values", 0xffff)
+	x.succs = append(x.succs, succ{start: start, end: end, hash: x.set.hash(x.batch[start:end]),
+		label: x.label(t, out), thread: t, step: out.step})
+}
+
+// flush looks up the batch of successors of state src, in order, adding
+// the new ones to the set and the transitions to the table.
+func (x *explorer) flush(src int32) error {
+	// Two passes of independent loads (see stateSet.touch).
+	for i := range x.succs {
+		x.succs[i].slot = x.set.slot(x.succs[i].hash)
 	}
-	x.labelCol.append(uint16(lab))
-	x.dst.append(dst)
-	x.thread.append(uint8(t + 1))
-	x.stepCol.append(int16(out.step))
+	sink := x.sink
+	for i := range x.succs {
+		sink += x.set.touch(x.succs[i].slot, x.succs[i].hash)
+	}
+	x.sink = sink
+	for i := range x.succs {
+		sc := &x.succs[i]
+		dst, isNew := x.set.insert(x.batch[sc.start:sc.end], sc.hash)
+		if isNew && x.set.len() > x.o.MaxStates {
+			return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
+				ErrStateLimit, x.o.MaxStates, x.dst.n, src)
+		}
+		if sc.label > 0xffff {
+			return fmt.Errorf("more than %d distinct labels; use fewer threads or values", 0xffff)
+		}
+		x.labelCol.append(uint16(sc.label))
+		x.dst.append(dst)
+		x.thread.append(uint8(sc.thread + 1))
+		x.stepCol.append(int16(sc.step))
+	}
+	x.batch, x.succs = x.batch[:0], x.succs[:0]
 	return nil
 }
 
 // canonical zeroes the dead locals of thread t (-1: none moved) and
 // renumbers the heap; it returns a vector owned by the explorer.
 func (x *explorer) canonical(st []int32, t int) []int32 {
+	x.zeroDead(st, t)
+	return x.renumber(st)
+}
+
+// canonicalStep is canonical for a successor st of the canonical state
+// cur by a step of thread t. The heap numbering of a state depends only
+// on its references (the shared ones, the threads' live ones and the
+// nodes' reference fields) and on the types of its nodes; when the step
+// changed none of them, the numbering of cur, which is the identity, is
+// that of st too, and the breadth-first renumbering is skipped. This is
+// the case for calls, and for steps that only read shared state into
+// non-reference locals or write non-reference fields.
+func (x *explorer) canonicalStep(cur, st []int32, t int) []int32 {
+	x.zeroDead(st, t)
 	lay := &x.p.lay
+	hb := lay.heapBase
+	if len(st) != len(cur) || st[hb] == 0 {
+		return x.renumber(st)
+	}
+	for _, a := range lay.refShared {
+		if st[a] != cur[a] {
+			return x.renumber(st)
+		}
+	}
+	// Thread t's references, in root order, nulls skipped (the renumbering
+	// skips them too), must be the same, or in both states reach only
+	// nodes that an earlier root (a shared reference or another thread's
+	// reference before t's) reaches first.
 	code := x.p.code
-	if t >= 0 {
-		base := lay.threadBase(t)
-		live := code[st[base+tPC]].live
-		for k := int32(0); k < lay.threadSize-tLocals; k++ {
-			if live&(1<<uint(k)) == 0 {
-				st[base+tLocals+k] = 0
+	base := lay.threadBase(t)
+	var ra, rb []int32
+	if pc := cur[base+tPC]; pc != 0 {
+		ra = x.rootSlots[t][code[pc].method]
+	}
+	if pc := st[base+tPC]; pc != 0 {
+		rb = x.rootSlots[t][code[pc].method]
+	}
+	if !sameRefs(cur, ra, st, rb) && !(x.shadowed(cur, t, ra) && x.shadowed(st, t, rb)) {
+		return x.renumber(st)
+	}
+	if !slices.Equal(st[hb:], cur[hb:]) {
+		// Compare the node types and reference fields only.
+		for a := hb + 1; a < int32(len(st)); a += lay.nodeSize {
+			if st[a] != cur[a] {
+				return x.renumber(st)
+			}
+			for _, f := range lay.refFields[st[a]] {
+				if st[a+2+f] != cur[a+2+f] {
+					return x.renumber(st)
+				}
 			}
 		}
 	}
-	count := st[lay.heapBase]
+	return st
+}
+
+// sameRefs reports whether the non-null values of a at slots sa are
+// those of b at slots sb, in order.
+func sameRefs(a []int32, sa []int32, b []int32, sb []int32) bool {
+	i, j := 0, 0
+	for {
+		for i < len(sa) && a[sa[i]] == 0 {
+			i++
+		}
+		for j < len(sb) && b[sb[j]] == 0 {
+			j++
+		}
+		if i == len(sa) || j == len(sb) {
+			return i == len(sa) && j == len(sb)
+		}
+		if a[sa[i]] != b[sb[j]] {
+			return false
+		}
+		i++
+		j++
+	}
+}
+
+// shadowed reports whether every non-null reference of st at slots (the
+// reference locals of thread t) is also held by a shared reference or a
+// reference local of a thread before t, so that the renumbering has
+// numbered it before it comes to these slots.
+func (x *explorer) shadowed(st []int32, t int, slots []int32) bool {
+	lay := &x.p.lay
+	code := x.p.code
+next:
+	for _, a := range slots {
+		v := st[a]
+		if v == 0 {
+			continue
+		}
+		for _, b := range lay.refShared {
+			if st[b] == v {
+				continue next
+			}
+		}
+		for th := 0; th < t; th++ {
+			if pc := st[lay.threadBase(th)+tPC]; pc != 0 {
+				for _, b := range x.rootSlots[th][code[pc].method] {
+					if st[b] == v {
+						continue next
+					}
+				}
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// zeroDead zeroes the locals of thread t (-1: none) dead at its pc.
+func (x *explorer) zeroDead(st []int32, t int) {
+	if t < 0 {
+		return
+	}
+	lay := &x.p.lay
+	base := lay.threadBase(t)
+	live := x.p.code[st[base+tPC]].live
+	loc := st[base+tLocals : base+lay.threadSize]
+	for k := range loc {
+		if live&(1<<uint(k)) == 0 {
+			loc[k] = 0
+		}
+	}
+}
+
+// renumber renumbers the heap nodes of st in breadth-first order of
+// reachability from the roots (shared references, then each busy thread's
+// reference locals), dropping unreachable nodes; it returns st itself if
+// the numbering is already canonical, else a vector owned by the explorer.
+func (x *explorer) renumber(st []int32) []int32 {
+	lay := &x.p.lay
+	hb := lay.heapBase
+	count := st[hb]
 	if count == 0 {
-		return st[:lay.heapBase+1]
+		return st[:hb+1]
 	}
 	if cap(x.perm) < int(count)+1 {
 		x.perm = make([]int32, count+1)
@@ -348,57 +533,56 @@ func (x *explorer) canonical(st []int32, t int) []int32 {
 	perm := x.perm[:count+1]
 	clear(perm)
 	order := x.order[:0]
-	visit := func(ref int32) {
-		if ref != 0 && perm[ref] == 0 {
-			order = append(order, ref)
-			perm[ref] = int32(len(order))
-		}
-	}
-	roots := x.roots[:0]
-	roots = append(roots, lay.refShared...)
-	for th := 0; th < x.b.Threads; th++ {
-		base := lay.threadBase(th)
+	roots := append(x.roots[:0], lay.refShared...)
+	for th, base := 0, lay.nshared; th < x.b.Threads; th, base = th+1, base+lay.threadSize {
 		if pc := st[base+tPC]; pc != 0 {
-			for _, k := range x.p.methods[code[pc].method].refLocals {
-				roots = append(roots, base+tLocals+k)
-			}
+			roots = append(roots, x.rootSlots[th][x.p.code[pc].method]...)
 		}
 	}
 	x.roots = roots
+	// identity: so far every node was reached in the order of its number.
+	identity := true
 	for _, a := range roots {
-		visit(st[a])
+		if ref := st[a]; ref != 0 && perm[ref] == 0 {
+			order = append(order, ref)
+			perm[ref] = int32(len(order))
+			identity = identity && ref == int32(len(order))
+		}
 	}
+	nodeSize := lay.nodeSize
+	node0 := hb + 1 - nodeSize // address of node 0, so node id is at node0+id*nodeSize
 	for i := 0; i < len(order); i++ {
-		a := lay.nodeAddr(order[i])
+		a := node0 + order[i]*nodeSize
 		for _, f := range lay.refFields[st[a]] {
-			visit(st[a+2+f])
+			if ref := st[a+2+f]; ref != 0 && perm[ref] == 0 {
+				order = append(order, ref)
+				perm[ref] = int32(len(order))
+				identity = identity && ref == int32(len(order))
+			}
 		}
 	}
 	x.order = order
-	identity := int32(len(order)) == count
-	for i, id := range order {
-		if id != int32(i+1) {
-			identity = false
-			break
-		}
-	}
-	if identity {
+	if identity && int32(len(order)) == count {
 		return st
 	}
-	out := append(x.canon[:0], st[:lay.heapBase]...)
+	n := hb + 1 + int32(len(order))*nodeSize
+	if int32(cap(x.canon)) < n {
+		x.canon = make([]int32, n)
+	}
+	out := x.canon[:n]
+	copy(out, st[:hb])
 	for _, a := range roots {
 		out[a] = perm[out[a]]
 	}
-	out = append(out, int32(len(order)))
-	for _, id := range order {
-		a := lay.nodeAddr(id)
-		start := int32(len(out))
-		out = append(out, st[a:a+lay.nodeSize]...)
-		for _, f := range lay.refFields[st[a]] {
-			out[start+2+f] = perm[out[start+2+f]]
+	out[hb] = int32(len(order))
+	for i, id := range order {
+		src := st[node0+id*nodeSize:][:nodeSize]
+		dst := out[hb+1+int32(i)*nodeSize:][:nodeSize]
+		copy(dst, src)
+		for _, f := range lay.refFields[src[0]] {
+			dst[2+f] = perm[dst[2+f]]
 		}
 	}
-	x.canon = out
 	return out
 }
 

@@ -88,6 +88,7 @@ func NewSequential(prog *check.Program, obj *check.Object, o SequentialOptions) 
 	}
 	s := &Sequential{p: p, maxRuns: o.MaxSteps, byName: map[string]*method{}, seen: map[string]bool{}}
 	s.x = &explorer{p: p, b: Bounds{Threads: 1}}
+	s.x.initRoots()
 	s.m = machine{p: p, gc: !o.Explicit, maxNodes: int32(o.MaxNodes), base: p.lay.threadBase(0)}
 	for _, m := range p.methods {
 		if m.callable {

@@ -2,81 +2,154 @@ package explore
 
 import (
 	"bytes"
+	"encoding/binary"
 	"hash/maphash"
+	"slices"
 )
 
 // stateSet stores canonical state encodings in an arena of byte chunks and
-// finds them with an open-addressing hash table of (hash, id) words; no Go
-// map and no per-state heap object. State ids are dense, in insertion order.
+// finds them with an open-addressing (linear probing) hash table; no Go map
+// and no per-state heap object. State ids are dense, in insertion order.
+//
+// Layout, chosen for cache behaviour: the exploration is dominated by
+// lookups of successors, most of which are already present, and each
+// lookup in a large set costs a cache miss in the table plus one to
+// compare with the stored state. A table slot holds 32 bits of the hash
+// next to the arena offset of its record (in 4-byte units: records are
+// aligned), and a record holds the state's id and length in front of its
+// bytes, so a lookup touches one table line and, only when the hash bits
+// match, one arena line; there are no separate offset or length arrays.
+// States are read back in id order, which is arena order, through a
+// cursor (next). Growing the table walks the old one in order: with the
+// hash bits in the slot, the writes into the new table are nearly
+// sequential too.
 type stateSet struct {
-	chunks [][]byte
-	pos    []uint64 // chunk<<32 | offset
-	lens   []uint16
-	table  []uint64 // hash<<32 | id+1; 0 = empty
+	chunks [][]byte // records: id uint32, length uint16, encoding, padding to 4 bytes
+	table  []uint64 // hash<<32 | offset/4+1; 0 = empty
+	n      int
 	seed   maphash.Seed
 	bytes  int64
+	// Reading cursor of next: chunk and offset of the next record.
+	rc, ro int
 }
 
-const chunkSize = 1 << 24
+const (
+	chunkBits = 24
+	chunkSize = 1 << chunkBits // at most 1<<(32+2-chunkBits) chunks: 16 GiB
+	recHeader = 6              // id uint32, length uint16
+)
 
 func newStateSet() *stateSet {
 	return &stateSet{table: make([]uint64, 1<<12), seed: maphash.MakeSeed()}
 }
 
-func (s *stateSet) len() int { return len(s.lens) }
+func (s *stateSet) len() int { return s.n }
 
-func (s *stateSet) get(id int32) []byte {
-	p := s.pos[id]
-	off := uint32(p)
-	return s.chunks[p>>32][off : off+uint32(s.lens[id])]
+// hash returns the hash of an encoding: its low bits index the table.
+func (s *stateSet) hash(enc []byte) uint32 { return uint32(maphash.Bytes(s.seed, enc)) }
+
+// recLen is the size of a record with an encoding of n bytes.
+func recLen(n int) int { return (recHeader + n + 3) &^ 3 }
+
+// record returns the id and encoding of the record of a table slot.
+func (s *stateSet) record(e uint64) (int32, []byte) {
+	off := (uint32(e) - 1) << 2
+	c := s.chunks[off>>chunkBits]
+	o := off & (chunkSize - 1)
+	id := binary.LittleEndian.Uint32(c[o:])
+	n := uint32(binary.LittleEndian.Uint16(c[o+4:]))
+	return int32(id), c[o+recHeader : o+recHeader+n]
 }
 
-// insert adds enc if absent and returns its id and whether it is new.
-func (s *stateSet) insert(enc []byte) (int32, bool) {
-	if (len(s.lens)+1)*2 > len(s.table) {
+// next returns the state after the one it returned last (the first state
+// on the first call): states are read back in id order.
+func (s *stateSet) next() []byte {
+	c := s.chunks[s.rc]
+	if s.ro == len(c) {
+		s.rc, s.ro = s.rc+1, 0
+		c = s.chunks[s.rc]
+	}
+	n := int(binary.LittleEndian.Uint16(c[s.ro+4:]))
+	b := c[s.ro+recHeader : s.ro+recHeader+n]
+	s.ro += recLen(n)
+	return b
+}
+
+// slot returns the table slot where a lookup of hash h starts.
+func (s *stateSet) slot(h uint32) uint64 { return s.table[uint64(h)&uint64(len(s.table)-1)] }
+
+// touch reads the head of the record that slot e, the first slot for hash
+// h, points to if its hash bits match, and returns a value depending on it
+// so that the read is not optimised away.
+//
+// Reading the first slots of all the successors of a state (slot), then
+// touching their records, before looking any of them up lets the
+// processor overlap the cache misses, which lookups one after another
+// cannot do: each waits for the previous one's outcome, and a branch on a
+// loaded value that is mispredicted discards the loads issued after it.
+func (s *stateSet) touch(e uint64, h uint32) uint64 {
+	// Without branches: off is the record's offset if the slot is used and
+	// its hash bits match, else 0, a record that is in the cache anyway.
+	hashEq := (uint64(uint32(e>>32)^h) - 1) >> 63 // 1 if equal
+	used := 1 - (uint64(uint32(e))-1)>>63         // 1 if e != 0
+	off := (uint32(e) - 1) << 2 & -uint32(hashEq&used)
+	return uint64(s.chunks[off>>chunkBits][off&(chunkSize-1)])
+}
+
+// insert adds enc, whose hash is h, if absent and returns its id and
+// whether it is new.
+func (s *stateSet) insert(enc []byte, h uint32) (int32, bool) {
+	if (s.n+1)*2 > len(s.table) {
 		s.grow()
 	}
-	h := uint32(maphash.Bytes(s.seed, enc))
-	mask := uint32(len(s.table) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
+	mask := uint64(len(s.table) - 1)
+	for i := uint64(h) & mask; ; i = (i + 1) & mask {
 		e := s.table[i]
 		if e == 0 {
-			id := int32(len(s.lens))
-			s.table[i] = uint64(h)<<32 | uint64(id+1)
-			s.add(enc)
+			id := int32(s.n)
+			s.table[i] = uint64(h)<<32 | uint64(s.add(id, enc)>>2+1)
 			return id, true
 		}
 		if uint32(e>>32) == h {
-			id := int32(uint32(e)) - 1
-			if bytes.Equal(s.get(id), enc) {
+			if id, b := s.record(e); bytes.Equal(b, enc) {
 				return id, false
 			}
 		}
 	}
 }
 
-func (s *stateSet) add(enc []byte) {
-	n := len(s.chunks)
-	if n == 0 || len(s.chunks[n-1])+len(enc) > chunkSize {
+// add appends a record and returns its offset.
+func (s *stateSet) add(id int32, enc []byte) uint32 {
+	k := len(s.chunks)
+	size := recLen(len(enc))
+	if k == 0 || len(s.chunks[k-1])+size > chunkSize {
+		if k == 1<<(34-chunkBits) {
+			panic("state arena full (16 GiB)") // beyond the state limit
+		}
 		s.chunks = append(s.chunks, make([]byte, 0, chunkSize))
-		n++
+		k++
 	}
-	c := s.chunks[n-1]
-	s.pos = append(s.pos, uint64(n-1)<<32|uint64(len(c)))
-	s.lens = append(s.lens, uint16(len(enc)))
-	s.chunks[n-1] = append(c, enc...)
+	c := s.chunks[k-1]
+	off := uint32(k-1)<<chunkBits | uint32(len(c))
+	c = binary.LittleEndian.AppendUint32(c, uint32(id))
+	c = binary.LittleEndian.AppendUint16(c, uint16(len(enc)))
+	c = append(c, enc...)
+	s.chunks[k-1] = append(c, make([]byte, size-recHeader-len(enc))...)
+	s.n++
 	s.bytes += int64(len(enc))
+	return off
 }
 
+// grow doubles the table.
 func (s *stateSet) grow() {
 	old := s.table
 	s.table = make([]uint64, 2*len(old))
-	mask := uint32(len(s.table) - 1)
+	mask := uint64(len(s.table) - 1)
 	for _, e := range old {
 		if e == 0 {
 			continue
 		}
-		i := uint32(e>>32) & mask
+		i := e >> 32 & mask
 		for s.table[i] != 0 {
 			i = (i + 1) & mask
 		}
@@ -85,30 +158,81 @@ func (s *stateSet) grow() {
 }
 
 // encode appends st to dst as zigzag varints: small values take one byte.
+// Runs of eight values in [0, 64), the common case, are coded eight at a
+// time: their zigzag codes are the doubled values, one byte each.
 func encode(dst []byte, st []int32) []byte {
-	for _, v := range st {
-		u := uint32(v<<1) ^ uint32(v>>31)
-		for u >= 0x80 {
-			dst = append(dst, byte(u)|0x80)
-			u >>= 7
+	n := len(dst)
+	dst = slices.Grow(dst, 5*len(st))
+	b := dst[n : n+5*len(st)]
+	i := 0
+	for len(st) >= 8 {
+		v := st[:8]
+		if uint32(v[0]|v[1]|v[2]|v[3]|v[4]|v[5]|v[6]|v[7]) < 64 {
+			w := uint64(v[0]) | uint64(v[1])<<8 | uint64(v[2])<<16 | uint64(v[3])<<24 |
+				uint64(v[4])<<32 | uint64(v[5])<<40 | uint64(v[6])<<48 | uint64(v[7])<<56
+			binary.LittleEndian.PutUint64(b[i:], w<<1)
+			i += 8
+		} else {
+			i += putVarints(b[i:], v)
 		}
-		dst = append(dst, byte(u))
+		st = st[8:]
 	}
-	return dst
+	i += putVarints(b[i:], st)
+	return dst[:n+i]
 }
 
-// decode appends the values encoded in b to dst.
-func decode(dst []int32, b []byte) []int32 {
-	var u uint32
-	var shift uint
-	for _, c := range b {
-		u |= uint32(c&0x7f) << shift
-		if c < 0x80 {
-			dst = append(dst, int32(u>>1)^-int32(u&1))
-			u, shift = 0, 0
-		} else {
-			shift += 7
+// putVarints writes the zigzag varints of vs to b and returns their length.
+func putVarints(b []byte, vs []int32) int {
+	i := 0
+	for _, v := range vs {
+		u := uint32(v<<1) ^ uint32(v>>31)
+		for u >= 0x80 {
+			b[i] = byte(u) | 0x80
+			i++
+			u >>= 7
 		}
+		b[i] = byte(u)
+		i++
 	}
-	return dst
+	return i
+}
+
+// decode appends the values encoded in b to dst. Runs of eight one-byte
+// codes of non-negative values are decoded eight at a time.
+func decode(dst []int32, b []byte) []int32 {
+	n := len(dst)
+	dst = slices.Grow(dst, len(b))
+	out := dst[n : n+len(b)]
+	k := 0
+	i := 0
+	for i < len(b) {
+		if i+8 <= len(b) {
+			w := binary.LittleEndian.Uint64(b[i:])
+			if w&0x8181818181818181 == 0 {
+				o := out[k : k+8]
+				o[0], o[1], o[2], o[3] = int32(w>>1&0x7f), int32(w>>9&0x7f), int32(w>>17&0x7f), int32(w>>25&0x7f)
+				o[4], o[5], o[6], o[7] = int32(w>>33&0x7f), int32(w>>41&0x7f), int32(w>>49&0x7f), int32(w>>57&0x7f)
+				i += 8
+				k += 8
+				continue
+			}
+		}
+		c := b[i]
+		i++
+		u := uint32(c)
+		if c >= 0x80 {
+			u &= 0x7f
+			for shift := uint(7); ; shift += 7 {
+				c = b[i]
+				i++
+				u |= uint32(c&0x7f) << shift
+				if c < 0x80 {
+					break
+				}
+			}
+		}
+		out[k] = int32(u>>1) ^ -int32(u&1)
+		k++
+	}
+	return dst[:n+k]
 }

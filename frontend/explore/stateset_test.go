@@ -1,0 +1,110 @@
+package explore
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// naiveEncode is the reference coding: one zigzag varint after another.
+func naiveEncode(st []int32) []byte {
+	var b []byte
+	for _, v := range st {
+		u := uint32(v<<1) ^ uint32(v>>31)
+		for u >= 0x80 {
+			b = append(b, byte(u)|0x80)
+			u >>= 7
+		}
+		b = append(b, byte(u))
+	}
+	return b
+}
+
+// randomVector mixes runs of small values (the fast paths) with large,
+// negative and extreme ones.
+func randomVector(r *rand.Rand) []int32 {
+	st := make([]int32, r.IntN(40))
+	for i := range st {
+		switch r.IntN(10) {
+		case 0:
+			st[i] = []int32{math.MinInt32, math.MaxInt32, Empty, -1, 63, 64, 127, 128}[r.IntN(8)]
+		case 1:
+			st[i] = r.Int32() - 1<<30
+		default:
+			st[i] = r.Int32N(64)
+		}
+	}
+	return st
+}
+
+// TestCodingRoundTrip checks encode against the naive coding and decode
+// as its inverse, on seeded random vectors.
+func TestCodingRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 5000 {
+		st := randomVector(r)
+		prefix := []byte{7}
+		enc := encode(append([]byte(nil), prefix...), st)
+		require.Equal(t, append(prefix, naiveEncode(st)...), enc)
+		dec := decode([]int32{-5}, enc[1:])
+		require.Equal(t, append([]int32{-5}, st...), dec)
+	}
+}
+
+// TestStateSet checks the set against a map on seeded random vectors,
+// through several table growths and arena chunks: ids are dense in
+// insertion order, a vector is found again, and next reads the states
+// back in id order.
+func TestStateSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	s := newStateSet()
+	ref := map[string]int32{}
+	var order []string
+	for range 60000 {
+		st := randomVector(r)
+		if len(st) > 6 {
+			st = st[:6] // many repeats
+		}
+		enc := encode(nil, st)
+		id, isNew := s.insert(enc, s.hash(enc))
+		want, seen := ref[string(enc)]
+		if !seen {
+			want = int32(len(ref))
+			ref[string(enc)] = want
+			order = append(order, string(enc))
+		}
+		require.Equal(t, !seen, isNew)
+		require.Equal(t, want, id)
+	}
+	assert.Equal(t, len(ref), s.len())
+	for _, enc := range order {
+		require.Equal(t, enc, string(s.next()))
+	}
+}
+
+// TestStateSetChunks fills more than one arena chunk and reads every
+// state back, in order, across the chunk boundary, and finds each again.
+func TestStateSetChunks(t *testing.T) {
+	s := newStateSet()
+	st := make([]int32, 40)
+	var encs [][]byte
+	for i := int32(0); len(s.chunks) < 2 || len(encs)%1000 != 0; i++ {
+		for k := range st {
+			st[k] = i*int32(k+1) + int32(k)
+		}
+		enc := encode(nil, st)
+		id, isNew := s.insert(enc, s.hash(enc))
+		require.True(t, isNew)
+		require.Equal(t, int32(len(encs)), id)
+		encs = append(encs, enc)
+	}
+	for i, enc := range encs {
+		require.Equal(t, enc, s.next())
+		id, isNew := s.insert(enc, s.hash(enc))
+		require.False(t, isNew)
+		require.Equal(t, int32(i), id)
+	}
+}
