@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -110,19 +109,11 @@ func writeCounterexample(file string, tr *lts.Trace) error {
 	case ".aut", ".dot", ".gv":
 		return lts.WriteFile(file, tr.LTS())
 	case ".txt", ".json":
-		f, err := os.Create(file)
-		if err != nil {
-			return err
-		}
 		write := tr.WriteText
 		if ext == ".json" {
 			write = tr.WriteJSON
 		}
-		if err := write(f); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
+		return createFile(file, write)
 	}
 	return fmt.Errorf("%s: unknown counterexample format: expected .txt, .json, .aut, .dot or no extension", file)
 }

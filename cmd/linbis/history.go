@@ -3,7 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 	"time"
 
@@ -127,15 +127,7 @@ func historySpec(c *cli.Context, h *history.History) (history.Spec, error) {
 }
 
 func writeTimeline(path string, t *timeline.Timeline) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := timeline.WriteHTML(f, t); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return createFile(path, func(w io.Writer) error { return timeline.WriteHTML(w, t) })
 }
 
 // prefixShown is how many operations of the longest prefix the text shows.

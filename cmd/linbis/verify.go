@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -95,15 +96,7 @@ func verifyAction(c *cli.Context) error {
 		}
 	}
 	if path := c.String("html"); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		if err := verify.WriteHTML(f, r); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
+		if err := createFile(path, func(w io.Writer) error { return verify.WriteHTML(w, r) }); err != nil {
 			return err
 		}
 	}
@@ -149,10 +142,5 @@ func exportOutcome(dir string, out *verify.Outcome) error {
 			return err
 		}
 	}
-	f, err := os.Create(filepath.Join(dir, "report.json"))
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return writeJSONTo(f, out.Report)
+	return createFile(filepath.Join(dir, "report.json"), func(w io.Writer) error { return writeJSONTo(w, out.Report) })
 }
