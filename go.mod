@@ -3,6 +3,7 @@ module github.com/linbis/linbis
 go 1.26.8
 
 require (
+	github.com/dustin/go-humanize v1.1.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/stretchr/testify v1.12.1
 	github.com/urfave/cli/v2 v2.27.7

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{
+	register(withLimits(&cli.Command{
 		Name:      "compare",
 		Usage:     "decide whether two LTSs are strongly, branching or divergence-preserving branching bisimilar",
 		ArgsUsage: "A.aut B.aut",
@@ -25,7 +25,7 @@ func init() {
 				Usage: "bound on the state pairs searched for a short distinguishing trace"},
 		},
 		Action: compare,
-	})
+	}))
 }
 
 // compareResult is the --json output of compare.

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{
+	register(withLimits(&cli.Command{
 		Name:  "compile",
 		Usage: "explore a model (.lin file or bundled example name) into implementation and specification LTSs",
 		Description: "MODEL is a .lin file or the name of a bundled example (--list shows them).\n" +
@@ -26,7 +26,7 @@ func init() {
 			jsonFlag,
 		),
 		Action: compileCmd,
-	})
+	}))
 }
 
 // compileReport is the --json output of compile.

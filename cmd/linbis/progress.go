@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{
+	register(withLimits(&cli.Command{
 		Name:  "progress",
 		Usage: "decide progress properties (lock-freedom, wait-freedom, …) of an object's LTS, with lasso counterexamples",
 		Description: "Checks the LTS of a concurrent object under a most-general client, whose visible actions are\n" +
@@ -32,7 +32,7 @@ func init() {
 				Usage: "bound on the product with pending sets, built only when the states do not determine the pending operations (e.g. a reduced LTS)"},
 		),
 		Action: progressCommand,
-	})
+	}))
 }
 
 // loadProgressInput reads the LTS the progress verb checks: an .aut or .dot

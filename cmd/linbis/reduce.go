@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{
+	register(withLimits(&cli.Command{
 		Name:      "reduce",
 		Usage:     "minimize an LTS modulo strong, branching or divergence-preserving branching bisimilarity",
 		ArgsUsage: "IN.aut -o OUT.aut",
@@ -20,7 +20,7 @@ func init() {
 			bisimEquivFlag, bisimAlgorithmFlag, bisimQuietFlag,
 		},
 		Action: reduce,
-	})
+	}))
 }
 
 var (

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{
+	register(withLimits(&cli.Command{
 		Name:  "refine",
 		Usage: "check trace refinement: every trace of IMPL is a trace of SPEC (linearizability when SPEC is the atomic specification)",
 		Description: "Exit status 0 when IMPL refines SPEC, 1 when it does not (the shortest implementation trace the\n" +
@@ -30,7 +30,7 @@ func init() {
 			&cli.StringFlag{Name: "export", Usage: "write the counterexample to `DIR` as .txt, .aut, .dot and .json"},
 		},
 		Action: refineCmd,
-	})
+	}))
 }
 
 // refineReport is the --json output of refine.

@@ -29,13 +29,13 @@ func init() {
 		&cli.StringFlag{Name: "export", Usage: "write impl.aut, spec.aut, the quotients, report.json and every counterexample (.txt .aut .dot .json) to `DIR`"},
 		&cli.StringFlag{Name: "html", Usage: "write a self-contained page drawing the counterexample's history to `FILE`"},
 	)
-	register(&cli.Command{
+	register(withLimits(&cli.Command{
 		Name:      "verify",
 		Usage:     "decide whether a model is linearizable and lock-free (the bundled Treiber stack when no model is given)",
 		ArgsUsage: "[MODEL.lin | bundled model name]",
 		Flags:     flags,
 		Action:    verifyAction,
-	})
+	}))
 }
 
 func verifyAction(c *cli.Context) error {
