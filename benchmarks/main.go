@@ -3,7 +3,7 @@
 // hazard-pointer stacks) and Liu et al. Table 1, as results.csv,
 // results.md and results.png.
 //
-//	go run ./benchmarks [--grid smoke|yang|liu|all] [--timeout 10m] [--out DIR]
+//	go run ./benchmarks [--grid smoke|yang|liu|all] [--timeout 10m] [--max-states 25000000] [--out DIR]
 //
 // Each case runs `linbis verify --json` in a child process (built once from
 // this module), so that a timeout can stop it and its peak memory is the
@@ -32,6 +32,7 @@ func main() {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "grid", Value: "smoke", Usage: "smoke, yang, liu or all"},
 			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, Usage: "per run"},
+			&cli.IntFlag{Name: "max-states", Value: 25_000_000, Usage: "per LTS; a case above it is skipped (the bisimulation of 25 M states needs about 15 GiB)"},
 			&cli.StringFlag{Name: "out", Value: "benchmarks/out", Usage: "output folder"},
 			&cli.BoolFlag{Name: "no-refine", Usage: "skip the refinement runs"},
 		},
@@ -40,7 +41,7 @@ func main() {
 			if !ok {
 				return fmt.Errorf("unknown grid %q: expected one of %s", c.String("grid"), strings.Join(gridNames(), ", "))
 			}
-			_, err := Run(cases(), Config{Out: c.String("out"), Timeout: c.Duration("timeout"), Refine: !c.Bool("no-refine"), Log: os.Stderr})
+			_, err := Run(cases(), Config{Out: c.String("out"), Timeout: c.Duration("timeout"), MaxStates: c.Int("max-states"), Refine: !c.Bool("no-refine"), Log: os.Stderr})
 			return err
 		},
 	}
@@ -63,8 +64,10 @@ func gridNames() []string {
 type Config struct {
 	Out     string
 	Timeout time.Duration
-	Refine  bool
-	Log     *os.File
+	// MaxStates bounds each explored LTS (0: linbis's default).
+	MaxStates int
+	Refine    bool
+	Log       *os.File
 	// Binary is the linbis executable; empty: build it from this module.
 	Binary string
 }
@@ -114,16 +117,16 @@ func Run(cases []Case, cfg Config) ([]*Row, error) {
 			logf("%-12s %d/%d skipped", c.Model, c.Threads, c.Ops)
 			continue
 		}
-		bis := runVerify(bin, c, cfg.Timeout, "--method", "bisim")
+		bis := runVerify(bin, c, cfg, "--method", "bisim")
 		row.fill(bis, "bisim")
 		if bis.timedOut || bis.report == nil {
 			gaveUp[series] = c.Ops // a time or state limit: larger bounds will not fare better
 		}
 		if cfg.Refine && bis.report != nil {
-			ref := runVerify(bin, c, cfg.Timeout, "--method", "refine")
+			ref := runVerify(bin, c, cfg, "--method", "refine")
 			row.fill(ref, "refine")
 			if !ref.timedOut {
-				noac := runVerify(bin, c, cfg.Timeout, "--method", "refine", "--antichain=false")
+				noac := runVerify(bin, c, cfg, "--method", "refine", "--antichain=false")
 				row.fill(noac, "refine-noantichain")
 			}
 		}

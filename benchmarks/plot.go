@@ -45,6 +45,13 @@ func WritePlot(path string, rows []*Row) error {
 	if err := plotutil.AddScatters(p, lines...); err != nil {
 		return err
 	}
+	// A log axis needs a positive range; with one point (or equal values)
+	// gonum widens it by ±1, below zero, so widen it by a factor instead.
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		if ax.Min == ax.Max {
+			ax.Min, ax.Max = ax.Min/2, ax.Max*2
+		}
+	}
 	p.Legend.Top = true
 	p.Legend.Left = true
 	return p.Save(18*vg.Centimeter, 12*vg.Centimeter, path)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -36,10 +37,14 @@ func (r *run) stage(name string) float64 {
 	return -1
 }
 
-// runVerify runs `linbis verify` on a case with extra flags, under a
-// timeout, and measures its peak memory from the kernel's rusage.
-func runVerify(bin string, c Case, timeout time.Duration, flags ...string) *run {
+// runVerify runs `linbis verify` on a case with extra flags, under the
+// configured timeout and state limit, and measures its peak memory from the kernel's rusage.
+func runVerify(bin string, c Case, cfg Config, flags ...string) *run {
+	timeout := cfg.Timeout
 	args := []string{"verify", c.Model, "--threads", strconv.Itoa(c.Threads), "--ops", strconv.Itoa(c.Ops), "--json"}
+	if cfg.MaxStates > 0 {
+		args = append(args, "--max-states", strconv.Itoa(cfg.MaxStates))
+	}
 	args = append(args, c.Extra...)
 	args = append(args, flags...)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -74,7 +79,13 @@ func runVerify(bin string, c Case, timeout time.Duration, flags ...string) *run 
 		return r
 	}
 	if !verdict {
-		r.err = fmt.Errorf("linbis %v: %v: %s", args, err, bytes.TrimSpace(stderr.Bytes()))
+		// linbis says what went wrong in one line (a limit, an error in the
+		// model); the command line is only worth showing when it did not.
+		if msg := strings.TrimPrefix(string(bytes.TrimSpace(stderr.Bytes())), "linbis: "); msg != "" {
+			r.err = errors.New(msg)
+		} else {
+			r.err = fmt.Errorf("linbis %v: %v", args, err)
+		}
 	}
 	return r
 }

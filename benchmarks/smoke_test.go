@@ -48,3 +48,26 @@ func TestSmokeGrid(t *testing.T) {
 		assert.FileExists(t, filepath.Join(out, name))
 	}
 }
+
+// TestStateLimitSkipsTheSeries checks that a case above --max-states is
+// reported with linbis's own message and that the larger cases of its
+// series are skipped rather than run.
+func TestStateLimitSkipsTheSeries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs linbis")
+	}
+	cases := []Case{
+		{Grid: "test", Model: "treiber", Threads: 2, Ops: 1, Extra: oneValue, WantLinearizable: "yes", WantLockFree: "yes"},
+		{Grid: "test", Model: "treiber", Threads: 2, Ops: 2, Extra: oneValue, WantLinearizable: "yes", WantLockFree: "yes"},
+		{Grid: "test", Model: "treiber", Threads: 2, Ops: 3, Extra: oneValue, WantLinearizable: "yes", WantLockFree: "yes"},
+	}
+	// Treiber 2/1 has 88 states, 2/2 has 1 056.
+	rows, err := Run(cases, Config{Out: t.TempDir(), Timeout: time.Minute, MaxStates: 500})
+	require.NoError(t, err)
+	require.Len(t, rows, 3)
+	assert.Equal(t, "ok", rows[0].VerdictOK, "2/1 is under the limit: %v", rows[0].Notes)
+	require.NotEmpty(t, rows[1].Notes)
+	assert.Contains(t, rows[1].Notes[0], "state limit reached: more than 500 states")
+	assert.NotContains(t, rows[1].Notes[0], "--threads", "the note is linbis's message, not the command line")
+	assert.Equal(t, []string{"skipped: 2/2 hit a limit"}, rows[2].Notes)
+}
