@@ -1,6 +1,7 @@
 package bisim
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/linbis/linbis/lts"
@@ -82,10 +83,11 @@ func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	r := newRefiner(k)
 	r.pushTarget(0)
 	steps := 0
-	for len(r.targets) > 0 {
-		c := r.targets[len(r.targets)-1]
-		r.targets = r.targets[:len(r.targets)-1]
-		r.inTargets[c] = false
+	for {
+		c := r.popTarget()
+		if c < 0 {
+			break
+		}
 		r.processTarget(c)
 		if steps++; steps&1023 == 0 {
 			opts.progress("refine", int64(r.numBlocks))
@@ -108,8 +110,10 @@ type refiner struct {
 	rep                []int32  // a bottom state of each block, of small out-degree if possible; -1 if not known
 	mark               []uint32
 	epoch              uint32
-	count, bcount      []int32 // marked states, marked bottom states per block in this round
-	targets            []int32
+	count, bcount      []int32     // marked states, marked bottom states per block in this round
+	cut                []int32     // per splitting block: where its moved marked states start, or -1
+	targets            [33][]int32 // target-dirty blocks by bit length of their size when pushed
+	minTarget          int         // no lower index of targets is non-empty
 	inTargets          []bool
 	// scratch buffers, reused
 	queue, touched, newBottom []int32
@@ -134,7 +138,7 @@ func newRefiner(k *kernel) *refiner {
 		block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
 		begin: make([]int32, n), end: make([]int32, n), inertOut: make([]int32, n), bottom: make([]int32, n),
 		rep:  make([]int32, n),
-		mark: make([]uint32, n), count: make([]int32, n), bcount: make([]int32, n),
+		mark: make([]uint32, n), count: make([]int32, n), bcount: make([]int32, n), cut: make([]int32, n),
 		inTargets: make([]bool, n), labelStart: make([]int32, k.numLabels+1),
 		blockOut: make([]int32, n), keyTick: make([]uint32, n), nSeen: make([]uint32, n), nLeft: make([]int32, n), nbCount: make([]int32, n), lastNB: make([]int32, n)}
 	for s := int32(0); s < n; s++ {
@@ -178,8 +182,26 @@ func (r *refiner) lighter(a, b int32) int32 {
 func (r *refiner) pushTarget(b int32) {
 	if !r.inTargets[b] {
 		r.inTargets[b] = true
-		r.targets = append(r.targets, b)
+		i := bits.Len32(uint32(r.size(b)))
+		r.targets[i] = append(r.targets[i], b)
+		r.minTarget = min(r.minTarget, i)
 	}
+}
+
+// popTarget removes and returns a target-dirty block, or -1 if there is
+// none. Smaller blocks come first: a big dirty block that waits may split
+// further before it is read, and then its transitions are read once
+// instead of once before and once after the split.
+func (r *refiner) popTarget() int32 {
+	for ; r.minTarget < len(r.targets); r.minTarget++ {
+		if t := r.targets[r.minTarget]; len(t) > 0 {
+			c := t[len(t)-1]
+			r.targets[r.minTarget] = t[:len(t)-1]
+			r.inTargets[c] = false
+			return c
+		}
+	}
+	return -1
 }
 
 func (r *refiner) size(b int32) int32 { return r.end[b] - r.begin[b] }
@@ -259,6 +281,21 @@ func (r *refiner) splitRound() bool {
 			}
 		}
 	}
+	// Move the marked states of the blocks where they are the smaller side
+	// to the end of their block in one pass over the queue (a pass per
+	// block would cost the whole queue for each touched block).
+	for _, b := range r.touched {
+		r.cut[b] = -1
+		if c := r.count[b]; c <= r.size(b)-c {
+			r.cut[b] = r.end[b]
+		}
+	}
+	for _, s := range r.queue {
+		if b := r.block[s]; r.cut[b] >= 0 {
+			r.cut[b]--
+			r.swap(r.where[s], r.cut[b])
+		}
+	}
 	for _, b := range r.touched {
 		r.split(b)
 	}
@@ -269,17 +306,11 @@ func (r *refiner) splitRound() bool {
 // splitter) and the rest; some bottom state is unmarked, so both are
 // non-empty. The smaller side moves to a fresh block.
 func (r *refiner) split(b int32) {
-	c, size := r.count[b], r.size(b)
 	r.count[b] = 0
-	movingMarked := c <= size-c
+	movingMarked := r.cut[b] >= 0
 	lo, hi := r.begin[b], r.end[b]
 	if movingMarked {
-		for _, s := range r.queue {
-			if r.block[s] == b {
-				hi--
-				r.swap(r.where[s], hi)
-			}
-		}
+		hi = r.cut[b] // splitRound moved the marked states to the end
 	} else {
 		for i := lo; i < hi; {
 			if s := r.perm[i]; r.mark[s] != r.epoch {
@@ -303,12 +334,26 @@ func (r *refiner) split(b int32) {
 	k := r.k
 	r.newBottom = r.newBottom[:0]
 	oldRep := r.rep[reach] // an old bottom state of reach, if known
-	for _, s := range r.perm[r.begin[reach]:r.end[reach]] {
-		for t := k.out[s]; t < k.out[s+1] && k.lab[t] == 0; t++ { // τ first, see newKernel
-			if r.block[k.dst[t]] == rest {
-				if r.inertOut[s]--; r.inertOut[s] == 0 {
-					r.bottom[reach]++
-					r.newBottom = append(r.newBottom, s)
+	// The τ-steps from reach into rest are found from the smaller side.
+	lose := func(s int32) {
+		if r.inertOut[s]--; r.inertOut[s] == 0 {
+			r.bottom[reach]++
+			r.newBottom = append(r.newBottom, s)
+		}
+	}
+	if r.size(reach) <= r.size(rest) {
+		for _, s := range r.perm[r.begin[reach]:r.end[reach]] {
+			for t := k.out[s]; t < k.out[s+1] && k.lab[t] == 0; t++ { // τ first, see newKernel
+				if r.block[k.dst[t]] == rest {
+					lose(s)
+				}
+			}
+		}
+	} else {
+		for _, d := range r.perm[r.begin[rest]:r.end[rest]] {
+			for _, s := range r.tauSrc[r.tauIndex[d]:r.tauIndex[d+1]] {
+				if r.block[s] == reach {
+					lose(s)
 				}
 			}
 		}
