@@ -136,22 +136,30 @@ func newRefiner(k *kernel) *refiner {
 	n := k.n
 	r := &refiner{k: k, numBlocks: 1,
 		block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
-		begin: make([]int32, n), end: make([]int32, n), inertOut: make([]int32, n), bottom: make([]int32, n),
-		rep:  make([]int32, n),
-		mark: make([]uint32, n), count: make([]int32, n), bcount: make([]int32, n), cut: make([]int32, n),
-		inTargets: make([]bool, n), labelStart: make([]int32, k.numLabels+1),
-		blockOut: make([]int32, n), keyTick: make([]uint32, n), nSeen: make([]uint32, n), nLeft: make([]int32, n), nbCount: make([]int32, n), lastNB: make([]int32, n)}
+		inertOut: make([]int32, n), mark: make([]uint32, n), nSeen: make([]uint32, n), nLeft: make([]int32, n),
+		labelStart: make([]int32, k.numLabels+1)}
+	r.addBlock()
 	for s := int32(0); s < n; s++ {
 		r.perm[s], r.where[s] = s, s
 	}
 	r.end[0] = n
 	r.blockOut[0] = int32(len(k.src))
-	var ids []int32
-	r.inIndex, ids = k.incoming(func(int32) bool { return true })
-	r.inArc = make([]uint64, len(ids))
-	for i, t := range ids {
-		r.inArc[i] = uint64(k.lab[t])<<32 | uint64(k.src[t])
+	// inArc: the transitions by target, by counting sort.
+	r.inIndex = make([]int32, n+1)
+	for _, d := range k.dst {
+		r.inIndex[d+1]++
 	}
+	for s := int32(0); s < n; s++ {
+		r.inIndex[s+1] += r.inIndex[s]
+	}
+	r.inArc = make([]uint64, len(k.dst))
+	fill := slices.Clone(r.inIndex[:n])
+	for t, d := range k.dst {
+		r.inArc[fill[d]] = uint64(k.lab[t])<<32 | uint64(k.src[t])
+		fill[d]++
+	}
+	fill = nil
+	var ids []int32
 	if k.inert {
 		r.tauIndex, ids = k.incoming(k.isTau)
 		r.tauSrc = ids
@@ -168,6 +176,24 @@ func newRefiner(k *kernel) *refiner {
 		}
 	}
 	return r
+}
+
+// addBlock appends an entry for one more block to every per-block slice;
+// they grow with the blocks (the coarsest partition of a big LTS usually
+// has far fewer blocks than states).
+func (r *refiner) addBlock() {
+	r.begin = append(r.begin, 0)
+	r.end = append(r.end, 0)
+	r.bottom = append(r.bottom, 0)
+	r.rep = append(r.rep, -1)
+	r.count = append(r.count, 0)
+	r.bcount = append(r.bcount, 0)
+	r.cut = append(r.cut, 0)
+	r.blockOut = append(r.blockOut, 0)
+	r.inTargets = append(r.inTargets, false)
+	r.keyTick = append(r.keyTick, 0)
+	r.nbCount = append(r.nbCount, 0)
+	r.lastNB = append(r.lastNB, 0)
 }
 
 // lighter returns whichever of the states a (-1: none) and b has fewer
@@ -394,6 +420,7 @@ func (r *refiner) split(b int32) {
 func (r *refiner) detach(b, hi int32) int32 {
 	nb := r.numBlocks
 	r.numBlocks++
+	r.addBlock()
 	r.begin[nb], r.end[nb] = hi, r.end[b]
 	r.end[b] = hi
 	moved, repMoved, out := int32(0), int32(-1), int32(0)
