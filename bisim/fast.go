@@ -42,7 +42,10 @@ import (
 //     whichever reads fewer. checkBottomKeys does the reading and makes C'
 //     target-dirty wherever (a', C') is unstable. A state becomes a new
 //     bottom state at most once.
-//   - A split moves the smaller side to a fresh block.
+//   - A split moves the smaller side to a fresh block. splitRound moves
+//     the marked states of all blocks split in a round in one pass over the
+//     marked states, and split finds the τ-steps that stop being inert from
+//     whichever side of the split is smaller.
 //
 // Data (flat int32 slices, allocated once): block[s]; perm holds the states
 // grouped by block, block b occupying perm[begin[b]:end[b]], and where[s] is
@@ -54,7 +57,12 @@ import (
 // Worklist: a target-dirty block C may make blocks with transitions into it
 // unstable under (a, C) for some a; processTarget groups the transitions
 // into C by label and splits under each (a, C). Both halves of every split
-// become target-dirty.
+// become target-dirty. The smallest dirty block is processed first (by
+// bit length of its size): a big dirty block that waits may split further,
+// and then its transitions are read once rather than once before and once
+// after the split. On a Treiber stack LTS of 3.5 M transitions this reads
+// 3.0 transitions per transition of the kernel, against 4.4 for a stack of
+// dirty blocks and 9.6 for largest first.
 //
 // Invariants: (1) the partition is always coarser than the coarsest stable
 // one, because every splitter used is a union of current blocks and only
@@ -117,8 +125,7 @@ type refiner struct {
 	inTargets          []bool
 	// scratch buffers, reused
 	queue, touched, newBottom []int32
-	group                     []uint64 // arcs into the target of processTarget, by label
-	labelStart                []int32  // counting sort of processTarget, numLabels+1
+	byLabel                   [][]int32 // processTarget: sources of the transitions into its target, by label
 	// checkBottomKeys's per-block key counters, valid where keyTick == tick
 	cursor, keyBlocks, keyStates []int32
 	keyTick                      []uint32
@@ -137,7 +144,7 @@ func newRefiner(k *kernel) *refiner {
 	r := &refiner{k: k, numBlocks: 1,
 		block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
 		inertOut: make([]int32, n), mark: make([]uint32, n), nSeen: make([]uint32, n), nLeft: make([]int32, n),
-		labelStart: make([]int32, k.numLabels+1)}
+		byLabel: make([][]int32, k.numLabels)}
 	r.addBlock()
 	for s := int32(0); s < n; s++ {
 		r.perm[s], r.where[s] = s, s
@@ -612,41 +619,33 @@ func (r *refiner) swap(i, j int32) {
 }
 
 // processTarget splits every block under (a, C) for every label a of a
-// transition into C. The transitions into C are grouped by label with a
-// counting sort (labels are few and dense). Sources in singleton blocks
-// are not marked: such a block cannot split.
+// transition into C. One pass over the transitions into C gathers their
+// sources by label (labels are few and dense). Sources in singleton blocks
+// are left out: such a block cannot split, and blocks only shrink. The
+// labels are taken in increasing order, so τ (label 0) comes first, while C
+// is still one block: its τ-steps from C into C are inert and left out,
+// and no earlier round can have split C.
 func (r *refiner) processTarget(c int32) {
 	k := r.k
-	clear(r.labelStart)
-	n := 0
+	inert := k.inert
 	for _, d := range r.perm[r.begin[c]:r.end[c]] {
 		for _, arc := range r.inArc[r.inIndex[d]:r.inIndex[d+1]] {
-			r.labelStart[arc>>32+1]++
-		}
-		n += int(r.inIndex[d+1] - r.inIndex[d])
-	}
-	for a := range k.numLabels {
-		r.labelStart[a+1] += r.labelStart[a]
-	}
-	r.group = slices.Grow(r.group[:0], n)[:n]
-	for _, d := range r.perm[r.begin[c]:r.end[c]] {
-		for _, arc := range r.inArc[r.inIndex[d]:r.inIndex[d+1]] {
-			a := arc >> 32
-			r.group[r.labelStart[a]] = arc
-			r.labelStart[a]++
-		}
-	}
-	group := r.group
-	for i := 0; i < len(group); {
-		a := int32(group[i] >> 32)
-		r.startRound()
-		for ; i < len(group) && int32(group[i]>>32) == a; i++ {
-			src := int32(uint32(group[i]))
+			a, src := int32(arc>>32), int32(uint32(arc))
 			b := r.block[src]
-			if r.end[b]-r.begin[b] > 1 && !(k.inert && a == lts.Tau && b == c) {
-				r.markState(src)
+			if r.end[b]-r.begin[b] > 1 && !(inert && a == lts.Tau && b == c) {
+				r.byLabel[a] = append(r.byLabel[a], src)
 			}
 		}
+	}
+	for a, sources := range r.byLabel {
+		if len(sources) == 0 {
+			continue
+		}
+		r.startRound()
+		for _, src := range sources {
+			r.markState(src)
+		}
+		r.byLabel[a] = sources[:0]
 		r.splitRound()
 	}
 }
