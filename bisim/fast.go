@@ -76,10 +76,13 @@ import (
 // inertOut and bottom are exact between rounds.
 //
 // Complexity. This is still not O(m log n) in the worst case: both halves
-// of a split are re-read as targets, and the part a split reads to check
-// new bottom states is not bounded by the smaller half. In practice
-// doubling the input about doubles the time on every family of
-// bench_test.go (figures in the README). The random family was quadratic
+// of a split are re-read as targets, the backward closure over inert
+// τ-steps costs the side that reaches the splitter, however large, and the
+// part a split reads to check new bottom states is not bounded by the
+// smaller half. In practice doubling the input about doubles the time on
+// the MGC and model checker families; on the random family single
+// doublings cost up to 3.2× (figures, and what an O(m log n) version
+// needs, in the README). The random family was quadratic
 // until separateNewBottom and the choice in split: a contracted giant τ-SCC
 // G, holding a sixth of the kernel's transitions, was the only old bottom
 // state of its block and so the reference of nearly every new-bottom

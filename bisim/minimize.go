@@ -30,7 +30,8 @@ func Minimize(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, stateMap []
 // array larger than the quotient is allocated — on a model checker's LTS
 // the quotient is often a hundred times smaller than the input.
 func quotient(l *lts.LTS, k *kernel, kblock, rename []int32, numClasses int32) *lts.LTS {
-	q := &lts.LTS{NumStates: numClasses, Labels: slices.Clone(l.Labels), Out: make([]int32, numClasses+1)}
+	q := &lts.LTS{NumStates: numClasses, Labels: slices.Clone(l.Labels), Out: make([]int32, numClasses+1),
+		Src: []int32{}, Label: []int32{}, Dst: []int32{}} // never nil, as lts.Canonical makes them
 	if l.NumStates > 0 {
 		q.Initial = rename[kblock[k.kernelState(l.Initial)]]
 	}
