@@ -188,10 +188,19 @@ func newRefiner(k *kernel) *refiner {
 	return r
 }
 
-// addBlock appends an entry for one more block to every per-block slice;
-// they grow with the blocks (the coarsest partition of a big LTS usually
-// has far fewer blocks than states).
+// addBlock appends an entry for one more block to every per-block slice.
+// They grow with the blocks, since the coarsest partition of a big LTS
+// usually has far fewer blocks than states, but never beyond one entry per
+// kernel state, the most there can be (as for a strong bisimilarity that
+// is nearly the identity).
 func (r *refiner) addBlock() {
+	if len(r.begin) == cap(r.begin) {
+		c := min(max(2*cap(r.begin), 1024), int(r.k.n))
+		r.begin, r.end, r.bottom, r.rep = growTo(r.begin, c), growTo(r.end, c), growTo(r.bottom, c), growTo(r.rep, c)
+		r.count, r.bcount, r.cut, r.blockOut = growTo(r.count, c), growTo(r.bcount, c), growTo(r.cut, c), growTo(r.blockOut, c)
+		r.inTargets, r.keyTick = growTo(r.inTargets, c), growTo(r.keyTick, c)
+		r.nbCount, r.lastNB = growTo(r.nbCount, c), growTo(r.lastNB, c)
+	}
 	r.begin = append(r.begin, 0)
 	r.end = append(r.end, 0)
 	r.bottom = append(r.bottom, 0)
@@ -205,6 +214,9 @@ func (r *refiner) addBlock() {
 	r.nbCount = append(r.nbCount, 0)
 	r.lastNB = append(r.lastNB, 0)
 }
+
+// growTo returns s with capacity at least c.
+func growTo[T any](s []T, c int) []T { return slices.Grow(s, c-len(s)) }
 
 // lighter returns whichever of the states a (-1: none) and b has fewer
 // transitions.

@@ -25,13 +25,12 @@ func Minimize(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, stateMap []
 
 // quotient builds the quotient LTS class by class: the transitions of the
 // kernel states of a class, mapped to classes, inert ones dropped, are
-// sorted by (label, target) and deduplicated before they are appended, so
-// the result is canonical (as lts.Canonical makes it) and no transition
-// array larger than the quotient is allocated — on a model checker's LTS
-// the quotient is often a hundred times smaller than the input.
+// sorted by (label, target) and deduplicated, so the result is canonical
+// (as lts.Canonical makes it) and no transition array larger than the
+// quotient is allocated — on a model checker's LTS the quotient is often a
+// hundred times smaller than the input.
 func quotient(l *lts.LTS, k *kernel, kblock, rename []int32, numClasses int32) *lts.LTS {
-	q := &lts.LTS{NumStates: numClasses, Labels: slices.Clone(l.Labels), Out: make([]int32, numClasses+1),
-		Src: []int32{}, Label: []int32{}, Dst: []int32{}} // never nil, as lts.Canonical makes them
+	q := &lts.LTS{NumStates: numClasses, Labels: slices.Clone(l.Labels), Out: make([]int32, numClasses+1)}
 	if l.NumStates > 0 {
 		q.Initial = rename[kblock[k.kernelState(l.Initial)]]
 	}
@@ -50,8 +49,14 @@ func quotient(l *lts.LTS, k *kernel, kblock, rename []int32, numClasses int32) *
 		members[fill[c]] = s
 		fill[c]++
 	}
+	// The transitions of class c, sorted by (label, target), without
+	// duplicates. Called twice per class, to count and then to fill, so
+	// that the quotient's slices are allocated at their exact size: for a
+	// near-discrete quotient (strong bisimilarity) they are nearly as big
+	// as the input, and growing them by doubling would cost more than the
+	// second sort.
 	var buf []uint64
-	for c := range numClasses {
+	keys := func(c int32) []uint64 {
 		buf = buf[:0]
 		for _, s := range members[start[c]:start[c+1]] {
 			for t := k.out[s]; t < k.out[s+1]; t++ {
@@ -66,15 +71,18 @@ func quotient(l *lts.LTS, k *kernel, kblock, rename []int32, numClasses int32) *
 			}
 		}
 		slices.Sort(buf)
-		for i, key := range buf {
-			if i > 0 && key == buf[i-1] {
-				continue
-			}
-			q.Src = append(q.Src, c)
-			q.Label = append(q.Label, int32(key>>32))
-			q.Dst = append(q.Dst, int32(uint32(key)))
+		return slices.Compact(buf)
+	}
+	for c := range numClasses {
+		q.Out[c+1] = q.Out[c] + int32(len(keys(c)))
+	}
+	m := q.Out[numClasses]
+	q.Src, q.Label, q.Dst = make([]int32, m), make([]int32, m), make([]int32, m)
+	for c := range numClasses {
+		for i, key := range keys(c) {
+			t := q.Out[c] + int32(i)
+			q.Src[t], q.Label[t], q.Dst[t] = c, int32(key>>32), int32(uint32(key))
 		}
-		q.Out[c+1] = int32(len(q.Src))
 	}
 	return q
 }
