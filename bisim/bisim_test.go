@@ -308,9 +308,10 @@ func onTauCycle(l *lts.LTS, s int32) bool {
 	return false
 }
 
-// TestMinimize checks on random LTSs that the quotient is equivalent to its
-// input (by the oracle on the union), minimal (its own partition is
-// discrete), and that stateMap is the partition.
+// TestMinimize checks on random LTSs that the quotient is canonical (sorted
+// and deduplicated), equivalent to its input (by the oracle on the union),
+// minimal (its own partition is discrete), and that stateMap is the
+// partition.
 func TestMinimize(t *testing.T) {
 	for seed := range 2000 {
 		l := randomLTS(uint64(seed), 7)
@@ -318,6 +319,8 @@ func TestMinimize(t *testing.T) {
 			q, stateMap, err := Minimize(l, eq, Options{})
 			require.NoError(t, err)
 			require.NoError(t, q.Validate())
+			c := lts.Canonical(q) // the quotient is built sorted and deduplicated
+			assert.Equal(t, [][]int32{c.Src, c.Label, c.Dst, c.Out}, [][]int32{q.Src, q.Label, q.Dst, q.Out})
 			block, nb, err := Partition(l, eq, Options{Algorithm: GV})
 			require.NoError(t, err)
 			assert.Equal(t, block, stateMap)

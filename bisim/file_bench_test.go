@@ -1,0 +1,38 @@
+package bisim
+
+import (
+	"os"
+	"testing"
+
+	"github.com/linbis/linbis/lts"
+	"github.com/stretchr/testify/require"
+)
+
+// BenchmarkMinimizeFile minimizes the LTS in the file named by
+// $BISIM_BENCH_FILE (any format lts.ReadFile reads) under divbranching,
+// for profiling on the large LTSs the model checker produces, e.g.
+//
+//	BISIM_BENCH_FILE=/tmp/t42.aut go test ./bisim -run '^$' -bench MinimizeFile -benchtime 1x -cpuprofile cpu.out
+//
+// It is skipped when the variable is not set.
+func BenchmarkMinimizeFile(b *testing.B) {
+	path := os.Getenv("BISIM_BENCH_FILE")
+	if path == "" {
+		b.Skip("BISIM_BENCH_FILE not set")
+	}
+	l, err := lts.ReadFile(path, lts.ReadOptions{})
+	require.NoError(b, err)
+	m := float64(l.NumTransitions())
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cpuTime()
+	var q *lts.LTS
+	for b.Loop() {
+		q, _, err = Minimize(l, DivBranching, Options{})
+		require.NoError(b, err)
+	}
+	cpu = cpuTime() - cpu
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/m, "ns/trans")
+	b.ReportMetric(float64(q.NumStates), "classes")
+}
