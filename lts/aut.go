@@ -31,7 +31,17 @@ func (e *ParseError) Error() string {
 type ReadOptions struct {
 	// MaxStates is the largest state count accepted (0: DefaultMaxStates).
 	MaxStates int64
+	// SizeHint is the size of the input in bytes when known (ReadAutFile
+	// sets it from the file). The header's transition count is trusted for
+	// preallocation only as far as that size can hold transitions, so an
+	// honest header gets slices of exactly the right size and a hostile one
+	// cannot reserve gigabytes; without a hint the reservation stops at
+	// 2^24 transitions and the slices grow as the lines come.
+	SizeHint int64
 }
+
+// minTransitionBytes is the length of the shortest transition line, "(0,a,1)\n".
+const minTransitionBytes = 8
 
 // DefaultMaxStates is the default limit on the states of an input LTS.
 const DefaultMaxStates = 1 << 28
@@ -49,6 +59,9 @@ func ReadAutFile(path string, opts ReadOptions) (*LTS, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && opts.SizeHint <= 0 {
+		opts.SizeHint = info.Size()
+	}
 	return ReadAut(f, path, opts)
 }
 
@@ -200,9 +213,10 @@ func (p *autParser) parse(opts ReadOptions) (*LTS, error) {
 	b := NewBuilder()
 	b.SetNumStates(int32(nstates))
 	b.SetInitial(int32(initial))
-	// Trust the header for preallocation only up to a bound tied to the state
-	// limit, so that a hostile header cannot reserve gigabytes.
-	b.Grow(int(min(ntrans, 1<<24, 64*opts.MaxStates)))
+	// Trust the header for preallocation only as far as the input can hold
+	// (see ReadOptions.SizeHint), so that a hostile header cannot reserve
+	// gigabytes.
+	b.Grow(int(min(ntrans, max(1<<24, opts.SizeHint/minTransitionBytes), 64*opts.MaxStates)))
 	var count int64
 	lastLine := p.line
 	for {
