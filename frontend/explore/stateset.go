@@ -46,7 +46,11 @@ func newStateSet() *stateSet {
 func (s *stateSet) len() int { return s.n }
 
 // hash returns the hash of an encoding: its low bits index the table.
-func (s *stateSet) hash(enc []byte) uint32 { return uint32(maphash.Bytes(s.seed, enc)) }
+func (s *stateSet) hash(enc []byte) uint32 { return hashState(s.seed, enc) }
+
+// hashState is the hash of an encoding under a set's seed, for the
+// goroutines that hash states without touching the set.
+func hashState(seed maphash.Seed, enc []byte) uint32 { return uint32(maphash.Bytes(seed, enc)) }
 
 // recLen is the size of a record with an encoding of n bytes.
 func recLen(n int) int { return (recHeader + n + 3) &^ 3 }

@@ -1,0 +1,104 @@
+package explore
+
+import "hash/maphash"
+
+// expander computes the successors of states: it runs the threads' steps
+// and the client's calls and canonicalises, encodes and hashes the
+// resulting states. It reads the explorer's program and bounds and writes
+// only its own buffers and the block it is given, so that several
+// expanders can run at once.
+type expander struct {
+	x    *explorer    // read-only: p, b, allowed
+	seed maphash.Seed // the state set's
+	m    machine
+	c    *canonicaliser
+	cur  []int32 // the state being expanded
+	next []int32
+	blk  *block // the block being filled
+}
+
+func (x *explorer) newExpander() *expander {
+	return &expander{x: x, seed: x.set.seed, c: x.canon.clone(),
+		m: machine{p: x.p, gc: !x.o.Explicit, lin: x.o.Lin, maxNodes: int32(x.o.MaxNodes)}}
+}
+
+// expand fills blk with the successors of its states, stopping after a
+// state whose expansion fails.
+func (e *expander) expand(blk *block) {
+	blk.batch, blk.succs, blk.ends = blk.batch[:0], blk.succs[:0], blk.ends[:0]
+	blk.failed = nil
+	e.blk = blk
+	for _, enc := range blk.encs {
+		e.cur = decode(e.cur[:0], enc)
+		t, f := e.state()
+		blk.ends = append(blk.ends, int32(len(blk.succs)))
+		if f != nil {
+			blk.failed, blk.failThread = f, t
+			break
+		}
+	}
+	e.blk = nil
+}
+
+// state adds the successors of e.cur to the block, thread by thread; on a
+// model error it stops and returns the failing thread and the failure.
+func (e *expander) state() (int, *failure) {
+	x := e.x
+	lay := &x.p.lay
+	cur := e.cur
+	for t := 0; t < x.b.Threads; t++ {
+		base := lay.threadBase(t)
+		if cur[base+tPC] == 0 {
+			if x.b.Ops >= 0 && int(cur[base+tOps]) >= x.b.Ops {
+				continue
+			}
+			for _, m := range x.p.methods {
+				if !x.allowed[t][m.index] {
+					continue
+				}
+				for ai, args := range m.argTuples {
+					next := append(e.next[:0], cur...)
+					next[base+tPC] = m.entry
+					if x.b.Ops >= 0 {
+						next[base+tOps]++
+					}
+					copy(next[base+tLocals:], args)
+					e.next = next
+					e.add(t, outcome{kind: kCall, method: m.index, value: int32(ai), step: m.callStep}, next)
+				}
+			}
+			continue
+		}
+		e.m.t, e.m.base = t, base
+		for {
+			next := append(e.next[:0], cur...)
+			e.m.mem, e.m.ci, e.m.err = next, 0, nil
+			out := e.m.step()
+			e.next = e.m.mem
+			if f := e.m.err; f != nil {
+				e.m.choices, e.m.limits = e.m.choices[:0], e.m.limits[:0]
+				return t, f
+			}
+			if out.kind != kBlocked {
+				e.add(t, out, e.next)
+			}
+			if !e.m.nextChoice() {
+				break
+			}
+		}
+	}
+	return 0, nil
+}
+
+// add canonicalises, encodes and hashes a successor of e.cur by thread t
+// and puts it in the block.
+func (e *expander) add(t int, out outcome, next []int32) {
+	blk := e.blk
+	start := int32(len(blk.batch))
+	blk.batch = encode(blk.batch, e.c.canonicalStep(e.cur, next, t))
+	end := int32(len(blk.batch))
+	if end-start > 65535 {
+		panic("state too large") // unreachable with the node and array limits
+	}
+	blk.succs = append(blk.succs, succ{start: start, end: end, hash: hashState(e.seed, blk.batch[start:end]), thread: t, out: out})
+}
