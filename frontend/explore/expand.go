@@ -4,12 +4,13 @@ import "hash/maphash"
 
 // expander computes the successors of states: it runs the threads' steps
 // and the client's calls and canonicalises, encodes and hashes the
-// resulting states. It reads the explorer's program and bounds and writes
+// resulting states, and looks them up in the state set. It reads the explorer's program and bounds and writes
 // only its own buffers and the block it is given, so that several
 // expanders can run at once.
 type expander struct {
-	x    *explorer    // read-only: p, b, allowed
-	seed maphash.Seed // the state set's
+	x    *explorer // read-only: p, b, o, allowed
+	set  *stateSet // only looked up in, concurrently with the inserts
+	seed maphash.Seed
 	m    machine
 	c    *canonicaliser
 	cur  []int32 // the state being expanded
@@ -18,12 +19,14 @@ type expander struct {
 }
 
 func (x *explorer) newExpander() *expander {
-	return &expander{x: x, seed: x.set.seed, c: x.canon.clone(),
+	return &expander{x: x, set: x.set, seed: x.set.seed, c: x.canon.clone(),
 		m: machine{p: x.p, gc: !x.o.Explicit, lin: x.o.Lin, maxNodes: int32(x.o.MaxNodes)}}
 }
 
 // expand fills blk with the successors of its states, stopping after a
-// state whose expansion fails.
+// state whose expansion fails, and looks them up in the state set: most
+// successors are known already, and their lookups, the larger part of
+// the cost of the set, are then off the inserting goroutine.
 func (e *expander) expand(blk *block) {
 	blk.batch, blk.succs, blk.ends = blk.batch[:0], blk.succs[:0], blk.ends[:0]
 	blk.failed = nil
@@ -38,6 +41,20 @@ func (e *expander) expand(blk *block) {
 		}
 	}
 	e.blk = nil
+	// Two passes of independent loads, then the lookups (see touch).
+	l := e.set.snapshot()
+	for i := range blk.succs {
+		blk.succs[i].slot = l.slot(blk.succs[i].hash)
+	}
+	var sink uint64
+	for i := range blk.succs {
+		sink += l.touch(blk.succs[i].slot, blk.succs[i].hash)
+	}
+	blk.sink = sink
+	for i := range blk.succs {
+		sc := &blk.succs[i]
+		sc.id = l.find(blk.batch[sc.start:sc.end], sc.hash)
+	}
 }
 
 // state adds the successors of e.cur to the block, thread by thread; on a

@@ -36,6 +36,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/lts"
@@ -235,17 +236,21 @@ func (x *explorer) search(workers int) error {
 	var jobs chan *block
 	if workers > 1 {
 		jobs = make(chan *block, 2*workers)
-		// The workers end when jobs is closed, before the LTS is built;
-		// they hold nothing of the state set then.
-		defer close(jobs)
+		// The workers have ended when search returns: the state set they
+		// look up in is released before the LTS is built.
+		var wg sync.WaitGroup
+		defer func() {
+			close(jobs)
+			wg.Wait()
+		}()
 		for range workers {
 			e := x.newExpander()
-			go func() {
+			wg.Go(func() {
 				for blk := range jobs {
 					e.expand(blk)
 					blk.done <- struct{}{}
 				}
-			}()
+			})
 		}
 	}
 	inline := x.newExpander()
@@ -292,7 +297,7 @@ func (x *explorer) search(workers int) error {
 // of their successors to overlap and for a worker's share of the work to
 // outweigh the hand-over, small enough that a block's successors stay in
 // the cache.
-const blockStates = 64
+const blockStates = 256
 
 // block is a run of states with consecutive ids, expanded together.
 type block struct {
@@ -308,6 +313,7 @@ type block struct {
 	// are in succs.
 	failed     *failure
 	failThread int
+	sink       uint64 // see stateSet.touch
 	done       chan struct{}
 }
 
@@ -378,28 +384,38 @@ type succ struct {
 	start, end int32 // its encoding: block.batch[start:end]
 	hash       uint32
 	slot       uint64 // the first table slot of its lookup
+	id         int32  // its id if the expander found it, else -1
 	thread     int
 	out        outcome
 }
 
-// flush looks up the successors of state src, in order, adding the new
-// ones to the set and the transitions to the table.
+// flush adds the transitions of state src to its successors to the
+// table, in order, inserting the successors that the expander did not
+// find in the set.
 func (x *explorer) flush(src int32, blk *block, succs []succ) error {
 	// Two passes of independent loads (see stateSet.touch).
 	for i := range succs {
-		succs[i].slot = x.set.slot(succs[i].hash)
+		if succs[i].id < 0 {
+			succs[i].slot = x.set.slot(succs[i].hash)
+		}
 	}
 	sink := x.sink
 	for i := range succs {
-		sink += x.set.touch(succs[i].slot, succs[i].hash)
+		if succs[i].id < 0 {
+			sink += x.set.touch(succs[i].slot, succs[i].hash)
+		}
 	}
 	x.sink = sink
 	for i := range succs {
 		sc := &succs[i]
-		dst, isNew := x.set.insert(blk.batch[sc.start:sc.end], sc.hash)
-		if isNew && x.set.len() > x.o.MaxStates {
-			return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
-				ErrStateLimit, x.o.MaxStates, x.dst.n, src)
+		dst := sc.id
+		if dst < 0 {
+			var isNew bool
+			dst, isNew = x.set.insert(blk.batch[sc.start:sc.end], sc.hash)
+			if isNew && x.set.len() > x.o.MaxStates {
+				return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
+					ErrStateLimit, x.o.MaxStates, x.dst.n, src)
+			}
 		}
 		label := x.label(sc.thread, sc.out)
 		if label > 0xffff {

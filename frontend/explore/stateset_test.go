@@ -91,7 +91,7 @@ func TestStateSetChunks(t *testing.T) {
 	s := newStateSet()
 	st := make([]int32, 40)
 	var encs [][]byte
-	for i := int32(0); len(s.chunks) < 2 || len(encs)%1000 != 0; i++ {
+	for i := int32(0); s.nchunks < 2 || len(encs)%1000 != 0; i++ {
 		for k := range st {
 			st[k] = i*int32(k+1) + int32(k)
 		}
