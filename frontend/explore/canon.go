@@ -12,10 +12,14 @@ type canonicaliser struct {
 	// when it runs method m. Shared, read-only, by the canonicalisers of
 	// one exploration.
 	rootSlots [][][]int32
-	canon     []int32
-	perm      []int32
-	order     []int32
-	roots     []int32 // state indices holding references into the heap
+	// rootsAt[t][pc]: rootSlots of thread t for the method of pc (nil
+	// when idle); refOffs[h]: the offsets in a node of heap type h of its
+	// reference fields. Read-only and shared like rootSlots.
+	rootsAt [][][]int32
+	refOffs [][]int32
+	canon   []int32
+	perm    []int32
+	order   []int32
 }
 
 func newCanonicaliser(p *program, threads int) *canonicaliser {
@@ -27,12 +31,13 @@ func newCanonicaliser(p *program, threads int) *canonicaliser {
 // clone returns a canonicaliser with the same program and root slots and
 // buffers of its own.
 func (c *canonicaliser) clone() *canonicaliser {
-	return &canonicaliser{p: c.p, threads: c.threads, rootSlots: c.rootSlots}
+	return &canonicaliser{p: c.p, threads: c.threads, rootSlots: c.rootSlots, rootsAt: c.rootsAt, refOffs: c.refOffs}
 }
 
-// initRoots fills rootSlots.
+// initRoots fills rootSlots, rootsAt and refOffs.
 func (x *canonicaliser) initRoots() {
 	x.rootSlots = make([][][]int32, x.threads)
+	x.rootsAt = make([][][]int32, x.threads)
 	for t := range x.rootSlots {
 		x.rootSlots[t] = make([][]int32, len(x.p.methods))
 		for i, m := range x.p.methods {
@@ -40,6 +45,17 @@ func (x *canonicaliser) initRoots() {
 				x.rootSlots[t][i] = append(x.rootSlots[t][i], x.p.lay.threadBase(t)+tLocals+k)
 			}
 		}
+		x.rootsAt[t] = make([][]int32, len(x.p.code))
+		for pc := 1; pc < len(x.p.code); pc++ {
+			x.rootsAt[t][pc] = x.rootSlots[t][x.p.code[pc].method]
+		}
+	}
+	for _, fs := range x.p.lay.refFields {
+		offs := make([]int32, len(fs))
+		for i, f := range fs {
+			offs[i] = 2 + f
+		}
+		x.refOffs = append(x.refOffs, offs)
 	}
 }
 
@@ -74,15 +90,8 @@ func (x *canonicaliser) canonicalStep(cur, st []int32, t int) []int32 {
 	// skips them too), must be the same, or in both states reach only
 	// nodes that an earlier root (a shared reference or another thread's
 	// reference before t's) reaches first.
-	code := x.p.code
 	base := lay.threadBase(t)
-	var ra, rb []int32
-	if pc := cur[base+tPC]; pc != 0 {
-		ra = x.rootSlots[t][code[pc].method]
-	}
-	if pc := st[base+tPC]; pc != 0 {
-		rb = x.rootSlots[t][code[pc].method]
-	}
+	ra, rb := x.rootsAt[t][cur[base+tPC]], x.rootsAt[t][st[base+tPC]]
 	if !sameRefs(cur, ra, st, rb) && !(x.shadowed(cur, t, ra) && x.shadowed(st, t, rb)) {
 		return x.renumber(st)
 	}
@@ -130,7 +139,6 @@ func sameRefs(a []int32, sa []int32, b []int32, sb []int32) bool {
 // numbered it before it comes to these slots.
 func (x *canonicaliser) shadowed(st []int32, t int, slots []int32) bool {
 	lay := &x.p.lay
-	code := x.p.code
 next:
 	for _, a := range slots {
 		v := st[a]
@@ -143,11 +151,9 @@ next:
 			}
 		}
 		for th := 0; th < t; th++ {
-			if pc := st[lay.threadBase(th)+tPC]; pc != 0 {
-				for _, b := range x.rootSlots[th][code[pc].method] {
-					if st[b] == v {
-						continue next
-					}
+			for _, b := range x.rootsAt[th][st[lay.threadBase(th)+tPC]] {
+				if st[b] == v {
+					continue next
 				}
 			}
 		}
@@ -186,39 +192,47 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 	if cap(x.perm) < int(count)+1 {
 		x.perm = make([]int32, count+1)
 	}
+	// perm[id]: the new number of node id, 0 while unreached. perm[0] is
+	// not 0 during the search, so that null needs no test of its own.
 	perm := x.perm[:count+1]
 	clear(perm)
+	perm[0] = -1
 	order := x.order[:0]
-	roots := append(x.roots[:0], lay.refShared...)
-	for th, base := 0, lay.nshared; th < x.threads; th, base = th+1, base+lay.threadSize {
-		if pc := st[base+tPC]; pc != 0 {
-			roots = append(roots, x.rootSlots[th][x.p.code[pc].method]...)
-		}
-	}
-	x.roots = roots
-	// identity: so far every node was reached in the order of its number.
-	identity := true
-	for _, a := range roots {
-		if ref := st[a]; ref != 0 && perm[ref] == 0 {
+	for _, a := range lay.refShared {
+		if ref := st[a]; perm[ref] == 0 {
 			order = append(order, ref)
 			perm[ref] = int32(len(order))
-			identity = identity && ref == int32(len(order))
 		}
+	}
+	base := lay.nshared
+	for th := range x.threads {
+		for _, a := range x.rootsAt[th][st[base+tPC]] {
+			if ref := st[a]; perm[ref] == 0 {
+				order = append(order, ref)
+				perm[ref] = int32(len(order))
+			}
+		}
+		base += lay.threadSize
 	}
 	nodeSize := lay.nodeSize
 	node0 := hb + 1 - nodeSize // address of node 0, so node id is at node0+id*nodeSize
 	for i := 0; i < len(order); i++ {
-		a := node0 + order[i]*nodeSize
-		for _, f := range lay.refFields[st[a]] {
-			if ref := st[a+2+f]; ref != 0 && perm[ref] == 0 {
+		node := st[node0+order[i]*nodeSize:][:nodeSize]
+		for _, f := range x.refOffs[node[0]] {
+			if ref := node[f]; perm[ref] == 0 {
 				order = append(order, ref)
 				perm[ref] = int32(len(order))
-				identity = identity && ref == int32(len(order))
 			}
 		}
 	}
 	x.order = order
-	if identity && int32(len(order)) == count {
+	perm[0] = 0
+	// identity: every node was reached, in the order of its number.
+	identity := int32(len(order)) == count
+	for i := 0; identity && i < len(order); i++ {
+		identity = order[i] == int32(i+1)
+	}
+	if identity {
 		return st
 	}
 	n := hb + 1 + int32(len(order))*nodeSize
@@ -227,16 +241,23 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 	}
 	out := x.canon[:n]
 	copy(out, st[:hb])
-	for _, a := range roots {
+	for _, a := range lay.refShared {
 		out[a] = perm[out[a]]
+	}
+	base = lay.nshared
+	for th := range x.threads {
+		for _, a := range x.rootsAt[th][st[base+tPC]] {
+			out[a] = perm[out[a]]
+		}
+		base += lay.threadSize
 	}
 	out[hb] = int32(len(order))
 	for i, id := range order {
 		src := st[node0+id*nodeSize:][:nodeSize]
 		dst := out[hb+1+int32(i)*nodeSize:][:nodeSize]
 		copy(dst, src)
-		for _, f := range lay.refFields[src[0]] {
-			dst[2+f] = perm[dst[2+f]]
+		for _, f := range x.refOffs[src[0]] {
+			dst[f] = perm[dst[f]]
 		}
 	}
 	return out
