@@ -1,6 +1,9 @@
 package explore
 
-import "hash/maphash"
+import (
+	"bytes"
+	"hash/maphash"
+)
 
 // expander computes the successors of states: it runs the threads' steps
 // and the client's calls and canonicalises, encodes and hashes the
@@ -15,7 +18,8 @@ type expander struct {
 	c    *canonicaliser
 	cur  []int32 // the state being expanded
 	next []int32
-	blk  *block // the block being filled
+	blk  *block  // the block being filled
+	seen []int32 // dedup's table
 }
 
 func (x *explorer) newExpander() *expander {
@@ -41,19 +45,59 @@ func (e *expander) expand(blk *block) {
 		}
 	}
 	e.blk = nil
+	e.dedup(blk)
 	// Two passes of independent loads, then the lookups (see touch).
 	l := e.set.snapshot()
 	for i := range blk.succs {
-		blk.succs[i].slot = l.slot(blk.succs[i].hash)
+		if sc := &blk.succs[i]; sc.first < 0 {
+			sc.slot = l.slot(sc.hash)
+		}
 	}
 	var sink uint64
 	for i := range blk.succs {
-		sink += l.touch(blk.succs[i].slot, blk.succs[i].hash)
+		if sc := &blk.succs[i]; sc.first < 0 {
+			sink += l.touch(sc.slot, sc.hash)
+		}
 	}
 	blk.sink = sink
 	for i := range blk.succs {
+		if sc := &blk.succs[i]; sc.first < 0 {
+			sc.id = l.find(blk.batch[sc.start:sc.end], sc.hash)
+		}
+	}
+}
+
+// dedup sets the first field of the block's successors: a state is often
+// the successor of several states of a block (when two threads' steps
+// commute, for one), and only its first occurrence needs a lookup in the
+// large set, whose table is mostly out of the cache; a small table of the
+// block's own successors finds the others.
+func (e *expander) dedup(blk *block) {
+	n := 16
+	for n < 2*len(blk.succs) {
+		n *= 2
+	}
+	if cap(e.seen) < n {
+		e.seen = make([]int32, n)
+	}
+	seen := e.seen[:n]
+	clear(seen)
+	mask := uint32(n - 1)
+	for i := range blk.succs {
 		sc := &blk.succs[i]
-		sc.id = l.find(blk.batch[sc.start:sc.end], sc.hash)
+		sc.first = -1
+		enc := blk.batch[sc.start:sc.end]
+		for k := sc.hash & mask; ; k = (k + 1) & mask {
+			j := seen[k] - 1
+			if j < 0 {
+				seen[k] = int32(i) + 1
+				break
+			}
+			if o := &blk.succs[j]; o.hash == sc.hash && bytes.Equal(blk.batch[o.start:o.end], enc) {
+				sc.first = j
+				break
+			}
+		}
 	}
 }
 
@@ -117,5 +161,5 @@ func (e *expander) add(t int, out outcome, next []int32) {
 	if end-start > 65535 {
 		panic("state too large") // unreachable with the node and array limits
 	}
-	blk.succs = append(blk.succs, succ{start: start, end: end, hash: hashState(e.seed, blk.batch[start:end]), thread: t, out: out})
+	blk.succs = append(blk.succs, succ{start: start, end: end, hash: hashState(e.seed, blk.batch[start:end]), id: -1, first: -1, thread: t, out: out})
 }

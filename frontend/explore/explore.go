@@ -327,7 +327,7 @@ func (x *explorer) insertBlock(blk *block) error {
 			x.o.Progress(int64(s), int64(x.dst.n))
 		}
 		x.out = append(x.out, int32(x.dst.n))
-		if err := x.flush(s, blk, blk.succs[start:end]); err != nil {
+		if err := x.flush(s, blk, start, end); err != nil {
 			return err
 		}
 		start = end
@@ -384,34 +384,40 @@ type succ struct {
 	start, end int32 // its encoding: block.batch[start:end]
 	hash       uint32
 	slot       uint64 // the first table slot of its lookup
-	id         int32  // its id if the expander found it, else -1
-	thread     int
-	out        outcome
+	// id is its id if the expander found it, else -1 until inserted;
+	// first is the index in the block of an earlier identical successor,
+	// -1 if none: its id is that one's.
+	id, first int32
+	thread    int
+	out       outcome
 }
 
-// flush adds the transitions of state src to its successors to the
-// table, in order, inserting the successors that the expander did not
-// find in the set.
-func (x *explorer) flush(src int32, blk *block, succs []succ) error {
+// flush adds the transitions of state src to its successors succs[start:
+// end] of its block to the table, in order, inserting the successors that
+// the expander did not find in the set.
+func (x *explorer) flush(src int32, blk *block, start, end int32) error {
+	succs := blk.succs[start:end]
 	// Two passes of independent loads (see stateSet.touch).
 	for i := range succs {
-		if succs[i].id < 0 {
-			succs[i].slot = x.set.slot(succs[i].hash)
+		if sc := &succs[i]; sc.id < 0 && sc.first < 0 {
+			sc.slot = x.set.slot(sc.hash)
 		}
 	}
 	sink := x.sink
 	for i := range succs {
-		if succs[i].id < 0 {
-			sink += x.set.touch(succs[i].slot, succs[i].hash)
+		if sc := &succs[i]; sc.id < 0 && sc.first < 0 {
+			sink += x.set.touch(sc.slot, sc.hash)
 		}
 	}
 	x.sink = sink
 	for i := range succs {
 		sc := &succs[i]
-		dst := sc.id
-		if dst < 0 {
+		switch {
+		case sc.first >= 0:
+			sc.id = blk.succs[sc.first].id
+		case sc.id < 0:
 			var isNew bool
-			dst, isNew = x.set.insert(blk.batch[sc.start:sc.end], sc.hash)
+			sc.id, isNew = x.set.insert(blk.batch[sc.start:sc.end], sc.hash)
 			if isNew && x.set.len() > x.o.MaxStates {
 				return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
 					ErrStateLimit, x.o.MaxStates, x.dst.n, src)
@@ -422,7 +428,7 @@ func (x *explorer) flush(src int32, blk *block, succs []succ) error {
 			return fmt.Errorf("more than %d distinct labels; use fewer threads or values", 0xffff)
 		}
 		x.labelCol.append(uint16(label))
-		x.dst.append(dst)
+		x.dst.append(sc.id)
 		x.thread.append(uint8(sc.thread + 1))
 		x.stepCol.append(int16(sc.out.step))
 	}
