@@ -17,6 +17,9 @@ type canonicaliser struct {
 	// reference fields. Read-only and shared like rootSlots.
 	rootsAt [][][]int32
 	refOffs [][]int32
+	// uniform: the reference-field offsets shared by every heap type, or
+	// nil if they differ (then refOffs by type).
+	uniform []int32
 	canon   []int32
 	perm    []int32
 	order   []int32
@@ -31,7 +34,7 @@ func newCanonicaliser(p *program, threads int) *canonicaliser {
 // clone returns a canonicaliser with the same program and root slots and
 // buffers of its own.
 func (c *canonicaliser) clone() *canonicaliser {
-	return &canonicaliser{p: c.p, threads: c.threads, rootSlots: c.rootSlots, rootsAt: c.rootsAt, refOffs: c.refOffs}
+	return &canonicaliser{p: c.p, threads: c.threads, rootSlots: c.rootSlots, rootsAt: c.rootsAt, refOffs: c.refOffs, uniform: c.uniform}
 }
 
 // initRoots fills rootSlots, rootsAt and refOffs.
@@ -56,6 +59,15 @@ func (x *canonicaliser) initRoots() {
 			offs[i] = 2 + f
 		}
 		x.refOffs = append(x.refOffs, offs)
+	}
+	if len(x.refOffs) > 1 {
+		x.uniform = x.refOffs[1]
+		for _, offs := range x.refOffs[2:] {
+			if !slices.Equal(offs, x.uniform) {
+				x.uniform = nil
+				break
+			}
+		}
 	}
 }
 
@@ -218,7 +230,11 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 	node0 := hb + 1 - nodeSize // address of node 0, so node id is at node0+id*nodeSize
 	for i := 0; i < len(order); i++ {
 		node := st[node0+order[i]*nodeSize:][:nodeSize]
-		for _, f := range x.refOffs[node[0]] {
+		offs := x.uniform
+		if offs == nil {
+			offs = x.refOffs[node[0]]
+		}
+		for _, f := range offs {
 			if ref := node[f]; perm[ref] == 0 {
 				order = append(order, ref)
 				perm[ref] = int32(len(order))
@@ -256,7 +272,11 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 		src := st[node0+id*nodeSize:][:nodeSize]
 		dst := out[hb+1+int32(i)*nodeSize:][:nodeSize]
 		copy(dst, src)
-		for _, f := range x.refOffs[src[0]] {
+		offs := x.uniform
+		if offs == nil {
+			offs = x.refOffs[src[0]]
+		}
+		for _, f := range offs {
 			dst[f] = perm[dst[f]]
 		}
 	}
