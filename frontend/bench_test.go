@@ -11,6 +11,8 @@ import (
 // and Wu, Table 1 (threads/ops), values 1..2 unless noted. It reports
 // states, transitions, states/s and the heap in use after exploring (a
 // lower bound of the peak; see the report for /usr/bin/time figures).
+// The explorer expands states on GOMAXPROCS goroutines: -cpu 1,2 measures
+// the sequential search and the parallel one.
 func BenchmarkExplore(b *testing.B) {
 	cases := []struct {
 		model        string

@@ -12,10 +12,15 @@
 // only in addresses; the renumbering is skipped when a step left every
 // reference as it was (canonicalStep). Canonical vectors are stored as
 // zigzag varints in a chunked arena and found through an open-addressing
-// table (stateSet). The successors of a state are collected first and
-// then looked up together, so that the cache misses of their lookups
-// overlap; states are numbered in breadth-first order of discovery, and
-// successors in the order they are generated, as without the batching.
+// table (stateSet). States are expanded in blocks of consecutive ids
+// (expander): running the steps and canonicalising, encoding and hashing
+// the successors is done by worker goroutines, one block each, while the
+// calling goroutine looks the successors up and inserts them block after
+// block and, within a block, in the order they were generated. So states
+// are numbered in breadth-first order of discovery exactly as by a
+// sequential search, whatever the number of workers and their timing. The
+// successors of a state are looked up together, so that the cache misses
+// of their lookups overlap.
 //
 // The granularity follows Yang et al. (divergence-sensitive bisimulation
 // for concurrent stacks, §2): one τ step per statement that touches shared
@@ -27,10 +32,11 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/lts"
@@ -74,6 +80,10 @@ type Options struct {
 	// folded into the neighbouring step like other local work.
 	FineGrained bool
 	Progress    func(states, transitions int64)
+	// Workers is the number of goroutines that expand states, 0 meaning
+	// GOMAXPROCS; with 1 the search runs on the calling goroutine alone.
+	// The LTS does not depend on it.
+	Workers int
 }
 
 // ErrStateLimit is wrapped by the error returned when MaxStates is reached.
@@ -96,8 +106,8 @@ type explorer struct {
 	p       *program
 	b       Bounds
 	o       Options
-	m       machine
 	set     *stateSet
+	canon   *canonicaliser // of the initial state; the expanders clone it
 	labels  map[uint64]int32
 	allowed [][]bool // per thread and method: may the client call it
 	// The LTS under construction. Transitions are found in order of their
@@ -112,19 +122,7 @@ type explorer struct {
 	labelIDs   map[string]int32
 	steps      []lts.SourceStep
 	enc        []byte
-	// The successors of the state being expanded, collected so that their
-	// lookups can overlap (see stateSet.touch): encodings in batch.
-	batch []byte
-	succs []succ
-	sink  uint64
-	cur   []int32 // the state being expanded
-	canon []int32
-	perm  []int32
-	order []int32
-	roots []int32 // state indices holding references into the heap
-	// rootSlots[t][m]: the state indices of thread t's reference locals
-	// when it runs method m.
-	rootSlots [][][]int32
+	sink       uint64
 }
 
 // Explore builds the LTS of obj (the implementation or the specification
@@ -149,9 +147,12 @@ func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.
 	if o.MaxStates <= 0 {
 		o.MaxStates = 50_000_000
 	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
 	x := &explorer{p: p, b: b, o: o, set: newStateSet(), labels: map[uint64]int32{},
 		labelNames: []string{lts.TauName}, labelIDs: map[string]int32{lts.TauName: lts.Tau}}
-	x.m = machine{p: p, gc: !o.Explicit, lin: o.Lin, maxNodes: int32(o.MaxNodes)}
+	x.canon = newCanonicaliser(p, b.Threads)
 	for _, s := range p.steps {
 		pos := p.file.Position(s.pos)
 		x.steps = append(x.steps, lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.text, Procedure: s.procedure})
@@ -160,7 +161,6 @@ func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.
 		return nil, fmt.Errorf("the model has %d source steps; at most %d are supported", len(p.steps), 1<<15-1)
 	}
 	x.argTuples()
-	x.initRoots()
 	x.allowed = make([][]bool, b.Threads)
 	for t := range x.allowed {
 		x.allowed[t] = make([]bool, len(p.methods))
@@ -173,19 +173,6 @@ func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.
 		}
 	}
 	return x.run()
-}
-
-// initRoots fills rootSlots.
-func (x *explorer) initRoots() {
-	x.rootSlots = make([][][]int32, x.b.Threads)
-	for t := range x.rootSlots {
-		x.rootSlots[t] = make([][]int32, len(x.p.methods))
-		for i, m := range x.p.methods {
-			for _, k := range m.refLocals {
-				x.rootSlots[t][i] = append(x.rootSlots[t][i], x.p.lay.threadBase(t)+tLocals+k)
-			}
-		}
-	}
 }
 
 // argTuples enumerates each method's argument tuples over the domain.
@@ -212,10 +199,11 @@ func (x *explorer) argTuples() {
 func (x *explorer) run() (*lts.LTS, error) {
 	init := append([]int32(nil), x.p.init...)
 	if im := x.p.initMethod; im != nil {
-		x.m.t, x.m.base, x.m.mem = 0, x.p.lay.threadBase(0), init
-		init[x.m.base+tPC] = im.entry
-		x.m.step()
-		if f := x.m.err; f != nil {
+		m := machine{p: x.p, gc: !x.o.Explicit, lin: x.o.Lin, maxNodes: int32(x.o.MaxNodes)}
+		m.t, m.base, m.mem = 0, x.p.lay.threadBase(0), init
+		init[m.base+tPC] = im.entry
+		m.step()
+		if f := m.err; f != nil {
 			e := &ModelError{Msg: "in the init block: " + f.msg, Trace: &lts.Trace{Title: "model error in init", LoopStart: -1}}
 			if f.step >= 0 {
 				s := x.p.steps[f.step]
@@ -224,72 +212,130 @@ func (x *explorer) run() (*lts.LTS, error) {
 			}
 			return nil, e
 		}
-		init = x.m.mem
-		x.m.resetThread()
+		init = m.mem
+		m.resetThread()
 	}
-	x.enc = encode(x.enc[:0], x.canonical(init, -1))
+	x.enc = encode(x.enc[:0], x.canon.canonical(init, -1))
 	x.set.insert(x.enc, x.set.hash(x.enc))
-	var cur, next []int32
-	lay := &x.p.lay
-	for s := int32(0); int(s) < x.set.len(); s++ {
-		if x.o.Progress != nil && s&0xffff == 0 {
-			x.o.Progress(int64(s), int64(x.dst.n))
-		}
-		x.out = append(x.out, int32(x.dst.n))
-		cur = decode(cur[:0], x.set.next())
-		x.cur = cur
-		x.batch, x.succs = x.batch[:0], x.succs[:0]
-		for t := 0; t < x.b.Threads; t++ {
-			base := lay.threadBase(t)
-			if cur[base+tPC] == 0 {
-				if x.b.Ops >= 0 && int(cur[base+tOps]) >= x.b.Ops {
-					continue
-				}
-				for _, m := range x.p.methods {
-					if !x.allowed[t][m.index] {
-						continue
-					}
-					for ai, args := range m.argTuples {
-						next = append(next[:0], cur...)
-						next[base+tPC] = m.entry
-						if x.b.Ops >= 0 {
-							next[base+tOps]++
-						}
-						copy(next[base+tLocals:], args)
-						out := outcome{kind: kCall, method: m.index, value: int32(ai), step: m.callStep}
-						x.add(t, out, next)
-					}
-				}
-				continue
-			}
-			x.m.t, x.m.base = t, base
-			for {
-				next = append(next[:0], cur...)
-				x.m.mem, x.m.ci, x.m.err = next, 0, nil
-				out := x.m.step()
-				next = x.m.mem
-				if x.m.err != nil {
-					if err := x.flush(s); err != nil {
-						return nil, err
-					}
-					return nil, x.modelError(s, t, x.m.err)
-				}
-				if out.kind != kBlocked {
-					x.add(t, out, next)
-				}
-				if !x.m.nextChoice() {
-					break
-				}
-			}
-		}
-		if err := x.flush(s); err != nil {
-			return nil, err
-		}
+
+	if err := x.search(x.o.Workers); err != nil {
+		return nil, err
 	}
 	if x.o.Progress != nil {
 		x.o.Progress(int64(x.set.len()), int64(x.dst.n))
 	}
 	return x.build(), nil
+}
+
+// search explores breadth-first from the initial state, which is in the
+// set. States are expanded in blocks of consecutive ids, by workers
+// goroutines when there are several, and the blocks' successors are
+// looked up and inserted here, block after block, in the order of the
+// sequential search: the numbering does not depend on the scheduling.
+func (x *explorer) search(workers int) error {
+	var jobs chan *block
+	if workers > 1 {
+		jobs = make(chan *block, 2*workers)
+		// The workers have ended when search returns: the state set they
+		// look up in is released before the LTS is built.
+		var wg sync.WaitGroup
+		defer func() {
+			close(jobs)
+			wg.Wait()
+		}()
+		for range workers {
+			e := x.newExpander()
+			wg.Go(func() {
+				for blk := range jobs {
+					e.expand(blk)
+					blk.done <- struct{}{}
+				}
+			})
+		}
+	}
+	inline := x.newExpander()
+	var free, queue []*block
+	dispatched := int32(0) // states handed to a block so far
+	for {
+		for len(queue) < 2*max(workers, 1) && int(dispatched) < x.set.len() {
+			var blk *block
+			if n := len(free); n > 0 {
+				blk, free = free[n-1], free[:n-1]
+			} else {
+				blk = &block{done: make(chan struct{}, 1)}
+			}
+			blk.first = dispatched
+			blk.encs = blk.encs[:0]
+			for int(dispatched) < x.set.len() && len(blk.encs) < blockStates {
+				blk.encs = append(blk.encs, x.set.next())
+				dispatched++
+			}
+			if jobs != nil {
+				jobs <- blk
+			} else {
+				inline.expand(blk)
+				blk.done <- struct{}{}
+			}
+			queue = append(queue, blk)
+		}
+		if len(queue) == 0 {
+			break
+		}
+		blk := queue[0]
+		queue = queue[1:]
+		<-blk.done
+		clear(blk.encs) // references into the arena
+		if err := x.insertBlock(blk); err != nil {
+			return err
+		}
+		free = append(free, blk)
+	}
+	return nil
+}
+
+// blockStates is the number of states in a block: enough for the lookups
+// of their successors to overlap and for a worker's share of the work to
+// outweigh the hand-over, small enough that a block's successors stay in
+// the cache.
+const blockStates = 256
+
+// block is a run of states with consecutive ids, expanded together.
+type block struct {
+	first int32    // id of the first state
+	encs  [][]byte // the states' encodings, in the state set's arena
+	// The successors, state after state: those of state first+i are
+	// succs[ends[i-1]:ends[i]], their encodings in batch.
+	batch []byte
+	succs []succ
+	ends  []int32
+	// failed: the expansion of state first+len(ends)-1 stopped at a model
+	// error of thread failThread; its successors before the failing step
+	// are in succs.
+	failed     *failure
+	failThread int
+	sink       uint64 // see stateSet.touch
+	done       chan struct{}
+}
+
+// insertBlock adds the successors of an expanded block to the state set
+// and the transitions to the table, state by state.
+func (x *explorer) insertBlock(blk *block) error {
+	start := int32(0)
+	for i, end := range blk.ends {
+		s := blk.first + int32(i)
+		if x.o.Progress != nil && s&0xffff == 0 {
+			x.o.Progress(int64(s), int64(x.dst.n))
+		}
+		x.out = append(x.out, int32(x.dst.n))
+		if err := x.flush(s, blk, start, end); err != nil {
+			return err
+		}
+		start = end
+	}
+	if blk.failed != nil {
+		return x.modelError(blk.first+int32(len(blk.ends))-1, blk.failThread, blk.failed)
+	}
+	return nil
 }
 
 // build assembles the LTS found so far; states not yet expanded have no
@@ -333,257 +379,60 @@ func (x *explorer) build() *lts.LTS {
 	return l
 }
 
-// succ is a successor of the state being expanded, waiting in the batch.
+// succ is a successor of a state being expanded, waiting in its block.
 type succ struct {
-	start, end int32 // its encoding: batch[start:end]
+	start, end int32 // its encoding: block.batch[start:end]
 	hash       uint32
 	slot       uint64 // the first table slot of its lookup
-	label      int32
-	thread     int
-	step       int32
+	// id is its id if the expander found it, else -1 until inserted;
+	// first is the index in the block of an earlier identical successor,
+	// -1 if none: its id is that one's.
+	id, first int32
+	thread    int
+	out       outcome
 }
 
-// add canonicalises and encodes a successor of the state being expanded
-// by thread t and puts it in the batch.
-func (x *explorer) add(t int, out outcome, next []int32) {
-	start := int32(len(x.batch))
-	x.batch = encode(x.batch, x.canonicalStep(x.cur, next, t))
-	end := int32(len(x.batch))
-	if end-start > 65535 {
-		panic("state too large") // unreachable with the node and array limits
-	}
-	x.succs = append(x.succs, succ{start: start, end: end, hash: x.set.hash(x.batch[start:end]),
-		label: x.label(t, out), thread: t, step: out.step})
-}
-
-// flush looks up the batch of successors of state src, in order, adding
-// the new ones to the set and the transitions to the table.
-func (x *explorer) flush(src int32) error {
+// flush adds the transitions of state src to its successors succs[start:
+// end] of its block to the table, in order, inserting the successors that
+// the expander did not find in the set.
+func (x *explorer) flush(src int32, blk *block, start, end int32) error {
+	succs := blk.succs[start:end]
 	// Two passes of independent loads (see stateSet.touch).
-	for i := range x.succs {
-		x.succs[i].slot = x.set.slot(x.succs[i].hash)
+	for i := range succs {
+		if sc := &succs[i]; sc.id < 0 && sc.first < 0 {
+			sc.slot = x.set.slot(sc.hash)
+		}
 	}
 	sink := x.sink
-	for i := range x.succs {
-		sink += x.set.touch(x.succs[i].slot, x.succs[i].hash)
+	for i := range succs {
+		if sc := &succs[i]; sc.id < 0 && sc.first < 0 {
+			sink += x.set.touch(sc.slot, sc.hash)
+		}
 	}
 	x.sink = sink
-	for i := range x.succs {
-		sc := &x.succs[i]
-		dst, isNew := x.set.insert(x.batch[sc.start:sc.end], sc.hash)
-		if isNew && x.set.len() > x.o.MaxStates {
-			return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
-				ErrStateLimit, x.o.MaxStates, x.dst.n, src)
+	for i := range succs {
+		sc := &succs[i]
+		switch {
+		case sc.first >= 0:
+			sc.id = blk.succs[sc.first].id
+		case sc.id < 0:
+			var isNew bool
+			sc.id, isNew = x.set.insert(blk.batch[sc.start:sc.end], sc.hash)
+			if isNew && x.set.len() > x.o.MaxStates {
+				return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
+					ErrStateLimit, x.o.MaxStates, x.dst.n, src)
+			}
 		}
-		if sc.label > 0xffff {
+		label := x.label(sc.thread, sc.out)
+		if label > 0xffff {
 			return fmt.Errorf("more than %d distinct labels; use fewer threads or values", 0xffff)
 		}
-		x.labelCol.append(uint16(sc.label))
-		x.dst.append(dst)
+		x.labelCol.append(uint16(label))
+		x.dst.append(sc.id)
 		x.thread.append(uint8(sc.thread + 1))
-		x.stepCol.append(int16(sc.step))
+		x.stepCol.append(int16(sc.out.step))
 	}
-	x.batch, x.succs = x.batch[:0], x.succs[:0]
 	return nil
-}
-
-// canonical zeroes the dead locals of thread t (-1: none moved) and
-// renumbers the heap; it returns a vector owned by the explorer.
-func (x *explorer) canonical(st []int32, t int) []int32 {
-	x.zeroDead(st, t)
-	return x.renumber(st)
-}
-
-// canonicalStep is canonical for a successor st of the canonical state
-// cur by a step of thread t. The heap numbering of a state depends only
-// on its references (the shared ones, the threads' live ones and the
-// nodes' reference fields) and on the types of its nodes; when the step
-// changed none of them, the numbering of cur, which is the identity, is
-// that of st too, and the breadth-first renumbering is skipped. This is
-// the case for calls, and for steps that only read shared state into
-// non-reference locals or write non-reference fields.
-func (x *explorer) canonicalStep(cur, st []int32, t int) []int32 {
-	x.zeroDead(st, t)
-	lay := &x.p.lay
-	hb := lay.heapBase
-	if len(st) != len(cur) || st[hb] == 0 {
-		return x.renumber(st)
-	}
-	for _, a := range lay.refShared {
-		if st[a] != cur[a] {
-			return x.renumber(st)
-		}
-	}
-	// Thread t's references, in root order, nulls skipped (the renumbering
-	// skips them too), must be the same, or in both states reach only
-	// nodes that an earlier root (a shared reference or another thread's
-	// reference before t's) reaches first.
-	code := x.p.code
-	base := lay.threadBase(t)
-	var ra, rb []int32
-	if pc := cur[base+tPC]; pc != 0 {
-		ra = x.rootSlots[t][code[pc].method]
-	}
-	if pc := st[base+tPC]; pc != 0 {
-		rb = x.rootSlots[t][code[pc].method]
-	}
-	if !sameRefs(cur, ra, st, rb) && !(x.shadowed(cur, t, ra) && x.shadowed(st, t, rb)) {
-		return x.renumber(st)
-	}
-	if !slices.Equal(st[hb:], cur[hb:]) {
-		// Compare the node types and reference fields only.
-		for a := hb + 1; a < int32(len(st)); a += lay.nodeSize {
-			if st[a] != cur[a] {
-				return x.renumber(st)
-			}
-			for _, f := range lay.refFields[st[a]] {
-				if st[a+2+f] != cur[a+2+f] {
-					return x.renumber(st)
-				}
-			}
-		}
-	}
-	return st
-}
-
-// sameRefs reports whether the non-null values of a at slots sa are
-// those of b at slots sb, in order.
-func sameRefs(a []int32, sa []int32, b []int32, sb []int32) bool {
-	i, j := 0, 0
-	for {
-		for i < len(sa) && a[sa[i]] == 0 {
-			i++
-		}
-		for j < len(sb) && b[sb[j]] == 0 {
-			j++
-		}
-		if i == len(sa) || j == len(sb) {
-			return i == len(sa) && j == len(sb)
-		}
-		if a[sa[i]] != b[sb[j]] {
-			return false
-		}
-		i++
-		j++
-	}
-}
-
-// shadowed reports whether every non-null reference of st at slots (the
-// reference locals of thread t) is also held by a shared reference or a
-// reference local of a thread before t, so that the renumbering has
-// numbered it before it comes to these slots.
-func (x *explorer) shadowed(st []int32, t int, slots []int32) bool {
-	lay := &x.p.lay
-	code := x.p.code
-next:
-	for _, a := range slots {
-		v := st[a]
-		if v == 0 {
-			continue
-		}
-		for _, b := range lay.refShared {
-			if st[b] == v {
-				continue next
-			}
-		}
-		for th := 0; th < t; th++ {
-			if pc := st[lay.threadBase(th)+tPC]; pc != 0 {
-				for _, b := range x.rootSlots[th][code[pc].method] {
-					if st[b] == v {
-						continue next
-					}
-				}
-			}
-		}
-		return false
-	}
-	return true
-}
-
-// zeroDead zeroes the locals of thread t (-1: none) dead at its pc.
-func (x *explorer) zeroDead(st []int32, t int) {
-	if t < 0 {
-		return
-	}
-	lay := &x.p.lay
-	base := lay.threadBase(t)
-	live := x.p.code[st[base+tPC]].live
-	loc := st[base+tLocals : base+lay.threadSize]
-	for k := range loc {
-		if live&(1<<uint(k)) == 0 {
-			loc[k] = 0
-		}
-	}
-}
-
-// renumber renumbers the heap nodes of st in breadth-first order of
-// reachability from the roots (shared references, then each busy thread's
-// reference locals), dropping unreachable nodes; it returns st itself if
-// the numbering is already canonical, else a vector owned by the explorer.
-func (x *explorer) renumber(st []int32) []int32 {
-	lay := &x.p.lay
-	hb := lay.heapBase
-	count := st[hb]
-	if count == 0 {
-		return st[:hb+1]
-	}
-	if cap(x.perm) < int(count)+1 {
-		x.perm = make([]int32, count+1)
-	}
-	perm := x.perm[:count+1]
-	clear(perm)
-	order := x.order[:0]
-	roots := append(x.roots[:0], lay.refShared...)
-	for th, base := 0, lay.nshared; th < x.b.Threads; th, base = th+1, base+lay.threadSize {
-		if pc := st[base+tPC]; pc != 0 {
-			roots = append(roots, x.rootSlots[th][x.p.code[pc].method]...)
-		}
-	}
-	x.roots = roots
-	// identity: so far every node was reached in the order of its number.
-	identity := true
-	for _, a := range roots {
-		if ref := st[a]; ref != 0 && perm[ref] == 0 {
-			order = append(order, ref)
-			perm[ref] = int32(len(order))
-			identity = identity && ref == int32(len(order))
-		}
-	}
-	nodeSize := lay.nodeSize
-	node0 := hb + 1 - nodeSize // address of node 0, so node id is at node0+id*nodeSize
-	for i := 0; i < len(order); i++ {
-		a := node0 + order[i]*nodeSize
-		for _, f := range lay.refFields[st[a]] {
-			if ref := st[a+2+f]; ref != 0 && perm[ref] == 0 {
-				order = append(order, ref)
-				perm[ref] = int32(len(order))
-				identity = identity && ref == int32(len(order))
-			}
-		}
-	}
-	x.order = order
-	if identity && int32(len(order)) == count {
-		return st
-	}
-	n := hb + 1 + int32(len(order))*nodeSize
-	if int32(cap(x.canon)) < n {
-		x.canon = make([]int32, n)
-	}
-	out := x.canon[:n]
-	copy(out, st[:hb])
-	for _, a := range roots {
-		out[a] = perm[out[a]]
-	}
-	out[hb] = int32(len(order))
-	for i, id := range order {
-		src := st[node0+id*nodeSize:][:nodeSize]
-		dst := out[hb+1+int32(i)*nodeSize:][:nodeSize]
-		copy(dst, src)
-		for _, f := range lay.refFields[src[0]] {
-			dst[2+f] = perm[dst[2+f]]
-		}
-	}
-	return out
 }
 
 // label interns the label of an outcome, caching by (kind, thread, method, value).

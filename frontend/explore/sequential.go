@@ -25,7 +25,7 @@ import (
 // concurrent use.
 type Sequential struct {
 	p       *program
-	x       *explorer // only its canonicalisation and buffers
+	x       *canonicaliser
 	m       machine
 	init    string
 	maxRuns int
@@ -87,8 +87,7 @@ func NewSequential(prog *check.Program, obj *check.Object, o SequentialOptions) 
 		o.MaxSteps = 100_000
 	}
 	s := &Sequential{p: p, maxRuns: o.MaxSteps, byName: map[string]*method{}, seen: map[string]bool{}}
-	s.x = &explorer{p: p, b: Bounds{Threads: 1}}
-	s.x.initRoots()
+	s.x = newCanonicaliser(p, 1)
 	s.m = machine{p: p, gc: !o.Explicit, maxNodes: int32(o.MaxNodes), base: p.lay.threadBase(0)}
 	for _, m := range p.methods {
 		if m.callable {

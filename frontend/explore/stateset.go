@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"slices"
+	"sync/atomic"
 )
 
 // stateSet stores canonical state encodings in an arena of byte chunks and
@@ -23,30 +24,56 @@ import (
 // cursor (next). Growing the table walks the old one in order: with the
 // hash bits in the slot, the writes into the new table are nearly
 // sequential too.
+//
+// Concurrent lookups. One goroutine inserts; others may look states up at
+// the same time (find), without locks: a slot is written atomically after
+// its record, the table is replaced (grow) by publishing the new one
+// atomically, and records never move. A lookup may miss a state inserted
+// while it ran, or look in a table that has just been replaced, but a
+// state it finds is there with that id: the inserting goroutine looks up
+// again only what was not found.
 type stateSet struct {
-	chunks [][]byte // records: id uint32, length uint16, encoding, padding to 4 bytes
-	table  []uint64 // hash<<32 | offset/4+1; 0 = empty
-	n      int
-	seed   maphash.Seed
-	bytes  int64
+	// Records: id uint32, length uint16, encoding, padding to 4 bytes.
+	// chunks[:nchunks] are in use, used[k] bytes of chunk k.
+	chunks  [maxChunks]*[chunkSize]byte
+	used    [maxChunks]int32
+	nchunks int
+	table   []uint64 // hash<<32 | offset/4+1; 0 = empty
+	shared  atomic.Pointer[[]uint64]
+	n       int
+	seed    maphash.Seed
+	bytes   int64
 	// Reading cursor of next: chunk and offset of the next record.
 	rc, ro int
 }
 
 const (
 	chunkBits = 24
-	chunkSize = 1 << chunkBits // at most 1<<(32+2-chunkBits) chunks: 16 GiB
-	recHeader = 6              // id uint32, length uint16
+	chunkSize = 1 << chunkBits
+	maxChunks = 1 << (32 + 2 - chunkBits) // offsets/4 fit in 32 bits: 16 GiB
+	recHeader = 6                         // id uint32, length uint16
 )
 
 func newStateSet() *stateSet {
-	return &stateSet{table: make([]uint64, 1<<12), seed: maphash.MakeSeed()}
+	s := &stateSet{table: make([]uint64, 1<<12), seed: maphash.MakeSeed()}
+	s.publish()
+	return s
+}
+
+// publish makes the current table the one that find reads.
+func (s *stateSet) publish() {
+	t := s.table
+	s.shared.Store(&t)
 }
 
 func (s *stateSet) len() int { return s.n }
 
 // hash returns the hash of an encoding: its low bits index the table.
-func (s *stateSet) hash(enc []byte) uint32 { return uint32(maphash.Bytes(s.seed, enc)) }
+func (s *stateSet) hash(enc []byte) uint32 { return hashState(s.seed, enc) }
+
+// hashState is the hash of an encoding under a set's seed, for the
+// goroutines that hash states without touching the set.
+func hashState(seed maphash.Seed, enc []byte) uint32 { return uint32(maphash.Bytes(seed, enc)) }
 
 // recLen is the size of a record with an encoding of n bytes.
 func recLen(n int) int { return (recHeader + n + 3) &^ 3 }
@@ -64,11 +91,10 @@ func (s *stateSet) record(e uint64) (int32, []byte) {
 // next returns the state after the one it returned last (the first state
 // on the first call): states are read back in id order.
 func (s *stateSet) next() []byte {
-	c := s.chunks[s.rc]
-	if s.ro == len(c) {
+	if s.ro == int(s.used[s.rc]) {
 		s.rc, s.ro = s.rc+1, 0
-		c = s.chunks[s.rc]
 	}
+	c := s.chunks[s.rc]
 	n := int(binary.LittleEndian.Uint16(c[s.ro+4:]))
 	b := c[s.ro+recHeader : s.ro+recHeader+n]
 	s.ro += recLen(n)
@@ -96,6 +122,42 @@ func (s *stateSet) touch(e uint64, h uint32) uint64 {
 	return uint64(s.chunks[off>>chunkBits][off&(chunkSize-1)])
 }
 
+// lookup is a snapshot of a set for concurrent lookups (find): the table
+// published when it was taken. Take a new one now and then to see the
+// states inserted since.
+type lookup struct {
+	s     *stateSet
+	table []uint64
+}
+
+// snapshot returns a lookup on the table published last.
+func (s *stateSet) snapshot() lookup { return lookup{s, *s.shared.Load()} }
+
+// slot is stateSet.slot for a lookup, safe while another goroutine inserts.
+func (l lookup) slot(h uint32) uint64 {
+	return atomic.LoadUint64(&l.table[uint64(h)&uint64(len(l.table)-1)])
+}
+
+// touch is stateSet.touch for a lookup.
+func (l lookup) touch(e uint64, h uint32) uint64 { return l.s.touch(e, h) }
+
+// find returns the id of enc, whose hash is h, or -1 if it is not in the
+// snapshot's table (yet). It may run while another goroutine inserts.
+func (l lookup) find(enc []byte, h uint32) int32 {
+	mask := uint64(len(l.table) - 1)
+	for i := uint64(h) & mask; ; i = (i + 1) & mask {
+		e := atomic.LoadUint64(&l.table[i])
+		if e == 0 {
+			return -1
+		}
+		if uint32(e>>32) == h {
+			if id, b := l.s.record(e); bytes.Equal(b, enc) {
+				return id
+			}
+		}
+	}
+}
+
 // insert adds enc, whose hash is h, if absent and returns its id and
 // whether it is new.
 func (s *stateSet) insert(enc []byte, h uint32) (int32, bool) {
@@ -107,7 +169,7 @@ func (s *stateSet) insert(enc []byte, h uint32) (int32, bool) {
 		e := s.table[i]
 		if e == 0 {
 			id := int32(s.n)
-			s.table[i] = uint64(h)<<32 | uint64(s.add(id, enc)>>2+1)
+			atomic.StoreUint64(&s.table[i], uint64(h)<<32|uint64(s.add(id, enc)>>2+1))
 			return id, true
 		}
 		if uint32(e>>32) == h {
@@ -120,27 +182,29 @@ func (s *stateSet) insert(enc []byte, h uint32) (int32, bool) {
 
 // add appends a record and returns its offset.
 func (s *stateSet) add(id int32, enc []byte) uint32 {
-	k := len(s.chunks)
+	k := s.nchunks
 	size := recLen(len(enc))
-	if k == 0 || len(s.chunks[k-1])+size > chunkSize {
-		if k == 1<<(34-chunkBits) {
+	if k == 0 || int(s.used[k-1])+size > chunkSize {
+		if k == maxChunks {
 			panic("state arena full (16 GiB)") // beyond the state limit
 		}
-		s.chunks = append(s.chunks, make([]byte, 0, chunkSize))
+		s.chunks[k] = new([chunkSize]byte)
+		s.nchunks++
 		k++
 	}
 	c := s.chunks[k-1]
-	off := uint32(k-1)<<chunkBits | uint32(len(c))
-	c = binary.LittleEndian.AppendUint32(c, uint32(id))
-	c = binary.LittleEndian.AppendUint16(c, uint16(len(enc)))
-	c = append(c, enc...)
-	s.chunks[k-1] = append(c, make([]byte, size-recHeader-len(enc))...)
+	o := s.used[k-1]
+	off := uint32(k-1)<<chunkBits | uint32(o)
+	binary.LittleEndian.PutUint32(c[o:], uint32(id))
+	binary.LittleEndian.PutUint16(c[o+4:], uint16(len(enc)))
+	copy(c[o+recHeader:], enc) // the padding is zero already
+	s.used[k-1] = o + int32(size)
 	s.n++
 	s.bytes += int64(len(enc))
 	return off
 }
 
-// grow doubles the table.
+// grow doubles the table and publishes the new one.
 func (s *stateSet) grow() {
 	old := s.table
 	s.table = make([]uint64, 2*len(old))
@@ -155,6 +219,7 @@ func (s *stateSet) grow() {
 		}
 		s.table[i] = e
 	}
+	s.publish()
 }
 
 // encode appends st to dst as zigzag varints: small values take one byte.

@@ -91,7 +91,7 @@ func TestStateSetChunks(t *testing.T) {
 	s := newStateSet()
 	st := make([]int32, 40)
 	var encs [][]byte
-	for i := int32(0); len(s.chunks) < 2 || len(encs)%1000 != 0; i++ {
+	for i := int32(0); s.nchunks < 2 || len(encs)%1000 != 0; i++ {
 		for k := range st {
 			st[k] = i*int32(k+1) + int32(k)
 		}
@@ -107,4 +107,58 @@ func TestStateSetChunks(t *testing.T) {
 		require.False(t, isNew)
 		require.Equal(t, int32(i), id)
 	}
+}
+
+// TestStateSetConcurrentFind looks states up from other goroutines while
+// one goroutine inserts, through table growths and arena chunks: a state
+// found has its id, and after the inserts every state is found (run with
+// -race, this also checks the synchronisation).
+func TestStateSetConcurrentFind(t *testing.T) {
+	const n = 200_000
+	encs := make([][]byte, n)
+	st := make([]int32, 24)
+	for i := range encs {
+		for k := range st {
+			st[k] = int32(i)*int32(k+1) + int32(k)
+		}
+		encs[i] = encode(nil, st)
+	}
+	s := newStateSet()
+	done := make(chan struct{})
+	errs := make(chan string, 4)
+	for g := range 2 {
+		go func() {
+			defer func() { errs <- "" }()
+			r := rand.New(rand.NewPCG(uint64(g), 9))
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				l := s.snapshot()
+				for range 1000 {
+					i := r.IntN(n)
+					if id := l.find(encs[i], hashState(s.seed, encs[i])); id != -1 && id != int32(i) {
+						errs <- "wrong id"
+						return
+					}
+				}
+			}
+		}()
+	}
+	for i, enc := range encs {
+		id, isNew := s.insert(enc, s.hash(enc))
+		require.True(t, isNew)
+		require.Equal(t, int32(i), id)
+	}
+	close(done)
+	for range 2 {
+		assert.Empty(t, <-errs)
+	}
+	l := s.snapshot()
+	for i, enc := range encs {
+		require.Equal(t, int32(i), l.find(enc, s.hash(enc)))
+	}
+	require.Equal(t, int32(-1), l.find(encode(nil, []int32{-5, 7}), s.hash(encode(nil, []int32{-5, 7}))))
 }

@@ -1,0 +1,165 @@
+package explore
+
+import (
+	"bytes"
+	"hash/maphash"
+)
+
+// expander computes the successors of states: it runs the threads' steps
+// and the client's calls and canonicalises, encodes and hashes the
+// resulting states, and looks them up in the state set. It reads the explorer's program and bounds and writes
+// only its own buffers and the block it is given, so that several
+// expanders can run at once.
+type expander struct {
+	x    *explorer // read-only: p, b, o, allowed
+	set  *stateSet // only looked up in, concurrently with the inserts
+	seed maphash.Seed
+	m    machine
+	c    *canonicaliser
+	cur  []int32 // the state being expanded
+	next []int32
+	blk  *block  // the block being filled
+	seen []int32 // dedup's table
+}
+
+func (x *explorer) newExpander() *expander {
+	return &expander{x: x, set: x.set, seed: x.set.seed, c: x.canon.clone(),
+		m: machine{p: x.p, gc: !x.o.Explicit, lin: x.o.Lin, maxNodes: int32(x.o.MaxNodes)}}
+}
+
+// expand fills blk with the successors of its states, stopping after a
+// state whose expansion fails, and looks them up in the state set: most
+// successors are known already, and their lookups, the larger part of
+// the cost of the set, are then off the inserting goroutine.
+func (e *expander) expand(blk *block) {
+	blk.batch, blk.succs, blk.ends = blk.batch[:0], blk.succs[:0], blk.ends[:0]
+	blk.failed = nil
+	e.blk = blk
+	for _, enc := range blk.encs {
+		e.cur = decode(e.cur[:0], enc)
+		t, f := e.state()
+		blk.ends = append(blk.ends, int32(len(blk.succs)))
+		if f != nil {
+			blk.failed, blk.failThread = f, t
+			break
+		}
+	}
+	e.blk = nil
+	e.dedup(blk)
+	// Two passes of independent loads, then the lookups (see touch).
+	l := e.set.snapshot()
+	for i := range blk.succs {
+		if sc := &blk.succs[i]; sc.first < 0 {
+			sc.slot = l.slot(sc.hash)
+		}
+	}
+	var sink uint64
+	for i := range blk.succs {
+		if sc := &blk.succs[i]; sc.first < 0 {
+			sink += l.touch(sc.slot, sc.hash)
+		}
+	}
+	blk.sink = sink
+	for i := range blk.succs {
+		if sc := &blk.succs[i]; sc.first < 0 {
+			sc.id = l.find(blk.batch[sc.start:sc.end], sc.hash)
+		}
+	}
+}
+
+// dedup sets the first field of the block's successors: a state is often
+// the successor of several states of a block (when two threads' steps
+// commute, for one), and only its first occurrence needs a lookup in the
+// large set, whose table is mostly out of the cache; a small table of the
+// block's own successors finds the others.
+func (e *expander) dedup(blk *block) {
+	n := 16
+	for n < 2*len(blk.succs) {
+		n *= 2
+	}
+	if cap(e.seen) < n {
+		e.seen = make([]int32, n)
+	}
+	seen := e.seen[:n]
+	clear(seen)
+	mask := uint32(n - 1)
+	for i := range blk.succs {
+		sc := &blk.succs[i]
+		sc.first = -1
+		enc := blk.batch[sc.start:sc.end]
+		for k := sc.hash & mask; ; k = (k + 1) & mask {
+			j := seen[k] - 1
+			if j < 0 {
+				seen[k] = int32(i) + 1
+				break
+			}
+			if o := &blk.succs[j]; o.hash == sc.hash && bytes.Equal(blk.batch[o.start:o.end], enc) {
+				sc.first = j
+				break
+			}
+		}
+	}
+}
+
+// state adds the successors of e.cur to the block, thread by thread; on a
+// model error it stops and returns the failing thread and the failure.
+func (e *expander) state() (int, *failure) {
+	x := e.x
+	lay := &x.p.lay
+	cur := e.cur
+	for t := 0; t < x.b.Threads; t++ {
+		base := lay.threadBase(t)
+		if cur[base+tPC] == 0 {
+			if x.b.Ops >= 0 && int(cur[base+tOps]) >= x.b.Ops {
+				continue
+			}
+			for _, m := range x.p.methods {
+				if !x.allowed[t][m.index] {
+					continue
+				}
+				for ai, args := range m.argTuples {
+					next := append(e.next[:0], cur...)
+					next[base+tPC] = m.entry
+					if x.b.Ops >= 0 {
+						next[base+tOps]++
+					}
+					copy(next[base+tLocals:], args)
+					e.next = next
+					e.add(t, outcome{kind: kCall, method: m.index, value: int32(ai), step: m.callStep}, next)
+				}
+			}
+			continue
+		}
+		e.m.t, e.m.base = t, base
+		for {
+			next := append(e.next[:0], cur...)
+			e.m.mem, e.m.ci, e.m.err = next, 0, nil
+			out := e.m.step()
+			e.next = e.m.mem
+			if f := e.m.err; f != nil {
+				e.m.choices, e.m.limits = e.m.choices[:0], e.m.limits[:0]
+				return t, f
+			}
+			if out.kind != kBlocked {
+				e.add(t, out, e.next)
+			}
+			if !e.m.nextChoice() {
+				break
+			}
+		}
+	}
+	return 0, nil
+}
+
+// add canonicalises, encodes and hashes a successor of e.cur by thread t
+// and puts it in the block.
+func (e *expander) add(t int, out outcome, next []int32) {
+	blk := e.blk
+	start := int32(len(blk.batch))
+	blk.batch = encode(blk.batch, e.c.canonicalStep(e.cur, next, t))
+	end := int32(len(blk.batch))
+	if end-start > 65535 {
+		panic("state too large") // unreachable with the node and array limits
+	}
+	blk.succs = append(blk.succs, succ{start: start, end: end, hash: hashState(e.seed, blk.batch[start:end]), id: -1, first: -1, thread: t, out: out})
+}
