@@ -78,13 +78,22 @@ func hashState(seed maphash.Seed, enc []byte) uint32 { return uint32(maphash.Byt
 // recLen is the size of a record with an encoding of n bytes.
 func recLen(n int) int { return (recHeader + n + 3) &^ 3 }
 
+// slotRef is what a table slot keeps of a record's arena offset:
+// offset/4+1 in its low 32 bits (0 is an empty slot), so that 32 bits
+// address the whole 16 GiB arena.
+func slotRef(off uint64) uint64 { return off>>2 + 1 }
+
+// recordOffset is the arena offset of the record that slot e refers to.
+// The arithmetic is 64-bit: offsets pass 4 GiB on large state spaces.
+func recordOffset(e uint64) uint64 { return uint64(uint32(e)-1) << 2 }
+
 // record returns the id and encoding of the record of a table slot.
 func (s *stateSet) record(e uint64) (int32, []byte) {
-	off := (uint32(e) - 1) << 2
+	off := recordOffset(e)
 	c := s.chunks[off>>chunkBits]
 	o := off & (chunkSize - 1)
 	id := binary.LittleEndian.Uint32(c[o:])
-	n := uint32(binary.LittleEndian.Uint16(c[o+4:]))
+	n := uint64(binary.LittleEndian.Uint16(c[o+4:]))
 	return int32(id), c[o+recHeader : o+recHeader+n]
 }
 
@@ -118,7 +127,7 @@ func (s *stateSet) touch(e uint64, h uint32) uint64 {
 	// its hash bits match, else 0, a record that is in the cache anyway.
 	hashEq := (uint64(uint32(e>>32)^h) - 1) >> 63 // 1 if equal
 	used := 1 - (uint64(uint32(e))-1)>>63         // 1 if e != 0
-	off := (uint32(e) - 1) << 2 & -uint32(hashEq&used)
+	off := recordOffset(e) & -(hashEq & used)
 	return uint64(s.chunks[off>>chunkBits][off&(chunkSize-1)])
 }
 
@@ -169,7 +178,7 @@ func (s *stateSet) insert(enc []byte, h uint32) (int32, bool) {
 		e := s.table[i]
 		if e == 0 {
 			id := int32(s.n)
-			atomic.StoreUint64(&s.table[i], uint64(h)<<32|uint64(s.add(id, enc)>>2+1))
+			atomic.StoreUint64(&s.table[i], uint64(h)<<32|slotRef(s.add(id, enc)))
 			return id, true
 		}
 		if uint32(e>>32) == h {
@@ -181,7 +190,7 @@ func (s *stateSet) insert(enc []byte, h uint32) (int32, bool) {
 }
 
 // add appends a record and returns its offset.
-func (s *stateSet) add(id int32, enc []byte) uint32 {
+func (s *stateSet) add(id int32, enc []byte) uint64 {
 	k := s.nchunks
 	size := recLen(len(enc))
 	if k == 0 || int(s.used[k-1])+size > chunkSize {
@@ -194,7 +203,7 @@ func (s *stateSet) add(id int32, enc []byte) uint32 {
 	}
 	c := s.chunks[k-1]
 	o := s.used[k-1]
-	off := uint32(k-1)<<chunkBits | uint32(o)
+	off := uint64(k-1)<<chunkBits | uint64(o)
 	binary.LittleEndian.PutUint32(c[o:], uint32(id))
 	binary.LittleEndian.PutUint16(c[o+4:], uint16(len(enc)))
 	copy(c[o+recHeader:], enc) // the padding is zero already

@@ -162,3 +162,27 @@ func TestStateSetConcurrentFind(t *testing.T) {
 	}
 	require.Equal(t, int32(-1), l.find(encode(nil, []int32{-5, 7}), s.hash(encode(nil, []int32{-5, 7}))))
 }
+
+// TestStateSetBeyond4GiB checks records whose arena offset passes 4 GiB
+// (the HP stack at 6 threads gets there): offsets are 64-bit arithmetic.
+// The full chunks in front share one buffer, so the test needs 32 MiB.
+func TestStateSetBeyond4GiB(t *testing.T) {
+	s := newStateSet()
+	filler := new([chunkSize]byte)
+	const full = 300 // 300 × 16 MiB = 4.7 GiB
+	for k := range full {
+		s.chunks[k], s.used[k] = filler, chunkSize
+	}
+	s.nchunks = full
+	a, b := []byte{1, 2, 3}, []byte{4, 5, 6, 7}
+	ida, isNew := s.insert(a, s.hash(a))
+	require.True(t, isNew)
+	idb, isNew := s.insert(b, s.hash(b))
+	require.True(t, isNew)
+	again, isNew := s.insert(a, s.hash(a))
+	assert.False(t, isNew, "the record past 4 GiB is found again")
+	assert.Equal(t, ida, again)
+	assert.Equal(t, idb, s.snapshot().find(b, s.hash(b)))
+	off := uint64(full) << chunkBits
+	assert.Equal(t, off, recordOffset(slotRef(off)))
+}
