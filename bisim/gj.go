@@ -1,0 +1,663 @@
+package bisim
+
+import (
+	"slices"
+
+	"github.com/linbis/linbis/lts"
+)
+
+// gjRefine computes the same coarsest stable partition as gvRefine and
+// fastRefine, refining against constellations as in Groote, Jansen,
+// Keiren and Wijs, "An O(m log n) algorithm for computing stuttering
+// equivalence and branching bisimulation" (ACM TOCL 2017) and Groote and
+// Jansen (CONCUR 2025). It has the constellation half of those algorithms
+// but NOT their lockstep splitting, so it is not O(m log n) in the worst
+// case either; see "Complexity" below and the package README.
+//
+// Design. Besides the partition into blocks there is a coarser partition
+// into constellations, each a union of blocks. Invariant between rounds:
+// every block X is stable under every (a, D), D a constellation, except
+// (τ, the constellation of X) — that is, if some state of X has an a-step
+// into D (non-inert, automatically so for these pairs), every bottom state
+// of X has one (bottom state: no τ-step inside its block). When every
+// constellation is a single block this is the stability of gvRefine, so
+// the partition is the coarsest stable one (every split made is by a
+// union of blocks and so never separates bisimilar states).
+//
+// A round takes a constellation C of two or more blocks and moves its
+// first or last block B, whichever is smaller (at most half of C), to a
+// constellation of its own (paper: "choose a splitter block B_C ⊆ C with
+// |B_C| ≤ |C|/2"). Only B's incoming transitions are read. For every label
+// a, every block X with an a-step into B is split under (a, B) (the
+// backward closure of its sources over inert τ-steps, against the rest),
+// and then under the co-splitter (a, C \ B) without reading C \ B: X was
+// stable under (a, C), so its bottom states lacking an a-step into C \ B
+// are exactly the bottom sources of a-steps into B whose counter for
+// (state, a, C) dropped to 0 when those steps moved to B (the counters
+// of the 2017 paper; here cellOf/cellCnt, one cell per (state, label,
+// constellation) shared by its transitions). From those states the part
+// that cannot reach an a-step into C \ B is found backwards, and split
+// off. Blocks that never had an a-step into B stay stable under (a, C \ B)
+// and are not visited.
+//
+// New bottom states. A split can make states of the part that reaches the
+// splitter lose their last inert τ-step; such a block is marked dirty
+// (unstable, possibly, under any pair) and later checked by reading all of
+// its transitions (fullCheck). Two things keep that cheap in the common
+// case: B itself is always dirty after a move (its τ-steps into C \ B are
+// now visible) and is read in full, which costs only B's transitions, the
+// smaller half; and when the reaching part still has old bottom states,
+// the states that reach only new bottom states are split off first (they
+// are not bisimilar to old bottom states, see separateNewBottom in
+// fast.go; the 2025 paper's NewBotSt), so only that part is dirty.
+//
+// Mapping to the papers: blocks are ranges begin[b]..end[b] of perm and
+// constellations ranges cbegin[c]..cend[c] of the same perm (blocks of a
+// constellation are contiguous, so its first and last block are found in
+// O(1)); the counters are cellCnt[cellOf[t]]; the non-trivial
+// constellations are the stack nonTrivial. Not here: B_to_C slices
+// (transitions grouped by source block, label and target constellation)
+// and the lockstep search (both sides of a split searched in alternation,
+// stopping with the smaller), and reading each new bottom state's
+// transitions once.
+//
+// Complexity. Reading B's incoming and outgoing transitions costs
+// O(m log n) in all (a state is in the moved half at most log₂ n times).
+// Not bounded by that: the backward closure of a split costs the reaching
+// side, the co-split closure costs the non-reaching side, and a dirty
+// block is read whole each time it gets new bottom states.
+func gjRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
+	r := newGJRefiner(k)
+	rounds := 0
+	for {
+		for len(r.dirtyList) > 0 {
+			x := r.dirtyList[len(r.dirtyList)-1]
+			r.dirtyList = r.dirtyList[:len(r.dirtyList)-1]
+			if r.dirty[x] {
+				r.fullCheck(x)
+			}
+		}
+		c := r.nextConstellation()
+		if c < 0 {
+			break
+		}
+		r.round(c)
+		if rounds++; rounds&1023 == 0 {
+			opts.progress("refine", int64(r.numBlocks))
+		}
+	}
+	return r.block, r.numBlocks
+}
+
+// gjRefiner holds the state of gjRefine.
+type gjRefiner struct {
+	k                  *kernel
+	block, perm, where []int32
+	numBlocks          int32
+	// per block
+	begin, end, constOf, bottom, count, bcount, cut []int32
+	dirty                                           []bool
+	dirtyList                                       []int32
+	// per constellation
+	cbegin, cend []int32
+	inStack      []bool
+	nonTrivial   []int32
+	// transitions by target, and τ-sources by target
+	inIndex, inT     []int32
+	tauIndex, tauSrc []int32
+	inertOut         []int32
+	// counters per (state, label, constellation)
+	cellOf, cellCnt, freeCells []int32
+	// marking for a split round
+	mark            []uint32
+	epoch           uint32
+	queue, touched  []int32
+	newBottom       []int32
+	byLabel         [][]int32 // transition ids by label
+	stamp           []uint32  // per state: touched in the current label of a round
+	stampEpoch      uint32
+	oldCell         []int32 // per state: its (a, C) cell before the move
+	seeds           []int32
+	nLeft           []int32
+	nSeen           []uint32
+	nEpoch          uint32
+	list, states    []int32
+	dStamp          []uint32 // per constellation, for grouping in fullCheck
+	dCount, dList   []int32
+	dTick           uint32
+	grouped, dStart []int32
+}
+
+func newGJRefiner(k *kernel) *gjRefiner {
+	n := k.n
+	m := int32(len(k.src))
+	r := &gjRefiner{k: k, block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
+		inertOut: make([]int32, n), mark: make([]uint32, n), stamp: make([]uint32, n),
+		oldCell: make([]int32, n), nLeft: make([]int32, n), nSeen: make([]uint32, n),
+		byLabel: make([][]int32, k.numLabels), cellOf: make([]int32, m)}
+	for s := int32(0); s < n; s++ {
+		r.perm[s], r.where[s] = s, s
+	}
+	r.newBlock(0, n, 0)
+	r.cbegin, r.cend, r.inStack = []int32{0}, []int32{n}, []bool{false}
+	r.dStamp, r.dCount = []uint32{0}, []int32{0}
+	r.inIndex, r.inT = k.incoming(func(int32) bool { return true })
+	if k.inert {
+		r.tauIndex, r.tauSrc = k.incoming(k.isTau)
+		for i, t := range r.tauSrc {
+			r.tauSrc[i] = k.src[t]
+			r.inertOut[k.src[t]]++ // one block: every τ-step is inert
+		}
+	}
+	// One cell per (state, label): the strong kernel is the input, whose
+	// transitions are not sorted by label within a state.
+	labOwner, labCell := make([]int32, k.numLabels), make([]int32, k.numLabels)
+	for i := range labOwner {
+		labOwner[i] = -1
+	}
+	for s := int32(0); s < n; s++ {
+		if r.inertOut[s] == 0 {
+			r.bottom[0]++
+		}
+		for t := k.out[s]; t < k.out[s+1]; t++ {
+			a := k.lab[t]
+			if labOwner[a] != s {
+				labOwner[a], labCell[a] = s, int32(len(r.cellCnt))
+				r.cellCnt = append(r.cellCnt, 0)
+			}
+			r.cellOf[t] = labCell[a]
+			r.cellCnt[labCell[a]]++
+		}
+	}
+	r.markDirty(0)
+	return r
+}
+
+// newBlock appends block id len(begin) covering perm[lo:hi] in
+// constellation c; the caller sets block[] of its states.
+func (r *gjRefiner) newBlock(lo, hi, c int32) int32 {
+	b := r.numBlocks
+	r.numBlocks++
+	r.begin = append(r.begin, lo)
+	r.end = append(r.end, hi)
+	r.constOf = append(r.constOf, c)
+	r.bottom = append(r.bottom, 0)
+	r.count = append(r.count, 0)
+	r.bcount = append(r.bcount, 0)
+	r.cut = append(r.cut, 0)
+	r.dirty = append(r.dirty, false)
+	return b
+}
+
+func (r *gjRefiner) size(b int32) int32 { return r.end[b] - r.begin[b] }
+
+func (r *gjRefiner) markDirty(b int32) {
+	if !r.dirty[b] {
+		r.dirty[b] = true
+		r.dirtyList = append(r.dirtyList, b)
+	}
+}
+
+// pushConstellation records that c may hold more than one block.
+func (r *gjRefiner) pushConstellation(c int32) {
+	if !r.inStack[c] {
+		r.inStack[c] = true
+		r.nonTrivial = append(r.nonTrivial, c)
+	}
+}
+
+// nextConstellation returns a constellation of two or more blocks, or -1.
+func (r *gjRefiner) nextConstellation() int32 {
+	for len(r.nonTrivial) > 0 {
+		c := r.nonTrivial[len(r.nonTrivial)-1]
+		if r.block[r.perm[r.cbegin[c]]] != r.block[r.perm[r.cend[c]-1]] {
+			return c
+		}
+		r.nonTrivial = r.nonTrivial[:len(r.nonTrivial)-1]
+		r.inStack[c] = false
+	}
+	return -1
+}
+
+func (r *gjRefiner) swap(i, j int32) {
+	si, sj := r.perm[i], r.perm[j]
+	r.perm[i], r.perm[j] = sj, si
+	r.where[si], r.where[sj] = j, i
+}
+
+// detach moves perm[hi:end[b]] to a fresh block of the same constellation
+// and dirtiness, which it returns.
+func (r *gjRefiner) detach(b, hi int32) int32 {
+	nb := r.newBlock(hi, r.end[b], r.constOf[b])
+	r.end[b] = hi
+	moved := int32(0)
+	for _, s := range r.perm[hi:r.end[nb]] {
+		r.block[s] = nb
+		if r.inertOut[s] == 0 {
+			moved++
+		}
+	}
+	r.bottom[nb] = moved
+	r.bottom[b] -= moved
+	if r.dirty[b] {
+		r.dirty[nb] = true
+		r.dirtyList = append(r.dirtyList, nb)
+	}
+	r.pushConstellation(r.constOf[b])
+	return nb
+}
+
+func (r *gjRefiner) startRound() {
+	r.epoch++
+	if r.epoch == 0 {
+		clear(r.mark)
+		r.epoch = 1
+	}
+	r.queue = r.queue[:0]
+	r.touched = r.touched[:0]
+}
+
+func (r *gjRefiner) markState(s int32) {
+	if r.mark[s] == r.epoch {
+		return
+	}
+	b := r.block[s]
+	if r.size(b) == 1 {
+		return // a singleton cannot split
+	}
+	r.mark[s] = r.epoch
+	r.queue = append(r.queue, s)
+	if r.count[b] == 0 {
+		r.touched = append(r.touched, b)
+	}
+	r.count[b]++
+	if r.inertOut[s] == 0 {
+		r.bcount[b]++
+	}
+}
+
+// splitMarked splits every touched block in which some bottom state is
+// unmarked into the states that reach a marked one by inert τ-steps and
+// the rest. A touched block whose bottom states are all marked is stable
+// under the splitter and left alone.
+func (r *gjRefiner) splitMarked() {
+	touched := r.touched[:0]
+	for _, b := range r.touched {
+		if r.bcount[b] < r.bottom[b] {
+			touched = append(touched, b)
+		} else {
+			r.count[b] = 0
+		}
+		r.bcount[b] = 0
+	}
+	r.touched = touched
+	if len(touched) == 0 {
+		return
+	}
+	queue := r.queue[:0]
+	for _, s := range r.queue {
+		if r.count[r.block[s]] > 0 {
+			queue = append(queue, s)
+		}
+	}
+	r.queue = queue
+	for i := 0; i < len(r.queue) && r.k.inert; i++ {
+		s := r.queue[i]
+		b := r.block[s]
+		for _, u := range r.tauSrc[r.tauIndex[s]:r.tauIndex[s+1]] {
+			if r.block[u] == b && r.mark[u] != r.epoch {
+				r.mark[u] = r.epoch
+				r.queue = append(r.queue, u)
+				r.count[b]++
+			}
+		}
+	}
+	// Move the marked states to the end of their block where they are the
+	// smaller side, in one pass over the queue.
+	for _, b := range r.touched {
+		r.cut[b] = -1
+		if c := r.count[b]; c <= r.size(b)-c {
+			r.cut[b] = r.end[b]
+		}
+	}
+	for _, s := range r.queue {
+		if b := r.block[s]; r.cut[b] >= 0 {
+			r.cut[b]--
+			r.swap(r.where[s], r.cut[b])
+		}
+	}
+	for _, b := range r.touched {
+		r.count[b] = 0
+		lo, hi := r.begin[b], r.end[b]
+		marked := r.cut[b] >= 0
+		if marked {
+			hi = r.cut[b]
+		} else {
+			for i := lo; i < hi; {
+				if s := r.perm[i]; r.mark[s] != r.epoch {
+					hi--
+					r.swap(i, hi)
+				} else {
+					i++
+				}
+			}
+		}
+		nb := r.detach(b, hi)
+		if marked {
+			r.afterSplit(nb, b)
+		} else {
+			r.afterSplit(b, nb)
+		}
+	}
+}
+
+// afterSplit handles the τ-steps from reach into rest, which stopped being
+// inert when a block split into reach (states reaching the splitter) and
+// rest. Their sources may become new bottom states of reach; then reach is
+// dirty, or, if it keeps old bottom states, the part of it reaching only
+// new bottom states is split off and is dirty.
+func (r *gjRefiner) afterSplit(reach, rest int32) {
+	k := r.k
+	if !k.inert {
+		return
+	}
+	r.newBottom = r.newBottom[:0]
+	lose := func(s int32) {
+		if r.inertOut[s]--; r.inertOut[s] == 0 {
+			r.bottom[reach]++
+			r.newBottom = append(r.newBottom, s)
+		}
+	}
+	if r.size(reach) <= r.size(rest) {
+		for _, s := range r.perm[r.begin[reach]:r.end[reach]] {
+			for t := k.out[s]; t < k.out[s+1] && k.lab[t] == lts.Tau; t++ {
+				if r.block[k.dst[t]] == rest {
+					lose(s)
+				}
+			}
+		}
+	} else {
+		for _, d := range r.perm[r.begin[rest]:r.end[rest]] {
+			for _, s := range r.tauSrc[r.tauIndex[d]:r.tauIndex[d+1]] {
+				if r.block[s] == reach {
+					lose(s)
+				}
+			}
+		}
+	}
+	if len(r.newBottom) == 0 {
+		return
+	}
+	if r.dirty[reach] || r.bottom[reach] == int32(len(r.newBottom)) {
+		r.markDirty(reach)
+		return
+	}
+	// The states of reach whose inert paths all end in new bottom states:
+	// backwards from the new bottom states, a state joins when all its
+	// inert successors have.
+	list := r.closeBackward(reach, r.newBottom, func(int32) bool { return true })
+	hi := r.end[reach]
+	for _, s := range list {
+		hi--
+		r.swap(r.where[s], hi)
+	}
+	nb := r.detach(reach, hi)
+	r.markDirty(nb)
+	for _, y := range list { // τ-steps from the rest of reach into nb
+		for _, x := range r.tauSrc[r.tauIndex[y]:r.tauIndex[y+1]] {
+			if r.block[x] == reach {
+				r.inertOut[x]-- // stays positive: x reaches an old bottom state
+			}
+		}
+	}
+}
+
+// closeBackward returns the states of block b all of whose inert paths
+// end in seeds (which must be bottom states of b) and which satisfy join:
+// backwards over inert τ-steps, a state is taken when all its inert
+// successors have been and join holds for it. The result is in r.list.
+func (r *gjRefiner) closeBackward(b int32, seeds []int32, join func(s int32) bool) []int32 {
+	r.nEpoch++
+	if r.nEpoch == 0 {
+		clear(r.nSeen)
+		r.nEpoch = 1
+	}
+	list := append(r.list[:0], seeds...)
+	for _, s := range list {
+		r.nSeen[s], r.nLeft[s] = r.nEpoch, 0
+	}
+	for i := 0; i < len(list); i++ {
+		y := list[i]
+		for _, x := range r.tauSrc[r.tauIndex[y]:r.tauIndex[y+1]] {
+			if r.block[x] != b {
+				continue
+			}
+			if r.nSeen[x] != r.nEpoch {
+				r.nSeen[x], r.nLeft[x] = r.nEpoch, r.inertOut[x]
+			}
+			if r.nLeft[x]--; r.nLeft[x] == 0 && join(x) {
+				list = append(list, x)
+			}
+		}
+	}
+	r.list = list
+	return list
+}
+
+// round moves the first or last block of constellation c, whichever is
+// smaller, to a constellation of its own and restores stability under the
+// splitters (a, B) and co-splitters (a, c \ B).
+func (r *gjRefiner) round(c int32) {
+	k := r.k
+	b1, b2 := r.block[r.perm[r.cbegin[c]]], r.block[r.perm[r.cend[c]-1]]
+	bs := b1
+	if r.size(b2) < r.size(b1) {
+		bs = b2
+	}
+	nc := int32(len(r.cbegin))
+	r.cbegin = append(r.cbegin, r.begin[bs])
+	r.cend = append(r.cend, r.end[bs])
+	r.inStack = append(r.inStack, false)
+	r.dStamp = append(r.dStamp, 0)
+	r.dCount = append(r.dCount, 0)
+	if bs == b1 {
+		r.cbegin[c] = r.end[bs]
+	} else {
+		r.cend[c] = r.begin[bs]
+	}
+	r.constOf[bs] = nc
+	r.markDirty(bs) // its τ-steps into c \ B are no longer constellation-internal
+	for _, d := range r.perm[r.begin[bs]:r.end[bs]] {
+		for _, t := range r.inT[r.inIndex[d]:r.inIndex[d+1]] {
+			r.byLabel[k.lab[t]] = append(r.byLabel[k.lab[t]], t)
+		}
+	}
+	for a, ts := range r.byLabel {
+		if len(ts) == 0 {
+			continue
+		}
+		r.byLabel[a] = ts[:0]
+		r.moveCells(ts)
+		r.startRound()
+		for _, t := range ts {
+			s := k.src[t]
+			if int32(a) == lts.Tau && k.inert && r.constOf[r.block[s]] == nc {
+				continue // τ inside the new constellation
+			}
+			r.markState(s)
+		}
+		r.splitMarked()
+		r.coSplit(int32(a), c)
+		for _, s := range r.seeds {
+			if cell := r.oldCell[s]; r.cellCnt[cell] == 0 {
+				r.freeCells = append(r.freeCells, cell)
+			}
+		}
+	}
+}
+
+// moveCells moves the transitions ts (all with one label, into the block
+// just moved to a new constellation) from the counter cell of (source,
+// label, old constellation) to a cell of (source, label, new
+// constellation), recording the old cell of each source in oldCell and
+// the sources in seeds.
+func (r *gjRefiner) moveCells(ts []int32) {
+	r.stampEpoch++
+	if r.stampEpoch == 0 {
+		clear(r.stamp)
+		r.stampEpoch = 1
+	}
+	r.seeds = r.seeds[:0]
+	newCell := r.list[:0] // per seed, parallel to seeds
+	for _, t := range ts {
+		s := r.k.src[t]
+		if r.stamp[s] != r.stampEpoch {
+			r.stamp[s] = r.stampEpoch
+			r.oldCell[s] = r.cellOf[t]
+			r.nLeft[s] = int32(len(r.seeds)) // index of s in seeds
+			r.seeds = append(r.seeds, s)
+			var cell int32
+			if f := len(r.freeCells); f > 0 {
+				cell = r.freeCells[f-1]
+				r.freeCells = r.freeCells[:f-1]
+			} else {
+				cell = int32(len(r.cellCnt))
+				r.cellCnt = append(r.cellCnt, 0)
+			}
+			newCell = append(newCell, cell)
+		}
+		r.cellCnt[r.cellOf[t]]--
+		cell := newCell[r.nLeft[s]]
+		r.cellCnt[cell]++
+		r.cellOf[t] = cell
+	}
+	r.list = newCell
+}
+
+// coSplit splits, under (a, c) where c is the constellation B just left,
+// the clean blocks holding sources of a-steps into B (r.seeds). Such a
+// block was stable under (a, c ∪ B) and all its bottom states are seeds,
+// so its bottom states without an a-step into c are the seeds whose old
+// cell is empty. Clean blocks without seeds stay stable under (a, c).
+func (r *gjRefiner) coSplit(a, c int32) {
+	k := r.k
+	// Group the seeds lacking (a, c) by block; the queue is free now.
+	r.startRound()
+	own := a == lts.Tau && k.inert // (τ, c) is no splitter for blocks of c
+	for _, s := range r.seeds {
+		x := r.block[s]
+		if !r.dirty[x] && r.inertOut[s] == 0 && r.cellCnt[r.oldCell[s]] == 0 && !(own && r.constOf[x] == c) {
+			r.markState(s)
+		}
+	}
+	if len(r.touched) == 0 {
+		return
+	}
+	hasAC := func(s int32) bool { // s has an a-step into c
+		if r.stamp[s] == r.stampEpoch {
+			return r.cellCnt[r.oldCell[s]] > 0
+		}
+		for t := k.out[s]; t < k.out[s+1]; t++ {
+			if k.lab[t] == a && r.constOf[r.block[k.dst[t]]] == c {
+				return true
+			}
+		}
+		return false
+	}
+	// Per touched block, its seeds lacking (a, c) are contiguous in the
+	// queue only by block order of marking; collect them per block.
+	slices.SortFunc(r.queue, func(x, y int32) int { return int(r.block[x]) - int(r.block[y]) })
+	touched := slices.Clone(r.touched)
+	queue := slices.Clone(r.queue)
+	for _, x := range touched {
+		r.count[x], r.bcount[x] = 0, 0
+	}
+	for i := 0; i < len(queue); {
+		x := r.block[queue[i]]
+		j := i
+		for j < len(queue) && r.block[queue[j]] == x {
+			j++
+		}
+		z := queue[i:j]
+		i = j
+		if r.dirty[x] {
+			continue // a split under an earlier group made it dirty
+		}
+		var list []int32
+		if k.inert {
+			list = r.closeBackward(x, z, func(s int32) bool { return !hasAC(s) })
+		} else {
+			list = z
+		}
+		if int32(len(list)) == r.size(x) {
+			continue // no state of x has an a-step into c
+		}
+		hi := r.end[x]
+		for _, s := range list {
+			hi--
+			r.swap(r.where[s], hi)
+		}
+		nb := r.detach(x, hi)
+		r.afterSplit(x, nb)
+	}
+}
+
+// fullCheck makes dirty block x stable under every (a, D) by splitting it
+// under each pair some state of it has: it reads all transitions of x.
+func (r *gjRefiner) fullCheck(x int32) {
+	k := r.k
+	r.dirty[x] = false
+	cx := r.constOf[x]
+	r.states = append(r.states[:0], r.perm[r.begin[x]:r.end[x]]...)
+	for _, s := range r.states {
+		for t := k.out[s]; t < k.out[s+1]; t++ {
+			a := k.lab[t]
+			if a == lts.Tau && k.inert && r.constOf[r.block[k.dst[t]]] == cx {
+				continue
+			}
+			r.byLabel[a] = append(r.byLabel[a], t)
+		}
+	}
+	for a, ts := range r.byLabel {
+		if len(ts) == 0 {
+			continue
+		}
+		r.byLabel[a] = ts[:0]
+		// Group ts by target constellation (counting sort).
+		r.dTick++
+		if r.dTick == 0 {
+			clear(r.dStamp)
+			r.dTick = 1
+		}
+		r.dList = r.dList[:0]
+		for _, t := range ts {
+			d := r.constOf[r.block[k.dst[t]]]
+			if r.dStamp[d] != r.dTick {
+				r.dStamp[d], r.dCount[d] = r.dTick, 0
+				r.dList = append(r.dList, d)
+			}
+			r.dCount[d]++
+		}
+		r.dStart = r.dStart[:0]
+		pos := int32(0)
+		for _, d := range r.dList {
+			r.dStart = append(r.dStart, pos)
+			pos += r.dCount[d]
+			r.dCount[d] = pos - r.dCount[d] // fill position
+		}
+		r.dStart = append(r.dStart, pos)
+		r.grouped = slices.Grow(r.grouped[:0], len(ts))[:len(ts)]
+		for _, t := range ts {
+			d := r.constOf[r.block[k.dst[t]]]
+			r.grouped[r.dCount[d]] = t
+			r.dCount[d]++
+		}
+		for i := range r.dList {
+			r.startRound()
+			for _, t := range r.grouped[r.dStart[i]:r.dStart[i+1]] {
+				r.markState(k.src[t])
+			}
+			r.splitMarked()
+		}
+	}
+}
