@@ -108,6 +108,18 @@ type gjRefiner struct {
 	inertOut         []int32
 	// counters per (state, label, constellation)
 	cellOf, cellCnt, freeCells []int32
+	// B_to_C slices: bt holds all transitions, those of one (source block,
+	// label, target constellation) contiguous in bt[bcBegin[c]:bcEnd[c]]
+	bt, btPos, bcOf       []int32 // per transition: position in bt, slice
+	bcBegin, bcEnd, bcMap []int32 // per slice
+	bcStamp               []uint32
+	bcTick                uint32
+	bcTouched, bcEmpty    []int32
+	bcFree                []int32
+	bcFreed               []bool
+	seedBC                []int32 // per seed: its slice (block, a, old constellation)
+	inLabel               bool    // seeds of the current label must follow splits
+	rList                 []int32
 	// marking for a split round
 	mark            []uint32
 	epoch           uint32
@@ -134,7 +146,8 @@ func newGJRefiner(k *kernel) *gjRefiner {
 	r := &gjRefiner{k: k, block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
 		inertOut: make([]int32, n), mark: make([]uint32, n), stamp: make([]uint32, n),
 		oldCell: make([]int32, n), nLeft: make([]int32, n), nSeen: make([]uint32, n),
-		byLabel: make([][]int32, k.numLabels), cellOf: make([]int32, m)}
+		byLabel: make([][]int32, k.numLabels), cellOf: make([]int32, m), seedBC: make([]int32, n),
+		bt: make([]int32, m), btPos: make([]int32, m), bcOf: make([]int32, m)}
 	for s := int32(0); s < n; s++ {
 		r.perm[s], r.where[s] = s, s
 	}
@@ -169,8 +182,105 @@ func newGJRefiner(k *kernel) *gjRefiner {
 			r.cellCnt[labCell[a]]++
 		}
 	}
+	// One slice per label: one block, one constellation.
+	for a := int32(0); a < k.numLabels; a++ {
+		r.allocBC()
+	}
+	for _, a := range k.lab {
+		r.bcEnd[a]++
+	}
+	for a := int32(1); a < k.numLabels; a++ {
+		r.bcEnd[a] += r.bcEnd[a-1]
+	}
+	for t := m - 1; t >= 0; t-- {
+		a := k.lab[t]
+		r.bcEnd[a]--
+		r.bt[r.bcEnd[a]], r.btPos[t], r.bcOf[t] = t, r.bcEnd[a], a
+	}
+	for a := int32(0); a < k.numLabels; a++ {
+		r.bcBegin[a] = r.bcEnd[a]
+		if a+1 < k.numLabels {
+			r.bcEnd[a] = r.bcEnd[a+1]
+		} else {
+			r.bcEnd[a] = m
+		}
+	}
 	r.markDirty(0)
 	return r
+}
+
+// allocBC returns an unused slice id, its range unset.
+func (r *gjRefiner) allocBC() int32 {
+	if f := len(r.bcFree); f > 0 {
+		c := r.bcFree[f-1]
+		r.bcFree = r.bcFree[:f-1]
+		r.bcFreed[c] = false
+		return c
+	}
+	r.bcBegin = append(r.bcBegin, 0)
+	r.bcEnd = append(r.bcEnd, 0)
+	r.bcMap = append(r.bcMap, 0)
+	r.bcStamp = append(r.bcStamp, 0)
+	r.bcFreed = append(r.bcFreed, false)
+	return int32(len(r.bcBegin) - 1)
+}
+
+// beginOp starts an operation that moves transitions from slices to new
+// ones (one new slice per old one): a constellation move or a detach.
+func (r *gjRefiner) beginOp() {
+	r.bcTick++
+	if r.bcTick == 0 {
+		clear(r.bcStamp)
+		r.bcTick = 1
+	}
+	r.bcTouched = r.bcTouched[:0]
+}
+
+// mapBC returns the new slice of the current operation for old slice c,
+// starting empty right after c's range: transitions moved into it are
+// taken from c's tail.
+func (r *gjRefiner) mapBC(c int32) int32 {
+	if r.bcStamp[c] == r.bcTick {
+		return r.bcMap[c]
+	}
+	nc := r.allocBC()
+	r.bcBegin[nc], r.bcEnd[nc] = r.bcEnd[c], r.bcEnd[c]
+	r.bcStamp[c], r.bcMap[c] = r.bcTick, nc
+	r.bcTouched = append(r.bcTouched, c)
+	return nc
+}
+
+// relink moves transition t to the new slice of its slice.
+func (r *gjRefiner) relink(t int32) {
+	c := r.bcOf[t]
+	nc := r.mapBC(c)
+	p, last := r.btPos[t], r.bcEnd[c]-1
+	u := r.bt[last]
+	r.bt[p], r.bt[last] = u, t
+	r.btPos[u], r.btPos[t] = p, last
+	r.bcEnd[c]--
+	r.bcBegin[nc]--
+	r.bcOf[t] = nc
+}
+
+// endOp records the slices the operation emptied, to be freed by freeBCs.
+func (r *gjRefiner) endOp() {
+	for _, c := range r.bcTouched {
+		if r.bcBegin[c] == r.bcEnd[c] {
+			r.bcEmpty = append(r.bcEmpty, c)
+		}
+	}
+}
+
+// freeBCs frees the emptied slices; called where no seed refers to one.
+func (r *gjRefiner) freeBCs() {
+	for _, c := range r.bcEmpty {
+		if !r.bcFreed[c] && r.bcBegin[c] == r.bcEnd[c] {
+			r.bcFreed[c] = true
+			r.bcFree = append(r.bcFree, c)
+		}
+	}
+	r.bcEmpty = r.bcEmpty[:0]
 }
 
 // newBlock appends block id len(begin) covering perm[lo:hi] in
@@ -231,12 +341,21 @@ func (r *gjRefiner) detach(b, hi int32) int32 {
 	nb := r.newBlock(hi, r.end[b], r.constOf[b])
 	r.end[b] = hi
 	moved := int32(0)
+	k := r.k
+	r.beginOp()
 	for _, s := range r.perm[hi:r.end[nb]] {
 		r.block[s] = nb
 		if r.inertOut[s] == 0 {
 			moved++
 		}
+		for t := k.out[s]; t < k.out[s+1]; t++ {
+			r.relink(t)
+		}
+		if r.inLabel && r.stamp[s] == r.stampEpoch {
+			r.seedBC[s] = r.mapBC(r.seedBC[s])
+		}
 	}
+	r.endOp()
 	r.bottom[nb] = moved
 	r.bottom[b] -= moved
 	if r.dirty[b] {
@@ -478,6 +597,7 @@ func (r *gjRefiner) round(c int32) {
 		}
 		r.byLabel[a] = ts[:0]
 		r.moveCells(ts)
+		r.inLabel = true
 		r.startRound()
 		for _, t := range ts {
 			s := k.src[t]
@@ -488,11 +608,13 @@ func (r *gjRefiner) round(c int32) {
 		}
 		r.splitMarked()
 		r.coSplit(int32(a), c)
+		r.inLabel = false
 		for _, s := range r.seeds {
 			if cell := r.oldCell[s]; r.cellCnt[cell] == 0 {
 				r.freeCells = append(r.freeCells, cell)
 			}
 		}
+		r.freeBCs()
 	}
 }
 
@@ -509,11 +631,14 @@ func (r *gjRefiner) moveCells(ts []int32) {
 	}
 	r.seeds = r.seeds[:0]
 	newCell := r.list[:0] // per seed, parallel to seeds
+	r.beginOp()
+	defer r.endOp()
 	for _, t := range ts {
 		s := r.k.src[t]
 		if r.stamp[s] != r.stampEpoch {
 			r.stamp[s] = r.stampEpoch
 			r.oldCell[s] = r.cellOf[t]
+			r.seedBC[s] = r.bcOf[t]
 			r.nLeft[s] = int32(len(r.seeds)) // index of s in seeds
 			r.seeds = append(r.seeds, s)
 			var cell int32
@@ -530,6 +655,7 @@ func (r *gjRefiner) moveCells(ts []int32) {
 		cell := newCell[r.nLeft[s]]
 		r.cellCnt[cell]++
 		r.cellOf[t] = cell
+		r.relink(t)
 	}
 	r.list = newCell
 }
@@ -553,25 +679,13 @@ func (r *gjRefiner) coSplit(a, c int32) {
 	if len(r.touched) == 0 {
 		return
 	}
-	hasAC := func(s int32) bool { // s has an a-step into c
-		if r.stamp[s] == r.stampEpoch {
-			return r.cellCnt[r.oldCell[s]] > 0
-		}
-		for t := k.out[s]; t < k.out[s+1]; t++ {
-			if k.lab[t] == a && r.constOf[r.block[k.dst[t]]] == c {
-				return true
-			}
-		}
-		return false
-	}
-	// Per touched block, its seeds lacking (a, c) are contiguous in the
-	// queue only by block order of marking; collect them per block.
+	// Group the marked seeds by block.
 	slices.SortFunc(r.queue, func(x, y int32) int { return int(r.block[x]) - int(r.block[y]) })
-	touched := slices.Clone(r.touched)
-	queue := slices.Clone(r.queue)
-	for _, x := range touched {
+	for _, x := range r.touched {
 		r.count[x], r.bcount[x] = 0, 0
 	}
+	queue := append(r.grouped[:0], r.queue...)
+	r.grouped = queue
 	for i := 0; i < len(queue); {
 		x := r.block[queue[i]]
 		j := i
@@ -580,25 +694,137 @@ func (r *gjRefiner) coSplit(a, c int32) {
 		}
 		z := queue[i:j]
 		i = j
-		if r.dirty[x] {
-			continue // a split under an earlier group made it dirty
+		bc := r.seedBC[z[0]] // (x, a, c)
+		if r.dirty[x] || r.bcBegin[bc] == r.bcEnd[bc] {
+			continue // dirty, or no state of x has an a-step into c
 		}
-		var list []int32
-		if k.inert {
-			list = r.closeBackward(x, z, func(s int32) bool { return !hasAC(s) })
-		} else {
-			list = z
+		if !k.inert { // every state is bottom: z is the part without (a, c)
+			hi := r.end[x]
+			for _, s := range z {
+				hi--
+				r.swap(r.where[s], hi)
+			}
+			r.detach(x, hi)
+			continue
 		}
-		if int32(len(list)) == r.size(x) {
-			continue // no state of x has an a-step into c
-		}
+		part, reachFound := r.lockstep(x, a, c, z, bc)
 		hi := r.end[x]
-		for _, s := range list {
+		for _, s := range part {
 			hi--
 			r.swap(r.where[s], hi)
 		}
 		nb := r.detach(x, hi)
-		r.afterSplit(x, nb)
+		if reachFound {
+			r.afterSplit(nb, x)
+		} else {
+			r.afterSplit(x, nb)
+		}
+	}
+}
+
+// lockstep splits block x (clean, all its bottom states seeds) under (a,
+// c): it searches in alternation, one step each, the states that cannot
+// reach an a-step into c by inert τ-steps (backwards from z, the bottom
+// states without one) and those that can (backwards from the sources of
+// slice bc, the a-steps from x into c), and stops when either search is
+// complete (the 2017 paper's two coroutines). It returns the complete side
+// and whether it is the reaching one; both sides are non-empty.
+func (r *gjRefiner) lockstep(x, a, c int32, z []int32, bc int32) (part []int32, reach bool) {
+	k := r.k
+	// U side: r.list, nSeen/nLeft; nLeft < 0 marks a member.
+	r.nEpoch++
+	if r.nEpoch == 0 {
+		clear(r.nSeen)
+		r.nEpoch = 1
+	}
+	uList := append(r.list[:0], z...)
+	for _, s := range z {
+		r.nSeen[s], r.nLeft[s] = r.nEpoch, -1
+	}
+	uI, uArc, uArcEnd, uDebt := 0, int32(0), int32(0), int32(0)
+	// R side: r.rList, marked with a fresh epoch.
+	r.epoch++
+	if r.epoch == 0 {
+		clear(r.mark)
+		r.epoch = 1
+	}
+	rList := r.rList[:0]
+	rI, rArc, rArcEnd, rT := 0, int32(0), int32(0), r.bcBegin[bc]
+	defer func() { r.list, r.rList = uList, rList }()
+	hasAC := func(s int32) (bool, int32) { // s has an a-step into c; cost
+		if r.stamp[s] == r.stampEpoch {
+			return r.cellCnt[r.oldCell[s]] > 0, 1
+		}
+		lo, hi := k.out[s], k.out[s+1]
+		for lo < hi { // first transition with label >= a
+			mid := int32(uint32(lo+hi) >> 1)
+			if k.lab[mid] < a {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		cost := int32(1)
+		for t := lo; t < k.out[s+1] && k.lab[t] == a; t++ {
+			cost++
+			if r.constOf[r.block[k.dst[t]]] == c {
+				return true, cost
+			}
+		}
+		return false, cost
+	}
+	for {
+		// one step of U
+		switch {
+		case uDebt > 0:
+			uDebt--
+		case uArc < uArcEnd:
+			y := r.tauSrc[uArc]
+			uArc++
+			if r.block[y] != x {
+				break
+			}
+			if r.nSeen[y] != r.nEpoch {
+				r.nSeen[y], r.nLeft[y] = r.nEpoch, r.inertOut[y]
+			}
+			if r.nLeft[y]--; r.nLeft[y] == 0 {
+				has, cost := hasAC(y)
+				uDebt += cost
+				if !has {
+					r.nLeft[y] = -1
+					uList = append(uList, y)
+				}
+			}
+		case uI < len(uList):
+			s := uList[uI]
+			uI++
+			uArc, uArcEnd = r.tauIndex[s], r.tauIndex[s+1]
+		default:
+			return uList, false
+		}
+		// one step of R
+		switch {
+		case rArc < rArcEnd:
+			u := r.tauSrc[rArc]
+			rArc++
+			if r.block[u] == x && r.mark[u] != r.epoch {
+				r.mark[u] = r.epoch
+				rList = append(rList, u)
+			}
+		case rI < len(rList):
+			s := rList[rI]
+			rI++
+			rArc, rArcEnd = r.tauIndex[s], r.tauIndex[s+1]
+		case rT < r.bcEnd[bc]:
+			s := k.src[r.bt[rT]]
+			rT++
+			if r.mark[s] != r.epoch {
+				r.mark[s] = r.epoch
+				rList = append(rList, s)
+			}
+		default:
+			return rList, true
+		}
 	}
 }
 
@@ -660,4 +886,5 @@ func (r *gjRefiner) fullCheck(x int32) {
 			r.splitMarked()
 		}
 	}
+	r.freeBCs()
 }
