@@ -585,8 +585,21 @@ func (r *gjRefiner) round(c int32) {
 		r.cend[c] = r.begin[bs]
 	}
 	r.constOf[bs] = nc
-	r.markDirty(bs) // its τ-steps into c \ B are no longer constellation-internal
-	for _, d := range r.perm[r.begin[bs]:r.end[bs]] {
+	if k.inert {
+		// B's τ-steps into c \ B are no longer constellation-internal: B,
+		// stable under every other pair, is split under (τ, c \ B).
+		r.startRound()
+		for _, s := range r.perm[r.begin[bs]:r.end[bs]] {
+			for t := k.out[s]; t < k.out[s+1] && k.lab[t] == lts.Tau; t++ { // τ first, see newKernel
+				if r.constOf[r.block[k.dst[t]]] == c {
+					r.markState(s)
+					break
+				}
+			}
+		}
+		r.splitMarked()
+	}
+	for _, d := range r.perm[r.cbegin[nc]:r.cend[nc]] { // B, perhaps split above
 		for _, t := range r.inT[r.inIndex[d]:r.inIndex[d+1]] {
 			r.byLabel[k.lab[t]] = append(r.byLabel[k.lab[t]], t)
 		}
@@ -607,7 +620,7 @@ func (r *gjRefiner) round(c int32) {
 			r.markState(s)
 		}
 		r.splitMarked()
-		r.coSplit(int32(a), c)
+		r.coSplit(int32(a), c, nc)
 		r.inLabel = false
 		for _, s := range r.seeds {
 			if cell := r.oldCell[s]; r.cellCnt[cell] == 0 {
@@ -665,14 +678,16 @@ func (r *gjRefiner) moveCells(ts []int32) {
 // block was stable under (a, c ∪ B) and all its bottom states are seeds,
 // so its bottom states without an a-step into c are the seeds whose old
 // cell is empty. Clean blocks without seeds stay stable under (a, c).
-func (r *gjRefiner) coSplit(a, c int32) {
+func (r *gjRefiner) coSplit(a, c, nc int32) {
 	k := r.k
 	// Group the seeds lacking (a, c) by block; the queue is free now.
 	r.startRound()
-	own := a == lts.Tau && k.inert // (τ, c) is no splitter for blocks of c
+	// (τ, c) is no splitter for blocks of c, and the parts of B are already
+	// stable under it.
+	own := a == lts.Tau && k.inert
 	for _, s := range r.seeds {
 		x := r.block[s]
-		if !r.dirty[x] && r.inertOut[s] == 0 && r.cellCnt[r.oldCell[s]] == 0 && !(own && r.constOf[x] == c) {
+		if !r.dirty[x] && r.inertOut[s] == 0 && r.cellCnt[r.oldCell[s]] == 0 && !(own && (r.constOf[x] == c || r.constOf[x] == nc)) {
 			r.markState(s)
 		}
 	}
