@@ -9,10 +9,13 @@ import (
 // gjRefine computes the same coarsest stable partition as gvRefine and
 // fastRefine, refining against constellations as in Groote, Jansen,
 // Keiren and Wijs, "An O(m log n) algorithm for computing stuttering
-// equivalence and branching bisimulation" (ACM TOCL 2017) and Groote and
-// Jansen (CONCUR 2025). It has the constellation half of those algorithms
-// but NOT their lockstep splitting, so it is not O(m log n) in the worst
-// case either; see "Complexity" below and the package README.
+// equivalence and branching bisimulation" (ACM TOCL 2017), Jansen et al.,
+// "An O(m log n) algorithm for branching bisimilarity on labelled
+// transition systems" (TACAS 2020), and Groote and Jansen, "A state-based
+// O(m log n) partitioning algorithm for branching bisimilarity" (CONCUR
+// 2025). It has their constellations, counters, B_to_C slices and
+// lockstep search for the co-splitter, but not all of their accounting,
+// so it is NOT proved O(m log n): see "Complexity" below and the README.
 //
 // Design. Besides the partition into blocks there is a coarser partition
 // into constellations, each a union of blocks. Invariant between rounds:
@@ -26,46 +29,53 @@ import (
 //
 // A round takes a constellation C of two or more blocks and moves its
 // first or last block B, whichever is smaller (at most half of C), to a
-// constellation of its own (paper: "choose a splitter block B_C ⊆ C with
-// |B_C| ≤ |C|/2"). Only B's incoming transitions are read. For every label
-// a, every block X with an a-step into B is split under (a, B) (the
-// backward closure of its sources over inert τ-steps, against the rest),
-// and then under the co-splitter (a, C \ B) without reading C \ B: X was
-// stable under (a, C), so its bottom states lacking an a-step into C \ B
-// are exactly the bottom sources of a-steps into B whose counter for
-// (state, a, C) dropped to 0 when those steps moved to B (the counters
-// of the 2017 paper; here cellOf/cellCnt, one cell per (state, label,
-// constellation) shared by its transitions). From those states the part
-// that cannot reach an a-step into C \ B is found backwards, and split
-// off. Blocks that never had an a-step into B stay stable under (a, C \ B)
-// and are not visited.
+// constellation of its own. B, stable under every pair but (τ, C), is
+// split under (τ, C \ B) from its own τ-steps. Then only B's incoming
+// transitions are read: for every label a, every block X with an a-step
+// into B is split under (a, B) (the backward closure of its sources over
+// inert τ-steps, against the rest), and then under the co-splitter
+// (a, C \ B) without reading C \ B. X was stable under (a, C), so its
+// bottom states lacking an a-step into C \ B are exactly the bottom
+// sources of a-steps into B whose counter for (state, a, C) dropped to 0
+// when those steps moved to B (the 2017 paper's counters; here
+// cellCnt[cellOf[t]], one cell per (state, label, constellation)). If
+// X's slice (X, a, C \ B) is empty nothing splits; otherwise two searches
+// run in lockstep (lockstep): backwards from those bottom states, the
+// states that cannot reach an a-step into C \ B, and backwards from the
+// sources of the slice, those that can; the first to finish gives the
+// split. Blocks that had no a-step into B stay stable under (a, C \ B) and
+// are not visited.
 //
 // New bottom states. A split can make states of the part that reaches the
-// splitter lose their last inert τ-step; such a block is marked dirty
-// (unstable, possibly, under any pair) and later checked by reading all of
-// its transitions (fullCheck). Two things keep that cheap in the common
-// case: B itself is always dirty after a move (its τ-steps into C \ B are
-// now visible) and is read in full, which costs only B's transitions, the
-// smaller half; and when the reaching part still has old bottom states,
-// the states that reach only new bottom states are split off first (they
-// are not bisimilar to old bottom states, see separateNewBottom in
-// fast.go; the 2025 paper's NewBotSt), so only that part is dirty.
+// splitter lose their last inert τ-step. If that part keeps old bottom
+// states, the states that reach only new bottom states are split off
+// first (they are not bisimilar to old bottom states, see
+// separateNewBottom in fast.go; the 2025 paper's four-way split isolates
+// them too), and only that part is marked dirty; otherwise the whole part
+// is. A dirty block may be unstable under any pair and is checked by
+// reading all of its transitions (fullCheck), which also does the initial
+// split of the single starting block.
 //
 // Mapping to the papers: blocks are ranges begin[b]..end[b] of perm and
 // constellations ranges cbegin[c]..cend[c] of the same perm (blocks of a
 // constellation are contiguous, so its first and last block are found in
-// O(1)); the counters are cellCnt[cellOf[t]]; the non-trivial
-// constellations are the stack nonTrivial. Not here: B_to_C slices
-// (transitions grouped by source block, label and target constellation)
-// and the lockstep search (both sides of a split searched in alternation,
-// stopping with the smaller), and reading each new bottom state's
-// transitions once.
+// O(1)); the non-trivial constellations are the stack nonTrivial; the
+// B_to_C slices are bt[bcBegin[x]:bcEnd[x]] with bcOf[t] the slice of
+// transition t: moving transitions to a new constellation or with their
+// source to a new block moves each to a new slice carved from the tail of
+// its old one (mapBC, relink), as in TACAS 2020.
 //
-// Complexity. Reading B's incoming and outgoing transitions costs
-// O(m log n) in all (a state is in the moved half at most log₂ n times).
-// Not bounded by that: the backward closure of a split costs the reaching
-// side, the co-split closure costs the non-reaching side, and a dirty
-// block is read whole each time it gets new bottom states.
+// Complexity. Reading B's incoming and τ-outgoing transitions, moving
+// counters and slices for them, and relinking the outgoing transitions of
+// the smaller part of a split (splitMarked always detaches the smaller
+// part) cost O(m log n) in all, since a state is in a moved half at most
+// log₂ n times. Not so bounded: the backward closure of a split under
+// (a, B) costs the reaching side, which may be the larger (the papers run
+// it in lockstep with the other side, which needs the bottom states of
+// each block kept together); the part split off by a lockstep search or
+// as new-bottom part is relinked even when it is the larger; and a dirty
+// block is read whole, where the papers read only the new bottom states'
+// transitions.
 func gjRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	r := newGJRefiner(k)
 	rounds := 0
@@ -713,9 +723,27 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 		if r.dirty[x] || r.bcBegin[bc] == r.bcEnd[bc] {
 			continue // dirty, or no state of x has an a-step into c
 		}
-		if !k.inert { // every state is bottom: z is the part without (a, c)
+		if !k.inert {
+			// Every state is bottom: z is the part without (a, c), the
+			// sources of the slice the rest; move the smaller.
+			part := z
+			if r.bcEnd[bc]-r.bcBegin[bc] < int32(len(z)) {
+				r.epoch++
+				if r.epoch == 0 {
+					clear(r.mark)
+					r.epoch = 1
+				}
+				part = r.rList[:0]
+				for _, t := range r.bt[r.bcBegin[bc]:r.bcEnd[bc]] {
+					if s := k.src[t]; r.mark[s] != r.epoch {
+						r.mark[s] = r.epoch
+						part = append(part, s)
+					}
+				}
+				r.rList = part
+			}
 			hi := r.end[x]
-			for _, s := range z {
+			for _, s := range part {
 				hi--
 				r.swap(r.where[s], hi)
 			}
