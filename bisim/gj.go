@@ -238,11 +238,7 @@ func (r *gjRefiner) allocBC() int32 {
 // beginOp starts an operation that moves transitions from slices to new
 // ones (one new slice per old one): a constellation move or a detach.
 func (r *gjRefiner) beginOp() {
-	r.bcTick++
-	if r.bcTick == 0 {
-		clear(r.bcStamp)
-		r.bcTick = 1
-	}
+	nextEpoch(&r.bcTick, r.bcStamp)
 	r.bcTouched = r.bcTouched[:0]
 }
 
@@ -377,11 +373,7 @@ func (r *gjRefiner) detach(b, hi int32) int32 {
 }
 
 func (r *gjRefiner) startRound() {
-	r.epoch++
-	if r.epoch == 0 {
-		clear(r.mark)
-		r.epoch = 1
-	}
+	nextEpoch(&r.epoch, r.mark)
 	r.queue = r.queue[:0]
 	r.touched = r.touched[:0]
 }
@@ -546,11 +538,7 @@ func (r *gjRefiner) afterSplit(reach, rest int32) {
 // backwards over inert τ-steps, a state is taken when all its inert
 // successors have been and join holds for it. The result is in r.list.
 func (r *gjRefiner) closeBackward(b int32, seeds []int32, join func(s int32) bool) []int32 {
-	r.nEpoch++
-	if r.nEpoch == 0 {
-		clear(r.nSeen)
-		r.nEpoch = 1
-	}
+	nextEpoch(&r.nEpoch, r.nSeen)
 	list := append(r.list[:0], seeds...)
 	for _, s := range list {
 		r.nSeen[s], r.nLeft[s] = r.nEpoch, 0
@@ -647,11 +635,7 @@ func (r *gjRefiner) round(c int32) {
 // constellation), recording the old cell of each source in oldCell and
 // the sources in seeds.
 func (r *gjRefiner) moveCells(ts []int32) {
-	r.stampEpoch++
-	if r.stampEpoch == 0 {
-		clear(r.stamp)
-		r.stampEpoch = 1
-	}
+	nextEpoch(&r.stampEpoch, r.stamp)
 	r.seeds = r.seeds[:0]
 	newCell := r.list[:0] // per seed, parallel to seeds
 	r.beginOp()
@@ -728,11 +712,7 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 			// sources of the slice the rest; move the smaller.
 			part := z
 			if r.bcEnd[bc]-r.bcBegin[bc] < int32(len(z)) {
-				r.epoch++
-				if r.epoch == 0 {
-					clear(r.mark)
-					r.epoch = 1
-				}
+				nextEpoch(&r.epoch, r.mark)
 				part = r.rList[:0]
 				for _, t := range r.bt[r.bcBegin[bc]:r.bcEnd[bc]] {
 					if s := k.src[t]; r.mark[s] != r.epoch {
@@ -775,22 +755,14 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 func (r *gjRefiner) lockstep(x, a, c int32, z []int32, bc int32) (part []int32, reach bool) {
 	k := r.k
 	// U side: r.list, nSeen/nLeft; nLeft < 0 marks a member.
-	r.nEpoch++
-	if r.nEpoch == 0 {
-		clear(r.nSeen)
-		r.nEpoch = 1
-	}
+	nextEpoch(&r.nEpoch, r.nSeen)
 	uList := append(r.list[:0], z...)
 	for _, s := range z {
 		r.nSeen[s], r.nLeft[s] = r.nEpoch, -1
 	}
 	uI, uArc, uArcEnd, uDebt := 0, int32(0), int32(0), int32(0)
 	// R side: r.rList, marked with a fresh epoch.
-	r.epoch++
-	if r.epoch == 0 {
-		clear(r.mark)
-		r.epoch = 1
-	}
+	nextEpoch(&r.epoch, r.mark)
 	rList := r.rList[:0]
 	rI, rArc, rArcEnd, rT := 0, int32(0), int32(0), r.bcBegin[bc]
 	defer func() { r.list, r.rList = uList, rList }()
@@ -893,11 +865,7 @@ func (r *gjRefiner) fullCheck(x int32) {
 		}
 		r.byLabel[a] = ts[:0]
 		// Group ts by target constellation (counting sort).
-		r.dTick++
-		if r.dTick == 0 {
-			clear(r.dStamp)
-			r.dTick = 1
-		}
+		nextEpoch(&r.dTick, r.dStamp)
 		r.dList = r.dList[:0]
 		for _, t := range ts {
 			d := r.constOf[r.block[k.dst[t]]]
@@ -930,4 +898,13 @@ func (r *gjRefiner) fullCheck(x int32) {
 		}
 	}
 	r.freeBCs()
+}
+
+// nextEpoch advances *epoch, the value that marks the entries of stamps
+// set in the current pass, clearing stamps when it wraps around.
+func nextEpoch(epoch *uint32, stamps []uint32) {
+	if *epoch++; *epoch == 0 {
+		clear(stamps)
+		*epoch = 1
+	}
 }
