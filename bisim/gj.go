@@ -120,16 +120,17 @@ type gjRefiner struct {
 	cellOf, cellCnt, freeCells []int32
 	// B_to_C slices: bt holds all transitions, those of one (source block,
 	// label, target constellation) contiguous in bt[bcBegin[c]:bcEnd[c]]
-	bt, btPos, bcOf       []int32 // per transition: position in bt, slice
-	bcBegin, bcEnd, bcMap []int32 // per slice
-	bcStamp               []uint32
-	bcTick                uint32
-	bcTouched, bcEmpty    []int32
-	bcFree                []int32
-	bcFreed               []bool
-	seedBC                []int32 // per seed: its slice (block, a, old constellation)
-	inLabel               bool    // seeds of the current label must follow splits
-	rList                 []int32
+	bt, btPos, bcOf          []int32 // per transition: position in bt, slice
+	bcBegin, bcEnd, bcMap    []int32 // per slice
+	bcStamp                  []uint32
+	bcTick                   uint32
+	bcTouched, bcEmpty       []int32
+	bcFree                   []int32
+	bcFreed                  []bool
+	seedBC                   []int32 // per seed: its slice (block, a, old constellation)
+	inLabel                  bool    // seeds of the current label must follow splits
+	rList                    []int32
+	touchBuf, markBuf, coBuf []int32
 	// marking for a split round
 	mark            []uint32
 	epoch           uint32
@@ -158,9 +159,6 @@ func newGJRefiner(k *kernel) *gjRefiner {
 		oldCell: make([]int32, n), nLeft: make([]int32, n), nSeen: make([]uint32, n),
 		byLabel: make([][]int32, k.numLabels), cellOf: make([]int32, m), seedBC: make([]int32, n),
 		bt: make([]int32, m), btPos: make([]int32, m), bcOf: make([]int32, m)}
-	for s := int32(0); s < n; s++ {
-		r.perm[s], r.where[s] = s, s
-	}
 	r.newBlock(0, n, 0)
 	r.cbegin, r.cend, r.inStack = []int32{0}, []int32{n}, []bool{false}
 	r.dStamp, r.dCount = []uint32{0}, []int32{0}
@@ -213,6 +211,16 @@ func newGJRefiner(k *kernel) *gjRefiner {
 			r.bcEnd[a] = r.bcEnd[a+1]
 		} else {
 			r.bcEnd[a] = m
+		}
+	}
+	// perm: bottom states first, as in every block (see moveToTail).
+	i := int32(0)
+	for pass := 0; pass < 2; pass++ {
+		for s := int32(0); s < n; s++ {
+			if (r.inertOut[s] == 0) == (pass == 0) {
+				r.perm[i], r.where[s] = s, i
+				i++
+			}
 		}
 	}
 	r.markDirty(0)
@@ -378,6 +386,9 @@ func (r *gjRefiner) startRound() {
 	r.touched = r.touched[:0]
 }
 
+// markState adds s to the current marked set. A marked bottom state moves
+// to the front of its block's bottom states, so that the unmarked ones are
+// perm[begin+bcount : begin+bottom].
 func (r *gjRefiner) markState(s int32) {
 	if r.mark[s] == r.epoch {
 		return
@@ -393,82 +404,93 @@ func (r *gjRefiner) markState(s int32) {
 	}
 	r.count[b]++
 	if r.inertOut[s] == 0 {
+		r.swap(r.where[s], r.begin[b]+r.bcount[b])
 		r.bcount[b]++
 	}
 }
 
 // splitMarked splits every touched block in which some bottom state is
 // unmarked into the states that reach a marked one by inert τ-steps and
-// the rest. A touched block whose bottom states are all marked is stable
-// under the splitter and left alone.
+// the rest, found by a lockstep search that stops with the cheaper side.
+// A touched block whose bottom states are all marked is stable under the
+// splitter and left alone.
 func (r *gjRefiner) splitMarked() {
-	touched := r.touched[:0]
-	for _, b := range r.touched {
-		if r.bcount[b] < r.bottom[b] {
-			touched = append(touched, b)
-		} else {
-			r.count[b] = 0
-		}
-		r.bcount[b] = 0
-	}
-	r.touched = touched
-	if len(touched) == 0 {
-		return
-	}
 	queue := r.queue[:0]
 	for _, s := range r.queue {
-		if r.count[r.block[s]] > 0 {
+		if b := r.block[s]; r.bcount[b] < r.bottom[b] {
 			queue = append(queue, s)
 		}
 	}
-	r.queue = queue
-	for i := 0; i < len(r.queue) && r.k.inert; i++ {
-		s := r.queue[i]
-		b := r.block[s]
-		for _, u := range r.tauSrc[r.tauIndex[s]:r.tauIndex[s+1]] {
-			if r.block[u] == b && r.mark[u] != r.epoch {
-				r.mark[u] = r.epoch
-				r.queue = append(r.queue, u)
-				r.count[b]++
+	touched := append(r.touchBuf[:0], r.touched...)
+	r.touchBuf = touched
+	for _, b := range touched {
+		r.cut[b] = r.bcount[b] // unmarked bottom states start at begin+cut
+		r.count[b], r.bcount[b] = 0, 0
+	}
+	if len(queue) == 0 {
+		return
+	}
+	slices.SortFunc(queue, func(x, y int32) int { return int(r.block[x]) - int(r.block[y]) })
+	marked := append(r.markBuf[:0], queue...)
+	r.markBuf = marked
+	for i := 0; i < len(marked); {
+		x := r.block[marked[i]]
+		j := i
+		for j < len(marked) && r.block[marked[j]] == x {
+			j++
+		}
+		m := marked[i:j]
+		i = j
+		unmarkedBottom := r.perm[r.begin[x]+r.cut[x] : r.begin[x]+r.bottom[x]]
+		var part []int32
+		reach := false
+		if !r.k.inert { // all states are bottom states
+			part = unmarkedBottom
+			if len(m) < len(part) {
+				part, reach = m, true
 			}
-		}
-	}
-	// Move the marked states to the end of their block where they are the
-	// smaller side, in one pass over the queue.
-	for _, b := range r.touched {
-		r.cut[b] = -1
-		if c := r.count[b]; c <= r.size(b)-c {
-			r.cut[b] = r.end[b]
-		}
-	}
-	for _, s := range r.queue {
-		if b := r.block[s]; r.cut[b] >= 0 {
-			r.cut[b]--
-			r.swap(r.where[s], r.cut[b])
-		}
-	}
-	for _, b := range r.touched {
-		r.count[b] = 0
-		lo, hi := r.begin[b], r.end[b]
-		marked := r.cut[b] >= 0
-		if marked {
-			hi = r.cut[b]
+			part = append(r.rList[:0], part...)
+			r.rList = part
 		} else {
-			for i := lo; i < hi; {
-				if s := r.perm[i]; r.mark[s] != r.epoch {
-					hi--
-					r.swap(i, hi)
-				} else {
-					i++
-				}
-			}
+			part, reach = r.lockstep(x, m, -1, unmarkedBottom, false, func(s int32) (bool, int32) {
+				return r.mark[s] == r.epoch, 1
+			})
 		}
-		nb := r.detach(b, hi)
-		if marked {
-			r.afterSplit(nb, b)
+		r.moveToTail(x, part)
+		nb := r.detach(x, r.end[x]-int32(len(part)))
+		if reach {
+			r.afterSplit(nb, x)
 		} else {
-			r.afterSplit(b, nb)
+			r.afterSplit(x, nb)
 		}
+	}
+}
+
+// moveToTail moves the states part of block b (distinct) to the end of
+// b's range in perm, keeping bottom states first both in part and in the
+// rest, in O(len(part)): every block is [bottom states | others] in perm.
+func (r *gjRefiner) moveToTail(b int32, part []int32) {
+	q := r.end[b] // the non-bottom states of part go to [q, end)
+	e := r.begin[b] + r.bottom[b]
+	bot := e // the bottom states of part go to [e', bot), e' = e after the loop
+	for _, s := range part {
+		if r.inertOut[s] > 0 {
+			q--
+			r.swap(r.where[s], q)
+		}
+	}
+	for _, s := range part {
+		if r.inertOut[s] == 0 {
+			e--
+			r.swap(r.where[s], e)
+		}
+	}
+	// [e, bot) holds part's bottom states, [bot, q) the rest's others:
+	// swap the shorter run across so the bottom states end right before q.
+	k, l := bot-e, q-bot
+	m := min(k, l)
+	for i := int32(0); i < m; i++ {
+		r.swap(e+i, e+k+l-m+i)
 	}
 }
 
@@ -485,6 +507,7 @@ func (r *gjRefiner) afterSplit(reach, rest int32) {
 	r.newBottom = r.newBottom[:0]
 	lose := func(s int32) {
 		if r.inertOut[s]--; r.inertOut[s] == 0 {
+			r.swap(r.where[s], r.begin[reach]+r.bottom[reach]) // into the bottom states
 			r.bottom[reach]++
 			r.newBottom = append(r.newBottom, s)
 		}
@@ -517,12 +540,8 @@ func (r *gjRefiner) afterSplit(reach, rest int32) {
 	// backwards from the new bottom states, a state joins when all its
 	// inert successors have.
 	list := r.closeBackward(reach, r.newBottom, func(int32) bool { return true })
-	hi := r.end[reach]
-	for _, s := range list {
-		hi--
-		r.swap(r.where[s], hi)
-	}
-	nb := r.detach(reach, hi)
+	r.moveToTail(reach, list)
+	nb := r.detach(reach, r.end[reach]-int32(len(list)))
 	r.markDirty(nb)
 	for _, y := range list { // τ-steps from the rest of reach into nb
 		for _, x := range r.tauSrc[r.tauIndex[y]:r.tauIndex[y+1]] {
@@ -693,8 +712,8 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 	for _, x := range r.touched {
 		r.count[x], r.bcount[x] = 0, 0
 	}
-	queue := append(r.grouped[:0], r.queue...)
-	r.grouped = queue
+	queue := append(r.coBuf[:0], r.queue...)
+	r.coBuf = queue
 	for i := 0; i < len(queue); {
 		x := r.block[queue[i]]
 		j := i
@@ -707,13 +726,15 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 		if r.dirty[x] || r.bcBegin[bc] == r.bcEnd[bc] {
 			continue // dirty, or no state of x has an a-step into c
 		}
+		var part []int32
+		reach := false
 		if !k.inert {
 			// Every state is bottom: z is the part without (a, c), the
 			// sources of the slice the rest; move the smaller.
-			part := z
+			part = z
 			if r.bcEnd[bc]-r.bcBegin[bc] < int32(len(z)) {
 				nextEpoch(&r.epoch, r.mark)
-				part = r.rList[:0]
+				part, reach = r.rList[:0], true
 				for _, t := range r.bt[r.bcBegin[bc]:r.bcEnd[bc]] {
 					if s := k.src[t]; r.mark[s] != r.epoch {
 						r.mark[s] = r.epoch
@@ -722,22 +743,12 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 				}
 				r.rList = part
 			}
-			hi := r.end[x]
-			for _, s := range part {
-				hi--
-				r.swap(r.where[s], hi)
-			}
-			r.detach(x, hi)
-			continue
+		} else {
+			part, reach = r.lockstep(x, nil, bc, z, true, func(s int32) (bool, int32) { return r.hasStep(s, a, c) })
 		}
-		part, reachFound := r.lockstep(x, a, c, z, bc)
-		hi := r.end[x]
-		for _, s := range part {
-			hi--
-			r.swap(r.where[s], hi)
-		}
-		nb := r.detach(x, hi)
-		if reachFound {
+		r.moveToTail(x, part)
+		nb := r.detach(x, r.end[x]-int32(len(part)))
+		if reach {
 			r.afterSplit(nb, x)
 		} else {
 			r.afterSplit(x, nb)
@@ -745,52 +756,59 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 	}
 }
 
-// lockstep splits block x (clean, all its bottom states seeds) under (a,
-// c): it searches in alternation, one step each, the states that cannot
-// reach an a-step into c by inert τ-steps (backwards from z, the bottom
-// states without one) and those that can (backwards from the sources of
-// slice bc, the a-steps from x into c), and stops when either search is
-// complete (the 2017 paper's two coroutines). It returns the complete side
-// and whether it is the reaching one; both sides are non-empty.
-func (r *gjRefiner) lockstep(x, a, c int32, z []int32, bc int32) (part []int32, reach bool) {
+// hasStep reports whether s has an a-step into constellation c, and what
+// finding out cost: for a seed of the current label its counter says so.
+func (r *gjRefiner) hasStep(s, a, c int32) (bool, int32) {
 	k := r.k
-	// U side: r.list, nSeen/nLeft; nLeft < 0 marks a member.
-	nextEpoch(&r.nEpoch, r.nSeen)
-	uList := append(r.list[:0], z...)
-	for _, s := range z {
-		r.nSeen[s], r.nLeft[s] = r.nEpoch, -1
+	if r.stamp[s] == r.stampEpoch {
+		return r.cellCnt[r.oldCell[s]] > 0, 1
 	}
-	uI, uArc, uArcEnd, uDebt := 0, int32(0), int32(0), int32(0)
-	// R side: r.rList, marked with a fresh epoch.
-	nextEpoch(&r.epoch, r.mark)
+	lo, hi := k.out[s], k.out[s+1]
+	for lo < hi { // first transition with label >= a
+		mid := int32(uint32(lo+hi) >> 1)
+		if k.lab[mid] < a {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	cost := int32(1)
+	for t := lo; t < k.out[s+1] && k.lab[t] == a; t++ {
+		cost++
+		if r.constOf[r.block[k.dst[t]]] == c {
+			return true, cost
+		}
+	}
+	return false, cost
+}
+
+// lockstep splits block x by two searches run in alternation, one step
+// each, stopping when either is complete (the coroutines of the 2017
+// paper): U, the states that cannot reach the splitter by inert τ-steps,
+// grows backwards from uSeeds (all the bottom states that cannot), taking
+// a state when all its inert successors are in U and has(state) is false;
+// R, the states that can, grows backwards from rSeeds (already marked) and
+// the sources of slice bc (if bc ≥ 0). With fresh, R is marked with a new
+// epoch. has returns the cost of its answer as well, counted as U's steps.
+// It returns the complete side and whether it is R; both sides must be
+// non-empty.
+func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, fresh bool,
+	has func(s int32) (bool, int32)) (part []int32, reach bool) {
+	k := r.k
+	nextEpoch(&r.nEpoch, r.nSeen) // U: nSeen/nLeft, nLeft < 0 for a member
+	uList := r.list[:0]
+	uS, uI, uArc, uArcEnd, uDebt := 0, 0, int32(0), int32(0), int32(0)
+	if fresh {
+		nextEpoch(&r.epoch, r.mark)
+	}
 	rList := r.rList[:0]
-	rI, rArc, rArcEnd, rT := 0, int32(0), int32(0), r.bcBegin[bc]
-	defer func() { r.list, r.rList = uList, rList }()
-	hasAC := func(s int32) (bool, int32) { // s has an a-step into c; cost
-		if r.stamp[s] == r.stampEpoch {
-			return r.cellCnt[r.oldCell[s]] > 0, 1
-		}
-		lo, hi := k.out[s], k.out[s+1]
-		for lo < hi { // first transition with label >= a
-			mid := int32(uint32(lo+hi) >> 1)
-			if k.lab[mid] < a {
-				lo = mid + 1
-			} else {
-				hi = mid
-			}
-		}
-		cost := int32(1)
-		for t := lo; t < k.out[s+1] && k.lab[t] == a; t++ {
-			cost++
-			if r.constOf[r.block[k.dst[t]]] == c {
-				return true, cost
-			}
-		}
-		return false, cost
+	rS, rI, rArc, rArcEnd, rT, rTEnd := 0, 0, int32(0), int32(0), int32(0), int32(0)
+	if bc >= 0 {
+		rT, rTEnd = r.bcBegin[bc], r.bcEnd[bc]
 	}
+	defer func() { r.list, r.rList = uList, rList }()
 	for {
-		// one step of U
-		switch {
+		switch { // one step of U
 		case uDebt > 0:
 			uDebt--
 		case uArc < uArcEnd:
@@ -803,9 +821,9 @@ func (r *gjRefiner) lockstep(x, a, c int32, z []int32, bc int32) (part []int32, 
 				r.nSeen[y], r.nLeft[y] = r.nEpoch, r.inertOut[y]
 			}
 			if r.nLeft[y]--; r.nLeft[y] == 0 {
-				has, cost := hasAC(y)
-				uDebt += cost
-				if !has {
+				yes, cost := has(y)
+				uDebt += cost - 1
+				if !yes {
 					r.nLeft[y] = -1
 					uList = append(uList, y)
 				}
@@ -814,11 +832,15 @@ func (r *gjRefiner) lockstep(x, a, c int32, z []int32, bc int32) (part []int32, 
 			s := uList[uI]
 			uI++
 			uArc, uArcEnd = r.tauIndex[s], r.tauIndex[s+1]
+		case uS < len(uSeeds):
+			s := uSeeds[uS]
+			uS++
+			r.nSeen[s], r.nLeft[s] = r.nEpoch, -1
+			uList = append(uList, s)
 		default:
 			return uList, false
 		}
-		// one step of R
-		switch {
+		switch { // one step of R
 		case rArc < rArcEnd:
 			u := r.tauSrc[rArc]
 			rArc++
@@ -830,7 +852,10 @@ func (r *gjRefiner) lockstep(x, a, c int32, z []int32, bc int32) (part []int32, 
 			s := rList[rI]
 			rI++
 			rArc, rArcEnd = r.tauIndex[s], r.tauIndex[s+1]
-		case rT < r.bcEnd[bc]:
+		case rS < len(rSeeds):
+			rList = append(rList, rSeeds[rS])
+			rS++
+		case rT < rTEnd:
 			s := k.src[r.bt[rT]]
 			rT++
 			if r.mark[s] != r.epoch {
