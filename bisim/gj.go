@@ -78,25 +78,29 @@ import (
 // transitions.
 func gjRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	r := newGJRefiner(k)
-	rounds := 0
-	for {
-		for len(r.dirtyList) > 0 {
-			x := r.dirtyList[len(r.dirtyList)-1]
-			r.dirtyList = r.dirtyList[:len(r.dirtyList)-1]
-			if r.dirty[x] {
-				r.fullCheck(x)
-			}
-		}
-		c := r.nextConstellation()
+	for rounds := 1; ; rounds++ {
+		c := r.stabilize()
 		if c < 0 {
-			break
+			return r.block, r.numBlocks
 		}
 		r.round(c)
-		if rounds++; rounds&1023 == 0 {
+		if rounds%1024 == 0 {
 			opts.progress("refine", int64(r.numBlocks))
 		}
 	}
-	return r.block, r.numBlocks
+}
+
+// stabilize checks every dirty block, then returns a constellation of two
+// or more blocks, or -1 if there is none (the partition is then stable).
+func (r *gjRefiner) stabilize() int32 {
+	for len(r.dirtyList) > 0 {
+		x := r.dirtyList[len(r.dirtyList)-1]
+		r.dirtyList = r.dirtyList[:len(r.dirtyList)-1]
+		if r.dirty[x] {
+			r.fullCheck(x)
+		}
+	}
+	return r.nextConstellation()
 }
 
 // gjRefiner holds the state of gjRefine.
@@ -120,17 +124,17 @@ type gjRefiner struct {
 	cellOf, cellCnt, freeCells []int32
 	// B_to_C slices: bt holds all transitions, those of one (source block,
 	// label, target constellation) contiguous in bt[bcBegin[c]:bcEnd[c]]
-	bt, btPos, bcOf          []int32 // per transition: position in bt, slice
-	bcBegin, bcEnd, bcMap    []int32 // per slice
-	bcStamp                  []uint32
-	bcTick                   uint32
-	bcTouched, bcEmpty       []int32
-	bcFree                   []int32
-	bcFreed                  []bool
-	seedBC                   []int32 // per seed: its slice (block, a, old constellation)
-	inLabel                  bool    // seeds of the current label must follow splits
-	rList                    []int32
-	touchBuf, markBuf, coBuf []int32
+	bt, btPos, bcOf       []int32 // per transition: position in bt, slice
+	bcBegin, bcEnd, bcMap []int32 // per slice
+	bcStamp               []uint32
+	bcTick                uint32
+	bcTouched, bcEmpty    []int32
+	bcFree                []int32
+	bcFreed               []bool
+	seedBC                []int32 // per seed: its slice (block, a, old constellation)
+	inLabel               bool    // seeds of the current label must follow splits
+	rList                 []int32
+	markBuf, coBuf        []int32
 	// marking for a split round
 	mark            []uint32
 	epoch           uint32
@@ -421,26 +425,14 @@ func (r *gjRefiner) splitMarked() {
 			queue = append(queue, s)
 		}
 	}
-	touched := append(r.touchBuf[:0], r.touched...)
-	r.touchBuf = touched
-	for _, b := range touched {
+	for _, b := range r.touched {
 		r.cut[b] = r.bcount[b] // unmarked bottom states start at begin+cut
 		r.count[b], r.bcount[b] = 0, 0
 	}
 	if len(queue) == 0 {
 		return
 	}
-	slices.SortFunc(queue, func(x, y int32) int { return int(r.block[x]) - int(r.block[y]) })
-	marked := append(r.markBuf[:0], queue...)
-	r.markBuf = marked
-	for i := 0; i < len(marked); {
-		x := r.block[marked[i]]
-		j := i
-		for j < len(marked) && r.block[marked[j]] == x {
-			j++
-		}
-		m := marked[i:j]
-		i = j
+	r.byBlock(queue, &r.markBuf, func(x int32, m []int32) {
 		unmarkedBottom := r.perm[r.begin[x]+r.cut[x] : r.begin[x]+r.bottom[x]]
 		var part []int32
 		reach := false
@@ -456,13 +448,36 @@ func (r *gjRefiner) splitMarked() {
 				return r.mark[s] == r.epoch, 1
 			})
 		}
-		r.moveToTail(x, part)
-		nb := r.detach(x, r.end[x]-int32(len(part)))
-		if reach {
-			r.afterSplit(nb, x)
-		} else {
-			r.afterSplit(x, nb)
+		r.splitOff(x, part, reach)
+	})
+}
+
+// byBlock calls f for every block holding some of states, with those
+// states, grouped in *buf.
+func (r *gjRefiner) byBlock(states []int32, buf *[]int32, f func(x int32, group []int32)) {
+	g := append((*buf)[:0], states...)
+	*buf = g
+	slices.SortFunc(g, func(x, y int32) int { return int(r.block[x]) - int(r.block[y]) })
+	for i := 0; i < len(g); {
+		x := r.block[g[i]]
+		j := i + 1
+		for j < len(g) && r.block[g[j]] == x {
+			j++
 		}
+		f(x, g[i:j])
+		i = j
+	}
+}
+
+// splitOff moves the states part of block x to a new block; reach tells
+// whether part is the side that reaches the splitter.
+func (r *gjRefiner) splitOff(x int32, part []int32, reach bool) {
+	r.moveToTail(x, part)
+	nb := r.detach(x, r.end[x]-int32(len(part)))
+	if reach {
+		r.afterSplit(nb, x)
+	} else {
+		r.afterSplit(x, nb)
 	}
 }
 
@@ -707,24 +722,13 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 	if len(r.touched) == 0 {
 		return
 	}
-	// Group the marked seeds by block.
-	slices.SortFunc(r.queue, func(x, y int32) int { return int(r.block[x]) - int(r.block[y]) })
 	for _, x := range r.touched {
 		r.count[x], r.bcount[x] = 0, 0
 	}
-	queue := append(r.coBuf[:0], r.queue...)
-	r.coBuf = queue
-	for i := 0; i < len(queue); {
-		x := r.block[queue[i]]
-		j := i
-		for j < len(queue) && r.block[queue[j]] == x {
-			j++
-		}
-		z := queue[i:j]
-		i = j
+	r.byBlock(r.queue, &r.coBuf, func(x int32, z []int32) {
 		bc := r.seedBC[z[0]] // (x, a, c)
 		if r.dirty[x] || r.bcBegin[bc] == r.bcEnd[bc] {
-			continue // dirty, or no state of x has an a-step into c
+			return // dirty, or no state of x has an a-step into c
 		}
 		var part []int32
 		reach := false
@@ -746,14 +750,8 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 		} else {
 			part, reach = r.lockstep(x, nil, bc, z, true, func(s int32) (bool, int32) { return r.hasStep(s, a, c) })
 		}
-		r.moveToTail(x, part)
-		nb := r.detach(x, r.end[x]-int32(len(part)))
-		if reach {
-			r.afterSplit(nb, x)
-		} else {
-			r.afterSplit(x, nb)
-		}
-	}
+		r.splitOff(x, part, reach)
+	})
 }
 
 // hasStep reports whether s has an a-step into constellation c, and what
