@@ -636,7 +636,11 @@ func (r *gjRefiner) round(c int32) {
 	}
 	for _, d := range r.perm[r.cbegin[nc]:r.cend[nc]] { // B, perhaps split above
 		for _, t := range r.inT[r.inIndex[d]:r.inIndex[d+1]] {
-			r.byLabel[k.lab[t]] = append(r.byLabel[k.lab[t]], t)
+			// A block of one state never splits again, so its counters
+			// and slices are never read: they are left stale.
+			if r.size(r.block[k.src[t]]) > 1 {
+				r.byLabel[k.lab[t]] = append(r.byLabel[k.lab[t]], t)
+			}
 		}
 	}
 	for a, ts := range r.byLabel {
