@@ -129,15 +129,19 @@ type gjRefiner struct {
 	// label, target constellation) contiguous in bt[bcBegin[c]:bcEnd[c]]
 	bt, btPos, bcOf       []int32 // per transition: position in bt, slice
 	bcBegin, bcEnd, bcMap []int32 // per slice
-	bcStamp               []uint32
-	bcTick                uint32
-	bcTouched, bcEmpty    []int32
-	bcFree                []int32
-	bcFreed               []bool
-	seedBC                []int32 // per seed: its slice (block, a, old constellation)
-	inLabel               bool    // seeds of the current label must follow splits
-	rList                 []int32
-	markBuf, coBuf        []int32
+	// the slices of each block, a doubly linked list from blockBC[b]
+	bcBlock, bcPrev, bcNext, blockBC []int32
+	opBlock                          int32   // block of the new slices of an operation; -1: same as old
+	bcCnt, bcSeen                    []int32 // fullCheck: bottom states per slice
+	bcStamp                          []uint32
+	bcTick                           uint32
+	bcTouched, bcEmpty               []int32
+	bcFree                           []int32
+	bcFreed                          []bool
+	seedBC                           []int32 // per seed: its slice (block, a, old constellation)
+	inLabel                          bool    // seeds of the current label must follow splits
+	rList                            []int32
+	markBuf, coBuf                   []int32
 	// marking for a split round
 	mark            []uint32
 	epoch           uint32
@@ -151,11 +155,8 @@ type gjRefiner struct {
 	nLeft           []int32
 	nSeen           []uint32
 	nEpoch          uint32
-	list, states    []int32
-	dStamp          []uint32 // per constellation, for grouping in fullCheck
-	dCount, dList   []int32
-	dTick           uint32
-	grouped, dStart []int32
+	list            []int32
+	grouped, dStart []int32 // fullCheck: sources of the unstable slices, and where each starts
 }
 
 func newGJRefiner(k *kernel) *gjRefiner {
@@ -168,7 +169,6 @@ func newGJRefiner(k *kernel) *gjRefiner {
 		bt: make([]int32, m), btPos: make([]int32, m), bcOf: make([]int32, m)}
 	r.newBlock(0, n, 0)
 	r.cbegin, r.cend, r.inStack = []int32{0}, []int32{n}, []bool{false}
-	r.dStamp, r.dCount = []uint32{0}, []int32{0}
 	r.inIndex, r.inT = k.incoming(func(int32) bool { return true })
 	if k.inert {
 		r.tauIndex, r.tauSrc = k.incoming(k.isTau)
@@ -199,7 +199,7 @@ func newGJRefiner(k *kernel) *gjRefiner {
 	}
 	// One slice per label: one block, one constellation.
 	for a := int32(0); a < k.numLabels; a++ {
-		r.allocBC()
+		r.linkBC(r.allocBC(), 0)
 	}
 	for _, a := range k.lab {
 		r.bcEnd[a]++
@@ -247,12 +247,40 @@ func (r *gjRefiner) allocBC() int32 {
 	r.bcMap = append(r.bcMap, 0)
 	r.bcStamp = append(r.bcStamp, 0)
 	r.bcFreed = append(r.bcFreed, false)
+	r.bcBlock = append(r.bcBlock, -1)
+	r.bcPrev = append(r.bcPrev, -1)
+	r.bcNext = append(r.bcNext, -1)
+	r.bcCnt = append(r.bcCnt, 0)
+	r.bcSeen = append(r.bcSeen, -1)
 	return int32(len(r.bcBegin) - 1)
+}
+
+// linkBC adds slice c to the list of block b.
+func (r *gjRefiner) linkBC(c, b int32) {
+	r.bcBlock[c], r.bcPrev[c], r.bcNext[c] = b, -1, r.blockBC[b]
+	if h := r.blockBC[b]; h >= 0 {
+		r.bcPrev[h] = c
+	}
+	r.blockBC[b] = c
+}
+
+// unlinkBC removes slice c from its block's list.
+func (r *gjRefiner) unlinkBC(c int32) {
+	p, n := r.bcPrev[c], r.bcNext[c]
+	if p >= 0 {
+		r.bcNext[p] = n
+	} else {
+		r.blockBC[r.bcBlock[c]] = n
+	}
+	if n >= 0 {
+		r.bcPrev[n] = p
+	}
 }
 
 // beginOp starts an operation that moves transitions from slices to new
 // ones (one new slice per old one): a constellation move or a detach.
-func (r *gjRefiner) beginOp() {
+func (r *gjRefiner) beginOp(b int32) {
+	r.opBlock = b
 	nextEpoch(&r.bcTick, r.bcStamp)
 	r.bcTouched = r.bcTouched[:0]
 }
@@ -266,6 +294,11 @@ func (r *gjRefiner) mapBC(c int32) int32 {
 	}
 	nc := r.allocBC()
 	r.bcBegin[nc], r.bcEnd[nc] = r.bcEnd[c], r.bcEnd[c]
+	if b := r.opBlock; b >= 0 {
+		r.linkBC(nc, b)
+	} else {
+		r.linkBC(nc, r.bcBlock[c])
+	}
 	r.bcStamp[c], r.bcMap[c] = r.bcTick, nc
 	r.bcTouched = append(r.bcTouched, c)
 	return nc
@@ -298,6 +331,7 @@ func (r *gjRefiner) freeBCs() {
 	for _, c := range r.bcEmpty {
 		if !r.bcFreed[c] && r.bcBegin[c] == r.bcEnd[c] {
 			r.bcFreed[c] = true
+			r.unlinkBC(c)
 			r.bcFree = append(r.bcFree, c)
 		}
 	}
@@ -317,6 +351,7 @@ func (r *gjRefiner) newBlock(lo, hi, c int32) int32 {
 	r.bcount = append(r.bcount, 0)
 	r.cut = append(r.cut, 0)
 	r.dirty = append(r.dirty, false)
+	r.blockBC = append(r.blockBC, -1)
 	return b
 }
 
@@ -363,7 +398,7 @@ func (r *gjRefiner) detach(b, hi int32) int32 {
 	r.end[b] = hi
 	moved := int32(0)
 	k := r.k
-	r.beginOp()
+	r.beginOp(nb)
 	for _, s := range r.perm[hi:r.end[nb]] {
 		r.block[s] = nb
 		if r.inertOut[s] == 0 {
@@ -612,8 +647,6 @@ func (r *gjRefiner) round(c int32) {
 	r.cbegin = append(r.cbegin, r.begin[bs])
 	r.cend = append(r.cend, r.end[bs])
 	r.inStack = append(r.inStack, false)
-	r.dStamp = append(r.dStamp, 0)
-	r.dCount = append(r.dCount, 0)
 	if bs == b1 {
 		r.cbegin[c] = r.end[bs]
 	} else {
@@ -679,7 +712,7 @@ func (r *gjRefiner) moveCells(ts []int32) {
 	nextEpoch(&r.stampEpoch, r.stamp)
 	r.seeds = r.seeds[:0]
 	newCell := r.list[:0] // per seed, parallel to seeds
-	r.beginOp()
+	r.beginOp(-1)
 	defer r.endOp()
 	for _, t := range ts {
 		s := r.k.src[t]
@@ -886,59 +919,53 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 	}
 }
 
-// fullCheck makes dirty block x stable under every (a, D) by splitting it
-// under each pair some state of it has: it reads all transitions of x.
+// fullCheck makes dirty block x stable under every (a, D): x is stable
+// iff every bottom state of x has a transition in every non-empty slice
+// (x, a, D) but (τ, its own constellation). It reads the transitions of
+// the bottom states only, counting per slice the bottom states in it, and
+// then splits x under each slice some bottom state lacks, marking the
+// sources of the slice's transitions (gathered before any split).
 func (r *gjRefiner) fullCheck(x int32) {
 	k := r.k
 	r.dirty[x] = false
+	if r.size(x) == 1 {
+		return // its slices may be stale, see round
+	}
 	cx := r.constOf[x]
-	r.states = append(r.states[:0], r.perm[r.begin[x]:r.end[x]]...)
-	for _, s := range r.states {
+	for c := r.blockBC[x]; c >= 0; c = r.bcNext[c] {
+		r.bcCnt[c], r.bcSeen[c] = 0, -1
+	}
+	for _, s := range r.perm[r.begin[x] : r.begin[x]+r.bottom[x]] {
 		for t := k.out[s]; t < k.out[s+1]; t++ {
-			a := k.lab[t]
-			if a == lts.Tau && k.inert && r.constOf[r.block[k.dst[t]]] == cx {
-				continue
+			if c := r.bcOf[t]; r.bcSeen[c] != s {
+				r.bcSeen[c] = s
+				r.bcCnt[c]++
 			}
-			r.byLabel[a] = append(r.byLabel[a], t)
 		}
 	}
-	for a, ts := range r.byLabel {
-		if len(ts) == 0 {
+	need := r.bottom[x]
+	sources := r.grouped[:0]
+	r.dStart = r.dStart[:0]
+	for c := r.blockBC[x]; c >= 0; c = r.bcNext[c] {
+		if r.bcBegin[c] == r.bcEnd[c] || r.bcCnt[c] == need {
 			continue
 		}
-		r.byLabel[a] = ts[:0]
-		// Group ts by target constellation (counting sort).
-		nextEpoch(&r.dTick, r.dStamp)
-		r.dList = r.dList[:0]
-		for _, t := range ts {
-			d := r.constOf[r.block[k.dst[t]]]
-			if r.dStamp[d] != r.dTick {
-				r.dStamp[d], r.dCount[d] = r.dTick, 0
-				r.dList = append(r.dList, d)
-			}
-			r.dCount[d]++
+		if t := r.bt[r.bcBegin[c]]; k.inert && k.lab[t] == lts.Tau && r.constOf[r.block[k.dst[t]]] == cx {
+			continue
 		}
-		r.dStart = r.dStart[:0]
-		pos := int32(0)
-		for _, d := range r.dList {
-			r.dStart = append(r.dStart, pos)
-			pos += r.dCount[d]
-			r.dCount[d] = pos - r.dCount[d] // fill position
+		r.dStart = append(r.dStart, int32(len(sources)))
+		for _, t := range r.bt[r.bcBegin[c]:r.bcEnd[c]] {
+			sources = append(sources, k.src[t])
 		}
-		r.dStart = append(r.dStart, pos)
-		r.grouped = slices.Grow(r.grouped[:0], len(ts))[:len(ts)]
-		for _, t := range ts {
-			d := r.constOf[r.block[k.dst[t]]]
-			r.grouped[r.dCount[d]] = t
-			r.dCount[d]++
+	}
+	r.dStart = append(r.dStart, int32(len(sources)))
+	r.grouped = sources
+	for i := 0; i+1 < len(r.dStart); i++ {
+		r.startRound()
+		for _, s := range sources[r.dStart[i]:r.dStart[i+1]] {
+			r.markState(s)
 		}
-		for i := range r.dList {
-			r.startRound()
-			for _, t := range r.grouped[r.dStart[i]:r.dStart[i+1]] {
-				r.markState(k.src[t])
-			}
-			r.splitMarked()
-		}
+		r.splitMarked()
 	}
 	r.freeBCs()
 }
