@@ -14,8 +14,8 @@ import (
 // transition systems" (TACAS 2020), and Groote and Jansen, "A state-based
 // O(m log n) partitioning algorithm for branching bisimilarity" (CONCUR
 // 2025). It has their constellations, counters, B_to_C slices, bottom
-// states kept together and lockstep splitting, but not their handling of
-// new bottom states, so it is NOT O(m log n): see "Complexity" below.
+// states kept together and lockstep splitting, but only a simpler handling
+// of new bottom states, so it is NOT O(m log n): see "Complexity" below.
 //
 // Design. Besides the partition into blocks there is a coarser partition
 // into constellations, each a union of blocks. Invariant between rounds:
@@ -56,8 +56,10 @@ import (
 // first (they are not bisimilar to old bottom states, see
 // separateNewBottom in fast.go; the 2025 paper's four-way split isolates
 // them too), and only that part is marked dirty; otherwise the whole part
-// is. A dirty block may be unstable under any pair and is checked by
-// reading all of its transitions (fullCheck), which also does the initial
+// is. A dirty block may be unstable under any pair; fullCheck reads the
+// transitions of its bottom states, counting per slice of the block how
+// many bottom states have a transition in it, and splits the block under
+// every slice that some bottom state lacks. It also does the initial
 // split of the single starting block.
 //
 // Mapping to the papers: blocks are ranges begin[b]..end[b] of perm and
@@ -67,7 +69,8 @@ import (
 // B_to_C slices are bt[bcBegin[x]:bcEnd[x]] with bcOf[t] the slice of
 // transition t: moving transitions to a new constellation or with their
 // source to a new block moves each to a new slice carved from the tail of
-// its old one (mapBC, relink), as in TACAS 2020.
+// its old one (mapBC, relink), as in TACAS 2020; the slices of a block
+// form a linked list from blockBC[b].
 //
 // Complexity. Reading B's incoming and τ-outgoing transitions, moving
 // counters and slices for them, the lockstep searches and relinking the
@@ -75,9 +78,10 @@ import (
 // cost O(m log n) in all, by the papers' argument: a state is in a moved
 // half at most log₂ n times. Not so bounded: the part of states reaching
 // only new bottom states is found by a plain backward search and moved
-// whatever its size, and a dirty block is read whole, where the papers
-// read only the new bottom states' transitions (and relate them to the
-// constellations with the B_to_C slices). So the worst case is still
+// whatever its size; fullCheck reads all bottom states of a dirty block,
+// not only the new ones, walks all its slices, and marks the sources of
+// an unstable slice by reading the whole slice, where the papers charge
+// each new bottom state's transitions once. So the worst case is still
 // above O(m log n); the README has measured figures.
 func gjRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	r := newGJRefiner(k)
