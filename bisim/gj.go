@@ -84,7 +84,11 @@ import (
 // each new bottom state's transitions once. So the worst case is still
 // above O(m log n); the README has measured figures.
 func gjRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
-	r := newGJRefiner(k)
+	return newGJRefiner(k).run(opts)
+}
+
+// run refines until the partition is stable.
+func (r *gjRefiner) run(opts *Options) (block []int32, numBlocks int32) {
 	for rounds := 1; ; rounds++ {
 		c := r.stabilize()
 		if c < 0 {
