@@ -573,23 +573,8 @@ func (r *gjRefiner) afterSplit(reach, rest int32) {
 			r.newBottom = append(r.newBottom, s)
 		}
 	}
-	if r.size(reach) <= r.size(rest) {
-		for _, s := range r.perm[r.begin[reach]:r.end[reach]] {
-			for t := k.out[s]; t < k.out[s+1] && k.lab[t] == lts.Tau; t++ {
-				if r.block[k.dst[t]] == rest {
-					lose(s)
-				}
-			}
-		}
-	} else {
-		for _, d := range r.perm[r.begin[rest]:r.end[rest]] {
-			for _, s := range r.tauSrc[r.tauIndex[d]:r.tauIndex[d+1]] {
-				if r.block[s] == reach {
-					lose(s)
-				}
-			}
-		}
-	}
+	k.tauStepsBetween(r.block, r.perm[r.begin[reach]:r.end[reach]], r.perm[r.begin[rest]:r.end[rest]],
+		reach, rest, r.tauIndex, r.tauSrc, lose)
 	if len(r.newBottom) == 0 {
 		return
 	}
@@ -619,24 +604,8 @@ func (r *gjRefiner) afterSplit(reach, rest int32) {
 // successors have been and join holds for it. The result is in r.list.
 func (r *gjRefiner) closeBackward(b int32, seeds []int32, join func(s int32) bool) []int32 {
 	nextEpoch(&r.nEpoch, r.nSeen)
-	list := append(r.list[:0], seeds...)
-	for _, s := range list {
-		r.nSeen[s], r.nLeft[s] = r.nEpoch, 0
-	}
-	for i := 0; i < len(list); i++ {
-		y := list[i]
-		for _, x := range r.tauSrc[r.tauIndex[y]:r.tauIndex[y+1]] {
-			if r.block[x] != b {
-				continue
-			}
-			if r.nSeen[x] != r.nEpoch {
-				r.nSeen[x], r.nLeft[x] = r.nEpoch, r.inertOut[x]
-			}
-			if r.nLeft[x]--; r.nLeft[x] == 0 && join(x) {
-				list = append(list, x)
-			}
-		}
-	}
+	list := closeInertBackward(append(r.list[:0], seeds...), r.block, b,
+		r.tauIndex, r.tauSrc, r.inertOut, r.nSeen, r.nLeft, r.nEpoch, join)
 	r.list = list
 	return list
 }
@@ -976,13 +945,4 @@ func (r *gjRefiner) fullCheck(x int32) {
 		r.splitMarked()
 	}
 	r.freeBCs()
-}
-
-// nextEpoch advances *epoch, the value that marks the entries of stamps
-// set in the current pass, clearing stamps when it wraps around.
-func nextEpoch(epoch *uint32, stamps []uint32) {
-	if *epoch++; *epoch == 0 {
-		clear(stamps)
-		*epoch = 1
-	}
 }
