@@ -9,7 +9,7 @@ import (
 	"github.com/linbis/linbis/lts"
 )
 
-// Benchmarks of Partition on seeded generated LTSs of doubling size, Fast
+// Benchmarks of Partition on seeded generated LTSs of doubling size, Fast and GJ
 // beside the GV reference (GV only on the smaller sizes: it is O(n·m)).
 //
 //	go test ./bisim -run '^$' -bench . -benchtime 3x
@@ -149,7 +149,7 @@ func BenchmarkPartition(b *testing.B) {
 func benchInput(b *testing.B, l *lts.LTS) {
 	m := float64(l.NumTransitions())
 	for _, eq := range []Equivalence{Strong, Branching, DivBranching} {
-		for _, alg := range []Algorithm{Fast, GV} {
+		for _, alg := range []Algorithm{Fast, GJ, GV} {
 			if alg == GV && m > 25000 {
 				continue
 			}

@@ -84,7 +84,7 @@ func TestYangFig3(t *testing.T) {
 		{"r0 vs r0 divbranching", r, r, DivBranching, true},
 	}
 	for _, tc := range cases {
-		for _, alg := range []Algorithm{Fast, GV} {
+		for _, alg := range []Algorithm{Fast, GV, GJ} {
 			t.Run(fmt.Sprintf("%s/%v", tc.name, alg), func(t *testing.T) {
 				c, err := Compare(tc.a, tc.b, tc.eq, Options{Algorithm: alg})
 				require.NoError(t, err)
@@ -137,7 +137,7 @@ func TestSmallKnownAnswers(t *testing.T) {
 		a := lts.FromTriples(0, tc.na, tc.a)
 		b := lts.FromTriples(0, tc.nb, tc.b)
 		for i, eq := range allEquivalences {
-			for _, alg := range []Algorithm{Fast, GV} {
+			for _, alg := range []Algorithm{Fast, GV, GJ} {
 				t.Run(fmt.Sprintf("%s/%v/%v", tc.name, eq, alg), func(t *testing.T) {
 					c, err := Compare(a, b, eq, Options{Algorithm: alg})
 					require.NoError(t, err)

@@ -57,11 +57,15 @@ const (
 	Fast Algorithm = iota
 	// GV is the Groote–Vaandrager reference algorithm of gv.go, O(m·n).
 	GV
+	// GJ is the constellation refinement of gj.go (after Groote, Jansen,
+	// Keiren and Wijs 2017): splitters are the smaller halves of
+	// constellations, with counters for the co-splitter.
+	GJ
 )
 
-var algorithmNames = [...]string{Fast: "fast", GV: "gv"}
+var algorithmNames = [...]string{Fast: "fast", GV: "gv", GJ: "gj"}
 
-// ParseAlgorithm parses "fast" or "gv".
+// ParseAlgorithm parses "fast", "gv" or "gj".
 func ParseAlgorithm(s string) (Algorithm, error) {
 	return parseName[Algorithm](algorithmNames[:], s, "algorithm")
 }

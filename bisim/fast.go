@@ -389,23 +389,8 @@ func (r *refiner) split(b int32) {
 			r.newBottom = append(r.newBottom, s)
 		}
 	}
-	if r.size(reach) <= r.size(rest) {
-		for _, s := range r.perm[r.begin[reach]:r.end[reach]] {
-			for t := k.out[s]; t < k.out[s+1] && k.lab[t] == 0; t++ { // τ first, see newKernel
-				if r.block[k.dst[t]] == rest {
-					lose(s)
-				}
-			}
-		}
-	} else {
-		for _, d := range r.perm[r.begin[rest]:r.end[rest]] {
-			for _, s := range r.tauSrc[r.tauIndex[d]:r.tauIndex[d+1]] {
-				if r.block[s] == reach {
-					lose(s)
-				}
-			}
-		}
-	}
+	k.tauStepsBetween(r.block, r.perm[r.begin[reach]:r.end[reach]], r.perm[r.begin[rest]:r.end[rest]],
+		reach, rest, r.tauIndex, r.tauSrc, lose)
 	if len(r.newBottom) == 0 {
 		return
 	}
@@ -488,29 +473,9 @@ func (r *refiner) detach(b, hi int32) int32 {
 // N is found from the new bottom states backwards over inert τ-steps: a
 // state joins when all its inert successors have.
 func (r *refiner) separateNewBottom(reach int32) {
-	r.nEpoch++
-	if r.nEpoch == 0 {
-		clear(r.nSeen)
-		r.nEpoch = 1
-	}
-	list := append(r.nList[:0], r.newBottom...)
-	for _, s := range list {
-		r.nSeen[s], r.nLeft[s] = r.nEpoch, 0
-	}
-	for i := 0; i < len(list); i++ {
-		y := list[i]
-		for _, x := range r.tauSrc[r.tauIndex[y]:r.tauIndex[y+1]] {
-			if r.block[x] != reach {
-				continue
-			}
-			if r.nSeen[x] != r.nEpoch {
-				r.nSeen[x], r.nLeft[x] = r.nEpoch, r.inertOut[x]
-			}
-			if r.nLeft[x]--; r.nLeft[x] == 0 {
-				list = append(list, x)
-			}
-		}
-	}
+	nextEpoch(&r.nEpoch, r.nSeen)
+	list := closeInertBackward(append(r.nList[:0], r.newBottom...), r.block, reach,
+		r.tauIndex, r.tauSrc, r.inertOut, r.nSeen, r.nLeft, r.nEpoch, nil)
 	r.nList = list
 	hi := r.end[reach]
 	for _, s := range list {

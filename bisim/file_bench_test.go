@@ -10,9 +10,10 @@ import (
 
 // BenchmarkMinimizeFile minimizes the LTS in the file named by
 // $BISIM_BENCH_FILE (any format lts.ReadFile reads) under divbranching,
-// for profiling on the large LTSs the model checker produces, e.g.
+// with Fast and with GJ, for profiling on the large LTSs the model checker
+// produces, e.g.
 //
-//	BISIM_BENCH_FILE=/tmp/t42.aut go test ./bisim -run '^$' -bench MinimizeFile -benchtime 1x -cpuprofile cpu.out
+//	BISIM_BENCH_FILE=/tmp/t42.aut go test ./bisim -run '^$' -bench MinimizeFile/gj -benchtime 1x -cpuprofile cpu.out
 //
 // It is skipped when the variable is not set.
 func BenchmarkMinimizeFile(b *testing.B) {
@@ -23,16 +24,19 @@ func BenchmarkMinimizeFile(b *testing.B) {
 	l, err := lts.ReadFile(path, lts.ReadOptions{})
 	require.NoError(b, err)
 	m := float64(l.NumTransitions())
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := cpuTime()
-	var q *lts.LTS
-	for b.Loop() {
-		q, _, err = Minimize(l, DivBranching, Options{})
-		require.NoError(b, err)
+	for _, alg := range []Algorithm{Fast, GJ} {
+		b.Run(alg.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := cpuTime()
+			var q *lts.LTS
+			for b.Loop() {
+				q, _, err = Minimize(l, DivBranching, Options{Algorithm: alg})
+				require.NoError(b, err)
+			}
+			cpu = cpuTime() - cpu
+			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/m, "ns/trans")
+			b.ReportMetric(float64(q.NumStates), "classes")
+		})
 	}
-	cpu = cpuTime() - cpu
-	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/m, "ns/trans")
-	b.ReportMetric(float64(q.NumStates), "classes")
 }

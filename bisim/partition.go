@@ -34,6 +34,8 @@ func partitionKernel(l *lts.LTS, eq Equivalence, opts *Options) (k *kernel, kblo
 		kblock, numBlocks = fastRefine(k, opts)
 	case GV:
 		kblock, numBlocks = gvRefine(k, opts)
+	case GJ:
+		kblock, numBlocks = gjRefine(k, opts)
 	default:
 		return nil, nil, 0, fmt.Errorf("unknown algorithm %d", int(opts.Algorithm))
 	}

@@ -23,7 +23,7 @@ func samePartition(block []int32, R [][]bool) error {
 	return nil
 }
 
-// TestAlgorithmsAgreeWithOracle checks Fast and GV against the naive
+// TestAlgorithmsAgreeWithOracle checks Fast, GV and GJ against the naive
 // oracle on 10 000 seeded random LTSs, for every equivalence.
 func TestAlgorithmsAgreeWithOracle(t *testing.T) {
 	seeds := 10000
@@ -36,7 +36,7 @@ func TestAlgorithmsAgreeWithOracle(t *testing.T) {
 				l := randomLTS(uint64(seed), 7)
 				require.NoError(t, l.Validate())
 				R := oracle(l, eq)
-				for _, alg := range []Algorithm{GV, Fast} {
+				for _, alg := range []Algorithm{GV, Fast, GJ} {
 					block, _, err := Partition(l, eq, Options{Algorithm: alg})
 					require.NoError(t, err)
 					if err := samePartition(block, R); err != nil {
@@ -54,7 +54,7 @@ func TestParseNames(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, eq, got)
 	}
-	for _, a := range []Algorithm{Fast, GV} {
+	for _, a := range []Algorithm{Fast, GV, GJ} {
 		got, err := ParseAlgorithm(a.String())
 		require.NoError(t, err)
 		assert.Equal(t, a, got)
@@ -65,7 +65,7 @@ func TestParseNames(t *testing.T) {
 	assert.Error(t, err)
 }
 
-// TestFastMatchesGVOnLargerLTSs compares the two algorithms where the
+// TestFastMatchesGVOnLargerLTSs compares Fast and GJ with GV where the
 // oracle is too slow: a few hundred random LTSs of up to 300 states, with
 // fewer τs so that τ-SCCs stay small and blocks split deep.
 func TestFastMatchesGVOnLargerLTSs(t *testing.T) {
@@ -76,17 +76,19 @@ func TestFastMatchesGVOnLargerLTSs(t *testing.T) {
 	for seed := range seeds {
 		l := randomLTS(uint64(1_000_000+seed), 300)
 		for _, eq := range allEquivalences {
-			fast, nf, err := Partition(l, eq, Options{Algorithm: Fast})
-			require.NoError(t, err)
 			gv, ng, err := Partition(l, eq, Options{Algorithm: GV})
 			require.NoError(t, err)
-			require.Equal(t, ng, nf, "seed %d %v", seed, eq)
-			require.Equal(t, gv, fast, "seed %d %v", seed, eq)
+			for _, alg := range []Algorithm{Fast, GJ} {
+				got, n, err := Partition(l, eq, Options{Algorithm: alg})
+				require.NoError(t, err)
+				require.Equal(t, ng, n, "seed %d %v %v", seed, eq, alg)
+				require.Equal(t, gv, got, "seed %d %v %v", seed, eq, alg)
+			}
 		}
 	}
 }
 
-// TestFastMatchesGVWithGiantSCC compares the two algorithms on the random
+// TestFastMatchesGVWithGiantSCC compares Fast and GJ with GV on the random
 // benchmark family, whose τ-half makes a giant τ-SCC: contracted, it is a
 // kernel state of huge out-degree, next to nearly every split (see
 // "Complexity" at fastRefine).
@@ -95,18 +97,20 @@ func TestFastMatchesGVWithGiantSCC(t *testing.T) {
 		l := benchRandom(n)
 		for _, eq := range allEquivalences {
 			t.Run(fmt.Sprintf("n=%d/%v", n, eq), func(t *testing.T) {
-				fast, nf, err := Partition(l, eq, Options{Algorithm: Fast})
-				require.NoError(t, err)
 				gv, ng, err := Partition(l, eq, Options{Algorithm: GV})
 				require.NoError(t, err)
-				assert.Equal(t, ng, nf)
-				assert.Equal(t, gv, fast)
+				for _, alg := range []Algorithm{Fast, GJ} {
+					got, n, err := Partition(l, eq, Options{Algorithm: alg})
+					require.NoError(t, err)
+					assert.Equal(t, ng, n, "%v", alg)
+					assert.Equal(t, gv, got, "%v", alg)
+				}
 			})
 		}
 	}
 }
 
-// TestFastNewBottomSeparation compares Fast with GV on random LTSs found to
+// TestFastNewBottomSeparation compares Fast and GJ with GV on random LTSs found to
 // need the stability check of the part that separateNewBottom splits off
 // (without it Fast returns too few classes on each of them), plus a sweep
 // of mid-sized LTSs.
@@ -130,12 +134,14 @@ func TestFastNewBottomSeparation(t *testing.T) {
 	for _, c := range cases {
 		l := randomLTS(c.seed, c.maxStates)
 		for _, eq := range allEquivalences {
-			fast, nf, err := Partition(l, eq, Options{Algorithm: Fast})
-			require.NoError(t, err)
 			gv, ng, err := Partition(l, eq, Options{Algorithm: GV})
 			require.NoError(t, err)
-			require.Equal(t, ng, nf, "seed %d (max %d states) %v", c.seed, c.maxStates, eq)
-			require.Equal(t, gv, fast, "seed %d (max %d states) %v", c.seed, c.maxStates, eq)
+			for _, alg := range []Algorithm{Fast, GJ} {
+				got, n, err := Partition(l, eq, Options{Algorithm: alg})
+				require.NoError(t, err)
+				require.Equal(t, ng, n, "seed %d (max %d states) %v %v", c.seed, c.maxStates, eq, alg)
+				require.Equal(t, gv, got, "seed %d (max %d states) %v %v", c.seed, c.maxStates, eq, alg)
+			}
 		}
 	}
 }

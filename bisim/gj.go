@@ -1,0 +1,948 @@
+package bisim
+
+import (
+	"slices"
+
+	"github.com/linbis/linbis/lts"
+)
+
+// gjRefine computes the same coarsest stable partition as gvRefine and
+// fastRefine, refining against constellations as in Groote, Jansen,
+// Keiren and Wijs, "An O(m log n) algorithm for computing stuttering
+// equivalence and branching bisimulation" (ACM TOCL 2017), Jansen et al.,
+// "An O(m log n) algorithm for branching bisimilarity on labelled
+// transition systems" (TACAS 2020), and Groote and Jansen, "A state-based
+// O(m log n) partitioning algorithm for branching bisimilarity" (CONCUR
+// 2025). It has their constellations, counters, B_to_C slices, bottom
+// states kept together and lockstep splitting, but only a simpler handling
+// of new bottom states, so it is NOT O(m log n): see "Complexity" below.
+//
+// Design. Besides the partition into blocks there is a coarser partition
+// into constellations, each a union of blocks. Invariant between rounds:
+// every block X is stable under every (a, D), D a constellation, except
+// (τ, the constellation of X) — that is, if some state of X has an a-step
+// into D (non-inert, automatically so for these pairs), every bottom state
+// of X has one (bottom state: no τ-step inside its block). When every
+// constellation is a single block this is the stability of gvRefine, so
+// the partition is the coarsest stable one (every split made is by a
+// union of blocks and so never separates bisimilar states).
+//
+// A round takes a constellation C of two or more blocks and moves its
+// first or last block B, whichever is smaller (at most half of C), to a
+// constellation of its own. B, stable under every pair but (τ, C), is
+// split under (τ, C \ B) from its own τ-steps. Then only B's incoming
+// transitions are read: for every label a, every block X with an a-step
+// into B is split under (a, B), and then under the co-splitter (a, C \ B)
+// without reading C \ B. X was stable under (a, C), so its bottom states
+// lacking an a-step into C \ B are exactly the bottom sources of a-steps
+// into B whose counter for (state, a, C) dropped to 0 when those steps
+// moved to B (the 2017 paper's counters; here cellCnt[cellOf[t]], one
+// cell per (state, label, constellation)); if X's slice (X, a, C \ B) is
+// empty, nothing splits. Blocks that had no a-step into B stay stable
+// under (a, C \ B) and are not visited.
+//
+// Every split of a block X runs two searches in lockstep (lockstep):
+// backwards over inert τ-steps from the bottom states without the
+// splitter, the states that cannot reach it, and backwards from the
+// states with it (the marked sources, or the sources of the slice), those
+// that can; the first to finish, or the one that does not grow past half
+// of X, is moved to a new block. The bottom states of every block come
+// first in its range of perm, and the marked ones first among those, so
+// the unmarked bottom states are a range (markState, moveToTail).
+//
+// New bottom states. A split can make states of the part that reaches the
+// splitter lose their last inert τ-step. If that part keeps old bottom
+// states, the states that reach only new bottom states are split off
+// first (they are not bisimilar to old bottom states, see
+// separateNewBottom in fast.go; the 2025 paper's four-way split isolates
+// them too), and only that part is marked dirty; otherwise the whole part
+// is. A dirty block may be unstable under any pair; fullCheck reads the
+// transitions of its bottom states, counting per slice of the block how
+// many bottom states have a transition in it, and splits the block under
+// every slice that some bottom state lacks. It also does the initial
+// split of the single starting block.
+//
+// Mapping to the papers: blocks are ranges begin[b]..end[b] of perm and
+// constellations ranges cbegin[c]..cend[c] of the same perm (blocks of a
+// constellation are contiguous, so its first and last block are found in
+// O(1)); the non-trivial constellations are the stack nonTrivial; the
+// B_to_C slices are bt[bcBegin[x]:bcEnd[x]] with bcOf[t] the slice of
+// transition t: moving transitions to a new constellation or with their
+// source to a new block moves each to a new slice carved from the tail of
+// its old one (mapBC, relink), as in TACAS 2020; the slices of a block
+// form a linked list from blockBC[b].
+//
+// Complexity. Reading B's incoming and τ-outgoing transitions, moving
+// counters and slices for them, the lockstep searches and relinking the
+// outgoing transitions of the part they move (at most half of its block)
+// cost O(m log n) in all, by the papers' argument: a state is in a moved
+// half at most log₂ n times. Not so bounded: the part of states reaching
+// only new bottom states is found by a plain backward search and moved
+// whatever its size; fullCheck reads all bottom states of a dirty block,
+// not only the new ones, walks all its slices, and marks the sources of
+// an unstable slice by reading the whole slice, where the papers charge
+// each new bottom state's transitions once. So the worst case is still
+// above O(m log n); the README has measured figures.
+func gjRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
+	return newGJRefiner(k).run(opts)
+}
+
+// run refines until the partition is stable.
+func (r *gjRefiner) run(opts *Options) (block []int32, numBlocks int32) {
+	for rounds := 1; ; rounds++ {
+		c := r.stabilize()
+		if c < 0 {
+			return r.block, r.numBlocks
+		}
+		r.round(c)
+		if rounds%1024 == 0 {
+			opts.progress("refine", int64(r.numBlocks))
+		}
+	}
+}
+
+// stabilize checks every dirty block, then returns a constellation of two
+// or more blocks, or -1 if there is none (the partition is then stable).
+func (r *gjRefiner) stabilize() int32 {
+	for len(r.dirtyList) > 0 {
+		x := r.dirtyList[len(r.dirtyList)-1]
+		r.dirtyList = r.dirtyList[:len(r.dirtyList)-1]
+		if r.dirty[x] {
+			r.fullCheck(x)
+		}
+	}
+	return r.nextConstellation()
+}
+
+// gjRefiner holds the state of gjRefine.
+type gjRefiner struct {
+	k                  *kernel
+	block, perm, where []int32
+	numBlocks          int32
+	// per block
+	begin, end, constOf, bottom, count, bcount, cut []int32
+	dirty                                           []bool
+	dirtyList                                       []int32
+	// per constellation
+	cbegin, cend []int32
+	inStack      []bool
+	nonTrivial   []int32
+	// transitions by target, and τ-sources by target
+	inIndex, inT     []int32
+	tauIndex, tauSrc []int32
+	inertOut         []int32
+	// counters per (state, label, constellation)
+	cellOf, cellCnt, freeCells []int32
+	// B_to_C slices: bt holds all transitions, those of one (source block,
+	// label, target constellation) contiguous in bt[bcBegin[c]:bcEnd[c]]
+	bt, btPos, bcOf       []int32 // per transition: position in bt, slice
+	bcBegin, bcEnd, bcMap []int32 // per slice
+	// the slices of each block, a doubly linked list from blockBC[b]
+	bcBlock, bcPrev, bcNext, blockBC []int32
+	opBlock                          int32   // block of the new slices of an operation; -1: same as old
+	bcCnt, bcSeen                    []int32 // fullCheck: bottom states per slice
+	bcStamp                          []uint32
+	bcTick                           uint32
+	bcTouched, bcEmpty               []int32
+	bcFree                           []int32
+	bcFreed                          []bool
+	seedBC                           []int32 // per seed: its slice (block, a, old constellation)
+	inLabel                          bool    // seeds of the current label must follow splits
+	rList                            []int32
+	markBuf, coBuf                   []int32
+	// marking for a split round
+	mark            []uint32
+	epoch           uint32
+	queue, touched  []int32
+	newBottom       []int32
+	byLabel         [][]int32 // transition ids by label
+	stamp           []uint32  // per state: touched in the current label of a round
+	stampEpoch      uint32
+	oldCell         []int32 // per state: its (a, C) cell before the move
+	seeds           []int32
+	nLeft           []int32
+	nSeen           []uint32
+	nEpoch          uint32
+	list            []int32
+	grouped, dStart []int32 // fullCheck: sources of the unstable slices, and where each starts
+}
+
+func newGJRefiner(k *kernel) *gjRefiner {
+	n := k.n
+	m := int32(len(k.src))
+	r := &gjRefiner{k: k, block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
+		inertOut: make([]int32, n), mark: make([]uint32, n), stamp: make([]uint32, n),
+		oldCell: make([]int32, n), nLeft: make([]int32, n), nSeen: make([]uint32, n),
+		byLabel: make([][]int32, k.numLabels), cellOf: make([]int32, m), seedBC: make([]int32, n),
+		bt: make([]int32, m), btPos: make([]int32, m), bcOf: make([]int32, m)}
+	r.newBlock(0, n, 0)
+	r.cbegin, r.cend, r.inStack = []int32{0}, []int32{n}, []bool{false}
+	r.inIndex, r.inT = k.incoming(func(int32) bool { return true })
+	if k.inert {
+		r.tauIndex, r.tauSrc = k.incoming(k.isTau)
+		for i, t := range r.tauSrc {
+			r.tauSrc[i] = k.src[t]
+			r.inertOut[k.src[t]]++ // one block: every τ-step is inert
+		}
+	}
+	// One cell per (state, label): the strong kernel is the input, whose
+	// transitions are not sorted by label within a state.
+	labOwner, labCell := make([]int32, k.numLabels), make([]int32, k.numLabels)
+	for i := range labOwner {
+		labOwner[i] = -1
+	}
+	for s := int32(0); s < n; s++ {
+		if r.inertOut[s] == 0 {
+			r.bottom[0]++
+		}
+		for t := k.out[s]; t < k.out[s+1]; t++ {
+			a := k.lab[t]
+			if labOwner[a] != s {
+				labOwner[a], labCell[a] = s, int32(len(r.cellCnt))
+				r.cellCnt = append(r.cellCnt, 0)
+			}
+			r.cellOf[t] = labCell[a]
+			r.cellCnt[labCell[a]]++
+		}
+	}
+	// One slice per label: one block, one constellation.
+	for a := int32(0); a < k.numLabels; a++ {
+		r.linkBC(r.allocBC(), 0)
+	}
+	for _, a := range k.lab {
+		r.bcEnd[a]++
+	}
+	for a := int32(1); a < k.numLabels; a++ {
+		r.bcEnd[a] += r.bcEnd[a-1]
+	}
+	for t := m - 1; t >= 0; t-- {
+		a := k.lab[t]
+		r.bcEnd[a]--
+		r.bt[r.bcEnd[a]], r.btPos[t], r.bcOf[t] = t, r.bcEnd[a], a
+	}
+	for a := int32(0); a < k.numLabels; a++ {
+		r.bcBegin[a] = r.bcEnd[a]
+		if a+1 < k.numLabels {
+			r.bcEnd[a] = r.bcEnd[a+1]
+		} else {
+			r.bcEnd[a] = m
+		}
+	}
+	// perm: bottom states first, as in every block (see moveToTail).
+	i := int32(0)
+	for pass := 0; pass < 2; pass++ {
+		for s := int32(0); s < n; s++ {
+			if (r.inertOut[s] == 0) == (pass == 0) {
+				r.perm[i], r.where[s] = s, i
+				i++
+			}
+		}
+	}
+	r.markDirty(0)
+	return r
+}
+
+// allocBC returns an unused slice id, its range unset.
+func (r *gjRefiner) allocBC() int32 {
+	if f := len(r.bcFree); f > 0 {
+		c := r.bcFree[f-1]
+		r.bcFree = r.bcFree[:f-1]
+		r.bcFreed[c] = false
+		return c
+	}
+	r.bcBegin = append(r.bcBegin, 0)
+	r.bcEnd = append(r.bcEnd, 0)
+	r.bcMap = append(r.bcMap, 0)
+	r.bcStamp = append(r.bcStamp, 0)
+	r.bcFreed = append(r.bcFreed, false)
+	r.bcBlock = append(r.bcBlock, -1)
+	r.bcPrev = append(r.bcPrev, -1)
+	r.bcNext = append(r.bcNext, -1)
+	r.bcCnt = append(r.bcCnt, 0)
+	r.bcSeen = append(r.bcSeen, -1)
+	return int32(len(r.bcBegin) - 1)
+}
+
+// linkBC adds slice c to the list of block b.
+func (r *gjRefiner) linkBC(c, b int32) {
+	r.bcBlock[c], r.bcPrev[c], r.bcNext[c] = b, -1, r.blockBC[b]
+	if h := r.blockBC[b]; h >= 0 {
+		r.bcPrev[h] = c
+	}
+	r.blockBC[b] = c
+}
+
+// unlinkBC removes slice c from its block's list.
+func (r *gjRefiner) unlinkBC(c int32) {
+	p, n := r.bcPrev[c], r.bcNext[c]
+	if p >= 0 {
+		r.bcNext[p] = n
+	} else {
+		r.blockBC[r.bcBlock[c]] = n
+	}
+	if n >= 0 {
+		r.bcPrev[n] = p
+	}
+}
+
+// beginOp starts an operation that moves transitions from slices to new
+// ones (one new slice per old one): a constellation move or a detach.
+func (r *gjRefiner) beginOp(b int32) {
+	r.opBlock = b
+	nextEpoch(&r.bcTick, r.bcStamp)
+	r.bcTouched = r.bcTouched[:0]
+}
+
+// mapBC returns the new slice of the current operation for old slice c,
+// starting empty right after c's range: transitions moved into it are
+// taken from c's tail.
+func (r *gjRefiner) mapBC(c int32) int32 {
+	if r.bcStamp[c] == r.bcTick {
+		return r.bcMap[c]
+	}
+	nc := r.allocBC()
+	r.bcBegin[nc], r.bcEnd[nc] = r.bcEnd[c], r.bcEnd[c]
+	if b := r.opBlock; b >= 0 {
+		r.linkBC(nc, b)
+	} else {
+		r.linkBC(nc, r.bcBlock[c])
+	}
+	r.bcStamp[c], r.bcMap[c] = r.bcTick, nc
+	r.bcTouched = append(r.bcTouched, c)
+	return nc
+}
+
+// relink moves transition t to the new slice of its slice.
+func (r *gjRefiner) relink(t int32) {
+	c := r.bcOf[t]
+	nc := r.mapBC(c)
+	p, last := r.btPos[t], r.bcEnd[c]-1
+	u := r.bt[last]
+	r.bt[p], r.bt[last] = u, t
+	r.btPos[u], r.btPos[t] = p, last
+	r.bcEnd[c]--
+	r.bcBegin[nc]--
+	r.bcOf[t] = nc
+}
+
+// endOp records the slices the operation emptied, to be freed by freeBCs.
+func (r *gjRefiner) endOp() {
+	for _, c := range r.bcTouched {
+		if r.bcBegin[c] == r.bcEnd[c] {
+			r.bcEmpty = append(r.bcEmpty, c)
+		}
+	}
+}
+
+// freeBCs frees the emptied slices; called where no seed refers to one.
+func (r *gjRefiner) freeBCs() {
+	for _, c := range r.bcEmpty {
+		if !r.bcFreed[c] && r.bcBegin[c] == r.bcEnd[c] {
+			r.bcFreed[c] = true
+			r.unlinkBC(c)
+			r.bcFree = append(r.bcFree, c)
+		}
+	}
+	r.bcEmpty = r.bcEmpty[:0]
+}
+
+// newBlock appends block id len(begin) covering perm[lo:hi] in
+// constellation c; the caller sets block[] of its states.
+func (r *gjRefiner) newBlock(lo, hi, c int32) int32 {
+	b := r.numBlocks
+	r.numBlocks++
+	r.begin = append(r.begin, lo)
+	r.end = append(r.end, hi)
+	r.constOf = append(r.constOf, c)
+	r.bottom = append(r.bottom, 0)
+	r.count = append(r.count, 0)
+	r.bcount = append(r.bcount, 0)
+	r.cut = append(r.cut, 0)
+	r.dirty = append(r.dirty, false)
+	r.blockBC = append(r.blockBC, -1)
+	return b
+}
+
+func (r *gjRefiner) size(b int32) int32 { return r.end[b] - r.begin[b] }
+
+func (r *gjRefiner) markDirty(b int32) {
+	if !r.dirty[b] {
+		r.dirty[b] = true
+		r.dirtyList = append(r.dirtyList, b)
+	}
+}
+
+// pushConstellation records that c may hold more than one block.
+func (r *gjRefiner) pushConstellation(c int32) {
+	if !r.inStack[c] {
+		r.inStack[c] = true
+		r.nonTrivial = append(r.nonTrivial, c)
+	}
+}
+
+// nextConstellation returns a constellation of two or more blocks, or -1.
+func (r *gjRefiner) nextConstellation() int32 {
+	for len(r.nonTrivial) > 0 {
+		c := r.nonTrivial[len(r.nonTrivial)-1]
+		if r.block[r.perm[r.cbegin[c]]] != r.block[r.perm[r.cend[c]-1]] {
+			return c
+		}
+		r.nonTrivial = r.nonTrivial[:len(r.nonTrivial)-1]
+		r.inStack[c] = false
+	}
+	return -1
+}
+
+func (r *gjRefiner) swap(i, j int32) {
+	si, sj := r.perm[i], r.perm[j]
+	r.perm[i], r.perm[j] = sj, si
+	r.where[si], r.where[sj] = j, i
+}
+
+// detach moves perm[hi:end[b]] to a fresh block of the same constellation
+// and dirtiness, which it returns.
+func (r *gjRefiner) detach(b, hi int32) int32 {
+	nb := r.newBlock(hi, r.end[b], r.constOf[b])
+	r.end[b] = hi
+	moved := int32(0)
+	k := r.k
+	r.beginOp(nb)
+	for _, s := range r.perm[hi:r.end[nb]] {
+		r.block[s] = nb
+		if r.inertOut[s] == 0 {
+			moved++
+		}
+		for t := k.out[s]; t < k.out[s+1]; t++ {
+			r.relink(t)
+		}
+		if r.inLabel && r.stamp[s] == r.stampEpoch {
+			r.seedBC[s] = r.mapBC(r.seedBC[s])
+		}
+	}
+	r.endOp()
+	r.bottom[nb] = moved
+	r.bottom[b] -= moved
+	if r.dirty[b] {
+		r.dirty[nb] = true
+		r.dirtyList = append(r.dirtyList, nb)
+	}
+	r.pushConstellation(r.constOf[b])
+	return nb
+}
+
+func (r *gjRefiner) startRound() {
+	nextEpoch(&r.epoch, r.mark)
+	r.queue = r.queue[:0]
+	r.touched = r.touched[:0]
+}
+
+// markState adds s to the current marked set. A marked bottom state moves
+// to the front of its block's bottom states, so that the unmarked ones are
+// perm[begin+bcount : begin+bottom].
+func (r *gjRefiner) markState(s int32) {
+	if r.mark[s] == r.epoch {
+		return
+	}
+	b := r.block[s]
+	if r.size(b) == 1 {
+		return // a singleton cannot split
+	}
+	r.mark[s] = r.epoch
+	r.queue = append(r.queue, s)
+	if r.count[b] == 0 {
+		r.touched = append(r.touched, b)
+	}
+	r.count[b]++
+	if r.inertOut[s] == 0 {
+		r.swap(r.where[s], r.begin[b]+r.bcount[b])
+		r.bcount[b]++
+	}
+}
+
+// splitMarked splits every touched block in which some bottom state is
+// unmarked into the states that reach a marked one by inert τ-steps and
+// the rest, found by a lockstep search that stops with the cheaper side.
+// A touched block whose bottom states are all marked is stable under the
+// splitter and left alone.
+func (r *gjRefiner) splitMarked() {
+	queue := r.queue[:0]
+	for _, s := range r.queue {
+		if b := r.block[s]; r.bcount[b] < r.bottom[b] {
+			queue = append(queue, s)
+		}
+	}
+	for _, b := range r.touched {
+		r.cut[b] = r.bcount[b] // unmarked bottom states start at begin+cut
+		r.count[b], r.bcount[b] = 0, 0
+	}
+	if len(queue) == 0 {
+		return
+	}
+	r.byBlock(queue, &r.markBuf, func(x int32, m []int32) {
+		unmarkedBottom := r.perm[r.begin[x]+r.cut[x] : r.begin[x]+r.bottom[x]]
+		var part []int32
+		reach := false
+		if !r.k.inert { // all states are bottom states
+			part = unmarkedBottom
+			if len(m) < len(part) {
+				part, reach = m, true
+			}
+			part = append(r.rList[:0], part...)
+			r.rList = part
+		} else {
+			part, reach = r.lockstep(x, m, -1, unmarkedBottom, false, func(s int32) (bool, int32) {
+				return r.mark[s] == r.epoch, 1
+			})
+		}
+		r.splitOff(x, part, reach)
+	})
+}
+
+// byBlock calls f for every block holding some of states, with those
+// states, grouped in *buf.
+func (r *gjRefiner) byBlock(states []int32, buf *[]int32, f func(x int32, group []int32)) {
+	g := append((*buf)[:0], states...)
+	*buf = g
+	slices.SortFunc(g, func(x, y int32) int { return int(r.block[x]) - int(r.block[y]) })
+	for i := 0; i < len(g); {
+		x := r.block[g[i]]
+		j := i + 1
+		for j < len(g) && r.block[g[j]] == x {
+			j++
+		}
+		f(x, g[i:j])
+		i = j
+	}
+}
+
+// splitOff moves the states part of block x to a new block; reach tells
+// whether part is the side that reaches the splitter.
+func (r *gjRefiner) splitOff(x int32, part []int32, reach bool) {
+	r.moveToTail(x, part)
+	nb := r.detach(x, r.end[x]-int32(len(part)))
+	if reach {
+		r.afterSplit(nb, x)
+	} else {
+		r.afterSplit(x, nb)
+	}
+}
+
+// moveToTail moves the states part of block b (distinct) to the end of
+// b's range in perm, keeping bottom states first both in part and in the
+// rest, in O(len(part)): every block is [bottom states | others] in perm.
+func (r *gjRefiner) moveToTail(b int32, part []int32) {
+	q := r.end[b] // the non-bottom states of part go to [q, end)
+	e := r.begin[b] + r.bottom[b]
+	bot := e // the bottom states of part go to [e', bot), e' = e after the loop
+	for _, s := range part {
+		if r.inertOut[s] > 0 {
+			q--
+			r.swap(r.where[s], q)
+		}
+	}
+	for _, s := range part {
+		if r.inertOut[s] == 0 {
+			e--
+			r.swap(r.where[s], e)
+		}
+	}
+	// [e, bot) holds part's bottom states, [bot, q) the rest's others:
+	// swap the shorter run across so the bottom states end right before q.
+	k, l := bot-e, q-bot
+	m := min(k, l)
+	for i := int32(0); i < m; i++ {
+		r.swap(e+i, e+k+l-m+i)
+	}
+}
+
+// afterSplit handles the τ-steps from reach into rest, which stopped being
+// inert when a block split into reach (states reaching the splitter) and
+// rest. Their sources may become new bottom states of reach; then reach is
+// dirty, or, if it keeps old bottom states, the part of it reaching only
+// new bottom states is split off and is dirty.
+func (r *gjRefiner) afterSplit(reach, rest int32) {
+	k := r.k
+	if !k.inert {
+		return
+	}
+	r.newBottom = r.newBottom[:0]
+	lose := func(s int32) {
+		if r.inertOut[s]--; r.inertOut[s] == 0 {
+			r.swap(r.where[s], r.begin[reach]+r.bottom[reach]) // into the bottom states
+			r.bottom[reach]++
+			r.newBottom = append(r.newBottom, s)
+		}
+	}
+	k.tauStepsBetween(r.block, r.perm[r.begin[reach]:r.end[reach]], r.perm[r.begin[rest]:r.end[rest]],
+		reach, rest, r.tauIndex, r.tauSrc, lose)
+	if len(r.newBottom) == 0 {
+		return
+	}
+	if r.dirty[reach] || r.bottom[reach] == int32(len(r.newBottom)) {
+		r.markDirty(reach)
+		return
+	}
+	// The states of reach whose inert paths all end in new bottom states:
+	// backwards from the new bottom states, a state joins when all its
+	// inert successors have.
+	list := r.closeBackward(reach, r.newBottom, func(int32) bool { return true })
+	r.moveToTail(reach, list)
+	nb := r.detach(reach, r.end[reach]-int32(len(list)))
+	r.markDirty(nb)
+	for _, y := range list { // τ-steps from the rest of reach into nb
+		for _, x := range r.tauSrc[r.tauIndex[y]:r.tauIndex[y+1]] {
+			if r.block[x] == reach {
+				r.inertOut[x]-- // stays positive: x reaches an old bottom state
+			}
+		}
+	}
+}
+
+// closeBackward returns the states of block b all of whose inert paths
+// end in seeds (which must be bottom states of b) and which satisfy join:
+// backwards over inert τ-steps, a state is taken when all its inert
+// successors have been and join holds for it. The result is in r.list.
+func (r *gjRefiner) closeBackward(b int32, seeds []int32, join func(s int32) bool) []int32 {
+	nextEpoch(&r.nEpoch, r.nSeen)
+	list := closeInertBackward(append(r.list[:0], seeds...), r.block, b,
+		r.tauIndex, r.tauSrc, r.inertOut, r.nSeen, r.nLeft, r.nEpoch, join)
+	r.list = list
+	return list
+}
+
+// round moves the first or last block of constellation c, whichever is
+// smaller, to a constellation of its own and restores stability under the
+// splitters (a, B) and co-splitters (a, c \ B).
+func (r *gjRefiner) round(c int32) {
+	k := r.k
+	b1, b2 := r.block[r.perm[r.cbegin[c]]], r.block[r.perm[r.cend[c]-1]]
+	bs := b1
+	if r.size(b2) < r.size(b1) {
+		bs = b2
+	}
+	nc := int32(len(r.cbegin))
+	r.cbegin = append(r.cbegin, r.begin[bs])
+	r.cend = append(r.cend, r.end[bs])
+	r.inStack = append(r.inStack, false)
+	if bs == b1 {
+		r.cbegin[c] = r.end[bs]
+	} else {
+		r.cend[c] = r.begin[bs]
+	}
+	r.constOf[bs] = nc
+	if k.inert {
+		// B's τ-steps into c \ B are no longer constellation-internal: B,
+		// stable under every other pair, is split under (τ, c \ B).
+		r.startRound()
+		for _, s := range r.perm[r.begin[bs]:r.end[bs]] {
+			for t := k.out[s]; t < k.out[s+1] && k.lab[t] == lts.Tau; t++ { // τ first, see newKernel
+				if r.constOf[r.block[k.dst[t]]] == c {
+					r.markState(s)
+					break
+				}
+			}
+		}
+		r.splitMarked()
+	}
+	for _, d := range r.perm[r.cbegin[nc]:r.cend[nc]] { // B, perhaps split above
+		for _, t := range r.inT[r.inIndex[d]:r.inIndex[d+1]] {
+			// A block of one state never splits again, so its counters
+			// and slices are never read: they are left stale.
+			if r.size(r.block[k.src[t]]) > 1 {
+				r.byLabel[k.lab[t]] = append(r.byLabel[k.lab[t]], t)
+			}
+		}
+	}
+	for a, ts := range r.byLabel {
+		if len(ts) == 0 {
+			continue
+		}
+		r.byLabel[a] = ts[:0]
+		r.moveCells(ts)
+		r.inLabel = true
+		r.startRound()
+		for _, t := range ts {
+			s := k.src[t]
+			if int32(a) == lts.Tau && k.inert && r.constOf[r.block[s]] == nc {
+				continue // τ inside the new constellation
+			}
+			r.markState(s)
+		}
+		r.splitMarked()
+		r.coSplit(int32(a), c, nc)
+		r.inLabel = false
+		for _, s := range r.seeds {
+			if cell := r.oldCell[s]; r.cellCnt[cell] == 0 {
+				r.freeCells = append(r.freeCells, cell)
+			}
+		}
+		r.freeBCs()
+	}
+}
+
+// moveCells moves the transitions ts (all with one label, into the block
+// just moved to a new constellation) from the counter cell of (source,
+// label, old constellation) to a cell of (source, label, new
+// constellation), recording the old cell of each source in oldCell and
+// the sources in seeds.
+func (r *gjRefiner) moveCells(ts []int32) {
+	nextEpoch(&r.stampEpoch, r.stamp)
+	r.seeds = r.seeds[:0]
+	newCell := r.list[:0] // per seed, parallel to seeds
+	r.beginOp(-1)
+	defer r.endOp()
+	for _, t := range ts {
+		s := r.k.src[t]
+		if r.stamp[s] != r.stampEpoch {
+			r.stamp[s] = r.stampEpoch
+			r.oldCell[s] = r.cellOf[t]
+			r.seedBC[s] = r.bcOf[t]
+			r.nLeft[s] = int32(len(r.seeds)) // index of s in seeds
+			r.seeds = append(r.seeds, s)
+			var cell int32
+			if f := len(r.freeCells); f > 0 {
+				cell = r.freeCells[f-1]
+				r.freeCells = r.freeCells[:f-1]
+			} else {
+				cell = int32(len(r.cellCnt))
+				r.cellCnt = append(r.cellCnt, 0)
+			}
+			newCell = append(newCell, cell)
+		}
+		r.cellCnt[r.cellOf[t]]--
+		cell := newCell[r.nLeft[s]]
+		r.cellCnt[cell]++
+		r.cellOf[t] = cell
+		r.relink(t)
+	}
+	r.list = newCell
+}
+
+// coSplit splits, under (a, c) where c is the constellation B just left,
+// the clean blocks holding sources of a-steps into B (r.seeds). Such a
+// block was stable under (a, c ∪ B) and all its bottom states are seeds,
+// so its bottom states without an a-step into c are the seeds whose old
+// cell is empty. Clean blocks without seeds stay stable under (a, c).
+func (r *gjRefiner) coSplit(a, c, nc int32) {
+	k := r.k
+	// Group the seeds lacking (a, c) by block; the queue is free now.
+	r.startRound()
+	// (τ, c) is no splitter for blocks of c, and the parts of B are already
+	// stable under it.
+	own := a == lts.Tau && k.inert
+	for _, s := range r.seeds {
+		x := r.block[s]
+		if !r.dirty[x] && r.inertOut[s] == 0 && r.cellCnt[r.oldCell[s]] == 0 && !(own && (r.constOf[x] == c || r.constOf[x] == nc)) {
+			r.markState(s)
+		}
+	}
+	if len(r.touched) == 0 {
+		return
+	}
+	for _, x := range r.touched {
+		r.count[x], r.bcount[x] = 0, 0
+	}
+	r.byBlock(r.queue, &r.coBuf, func(x int32, z []int32) {
+		bc := r.seedBC[z[0]] // (x, a, c)
+		if r.dirty[x] || r.bcBegin[bc] == r.bcEnd[bc] {
+			return // dirty, or no state of x has an a-step into c
+		}
+		var part []int32
+		reach := false
+		if !k.inert {
+			// Every state is bottom: z is the part without (a, c), the
+			// sources of the slice the rest; move the smaller.
+			part = z
+			if r.bcEnd[bc]-r.bcBegin[bc] < int32(len(z)) {
+				nextEpoch(&r.epoch, r.mark)
+				part, reach = r.rList[:0], true
+				for _, t := range r.bt[r.bcBegin[bc]:r.bcEnd[bc]] {
+					if s := k.src[t]; r.mark[s] != r.epoch {
+						r.mark[s] = r.epoch
+						part = append(part, s)
+					}
+				}
+				r.rList = part
+			}
+		} else {
+			part, reach = r.lockstep(x, nil, bc, z, true, func(s int32) (bool, int32) { return r.hasStep(s, a, c) })
+		}
+		r.splitOff(x, part, reach)
+	})
+}
+
+// hasStep reports whether s has an a-step into constellation c, and what
+// finding out cost: for a seed of the current label its counter says so.
+func (r *gjRefiner) hasStep(s, a, c int32) (bool, int32) {
+	k := r.k
+	if r.stamp[s] == r.stampEpoch {
+		return r.cellCnt[r.oldCell[s]] > 0, 1
+	}
+	lo, hi := k.out[s], k.out[s+1]
+	for lo < hi { // first transition with label >= a
+		mid := int32(uint32(lo+hi) >> 1)
+		if k.lab[mid] < a {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	cost := int32(1)
+	for t := lo; t < k.out[s+1] && k.lab[t] == a; t++ {
+		cost++
+		if r.constOf[r.block[k.dst[t]]] == c {
+			return true, cost
+		}
+	}
+	return false, cost
+}
+
+// lockstep splits block x by two searches run in alternation, one step
+// each, stopping when either is complete (the coroutines of the 2017
+// paper): U, the states that cannot reach the splitter by inert τ-steps,
+// grows backwards from uSeeds (all the bottom states that cannot), taking
+// a state when all its inert successors are in U and has(state) is false;
+// R, the states that can, grows backwards from rSeeds (already marked) and
+// the sources of slice bc (if bc ≥ 0). With fresh, R is marked with a new
+// epoch. has returns the cost of its answer as well, counted as U's steps.
+// It returns the complete side and whether it is R; both sides must be
+// non-empty.
+func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, fresh bool,
+	has func(s int32) (bool, int32)) (part []int32, reach bool) {
+	k := r.k
+	nextEpoch(&r.nEpoch, r.nSeen) // U: nSeen/nLeft, nLeft < 0 for a member
+	uList := r.list[:0]
+	uS, uI, uArc, uArcEnd, uDebt := 0, 0, int32(0), int32(0), int32(0)
+	if fresh {
+		nextEpoch(&r.epoch, r.mark)
+	}
+	rList := r.rList[:0]
+	rS, rI, rArc, rArcEnd, rT, rTEnd := 0, 0, int32(0), int32(0), int32(0), int32(0)
+	if bc >= 0 {
+		rT, rTEnd = r.bcBegin[bc], r.bcEnd[bc]
+	}
+	defer func() { r.list, r.rList = uList, rList }()
+	// A side that grows past half of x is dropped, and the other finishes
+	// alone: the side returned, whose transitions detach relinks, is then
+	// the smaller.
+	half := int(r.size(x) / 2)
+	uOn, rOn := true, true
+	for {
+		if len(uList) > half {
+			uOn = false
+		}
+		if len(rList) > half {
+			rOn = false
+		}
+		switch { // one step of U
+		case !uOn:
+		case uDebt > 0:
+			uDebt--
+		case uArc < uArcEnd:
+			y := r.tauSrc[uArc]
+			uArc++
+			if r.block[y] != x {
+				break
+			}
+			if r.nSeen[y] != r.nEpoch {
+				r.nSeen[y], r.nLeft[y] = r.nEpoch, r.inertOut[y]
+			}
+			if r.nLeft[y]--; r.nLeft[y] == 0 {
+				yes, cost := has(y)
+				uDebt += cost - 1
+				if !yes {
+					r.nLeft[y] = -1
+					uList = append(uList, y)
+				}
+			}
+		case uI < len(uList):
+			s := uList[uI]
+			uI++
+			uArc, uArcEnd = r.tauIndex[s], r.tauIndex[s+1]
+		case uS < len(uSeeds):
+			s := uSeeds[uS]
+			uS++
+			r.nSeen[s], r.nLeft[s] = r.nEpoch, -1
+			uList = append(uList, s)
+		default:
+			return uList, false
+		}
+		switch { // one step of R
+		case !rOn:
+		case rArc < rArcEnd:
+			u := r.tauSrc[rArc]
+			rArc++
+			if r.block[u] == x && r.mark[u] != r.epoch {
+				r.mark[u] = r.epoch
+				rList = append(rList, u)
+			}
+		case rI < len(rList):
+			s := rList[rI]
+			rI++
+			rArc, rArcEnd = r.tauIndex[s], r.tauIndex[s+1]
+		case rS < len(rSeeds):
+			rList = append(rList, rSeeds[rS])
+			rS++
+		case rT < rTEnd:
+			s := k.src[r.bt[rT]]
+			rT++
+			if r.mark[s] != r.epoch {
+				r.mark[s] = r.epoch
+				rList = append(rList, s)
+			}
+		default:
+			return rList, true
+		}
+	}
+}
+
+// fullCheck makes dirty block x stable under every (a, D): x is stable
+// iff every bottom state of x has a transition in every non-empty slice
+// (x, a, D) but (τ, its own constellation). It reads the transitions of
+// the bottom states only, counting per slice the bottom states in it, and
+// then splits x under each slice some bottom state lacks, marking the
+// sources of the slice's transitions (gathered before any split).
+func (r *gjRefiner) fullCheck(x int32) {
+	k := r.k
+	r.dirty[x] = false
+	if r.size(x) == 1 {
+		return // its slices may be stale, see round
+	}
+	cx := r.constOf[x]
+	for c := r.blockBC[x]; c >= 0; c = r.bcNext[c] {
+		r.bcCnt[c], r.bcSeen[c] = 0, -1
+	}
+	for _, s := range r.perm[r.begin[x] : r.begin[x]+r.bottom[x]] {
+		for t := k.out[s]; t < k.out[s+1]; t++ {
+			if c := r.bcOf[t]; r.bcSeen[c] != s {
+				r.bcSeen[c] = s
+				r.bcCnt[c]++
+			}
+		}
+	}
+	need := r.bottom[x]
+	sources := r.grouped[:0]
+	r.dStart = r.dStart[:0]
+	for c := r.blockBC[x]; c >= 0; c = r.bcNext[c] {
+		if r.bcBegin[c] == r.bcEnd[c] || r.bcCnt[c] == need {
+			continue
+		}
+		if t := r.bt[r.bcBegin[c]]; k.inert && k.lab[t] == lts.Tau && r.constOf[r.block[k.dst[t]]] == cx {
+			continue
+		}
+		r.dStart = append(r.dStart, int32(len(sources)))
+		for _, t := range r.bt[r.bcBegin[c]:r.bcEnd[c]] {
+			sources = append(sources, k.src[t])
+		}
+	}
+	r.dStart = append(r.dStart, int32(len(sources)))
+	r.grouped = sources
+	for i := 0; i+1 < len(r.dStart); i++ {
+		r.startRound()
+		for _, s := range sources[r.dStart[i]:r.dStart[i+1]] {
+			r.markState(s)
+		}
+		r.splitMarked()
+	}
+	r.freeBCs()
+}

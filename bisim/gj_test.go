@@ -1,0 +1,119 @@
+package bisim
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestGJInvariants runs GJ on random LTSs and checks its data structures
+// at the end, not only the partition: blocks as ranges of perm with their
+// bottom states first, slices holding exactly the transitions of their
+// block with one label and one target constellation, counters matching
+// the transitions of their cell. Blocks of one state are left out of the
+// slice and counter checks (their slices may be stale by design).
+func TestGJInvariants(t *testing.T) {
+	seeds := 300
+	if testing.Short() {
+		seeds = 30
+	}
+	for seed := range seeds {
+		l := randomLTS(uint64(2_000_000+seed), 120)
+		for _, eq := range allEquivalences {
+			k := newKernel(l, eq)
+			r := newGJRefiner(k)
+			r.run(&Options{})
+			if err := r.check(); err != nil {
+				t.Fatalf("seed %d, %v: %v", seed, eq, err)
+			}
+		}
+	}
+	k := newKernel(benchRandom(2000), DivBranching)
+	r := newGJRefiner(k)
+	r.run(&Options{})
+	require.NoError(t, r.check())
+}
+
+// check verifies the invariants of a gjRefiner between rounds.
+func (r *gjRefiner) check() error {
+	k := r.k
+	for i, s := range r.perm {
+		if r.where[s] != int32(i) {
+			return fmt.Errorf("where[%d] = %d, perm[%d] = %d", s, r.where[s], i, s)
+		}
+	}
+	for x := int32(0); x < r.numBlocks; x++ {
+		c := r.constOf[x]
+		if r.begin[x] < r.cbegin[c] || r.end[x] > r.cend[c] {
+			return fmt.Errorf("block %d [%d, %d) outside its constellation %d [%d, %d)", x, r.begin[x], r.end[x], c, r.cbegin[c], r.cend[c])
+		}
+		for i := r.begin[x]; i < r.end[x]; i++ {
+			s := r.perm[i]
+			if r.block[s] != x {
+				return fmt.Errorf("state %d in the range of block %d but block[s] = %d", s, x, r.block[s])
+			}
+			inert := int32(0)
+			for t := k.out[s]; t < k.out[s+1]; t++ {
+				if k.isTau(t) && r.block[k.dst[t]] == x {
+					inert++
+				}
+			}
+			if inert != r.inertOut[s] {
+				return fmt.Errorf("state %d: inertOut %d, counted %d", s, r.inertOut[s], inert)
+			}
+			if (i < r.begin[x]+r.bottom[x]) != (inert == 0) {
+				return fmt.Errorf("block %d: state %d at %d is bottom %v, bottom zone ends at %d", x, s, i, inert == 0, r.begin[x]+r.bottom[x])
+			}
+		}
+		if r.size(x) == 1 {
+			continue
+		}
+		inSlices := 0
+		for b := r.blockBC[x]; b >= 0; b = r.bcNext[b] {
+			if r.bcBlock[b] != x {
+				return fmt.Errorf("slice %d in the list of block %d has bcBlock %d", b, x, r.bcBlock[b])
+			}
+			for p := r.bcBegin[b]; p < r.bcEnd[b]; p++ {
+				t := r.bt[p]
+				first := r.bt[r.bcBegin[b]]
+				switch {
+				case r.btPos[t] != p || r.bcOf[t] != b:
+					return fmt.Errorf("transition %d at %d of slice %d: btPos %d, bcOf %d", t, p, b, r.btPos[t], r.bcOf[t])
+				case r.block[k.src[t]] != x:
+					return fmt.Errorf("slice %d of block %d holds transition %d from block %d", b, x, t, r.block[k.src[t]])
+				case k.lab[t] != k.lab[first] || r.constOf[r.block[k.dst[t]]] != r.constOf[r.block[k.dst[first]]]:
+					return fmt.Errorf("slice %d mixes labels or target constellations", b)
+				}
+				inSlices++
+			}
+		}
+		out := 0
+		cells := map[int32]int32{}
+		cellKey := map[int32][3]int32{}
+		for _, s := range r.perm[r.begin[x]:r.end[x]] {
+			out += int(k.out[s+1] - k.out[s])
+			for t := k.out[s]; t < k.out[s+1]; t++ {
+				c := r.cellOf[t]
+				cells[c]++
+				key := [3]int32{s, k.lab[t], r.constOf[r.block[k.dst[t]]]}
+				if old, ok := cellKey[c]; ok && old != key {
+					return fmt.Errorf("cell %d holds (state, label, constellation) %v and %v", c, old, key)
+				}
+				cellKey[c] = key
+			}
+		}
+		if out != inSlices {
+			return fmt.Errorf("block %d: %d transitions, %d in its slices", x, out, inSlices)
+		}
+		for c, n := range cells {
+			if r.cellCnt[c] != n {
+				return fmt.Errorf("cell %d: count %d, %d transitions", c, r.cellCnt[c], n)
+			}
+		}
+	}
+	if len(r.dirtyList) != 0 || r.nextConstellation() >= 0 {
+		return fmt.Errorf("not finished")
+	}
+	return nil
+}
