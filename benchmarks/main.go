@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/linbis/linbis/verify"
 )
 
 func main() {
@@ -35,8 +37,12 @@ func main() {
 			&cli.IntFlag{Name: "max-states", Value: 25_000_000, Usage: "per LTS; a case above it is skipped (the bisimulation of 25 M states needs about 15 GiB)"},
 			&cli.StringFlag{Name: "out", Value: "benchmarks/out", Usage: "output folder"},
 			&cli.BoolFlag{Name: "no-refine", Usage: "skip the refinement runs"},
+			&cli.StringFlag{Name: "from-csv", Usage: "measure nothing: draw results.md and results.png again from this results.csv into --out"},
 		},
 		Action: func(c *cli.Context) error {
+			if path := c.String("from-csv"); path != "" {
+				return redraw(path, c.String("out"))
+			}
 			cases, ok := grids[c.String("grid")]
 			if !ok {
 				return fmt.Errorf("unknown grid %q: expected one of %s", c.String("grid"), strings.Join(gridNames(), ", "))
@@ -134,26 +140,57 @@ func Run(cases []Case, cfg Config) ([]*Row, error) {
 		logf("%-12s %d/%d  impl %d states  bisim %.2fs  refine %.2fs  lin=%s lf=%s %s %s", c.Model, c.Threads, c.Ops,
 			row.ImplStates, row.BisimSeconds, row.RefineSeconds, row.Linearizable, row.LockFree, row.VerdictOK, strings.Join(row.Notes, "; "))
 	}
-	for name, write := range map[string]func(*os.File) error{
+	return rows, writeOutputs(cfg.Out, rows, machine, logf)
+}
+
+// writeOutputs writes results.csv, results.md and results.png to dir.
+func writeOutputs(dir string, rows []*Row, machine string, logf func(string, ...any)) error {
+	outputs := map[string]func(*os.File) error{
 		"results.csv": func(f *os.File) error { return WriteCSV(f, rows) },
 		"results.md":  func(f *os.File) error { return WriteMarkdown(f, rows, machine) },
-	} {
-		f, err := os.Create(filepath.Join(cfg.Out, name))
-		if err != nil {
-			return rows, err
-		}
-		if err := write(f); err != nil {
-			f.Close()
-			return rows, err
-		}
-		if err := f.Close(); err != nil {
-			return rows, err
+	}
+	for name, write := range outputs {
+		if err := createOutput(filepath.Join(dir, name), write); err != nil {
+			return err
 		}
 	}
-	if err := WritePlot(filepath.Join(cfg.Out, "results.png"), rows); err != nil {
+	if err := WritePlot(filepath.Join(dir, "results.png"), rows); err != nil {
 		logf("no plot: %v", err)
 	}
-	return rows, nil
+	return nil
+}
+
+// createOutput creates path and writes it with write.
+func createOutput(path string, write func(*os.File) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// redraw reads a results.csv and writes it, results.md and results.png
+// to dir, measuring nothing.
+func redraw(csvPath, dir string) error {
+	f, err := os.Open(csvPath)
+	if err != nil {
+		return err
+	}
+	rows, err := ReadCSV(f)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %v", csvPath, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return writeOutputs(dir, rows, "as recorded in "+csvPath, func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, format+"\n", args...)
+	})
 }
 
 // fill records one run's measurements in the row.
@@ -181,18 +218,26 @@ func (r *Row) fill(x *run, method string) {
 	if s := x.stage("compile"); s >= 0 {
 		r.GenSeconds = s
 	}
+	// A refinement stopped by a limit has no verdict: its time is not a
+	// measurement of the check (the note says which limit it hit).
+	finished := v.Refines == verify.Yes || v.Refines == verify.No
 	switch method {
 	case "bisim":
 		r.BisimSeconds, r.BisimPeakMiB = x.stage("bisimulation"), x.peakMiB
 		r.Bisimilar = string(v.Bisimilar)
 		r.Linearizable, r.LockFree = string(v.Linearizable), string(v.LockFree)
 	case "refine":
-		r.RefineSeconds, r.RefinePeakMiB, r.RefinePairs = x.stage("refinement"), x.peakMiB, v.RefinementPairs
 		r.Refines = string(v.Refines)
+		if !finished {
+			break
+		}
+		r.RefineSeconds, r.RefinePeakMiB, r.RefinePairs = x.stage("refinement"), x.peakMiB, v.RefinementPairs
 		if r.Linearizable == "" || r.Linearizable == "unknown" {
 			r.Linearizable = string(v.Linearizable)
 		}
 	case "refine-noantichain":
-		r.RefineNoACSeconds, r.RefineNoACPeakMiB, r.RefineNoACPairs = x.stage("refinement"), x.peakMiB, v.RefinementPairs
+		if finished {
+			r.RefineNoACSeconds, r.RefineNoACPeakMiB, r.RefineNoACPairs = x.stage("refinement"), x.peakMiB, v.RefinementPairs
+		}
 	}
 }

@@ -134,3 +134,62 @@ func WriteMarkdown(w io.Writer, rows []*Row, machine string) error {
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
+
+// ReadCSV reads rows written by WriteCSV, so that results.md and the plot
+// can be drawn again from a results.csv (`--from-csv`).
+func ReadCSV(r io.Reader) ([]*Row, error) {
+	records, err := csv.NewReader(r).ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(records) == 0 || strings.Join(records[0], ",") != strings.Join(columns, ",") {
+		return nil, fmt.Errorf("not a results.csv: expected the header %s", strings.Join(columns, ","))
+	}
+	var rows []*Row
+	for i, rec := range records[1:] {
+		row, err := parseRow(rec)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %v", i+2, err)
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// parseRow is the inverse of Row.values.
+func parseRow(rec []string) (*Row, error) {
+	var firstErr error
+	integer := func(s string) int64 {
+		if s == "" {
+			return -1
+		}
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return v
+	}
+	float := func(s string) float64 {
+		if s == "" {
+			return -1
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return v
+	}
+	r := &Row{Case: Case{Grid: rec[0], Model: rec[1], Label: rec[2], Threads: int(integer(rec[3])), Ops: int(integer(rec[4])),
+		WantLinearizable: rec[24], WantLockFree: rec[25],
+		PaperSpecStates: rec[27], PaperImplStates: rec[28], PaperBisimSeconds: rec[29], PaperRefineSeconds: rec[30], PaperSource: rec[31]},
+		ImplStates: integer(rec[5]), ImplTransitions: integer(rec[6]), SpecStates: integer(rec[7]), SpecTransitions: integer(rec[8]),
+		ImplQuotient: integer(rec[9]), SpecQuotient: integer(rec[10]),
+		GenSeconds: float(rec[11]), BisimSeconds: float(rec[12]), BisimPeakMiB: float(rec[13]),
+		RefineSeconds: float(rec[14]), RefinePeakMiB: float(rec[15]), RefinePairs: integer(rec[16]),
+		RefineNoACSeconds: float(rec[17]), RefineNoACPeakMiB: float(rec[18]), RefineNoACPairs: integer(rec[19]),
+		Bisimilar: rec[20], Refines: rec[21], Linearizable: rec[22], LockFree: rec[23], VerdictOK: rec[26]}
+	if rec[32] != "" {
+		r.Notes = strings.Split(rec[32], "; ")
+	}
+	return r, firstErr
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -66,4 +67,19 @@ func TestGridsAreWellFormed(t *testing.T) {
 		}
 	}
 	assert.Len(t, yangGrid(), 32, "Table 1 has 16 rows, for two stacks")
+}
+
+func TestCSVRoundTrip(t *testing.T) {
+	rows := sampleRows()
+	rows[0].Notes = []string{"bisim: a note", "refine: pair limit reached"}
+	var buf bytes.Buffer
+	require.NoError(t, WriteCSV(&buf, rows))
+	back, err := ReadCSV(&buf)
+	require.NoError(t, err)
+	for _, r := range rows {
+		r.Extra = nil // the flags of a case are not part of the CSV
+	}
+	assert.Equal(t, rows, back)
+	_, err = ReadCSV(strings.NewReader("a,b\n1,2\n"))
+	assert.ErrorContains(t, err, "not a results.csv")
 }
