@@ -7,8 +7,9 @@
 //
 // Each case runs `linbis verify --json` in a child process (built once from
 // this module), so that a timeout can stop it and its peak memory is the
-// kernel's figure. Three runs per case: bisimulation, refinement with
-// antichains, refinement without. When a case's bisimulation run hits the
+// kernel's figure. Four runs per case: generation alone (`linbis compile`,
+// for its peak memory), bisimulation, refinement with antichains,
+// refinement without. When a case's bisimulation run hits the
 // timeout or a limit, the larger cases of the same series are skipped.
 package main
 
@@ -123,6 +124,15 @@ func Run(cases []Case, cfg Config) ([]*Row, error) {
 			logf("%-12s %d/%d skipped", c.Model, c.Threads, c.Ops)
 			continue
 		}
+		gen := runCompile(bin, c, cfg)
+		if gen.err != nil {
+			// Verifying would explore the same LTSs and fail the same way.
+			row.Notes = append(row.Notes, "generate: "+gen.err.Error())
+			gaveUp[series] = c.Ops
+			logf("%-12s %d/%d  %s", c.Model, c.Threads, c.Ops, strings.Join(row.Notes, "; "))
+			continue
+		}
+		row.GenPeakMiB = gen.peakMiB
 		bis := runVerify(bin, c, cfg, "--method", "bisim")
 		row.fill(bis, "bisim")
 		if bis.timedOut || bis.report == nil {

@@ -15,6 +15,7 @@ type Row struct {
 	SpecStates, SpecTransitions int64
 	ImplQuotient, SpecQuotient  int64
 	GenSeconds                  float64
+	GenPeakMiB                  float64 // peak memory of `linbis compile` (both LTSs, with statistics)
 	BisimSeconds                float64
 	BisimPeakMiB                float64
 	RefineSeconds               float64
@@ -35,7 +36,7 @@ type Row struct {
 var columns = []string{
 	"grid", "model", "label", "threads", "ops",
 	"impl_states", "impl_transitions", "spec_states", "spec_transitions", "impl_quotient_states", "spec_quotient_states",
-	"generate_s", "bisim_s", "bisim_peak_mib", "refine_s", "refine_peak_mib", "refine_pairs",
+	"generate_s", "generate_peak_mib", "bisim_s", "bisim_peak_mib", "refine_s", "refine_peak_mib", "refine_pairs",
 	"refine_noantichain_s", "refine_noantichain_peak_mib", "refine_noantichain_pairs",
 	"bisimilar", "refines", "linearizable", "lock_free", "expected_linearizable", "expected_lock_free", "verdict_check",
 	"paper_spec_states", "paper_impl_states", "paper_bisim_s", "paper_refine_s", "paper_source", "notes",
@@ -55,11 +56,19 @@ func secs(v float64) string {
 	return strconv.FormatFloat(v, 'f', 3, 64)
 }
 
+// gib renders MiB as GiB with two decimals, "" when unknown.
+func gib(mib float64) string {
+	if mib < 0 {
+		return ""
+	}
+	return strconv.FormatFloat(mib/1024, 'f', 2, 64)
+}
+
 func (r *Row) values() []string {
 	return []string{
 		r.Grid, r.Model, r.Label, strconv.Itoa(r.Threads), strconv.Itoa(r.Ops),
 		num(r.ImplStates), num(r.ImplTransitions), num(r.SpecStates), num(r.SpecTransitions), num(r.ImplQuotient), num(r.SpecQuotient),
-		secs(r.GenSeconds), secs(r.BisimSeconds), secs(r.BisimPeakMiB), secs(r.RefineSeconds), secs(r.RefinePeakMiB), num(r.RefinePairs),
+		secs(r.GenSeconds), secs(r.GenPeakMiB), secs(r.BisimSeconds), secs(r.BisimPeakMiB), secs(r.RefineSeconds), secs(r.RefinePeakMiB), num(r.RefinePairs),
 		secs(r.RefineNoACSeconds), secs(r.RefineNoACPeakMiB), num(r.RefineNoACPairs),
 		r.Bisimilar, r.Refines, r.Linearizable, r.LockFree, r.WantLinearizable, r.WantLockFree, r.VerdictOK,
 		r.PaperSpecStates, r.PaperImplStates, r.PaperBisimSeconds, r.PaperRefineSeconds, r.PaperSource, strings.Join(r.Notes, "; "),
@@ -69,7 +78,7 @@ func (r *Row) values() []string {
 // newRow starts a row with every measurement unknown (-1).
 func newRow(c Case) *Row {
 	return &Row{Case: c, ImplStates: -1, ImplTransitions: -1, SpecStates: -1, SpecTransitions: -1,
-		ImplQuotient: -1, SpecQuotient: -1, GenSeconds: -1, BisimSeconds: -1, BisimPeakMiB: -1,
+		ImplQuotient: -1, SpecQuotient: -1, GenSeconds: -1, GenPeakMiB: -1, BisimSeconds: -1, BisimPeakMiB: -1,
 		RefineSeconds: -1, RefinePeakMiB: -1, RefinePairs: -1, RefineNoACSeconds: -1, RefineNoACPeakMiB: -1, RefineNoACPairs: -1}
 }
 
@@ -111,8 +120,8 @@ func WriteCSV(w io.Writer, rows []*Row) error {
 func WriteMarkdown(w io.Writer, rows []*Row, machine string) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Machine: %s\n\n", machine)
-	sb.WriteString("| grid | model | #th/#op | spec states | impl states (paper) | quotient impl/spec | gen s | bisim s (paper) | refine s (paper) | refine no-antichain s | pairs | linearizable | lock-free | check | notes |\n")
-	sb.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	sb.WriteString("| grid | model | #th/#op | spec states | impl states (paper) | quotient impl/spec | gen s | peak GiB gen/bisim | bisim s (paper) | refine s (paper) | refine no-antichain s | pairs | linearizable | lock-free | check | notes |\n")
+	sb.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	paper := func(ours, theirs string) string {
 		if theirs == "" {
 			return ours
@@ -123,10 +132,10 @@ func WriteMarkdown(w io.Writer, rows []*Row, machine string) error {
 		return ours + " (" + theirs + ")"
 	}
 	for _, r := range rows {
-		fmt.Fprintf(&sb, "| %s | %s | %d/%d | %s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(&sb, "| %s | %s | %d/%d | %s | %s | %s/%s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			r.Grid, r.Label, r.Threads, r.Ops,
 			paper(num(r.SpecStates), r.PaperSpecStates), paper(num(r.ImplStates), r.PaperImplStates),
-			num(r.ImplQuotient), num(r.SpecQuotient), secs(r.GenSeconds),
+			num(r.ImplQuotient), num(r.SpecQuotient), secs(r.GenSeconds), gib(r.GenPeakMiB), gib(r.BisimPeakMiB),
 			paper(secs(r.BisimSeconds), r.PaperBisimSeconds), paper(secs(r.RefineSeconds), r.PaperRefineSeconds),
 			secs(r.RefineNoACSeconds), num(r.RefinePairs), r.Linearizable, r.LockFree, r.VerdictOK,
 			strings.Join(r.Notes, "; "))
@@ -158,38 +167,51 @@ func ReadCSV(r io.Reader) ([]*Row, error) {
 
 // parseRow is the inverse of Row.values.
 func parseRow(rec []string) (*Row, error) {
+	if len(rec) != len(columns) {
+		return nil, fmt.Errorf("%d fields, expected %d", len(rec), len(columns))
+	}
+	field := map[string]string{}
+	for i, name := range columns {
+		field[name] = rec[i]
+	}
 	var firstErr error
-	integer := func(s string) int64 {
-		if s == "" {
+	integer := func(name string) int64 {
+		if field[name] == "" {
 			return -1
 		}
-		v, err := strconv.ParseInt(s, 10, 64)
+		v, err := strconv.ParseInt(field[name], 10, 64)
 		if err != nil && firstErr == nil {
-			firstErr = err
+			firstErr = fmt.Errorf("%s: %v", name, err)
 		}
 		return v
 	}
-	float := func(s string) float64 {
-		if s == "" {
+	float := func(name string) float64 {
+		if field[name] == "" {
 			return -1
 		}
-		v, err := strconv.ParseFloat(s, 64)
+		v, err := strconv.ParseFloat(field[name], 64)
 		if err != nil && firstErr == nil {
-			firstErr = err
+			firstErr = fmt.Errorf("%s: %v", name, err)
 		}
 		return v
 	}
-	r := &Row{Case: Case{Grid: rec[0], Model: rec[1], Label: rec[2], Threads: int(integer(rec[3])), Ops: int(integer(rec[4])),
-		WantLinearizable: rec[24], WantLockFree: rec[25],
-		PaperSpecStates: rec[27], PaperImplStates: rec[28], PaperBisimSeconds: rec[29], PaperRefineSeconds: rec[30], PaperSource: rec[31]},
-		ImplStates: integer(rec[5]), ImplTransitions: integer(rec[6]), SpecStates: integer(rec[7]), SpecTransitions: integer(rec[8]),
-		ImplQuotient: integer(rec[9]), SpecQuotient: integer(rec[10]),
-		GenSeconds: float(rec[11]), BisimSeconds: float(rec[12]), BisimPeakMiB: float(rec[13]),
-		RefineSeconds: float(rec[14]), RefinePeakMiB: float(rec[15]), RefinePairs: integer(rec[16]),
-		RefineNoACSeconds: float(rec[17]), RefineNoACPeakMiB: float(rec[18]), RefineNoACPairs: integer(rec[19]),
-		Bisimilar: rec[20], Refines: rec[21], Linearizable: rec[22], LockFree: rec[23], VerdictOK: rec[26]}
-	if rec[32] != "" {
-		r.Notes = strings.Split(rec[32], "; ")
+	r := &Row{Case: Case{Grid: field["grid"], Model: field["model"], Label: field["label"],
+		Threads: int(integer("threads")), Ops: int(integer("ops")),
+		WantLinearizable: field["expected_linearizable"], WantLockFree: field["expected_lock_free"],
+		PaperSpecStates: field["paper_spec_states"], PaperImplStates: field["paper_impl_states"],
+		PaperBisimSeconds: field["paper_bisim_s"], PaperRefineSeconds: field["paper_refine_s"], PaperSource: field["paper_source"]},
+		ImplStates: integer("impl_states"), ImplTransitions: integer("impl_transitions"),
+		SpecStates: integer("spec_states"), SpecTransitions: integer("spec_transitions"),
+		ImplQuotient: integer("impl_quotient_states"), SpecQuotient: integer("spec_quotient_states"),
+		GenSeconds: float("generate_s"), GenPeakMiB: float("generate_peak_mib"),
+		BisimSeconds: float("bisim_s"), BisimPeakMiB: float("bisim_peak_mib"),
+		RefineSeconds: float("refine_s"), RefinePeakMiB: float("refine_peak_mib"), RefinePairs: integer("refine_pairs"),
+		RefineNoACSeconds: float("refine_noantichain_s"), RefineNoACPeakMiB: float("refine_noantichain_peak_mib"),
+		RefineNoACPairs: integer("refine_noantichain_pairs"),
+		Bisimilar:       field["bisimilar"], Refines: field["refines"], Linearizable: field["linearizable"],
+		LockFree: field["lock_free"], VerdictOK: field["verdict_check"]}
+	if field["notes"] != "" {
+		r.Notes = strings.Split(field["notes"], "; ")
 	}
 	return r, firstErr
 }

@@ -37,34 +37,38 @@ func (r *run) stage(name string) float64 {
 	return -1
 }
 
-// runVerify runs `linbis verify` on a case with extra flags, under the
-// configured timeout and state limit, and measures its peak memory from the kernel's rusage.
-func runVerify(bin string, c Case, cfg Config, flags ...string) *run {
-	timeout := cfg.Timeout
-	args := []string{"verify", c.Model, "--threads", strconv.Itoa(c.Threads), "--ops", strconv.Itoa(c.Ops), "--json"}
+// caseArgs are the arguments that give linbis a case's model and bounds.
+func caseArgs(verb string, c Case, cfg Config) []string {
+	args := []string{verb, c.Model, "--threads", strconv.Itoa(c.Threads), "--ops", strconv.Itoa(c.Ops)}
 	if cfg.MaxStates > 0 {
 		args = append(args, "--max-states", strconv.Itoa(cfg.MaxStates))
 	}
-	args = append(args, c.Extra...)
+	for _, f := range c.Extra {
+		if verb == "compile" && f == "--lin-points" {
+			f = "--lin" // what verify --lin-points generates: lin events made visible
+		}
+		args = append(args, f)
+	}
+	return args
+}
+
+// runCompile runs `linbis compile` on a case: the generation alone, for
+// its peak memory.
+func runCompile(bin string, c Case, cfg Config) *run {
+	r, _, err := execLinbis(bin, caseArgs("compile", c, cfg), cfg.Timeout)
+	if r.err == nil && err != nil {
+		r.err = err
+	}
+	return r
+}
+
+// runVerify runs `linbis verify --json` on a case with extra flags and
+// reads its report.
+func runVerify(bin string, c Case, cfg Config, flags ...string) *run {
+	args := append(caseArgs("verify", c, cfg), "--json")
 	args = append(args, flags...)
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	r := &run{wall: time.Since(start).Seconds()}
-	if cmd.ProcessState == nil {
-		r.err = fmt.Errorf("linbis did not start: %v", err)
-		return r
-	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.peakMiB = float64(ru.Maxrss) / 1024 // Maxrss is in KiB on Linux
-	}
-	if ctx.Err() == context.DeadlineExceeded {
-		r.timedOut = true
-		r.err = fmt.Errorf("timed out after %s", timeout)
+	r, stdout, err := execLinbis(bin, args, cfg.Timeout)
+	if r.err != nil {
 		return r
 	}
 	// Exit 0 and 1 are verdicts; exit 2 with a report on stdout is a run
@@ -72,20 +76,59 @@ func runVerify(bin string, c Case, cfg Config, flags ...string) *run {
 	var exit *exec.ExitError
 	verdict := err == nil || (errors.As(err, &exit) && exit.ExitCode() == 1)
 	report := &verify.Report{}
-	if jsonErr := json.Unmarshal(stdout.Bytes(), report); jsonErr == nil {
+	if jsonErr := json.Unmarshal(stdout, report); jsonErr == nil {
 		r.report = report
 	} else if verdict {
 		r.err = fmt.Errorf("linbis %v: bad JSON: %v", args, jsonErr)
 		return r
 	}
 	if !verdict {
-		// linbis says what went wrong in one line (a limit, an error in the
-		// model); the command line is only worth showing when it did not.
-		if msg := strings.TrimPrefix(string(bytes.TrimSpace(stderr.Bytes())), "linbis: "); msg != "" {
-			r.err = errors.New(msg)
-		} else {
-			r.err = fmt.Errorf("linbis %v: %v", args, err)
-		}
+		r.err = err
 	}
 	return r
 }
+
+// execLinbis runs linbis with args under a timeout and measures its wall
+// time and its peak memory (the kernel's rusage). r.err is set when it
+// did not start or timed out; otherwise err is its failure, if any, as
+// linbis's one-line message (a limit, an error in the model).
+func execLinbis(bin string, args []string, timeout time.Duration) (r *run, stdout []byte, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	start := time.Now()
+	runErr := cmd.Run()
+	r = &run{wall: time.Since(start).Seconds()}
+	if cmd.ProcessState == nil {
+		r.err = fmt.Errorf("linbis did not start: %v", runErr)
+		return r, nil, nil
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.peakMiB = float64(ru.Maxrss) / 1024 // Maxrss is in KiB on Linux
+	}
+	if ctx.Err() == context.DeadlineExceeded {
+		r.timedOut = true
+		r.err = fmt.Errorf("timed out after %s", timeout)
+		return r, nil, nil
+	}
+	if runErr == nil {
+		return r, out.Bytes(), nil
+	}
+	// The command line is only worth showing when linbis said nothing.
+	if msg := strings.TrimPrefix(string(bytes.TrimSpace(stderr.Bytes())), "linbis: "); msg != "" {
+		return r, out.Bytes(), &exitError{runErr, msg}
+	}
+	return r, out.Bytes(), &exitError{runErr, fmt.Sprintf("linbis %v: %v", args, runErr)}
+}
+
+// exitError is a failed linbis run: its exit status (for errors.As) and
+// its message.
+type exitError struct {
+	err error
+	msg string
+}
+
+func (e *exitError) Error() string { return e.msg }
+func (e *exitError) Unwrap() error { return e.err }

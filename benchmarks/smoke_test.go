@@ -30,6 +30,7 @@ func TestSmokeGrid(t *testing.T) {
 		assert.GreaterOrEqual(t, r.BisimSeconds, 0.0)
 		assert.GreaterOrEqual(t, r.RefineSeconds, 0.0)
 		assert.Positive(t, r.BisimPeakMiB, "peak memory measured")
+		assert.Positive(t, r.GenPeakMiB, "peak memory of the generation measured")
 	}
 	f, err := os.Open(filepath.Join(out, "results.csv"))
 	require.NoError(t, err)
