@@ -15,6 +15,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,6 +26,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/linbis/linbis/internal/files"
 	"github.com/linbis/linbis/verify"
 )
 
@@ -155,12 +157,12 @@ func Run(cases []Case, cfg Config) ([]*Row, error) {
 
 // writeOutputs writes results.csv, results.md and results.png to dir.
 func writeOutputs(dir string, rows []*Row, machine string, logf func(string, ...any)) error {
-	outputs := map[string]func(*os.File) error{
-		"results.csv": func(f *os.File) error { return WriteCSV(f, rows) },
-		"results.md":  func(f *os.File) error { return WriteMarkdown(f, rows, machine) },
+	outputs := map[string]func(io.Writer) error{
+		"results.csv": func(w io.Writer) error { return WriteCSV(w, rows) },
+		"results.md":  func(w io.Writer) error { return WriteMarkdown(w, rows, machine) },
 	}
 	for name, write := range outputs {
-		if err := createOutput(filepath.Join(dir, name), write); err != nil {
+		if err := files.Create(filepath.Join(dir, name), write); err != nil {
 			return err
 		}
 	}
@@ -168,19 +170,6 @@ func writeOutputs(dir string, rows []*Row, machine string, logf func(string, ...
 		logf("no plot: %v", err)
 	}
 	return nil
-}
-
-// createOutput creates path and writes it with write.
-func createOutput(path string, write func(*os.File) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // redraw reads a results.csv and writes it, results.md and results.png

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"strconv"
+
+	"github.com/linbis/linbis/internal/files"
 )
 
 // ParseError is a malformed-input error with its position (1-based line and
@@ -360,19 +362,5 @@ func WriteAut(w io.Writer, l *LTS) error {
 
 // WriteAutFile writes l to path in Aldebaran format.
 func WriteAutFile(path string, l *LTS) error {
-	return writeFile(path, func(w io.Writer) error { return WriteAut(w, l) })
-}
-
-// writeFile creates path, runs write on it and closes it, reporting the
-// first error.
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return files.Create(path, func(w io.Writer) error { return WriteAut(w, l) })
 }

@@ -10,6 +10,8 @@ import (
 
 	"gonum.org/v1/gonum/graph/formats/dot"
 	"gonum.org/v1/gonum/graph/formats/dot/ast"
+
+	"github.com/linbis/linbis/internal/files"
 )
 
 // dotStart is the invisible node whose edge marks the initial state.
@@ -46,7 +48,7 @@ func WriteDot(w io.Writer, l *LTS) error {
 
 // WriteDotFile writes l to path in GraphViz format.
 func WriteDotFile(path string, l *LTS) error {
-	return writeFile(path, func(w io.Writer) error { return WriteDot(w, l) })
+	return files.Create(path, func(w io.Writer) error { return WriteDot(w, l) })
 }
 
 // ReadDotFile reads a GraphViz file written by WriteDot or a tool that

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/linbis/linbis/internal/files"
 )
 
 // Trace is a counterexample: a path through an LTS, given step by step, and
@@ -130,7 +132,7 @@ func (tr *Trace) Export(dir, base string) error {
 		".dot":  func(w io.Writer) error { return WriteDot(w, linear) },
 	}
 	for ext, write := range writers {
-		if err := writeFile(filepath.Join(dir, base+ext), write); err != nil {
+		if err := files.Create(filepath.Join(dir, base+ext), write); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/linbis/linbis/bisim"
+	"github.com/linbis/linbis/internal/files"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -113,7 +114,7 @@ func writeCounterexample(file string, tr *lts.Trace) error {
 		if ext == ".json" {
 			write = tr.WriteJSON
 		}
-		return createFile(file, write)
+		return files.Create(file, write)
 	}
 	return fmt.Errorf("%s: unknown counterexample format: expected .txt, .json, .aut, .dot or no extension", file)
 }

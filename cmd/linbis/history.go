@@ -11,6 +11,7 @@ import (
 
 	"github.com/linbis/linbis/history"
 	"github.com/linbis/linbis/history/timeline"
+	"github.com/linbis/linbis/internal/files"
 	"github.com/linbis/linbis/internal/meter"
 )
 
@@ -127,7 +128,7 @@ func historySpec(c *cli.Context, h *history.History) (history.Spec, error) {
 }
 
 func writeTimeline(path string, t *timeline.Timeline) error {
-	return createFile(path, func(w io.Writer) error { return timeline.WriteHTML(w, t) })
+	return files.Create(path, func(w io.Writer) error { return timeline.WriteHTML(w, t) })
 }
 
 // prefixShown is how many operations of the longest prefix the text shows.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/linbis/linbis/bisim"
 	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/internal/files"
 	"github.com/linbis/linbis/lts"
 	"github.com/linbis/linbis/verify"
 )
@@ -96,7 +97,7 @@ func verifyAction(c *cli.Context) error {
 		}
 	}
 	if path := c.String("html"); path != "" {
-		if err := createFile(path, func(w io.Writer) error { return verify.WriteHTML(w, r) }); err != nil {
+		if err := files.Create(path, func(w io.Writer) error { return verify.WriteHTML(w, r) }); err != nil {
 			return err
 		}
 	}
@@ -122,9 +123,9 @@ func exportOutcome(dir string, out *verify.Outcome) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	files := map[string]*lts.LTS{"impl.aut": out.Impl, "spec.aut": out.Spec,
+	ltss := map[string]*lts.LTS{"impl.aut": out.Impl, "spec.aut": out.Spec,
 		"impl-quotient.aut": out.ImplQuotient, "spec-quotient.aut": out.SpecQuotient}
-	for file, l := range files {
+	for file, l := range ltss {
 		if l == nil {
 			continue
 		}
@@ -142,5 +143,5 @@ func exportOutcome(dir string, out *verify.Outcome) error {
 			return err
 		}
 	}
-	return createFile(filepath.Join(dir, "report.json"), func(w io.Writer) error { return writeJSONTo(w, out.Report) })
+	return files.Create(filepath.Join(dir, "report.json"), func(w io.Writer) error { return writeJSONTo(w, out.Report) })
 }
