@@ -101,6 +101,10 @@ type Options struct {
 	// initialisation of a node not yet published) steps of their own;
 	// by default they are folded into the neighbouring step.
 	FineGrained bool
+	// Workers is the number of goroutines that expand states; 0 means
+	// GOMAXPROCS. The LTS does not depend on it (states are numbered in
+	// breadth-first order of discovery either way).
+	Workers int
 	// Progress, if set, is called now and then with the states and
 	// transitions found so far.
 	Progress func(states, transitions int64)
@@ -158,7 +162,7 @@ func checkSpecDivergence(spec *lts.LTS) error {
 }
 
 func (o Options) explore() explore.Options {
-	return explore.Options{MaxStates: o.MaxStates, Explicit: !o.GarbageCollected, MaxNodes: o.MaxNodes, Lin: o.LinEvents, FineGrained: o.FineGrained, Progress: o.Progress}
+	return explore.Options{MaxStates: o.MaxStates, Explicit: !o.GarbageCollected, MaxNodes: o.MaxNodes, Lin: o.LinEvents, FineGrained: o.FineGrained, Workers: o.Workers, Progress: o.Progress}
 }
 
 // CompileImpl explores only the implementation.

@@ -114,3 +114,17 @@ func TestParseValuesAndOps(t *testing.T) {
 	_, err = parseOps("-3")
 	assert.Error(t, err)
 }
+
+func TestCompileWorkersDoNotChangeTheLTS(t *testing.T) {
+	dir := t.TempDir()
+	var files [][]byte
+	for _, w := range []string{"1", "3"} {
+		path := filepath.Join(dir, "impl-"+w+".aut")
+		code, _, errOut := linbis("compile", "ms-queue", "--threads", "2", "--ops", "2", "--workers", w, "-q", "-o", path)
+		require.Equal(t, 0, code, errOut)
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		files = append(files, data)
+	}
+	assert.Equal(t, files[0], files[1], "the same .aut, byte for byte, with 1 and 3 workers")
+}

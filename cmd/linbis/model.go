@@ -32,6 +32,7 @@ func modelFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "explicit", Usage: "explicit memory: no garbage collection; freed nodes may be reused while referenced (ABA)"},
 		&cli.BoolFlag{Name: "fine-grained", Usage: "make accesses to thread-private heap nodes steps of their own (default: folded into the neighbouring step)"},
 		&cli.BoolFlag{Name: "lin", Usage: "make `lin` statements visible as lin(T,M,VAL) events (linearization-point mode)"},
+		&cli.IntFlag{Name: "workers", Usage: "goroutines that expand states (0 or less: one per core); the LTS is the same for any number"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 	}
 }
@@ -197,6 +198,7 @@ func optionsFromFlags(c *cli.Context, stage string) (frontend.Options, *meter.Me
 	o.GarbageCollected = !c.Bool("explicit")
 	o.LinEvents = c.Bool("lin")
 	o.FineGrained = c.Bool("fine-grained")
+	o.Workers = c.Int("workers")
 	mt := meter.ForStderr(c.Bool("quiet"))
 	if mt != nil {
 		o.Progress = func(states, _ int64) { mt.Report(stage, states, "states") }
