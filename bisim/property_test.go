@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/linbis/linbis/lts"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -74,17 +75,7 @@ func TestFastMatchesGVOnLargerLTSs(t *testing.T) {
 		seeds = 30
 	}
 	for seed := range seeds {
-		l := randomLTS(uint64(1_000_000+seed), 300)
-		for _, eq := range allEquivalences {
-			gv, ng, err := Partition(l, eq, Options{Algorithm: GV})
-			require.NoError(t, err)
-			for _, alg := range []Algorithm{Fast, GJ} {
-				got, n, err := Partition(l, eq, Options{Algorithm: alg})
-				require.NoError(t, err)
-				require.Equal(t, ng, n, "seed %d %v %v", seed, eq, alg)
-				require.Equal(t, gv, got, "seed %d %v %v", seed, eq, alg)
-			}
-		}
+		requireAgreesWithGV(t, randomLTS(uint64(1_000_000+seed), 300), fmt.Sprintf("seed %d", seed))
 	}
 }
 
@@ -132,16 +123,23 @@ func TestFastNewBottomSeparation(t *testing.T) {
 		}{uint64(6_000_000 + seed), 60})
 	}
 	for _, c := range cases {
-		l := randomLTS(c.seed, c.maxStates)
-		for _, eq := range allEquivalences {
-			gv, ng, err := Partition(l, eq, Options{Algorithm: GV})
+		requireAgreesWithGV(t, randomLTS(c.seed, c.maxStates), fmt.Sprintf("seed %d (max %d states)", c.seed, c.maxStates))
+	}
+}
+
+// requireAgreesWithGV partitions l under every equivalence with the GV
+// reference and requires Fast and GJ to find the same partition; what
+// names l in failure messages.
+func requireAgreesWithGV(t *testing.T, l *lts.LTS, what string) {
+	t.Helper()
+	for _, eq := range allEquivalences {
+		gv, ng, err := Partition(l, eq, Options{Algorithm: GV})
+		require.NoError(t, err)
+		for _, alg := range []Algorithm{Fast, GJ} {
+			got, n, err := Partition(l, eq, Options{Algorithm: alg})
 			require.NoError(t, err)
-			for _, alg := range []Algorithm{Fast, GJ} {
-				got, n, err := Partition(l, eq, Options{Algorithm: alg})
-				require.NoError(t, err)
-				require.Equal(t, ng, n, "seed %d (max %d states) %v %v", c.seed, c.maxStates, eq, alg)
-				require.Equal(t, gv, got, "seed %d (max %d states) %v %v", c.seed, c.maxStates, eq, alg)
-			}
+			require.Equal(t, ng, n, "%s %v %v", what, eq, alg)
+			require.Equal(t, gv, got, "%s %v %v", what, eq, alg)
 		}
 	}
 }
