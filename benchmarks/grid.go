@@ -60,22 +60,20 @@ var oneValue = []string{"--values", "1"}
 // (2/1: 88 vs 81 implementation states, 54 vs 70 specification states;
 // with values {1,2} they grow about 5× faster per operation).
 func yangGrid() []Case {
+	stack := func(model, label string, r yangRow, impl, bisim, refine string) Case {
+		return Case{
+			Grid: "yang", Model: model, Label: label, Threads: r.threads, Ops: r.ops, Extra: oneValue,
+			WantLinearizable: "yes", WantLockFree: "yes",
+			PaperSpecStates: r.spec, PaperImplStates: impl, PaperBisimSeconds: bisim,
+			PaperRefineSeconds: refine, PaperSource: yangSource,
+		}
+	}
 	var cases []Case
 	for _, r := range yangTable1 {
-		cases = append(cases, Case{
-			Grid: "yang", Model: "treiber", Label: "Treiber", Threads: r.threads, Ops: r.ops, Extra: oneValue,
-			WantLinearizable: "yes", WantLockFree: "yes",
-			PaperSpecStates: r.spec, PaperImplStates: r.tr, PaperBisimSeconds: r.trBisim,
-			PaperRefineSeconds: r.trRefine, PaperSource: yangSource,
-		})
+		cases = append(cases, stack("treiber", "Treiber", r, r.tr, r.trBisim, r.trRefine))
 	}
 	for _, r := range yangTable1 {
-		cases = append(cases, Case{
-			Grid: "yang", Model: "hp-stack", Label: "HP stack", Threads: r.threads, Ops: r.ops, Extra: oneValue,
-			WantLinearizable: "yes", WantLockFree: "yes",
-			PaperSpecStates: r.spec, PaperImplStates: r.hp, PaperBisimSeconds: r.hpBi,
-			PaperRefineSeconds: r.hpRefine, PaperSource: yangSource,
-		})
+		cases = append(cases, stack("hp-stack", "HP stack", r, r.hp, r.hpBi, r.hpRefine))
 	}
 	return cases
 }
