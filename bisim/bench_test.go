@@ -2,6 +2,7 @@ package bisim
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -18,7 +19,12 @@ import (
 // the O(m log n) question — does doubling the size more than ~2.3× the
 // time? — can be read off directly, and the CPU seconds (user + system,
 // all goroutines, garbage collector included) per op, which on a shared
-// machine is steadier than the wall time.
+// machine is steadier than the wall time. work/trans and work/mlogn are
+// the refinement's elementary steps (refineStats) per kernel transition
+// and per m·log₂ n of the kernel: independent of the machine and its
+// caches, they show the algorithm's growth alone. BenchmarkLinearPass
+// measures what the memory hierarchy alone does to the time per
+// transition on the same random family.
 
 // benchRandom makes a seeded random LTS with n states and 4n transitions,
 // half of them τ, over four visible labels.
@@ -129,14 +135,15 @@ func BenchmarkPartition(b *testing.B) {
 		make func() *lts.LTS
 	}
 	var inputs []input
-	for n := int32(2500); n <= 640000; n *= 2 {
+	for n := int32(2500); n <= 2560000; n *= 2 {
 		inputs = append(inputs, input{fmt.Sprintf("random/m=%d", 4*n), func() *lts.LTS { return benchRandom(n) }})
 	}
 	for _, p := range [][4]int{{3, 3, 4, 1}, {3, 3, 4, 2}, {3, 3, 4, 3}, {4, 3, 4, 1}, {4, 3, 4, 2}, {3, 3, 4, 6}, {4, 3, 4, 3}} {
 		inputs = append(inputs, input{fmt.Sprintf("mgc/%d-%d-%d-%d", p[0], p[1], p[2], p[3]),
 			func() *lts.LTS { return benchMGC(p[0], p[1], p[2], p[3]) }})
 	}
-	for _, L := range []int32{16, 20, 24, 32, 40, 48, 64, 80} {
+	// L grows by about 2^(1/3): the transitions (3.1·L³) about double.
+	for _, L := range []int32{16, 20, 24, 32, 40, 52, 64, 80, 100, 128, 160} {
 		inputs = append(inputs, input{fmt.Sprintf("cycles/L=%d", L), func() *lts.LTS { return benchCycles(L) }})
 	}
 	for _, in := range inputs {
@@ -158,9 +165,10 @@ func benchInput(b *testing.B, l *lts.LTS) {
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
 				var blocks int32
+				var stats refineStats
 				cpu := cpuTime()
 				for b.Loop() {
-					_, blocks, _ = Partition(l, eq, Options{Algorithm: alg})
+					_, blocks, _ = Partition(l, eq, Options{Algorithm: alg, stats: &stats})
 				}
 				cpu = cpuTime() - cpu
 				runtime.ReadMemStats(&after)
@@ -168,7 +176,64 @@ func benchInput(b *testing.B, l *lts.LTS) {
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/m, "ns/trans")
 				b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/m, "B/trans")
 				b.ReportMetric(float64(blocks), "classes")
+				km := float64(stats.transitions)
+				b.ReportMetric(float64(stats.work)/km, "work/trans")
+				b.ReportMetric(float64(stats.work)/(km*math.Log2(float64(stats.states))), "work/mlogn")
 			})
 		}
 	}
+}
+
+// BenchmarkLinearPass times plainly linear passes over the random family
+// of BenchmarkPartition, to separate what the memory hierarchy does to the
+// time per transition from what the algorithms do: "random" reads, for
+// every transition in a random order, a per-state word at its source and
+// at its target (the access pattern of a refinement reading block[src]
+// and block[dst]); "sequential" does the same in the order of the
+// transitions; "sccs" is lts.SCCs over all transitions (Tarjan, linear).
+// The work is the same per transition at every size, so any growth of
+// ns/trans is cache and TLB misses.
+func BenchmarkLinearPass(b *testing.B) {
+	for n := int32(2500); n <= 2560000; n *= 2 {
+		b.Run(fmt.Sprintf("random/m=%d", 4*n), func(b *testing.B) {
+			l := benchRandom(n)
+			m := l.NumTransitions()
+			order := rand.New(rand.NewPCG(1, 2)).Perm(m)
+			sequential := make([]int, m)
+			for i := range sequential {
+				sequential[i] = i
+			}
+			word := make([]int32, n)
+			for _, pass := range []struct {
+				name  string
+				order []int
+			}{{"random", order}, {"sequential", sequential}} {
+				b.Run(pass.name, func(b *testing.B) {
+					sum := int32(0)
+					benchPass(b, float64(m), func() {
+						for _, t := range pass.order {
+							sum += word[l.Src[t]] + word[l.Dst[t]]
+							word[l.Dst[t]]++
+						}
+					})
+					runtime.KeepAlive(sum)
+				})
+			}
+			b.Run("sccs", func(b *testing.B) {
+				benchPass(b, float64(m), func() { lts.SCCs(l, func(int32) bool { return true }) })
+			})
+		})
+	}
+}
+
+// benchPass runs f in a benchmark loop and reports its CPU seconds and
+// nanoseconds per transition (m transitions).
+func benchPass(b *testing.B, m float64, f func()) {
+	cpu := cpuTime()
+	for b.Loop() {
+		f()
+	}
+	cpu = cpuTime() - cpu
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(cpu.Seconds()*1e9/float64(b.N)/m, "cpu-ns/trans")
 }

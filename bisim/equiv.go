@@ -87,6 +87,26 @@ type Options struct {
 	// Title and Final, e.g. "the implementation" and "the specification";
 	// empty means "A" and "B".
 	NameA, NameB string
+	// stats, if set, receives a count of the refinement's work (tests and
+	// benchmarks only).
+	stats *refineStats
+}
+
+// refineStats is a machine-independent measure of a refinement: work
+// counts its elementary steps — states and transitions read, moved,
+// marked or swapped, sort comparisons — so that its growth with the input
+// can be told apart from the memory hierarchy's. States and Transitions
+// are the kernel's (after τ-SCC contraction), the n and m of O(m log n).
+type refineStats struct {
+	work                int64
+	states, transitions int64
+}
+
+// recordWork stores the work of a refinement of k, if stats are wanted.
+func (o *Options) recordWork(k *kernel, work int64) {
+	if o.stats != nil {
+		*o.stats = refineStats{work: work, states: int64(k.n), transitions: int64(len(k.src))}
+	}
 }
 
 // DefaultMaxPairs is the default bound on the pairs explored by the search

@@ -104,6 +104,7 @@ func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 			opts.progress("refine", int64(r.numBlocks))
 		}
 	}
+	opts.recordWork(k, r.work)
 	return r.block, r.numBlocks
 }
 
@@ -140,6 +141,7 @@ type refiner struct {
 	nSeen        []uint32
 	nEpoch       uint32
 	blockOut     []int32 // transitions out of the states of each block
+	work         int64   // elementary steps: states and transitions read or moved (see refineStats)
 }
 
 func newRefiner(k *kernel) *refiner {
@@ -272,6 +274,7 @@ func (r *refiner) startRound() {
 
 // markState adds s to the current marked set.
 func (r *refiner) markState(s int32) {
+	r.work++
 	if r.mark[s] == r.epoch {
 		return
 	}
@@ -295,6 +298,7 @@ func (r *refiner) markState(s int32) {
 // skipped. It reports whether anything was split.
 func (r *refiner) splitRound() bool {
 	touched := r.touched[:0]
+	r.work += int64(len(r.touched) + len(r.queue))
 	for _, b := range r.touched {
 		if r.bcount[b] < r.bottom[b] {
 			touched = append(touched, b)
@@ -320,6 +324,7 @@ func (r *refiner) splitRound() bool {
 		for i := 0; i < len(r.queue); i++ {
 			s := r.queue[i]
 			b := r.block[s]
+			r.work += 1 + int64(r.tauIndex[s+1]-r.tauIndex[s])
 			for _, u := range r.tauSrc[r.tauIndex[s]:r.tauIndex[s+1]] {
 				if r.block[u] == b && r.mark[u] != r.epoch {
 					r.mark[u] = r.epoch
@@ -332,6 +337,7 @@ func (r *refiner) splitRound() bool {
 	// Move the marked states of the blocks where they are the smaller side
 	// to the end of their block in one pass over the queue (a pass per
 	// block would cost the whole queue for each touched block).
+	r.work += int64(len(r.queue))
 	for _, b := range r.touched {
 		r.cut[b] = -1
 		if c := r.count[b]; c <= r.size(b)-c {
@@ -360,6 +366,7 @@ func (r *refiner) split(b int32) {
 	if movingMarked {
 		hi = r.cut[b] // splitRound moved the marked states to the end
 	} else {
+		r.work += int64(hi - lo)
 		for i := lo; i < hi; {
 			if s := r.perm[i]; r.mark[s] != r.epoch {
 				hi--
@@ -390,10 +397,11 @@ func (r *refiner) split(b int32) {
 		}
 	}
 	k.tauStepsBetween(r.block, r.perm[r.begin[reach]:r.end[reach]], r.perm[r.begin[rest]:r.end[rest]],
-		reach, rest, r.tauIndex, r.tauSrc, lose)
+		reach, rest, r.tauIndex, r.tauSrc, &r.work, lose)
 	if len(r.newBottom) == 0 {
 		return
 	}
+	r.work += int64(len(r.newBottom))
 	if r.bottom[reach] > int32(len(r.newBottom)) {
 		r.separateNewBottom(reach)
 		return
@@ -431,6 +439,7 @@ func (r *refiner) detach(b, hi int32) int32 {
 	r.begin[nb], r.end[nb] = hi, r.end[b]
 	r.end[b] = hi
 	moved, repMoved, out := int32(0), int32(-1), int32(0)
+	r.work += int64(r.end[nb] - hi)
 	for _, s := range r.perm[hi:r.end[nb]] {
 		r.block[s] = nb
 		out += r.k.out[s+1] - r.k.out[s]
@@ -475,8 +484,9 @@ func (r *refiner) detach(b, hi int32) int32 {
 func (r *refiner) separateNewBottom(reach int32) {
 	nextEpoch(&r.nEpoch, r.nSeen)
 	list := closeInertBackward(append(r.nList[:0], r.newBottom...), r.block, reach,
-		r.tauIndex, r.tauSrc, r.inertOut, r.nSeen, r.nLeft, r.nEpoch, nil)
+		r.tauIndex, r.tauSrc, r.inertOut, r.nSeen, r.nLeft, r.nEpoch, &r.work, nil)
 	r.nList = list
+	r.work += int64(len(list))
 	hi := r.end[reach]
 	for _, s := range list {
 		hi--
@@ -484,6 +494,7 @@ func (r *refiner) separateNewBottom(reach int32) {
 	}
 	r.detach(reach, hi)
 	for _, y := range list { // τ-steps from O into N are no longer inert
+		r.work += int64(r.tauIndex[y+1] - r.tauIndex[y])
 		for _, x := range r.tauSrc[r.tauIndex[y]:r.tauIndex[y+1]] {
 			if r.block[x] == reach {
 				r.inertOut[x]-- // stays positive, see above
@@ -503,6 +514,7 @@ func (r *refiner) repOf(b int32) int32 {
 	s := r.perm[r.begin[b]]
 	for r.inertOut[s] > 0 {
 		for t := k.out[s]; t < k.out[s+1] && k.lab[t] == 0; t++ {
+			r.work++
 			if r.block[k.dst[t]] == b {
 				s = k.dst[t]
 				break
@@ -545,6 +557,7 @@ func (r *refiner) checkBottomKeys(states []int32) {
 				a = k.lab[t]
 			}
 		}
+		r.work += 2 * int64(len(states))
 		if a < 0 {
 			return
 		}
@@ -562,6 +575,7 @@ func (r *refiner) checkBottomKeys(states []int32) {
 					}
 				}
 			}
+			r.work += int64(t - r.cursor[i])
 			r.cursor[i] = t
 		}
 		for _, c := range r.keyBlocks {
@@ -609,6 +623,7 @@ func (r *refiner) processTarget(c int32) {
 	k := r.k
 	inert := k.inert
 	for _, d := range r.perm[r.begin[c]:r.end[c]] {
+		r.work += 1 + int64(r.inIndex[d+1]-r.inIndex[d])
 		for _, arc := range r.inArc[r.inIndex[d]:r.inIndex[d+1]] {
 			a, src := int32(arc>>32), int32(uint32(arc))
 			b := r.block[src]

@@ -1,6 +1,7 @@
 package bisim
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/linbis/linbis/lts"
@@ -92,6 +93,7 @@ func (r *gjRefiner) run(opts *Options) (block []int32, numBlocks int32) {
 	for rounds := 1; ; rounds++ {
 		c := r.stabilize()
 		if c < 0 {
+			opts.recordWork(r.k, r.work)
 			return r.block, r.numBlocks
 		}
 		r.round(c)
@@ -165,6 +167,7 @@ type gjRefiner struct {
 	nEpoch          uint32
 	list            []int32
 	grouped, dStart []int32 // fullCheck: sources of the unstable slices, and where each starts
+	work            int64   // elementary steps: states and transitions read or moved (see refineStats)
 }
 
 func newGJRefiner(k *kernel) *gjRefiner {
@@ -314,6 +317,7 @@ func (r *gjRefiner) mapBC(c int32) int32 {
 
 // relink moves transition t to the new slice of its slice.
 func (r *gjRefiner) relink(t int32) {
+	r.work++
 	c := r.bcOf[t]
 	nc := r.mapBC(c)
 	p, last := r.btPos[t], r.bcEnd[c]-1
@@ -327,6 +331,7 @@ func (r *gjRefiner) relink(t int32) {
 
 // endOp records the slices the operation emptied, to be freed by freeBCs.
 func (r *gjRefiner) endOp() {
+	r.work += int64(len(r.bcTouched))
 	for _, c := range r.bcTouched {
 		if r.bcBegin[c] == r.bcEnd[c] {
 			r.bcEmpty = append(r.bcEmpty, c)
@@ -336,6 +341,7 @@ func (r *gjRefiner) endOp() {
 
 // freeBCs frees the emptied slices; called where no seed refers to one.
 func (r *gjRefiner) freeBCs() {
+	r.work += int64(len(r.bcEmpty))
 	for _, c := range r.bcEmpty {
 		if !r.bcFreed[c] && r.bcBegin[c] == r.bcEnd[c] {
 			r.bcFreed[c] = true
@@ -383,6 +389,7 @@ func (r *gjRefiner) pushConstellation(c int32) {
 // nextConstellation returns a constellation of two or more blocks, or -1.
 func (r *gjRefiner) nextConstellation() int32 {
 	for len(r.nonTrivial) > 0 {
+		r.work++
 		c := r.nonTrivial[len(r.nonTrivial)-1]
 		if r.block[r.perm[r.cbegin[c]]] != r.block[r.perm[r.cend[c]-1]] {
 			return c
@@ -394,6 +401,7 @@ func (r *gjRefiner) nextConstellation() int32 {
 }
 
 func (r *gjRefiner) swap(i, j int32) {
+	r.work++
 	si, sj := r.perm[i], r.perm[j]
 	r.perm[i], r.perm[j] = sj, si
 	r.where[si], r.where[sj] = j, i
@@ -407,6 +415,7 @@ func (r *gjRefiner) detach(b, hi int32) int32 {
 	moved := int32(0)
 	k := r.k
 	r.beginOp(nb)
+	r.work += int64(r.end[nb] - hi)
 	for _, s := range r.perm[hi:r.end[nb]] {
 		r.block[s] = nb
 		if r.inertOut[s] == 0 {
@@ -440,6 +449,7 @@ func (r *gjRefiner) startRound() {
 // to the front of its block's bottom states, so that the unmarked ones are
 // perm[begin+bcount : begin+bottom].
 func (r *gjRefiner) markState(s int32) {
+	r.work++
 	if r.mark[s] == r.epoch {
 		return
 	}
@@ -466,6 +476,7 @@ func (r *gjRefiner) markState(s int32) {
 // splitter and left alone.
 func (r *gjRefiner) splitMarked() {
 	queue := r.queue[:0]
+	r.work += int64(len(r.queue) + len(r.touched))
 	for _, s := range r.queue {
 		if b := r.block[s]; r.bcount[b] < r.bottom[b] {
 			queue = append(queue, s)
@@ -503,6 +514,7 @@ func (r *gjRefiner) splitMarked() {
 func (r *gjRefiner) byBlock(states []int32, buf *[]int32, f func(x int32, group []int32)) {
 	g := append((*buf)[:0], states...)
 	*buf = g
+	r.work += int64(len(g) * bits.Len(uint(len(g))))
 	slices.SortFunc(g, func(x, y int32) int { return int(r.block[x]) - int(r.block[y]) })
 	for i := 0; i < len(g); {
 		x := r.block[g[i]]
@@ -531,6 +543,7 @@ func (r *gjRefiner) splitOff(x int32, part []int32, reach bool) {
 // b's range in perm, keeping bottom states first both in part and in the
 // rest, in O(len(part)): every block is [bottom states | others] in perm.
 func (r *gjRefiner) moveToTail(b int32, part []int32) {
+	r.work += 2 * int64(len(part))
 	q := r.end[b] // the non-bottom states of part go to [q, end)
 	e := r.begin[b] + r.bottom[b]
 	bot := e // the bottom states of part go to [e', bot), e' = e after the loop
@@ -574,7 +587,7 @@ func (r *gjRefiner) afterSplit(reach, rest int32) {
 		}
 	}
 	k.tauStepsBetween(r.block, r.perm[r.begin[reach]:r.end[reach]], r.perm[r.begin[rest]:r.end[rest]],
-		reach, rest, r.tauIndex, r.tauSrc, lose)
+		reach, rest, r.tauIndex, r.tauSrc, &r.work, lose)
 	if len(r.newBottom) == 0 {
 		return
 	}
@@ -590,6 +603,7 @@ func (r *gjRefiner) afterSplit(reach, rest int32) {
 	nb := r.detach(reach, r.end[reach]-int32(len(list)))
 	r.markDirty(nb)
 	for _, y := range list { // τ-steps from the rest of reach into nb
+		r.work += int64(r.tauIndex[y+1] - r.tauIndex[y])
 		for _, x := range r.tauSrc[r.tauIndex[y]:r.tauIndex[y+1]] {
 			if r.block[x] == reach {
 				r.inertOut[x]-- // stays positive: x reaches an old bottom state
@@ -605,7 +619,7 @@ func (r *gjRefiner) afterSplit(reach, rest int32) {
 func (r *gjRefiner) closeBackward(b int32, seeds []int32, join func(s int32) bool) []int32 {
 	nextEpoch(&r.nEpoch, r.nSeen)
 	list := closeInertBackward(append(r.list[:0], seeds...), r.block, b,
-		r.tauIndex, r.tauSrc, r.inertOut, r.nSeen, r.nLeft, r.nEpoch, join)
+		r.tauIndex, r.tauSrc, r.inertOut, r.nSeen, r.nLeft, r.nEpoch, &r.work, join)
 	r.list = list
 	return list
 }
@@ -635,7 +649,9 @@ func (r *gjRefiner) round(c int32) {
 		// stable under every other pair, is split under (τ, c \ B).
 		r.startRound()
 		for _, s := range r.perm[r.begin[bs]:r.end[bs]] {
+			r.work++
 			for t := k.out[s]; t < k.out[s+1] && k.lab[t] == lts.Tau; t++ { // τ first, see newKernel
+				r.work++
 				if r.constOf[r.block[k.dst[t]]] == c {
 					r.markState(s)
 					break
@@ -645,6 +661,7 @@ func (r *gjRefiner) round(c int32) {
 		r.splitMarked()
 	}
 	for _, d := range r.perm[r.cbegin[nc]:r.cend[nc]] { // B, perhaps split above
+		r.work += 1 + int64(r.inIndex[d+1]-r.inIndex[d])
 		for _, t := range r.inT[r.inIndex[d]:r.inIndex[d+1]] {
 			// A block of one state never splits again, so its counters
 			// and slices are never read: they are left stale.
@@ -671,6 +688,7 @@ func (r *gjRefiner) round(c int32) {
 		r.splitMarked()
 		r.coSplit(int32(a), c, nc)
 		r.inLabel = false
+		r.work += int64(len(r.seeds))
 		for _, s := range r.seeds {
 			if cell := r.oldCell[s]; r.cellCnt[cell] == 0 {
 				r.freeCells = append(r.freeCells, cell)
@@ -691,6 +709,7 @@ func (r *gjRefiner) moveCells(ts []int32) {
 	newCell := r.list[:0] // per seed, parallel to seeds
 	r.beginOp(-1)
 	defer r.endOp()
+	r.work += int64(len(ts))
 	for _, t := range ts {
 		s := r.k.src[t]
 		if r.stamp[s] != r.stampEpoch {
@@ -730,6 +749,7 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 	// (τ, c) is no splitter for blocks of c, and the parts of B are already
 	// stable under it.
 	own := a == lts.Tau && k.inert
+	r.work += int64(len(r.seeds))
 	for _, s := range r.seeds {
 		x := r.block[s]
 		if !r.dirty[x] && r.inertOut[s] == 0 && r.cellCnt[r.oldCell[s]] == 0 && !(own && (r.constOf[x] == c || r.constOf[x] == nc)) {
@@ -756,6 +776,7 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 			if r.bcEnd[bc]-r.bcBegin[bc] < int32(len(z)) {
 				nextEpoch(&r.epoch, r.mark)
 				part, reach = r.rList[:0], true
+				r.work += int64(r.bcEnd[bc] - r.bcBegin[bc])
 				for _, t := range r.bt[r.bcBegin[bc]:r.bcEnd[bc]] {
 					if s := k.src[t]; r.mark[s] != r.epoch {
 						r.mark[s] = r.epoch
@@ -828,6 +849,7 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 	half := int(r.size(x) / 2)
 	uOn, rOn := true, true
 	for {
+		r.work++
 		if len(uList) > half {
 			uOn = false
 		}
@@ -910,9 +932,11 @@ func (r *gjRefiner) fullCheck(x int32) {
 	}
 	cx := r.constOf[x]
 	for c := r.blockBC[x]; c >= 0; c = r.bcNext[c] {
+		r.work += 2 // reset here, tested below
 		r.bcCnt[c], r.bcSeen[c] = 0, -1
 	}
 	for _, s := range r.perm[r.begin[x] : r.begin[x]+r.bottom[x]] {
+		r.work += 1 + int64(k.out[s+1]-k.out[s])
 		for t := k.out[s]; t < k.out[s+1]; t++ {
 			if c := r.bcOf[t]; r.bcSeen[c] != s {
 				r.bcSeen[c] = s
@@ -931,6 +955,7 @@ func (r *gjRefiner) fullCheck(x int32) {
 			continue
 		}
 		r.dStart = append(r.dStart, int32(len(sources)))
+		r.work += int64(r.bcEnd[c] - r.bcBegin[c])
 		for _, t := range r.bt[r.bcBegin[c]:r.bcEnd[c]] {
 			sources = append(sources, k.src[t])
 		}
