@@ -153,21 +153,27 @@ type gjRefiner struct {
 	rList                            []int32
 	markBuf, coBuf                   []int32
 	// marking for a split round
-	mark            []uint32
-	epoch           uint32
-	queue, touched  []int32
-	newBottom       []int32
-	byLabel         [][]int32 // transition ids by label
-	stamp           []uint32  // per state: touched in the current label of a round
-	stampEpoch      uint32
-	oldCell         []int32 // per state: its (a, C) cell before the move
-	seeds           []int32
-	nLeft           []int32
-	nSeen           []uint32
-	nEpoch          uint32
-	list            []int32
-	grouped, dStart []int32 // fullCheck: sources of the unstable slices, and where each starts
-	work            int64   // elementary steps: states and transitions read or moved (see refineStats)
+	mark           []uint32
+	epoch          uint32
+	queue, touched []int32
+	newBottom      []int32
+	byLabel        [][]int32 // transition ids by label
+	stamp          []uint32  // per state: touched in the current label of a round
+	stampEpoch     uint32
+	oldCell        []int32 // per state: its (a, C) cell before the move
+	seeds          []int32
+	nLeft          []int32
+	nSeen          []uint32
+	nEpoch         uint32
+	list           []int32
+	// fullCheck: the unstable slices' ranges at the start, and per slice
+	// the transitions of bottom states in it (grouped[uStart[i]:uStart[i+1]])
+	uLo, uHi, uStart, pairs, grouped []int32
+	gStamp                           []uint32 // per slice: grouped by splitUnderSlice in round gTick
+	gTick                            uint32
+	bottomReads                      []int32 // tests: per state, how often fullCheck read it as a bottom state
+	paths                            gjPaths // tests: how often fullCheck's cases occurred
+	work                             int64   // elementary steps: states and transitions read or moved (see refineStats)
 }
 
 func newGJRefiner(k *kernel) *gjRefiner {
@@ -263,6 +269,7 @@ func (r *gjRefiner) allocBC() int32 {
 	r.bcNext = append(r.bcNext, -1)
 	r.bcCnt = append(r.bcCnt, 0)
 	r.bcSeen = append(r.bcSeen, -1)
+	r.gStamp = append(r.gStamp, 0)
 	return int32(len(r.bcBegin) - 1)
 }
 
@@ -918,12 +925,24 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 	}
 }
 
-// fullCheck makes dirty block x stable under every (a, D): x is stable
-// iff every bottom state of x has a transition in every non-empty slice
-// (x, a, D) but (τ, its own constellation). It reads the transitions of
-// the bottom states only, counting per slice the bottom states in it, and
-// then splits x under each slice some bottom state lacks, marking the
-// sources of the slice's transitions (gathered before any split).
+// fullCheck makes dirty block x, all of whose bottom states are new (never
+// read by an earlier fullCheck), stable under every (a, D): x is stable iff
+// every bottom state of x has a transition in every non-empty slice
+// (x, a, D) but (τ, its own constellation).
+//
+// It reads the transitions of the bottom states twice: once to count per
+// slice of x how many bottom states have a transition in it, and once to
+// list, per slice that some bottom state lacks (unstable), the bottom
+// states that have one. Then it splits under the unstable slices one by
+// one. A split of x divides a slice among the parts of x, each part's
+// transitions carved from the tail of the slice's range of bt (relink), so
+// the range [lo, hi) an unstable slice had at the start is always tiled by
+// its descendants, one per part of x: they are taken from the end of the
+// range (the slice of bt[hi-1]), as in mCRL2's stabilizeB. The part y
+// holding a descendant c is split by lockstep (splitUnder), R starting
+// from y's listed bottom states and reading c's transitions only as it
+// goes, U from y's other bottom states; a part that meanwhile got new
+// bottom states is dirty and left to its own fullCheck.
 func (r *gjRefiner) fullCheck(x int32) {
 	k := r.k
 	r.dirty[x] = false
@@ -931,11 +950,17 @@ func (r *gjRefiner) fullCheck(x int32) {
 		return // its slices may be stale, see round
 	}
 	cx := r.constOf[x]
+	bottoms := r.perm[r.begin[x] : r.begin[x]+r.bottom[x]]
+	if r.bottomReads != nil {
+		for _, s := range bottoms {
+			r.bottomReads[s]++
+		}
+	}
 	for c := r.blockBC[x]; c >= 0; c = r.bcNext[c] {
 		r.work += 2 // reset here, tested below
 		r.bcCnt[c], r.bcSeen[c] = 0, -1
 	}
-	for _, s := range r.perm[r.begin[x] : r.begin[x]+r.bottom[x]] {
+	for _, s := range bottoms {
 		r.work += 1 + int64(k.out[s+1]-k.out[s])
 		for t := k.out[s]; t < k.out[s+1]; t++ {
 			if c := r.bcOf[t]; r.bcSeen[c] != s {
@@ -944,30 +969,169 @@ func (r *gjRefiner) fullCheck(x int32) {
 			}
 		}
 	}
+	// The unstable slices: their ranges, and bcCnt[c] their index (-1 for
+	// the stable ones).
 	need := r.bottom[x]
-	sources := r.grouped[:0]
-	r.dStart = r.dStart[:0]
+	r.uLo, r.uHi = r.uLo[:0], r.uHi[:0]
 	for c := r.blockBC[x]; c >= 0; c = r.bcNext[c] {
-		if r.bcBegin[c] == r.bcEnd[c] || r.bcCnt[c] == need {
-			continue
+		unstable := r.bcBegin[c] < r.bcEnd[c] && r.bcCnt[c] < need
+		if unstable && k.inert {
+			if t := r.bt[r.bcBegin[c]]; k.lab[t] == lts.Tau && r.constOf[r.block[k.dst[t]]] == cx {
+				unstable = false // constellation-inert
+			}
 		}
-		if t := r.bt[r.bcBegin[c]]; k.inert && k.lab[t] == lts.Tau && r.constOf[r.block[k.dst[t]]] == cx {
-			continue
-		}
-		r.dStart = append(r.dStart, int32(len(sources)))
-		r.work += int64(r.bcEnd[c] - r.bcBegin[c])
-		for _, t := range r.bt[r.bcBegin[c]:r.bcEnd[c]] {
-			sources = append(sources, k.src[t])
+		r.bcCnt[c] = -1
+		if unstable {
+			r.bcCnt[c] = int32(len(r.uLo))
+			r.uLo = append(r.uLo, r.bcBegin[c])
+			r.uHi = append(r.uHi, r.bcEnd[c])
 		}
 	}
-	r.dStart = append(r.dStart, int32(len(sources)))
-	r.grouped = sources
-	for i := 0; i+1 < len(r.dStart); i++ {
-		r.startRound()
-		for _, s := range sources[r.dStart[i]:r.dStart[i+1]] {
-			r.markState(s)
+	if len(r.uLo) == 0 {
+		return
+	}
+	// One transition per (bottom state, unstable slice), grouped by slice
+	// (counting sort) into grouped[uStart[i]:uStart[i+1]]. bcSeen[c] = ^s
+	// marks s as listed in c (pass one left bcSeen[c] >= 0).
+	pairs := r.pairs[:0]
+	r.uStart = append(r.uStart[:0], make([]int32, len(r.uLo)+1)...)
+	for _, s := range bottoms {
+		r.work += 1 + int64(k.out[s+1]-k.out[s])
+		for t := k.out[s]; t < k.out[s+1]; t++ {
+			if c := r.bcOf[t]; r.bcCnt[c] >= 0 && r.bcSeen[c] != ^s {
+				r.bcSeen[c] = ^s
+				r.uStart[r.bcCnt[c]+1]++
+				pairs = append(pairs, t)
+			}
 		}
-		r.splitMarked()
+	}
+	r.pairs = pairs
+	for i := 1; i < len(r.uStart); i++ {
+		r.uStart[i] += r.uStart[i-1]
+	}
+	r.grouped = append(r.grouped[:0], pairs...)
+	fill := append(r.list[:0], r.uStart[:len(r.uLo)]...)
+	for _, t := range pairs {
+		i := r.bcCnt[r.bcOf[t]]
+		r.grouped[fill[i]] = t
+		fill[i]++
+	}
+	r.list = fill
+	r.work += 2 * int64(len(pairs))
+	for i := range r.uLo {
+		r.splitUnderSlice(r.uLo[i], r.uHi[i], r.grouped[r.uStart[i]:r.uStart[i+1]])
 	}
 	r.freeBCs()
+}
+
+// splitUnderSlice splits, under each slice tiling bt[lo:hi] (the
+// descendants of one unstable slice of fullCheck), the clean block it
+// belongs to; have lists one transition in the range for every bottom
+// state with one. Splits made here do not change which slice holds a
+// transition of the range not yet visited: they only carve the slice being
+// visited (see fullCheck).
+func (r *gjRefiner) splitUnderSlice(lo, hi int32, have []int32) {
+	// Group have by current slice; gFrom/gTo (in bcSeen/bcCnt) give each
+	// slice's run, valid where gStamp == gTick.
+	r.work += int64(len(have) * bits.Len(uint(len(have))))
+	slices.SortFunc(have, func(t, u int32) int { return int(r.bcOf[t]) - int(r.bcOf[u]) })
+	nextEpoch(&r.gTick, r.gStamp)
+	for j := 0; j < len(have); {
+		c := r.bcOf[have[j]]
+		e := j + 1
+		for e < len(have) && r.bcOf[have[e]] == c {
+			e++
+		}
+		r.gStamp[c], r.bcSeen[c], r.bcCnt[c] = r.gTick, int32(j), int32(e)
+		j = e
+	}
+	for hi > lo {
+		r.work++
+		c := r.bcOf[r.bt[hi-1]]
+		hi = r.bcBegin[c]
+		y := r.bcBlock[c]
+		if r.size(y) == 1 || r.dirty[y] {
+			r.paths.skipped++
+			continue
+		}
+		var with []int32
+		if r.gStamp[c] == r.gTick {
+			with = have[r.bcSeen[c]:r.bcCnt[c]]
+		}
+		r.splitUnder(y, c, with)
+	}
+}
+
+// splitUnder splits clean block y under its slice c, given one transition
+// of c from each bottom state of y that has one (with).
+func (r *gjRefiner) splitUnder(y, c int32, with []int32) {
+	k := r.k
+	r.startRound()
+	for _, t := range with {
+		r.markState(k.src[t])
+	}
+	marked, bottom := r.bcount[y], r.bottom[y]
+	r.count[y], r.bcount[y] = 0, 0
+	if marked == bottom {
+		r.paths.stable++
+		return // every bottom state has a transition in c: stable
+	}
+	unmarked := r.perm[r.begin[y]+marked : r.begin[y]+bottom]
+	var part []int32
+	reach := false
+	if !k.inert { // all states are bottom states
+		part = unmarked
+		if len(r.queue) < len(part) {
+			part, reach = r.queue, true
+		}
+		part = append(r.rList[:0], part...)
+		r.rList = part
+	} else {
+		a := k.lab[r.bt[r.bcBegin[c]]]
+		part, reach = r.lockstep(y, r.queue, c, unmarked, false, func(s int32) (bool, int32) { return r.inSlice(s, a, c) })
+	}
+	if len(with) == 0 {
+		r.paths.noBottomWith++
+	}
+	r.paths.split[b2i(reach)]++
+	r.splitOff(y, part, reach)
+}
+
+// inSlice reports whether s has an a-transition in slice c, and what
+// finding out cost.
+func (r *gjRefiner) inSlice(s, a, c int32) (bool, int32) {
+	k := r.k
+	lo, hi := k.out[s], k.out[s+1]
+	for lo < hi { // first transition with label >= a
+		mid := int32(uint32(lo+hi) >> 1)
+		if k.lab[mid] < a {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	cost := int32(1)
+	for t := lo; t < k.out[s+1] && k.lab[t] == a; t++ {
+		cost++
+		if r.bcOf[t] == c {
+			return true, cost
+		}
+	}
+	return false, cost
+}
+
+// gjPaths counts how often the cases of fullCheck's splits occurred, so
+// that tests can show they exercise each.
+type gjPaths struct {
+	skipped      int    // a descendant slice of a dirty or one-state block
+	stable       int    // a descendant slice every bottom state of its block has
+	noBottomWith int    // a split under a slice no bottom state has
+	split        [2]int // splits moving the part without / with the slice
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

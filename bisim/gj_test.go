@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -12,27 +13,52 @@ import (
 // bottom states first, slices holding exactly the transitions of their
 // block with one label and one target constellation, counters matching
 // the transitions of their cell. Blocks of one state are left out of the
-// slice and counter checks (their slices may be stale by design).
+// slice and counter checks (their slices may be stale by design). It also
+// checks that fullCheck reads every state as a bottom state at most once
+// (the charge of its reading in the O(m log n) argument) and that the
+// cases of its splits all occur.
 func TestGJInvariants(t *testing.T) {
 	seeds := 300
 	if testing.Short() {
 		seeds = 30
 	}
+	var paths gjPaths
 	for seed := range seeds {
 		l := randomLTS(uint64(2_000_000+seed), 120)
 		for _, eq := range allEquivalences {
 			k := newKernel(l, eq)
 			r := newGJRefiner(k)
+			r.bottomReads = make([]int32, k.n)
 			r.run(&Options{})
 			if err := r.check(); err != nil {
 				t.Fatalf("seed %d, %v: %v", seed, eq, err)
 			}
+			for s, n := range r.bottomReads {
+				if n > 1 {
+					t.Fatalf("seed %d, %v: fullCheck read state %d as a bottom state %d times", seed, eq, s, n)
+				}
+			}
+			paths.add(r.paths)
 		}
 	}
 	k := newKernel(benchRandom(2000), DivBranching)
 	r := newGJRefiner(k)
 	r.run(&Options{})
 	require.NoError(t, r.check())
+	paths.add(r.paths)
+	assert.Positive(t, paths.skipped, "descendant slices of dirty blocks skipped")
+	assert.Positive(t, paths.stable, "descendant slices found stable")
+	assert.Positive(t, paths.noBottomWith, "splits under a slice no bottom state has")
+	assert.Positive(t, paths.split[0], "splits moving the part without the slice")
+	assert.Positive(t, paths.split[1], "splits moving the part with the slice")
+}
+
+func (p *gjPaths) add(q gjPaths) {
+	p.skipped += q.skipped
+	p.stable += q.stable
+	p.noBottomWith += q.noBottomWith
+	p.split[0] += q.split[0]
+	p.split[1] += q.split[1]
 }
 
 // check verifies the invariants of a gjRefiner between rounds.
