@@ -155,6 +155,8 @@ type gjRefiner struct {
 	// marking for a split round
 	mark           []uint32
 	epoch          uint32
+	oMark          []uint32 // afterSplit's lockstep, inside a round
+	oEpoch         uint32
 	queue, touched []int32
 	newBottom      []int32
 	byLabel        [][]int32 // transition ids by label
@@ -180,7 +182,7 @@ func newGJRefiner(k *kernel) *gjRefiner {
 	n := k.n
 	m := int32(len(k.src))
 	r := &gjRefiner{k: k, block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
-		inertOut: make([]int32, n), mark: make([]uint32, n), stamp: make([]uint32, n),
+		inertOut: make([]int32, n), mark: make([]uint32, n), oMark: make([]uint32, n), stamp: make([]uint32, n),
 		oldCell: make([]int32, n), nLeft: make([]int32, n), nSeen: make([]uint32, n),
 		byLabel: make([][]int32, k.numLabels), cellOf: make([]int32, m), seedBC: make([]int32, n),
 		bt: make([]int32, m), btPos: make([]int32, m), bcOf: make([]int32, m)}
@@ -508,7 +510,7 @@ func (r *gjRefiner) splitMarked() {
 			part = append(r.rList[:0], part...)
 			r.rList = part
 		} else {
-			part, reach = r.lockstep(x, m, -1, unmarkedBottom, false, func(s int32) (bool, int32) {
+			part, reach = r.lockstep(x, m, -1, unmarkedBottom, roundMarks, func(s int32) (bool, int32) {
 				return r.mark[s] == r.epoch, 1
 			})
 		}
@@ -602,33 +604,29 @@ func (r *gjRefiner) afterSplit(reach, rest int32) {
 		r.markDirty(reach)
 		return
 	}
-	// The states of reach whose inert paths all end in new bottom states:
-	// backwards from the new bottom states, a state joins when all its
-	// inert successors have.
-	list := r.closeBackward(reach, r.newBottom, func(int32) bool { return true })
-	r.moveToTail(reach, list)
-	nb := r.detach(reach, r.end[reach]-int32(len(list)))
-	r.markDirty(nb)
-	for _, y := range list { // τ-steps from the rest of reach into nb
-		r.work += int64(r.tauIndex[y+1] - r.tauIndex[y])
-		for _, x := range r.tauSrc[r.tauIndex[y]:r.tauIndex[y+1]] {
-			if r.block[x] == reach {
-				r.inertOut[x]-- // stays positive: x reaches an old bottom state
-			}
-		}
+	// Split reach into O, the states that reach an old bottom state by
+	// inert τ-steps, and N, those whose inert paths all end in new bottom
+	// states (no new bottom state is bisimilar to an old one, see
+	// separateNewBottom in fast.go). lockstep finds them as R and U, from
+	// the old and the new bottom states (after lose, the new ones end the
+	// bottom zone), and moves the smaller: the 2025 paper's four-way split
+	// likewise finds its NewBotSt part among the coroutines. Only N is
+	// dirty; the τ-steps from O into N stop being inert, but every state
+	// of O keeps an inert path to an old bottom state.
+	lo, nNew := r.begin[reach], int32(len(r.newBottom))
+	oldBottom := r.perm[lo : lo+r.bottom[reach]-nNew]
+	newBottom := r.perm[lo+r.bottom[reach]-nNew : lo+r.bottom[reach]]
+	part, isO := r.lockstep(reach, oldBottom, -1, newBottom, ownMarks, func(int32) (bool, int32) { return false, 1 })
+	r.moveToTail(reach, part)
+	nb := r.detach(reach, r.end[reach]-int32(len(part)))
+	r.paths.newBottomSplit[b2i(isO)]++
+	o, n := reach, nb
+	if isO {
+		o, n = nb, reach
 	}
-}
-
-// closeBackward returns the states of block b all of whose inert paths
-// end in seeds (which must be bottom states of b) and which satisfy join:
-// backwards over inert τ-steps, a state is taken when all its inert
-// successors have been and join holds for it. The result is in r.list.
-func (r *gjRefiner) closeBackward(b int32, seeds []int32, join func(s int32) bool) []int32 {
-	nextEpoch(&r.nEpoch, r.nSeen)
-	list := closeInertBackward(append(r.list[:0], seeds...), r.block, b,
-		r.tauIndex, r.tauSrc, r.inertOut, r.nSeen, r.nLeft, r.nEpoch, &r.work, join)
-	r.list = list
-	return list
+	r.markDirty(n)
+	k.tauStepsBetween(r.block, r.perm[r.begin[o]:r.end[o]], r.perm[r.begin[n]:r.end[n]], o, n,
+		r.tauIndex, r.tauSrc, &r.work, func(s int32) { r.inertOut[s]-- })
 }
 
 // round moves the first or last block of constellation c, whichever is
@@ -793,7 +791,7 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 				r.rList = part
 			}
 		} else {
-			part, reach = r.lockstep(x, nil, bc, z, true, func(s int32) (bool, int32) { return r.hasStep(s, a, c) })
+			part, reach = r.lockstep(x, nil, bc, z, freshMarks, func(s int32) (bool, int32) { return r.hasStep(s, a, c) })
 		}
 		r.splitOff(x, part, reach)
 	})
@@ -831,18 +829,32 @@ func (r *gjRefiner) hasStep(s, a, c int32) (bool, int32) {
 // grows backwards from uSeeds (all the bottom states that cannot), taking
 // a state when all its inert successors are in U and has(state) is false;
 // R, the states that can, grows backwards from rSeeds (already marked) and
-// the sources of slice bc (if bc ≥ 0). With fresh, R is marked with a new
-// epoch. has returns the cost of its answer as well, counted as U's steps.
+// the sources of slice bc (if bc ≥ 0). marks says how R is marked (see
+// rMarks). has returns the cost of its answer as well, counted as U's steps.
 // It returns the complete side and whether it is R; both sides must be
 // non-empty.
-func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, fresh bool,
+// rMarks selects the marks of lockstep's R side.
+type rMarks int
+
+const (
+	roundMarks rMarks = iota // mark/epoch of the current round; rSeeds are marked already
+	freshMarks               // mark with a new epoch
+	ownMarks                 // oMark/oEpoch, leaving the round's marks alone
+)
+
+func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, marks rMarks,
 	has func(s int32) (bool, int32)) (part []int32, reach bool) {
 	k := r.k
 	nextEpoch(&r.nEpoch, r.nSeen) // U: nSeen/nLeft, nLeft < 0 for a member
 	uList := r.list[:0]
 	uS, uI, uArc, uArcEnd, uDebt := 0, 0, int32(0), int32(0), int32(0)
-	if fresh {
+	mark, epoch := r.mark, &r.epoch
+	switch marks {
+	case freshMarks:
 		nextEpoch(&r.epoch, r.mark)
+	case ownMarks:
+		mark, epoch = r.oMark, &r.oEpoch
+		nextEpoch(epoch, mark)
 	}
 	rList := r.rList[:0]
 	rS, rI, rArc, rArcEnd, rT, rTEnd := 0, 0, int32(0), int32(0), int32(0), int32(0)
@@ -901,8 +913,8 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 		case rArc < rArcEnd:
 			u := r.tauSrc[rArc]
 			rArc++
-			if r.block[u] == x && r.mark[u] != r.epoch {
-				r.mark[u] = r.epoch
+			if r.block[u] == x && mark[u] != *epoch {
+				mark[u] = *epoch
 				rList = append(rList, u)
 			}
 		case rI < len(rList):
@@ -910,13 +922,14 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 			rI++
 			rArc, rArcEnd = r.tauIndex[s], r.tauIndex[s+1]
 		case rS < len(rSeeds):
+			mark[rSeeds[rS]] = *epoch
 			rList = append(rList, rSeeds[rS])
 			rS++
 		case rT < rTEnd:
 			s := k.src[r.bt[rT]]
 			rT++
-			if r.mark[s] != r.epoch {
-				r.mark[s] = r.epoch
+			if mark[s] != *epoch {
+				mark[s] = *epoch
 				rList = append(rList, s)
 			}
 		default:
@@ -1088,7 +1101,7 @@ func (r *gjRefiner) splitUnder(y, c int32, with []int32) {
 		r.rList = part
 	} else {
 		a := k.lab[r.bt[r.bcBegin[c]]]
-		part, reach = r.lockstep(y, r.queue, c, unmarked, false, func(s int32) (bool, int32) { return r.inSlice(s, a, c) })
+		part, reach = r.lockstep(y, r.queue, c, unmarked, roundMarks, func(s int32) (bool, int32) { return r.inSlice(s, a, c) })
 	}
 	if len(with) == 0 {
 		r.paths.noBottomWith++
@@ -1120,13 +1133,16 @@ func (r *gjRefiner) inSlice(s, a, c int32) (bool, int32) {
 	return false, cost
 }
 
-// gjPaths counts how often the cases of fullCheck's splits occurred, so
+// gjPaths counts how often the cases of fullCheck's and afterSplit's splits occurred, so
 // that tests can show they exercise each.
 type gjPaths struct {
 	skipped      int    // a descendant slice of a dirty or one-state block
 	stable       int    // a descendant slice every bottom state of its block has
 	noBottomWith int    // a split under a slice no bottom state has
 	split        [2]int // splits moving the part without / with the slice
+	// afterSplit's splits of a part with old and new bottom states,
+	// moving the states that reach only new ones / the others
+	newBottomSplit [2]int
 }
 
 func b2i(b bool) int {

@@ -51,6 +51,9 @@ func TestGJInvariants(t *testing.T) {
 	assert.Positive(t, paths.noBottomWith, "splits under a slice no bottom state has")
 	assert.Positive(t, paths.split[0], "splits moving the part without the slice")
 	assert.Positive(t, paths.split[1], "splits moving the part with the slice")
+	assert.Positive(t, paths.newBottomSplit[0], "new-bottom splits moving the part reaching only new bottom states")
+	assert.Positive(t, paths.newBottomSplit[1], "new-bottom splits moving the part reaching old bottom states")
+	t.Logf("%+v", paths)
 }
 
 func (p *gjPaths) add(q gjPaths) {
@@ -59,6 +62,8 @@ func (p *gjPaths) add(q gjPaths) {
 	p.noBottomWith += q.noBottomWith
 	p.split[0] += q.split[0]
 	p.split[1] += q.split[1]
+	p.newBottomSplit[0] += q.newBottomSplit[0]
+	p.newBottomSplit[1] += q.newBottomSplit[1]
 }
 
 // check verifies the invariants of a gjRefiner between rounds.
