@@ -125,6 +125,7 @@ type gjRefiner struct {
 	begin, end, constOf, bottom, count, bcount, cut []int32
 	dirty                                           []bool
 	dirtyList                                       []int32
+	groupPos, groupBlocks                           []int32 // byBlock's counting sort
 	// per constellation
 	cbegin, cend []int32
 	inStack      []bool
@@ -375,6 +376,7 @@ func (r *gjRefiner) newBlock(lo, hi, c int32) int32 {
 	r.cut = append(r.cut, 0)
 	r.dirty = append(r.dirty, false)
 	r.blockBC = append(r.blockBC, -1)
+	r.groupPos = append(r.groupPos, 0)
 	return b
 }
 
@@ -519,20 +521,36 @@ func (r *gjRefiner) splitMarked() {
 }
 
 // byBlock calls f for every block holding some of states, with those
-// states, grouped in *buf.
+// states, grouped in *buf by a counting sort in O(len(states)) (a
+// comparison sort would add a log factor to every split round).
 func (r *gjRefiner) byBlock(states []int32, buf *[]int32, f func(x int32, group []int32)) {
-	g := append((*buf)[:0], states...)
-	*buf = g
-	r.work += int64(len(g) * bits.Len(uint(len(g))))
-	slices.SortFunc(g, func(x, y int32) int { return int(r.block[x]) - int(r.block[y]) })
-	for i := 0; i < len(g); {
-		x := r.block[g[i]]
-		j := i + 1
-		for j < len(g) && r.block[g[j]] == x {
-			j++
+	r.work += 3 * int64(len(states))
+	blocks := r.groupBlocks[:0]
+	for _, s := range states {
+		b := r.block[s]
+		if r.groupPos[b] == 0 {
+			blocks = append(blocks, b)
 		}
-		f(x, g[i:j])
-		i = j
+		r.groupPos[b]++
+	}
+	r.groupBlocks = blocks
+	start := int32(0)
+	for _, b := range blocks { // groupPos: count -> start
+		start, r.groupPos[b] = start+r.groupPos[b], start
+	}
+	g := slices.Grow((*buf)[:0], len(states))[:len(states)]
+	*buf = g
+	for _, s := range states { // groupPos: start -> end
+		b := r.block[s]
+		g[r.groupPos[b]] = s
+		r.groupPos[b]++
+	}
+	start = 0
+	for _, b := range blocks {
+		end := r.groupPos[b]
+		r.groupPos[b] = 0
+		f(b, g[start:end])
+		start = end
 	}
 }
 
