@@ -161,6 +161,7 @@ type gjRefiner struct {
 	queue, touched []int32
 	newBottom      []int32
 	byLabel        [][]int32 // transition ids by label
+	labels         []int32   // round: the labels with transitions in byLabel
 	stamp          []uint32  // per state: touched in the current label of a round
 	stampEpoch     uint32
 	oldCell        []int32 // per state: its (a, C) cell before the move
@@ -688,28 +689,34 @@ func (r *gjRefiner) round(c int32) {
 		for _, t := range r.inT[r.inIndex[d]:r.inIndex[d+1]] {
 			// A block of one state never splits again, so its counters
 			// and slices are never read: they are left stale.
-			if r.size(r.block[k.src[t]]) > 1 {
-				r.byLabel[k.lab[t]] = append(r.byLabel[k.lab[t]], t)
+			if a := k.lab[t]; r.size(r.block[k.src[t]]) > 1 {
+				if len(r.byLabel[a]) == 0 {
+					r.labels = append(r.labels, a)
+				}
+				r.byLabel[a] = append(r.byLabel[a], t)
 			}
 		}
 	}
-	for a, ts := range r.byLabel {
-		if len(ts) == 0 {
-			continue
-		}
+	// Only the labels of B's incoming transitions are visited, in
+	// increasing order: a loop over all labels would cost |labels| per
+	// round, above O(m log n) when labels are many.
+	r.work += int64(len(r.labels) * bits.Len(uint(len(r.labels))))
+	slices.Sort(r.labels)
+	for _, a := range r.labels {
+		ts := r.byLabel[a]
 		r.byLabel[a] = ts[:0]
 		r.moveCells(ts)
 		r.inLabel = true
 		r.startRound()
 		for _, t := range ts {
 			s := k.src[t]
-			if int32(a) == lts.Tau && k.inert && r.constOf[r.block[s]] == nc {
+			if a == lts.Tau && k.inert && r.constOf[r.block[s]] == nc {
 				continue // τ inside the new constellation
 			}
 			r.markState(s)
 		}
 		r.splitMarked()
-		r.coSplit(int32(a), c, nc)
+		r.coSplit(a, c, nc)
 		r.inLabel = false
 		r.work += int64(len(r.seeds))
 		for _, s := range r.seeds {
@@ -719,6 +726,7 @@ func (r *gjRefiner) round(c int32) {
 		}
 		r.freeBCs()
 	}
+	r.labels = r.labels[:0]
 }
 
 // moveCells moves the transitions ts (all with one label, into the block
@@ -1025,7 +1033,8 @@ func (r *gjRefiner) fullCheck(x int32) {
 	// (counting sort) into grouped[uStart[i]:uStart[i+1]]. bcSeen[c] = ^s
 	// marks s as listed in c (pass one left bcSeen[c] >= 0).
 	pairs := r.pairs[:0]
-	r.uStart = append(r.uStart[:0], make([]int32, len(r.uLo)+1)...)
+	r.uStart = slices.Grow(r.uStart[:0], len(r.uLo)+1)[:len(r.uLo)+1]
+	clear(r.uStart)
 	for _, s := range bottoms {
 		r.work += 1 + int64(k.out[s+1]-k.out[s])
 		for t := k.out[s]; t < k.out[s+1]; t++ {
