@@ -48,6 +48,7 @@ func TestGJInvariants(t *testing.T) {
 	paths.add(r.paths)
 	assert.Positive(t, paths.skipped, "descendant slices of dirty blocks skipped")
 	assert.Positive(t, paths.stable, "descendant slices found stable")
+	assert.Positive(t, paths.noBottomSlices, "unstable slices no bottom state has")
 	assert.Positive(t, paths.noBottomWith, "splits under a slice no bottom state has")
 	assert.Positive(t, paths.split[0], "splits moving the part without the slice")
 	assert.Positive(t, paths.split[1], "splits moving the part with the slice")
@@ -58,6 +59,7 @@ func TestGJInvariants(t *testing.T) {
 
 func (p *gjPaths) add(q gjPaths) {
 	p.skipped += q.skipped
+	p.noBottomSlices += q.noBottomSlices
 	p.stable += q.stable
 	p.noBottomWith += q.noBottomWith
 	p.split[0] += q.split[0]
