@@ -173,6 +173,9 @@ type gjRefiner struct {
 	// label, target constellation) contiguous in bt[bcBegin[c]:bcEnd[c]]
 	bt, btPos, bcOf       []int32 // per transition: position in bt, slice
 	bcBegin, bcEnd, bcMap []int32 // per slice
+	// bt[bcMark[c]:bcEnd[c]] are c's marked transitions: one per bottom
+	// state of c's block that fullCheck read (register), see relink
+	bcMark []int32
 	// the slices of each block, a doubly linked list from blockBC[b]
 	bcBlock, bcPrev, bcNext, blockBC []int32
 	opBlock                          int32   // block of the new slices of an operation; -1: same as old
@@ -203,14 +206,17 @@ type gjRefiner struct {
 	nSeen          []uint32
 	nEpoch         uint32
 	list           []int32
-	// fullCheck: the unstable slices' ranges at the start, and per slice
-	// the transitions of bottom states in it (grouped[uStart[i]:uStart[i+1]])
-	uLo, uHi, uStart, pairs, grouped []int32
-	gStamp                           []uint32 // per slice: grouped by splitUnderSlice in round gTick
-	gTick                            uint32
-	bottomReads                      []int32 // tests: per state, how often fullCheck read it as a bottom state
-	paths                            gjPaths // tests: how often fullCheck's cases occurred
-	work                             int64   // elementary steps: states and transitions read or moved (see refineStats)
+	// fullCheck: ranges of bt still to visit, bt[qLo[i]:qHi[i]], qHi
+	// shrinking as they are visited; active holds the unfinished ones, a
+	// stack. rangeOf[c] is the range a slice lies in, valid where
+	// rangeStamp[c] == checkTick (inherited by the slices carved from c).
+	qLo, qHi, active []int32
+	rangeOf          []int32
+	rangeStamp       []uint32
+	checkTick        uint32
+	bottomReads      []int32 // tests: per state, how often fullCheck read it as a bottom state
+	paths            gjPaths // tests: how often fullCheck's cases occurred
+	work             int64   // elementary steps: states and transitions read or moved (see refineStats)
 }
 
 func newGJRefiner(k *kernel) *gjRefiner {
@@ -273,6 +279,7 @@ func newGJRefiner(k *kernel) *gjRefiner {
 		} else {
 			r.bcEnd[a] = m
 		}
+		r.bcMark[a] = r.bcEnd[a]
 	}
 	// perm: bottom states first, as in every block (see moveToTail).
 	i := int32(0)
@@ -306,7 +313,9 @@ func (r *gjRefiner) allocBC() int32 {
 	r.bcNext = append(r.bcNext, -1)
 	r.bcCnt = append(r.bcCnt, 0)
 	r.bcSeen = append(r.bcSeen, -1)
-	r.gStamp = append(r.gStamp, 0)
+	r.bcMark = append(r.bcMark, 0)
+	r.rangeOf = append(r.rangeOf, -1)
+	r.rangeStamp = append(r.rangeStamp, 0)
 	return int32(len(r.bcBegin) - 1)
 }
 
@@ -348,7 +357,8 @@ func (r *gjRefiner) mapBC(c int32) int32 {
 		return r.bcMap[c]
 	}
 	nc := r.allocBC()
-	r.bcBegin[nc], r.bcEnd[nc] = r.bcEnd[c], r.bcEnd[c]
+	r.bcBegin[nc], r.bcEnd[nc], r.bcMark[nc] = r.bcEnd[c], r.bcEnd[c], r.bcEnd[c]
+	r.rangeOf[nc], r.rangeStamp[nc] = r.rangeOf[c], r.rangeStamp[c]
 	if b := r.opBlock; b >= 0 {
 		r.linkBC(nc, b)
 	} else {
@@ -359,18 +369,48 @@ func (r *gjRefiner) mapBC(c int32) int32 {
 	return nc
 }
 
-// relink moves transition t to the new slice of its slice.
+// relink moves transition t to the new slice of its slice, keeping the
+// marked transitions of both at their ends: an unmarked t goes to the end
+// of c's unmarked ones and is then swapped past c's marked ones, to c's
+// last position, which becomes the first of the new slice; a marked t goes
+// to that position directly and is then swapped to the front of the new
+// slice's marked ones.
 func (r *gjRefiner) relink(t int32) {
 	r.work++
 	c := r.bcOf[t]
 	nc := r.mapBC(c)
-	p, last := r.btPos[t], r.bcEnd[c]-1
-	u := r.bt[last]
-	r.bt[p], r.bt[last] = u, t
-	r.btPos[u], r.btPos[t] = p, last
-	r.bcEnd[c]--
-	r.bcBegin[nc]--
+	p, m, e := r.btPos[t], r.bcMark[c], r.bcEnd[c]
+	if p < m {
+		r.btSwap(p, m-1)
+		r.btSwap(m-1, e-1)
+		r.bcMark[c] = m - 1
+	} else {
+		r.btSwap(p, e-1)
+	}
+	r.bcEnd[c] = e - 1
+	r.bcBegin[nc] = e - 1
+	if p >= m {
+		mm := r.bcMark[nc]
+		r.btSwap(e-1, mm-1)
+		r.bcMark[nc] = mm - 1
+	}
 	r.bcOf[t] = nc
+}
+
+// btSwap exchanges the transitions at positions i and j of bt.
+func (r *gjRefiner) btSwap(i, j int32) {
+	u, v := r.bt[i], r.bt[j]
+	r.bt[i], r.bt[j] = v, u
+	r.btPos[v], r.btPos[u] = i, j
+}
+
+// markBC marks transition t in its slice (see bcMark).
+func (r *gjRefiner) markBC(t int32) {
+	c := r.bcOf[t]
+	if m := r.bcMark[c]; r.btPos[t] < m {
+		r.btSwap(r.btPos[t], m-1)
+		r.bcMark[c] = m - 1
+	}
 }
 
 // endOp records the slices the operation emptied, to be freed by freeBCs.
@@ -1002,34 +1042,68 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 // every bottom state of x has a transition in every non-empty slice
 // (x, a, D) but (τ, its own constellation).
 //
-// It reads the transitions of the bottom states twice: once to count per
-// slice of x how many bottom states have a transition in it, and once to
-// list, per slice that some bottom state lacks (unstable), the bottom
-// states that have one. Then it splits under the unstable slices one by
-// one. A split of x divides a slice among the parts of x, each part's
-// transitions carved from the tail of the slice's range of bt (relink), so
-// the range [lo, hi) an unstable slice had at the start is always tiled by
-// its descendants, one per part of x: they are taken from the end of the
-// range (the slice of bt[hi-1]), as in mCRL2's stabilizeB. The part y
-// holding a descendant c is split by lockstep (splitUnder), R starting
-// from y's listed bottom states and reading c's transitions only as it
-// goes, U from y's other bottom states; a part that meanwhile got new
-// bottom states is dirty and left to its own fullCheck.
+// It works as mCRL2's stabilizeB (after Groote and Jansen 2025, and
+// Jansen et al. 2020): register reads the transitions of the block's
+// bottom states, marks in every slice one transition of each bottom state
+// with one (marked transitions are kept at the end of their slice, see
+// relink), and records the range of bt of every slice that some bottom
+// state lacks. A split divides a slice among the parts of its block, each
+// part's transitions carved from the tail of the slice's range (relink),
+// so a recorded range is always tiled by the slices of the parts: they are
+// visited from its end (the slice of bt[hi-1]). A visited slice's block is
+// split under it by lockstep (splitUnder), R from the sources of its marked
+// transitions, reading the rest of the slice only as it grows, U from the
+// block's other bottom states. A block that got new bottom states
+// meanwhile (dirty, all of them new) is registered first when one of its
+// slices is visited, so every visit is a split or finds the block stable,
+// and no slice is visited for nothing.
 func (r *gjRefiner) fullCheck(x int32) {
-	k := r.k
 	r.dirty[x] = false
 	if r.size(x) == 1 {
 		return // its slices may be stale, see round
 	}
-	cx := r.constOf[x]
-	bottoms := r.perm[r.begin[x] : r.begin[x]+r.bottom[x]]
+	nextEpoch(&r.checkTick, r.rangeStamp)
+	r.qLo, r.qHi, r.active = r.qLo[:0], r.qHi[:0], r.active[:0]
+	r.register(x)
+	for len(r.active) > 0 {
+		r.work++
+		i := r.active[len(r.active)-1]
+		if r.qHi[i] <= r.qLo[i] {
+			r.active = r.active[:len(r.active)-1]
+			continue
+		}
+		c := r.bcOf[r.bt[r.qHi[i]-1]]
+		y := r.bcBlock[c]
+		if r.size(y) == 1 {
+			r.paths.skipped++
+			r.qHi[i] = r.bcBegin[c]
+			continue
+		}
+		if r.dirty[y] { // c is still in range i, so register does not record it again
+			r.paths.registered++
+			r.register(y)
+		}
+		r.qHi[i] = r.bcBegin[c]
+		r.splitUnder(y, c)
+	}
+	r.freeBCs()
+}
+
+// register reads the bottom states of dirty block y (all new, none read
+// before): it marks one transition per bottom state and slice, and records
+// a range for every slice of y that some bottom state lacks, unless the
+// slice lies in a range still to be visited.
+func (r *gjRefiner) register(y int32) {
+	k := r.k
+	r.dirty[y] = false
+	bottoms := r.perm[r.begin[y] : r.begin[y]+r.bottom[y]]
 	if r.bottomReads != nil {
 		for _, s := range bottoms {
 			r.bottomReads[s]++
 		}
 	}
-	for c := r.blockBC[x]; c >= 0; c = r.bcNext[c] {
-		r.work += 2 // reset here, tested below
+	for c := r.blockBC[y]; c >= 0; c = r.bcNext[c] {
+		r.work++
 		r.bcCnt[c], r.bcSeen[c] = 0, -1
 	}
 	for _, s := range bottoms {
@@ -1038,112 +1112,40 @@ func (r *gjRefiner) fullCheck(x int32) {
 			if c := r.bcOf[t]; r.bcSeen[c] != s {
 				r.bcSeen[c] = s
 				r.bcCnt[c]++
+				r.markBC(t)
 			}
 		}
 	}
-	// The unstable slices: their ranges, and bcCnt[c] their index (-1 for
-	// the stable ones).
-	need := r.bottom[x]
-	r.uLo, r.uHi = r.uLo[:0], r.uHi[:0]
-	for c := r.blockBC[x]; c >= 0; c = r.bcNext[c] {
-		unstable := r.bcBegin[c] < r.bcEnd[c] && r.bcCnt[c] < need
-		if unstable && k.inert {
-			if t := r.bt[r.bcBegin[c]]; k.lab[t] == lts.Tau && r.constOf[r.block[k.dst[t]]] == cx {
-				unstable = false // constellation-inert
-			}
-		}
-		if unstable && r.bcCnt[c] == 0 {
-			r.paths.noBottomSlices++
-		}
-		r.bcCnt[c] = -1
-		if unstable {
-			r.bcCnt[c] = int32(len(r.uLo))
-			r.uLo = append(r.uLo, r.bcBegin[c])
-			r.uHi = append(r.uHi, r.bcEnd[c])
-		}
-	}
-	if len(r.uLo) == 0 {
-		return
-	}
-	// One transition per (bottom state, unstable slice), grouped by slice
-	// (counting sort) into grouped[uStart[i]:uStart[i+1]]. bcSeen[c] = ^s
-	// marks s as listed in c (pass one left bcSeen[c] >= 0).
-	pairs := r.pairs[:0]
-	r.uStart = slices.Grow(r.uStart[:0], len(r.uLo)+1)[:len(r.uLo)+1]
-	clear(r.uStart)
-	for _, s := range bottoms {
-		r.work += 1 + int64(k.out[s+1]-k.out[s])
-		for t := k.out[s]; t < k.out[s+1]; t++ {
-			if c := r.bcOf[t]; r.bcCnt[c] >= 0 && r.bcSeen[c] != ^s {
-				r.bcSeen[c] = ^s
-				r.uStart[r.bcCnt[c]+1]++
-				pairs = append(pairs, t)
-			}
-		}
-	}
-	r.pairs = pairs
-	for i := 1; i < len(r.uStart); i++ {
-		r.uStart[i] += r.uStart[i-1]
-	}
-	r.grouped = append(r.grouped[:0], pairs...)
-	fill := append(r.list[:0], r.uStart[:len(r.uLo)]...)
-	for _, t := range pairs {
-		i := r.bcCnt[r.bcOf[t]]
-		r.grouped[fill[i]] = t
-		fill[i]++
-	}
-	r.list = fill
-	r.work += 2 * int64(len(pairs))
-	for i := range r.uLo {
-		r.splitUnderSlice(r.uLo[i], r.uHi[i], r.grouped[r.uStart[i]:r.uStart[i+1]])
-	}
-	r.freeBCs()
-}
-
-// splitUnderSlice splits, under each slice tiling bt[lo:hi] (the
-// descendants of one unstable slice of fullCheck), the clean block it
-// belongs to; have lists one transition in the range for every bottom
-// state with one. Splits made here do not change which slice holds a
-// transition of the range not yet visited: they only carve the slice being
-// visited (see fullCheck).
-func (r *gjRefiner) splitUnderSlice(lo, hi int32, have []int32) {
-	// Group have by current slice; gFrom/gTo (in bcSeen/bcCnt) give each
-	// slice's run, valid where gStamp == gTick.
-	r.work += int64(len(have) * bits.Len(uint(len(have))))
-	slices.SortFunc(have, func(t, u int32) int { return int(r.bcOf[t]) - int(r.bcOf[u]) })
-	nextEpoch(&r.gTick, r.gStamp)
-	for j := 0; j < len(have); {
-		c := r.bcOf[have[j]]
-		e := j + 1
-		for e < len(have) && r.bcOf[have[e]] == c {
-			e++
-		}
-		r.gStamp[c], r.bcSeen[c], r.bcCnt[c] = r.gTick, int32(j), int32(e)
-		j = e
-	}
-	for hi > lo {
+	cy := r.constOf[y]
+	for c := r.blockBC[y]; c >= 0; c = r.bcNext[c] {
 		r.work++
-		c := r.bcOf[r.bt[hi-1]]
-		hi = r.bcBegin[c]
-		y := r.bcBlock[c]
-		if r.size(y) == 1 || r.dirty[y] {
-			r.paths.skipped++
+		if r.bcBegin[c] == r.bcEnd[c] || r.bcCnt[c] == r.bottom[y] {
 			continue
 		}
-		var with []int32
-		if r.gStamp[c] == r.gTick {
-			with = have[r.bcSeen[c]:r.bcCnt[c]]
+		if t := r.bt[r.bcBegin[c]]; k.inert && k.lab[t] == lts.Tau && r.constOf[r.block[k.dst[t]]] == cy {
+			continue // constellation-inert
 		}
-		r.splitUnder(y, c, with)
+		if r.bcCnt[c] == 0 {
+			r.paths.noBottomSlices++
+		}
+		if r.rangeStamp[c] == r.checkTick && r.bcBegin[c] < r.qHi[r.rangeOf[c]] {
+			continue // to be visited anyway
+		}
+		r.rangeOf[c], r.rangeStamp[c] = int32(len(r.qLo)), r.checkTick
+		r.active = append(r.active, int32(len(r.qLo)))
+		r.qLo = append(r.qLo, r.bcBegin[c])
+		r.qHi = append(r.qHi, r.bcEnd[c])
 	}
 }
 
-// splitUnder splits clean block y under its slice c, given one transition
-// of c from each bottom state of y that has one (with).
-func (r *gjRefiner) splitUnder(y, c int32, with []int32) {
+// splitUnder splits clean block y, all of whose bottom states have been
+// registered, under its slice c: the bottom states with a transition in c
+// are the sources of c's marked transitions.
+func (r *gjRefiner) splitUnder(y, c int32) {
 	k := r.k
 	r.startRound()
-	for _, t := range with {
+	r.work += int64(r.bcEnd[c] - r.bcMark[c])
+	for _, t := range r.bt[r.bcMark[c]:r.bcEnd[c]] {
 		r.markState(k.src[t])
 	}
 	marked, bottom := r.bcount[y], r.bottom[y]
@@ -1166,7 +1168,7 @@ func (r *gjRefiner) splitUnder(y, c int32, with []int32) {
 		a := k.lab[r.bt[r.bcBegin[c]]]
 		part, reach = r.lockstep(y, r.queue, c, unmarked, roundMarks, func(s int32) (bool, int32) { return r.inSlice(s, a, c) })
 	}
-	if len(with) == 0 {
+	if marked == 0 {
 		r.paths.noBottomWith++
 	}
 	r.paths.split[b2i(reach)]++
@@ -1199,9 +1201,10 @@ func (r *gjRefiner) inSlice(s, a, c int32) (bool, int32) {
 // gjPaths counts how often the cases of fullCheck's and afterSplit's splits occurred, so
 // that tests can show they exercise each.
 type gjPaths struct {
-	skipped        int    // a descendant slice of a dirty or one-state block
+	skipped        int    // a visited slice of a one-state block
+	registered     int    // a visited slice of a block with new bottom states, registered then
 	noBottomSlices int    // an unstable slice of a dirty block that none of its bottom states has
-	stable         int    // a descendant slice every bottom state of its block has
+	stable         int    // a visited slice every bottom state of its block has
 	noBottomWith   int    // a split under a slice no bottom state has
 	split          [2]int // splits moving the part without / with the slice
 	// afterSplit's splits of a part with old and new bottom states,

@@ -14,7 +14,8 @@ import (
 // block with one label and one target constellation, counters matching
 // the transitions of their cell. Blocks of one state are left out of the
 // slice and counter checks (their slices may be stale by design). It also
-// checks that fullCheck reads every state as a bottom state at most once
+// checks the marks of the slices (one per bottom state at most), that
+// fullCheck reads every state as a bottom state at most once
 // (the charge of its reading in the O(m log n) argument) and that the
 // cases of its splits all occur.
 func TestGJInvariants(t *testing.T) {
@@ -46,7 +47,8 @@ func TestGJInvariants(t *testing.T) {
 	r.run(&Options{})
 	require.NoError(t, r.check())
 	paths.add(r.paths)
-	assert.Positive(t, paths.skipped, "descendant slices of dirty blocks skipped")
+	assert.Positive(t, paths.skipped, "visited slices of one-state blocks")
+	assert.Positive(t, paths.registered, "blocks with new bottom states registered when visited")
 	assert.Positive(t, paths.stable, "descendant slices found stable")
 	assert.Positive(t, paths.noBottomSlices, "unstable slices no bottom state has")
 	assert.Positive(t, paths.noBottomWith, "splits under a slice no bottom state has")
@@ -59,6 +61,7 @@ func TestGJInvariants(t *testing.T) {
 
 func (p *gjPaths) add(q gjPaths) {
 	p.skipped += q.skipped
+	p.registered += q.registered
 	p.noBottomSlices += q.noBottomSlices
 	p.stable += q.stable
 	p.noBottomWith += q.noBottomWith
@@ -106,6 +109,17 @@ func (r *gjRefiner) check() error {
 		for b := r.blockBC[x]; b >= 0; b = r.bcNext[b] {
 			if r.bcBlock[b] != x {
 				return fmt.Errorf("slice %d in the list of block %d has bcBlock %d", b, x, r.bcBlock[b])
+			}
+			if r.bcMark[b] < r.bcBegin[b] || r.bcMark[b] > r.bcEnd[b] {
+				return fmt.Errorf("slice %d: marked part starts at %d outside [%d, %d]", b, r.bcMark[b], r.bcBegin[b], r.bcEnd[b])
+			}
+			markedFrom := map[int32]bool{}
+			for _, t := range r.bt[r.bcMark[b]:r.bcEnd[b]] {
+				s := k.src[t]
+				if r.inertOut[s] != 0 || markedFrom[s] {
+					return fmt.Errorf("slice %d: marked transition %d from a non-bottom state or a second one from state %d", b, t, s)
+				}
+				markedFrom[s] = true
 			}
 			for p := r.bcBegin[b]; p < r.bcEnd[b]; p++ {
 				t := r.bt[p]
