@@ -16,7 +16,7 @@ import (
 // 2025). It has their constellations, counters, B_to_C slices, bottom
 // states kept together, lockstep splitting and their handling of new
 // bottom states; "Complexity" below says which costs are charged to what,
-// and the one term (fullCheck's walk over slices) that is argued but not
+// and the one term (register's walk over slices) that is argued but not
 // proved O(m log n) here.
 //
 // Design. Besides the partition into blocks there is a coarser partition
@@ -61,12 +61,13 @@ import (
 // them as NewBotSt), and only the latter is marked dirty; otherwise the
 // whole part is. So every bottom state of a dirty block is new: never read
 // by fullCheck before. A dirty block may be unstable under any pair;
-// fullCheck reads the transitions of its bottom states, finds the slices
-// of the block that some bottom state lacks, and splits under each by
+// fullCheck reads the transitions of its bottom states, marks them in
+// their slices, and splits under each slice some bottom state lacks by
 // lockstep, reading the slice only as the search of the states that reach
-// it grows (as the papers' stabilisation does, and mCRL2's stabilizeB
-// with its ranges of slices). It also does the initial split of the
-// single starting block.
+// it grows; a part that gets new bottom states meanwhile is registered as
+// soon as one of its slices is visited (as in the papers' stabilisation
+// and mCRL2's stabilizeB). It also does the initial split of the single
+// starting block.
 //
 // Mapping to the papers: blocks are ranges begin[b]..end[b] of perm and
 // constellations ranges cbegin[c]..cend[c] of the same perm (blocks of a
@@ -79,7 +80,7 @@ import (
 // form a linked list from blockBC[b].
 //
 // Complexity, charged as in the papers:
-//   - A round reads B's incoming and τ-outgoing transitions, sorts the
+//   - A round reads B's incoming and τ-outgoing transitions, visits the
 //     labels among them, moves their counters and slices, marks and groups
 //     (counting sort) their sources: O(in(B) + out(B)). B is at most half
 //     of its constellation and constellations only shrink, so a state is
@@ -89,30 +90,30 @@ import (
 //     the block (a side growing past half is dropped). A side's steps are
 //     its states, the inert τ-steps into them, for R the splitter's
 //     transitions from them, and for U the answers of has (a binary search
-//     for the label, then a scan): for a state
-//     that joins U its transitions with the label, for one that does not
-//     (it has the splitter, and all its inert successors are in U) the same
-//     scan, but such a state becomes a new bottom state of R, which happens
-//     once per state in the whole run. Moving the finished part relinks its
-//     states' transitions, and the τ-steps that stop being inert are read
-//     from the side with fewer states. Every part moved is at most half of
-//     its block, so a state is moved at most log₂ n times: O(m log n).
-//   - fullCheck reads each state as a bottom state at most once in the
-//     whole run (gj_test.go checks it), twice over its transitions, and
-//     sorts the listed ones per slice: O(m log n).
-//   - fullCheck also walks the slices of the dirty block and the
-//     descendants of its unstable slices. A slice some bottom state has is
-//     charged to that state's transition (read once). A slice none has
-//     leads, at each descendant in a clean part, to a split whose part
-//     reaching the slice has only new bottom states, each with a
-//     transition in the slice: charged to one of those, once per state.
-//     Not charged: a descendant in a part that got new bottom states
-//     during the same check is skipped and walked again by that part's own
-//     check, where again no bottom state may have it; such chains through
-//     nested dirty parts are not bounded here (mCRL2 stabilises such a
-//     part at once instead of skipping it). They are rare: on the random
-//     family at m = 2.56 M, 11 k skips and 15 k slices no bottom state
-//     has, in 18.5 M steps (gjPaths counts them).
+//     for the label, then a scan): for a state that joins U its
+//     transitions with the label, for one that does not (it has the
+//     splitter, and all its inert successors are in U) the same scan, but
+//     such a state becomes a new bottom state of R, which happens once per
+//     state in the whole run. Moving the finished part relinks its states'
+//     transitions (O(1) each, marks included), and the τ-steps that stop
+//     being inert are read from the side with fewer states. Every part
+//     moved is at most half of its block, so a state is moved at most
+//     log₂ n times: O(m log n).
+//   - register reads each state as a bottom state at most once in the
+//     whole run (gj_test.go checks it) and marks one transition per state
+//     and slice: O(m).
+//   - A visit of a slice is a split (at most n − 1 in all), or finds the
+//     block stable, reading its marked transitions, each once; the slices
+//     a range is tiled into beyond the first were each made by a relink.
+//   - register walks the slices of its block: one some bottom state has is
+//     charged to that state's transition (once); one none has is visited
+//     and split, the part reaching it getting new bottom states that all
+//     have it. Not proved here: nested registrations (a part registered
+//     during the check of a larger one) can each walk the same slice that
+//     none of their bottom states has before it is visited; the papers
+//     charge these walks to later new bottom states (mCRL2 keeps "work to
+//     assign later" for it). gjPaths counts such slices: on the random
+//     family at m = 2.56 M, 15 k, in 13.5 M steps; none on MGC.
 //
 // refineStats (the work counter) counts all these steps; the README has
 // its figures per doubling next to the CPU times.
