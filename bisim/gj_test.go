@@ -164,3 +164,17 @@ func (r *gjRefiner) check() error {
 	}
 	return nil
 }
+
+// TestGJSweep compares GJ (and Fast) with GV on random LTSs of 25 to 224
+// states, sizes at which GJ's checks of blocks with new bottom states
+// register nested parts and split under slices no bottom state has (see
+// the counts in TestGJInvariants).
+func TestGJSweep(t *testing.T) {
+	seeds := 2000
+	if testing.Short() {
+		seeds = 200
+	}
+	for seed := range seeds {
+		requireAgreesWithGV(t, randomLTS(uint64(9_000_000+seed), 25+seed%200), fmt.Sprintf("seed %d", seed))
+	}
+}
