@@ -103,12 +103,19 @@ func (e *ModelError) Error() string {
 }
 
 type explorer struct {
-	p       *program
-	b       Bounds
-	o       Options
-	set     *stateSet
-	canon   *canonicaliser // of the initial state; the expanders clone it
-	labels  map[uint64]int32
+	p      *program
+	b      Bounds
+	o      Options
+	set    *stateSet
+	canon  *canonicaliser // of the initial state; the expanders clone it
+	labels map[uint64]int32
+	// labelCache is a direct-mapped cache in front of labels, by key (0:
+	// empty; keys are not 0): few distinct labels occur, and the map
+	// lookup per transition showed in profiles.
+	labelCache [256]struct {
+		key uint64
+		id  int32
+	}
 	allowed [][]bool // per thread and method: may the client call it
 	// The LTS under construction. Transitions are found in order of their
 	// source (breadth-first), so the CSR index is built as states are
@@ -445,7 +452,12 @@ func (x *explorer) label(t int, out outcome) int32 {
 		has = 1
 	}
 	key := uint64(out.kind)<<60 | has<<59 | uint64(t)<<48 | uint64(out.method)<<32 | uint64(uint32(out.value))
+	c := &x.labelCache[key*0x9e3779b97f4a7c15>>56]
+	if c.key == key {
+		return c.id
+	}
 	if id, ok := x.labels[key]; ok {
+		c.key, c.id = key, id
 		return id
 	}
 	m := x.p.methods[out.method]
@@ -484,6 +496,7 @@ func (x *explorer) label(t int, out outcome) int32 {
 		x.labelIDs[name] = id
 	}
 	x.labels[key] = id
+	c.key, c.id = key, id
 	return id
 }
 
