@@ -9,8 +9,8 @@
 // and heap nodes are renumbered in breadth-first order of reachability
 // from the shared variables and then the threads' locals, which drops
 // unreachable nodes (garbage collection) and identifies states that differ
-// only in addresses; the renumbering is skipped when a step left every
-// reference as it was (canonicalStep). Canonical vectors are stored as
+// only in addresses; the renumbering is skipped when a step can be seen to
+// keep the numbering (canonicalStep). Canonical vectors are stored as
 // zigzag varints in a chunked arena and found through an open-addressing
 // table (stateSet). States are expanded in blocks of consecutive ids
 // (expander): running the steps and canonicalising, encoding and hashing
