@@ -253,8 +253,10 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 	out[hb] = int32(len(order))
 	for i, id := range order {
 		src := st[node0+id*nodeSize:][:nodeSize]
-		dst := out[hb+1+int32(i)*nodeSize:][:nodeSize]
-		copy(dst, src)
+		dst := out[hb+1+int32(i)*nodeSize:][:len(src)]
+		for k, v := range src { // nodes are short: a loop beats a memmove call
+			dst[k] = v
+		}
 		offs := x.uniform
 		if offs == nil {
 			offs = x.refOffs[src[0]]
