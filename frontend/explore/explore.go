@@ -263,8 +263,16 @@ func (x *explorer) search(workers int) error {
 	inline := x.newExpander()
 	var free, queue []*block
 	dispatched := int32(0) // states handed to a block so far
+	// Blocks in flight: two per worker keep the workers busy while this
+	// goroutine inserts; without workers, one, so that a block is inserted
+	// right after its expansion, while the table lines and pages that its
+	// lookups touched are still in the caches and the TLB.
+	depth := 1
+	if jobs != nil {
+		depth = 2 * workers
+	}
 	for {
-		for len(queue) < 2*max(workers, 1) && int(dispatched) < x.set.len() {
+		for len(queue) < depth && int(dispatched) < x.set.len() {
 			var blk *block
 			if n := len(free); n > 0 {
 				blk, free = free[n-1], free[:n-1]
