@@ -26,12 +26,7 @@ func TestCanonicalStepSkipsOnlyIdentities(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	for _, f := range files {
-		src, err := os.ReadFile(f)
-		require.NoError(t, err)
-		ast, err := syntax.Parse(f, src)
-		require.NoError(t, err)
-		prog, err := check.Check(ast)
-		require.NoError(t, err)
+		prog := parseFile(t, f)
 		for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
 			for _, explicit := range []bool{false, true} {
 				name := strings.TrimSuffix(filepath.Base(f), ".lin") + "/" + obj.Name
@@ -56,12 +51,7 @@ func TestCanonicalStepSkipsOnlyIdentities(t *testing.T) {
 // TestCanonicalStepTakesShortcut checks that the shortcut is taken: on
 // Treiber's stack most steps keep the numbering.
 func TestCanonicalStepTakesShortcut(t *testing.T) {
-	src, err := os.ReadFile("../examples/treiber.lin")
-	require.NoError(t, err)
-	ast, err := syntax.Parse("treiber.lin", src)
-	require.NoError(t, err)
-	prog, err := check.Check(ast)
-	require.NoError(t, err)
+	prog := parseFile(t, "../examples/treiber.lin")
 	p, err := compile(prog, prog.Impl, 2, []int{1}, false)
 	require.NoError(t, err)
 	c := newCanonicaliser(p, 2)
@@ -91,4 +81,16 @@ func TestCanonicalStepTakesShortcut(t *testing.T) {
 	st2[lay.refShared[0]] = 2
 	got = c.canonicalStep(st, c.rootPrefix(st), st2, -1)
 	assert.Equal(t, int32(1), got[lay.refShared[0]], "the new top is node 1")
+}
+
+// parseFile parses and checks a model file.
+func parseFile(t *testing.T, path string) *check.Program {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
+	ast, err := syntax.Parse(path, src)
+	require.NoError(t, err)
+	prog, err := check.Check(ast)
+	require.NoError(t, err)
+	return prog
 }
