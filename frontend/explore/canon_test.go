@@ -19,8 +19,7 @@ func init() { checkSkips = true }
 
 // TestCanonicalStepSkipsOnlyIdentities explores every bundled model, both
 // objects, in both heap modes, with canonicalStep checking each renumbering
-// it skips (checkSkips): it panics on one that is not the identity. It
-// also checks that the shortcut is taken at all.
+// it skips (checkSkips): it panics on one that is not the identity.
 func TestCanonicalStepSkipsOnlyIdentities(t *testing.T) {
 	files, err := filepath.Glob("../examples/*.lin")
 	require.NoError(t, err)
