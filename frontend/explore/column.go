@@ -6,31 +6,42 @@ package explore
 // the end. Narrow element types (a thread fits in a byte, a label or a
 // source step in 16 bits) keep the table small while exploring.
 type column[T ~int8 | ~uint8 | ~int16 | ~uint16 | ~int32] struct {
-	chunks [][]T
-	n      int
+	full [][]T // the chunks filled
+	cur  []T   // the chunk being filled, of capacity columnChunk
+	n    int
 }
 
 const columnChunk = 1 << 20
 
+// append adds v. The fast path is a store into cur: it runs once per
+// transition and column.
 func (c *column[T]) append(v T) {
-	k := len(c.chunks)
-	if k == 0 || len(c.chunks[k-1]) == columnChunk {
-		c.chunks = append(c.chunks, make([]T, 0, columnChunk))
-		k++
+	if len(c.cur) == cap(c.cur) {
+		c.next()
 	}
-	c.chunks[k-1] = append(c.chunks[k-1], v)
+	c.cur = append(c.cur, v)
 	c.n++
+}
+
+// next starts a new chunk.
+func (c *column[T]) next() {
+	if c.cur != nil {
+		c.full = append(c.full, c.cur)
+	}
+	c.cur = make([]T, 0, columnChunk)
 }
 
 // slice returns the values as one []int32 and releases the chunks.
 func (c *column[T]) slice() []int32 {
 	out := make([]int32, 0, c.n)
-	for i, ch := range c.chunks {
+	for i, ch := range append(c.full, c.cur) {
 		for _, v := range ch {
 			out = append(out, int32(v))
 		}
-		c.chunks[i] = nil
+		if i < len(c.full) {
+			c.full[i] = nil
+		}
 	}
-	c.chunks, c.n = nil, 0
+	c.full, c.cur, c.n = nil, nil, 0
 	return out
 }

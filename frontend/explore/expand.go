@@ -17,9 +17,11 @@ type expander struct {
 	m    machine
 	c    *canonicaliser
 	cur  []int32 // the state being expanded
-	next []int32
-	blk  *block  // the block being filled
-	seen []int32 // dedup's table
+	// curRoots is c.rootPrefix(cur), for canonicalStep.
+	curRoots int32
+	next     []int32
+	blk      *block  // the block being filled
+	seen     []int32 // dedup's table
 }
 
 func (x *explorer) newExpander() *expander {
@@ -37,6 +39,7 @@ func (e *expander) expand(blk *block) {
 	e.blk = blk
 	for _, enc := range blk.encs {
 		e.cur = decode(e.cur[:0], enc)
+		e.curRoots = e.c.rootPrefix(e.cur)
 		t, f := e.state()
 		blk.ends = append(blk.ends, int32(len(blk.succs)))
 		if f != nil {
@@ -156,7 +159,7 @@ func (e *expander) state() (int, *failure) {
 func (e *expander) add(t int, out outcome, next []int32) {
 	blk := e.blk
 	start := int32(len(blk.batch))
-	blk.batch = encode(blk.batch, e.c.canonicalStep(e.cur, next, t))
+	blk.batch = encode(blk.batch, e.c.canonicalStep(e.cur, e.curRoots, next, t))
 	end := int32(len(blk.batch))
 	if end-start > 65535 {
 		panic("state too large") // unreachable with the node and array limits

@@ -9,8 +9,8 @@
 // and heap nodes are renumbered in breadth-first order of reachability
 // from the shared variables and then the threads' locals, which drops
 // unreachable nodes (garbage collection) and identifies states that differ
-// only in addresses; the renumbering is skipped when a step left every
-// reference as it was (canonicalStep). Canonical vectors are stored as
+// only in addresses; the renumbering is skipped when a step can be seen to
+// keep the numbering (canonicalStep). Canonical vectors are stored as
 // zigzag varints in a chunked arena and found through an open-addressing
 // table (stateSet). States are expanded in blocks of consecutive ids
 // (expander): running the steps and canonicalising, encoding and hashing
@@ -103,12 +103,19 @@ func (e *ModelError) Error() string {
 }
 
 type explorer struct {
-	p       *program
-	b       Bounds
-	o       Options
-	set     *stateSet
-	canon   *canonicaliser // of the initial state; the expanders clone it
-	labels  map[uint64]int32
+	p      *program
+	b      Bounds
+	o      Options
+	set    *stateSet
+	canon  *canonicaliser // of the initial state; the expanders clone it
+	labels map[uint64]int32
+	// labelCache is a direct-mapped cache in front of labels, by key (0:
+	// empty; keys are not 0): few distinct labels occur, and the map
+	// lookup per transition showed in profiles.
+	labelCache [256]struct {
+		key uint64
+		id  int32
+	}
 	allowed [][]bool // per thread and method: may the client call it
 	// The LTS under construction. Transitions are found in order of their
 	// source (breadth-first), so the CSR index is built as states are
@@ -256,8 +263,16 @@ func (x *explorer) search(workers int) error {
 	inline := x.newExpander()
 	var free, queue []*block
 	dispatched := int32(0) // states handed to a block so far
+	// Blocks in flight: two per worker keep the workers busy while this
+	// goroutine inserts; without workers, one, so that a block is inserted
+	// right after its expansion, while the table lines and pages that its
+	// lookups touched are still in the caches and the TLB.
+	depth := 1
+	if jobs != nil {
+		depth = 2 * workers
+	}
 	for {
-		for len(queue) < 2*max(workers, 1) && int(dispatched) < x.set.len() {
+		for len(queue) < depth && int(dispatched) < x.set.len() {
 			var blk *block
 			if n := len(free); n > 0 {
 				blk, free = free[n-1], free[:n-1]
@@ -445,7 +460,12 @@ func (x *explorer) label(t int, out outcome) int32 {
 		has = 1
 	}
 	key := uint64(out.kind)<<60 | has<<59 | uint64(t)<<48 | uint64(out.method)<<32 | uint64(uint32(out.value))
+	c := &x.labelCache[key*0x9e3779b97f4a7c15>>56]
+	if c.key == key {
+		return c.id
+	}
 	if id, ok := x.labels[key]; ok {
+		c.key, c.id = key, id
 		return id
 	}
 	m := x.p.methods[out.method]
@@ -484,6 +504,7 @@ func (x *explorer) label(t int, out outcome) int32 {
 		x.labelIDs[name] = id
 	}
 	x.labels[key] = id
+	c.key, c.id = key, id
 	return id
 }
 

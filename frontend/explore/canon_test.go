@@ -1,0 +1,95 @@
+package explore
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/syntax"
+)
+
+// The shortcut of canonicalStep is cross-checked in every exploration of
+// the package's tests, the external ones (workers_test.go) included.
+func init() { checkSkips = true }
+
+// TestCanonicalStepSkipsOnlyIdentities explores every bundled model, both
+// objects, in both heap modes, with canonicalStep checking each renumbering
+// it skips (checkSkips): it panics on one that is not the identity.
+func TestCanonicalStepSkipsOnlyIdentities(t *testing.T) {
+	files, err := filepath.Glob("../examples/*.lin")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		prog := parseFile(t, f)
+		for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
+			for _, explicit := range []bool{false, true} {
+				name := strings.TrimSuffix(filepath.Base(f), ".lin") + "/" + obj.Name
+				if explicit {
+					name += "/explicit"
+				}
+				t.Run(name, func(t *testing.T) {
+					l, err := Explore(prog, obj, Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, Options{Explicit: explicit, Workers: 1, MaxStates: 200_000})
+					var me *ModelError
+					if err != nil && !assert.ErrorAs(t, err, &me) {
+						return
+					}
+					if l != nil {
+						assert.Positive(t, l.NumStates)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestCanonicalStepTakesShortcut checks that the shortcut is taken: on
+// Treiber's stack most steps keep the numbering.
+func TestCanonicalStepTakesShortcut(t *testing.T) {
+	prog := parseFile(t, "../examples/treiber.lin")
+	p, err := compile(prog, prog.Impl, 2, []int{1}, false)
+	require.NoError(t, err)
+	c := newCanonicaliser(p, 2)
+	lay := &p.lay
+	// Top → node 1 → node 2; thread 1 runs pop and holds nothing yet.
+	cur := append([]int32(nil), p.init...)
+	cur[lay.refShared[0]] = 1
+	cur = append(cur[:lay.heapBase], 2, 1, 0, 7, 2, 1, 0, 8, 0)
+	var popEntry int32
+	for _, m := range p.methods {
+		if m.name == "pop" {
+			popEntry = m.entry
+		}
+	}
+	require.NotZero(t, popEntry)
+	base := lay.threadBase(0)
+	cur[base+tPC] = popEntry
+	refs := p.methods[p.code[popEntry].method].refLocals
+	require.Len(t, refs, 2, "pop's reference locals: old, nx")
+	// old := Top; nx := old.next: the numbering stays.
+	st := append([]int32(nil), cur...)
+	st[base+tLocals+refs[0]], st[base+tLocals+refs[1]] = 1, 2
+	got := c.canonicalStep(cur, c.rootPrefix(cur), st, -1)
+	assert.Same(t, &st[0], &got[0], "reading Top and Top.next keeps the numbering")
+	// nx := node 2 held first, Top then moved to it: renumbered.
+	st2 := append([]int32(nil), st...)
+	st2[lay.refShared[0]] = 2
+	got = c.canonicalStep(st, c.rootPrefix(st), st2, -1)
+	assert.Equal(t, int32(1), got[lay.refShared[0]], "the new top is node 1")
+}
+
+// parseFile parses and checks a model file.
+func parseFile(t *testing.T, path string) *check.Program {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
+	ast, err := syntax.Parse(path, src)
+	require.NoError(t, err)
+	prog, err := check.Check(ast)
+	require.NoError(t, err)
+	return prog
+}
