@@ -75,21 +75,7 @@ func permute(l *LTS, ids []int32) *LTS {
 // states renumbered in breadth-first order (the initial state becomes 0),
 // and the map from old to new state ids (-1 for unreachable states).
 func Reachable(l *LTS) (r *LTS, oldToNew []int32) {
-	oldToNew = make([]int32, l.NumStates)
-	for i := range oldToNew {
-		oldToNew[i] = -1
-	}
-	order := []int32{l.Initial}
-	oldToNew[l.Initial] = 0
-	for i := 0; i < len(order); i++ {
-		s := order[i]
-		for t := l.Out[s]; t < l.Out[s+1]; t++ {
-			if d := l.Dst[t]; oldToNew[d] < 0 {
-				oldToNew[d] = int32(len(order))
-				order = append(order, d)
-			}
-		}
-	}
+	order, oldToNew := reachOrder(l)
 	r = &LTS{Initial: 0, NumStates: int32(len(order)), Labels: l.Labels}
 	r.Out = make([]int32, r.NumStates+1)
 	var ids []int32
@@ -112,6 +98,27 @@ func Reachable(l *LTS) (r *LTS, oldToNew []int32) {
 		}
 	}
 	return r, oldToNew
+}
+
+// reachOrder lists the states reachable from the initial state in
+// breadth-first order; oldToNew[s] is the index of s in order, or -1.
+func reachOrder(l *LTS) (order, oldToNew []int32) {
+	oldToNew = make([]int32, l.NumStates)
+	for i := range oldToNew {
+		oldToNew[i] = -1
+	}
+	order = []int32{l.Initial}
+	oldToNew[l.Initial] = 0
+	for i := 0; i < len(order); i++ {
+		s := order[i]
+		for t := l.Out[s]; t < l.Out[s+1]; t++ {
+			if d := l.Dst[t]; oldToNew[d] < 0 {
+				oldToNew[d] = int32(len(order))
+				order = append(order, d)
+			}
+		}
+	}
+	return order, oldToNew
 }
 
 // Union returns the disjoint union of a and b: the states of a keep their

@@ -27,8 +27,10 @@ func ComputeStats(l *LTS) Stats {
 			st.DeadlockStates++
 		}
 	}
-	r, _ := Reachable(l)
-	st.Reachable = r.NumStates
+	// Only the count: Reachable would build a copy of the whole LTS
+	// (2.9 GiB for the 101 M transitions of Treiber 6/1).
+	order, _ := reachOrder(l)
+	st.Reachable = int32(len(order))
 	comp, count := TauSCCs(l)
 	st.TauSCCs = count
 	size := make([]int32, count)
