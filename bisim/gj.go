@@ -15,9 +15,7 @@ import (
 // O(m log n) partitioning algorithm for branching bisimilarity" (CONCUR
 // 2025). It has their constellations, counters, B_to_C slices, bottom
 // states kept together, lockstep splitting and their handling of new
-// bottom states; "Complexity" below says which costs are charged to what,
-// and the one term (register's walk over slices) that is argued but not
-// proved O(m log n) here.
+// bottom states; "Complexity" below says which cost is charged to what.
 //
 // Design. Besides the partition into blocks there is a coarser partition
 // into constellations, each a union of blocks. Invariant between rounds:
@@ -76,8 +74,10 @@ import (
 // B_to_C slices are bt[bcBegin[x]:bcEnd[x]] with bcOf[t] the slice of
 // transition t: moving transitions to a new constellation or with their
 // source to a new block moves each to a new slice carved from the tail of
-// its old one (mapBC, relink), as in TACAS 2020; the slices of a block
-// form a linked list from blockBC[b].
+// its old one (mapBC, relink), as in TACAS 2020; the non-empty slices of a
+// block form two linked lists, those scheduled by the current fullCheck
+// (blockSched[b]) and the others (blockBC[b]); an emptied slice is
+// unlinked at once (endOp).
 //
 // Complexity, charged as in the papers:
 //   - A round reads B's incoming and τ-outgoing transitions, visits the
@@ -101,19 +101,32 @@ import (
 //     log₂ n times: O(m log n).
 //   - register reads each state as a bottom state at most once in the
 //     whole run (gj_test.go checks it) and marks one transition per state
-//     and slice: O(m).
-//   - A visit of a slice is a split (at most n − 1 in all), or finds the
-//     block stable, reading its marked transitions, each once; the slices
-//     a range is tiled into beyond the first were each made by a relink.
-//   - register walks the slices of its block: one some bottom state has is
-//     charged to that state's transition (once); one none has is visited
-//     and split, the part reaching it getting new bottom states that all
-//     have it. Not proved here: nested registrations (a part registered
-//     during the check of a larger one) can each walk the same slice that
-//     none of their bottom states has before it is visited; the papers
-//     charge these walks to later new bottom states (mCRL2 keeps "work to
-//     assign later" for it). gjPaths counts such slices: on the random
-//     family at m = 2.56 M, 15 k, in 13.5 M steps; none on MGC.
+//     and slice: O(m). A block is registered only when it has bottom states
+//     never read, so there are at most n registrations.
+//   - A slice is scheduled (its range recorded) only by register, and is
+//     then visited, piece by piece, before the check ends: the slices of
+//     its block's parts carved from it while it waits are scheduled too
+//     (mapBC) and tile its range. A visit unschedules the piece, so every
+//     visit is of a distinct (scheduling, piece), and it is one of: a
+//     split (at most n − 1 in all); a piece of a one-state block, whose
+//     transitions no visit reads again (such a block is never
+//     registered); or finds the block stable, reading its marked
+//     transitions — at least one, as every block has a bottom state. A
+//     marked transition t of bottom state s is read by at most one visit:
+//     t is marked when s is registered, s stays bottom and its block is
+//     never dirty again (afterSplit puts new bottom states apart from old
+//     ones), so a slice holding t is scheduled at most once afterwards
+//     (or was already waiting). Hence visits ≤ n + 2m, and the pieces
+//     beyond the first of a range were each made by a relink.
+//   - register walks only its block's unscheduled, non-empty slices (a
+//     scheduled one will be visited anyway; so the registrations of parts
+//     of a block while its check is under way never walk it again). A
+//     walked slice is one that some bottom state has (charged to that
+//     state's transition, read once), the constellation-inert one (τ into
+//     the block's own constellation; one per registration, so at most n),
+//     or one it schedules, which is followed by at least one visit (its
+//     range is not empty), so at most n + 2m. The walks cost O(n + m) in
+//     all; checkWalkBound in gj_test.go checks each of these charges.
 //
 // refineStats (the work counter) counts all these steps; the README has
 // its figures per doubling next to the CPU times.
@@ -176,19 +189,21 @@ type gjRefiner struct {
 	// bt[bcMark[c]:bcEnd[c]] are c's marked transitions: one per bottom
 	// state of c's block that fullCheck read (register), see relink
 	bcMark []int32
-	// the slices of each block, a doubly linked list from blockBC[b]
-	bcBlock, bcPrev, bcNext, blockBC []int32
-	opBlock                          int32   // block of the new slices of an operation; -1: same as old
-	bcCnt, bcSeen                    []int32 // fullCheck: bottom states per slice
-	bcStamp                          []uint32
-	bcTick                           uint32
-	bcTouched, bcEmpty               []int32
-	bcFree                           []int32
-	bcFreed                          []bool
-	seedBC                           []int32 // per seed: its slice (block, a, old constellation)
-	inLabel                          bool    // seeds of the current label must follow splits
-	rList                            []int32
-	markBuf, coBuf                   []int32
+	// the non-empty slices of each block, in two doubly linked lists:
+	// from blockSched[b] those scheduled by the current fullCheck (in a
+	// range still to be visited, bcSched), from blockBC[b] the others
+	bcBlock, bcPrev, bcNext, blockBC, blockSched []int32
+	bcSched, bcLinked                            []bool
+	opBlock                                      int32   // block of the new slices of an operation; -1: same as old
+	bcCnt, bcSeen                                []int32 // fullCheck: bottom states per slice
+	bcStamp                                      []uint32
+	bcTick                                       uint32
+	bcTouched, bcEmpty                           []int32
+	bcFree                                       []int32
+	seedBC                                       []int32 // per seed: its slice (block, a, old constellation)
+	inLabel                                      bool    // seeds of the current label must follow splits
+	rList                                        []int32
+	markBuf, coBuf                               []int32
 	// marking for a split round
 	mark           []uint32
 	epoch          uint32
@@ -215,6 +230,7 @@ type gjRefiner struct {
 	rangeStamp       []uint32
 	checkTick        uint32
 	bottomReads      []int32 // tests: per state, how often fullCheck read it as a bottom state
+	visitReads       []int32 // tests: per transition, how often a visit read it (marked, or a skipped visit's witness)
 	paths            gjPaths // tests: how often fullCheck's cases occurred
 	work             int64   // elementary steps: states and transitions read or moved (see refineStats)
 }
@@ -259,7 +275,7 @@ func newGJRefiner(k *kernel) *gjRefiner {
 	}
 	// One slice per label: one block, one constellation.
 	for a := int32(0); a < k.numLabels; a++ {
-		r.linkBC(r.allocBC(), 0)
+		r.linkBC(r.allocBC(), 0, false)
 	}
 	for _, a := range k.lab {
 		r.bcEnd[a]++
@@ -280,6 +296,10 @@ func newGJRefiner(k *kernel) *gjRefiner {
 			r.bcEnd[a] = m
 		}
 		r.bcMark[a] = r.bcEnd[a]
+		if r.bcBegin[a] == r.bcEnd[a] { // no such transition: no slice
+			r.unlinkBC(a)
+			r.bcFree = append(r.bcFree, a)
+		}
 	}
 	// perm: bottom states first, as in every block (see moveToTail).
 	i := int32(0)
@@ -300,17 +320,18 @@ func (r *gjRefiner) allocBC() int32 {
 	if f := len(r.bcFree); f > 0 {
 		c := r.bcFree[f-1]
 		r.bcFree = r.bcFree[:f-1]
-		r.bcFreed[c] = false
+		r.bcSched[c] = false
 		return c
 	}
 	r.bcBegin = append(r.bcBegin, 0)
 	r.bcEnd = append(r.bcEnd, 0)
 	r.bcMap = append(r.bcMap, 0)
 	r.bcStamp = append(r.bcStamp, 0)
-	r.bcFreed = append(r.bcFreed, false)
 	r.bcBlock = append(r.bcBlock, -1)
 	r.bcPrev = append(r.bcPrev, -1)
 	r.bcNext = append(r.bcNext, -1)
+	r.bcSched = append(r.bcSched, false)
+	r.bcLinked = append(r.bcLinked, false)
 	r.bcCnt = append(r.bcCnt, 0)
 	r.bcSeen = append(r.bcSeen, -1)
 	r.bcMark = append(r.bcMark, 0)
@@ -319,13 +340,17 @@ func (r *gjRefiner) allocBC() int32 {
 	return int32(len(r.bcBegin) - 1)
 }
 
-// linkBC adds slice c to the list of block b.
-func (r *gjRefiner) linkBC(c, b int32) {
-	r.bcBlock[c], r.bcPrev[c], r.bcNext[c] = b, -1, r.blockBC[b]
-	if h := r.blockBC[b]; h >= 0 {
+// linkBC adds slice c to a list of block b: the scheduled ones if sched.
+func (r *gjRefiner) linkBC(c, b int32, sched bool) {
+	head := &r.blockBC[b]
+	if sched {
+		head = &r.blockSched[b]
+	}
+	r.bcBlock[c], r.bcPrev[c], r.bcNext[c], r.bcSched[c], r.bcLinked[c] = b, -1, *head, sched, true
+	if h := *head; h >= 0 {
 		r.bcPrev[h] = c
 	}
-	r.blockBC[b] = c
+	*head = c
 }
 
 // unlinkBC removes slice c from its block's list.
@@ -333,11 +358,22 @@ func (r *gjRefiner) unlinkBC(c int32) {
 	p, n := r.bcPrev[c], r.bcNext[c]
 	if p >= 0 {
 		r.bcNext[p] = n
+	} else if r.bcSched[c] {
+		r.blockSched[r.bcBlock[c]] = n
 	} else {
 		r.blockBC[r.bcBlock[c]] = n
 	}
 	if n >= 0 {
 		r.bcPrev[n] = p
+	}
+	r.bcLinked[c] = false
+}
+
+// schedule moves slice c of block b to b's scheduled list or back.
+func (r *gjRefiner) schedule(c int32, sched bool) {
+	if r.bcSched[c] != sched {
+		r.unlinkBC(c)
+		r.linkBC(c, r.bcBlock[c], sched)
 	}
 }
 
@@ -359,10 +395,11 @@ func (r *gjRefiner) mapBC(c int32) int32 {
 	nc := r.allocBC()
 	r.bcBegin[nc], r.bcEnd[nc], r.bcMark[nc] = r.bcEnd[c], r.bcEnd[c], r.bcEnd[c]
 	r.rangeOf[nc], r.rangeStamp[nc] = r.rangeOf[c], r.rangeStamp[c]
+	// Carved from c's range, nc is scheduled iff c is (see fullCheck).
 	if b := r.opBlock; b >= 0 {
-		r.linkBC(nc, b)
+		r.linkBC(nc, b, r.bcSched[c])
 	} else {
-		r.linkBC(nc, r.bcBlock[c])
+		r.linkBC(nc, r.bcBlock[c], r.bcSched[c])
 	}
 	r.bcStamp[c], r.bcMap[c] = r.bcTick, nc
 	r.bcTouched = append(r.bcTouched, c)
@@ -413,12 +450,17 @@ func (r *gjRefiner) markBC(t int32) {
 	}
 }
 
-// endOp records the slices the operation emptied, to be freed by freeBCs.
+// endOp unlinks the slices the operation emptied (an empty slice never
+// fills again), so that no list walk meets them, and records them to be
+// freed by freeBCs.
 func (r *gjRefiner) endOp() {
 	r.work += int64(len(r.bcTouched))
 	for _, c := range r.bcTouched {
-		if r.bcBegin[c] == r.bcEnd[c] {
-			r.bcEmpty = append(r.bcEmpty, c)
+		for _, d := range [2]int32{c, r.bcMap[c]} { // a new slice stays empty when made for a seed (detach)
+			if r.bcBegin[d] == r.bcEnd[d] && r.bcLinked[d] {
+				r.unlinkBC(d)
+				r.bcEmpty = append(r.bcEmpty, d)
+			}
 		}
 	}
 }
@@ -426,13 +468,7 @@ func (r *gjRefiner) endOp() {
 // freeBCs frees the emptied slices; called where no seed refers to one.
 func (r *gjRefiner) freeBCs() {
 	r.work += int64(len(r.bcEmpty))
-	for _, c := range r.bcEmpty {
-		if !r.bcFreed[c] && r.bcBegin[c] == r.bcEnd[c] {
-			r.bcFreed[c] = true
-			r.unlinkBC(c)
-			r.bcFree = append(r.bcFree, c)
-		}
-	}
+	r.bcFree = append(r.bcFree, r.bcEmpty...)
 	r.bcEmpty = r.bcEmpty[:0]
 }
 
@@ -450,6 +486,7 @@ func (r *gjRefiner) newBlock(lo, hi, c int32) int32 {
 	r.cut = append(r.cut, 0)
 	r.dirty = append(r.dirty, false)
 	r.blockBC = append(r.blockBC, -1)
+	r.blockSched = append(r.blockSched, -1)
 	r.groupPos = append(r.groupPos, 0)
 	return b
 }
@@ -1070,30 +1107,41 @@ func (r *gjRefiner) fullCheck(x int32) {
 			r.active = r.active[:len(r.active)-1]
 			continue
 		}
-		c := r.bcOf[r.bt[r.qHi[i]-1]]
+		t := r.bt[r.qHi[i]-1]
+		c := r.bcOf[t]
 		y := r.bcBlock[c]
+		r.paths.visits++
+		if !r.bcSched[c] {
+			r.paths.visitUnscheduled++ // never: every slice in a range is
+		}
+		r.qHi[i] = r.bcBegin[c]
 		if r.size(y) == 1 {
+			r.schedule(c, false)
 			r.paths.skipped++
-			r.qHi[i] = r.bcBegin[c]
+			if r.visitReads != nil {
+				r.visitReads[t]++ // the witness of a skipped visit
+			}
 			continue
 		}
-		if r.dirty[y] { // c is still in range i, so register does not record it again
+		if r.dirty[y] { // c, still scheduled, is not recorded again
 			r.paths.registered++
 			r.register(y)
 		}
-		r.qHi[i] = r.bcBegin[c]
+		r.schedule(c, false)
 		r.splitUnder(y, c)
 	}
 	r.freeBCs()
 }
 
 // register reads the bottom states of dirty block y (all new, none read
-// before): it marks one transition per bottom state and slice, and records
-// a range for every slice of y that some bottom state lacks, unless the
-// slice lies in a range still to be visited.
+// before): it marks one transition per bottom state and slice, and
+// schedules every slice of y that some bottom state lacks, recording its
+// range. It walks only y's unscheduled slices: the scheduled ones are
+// visited anyway.
 func (r *gjRefiner) register(y int32) {
 	k := r.k
 	r.dirty[y] = false
+	r.paths.registrations++
 	bottoms := r.perm[r.begin[y] : r.begin[y]+r.bottom[y]]
 	if r.bottomReads != nil {
 		for _, s := range bottoms {
@@ -1102,33 +1150,42 @@ func (r *gjRefiner) register(y int32) {
 	}
 	for c := r.blockBC[y]; c >= 0; c = r.bcNext[c] {
 		r.work++
-		r.bcCnt[c], r.bcSeen[c] = 0, -1
+		r.bcCnt[c] = 0
 	}
 	for _, s := range bottoms {
 		r.work += 1 + int64(k.out[s+1]-k.out[s])
+		r.paths.bottomOut += int(k.out[s+1] - k.out[s])
 		for t := k.out[s]; t < k.out[s+1]; t++ {
+			// bcSeen need not be reset: s is read only once.
 			if c := r.bcOf[t]; r.bcSeen[c] != s {
 				r.bcSeen[c] = s
-				r.bcCnt[c]++
-				r.markBC(t)
+				r.markBC(t) // in a scheduled slice too, for its visit
+				if !r.bcSched[c] {
+					r.bcCnt[c]++
+				}
 			}
 		}
 	}
 	cy := r.constOf[y]
-	for c := r.blockBC[y]; c >= 0; c = r.bcNext[c] {
+	for c, next := r.blockBC[y], int32(0); c >= 0; c = next {
+		next = r.bcNext[c]
 		r.work++
-		if r.bcBegin[c] == r.bcEnd[c] || r.bcCnt[c] == r.bottom[y] {
+		r.paths.regWalk++
+		if r.bcCnt[c] > 0 {
+			r.paths.regHad++ // charged to a bottom state's transition
+		}
+		if r.bcCnt[c] == r.bottom[y] {
 			continue
 		}
 		if t := r.bt[r.bcBegin[c]]; k.inert && k.lab[t] == lts.Tau && r.constOf[r.block[k.dst[t]]] == cy {
-			continue // constellation-inert
+			r.paths.regInert++ // at most one per registration
+			continue           // constellation-inert
 		}
 		if r.bcCnt[c] == 0 {
 			r.paths.noBottomSlices++
 		}
-		if r.rangeStamp[c] == r.checkTick && r.bcBegin[c] < r.qHi[r.rangeOf[c]] {
-			continue // to be visited anyway
-		}
+		r.paths.scheduled++
+		r.schedule(c, true)
 		r.rangeOf[c], r.rangeStamp[c] = int32(len(r.qLo)), r.checkTick
 		r.active = append(r.active, int32(len(r.qLo)))
 		r.qLo = append(r.qLo, r.bcBegin[c])
@@ -1145,6 +1202,9 @@ func (r *gjRefiner) splitUnder(y, c int32) {
 	r.work += int64(r.bcEnd[c] - r.bcMark[c])
 	for _, t := range r.bt[r.bcMark[c]:r.bcEnd[c]] {
 		r.markState(k.src[t])
+		if r.visitReads != nil {
+			r.visitReads[t]++
+		}
 	}
 	marked, bottom := r.bcount[y], r.bottom[y]
 	r.count[y], r.bcount[y] = 0, 0
@@ -1199,12 +1259,20 @@ func (r *gjRefiner) inSlice(s, a, c int32) (bool, int32) {
 // gjPaths counts how often the cases of fullCheck's and afterSplit's splits occurred, so
 // that tests can show they exercise each.
 type gjPaths struct {
-	skipped        int    // a visited slice of a one-state block
-	registered     int    // a visited slice of a block with new bottom states, registered then
-	noBottomSlices int    // an unstable slice of a dirty block that none of its bottom states has
-	stable         int    // a visited slice every bottom state of its block has
-	noBottomWith   int    // a split under a slice no bottom state has
-	split          [2]int // splits moving the part without / with the slice
+	visits           int    // slices visited by fullCheck
+	visitUnscheduled int    // visits of a slice not scheduled (never)
+	skipped          int    // a visited slice of a one-state block
+	registrations    int    // calls of register
+	bottomOut        int    // transitions of the bottom states register read
+	regWalk          int    // slices register walked
+	regHad           int    // of those, slices some bottom state has
+	regInert         int    // of those, constellation-inert slices no bottom state has
+	scheduled        int    // of those, slices scheduled (some bottom state lacks them)
+	registered       int    // a visited slice of a block with new bottom states, registered then
+	noBottomSlices   int    // an unstable slice of a dirty block that none of its bottom states has
+	stable           int    // a visited slice every bottom state of its block has
+	noBottomWith     int    // a split under a slice no bottom state has
+	split            [2]int // splits moving the part without / with the slice
 	// afterSplit's splits of a part with old and new bottom states,
 	// moving the states that reach only new ones / the others
 	newBottomSplit [2]int
