@@ -36,7 +36,7 @@ import (
 // without reading C \ B. X was stable under (a, C), so its bottom states
 // lacking an a-step into C \ B are exactly the bottom sources of a-steps
 // into B whose counter for (state, a, C) dropped to 0 when those steps
-// moved to B (the 2017 paper's counters; here cellCnt[cellOf[t]], one
+// moved to B (the 2017 paper's counters; here cellCnt[tr[t].cell], one
 // cell per (state, label, constellation)); if X's slice (X, a, C \ B) is
 // empty, nothing splits. Blocks that had no a-step into B stay stable
 // under (a, C \ B) and are not visited.
@@ -71,7 +71,7 @@ import (
 // constellations ranges cbegin[c]..cend[c] of the same perm (blocks of a
 // constellation are contiguous, so its first and last block are found in
 // O(1)); the non-trivial constellations are the stack nonTrivial; the
-// B_to_C slices are bt[bcBegin[x]:bcEnd[x]] with bcOf[t] the slice of
+// B_to_C slices are bt[sl[x].begin:sl[x].end] with tr[t].bc the slice of
 // transition t: moving transitions to a new constellation or with their
 // source to a new block moves each to a new slice carved from the tail of
 // its old one (mapBC, relink), as in TACAS 2020; the non-empty slices of a
@@ -181,14 +181,12 @@ type gjRefiner struct {
 	tauIndex, tauSrc []int32
 	inertOut         []int32
 	// counters per (state, label, constellation)
-	cellOf, cellCnt, freeCells []int32
+	cellCnt, freeCells []int32
 	// B_to_C slices: bt holds all transitions, those of one (source block,
-	// label, target constellation) contiguous in bt[bcBegin[c]:bcEnd[c]]
-	bt, btPos, bcOf       []int32 // per transition: position in bt, slice
-	bcBegin, bcEnd, bcMap []int32 // per slice
-	// bt[bcMark[c]:bcEnd[c]] are c's marked transitions: one per bottom
-	// state of c's block that fullCheck read (register), see relink
-	bcMark []int32
+	// label, target constellation) contiguous in bt[sl[c].begin:sl[c].end]
+	bt []int32
+	tr []gjTrans // per transition: its cell, slice and position in bt
+	sl []gjSlice // per slice
 	// the non-empty slices of each block, in two doubly linked lists:
 	// from blockSched[b] those scheduled by the current fullCheck (in a
 	// range still to be visited, bcSched), from blockBC[b] the others
@@ -196,12 +194,10 @@ type gjRefiner struct {
 	bcSched, bcLinked                            []bool
 	opBlock                                      int32   // block of the new slices of an operation; -1: same as old
 	bcCnt, bcSeen                                []int32 // fullCheck: bottom states per slice
-	bcStamp                                      []uint32
 	bcTick                                       uint32
 	bcTouched, bcEmpty                           []int32
 	bcFree                                       []int32
-	seedBC                                       []int32 // per seed: its slice (block, a, old constellation)
-	inLabel                                      bool    // seeds of the current label must follow splits
+	inLabel                                      bool // seeds of the current label must follow splits
 	rList                                        []int32
 	markBuf, coBuf                               []int32
 	// marking for a split round
@@ -213,9 +209,8 @@ type gjRefiner struct {
 	newBottom      []int32
 	byLabel        [][]int32 // transition ids by label
 	labels         []int32   // round: the labels with transitions in byLabel
-	stamp          []uint32  // per state: touched in the current label of a round
+	seed           []gjSeed  // per state: its record as a source of the current label of a round
 	stampEpoch     uint32
-	oldCell        []int32 // per state: its (a, C) cell before the move
 	seeds          []int32
 	nLeft          []int32
 	nSeen          []uint32
@@ -223,12 +218,8 @@ type gjRefiner struct {
 	list           []int32
 	// fullCheck: ranges of bt still to visit, bt[qLo[i]:qHi[i]], qHi
 	// shrinking as they are visited; active holds the unfinished ones, a
-	// stack. rangeOf[c] is the range a slice lies in, valid where
-	// rangeStamp[c] == checkTick (inherited by the slices carved from c).
+	// stack.
 	qLo, qHi, active []int32
-	rangeOf          []int32
-	rangeStamp       []uint32
-	checkTick        uint32
 	bottomReads      []int32 // tests: per state, how often fullCheck read it as a bottom state
 	visitReads       []int32 // tests: per transition, how often a visit read it (marked, or a skipped visit's witness)
 	paths            gjPaths // tests: how often fullCheck's cases occurred
@@ -239,10 +230,10 @@ func newGJRefiner(k *kernel) *gjRefiner {
 	n := k.n
 	m := int32(len(k.src))
 	r := &gjRefiner{k: k, block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
-		inertOut: make([]int32, n), mark: make([]uint32, n), oMark: make([]uint32, n), stamp: make([]uint32, n),
-		oldCell: make([]int32, n), nLeft: make([]int32, n), nSeen: make([]uint32, n),
-		byLabel: make([][]int32, k.numLabels), cellOf: make([]int32, m), seedBC: make([]int32, n),
-		bt: make([]int32, m), btPos: make([]int32, m), bcOf: make([]int32, m)}
+		inertOut: make([]int32, n), mark: make([]uint32, n), oMark: make([]uint32, n), seed: make([]gjSeed, n),
+		nLeft: make([]int32, n), nSeen: make([]uint32, n),
+		byLabel: make([][]int32, k.numLabels),
+		bt:      make([]int32, m), tr: make([]gjTrans, m)}
 	r.newBlock(0, n, 0)
 	r.cbegin, r.cend, r.inStack = []int32{0}, []int32{n}, []bool{false}
 	r.inIndex, r.inT = k.incoming(func(int32) bool { return true })
@@ -269,7 +260,7 @@ func newGJRefiner(k *kernel) *gjRefiner {
 				labOwner[a], labCell[a] = s, int32(len(r.cellCnt))
 				r.cellCnt = append(r.cellCnt, 0)
 			}
-			r.cellOf[t] = labCell[a]
+			r.tr[t].cell = labCell[a]
 			r.cellCnt[labCell[a]]++
 		}
 	}
@@ -278,25 +269,25 @@ func newGJRefiner(k *kernel) *gjRefiner {
 		r.linkBC(r.allocBC(), 0, false)
 	}
 	for _, a := range k.lab {
-		r.bcEnd[a]++
+		r.sl[a].end++
 	}
 	for a := int32(1); a < k.numLabels; a++ {
-		r.bcEnd[a] += r.bcEnd[a-1]
+		r.sl[a].end += r.sl[a-1].end
 	}
 	for t := m - 1; t >= 0; t-- {
 		a := k.lab[t]
-		r.bcEnd[a]--
-		r.bt[r.bcEnd[a]], r.btPos[t], r.bcOf[t] = t, r.bcEnd[a], a
+		r.sl[a].end--
+		r.bt[r.sl[a].end], r.tr[t].pos, r.tr[t].bc = t, r.sl[a].end, a
 	}
 	for a := int32(0); a < k.numLabels; a++ {
-		r.bcBegin[a] = r.bcEnd[a]
+		r.sl[a].begin = r.sl[a].end
 		if a+1 < k.numLabels {
-			r.bcEnd[a] = r.bcEnd[a+1]
+			r.sl[a].end = r.sl[a+1].end
 		} else {
-			r.bcEnd[a] = m
+			r.sl[a].end = m
 		}
-		r.bcMark[a] = r.bcEnd[a]
-		if r.bcBegin[a] == r.bcEnd[a] { // no such transition: no slice
+		r.sl[a].mark = r.sl[a].end
+		if r.sl[a].begin == r.sl[a].end { // no such transition: no slice
 			r.unlinkBC(a)
 			r.bcFree = append(r.bcFree, a)
 		}
@@ -315,6 +306,21 @@ func newGJRefiner(k *kernel) *gjRefiner {
 	return r
 }
 
+// gjTrans is what gjRefiner keeps per transition, in one record because
+// relink and moveCells read and write all of it for the same transition:
+// its counter cell (cellCnt), its B_to_C slice and its position in bt.
+type gjTrans struct{ cell, bc, pos int32 }
+
+// gjSlice is a B_to_C slice: its transitions are bt[begin:end], the
+// marked ones bt[mark:end] (one per bottom state of its block that
+// fullCheck read, see register and relink); mapTo is its new slice in the
+// current operation if stamp == bcTick (mapBC). One record, as relink
+// reads and writes all of it.
+type gjSlice struct {
+	begin, end, mark, mapTo int32
+	stamp                   uint32
+}
+
 // allocBC returns an unused slice id, its range unset.
 func (r *gjRefiner) allocBC() int32 {
 	if f := len(r.bcFree); f > 0 {
@@ -323,10 +329,7 @@ func (r *gjRefiner) allocBC() int32 {
 		r.bcSched[c] = false
 		return c
 	}
-	r.bcBegin = append(r.bcBegin, 0)
-	r.bcEnd = append(r.bcEnd, 0)
-	r.bcMap = append(r.bcMap, 0)
-	r.bcStamp = append(r.bcStamp, 0)
+	r.sl = append(r.sl, gjSlice{})
 	r.bcBlock = append(r.bcBlock, -1)
 	r.bcPrev = append(r.bcPrev, -1)
 	r.bcNext = append(r.bcNext, -1)
@@ -334,10 +337,7 @@ func (r *gjRefiner) allocBC() int32 {
 	r.bcLinked = append(r.bcLinked, false)
 	r.bcCnt = append(r.bcCnt, 0)
 	r.bcSeen = append(r.bcSeen, -1)
-	r.bcMark = append(r.bcMark, 0)
-	r.rangeOf = append(r.rangeOf, -1)
-	r.rangeStamp = append(r.rangeStamp, 0)
-	return int32(len(r.bcBegin) - 1)
+	return int32(len(r.sl) - 1)
 }
 
 // linkBC adds slice c to a list of block b: the scheduled ones if sched.
@@ -381,7 +381,12 @@ func (r *gjRefiner) schedule(c int32, sched bool) {
 // ones (one new slice per old one): a constellation move or a detach.
 func (r *gjRefiner) beginOp(b int32) {
 	r.opBlock = b
-	nextEpoch(&r.bcTick, r.bcStamp)
+	if r.bcTick++; r.bcTick == 0 {
+		for i := range r.sl {
+			r.sl[i].stamp = 0
+		}
+		r.bcTick = 1
+	}
 	r.bcTouched = r.bcTouched[:0]
 }
 
@@ -389,19 +394,18 @@ func (r *gjRefiner) beginOp(b int32) {
 // starting empty right after c's range: transitions moved into it are
 // taken from c's tail.
 func (r *gjRefiner) mapBC(c int32) int32 {
-	if r.bcStamp[c] == r.bcTick {
-		return r.bcMap[c]
+	if r.sl[c].stamp == r.bcTick {
+		return r.sl[c].mapTo
 	}
 	nc := r.allocBC()
-	r.bcBegin[nc], r.bcEnd[nc], r.bcMark[nc] = r.bcEnd[c], r.bcEnd[c], r.bcEnd[c]
-	r.rangeOf[nc], r.rangeStamp[nc] = r.rangeOf[c], r.rangeStamp[c]
+	r.sl[nc].begin, r.sl[nc].end, r.sl[nc].mark = r.sl[c].end, r.sl[c].end, r.sl[c].end
 	// Carved from c's range, nc is scheduled iff c is (see fullCheck).
 	if b := r.opBlock; b >= 0 {
 		r.linkBC(nc, b, r.bcSched[c])
 	} else {
 		r.linkBC(nc, r.bcBlock[c], r.bcSched[c])
 	}
-	r.bcStamp[c], r.bcMap[c] = r.bcTick, nc
+	r.sl[c].stamp, r.sl[c].mapTo = r.bcTick, nc
 	r.bcTouched = append(r.bcTouched, c)
 	return nc
 }
@@ -411,42 +415,61 @@ func (r *gjRefiner) mapBC(c int32) int32 {
 // of c's unmarked ones and is then swapped past c's marked ones, to c's
 // last position, which becomes the first of the new slice; a marked t goes
 // to that position directly and is then swapped to the front of the new
-// slice's marked ones.
+// slice's marked ones. Each pair of swaps is done as one rotation of three
+// positions, and a swap of a position with itself is skipped.
 func (r *gjRefiner) relink(t int32) {
 	r.work++
-	c := r.bcOf[t]
+	tr := &r.tr[t]
+	c := tr.bc
 	nc := r.mapBC(c)
-	p, m, e := r.btPos[t], r.bcMark[c], r.bcEnd[c]
-	if p < m {
-		r.btSwap(p, m-1)
-		r.btSwap(m-1, e-1)
-		r.bcMark[c] = m - 1
-	} else {
-		r.btSwap(p, e-1)
+	p, m, e := tr.pos, r.sl[c].mark, r.sl[c].end
+	if p < m { // unmarked: u (last unmarked) to p, w (last) to m-1, t to e-1
+		if m < e {
+			if p != m-1 {
+				r.btPut(p, r.bt[m-1])
+			}
+			r.btPut(m-1, r.bt[e-1])
+			r.btPut(e-1, t)
+		} else if p != e-1 {
+			r.btPut(p, r.bt[e-1])
+			r.btPut(e-1, t)
+		}
+		r.sl[c].mark = m - 1
+	} else { // marked: w (last) to p, z (last unmarked of nc) to e-1, t to mm-1
+		mm := r.sl[nc].mark
+		if p != e-1 {
+			r.btPut(p, r.bt[e-1])
+		}
+		if mm-1 != e-1 {
+			r.btPut(e-1, r.bt[mm-1])
+		}
+		r.btPut(mm-1, t)
+		r.sl[nc].mark = mm - 1
 	}
-	r.bcEnd[c] = e - 1
-	r.bcBegin[nc] = e - 1
-	if p >= m {
-		mm := r.bcMark[nc]
-		r.btSwap(e-1, mm-1)
-		r.bcMark[nc] = mm - 1
-	}
-	r.bcOf[t] = nc
+	r.sl[c].end = e - 1
+	r.sl[nc].begin = e - 1
+	tr.bc = nc
+}
+
+// btPut puts transition t at position i of bt.
+func (r *gjRefiner) btPut(i, t int32) {
+	r.bt[i] = t
+	r.tr[t].pos = i
 }
 
 // btSwap exchanges the transitions at positions i and j of bt.
 func (r *gjRefiner) btSwap(i, j int32) {
 	u, v := r.bt[i], r.bt[j]
-	r.bt[i], r.bt[j] = v, u
-	r.btPos[v], r.btPos[u] = i, j
+	r.btPut(i, v)
+	r.btPut(j, u)
 }
 
-// markBC marks transition t in its slice (see bcMark).
+// markBC marks transition t in its slice (see gjSlice.mark).
 func (r *gjRefiner) markBC(t int32) {
-	c := r.bcOf[t]
-	if m := r.bcMark[c]; r.btPos[t] < m {
-		r.btSwap(r.btPos[t], m-1)
-		r.bcMark[c] = m - 1
+	c := r.tr[t].bc
+	if m := r.sl[c].mark; r.tr[t].pos < m {
+		r.btSwap(r.tr[t].pos, m-1)
+		r.sl[c].mark = m - 1
 	}
 }
 
@@ -456,8 +479,8 @@ func (r *gjRefiner) markBC(t int32) {
 func (r *gjRefiner) endOp() {
 	r.work += int64(len(r.bcTouched))
 	for _, c := range r.bcTouched {
-		for _, d := range [2]int32{c, r.bcMap[c]} { // a new slice stays empty when made for a seed (detach)
-			if r.bcBegin[d] == r.bcEnd[d] && r.bcLinked[d] {
+		for _, d := range [2]int32{c, r.sl[c].mapTo} { // a new slice stays empty when made for a seed (detach)
+			if r.sl[d].begin == r.sl[d].end && r.bcLinked[d] {
 				r.unlinkBC(d)
 				r.bcEmpty = append(r.bcEmpty, d)
 			}
@@ -546,8 +569,8 @@ func (r *gjRefiner) detach(b, hi int32) int32 {
 		for t := k.out[s]; t < k.out[s+1]; t++ {
 			r.relink(t)
 		}
-		if r.inLabel && r.stamp[s] == r.stampEpoch {
-			r.seedBC[s] = r.mapBC(r.seedBC[s])
+		if r.inLabel && r.seed[s].stamp == r.stampEpoch {
+			r.seed[s].bc = r.mapBC(r.seed[s].bc)
 		}
 	}
 	r.endOp()
@@ -828,7 +851,7 @@ func (r *gjRefiner) round(c int32) {
 		r.inLabel = false
 		r.work += int64(len(r.seeds))
 		for _, s := range r.seeds {
-			if cell := r.oldCell[s]; r.cellCnt[cell] == 0 {
+			if cell := r.seed[s].oldCell; r.cellCnt[cell] == 0 {
 				r.freeCells = append(r.freeCells, cell)
 			}
 		}
@@ -840,40 +863,46 @@ func (r *gjRefiner) round(c int32) {
 // moveCells moves the transitions ts (all with one label, into the block
 // just moved to a new constellation) from the counter cell of (source,
 // label, old constellation) to a cell of (source, label, new
-// constellation), recording the old cell of each source in oldCell and
-// the sources in seeds.
+// constellation), recording the old cell and slice of each source in
+// its seed record and the sources in seeds.
 func (r *gjRefiner) moveCells(ts []int32) {
-	nextEpoch(&r.stampEpoch, r.stamp)
+	if r.stampEpoch++; r.stampEpoch == 0 {
+		clear(r.seed)
+		r.stampEpoch = 1
+	}
 	r.seeds = r.seeds[:0]
-	newCell := r.list[:0] // per seed, parallel to seeds
 	r.beginOp(-1)
 	defer r.endOp()
 	r.work += int64(len(ts))
 	for _, t := range ts {
 		s := r.k.src[t]
-		if r.stamp[s] != r.stampEpoch {
-			r.stamp[s] = r.stampEpoch
-			r.oldCell[s] = r.cellOf[t]
-			r.seedBC[s] = r.bcOf[t]
-			r.nLeft[s] = int32(len(r.seeds)) // index of s in seeds
+		sd, tr := &r.seed[s], &r.tr[t]
+		if sd.stamp != r.stampEpoch {
+			sd.stamp, sd.oldCell, sd.bc = r.stampEpoch, tr.cell, tr.bc
 			r.seeds = append(r.seeds, s)
-			var cell int32
 			if f := len(r.freeCells); f > 0 {
-				cell = r.freeCells[f-1]
+				sd.newCell = r.freeCells[f-1]
 				r.freeCells = r.freeCells[:f-1]
 			} else {
-				cell = int32(len(r.cellCnt))
+				sd.newCell = int32(len(r.cellCnt))
 				r.cellCnt = append(r.cellCnt, 0)
 			}
-			newCell = append(newCell, cell)
 		}
-		r.cellCnt[r.cellOf[t]]--
-		cell := newCell[r.nLeft[s]]
-		r.cellCnt[cell]++
-		r.cellOf[t] = cell
+		r.cellCnt[tr.cell]--
+		r.cellCnt[sd.newCell]++
+		tr.cell = sd.newCell
 		r.relink(t)
 	}
-	r.list = newCell
+}
+
+// gjSeed is what a round keeps per source of the current label's
+// transitions into the block B just moved: valid if stamp == stampEpoch,
+// its counter cells for (a, old constellation) and (a, B) and its slice
+// (block, a, old constellation), kept up to date when the source moves
+// (detach).
+type gjSeed struct {
+	stamp                uint32
+	oldCell, newCell, bc int32
 }
 
 // coSplit splits, under (a, c) where c is the constellation B just left,
@@ -891,7 +920,7 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 	r.work += int64(len(r.seeds))
 	for _, s := range r.seeds {
 		x := r.block[s]
-		if !r.dirty[x] && r.inertOut[s] == 0 && r.cellCnt[r.oldCell[s]] == 0 && !(own && (r.constOf[x] == c || r.constOf[x] == nc)) {
+		if !r.dirty[x] && r.inertOut[s] == 0 && r.cellCnt[r.seed[s].oldCell] == 0 && !(own && (r.constOf[x] == c || r.constOf[x] == nc)) {
 			r.markState(s)
 		}
 	}
@@ -902,8 +931,8 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 		r.count[x], r.bcount[x] = 0, 0
 	}
 	r.byBlock(r.queue, &r.coBuf, func(x int32, z []int32) {
-		bc := r.seedBC[z[0]] // (x, a, c)
-		if r.dirty[x] || r.bcBegin[bc] == r.bcEnd[bc] {
+		bc := r.seed[z[0]].bc // (x, a, c)
+		if r.dirty[x] || r.sl[bc].begin == r.sl[bc].end {
 			return // dirty, or no state of x has an a-step into c
 		}
 		var part []int32
@@ -912,11 +941,11 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 			// Every state is bottom: z is the part without (a, c), the
 			// sources of the slice the rest; move the smaller.
 			part = z
-			if r.bcEnd[bc]-r.bcBegin[bc] < int32(len(z)) {
+			if r.sl[bc].end-r.sl[bc].begin < int32(len(z)) {
 				nextEpoch(&r.epoch, r.mark)
 				part, reach = r.rList[:0], true
-				r.work += int64(r.bcEnd[bc] - r.bcBegin[bc])
-				for _, t := range r.bt[r.bcBegin[bc]:r.bcEnd[bc]] {
+				r.work += int64(r.sl[bc].end - r.sl[bc].begin)
+				for _, t := range r.bt[r.sl[bc].begin:r.sl[bc].end] {
 					if s := k.src[t]; r.mark[s] != r.epoch {
 						r.mark[s] = r.epoch
 						part = append(part, s)
@@ -935,8 +964,8 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 // finding out cost: for a seed of the current label its counter says so.
 func (r *gjRefiner) hasStep(s, a, c int32) (bool, int32) {
 	k := r.k
-	if r.stamp[s] == r.stampEpoch {
-		return r.cellCnt[r.oldCell[s]] > 0, 1
+	if sd := &r.seed[s]; sd.stamp == r.stampEpoch {
+		return r.cellCnt[sd.oldCell] > 0, 1
 	}
 	lo, hi := k.out[s], k.out[s+1]
 	for lo < hi { // first transition with label >= a
@@ -993,7 +1022,7 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 	rList := r.rList[:0]
 	rS, rI, rArc, rArcEnd, rT, rTEnd := 0, 0, int32(0), int32(0), int32(0), int32(0)
 	if bc >= 0 {
-		rT, rTEnd = r.bcBegin[bc], r.bcEnd[bc]
+		rT, rTEnd = r.sl[bc].begin, r.sl[bc].end
 	}
 	defer func() { r.list, r.rList = uList, rList }()
 	// A side that grows past half of x is dropped, and the other finishes
@@ -1097,7 +1126,6 @@ func (r *gjRefiner) fullCheck(x int32) {
 	if r.size(x) == 1 {
 		return // its slices may be stale, see round
 	}
-	nextEpoch(&r.checkTick, r.rangeStamp)
 	r.qLo, r.qHi, r.active = r.qLo[:0], r.qHi[:0], r.active[:0]
 	r.register(x)
 	for len(r.active) > 0 {
@@ -1108,13 +1136,13 @@ func (r *gjRefiner) fullCheck(x int32) {
 			continue
 		}
 		t := r.bt[r.qHi[i]-1]
-		c := r.bcOf[t]
+		c := r.tr[t].bc
 		y := r.bcBlock[c]
 		r.paths.visits++
 		if !r.bcSched[c] {
 			r.paths.visitUnscheduled++ // never: every slice in a range is
 		}
-		r.qHi[i] = r.bcBegin[c]
+		r.qHi[i] = r.sl[c].begin
 		if r.size(y) == 1 {
 			r.schedule(c, false)
 			r.paths.skipped++
@@ -1157,7 +1185,7 @@ func (r *gjRefiner) register(y int32) {
 		r.paths.bottomOut += int(k.out[s+1] - k.out[s])
 		for t := k.out[s]; t < k.out[s+1]; t++ {
 			// bcSeen need not be reset: s is read only once.
-			if c := r.bcOf[t]; r.bcSeen[c] != s {
+			if c := r.tr[t].bc; r.bcSeen[c] != s {
 				r.bcSeen[c] = s
 				r.markBC(t) // in a scheduled slice too, for its visit
 				if !r.bcSched[c] {
@@ -1177,7 +1205,7 @@ func (r *gjRefiner) register(y int32) {
 		if r.bcCnt[c] == r.bottom[y] {
 			continue
 		}
-		if t := r.bt[r.bcBegin[c]]; k.inert && k.lab[t] == lts.Tau && r.constOf[r.block[k.dst[t]]] == cy {
+		if t := r.bt[r.sl[c].begin]; k.inert && k.lab[t] == lts.Tau && r.constOf[r.block[k.dst[t]]] == cy {
 			r.paths.regInert++ // at most one per registration
 			continue           // constellation-inert
 		}
@@ -1186,10 +1214,9 @@ func (r *gjRefiner) register(y int32) {
 		}
 		r.paths.scheduled++
 		r.schedule(c, true)
-		r.rangeOf[c], r.rangeStamp[c] = int32(len(r.qLo)), r.checkTick
 		r.active = append(r.active, int32(len(r.qLo)))
-		r.qLo = append(r.qLo, r.bcBegin[c])
-		r.qHi = append(r.qHi, r.bcEnd[c])
+		r.qLo = append(r.qLo, r.sl[c].begin)
+		r.qHi = append(r.qHi, r.sl[c].end)
 	}
 }
 
@@ -1199,8 +1226,8 @@ func (r *gjRefiner) register(y int32) {
 func (r *gjRefiner) splitUnder(y, c int32) {
 	k := r.k
 	r.startRound()
-	r.work += int64(r.bcEnd[c] - r.bcMark[c])
-	for _, t := range r.bt[r.bcMark[c]:r.bcEnd[c]] {
+	r.work += int64(r.sl[c].end - r.sl[c].mark)
+	for _, t := range r.bt[r.sl[c].mark:r.sl[c].end] {
 		r.markState(k.src[t])
 		if r.visitReads != nil {
 			r.visitReads[t]++
@@ -1223,7 +1250,7 @@ func (r *gjRefiner) splitUnder(y, c int32) {
 		part = append(r.rList[:0], part...)
 		r.rList = part
 	} else {
-		a := k.lab[r.bt[r.bcBegin[c]]]
+		a := k.lab[r.bt[r.sl[c].begin]]
 		part, reach = r.lockstep(y, r.queue, c, unmarked, roundMarks, func(s int32) (bool, int32) { return r.inSlice(s, a, c) })
 	}
 	if marked == 0 {
@@ -1249,7 +1276,7 @@ func (r *gjRefiner) inSlice(s, a, c int32) (bool, int32) {
 	cost := int32(1)
 	for t := lo; t < k.out[s+1] && k.lab[t] == a; t++ {
 		cost++
-		if r.bcOf[t] == c {
+		if r.tr[t].bc == c {
 			return true, cost
 		}
 	}

@@ -167,26 +167,26 @@ func (r *gjRefiner) check() error {
 			if r.bcBlock[b] != x || r.bcSched[b] || !r.bcLinked[b] {
 				return fmt.Errorf("slice %d in the list of block %d has bcBlock %d, sched %v, linked %v", b, x, r.bcBlock[b], r.bcSched[b], r.bcLinked[b])
 			}
-			if r.bcBegin[b] == r.bcEnd[b] {
+			if r.sl[b].begin == r.sl[b].end {
 				return fmt.Errorf("empty slice %d in the list of block %d", b, x)
 			}
-			if r.bcMark[b] < r.bcBegin[b] || r.bcMark[b] > r.bcEnd[b] {
-				return fmt.Errorf("slice %d: marked part starts at %d outside [%d, %d]", b, r.bcMark[b], r.bcBegin[b], r.bcEnd[b])
+			if r.sl[b].mark < r.sl[b].begin || r.sl[b].mark > r.sl[b].end {
+				return fmt.Errorf("slice %d: marked part starts at %d outside [%d, %d]", b, r.sl[b].mark, r.sl[b].begin, r.sl[b].end)
 			}
 			markedFrom := map[int32]bool{}
-			for _, t := range r.bt[r.bcMark[b]:r.bcEnd[b]] {
+			for _, t := range r.bt[r.sl[b].mark:r.sl[b].end] {
 				s := k.src[t]
 				if r.inertOut[s] != 0 || markedFrom[s] {
 					return fmt.Errorf("slice %d: marked transition %d from a non-bottom state or a second one from state %d", b, t, s)
 				}
 				markedFrom[s] = true
 			}
-			for p := r.bcBegin[b]; p < r.bcEnd[b]; p++ {
+			for p := r.sl[b].begin; p < r.sl[b].end; p++ {
 				t := r.bt[p]
-				first := r.bt[r.bcBegin[b]]
+				first := r.bt[r.sl[b].begin]
 				switch {
-				case r.btPos[t] != p || r.bcOf[t] != b:
-					return fmt.Errorf("transition %d at %d of slice %d: btPos %d, bcOf %d", t, p, b, r.btPos[t], r.bcOf[t])
+				case r.tr[t].pos != p || r.tr[t].bc != b:
+					return fmt.Errorf("transition %d at %d of slice %d: btPos %d, bcOf %d", t, p, b, r.tr[t].pos, r.tr[t].bc)
 				case r.block[k.src[t]] != x:
 					return fmt.Errorf("slice %d of block %d holds transition %d from block %d", b, x, t, r.block[k.src[t]])
 				case k.lab[t] != k.lab[first] || r.constOf[r.block[k.dst[t]]] != r.constOf[r.block[k.dst[first]]]:
@@ -201,7 +201,7 @@ func (r *gjRefiner) check() error {
 		for _, s := range r.perm[r.begin[x]:r.end[x]] {
 			out += int(k.out[s+1] - k.out[s])
 			for t := k.out[s]; t < k.out[s+1]; t++ {
-				c := r.cellOf[t]
+				c := r.tr[t].cell
 				cells[c]++
 				key := [3]int32{s, k.lab[t], r.constOf[r.block[k.dst[t]]]}
 				if old, ok := cellKey[c]; ok && old != key {
