@@ -200,6 +200,8 @@ type gjRefiner struct {
 	inLabel                                      bool // seeds of the current label must follow splits
 	rList                                        []int32
 	markBuf, coBuf                               []int32
+	tsBC, whole                                  []int32 // moveCells: slice per transition; slices moved whole
+	emptyBC                                      int32   // a slice that stays empty and in no list
 	// marking for a split round
 	mark           []uint32
 	epoch          uint32
@@ -302,6 +304,7 @@ func newGJRefiner(k *kernel) *gjRefiner {
 			}
 		}
 	}
+	r.emptyBC = r.allocBC()
 	r.markDirty(0)
 	return r
 }
@@ -569,7 +572,7 @@ func (r *gjRefiner) detach(b, hi int32) int32 {
 		for t := k.out[s]; t < k.out[s+1]; t++ {
 			r.relink(t)
 		}
-		if r.inLabel && r.seed[s].stamp == r.stampEpoch {
+		if r.inLabel && r.seed[s].stamp == r.stampEpoch && r.seed[s].bc != r.emptyBC {
 			r.seed[s].bc = r.mapBC(r.seed[s].bc)
 		}
 	}
@@ -873,7 +876,11 @@ func (r *gjRefiner) moveCells(ts []int32) {
 	r.seeds = r.seeds[:0]
 	r.beginOp(-1)
 	defer r.endOp()
-	r.work += int64(len(ts))
+	r.work += 2 * int64(len(ts))
+	// First the cells, counting the transitions moved per slice
+	// (bcCnt, where sl[c].stamp == bcTick; the slices in whole).
+	tsBC := slices.Grow(r.tsBC[:0], len(ts))
+	whole := r.whole[:0]
 	for _, t := range ts {
 		s := r.k.src[t]
 		sd, tr := &r.seed[s], &r.tr[t]
@@ -891,7 +898,42 @@ func (r *gjRefiner) moveCells(ts []int32) {
 		r.cellCnt[tr.cell]--
 		r.cellCnt[sd.newCell]++
 		tr.cell = sd.newCell
-		r.relink(t)
+		c := tr.bc
+		tsBC = append(tsBC, c)
+		if sl := &r.sl[c]; sl.stamp != r.bcTick {
+			sl.stamp = r.bcTick
+			r.bcCnt[c] = 0
+			whole = append(whole, c)
+		}
+		r.bcCnt[c]++
+	}
+	// A slice all of whose transitions move becomes the new slice as it
+	// is (mapTo itself): (block, a, B) instead of (block, a, C), and the
+	// seeds' slice (block, a, C) is then empty (emptyBC). The others are
+	// mapped by mapBC as their transitions are relinked.
+	n := 0
+	for _, c := range whole {
+		if sl := &r.sl[c]; r.bcCnt[c] == sl.end-sl.begin {
+			sl.mapTo = c
+			whole[n] = c
+			n++
+		} else {
+			sl.stamp = 0
+		}
+	}
+	r.whole = whole[:n]
+	for i, t := range ts {
+		if c := tsBC[i]; r.sl[c].stamp != r.bcTick || r.sl[c].mapTo != c {
+			r.relink(t)
+		}
+	}
+	r.tsBC = tsBC
+	if n > 0 {
+		for _, s := range r.seeds {
+			if sd := &r.seed[s]; r.sl[sd.bc].stamp == r.bcTick && r.sl[sd.bc].mapTo == sd.bc {
+				sd.bc = r.emptyBC
+			}
+		}
 	}
 }
 
