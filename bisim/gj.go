@@ -46,7 +46,9 @@ import (
 // splitter, the states that cannot reach it, and backwards from the
 // states with it (the marked sources, or the sources of the slice), those
 // that can; the first to finish, or the one that does not grow past half
-// of X, is moved to a new block. The bottom states of every block come
+// of X, is moved to a new block. (If every state of X is a bottom state,
+// as always under strong bisimilarity, the two parts are known without a
+// search and the smaller is moved.) The bottom states of every block come
 // first in its range of perm, and the marked ones first among those, so
 // the unmarked bottom states are a range (markState, moveToTail).
 //
@@ -74,10 +76,14 @@ import (
 // B_to_C slices are bt[sl[x].begin:sl[x].end] with tr[t].bc the slice of
 // transition t: moving transitions to a new constellation or with their
 // source to a new block moves each to a new slice carved from the tail of
-// its old one (mapBC, relink), as in TACAS 2020; the non-empty slices of a
-// block form two linked lists, those scheduled by the current fullCheck
-// (blockSched[b]) and the others (blockBC[b]); an emptied slice is
-// unlinked at once (endOp).
+// its old one (mapBC, relink), as in TACAS 2020, except that a slice all
+// of whose transitions move to the new constellation is kept as the new
+// slice (moveCells); the non-empty slices of a block form two linked
+// lists, those scheduled by the current fullCheck (blockSched[b]) and the
+// others (blockBC[b]); an emptied slice is unlinked at once (endOp).
+// What relink and moveCells touch together is kept in one record per
+// transition (gjTrans: cell, slice, position), per slice (gjSlice) and
+// per source state of a round (gjSeed), for fewer cache misses.
 //
 // Complexity, charged as in the papers:
 //   - A round reads B's incoming and τ-outgoing transitions, visits the
@@ -641,7 +647,7 @@ func (r *gjRefiner) splitMarked() {
 		unmarkedBottom := r.perm[r.begin[x]+r.cut[x] : r.begin[x]+r.bottom[x]]
 		var part []int32
 		reach := false
-		if !r.k.inert { // all states are bottom states
+		if r.bottom[x] == r.size(x) { // all states are bottom states: no search
 			part = unmarkedBottom
 			if len(m) < len(part) {
 				part, reach = m, true
@@ -979,7 +985,7 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 		}
 		var part []int32
 		reach := false
-		if !k.inert {
+		if r.bottom[x] == r.size(x) {
 			// Every state is bottom: z is the part without (a, c), the
 			// sources of the slice the rest; move the smaller.
 			part = z
@@ -1284,7 +1290,7 @@ func (r *gjRefiner) splitUnder(y, c int32) {
 	unmarked := r.perm[r.begin[y]+marked : r.begin[y]+bottom]
 	var part []int32
 	reach := false
-	if !k.inert { // all states are bottom states
+	if bottom == r.size(y) { // all states are bottom states: no search
 		part = unmarked
 		if len(r.queue) < len(part) {
 			part, reach = r.queue, true
