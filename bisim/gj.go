@@ -195,19 +195,17 @@ type gjRefiner struct {
 	sl []gjSlice // per slice
 	// the non-empty slices of each block, in two doubly linked lists:
 	// from blockSched[b] those scheduled by the current fullCheck (in a
-	// range still to be visited, bcSched), from blockBC[b] the others
-	bcBlock, bcPrev, bcNext, blockBC, blockSched []int32
-	bcSched, bcLinked                            []bool
-	opBlock                                      int32   // block of the new slices of an operation; -1: same as old
-	bcCnt, bcSeen                                []int32 // fullCheck: bottom states per slice
-	bcTick                                       uint32
-	bcTouched, bcEmpty                           []int32
-	bcFree                                       []int32
-	inLabel                                      bool // seeds of the current label must follow splits
-	rList                                        []int32
-	markBuf, coBuf                               []int32
-	tsBC, whole                                  []int32 // moveCells: slice per transition; slices moved whole
-	emptyBC                                      int32   // a slice that stays empty and in no list
+	// range still to be visited, gjSlice.sched), from blockBC[b] the others
+	blockBC, blockSched []int32
+	opBlock             int32 // block of the new slices of an operation; -1: same as old
+	bcTick              uint32
+	bcTouched, bcEmpty  []int32
+	bcFree              []int32
+	inLabel             bool // seeds of the current label must follow splits
+	rList               []int32
+	markBuf, coBuf      []int32
+	tsBC, whole         []int32 // moveCells: slice per transition; slices moved whole
+	emptyBC             int32   // a slice that stays empty and in no list
 	// marking for a split round
 	mark           []uint32
 	epoch          uint32
@@ -266,7 +264,7 @@ func newGJRefiner(k *kernel) *gjRefiner {
 			a := k.lab[t]
 			if labOwner[a] != s {
 				labOwner[a], labCell[a] = s, int32(len(r.cellCnt))
-				r.cellCnt = append(r.cellCnt, 0)
+				r.cellCnt = append(grow(r.cellCnt), 0)
 			}
 			r.tr[t].cell = labCell[a]
 			r.cellCnt[labCell[a]]++
@@ -324,10 +322,13 @@ type gjTrans struct{ cell, bc, pos int32 }
 // marked ones bt[mark:end] (one per bottom state of its block that
 // fullCheck read, see register and relink); mapTo is its new slice in the
 // current operation if stamp == bcTick (mapBC). One record, as relink
-// reads and writes all of it.
+// reads and writes most of it (and one array grows faster than many).
 type gjSlice struct {
 	begin, end, mark, mapTo int32
 	stamp                   uint32
+	block, prev, next       int32 // its block and its neighbours in the block's list
+	cnt, seen               int32 // register: bottom states with a transition in it, the last one counted
+	sched, linked           bool  // scheduled by the current fullCheck; in a list
 }
 
 // allocBC returns an unused slice id, its range unset.
@@ -335,17 +336,10 @@ func (r *gjRefiner) allocBC() int32 {
 	if f := len(r.bcFree); f > 0 {
 		c := r.bcFree[f-1]
 		r.bcFree = r.bcFree[:f-1]
-		r.bcSched[c] = false
+		r.sl[c].sched = false
 		return c
 	}
-	r.sl = append(r.sl, gjSlice{})
-	r.bcBlock = append(r.bcBlock, -1)
-	r.bcPrev = append(r.bcPrev, -1)
-	r.bcNext = append(r.bcNext, -1)
-	r.bcSched = append(r.bcSched, false)
-	r.bcLinked = append(r.bcLinked, false)
-	r.bcCnt = append(r.bcCnt, 0)
-	r.bcSeen = append(r.bcSeen, -1)
+	r.sl = append(grow(r.sl), gjSlice{block: -1, prev: -1, next: -1, seen: -1})
 	return int32(len(r.sl) - 1)
 }
 
@@ -355,34 +349,34 @@ func (r *gjRefiner) linkBC(c, b int32, sched bool) {
 	if sched {
 		head = &r.blockSched[b]
 	}
-	r.bcBlock[c], r.bcPrev[c], r.bcNext[c], r.bcSched[c], r.bcLinked[c] = b, -1, *head, sched, true
+	r.sl[c].block, r.sl[c].prev, r.sl[c].next, r.sl[c].sched, r.sl[c].linked = b, -1, *head, sched, true
 	if h := *head; h >= 0 {
-		r.bcPrev[h] = c
+		r.sl[h].prev = c
 	}
 	*head = c
 }
 
 // unlinkBC removes slice c from its block's list.
 func (r *gjRefiner) unlinkBC(c int32) {
-	p, n := r.bcPrev[c], r.bcNext[c]
+	p, n := r.sl[c].prev, r.sl[c].next
 	if p >= 0 {
-		r.bcNext[p] = n
-	} else if r.bcSched[c] {
-		r.blockSched[r.bcBlock[c]] = n
+		r.sl[p].next = n
+	} else if r.sl[c].sched {
+		r.blockSched[r.sl[c].block] = n
 	} else {
-		r.blockBC[r.bcBlock[c]] = n
+		r.blockBC[r.sl[c].block] = n
 	}
 	if n >= 0 {
-		r.bcPrev[n] = p
+		r.sl[n].prev = p
 	}
-	r.bcLinked[c] = false
+	r.sl[c].linked = false
 }
 
 // schedule moves slice c of block b to b's scheduled list or back.
 func (r *gjRefiner) schedule(c int32, sched bool) {
-	if r.bcSched[c] != sched {
+	if r.sl[c].sched != sched {
 		r.unlinkBC(c)
-		r.linkBC(c, r.bcBlock[c], sched)
+		r.linkBC(c, r.sl[c].block, sched)
 	}
 }
 
@@ -410,9 +404,9 @@ func (r *gjRefiner) mapBC(c int32) int32 {
 	r.sl[nc].begin, r.sl[nc].end, r.sl[nc].mark = r.sl[c].end, r.sl[c].end, r.sl[c].end
 	// Carved from c's range, nc is scheduled iff c is (see fullCheck).
 	if b := r.opBlock; b >= 0 {
-		r.linkBC(nc, b, r.bcSched[c])
+		r.linkBC(nc, b, r.sl[c].sched)
 	} else {
-		r.linkBC(nc, r.bcBlock[c], r.bcSched[c])
+		r.linkBC(nc, r.sl[c].block, r.sl[c].sched)
 	}
 	r.sl[c].stamp, r.sl[c].mapTo = r.bcTick, nc
 	r.bcTouched = append(r.bcTouched, c)
@@ -489,7 +483,7 @@ func (r *gjRefiner) endOp() {
 	r.work += int64(len(r.bcTouched))
 	for _, c := range r.bcTouched {
 		for _, d := range [2]int32{c, r.sl[c].mapTo} { // a new slice stays empty when made for a seed (detach)
-			if r.sl[d].begin == r.sl[d].end && r.bcLinked[d] {
+			if r.sl[d].begin == r.sl[d].end && r.sl[d].linked {
 				r.unlinkBC(d)
 				r.bcEmpty = append(r.bcEmpty, d)
 			}
@@ -509,18 +503,28 @@ func (r *gjRefiner) freeBCs() {
 func (r *gjRefiner) newBlock(lo, hi, c int32) int32 {
 	b := r.numBlocks
 	r.numBlocks++
-	r.begin = append(r.begin, lo)
-	r.end = append(r.end, hi)
-	r.constOf = append(r.constOf, c)
-	r.bottom = append(r.bottom, 0)
-	r.count = append(r.count, 0)
-	r.bcount = append(r.bcount, 0)
-	r.cut = append(r.cut, 0)
-	r.dirty = append(r.dirty, false)
-	r.blockBC = append(r.blockBC, -1)
-	r.blockSched = append(r.blockSched, -1)
-	r.groupPos = append(r.groupPos, 0)
+	r.begin = append(grow(r.begin), lo)
+	r.end = append(grow(r.end), hi)
+	r.constOf = append(grow(r.constOf), c)
+	r.bottom = append(grow(r.bottom), 0)
+	r.count = append(grow(r.count), 0)
+	r.bcount = append(grow(r.bcount), 0)
+	r.cut = append(grow(r.cut), 0)
+	r.dirty = append(grow(r.dirty), false)
+	r.blockBC = append(grow(r.blockBC), -1)
+	r.blockSched = append(grow(r.blockSched), -1)
+	r.groupPos = append(grow(r.groupPos), 0)
 	return b
+}
+
+// grow returns s with room for one more element, doubling its capacity
+// when full (append grows large slices by only a quarter, and GJ makes up
+// to n blocks and m slices one by one).
+func grow[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	return append(make([]T, 0, 2*cap(s)+16), s...)
 }
 
 func (r *gjRefiner) size(b int32) int32 { return r.end[b] - r.begin[b] }
@@ -801,9 +805,9 @@ func (r *gjRefiner) round(c int32) {
 		bs = b2
 	}
 	nc := int32(len(r.cbegin))
-	r.cbegin = append(r.cbegin, r.begin[bs])
-	r.cend = append(r.cend, r.end[bs])
-	r.inStack = append(r.inStack, false)
+	r.cbegin = append(grow(r.cbegin), r.begin[bs])
+	r.cend = append(grow(r.cend), r.end[bs])
+	r.inStack = append(grow(r.inStack), false)
 	if bs == b1 {
 		r.cbegin[c] = r.end[bs]
 	} else {
@@ -884,7 +888,7 @@ func (r *gjRefiner) moveCells(ts []int32) {
 	defer r.endOp()
 	r.work += 2 * int64(len(ts))
 	// First the cells, counting the transitions moved per slice
-	// (bcCnt, where sl[c].stamp == bcTick; the slices in whole).
+	// (sl[c].cnt, where sl[c].stamp == bcTick; the slices in whole).
 	tsBC := slices.Grow(r.tsBC[:0], len(ts))
 	whole := r.whole[:0]
 	for _, t := range ts {
@@ -898,7 +902,7 @@ func (r *gjRefiner) moveCells(ts []int32) {
 				r.freeCells = r.freeCells[:f-1]
 			} else {
 				sd.newCell = int32(len(r.cellCnt))
-				r.cellCnt = append(r.cellCnt, 0)
+				r.cellCnt = append(grow(r.cellCnt), 0)
 			}
 		}
 		r.cellCnt[tr.cell]--
@@ -908,10 +912,10 @@ func (r *gjRefiner) moveCells(ts []int32) {
 		tsBC = append(tsBC, c)
 		if sl := &r.sl[c]; sl.stamp != r.bcTick {
 			sl.stamp = r.bcTick
-			r.bcCnt[c] = 0
+			r.sl[c].cnt = 0
 			whole = append(whole, c)
 		}
-		r.bcCnt[c]++
+		r.sl[c].cnt++
 	}
 	// A slice all of whose transitions move becomes the new slice as it
 	// is (mapTo itself): (block, a, B) instead of (block, a, C), and the
@@ -919,7 +923,7 @@ func (r *gjRefiner) moveCells(ts []int32) {
 	// mapped by mapBC as their transitions are relinked.
 	n := 0
 	for _, c := range whole {
-		if sl := &r.sl[c]; r.bcCnt[c] == sl.end-sl.begin {
+		if sl := &r.sl[c]; r.sl[c].cnt == sl.end-sl.begin {
 			sl.mapTo = c
 			whole[n] = c
 			n++
@@ -1185,9 +1189,9 @@ func (r *gjRefiner) fullCheck(x int32) {
 		}
 		t := r.bt[r.qHi[i]-1]
 		c := r.tr[t].bc
-		y := r.bcBlock[c]
+		y := r.sl[c].block
 		r.paths.visits++
-		if !r.bcSched[c] {
+		if !r.sl[c].sched {
 			r.paths.visitUnscheduled++ // never: every slice in a range is
 		}
 		r.qHi[i] = r.sl[c].begin
@@ -1224,40 +1228,40 @@ func (r *gjRefiner) register(y int32) {
 			r.bottomReads[s]++
 		}
 	}
-	for c := r.blockBC[y]; c >= 0; c = r.bcNext[c] {
+	for c := r.blockBC[y]; c >= 0; c = r.sl[c].next {
 		r.work++
-		r.bcCnt[c] = 0
+		r.sl[c].cnt = 0
 	}
 	for _, s := range bottoms {
 		r.work += 1 + int64(k.out[s+1]-k.out[s])
 		r.paths.bottomOut += int(k.out[s+1] - k.out[s])
 		for t := k.out[s]; t < k.out[s+1]; t++ {
-			// bcSeen need not be reset: s is read only once.
-			if c := r.tr[t].bc; r.bcSeen[c] != s {
-				r.bcSeen[c] = s
+			// seen need not be reset: s is read only once.
+			if c := r.tr[t].bc; r.sl[c].seen != s {
+				r.sl[c].seen = s
 				r.markBC(t) // in a scheduled slice too, for its visit
-				if !r.bcSched[c] {
-					r.bcCnt[c]++
+				if !r.sl[c].sched {
+					r.sl[c].cnt++
 				}
 			}
 		}
 	}
 	cy := r.constOf[y]
 	for c, next := r.blockBC[y], int32(0); c >= 0; c = next {
-		next = r.bcNext[c]
+		next = r.sl[c].next
 		r.work++
 		r.paths.regWalk++
-		if r.bcCnt[c] > 0 {
+		if r.sl[c].cnt > 0 {
 			r.paths.regHad++ // charged to a bottom state's transition
 		}
-		if r.bcCnt[c] == r.bottom[y] {
+		if r.sl[c].cnt == r.bottom[y] {
 			continue
 		}
 		if t := r.bt[r.sl[c].begin]; k.inert && k.lab[t] == lts.Tau && r.constOf[r.block[k.dst[t]]] == cy {
 			r.paths.regInert++ // at most one per registration
 			continue           // constellation-inert
 		}
-		if r.bcCnt[c] == 0 {
+		if r.sl[c].cnt == 0 {
 			r.paths.noBottomSlices++
 		}
 		r.paths.scheduled++

@@ -163,9 +163,9 @@ func (r *gjRefiner) check() error {
 			return fmt.Errorf("block %d has scheduled slices after its check", x)
 		}
 		inSlices := 0
-		for b := r.blockBC[x]; b >= 0; b = r.bcNext[b] {
-			if r.bcBlock[b] != x || r.bcSched[b] || !r.bcLinked[b] {
-				return fmt.Errorf("slice %d in the list of block %d has bcBlock %d, sched %v, linked %v", b, x, r.bcBlock[b], r.bcSched[b], r.bcLinked[b])
+		for b := r.blockBC[x]; b >= 0; b = r.sl[b].next {
+			if r.sl[b].block != x || r.sl[b].sched || !r.sl[b].linked {
+				return fmt.Errorf("slice %d in the list of block %d has bcBlock %d, sched %v, linked %v", b, x, r.sl[b].block, r.sl[b].sched, r.sl[b].linked)
 			}
 			if r.sl[b].begin == r.sl[b].end {
 				return fmt.Errorf("empty slice %d in the list of block %d", b, x)
