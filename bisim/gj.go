@@ -183,7 +183,8 @@ type gjRefiner struct {
 	inStack      []bool
 	nonTrivial   []int32
 	// transitions by target, and τ-sources by target
-	inIndex, inT     []int32
+	inIndex          []int32
+	in               []gjIn // transitions by target, with their source and label
 	tauIndex, tauSrc []int32
 	inertOut         []int32
 	// counters per (state, label, constellation)
@@ -213,9 +214,9 @@ type gjRefiner struct {
 	oEpoch         uint32
 	queue, touched []int32
 	newBottom      []int32
-	byLabel        [][]int32 // transition ids by label
-	labels         []int32   // round: the labels with transitions in byLabel
-	seed           []gjSeed  // per state: its record as a source of the current label of a round
+	byLabel        [][]gjIn // round: B's incoming transitions by label
+	labels         []int32  // round: the labels with transitions in byLabel
+	seed           []gjSeed // per state: its record as a source of the current label of a round
 	stampEpoch     uint32
 	seeds          []int32
 	nLeft          []int32
@@ -238,11 +239,16 @@ func newGJRefiner(k *kernel) *gjRefiner {
 	r := &gjRefiner{k: k, block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
 		inertOut: make([]int32, n), mark: make([]uint32, n), oMark: make([]uint32, n), seed: make([]gjSeed, n),
 		nLeft: make([]int32, n), nSeen: make([]uint32, n),
-		byLabel: make([][]int32, k.numLabels),
+		byLabel: make([][]gjIn, k.numLabels),
 		bt:      make([]int32, m), tr: make([]gjTrans, m)}
 	r.newBlock(0, n, 0)
 	r.cbegin, r.cend, r.inStack = []int32{0}, []int32{n}, []bool{false}
-	r.inIndex, r.inT = k.incoming(func(int32) bool { return true })
+	var inT []int32
+	r.inIndex, inT = k.incoming(func(int32) bool { return true })
+	r.in = make([]gjIn, len(inT))
+	for i, t := range inT {
+		r.in[i] = gjIn{t, k.src[t], k.lab[t]}
+	}
 	if k.inert {
 		r.tauIndex, r.tauSrc = k.incoming(k.isTau)
 		for i, t := range r.tauSrc {
@@ -832,14 +838,14 @@ func (r *gjRefiner) round(c int32) {
 	}
 	for _, d := range r.perm[r.cbegin[nc]:r.cend[nc]] { // B, perhaps split above
 		r.work += 1 + int64(r.inIndex[d+1]-r.inIndex[d])
-		for _, t := range r.inT[r.inIndex[d]:r.inIndex[d+1]] {
+		for _, e := range r.in[r.inIndex[d]:r.inIndex[d+1]] {
 			// A block of one state never splits again, so its counters
 			// and slices are never read: they are left stale.
-			if a := k.lab[t]; r.size(r.block[k.src[t]]) > 1 {
+			if a := e.lab; r.size(r.block[e.src]) > 1 {
 				if len(r.byLabel[a]) == 0 {
 					r.labels = append(r.labels, a)
 				}
-				r.byLabel[a] = append(r.byLabel[a], t)
+				r.byLabel[a] = append(r.byLabel[a], e)
 			}
 		}
 	}
@@ -852,8 +858,8 @@ func (r *gjRefiner) round(c int32) {
 		r.moveCells(ts)
 		r.inLabel = true
 		r.startRound()
-		for _, t := range ts {
-			s := k.src[t]
+		for _, e := range ts {
+			s := e.src
 			if a == lts.Tau && k.inert && r.constOf[r.block[s]] == nc {
 				continue // τ inside the new constellation
 			}
@@ -878,7 +884,7 @@ func (r *gjRefiner) round(c int32) {
 // label, old constellation) to a cell of (source, label, new
 // constellation), recording the old cell and slice of each source in
 // its seed record and the sources in seeds.
-func (r *gjRefiner) moveCells(ts []int32) {
+func (r *gjRefiner) moveCells(ts []gjIn) {
 	if r.stampEpoch++; r.stampEpoch == 0 {
 		clear(r.seed)
 		r.stampEpoch = 1
@@ -891,8 +897,8 @@ func (r *gjRefiner) moveCells(ts []int32) {
 	// (sl[c].cnt, where sl[c].stamp == bcTick; the slices in whole).
 	tsBC := slices.Grow(r.tsBC[:0], len(ts))
 	whole := r.whole[:0]
-	for _, t := range ts {
-		s := r.k.src[t]
+	for _, e := range ts {
+		t, s := e.t, e.src
 		sd, tr := &r.seed[s], &r.tr[t]
 		if sd.stamp != r.stampEpoch {
 			sd.stamp, sd.oldCell, sd.bc = r.stampEpoch, tr.cell, tr.bc
@@ -932,9 +938,9 @@ func (r *gjRefiner) moveCells(ts []int32) {
 		}
 	}
 	r.whole = whole[:n]
-	for i, t := range ts {
+	for i, e := range ts {
 		if c := tsBC[i]; r.sl[c].stamp != r.bcTick || r.sl[c].mapTo != c {
-			r.relink(t)
+			r.relink(e.t)
 		}
 	}
 	r.tsBC = tsBC
@@ -946,6 +952,10 @@ func (r *gjRefiner) moveCells(ts []int32) {
 		}
 	}
 }
+
+// gjIn is a transition as gjRefiner keeps it by target: the transition,
+// its source and label in one record, read in one stream by round.
+type gjIn struct{ t, src, lab int32 }
 
 // gjSeed is what a round keeps per source of the current label's
 // transitions into the block B just moved: valid if stamp == stampEpoch,
