@@ -219,8 +219,7 @@ type gjRefiner struct {
 	seed           []gjSeed // per state: its record as a source of the current label of a round
 	stampEpoch     uint32
 	seeds          []int32
-	nLeft          []int32
-	nSeen          []uint32
+	uCount         []gjCount // lockstep's U side, per state
 	nEpoch         uint32
 	list           []int32
 	// fullCheck: ranges of bt still to visit, bt[qLo[i]:qHi[i]], qHi
@@ -238,24 +237,12 @@ func newGJRefiner(k *kernel) *gjRefiner {
 	m := int32(len(k.src))
 	r := &gjRefiner{k: k, block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
 		inertOut: make([]int32, n), mark: make([]uint32, n), oMark: make([]uint32, n), seed: make([]gjSeed, n),
-		nLeft: make([]int32, n), nSeen: make([]uint32, n),
+		uCount:  make([]gjCount, n),
 		byLabel: make([][]gjIn, k.numLabels),
 		bt:      make([]int32, m), tr: make([]gjTrans, m)}
 	r.newBlock(0, n, 0)
 	r.cbegin, r.cend, r.inStack = []int32{0}, []int32{n}, []bool{false}
-	var inT []int32
-	r.inIndex, inT = k.incoming(func(int32) bool { return true })
-	r.in = make([]gjIn, len(inT))
-	for i, t := range inT {
-		r.in[i] = gjIn{t, k.src[t], k.lab[t]}
-	}
-	if k.inert {
-		r.tauIndex, r.tauSrc = k.incoming(k.isTau)
-		for i, t := range r.tauSrc {
-			r.tauSrc[i] = k.src[t]
-			r.inertOut[k.src[t]]++ // one block: every τ-step is inert
-		}
-	}
+	r.buildIncoming()
 	// One cell per (state, label): the strong kernel is the input, whose
 	// transitions are not sorted by label within a state.
 	labOwner, labCell := make([]int32, k.numLabels), make([]int32, k.numLabels)
@@ -335,6 +322,48 @@ type gjSlice struct {
 	block, prev, next       int32 // its block and its neighbours in the block's list
 	cnt, seen               int32 // register: bottom states with a transition in it, the last one counted
 	sched, linked           bool  // scheduled by the current fullCheck; in a list
+}
+
+// buildIncoming makes in (all transitions by target, with source and
+// label) and, if τ can be inert, tauSrc (the sources of τ-steps by
+// target), both by one counting sort, and counts inertOut (one block:
+// every τ-step is inert).
+func (r *gjRefiner) buildIncoming() {
+	k, n := r.k, r.k.n
+	r.inIndex = make([]int32, n+1)
+	if k.inert {
+		r.tauIndex = make([]int32, n+1)
+	}
+	for t, d := range k.dst {
+		r.inIndex[d+1]++
+		if k.inert && k.lab[t] == lts.Tau {
+			r.tauIndex[d+1]++
+			r.inertOut[k.src[t]]++
+		}
+	}
+	fill := make([]int32, 2*n)
+	inFill, tauFill := fill[:n], fill[n:]
+	for s := int32(0); s < n; s++ {
+		r.inIndex[s+1] += r.inIndex[s]
+		inFill[s] = r.inIndex[s]
+		if k.inert {
+			r.tauIndex[s+1] += r.tauIndex[s]
+			tauFill[s] = r.tauIndex[s]
+		}
+	}
+	r.in = make([]gjIn, len(k.dst))
+	if k.inert {
+		r.tauSrc = make([]int32, r.tauIndex[n])
+	}
+	for t, d := range k.dst {
+		src, a := k.src[t], k.lab[t]
+		r.in[inFill[d]] = gjIn{int32(t), src, a}
+		inFill[d]++
+		if k.inert && a == lts.Tau {
+			r.tauSrc[tauFill[d]] = src
+			tauFill[d]++
+		}
+	}
 }
 
 // allocBC returns an unused slice id, its range unset.
@@ -953,6 +982,14 @@ func (r *gjRefiner) moveCells(ts []gjIn) {
 	}
 }
 
+// gjCount is lockstep's count, for a state met by its U side, of the
+// inert successors not yet known to be in U (valid where seen is the
+// current epoch; -1 once the state is in U).
+type gjCount struct {
+	seen uint32
+	left int32
+}
+
 // gjIn is a transition as gjRefiner keeps it by target: the transition,
 // its source and label in one record, read in one stream by round.
 type gjIn struct{ t, src, lab int32 }
@@ -1070,7 +1107,10 @@ const (
 func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, marks rMarks,
 	has func(s int32) (bool, int32)) (part []int32, reach bool) {
 	k := r.k
-	nextEpoch(&r.nEpoch, r.nSeen) // U: nSeen/nLeft, nLeft < 0 for a member
+	if r.nEpoch++; r.nEpoch == 0 { // U: uCount, left < 0 for a member
+		clear(r.uCount)
+		r.nEpoch = 1
+	}
 	uList := r.list[:0]
 	uS, uI, uArc, uArcEnd, uDebt := 0, 0, int32(0), int32(0), int32(0)
 	mark, epoch := r.mark, &r.epoch
@@ -1110,14 +1150,15 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 			if r.block[y] != x {
 				break
 			}
-			if r.nSeen[y] != r.nEpoch {
-				r.nSeen[y], r.nLeft[y] = r.nEpoch, r.inertOut[y]
+			uc := &r.uCount[y]
+			if uc.seen != r.nEpoch {
+				uc.seen, uc.left = r.nEpoch, r.inertOut[y]
 			}
-			if r.nLeft[y]--; r.nLeft[y] == 0 {
+			if uc.left--; uc.left == 0 {
 				yes, cost := has(y)
 				uDebt += cost - 1
 				if !yes {
-					r.nLeft[y] = -1
+					uc.left = -1
 					uList = append(uList, y)
 				}
 			}
@@ -1128,7 +1169,7 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 		case uS < len(uSeeds):
 			s := uSeeds[uS]
 			uS++
-			r.nSeen[s], r.nLeft[s] = r.nEpoch, -1
+			r.uCount[s] = gjCount{r.nEpoch, -1}
 			uList = append(uList, s)
 		default:
 			return uList, false
