@@ -687,6 +687,7 @@ func (r *gjRefiner) splitMarked() {
 		var part []int32
 		reach := false
 		if r.bottom[x] == r.size(x) { // all states are bottom states: no search
+			r.countNoSearch()
 			part = unmarkedBottom
 			if len(m) < len(part) {
 				part, reach = m, true
@@ -959,6 +960,7 @@ func (r *gjRefiner) moveCells(ts []gjIn) {
 	n := 0
 	for _, c := range whole {
 		if sl := &r.sl[c]; r.sl[c].cnt == sl.end-sl.begin {
+			r.paths.wholeSlices++
 			sl.mapTo = c
 			whole[n] = c
 			n++
@@ -1037,6 +1039,7 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 		var part []int32
 		reach := false
 		if r.bottom[x] == r.size(x) {
+			r.countNoSearch()
 			// Every state is bottom: z is the part without (a, c), the
 			// sources of the slice the rest; move the smaller.
 			part = z
@@ -1346,6 +1349,7 @@ func (r *gjRefiner) splitUnder(y, c int32) {
 	var part []int32
 	reach := false
 	if bottom == r.size(y) { // all states are bottom states: no search
+		r.countNoSearch()
 		part = unmarked
 		if len(r.queue) < len(part) {
 			part, reach = r.queue, true
@@ -1403,9 +1407,18 @@ type gjPaths struct {
 	stable           int    // a visited slice every bottom state of its block has
 	noBottomWith     int    // a split under a slice no bottom state has
 	split            [2]int // splits moving the part without / with the slice
+	wholeSlices      int    // slices kept whole by moveCells
+	noSearch         int    // splits of blocks of bottom states only under branching (no lockstep)
 	// afterSplit's splits of a part with old and new bottom states,
 	// moving the states that reach only new ones / the others
 	newBottomSplit [2]int
+}
+
+// countNoSearch counts a split without lockstep where τ-steps can be inert.
+func (r *gjRefiner) countNoSearch() {
+	if r.k.inert {
+		r.paths.noSearch++
+	}
 }
 
 func b2i(b bool) int {

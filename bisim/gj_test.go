@@ -59,6 +59,8 @@ func TestGJInvariants(t *testing.T) {
 	assert.Positive(t, paths.stable, "descendant slices found stable")
 	assert.Positive(t, paths.noBottomSlices, "unstable slices no bottom state has")
 	assert.Positive(t, paths.regInert, "constellation-inert slices walked by register")
+	assert.Positive(t, paths.wholeSlices, "slices kept whole by moveCells")
+	assert.Positive(t, paths.noSearch, "splits of blocks of bottom states only, without lockstep")
 	assert.Positive(t, paths.noBottomWith, "splits under a slice no bottom state has")
 	assert.Positive(t, paths.split[0], "splits moving the part without the slice")
 	assert.Positive(t, paths.split[1], "splits moving the part with the slice")
@@ -114,6 +116,8 @@ func (p *gjPaths) add(q gjPaths) {
 	p.regHad += q.regHad
 	p.regInert += q.regInert
 	p.scheduled += q.scheduled
+	p.wholeSlices += q.wholeSlices
+	p.noSearch += q.noSearch
 	p.skipped += q.skipped
 	p.registered += q.registered
 	p.noBottomSlices += q.noBottomSlices
