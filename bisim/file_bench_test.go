@@ -9,17 +9,23 @@ import (
 )
 
 // BenchmarkMinimizeFile minimizes the LTS in the file named by
-// $BISIM_BENCH_FILE (any format lts.ReadFile reads) under divbranching,
-// with Fast and with GJ, for profiling on the large LTSs the model checker
-// produces, e.g.
+// $BISIM_BENCH_FILE (any format lts.ReadFile reads) under divbranching, or
+// the equivalence named by $BISIM_BENCH_EQUIV, with Fast and with GJ, for
+// profiling on the large LTSs the model checker produces, e.g.
 //
 //	BISIM_BENCH_FILE=/tmp/t42.aut go test ./bisim -run '^$' -bench MinimizeFile/gj -benchtime 1x -cpuprofile cpu.out
 //
-// It is skipped when the variable is not set.
+// It is skipped when BISIM_BENCH_FILE is not set.
 func BenchmarkMinimizeFile(b *testing.B) {
 	path := os.Getenv("BISIM_BENCH_FILE")
 	if path == "" {
 		b.Skip("BISIM_BENCH_FILE not set")
+	}
+	eq := DivBranching
+	if name := os.Getenv("BISIM_BENCH_EQUIV"); name != "" {
+		var err error
+		eq, err = ParseEquivalence(name)
+		require.NoError(b, err)
 	}
 	l, err := lts.ReadFile(path, lts.ReadOptions{})
 	require.NoError(b, err)
@@ -30,7 +36,7 @@ func BenchmarkMinimizeFile(b *testing.B) {
 			cpu := cpuTime()
 			var q *lts.LTS
 			for b.Loop() {
-				q, _, err = Minimize(l, DivBranching, Options{Algorithm: alg})
+				q, _, err = Minimize(l, eq, Options{Algorithm: alg})
 				require.NoError(b, err)
 			}
 			cpu = cpuTime() - cpu

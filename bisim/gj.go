@@ -15,9 +15,7 @@ import (
 // O(m log n) partitioning algorithm for branching bisimilarity" (CONCUR
 // 2025). It has their constellations, counters, B_to_C slices, bottom
 // states kept together, lockstep splitting and their handling of new
-// bottom states; "Complexity" below says which costs are charged to what,
-// and the one term (register's walk over slices) that is argued but not
-// proved O(m log n) here.
+// bottom states; "Complexity" below says which cost is charged to what.
 //
 // Design. Besides the partition into blocks there is a coarser partition
 // into constellations, each a union of blocks. Invariant between rounds:
@@ -38,7 +36,7 @@ import (
 // without reading C \ B. X was stable under (a, C), so its bottom states
 // lacking an a-step into C \ B are exactly the bottom sources of a-steps
 // into B whose counter for (state, a, C) dropped to 0 when those steps
-// moved to B (the 2017 paper's counters; here cellCnt[cellOf[t]], one
+// moved to B (the 2017 paper's counters; here cellCnt[tr[t].cell], one
 // cell per (state, label, constellation)); if X's slice (X, a, C \ B) is
 // empty, nothing splits. Blocks that had no a-step into B stay stable
 // under (a, C \ B) and are not visited.
@@ -48,7 +46,9 @@ import (
 // splitter, the states that cannot reach it, and backwards from the
 // states with it (the marked sources, or the sources of the slice), those
 // that can; the first to finish, or the one that does not grow past half
-// of X, is moved to a new block. The bottom states of every block come
+// of X, is moved to a new block. (If every state of X is a bottom state,
+// as always under strong bisimilarity, the two parts are known without a
+// search and the smaller is moved.) The bottom states of every block come
 // first in its range of perm, and the marked ones first among those, so
 // the unmarked bottom states are a range (markState, moveToTail).
 //
@@ -73,11 +73,17 @@ import (
 // constellations ranges cbegin[c]..cend[c] of the same perm (blocks of a
 // constellation are contiguous, so its first and last block are found in
 // O(1)); the non-trivial constellations are the stack nonTrivial; the
-// B_to_C slices are bt[bcBegin[x]:bcEnd[x]] with bcOf[t] the slice of
+// B_to_C slices are bt[sl[x].begin:sl[x].end] with tr[t].bc the slice of
 // transition t: moving transitions to a new constellation or with their
 // source to a new block moves each to a new slice carved from the tail of
-// its old one (mapBC, relink), as in TACAS 2020; the slices of a block
-// form a linked list from blockBC[b].
+// its old one (mapBC, relink), as in TACAS 2020, except that a slice all
+// of whose transitions move to the new constellation is kept as the new
+// slice (moveCells); the non-empty slices of a block form two linked
+// lists, those scheduled by the current fullCheck (blockSched[b]) and the
+// others (blockBC[b]); an emptied slice is unlinked at once (endOp).
+// What relink and moveCells touch together is kept in one record per
+// transition (gjTrans: cell, slice, position), per slice (gjSlice) and
+// per source state of a round (gjSeed), for fewer cache misses.
 //
 // Complexity, charged as in the papers:
 //   - A round reads B's incoming and τ-outgoing transitions, visits the
@@ -101,19 +107,32 @@ import (
 //     log₂ n times: O(m log n).
 //   - register reads each state as a bottom state at most once in the
 //     whole run (gj_test.go checks it) and marks one transition per state
-//     and slice: O(m).
-//   - A visit of a slice is a split (at most n − 1 in all), or finds the
-//     block stable, reading its marked transitions, each once; the slices
-//     a range is tiled into beyond the first were each made by a relink.
-//   - register walks the slices of its block: one some bottom state has is
-//     charged to that state's transition (once); one none has is visited
-//     and split, the part reaching it getting new bottom states that all
-//     have it. Not proved here: nested registrations (a part registered
-//     during the check of a larger one) can each walk the same slice that
-//     none of their bottom states has before it is visited; the papers
-//     charge these walks to later new bottom states (mCRL2 keeps "work to
-//     assign later" for it). gjPaths counts such slices: on the random
-//     family at m = 2.56 M, 15 k, in 13.5 M steps; none on MGC.
+//     and slice: O(m). A block is registered only when it has bottom states
+//     never read, so there are at most n registrations.
+//   - A slice is scheduled (its range recorded) only by register, and is
+//     then visited, piece by piece, before the check ends: the slices of
+//     its block's parts carved from it while it waits are scheduled too
+//     (mapBC) and tile its range. A visit unschedules the piece, so every
+//     visit is of a distinct (scheduling, piece), and it is one of: a
+//     split (at most n − 1 in all); a piece of a one-state block, whose
+//     transitions no visit reads again (such a block is never
+//     registered); or finds the block stable, reading its marked
+//     transitions — at least one, as every block has a bottom state. A
+//     marked transition t of bottom state s is read by at most one visit:
+//     t is marked when s is registered, s stays bottom and its block is
+//     never dirty again (afterSplit puts new bottom states apart from old
+//     ones), so a slice holding t is scheduled at most once afterwards
+//     (or was already waiting). Hence visits ≤ n + 2m, and the pieces
+//     beyond the first of a range were each made by a relink.
+//   - register walks only its block's unscheduled, non-empty slices (a
+//     scheduled one will be visited anyway; so the registrations of parts
+//     of a block while its check is under way never walk it again). A
+//     walked slice is one that some bottom state has (charged to that
+//     state's transition, read once), the constellation-inert one (τ into
+//     the block's own constellation; one per registration, so at most n),
+//     or one it schedules, which is followed by at least one visit (its
+//     range is not empty), so at most n + 2m. The walks cost O(n + m) in
+//     all; checkWalkBound in gj_test.go checks each of these charges.
 //
 // refineStats (the work counter) counts all these steps; the README has
 // its figures per doubling next to the CPU times.
@@ -164,31 +183,30 @@ type gjRefiner struct {
 	inStack      []bool
 	nonTrivial   []int32
 	// transitions by target, and τ-sources by target
-	inIndex, inT     []int32
+	inIndex          []int32
+	in               []gjIn // transitions by target, with their source and label
 	tauIndex, tauSrc []int32
 	inertOut         []int32
 	// counters per (state, label, constellation)
-	cellOf, cellCnt, freeCells []int32
+	cellCnt, freeCells []int32
 	// B_to_C slices: bt holds all transitions, those of one (source block,
-	// label, target constellation) contiguous in bt[bcBegin[c]:bcEnd[c]]
-	bt, btPos, bcOf       []int32 // per transition: position in bt, slice
-	bcBegin, bcEnd, bcMap []int32 // per slice
-	// bt[bcMark[c]:bcEnd[c]] are c's marked transitions: one per bottom
-	// state of c's block that fullCheck read (register), see relink
-	bcMark []int32
-	// the slices of each block, a doubly linked list from blockBC[b]
-	bcBlock, bcPrev, bcNext, blockBC []int32
-	opBlock                          int32   // block of the new slices of an operation; -1: same as old
-	bcCnt, bcSeen                    []int32 // fullCheck: bottom states per slice
-	bcStamp                          []uint32
-	bcTick                           uint32
-	bcTouched, bcEmpty               []int32
-	bcFree                           []int32
-	bcFreed                          []bool
-	seedBC                           []int32 // per seed: its slice (block, a, old constellation)
-	inLabel                          bool    // seeds of the current label must follow splits
-	rList                            []int32
-	markBuf, coBuf                   []int32
+	// label, target constellation) contiguous in bt[sl[c].begin:sl[c].end]
+	bt []int32
+	tr []gjTrans // per transition: its cell, slice and position in bt
+	sl []gjSlice // per slice
+	// the non-empty slices of each block, in two doubly linked lists:
+	// from blockSched[b] those scheduled by the current fullCheck (in a
+	// range still to be visited, gjSlice.sched), from blockBC[b] the others
+	blockBC, blockSched []int32
+	opBlock             int32 // block of the new slices of an operation; -1: same as old
+	bcTick              uint32
+	bcTouched, bcEmpty  []int32
+	bcFree              []int32
+	inLabel             bool // seeds of the current label must follow splits
+	rList               []int32
+	markBuf, coBuf      []int32
+	tsBC, whole         []int32 // moveCells: slice per transition; slices moved whole
+	emptyBC             int32   // a slice that stays empty and in no list
 	// marking for a split round
 	mark           []uint32
 	epoch          uint32
@@ -196,25 +214,20 @@ type gjRefiner struct {
 	oEpoch         uint32
 	queue, touched []int32
 	newBottom      []int32
-	byLabel        [][]int32 // transition ids by label
-	labels         []int32   // round: the labels with transitions in byLabel
-	stamp          []uint32  // per state: touched in the current label of a round
+	byLabel        [][]gjIn // round: B's incoming transitions by label
+	labels         []int32  // round: the labels with transitions in byLabel
+	seed           []gjSeed // per state: its record as a source of the current label of a round
 	stampEpoch     uint32
-	oldCell        []int32 // per state: its (a, C) cell before the move
 	seeds          []int32
-	nLeft          []int32
-	nSeen          []uint32
+	uCount         []gjCount // lockstep's U side, per state
 	nEpoch         uint32
 	list           []int32
 	// fullCheck: ranges of bt still to visit, bt[qLo[i]:qHi[i]], qHi
 	// shrinking as they are visited; active holds the unfinished ones, a
-	// stack. rangeOf[c] is the range a slice lies in, valid where
-	// rangeStamp[c] == checkTick (inherited by the slices carved from c).
+	// stack.
 	qLo, qHi, active []int32
-	rangeOf          []int32
-	rangeStamp       []uint32
-	checkTick        uint32
 	bottomReads      []int32 // tests: per state, how often fullCheck read it as a bottom state
+	visitReads       []int32 // tests: per transition, how often a visit read it (marked, or a skipped visit's witness)
 	paths            gjPaths // tests: how often fullCheck's cases occurred
 	work             int64   // elementary steps: states and transitions read or moved (see refineStats)
 }
@@ -223,20 +236,13 @@ func newGJRefiner(k *kernel) *gjRefiner {
 	n := k.n
 	m := int32(len(k.src))
 	r := &gjRefiner{k: k, block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
-		inertOut: make([]int32, n), mark: make([]uint32, n), oMark: make([]uint32, n), stamp: make([]uint32, n),
-		oldCell: make([]int32, n), nLeft: make([]int32, n), nSeen: make([]uint32, n),
-		byLabel: make([][]int32, k.numLabels), cellOf: make([]int32, m), seedBC: make([]int32, n),
-		bt: make([]int32, m), btPos: make([]int32, m), bcOf: make([]int32, m)}
+		inertOut: make([]int32, n), mark: make([]uint32, n), oMark: make([]uint32, n), seed: make([]gjSeed, n),
+		uCount:  make([]gjCount, n),
+		byLabel: make([][]gjIn, k.numLabels),
+		bt:      make([]int32, m), tr: make([]gjTrans, m)}
 	r.newBlock(0, n, 0)
 	r.cbegin, r.cend, r.inStack = []int32{0}, []int32{n}, []bool{false}
-	r.inIndex, r.inT = k.incoming(func(int32) bool { return true })
-	if k.inert {
-		r.tauIndex, r.tauSrc = k.incoming(k.isTau)
-		for i, t := range r.tauSrc {
-			r.tauSrc[i] = k.src[t]
-			r.inertOut[k.src[t]]++ // one block: every τ-step is inert
-		}
-	}
+	r.buildIncoming()
 	// One cell per (state, label): the strong kernel is the input, whose
 	// transitions are not sorted by label within a state.
 	labOwner, labCell := make([]int32, k.numLabels), make([]int32, k.numLabels)
@@ -251,35 +257,39 @@ func newGJRefiner(k *kernel) *gjRefiner {
 			a := k.lab[t]
 			if labOwner[a] != s {
 				labOwner[a], labCell[a] = s, int32(len(r.cellCnt))
-				r.cellCnt = append(r.cellCnt, 0)
+				r.cellCnt = append(grow(r.cellCnt), 0)
 			}
-			r.cellOf[t] = labCell[a]
+			r.tr[t].cell = labCell[a]
 			r.cellCnt[labCell[a]]++
 		}
 	}
 	// One slice per label: one block, one constellation.
 	for a := int32(0); a < k.numLabels; a++ {
-		r.linkBC(r.allocBC(), 0)
+		r.linkBC(r.allocBC(), 0, false)
 	}
 	for _, a := range k.lab {
-		r.bcEnd[a]++
+		r.sl[a].end++
 	}
 	for a := int32(1); a < k.numLabels; a++ {
-		r.bcEnd[a] += r.bcEnd[a-1]
+		r.sl[a].end += r.sl[a-1].end
 	}
 	for t := m - 1; t >= 0; t-- {
 		a := k.lab[t]
-		r.bcEnd[a]--
-		r.bt[r.bcEnd[a]], r.btPos[t], r.bcOf[t] = t, r.bcEnd[a], a
+		r.sl[a].end--
+		r.bt[r.sl[a].end], r.tr[t].pos, r.tr[t].bc = t, r.sl[a].end, a
 	}
 	for a := int32(0); a < k.numLabels; a++ {
-		r.bcBegin[a] = r.bcEnd[a]
+		r.sl[a].begin = r.sl[a].end
 		if a+1 < k.numLabels {
-			r.bcEnd[a] = r.bcEnd[a+1]
+			r.sl[a].end = r.sl[a+1].end
 		} else {
-			r.bcEnd[a] = m
+			r.sl[a].end = m
 		}
-		r.bcMark[a] = r.bcEnd[a]
+		r.sl[a].mark = r.sl[a].end
+		if r.sl[a].begin == r.sl[a].end { // no such transition: no slice
+			r.unlinkBC(a)
+			r.bcFree = append(r.bcFree, a)
+		}
 	}
 	// perm: bottom states first, as in every block (see moveToTail).
 	i := int32(0)
@@ -291,8 +301,69 @@ func newGJRefiner(k *kernel) *gjRefiner {
 			}
 		}
 	}
+	r.emptyBC = r.allocBC()
 	r.markDirty(0)
 	return r
+}
+
+// gjTrans is what gjRefiner keeps per transition, in one record because
+// relink and moveCells read and write all of it for the same transition:
+// its counter cell (cellCnt), its B_to_C slice and its position in bt.
+type gjTrans struct{ cell, bc, pos int32 }
+
+// gjSlice is a B_to_C slice: its transitions are bt[begin:end], the
+// marked ones bt[mark:end] (one per bottom state of its block that
+// fullCheck read, see register and relink); mapTo is its new slice in the
+// current operation if stamp == bcTick (mapBC). One record, as relink
+// reads and writes most of it (and one array grows faster than many).
+type gjSlice struct {
+	begin, end, mark, mapTo int32
+	stamp                   uint32
+	block, prev, next       int32 // its block and its neighbours in the block's list
+	cnt, seen               int32 // register: bottom states with a transition in it, the last one counted
+	sched, linked           bool  // scheduled by the current fullCheck; in a list
+}
+
+// buildIncoming makes in (all transitions by target, with source and
+// label) and, if τ can be inert, tauSrc (the sources of τ-steps by
+// target), both by one counting sort, and counts inertOut (one block:
+// every τ-step is inert).
+func (r *gjRefiner) buildIncoming() {
+	k, n := r.k, r.k.n
+	r.inIndex = make([]int32, n+1)
+	if k.inert {
+		r.tauIndex = make([]int32, n+1)
+	}
+	for t, d := range k.dst {
+		r.inIndex[d+1]++
+		if k.inert && k.lab[t] == lts.Tau {
+			r.tauIndex[d+1]++
+			r.inertOut[k.src[t]]++
+		}
+	}
+	fill := make([]int32, 2*n)
+	inFill, tauFill := fill[:n], fill[n:]
+	for s := int32(0); s < n; s++ {
+		r.inIndex[s+1] += r.inIndex[s]
+		inFill[s] = r.inIndex[s]
+		if k.inert {
+			r.tauIndex[s+1] += r.tauIndex[s]
+			tauFill[s] = r.tauIndex[s]
+		}
+	}
+	r.in = make([]gjIn, len(k.dst))
+	if k.inert {
+		r.tauSrc = make([]int32, r.tauIndex[n])
+	}
+	for t, d := range k.dst {
+		src, a := k.src[t], k.lab[t]
+		r.in[inFill[d]] = gjIn{int32(t), src, a}
+		inFill[d]++
+		if k.inert && a == lts.Tau {
+			r.tauSrc[tauFill[d]] = src
+			tauFill[d]++
+		}
+	}
 }
 
 // allocBC returns an unused slice id, its range unset.
@@ -300,44 +371,47 @@ func (r *gjRefiner) allocBC() int32 {
 	if f := len(r.bcFree); f > 0 {
 		c := r.bcFree[f-1]
 		r.bcFree = r.bcFree[:f-1]
-		r.bcFreed[c] = false
+		r.sl[c].sched = false
 		return c
 	}
-	r.bcBegin = append(r.bcBegin, 0)
-	r.bcEnd = append(r.bcEnd, 0)
-	r.bcMap = append(r.bcMap, 0)
-	r.bcStamp = append(r.bcStamp, 0)
-	r.bcFreed = append(r.bcFreed, false)
-	r.bcBlock = append(r.bcBlock, -1)
-	r.bcPrev = append(r.bcPrev, -1)
-	r.bcNext = append(r.bcNext, -1)
-	r.bcCnt = append(r.bcCnt, 0)
-	r.bcSeen = append(r.bcSeen, -1)
-	r.bcMark = append(r.bcMark, 0)
-	r.rangeOf = append(r.rangeOf, -1)
-	r.rangeStamp = append(r.rangeStamp, 0)
-	return int32(len(r.bcBegin) - 1)
+	r.sl = append(grow(r.sl), gjSlice{block: -1, prev: -1, next: -1, seen: -1})
+	return int32(len(r.sl) - 1)
 }
 
-// linkBC adds slice c to the list of block b.
-func (r *gjRefiner) linkBC(c, b int32) {
-	r.bcBlock[c], r.bcPrev[c], r.bcNext[c] = b, -1, r.blockBC[b]
-	if h := r.blockBC[b]; h >= 0 {
-		r.bcPrev[h] = c
+// linkBC adds slice c to a list of block b: the scheduled ones if sched.
+func (r *gjRefiner) linkBC(c, b int32, sched bool) {
+	head := &r.blockBC[b]
+	if sched {
+		head = &r.blockSched[b]
 	}
-	r.blockBC[b] = c
+	r.sl[c].block, r.sl[c].prev, r.sl[c].next, r.sl[c].sched, r.sl[c].linked = b, -1, *head, sched, true
+	if h := *head; h >= 0 {
+		r.sl[h].prev = c
+	}
+	*head = c
 }
 
 // unlinkBC removes slice c from its block's list.
 func (r *gjRefiner) unlinkBC(c int32) {
-	p, n := r.bcPrev[c], r.bcNext[c]
+	p, n := r.sl[c].prev, r.sl[c].next
 	if p >= 0 {
-		r.bcNext[p] = n
+		r.sl[p].next = n
+	} else if r.sl[c].sched {
+		r.blockSched[r.sl[c].block] = n
 	} else {
-		r.blockBC[r.bcBlock[c]] = n
+		r.blockBC[r.sl[c].block] = n
 	}
 	if n >= 0 {
-		r.bcPrev[n] = p
+		r.sl[n].prev = p
+	}
+	r.sl[c].linked = false
+}
+
+// schedule moves slice c of block b to b's scheduled list or back.
+func (r *gjRefiner) schedule(c int32, sched bool) {
+	if r.sl[c].sched != sched {
+		r.unlinkBC(c)
+		r.linkBC(c, r.sl[c].block, sched)
 	}
 }
 
@@ -345,7 +419,12 @@ func (r *gjRefiner) unlinkBC(c int32) {
 // ones (one new slice per old one): a constellation move or a detach.
 func (r *gjRefiner) beginOp(b int32) {
 	r.opBlock = b
-	nextEpoch(&r.bcTick, r.bcStamp)
+	if r.bcTick++; r.bcTick == 0 {
+		for i := range r.sl {
+			r.sl[i].stamp = 0
+		}
+		r.bcTick = 1
+	}
 	r.bcTouched = r.bcTouched[:0]
 }
 
@@ -353,18 +432,18 @@ func (r *gjRefiner) beginOp(b int32) {
 // starting empty right after c's range: transitions moved into it are
 // taken from c's tail.
 func (r *gjRefiner) mapBC(c int32) int32 {
-	if r.bcStamp[c] == r.bcTick {
-		return r.bcMap[c]
+	if r.sl[c].stamp == r.bcTick {
+		return r.sl[c].mapTo
 	}
 	nc := r.allocBC()
-	r.bcBegin[nc], r.bcEnd[nc], r.bcMark[nc] = r.bcEnd[c], r.bcEnd[c], r.bcEnd[c]
-	r.rangeOf[nc], r.rangeStamp[nc] = r.rangeOf[c], r.rangeStamp[c]
+	r.sl[nc].begin, r.sl[nc].end, r.sl[nc].mark = r.sl[c].end, r.sl[c].end, r.sl[c].end
+	// Carved from c's range, nc is scheduled iff c is (see fullCheck).
 	if b := r.opBlock; b >= 0 {
-		r.linkBC(nc, b)
+		r.linkBC(nc, b, r.sl[c].sched)
 	} else {
-		r.linkBC(nc, r.bcBlock[c])
+		r.linkBC(nc, r.sl[c].block, r.sl[c].sched)
 	}
-	r.bcStamp[c], r.bcMap[c] = r.bcTick, nc
+	r.sl[c].stamp, r.sl[c].mapTo = r.bcTick, nc
 	r.bcTouched = append(r.bcTouched, c)
 	return nc
 }
@@ -374,51 +453,75 @@ func (r *gjRefiner) mapBC(c int32) int32 {
 // of c's unmarked ones and is then swapped past c's marked ones, to c's
 // last position, which becomes the first of the new slice; a marked t goes
 // to that position directly and is then swapped to the front of the new
-// slice's marked ones.
+// slice's marked ones. Each pair of swaps is done as one rotation of three
+// positions, and a swap of a position with itself is skipped.
 func (r *gjRefiner) relink(t int32) {
 	r.work++
-	c := r.bcOf[t]
+	tr := &r.tr[t]
+	c := tr.bc
 	nc := r.mapBC(c)
-	p, m, e := r.btPos[t], r.bcMark[c], r.bcEnd[c]
-	if p < m {
-		r.btSwap(p, m-1)
-		r.btSwap(m-1, e-1)
-		r.bcMark[c] = m - 1
-	} else {
-		r.btSwap(p, e-1)
+	p, m, e := tr.pos, r.sl[c].mark, r.sl[c].end
+	if p < m { // unmarked: u (last unmarked) to p, w (last) to m-1, t to e-1
+		if m < e {
+			if p != m-1 {
+				r.btPut(p, r.bt[m-1])
+			}
+			r.btPut(m-1, r.bt[e-1])
+			r.btPut(e-1, t)
+		} else if p != e-1 {
+			r.btPut(p, r.bt[e-1])
+			r.btPut(e-1, t)
+		}
+		r.sl[c].mark = m - 1
+	} else { // marked: w (last) to p, z (last unmarked of nc) to e-1, t to mm-1
+		mm := r.sl[nc].mark
+		if p != e-1 {
+			r.btPut(p, r.bt[e-1])
+		}
+		if mm-1 != e-1 {
+			r.btPut(e-1, r.bt[mm-1])
+		}
+		r.btPut(mm-1, t)
+		r.sl[nc].mark = mm - 1
 	}
-	r.bcEnd[c] = e - 1
-	r.bcBegin[nc] = e - 1
-	if p >= m {
-		mm := r.bcMark[nc]
-		r.btSwap(e-1, mm-1)
-		r.bcMark[nc] = mm - 1
-	}
-	r.bcOf[t] = nc
+	r.sl[c].end = e - 1
+	r.sl[nc].begin = e - 1
+	tr.bc = nc
+}
+
+// btPut puts transition t at position i of bt.
+func (r *gjRefiner) btPut(i, t int32) {
+	r.bt[i] = t
+	r.tr[t].pos = i
 }
 
 // btSwap exchanges the transitions at positions i and j of bt.
 func (r *gjRefiner) btSwap(i, j int32) {
 	u, v := r.bt[i], r.bt[j]
-	r.bt[i], r.bt[j] = v, u
-	r.btPos[v], r.btPos[u] = i, j
+	r.btPut(i, v)
+	r.btPut(j, u)
 }
 
-// markBC marks transition t in its slice (see bcMark).
+// markBC marks transition t in its slice (see gjSlice.mark).
 func (r *gjRefiner) markBC(t int32) {
-	c := r.bcOf[t]
-	if m := r.bcMark[c]; r.btPos[t] < m {
-		r.btSwap(r.btPos[t], m-1)
-		r.bcMark[c] = m - 1
+	c := r.tr[t].bc
+	if m := r.sl[c].mark; r.tr[t].pos < m {
+		r.btSwap(r.tr[t].pos, m-1)
+		r.sl[c].mark = m - 1
 	}
 }
 
-// endOp records the slices the operation emptied, to be freed by freeBCs.
+// endOp unlinks the slices the operation emptied (an empty slice never
+// fills again), so that no list walk meets them, and records them to be
+// freed by freeBCs.
 func (r *gjRefiner) endOp() {
 	r.work += int64(len(r.bcTouched))
 	for _, c := range r.bcTouched {
-		if r.bcBegin[c] == r.bcEnd[c] {
-			r.bcEmpty = append(r.bcEmpty, c)
+		for _, d := range [2]int32{c, r.sl[c].mapTo} { // a new slice stays empty when made for a seed (detach)
+			if r.sl[d].begin == r.sl[d].end && r.sl[d].linked {
+				r.unlinkBC(d)
+				r.bcEmpty = append(r.bcEmpty, d)
+			}
 		}
 	}
 }
@@ -426,13 +529,7 @@ func (r *gjRefiner) endOp() {
 // freeBCs frees the emptied slices; called where no seed refers to one.
 func (r *gjRefiner) freeBCs() {
 	r.work += int64(len(r.bcEmpty))
-	for _, c := range r.bcEmpty {
-		if !r.bcFreed[c] && r.bcBegin[c] == r.bcEnd[c] {
-			r.bcFreed[c] = true
-			r.unlinkBC(c)
-			r.bcFree = append(r.bcFree, c)
-		}
-	}
+	r.bcFree = append(r.bcFree, r.bcEmpty...)
 	r.bcEmpty = r.bcEmpty[:0]
 }
 
@@ -441,17 +538,28 @@ func (r *gjRefiner) freeBCs() {
 func (r *gjRefiner) newBlock(lo, hi, c int32) int32 {
 	b := r.numBlocks
 	r.numBlocks++
-	r.begin = append(r.begin, lo)
-	r.end = append(r.end, hi)
-	r.constOf = append(r.constOf, c)
-	r.bottom = append(r.bottom, 0)
-	r.count = append(r.count, 0)
-	r.bcount = append(r.bcount, 0)
-	r.cut = append(r.cut, 0)
-	r.dirty = append(r.dirty, false)
-	r.blockBC = append(r.blockBC, -1)
-	r.groupPos = append(r.groupPos, 0)
+	r.begin = append(grow(r.begin), lo)
+	r.end = append(grow(r.end), hi)
+	r.constOf = append(grow(r.constOf), c)
+	r.bottom = append(grow(r.bottom), 0)
+	r.count = append(grow(r.count), 0)
+	r.bcount = append(grow(r.bcount), 0)
+	r.cut = append(grow(r.cut), 0)
+	r.dirty = append(grow(r.dirty), false)
+	r.blockBC = append(grow(r.blockBC), -1)
+	r.blockSched = append(grow(r.blockSched), -1)
+	r.groupPos = append(grow(r.groupPos), 0)
 	return b
+}
+
+// grow returns s with room for one more element, doubling its capacity
+// when full (append grows large slices by only a quarter, and GJ makes up
+// to n blocks and m slices one by one).
+func grow[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	return append(make([]T, 0, 2*cap(s)+16), s...)
 }
 
 func (r *gjRefiner) size(b int32) int32 { return r.end[b] - r.begin[b] }
@@ -509,8 +617,8 @@ func (r *gjRefiner) detach(b, hi int32) int32 {
 		for t := k.out[s]; t < k.out[s+1]; t++ {
 			r.relink(t)
 		}
-		if r.inLabel && r.stamp[s] == r.stampEpoch {
-			r.seedBC[s] = r.mapBC(r.seedBC[s])
+		if r.inLabel && r.seed[s].stamp == r.stampEpoch && r.seed[s].bc != r.emptyBC {
+			r.seed[s].bc = r.mapBC(r.seed[s].bc)
 		}
 	}
 	r.endOp()
@@ -578,7 +686,8 @@ func (r *gjRefiner) splitMarked() {
 		unmarkedBottom := r.perm[r.begin[x]+r.cut[x] : r.begin[x]+r.bottom[x]]
 		var part []int32
 		reach := false
-		if !r.k.inert { // all states are bottom states
+		if r.bottom[x] == r.size(x) { // all states are bottom states: no search
+			r.countNoSearch()
 			part = unmarkedBottom
 			if len(m) < len(part) {
 				part, reach = m, true
@@ -732,9 +841,9 @@ func (r *gjRefiner) round(c int32) {
 		bs = b2
 	}
 	nc := int32(len(r.cbegin))
-	r.cbegin = append(r.cbegin, r.begin[bs])
-	r.cend = append(r.cend, r.end[bs])
-	r.inStack = append(r.inStack, false)
+	r.cbegin = append(grow(r.cbegin), r.begin[bs])
+	r.cend = append(grow(r.cend), r.end[bs])
+	r.inStack = append(grow(r.inStack), false)
 	if bs == b1 {
 		r.cbegin[c] = r.end[bs]
 	} else {
@@ -759,14 +868,14 @@ func (r *gjRefiner) round(c int32) {
 	}
 	for _, d := range r.perm[r.cbegin[nc]:r.cend[nc]] { // B, perhaps split above
 		r.work += 1 + int64(r.inIndex[d+1]-r.inIndex[d])
-		for _, t := range r.inT[r.inIndex[d]:r.inIndex[d+1]] {
+		for _, e := range r.in[r.inIndex[d]:r.inIndex[d+1]] {
 			// A block of one state never splits again, so its counters
 			// and slices are never read: they are left stale.
-			if a := k.lab[t]; r.size(r.block[k.src[t]]) > 1 {
+			if a := e.lab; r.size(r.block[e.src]) > 1 {
 				if len(r.byLabel[a]) == 0 {
 					r.labels = append(r.labels, a)
 				}
-				r.byLabel[a] = append(r.byLabel[a], t)
+				r.byLabel[a] = append(r.byLabel[a], e)
 			}
 		}
 	}
@@ -779,8 +888,8 @@ func (r *gjRefiner) round(c int32) {
 		r.moveCells(ts)
 		r.inLabel = true
 		r.startRound()
-		for _, t := range ts {
-			s := k.src[t]
+		for _, e := range ts {
+			s := e.src
 			if a == lts.Tau && k.inert && r.constOf[r.block[s]] == nc {
 				continue // τ inside the new constellation
 			}
@@ -791,7 +900,7 @@ func (r *gjRefiner) round(c int32) {
 		r.inLabel = false
 		r.work += int64(len(r.seeds))
 		for _, s := range r.seeds {
-			if cell := r.oldCell[s]; r.cellCnt[cell] == 0 {
+			if cell := r.seed[s].oldCell; r.cellCnt[cell] == 0 {
 				r.freeCells = append(r.freeCells, cell)
 			}
 		}
@@ -803,40 +912,98 @@ func (r *gjRefiner) round(c int32) {
 // moveCells moves the transitions ts (all with one label, into the block
 // just moved to a new constellation) from the counter cell of (source,
 // label, old constellation) to a cell of (source, label, new
-// constellation), recording the old cell of each source in oldCell and
-// the sources in seeds.
-func (r *gjRefiner) moveCells(ts []int32) {
-	nextEpoch(&r.stampEpoch, r.stamp)
+// constellation), recording the old cell and slice of each source in
+// its seed record and the sources in seeds.
+func (r *gjRefiner) moveCells(ts []gjIn) {
+	if r.stampEpoch++; r.stampEpoch == 0 {
+		clear(r.seed)
+		r.stampEpoch = 1
+	}
 	r.seeds = r.seeds[:0]
-	newCell := r.list[:0] // per seed, parallel to seeds
 	r.beginOp(-1)
 	defer r.endOp()
-	r.work += int64(len(ts))
-	for _, t := range ts {
-		s := r.k.src[t]
-		if r.stamp[s] != r.stampEpoch {
-			r.stamp[s] = r.stampEpoch
-			r.oldCell[s] = r.cellOf[t]
-			r.seedBC[s] = r.bcOf[t]
-			r.nLeft[s] = int32(len(r.seeds)) // index of s in seeds
+	r.work += 2 * int64(len(ts))
+	// First the cells, counting the transitions moved per slice
+	// (sl[c].cnt, where sl[c].stamp == bcTick; the slices in whole).
+	tsBC := slices.Grow(r.tsBC[:0], len(ts))
+	whole := r.whole[:0]
+	for _, e := range ts {
+		t, s := e.t, e.src
+		sd, tr := &r.seed[s], &r.tr[t]
+		if sd.stamp != r.stampEpoch {
+			sd.stamp, sd.oldCell, sd.bc = r.stampEpoch, tr.cell, tr.bc
 			r.seeds = append(r.seeds, s)
-			var cell int32
 			if f := len(r.freeCells); f > 0 {
-				cell = r.freeCells[f-1]
+				sd.newCell = r.freeCells[f-1]
 				r.freeCells = r.freeCells[:f-1]
 			} else {
-				cell = int32(len(r.cellCnt))
-				r.cellCnt = append(r.cellCnt, 0)
+				sd.newCell = int32(len(r.cellCnt))
+				r.cellCnt = append(grow(r.cellCnt), 0)
 			}
-			newCell = append(newCell, cell)
 		}
-		r.cellCnt[r.cellOf[t]]--
-		cell := newCell[r.nLeft[s]]
-		r.cellCnt[cell]++
-		r.cellOf[t] = cell
-		r.relink(t)
+		r.cellCnt[tr.cell]--
+		r.cellCnt[sd.newCell]++
+		tr.cell = sd.newCell
+		c := tr.bc
+		tsBC = append(tsBC, c)
+		if sl := &r.sl[c]; sl.stamp != r.bcTick {
+			sl.stamp = r.bcTick
+			r.sl[c].cnt = 0
+			whole = append(whole, c)
+		}
+		r.sl[c].cnt++
 	}
-	r.list = newCell
+	// A slice all of whose transitions move becomes the new slice as it
+	// is (mapTo itself): (block, a, B) instead of (block, a, C), and the
+	// seeds' slice (block, a, C) is then empty (emptyBC). The others are
+	// mapped by mapBC as their transitions are relinked.
+	n := 0
+	for _, c := range whole {
+		if sl := &r.sl[c]; r.sl[c].cnt == sl.end-sl.begin {
+			r.paths.wholeSlices++
+			sl.mapTo = c
+			whole[n] = c
+			n++
+		} else {
+			sl.stamp = 0
+		}
+	}
+	r.whole = whole[:n]
+	for i, e := range ts {
+		if c := tsBC[i]; r.sl[c].stamp != r.bcTick || r.sl[c].mapTo != c {
+			r.relink(e.t)
+		}
+	}
+	r.tsBC = tsBC
+	if n > 0 {
+		for _, s := range r.seeds {
+			if sd := &r.seed[s]; r.sl[sd.bc].stamp == r.bcTick && r.sl[sd.bc].mapTo == sd.bc {
+				sd.bc = r.emptyBC
+			}
+		}
+	}
+}
+
+// gjCount is lockstep's count, for a state met by its U side, of the
+// inert successors not yet known to be in U (valid where seen is the
+// current epoch; -1 once the state is in U).
+type gjCount struct {
+	seen uint32
+	left int32
+}
+
+// gjIn is a transition as gjRefiner keeps it by target: the transition,
+// its source and label in one record, read in one stream by round.
+type gjIn struct{ t, src, lab int32 }
+
+// gjSeed is what a round keeps per source of the current label's
+// transitions into the block B just moved: valid if stamp == stampEpoch,
+// its counter cells for (a, old constellation) and (a, B) and its slice
+// (block, a, old constellation), kept up to date when the source moves
+// (detach).
+type gjSeed struct {
+	stamp                uint32
+	oldCell, newCell, bc int32
 }
 
 // coSplit splits, under (a, c) where c is the constellation B just left,
@@ -854,7 +1021,7 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 	r.work += int64(len(r.seeds))
 	for _, s := range r.seeds {
 		x := r.block[s]
-		if !r.dirty[x] && r.inertOut[s] == 0 && r.cellCnt[r.oldCell[s]] == 0 && !(own && (r.constOf[x] == c || r.constOf[x] == nc)) {
+		if !r.dirty[x] && r.inertOut[s] == 0 && r.cellCnt[r.seed[s].oldCell] == 0 && !(own && (r.constOf[x] == c || r.constOf[x] == nc)) {
 			r.markState(s)
 		}
 	}
@@ -865,21 +1032,22 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 		r.count[x], r.bcount[x] = 0, 0
 	}
 	r.byBlock(r.queue, &r.coBuf, func(x int32, z []int32) {
-		bc := r.seedBC[z[0]] // (x, a, c)
-		if r.dirty[x] || r.bcBegin[bc] == r.bcEnd[bc] {
+		bc := r.seed[z[0]].bc // (x, a, c)
+		if r.dirty[x] || r.sl[bc].begin == r.sl[bc].end {
 			return // dirty, or no state of x has an a-step into c
 		}
 		var part []int32
 		reach := false
-		if !k.inert {
+		if r.bottom[x] == r.size(x) {
+			r.countNoSearch()
 			// Every state is bottom: z is the part without (a, c), the
 			// sources of the slice the rest; move the smaller.
 			part = z
-			if r.bcEnd[bc]-r.bcBegin[bc] < int32(len(z)) {
+			if r.sl[bc].end-r.sl[bc].begin < int32(len(z)) {
 				nextEpoch(&r.epoch, r.mark)
 				part, reach = r.rList[:0], true
-				r.work += int64(r.bcEnd[bc] - r.bcBegin[bc])
-				for _, t := range r.bt[r.bcBegin[bc]:r.bcEnd[bc]] {
+				r.work += int64(r.sl[bc].end - r.sl[bc].begin)
+				for _, t := range r.bt[r.sl[bc].begin:r.sl[bc].end] {
 					if s := k.src[t]; r.mark[s] != r.epoch {
 						r.mark[s] = r.epoch
 						part = append(part, s)
@@ -898,8 +1066,8 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 // finding out cost: for a seed of the current label its counter says so.
 func (r *gjRefiner) hasStep(s, a, c int32) (bool, int32) {
 	k := r.k
-	if r.stamp[s] == r.stampEpoch {
-		return r.cellCnt[r.oldCell[s]] > 0, 1
+	if sd := &r.seed[s]; sd.stamp == r.stampEpoch {
+		return r.cellCnt[sd.oldCell] > 0, 1
 	}
 	lo, hi := k.out[s], k.out[s+1]
 	for lo < hi { // first transition with label >= a
@@ -942,7 +1110,10 @@ const (
 func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, marks rMarks,
 	has func(s int32) (bool, int32)) (part []int32, reach bool) {
 	k := r.k
-	nextEpoch(&r.nEpoch, r.nSeen) // U: nSeen/nLeft, nLeft < 0 for a member
+	if r.nEpoch++; r.nEpoch == 0 { // U: uCount, left < 0 for a member
+		clear(r.uCount)
+		r.nEpoch = 1
+	}
 	uList := r.list[:0]
 	uS, uI, uArc, uArcEnd, uDebt := 0, 0, int32(0), int32(0), int32(0)
 	mark, epoch := r.mark, &r.epoch
@@ -956,7 +1127,7 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 	rList := r.rList[:0]
 	rS, rI, rArc, rArcEnd, rT, rTEnd := 0, 0, int32(0), int32(0), int32(0), int32(0)
 	if bc >= 0 {
-		rT, rTEnd = r.bcBegin[bc], r.bcEnd[bc]
+		rT, rTEnd = r.sl[bc].begin, r.sl[bc].end
 	}
 	defer func() { r.list, r.rList = uList, rList }()
 	// A side that grows past half of x is dropped, and the other finishes
@@ -982,14 +1153,15 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 			if r.block[y] != x {
 				break
 			}
-			if r.nSeen[y] != r.nEpoch {
-				r.nSeen[y], r.nLeft[y] = r.nEpoch, r.inertOut[y]
+			uc := &r.uCount[y]
+			if uc.seen != r.nEpoch {
+				uc.seen, uc.left = r.nEpoch, r.inertOut[y]
 			}
-			if r.nLeft[y]--; r.nLeft[y] == 0 {
+			if uc.left--; uc.left == 0 {
 				yes, cost := has(y)
 				uDebt += cost - 1
 				if !yes {
-					r.nLeft[y] = -1
+					uc.left = -1
 					uList = append(uList, y)
 				}
 			}
@@ -1000,7 +1172,7 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 		case uS < len(uSeeds):
 			s := uSeeds[uS]
 			uS++
-			r.nSeen[s], r.nLeft[s] = r.nEpoch, -1
+			r.uCount[s] = gjCount{r.nEpoch, -1}
 			uList = append(uList, s)
 		default:
 			return uList, false
@@ -1060,7 +1232,6 @@ func (r *gjRefiner) fullCheck(x int32) {
 	if r.size(x) == 1 {
 		return // its slices may be stale, see round
 	}
-	nextEpoch(&r.checkTick, r.rangeStamp)
 	r.qLo, r.qHi, r.active = r.qLo[:0], r.qHi[:0], r.active[:0]
 	r.register(x)
 	for len(r.active) > 0 {
@@ -1070,69 +1241,88 @@ func (r *gjRefiner) fullCheck(x int32) {
 			r.active = r.active[:len(r.active)-1]
 			continue
 		}
-		c := r.bcOf[r.bt[r.qHi[i]-1]]
-		y := r.bcBlock[c]
+		t := r.bt[r.qHi[i]-1]
+		c := r.tr[t].bc
+		y := r.sl[c].block
+		r.paths.visits++
+		if !r.sl[c].sched {
+			r.paths.visitUnscheduled++ // never: every slice in a range is
+		}
+		r.qHi[i] = r.sl[c].begin
 		if r.size(y) == 1 {
+			r.schedule(c, false)
 			r.paths.skipped++
-			r.qHi[i] = r.bcBegin[c]
+			if r.visitReads != nil {
+				r.visitReads[t]++ // the witness of a skipped visit
+			}
 			continue
 		}
-		if r.dirty[y] { // c is still in range i, so register does not record it again
+		if r.dirty[y] { // c, still scheduled, is not recorded again
 			r.paths.registered++
 			r.register(y)
 		}
-		r.qHi[i] = r.bcBegin[c]
+		r.schedule(c, false)
 		r.splitUnder(y, c)
 	}
 	r.freeBCs()
 }
 
 // register reads the bottom states of dirty block y (all new, none read
-// before): it marks one transition per bottom state and slice, and records
-// a range for every slice of y that some bottom state lacks, unless the
-// slice lies in a range still to be visited.
+// before): it marks one transition per bottom state and slice, and
+// schedules every slice of y that some bottom state lacks, recording its
+// range. It walks only y's unscheduled slices: the scheduled ones are
+// visited anyway.
 func (r *gjRefiner) register(y int32) {
 	k := r.k
 	r.dirty[y] = false
+	r.paths.registrations++
 	bottoms := r.perm[r.begin[y] : r.begin[y]+r.bottom[y]]
 	if r.bottomReads != nil {
 		for _, s := range bottoms {
 			r.bottomReads[s]++
 		}
 	}
-	for c := r.blockBC[y]; c >= 0; c = r.bcNext[c] {
+	for c := r.blockBC[y]; c >= 0; c = r.sl[c].next {
 		r.work++
-		r.bcCnt[c], r.bcSeen[c] = 0, -1
+		r.sl[c].cnt = 0
 	}
 	for _, s := range bottoms {
 		r.work += 1 + int64(k.out[s+1]-k.out[s])
+		r.paths.bottomOut += int(k.out[s+1] - k.out[s])
 		for t := k.out[s]; t < k.out[s+1]; t++ {
-			if c := r.bcOf[t]; r.bcSeen[c] != s {
-				r.bcSeen[c] = s
-				r.bcCnt[c]++
-				r.markBC(t)
+			// seen need not be reset: s is read only once.
+			if c := r.tr[t].bc; r.sl[c].seen != s {
+				r.sl[c].seen = s
+				r.markBC(t) // in a scheduled slice too, for its visit
+				if !r.sl[c].sched {
+					r.sl[c].cnt++
+				}
 			}
 		}
 	}
 	cy := r.constOf[y]
-	for c := r.blockBC[y]; c >= 0; c = r.bcNext[c] {
+	for c, next := r.blockBC[y], int32(0); c >= 0; c = next {
+		next = r.sl[c].next
 		r.work++
-		if r.bcBegin[c] == r.bcEnd[c] || r.bcCnt[c] == r.bottom[y] {
+		r.paths.regWalk++
+		if r.sl[c].cnt > 0 {
+			r.paths.regHad++ // charged to a bottom state's transition
+		}
+		if r.sl[c].cnt == r.bottom[y] {
 			continue
 		}
-		if t := r.bt[r.bcBegin[c]]; k.inert && k.lab[t] == lts.Tau && r.constOf[r.block[k.dst[t]]] == cy {
-			continue // constellation-inert
+		if t := r.bt[r.sl[c].begin]; k.inert && k.lab[t] == lts.Tau && r.constOf[r.block[k.dst[t]]] == cy {
+			r.paths.regInert++ // at most one per registration
+			continue           // constellation-inert
 		}
-		if r.bcCnt[c] == 0 {
+		if r.sl[c].cnt == 0 {
 			r.paths.noBottomSlices++
 		}
-		if r.rangeStamp[c] == r.checkTick && r.bcBegin[c] < r.qHi[r.rangeOf[c]] {
-			continue // to be visited anyway
-		}
-		r.rangeOf[c], r.rangeStamp[c] = int32(len(r.qLo)), r.checkTick
+		r.paths.scheduled++
+		r.schedule(c, true)
 		r.active = append(r.active, int32(len(r.qLo)))
-		r.qLo = append(r.qLo, r.bcBegin[c])
-		r.qHi = append(r.qHi, r.bcEnd[c])
+		r.qLo = append(r.qLo, r.sl[c].begin)
+		r.qHi = append(r.qHi, r.sl[c].end)
 	}
 }
 
@@ -1142,9 +1332,12 @@ func (r *gjRefiner) register(y int32) {
 func (r *gjRefiner) splitUnder(y, c int32) {
 	k := r.k
 	r.startRound()
-	r.work += int64(r.bcEnd[c] - r.bcMark[c])
-	for _, t := range r.bt[r.bcMark[c]:r.bcEnd[c]] {
+	r.work += int64(r.sl[c].end - r.sl[c].mark)
+	for _, t := range r.bt[r.sl[c].mark:r.sl[c].end] {
 		r.markState(k.src[t])
+		if r.visitReads != nil {
+			r.visitReads[t]++
+		}
 	}
 	marked, bottom := r.bcount[y], r.bottom[y]
 	r.count[y], r.bcount[y] = 0, 0
@@ -1155,7 +1348,8 @@ func (r *gjRefiner) splitUnder(y, c int32) {
 	unmarked := r.perm[r.begin[y]+marked : r.begin[y]+bottom]
 	var part []int32
 	reach := false
-	if !k.inert { // all states are bottom states
+	if bottom == r.size(y) { // all states are bottom states: no search
+		r.countNoSearch()
 		part = unmarked
 		if len(r.queue) < len(part) {
 			part, reach = r.queue, true
@@ -1163,7 +1357,7 @@ func (r *gjRefiner) splitUnder(y, c int32) {
 		part = append(r.rList[:0], part...)
 		r.rList = part
 	} else {
-		a := k.lab[r.bt[r.bcBegin[c]]]
+		a := k.lab[r.bt[r.sl[c].begin]]
 		part, reach = r.lockstep(y, r.queue, c, unmarked, roundMarks, func(s int32) (bool, int32) { return r.inSlice(s, a, c) })
 	}
 	if marked == 0 {
@@ -1189,7 +1383,7 @@ func (r *gjRefiner) inSlice(s, a, c int32) (bool, int32) {
 	cost := int32(1)
 	for t := lo; t < k.out[s+1] && k.lab[t] == a; t++ {
 		cost++
-		if r.bcOf[t] == c {
+		if r.tr[t].bc == c {
 			return true, cost
 		}
 	}
@@ -1199,15 +1393,32 @@ func (r *gjRefiner) inSlice(s, a, c int32) (bool, int32) {
 // gjPaths counts how often the cases of fullCheck's and afterSplit's splits occurred, so
 // that tests can show they exercise each.
 type gjPaths struct {
-	skipped        int    // a visited slice of a one-state block
-	registered     int    // a visited slice of a block with new bottom states, registered then
-	noBottomSlices int    // an unstable slice of a dirty block that none of its bottom states has
-	stable         int    // a visited slice every bottom state of its block has
-	noBottomWith   int    // a split under a slice no bottom state has
-	split          [2]int // splits moving the part without / with the slice
+	visits           int    // slices visited by fullCheck
+	visitUnscheduled int    // visits of a slice not scheduled (never)
+	skipped          int    // a visited slice of a one-state block
+	registrations    int    // calls of register
+	bottomOut        int    // transitions of the bottom states register read
+	regWalk          int    // slices register walked
+	regHad           int    // of those, slices some bottom state has
+	regInert         int    // of those, constellation-inert slices no bottom state has
+	scheduled        int    // of those, slices scheduled (some bottom state lacks them)
+	registered       int    // a visited slice of a block with new bottom states, registered then
+	noBottomSlices   int    // an unstable slice of a dirty block that none of its bottom states has
+	stable           int    // a visited slice every bottom state of its block has
+	noBottomWith     int    // a split under a slice no bottom state has
+	split            [2]int // splits moving the part without / with the slice
+	wholeSlices      int    // slices kept whole by moveCells
+	noSearch         int    // splits of blocks of bottom states only under branching (no lockstep)
 	// afterSplit's splits of a part with old and new bottom states,
 	// moving the states that reach only new ones / the others
 	newBottomSplit [2]int
+}
+
+// countNoSearch counts a split without lockstep where τ-steps can be inert.
+func (r *gjRefiner) countNoSearch() {
+	if r.k.inert {
+		r.paths.noSearch++
+	}
 }
 
 func b2i(b bool) int {

@@ -16,8 +16,9 @@ import (
 // slice and counter checks (their slices may be stale by design). It also
 // checks the marks of the slices (one per bottom state at most), that
 // fullCheck reads every state as a bottom state at most once
-// (the charge of its reading in the O(m log n) argument) and that the
-// cases of its splits all occur.
+// (the charge of its reading in the O(m log n) argument), the charges of
+// register's walks over slices (gjWalkBound), and that the cases of its
+// splits all occur.
 func TestGJInvariants(t *testing.T) {
 	seeds := 300
 	if testing.Short() {
@@ -30,6 +31,7 @@ func TestGJInvariants(t *testing.T) {
 			k := newKernel(l, eq)
 			r := newGJRefiner(k)
 			r.bottomReads = make([]int32, k.n)
+			r.visitReads = make([]int32, len(k.src))
 			r.run(&Options{})
 			if err := r.check(); err != nil {
 				t.Fatalf("seed %d, %v: %v", seed, eq, err)
@@ -39,18 +41,26 @@ func TestGJInvariants(t *testing.T) {
 					t.Fatalf("seed %d, %v: fullCheck read state %d as a bottom state %d times", seed, eq, s, n)
 				}
 			}
+			if err := r.checkWalkBound(); err != nil {
+				t.Fatalf("seed %d, %v: %v", seed, eq, err)
+			}
 			paths.add(r.paths)
 		}
 	}
 	k := newKernel(benchRandom(2000), DivBranching)
 	r := newGJRefiner(k)
+	r.visitReads = make([]int32, len(k.src))
 	r.run(&Options{})
 	require.NoError(t, r.check())
+	require.NoError(t, r.checkWalkBound())
 	paths.add(r.paths)
 	assert.Positive(t, paths.skipped, "visited slices of one-state blocks")
 	assert.Positive(t, paths.registered, "blocks with new bottom states registered when visited")
 	assert.Positive(t, paths.stable, "descendant slices found stable")
 	assert.Positive(t, paths.noBottomSlices, "unstable slices no bottom state has")
+	assert.Positive(t, paths.regInert, "constellation-inert slices walked by register")
+	assert.Positive(t, paths.wholeSlices, "slices kept whole by moveCells")
+	assert.Positive(t, paths.noSearch, "splits of blocks of bottom states only, without lockstep")
 	assert.Positive(t, paths.noBottomWith, "splits under a slice no bottom state has")
 	assert.Positive(t, paths.split[0], "splits moving the part without the slice")
 	assert.Positive(t, paths.split[1], "splits moving the part with the slice")
@@ -59,7 +69,55 @@ func TestGJInvariants(t *testing.T) {
 	t.Logf("%+v", paths)
 }
 
+// checkWalkBound checks the charges of fullCheck's visits and register's
+// walks (the design comment of gjRefine): every visit is of a scheduled
+// slice and is a split, a skipped visit (its witness transition, of a
+// one-state block, read so once), or finds its block stable (reading at
+// least one marked transition); every transition is read so at most once
+// in the run; every scheduling is followed by at least one visit; and
+// register walks only slices that some bottom state has (at most its
+// bottom states' transitions), the constellation-inert one (at most one
+// per registration) or slices it schedules. So the walks are O(n + m).
+func (r *gjRefiner) checkWalkBound() error {
+	p := r.paths
+	reads := 0
+	for t, n := range r.visitReads {
+		if n > 1 {
+			return fmt.Errorf("transition %d read %d times by visits", t, n)
+		}
+		reads += int(n)
+	}
+	splits := p.split[0] + p.split[1]
+	switch {
+	case p.visitUnscheduled > 0:
+		return fmt.Errorf("%d visits of unscheduled slices", p.visitUnscheduled)
+	case p.visits != p.skipped+p.stable+splits:
+		return fmt.Errorf("visits %d != skipped %d + stable %d + splits %d", p.visits, p.skipped, p.stable, splits)
+	case p.skipped+p.stable > reads:
+		return fmt.Errorf("skipped %d + stable %d visits, but only %d transitions read by visits", p.skipped, p.stable, reads)
+	case p.scheduled > p.visits:
+		return fmt.Errorf("%d slices scheduled, %d visits", p.scheduled, p.visits)
+	case p.regHad > p.bottomOut:
+		return fmt.Errorf("register walked %d slices some bottom state has, read %d bottom transitions", p.regHad, p.bottomOut)
+	case p.regInert > p.registrations:
+		return fmt.Errorf("register walked %d constellation-inert slices in %d registrations", p.regInert, p.registrations)
+	case p.regWalk > p.regHad+p.regInert+p.scheduled:
+		return fmt.Errorf("register walked %d slices: %d had, %d inert, %d scheduled", p.regWalk, p.regHad, p.regInert, p.scheduled)
+	}
+	return nil
+}
+
 func (p *gjPaths) add(q gjPaths) {
+	p.visits += q.visits
+	p.visitUnscheduled += q.visitUnscheduled
+	p.registrations += q.registrations
+	p.bottomOut += q.bottomOut
+	p.regWalk += q.regWalk
+	p.regHad += q.regHad
+	p.regInert += q.regInert
+	p.scheduled += q.scheduled
+	p.wholeSlices += q.wholeSlices
+	p.noSearch += q.noSearch
 	p.skipped += q.skipped
 	p.registered += q.registered
 	p.noBottomSlices += q.noBottomSlices
@@ -105,28 +163,34 @@ func (r *gjRefiner) check() error {
 		if r.size(x) == 1 {
 			continue
 		}
+		if r.blockSched[x] >= 0 {
+			return fmt.Errorf("block %d has scheduled slices after its check", x)
+		}
 		inSlices := 0
-		for b := r.blockBC[x]; b >= 0; b = r.bcNext[b] {
-			if r.bcBlock[b] != x {
-				return fmt.Errorf("slice %d in the list of block %d has bcBlock %d", b, x, r.bcBlock[b])
+		for b := r.blockBC[x]; b >= 0; b = r.sl[b].next {
+			if r.sl[b].block != x || r.sl[b].sched || !r.sl[b].linked {
+				return fmt.Errorf("slice %d in the list of block %d has bcBlock %d, sched %v, linked %v", b, x, r.sl[b].block, r.sl[b].sched, r.sl[b].linked)
 			}
-			if r.bcMark[b] < r.bcBegin[b] || r.bcMark[b] > r.bcEnd[b] {
-				return fmt.Errorf("slice %d: marked part starts at %d outside [%d, %d]", b, r.bcMark[b], r.bcBegin[b], r.bcEnd[b])
+			if r.sl[b].begin == r.sl[b].end {
+				return fmt.Errorf("empty slice %d in the list of block %d", b, x)
+			}
+			if r.sl[b].mark < r.sl[b].begin || r.sl[b].mark > r.sl[b].end {
+				return fmt.Errorf("slice %d: marked part starts at %d outside [%d, %d]", b, r.sl[b].mark, r.sl[b].begin, r.sl[b].end)
 			}
 			markedFrom := map[int32]bool{}
-			for _, t := range r.bt[r.bcMark[b]:r.bcEnd[b]] {
+			for _, t := range r.bt[r.sl[b].mark:r.sl[b].end] {
 				s := k.src[t]
 				if r.inertOut[s] != 0 || markedFrom[s] {
 					return fmt.Errorf("slice %d: marked transition %d from a non-bottom state or a second one from state %d", b, t, s)
 				}
 				markedFrom[s] = true
 			}
-			for p := r.bcBegin[b]; p < r.bcEnd[b]; p++ {
+			for p := r.sl[b].begin; p < r.sl[b].end; p++ {
 				t := r.bt[p]
-				first := r.bt[r.bcBegin[b]]
+				first := r.bt[r.sl[b].begin]
 				switch {
-				case r.btPos[t] != p || r.bcOf[t] != b:
-					return fmt.Errorf("transition %d at %d of slice %d: btPos %d, bcOf %d", t, p, b, r.btPos[t], r.bcOf[t])
+				case r.tr[t].pos != p || r.tr[t].bc != b:
+					return fmt.Errorf("transition %d at %d of slice %d: btPos %d, bcOf %d", t, p, b, r.tr[t].pos, r.tr[t].bc)
 				case r.block[k.src[t]] != x:
 					return fmt.Errorf("slice %d of block %d holds transition %d from block %d", b, x, t, r.block[k.src[t]])
 				case k.lab[t] != k.lab[first] || r.constOf[r.block[k.dst[t]]] != r.constOf[r.block[k.dst[first]]]:
@@ -141,7 +205,7 @@ func (r *gjRefiner) check() error {
 		for _, s := range r.perm[r.begin[x]:r.end[x]] {
 			out += int(k.out[s+1] - k.out[s])
 			for t := k.out[s]; t < k.out[s+1]; t++ {
-				c := r.cellOf[t]
+				c := r.tr[t].cell
 				cells[c]++
 				key := [3]int32{s, k.lab[t], r.constOf[r.block[k.dst[t]]]}
 				if old, ok := cellKey[c]; ok && old != key {
