@@ -27,7 +27,7 @@ var (
 	bisimEquivFlag = &cli.StringFlag{Name: "equiv", Value: "divbranching",
 		Usage: "equivalence: strong, branching or divbranching"}
 	bisimAlgorithmFlag = &cli.StringFlag{Name: "algorithm", Value: "fast",
-		Usage: "partition refinement: fast (default), gj (constellations after Groote–Jansen; slower today, see bisim/README.md) or gv (Groote–Vaandrager reference, O(m·n))"}
+		Usage: "partition refinement: fast (default; worklist, fastest measured, O(m·n) worst case), gj (O(m log n) constellations after Groote–Jansen; 1.5–2× slower in practice, see bisim/README.md) or gv (Groote–Vaandrager reference, O(m·n))"}
 	bisimQuietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "nothing on stderr but errors"}
 )
 
