@@ -56,7 +56,7 @@ func (x *canonicaliser) initRoots() {
 	for _, fs := range x.p.lay.refFields {
 		offs := make([]int32, len(fs))
 		for i, f := range fs {
-			offs[i] = 2 + f
+			offs[i] = x.p.lay.hdr + f
 		}
 		x.refOffs = append(x.refOffs, offs)
 	}
@@ -104,11 +104,11 @@ func (x *canonicaliser) canonicalStep(cur []int32, curRoots int32, st []int32, t
 	if !slices.Equal(st[hb:], cur[hb:]) {
 		// Compare the node types and reference fields only.
 		for a := hb + 1; a < int32(len(st)); a += lay.nodeSize {
-			if st[a] != cur[a] {
+			if lay.typed && st[a] != cur[a] {
 				return x.renumber(st)
 			}
-			for _, f := range lay.refFields[st[a]] {
-				if st[a+2+f] != cur[a+2+f] {
+			for _, f := range lay.refFields[lay.nodeType(st, a)] {
+				if st[a+lay.hdr+f] != cur[a+lay.hdr+f] {
 					return x.renumber(st)
 				}
 			}

@@ -51,14 +51,14 @@ func TestCanonicalStepSkipsOnlyIdentities(t *testing.T) {
 // Treiber's stack most steps keep the numbering.
 func TestCanonicalStepTakesShortcut(t *testing.T) {
 	prog := parseFile(t, "../examples/treiber.lin")
-	p, err := compile(prog, prog.Impl, 2, []int{1}, false)
+	p, err := compile(prog, prog.Impl, 2, []int{1}, false, false)
 	require.NoError(t, err)
 	c := newCanonicaliser(p, 2)
 	lay := &p.lay
 	// Top → node 1 → node 2; thread 1 runs pop and holds nothing yet.
 	cur := append([]int32(nil), p.init...)
 	cur[lay.refShared[0]] = 1
-	cur = append(cur[:lay.heapBase], 2, 1, 0, 7, 2, 1, 0, 8, 0)
+	cur = append(cur[:lay.heapBase], 2, 7, 2, 8, 0) // nodes [val, next]
 	var popEntry int32
 	for _, m := range p.methods {
 		if m.name == "pop" {
