@@ -192,67 +192,40 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 	perm := x.perm[:count+1]
 	clear(perm)
 	perm[0] = -1
+	// One pass: the renumbered vector is written as the search goes, a
+	// root or a node's field as soon as its node has its number, so that
+	// the roots and the nodes are read once. When the numbering turns out
+	// to be the identity, the writes are wasted and st is returned.
+	if cap(x.canon) < len(st) {
+		x.canon = make([]int32, len(st))
+	}
+	out := x.canon[:len(st)]
+	copy(out, st[:hb])
 	order := x.order[:0]
 	for _, a := range lay.refShared {
-		if ref := st[a]; perm[ref] == 0 {
+		ref := st[a]
+		if perm[ref] == 0 {
 			order = append(order, ref)
 			perm[ref] = int32(len(order))
 		}
+		out[a] = max(perm[ref], 0)
 	}
 	base := lay.nshared
 	for th := range x.threads {
 		for _, a := range x.rootsAt[th][st[base+tPC]] {
-			if ref := st[a]; perm[ref] == 0 {
+			ref := st[a]
+			if perm[ref] == 0 {
 				order = append(order, ref)
 				perm[ref] = int32(len(order))
 			}
+			out[a] = max(perm[ref], 0)
 		}
 		base += lay.threadSize
 	}
 	nodeSize := lay.nodeSize
 	node0 := hb + 1 - nodeSize // address of node 0, so node id is at node0+id*nodeSize
 	for i := 0; i < len(order); i++ {
-		node := st[node0+order[i]*nodeSize:][:nodeSize]
-		offs := x.uniform
-		if offs == nil {
-			offs = x.refOffs[node[0]]
-		}
-		for _, f := range offs {
-			if ref := node[f]; perm[ref] == 0 {
-				order = append(order, ref)
-				perm[ref] = int32(len(order))
-			}
-		}
-	}
-	x.order = order
-	perm[0] = 0
-	// identity: every node was reached, in the order of its number.
-	identity := int32(len(order)) == count
-	for i := 0; identity && i < len(order); i++ {
-		identity = order[i] == int32(i+1)
-	}
-	if identity {
-		return st
-	}
-	n := hb + 1 + int32(len(order))*nodeSize
-	if int32(cap(x.canon)) < n {
-		x.canon = make([]int32, n)
-	}
-	out := x.canon[:n]
-	copy(out, st[:hb])
-	for _, a := range lay.refShared {
-		out[a] = perm[out[a]]
-	}
-	base = lay.nshared
-	for th := range x.threads {
-		for _, a := range x.rootsAt[th][st[base+tPC]] {
-			out[a] = perm[out[a]]
-		}
-		base += lay.threadSize
-	}
-	out[hb] = int32(len(order))
-	for i, id := range order {
-		src := st[node0+id*nodeSize:][:nodeSize]
+		src := st[node0+order[i]*nodeSize:][:nodeSize]
 		dst := out[hb+1+int32(i)*nodeSize:][:len(src)]
 		for k, v := range src { // nodes are short: a loop beats a memmove call
 			dst[k] = v
@@ -262,8 +235,23 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 			offs = x.refOffs[src[0]]
 		}
 		for _, f := range offs {
-			dst[f] = perm[dst[f]]
+			ref := src[f]
+			if perm[ref] == 0 {
+				order = append(order, ref)
+				perm[ref] = int32(len(order))
+			}
+			dst[f] = max(perm[ref], 0)
 		}
 	}
-	return out
+	x.order = order
+	// identity: every node was reached, in the order of its number.
+	identity := int32(len(order)) == count
+	for i := 0; identity && i < len(order); i++ {
+		identity = order[i] == int32(i+1)
+	}
+	if identity {
+		return st
+	}
+	out[hb] = int32(len(order))
+	return out[:hb+1+int32(len(order))*nodeSize]
 }
