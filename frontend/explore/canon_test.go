@@ -11,6 +11,7 @@ import (
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/syntax"
+	"github.com/linbis/linbis/lts"
 )
 
 // The shortcut of canonicalStep is cross-checked in every exploration of
@@ -92,4 +93,39 @@ func parseFile(t *testing.T, path string) *check.Program {
 	prog, err := check.Check(ast)
 	require.NoError(t, err)
 	return prog
+}
+
+// TestNodeLayoutWithSeveralHeapTypes checks the node layout that keeps a
+// heap-type slot: declaring an unused heap type in front of Treiber's
+// Node (which becomes heap type 2, with other reference fields than the
+// new one) must not change the LTS, with and without garbage collection.
+func TestNodeLayoutWithSeveralHeapTypes(t *testing.T) {
+	src, err := os.ReadFile("../examples/treiber-free.lin")
+	require.NoError(t, err)
+	const node = "object TreiberFree {\n  heap Node {"
+	require.Contains(t, string(src), node)
+	padded := strings.Replace(string(src), node, "object TreiberFree {\n  heap Pad { a int; b ref Pad; c ref Pad }\n  heap Node {", 1)
+	for _, explicit := range []bool{false, true} {
+		t.Run(map[bool]string{false: "gc", true: "explicit"}[explicit], func(t *testing.T) {
+			var ltss [2]*lts.LTS
+			for i, text := range []string{string(src), padded} {
+				ast, err := syntax.Parse("treiber-free.lin", []byte(text))
+				require.NoError(t, err)
+				prog, err := check.Check(ast)
+				require.NoError(t, err)
+				if i == 1 {
+					require.Len(t, prog.Impl.Heaps, 2)
+				}
+				ltss[i], err = Explore(prog, prog.Impl, Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, Options{Explicit: explicit, Workers: 1})
+				require.NoError(t, err)
+			}
+			a, b := ltss[0], ltss[1]
+			assert.Positive(t, a.NumStates)
+			assert.Equal(t, a.NumStates, b.NumStates)
+			assert.Equal(t, a.Labels, b.Labels)
+			assert.Equal(t, a.Src, b.Src)
+			assert.Equal(t, a.Label, b.Label)
+			assert.Equal(t, a.Dst, b.Dst)
+		})
+	}
 }
