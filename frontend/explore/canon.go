@@ -8,15 +8,15 @@ import "slices"
 type canonicaliser struct {
 	p       *program
 	threads int
-	// rootSlots[t][m]: the state indices of thread t's reference locals
-	// when it runs method m. Shared, read-only, by the canonicalisers of
-	// one exploration.
-	rootSlots [][][]int32
-	// rootsAt[t][pc]: rootSlots of thread t for the method of pc (nil
-	// when idle); refOffs[h]: the offsets in a node of heap type h of its
-	// reference fields. Read-only and shared like rootSlots.
-	rootsAt [][][]int32
-	refOffs [][]int32
+	// rootSpan[pc]: where rootRel lists the reference locals of the
+	// method of pc, as start<<32 | end (empty when idle), each as its
+	// offset from its thread's base: one load per thread finds a thread's
+	// roots. refOffs[h]: the offsets in a node of heap type h of its
+	// reference fields. Shared, read-only, by the canonicalisers of one
+	// exploration.
+	rootSpan []uint64
+	rootRel  []int32
+	refOffs  [][]int32
 	// uniform: the reference-field offsets shared by every heap type, or
 	// nil if they differ (then refOffs by type).
 	uniform []int32
@@ -34,24 +34,22 @@ func newCanonicaliser(p *program, threads int) *canonicaliser {
 // clone returns a canonicaliser with the same program and root slots and
 // buffers of its own.
 func (c *canonicaliser) clone() *canonicaliser {
-	return &canonicaliser{p: c.p, threads: c.threads, rootSlots: c.rootSlots, rootsAt: c.rootsAt, refOffs: c.refOffs, uniform: c.uniform}
+	return &canonicaliser{p: c.p, threads: c.threads, rootSpan: c.rootSpan, rootRel: c.rootRel, refOffs: c.refOffs, uniform: c.uniform}
 }
 
-// initRoots fills rootSlots, rootsAt and refOffs.
+// initRoots fills rootSpan, rootRel and refOffs.
 func (x *canonicaliser) initRoots() {
-	x.rootSlots = make([][][]int32, x.threads)
-	x.rootsAt = make([][][]int32, x.threads)
-	for t := range x.rootSlots {
-		x.rootSlots[t] = make([][]int32, len(x.p.methods))
-		for i, m := range x.p.methods {
-			for _, k := range m.refLocals {
-				x.rootSlots[t][i] = append(x.rootSlots[t][i], x.p.lay.threadBase(t)+tLocals+k)
-			}
+	spans := make([]uint64, len(x.p.methods))
+	for i, m := range x.p.methods {
+		start := len(x.rootRel)
+		for _, k := range m.refLocals {
+			x.rootRel = append(x.rootRel, tLocals+k)
 		}
-		x.rootsAt[t] = make([][]int32, len(x.p.code))
-		for pc := 1; pc < len(x.p.code); pc++ {
-			x.rootsAt[t][pc] = x.rootSlots[t][x.p.code[pc].method]
-		}
+		spans[i] = uint64(start)<<32 | uint64(len(x.rootRel))
+	}
+	x.rootSpan = make([]uint64, len(x.p.code))
+	for pc := 1; pc < len(x.p.code); pc++ {
+		x.rootSpan[pc] = spans[x.p.code[pc].method]
 	}
 	for _, fs := range x.p.lay.refFields {
 		offs := make([]int32, len(fs))
@@ -143,9 +141,10 @@ func (x *canonicaliser) rootPrefix(st []int32) int32 {
 		}
 	}
 	base := lay.nshared
-	for th := range x.threads {
-		for _, a := range x.rootsAt[th][st[base+tPC]] {
-			if v := st[a]; v >= next {
+	for range x.threads {
+		sp := x.rootSpan[st[base+tPC]]
+		for _, r := range x.rootRel[sp>>32 : uint32(sp)] {
+			if v := st[base+r]; v >= next {
 				if v > next {
 					return -1
 				}
@@ -211,14 +210,15 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 		out[a] = max(perm[ref], 0)
 	}
 	base := lay.nshared
-	for th := range x.threads {
-		for _, a := range x.rootsAt[th][st[base+tPC]] {
-			ref := st[a]
+	for range x.threads {
+		sp := x.rootSpan[st[base+tPC]]
+		for _, r := range x.rootRel[sp>>32 : uint32(sp)] {
+			ref := st[base+r]
 			if perm[ref] == 0 {
 				order = append(order, ref)
 				perm[ref] = int32(len(order))
 			}
-			out[a] = max(perm[ref], 0)
+			out[base+r] = max(perm[ref], 0)
 		}
 		base += lay.threadSize
 	}
