@@ -8,15 +8,15 @@ import "slices"
 type canonicaliser struct {
 	p       *program
 	threads int
-	// rootSlots[t][m]: the state indices of thread t's reference locals
-	// when it runs method m. Shared, read-only, by the canonicalisers of
-	// one exploration.
-	rootSlots [][][]int32
-	// rootsAt[t][pc]: rootSlots of thread t for the method of pc (nil
-	// when idle); refOffs[h]: the offsets in a node of heap type h of its
-	// reference fields. Read-only and shared like rootSlots.
-	rootsAt [][][]int32
-	refOffs [][]int32
+	// rootSpan[pc]: where rootRel lists the reference locals of the
+	// method of pc, as start<<32 | end (empty when idle), each as its
+	// offset from its thread's base: one load per thread finds a thread's
+	// roots. refOffs[h]: the offsets in a node of heap type h of its
+	// reference fields. Shared, read-only, by the canonicalisers of one
+	// exploration.
+	rootSpan []uint64
+	rootRel  []int32
+	refOffs  [][]int32
 	// uniform: the reference-field offsets shared by every heap type, or
 	// nil if they differ (then refOffs by type).
 	uniform []int32
@@ -34,29 +34,27 @@ func newCanonicaliser(p *program, threads int) *canonicaliser {
 // clone returns a canonicaliser with the same program and root slots and
 // buffers of its own.
 func (c *canonicaliser) clone() *canonicaliser {
-	return &canonicaliser{p: c.p, threads: c.threads, rootSlots: c.rootSlots, rootsAt: c.rootsAt, refOffs: c.refOffs, uniform: c.uniform}
+	return &canonicaliser{p: c.p, threads: c.threads, rootSpan: c.rootSpan, rootRel: c.rootRel, refOffs: c.refOffs, uniform: c.uniform}
 }
 
-// initRoots fills rootSlots, rootsAt and refOffs.
+// initRoots fills rootSpan, rootRel and refOffs.
 func (x *canonicaliser) initRoots() {
-	x.rootSlots = make([][][]int32, x.threads)
-	x.rootsAt = make([][][]int32, x.threads)
-	for t := range x.rootSlots {
-		x.rootSlots[t] = make([][]int32, len(x.p.methods))
-		for i, m := range x.p.methods {
-			for _, k := range m.refLocals {
-				x.rootSlots[t][i] = append(x.rootSlots[t][i], x.p.lay.threadBase(t)+tLocals+k)
-			}
+	spans := make([]uint64, len(x.p.methods))
+	for i, m := range x.p.methods {
+		start := len(x.rootRel)
+		for _, k := range m.refLocals {
+			x.rootRel = append(x.rootRel, tLocals+k)
 		}
-		x.rootsAt[t] = make([][]int32, len(x.p.code))
-		for pc := 1; pc < len(x.p.code); pc++ {
-			x.rootsAt[t][pc] = x.rootSlots[t][x.p.code[pc].method]
-		}
+		spans[i] = uint64(start)<<32 | uint64(len(x.rootRel))
+	}
+	x.rootSpan = make([]uint64, len(x.p.code))
+	for pc := 1; pc < len(x.p.code); pc++ {
+		x.rootSpan[pc] = spans[x.p.code[pc].method]
 	}
 	for _, fs := range x.p.lay.refFields {
 		offs := make([]int32, len(fs))
 		for i, f := range fs {
-			offs[i] = 2 + f
+			offs[i] = x.p.lay.hdr + f
 		}
 		x.refOffs = append(x.refOffs, offs)
 	}
@@ -104,11 +102,11 @@ func (x *canonicaliser) canonicalStep(cur []int32, curRoots int32, st []int32, t
 	if !slices.Equal(st[hb:], cur[hb:]) {
 		// Compare the node types and reference fields only.
 		for a := hb + 1; a < int32(len(st)); a += lay.nodeSize {
-			if st[a] != cur[a] {
+			if lay.typed && st[a] != cur[a] {
 				return x.renumber(st)
 			}
-			for _, f := range lay.refFields[st[a]] {
-				if st[a+2+f] != cur[a+2+f] {
+			for _, f := range lay.refFields[lay.nodeType(st, a)] {
+				if st[a+lay.hdr+f] != cur[a+lay.hdr+f] {
 					return x.renumber(st)
 				}
 			}
@@ -143,9 +141,10 @@ func (x *canonicaliser) rootPrefix(st []int32) int32 {
 		}
 	}
 	base := lay.nshared
-	for th := range x.threads {
-		for _, a := range x.rootsAt[th][st[base+tPC]] {
-			if v := st[a]; v >= next {
+	for range x.threads {
+		sp := x.rootSpan[st[base+tPC]]
+		for _, r := range x.rootRel[sp>>32 : uint32(sp)] {
+			if v := st[base+r]; v >= next {
 				if v > next {
 					return -1
 				}
@@ -192,67 +191,41 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 	perm := x.perm[:count+1]
 	clear(perm)
 	perm[0] = -1
+	// One pass: the renumbered vector is written as the search goes, a
+	// root or a node's field as soon as its node has its number, so that
+	// the roots and the nodes are read once. When the numbering turns out
+	// to be the identity, the writes are wasted and st is returned.
+	if cap(x.canon) < len(st) {
+		x.canon = make([]int32, len(st))
+	}
+	out := x.canon[:len(st)]
+	copy(out, st[:hb])
 	order := x.order[:0]
 	for _, a := range lay.refShared {
-		if ref := st[a]; perm[ref] == 0 {
+		ref := st[a]
+		if perm[ref] == 0 {
 			order = append(order, ref)
 			perm[ref] = int32(len(order))
 		}
+		out[a] = max(perm[ref], 0)
 	}
 	base := lay.nshared
-	for th := range x.threads {
-		for _, a := range x.rootsAt[th][st[base+tPC]] {
-			if ref := st[a]; perm[ref] == 0 {
+	for range x.threads {
+		sp := x.rootSpan[st[base+tPC]]
+		for _, r := range x.rootRel[sp>>32 : uint32(sp)] {
+			ref := st[base+r]
+			if perm[ref] == 0 {
 				order = append(order, ref)
 				perm[ref] = int32(len(order))
 			}
+			out[base+r] = max(perm[ref], 0)
 		}
 		base += lay.threadSize
 	}
 	nodeSize := lay.nodeSize
 	node0 := hb + 1 - nodeSize // address of node 0, so node id is at node0+id*nodeSize
 	for i := 0; i < len(order); i++ {
-		node := st[node0+order[i]*nodeSize:][:nodeSize]
-		offs := x.uniform
-		if offs == nil {
-			offs = x.refOffs[node[0]]
-		}
-		for _, f := range offs {
-			if ref := node[f]; perm[ref] == 0 {
-				order = append(order, ref)
-				perm[ref] = int32(len(order))
-			}
-		}
-	}
-	x.order = order
-	perm[0] = 0
-	// identity: every node was reached, in the order of its number.
-	identity := int32(len(order)) == count
-	for i := 0; identity && i < len(order); i++ {
-		identity = order[i] == int32(i+1)
-	}
-	if identity {
-		return st
-	}
-	n := hb + 1 + int32(len(order))*nodeSize
-	if int32(cap(x.canon)) < n {
-		x.canon = make([]int32, n)
-	}
-	out := x.canon[:n]
-	copy(out, st[:hb])
-	for _, a := range lay.refShared {
-		out[a] = perm[out[a]]
-	}
-	base = lay.nshared
-	for th := range x.threads {
-		for _, a := range x.rootsAt[th][st[base+tPC]] {
-			out[a] = perm[out[a]]
-		}
-		base += lay.threadSize
-	}
-	out[hb] = int32(len(order))
-	for i, id := range order {
-		src := st[node0+id*nodeSize:][:nodeSize]
+		src := st[node0+order[i]*nodeSize:][:nodeSize]
 		dst := out[hb+1+int32(i)*nodeSize:][:len(src)]
 		for k, v := range src { // nodes are short: a loop beats a memmove call
 			dst[k] = v
@@ -262,8 +235,23 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 			offs = x.refOffs[src[0]]
 		}
 		for _, f := range offs {
-			dst[f] = perm[dst[f]]
+			ref := src[f]
+			if perm[ref] == 0 {
+				order = append(order, ref)
+				perm[ref] = int32(len(order))
+			}
+			dst[f] = max(perm[ref], 0)
 		}
 	}
-	return out
+	x.order = order
+	// identity: every node was reached, in the order of its number.
+	identity := int32(len(order)) == count
+	for i := 0; identity && i < len(order); i++ {
+		identity = order[i] == int32(i+1)
+	}
+	if identity {
+		return st
+	}
+	out[hb] = int32(len(order))
+	return out[:hb+1+int32(len(order))*nodeSize]
 }

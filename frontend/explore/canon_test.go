@@ -11,6 +11,7 @@ import (
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/syntax"
+	"github.com/linbis/linbis/lts"
 )
 
 // The shortcut of canonicalStep is cross-checked in every exploration of
@@ -51,14 +52,14 @@ func TestCanonicalStepSkipsOnlyIdentities(t *testing.T) {
 // Treiber's stack most steps keep the numbering.
 func TestCanonicalStepTakesShortcut(t *testing.T) {
 	prog := parseFile(t, "../examples/treiber.lin")
-	p, err := compile(prog, prog.Impl, 2, []int{1}, false)
+	p, err := compile(prog, prog.Impl, 2, []int{1}, false, false)
 	require.NoError(t, err)
 	c := newCanonicaliser(p, 2)
 	lay := &p.lay
 	// Top → node 1 → node 2; thread 1 runs pop and holds nothing yet.
 	cur := append([]int32(nil), p.init...)
 	cur[lay.refShared[0]] = 1
-	cur = append(cur[:lay.heapBase], 2, 1, 0, 7, 2, 1, 0, 8, 0)
+	cur = append(cur[:lay.heapBase], 2, 7, 2, 8, 0) // nodes [val, next]
 	var popEntry int32
 	for _, m := range p.methods {
 		if m.name == "pop" {
@@ -92,4 +93,39 @@ func parseFile(t *testing.T, path string) *check.Program {
 	prog, err := check.Check(ast)
 	require.NoError(t, err)
 	return prog
+}
+
+// TestNodeLayoutWithSeveralHeapTypes checks the node layout that keeps a
+// heap-type slot: declaring an unused heap type in front of Treiber's
+// Node (which becomes heap type 2, with other reference fields than the
+// new one) must not change the LTS, with and without garbage collection.
+func TestNodeLayoutWithSeveralHeapTypes(t *testing.T) {
+	src, err := os.ReadFile("../examples/treiber-free.lin")
+	require.NoError(t, err)
+	const node = "object TreiberFree {\n  heap Node {"
+	require.Contains(t, string(src), node)
+	padded := strings.Replace(string(src), node, "object TreiberFree {\n  heap Pad { a int; b ref Pad; c ref Pad }\n  heap Node {", 1)
+	for _, explicit := range []bool{false, true} {
+		t.Run(map[bool]string{false: "gc", true: "explicit"}[explicit], func(t *testing.T) {
+			var ltss [2]*lts.LTS
+			for i, text := range []string{string(src), padded} {
+				ast, err := syntax.Parse("treiber-free.lin", []byte(text))
+				require.NoError(t, err)
+				prog, err := check.Check(ast)
+				require.NoError(t, err)
+				if i == 1 {
+					require.Len(t, prog.Impl.Heaps, 2)
+				}
+				ltss[i], err = Explore(prog, prog.Impl, Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, Options{Explicit: explicit, Workers: 1})
+				require.NoError(t, err)
+			}
+			a, b := ltss[0], ltss[1]
+			assert.Positive(t, a.NumStates)
+			assert.Equal(t, a.NumStates, b.NumStates)
+			assert.Equal(t, a.Labels, b.Labels)
+			assert.Equal(t, a.Src, b.Src)
+			assert.Equal(t, a.Label, b.Label)
+			assert.Equal(t, a.Dst, b.Dst)
+		})
+	}
 }

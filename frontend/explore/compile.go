@@ -101,12 +101,23 @@ type method struct {
 // [shared | thread 1 | … | thread n | node count | node 1 | node 2 | …],
 // each thread being [pc, ops done, retval, locals…] and each node
 // [heap type, freed, fields…] (fields padded to the widest heap type).
+// A node's header holds only what can vary: the heap type only when the
+// object has several heap types, the freed flag only in explicit memory
+// mode (garbage-collected nodes are never freed). Shorter vectors are
+// cheaper to copy, renumber, encode, hash and store.
 type layout struct {
 	nshared    int32
 	threads    int32
 	threadSize int32
 	heapBase   int32 // index of the node count
 	nodeSize   int32
+	// typed: a node's first slot is its heap type; else every node has
+	// heap type 1, the only one.
+	typed bool
+	// freedOff: the offset in a node of its freed flag, -1 if none.
+	freedOff int32
+	// hdr: the offset in a node of its first field.
+	hdr        int32
 	refShared  []int32   // shared offsets holding references
 	refFields  [][]int32 // per heap id: field indices holding references
 	nfields    []int32   // per heap id
@@ -123,6 +134,14 @@ const (
 func (l *layout) threadBase(t int) int32 { return l.nshared + int32(t)*l.threadSize }
 func (l *layout) nodeAddr(id int32) int32 {
 	return l.heapBase + 1 + (id-1)*l.nodeSize
+}
+
+// nodeType returns the heap type of the node at address a of st.
+func (l *layout) nodeType(st []int32, a int32) int32 {
+	if l.typed {
+		return st[a]
+	}
+	return 1
 }
 
 // program is an object compiled for given bounds.
@@ -159,8 +178,9 @@ type compiler struct {
 	shared func(v *check.Var) (off, lo, length int32)
 }
 
-// compile lowers obj for the given number of threads and argument values.
-func compile(p *check.Program, obj *check.Object, threads int, values []int, fine bool) (*program, error) {
+// compile lowers obj for the given number of threads and argument values;
+// explicit selects explicit memory (nodes carry a freed flag).
+func compile(p *check.Program, obj *check.Object, threads int, values []int, fine, explicit bool) (*program, error) {
 	c := &compiler{info: p.Info, atomic: obj.Auto, fine: fine}
 	prog := &program{file: p.File, obj: obj, threads: threads}
 	for _, v := range values {
@@ -217,7 +237,16 @@ func compile(p *check.Program, obj *check.Object, threads int, values []int, fin
 			}
 		}
 	}
-	prog.lay.nodeSize = 2 + maxFields
+	prog.lay.typed = len(obj.Heaps) > 1
+	prog.lay.freedOff = -1
+	if prog.lay.typed {
+		prog.lay.hdr++
+	}
+	if explicit {
+		prog.lay.freedOff = prog.lay.hdr
+		prog.lay.hdr++
+	}
+	prog.lay.nodeSize = prog.lay.hdr + maxFields
 	// Methods.
 	maxLocals := 0
 	all := obj.Methods

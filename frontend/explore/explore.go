@@ -144,7 +144,7 @@ func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.
 	if len(b.Values) == 0 {
 		return nil, fmt.Errorf("the value domain is empty")
 	}
-	p, err := compile(prog, obj, b.Threads, b.Values, o.FineGrained)
+	p, err := compile(prog, obj, b.Threads, b.Values, o.FineGrained, o.Explicit)
 	if err != nil {
 		return nil, err
 	}

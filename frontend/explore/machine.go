@@ -168,7 +168,7 @@ func (m *machine) addr(e *expr) int32 {
 			m.fail("null dereference reading or writing field %s", e.name)
 			return -1
 		}
-		return m.p.lay.nodeAddr(id) + 2 + e.v
+		return m.p.lay.nodeAddr(id) + m.p.lay.hdr + e.v
 	}
 	m.fail("internal error: not a location")
 	return -1
@@ -264,7 +264,7 @@ func (m *machine) alloc(e *expr) int32 {
 		m.cands = m.cands[:0]
 		for k := int32(1); k <= count; k++ {
 			a := lay.nodeAddr(k)
-			if m.mem[a] == e.v && m.mem[a+1] != 0 {
+			if lay.nodeType(m.mem, a) == e.v && m.mem[a+lay.freedOff] != 0 {
 				m.cands = append(m.cands, k)
 			}
 		}
@@ -287,16 +287,18 @@ func (m *machine) alloc(e *expr) int32 {
 		id = count
 	}
 	a := lay.nodeAddr(id)
-	m.mem[a], m.mem[a+1] = e.v, 0
-	for k := int32(0); k < lay.nodeSize-2; k++ {
-		m.mem[a+2+k] = 0
+	for k := int32(0); k < lay.nodeSize; k++ {
+		m.mem[a+k] = 0
+	}
+	if lay.typed {
+		m.mem[a] = e.v
 	}
 	for i, fi := range e.inits {
 		ft := lay.fieldTypes[e.v][fi.field]
 		if ft.HasRange && (int64(vals[i]) < ft.Lo || int64(vals[i]) > ft.Hi) {
 			m.fail("value %d out of the declared range %s of field", vals[i], ft)
 		}
-		m.mem[a+2+fi.field] = vals[i]
+		m.mem[a+lay.hdr+fi.field] = vals[i]
 	}
 	return id
 }
@@ -306,12 +308,12 @@ func (m *machine) free(e *expr) {
 	if id == 0 || m.err != nil || m.gc {
 		return
 	}
-	a := m.p.lay.nodeAddr(id)
-	if m.mem[a+1] != 0 {
+	a := m.p.lay.nodeAddr(id) + m.p.lay.freedOff
+	if m.mem[a] != 0 {
 		m.fail("double free")
 		return
 	}
-	m.mem[a+1] = 1
+	m.mem[a] = 1
 }
 
 // private reports whether every node held by the given locals of the
@@ -352,8 +354,8 @@ func (m *machine) private(slots []int32) bool {
 		count := m.mem[lay.heapBase]
 		for id := int32(1); id <= count; id++ {
 			a := lay.nodeAddr(id)
-			for _, f := range lay.refFields[m.mem[a]] {
-				if m.mem[a+2+f] == n {
+			for _, f := range lay.refFields[lay.nodeType(m.mem, a)] {
+				if m.mem[a+lay.hdr+f] == n {
 					return false
 				}
 			}

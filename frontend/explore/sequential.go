@@ -76,7 +76,7 @@ func NewSequential(prog *check.Program, obj *check.Object, o SequentialOptions) 
 		p := prog.File.Position(pos)
 		return nil, fmt.Errorf("%s: %s %w, which have no meaning for a sequential specification", p, obj.Name, ErrUsesThreads)
 	}
-	p, err := compile(prog, obj, 1, nil, false)
+	p, err := compile(prog, obj, 1, nil, false, o.Explicit)
 	if err != nil {
 		return nil, err
 	}
@@ -330,10 +330,10 @@ func (s *Sequential) Show(state string) string {
 	}
 	for id := int32(1); id <= st[lay.heapBase]; id++ {
 		a := lay.nodeAddr(id)
-		h := s.p.obj.Heaps[st[a]-1]
+		h := s.p.obj.Heaps[lay.nodeType(st, a)-1]
 		fs := make([]string, len(h.Fields))
 		for i, f := range h.Fields {
-			fs[i] = f.Name + ": " + showValue(f.Type.Kind, st[a+2+int32(i)])
+			fs[i] = f.Name + ": " + showValue(f.Type.Kind, st[a+lay.hdr+int32(i)])
 		}
 		parts = append(parts, fmt.Sprintf("#%d%s{%s}", id, h.Name, strings.Join(fs, ", ")))
 	}
@@ -360,12 +360,12 @@ func (s *Sequential) wellFormed(st []int32) bool {
 	}
 	for id := int32(1); id <= n; id++ {
 		a := lay.nodeAddr(id)
-		h := st[a]
+		h := lay.nodeType(st, a)
 		if h < 1 || int(h) > len(s.p.obj.Heaps) {
 			return false
 		}
 		for _, f := range lay.refFields[h] {
-			if !ref(st[a+2+f]) {
+			if !ref(st[a+lay.hdr+f]) {
 				return false
 			}
 		}
