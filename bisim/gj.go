@@ -1062,15 +1062,11 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 	})
 }
 
-// hasStep reports whether s has an a-step into constellation c, and what
-// finding out cost: for a seed of the current label its counter says so.
-func (r *gjRefiner) hasStep(s, a, c int32) (bool, int32) {
-	k := r.k
-	if sd := &r.seed[s]; sd.stamp == r.stampEpoch {
-		return r.cellCnt[sd.oldCell] > 0, 1
-	}
+// firstWithLabel returns the first transition of s with label >= a (the
+// transitions of a state are sorted by label), k.out[s+1] if none.
+func (k *kernel) firstWithLabel(s, a int32) int32 {
 	lo, hi := k.out[s], k.out[s+1]
-	for lo < hi { // first transition with label >= a
+	for lo < hi {
 		mid := int32(uint32(lo+hi) >> 1)
 		if k.lab[mid] < a {
 			lo = mid + 1
@@ -1078,8 +1074,18 @@ func (r *gjRefiner) hasStep(s, a, c int32) (bool, int32) {
 			hi = mid
 		}
 	}
+	return lo
+}
+
+// hasStep reports whether s has an a-step into constellation c, and what
+// finding out cost: for a seed of the current label its counter says so.
+func (r *gjRefiner) hasStep(s, a, c int32) (bool, int32) {
+	k := r.k
+	if sd := &r.seed[s]; sd.stamp == r.stampEpoch {
+		return r.cellCnt[sd.oldCell] > 0, 1
+	}
 	cost := int32(1)
-	for t := lo; t < k.out[s+1] && k.lab[t] == a; t++ {
+	for t := k.firstWithLabel(s, a); t < k.out[s+1] && k.lab[t] == a; t++ {
 		cost++
 		if r.constOf[r.block[k.dst[t]]] == c {
 			return true, cost
@@ -1371,17 +1377,8 @@ func (r *gjRefiner) splitUnder(y, c int32) {
 // finding out cost.
 func (r *gjRefiner) inSlice(s, a, c int32) (bool, int32) {
 	k := r.k
-	lo, hi := k.out[s], k.out[s+1]
-	for lo < hi { // first transition with label >= a
-		mid := int32(uint32(lo+hi) >> 1)
-		if k.lab[mid] < a {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
 	cost := int32(1)
-	for t := lo; t < k.out[s+1] && k.lab[t] == a; t++ {
+	for t := k.firstWithLabel(s, a); t < k.out[s+1] && k.lab[t] == a; t++ {
 		cost++
 		if r.tr[t].bc == c {
 			return true, cost
