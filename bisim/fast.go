@@ -263,11 +263,7 @@ func (r *refiner) inert(t int32) bool {
 
 // startRound begins a new marked set.
 func (r *refiner) startRound() {
-	r.epoch++
-	if r.epoch == 0 { // wrapped: clear stale marks
-		clear(r.mark)
-		r.epoch = 1
-	}
+	nextEpoch(&r.epoch, r.mark)
 	r.queue = r.queue[:0]
 	r.touched = r.touched[:0]
 }
