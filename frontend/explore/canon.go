@@ -16,17 +16,24 @@ type canonicaliser struct {
 	// exploration.
 	rootSpan []uint64
 	rootRel  []int32
-	refOffs  [][]int32
+	// refMask[pc]: the reference locals of the method of pc, as a bit set.
+	refMask []uint64
+	refOffs [][]int32
 	// uniform: the reference-field offsets shared by every heap type, or
 	// nil if they differ (then refOffs by type).
 	uniform []int32
-	canon   []int32
-	perm    []int32
-	order   []int32
+	// postorder selects the numbering: depth-first post-order in
+	// garbage-collected mode, breadth-first in explicit mode (see renumber).
+	postorder bool
+	canon     []int32
+	perm      []int32
+	order     []int32
+	stack     []int32
+	rootBuf   []int32
 }
 
 func newCanonicaliser(p *program, threads int) *canonicaliser {
-	c := &canonicaliser{p: p, threads: threads}
+	c := &canonicaliser{p: p, threads: threads, postorder: !p.lay.explicit}
 	c.initRoots()
 	return c
 }
@@ -34,7 +41,7 @@ func newCanonicaliser(p *program, threads int) *canonicaliser {
 // clone returns a canonicaliser with the same program and root slots and
 // buffers of its own.
 func (c *canonicaliser) clone() *canonicaliser {
-	return &canonicaliser{p: c.p, threads: c.threads, rootSpan: c.rootSpan, rootRel: c.rootRel, refOffs: c.refOffs, uniform: c.uniform}
+	return &canonicaliser{p: c.p, threads: c.threads, rootSpan: c.rootSpan, rootRel: c.rootRel, refMask: c.refMask, refOffs: c.refOffs, uniform: c.uniform, postorder: c.postorder}
 }
 
 // initRoots fills rootSpan, rootRel and refOffs.
@@ -48,8 +55,10 @@ func (x *canonicaliser) initRoots() {
 		spans[i] = uint64(start)<<32 | uint64(len(x.rootRel))
 	}
 	x.rootSpan = make([]uint64, len(x.p.code))
+	x.refMask = make([]uint64, len(x.p.code))
 	for pc := 1; pc < len(x.p.code); pc++ {
 		x.rootSpan[pc] = spans[x.p.code[pc].method]
+		x.refMask[pc] = x.p.methods[x.p.code[pc].method].refMask
 	}
 	for _, fs := range x.p.lay.refFields {
 		offs := make([]int32, len(fs))
@@ -77,8 +86,14 @@ func (x *canonicaliser) canonical(st []int32, t int) []int32 {
 }
 
 // canonicalStep is canonical for a successor st of the canonical state
-// cur by a step of thread t. The numbering of cur is the identity; when
-// the breadth-first renumbering of st can be seen to be the identity too,
+// cur by a step of thread t.
+//
+// In garbage-collected mode it is canonical: the post-order numbering
+// keeps nearly every step's numbering, and finding out is the cheap part
+// of a renumbering (renumber writes a new vector only when it changes).
+//
+// In explicit mode, the numbering of cur is the identity; when the
+// breadth-first renumbering of st can be seen to be the identity too,
 // without running it, st is returned as it is. That is when st has the
 // same nodes, of the same types and with the same reference fields, as
 // cur and its roots hold nodes 1..r in order, r at least as large as in
@@ -88,10 +103,20 @@ func (x *canonicaliser) canonical(st []int32, t int) []int32 {
 // Most steps qualify: calls, steps that only read shared state, write
 // non-reference data, or move references between roots (Treiber's read
 // of Top, or of Top.next into a local). curRoots is rootPrefix(cur),
-// computed once for all the successors of cur.
-func (x *canonicaliser) canonicalStep(cur []int32, curRoots int32, st []int32, t int) []int32 {
-	x.zeroDead(st, t)
+// computed once for all the successors of cur (unused in
+// garbage-collected mode).
+func (x *canonicaliser) canonicalStep(cur []int32, curRoots int32, st []int32, t int, refsMoved bool) []int32 {
+	dropped := x.zeroDead(st, t)
 	lay := &x.p.lay
+	if x.postorder {
+		if refsMoved || dropped {
+			return x.renumber(st)
+		}
+		// No reference changed: the roots and the heap's shape are those
+		// of cur, whose numbering is canonical.
+		x.checkSkip(st)
+		return st
+	}
 	hb := lay.heapBase
 	if len(st) != len(cur) || st[hb] == 0 {
 		return x.renumber(st)
@@ -112,12 +137,19 @@ func (x *canonicaliser) canonicalStep(cur []int32, curRoots int32, st []int32, t
 			}
 		}
 	}
-	if checkSkips {
-		if out := x.renumber(st); len(out) != len(st) || &out[0] != &st[0] {
-			panic("canonicalStep skipped a renumbering that is not the identity")
-		}
-	}
+	x.checkSkip(st)
 	return st
+}
+
+// checkSkip, in the package's tests (checkSkips), renumbers st, whose
+// renumbering canonicalStep skipped, and panics unless it is the identity.
+func (x *canonicaliser) checkSkip(st []int32) {
+	if !checkSkips {
+		return
+	}
+	if out := x.renumber(st); len(out) != len(st) || &out[0] != &st[0] {
+		panic("canonicalStep skipped a renumbering that is not the identity")
+	}
 }
 
 // checkSkips, set by the package's tests, makes canonicalStep run the
@@ -156,26 +188,45 @@ func (x *canonicaliser) rootPrefix(st []int32) int32 {
 	return next - 1
 }
 
-// zeroDead zeroes the locals of thread t (-1: none) dead at its pc.
-func (x *canonicaliser) zeroDead(st []int32, t int) {
+// zeroDead zeroes the locals of thread t (-1: none) dead at its pc and
+// reports whether one of them was a reference other than null.
+func (x *canonicaliser) zeroDead(st []int32, t int) bool {
 	if t < 0 {
-		return
+		return false
 	}
 	lay := &x.p.lay
 	base := lay.threadBase(t)
-	live := x.p.code[st[base+tPC]].live
+	pc := st[base+tPC]
+	live, refs := x.p.code[pc].live, x.refMask[pc]
+	dropped := false
 	loc := st[base+tLocals : base+lay.threadSize]
 	for k := range loc {
 		if live&(1<<uint(k)) == 0 {
+			dropped = dropped || loc[k] != 0 && refs&(1<<uint(k)) != 0
 			loc[k] = 0
 		}
 	}
+	return dropped
 }
 
-// renumber renumbers the heap nodes of st in breadth-first order of
+// renumber renumbers the heap nodes of st in the canonical order of
 // reachability from the roots (shared references, then each busy thread's
 // reference locals), dropping unreachable nodes; it returns st itself if
-// the numbering is already canonical, else a vector owned by the canonicaliser.
+// the numbering is already canonical, else a vector owned by the
+// canonicaliser.
+//
+// Any numbering that is determined by the shape of the heap as seen from
+// the roots, taken in a fixed order, identifies exactly the states that
+// differ only in addresses, so the choice does not change the LTS. Two are
+// used. Explicit mode numbers breadth-first: its allocation offers the
+// freed nodes in number order, so the numbering shapes the LTS's order of
+// transitions, and the LTSs stay as they have always been. Garbage-
+// collected mode numbers in depth-first post-order (a node after the nodes
+// it refers to): a linked structure is numbered from its null end, so
+// that pushing a node onto a list or popping one off, and a thread's
+// references into the list, leave every other node's number as it is.
+// On Treiber's stack nearly every step then keeps the numbering, where
+// breadth-first numbering from the top shifted the whole list.
 func (x *canonicaliser) renumber(st []int32) []int32 {
 	lay := &x.p.lay
 	hb := lay.heapBase
@@ -186,72 +237,160 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 	if cap(x.perm) < int(count)+1 {
 		x.perm = make([]int32, count+1)
 	}
-	// perm[id]: the new number of node id, 0 while unreached. perm[0] is
-	// not 0 during the search, so that null needs no test of its own.
+	// perm[id]: the new number of node id, 0 while unreached (negative
+	// while on the depth-first stack). perm[0] is not 0 during the search,
+	// so that null needs no test of its own.
 	perm := x.perm[:count+1]
 	clear(perm)
 	perm[0] = -1
-	// One pass: the renumbered vector is written as the search goes, a
-	// root or a node's field as soon as its node has its number, so that
-	// the roots and the nodes are read once. When the numbering turns out
-	// to be the identity, the writes are wasted and st is returned.
+	roots := x.roots(st)
+	var order []int32
+	if x.postorder {
+		order = x.postorderFrom(st, roots, perm)
+	} else {
+		order = x.breadthFirstFrom(st, roots, perm)
+	}
+	x.order = order
+	// prefix: the nodes reached are nodes 1..len(order), in this order.
+	prefix := true
+	for i := 0; prefix && i < len(order); i++ {
+		prefix = order[i] == int32(i+1)
+	}
+	if prefix {
+		// The numbering is kept; the nodes beyond are garbage (in
+		// post-order, often the node just popped).
+		st[hb] = int32(len(order))
+		return st[:hb+1+int32(len(order))*lay.nodeSize]
+	}
 	if cap(x.canon) < len(st) {
 		x.canon = make([]int32, len(st))
 	}
-	out := x.canon[:len(st)]
-	copy(out, st[:hb])
-	order := x.order[:0]
-	for _, a := range lay.refShared {
-		ref := st[a]
-		if perm[ref] == 0 {
-			order = append(order, ref)
-			perm[ref] = int32(len(order))
-		}
-		out[a] = max(perm[ref], 0)
-	}
-	base := lay.nshared
-	for range x.threads {
-		sp := x.rootSpan[st[base+tPC]]
-		for _, r := range x.rootRel[sp>>32 : uint32(sp)] {
-			ref := st[base+r]
-			if perm[ref] == 0 {
-				order = append(order, ref)
-				perm[ref] = int32(len(order))
-			}
-			out[base+r] = max(perm[ref], 0)
-		}
-		base += lay.threadSize
-	}
 	nodeSize := lay.nodeSize
-	node0 := hb + 1 - nodeSize // address of node 0, so node id is at node0+id*nodeSize
-	for i := 0; i < len(order); i++ {
-		src := st[node0+order[i]*nodeSize:][:nodeSize]
+	out := x.canon[:hb+1+int32(len(order))*nodeSize]
+	copy(out, st[:hb])
+	for _, a := range roots {
+		out[a] = max(perm[st[a]], 0)
+	}
+	out[hb] = int32(len(order))
+	node0 := hb + 1 - nodeSize // node id is at node0+id*nodeSize
+	for i, id := range order {
+		src := st[node0+id*nodeSize:][:nodeSize]
 		dst := out[hb+1+int32(i)*nodeSize:][:len(src)]
 		for k, v := range src { // nodes are short: a loop beats a memmove call
 			dst[k] = v
 		}
-		offs := x.uniform
-		if offs == nil {
-			offs = x.refOffs[src[0]]
+		for _, f := range x.refOffsets(src) {
+			dst[f] = max(perm[src[f]], 0)
 		}
-		for _, f := range offs {
-			ref := src[f]
-			if perm[ref] == 0 {
+	}
+	return out
+}
+
+// roots returns the offsets in st of its roots in the renumbering's order:
+// the shared references, then each busy thread's reference locals.
+func (x *canonicaliser) roots(st []int32) []int32 {
+	lay := &x.p.lay
+	roots := append(x.rootBuf[:0], lay.refShared...)
+	base := lay.nshared
+	for range x.threads {
+		sp := x.rootSpan[st[base+tPC]]
+		for _, r := range x.rootRel[sp>>32 : uint32(sp)] {
+			roots = append(roots, base+r)
+		}
+		base += lay.threadSize
+	}
+	x.rootBuf = roots
+	return roots
+}
+
+// refOffsets returns the offsets of the reference fields in node src.
+func (x *canonicaliser) refOffsets(src []int32) []int32 {
+	if x.uniform != nil {
+		return x.uniform
+	}
+	return x.refOffs[src[0]]
+}
+
+// breadthFirstFrom numbers the nodes reachable from the roots in
+// breadth-first order, in perm, and returns them in that order.
+func (x *canonicaliser) breadthFirstFrom(st, roots, perm []int32) []int32 {
+	lay := &x.p.lay
+	nodeSize := lay.nodeSize
+	node0 := lay.heapBase + 1 - nodeSize
+	order := x.order[:0]
+	for _, a := range roots {
+		if ref := st[a]; perm[ref] == 0 {
+			order = append(order, ref)
+			perm[ref] = int32(len(order))
+		}
+	}
+	for i := 0; i < len(order); i++ {
+		src := st[node0+order[i]*nodeSize:][:nodeSize]
+		for _, f := range x.refOffsets(src) {
+			if ref := src[f]; perm[ref] == 0 {
 				order = append(order, ref)
 				perm[ref] = int32(len(order))
 			}
-			dst[f] = max(perm[ref], 0)
 		}
 	}
-	x.order = order
-	// identity: every node was reached, in the order of its number.
-	identity := int32(len(order)) == count
-	for i := 0; identity && i < len(order); i++ {
-		identity = order[i] == int32(i+1)
+	return order
+}
+
+// postorderFrom numbers the nodes reachable from the roots in depth-first
+// post-order, in perm, and returns them in that order.
+func (x *canonicaliser) postorderFrom(st, roots, perm []int32) []int32 {
+	lay := &x.p.lay
+	nodeSize := lay.nodeSize
+	node0 := lay.heapBase + 1 - nodeSize
+	order := x.order[:0]
+	const onStack = -2
+	if len(x.uniform) == 1 {
+		// Nodes with one reference field (lists): follow each root's
+		// chain to its end or to a node already reached, then number the
+		// chain backwards.
+		chain := x.stack[:0]
+		next := node0 + x.uniform[0]
+		for _, a := range roots {
+			for c := st[a]; perm[c] == 0; c = st[next+c*nodeSize] {
+				perm[c] = onStack
+				chain = append(chain, c)
+			}
+			for i := len(chain) - 1; i >= 0; i-- {
+				order = append(order, chain[i])
+				perm[chain[i]] = int32(len(order))
+			}
+			chain = chain[:0]
+		}
+		x.stack = chain
+		return order
 	}
-	if identity {
-		return st
+	// The stack holds pairs: a node, and the index of its next reference
+	// field to follow.
+	stack := x.stack[:0]
+	for _, a := range roots {
+		ref := st[a]
+		if perm[ref] != 0 {
+			continue
+		}
+		perm[ref] = onStack
+		stack = append(stack, ref, 0)
+		for len(stack) > 0 {
+			top := len(stack) - 2
+			id, f := stack[top], stack[top+1]
+			src := st[node0+id*nodeSize:][:nodeSize]
+			if offs := x.refOffsets(src); int(f) < len(offs) {
+				stack[top+1]++
+				if c := src[offs[f]]; perm[c] == 0 {
+					perm[c] = onStack
+					stack = append(stack, c, 0)
+				}
+				continue
+			}
+			order = append(order, id)
+			perm[id] = int32(len(order))
+			stack = stack[:top]
+		}
 	}
-	out[hb] = int32(len(order))
-	return out[:hb+1+int32(len(order))*nodeSize]
+	x.stack = stack
+	return order
 }

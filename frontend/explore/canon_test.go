@@ -48,18 +48,13 @@ func TestCanonicalStepSkipsOnlyIdentities(t *testing.T) {
 	}
 }
 
-// TestCanonicalStepTakesShortcut checks that the shortcut is taken: on
-// Treiber's stack most steps keep the numbering.
-func TestCanonicalStepTakesShortcut(t *testing.T) {
+// treiberPop compiles Treiber's stack for two threads in the given heap
+// mode and returns it with the entry of pop and pop's reference locals.
+func treiberPop(t *testing.T, explicit bool) (*program, int32, []int32) {
+	t.Helper()
 	prog := parseFile(t, "../examples/treiber.lin")
-	p, err := compile(prog, prog.Impl, 2, []int{1}, false, false)
+	p, err := compile(prog, prog.Impl, 2, []int{1}, false, explicit)
 	require.NoError(t, err)
-	c := newCanonicaliser(p, 2)
-	lay := &p.lay
-	// Top → node 1 → node 2; thread 1 runs pop and holds nothing yet.
-	cur := append([]int32(nil), p.init...)
-	cur[lay.refShared[0]] = 1
-	cur = append(cur[:lay.heapBase], 2, 7, 2, 8, 0) // nodes [val, next]
 	var popEntry int32
 	for _, m := range p.methods {
 		if m.name == "pop" {
@@ -67,20 +62,75 @@ func TestCanonicalStepTakesShortcut(t *testing.T) {
 		}
 	}
 	require.NotZero(t, popEntry)
-	base := lay.threadBase(0)
-	cur[base+tPC] = popEntry
 	refs := p.methods[p.code[popEntry].method].refLocals
 	require.Len(t, refs, 2, "pop's reference locals: old, nx")
+	return p, popEntry, refs
+}
+
+// TestCanonicalStepTakesShortcut checks the breadth-first numbering of
+// explicit mode and its shortcut: on Treiber's stack most steps keep the
+// numbering.
+func TestCanonicalStepTakesShortcut(t *testing.T) {
+	p, popEntry, refs := treiberPop(t, true)
+	c := newCanonicaliser(p, 2)
+	require.False(t, c.postorder)
+	lay := &p.lay
+	// Top → node 1 → node 2; thread 1 runs pop and holds nothing yet.
+	cur := append([]int32(nil), p.init...)
+	cur[lay.refShared[0]] = 1
+	cur = append(cur[:lay.heapBase], 2, 0, 7, 2, 0, 8, 0) // nodes [freed, val, next]
+	base := lay.threadBase(0)
+	cur[base+tPC] = popEntry
 	// old := Top; nx := old.next: the numbering stays.
 	st := append([]int32(nil), cur...)
 	st[base+tLocals+refs[0]], st[base+tLocals+refs[1]] = 1, 2
-	got := c.canonicalStep(cur, c.rootPrefix(cur), st, -1)
+	got := c.canonicalStep(cur, c.rootPrefix(cur), st, -1, true)
 	assert.Same(t, &st[0], &got[0], "reading Top and Top.next keeps the numbering")
 	// nx := node 2 held first, Top then moved to it: renumbered.
 	st2 := append([]int32(nil), st...)
 	st2[lay.refShared[0]] = 2
-	got = c.canonicalStep(st, c.rootPrefix(st), st2, -1)
+	got = c.canonicalStep(st, c.rootPrefix(st), st2, -1, true)
 	assert.Equal(t, int32(1), got[lay.refShared[0]], "the new top is node 1")
+}
+
+// TestPostorderNumbering checks the numbering of garbage-collected mode on
+// Treiber's stack: a list is numbered from its null end, so popping keeps
+// every number, and a node that becomes garbage is dropped.
+func TestPostorderNumbering(t *testing.T) {
+	p, popEntry, refs := treiberPop(t, false)
+	c := newCanonicaliser(p, 2)
+	require.True(t, c.postorder)
+	lay := &p.lay
+	top := lay.refShared[0]
+	base := lay.threadBase(0)
+	old, nx := base+tLocals+refs[0], base+tLocals+refs[1]
+	// Top → node 1 → node 2 is not canonical: the bottom node comes first.
+	st := append([]int32(nil), p.init...)
+	st[top] = 1
+	st = append(st[:lay.heapBase], 2, 7, 2, 8, 0) // nodes [val, next]
+	got := c.canonical(st, -1)
+	assert.Equal(t, int32(2), got[top])
+	assert.Equal(t, []int32{2, 8, 0, 7, 1}, got[lay.heapBase:], "node 1 is the bottom (8), node 2 the top (7)")
+	cur := append([]int32(nil), got...)
+	cur[base+tPC] = popEntry
+	// old := Top; nx := old.next; cas(Top, old, nx): Top → node 1, and
+	// thread 1 holds node 2, numbered after the list: the numbers stay.
+	st = append([]int32(nil), cur...)
+	st[old], st[nx], st[top] = 2, 1, 1
+	got = c.canonicalStep(cur, 0, st, -1, true)
+	assert.Same(t, &st[0], &got[0], "a pop keeps the numbering")
+	// The popped node, dropped by the thread, is garbage: cut off.
+	st2 := append([]int32(nil), got...)
+	st2[old], st2[nx] = 0, 0
+	got = c.canonicalStep(st, 0, st2, -1, true)
+	assert.Equal(t, []int32{1, 8, 0}, got[lay.heapBase:])
+	// Top null and thread 1 holding the bottom node: the top node is
+	// garbage, the bottom one keeps its number.
+	st3 := append([]int32(nil), cur...)
+	st3[top], st3[old] = 0, 1
+	got = c.canonicalStep(cur, 0, st3, -1, true)
+	assert.Equal(t, []int32{1, 8, 0}, got[lay.heapBase:])
+	assert.Equal(t, int32(1), got[old])
 }
 
 // parseFile parses and checks a model file.

@@ -75,6 +75,7 @@ type expr struct {
 	name   string      // for messages
 	pos    syntax.Pos
 	shared bool
+	ref    bool // a location that holds a reference
 }
 
 type fieldInit struct {
@@ -92,6 +93,7 @@ type method struct {
 	result     check.Kind
 	nlocals    int
 	refLocals  []int32 // local slots holding references, for heap renaming
+	refMask    uint64  // the same as a bit set
 	callStep   int32
 	argTuples  [][]int32
 	callable   bool // false for the init block
@@ -114,6 +116,8 @@ type layout struct {
 	// typed: a node's first slot is its heap type; else every node has
 	// heap type 1, the only one.
 	typed bool
+	// explicit: explicit memory (no garbage collection; see Options).
+	explicit bool
 	// freedOff: the offset in a node of its freed flag, -1 if none.
 	freedOff int32
 	// hdr: the offset in a node of its first field.
@@ -242,6 +246,7 @@ func compile(p *check.Program, obj *check.Object, threads int, values []int, fin
 	if prog.lay.typed {
 		prog.lay.hdr++
 	}
+	prog.lay.explicit = explicit
 	if explicit {
 		prog.lay.freedOff = prog.lay.hdr
 		prog.lay.hdr++
@@ -387,6 +392,7 @@ func (c *compiler) method(cm *check.Method) {
 	for _, l := range cm.Locals {
 		if l.Type.Kind == check.Ref {
 			m.refLocals = append(m.refLocals, int32(l.Index))
+			m.refMask |= 1 << uint(l.Index)
 		}
 	}
 	m.callStep = c.step(cm.Decl)
@@ -564,13 +570,13 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 		switch v.Kind {
 		case check.SharedVar:
 			off, _, _ := c.shared(v)
-			x := &expr{k: eShared, v: off, name: v.Name, shared: true}
+			x := &expr{k: eShared, v: off, name: v.Name, shared: true, ref: v.Type.Kind == check.Ref}
 			if v.Type.HasRange {
 				x.rng = &v.Type
 			}
 			return x
 		case check.LocalVar, check.ParamVar:
-			return &expr{k: eLocal, v: int32(v.Index), name: v.Name}
+			return &expr{k: eLocal, v: int32(v.Index), name: v.Name, ref: v.Type.Kind == check.Ref}
 		case check.BuiltinTid:
 			return &expr{k: eTid}
 		case check.BuiltinNThreads:
@@ -585,14 +591,14 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 	case *syntax.IndexExpr:
 		v := c.info.Uses[e.X.(*syntax.Ident)]
 		off, lo, n := c.shared(v)
-		x := &expr{k: eElem, v: off, lo: lo, n: n, a: c.expr(e.Index), name: v.Name, shared: true}
+		x := &expr{k: eElem, v: off, lo: lo, n: n, a: c.expr(e.Index), name: v.Name, shared: true, ref: v.Type.Kind == check.Ref}
 		if v.Type.HasRange {
 			x.rng = &v.Type
 		}
 		return x
 	case *syntax.SelectorExpr:
 		f := c.info.Fields[e]
-		x := &expr{k: eField, v: int32(f.Index), a: c.expr(e.X), name: e.Sel.Name, shared: true}
+		x := &expr{k: eField, v: int32(f.Index), a: c.expr(e.X), name: e.Sel.Name, shared: true, ref: f.Type.Kind == check.Ref}
 		if f.Type.HasRange {
 			x.rng = &f.Type
 		}

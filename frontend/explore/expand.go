@@ -39,7 +39,9 @@ func (e *expander) expand(blk *block) {
 	e.blk = blk
 	for _, enc := range blk.encs {
 		e.cur = decode(e.cur[:0], enc)
-		e.curRoots = e.c.rootPrefix(e.cur)
+		if !e.c.postorder {
+			e.curRoots = e.c.rootPrefix(e.cur)
+		}
 		t, f := e.state()
 		blk.ends = append(blk.ends, int32(len(blk.succs)))
 		if f != nil {
@@ -128,7 +130,7 @@ func (e *expander) state() (int, *failure) {
 					}
 					copy(next[base+tLocals:], args)
 					e.next = next
-					e.add(t, outcome{kind: kCall, method: m.index, value: int32(ai), step: m.callStep}, next)
+					e.add(t, outcome{kind: kCall, method: m.index, value: int32(ai), step: m.callStep}, next, false)
 				}
 			}
 			continue
@@ -136,7 +138,7 @@ func (e *expander) state() (int, *failure) {
 		e.m.t, e.m.base = t, base
 		for {
 			next := append(e.next[:0], cur...)
-			e.m.mem, e.m.ci, e.m.err = next, 0, nil
+			e.m.mem, e.m.ci, e.m.err, e.m.refsMoved = next, 0, nil, false
 			out := e.m.step()
 			e.next = e.m.mem
 			if f := e.m.err; f != nil {
@@ -144,7 +146,7 @@ func (e *expander) state() (int, *failure) {
 				return t, f
 			}
 			if out.kind != kBlocked {
-				e.add(t, out, e.next)
+				e.add(t, out, e.next, e.m.refsMoved)
 			}
 			if !e.m.nextChoice() {
 				break
@@ -155,11 +157,11 @@ func (e *expander) state() (int, *failure) {
 }
 
 // add canonicalises, encodes and hashes a successor of e.cur by thread t
-// and puts it in the block.
-func (e *expander) add(t int, out outcome, next []int32) {
+// and puts it in the block; refsMoved is the machine's (false for a call).
+func (e *expander) add(t int, out outcome, next []int32, refsMoved bool) {
 	blk := e.blk
 	start := int32(len(blk.batch))
-	blk.batch = encode(blk.batch, e.c.canonicalStep(e.cur, e.curRoots, next, t))
+	blk.batch = encode(blk.batch, e.c.canonicalStep(e.cur, e.curRoots, next, t, refsMoved))
 	end := int32(len(blk.batch))
 	if end-start > 65535 {
 		panic("state too large") // unreachable with the node and array limits

@@ -6,11 +6,12 @@
 // then per thread [pc, ops done, return value, locals], then the heap.
 // States are made canonical before they are stored: locals that are dead
 // at the thread's pc are zeroed (liveness analysis on the instructions),
-// and heap nodes are renumbered in breadth-first order of reachability
-// from the shared variables and then the threads' locals, which drops
-// unreachable nodes (garbage collection) and identifies states that differ
-// only in addresses; the renumbering is skipped when a step can be seen to
-// keep the numbering (canonicalStep). Canonical vectors are stored as
+// and heap nodes are renumbered in a canonical order of reachability from
+// the shared variables and then the threads' locals (depth-first
+// post-order with garbage collection, breadth-first in explicit mode; see
+// renumber), which drops unreachable nodes (garbage collection) and
+// identifies states that differ only in addresses; the renumbering is
+// skipped when a step can be seen to keep the numbering (canonicalStep). Canonical vectors are stored as
 // zigzag varints in a chunked arena and found through an open-addressing
 // table (stateSet). States are expanded in blocks of consecutive ids
 // (expander): running the steps and canonicalising, encoding and hashing

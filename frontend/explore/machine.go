@@ -98,6 +98,10 @@ type machine struct {
 	limits   []int
 	ci       int
 	cands    []int32
+	// refsMoved: the step wrote a new value into a reference, allocated a
+	// node or ended a method that held references; if not, the heap's
+	// shape as seen from the roots is as before the step (canonicalStep).
+	refsMoved bool
 }
 
 func (m *machine) fail(format string, args ...any) {
@@ -179,6 +183,9 @@ func (m *machine) store(e *expr, a, v int32) {
 		m.fail("value %d out of the declared range %s of %s", v, e.rng, e.name)
 		return
 	}
+	if e.ref && m.mem[a] != v {
+		m.refsMoved = true
+	}
 	m.mem[a] = v
 }
 
@@ -257,6 +264,7 @@ func (m *machine) alloc(e *expr) int32 {
 	if m.err != nil {
 		return 0
 	}
+	m.refsMoved = true
 	lay := &m.p.lay
 	count := m.mem[lay.heapBase]
 	id := int32(0)
@@ -366,6 +374,13 @@ func (m *machine) private(slots []int32) bool {
 
 // resetThread makes thread m.t idle: dead locals and result cleared.
 func (m *machine) resetThread() {
+	if pc := m.mem[m.base+tPC]; pc != 0 {
+		for _, k := range m.p.methods[m.p.code[pc].method].refLocals {
+			if m.mem[m.base+tLocals+k] != 0 {
+				m.refsMoved = true
+			}
+		}
+	}
 	m.mem[m.base+tPC] = 0
 	m.mem[m.base+tRet] = 0
 	for k := m.base + tLocals; k < m.base+m.p.lay.threadSize; k++ {

@@ -88,6 +88,9 @@ func NewSequential(prog *check.Program, obj *check.Object, o SequentialOptions) 
 	}
 	s := &Sequential{p: p, maxRuns: o.MaxSteps, byName: map[string]*method{}, seen: map[string]bool{}}
 	s.x = newCanonicaliser(p, 1)
+	// Show prints these states for people: breadth-first numbers read
+	// from the roots down (Top=#1), and speed matters little here.
+	s.x.postorder = false
 	s.m = machine{p: p, gc: !o.Explicit, maxNodes: int32(o.MaxNodes), base: p.lay.threadBase(0)}
 	for _, m := range p.methods {
 		if m.callable {
