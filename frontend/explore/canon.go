@@ -1,6 +1,9 @@
 package explore
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // canonicaliser makes state vectors canonical (see the package comment):
 // dead locals zeroed, heap nodes renumbered. It holds the buffers of the
@@ -153,8 +156,9 @@ func (x *canonicaliser) checkSkip(st []int32) {
 }
 
 // checkSkips, set by the package's tests, makes canonicalStep run the
-// renumberings it skips and panic unless they are the identity: every
-// exploration of the tests cross-checks the shortcut.
+// renumberings it skips, and renumber the searches that listKeepsNumbers
+// avoids, and panic unless they agree: every exploration of the tests
+// cross-checks the shortcuts.
 var checkSkips bool
 
 // rootPrefix returns r if the roots of st (shared references, then each
@@ -197,14 +201,14 @@ func (x *canonicaliser) zeroDead(st []int32, t int) bool {
 	lay := &x.p.lay
 	base := lay.threadBase(t)
 	pc := st[base+tPC]
-	live, refs := x.p.code[pc].live, x.refMask[pc]
-	dropped := false
 	loc := st[base+tLocals : base+lay.threadSize]
-	for k := range loc {
-		if live&(1<<uint(k)) == 0 {
-			dropped = dropped || loc[k] != 0 && refs&(1<<uint(k)) != 0
-			loc[k] = 0
-		}
+	dead := ^x.p.code[pc].live & (1<<uint(len(loc)) - 1)
+	dropped := false
+	for d := dead & x.refMask[pc]; d != 0; d &= d - 1 {
+		dropped = dropped || loc[bits.TrailingZeros64(d)] != 0
+	}
+	for ; dead != 0; dead &= dead - 1 {
+		loc[bits.TrailingZeros64(dead)] = 0
 	}
 	return dropped
 }
@@ -233,6 +237,15 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 	count := st[hb]
 	if count == 0 {
 		return st[:hb+1]
+	}
+	if x.postorder && len(x.uniform) == 1 {
+		if n, ok := x.listKeepsNumbers(st); ok {
+			if checkSkips {
+				x.checkKeepsNumbers(st, n)
+			}
+			st[hb] = n
+			return st[:hb+1+n*lay.nodeSize]
+		}
 	}
 	if cap(x.perm) < int(count)+1 {
 		x.perm = make([]int32, count+1)
@@ -284,6 +297,72 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 		}
 	}
 	return out
+}
+
+// listKeepsNumbers checks, for nodes with one reference field, whether the
+// post-order numbering of st keeps the number of every node it reaches,
+// and returns how many it reaches; the nodes beyond are garbage. It is the
+// common case, checked without the search's bookkeeping: when the nodes
+// below next have kept their numbers, a root that holds a node c >= next
+// must start the chain c → c-1 → … → next, whose last node refers to null
+// or a node at most c (numbered, or on the chain: a cycle), for the
+// search to number the chain next..c backwards.
+func (x *canonicaliser) listKeepsNumbers(st []int32) (int32, bool) {
+	lay := &x.p.lay
+	count := st[lay.heapBase]
+	nextField := lay.heapBase + 1 - lay.nodeSize + x.uniform[0] // + id*nodeSize
+	next := int32(1)
+	chain := func(c int32) bool {
+		if c < next {
+			return true
+		}
+		if c > count {
+			return false
+		}
+		for d := c; d > next; d-- {
+			if st[nextField+d*lay.nodeSize] != d-1 {
+				return false
+			}
+		}
+		if st[nextField+next*lay.nodeSize] > c {
+			return false
+		}
+		next = c + 1
+		return true
+	}
+	for _, a := range lay.refShared {
+		if !chain(st[a]) {
+			return 0, false
+		}
+	}
+	base := lay.nshared
+	for range x.threads {
+		sp := x.rootSpan[st[base+tPC]]
+		for _, r := range x.rootRel[sp>>32 : uint32(sp)] {
+			if !chain(st[base+r]) {
+				return 0, false
+			}
+		}
+		base += lay.threadSize
+	}
+	return next - 1, true
+}
+
+// checkKeepsNumbers, in the package's tests, runs the search that
+// listKeepsNumbers avoided and panics unless it numbers nodes 1..n as they
+// are.
+func (x *canonicaliser) checkKeepsNumbers(st []int32, n int32) {
+	count := st[x.p.lay.heapBase]
+	perm := make([]int32, count+1)
+	perm[0] = -1
+	order := x.postorderFrom(st, x.roots(st), perm)
+	ok := int32(len(order)) == n
+	for i := 0; ok && i < len(order); i++ {
+		ok = order[i] == int32(i+1)
+	}
+	if !ok {
+		panic("listKeepsNumbers disagrees with the depth-first search")
+	}
 }
 
 // roots returns the offsets in st of its roots in the renumbering's order:
