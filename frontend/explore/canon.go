@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"fmt"
 	"math/bits"
 	"slices"
 )
@@ -89,37 +90,41 @@ func (x *canonicaliser) canonical(st []int32, t int) []int32 {
 }
 
 // canonicalStep is canonical for a successor st of the canonical state
-// cur by a step of thread t.
+// cur by a step of thread t; refsMoved tells whether the step changed a
+// reference (see machine.refsMoved).
 //
-// In garbage-collected mode it is canonical: the post-order numbering
-// keeps nearly every step's numbering, and finding out is the cheap part
-// of a renumbering (renumber writes a new vector only when it changes).
+// Both numberings depend only on the roots' values and the nodes'
+// reference fields, so when the step changed no reference and no local
+// holding one died, st is numbered as cur, canonically: it is returned as
+// it is. This covers calls, steps that read shared state into non-
+// reference locals, and writes of data.
 //
-// In explicit mode, the numbering of cur is the identity; when the
-// breadth-first renumbering of st can be seen to be the identity too,
-// without running it, st is returned as it is. That is when st has the
-// same nodes, of the same types and with the same reference fields, as
-// cur and its roots hold nodes 1..r in order, r at least as large as in
-// cur (see rootPrefix): the renumbering numbers the roots' nodes as they
-// are, and each node beyond r is reached, in cur as in st, from the first
-// node in number order that refers to it, so in the order of the numbers.
-// Most steps qualify: calls, steps that only read shared state, write
-// non-reference data, or move references between roots (Treiber's read
-// of Top, or of Top.next into a local). curRoots is rootPrefix(cur),
-// computed once for all the successors of cur (unused in
-// garbage-collected mode).
+// Otherwise, in garbage-collected mode, st is renumbered: the post-order
+// numbering keeps nearly every step's numbering, and finding out is the
+// cheap part of a renumbering (renumber writes a new vector only when it
+// changes).
+//
+// In explicit mode, the breadth-first renumbering of st can often be seen
+// to be the identity without running it: when st has the same nodes, of
+// the same types and with the same reference fields, as cur and its roots
+// hold nodes 1..r in order, r at least as large as in cur (see
+// rootPrefix), the renumbering numbers the roots' nodes as they are, and
+// each node beyond r is reached, in cur as in st, from the first node in
+// number order that refers to it, so in the order of the numbers. That
+// covers steps that move references between roots (Treiber's read of Top,
+// or of Top.next into a local). curRoots is rootPrefix(cur), computed
+// once for all the successors of cur (unused in garbage-collected mode).
 func (x *canonicaliser) canonicalStep(cur []int32, curRoots int32, st []int32, t int, refsMoved bool) []int32 {
-	dropped := x.zeroDead(st, t)
-	lay := &x.p.lay
-	if x.postorder {
-		if refsMoved || dropped {
-			return x.renumber(st)
-		}
+	if dropped := x.zeroDead(st, t); !refsMoved && !dropped {
 		// No reference changed: the roots and the heap's shape are those
 		// of cur, whose numbering is canonical.
 		x.checkSkip(st)
 		return st
 	}
+	if x.postorder {
+		return x.renumber(st)
+	}
+	lay := &x.p.lay
 	hb := lay.heapBase
 	if len(st) != len(cur) || st[hb] == 0 {
 		return x.renumber(st)
@@ -151,7 +156,7 @@ func (x *canonicaliser) checkSkip(st []int32) {
 		return
 	}
 	if out := x.renumber(st); len(out) != len(st) || &out[0] != &st[0] {
-		panic("canonicalStep skipped a renumbering that is not the identity")
+		panic(fmt.Sprintf("canonicalStep skipped a renumbering that is not the identity: %v renumbers to %v", st, out))
 	}
 }
 

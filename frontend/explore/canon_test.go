@@ -67,6 +67,46 @@ func treiberPop(t *testing.T, explicit bool) (*program, int32, []int32) {
 	return p, popEntry, refs
 }
 
+// TestSkipNeedsEveryReferenceWrite explores, with the self-check of
+// canonicalStep on, a model whose steps move references into a thread's
+// locals without allocating: a = c gives the first root another private
+// node (renumbered in both modes), and the step d := b.next, a declaration
+// alone, makes a node a root, numbered before the other thread's nodes in
+// explicit mode (breadth-first). A write of a reference that canonicalStep
+// missed would skip a renumbering that is not the identity, and the
+// self-check would panic.
+func TestSkipNeedsEveryReferenceWrite(t *testing.T) {
+	const src = `object Locals {
+  heap Node { next ref Node }
+  shared top ref Node = null
+  shared s int = 0
+  method m() {
+    a := top
+    b := new Node{}
+    b.next = new Node{}
+    c := new Node{}
+    s = 1
+    a = c
+    s = 2
+    top = b
+    d := b.next
+    s = 3
+    if a != d && b != c { s = 4 }
+  }
+}
+spec auto
+client { threads 2; ops 1 }`
+	ast, err := syntax.Parse("locals.lin", []byte(src))
+	require.NoError(t, err)
+	prog, err := check.Check(ast)
+	require.NoError(t, err)
+	for _, explicit := range []bool{false, true} {
+		l, err := Explore(prog, prog.Impl, Bounds{Threads: 2, Ops: 1, Values: []int{1}}, Options{Explicit: explicit, Workers: 1})
+		require.NoError(t, err)
+		assert.Positive(t, l.NumStates)
+	}
+}
+
 // TestCanonicalStepTakesShortcut checks the breadth-first numbering of
 // explicit mode and its shortcut: on Treiber's stack most steps keep the
 // numbering.

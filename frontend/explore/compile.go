@@ -472,13 +472,18 @@ func fieldBases(e *expr, out []int32, ok bool) ([]int32, bool) {
 	return out, ok
 }
 
+// localExpr is the location of a local variable or parameter.
+func localExpr(v *check.Var) *expr {
+	return &expr{k: eLocal, v: int32(v.Index), name: v.Name, ref: v.Type.Kind == check.Ref}
+}
+
 func (c *compiler) stmt(s syntax.Stmt) {
 	switch s := s.(type) {
 	case *syntax.Block:
 		c.block(s)
 	case *syntax.DefineStmt:
 		v := c.info.Defs[s]
-		c.simple(opAssign, s, &expr{k: eLocal, v: int32(v.Index), name: v.Name}, c.expr(s.Value))
+		c.simple(opAssign, s, localExpr(v), c.expr(s.Value))
 	case *syntax.AssignStmt:
 		c.simple(opAssign, s, c.expr(s.LHS), c.expr(s.Value))
 	case *syntax.ExprStmt:
@@ -576,7 +581,7 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 			}
 			return x
 		case check.LocalVar, check.ParamVar:
-			return &expr{k: eLocal, v: int32(v.Index), name: v.Name, ref: v.Type.Kind == check.Ref}
+			return localExpr(v)
 		case check.BuiltinTid:
 			return &expr{k: eTid}
 		case check.BuiltinNThreads:
