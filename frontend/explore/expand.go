@@ -138,11 +138,12 @@ func (e *expander) state() (int, *failure) {
 		e.m.t, e.m.base = t, base
 		for {
 			next := append(e.next[:0], cur...)
-			e.m.mem, e.m.ci, e.m.err, e.m.refsMoved = next, 0, nil, false
+			// m.err is nil here: a failure ends the expansion below.
+			e.m.mem, e.m.ci, e.m.refsMoved = next, 0, false
 			out := e.m.step()
 			e.next = e.m.mem
 			if f := e.m.err; f != nil {
-				e.m.choices, e.m.limits = e.m.choices[:0], e.m.limits[:0]
+				e.m.choices, e.m.limits, e.m.err = e.m.choices[:0], e.m.limits[:0], nil
 				return t, f
 			}
 			if out.kind != kBlocked {

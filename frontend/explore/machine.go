@@ -412,7 +412,6 @@ func (m *machine) step() outcome {
 		}
 		in := &code[pc]
 		m.cur = in.step
-		meth := m.p.methods[in.method]
 		switch in.op {
 		case opReturn:
 			var v int32
@@ -421,7 +420,7 @@ func (m *machine) step() outcome {
 					v = m.eval(in.x)
 				}
 				m.mem[m.base+tRet] = v
-				m.mem[m.base+tPC] = meth.retPending
+				m.mem[m.base+tPC] = m.p.methods[in.method].retPending
 				return m.finish(out, lin, linVal, linHas)
 			}
 			if did {
@@ -440,7 +439,7 @@ func (m *machine) step() outcome {
 			}
 			v := m.mem[m.base+tRet]
 			m.resetThread()
-			return outcome{kind: kRet, method: in.method, value: v, hasValue: meth.result != check.Void, step: in.step}
+			return outcome{kind: kRet, method: in.method, value: v, hasValue: m.p.methods[in.method].result != check.Void, step: in.step}
 		}
 		if depth == 0 && in.shared && !m.private(in.priv) {
 			if did {
@@ -507,7 +506,7 @@ func (m *machine) step() outcome {
 			}
 			pc++
 		case opFallOff:
-			m.fail("method %s ended without returning a value", meth.name)
+			m.fail("method %s ended without returning a value", m.p.methods[in.method].name)
 		default:
 			m.fail("internal error: bad instruction %d at pc %d", in.op, pc)
 		}
