@@ -12,15 +12,11 @@ import (
 type canonicaliser struct {
 	p       *program
 	threads int
-	// rootSpan[pc]: where rootRel lists the reference locals of the
-	// method of pc, as start<<32 | end (empty when idle), each as its
-	// offset from its thread's base: one load per thread finds a thread's
-	// roots. refOffs[h]: the offsets in a node of heap type h of its
-	// reference fields. Shared, read-only, by the canonicalisers of one
-	// exploration.
-	rootSpan []uint64
-	rootRel  []int32
-	// refMask[pc]: the reference locals of the method of pc, as a bit set.
+	// refMask[pc]: the reference locals of the method of pc as a bit set
+	// (0 when idle): a thread's roots, in the order of their slots, are
+	// found by one load and a loop over the set bits. refOffs[h]: the
+	// offsets in a node of heap type h of its reference fields. Shared,
+	// read-only, by the canonicalisers of one exploration.
 	refMask []uint64
 	refOffs [][]int32
 	// uniform: the reference-field offsets shared by every heap type, or
@@ -45,23 +41,13 @@ func newCanonicaliser(p *program, threads int) *canonicaliser {
 // clone returns a canonicaliser with the same program and root slots and
 // buffers of its own.
 func (c *canonicaliser) clone() *canonicaliser {
-	return &canonicaliser{p: c.p, threads: c.threads, rootSpan: c.rootSpan, rootRel: c.rootRel, refMask: c.refMask, refOffs: c.refOffs, uniform: c.uniform, postorder: c.postorder}
+	return &canonicaliser{p: c.p, threads: c.threads, refMask: c.refMask, refOffs: c.refOffs, uniform: c.uniform, postorder: c.postorder}
 }
 
-// initRoots fills rootSpan, rootRel and refOffs.
+// initRoots fills refMask and refOffs.
 func (x *canonicaliser) initRoots() {
-	spans := make([]uint64, len(x.p.methods))
-	for i, m := range x.p.methods {
-		start := len(x.rootRel)
-		for _, k := range m.refLocals {
-			x.rootRel = append(x.rootRel, tLocals+k)
-		}
-		spans[i] = uint64(start)<<32 | uint64(len(x.rootRel))
-	}
-	x.rootSpan = make([]uint64, len(x.p.code))
 	x.refMask = make([]uint64, len(x.p.code))
 	for pc := 1; pc < len(x.p.code); pc++ {
-		x.rootSpan[pc] = spans[x.p.code[pc].method]
 		x.refMask[pc] = x.p.methods[x.p.code[pc].method].refMask
 	}
 	for _, fs := range x.p.lay.refFields {
@@ -183,8 +169,8 @@ func (x *canonicaliser) rootPrefix(st []int32) int32 {
 	}
 	base := lay.nshared
 	for range x.threads {
-		sp := x.rootSpan[st[base+tPC]]
-		for _, r := range x.rootRel[sp>>32 : uint32(sp)] {
+		for m := x.refMask[st[base+tPC]]; m != 0; m &= m - 1 {
+			r := tLocals + int32(bits.TrailingZeros64(m))
 			if v := st[base+r]; v >= next {
 				if v > next {
 					return -1
@@ -342,8 +328,8 @@ func (x *canonicaliser) listKeepsNumbers(st []int32) (int32, bool) {
 	}
 	base := lay.nshared
 	for range x.threads {
-		sp := x.rootSpan[st[base+tPC]]
-		for _, r := range x.rootRel[sp>>32 : uint32(sp)] {
+		for m := x.refMask[st[base+tPC]]; m != 0; m &= m - 1 {
+			r := tLocals + int32(bits.TrailingZeros64(m))
 			if !chain(st[base+r]) {
 				return 0, false
 			}
@@ -377,8 +363,8 @@ func (x *canonicaliser) roots(st []int32) []int32 {
 	roots := append(x.rootBuf[:0], lay.refShared...)
 	base := lay.nshared
 	for range x.threads {
-		sp := x.rootSpan[st[base+tPC]]
-		for _, r := range x.rootRel[sp>>32 : uint32(sp)] {
+		for m := x.refMask[st[base+tPC]]; m != 0; m &= m - 1 {
+			r := tLocals + int32(bits.TrailingZeros64(m))
 			roots = append(roots, base+r)
 		}
 		base += lay.threadSize
