@@ -25,11 +25,14 @@ type canonicaliser struct {
 	// postorder selects the numbering: depth-first post-order in
 	// garbage-collected mode, breadth-first in explicit mode (see renumber).
 	postorder bool
-	canon     []int32
-	perm      []int32
-	order     []int32
-	stack     []int32
-	rootBuf   []int32
+	// Set by current: see there.
+	curRoots    int32
+	sharedNodes int32
+	canon       []int32
+	perm        []int32
+	order       []int32
+	stack       []int32
+	rootBuf     []int32
 }
 
 func newCanonicaliser(p *program, threads int) *canonicaliser {
@@ -76,8 +79,10 @@ func (x *canonicaliser) canonical(st []int32, t int) []int32 {
 }
 
 // canonicalStep is canonical for a successor st of the canonical state
-// cur by a step of thread t; refsMoved tells whether the step changed a
-// reference (see machine.refsMoved).
+// cur by a step of thread t; moved tells whether and where the step
+// changed references (see machine.moved). current(cur) must have been
+// called: it computes, once for all the successors of cur, what the
+// shortcuts below compare with.
 //
 // Both numberings depend only on the roots' values and the nodes'
 // reference fields, so when the step changed no reference and no local
@@ -85,10 +90,13 @@ func (x *canonicaliser) canonical(st []int32, t int) []int32 {
 // it is. This covers calls, steps that read shared state into non-
 // reference locals, and writes of data.
 //
-// Otherwise, in garbage-collected mode, st is renumbered: the post-order
-// numbering keeps nearly every step's numbering, and finding out is the
-// cheap part of a renumbering (renumber writes a new vector only when it
-// changes).
+// Otherwise, in garbage-collected mode, when the step moved only thread
+// t's reference locals, each from and to null or a node reached from the
+// shared variables (numbered 1..sharedNodes, first, by the post-order), st
+// keeps the numbering too (localMovesKeep); else st is renumbered: the
+// post-order numbering keeps nearly every step's numbering, and finding
+// out is the cheap part of a renumbering (renumber writes a new vector
+// only when it changes).
 //
 // In explicit mode, the breadth-first renumbering of st can often be seen
 // to be the identity without running it: when st has the same nodes, of
@@ -98,18 +106,22 @@ func (x *canonicaliser) canonical(st []int32, t int) []int32 {
 // each node beyond r is reached, in cur as in st, from the first node in
 // number order that refers to it, so in the order of the numbers. That
 // covers steps that move references between roots (Treiber's read of Top,
-// or of Top.next into a local). curRoots is rootPrefix(cur), computed
-// once for all the successors of cur (unused in garbage-collected mode).
-func (x *canonicaliser) canonicalStep(cur []int32, curRoots int32, st []int32, t int, refsMoved bool) []int32 {
-	if dropped := x.zeroDead(st, t); !refsMoved && !dropped {
+// or of Top.next into a local).
+func (x *canonicaliser) canonicalStep(cur []int32, st []int32, t int, moved refMoves) []int32 {
+	if dropped := x.zeroDead(st, t); moved == 0 && !dropped {
 		// No reference changed: the roots and the heap's shape are those
 		// of cur, whose numbering is canonical.
 		x.checkSkip(st)
 		return st
 	}
 	if x.postorder {
+		if moved&movedShared == 0 && x.localMovesKeep(cur, st, t) {
+			x.checkSkip(st)
+			return st
+		}
 		return x.renumber(st)
 	}
+	curRoots := x.curRoots
 	lay := &x.p.lay
 	hb := lay.heapBase
 	if len(st) != len(cur) || st[hb] == 0 {
@@ -133,6 +145,53 @@ func (x *canonicaliser) canonicalStep(cur []int32, curRoots int32, st []int32, t
 	}
 	x.checkSkip(st)
 	return st
+}
+
+// refMoves tells what a step did to references: nothing, moved some of
+// the running thread's locals, or moved others (shared variables, node
+// fields) or allocated.
+type refMoves uint8
+
+const (
+	movedLocal refMoves = 1 << iota
+	movedShared
+)
+
+// current prepares canonicalStep for the successors of the canonical
+// state cur: rootPrefix(cur) in explicit mode; in garbage-collected mode,
+// the number of nodes reached from the shared variables, which the
+// post-order numbers first: the largest node a shared variable holds (the
+// last depth-first tree started from a shared variable ends at its root).
+func (x *canonicaliser) current(cur []int32) {
+	if !x.postorder {
+		x.curRoots = x.rootPrefix(cur)
+		return
+	}
+	x.sharedNodes = 0
+	for _, a := range x.p.lay.refShared {
+		x.sharedNodes = max(x.sharedNodes, cur[a])
+	}
+}
+
+// localMovesKeep reports whether the successor st of cur, in which only
+// thread t's reference locals changed, is numbered as cur in post-order:
+// true when each changed one held, and holds, null or a node reached from
+// the shared variables. Those nodes are numbered first, the same in both,
+// so the changed roots reach nothing new, lose nothing that becomes
+// garbage, and every other root reaches what it reached in cur.
+func (x *canonicaliser) localMovesKeep(cur, st []int32, t int) bool {
+	if t < 0 {
+		return false
+	}
+	base := x.p.lay.threadBase(t)
+	mask := x.refMask[cur[base+tPC]] | x.refMask[st[base+tPC]]
+	for ; mask != 0; mask &= mask - 1 {
+		i := base + tLocals + int32(bits.TrailingZeros64(mask))
+		if a, b := cur[i], st[i]; a != b && max(a, b) > x.sharedNodes {
+			return false
+		}
+	}
+	return true
 }
 
 // checkSkip, in the package's tests (checkSkips), renumbers st, whose

@@ -17,11 +17,9 @@ type expander struct {
 	m    machine
 	c    *canonicaliser
 	cur  []int32 // the state being expanded
-	// curRoots is c.rootPrefix(cur), for canonicalStep.
-	curRoots int32
-	next     []int32
-	blk      *block  // the block being filled
-	seen     []int32 // dedup's table
+	next []int32
+	blk  *block  // the block being filled
+	seen []int32 // dedup's table
 }
 
 func (x *explorer) newExpander() *expander {
@@ -39,9 +37,7 @@ func (e *expander) expand(blk *block) {
 	e.blk = blk
 	for _, enc := range blk.encs {
 		e.cur = decode(e.cur[:0], enc)
-		if !e.c.postorder {
-			e.curRoots = e.c.rootPrefix(e.cur)
-		}
+		e.c.current(e.cur)
 		t, f := e.state()
 		blk.ends = append(blk.ends, int32(len(blk.succs)))
 		if f != nil {
@@ -130,7 +126,7 @@ func (e *expander) state() (int, *failure) {
 					}
 					copy(next[base+tLocals:], args)
 					e.next = next
-					e.add(t, outcome{kind: kCall, method: m.index, value: int32(ai), step: m.callStep}, next, false)
+					e.add(t, outcome{kind: kCall, method: m.index, value: int32(ai), step: m.callStep}, next, 0)
 				}
 			}
 			continue
@@ -139,7 +135,7 @@ func (e *expander) state() (int, *failure) {
 		for {
 			next := append(e.next[:0], cur...)
 			// m.err is nil here: a failure ends the expansion below.
-			e.m.mem, e.m.ci, e.m.refsMoved = next, 0, false
+			e.m.mem, e.m.ci, e.m.moved = next, 0, 0
 			out := e.m.step()
 			e.next = e.m.mem
 			if f := e.m.err; f != nil {
@@ -147,7 +143,7 @@ func (e *expander) state() (int, *failure) {
 				return t, f
 			}
 			if out.kind != kBlocked {
-				e.add(t, out, e.next, e.m.refsMoved)
+				e.add(t, out, e.next, e.m.moved)
 			}
 			if !e.m.nextChoice() {
 				break
@@ -158,11 +154,11 @@ func (e *expander) state() (int, *failure) {
 }
 
 // add canonicalises, encodes and hashes a successor of e.cur by thread t
-// and puts it in the block; refsMoved is the machine's (false for a call).
-func (e *expander) add(t int, out outcome, next []int32, refsMoved bool) {
+// and puts it in the block; moved is the machine's (0 for a call).
+func (e *expander) add(t int, out outcome, next []int32, moved refMoves) {
 	blk := e.blk
 	start := int32(len(blk.batch))
-	blk.batch = encode(blk.batch, e.c.canonicalStep(e.cur, e.curRoots, next, t, refsMoved))
+	blk.batch = encode(blk.batch, e.c.canonicalStep(e.cur, next, t, moved))
 	end := int32(len(blk.batch))
 	if end-start > 65535 {
 		panic("state too large") // unreachable with the node and array limits

@@ -98,10 +98,11 @@ type machine struct {
 	limits   []int
 	ci       int
 	cands    []int32
-	// refsMoved: the step wrote a new value into a reference, allocated a
-	// node or ended a method that held references; if not, the heap's
-	// shape as seen from the roots is as before the step (canonicalStep).
-	refsMoved bool
+	// moved: whether the step wrote a new value into a reference (of the
+	// thread's locals only, or elsewhere), allocated a node or ended a
+	// method that held references; if not, the heap's shape as seen from
+	// the roots is as before the step (canonicalStep).
+	moved refMoves
 }
 
 func (m *machine) fail(format string, args ...any) {
@@ -184,7 +185,11 @@ func (m *machine) store(e *expr, a, v int32) {
 		return
 	}
 	if e.ref && m.mem[a] != v {
-		m.refsMoved = true
+		if e.k == eLocal {
+			m.moved |= movedLocal
+		} else {
+			m.moved |= movedShared
+		}
 	}
 	m.mem[a] = v
 }
@@ -264,7 +269,7 @@ func (m *machine) alloc(e *expr) int32 {
 	if m.err != nil {
 		return 0
 	}
-	m.refsMoved = true
+	m.moved |= movedShared
 	lay := &m.p.lay
 	count := m.mem[lay.heapBase]
 	id := int32(0)
@@ -377,7 +382,7 @@ func (m *machine) resetThread() {
 	if pc := m.mem[m.base+tPC]; pc != 0 {
 		for _, k := range m.p.methods[m.p.code[pc].method].refLocals {
 			if m.mem[m.base+tLocals+k] != 0 {
-				m.refsMoved = true
+				m.moved |= movedLocal
 			}
 		}
 	}
