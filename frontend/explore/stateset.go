@@ -6,7 +6,6 @@ import (
 	"hash/maphash"
 	"slices"
 	"sync/atomic"
-	"unsafe"
 )
 
 // stateSet stores canonical state encodings in an arena of byte chunks and
@@ -237,88 +236,60 @@ func (s *stateSet) grow() {
 }
 
 // encode appends st to dst as zigzag varints: small values take one byte.
-// Runs of eight values in [0, 64), the common case, are coded eight at a
-// time: their zigzag codes are the doubled values, one byte each. A run is
-// read as four 64-bit words of two values each, through a view of its 32
-// bytes: encoding runs once per transition, and reading the values one by
-// one cost twice the instructions.
+// Runs of values in [0, 64), the common case, are coded many at a time by
+// packSmallPrefix; the others one by one.
 func encode(dst []byte, st []int32) []byte {
 	n := len(dst)
 	dst = slices.Grow(dst, 5*len(st))
 	b := dst[n : n+5*len(st)]
-	i, k := 0, 0
-	le := binary.LittleEndian
-	for ; k+8 <= len(st); k += 8 {
-		g := (*[32]byte)(unsafe.Pointer(&st[k]))
-		w0, w1, w2, w3 := le.Uint64(g[0:]), le.Uint64(g[8:]), le.Uint64(g[16:]), le.Uint64(g[24:])
-		// Each word holds v | v'<<32: are all eight in [0, 64)?
-		if (w0|w1|w2|w3)&0xffffffc0ffffffc0 != 0 {
-			i += putVarints(b[i:], st[k:k+8])
-			continue
-		}
-		// x := w0 | w1<<16 holds v0, v2, v1, v3 at bits 0, 16, 32, 48,
-		// so the low half of x | x>>24 holds them at bits 0, 8, 16, 24.
-		x, y := w0|w1<<16, w2|w3<<16
-		w := uint64(uint32(x|x>>24)) | uint64(uint32(y|y>>24))<<32
-		le.PutUint64(b[i:], w<<1)
-		i += 8
-	}
-	i += putVarints(b[i:], st[k:])
-	return dst[:n+i]
-}
-
-// putVarints writes the zigzag varints of vs to b and returns their length.
-func putVarints(b []byte, vs []int32) int {
 	i := 0
-	for _, v := range vs {
-		u := uint32(v<<1) ^ uint32(v>>31)
-		for u >= 0x80 {
-			b[i] = byte(u) | 0x80
-			i++
-			u >>= 7
+	for {
+		k := packSmallPrefix(b[i:], st)
+		i += k
+		if st = st[k:]; len(st) == 0 {
+			return dst[:n+i]
 		}
-		b[i] = byte(u)
-		i++
+		i += putVarint(b[i:], st[0])
+		st = st[1:]
 	}
-	return i
 }
 
-// decode appends the values encoded in b to dst. Runs of eight one-byte
-// codes of non-negative values are decoded eight at a time.
+// putVarint writes the zigzag varint of v to b and returns its length.
+func putVarint(b []byte, v int32) int {
+	u := uint32(v<<1) ^ uint32(v>>31)
+	i := 0
+	for u >= 0x80 {
+		b[i] = byte(u) | 0x80
+		i++
+		u >>= 7
+	}
+	b[i] = byte(u)
+	return i + 1
+}
+
+// decode appends the values encoded in b to dst. Runs of one-byte codes of
+// values in [0, 64) are decoded many at a time by unpackSmallPrefix.
 func decode(dst []int32, b []byte) []int32 {
 	n := len(dst)
 	dst = slices.Grow(dst, len(b))
 	out := dst[n : n+len(b)]
-	k := 0
-	i := 0
-	for i < len(b) {
-		if i+8 <= len(b) {
-			w := binary.LittleEndian.Uint64(b[i:])
-			if w&0x8181818181818181 == 0 {
-				o := out[k : k+8]
-				o[0], o[1], o[2], o[3] = int32(w>>1&0x7f), int32(w>>9&0x7f), int32(w>>17&0x7f), int32(w>>25&0x7f)
-				o[4], o[5], o[6], o[7] = int32(w>>33&0x7f), int32(w>>41&0x7f), int32(w>>49&0x7f), int32(w>>57&0x7f)
-				i += 8
-				k += 8
-				continue
-			}
+	k := 0 // values decoded; the codes of k values take at least k bytes
+	for {
+		m := unpackSmallPrefix(out[k:], b)
+		k += m
+		if b = b[m:]; len(b) == 0 {
+			return dst[:n+k]
 		}
-		c := b[i]
-		i++
-		u := uint32(c)
-		if c >= 0x80 {
-			u &= 0x7f
-			for shift := uint(7); ; shift += 7 {
-				c = b[i]
-				i++
-				u |= uint32(c&0x7f) << shift
-				if c < 0x80 {
-					break
-				}
+		var u uint32
+		for shift := uint(0); ; shift += 7 {
+			c := b[0]
+			b = b[1:]
+			u |= uint32(c&0x7f) << shift
+			if c < 0x80 {
+				break
 			}
 		}
 		out[k] = int32(u>>1) ^ -int32(u&1)
 		k++
 	}
-	return dst[:n+k]
 }

@@ -44,14 +44,106 @@ func randomVector(r *rand.Rand) []int32 {
 // as its inverse, on seeded random vectors.
 func TestCodingRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for range 5000 {
+	for i := range 10000 {
 		st := randomVector(r)
+		if i%2 == 1 {
+			st = smallRunVector(r)
+		}
 		prefix := []byte{7}
 		enc := encode(append([]byte(nil), prefix...), st)
 		require.Equal(t, append(prefix, naiveEncode(st)...), enc)
 		dec := decode([]int32{-5}, enc[1:])
 		require.Equal(t, append([]int32{-5}, st...), dec)
 	}
+}
+
+// smallRunVector is mostly long runs of values in [0, 64), with a rare
+// value outside (-1, 64, Empty, …): the vectors of real states, which
+// exercise the sixteen- and eight-wide paths of the assembly and their
+// fallbacks at every position of a group.
+func smallRunVector(r *rand.Rand) []int32 {
+	st := make([]int32, r.IntN(100))
+	rare := 1 + r.IntN(60)
+	for i := range st {
+		if r.IntN(rare) == 0 {
+			st[i] = []int32{-1, 64, 65, 127, 128, 255, 256, Empty, math.MinInt32, math.MaxInt32, -64}[r.IntN(11)]
+		} else {
+			st[i] = r.Int32N(64)
+		}
+	}
+	return st
+}
+
+// TestSmallPrefixes checks packSmallPrefix and unpackSmallPrefix (the
+// assembly on amd64) and their Go versions against the naive coding, on
+// slices that start at every alignment and on destinations with stale
+// bytes.
+func TestSmallPrefixes(t *testing.T) {
+	t.Run("built", func(t *testing.T) { testSmallPrefixes(t, packSmallPrefix, unpackSmallPrefix) })
+	t.Run("go", func(t *testing.T) { testSmallPrefixes(t, packSmallPrefixGo, unpackSmallPrefixGo) })
+}
+
+func testSmallPrefixes(t *testing.T, pack func([]byte, []int32) int, unpack func([]int32, []byte) int) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		st := smallRunVector(r)
+		skip := r.IntN(4)
+		if skip > len(st) {
+			skip = len(st)
+		}
+		st = st[skip:]
+		want := 0
+		for want < len(st) && st[want] >= 0 && st[want] < 64 {
+			want++
+		}
+		dst := make([]byte, len(st)+3)
+		for i := range dst {
+			dst[i] = 0xee
+		}
+		got := pack(dst[1:], st)
+		require.Equal(t, want, got, "%v", st)
+		for i := range want {
+			require.Equal(t, byte(2*st[i]), dst[1+i])
+		}
+		require.Equal(t, byte(0xee), dst[0])
+		require.Equal(t, byte(0xee), dst[1+want], "wrote past the prefix")
+
+		codes := naiveEncode(st)
+		wantN := 0
+		for wantN < len(codes) && codes[wantN]&0x81 == 0 {
+			wantN++
+		}
+		out := make([]int32, len(codes)+2)
+		for i := range out {
+			out[i] = -7
+		}
+		gotN := unpack(out[1:], codes)
+		require.Equal(t, wantN, gotN)
+		for i := range wantN {
+			require.Equal(t, int32(codes[i]>>1), out[1+i])
+		}
+		require.Equal(t, int32(-7), out[0])
+		require.Equal(t, int32(-7), out[1+wantN], "wrote past the prefix")
+	}
+}
+
+// FuzzCoding checks encode against the naive coding and decode as its
+// inverse on any vector (read from the fuzzer's bytes, four per value).
+func FuzzCoding(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 2, 0, 0, 0, 0xff, 0xff, 0xff, 0xff})
+	f.Add(make([]byte, 4*40))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		st := make([]int32, len(raw)/4)
+		for i := range st {
+			st[i] = int32(uint32(raw[4*i]) | uint32(raw[4*i+1])<<8 | uint32(raw[4*i+2])<<16 | uint32(raw[4*i+3])<<24)
+			if raw[4*i+1] == 0 && raw[4*i+2] == 0 && raw[4*i+3] == 0 {
+				st[i] &= 63 // mostly small values, as in states
+			}
+		}
+		enc := encode(nil, st)
+		require.Equal(t, naiveEncode(st), enc)
+		require.Equal(t, st, decode(make([]int32, 0), enc))
+	})
 }
 
 // TestStateSet checks the set against a map on seeded random vectors,
