@@ -278,3 +278,30 @@ func TestStateSetBeyond4GiB(t *testing.T) {
 	off := uint64(full) << chunkBits
 	assert.Equal(t, off, recordOffset(slotRef(off)))
 }
+
+// BenchmarkCoding measures encode and decode on state-like vectors (long
+// runs of small values, now and then a large one), the path that the
+// assembly in pack_amd64.s speeds up.
+func BenchmarkCoding(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	vecs := make([][]int32, 256)
+	for i := range vecs {
+		vecs[i] = smallRunVector(r)
+	}
+	b.Run("encode", func(b *testing.B) {
+		var buf []byte
+		for i := 0; b.Loop(); i++ {
+			buf = encode(buf[:0], vecs[i%len(vecs)])
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		encs := make([][]byte, len(vecs))
+		for i, v := range vecs {
+			encs[i] = encode(nil, v)
+		}
+		var out []int32
+		for i := 0; b.Loop(); i++ {
+			out = decode(out[:0], encs[i%len(encs)])
+		}
+	})
+}
