@@ -249,22 +249,10 @@ func encode(dst []byte, st []int32) []byte {
 		if st = st[k:]; len(st) == 0 {
 			return dst[:n+i]
 		}
-		i += putVarint(b[i:], st[0])
+		// The 64-bit zigzag varint of an int32 is its 32-bit one.
+		i += binary.PutVarint(b[i:], int64(st[0]))
 		st = st[1:]
 	}
-}
-
-// putVarint writes the zigzag varint of v to b and returns its length.
-func putVarint(b []byte, v int32) int {
-	u := uint32(v<<1) ^ uint32(v>>31)
-	i := 0
-	for u >= 0x80 {
-		b[i] = byte(u) | 0x80
-		i++
-		u >>= 7
-	}
-	b[i] = byte(u)
-	return i + 1
 }
 
 // decode appends the values encoded in b to dst. Runs of one-byte codes of
@@ -280,16 +268,9 @@ func decode(dst []int32, b []byte) []int32 {
 		if b = b[m:]; len(b) == 0 {
 			return dst[:n+k]
 		}
-		var u uint32
-		for shift := uint(0); ; shift += 7 {
-			c := b[0]
-			b = b[1:]
-			u |= uint32(c&0x7f) << shift
-			if c < 0x80 {
-				break
-			}
-		}
-		out[k] = int32(u>>1) ^ -int32(u&1)
+		v, m := binary.Varint(b) // the encodings are ours: never malformed
+		out[k] = int32(v)
 		k++
+		b = b[m:]
 	}
 }

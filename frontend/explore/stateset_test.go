@@ -49,12 +49,17 @@ func TestCodingRoundTrip(t *testing.T) {
 		if i%2 == 1 {
 			st = smallRunVector(r)
 		}
-		prefix := []byte{7}
-		enc := encode(append([]byte(nil), prefix...), st)
-		require.Equal(t, append(prefix, naiveEncode(st)...), enc)
-		dec := decode([]int32{-5}, enc[1:])
-		require.Equal(t, append([]int32{-5}, st...), dec)
+		requireCoding(t, st)
 	}
+}
+
+// requireCoding checks encode of st, appended to a byte, against the
+// naive coding, and decode, appending to a value, as its inverse.
+func requireCoding(t *testing.T, st []int32) {
+	t.Helper()
+	enc := encode([]byte{7}, st)
+	require.Equal(t, append([]byte{7}, naiveEncode(st)...), enc)
+	require.Equal(t, append([]int32{-5}, st...), decode([]int32{-5}, enc[1:]))
 }
 
 // smallRunVector is mostly long runs of values in [0, 64), with a rare
@@ -140,9 +145,7 @@ func FuzzCoding(f *testing.F) {
 				st[i] &= 63 // mostly small values, as in states
 			}
 		}
-		enc := encode(nil, st)
-		require.Equal(t, naiveEncode(st), enc)
-		require.Equal(t, st, decode(make([]int32, 0), enc))
+		requireCoding(t, st)
 	})
 }
 
