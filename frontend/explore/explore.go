@@ -14,10 +14,11 @@
 // skipped when a step can be seen to keep the numbering (canonicalStep). Canonical vectors are stored as
 // zigzag varints in a chunked arena and found through an open-addressing
 // table (stateSet). States are expanded in blocks of consecutive ids
-// (expander): running the steps and canonicalising, encoding and hashing
-// the successors is done by worker goroutines, one block each, while the
-// calling goroutine looks the successors up and inserts them block after
-// block and, within a block, in the order they were generated. So states
+// (expander): running the steps and canonicalising, encoding, hashing and
+// looking up the successors is done by several goroutines, one block
+// each, and the successors are inserted one block at a time (by whichever
+// goroutine finds the oldest block expanded), block after block and,
+// within a block, in the order they were generated. So states
 // are numbered in breadth-first order of discovery exactly as by a
 // sequential search, whatever the number of workers and their timing. The
 // successors of a state are looked up together, so that the cache misses
@@ -236,77 +237,122 @@ func (x *explorer) run() (*lts.LTS, error) {
 }
 
 // search explores breadth-first from the initial state, which is in the
-// set. States are expanded in blocks of consecutive ids, by workers
-// goroutines when there are several, and the blocks' successors are
-// looked up and inserted here, block after block, in the order of the
-// sequential search: the numbering does not depend on the scheduling.
+// set. States are expanded in blocks of consecutive ids, and the blocks'
+// successors are inserted block after block, in the order of the
+// sequential search, so the numbering does not depend on the scheduling.
+//
+// workers goroutines (the calling one among them) share the work, all
+// alike: a goroutine inserts the oldest block when it is expanded and no
+// other goroutine is inserting, and otherwise expands the next block not
+// yet taken. A dedicated inserting goroutine beside one expanding
+// goroutine per core would leave the cores oversubscribed: the inserter
+// then waits for a core after every block it waits for, and the execution
+// traces showed the three goroutines idle a fifth of the time.
 func (x *explorer) search(workers int) error {
-	var jobs chan *block
+	sch := &schedule{depth: 1}
 	if workers > 1 {
-		jobs = make(chan *block, 2*workers)
-		// The workers have ended when search returns: the state set they
-		// look up in is released before the LTS is built.
-		var wg sync.WaitGroup
-		defer func() {
-			close(jobs)
-			wg.Wait()
-		}()
-		for range workers {
-			e := x.newExpander()
-			wg.Go(func() {
-				for blk := range jobs {
-					e.expand(blk)
-					blk.done <- struct{}{}
-				}
-			})
-		}
+		// Enough blocks in flight that a goroutine finds one to expand
+		// while another inserts or expands the oldest; with one goroutine
+		// one, so that a block is inserted right after its expansion, while
+		// the table lines and pages that its lookups touched are still in
+		// the caches and the TLB.
+		sch.depth = 4 * workers
 	}
-	inline := x.newExpander()
-	var free, queue []*block
-	dispatched := int32(0) // states handed to a block so far
-	// Blocks in flight: two per worker keep the workers busy while this
-	// goroutine inserts; without workers, one, so that a block is inserted
-	// right after its expansion, while the table lines and pages that its
-	// lookups touched are still in the caches and the TLB.
-	depth := 1
-	if jobs != nil {
-		depth = 2 * workers
+	sch.wake = sync.NewCond(&sch.mu)
+	sch.mu.Lock()
+	x.dispatch(sch)
+	sch.mu.Unlock()
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		e := x.newExpander()
+		wg.Go(func() { x.work(sch, e) })
 	}
-	for {
-		for len(queue) < depth && int(dispatched) < x.set.len() {
-			var blk *block
-			if n := len(free); n > 0 {
-				blk, free = free[n-1], free[:n-1]
+	x.work(sch, x.newExpander())
+	// The goroutines have ended when search returns: the state set they
+	// look up in is released before the LTS is built.
+	wg.Wait()
+	return sch.err
+}
+
+// schedule is the shared state of the goroutines of a search, guarded by
+// mu.
+type schedule struct {
+	mu   sync.Mutex
+	wake *sync.Cond // signalled when a block is expanded or inserted
+	// queue holds the blocks handed out and not yet inserted, oldest
+	// first; todo those of them that no goroutine has taken to expand.
+	queue, todo []*block
+	free        []*block
+	depth       int   // blocks in flight at most
+	dispatched  int32 // states handed to a block so far
+	inserting   bool  // a goroutine is inserting queue's oldest block
+	err         error
+}
+
+// work is the loop of one goroutine of a search (see search); it returns
+// when the search is over or has failed.
+func (x *explorer) work(sch *schedule, e *expander) {
+	sch.mu.Lock()
+	defer sch.mu.Unlock()
+	for sch.err == nil {
+		switch {
+		case !sch.inserting && len(sch.queue) > 0 && sch.queue[0].expanded:
+			blk := sch.queue[0]
+			sch.queue = sch.queue[1:]
+			sch.inserting = true
+			sch.mu.Unlock()
+			clear(blk.encs) // references into the arena
+			err := x.insertBlock(blk)
+			sch.mu.Lock()
+			sch.inserting = false
+			sch.free = append(sch.free, blk)
+			if err != nil {
+				sch.err = err
 			} else {
-				blk = &block{done: make(chan struct{}, 1)}
+				x.dispatch(sch)
 			}
-			blk.first = dispatched
-			blk.encs = blk.encs[:0]
-			for int(dispatched) < x.set.len() && len(blk.encs) < blockStates {
-				blk.encs = append(blk.encs, x.set.next())
-				dispatched++
+			sch.wake.Broadcast()
+		case len(sch.todo) > 0:
+			blk := sch.todo[0]
+			sch.todo = sch.todo[1:]
+			sch.mu.Unlock()
+			e.expand(blk)
+			sch.mu.Lock()
+			blk.expanded = true
+			if blk == sch.queue[0] {
+				sch.wake.Broadcast()
 			}
-			if jobs != nil {
-				jobs <- blk
-			} else {
-				inline.expand(blk)
-				blk.done <- struct{}{}
-			}
-			queue = append(queue, blk)
+		case len(sch.queue) == 0 && !sch.inserting:
+			// Every state found has been expanded and its successors
+			// inserted: an insert would have dispatched any new state.
+			sch.wake.Broadcast()
+			return
+		default:
+			sch.wake.Wait()
 		}
-		if len(queue) == 0 {
-			break
-		}
-		blk := queue[0]
-		queue = queue[1:]
-		<-blk.done
-		clear(blk.encs) // references into the arena
-		if err := x.insertBlock(blk); err != nil {
-			return err
-		}
-		free = append(free, blk)
 	}
-	return nil
+}
+
+// dispatch hands the states found and not yet handed out to new blocks,
+// up to the schedule's depth. It is called with sch.mu held and no block
+// being inserted: it reads the set's cursor.
+func (x *explorer) dispatch(sch *schedule) {
+	for len(sch.queue) < sch.depth && int(sch.dispatched) < x.set.len() {
+		var blk *block
+		if n := len(sch.free); n > 0 {
+			blk, sch.free = sch.free[n-1], sch.free[:n-1]
+		} else {
+			blk = &block{}
+		}
+		blk.first, blk.expanded = sch.dispatched, false
+		blk.encs = blk.encs[:0]
+		for int(sch.dispatched) < x.set.len() && len(blk.encs) < blockStates {
+			blk.encs = append(blk.encs, x.set.next())
+			sch.dispatched++
+		}
+		sch.queue = append(sch.queue, blk)
+		sch.todo = append(sch.todo, blk)
+	}
 }
 
 // blockStates is the number of states in a block: enough for the lookups
@@ -330,7 +376,7 @@ type block struct {
 	failed     *failure
 	failThread int
 	sink       uint64 // see stateSet.touch
-	done       chan struct{}
+	expanded   bool   // its expansion is complete (guarded by schedule.mu)
 }
 
 // insertBlock adds the successors of an expanded block to the state set
