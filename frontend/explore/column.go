@@ -1,5 +1,10 @@
 package explore
 
+import (
+	"sync"
+	"sync/atomic"
+)
+
 // column is an append-only sequence of small integers stored in fixed-size
 // chunks, so that growing it never copies: the transition table of a large
 // state space is appended to for minutes and converted to []int32 once, at
@@ -31,17 +36,35 @@ func (c *column[T]) next() {
 	c.cur = make([]T, 0, columnChunk)
 }
 
-// slice returns the values as one []int32 and releases the chunks.
-func (c *column[T]) slice() []int32 {
-	out := make([]int32, 0, c.n)
-	for i, ch := range append(c.full, c.cur) {
-		for _, v := range ch {
-			out = append(out, int32(v))
+// slice returns the values as one []int32 and releases the chunks; up to
+// workers goroutines convert chunks at the same time.
+func (c *column[T]) slice(workers int) []int32 {
+	chunks := append(c.full, c.cur)
+	out := make([]int32, c.n)
+	forEach(workers, len(chunks), func(i int) {
+		dst := out[i*columnChunk:]
+		for j, v := range chunks[i] {
+			dst[j] = int32(v)
 		}
-		if i < len(c.full) {
-			c.full[i] = nil
-		}
-	}
+		chunks[i] = nil
+	})
 	c.full, c.cur, c.n = nil, nil, 0
 	return out
+}
+
+// forEach calls f(0), …, f(n-1) on up to workers goroutines, the calling
+// one among them, and returns when all calls have returned.
+func forEach(workers, n int, f func(i int)) {
+	var next atomic.Int64
+	loop := func() {
+		for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+			f(i)
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(workers, n) - 1 {
+		wg.Go(loop)
+	}
+	loop()
+	wg.Wait()
 }

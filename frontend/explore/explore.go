@@ -416,11 +416,15 @@ func (x *explorer) build() *lts.LTS {
 	}
 	x.out = nil
 	src := make([]int32, m)
-	for s := int32(0); s < n; s++ {
-		for t := out[s]; t < out[s+1]; t++ {
-			src[t] = s
+	const statesPerPart = 1 << 16
+	forEach(x.o.Workers, int(n+statesPerPart-1)/statesPerPart, func(part int) {
+		lo := int32(part) * statesPerPart
+		for s := lo; s < min(lo+statesPerPart, n); s++ {
+			for t := out[s]; t < out[s+1]; t++ {
+				src[t] = s
+			}
 		}
-	}
+	})
 	// Copy the columns one by one, collecting each one's chunks before the
 	// next copy when the table is large, so that the peak stays near one
 	// table plus one column.
@@ -431,13 +435,13 @@ func (x *explorer) build() *lts.LTS {
 		}
 	}
 	l := &lts.LTS{Initial: 0, NumStates: n, Labels: x.labelNames, Src: src, Out: out}
-	l.Label = x.labelCol.slice()
+	l.Label = x.labelCol.slice(x.o.Workers)
 	gc()
-	l.Dst = x.dst.slice()
+	l.Dst = x.dst.slice(x.o.Workers)
 	gc()
-	l.Meta = &lts.Meta{Thread: x.thread.slice()}
+	l.Meta = &lts.Meta{Thread: x.thread.slice(x.o.Workers)}
 	gc()
-	l.Meta.Step, l.Meta.Steps = x.stepCol.slice(), x.steps
+	l.Meta.Step, l.Meta.Steps = x.stepCol.slice(x.o.Workers), x.steps
 	return l
 }
 
