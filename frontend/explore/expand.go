@@ -3,6 +3,7 @@ package explore
 import (
 	"bytes"
 	"hash/maphash"
+	"slices"
 )
 
 // expander computes the successors of states: it runs the threads' steps
@@ -17,7 +18,6 @@ type expander struct {
 	m    machine
 	c    *canonicaliser
 	cur  []int32 // the state being expanded
-	next []int32
 	blk  *block  // the block being filled
 	seen []int32 // dedup's table
 }
@@ -35,8 +35,14 @@ func (e *expander) expand(blk *block) {
 	blk.batch, blk.succs, blk.ends = blk.batch[:0], blk.succs[:0], blk.ends[:0]
 	blk.failed = nil
 	e.blk = blk
-	for _, enc := range blk.encs {
-		e.cur = decode(e.cur[:0], enc)
+	for _, ref := range blk.refs {
+		enc := e.set.encoding(ref)
+		if cap(e.cur) < len(enc) {
+			e.cur = make([]int32, 0, 2*len(enc))
+		}
+		// Reslicing e.cur in place, rather than assigning decode's result,
+		// stores no pointer (see state).
+		e.cur = e.cur[:decodeTo(e.cur[:cap(e.cur)], enc)]
 		e.c.current(e.cur)
 		t, f := e.state()
 		blk.ends = append(blk.ends, int32(len(blk.succs)))
@@ -108,6 +114,14 @@ func (e *expander) state() (int, *failure) {
 	x := e.x
 	lay := &x.p.lay
 	cur := e.cur
+	// Each successor is built in the machine's memory, a copy of cur. The
+	// slice is resliced in place, not assigned: storing a slice into the
+	// expander, a heap object, costs a GC write barrier whenever the
+	// collector is marking, and once per successor that was 4 % of the
+	// instructions of an exploration.
+	if cap(e.m.mem) < len(cur) {
+		e.m.mem = make([]int32, 0, 2*len(cur))
+	}
 	for t := 0; t < x.b.Threads; t++ {
 		base := lay.threadBase(t)
 		if cur[base+tPC] == 0 {
@@ -119,13 +133,14 @@ func (e *expander) state() (int, *failure) {
 					continue
 				}
 				for ai, args := range m.argTuples {
-					next := append(e.next[:0], cur...)
+					e.m.mem = e.m.mem[:len(cur)]
+					next := e.m.mem
+					copy(next, cur)
 					next[base+tPC] = m.entry
 					if x.b.Ops >= 0 {
 						next[base+tOps]++
 					}
 					copy(next[base+tLocals:], args)
-					e.next = next
 					e.add(t, outcome{kind: kCall, method: m.index, value: int32(ai), step: m.callStep}, next, 0)
 				}
 			}
@@ -133,17 +148,17 @@ func (e *expander) state() (int, *failure) {
 		}
 		e.m.t, e.m.base = t, base
 		for {
-			next := append(e.next[:0], cur...)
+			e.m.mem = e.m.mem[:len(cur)]
+			copy(e.m.mem, cur)
 			// m.err is nil here: a failure ends the expansion below.
-			e.m.mem, e.m.ci, e.m.moved = next, 0, 0
+			e.m.ci, e.m.moved = 0, 0
 			out := e.m.step()
-			e.next = e.m.mem
 			if f := e.m.err; f != nil {
 				e.m.choices, e.m.limits, e.m.err = e.m.choices[:0], e.m.limits[:0], nil
 				return t, f
 			}
 			if out.kind != kBlocked {
-				e.add(t, out, e.next, e.m.moved)
+				e.add(t, out, e.m.mem, e.m.moved)
 			}
 			if !e.m.nextChoice() {
 				break
@@ -157,8 +172,13 @@ func (e *expander) state() (int, *failure) {
 // and puts it in the block; moved is the machine's (0 for a call).
 func (e *expander) add(t int, out outcome, next []int32, moved refMoves) {
 	blk := e.blk
+	st := e.c.canonicalStep(e.cur, next, t, moved)
 	start := int32(len(blk.batch))
-	blk.batch = encode(blk.batch, e.c.canonicalStep(e.cur, next, t, moved))
+	if cap(blk.batch)-len(blk.batch) < maxEncoding(len(st)) {
+		blk.batch = slices.Grow(blk.batch, maxEncoding(len(st)))
+	}
+	// Resliced in place: no pointer store (see state).
+	blk.batch = blk.batch[:len(blk.batch)+encodeTo(blk.batch[len(blk.batch):cap(blk.batch)], st)]
 	end := int32(len(blk.batch))
 	if end-start > 65535 {
 		panic("state too large") // unreachable with the node and array limits

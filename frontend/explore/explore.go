@@ -301,7 +301,6 @@ func (x *explorer) work(sch *schedule, e *expander) {
 			sch.queue = sch.queue[1:]
 			sch.inserting = true
 			sch.mu.Unlock()
-			clear(blk.encs) // references into the arena
 			err := x.insertBlock(blk)
 			sch.mu.Lock()
 			sch.inserting = false
@@ -345,9 +344,9 @@ func (x *explorer) dispatch(sch *schedule) {
 			blk = &block{}
 		}
 		blk.first, blk.expanded = sch.dispatched, false
-		blk.encs = blk.encs[:0]
-		for int(sch.dispatched) < x.set.len() && len(blk.encs) < blockStates {
-			blk.encs = append(blk.encs, x.set.next())
+		blk.refs = blk.refs[:0]
+		for int(sch.dispatched) < x.set.len() && len(blk.refs) < blockStates {
+			blk.refs = append(blk.refs, x.set.next())
 			sch.dispatched++
 		}
 		sch.queue = append(sch.queue, blk)
@@ -364,7 +363,7 @@ const blockStates = 256
 // block is a run of states with consecutive ids, expanded together.
 type block struct {
 	first int32    // id of the first state
-	encs  [][]byte // the states' encodings, in the state set's arena
+	refs  []uint64 // the states' records: arena offsets (see stateSet.next)
 	// The successors, state after state: those of state first+i are
 	// succs[ends[i-1]:ends[i]], their encodings in batch.
 	batch []byte

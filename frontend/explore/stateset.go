@@ -90,24 +90,30 @@ func recordOffset(e uint64) uint64 { return uint64(uint32(e)-1) << 2 }
 // record returns the id and encoding of the record of a table slot.
 func (s *stateSet) record(e uint64) (int32, []byte) {
 	off := recordOffset(e)
-	c := s.chunks[off>>chunkBits]
-	o := off & (chunkSize - 1)
-	id := binary.LittleEndian.Uint32(c[o:])
-	n := uint64(binary.LittleEndian.Uint16(c[o+4:]))
-	return int32(id), c[o+recHeader : o+recHeader+n]
+	id := binary.LittleEndian.Uint32(s.chunks[off>>chunkBits][off&(chunkSize-1):])
+	return int32(id), s.encoding(off)
 }
 
-// next returns the state after the one it returned last (the first state
-// on the first call): states are read back in id order.
-func (s *stateSet) next() []byte {
+// next returns the arena offset of the state after the one it returned
+// last (the first state on the first call): states are read back in id
+// order. encoding gives the state's bytes.
+func (s *stateSet) next() uint64 {
 	if s.ro == int(s.used[s.rc]) {
 		s.rc, s.ro = s.rc+1, 0
 	}
-	c := s.chunks[s.rc]
-	n := int(binary.LittleEndian.Uint16(c[s.ro+4:]))
-	b := c[s.ro+recHeader : s.ro+recHeader+n]
-	s.ro += recLen(n)
-	return b
+	off := uint64(s.rc)<<chunkBits | uint64(s.ro)
+	s.ro += recLen(int(binary.LittleEndian.Uint16(s.chunks[s.rc][s.ro+4:])))
+	return off
+}
+
+// encoding returns the encoding of the record at an arena offset that
+// next returned. It may run while another goroutine inserts: records never
+// move.
+func (s *stateSet) encoding(off uint64) []byte {
+	c := s.chunks[off>>chunkBits]
+	o := off & (chunkSize - 1)
+	n := uint64(binary.LittleEndian.Uint16(c[o+4:]))
+	return c[o+recHeader : o+recHeader+n]
 }
 
 // slot returns the table slot where a lookup of hash h starts.
@@ -235,19 +241,27 @@ func (s *stateSet) grow() {
 	s.publish()
 }
 
-// encode appends st to dst as zigzag varints: small values take one byte.
-// Runs of values in [0, 64), the common case, are coded many at a time by
-// packSmallPrefix; the others one by one.
+// encode appends st to dst as zigzag varints (see encodeTo).
 func encode(dst []byte, st []int32) []byte {
-	n := len(dst)
-	dst = slices.Grow(dst, 5*len(st))
-	b := dst[n : n+5*len(st)]
+	dst = slices.Grow(dst, maxEncoding(len(st)))
+	return dst[:len(dst)+encodeTo(dst[len(dst):cap(dst)], st)]
+}
+
+// maxEncoding is the longest encoding of n values.
+func maxEncoding(n int) int { return 5 * n }
+
+// encodeTo writes st to b, which has room for maxEncoding(len(st)) bytes,
+// as zigzag varints, and returns the number of bytes written: small values
+// take one byte. Runs of values in [0, 64), the common case, are coded
+// many at a time by packSmallPrefix; the others one by one.
+func encodeTo(b []byte, st []int32) int {
+	b = b[:maxEncoding(len(st))]
 	i := 0
 	for {
 		k := packSmallPrefix(b[i:], st)
 		i += k
 		if st = st[k:]; len(st) == 0 {
-			return dst[:n+i]
+			return i
 		}
 		// The 64-bit zigzag varint of an int32 is its 32-bit one.
 		i += binary.PutVarint(b[i:], int64(st[0]))
@@ -255,18 +269,24 @@ func encode(dst []byte, st []int32) []byte {
 	}
 }
 
-// decode appends the values encoded in b to dst. Runs of one-byte codes of
-// values in [0, 64) are decoded many at a time by unpackSmallPrefix.
+// decode appends the values encoded in b to dst (see decodeTo).
 func decode(dst []int32, b []byte) []int32 {
-	n := len(dst)
 	dst = slices.Grow(dst, len(b))
-	out := dst[n : n+len(b)]
+	return dst[:len(dst)+decodeTo(dst[len(dst):cap(dst)], b)]
+}
+
+// decodeTo writes the values encoded in b to out, which has room for
+// len(b) values (a value takes at least a byte), and returns their number.
+// Runs of one-byte codes of values in [0, 64) are decoded many at a time
+// by unpackSmallPrefix.
+func decodeTo(out []int32, b []byte) int {
+	out = out[:len(b)]
 	k := 0 // values decoded; the codes of k values take at least k bytes
 	for {
 		m := unpackSmallPrefix(out[k:], b)
 		k += m
 		if b = b[m:]; len(b) == 0 {
-			return dst[:n+k]
+			return k
 		}
 		v, m := binary.Varint(b) // the encodings are ours: never malformed
 		out[k] = int32(v)

@@ -176,7 +176,7 @@ func TestStateSet(t *testing.T) {
 	}
 	assert.Equal(t, len(ref), s.len())
 	for _, enc := range order {
-		require.Equal(t, enc, string(s.next()))
+		require.Equal(t, enc, string(s.encoding(s.next())))
 	}
 }
 
@@ -197,7 +197,7 @@ func TestStateSetChunks(t *testing.T) {
 		encs = append(encs, enc)
 	}
 	for i, enc := range encs {
-		require.Equal(t, enc, s.next())
+		require.Equal(t, enc, s.encoding(s.next()))
 		id, isNew := s.insert(enc, s.hash(enc))
 		require.False(t, isNew)
 		require.Equal(t, int32(i), id)
