@@ -488,7 +488,10 @@ func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 					ErrStateLimit, x.o.MaxStates, x.dst.n, src)
 			}
 		}
-		label := x.label(sc.thread, sc.out)
+		label := int32(lts.Tau) // the common case, without the call
+		if sc.out.kind != kTau {
+			label = x.label(sc.thread, sc.out)
+		}
 		if label > 0xffff {
 			return fmt.Errorf("more than %d distinct labels; use fewer threads or values", 0xffff)
 		}

@@ -388,9 +388,7 @@ func (m *machine) resetThread() {
 	}
 	m.mem[m.base+tPC] = 0
 	m.mem[m.base+tRet] = 0
-	for k := m.base + tLocals; k < m.base+m.p.lay.threadSize; k++ {
-		m.mem[k] = 0
-	}
+	clear(m.mem[m.base+tLocals : m.base+m.p.lay.threadSize])
 }
 
 // step runs thread m.t for one step from its pc (which is not idle).
