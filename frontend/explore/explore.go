@@ -262,12 +262,17 @@ func (x *explorer) search(workers int) error {
 	sch.mu.Lock()
 	x.dispatch(sch)
 	sch.mu.Unlock()
+	// The expanders are made first: once a goroutine runs, a model error
+	// may release the state set (modelError builds the LTS found so far).
+	expanders := make([]*expander, workers)
+	for i := range expanders {
+		expanders[i] = x.newExpander()
+	}
 	var wg sync.WaitGroup
-	for range workers - 1 {
-		e := x.newExpander()
+	for _, e := range expanders[1:] {
 		wg.Go(func() { x.work(sch, e) })
 	}
-	x.work(sch, x.newExpander())
+	x.work(sch, expanders[0])
 	// The goroutines have ended when search returns: the state set they
 	// look up in is released before the LTS is built.
 	wg.Wait()
