@@ -53,26 +53,36 @@ func (e *expander) expand(blk *block) {
 	}
 	e.blk = nil
 	e.dedup(blk)
-	// Two passes of independent loads, then the lookups (see touch).
+	// Two passes of independent loads, then the lookups (see touch), by
+	// groups: the lines and pages that a group's loads bring into the
+	// caches and the TLB are still there when its lookups run.
 	l := e.set.snapshot()
-	for i := range blk.succs {
-		if sc := &blk.succs[i]; sc.first < 0 {
-			sc.slot = l.slot(sc.hash)
-		}
-	}
 	var sink uint64
-	for i := range blk.succs {
-		if sc := &blk.succs[i]; sc.first < 0 {
-			sink += l.touch(sc.slot, sc.hash)
+	for g := 0; g < len(blk.succs); g += lookupGroup {
+		group := blk.succs[g:min(g+lookupGroup, len(blk.succs))]
+		for i := range group {
+			if sc := &group[i]; sc.first < 0 {
+				sc.slot = l.slot(sc.hash)
+			}
+		}
+		for i := range group {
+			if sc := &group[i]; sc.first < 0 {
+				sink += l.touch(sc.slot, sc.hash)
+			}
+		}
+		for i := range group {
+			if sc := &group[i]; sc.first < 0 {
+				sc.id = l.find(blk.batch[sc.start:sc.end], sc.hash)
+			}
 		}
 	}
 	blk.sink = sink
-	for i := range blk.succs {
-		if sc := &blk.succs[i]; sc.first < 0 {
-			sc.id = l.find(blk.batch[sc.start:sc.end], sc.hash)
-		}
-	}
 }
+
+// lookupGroup is the number of successors whose lookups overlap: enough
+// to keep the processor's outstanding misses busy, few enough that their
+// lines and pages stay in the L1 cache and the TLB.
+const lookupGroup = 64
 
 // dedup sets the first field of the block's successors: a state is often
 // the successor of several states of a block (when two threads' steps
