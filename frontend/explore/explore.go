@@ -82,9 +82,10 @@ type Options struct {
 	// folded into the neighbouring step like other local work.
 	FineGrained bool
 	Progress    func(states, transitions int64)
-	// Workers is the number of goroutines that expand states, 0 meaning
-	// GOMAXPROCS; with 1 the search runs on the calling goroutine alone.
-	// The LTS does not depend on it.
+	// Workers is the number of goroutines that share the search (each
+	// expands states and inserts their successors in turn; see search), the
+	// calling one among them, 0 meaning GOMAXPROCS; with 1 the search runs
+	// on the calling goroutine alone. The LTS does not depend on it.
 	Workers int
 }
 
