@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -229,32 +230,22 @@ type outcome struct {
 func checkAll(h *History, groups [][]int, spec Spec, algo Algorithm, workers int, st stop, done *atomic.Int64) []outcome {
 	outs := make([]outcome, 0, len(groups))
 	var mu sync.Mutex
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				g := int(next.Add(1) - 1)
-				if g >= len(groups) || st.cancel.Load() {
-					return
-				}
-				o := checkPartition(h, groups[g], spec, algo, st)
-				if o.res.verdict == NotLinearizable {
-					st.cancel.Store(true)
-				}
-				mu.Lock()
-				outs = append(outs, outcome{g, o})
-				mu.Unlock()
-				done.Add(1)
-				if st.report != nil {
-					st.report()
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.ForEach(workers, len(groups), func(g int) {
+		if st.cancel.Load() {
+			return
+		}
+		o := checkPartition(h, groups[g], spec, algo, st)
+		if o.res.verdict == NotLinearizable {
+			st.cancel.Store(true)
+		}
+		mu.Lock()
+		outs = append(outs, outcome{g, o})
+		mu.Unlock()
+		done.Add(1)
+		if st.report != nil {
+			st.report()
+		}
+	})
 	sort.Slice(outs, func(a, b int) bool { return outs[a].group < outs[b].group })
 	return outs
 }

@@ -1,9 +1,6 @@
 package explore
 
-import (
-	"sync"
-	"sync/atomic"
-)
+import "github.com/linbis/linbis/internal/parallel"
 
 // column is an append-only sequence of small integers stored in fixed-size
 // chunks, so that growing it never copies: the transition table of a large
@@ -41,7 +38,7 @@ func (c *column[T]) next() {
 func (c *column[T]) slice(workers int) []int32 {
 	chunks := append(c.full, c.cur)
 	out := make([]int32, c.n)
-	forEach(workers, len(chunks), func(i int) {
+	parallel.ForEach(workers, len(chunks), func(i int) {
 		dst := out[i*columnChunk:]
 		for j, v := range chunks[i] {
 			dst[j] = int32(v)
@@ -50,21 +47,4 @@ func (c *column[T]) slice(workers int) []int32 {
 	})
 	c.full, c.cur, c.n = nil, nil, 0
 	return out
-}
-
-// forEach calls f(0), …, f(n-1) on up to workers goroutines, the calling
-// one among them, and returns when all calls have returned.
-func forEach(workers, n int, f func(i int)) {
-	var next atomic.Int64
-	loop := func() {
-		for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-			f(i)
-		}
-	}
-	var wg sync.WaitGroup
-	for range min(workers, n) - 1 {
-		wg.Go(loop)
-	}
-	loop()
-	wg.Wait()
 }

@@ -41,6 +41,7 @@ import (
 	"sync"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -422,7 +423,7 @@ func (x *explorer) build() *lts.LTS {
 	x.out = nil
 	src := make([]int32, m)
 	const statesPerPart = 1 << 16
-	forEach(x.o.Workers, int(n+statesPerPart-1)/statesPerPart, func(part int) {
+	parallel.ForEach(x.o.Workers, int(n+statesPerPart-1)/statesPerPart, func(part int) {
 		lo := int32(part) * statesPerPart
 		for s := lo; s < min(lo+statesPerPart, n); s++ {
 			for t := out[s]; t < out[s+1]; t++ {
