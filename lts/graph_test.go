@@ -75,6 +75,100 @@ func TestTauSCCsAgainstReachability(t *testing.T) {
 	}
 }
 
+// tarjanSCCs is Tarjan's algorithm in its textbook form, with three arrays
+// per state, as SCCs was before it took Pearce's form: the reference that
+// SCCs must agree with number for number.
+func tarjanSCCs(l *LTS, keep func(t int32) bool) (comp []int32, count int32) {
+	n := l.NumStates
+	const unvisited = -1
+	// index[s] is the DFS number of s, low[s] its low-link; comp[s] is
+	// unvisited until s is assigned to a component.
+	index := make([]int32, n)
+	low := make([]int32, n)
+	comp = make([]int32, n)
+	for i := range index {
+		index[i] = unvisited
+		comp[i] = unvisited
+	}
+	var stack []int32 // Tarjan's stack of states not yet in a component
+	type frame struct{ state, next int32 }
+	var calls []frame // the explicit DFS call stack
+	var counter int32
+	for root := int32(0); root < n; root++ {
+		if index[root] != unvisited {
+			continue
+		}
+		index[root], low[root] = counter, counter
+		counter++
+		stack = append(stack, root)
+		calls = append(calls, frame{root, l.Out[root]})
+		for len(calls) > 0 {
+			top := &calls[len(calls)-1]
+			s := top.state
+			descended := false
+			for top.next < l.Out[s+1] {
+				t := top.next
+				top.next++
+				if !keep(t) {
+					continue
+				}
+				d := l.Dst[t]
+				if index[d] == unvisited {
+					index[d], low[d] = counter, counter
+					counter++
+					stack = append(stack, d)
+					calls = append(calls, frame{d, l.Out[d]})
+					descended = true
+					break
+				}
+				if comp[d] == unvisited && index[d] < low[s] {
+					low[s] = index[d] // d is on the stack
+				}
+			}
+			if descended {
+				continue
+			}
+			calls = calls[:len(calls)-1]
+			if low[s] == index[s] {
+				for {
+					v := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					comp[v] = count
+					if v == s {
+						break
+					}
+				}
+				count++
+			}
+			if len(calls) > 0 {
+				parent := calls[len(calls)-1].state
+				if low[s] < low[parent] {
+					low[parent] = low[s]
+				}
+			}
+		}
+	}
+	return comp, count
+}
+
+func TestSCCsNumberAsTarjan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	for i := 0; i < 3000; i++ {
+		l := randomLTS(rng, 1+rng.IntN(40), rng.IntN(120), 1+rng.IntN(3))
+		preds := map[string]func(int32) bool{
+			"tau": func(t int32) bool { return l.Label[t] == Tau },
+			"all": func(int32) bool { return true },
+			"odd": func(t int32) bool { return t%2 == 1 },
+		}
+		for name, keep := range preds {
+			want, wantCount := tarjanSCCs(l, keep)
+			got, gotCount := SCCs(l, keep)
+			require.Equal(t, wantCount, gotCount, "LTS %d, %s", i, name)
+			require.Equal(t, want, got, "LTS %d, %s", i, name)
+		}
+	}
+}
+
 func TestTauSCCsDeepPathNoRecursion(t *testing.T) {
 	// A τ-path of 2 M states closed into one cycle: one SCC, no stack overflow.
 	const n = 2_000_000
@@ -197,4 +291,14 @@ func TestStats(t *testing.T) {
 		States: 5, Transitions: 6, Labels: 3, TauTransitions: 3, DeadlockStates: 0,
 		Reachable: 5, TauSCCs: 5, LargestTauSCC: 1, DivergentStates: 1,
 	}, ComputeStats(l))
+}
+
+func TestReachableCountAgainstReachOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 4))
+	for i := 0; i < 2000; i++ {
+		l := randomLTS(rng, 1+rng.IntN(100), rng.IntN(150), 2)
+		l.Initial = rng.Int32N(l.NumStates)
+		order, _ := reachOrder(l)
+		require.Equal(t, int32(len(order)), reachableCount(l), "LTS %d", i)
+	}
 }

@@ -1,37 +1,48 @@
 package lts
 
 // SCCs computes the strongly connected components of the subgraph of l made
-// of the transitions t for which keep(t) holds, with Tarjan's algorithm
-// (Tarjan 1972) run on an explicit stack, so that paths of millions of
+// of the transitions t for which keep(t) holds. It is Tarjan's algorithm
+// (Tarjan 1972) in Pearce's space-efficient form (D. J. Pearce, "A space-
+// efficient algorithm for finding strongly connected components", IPL
+// 116(1), 2016), run on an explicit stack, so that paths of millions of
 // states cannot overflow the goroutine stack.
 //
 // It returns comp, the component of every state, and the number of
 // components. Components are numbered in reverse topological order: if a
 // kept path leads from component a to a different component b, then a > b.
+// The numbering is the order in which the depth-first search completes
+// the components, as in Tarjan's formulation.
+//
+// Why Pearce's form: Tarjan's keeps three arrays per state (DFS number,
+// low-link, component), and on a large LTS each transition's target costs
+// a cache miss in each array it reads. Here one array, rindex, holds all
+// three, so a transition costs one.
 func SCCs(l *LTS, keep func(t int32) bool) (comp []int32, count int32) {
 	n := l.NumStates
-	const unvisited = -1
-	// index[s] is the DFS number of s, low[s] its low-link; comp[s] is
-	// unvisited until s is assigned to a component.
-	index := make([]int32, n)
-	low := make([]int32, n)
-	comp = make([]int32, n)
-	for i := range index {
-		index[i] = unvisited
-		comp[i] = unvisited
+	// rindex[s] is 0 while s is unvisited. While s is active (visited,
+	// not yet in a component) it is s's DFS number, lowered to the
+	// smallest number reachable (the low-link); the active states are
+	// always numbered 1..#active in visiting order, because they leave in
+	// reverse visiting order, so numbers are reused. Once s is in a
+	// component it is last-k for the k-th component completed (last =
+	// n-1), which no active state's number exceeds: an edge into a
+	// completed component never lowers a low-link.
+	rindex := make([]int32, n)
+	type frame struct{ state, next, num int32 }
+	var calls []frame  // the depth-first search's call stack
+	var active []int32 // Tarjan's stack: active states not on calls
+	next := int32(1)   // the DFS number of the next state visited
+	last := n - 1      // the rindex of the next component completed
+	visit := func(s int32) {
+		rindex[s] = next
+		calls = append(calls, frame{s, l.Out[s], next})
+		next++
 	}
-	var stack []int32 // Tarjan's stack of states not yet in a component
-	type frame struct{ state, next int32 }
-	var calls []frame // the explicit DFS call stack
-	var counter int32
 	for root := int32(0); root < n; root++ {
-		if index[root] != unvisited {
+		if rindex[root] != 0 {
 			continue
 		}
-		index[root], low[root] = counter, counter
-		counter++
-		stack = append(stack, root)
-		calls = append(calls, frame{root, l.Out[root]})
+		visit(root)
 		for len(calls) > 0 {
 			top := &calls[len(calls)-1]
 			s := top.state
@@ -43,42 +54,46 @@ func SCCs(l *LTS, keep func(t int32) bool) (comp []int32, count int32) {
 					continue
 				}
 				d := l.Dst[t]
-				if index[d] == unvisited {
-					index[d], low[d] = counter, counter
-					counter++
-					stack = append(stack, d)
-					calls = append(calls, frame{d, l.Out[d]})
+				if rindex[d] == 0 {
+					visit(d)
 					descended = true
 					break
 				}
-				if comp[d] == unvisited && index[d] < low[s] {
-					low[s] = index[d] // d is on the stack
+				if rindex[d] < rindex[s] {
+					rindex[s] = rindex[d]
 				}
 			}
 			if descended {
 				continue
 			}
+			num := top.num
 			calls = calls[:len(calls)-1]
-			if low[s] == index[s] {
-				for {
-					v := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					comp[v] = count
-					if v == s {
-						break
-					}
+			if rindex[s] == num {
+				// s is the root of a component: s and the active states
+				// visited after it.
+				next--
+				for len(active) > 0 && num <= rindex[active[len(active)-1]] {
+					rindex[active[len(active)-1]] = last
+					active = active[:len(active)-1]
+					next--
 				}
-				count++
+				rindex[s] = last
+				last--
+			} else {
+				active = append(active, s)
 			}
 			if len(calls) > 0 {
-				parent := calls[len(calls)-1].state
-				if low[s] < low[parent] {
-					low[parent] = low[s]
+				if p := calls[len(calls)-1].state; rindex[s] < rindex[p] {
+					rindex[p] = rindex[s]
 				}
 			}
 		}
 	}
-	return comp, count
+	// The k-th component completed (from 0) has rindex n-1-k.
+	for s, r := range rindex {
+		rindex[s] = n - 1 - r
+	}
+	return rindex, n - 1 - last
 }
 
 // TauSCCs computes the τ-strongly-connected components of l (see SCCs).
@@ -97,9 +112,12 @@ func DivergentComponents(l *LTS, comp []int32, count int32) []bool {
 	for c := range div {
 		div[c] = size[c] > 1
 	}
-	for t := range l.Src {
-		if l.Label[t] == Tau && l.Src[t] == l.Dst[t] {
-			div[comp[l.Src[t]]] = true
+	// By source, through Out: Src need not be read.
+	for s := range l.NumStates {
+		for t := l.Out[s]; t < l.Out[s+1]; t++ {
+			if l.Label[t] == Tau && l.Dst[t] == s {
+				div[comp[s]] = true
+			}
 		}
 	}
 	return div
