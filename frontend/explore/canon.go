@@ -50,10 +50,7 @@ func (c *canonicaliser) clone() *canonicaliser {
 
 // initRoots fills refMask and refOffs.
 func (x *canonicaliser) initRoots() {
-	x.refMask = make([]uint64, len(x.p.code))
-	for pc := 1; pc < len(x.p.code); pc++ {
-		x.refMask[pc] = x.p.methods[x.p.code[pc].method].refMask
-	}
+	x.refMask = x.p.refMask
 	for _, fs := range x.p.lay.refFields {
 		offs := make([]int32, len(fs))
 		for i, f := range fs {

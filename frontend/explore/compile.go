@@ -154,6 +154,10 @@ type program struct {
 	obj     *check.Object
 	code    []instr
 	methods []*method
+	// refMask[pc]: the reference locals of the method of pc as a bit set
+	// (0 at pc 0, idle): a thread's references are found by one load and a
+	// loop over the set bits.
+	refMask []uint64
 	lay     layout
 	init    []int32 // initial state, before the init block runs
 	// initMethod is the compiled init block, run atomically by thread 1
@@ -279,6 +283,10 @@ func compile(p *check.Program, obj *check.Object, threads int, values []int, fin
 	prog.lay.threadSize = tLocals + int32(maxLocals)
 	prog.lay.heapBase = prog.lay.nshared + int32(threads)*prog.lay.threadSize
 	liveness(prog.code)
+	prog.refMask = make([]uint64, len(prog.code))
+	for pc := 1; pc < len(prog.code); pc++ {
+		prog.refMask[pc] = prog.methods[prog.code[pc].method].refMask
+	}
 	// Initial state.
 	st := make([]int32, prog.lay.heapBase+1)
 	for i, v := range obj.Shared {

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/syntax"
@@ -349,20 +350,16 @@ func (m *machine) private(slots []int32) bool {
 				return false
 			}
 		}
-		for th := 0; th < int(lay.threads); th++ {
-			if th == m.t {
-				continue
-			}
-			b := lay.threadBase(th)
-			pc := m.mem[b+tPC]
-			if pc == 0 {
-				continue
-			}
-			for _, l := range m.p.methods[m.p.code[pc].method].refLocals {
-				if m.mem[b+tLocals+l] == n {
-					return false
+		b := lay.nshared
+		for th := range int(lay.threads) {
+			if th != m.t {
+				for r := m.p.refMask[m.mem[b+tPC]]; r != 0; r &= r - 1 {
+					if m.mem[b+tLocals+int32(bits.TrailingZeros64(r))] == n {
+						return false
+					}
 				}
 			}
+			b += lay.threadSize
 		}
 		count := m.mem[lay.heapBase]
 		for id := int32(1); id <= count; id++ {
@@ -379,11 +376,9 @@ func (m *machine) private(slots []int32) bool {
 
 // resetThread makes thread m.t idle: dead locals and result cleared.
 func (m *machine) resetThread() {
-	if pc := m.mem[m.base+tPC]; pc != 0 {
-		for _, k := range m.p.methods[m.p.code[pc].method].refLocals {
-			if m.mem[m.base+tLocals+k] != 0 {
-				m.moved |= movedLocal
-			}
+	for r := m.p.refMask[m.mem[m.base+tPC]]; r != 0; r &= r - 1 {
+		if m.mem[m.base+tLocals+int32(bits.TrailingZeros64(r))] != 0 {
+			m.moved |= movedLocal
 		}
 	}
 	m.mem[m.base+tPC] = 0
