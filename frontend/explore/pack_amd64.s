@@ -19,7 +19,7 @@ TEXT ·packSmall(SB), NOSPLIT|NOFRAME, $0-32
 pack16:
 	LEAQ	16(AX), DX
 	CMPQ	DX, CX
-	JGT	pack8
+	JGT	packTail
 	MOVOU	(SI)(AX*4), X0
 	MOVOU	16(SI)(AX*4), X1
 	MOVOU	32(SI)(AX*4), X2
@@ -40,6 +40,36 @@ pack16:
 	MOVOU	X0, (DI)(AX*1)
 	MOVQ	DX, AX
 	JMP	pack16
+
+	// Fewer than sixteen values left: if there are sixteen in all, the
+	// last sixteen are checked and packed together, again rewriting some
+	// packed already (with the same bytes), rather than one at a time.
+packTail:
+	CMPQ	AX, CX
+	JGE	packed
+	CMPQ	CX, $16
+	JLT	pack8
+	LEAQ	-16(CX), DX
+	MOVOU	(SI)(DX*4), X0
+	MOVOU	16(SI)(DX*4), X1
+	MOVOU	32(SI)(DX*4), X2
+	MOVOU	48(SI)(DX*4), X3
+	MOVO	X0, X4
+	POR	X1, X4
+	POR	X2, X4
+	POR	X3, X4
+	PAND	X7, X4
+	PCMPEQL	X6, X4
+	PMOVMSKB	X4, BX
+	CMPL	BX, $0xffff
+	JNE	pack1
+	PACKSSLW	X1, X0
+	PACKSSLW	X3, X2
+	PACKUSWB	X2, X0
+	PADDB	X0, X0
+	MOVOU	X0, (DI)(DX*1)
+	MOVQ	CX, AX
+	JMP	packed
 
 pack8:
 	LEAQ	8(AX), DX
@@ -93,7 +123,7 @@ TEXT ·unpackSmall(SB), NOSPLIT|NOFRAME, $0-32
 unpack16:
 	LEAQ	16(AX), DX
 	CMPQ	DX, CX
-	JGT	unpack8
+	JGT	unpackTail
 	MOVOU	(SI)(AX*1), X0
 	MOVO	X0, X1
 	PAND	X7, X1
@@ -117,6 +147,37 @@ unpack16:
 	MOVOU	X3, 48(DI)(AX*4)
 	MOVQ	DX, AX
 	JMP	unpack16
+
+	// The last sixteen together, as in packSmall.
+unpackTail:
+	CMPQ	AX, CX
+	JGE	unpacked
+	CMPQ	CX, $16
+	JLT	unpack8
+	LEAQ	-16(CX), DX
+	MOVOU	(SI)(DX*1), X0
+	MOVO	X0, X1
+	PAND	X7, X1
+	PCMPEQB	X6, X1
+	PMOVMSKB	X1, BX
+	CMPL	BX, $0xffff
+	JNE	unpack1
+	PSRLW	$1, X0
+	MOVO	X0, X1
+	PUNPCKLBW	X6, X0
+	PUNPCKHBW	X6, X1
+	MOVO	X0, X2
+	PUNPCKLWL	X6, X0
+	PUNPCKHWL	X6, X2
+	MOVO	X1, X3
+	PUNPCKLWL	X6, X1
+	PUNPCKHWL	X6, X3
+	MOVOU	X0, (DI)(DX*4)
+	MOVOU	X2, 16(DI)(DX*4)
+	MOVOU	X1, 32(DI)(DX*4)
+	MOVOU	X3, 48(DI)(DX*4)
+	MOVQ	CX, AX
+	JMP	unpacked
 
 unpack8:
 	LEAQ	8(AX), DX
