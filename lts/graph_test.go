@@ -302,3 +302,65 @@ func TestReachableCountAgainstReachOrder(t *testing.T) {
 		require.Equal(t, int32(len(order)), reachableCount(l), "LTS %d", i)
 	}
 }
+
+// referenceStats computes Stats the direct way: a breadth-first search for
+// the reachable states, the SCCs for the τ-components.
+func referenceStats(l *LTS) Stats {
+	st := Stats{States: l.NumStates, Transitions: len(l.Src), Labels: len(l.Labels) - 1}
+	for t := range l.Src {
+		if l.Label[t] == Tau {
+			st.TauTransitions++
+		}
+	}
+	for s := range l.NumStates {
+		if l.Out[s] == l.Out[s+1] {
+			st.DeadlockStates++
+		}
+	}
+	order, _ := reachOrder(l)
+	st.Reachable = int32(len(order))
+	comp, count := tarjanSCCs(l, func(t int32) bool { return l.Label[t] == Tau })
+	st.TauSCCs = count
+	size := make([]int32, count)
+	for _, c := range comp {
+		size[c]++
+		st.LargestTauSCC = max(st.LargestTauSCC, size[c])
+	}
+	div := DivergentComponents(l, comp, count)
+	for _, c := range comp {
+		if div[c] {
+			st.DivergentStates++
+		}
+	}
+	return st
+}
+
+// TestStatsAgainstReference checks ComputeStats on random LTSs, half of
+// them without τ-cycles by construction (τ only to higher states), with
+// random initial states.
+func TestStatsAgainstReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 1))
+	for i := 0; i < 3000; i++ {
+		l := randomLTS(rng, 1+rng.IntN(60), rng.IntN(150), 2)
+		if i%2 == 0 {
+			b := NewBuilder()
+			b.SetNumStates(l.NumStates)
+			for _, name := range l.Labels[1:] {
+				b.Label(name)
+			}
+			for tr := range l.Src {
+				src, lab, dst := l.Src[tr], l.Label[tr], l.Dst[tr]
+				if lab == Tau && src >= dst {
+					if src == dst {
+						continue
+					}
+					src, dst = dst, src
+				}
+				b.AddTransition(src, lab, dst)
+			}
+			l = b.Build()
+		}
+		l.Initial = rng.Int32N(l.NumStates)
+		require.Equal(t, referenceStats(l), ComputeStats(l), "LTS %d", i)
+	}
+}

@@ -17,37 +17,41 @@ type Stats struct {
 // ComputeStats computes the statistics of l in O(states + transitions).
 func ComputeStats(l *LTS) Stats {
 	st := Stats{States: l.NumStates, Transitions: len(l.Src), Labels: len(l.Labels) - 1}
-	// The τ-SCCs are a depth-first search bound by cache misses; the
-	// reachable states (another search) and the counts are done beside
-	// them, on another core when there is one.
+	// The τ-SCCs are a depth-first search whose every access is a cache
+	// miss on a large LTS (3.3 s on Treiber 6/1's 101 M transitions); the
+	// rest is done beside it, on another core when there is one.
+	var selfLoop []bool // a τ self-loop on the state
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for _, lab := range l.Label {
-			if lab == Tau {
-				st.TauTransitions++
-			}
-		}
-		for s := int32(0); s < l.NumStates; s++ {
+		selfLoop = make([]bool, l.NumStates)
+		for s := range l.NumStates {
 			if l.Out[s] == l.Out[s+1] {
 				st.DeadlockStates++
+			}
+			for t := l.Out[s]; t < l.Out[s+1]; t++ {
+				if l.Label[t] == Tau {
+					st.TauTransitions++
+					if l.Dst[t] == s {
+						selfLoop[s] = true
+					}
+				}
 			}
 		}
 		st.Reachable = reachableCount(l)
 	}()
 	comp, count := TauSCCs(l)
-	<-done
 	st.TauSCCs = count
 	size := make([]int32, count)
 	for _, c := range comp {
 		size[c]++
-		if size[c] > st.LargestTauSCC {
-			st.LargestTauSCC = size[c]
-		}
+		st.LargestTauSCC = max(st.LargestTauSCC, size[c])
 	}
-	div := DivergentComponents(l, comp, count)
-	for _, c := range comp {
-		if div[c] {
+	<-done
+	// On a τ-cycle: in a component of two states or more, or on a τ
+	// self-loop (as DivergentComponents).
+	for s, c := range comp {
+		if size[c] > 1 || selfLoop[s] {
 			st.DivergentStates++
 		}
 	}
@@ -55,10 +59,15 @@ func ComputeStats(l *LTS) Stats {
 }
 
 // reachableCount is the number of states reachable from the initial state.
+//
 // Only the count: Reachable would build a copy of the whole LTS (2.9 GiB
-// for the 101 M transitions of Treiber 6/1), and reachOrder's int32 per
-// state for the visited mark costs a cache miss per transition on a large
-// LTS, where a bit set (2.5 MB for 20 M states) mostly stays in the cache.
+// for the 101 M transitions of Treiber 6/1). The states are marked in a
+// bit set (2.5 MB for 20 M states), which mostly stays in the cache, and
+// visited by a sweep in number order, which reads the transition arrays
+// in order: a state marked ahead of the sweep is visited when the sweep
+// reaches it, one marked behind it from a stack at once. On a breadth-
+// first numbering nearly all are ahead: 0.4 s instead of 2.5 s for a
+// depth-first search on Treiber 6/1.
 func reachableCount(l *LTS) int32 {
 	seen := make([]uint64, (l.NumStates+63)/64)
 	mark := func(s int32) bool {
@@ -69,17 +78,27 @@ func reachableCount(l *LTS) int32 {
 		*w |= b
 		return true
 	}
-	stack := []int32{l.Initial}
 	mark(l.Initial)
 	count := int32(1)
-	for len(stack) > 0 {
-		s := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, d := range l.Dst[l.Out[s]:l.Out[s+1]] {
-			if mark(d) {
-				count++
-				stack = append(stack, d)
+	var behind []int32 // marked behind the sweep, not yet visited
+	for pos := range l.NumStates {
+		if seen[pos/64]&(1<<(pos%64)) == 0 {
+			continue
+		}
+		for s := pos; ; {
+			for _, d := range l.Dst[l.Out[s]:l.Out[s+1]] {
+				if mark(d) {
+					count++
+					if d < pos {
+						behind = append(behind, d)
+					}
+				}
 			}
+			if len(behind) == 0 {
+				break
+			}
+			s = behind[len(behind)-1]
+			behind = behind[:len(behind)-1]
 		}
 	}
 	return count
