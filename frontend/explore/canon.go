@@ -19,6 +19,8 @@ type canonicaliser struct {
 	// offsets in a node of heap type h of its reference fields. Shared,
 	// read-only, by the canonicalisers of one exploration.
 	refMask []uint64
+	// dead[pc]: the locals dead at pc, as a bit set.
+	dead    []uint64
 	refOffs [][]int32
 	// uniform: the reference-field offsets shared by every heap type, or
 	// nil if they differ (then refOffs by type).
@@ -45,12 +47,17 @@ func newCanonicaliser(p *program, threads int) *canonicaliser {
 // clone returns a canonicaliser with the same program and root slots and
 // buffers of its own.
 func (c *canonicaliser) clone() *canonicaliser {
-	return &canonicaliser{p: c.p, threads: c.threads, refMask: c.refMask, refOffs: c.refOffs, uniform: c.uniform, postorder: c.postorder}
+	return &canonicaliser{p: c.p, threads: c.threads, refMask: c.refMask, dead: c.dead, refOffs: c.refOffs, uniform: c.uniform, postorder: c.postorder}
 }
 
-// initRoots fills refMask and refOffs.
+// initRoots fills refMask, dead and refOffs.
 func (x *canonicaliser) initRoots() {
 	x.refMask = x.p.refMask
+	all := uint64(1)<<uint(x.p.lay.threadSize-tLocals) - 1
+	x.dead = make([]uint64, len(x.p.code))
+	for pc, in := range x.p.code {
+		x.dead[pc] = ^in.live & all
+	}
 	for _, fs := range x.p.lay.refFields {
 		offs := make([]int32, len(fs))
 		for i, f := range fs {
@@ -231,11 +238,13 @@ func (x *canonicaliser) zeroDead(st []int32, t int) bool {
 	if t < 0 {
 		return false
 	}
-	lay := &x.p.lay
-	base := lay.threadBase(t)
+	base := x.p.lay.threadBase(t)
 	pc := st[base+tPC]
-	loc := st[base+tLocals : base+lay.threadSize]
-	dead := ^x.p.code[pc].live & (1<<uint(len(loc)) - 1)
+	dead := x.dead[pc]
+	if dead == 0 {
+		return false
+	}
+	loc := st[base+tLocals:]
 	dropped := false
 	for d := dead & x.refMask[pc]; d != 0; d &= d - 1 {
 		dropped = dropped || loc[bits.TrailingZeros64(d)] != 0

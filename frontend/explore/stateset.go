@@ -260,12 +260,12 @@ func encodeTo(b []byte, st []int32) int {
 	for {
 		k := packSmallPrefix(b[i:], st)
 		i += k
-		if st = st[k:]; len(st) == 0 {
+		if k == len(st) { // before reslicing: the common case, all small
 			return i
 		}
 		// The 64-bit zigzag varint of an int32 is its 32-bit one.
-		i += binary.PutVarint(b[i:], int64(st[0]))
-		st = st[1:]
+		i += binary.PutVarint(b[i:], int64(st[k]))
+		st = st[k+1:]
 	}
 }
 
