@@ -124,7 +124,7 @@ type explorer struct {
 	// The LTS under construction. Transitions are found in order of their
 	// source (breadth-first), so the CSR index is built as states are
 	// expanded and Src is recovered from it at the end.
-	out        []int32 // out[s]: first transition of state s
+	out        column[int32] // out[s]: first transition of state s
 	labelCol   column[uint16]
 	dst        column[int32]
 	thread     column[uint8]
@@ -394,7 +394,7 @@ func (x *explorer) insertBlock(blk *block) error {
 		if x.o.Progress != nil && s&0xffff == 0 {
 			x.o.Progress(int64(s), int64(x.dst.n))
 		}
-		x.out = append(x.out, int32(x.dst.n))
+		x.out.append(int32(x.dst.n))
 		if err := x.flush(s, blk, start, end); err != nil {
 			return err
 		}
@@ -416,11 +416,10 @@ func (x *explorer) build() *lts.LTS {
 		debug.FreeOSMemory()
 	}
 	m := int32(x.dst.n)
-	out := x.out
-	for int32(len(out)) < n+1 {
-		out = append(out, m)
+	for int32(x.out.n) < n+1 { // the states not expanded, and the end
+		x.out.append(m)
 	}
-	x.out = nil
+	out := x.out.slice(x.o.Workers)
 	src := make([]int32, m)
 	const statesPerPart = 1 << 16
 	parallel.ForEach(x.o.Workers, int(n+statesPerPart-1)/statesPerPart, func(part int) {
