@@ -1,5 +1,59 @@
 #include "textflag.h"
 
+// PACK16_CHECK loads the sixteen int32 at SI+4*i into X0-X3 and sets the
+// flags for JNE: not equal unless they all lie in [0, 64) (their OR has no
+// bit in X7's mask; X6 is zero).
+#define PACK16_CHECK(i) \
+	MOVOU	(SI)(i*4), X0; \
+	MOVOU	16(SI)(i*4), X1; \
+	MOVOU	32(SI)(i*4), X2; \
+	MOVOU	48(SI)(i*4), X3; \
+	MOVO	X0, X4; \
+	POR	X1, X4; \
+	POR	X2, X4; \
+	POR	X3, X4; \
+	PAND	X7, X4; \
+	PCMPEQL	X6, X4; \
+	PMOVMSKB	X4, BX; \
+	CMPL	BX, $0xffff
+
+// PACK16_STORE narrows the values in X0-X3 to bytes, doubles them and
+// stores the sixteen bytes at DI+i.
+#define PACK16_STORE(i) \
+	PACKSSLW	X1, X0; \
+	PACKSSLW	X3, X2; \
+	PACKUSWB	X2, X0; \
+	PADDB	X0, X0; \
+	MOVOU	X0, (DI)(i*1)
+
+// UNPACK16_CHECK loads the sixteen bytes at SI+i into X0 and sets the
+// flags for JNE: not equal unless they are all even and below 0x80.
+#define UNPACK16_CHECK(i) \
+	MOVOU	(SI)(i*1), X0; \
+	MOVO	X0, X1; \
+	PAND	X7, X1; \
+	PCMPEQB	X6, X1; \
+	PMOVMSKB	X1, BX; \
+	CMPL	BX, $0xffff
+
+// UNPACK16_STORE halves the bytes in X0, widens them to int32 and stores
+// the sixteen at DI+4*i.
+#define UNPACK16_STORE(i) \
+	PSRLW	$1, X0; \
+	MOVO	X0, X1; \
+	PUNPCKLBW	X6, X0; \
+	PUNPCKHBW	X6, X1; \
+	MOVO	X0, X2; \
+	PUNPCKLWL	X6, X0; \
+	PUNPCKHWL	X6, X2; \
+	MOVO	X1, X3; \
+	PUNPCKLWL	X6, X1; \
+	PUNPCKHWL	X6, X3; \
+	MOVOU	X0, (DI)(i*4); \
+	MOVOU	X2, 16(DI)(i*4); \
+	MOVOU	X1, 32(DI)(i*4); \
+	MOVOU	X3, 48(DI)(i*4)
+
 // func packSmall(dst *byte, src *int32, n int) int
 //
 // Packs the longest prefix of src[:n] whose values lie in [0, 64), each as
@@ -20,24 +74,9 @@ pack16:
 	LEAQ	16(AX), DX
 	CMPQ	DX, CX
 	JGT	packTail
-	MOVOU	(SI)(AX*4), X0
-	MOVOU	16(SI)(AX*4), X1
-	MOVOU	32(SI)(AX*4), X2
-	MOVOU	48(SI)(AX*4), X3
-	MOVO	X0, X4
-	POR	X1, X4
-	POR	X2, X4
-	POR	X3, X4
-	PAND	X7, X4
-	PCMPEQL	X6, X4
-	PMOVMSKB	X4, BX
-	CMPL	BX, $0xffff
+	PACK16_CHECK(AX)
 	JNE	pack1
-	PACKSSLW	X1, X0
-	PACKSSLW	X3, X2
-	PACKUSWB	X2, X0
-	PADDB	X0, X0
-	MOVOU	X0, (DI)(AX*1)
+	PACK16_STORE(AX)
 	MOVQ	DX, AX
 	JMP	pack16
 
@@ -50,24 +89,9 @@ packTail:
 	CMPQ	CX, $16
 	JLT	pack8
 	LEAQ	-16(CX), DX
-	MOVOU	(SI)(DX*4), X0
-	MOVOU	16(SI)(DX*4), X1
-	MOVOU	32(SI)(DX*4), X2
-	MOVOU	48(SI)(DX*4), X3
-	MOVO	X0, X4
-	POR	X1, X4
-	POR	X2, X4
-	POR	X3, X4
-	PAND	X7, X4
-	PCMPEQL	X6, X4
-	PMOVMSKB	X4, BX
-	CMPL	BX, $0xffff
+	PACK16_CHECK(DX)
 	JNE	pack1
-	PACKSSLW	X1, X0
-	PACKSSLW	X3, X2
-	PACKUSWB	X2, X0
-	PADDB	X0, X0
-	MOVOU	X0, (DI)(DX*1)
+	PACK16_STORE(DX)
 	MOVQ	CX, AX
 	JMP	packed
 
@@ -124,27 +148,9 @@ unpack16:
 	LEAQ	16(AX), DX
 	CMPQ	DX, CX
 	JGT	unpackTail
-	MOVOU	(SI)(AX*1), X0
-	MOVO	X0, X1
-	PAND	X7, X1
-	PCMPEQB	X6, X1
-	PMOVMSKB	X1, BX
-	CMPL	BX, $0xffff
+	UNPACK16_CHECK(AX)
 	JNE	unpack1
-	PSRLW	$1, X0
-	MOVO	X0, X1
-	PUNPCKLBW	X6, X0
-	PUNPCKHBW	X6, X1
-	MOVO	X0, X2
-	PUNPCKLWL	X6, X0
-	PUNPCKHWL	X6, X2
-	MOVO	X1, X3
-	PUNPCKLWL	X6, X1
-	PUNPCKHWL	X6, X3
-	MOVOU	X0, (DI)(AX*4)
-	MOVOU	X2, 16(DI)(AX*4)
-	MOVOU	X1, 32(DI)(AX*4)
-	MOVOU	X3, 48(DI)(AX*4)
+	UNPACK16_STORE(AX)
 	MOVQ	DX, AX
 	JMP	unpack16
 
@@ -155,27 +161,9 @@ unpackTail:
 	CMPQ	CX, $16
 	JLT	unpack8
 	LEAQ	-16(CX), DX
-	MOVOU	(SI)(DX*1), X0
-	MOVO	X0, X1
-	PAND	X7, X1
-	PCMPEQB	X6, X1
-	PMOVMSKB	X1, BX
-	CMPL	BX, $0xffff
+	UNPACK16_CHECK(DX)
 	JNE	unpack1
-	PSRLW	$1, X0
-	MOVO	X0, X1
-	PUNPCKLBW	X6, X0
-	PUNPCKHBW	X6, X1
-	MOVO	X0, X2
-	PUNPCKLWL	X6, X0
-	PUNPCKHWL	X6, X2
-	MOVO	X1, X3
-	PUNPCKLWL	X6, X1
-	PUNPCKHWL	X6, X3
-	MOVOU	X0, (DI)(DX*4)
-	MOVOU	X2, 16(DI)(DX*4)
-	MOVOU	X1, 32(DI)(DX*4)
-	MOVOU	X3, 48(DI)(DX*4)
+	UNPACK16_STORE(DX)
 	MOVQ	CX, AX
 	JMP	unpacked
 
