@@ -28,8 +28,8 @@ func ltsDigest(l *lts.LTS) string {
 		w(l.Src[t])
 		w(l.Dst[t])
 		h.Write([]byte(l.Labels[l.Label[t]]))
-		w(l.Meta.Thread[t])
-		w(l.Meta.Step[t])
+		w(int32(l.Meta.Thread[t]))
+		w(int32(l.Meta.Step[t]))
 	}
 	return fmt.Sprintf("%x", h.Sum(nil)[:8])
 }

@@ -1,5 +1,7 @@
 package lts
 
+import "fmt"
+
 // Builder constructs an LTS incrementally. States may be added one by one
 // (AddState) or all at once (SetNumStates); transitions may be added in any
 // order and are sorted by source, stably, when Build is called.
@@ -11,8 +13,8 @@ type Builder struct {
 	src, lab   []int32
 	dst        []int32
 	withMeta   bool
-	thread     []int32
-	step       []int32
+	thread     []uint8
+	step       []int16
 	steps      []SourceStep
 }
 
@@ -84,20 +86,30 @@ func (b *Builder) AddTransition(src, label, dst int32) {
 
 // AddStep registers a source step and returns its id for AddTransitionMeta.
 func (b *Builder) AddStep(s SourceStep) int32 {
+	if len(b.steps) == MaxMetaSteps {
+		panic(fmt.Sprintf("lts: more than %d source steps", MaxMetaSteps))
+	}
 	b.enableMeta()
 	b.steps = append(b.steps, s)
 	return int32(len(b.steps) - 1)
 }
 
-// AddTransitionMeta adds src --label--> dst taken by thread at source step
-// step (-1 for none).
+// AddTransitionMeta adds src --label--> dst taken by thread (at most
+// MaxMetaThread) at source step step (one that AddStep returned; -1 for
+// none).
 func (b *Builder) AddTransitionMeta(src, label, dst, thread, step int32) {
+	if thread < 0 || thread > MaxMetaThread {
+		panic(fmt.Sprintf("lts: thread %d out of 0..%d", thread, MaxMetaThread))
+	}
+	if step < -1 || step >= MaxMetaSteps {
+		panic(fmt.Sprintf("lts: step %d out of -1..%d", step, MaxMetaSteps-1))
+	}
 	b.enableMeta()
 	b.src = append(b.src, src)
 	b.lab = append(b.lab, label)
 	b.dst = append(b.dst, dst)
-	b.thread = append(b.thread, thread)
-	b.step = append(b.step, step)
+	b.thread = append(b.thread, uint8(thread))
+	b.step = append(b.step, int16(step))
 }
 
 func (b *Builder) enableMeta() {
@@ -105,8 +117,8 @@ func (b *Builder) enableMeta() {
 		return
 	}
 	b.withMeta = true
-	b.thread = make([]int32, len(b.src), cap(b.src))
-	b.step = make([]int32, len(b.src), cap(b.src))
+	b.thread = make([]uint8, len(b.src), cap(b.src))
+	b.step = make([]int16, len(b.src), cap(b.src))
 	for i := range b.step {
 		b.step[i] = -1
 	}
@@ -148,21 +160,14 @@ func (b *Builder) Build() *LTS {
 		fill[s]++
 	}
 	fill = nil
-	apply := func(from []int32) []int32 {
-		to := make([]int32, m)
-		for j, i := range perm {
-			to[j] = from[i]
-		}
-		return to
-	}
-	l.Src = apply(b.src)
+	l.Src = permuted(b.src, perm)
 	b.src = nil
-	l.Label = apply(b.lab)
+	l.Label = permuted(b.lab, perm)
 	b.lab = nil
-	l.Dst = apply(b.dst)
+	l.Dst = permuted(b.dst, perm)
 	b.dst = nil
 	if b.withMeta {
-		l.Meta = &Meta{Thread: apply(b.thread), Step: apply(b.step), Steps: b.steps}
+		l.Meta = &Meta{Thread: permuted(b.thread, perm), Step: permuted(b.step, perm), Steps: b.steps}
 	}
 	*b = Builder{}
 	return l
@@ -185,4 +190,13 @@ type Triple struct {
 	Src   int32
 	Label string
 	Dst   int32
+}
+
+// permuted returns from[perm[0]], from[perm[1]], ….
+func permuted[T any](from []T, perm []int32) []T {
+	to := make([]T, len(perm))
+	for j, i := range perm {
+		to[j] = from[i]
+	}
+	return to
 }

@@ -253,6 +253,29 @@ func TestBuilderKeepsMetaThroughSorting(t *testing.T) {
 	assert.False(t, ok)
 }
 
+// TestBuilderMetaLimits: Meta records threads up to MaxMetaThread and up to
+// MaxMetaSteps source steps; the builder refuses more rather than wrap.
+func TestBuilderMetaLimits(t *testing.T) {
+	b := NewBuilder()
+	b.SetNumStates(2)
+	b.AddTransitionMeta(0, Tau, 1, MaxMetaThread, -1)
+	assert.PanicsWithValue(t, "lts: thread 256 out of 0..255", func() { b.AddTransitionMeta(0, Tau, 1, MaxMetaThread+1, -1) })
+	l := b.Build()
+	assert.Equal(t, int32(MaxMetaThread), l.ThreadOf(0))
+
+	b = NewBuilder()
+	for range MaxMetaSteps {
+		b.AddStep(SourceStep{Text: "s"})
+	}
+	b.SetNumStates(1)
+	b.AddTransitionMeta(0, Tau, 0, 1, MaxMetaSteps-1)
+	assert.Panics(t, func() { b.AddStep(SourceStep{Text: "one too many"}) })
+	l = b.Build()
+	require.NoError(t, l.Validate())
+	_, ok := l.StepOf(0)
+	assert.True(t, ok)
+}
+
 func TestTraceExport(t *testing.T) {
 	tr := &Trace{
 		Title: "lock-freedom violated",

@@ -2,6 +2,7 @@ package lts
 
 import (
 	"fmt"
+	"math"
 	"sort"
 )
 
@@ -34,12 +35,14 @@ type LTS struct {
 
 // Meta is per-transition side data recorded by the frontend: which thread
 // took a transition and which source step it executes. Both slices are
-// parallel to LTS.Src.
+// parallel to LTS.Src. They are narrow (at most MaxMetaThread threads and
+// MaxMetaSteps source steps, more than a model has): on a large LTS, int32
+// slices would cost 500 MB more per 100 M transitions.
 type Meta struct {
 	// Thread is the thread (numbered from 1) that took each transition; 0 if none.
-	Thread []int32
+	Thread []uint8
 	// Step indexes Steps for each transition; -1 if none.
-	Step []int32
+	Step []int16
 	// Steps describes source steps, referenced by Step.
 	Steps []SourceStep
 }
@@ -80,12 +83,19 @@ func (l *LTS) IsTau(t int32) bool { return l.Label[t] == Tau }
 // LabelName returns the name of transition t's label.
 func (l *LTS) LabelName(t int32) string { return l.Labels[l.Label[t]] }
 
+// MaxMetaThread and MaxMetaSteps bound the thread numbers and the number of
+// source steps that Meta can record (labels name threads up to MaxThread).
+const (
+	MaxMetaThread = math.MaxUint8
+	MaxMetaSteps  = math.MaxInt16 + 1
+)
+
 // ThreadOf returns the thread that took transition t, or 0 if unknown.
 func (l *LTS) ThreadOf(t int32) int32 {
 	if l.Meta == nil || l.Meta.Thread == nil {
 		return 0
 	}
-	return l.Meta.Thread[t]
+	return int32(l.Meta.Thread[t])
 }
 
 // StepOf returns the source step of transition t and whether it is known.

@@ -56,7 +56,7 @@ func permute(l *LTS, ids []int32) *LTS {
 		c.Src[j], c.Label[j], c.Dst[j] = l.Src[t], l.Label[t], l.Dst[t]
 	}
 	if l.Meta != nil {
-		c.Meta = &Meta{Thread: make([]int32, len(ids)), Step: make([]int32, len(ids)), Steps: l.Meta.Steps}
+		c.Meta = &Meta{Thread: make([]uint8, len(ids)), Step: make([]int16, len(ids)), Steps: l.Meta.Steps}
 		for j, t := range ids {
 			c.Meta.Thread[j], c.Meta.Step[j] = l.Meta.Thread[t], l.Meta.Step[t]
 		}
@@ -92,7 +92,7 @@ func Reachable(l *LTS) (r *LTS, oldToNew []int32) {
 		r.Src[j], r.Label[j], r.Dst[j] = oldToNew[l.Src[t]], l.Label[t], oldToNew[l.Dst[t]]
 	}
 	if l.Meta != nil {
-		r.Meta = &Meta{Thread: make([]int32, len(ids)), Step: make([]int32, len(ids)), Steps: l.Meta.Steps}
+		r.Meta = &Meta{Thread: make([]uint8, len(ids)), Step: make([]int16, len(ids)), Steps: l.Meta.Steps}
 		for j, t := range ids {
 			r.Meta.Thread[j], r.Meta.Step[j] = l.Meta.Thread[t], l.Meta.Step[t]
 		}

@@ -94,7 +94,7 @@ func benchLTS(seed uint64, states int32, degree, threads int, spin bool) *lts.LT
 		b.Label(name)
 	}
 	for t := range l.Src {
-		b.AddTransitionMeta(l.Src[t], l.Label[t], l.Dst[t], l.Meta.Thread[t], -1)
+		b.AddTransitionMeta(l.Src[t], l.Label[t], l.Dst[t], int32(l.Meta.Thread[t]), -1)
 	}
 	b.AddTransitionMeta(deepest, lts.Tau, deepest, 1, -1)
 	return b.Build()

@@ -260,7 +260,7 @@ func maxThreadOf(l *lts.LTS) int {
 	}
 	if l.Meta != nil {
 		for _, th := range l.Meta.Thread {
-			n = max(n, th)
+			n = max(n, int32(th))
 		}
 	}
 	return int(n)

@@ -101,11 +101,8 @@ func annotateStates(l *lts.LTS, opts Options) (*model, error) {
 		}
 	}
 	if hasThreads(l) {
-		for t, th := range l.Meta.Thread {
-			if th < 0 || th > MaxThread {
-				return nil, fmt.Errorf("transition %d (%s): thread %d out of range [0,%d]", t, l.LabelName(int32(t)), th, MaxThread)
-			}
-			maxThread = max(maxThread, th)
+		for _, th := range l.Meta.Thread { // at most lts.MaxMetaThread
+			maxThread = max(maxThread, int32(th))
 		}
 	}
 	m.threads = int(maxThread)

@@ -135,7 +135,7 @@ func product(l *lts.LTS, limit int) (p *lts.LTS, origin []int32, err error) {
 			}
 			step := int32(-1)
 			if hasThreads(l) {
-				step = l.Meta.Step[t]
+				step = int32(l.Meta.Step[t])
 			}
 			b.AddTransitionMeta(q, l.Label[t], d, l.ThreadOf(t), step)
 		}

@@ -4,16 +4,21 @@ import "github.com/linbis/linbis/internal/parallel"
 
 // column is an append-only sequence of small integers stored in fixed-size
 // chunks, so that growing it never copies: the transition table of a large
-// state space is appended to for minutes and converted to []int32 once, at
+// state space is appended to for minutes and flattened into one slice at
 // the end. Narrow element types (a thread fits in a byte, a label or a
 // source step in 16 bits) keep the table small while exploring.
-type column[T ~int8 | ~uint8 | ~int16 | ~uint16 | ~int32] struct {
+type column[T integer] struct {
 	full [][]T // the chunks filled
 	cur  []T   // the chunk being filled, of capacity columnChunk
 	n    int
 }
 
 const columnChunk = 1 << 20
+
+// integer is the element types of columns.
+type integer interface {
+	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32
+}
 
 // append adds v. The fast path is a store into cur: it runs once per
 // transition and column.
@@ -33,15 +38,15 @@ func (c *column[T]) next() {
 	c.cur = make([]T, 0, columnChunk)
 }
 
-// slice returns the values as one []int32 and releases the chunks; up to
-// workers goroutines convert chunks at the same time.
-func (c *column[T]) slice(workers int) []int32 {
+// flatten returns the values of c as one []U and releases its chunks; up
+// to workers goroutines convert chunks at the same time.
+func flatten[U, T integer](c *column[T], workers int) []U {
 	chunks := append(c.full, c.cur)
-	out := make([]int32, c.n)
+	out := make([]U, c.n)
 	parallel.ForEach(workers, len(chunks), func(i int) {
 		dst := out[i*columnChunk:]
 		for j, v := range chunks[i] {
-			dst[j] = int32(v)
+			dst[j] = U(v)
 		}
 		chunks[i] = nil
 	})

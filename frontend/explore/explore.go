@@ -419,7 +419,7 @@ func (x *explorer) build() *lts.LTS {
 	for int32(x.out.n) < n+1 { // the states not expanded, and the end
 		x.out.append(m)
 	}
-	out := x.out.slice(x.o.Workers)
+	out := flatten[int32](&x.out, x.o.Workers)
 	src := make([]int32, m)
 	const statesPerPart = 1 << 16
 	parallel.ForEach(x.o.Workers, int(n+statesPerPart-1)/statesPerPart, func(part int) {
@@ -440,13 +440,13 @@ func (x *explorer) build() *lts.LTS {
 		}
 	}
 	l := &lts.LTS{Initial: 0, NumStates: n, Labels: x.labelNames, Src: src, Out: out}
-	l.Label = x.labelCol.slice(x.o.Workers)
+	l.Label = flatten[int32](&x.labelCol, x.o.Workers)
 	gc()
-	l.Dst = x.dst.slice(x.o.Workers)
+	l.Dst = flatten[int32](&x.dst, x.o.Workers)
 	gc()
-	l.Meta = &lts.Meta{Thread: x.thread.slice(x.o.Workers)}
+	l.Meta = &lts.Meta{Thread: flatten[uint8](&x.thread, x.o.Workers)}
 	gc()
-	l.Meta.Step, l.Meta.Steps = x.stepCol.slice(x.o.Workers), x.steps
+	l.Meta.Step, l.Meta.Steps = flatten[int16](&x.stepCol, x.o.Workers), x.steps
 	return l
 }
 
