@@ -13,14 +13,10 @@ import (
 type canonicaliser struct {
 	p       *program
 	threads int
-	// refMask[pc]: the reference locals of the method of pc as a bit set
-	// (0 when idle): a thread's roots, in the order of their slots, are
-	// found by one load and a loop over the set bits. refOffs[h]: the
-	// offsets in a node of heap type h of its reference fields. Shared,
-	// read-only, by the canonicalisers of one exploration.
-	refMask []uint64
-	// dead[pc]: the locals dead at pc, as a bit set.
-	dead    []uint64
+	// refOffs[h]: the offsets in a node of heap type h of its reference
+	// fields. Shared, read-only, by the canonicalisers of one exploration.
+	// (A thread's roots, in the order of their slots, are the set bits of
+	// p.refMask at its pc.)
 	refOffs [][]int32
 	// uniform: the reference-field offsets shared by every heap type, or
 	// nil if they differ (then refOffs by type).
@@ -47,17 +43,11 @@ func newCanonicaliser(p *program, threads int) *canonicaliser {
 // clone returns a canonicaliser with the same program and root slots and
 // buffers of its own.
 func (c *canonicaliser) clone() *canonicaliser {
-	return &canonicaliser{p: c.p, threads: c.threads, refMask: c.refMask, dead: c.dead, refOffs: c.refOffs, uniform: c.uniform, postorder: c.postorder}
+	return &canonicaliser{p: c.p, threads: c.threads, refOffs: c.refOffs, uniform: c.uniform, postorder: c.postorder}
 }
 
-// initRoots fills refMask, dead and refOffs.
+// initRoots fills refOffs and uniform.
 func (x *canonicaliser) initRoots() {
-	x.refMask = x.p.refMask
-	all := uint64(1)<<uint(x.p.lay.threadSize-tLocals) - 1
-	x.dead = make([]uint64, len(x.p.code))
-	for pc, in := range x.p.code {
-		x.dead[pc] = ^in.live & all
-	}
 	for _, fs := range x.p.lay.refFields {
 		offs := make([]int32, len(fs))
 		for i, f := range fs {
@@ -188,7 +178,7 @@ func (x *canonicaliser) localMovesKeep(cur, st []int32, t int) bool {
 		return false
 	}
 	base := x.p.lay.threadBase(t)
-	mask := x.refMask[cur[base+tPC]] | x.refMask[st[base+tPC]]
+	mask := x.p.refMask[cur[base+tPC]] | x.p.refMask[st[base+tPC]]
 	for ; mask != 0; mask &= mask - 1 {
 		i := base + tLocals + int32(bits.TrailingZeros64(mask))
 		if a, b := cur[i], st[i]; a != b && max(a, b) > x.sharedNodes {
@@ -240,13 +230,13 @@ func (x *canonicaliser) zeroDead(st []int32, t int) bool {
 	}
 	base := x.p.lay.threadBase(t)
 	pc := st[base+tPC]
-	dead := x.dead[pc]
+	dead := x.p.dead[pc]
 	if dead == 0 {
 		return false
 	}
 	loc := st[base+tLocals:]
 	dropped := false
-	for d := dead & x.refMask[pc]; d != 0; d &= d - 1 {
+	for d := dead & x.p.refMask[pc]; d != 0; d &= d - 1 {
 		dropped = dropped || loc[bits.TrailingZeros64(d)] != 0
 	}
 	for ; dead != 0; dead &= dead - 1 {
@@ -376,7 +366,7 @@ func (x *canonicaliser) listKeepsNumbers(st []int32) (int32, bool) {
 	}
 	base := lay.nshared
 	for range x.threads {
-		for m := x.refMask[st[base+tPC]]; m != 0; m &= m - 1 {
+		for m := x.p.refMask[st[base+tPC]]; m != 0; m &= m - 1 {
 			if !chain(st[base+tLocals+int32(bits.TrailingZeros64(m))]) {
 				return 0, false
 			}
@@ -433,7 +423,7 @@ func (x *canonicaliser) eachRoot(st []int32) iter.Seq[int32] {
 		}
 		base := lay.nshared
 		for range x.threads {
-			for m := x.refMask[st[base+tPC]]; m != 0; m &= m - 1 {
+			for m := x.p.refMask[st[base+tPC]]; m != 0; m &= m - 1 {
 				if !yield(base + tLocals + int32(bits.TrailingZeros64(m))) {
 					return
 				}

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"math/bits"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,7 +63,10 @@ func treiberPop(t *testing.T, explicit bool) (*program, int32, []int32) {
 		}
 	}
 	require.NotZero(t, popEntry)
-	refs := p.methods[p.code[popEntry].method].refLocals
+	var refs []int32
+	for m := p.refMask[popEntry]; m != 0; m &= m - 1 {
+		refs = append(refs, int32(bits.TrailingZeros64(m)))
+	}
 	require.Len(t, refs, 2, "pop's reference locals: old, nx")
 	return p, popEntry, refs
 }

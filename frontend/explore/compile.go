@@ -92,8 +92,7 @@ type method struct {
 	params     []check.Type
 	result     check.Kind
 	nlocals    int
-	refLocals  []int32 // local slots holding references, for heap renaming
-	refMask    uint64  // the same as a bit set
+	refMask    uint64 // local slots holding references, as a bit set
 	callStep   int32
 	argTuples  [][]int32
 	callable   bool // false for the init block
@@ -156,10 +155,10 @@ type program struct {
 	methods []*method
 	// refMask[pc]: the reference locals of the method of pc as a bit set
 	// (0 at pc 0, idle): a thread's references are found by one load and a
-	// loop over the set bits.
-	refMask []uint64
-	lay     layout
-	init    []int32 // initial state, before the init block runs
+	// loop over the set bits. dead[pc]: the locals dead at pc, likewise.
+	refMask, dead []uint64
+	lay           layout
+	init          []int32 // initial state, before the init block runs
 	// initMethod is the compiled init block, run atomically by thread 1
 	// to build the initial state; nil if absent.
 	initMethod *method
@@ -284,8 +283,12 @@ func compile(p *check.Program, obj *check.Object, threads int, values []int, fin
 	prog.lay.heapBase = prog.lay.nshared + int32(threads)*prog.lay.threadSize
 	liveness(prog.code)
 	prog.refMask = make([]uint64, len(prog.code))
-	for pc := 1; pc < len(prog.code); pc++ {
-		prog.refMask[pc] = prog.methods[prog.code[pc].method].refMask
+	prog.dead = make([]uint64, len(prog.code))
+	for pc, in := range prog.code {
+		if pc > 0 {
+			prog.refMask[pc] = prog.methods[in.method].refMask
+		}
+		prog.dead[pc] = ^in.live & (1<<uint(maxLocals) - 1)
 	}
 	// Initial state.
 	st := make([]int32, prog.lay.heapBase+1)
@@ -399,7 +402,6 @@ func (c *compiler) method(cm *check.Method) {
 	}
 	for _, l := range cm.Locals {
 		if l.Type.Kind == check.Ref {
-			m.refLocals = append(m.refLocals, int32(l.Index))
 			m.refMask |= 1 << uint(l.Index)
 		}
 	}
