@@ -104,20 +104,43 @@ func TauSCCs(l *LTS) (comp []int32, count int32) {
 // DivergentComponents marks the components (as numbered by TauSCCs) that
 // contain a τ-cycle: more than one state, or a τ self-loop.
 func DivergentComponents(l *LTS, comp []int32, count int32) []bool {
+	return divergentComponents(comp, componentSizes(comp, count), tauSelfLoops(l))
+}
+
+// componentSizes returns the number of states of each of the count
+// components that comp numbers.
+func componentSizes(comp []int32, count int32) []int32 {
 	size := make([]int32, count)
 	for _, c := range comp {
 		size[c]++
 	}
-	div := make([]bool, count)
-	for c := range div {
-		div[c] = size[c] > 1
-	}
+	return size
+}
+
+// tauSelfLoops marks the states with a τ self-loop.
+func tauSelfLoops(l *LTS) []bool {
+	loop := make([]bool, l.NumStates)
 	// By source, through Out: Src need not be read.
 	for s := range l.NumStates {
 		for t := l.Out[s]; t < l.Out[s+1]; t++ {
 			if l.Label[t] == Tau && l.Dst[t] == s {
-				div[comp[s]] = true
+				loop[s] = true
 			}
+		}
+	}
+	return loop
+}
+
+// divergentComponents marks the components with more than one state or a
+// state on a τ self-loop.
+func divergentComponents(comp, size []int32, selfLoop []bool) []bool {
+	div := make([]bool, len(size))
+	for c := range div {
+		div[c] = size[c] > 1
+	}
+	for s, loop := range selfLoop {
+		if loop {
+			div[comp[s]] = true
 		}
 	}
 	return div
