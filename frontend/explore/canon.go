@@ -13,13 +13,7 @@ import (
 type canonicaliser struct {
 	p       *program
 	threads int
-	// refOffs[h]: the offsets in a node of heap type h of its reference
-	// fields. Shared, read-only, by the canonicalisers of one exploration.
-	// (A thread's roots, in the order of their slots, are the set bits of
-	// p.refMask at its pc.)
-	refOffs [][]int32
-	// uniform: the reference-field offsets shared by every heap type, or
-	// nil if they differ (then refOffs by type).
+	// uniform is p.lay.uniform, read on every successor.
 	uniform []int32
 	// postorder selects the numbering: depth-first post-order in
 	// garbage-collected mode, breadth-first in explicit mode (see renumber).
@@ -35,35 +29,13 @@ type canonicaliser struct {
 }
 
 func newCanonicaliser(p *program, threads int) *canonicaliser {
-	c := &canonicaliser{p: p, threads: threads, postorder: !p.lay.explicit}
-	c.initRoots()
-	return c
+	return &canonicaliser{p: p, threads: threads, postorder: !p.lay.explicit, uniform: p.lay.uniform}
 }
 
 // clone returns a canonicaliser with the same program and root slots and
 // buffers of its own.
 func (c *canonicaliser) clone() *canonicaliser {
-	return &canonicaliser{p: c.p, threads: c.threads, refOffs: c.refOffs, uniform: c.uniform, postorder: c.postorder}
-}
-
-// initRoots fills refOffs and uniform.
-func (x *canonicaliser) initRoots() {
-	for _, fs := range x.p.lay.refFields {
-		offs := make([]int32, len(fs))
-		for i, f := range fs {
-			offs[i] = x.p.lay.hdr + f
-		}
-		x.refOffs = append(x.refOffs, offs)
-	}
-	if len(x.refOffs) > 1 {
-		x.uniform = x.refOffs[1]
-		for _, offs := range x.refOffs[2:] {
-			if !slices.Equal(offs, x.uniform) {
-				x.uniform = nil
-				break
-			}
-		}
-	}
+	return &canonicaliser{p: c.p, threads: c.threads, uniform: c.uniform, postorder: c.postorder}
 }
 
 // canonical zeroes the dead locals of thread t (-1: none moved) and
@@ -438,7 +410,7 @@ func (x *canonicaliser) refOffsets(src []int32) []int32 {
 	if x.uniform != nil {
 		return x.uniform
 	}
-	return x.refOffs[src[0]]
+	return x.p.lay.refOffs[src[0]]
 }
 
 // breadthFirstFrom numbers the nodes reachable from the roots in

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/syntax"
@@ -32,18 +33,28 @@ type instr struct {
 	op     opcode
 	back   bool // opJump: a loop's back edge
 	shared bool // reads or writes shared state (shared variables, heap fields, cas)
-	// priv lists the local slots through which this instruction reaches
-	// heap fields, when that is its only shared access: if every node they
-	// hold is private to the thread, the instruction is local work.
-	priv   []int32
-	target int32 // opBranch, opJump
-	method int32
-	step   int32 // index into program.steps
-	lhs    *expr
-	x      *expr
-	use    uint64 // locals read
-	def    uint64 // locals written
-	live   uint64 // locals live before this instruction
+	// boundary: shared, and not a return: a step that has touched shared
+	// state already ends before it, unless the nodes of priv are private.
+	boundary bool
+	target   int32 // opBranch, opJump
+	method   int32
+	step     int32 // index into program.steps
+	// priv is the set of local slots through which this instruction
+	// reaches heap fields, when that is its only shared access: if every
+	// node they hold is private to the thread, the instruction is local
+	// work.
+	priv uint64
+	lhs  *expr
+	x    *expr
+}
+
+// flow is the dataflow of an instruction, for the liveness analysis; it
+// is kept beside the code rather than in it, so that the instructions that
+// the machine reads are small.
+type flow struct {
+	use  uint64 // locals read
+	def  uint64 // locals written
+	live uint64 // locals live before this instruction
 }
 
 type ekind uint8
@@ -120,10 +131,15 @@ type layout struct {
 	// freedOff: the offset in a node of its freed flag, -1 if none.
 	freedOff int32
 	// hdr: the offset in a node of its first field.
-	hdr        int32
-	refShared  []int32   // shared offsets holding references
-	refFields  [][]int32 // per heap id: field indices holding references
-	nfields    []int32   // per heap id
+	hdr       int32
+	refShared []int32   // shared offsets holding references
+	refFields [][]int32 // per heap id: field indices holding references
+	// refOffs[h]: the offsets in a node of heap type h of its reference
+	// fields; uniform: the offsets shared by every heap type, or nil if
+	// they differ (then refOffs by type).
+	refOffs    [][]int32
+	uniform    []int32
+	nfields    []int32 // per heap id
 	fieldTypes [][]check.Type
 }
 
@@ -137,6 +153,35 @@ const (
 func (l *layout) threadBase(t int) int32 { return l.nshared + int32(t)*l.threadSize }
 func (l *layout) nodeAddr(id int32) int32 {
 	return l.heapBase + 1 + (id-1)*l.nodeSize
+}
+
+// refOffsets fills refOffs and uniform from refFields and hdr.
+func (l *layout) refOffsets() {
+	for _, fs := range l.refFields {
+		offs := make([]int32, len(fs))
+		for i, f := range fs {
+			offs[i] = l.hdr + f
+		}
+		l.refOffs = append(l.refOffs, offs)
+	}
+	if len(l.refOffs) > 1 {
+		l.uniform = l.refOffs[1]
+		for _, offs := range l.refOffs[2:] {
+			if !slices.Equal(offs, l.uniform) {
+				l.uniform = nil
+				break
+			}
+		}
+	}
+}
+
+// nodeRefOffsets returns the offsets of the reference fields of the node
+// at address a of st.
+func (l *layout) nodeRefOffsets(st []int32, a int32) []int32 {
+	if l.uniform != nil {
+		return l.uniform
+	}
+	return l.refOffs[st[a]]
 }
 
 // nodeType returns the heap type of the node at address a of st.
@@ -179,8 +224,9 @@ type compiler struct {
 	m      *method
 	cm     *check.Method
 	errs   syntax.ErrorList
-	atomic bool // compiling the spec auto: every body is one atomic block
-	fine   bool // no private-node folding
+	atomic bool   // compiling the spec auto: every body is one atomic block
+	fine   bool   // no private-node folding
+	flow   []flow // per instruction of prog.code
 	// shared returns a shared variable's offset, lowest index and length.
 	shared func(v *check.Var) (off, lo, length int32)
 }
@@ -195,6 +241,7 @@ func compile(p *check.Program, obj *check.Object, threads int, values []int, fin
 	}
 	c.prog = prog
 	prog.code = []instr{{op: opNop, step: -1}} // pc 0: idle
+	c.flow = []flow{{}}
 	// Shared layout.
 	offsets := make([]int32, len(obj.Shared))
 	lows := make([]int32, len(obj.Shared))
@@ -255,6 +302,7 @@ func compile(p *check.Program, obj *check.Object, threads int, values []int, fin
 		prog.lay.hdr++
 	}
 	prog.lay.nodeSize = prog.lay.hdr + maxFields
+	prog.lay.refOffsets()
 	// Methods.
 	maxLocals := 0
 	all := obj.Methods
@@ -281,14 +329,14 @@ func compile(p *check.Program, obj *check.Object, threads int, values []int, fin
 	prog.lay.threads = int32(threads)
 	prog.lay.threadSize = tLocals + int32(maxLocals)
 	prog.lay.heapBase = prog.lay.nshared + int32(threads)*prog.lay.threadSize
-	liveness(prog.code)
+	liveness(prog.code, c.flow)
 	prog.refMask = make([]uint64, len(prog.code))
 	prog.dead = make([]uint64, len(prog.code))
 	for pc, in := range prog.code {
 		if pc > 0 {
 			prog.refMask[pc] = prog.methods[in.method].refMask
 		}
-		prog.dead[pc] = ^in.live & (1<<uint(maxLocals) - 1)
+		prog.dead[pc] = ^c.flow[pc].live & (1<<uint(maxLocals) - 1)
 	}
 	// Initial state.
 	st := make([]int32, prog.lay.heapBase+1)
@@ -364,7 +412,11 @@ func (c *compiler) constEval(e syntax.Expr) (int32, error) {
 
 func (c *compiler) emit(in instr) int32 {
 	in.method = c.m.index
+	// A return is never the start of a step of its own: the machine
+	// handles it before the shared-access check (see machine.step).
+	in.boundary = in.shared && in.op != opReturn && in.op != opRetPending
 	c.prog.code = append(c.prog.code, in)
+	c.flow = append(c.flow, flow{})
 	return int32(len(c.prog.code) - 1)
 }
 
@@ -431,17 +483,18 @@ func (c *compiler) block(b *syntax.Block) {
 
 func (c *compiler) simple(op opcode, n syntax.Node, lhs, x *expr) int32 {
 	in := instr{op: op, step: c.step(n), lhs: lhs, x: x}
+	var f flow
 	if lhs != nil {
 		in.shared = lhs.shared
 		if lhs.k == eLocal {
-			in.def = 1 << uint(lhs.v)
+			f.def = 1 << uint(lhs.v)
 		} else {
-			in.use |= uses(lhs)
+			f.use |= uses(lhs)
 		}
 	}
 	if x != nil {
 		in.shared = in.shared || x.shared
-		in.use |= uses(x)
+		f.use |= uses(x)
 	}
 	if op == opFree {
 		in.shared = true
@@ -451,11 +504,15 @@ func (c *compiler) simple(op opcode, n syntax.Node, lhs, x *expr) int32 {
 		if ok {
 			bases, ok = fieldBases(x, bases, true)
 		}
-		if ok && len(bases) > 0 {
-			in.priv = bases
+		if ok {
+			for _, b := range bases {
+				in.priv |= 1 << uint(b)
+			}
 		}
 	}
-	return c.emit(in)
+	pc := c.emit(in)
+	c.flow[pc] = f
+	return pc
 }
 
 // fieldBases collects the locals used as x in field accesses x.f within e
@@ -638,7 +695,7 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 // liveness computes, for every instruction, the locals live before it
 // (backward may-analysis to a fixpoint). Dead locals are zeroed in stored
 // states so that a thread spinning in a loop returns to the very same state.
-func liveness(code []instr) {
+func liveness(code []instr, flows []flow) {
 	succ := func(i int) (a, b int32) {
 		in := &code[i]
 		switch in.op {
@@ -657,14 +714,14 @@ func liveness(code []instr) {
 			var out uint64
 			a, b := succ(i)
 			if a >= 0 {
-				out |= code[a].live
+				out |= flows[a].live
 			}
 			if b >= 0 {
-				out |= code[b].live
+				out |= flows[b].live
 			}
-			live := code[i].use | out&^code[i].def
-			if live != code[i].live {
-				code[i].live = live
+			live := flows[i].use | out&^flows[i].def
+			if live != flows[i].live {
+				flows[i].live = live
 				changed = true
 			}
 		}

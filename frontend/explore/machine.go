@@ -15,8 +15,8 @@ const Empty int32 = -(1 << 30)
 // rather than a silent wrap.
 const maxInt = 1 << 24
 
-// stepBudget bounds the instructions of one step, which only an atomic
-// block that loops forever can exceed.
+// stepBudget bounds the loop iterations inside the atomic blocks of one
+// step, which only an atomic block that loops forever can exceed.
 const stepBudget = 1 << 20
 
 func binop(op syntax.Token, x, y int32) (int32, bool) {
@@ -94,7 +94,6 @@ type machine struct {
 	lin      bool
 	maxNodes int32
 	err      *failure
-	cur      int32 // step of the instruction being executed
 	choices  []int // nondeterministic choices of this run (explicit-mode allocation)
 	limits   []int
 	ci       int
@@ -108,7 +107,7 @@ type machine struct {
 
 func (m *machine) fail(format string, args ...any) {
 	if m.err == nil {
-		m.err = &failure{msg: fmt.Sprintf(format, args...), step: m.cur}
+		m.err = &failure{msg: fmt.Sprintf(format, args...), step: -1} // step sets the step
 	}
 }
 
@@ -330,18 +329,19 @@ func (m *machine) free(e *expr) {
 	m.mem[a] = 1
 }
 
-// private reports whether every node held by the given locals of the
-// running thread is referenced from nowhere else: no shared variable, no
-// heap field and no other thread's local. Such a node is invisible to the
-// other threads, so accessing it is local work (it commutes with every
-// step of the others). nil or a null reference: false.
-func (m *machine) private(slots []int32) bool {
-	if slots == nil {
+// private reports whether every node held by the locals of the running
+// thread in the slot set slots is referenced from nowhere else: no shared
+// variable, no heap field and no other thread's local. Such a node is
+// invisible to the other threads, so accessing it is local work (it
+// commutes with every step of the others). No slots or a null reference:
+// false.
+func (m *machine) private(slots uint64) bool {
+	if slots == 0 {
 		return false
 	}
 	lay := &m.p.lay
-	for _, k := range slots {
-		n := m.mem[m.base+tLocals+k]
+	for ; slots != 0; slots &= slots - 1 {
+		n := m.mem[m.base+tLocals+int32(bits.TrailingZeros64(slots))]
 		if n == 0 {
 			return false
 		}
@@ -362,10 +362,9 @@ func (m *machine) private(slots []int32) bool {
 			b += lay.threadSize
 		}
 		count := m.mem[lay.heapBase]
-		for id := int32(1); id <= count; id++ {
-			a := lay.nodeAddr(id)
-			for _, f := range lay.refFields[lay.nodeType(m.mem, a)] {
-				if m.mem[a+lay.hdr+f] == n {
+		for a, end := lay.nodeAddr(1), lay.nodeAddr(count+1); a < end; a += lay.nodeSize {
+			for _, f := range lay.nodeRefOffsets(m.mem, a) {
+				if m.mem[a+f] == n {
 					return false
 				}
 			}
@@ -403,19 +402,27 @@ func (m *machine) step() outcome {
 	lin := false
 	var linVal int32
 	linHas := false
-	for budget := 0; ; budget++ {
-		if budget > stepBudget {
-			m.fail("a step runs for more than %d instructions: an atomic block that never ends?", stepBudget)
-			return out
-		}
+	loops := 0 // back edges taken inside atomic blocks (see stepBudget)
+	for {
 		in := &code[pc]
-		m.cur = in.step
+		if in.boundary && depth == 0 && !m.private(in.priv) {
+			if did {
+				m.mem[m.base+tPC] = pc
+				return m.finish(out, lin, linVal, linHas)
+			}
+			did = true
+			out.step = in.step
+		}
 		switch in.op {
 		case opReturn:
 			var v int32
 			if depth > 0 {
 				if in.x != nil {
 					v = m.eval(in.x)
+				}
+				if m.err != nil {
+					m.err.step = in.step
+					return out
 				}
 				m.mem[m.base+tRet] = v
 				m.mem[m.base+tPC] = m.p.methods[in.method].retPending
@@ -428,6 +435,10 @@ func (m *machine) step() outcome {
 			if in.x != nil {
 				v = m.eval(in.x)
 			}
+			if m.err != nil {
+				m.err.step = in.step
+				return out
+			}
 			m.resetThread()
 			return outcome{kind: kRet, method: in.method, value: v, hasValue: in.x != nil, step: in.step}
 		case opRetPending:
@@ -438,16 +449,6 @@ func (m *machine) step() outcome {
 			v := m.mem[m.base+tRet]
 			m.resetThread()
 			return outcome{kind: kRet, method: in.method, value: v, hasValue: m.p.methods[in.method].result != check.Void, step: in.step}
-		}
-		if depth == 0 && in.shared && !m.private(in.priv) {
-			if did {
-				m.mem[m.base+tPC] = pc
-				return m.finish(out, lin, linVal, linHas)
-			}
-			did = true
-			out.step = in.step
-		}
-		switch in.op {
 		case opAtomicBegin:
 			depth++
 			pc++
@@ -472,12 +473,17 @@ func (m *machine) step() outcome {
 			}
 		case opJump:
 			pc = in.target
-			if in.back && depth == 0 {
-				if out.step < 0 {
-					out.step = in.step
+			if in.back {
+				if depth == 0 {
+					if out.step < 0 {
+						out.step = in.step
+					}
+					m.mem[m.base+tPC] = pc
+					return m.finish(out, lin, linVal, linHas)
 				}
-				m.mem[m.base+tPC] = pc
-				return m.finish(out, lin, linVal, linHas)
+				if loops++; loops > stepBudget {
+					m.fail("a step runs a loop more than %d times: an atomic block that never ends?", stepBudget)
+				}
 			}
 		case opAwait:
 			if m.eval(in.x) == 0 && m.err == nil {
@@ -509,6 +515,8 @@ func (m *machine) step() outcome {
 			m.fail("internal error: bad instruction %d at pc %d", in.op, pc)
 		}
 		if m.err != nil {
+			// The failure is this instruction's: fail does not know it.
+			m.err.step = in.step
 			return out
 		}
 	}
