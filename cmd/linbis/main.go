@@ -2,6 +2,10 @@
 // branching bisimulation, or shows why not. See the README for the verbs.
 package main
 
+// default.pgo in this directory is a CPU profile that guides the
+// compiler's optimisation of this command (PGO); pgo.sh regenerates it.
+//go:generate ./pgo.sh
+
 import (
 	"errors"
 	"fmt"
@@ -20,12 +24,22 @@ func register(c *cli.Command) { commands = append(commands, c) }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
 	sort.Slice(commands, func(i, j int) bool { return commands[i].Name < commands[j].Name })
+	stopProfile := func() error { return nil }
 	return &cli.App{
 		Name:      "linbis",
 		Usage:     "prove concurrent objects linearizable and lock-free by branching bisimulation",
 		Commands:  commands,
 		Writer:    stdout,
 		ErrWriter: stderr,
+		Flags:     []cli.Flag{profileFlag},
+		Before: func(c *cli.Context) error {
+			stop, err := startProfile(c)
+			if err == nil {
+				stopProfile = stop
+			}
+			return err
+		},
+		After: func(*cli.Context) error { return stopProfile() },
 		// Exit codes are ours to decide (see run), not urfave's.
 		ExitErrHandler: func(*cli.Context, error) {},
 	}
