@@ -103,14 +103,13 @@ func (e *expander) dedup(blk *block) {
 	for i := range blk.succs {
 		sc := &blk.succs[i]
 		sc.first = -1
-		enc := blk.batch[sc.start:sc.end]
 		for k := sc.hash & mask; ; k = (k + 1) & mask {
 			j := seen[k] - 1
 			if j < 0 {
 				seen[k] = int32(i) + 1
 				break
 			}
-			if o := &blk.succs[j]; o.hash == sc.hash && bytes.Equal(blk.batch[o.start:o.end], enc) {
+			if o := &blk.succs[j]; o.hash == sc.hash && bytes.Equal(blk.batch[o.start:o.end], blk.batch[sc.start:sc.end]) {
 				sc.first = j
 				break
 			}
@@ -193,5 +192,5 @@ func (e *expander) add(t int, out outcome, next []int32, moved refMoves) {
 	if end-start > 65535 {
 		panic("state too large") // unreachable with the node and array limits
 	}
-	blk.succs = append(blk.succs, succ{start: start, end: end, hash: hashState(e.seed, blk.batch[start:end]), id: -1, first: -1, thread: t, out: out})
+	blk.succs = append(blk.succs, succ{start: start, end: end, hash: hashState(e.seed, blk.batch[start:end]), id: -1, first: -1, thread: uint8(t), out: out})
 }

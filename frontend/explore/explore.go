@@ -451,15 +451,16 @@ func (x *explorer) build() *lts.LTS {
 }
 
 // succ is a successor of a state being expanded, waiting in its block.
+// (Its fields are ordered so that it takes 48 bytes.)
 type succ struct {
 	start, end int32 // its encoding: block.batch[start:end]
 	hash       uint32
-	slot       uint64 // the first table slot of its lookup
 	// id is its id if the expander found it, else -1 until inserted;
 	// first is the index in the block of an earlier identical successor,
 	// -1 if none: its id is that one's.
 	id, first int32
-	thread    int
+	thread    uint8 // the thread that took the step, from 0
+	slot      uint64 // the first table slot of its lookup
 	out       outcome
 }
 
@@ -496,7 +497,7 @@ func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 		}
 		label := int32(lts.Tau) // the common case, without the call
 		if sc.out.kind != kTau {
-			label = x.label(sc.thread, sc.out)
+			label = x.label(int(sc.thread), sc.out)
 		}
 		if label > 0xffff {
 			return fmt.Errorf("more than %d distinct labels; use fewer threads or values", 0xffff)

@@ -59,13 +59,14 @@ func binop(op syntax.Token, x, y int32) (int32, bool) {
 	return 0, true
 }
 
-// outcome is what one step of a thread did.
+// outcome is what one step of a thread did. (Its fields are ordered so
+// that it takes 16 bytes: one is kept per successor.)
 type outcome struct {
-	kind     labelKind
 	method   int32
 	value    int32
-	hasValue bool
 	step     int32
+	kind     labelKind
+	hasValue bool
 }
 
 type labelKind uint8
