@@ -10,7 +10,6 @@ import "github.com/linbis/linbis/internal/parallel"
 type column[T integer] struct {
 	full [][]T // the chunks filled
 	cur  []T   // the chunk being filled, of capacity columnChunk
-	n    int
 }
 
 const columnChunk = 1 << 20
@@ -27,8 +26,11 @@ func (c *column[T]) append(v T) {
 		c.next()
 	}
 	c.cur = append(c.cur, v)
-	c.n++
 }
+
+// len returns the number of values appended: every chunk but the last is
+// full.
+func (c *column[T]) len() int { return len(c.full)*columnChunk + len(c.cur) }
 
 // next starts a new chunk.
 func (c *column[T]) next() {
@@ -42,7 +44,7 @@ func (c *column[T]) next() {
 // to workers goroutines convert chunks at the same time.
 func flatten[U, T integer](c *column[T], workers int) []U {
 	chunks := append(c.full, c.cur)
-	out := make([]U, c.n)
+	out := make([]U, c.len())
 	parallel.ForEach(workers, len(chunks), func(i int) {
 		dst := out[i*columnChunk:]
 		for j, v := range chunks[i] {
@@ -50,6 +52,6 @@ func flatten[U, T integer](c *column[T], workers int) []U {
 		}
 		chunks[i] = nil
 	})
-	c.full, c.cur, c.n = nil, nil, 0
+	c.full, c.cur = nil, nil
 	return out
 }

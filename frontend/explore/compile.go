@@ -200,7 +200,8 @@ type program struct {
 	methods []*method
 	// refMask[pc]: the reference locals of the method of pc as a bit set
 	// (0 at pc 0, idle): a thread's references are found by one load and a
-	// loop over the set bits. dead[pc]: the locals dead at pc, likewise.
+	// loop over the set bits. dead[pc]: the method's locals dead at pc,
+	// likewise.
 	refMask, dead []uint64
 	lay           layout
 	init          []int32 // initial state, before the init block runs
@@ -333,10 +334,16 @@ func compile(p *check.Program, obj *check.Object, threads int, values []int, fin
 	prog.refMask = make([]uint64, len(prog.code))
 	prog.dead = make([]uint64, len(prog.code))
 	for pc, in := range prog.code {
+		slots := uint64(1)<<uint(maxLocals) - 1
 		if pc > 0 {
-			prog.refMask[pc] = prog.methods[in.method].refMask
+			m := prog.methods[in.method]
+			prog.refMask[pc] = m.refMask
+			// The slots beyond the method's locals stay zero while it
+			// runs (it starts from an idle thread, whose slots are
+			// clear): they need no zeroing.
+			slots = uint64(1)<<uint(m.nlocals) - 1
 		}
-		prog.dead[pc] = ^c.flow[pc].live & (1<<uint(maxLocals) - 1)
+		prog.dead[pc] = ^c.flow[pc].live & slots
 	}
 	// Initial state.
 	st := make([]int32, prog.lay.heapBase+1)

@@ -233,7 +233,7 @@ func (x *explorer) run() (*lts.LTS, error) {
 		return nil, err
 	}
 	if x.o.Progress != nil {
-		x.o.Progress(int64(x.set.len()), int64(x.dst.n))
+		x.o.Progress(int64(x.set.len()), int64(x.dst.len()))
 	}
 	return x.build(), nil
 }
@@ -392,9 +392,9 @@ func (x *explorer) insertBlock(blk *block) error {
 	for i, end := range blk.ends {
 		s := blk.first + int32(i)
 		if x.o.Progress != nil && s&0xffff == 0 {
-			x.o.Progress(int64(s), int64(x.dst.n))
+			x.o.Progress(int64(s), int64(x.dst.len()))
 		}
-		x.out.append(int32(x.dst.n))
+		x.out.append(int32(x.dst.len()))
 		if err := x.flush(s, blk, start, end); err != nil {
 			return err
 		}
@@ -412,11 +412,11 @@ func (x *explorer) insertBlock(blk *block) error {
 func (x *explorer) build() *lts.LTS {
 	n := int32(x.set.len())
 	x.set = nil
-	if m := x.dst.n; m > 1<<22 {
+	if m := x.dst.len(); m > 1<<22 {
 		debug.FreeOSMemory()
 	}
-	m := int32(x.dst.n)
-	for int32(x.out.n) < n+1 { // the states not expanded, and the end
+	m := int32(x.dst.len())
+	for int32(x.out.len()) < n+1 { // the states not expanded, and the end
 		x.out.append(m)
 	}
 	out := flatten[int32](&x.out, x.o.Workers)
@@ -459,7 +459,7 @@ type succ struct {
 	// first is the index in the block of an earlier identical successor,
 	// -1 if none: its id is that one's.
 	id, first int32
-	thread    uint8 // the thread that took the step, from 0
+	thread    uint8  // the thread that took the step, from 0
 	slot      uint64 // the first table slot of its lookup
 	out       outcome
 }
@@ -492,15 +492,14 @@ func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 			sc.id, isNew = x.set.insert(blk.batch[sc.start:sc.end], sc.hash)
 			if isNew && x.set.len() > x.o.MaxStates {
 				return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
-					ErrStateLimit, x.o.MaxStates, x.dst.n, src)
+					ErrStateLimit, x.o.MaxStates, x.dst.len(), src)
 			}
 		}
 		label := int32(lts.Tau) // the common case, without the call
 		if sc.out.kind != kTau {
-			label = x.label(int(sc.thread), sc.out)
-		}
-		if label > 0xffff {
-			return fmt.Errorf("more than %d distinct labels; use fewer threads or values", 0xffff)
+			if label = x.label(int(sc.thread), sc.out); label > 0xffff {
+				return fmt.Errorf("more than %d distinct labels; use fewer threads or values", 0xffff)
+			}
 		}
 		x.labelCol.append(uint16(label))
 		x.dst.append(sc.id)
