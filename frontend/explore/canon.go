@@ -207,12 +207,14 @@ func (x *canonicaliser) zeroDead(st []int32, t int) bool {
 		return false
 	}
 	loc := st[base+tLocals:]
+	refs := x.p.refMask[pc]
 	dropped := false
-	for d := dead & x.p.refMask[pc]; d != 0; d &= d - 1 {
-		dropped = dropped || loc[bits.TrailingZeros64(d)] != 0
-	}
 	for ; dead != 0; dead &= dead - 1 {
-		loc[bits.TrailingZeros64(dead)] = 0
+		i := bits.TrailingZeros64(dead)
+		if loc[i] != 0 {
+			dropped = dropped || refs&(1<<i) != 0
+			loc[i] = 0
+		}
 	}
 	return dropped
 }

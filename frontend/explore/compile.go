@@ -334,7 +334,9 @@ func compile(p *check.Program, obj *check.Object, threads int, values []int, fin
 	prog.refMask = make([]uint64, len(prog.code))
 	prog.dead = make([]uint64, len(prog.code))
 	for pc, in := range prog.code {
-		slots := uint64(1)<<uint(maxLocals) - 1
+		// An idle thread's slots are clear already (resetThread): none
+		// to zero at pc 0.
+		slots := uint64(0)
 		if pc > 0 {
 			m := prog.methods[in.method]
 			prog.refMask[pc] = m.refMask
