@@ -127,7 +127,13 @@ func (m *machine) choose(n int) int {
 }
 
 // nextChoice advances the choice vector like an odometer; false when done.
+// The test for a run without choices, the common case, is inlined.
 func (m *machine) nextChoice() bool {
+	return len(m.choices) > 0 && m.advanceChoice()
+}
+
+// advanceChoice is nextChoice for a run that made choices.
+func (m *machine) advanceChoice() bool {
 	for i := len(m.choices) - 1; i >= 0; i-- {
 		if m.choices[i]+1 < m.limits[i] {
 			m.choices[i]++
