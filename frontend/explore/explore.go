@@ -469,19 +469,23 @@ type succ struct {
 // the expander did not find in the set.
 func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 	succs := blk.succs[start:end]
-	// Two passes of independent loads (see stateSet.touch).
-	for i := range succs {
-		if sc := &succs[i]; sc.id < 0 && sc.first < 0 {
-			sc.slot = x.set.slot(sc.hash)
+	// Two passes of independent loads (see stateSet.touch). With one
+	// goroutine, the expander has just loaded these lines, and found
+	// nothing since: they are in the cache.
+	if x.o.Workers > 1 {
+		for i := range succs {
+			if sc := &succs[i]; sc.id < 0 && sc.first < 0 {
+				sc.slot = x.set.slot(sc.hash)
+			}
 		}
-	}
-	sink := x.sink
-	for i := range succs {
-		if sc := &succs[i]; sc.id < 0 && sc.first < 0 {
-			sink += x.set.touch(sc.slot, sc.hash)
+		sink := x.sink
+		for i := range succs {
+			if sc := &succs[i]; sc.id < 0 && sc.first < 0 {
+				sink += x.set.touch(sc.slot, sc.hash)
+			}
 		}
+		x.sink = sink
 	}
-	x.sink = sink
 	for i := range succs {
 		sc := &succs[i]
 		switch {
