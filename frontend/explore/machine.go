@@ -382,14 +382,20 @@ func (m *machine) private(slots uint64) bool {
 
 // resetThread makes thread m.t idle: dead locals and result cleared.
 func (m *machine) resetThread() {
-	for r := m.p.refMask[m.mem[m.base+tPC]]; r != 0; r &= r - 1 {
-		if m.mem[m.base+tLocals+int32(bits.TrailingZeros64(r))] != 0 {
-			m.moved |= movedLocal
+	refs := m.p.refMask[m.mem[m.base+tPC]]
+	// One pass over the slots: most are clear already, and the common
+	// methods have few locals (a clear() call cost more).
+	loc := m.mem[m.base+tLocals : m.base+m.p.lay.threadSize]
+	for i, v := range loc {
+		if v != 0 {
+			if refs&(1<<i) != 0 {
+				m.moved |= movedLocal
+			}
+			loc[i] = 0
 		}
 	}
 	m.mem[m.base+tPC] = 0
 	m.mem[m.base+tRet] = 0
-	clear(m.mem[m.base+tLocals : m.base+m.p.lay.threadSize])
 }
 
 // step runs thread m.t for one step from its pc (which is not idle).
