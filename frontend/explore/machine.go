@@ -201,12 +201,21 @@ func (m *machine) store(e *expr, a, v int32) {
 	m.mem[a] = v
 }
 
+// eval evaluates e. Locals, the expressions evaluated most, are read
+// here, in a function small enough to be inlined at its call sites;
+// evalNode does the rest.
 func (m *machine) eval(e *expr) int32 {
+	if e.k == eLocal {
+		return m.mem[m.base+tLocals+e.v]
+	}
+	return m.evalNode(e)
+}
+
+// evalNode is eval for the expressions that are not locals.
+func (m *machine) evalNode(e *expr) int32 {
 	switch e.k {
 	case eConst:
 		return e.v
-	case eLocal:
-		return m.mem[m.base+tLocals+e.v]
 	case eShared:
 		return m.mem[e.v]
 	case eElem, eField:
