@@ -427,7 +427,7 @@ func (m *machine) step() outcome {
 	loops := 0 // back edges taken inside atomic blocks (see stepBudget)
 	for {
 		in := &code[pc]
-		if in.boundary && depth == 0 && !m.private(in.priv) {
+		if in.boundary && depth == 0 && (in.priv == 0 || !m.private(in.priv)) {
 			if did {
 				m.mem[m.base+tPC] = pc
 				return m.finish(out, lin, linVal, linHas)
