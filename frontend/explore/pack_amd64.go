@@ -10,13 +10,13 @@ func packSmall(dst *byte, src *int32, n int) int
 //go:noescape
 func unpackSmall(dst *int32, src *byte, n int) int
 
-// packSmallPrefix is packSmallPrefixGo, in assembly.
+// packSmallPrefix is packSmallPrefixGo, in assembly. (Written to stay
+// within the inlining budget: encodeTo calls it for every state.)
 func packSmallPrefix(dst []byte, src []int32) int {
 	if len(src) == 0 {
 		return 0
 	}
-	_ = dst[len(src)-1]
-	return packSmall(&dst[0], &src[0], len(src))
+	return packSmall(&dst[:len(src)][0], &src[0], len(src))
 }
 
 // unpackSmallPrefix is unpackSmallPrefixGo, in assembly.
