@@ -145,13 +145,20 @@ func (m *machine) advanceChoice() bool {
 	return false
 }
 
+// checkInt returns v, failing if it exceeds ±maxInt (other than Empty).
+// The test is inlined; overflow reports the failure.
 func (m *machine) checkInt(v int32) int32 {
 	if v > maxInt || v < -maxInt {
-		if v != Empty {
-			m.fail("integer overflow: %d exceeds ±%d", v, maxInt)
-		}
+		m.overflow(v)
 	}
 	return v
+}
+
+// overflow is checkInt's failure.
+func (m *machine) overflow(v int32) {
+	if v != Empty {
+		m.fail("integer overflow: %d exceeds ±%d", v, maxInt)
+	}
 }
 
 // addr returns the index in mem of a location, or -1 after a failure.
