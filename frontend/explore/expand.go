@@ -192,5 +192,10 @@ func (e *expander) add(t int, out outcome, next []int32, moved refMoves) {
 	if end-start > 65535 {
 		panic("state too large") // unreachable with the node and array limits
 	}
-	blk.succs = append(blk.succs, succ{start: start, end: end, hash: hashState(e.seed, blk.batch[start:end]), id: -1, first: -1, thread: uint8(t), out: out})
+	var key labelKey
+	if out.kind != kTau {
+		key = keyOf(t, out)
+	}
+	blk.succs = append(blk.succs, succ{start: start, end: end, hash: hashState(e.seed, blk.batch[start:end]), id: -1, first: -1,
+		thread: uint8(t), step: out.step, label: key})
 }

@@ -112,12 +112,12 @@ type explorer struct {
 	o      Options
 	set    *stateSet
 	canon  *canonicaliser // of the initial state; the expanders clone it
-	labels map[uint64]int32
+	labels map[labelKey]int32
 	// labelCache is a direct-mapped cache in front of labels, by key (0:
 	// empty; keys are not 0): few distinct labels occur, and the map
 	// lookup per transition showed in profiles.
 	labelCache [256]struct {
-		key uint64
+		key labelKey
 		id  int32
 	}
 	allowed [][]bool // per thread and method: may the client call it
@@ -161,7 +161,7 @@ func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
-	x := &explorer{p: p, b: b, o: o, set: newStateSet(), labels: map[uint64]int32{},
+	x := &explorer{p: p, b: b, o: o, set: newStateSet(), labels: map[labelKey]int32{},
 		labelNames: []string{lts.TauName}, labelIDs: map[string]int32{lts.TauName: lts.Tau}}
 	x.canon = newCanonicaliser(p, b.Threads)
 	for _, s := range p.steps {
@@ -451,7 +451,7 @@ func (x *explorer) build() *lts.LTS {
 }
 
 // succ is a successor of a state being expanded, waiting in its block.
-// (Its fields are ordered so that it takes 48 bytes.)
+// (Its fields are ordered so that it takes 40 bytes.)
 type succ struct {
 	start, end int32 // its encoding: block.batch[start:end]
 	hash       uint32
@@ -459,9 +459,10 @@ type succ struct {
 	// first is the index in the block of an earlier identical successor,
 	// -1 if none: its id is that one's.
 	id, first int32
-	thread    uint8  // the thread that took the step, from 0
-	slot      uint64 // the first table slot of its lookup
-	out       outcome
+	thread    uint8    // the thread that took the step, from 0
+	step      int32    // the source step (outcome.step)
+	slot      uint64   // the first table slot of its lookup
+	label     labelKey // 0 for τ
 }
 
 // flush adds the transitions of state src to its successors succs[start:
@@ -500,37 +501,56 @@ func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 			}
 		}
 		label := int32(lts.Tau) // the common case, without the call
-		if sc.out.kind != kTau {
-			if label = x.label(int(sc.thread), sc.out); label > 0xffff {
+		if sc.label != 0 {
+			// The label cache's hit, written out: it is the common case.
+			if c := &x.labelCache[sc.label.slot()]; c.key == sc.label {
+				label = c.id
+			} else if label = x.internLabel(sc.label); label > 0xffff {
 				return fmt.Errorf("more than %d distinct labels; use fewer threads or values", 0xffff)
 			}
 		}
 		x.labelCol.append(uint16(label))
 		x.dst.append(sc.id)
 		x.thread.append(uint8(sc.thread + 1))
-		x.stepCol.append(int16(sc.out.step))
+		x.stepCol.append(int16(sc.step))
 	}
 	return nil
 }
 
-// label interns the label of an outcome, caching by (kind, thread, method, value).
-func (x *explorer) label(t int, out outcome) int32 {
-	if out.kind == kTau {
-		return lts.Tau
-	}
-	has := uint64(0)
+// labelKey names the label of a visible step: its kind, whether it has a
+// value, the thread, the method and the value (for a call, the index of
+// the argument tuple), packed into 64 bits; never 0.
+type labelKey uint64
+
+// keyOf returns the label key of a visible outcome of thread t.
+func keyOf(t int, out outcome) labelKey {
+	k := labelKey(out.kind)<<60 | labelKey(t)<<48 | labelKey(out.method)<<32 | labelKey(uint32(out.value))
 	if out.hasValue {
-		has = 1
+		k |= 1 << 59
 	}
-	key := uint64(out.kind)<<60 | has<<59 | uint64(t)<<48 | uint64(out.method)<<32 | uint64(uint32(out.value))
-	c := &x.labelCache[key*0x9e3779b97f4a7c15>>56]
-	if c.key == key {
-		return c.id
-	}
+	return k
+}
+
+// thread returns the thread of a key (from 0).
+func (k labelKey) thread() int { return int(k >> 48 & 0x7ff) }
+
+// outcome returns the outcome of a key, without its step.
+func (k labelKey) outcome() outcome {
+	return outcome{kind: labelKind(k >> 60), hasValue: k>>59&1 != 0, method: int32(k >> 32 & 0xffff), value: int32(uint32(k))}
+}
+
+// slot is the key's entry in the label cache.
+func (k labelKey) slot() uint8 { return uint8(k * 0x9e3779b97f4a7c15 >> 56) }
+
+// internLabel interns the label of a key and caches its id in labelCache
+// (flush looks there first).
+func (x *explorer) internLabel(key labelKey) int32 {
+	c := &x.labelCache[key.slot()]
 	if id, ok := x.labels[key]; ok {
 		c.key, c.id = key, id
 		return id
 	}
+	t, out := key.thread(), key.outcome()
 	m := x.p.methods[out.method]
 	var sb strings.Builder
 	switch out.kind {
