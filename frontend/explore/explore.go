@@ -451,7 +451,7 @@ func (x *explorer) build() *lts.LTS {
 }
 
 // succ is a successor of a state being expanded, waiting in its block.
-// (Its fields are ordered so that it takes 40 bytes.)
+// (It takes 48 bytes.)
 type succ struct {
 	start, end int32 // its encoding: block.batch[start:end]
 	hash       uint32
