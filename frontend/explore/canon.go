@@ -317,38 +317,42 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 func (x *canonicaliser) listKeepsNumbers(st []int32) (int32, bool) {
 	lay := &x.p.lay
 	count := st[lay.heapBase]
-	nextField := lay.heapBase + 1 - lay.nodeSize + x.uniform[0] // + id*nodeSize
-	next := int32(1)
-	chain := func(c int32) bool {
-		if c < next {
-			return true
-		}
+	nodeSize := lay.nodeSize
+	nextField := lay.heapBase + 1 - nodeSize + x.uniform[0] // + id*nodeSize
+	// chain returns next after a root holding c >= next, or 0 if the
+	// numbering changes there. (next is passed and returned rather than
+	// captured: a captured variable that changes lives in memory.)
+	chain := func(c, next int32) int32 {
 		if c > count {
-			return false
+			return 0
 		}
 		for d := c; d > next; d-- {
-			if st[nextField+d*lay.nodeSize] != d-1 {
-				return false
+			if st[nextField+d*nodeSize] != d-1 {
+				return 0
 			}
 		}
-		if st[nextField+next*lay.nodeSize] > c {
-			return false
+		if st[nextField+next*nodeSize] > c {
+			return 0
 		}
-		next = c + 1
-		return true
+		return c + 1
 	}
+	next := int32(1)
 	// The roots as eachRoot yields them, written out: this runs for most
 	// successors, and the iterator cost 2.5 % more instructions in all.
 	for _, a := range lay.refShared {
-		if !chain(st[a]) {
-			return 0, false
+		if c := st[a]; c >= next {
+			if next = chain(c, next); next == 0 {
+				return 0, false
+			}
 		}
 	}
 	base := lay.nshared
 	for range x.threads {
 		for m := x.p.refMask[st[base+tPC]]; m != 0; m &= m - 1 {
-			if !chain(st[base+tLocals+int32(bits.TrailingZeros64(m))]) {
-				return 0, false
+			if c := st[base+tLocals+int32(bits.TrailingZeros64(m))]; c >= next {
+				if next = chain(c, next); next == 0 {
+					return 0, false
+				}
 			}
 		}
 		base += lay.threadSize
