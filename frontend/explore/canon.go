@@ -13,8 +13,6 @@ import (
 type canonicaliser struct {
 	p       *program
 	threads int
-	// uniform is p.lay.uniform, read on every successor.
-	uniform []int32
 	// postorder selects the numbering: depth-first post-order in
 	// garbage-collected mode, breadth-first in explicit mode (see renumber).
 	postorder bool
@@ -29,13 +27,13 @@ type canonicaliser struct {
 }
 
 func newCanonicaliser(p *program, threads int) *canonicaliser {
-	return &canonicaliser{p: p, threads: threads, postorder: !p.lay.explicit, uniform: p.lay.uniform}
+	return &canonicaliser{p: p, threads: threads, postorder: !p.lay.explicit}
 }
 
 // clone returns a canonicaliser with the same program and root slots and
 // buffers of its own.
 func (c *canonicaliser) clone() *canonicaliser {
-	return &canonicaliser{p: c.p, threads: c.threads, uniform: c.uniform, postorder: c.postorder}
+	return &canonicaliser{p: c.p, threads: c.threads, postorder: c.postorder}
 }
 
 // canonical zeroes the dead locals of thread t (-1: none moved) and
@@ -102,8 +100,8 @@ func (x *canonicaliser) canonicalStep(cur []int32, st []int32, t int, moved refM
 			if lay.typed && st[a] != cur[a] {
 				return x.renumber(st)
 			}
-			for _, f := range lay.refFields[lay.nodeType(st, a)] {
-				if st[a+lay.hdr+f] != cur[a+lay.hdr+f] {
+			for _, f := range lay.nodeRefOffsets(st, a) {
+				if st[a+f] != cur[a+f] {
 					return x.renumber(st)
 				}
 			}
@@ -250,7 +248,7 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 	if count == 0 {
 		return st[:hb+1]
 	}
-	if x.postorder && len(x.uniform) == 1 {
+	if x.postorder && len(x.p.lay.uniform) == 1 {
 		if n, ok := x.listKeepsNumbers(st); ok {
 			if checkSkips {
 				x.checkKeepsNumbers(st, n)
@@ -299,7 +297,7 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 		for k, v := range src { // nodes are short: a loop beats a memmove call
 			dst[k] = v
 		}
-		for _, f := range x.refOffsets(src) {
+		for _, f := range x.p.lay.nodeRefOffsets(src, 0) {
 			dst[f] = max(perm[src[f]], 0)
 		}
 	}
@@ -318,7 +316,7 @@ func (x *canonicaliser) listKeepsNumbers(st []int32) (int32, bool) {
 	lay := &x.p.lay
 	count := st[lay.heapBase]
 	nodeSize := lay.nodeSize
-	nextField := lay.heapBase + 1 - nodeSize + x.uniform[0] // + id*nodeSize
+	nextField := lay.heapBase + 1 - nodeSize + lay.uniform[0] // + id*nodeSize
 	// chain returns next after a root holding c >= next, or 0 if the
 	// numbering changes there. (next is passed and returned rather than
 	// captured: a captured variable that changes lives in memory.)
@@ -417,14 +415,6 @@ func (x *canonicaliser) eachRoot(st []int32) iter.Seq[int32] {
 	}
 }
 
-// refOffsets returns the offsets of the reference fields in node src.
-func (x *canonicaliser) refOffsets(src []int32) []int32 {
-	if x.uniform != nil {
-		return x.uniform
-	}
-	return x.p.lay.refOffs[src[0]]
-}
-
 // breadthFirstFrom numbers the nodes reachable from the roots in
 // breadth-first order, in perm, and returns them in that order.
 func (x *canonicaliser) breadthFirstFrom(st, roots, perm []int32) []int32 {
@@ -440,7 +430,7 @@ func (x *canonicaliser) breadthFirstFrom(st, roots, perm []int32) []int32 {
 	}
 	for i := 0; i < len(order); i++ {
 		src := st[node0+order[i]*nodeSize:][:nodeSize]
-		for _, f := range x.refOffsets(src) {
+		for _, f := range x.p.lay.nodeRefOffsets(src, 0) {
 			if ref := src[f]; perm[ref] == 0 {
 				order = append(order, ref)
 				perm[ref] = int32(len(order))
@@ -458,12 +448,12 @@ func (x *canonicaliser) postorderFrom(st, roots, perm []int32) []int32 {
 	node0 := lay.heapBase + 1 - nodeSize
 	order := x.order[:0]
 	const onStack = -2
-	if len(x.uniform) == 1 {
+	if len(x.p.lay.uniform) == 1 {
 		// Nodes with one reference field (lists): follow each root's
 		// chain to its end or to a node already reached, then number the
 		// chain backwards.
 		chain := x.stack[:0]
-		next := node0 + x.uniform[0]
+		next := node0 + x.p.lay.uniform[0]
 		for _, a := range roots {
 			for c := st[a]; perm[c] == 0; c = st[next+c*nodeSize] {
 				perm[c] = onStack
@@ -492,7 +482,7 @@ func (x *canonicaliser) postorderFrom(st, roots, perm []int32) []int32 {
 			top := len(stack) - 2
 			id, f := stack[top], stack[top+1]
 			src := st[node0+id*nodeSize:][:nodeSize]
-			if offs := x.refOffsets(src); int(f) < len(offs) {
+			if offs := x.p.lay.nodeRefOffsets(src, 0); int(f) < len(offs) {
 				stack[top+1]++
 				if c := src[offs[f]]; perm[c] == 0 {
 					perm[c] = onStack

@@ -599,21 +599,22 @@ func (c *compiler) stmt(s syntax.Stmt) {
 		c.stmt(s.Else)
 		c.prog.code[j].target = int32(len(c.prog.code))
 	case *syntax.WhileStmt:
+		head := int32(len(c.prog.code))
+		// while true has no test to run on every iteration; its step is
+		// registered all the same, so that the source steps are numbered
+		// as with the test.
 		cond := c.expr(s.Cond)
-		if cond.k == eConst && cond.v != 0 {
-			// while true: no test to run on every iteration. The step is
-			// registered all the same, so that the source steps are
-			// numbered as with the test.
+		test := cond.k != eConst || cond.v == 0
+		if test {
+			c.simple(opBranch, s, nil, cond)
+		} else {
 			c.step(s)
-			head := int32(len(c.prog.code))
-			c.block(s.Body)
-			c.emit(instr{op: opJump, back: true, target: head, step: c.step(s)})
-			return
 		}
-		head := c.simple(opBranch, s, nil, cond)
 		c.block(s.Body)
 		c.emit(instr{op: opJump, back: true, target: head, step: c.step(s)})
-		c.prog.code[head].target = int32(len(c.prog.code))
+		if test {
+			c.prog.code[head].target = int32(len(c.prog.code))
+		}
 	}
 }
 
