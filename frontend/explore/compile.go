@@ -2,223 +2,14 @@ package explore
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/syntax"
 )
 
-// The instruction set. Method bodies are lowered to a flat array of
-// instructions; a thread's program counter indexes it (0 = idle).
-type opcode uint8
-
-const (
-	opNop         opcode = iota
-	opAssign             // lhs = x
-	opEval               // evaluate x for its effect (a cas statement)
-	opBranch             // if !x goto target
-	opJump               // goto target; back marks a loop's back edge
-	opAtomicBegin        // start of an atomic block
-	opAtomicEnd          // end of an atomic block
-	opAssert             // assert x
-	opFree               // free(x)
-	opLin                // linearization-point marker, optional value x
-	opReturn             // return [x]
-	opFallOff            // end of a method with a result: a model error
-	opRetPending         // the return value is in the retval slot: emit ret
-	opAwait              // the step is enabled only if x holds
-)
-
-type instr struct {
-	op     opcode
-	back   bool // opJump: a loop's back edge
-	shared bool // reads or writes shared state (shared variables, heap fields, cas)
-	// boundary: shared, and not a return: a step that has touched shared
-	// state already ends before it, unless the nodes of priv are private.
-	boundary bool
-	target   int32 // opBranch, opJump
-	method   int32
-	step     int32 // index into program.steps
-	// priv is the set of local slots through which this instruction
-	// reaches heap fields, when that is its only shared access: if every
-	// node they hold is private to the thread, the instruction is local
-	// work.
-	priv uint64
-	lhs  *expr
-	x    *expr
-}
-
-// flow is the dataflow of an instruction, for the liveness analysis; it
-// is kept beside the code rather than in it, so that the instructions that
-// the machine reads are small.
-type flow struct {
-	use  uint64 // locals read
-	def  uint64 // locals written
-	live uint64 // locals live before this instruction
-}
-
-type ekind uint8
-
-const (
-	eConst ekind = iota
-	eLocal
-	eShared
-	eElem
-	eField
-	eTid
-	eNThreads
-	eUnary
-	eBinary
-	eCas
-	eNew
-)
-
-// expr is a compiled expression with its variables resolved to slots.
-type expr struct {
-	k      ekind
-	op     syntax.Token
-	v      int32 // constant, local slot, shared offset, field index or heap id
-	lo, n  int32 // eElem: lowest index and length
-	a, b   *expr // operands; eElem: a is the index; eField: a is the node
-	c      *expr // eCas: new value
-	inits  []fieldInit
-	rng    *check.Type // for locations with a declared range
-	name   string      // for messages
-	pos    syntax.Pos
-	shared bool
-	ref    bool // a location that holds a reference
-}
-
-type fieldInit struct {
-	field int32
-	x     *expr
-}
-
-// method is a compiled method.
-type method struct {
-	name       string
-	index      int32
-	entry      int32 // first instruction
-	retPending int32
-	params     []check.Type
-	result     check.Kind
-	nlocals    int
-	refMask    uint64 // local slots holding references, as a bit set
-	callStep   int32
-	argTuples  [][]int32
-	callable   bool // false for the init block
-}
-
-// layout fixes where everything lives in a state vector:
-// [shared | thread 1 | … | thread n | node count | node 1 | node 2 | …],
-// each thread being [pc, ops done, retval, locals…] and each node
-// [heap type, freed, fields…] (fields padded to the widest heap type).
-// A node's header holds only what can vary: the heap type only when the
-// object has several heap types, the freed flag only in explicit memory
-// mode (garbage-collected nodes are never freed). Shorter vectors are
-// cheaper to copy, renumber, encode, hash and store.
-type layout struct {
-	nshared    int32
-	threads    int32
-	threadSize int32
-	heapBase   int32 // index of the node count
-	nodeSize   int32
-	// typed: a node's first slot is its heap type; else every node has
-	// heap type 1, the only one.
-	typed bool
-	// explicit: explicit memory (no garbage collection; see Options).
-	explicit bool
-	// freedOff: the offset in a node of its freed flag, -1 if none.
-	freedOff int32
-	// hdr: the offset in a node of its first field.
-	hdr       int32
-	refShared []int32   // shared offsets holding references
-	refFields [][]int32 // per heap id: field indices holding references
-	// refOffs[h]: the offsets in a node of heap type h of its reference
-	// fields; uniform: the offsets shared by every heap type, or nil if
-	// they differ (then refOffs by type).
-	refOffs    [][]int32
-	uniform    []int32
-	nfields    []int32 // per heap id
-	fieldTypes [][]check.Type
-}
-
-const (
-	tPC     = 0
-	tOps    = 1
-	tRet    = 2
-	tLocals = 3
-)
-
-func (l *layout) threadBase(t int) int32 { return l.nshared + int32(t)*l.threadSize }
-func (l *layout) nodeAddr(id int32) int32 {
-	return l.heapBase + 1 + (id-1)*l.nodeSize
-}
-
-// refOffsets fills refOffs and uniform from refFields and hdr.
-func (l *layout) refOffsets() {
-	for _, fs := range l.refFields {
-		offs := make([]int32, len(fs))
-		for i, f := range fs {
-			offs[i] = l.hdr + f
-		}
-		l.refOffs = append(l.refOffs, offs)
-	}
-	if len(l.refOffs) > 1 {
-		l.uniform = l.refOffs[1]
-		for _, offs := range l.refOffs[2:] {
-			if !slices.Equal(offs, l.uniform) {
-				l.uniform = nil
-				break
-			}
-		}
-	}
-}
-
-// nodeRefOffsets returns the offsets of the reference fields of the node
-// at address a of st.
-func (l *layout) nodeRefOffsets(st []int32, a int32) []int32 {
-	if l.uniform != nil {
-		return l.uniform
-	}
-	return l.refOffs[st[a]]
-}
-
-// nodeType returns the heap type of the node at address a of st.
-func (l *layout) nodeType(st []int32, a int32) int32 {
-	if l.typed {
-		return st[a]
-	}
-	return 1
-}
-
-// program is an object compiled for given bounds.
-type program struct {
-	file    *syntax.File
-	obj     *check.Object
-	code    []instr
-	methods []*method
-	// refMask[pc]: the reference locals of the method of pc as a bit set
-	// (0 at pc 0, idle): a thread's references are found by one load and a
-	// loop over the set bits. dead[pc]: the method's locals dead at pc,
-	// likewise.
-	refMask, dead []uint64
-	lay           layout
-	init          []int32 // initial state, before the init block runs
-	// initMethod is the compiled init block, run atomically by thread 1
-	// to build the initial state; nil if absent.
-	initMethod *method
-	steps      []stepInfo
-	threads    int
-	values     []int32
-}
-
-type stepInfo struct {
-	pos       syntax.Pos
-	text      string
-	procedure string
-}
-
+// compiler lowers a checked object to a program: the method bodies to
+// instructions, expressions to trees with their variables resolved to
+// slots and offsets.
 type compiler struct {
 	prog   *program
 	info   *check.Info
@@ -228,12 +19,16 @@ type compiler struct {
 	atomic bool   // compiling the spec auto: every body is one atomic block
 	fine   bool   // no private-node folding
 	flow   []flow // per instruction of prog.code
-	// shared returns a shared variable's offset, lowest index and length.
-	shared func(v *check.Var) (off, lo, length int32)
+	// sharedOff, sharedLo, sharedLen: per shared variable, its offset in
+	// the state vector, its lowest index and its length (1 for a scalar).
+	sharedOff, sharedLo, sharedLen []int32
 }
 
 // compile lowers obj for the given number of threads and argument values;
-// explicit selects explicit memory (nodes carry a freed flag).
+// explicit selects explicit memory (nodes carry a freed flag). The state
+// layout is fixed first (layout.go), then every method is lowered to
+// instructions (this file), then the liveness of locals is computed
+// (liveness.go).
 func compile(p *check.Program, obj *check.Object, threads int, values []int, fine, explicit bool) (*program, error) {
 	c := &compiler{info: p.Info, atomic: obj.Auto, fine: fine}
 	prog := &program{file: p.File, obj: obj, threads: threads}
@@ -243,68 +38,25 @@ func compile(p *check.Program, obj *check.Object, threads int, values []int, fin
 	c.prog = prog
 	prog.code = []instr{{op: opNop, step: -1}} // pc 0: idle
 	c.flow = []flow{{}}
-	// Shared layout.
-	offsets := make([]int32, len(obj.Shared))
-	lows := make([]int32, len(obj.Shared))
-	lens := make([]int32, len(obj.Shared))
-	var n int32
-	for i, v := range obj.Shared {
-		offsets[i] = n
-		lens[i] = 1
-		if v.IsArray() {
-			hi, err := c.constEval(v.Len)
-			if err != nil {
-				return nil, err
-			}
-			lo := int32(0)
-			if v.LenLo != nil {
-				if lo, err = c.constEval(v.LenLo); err != nil {
-					return nil, err
-				}
-				hi = hi - lo + 1
-			}
-			if hi < 1 || hi > 1024 {
-				return nil, c.errAt(v.Len.Start(), fmt.Sprintf("array %s has %d elements; it needs between 1 and 1024", v.Name, hi))
-			}
-			lows[i], lens[i] = lo, hi
-		}
-		if v.Type.Kind == check.Ref {
-			for k := int32(0); k < lens[i]; k++ {
-				prog.lay.refShared = append(prog.lay.refShared, n+k)
-			}
-		}
-		n += lens[i]
+	if err := c.layShared(obj.Shared); err != nil {
+		return nil, err
 	}
-	prog.lay.nshared = n
-	c.shared = func(v *check.Var) (off, lo, length int32) { return offsets[v.Index], lows[v.Index], lens[v.Index] }
-	// Heap layout.
-	maxFields := int32(0)
-	prog.lay.refFields = make([][]int32, len(obj.Heaps)+1)
-	prog.lay.nfields = make([]int32, len(obj.Heaps)+1)
-	prog.lay.fieldTypes = make([][]check.Type, len(obj.Heaps)+1)
-	for _, h := range obj.Heaps {
-		maxFields = max(maxFields, int32(len(h.Fields)))
-		prog.lay.nfields[h.ID] = int32(len(h.Fields))
-		for _, f := range h.Fields {
-			prog.lay.fieldTypes[h.ID] = append(prog.lay.fieldTypes[h.ID], f.Type)
-			if f.Type.Kind == check.Ref {
-				prog.lay.refFields[h.ID] = append(prog.lay.refFields[h.ID], int32(f.Index))
-			}
-		}
+	prog.lay.layHeap(obj.Heaps, explicit)
+	maxLocals, err := c.methods(obj)
+	if err != nil {
+		return nil, err
 	}
-	prog.lay.typed = len(obj.Heaps) > 1
-	prog.lay.freedOff = -1
-	if prog.lay.typed {
-		prog.lay.hdr++
+	prog.lay.layThreads(threads, maxLocals)
+	prog.deadSets(c.flow)
+	if prog.init, err = c.initialState(obj.Shared); err != nil {
+		return nil, err
 	}
-	prog.lay.explicit = explicit
-	if explicit {
-		prog.lay.freedOff = prog.lay.hdr
-		prog.lay.hdr++
-	}
-	prog.lay.nodeSize = prog.lay.hdr + maxFields
-	prog.lay.refOffsets()
-	// Methods.
+	return prog, nil
+}
+
+// methods lowers every method of obj and its init block, and returns the
+// largest number of locals of one method.
+func (c *compiler) methods(obj *check.Object) (int, error) {
 	maxLocals := 0
 	all := obj.Methods
 	if obj.Init != nil {
@@ -312,60 +64,19 @@ func compile(p *check.Program, obj *check.Object, threads int, values []int, fin
 	}
 	for _, cm := range all {
 		if len(cm.Locals) > 64 {
-			return nil, c.errAt(cm.Decl.Pos, fmt.Sprintf("method %s has %d local variables; at most 64 are supported", cm.Name, len(cm.Locals)))
+			return 0, c.errAt(cm.Decl.Pos, fmt.Sprintf("method %s has %d local variables; at most 64 are supported", cm.Name, len(cm.Locals)))
 		}
 		maxLocals = max(maxLocals, len(cm.Locals))
 		if cm == obj.Init {
 			c.atomic = true
 			c.method(cm)
-			prog.initMethod = prog.methods[len(prog.methods)-1]
+			c.prog.initMethod = c.prog.methods[len(c.prog.methods)-1]
 		} else {
 			c.method(cm)
-			prog.methods[len(prog.methods)-1].callable = true
+			c.prog.methods[len(c.prog.methods)-1].callable = true
 		}
 	}
-	if err := c.errs.Err(); err != nil {
-		return nil, err
-	}
-	prog.lay.threads = int32(threads)
-	prog.lay.threadSize = tLocals + int32(maxLocals)
-	prog.lay.heapBase = prog.lay.nshared + int32(threads)*prog.lay.threadSize
-	liveness(prog.code, c.flow)
-	prog.refMask = make([]uint64, len(prog.code))
-	prog.dead = make([]uint64, len(prog.code))
-	for pc, in := range prog.code {
-		// An idle thread's slots are clear already (resetThread): none
-		// to zero at pc 0.
-		slots := uint64(0)
-		if pc > 0 {
-			m := prog.methods[in.method]
-			prog.refMask[pc] = m.refMask
-			// The slots beyond the method's locals stay zero while it
-			// runs (it starts from an idle thread, whose slots are
-			// clear): they need no zeroing.
-			slots = uint64(1)<<uint(m.nlocals) - 1
-		}
-		prog.dead[pc] = ^c.flow[pc].live & slots
-	}
-	// Initial state.
-	st := make([]int32, prog.lay.heapBase+1)
-	for i, v := range obj.Shared {
-		if v.Init == nil {
-			continue
-		}
-		val, err := c.constEval(v.Init)
-		if err != nil {
-			return nil, err
-		}
-		for k := int32(0); k < lens[i]; k++ {
-			st[offsets[i]+k] = val
-		}
-		if v.Type.HasRange && (int64(val) < v.Type.Lo || int64(val) > v.Type.Hi) {
-			return nil, c.errAt(v.Init.Start(), fmt.Sprintf("initial value %d of %s is outside %s", val, v.Name, v.Type))
-		}
-	}
-	prog.init = st
-	return prog, nil
+	return maxLocals, c.errs.Err()
 }
 
 func (c *compiler) errAt(pos syntax.Pos, msg string) error {
@@ -711,40 +422,4 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 		return x
 	}
 	return &expr{k: eConst}
-}
-
-// liveness computes, for every instruction, the locals live before it
-// (backward may-analysis to a fixpoint). Dead locals are zeroed in stored
-// states so that a thread spinning in a loop returns to the very same state.
-func liveness(code []instr, flows []flow) {
-	succ := func(i int) (a, b int32) {
-		in := &code[i]
-		switch in.op {
-		case opJump:
-			return in.target, -1
-		case opBranch:
-			return int32(i + 1), in.target
-		case opReturn, opFallOff, opRetPending, opNop:
-			return -1, -1
-		}
-		return int32(i + 1), -1
-	}
-	for changed := true; changed; {
-		changed = false
-		for i := len(code) - 1; i >= 1; i-- {
-			var out uint64
-			a, b := succ(i)
-			if a >= 0 {
-				out |= flows[a].live
-			}
-			if b >= 0 {
-				out |= flows[b].live
-			}
-			live := flows[i].use | out&^flows[i].def
-			if live != flows[i].live {
-				flows[i].live = live
-				changed = true
-			}
-		}
-	}
 }

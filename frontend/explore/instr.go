@@ -1,0 +1,125 @@
+package explore
+
+import (
+	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/syntax"
+)
+
+// The instruction set. Method bodies are lowered to a flat array of
+// instructions; a thread's program counter indexes it (0 = idle).
+type opcode uint8
+
+const (
+	opNop         opcode = iota
+	opAssign             // lhs = x
+	opEval               // evaluate x for its effect (a cas statement)
+	opBranch             // if !x goto target
+	opJump               // goto target; back marks a loop's back edge
+	opAtomicBegin        // start of an atomic block
+	opAtomicEnd          // end of an atomic block
+	opAssert             // assert x
+	opFree               // free(x)
+	opLin                // linearization-point marker, optional value x
+	opReturn             // return [x]
+	opFallOff            // end of a method with a result: a model error
+	opRetPending         // the return value is in the retval slot: emit ret
+	opAwait              // the step is enabled only if x holds
+)
+
+type instr struct {
+	op     opcode
+	back   bool // opJump: a loop's back edge
+	shared bool // reads or writes shared state (shared variables, heap fields, cas)
+	// boundary: shared, and not a return: a step that has touched shared
+	// state already ends before it, unless the nodes of priv are private.
+	boundary bool
+	target   int32 // opBranch, opJump
+	method   int32
+	step     int32 // index into program.steps
+	// priv is the set of local slots through which this instruction
+	// reaches heap fields, when that is its only shared access: if every
+	// node they hold is private to the thread, the instruction is local
+	// work.
+	priv uint64
+	lhs  *expr
+	x    *expr
+}
+
+type ekind uint8
+
+const (
+	eConst ekind = iota
+	eLocal
+	eShared
+	eElem
+	eField
+	eTid
+	eNThreads
+	eUnary
+	eBinary
+	eCas
+	eNew
+)
+
+// expr is a compiled expression with its variables resolved to slots.
+type expr struct {
+	k      ekind
+	op     syntax.Token
+	v      int32 // constant, local slot, shared offset, field index or heap id
+	lo, n  int32 // eElem: lowest index and length
+	a, b   *expr // operands; eElem: a is the index; eField: a is the node
+	c      *expr // eCas: new value
+	inits  []fieldInit
+	rng    *check.Type // for locations with a declared range
+	name   string      // for messages
+	pos    syntax.Pos
+	shared bool
+	ref    bool // a location that holds a reference
+}
+
+type fieldInit struct {
+	field int32
+	x     *expr
+}
+
+// method is a compiled method.
+type method struct {
+	name       string
+	index      int32
+	entry      int32 // first instruction
+	retPending int32
+	params     []check.Type
+	result     check.Kind
+	nlocals    int
+	refMask    uint64 // local slots holding references, as a bit set
+	callStep   int32
+	argTuples  [][]int32
+	callable   bool // false for the init block
+}
+
+// program is an object compiled for given bounds.
+type program struct {
+	file    *syntax.File
+	obj     *check.Object
+	code    []instr
+	methods []*method
+	// refMask[pc]: the reference locals of the method of pc as a bit set
+	// (0 at pc 0, idle): a thread's references are found by one load and a
+	// loop over the set bits. dead[pc]: the method's locals dead at pc,
+	// likewise.
+	refMask, dead []uint64
+	lay           layout
+	init          []int32 // initial state, before the init block runs
+	// initMethod is the compiled init block, run atomically by thread 1
+	// to build the initial state; nil if absent.
+	initMethod *method
+	steps      []stepInfo
+	threads    int
+	values     []int32
+}
+
+type stepInfo struct {
+	pos       syntax.Pos
+	text      string
+	procedure string
+}
