@@ -12,21 +12,19 @@ import (
 	"github.com/linbis/linbis/lts"
 )
 
-func init() {
-	register(withLimits(&cli.Command{
-		Name:      "compare",
-		Usage:     "decide whether two LTSs are strongly, branching or divergence-preserving branching bisimilar",
-		ArgsUsage: "A.aut B.aut",
-		Flags: []cli.Flag{
-			bisimEquivFlag, bisimAlgorithmFlag, bisimQuietFlag,
-			&cli.StringFlag{Name: "counterexample", Usage: "when not equivalent, write the distinguishing trace to `FILE` " +
-				"(.txt, .json, .aut or .dot by extension; a name without extension gets all four)"},
-			&cli.BoolFlag{Name: "json", Usage: "machine-readable verdict"},
-			&cli.IntFlag{Name: "max-pairs", Value: bisim.DefaultMaxPairs,
-				Usage: "bound on the state pairs searched for a short distinguishing trace"},
-		},
-		Action: compare,
-	}))
+var compareCmd = &cli.Command{
+	Name:      "compare",
+	Usage:     "decide whether two LTSs are strongly, branching or divergence-preserving branching bisimilar",
+	ArgsUsage: "A.aut B.aut",
+	Flags: append([]cli.Flag{
+		bisimEquivFlag, bisimAlgorithmFlag, quietFlag,
+		&cli.StringFlag{Name: "counterexample", Usage: "when not equivalent, write the distinguishing trace to `FILE` " +
+			"(.txt, .json, .aut or .dot by extension; a name without extension gets all four)"},
+		&cli.BoolFlag{Name: "json", Usage: "machine-readable verdict"},
+		&cli.IntFlag{Name: "max-pairs", Value: bisim.DefaultMaxPairs,
+			Usage: "bound on the state pairs searched for a short distinguishing trace"},
+	}, limitFlags()...),
+	Action: runCompare,
 }
 
 // compareResult is the --json output of compare.
@@ -43,8 +41,8 @@ type compareResult struct {
 	Counterexample *lts.Trace `json:"counterexample,omitempty"`
 }
 
-func compare(c *cli.Context) error {
-	args, err := bisimArgs(c, 2, "two files A and B")
+func runCompare(c *cli.Context) error {
+	args, err := operands(c, 2, 2)
 	if err != nil {
 		return err
 	}

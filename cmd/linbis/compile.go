@@ -11,22 +11,20 @@ import (
 	"github.com/linbis/linbis/lts"
 )
 
-func init() {
-	register(withLimits(&cli.Command{
-		Name:  "compile",
-		Usage: "explore a model (.lin file or bundled example name) into implementation and specification LTSs",
-		Description: "MODEL is a .lin file or the name of a bundled example (--list shows them).\n" +
-			"The client bounds default to the model's client block. A failed assert or other\n" +
-			"run-time error of the model prints its trace and exits with status 1.",
-		ArgsUsage: "MODEL",
-		Flags: append(modelFlags(),
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the implementation LTS here (.aut or .dot)"},
-			&cli.StringFlag{Name: "spec-out", Usage: "write the specification LTS here (.aut or .dot)"},
-			&cli.BoolFlag{Name: "list", Usage: "list the bundled example models and exit"},
-			jsonFlag,
-		),
-		Action: compileCmd,
-	}))
+var compileCmd = &cli.Command{
+	Name:  "compile",
+	Usage: "explore a model (.lin file or bundled example name) into implementation and specification LTSs",
+	Description: "MODEL is a .lin file or the name of a bundled example (--list shows them).\n" +
+		"The client bounds default to the model's client block. A failed assert or other\n" +
+		"run-time error of the model prints its trace and exits with status 1.",
+	ArgsUsage: "MODEL",
+	Flags: append(modelFlags(),
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the implementation LTS here (.aut or .dot)"},
+		&cli.StringFlag{Name: "spec-out", Usage: "write the specification LTS here (.aut or .dot)"},
+		&cli.BoolFlag{Name: "list", Usage: "list the bundled example models and exit"},
+		jsonFlag,
+	),
+	Action: runCompile,
 }
 
 // compileReport is the --json output of compile.
@@ -39,7 +37,7 @@ type compileReport struct {
 	Seconds float64   `json:"seconds"`
 }
 
-func compileCmd(c *cli.Context) error {
+func runCompile(c *cli.Context) error {
 	w := c.App.Writer
 	if c.Bool("list") {
 		for _, n := range frontend.Examples() {

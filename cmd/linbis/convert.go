@@ -1,27 +1,26 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/linbis/linbis/lts"
 )
 
-func init() {
-	register(&cli.Command{
-		Name:      "convert",
-		Usage:     "convert an LTS between .aut and .dot (formats chosen by extension)",
-		ArgsUsage: "IN OUT",
-		Action: func(c *cli.Context) error {
-			if c.NArg() != 2 {
-				return fmt.Errorf("convert needs IN and OUT, got %d arguments", c.NArg())
-			}
-			l, err := lts.ReadFile(c.Args().Get(0), lts.ReadOptions{})
-			if err != nil {
-				return err
-			}
-			return lts.WriteFile(c.Args().Get(1), l)
-		},
-	})
+var convertCmd = &cli.Command{
+	Name:      "convert",
+	Usage:     "convert an LTS between .aut and .dot (formats chosen by extension)",
+	ArgsUsage: "IN OUT",
+	Action:    runConvert,
+}
+
+func runConvert(c *cli.Context) error {
+	args, err := operands(c, 2, 2)
+	if err != nil {
+		return err
+	}
+	l, err := lts.ReadFile(args[0], lts.ReadOptions{})
+	if err != nil {
+		return err
+	}
+	return lts.WriteFile(args[1], l)
 }

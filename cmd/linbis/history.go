@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -15,28 +15,24 @@ import (
 	"github.com/linbis/linbis/internal/meter"
 )
 
-func init() {
-	register(&cli.Command{
-		Name:      "history",
-		Usage:     "decide whether a recorded history is linearizable (exit 0 yes, 1 no, 2 error, 3 unknown)",
-		ArgsUsage: "FILE",
-		Description: "FILE is JSON Lines of operations, a Jepsen EDN history or a Jepsen text log (see --format).\n" +
-			"Operations with a key are checked per key (P-compositionality) unless --no-partition.",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "model", Value: "auto", Usage: "sequential specification: auto (guess from the methods), " + strings.Join(history.Models, ", ")},
-			&cli.StringFlag{Name: "spec", Usage: "check against the spec object of a linbis model `M.lin` (a file or a bundled model name, e.g. treiber)"},
-			&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: " + strings.Join(history.Formats, ", ")},
-			&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "time budget; when exhausted the verdict is unknown (exit 3); 0 for none"},
-			&cli.BoolFlag{Name: "no-partition", Usage: "check all keys together instead of one partition per key"},
-			&cli.BoolFlag{Name: "general", Usage: "always use the general search (no polynomial bad-pattern check)"},
-			&cli.Int64Flag{Name: "max-memory", Value: history.DefaultMaxMemory >> 20, Usage: "memory budget in MiB; when exhausted the verdict is unknown (exit 3)"},
-			&cli.IntFlag{Name: "workers", Usage: "partitions checked at once (0: one per core)"},
-			&cli.StringFlag{Name: "html", Usage: "write the history and the evidence as a self-contained HTML page to `FILE`"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-			jsonFlag,
-		},
-		Action: historyCmd,
-	})
+var historyCmd = &cli.Command{
+	Name:      "history",
+	Usage:     "decide whether a recorded history is linearizable (exit 0 yes, 1 no, 2 error or no verdict)",
+	ArgsUsage: "FILE",
+	Description: "FILE is JSON Lines of operations, a Jepsen EDN history or a Jepsen text log (see --format).\n" +
+		"Operations with a key are checked per key (P-compositionality) unless --no-partition.",
+	Flags: append([]cli.Flag{
+		&cli.StringFlag{Name: "model", Value: "auto", Usage: "sequential specification: auto (guess from the methods), " + strings.Join(history.Models, ", ")},
+		&cli.StringFlag{Name: "spec", Usage: "check against the spec object of a linbis model `M.lin` (a file or a bundled model name, e.g. treiber)"},
+		&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: " + strings.Join(history.Formats, ", ")},
+		&cli.BoolFlag{Name: "no-partition", Usage: "check all keys together instead of one partition per key"},
+		&cli.BoolFlag{Name: "general", Usage: "always use the general search (no polynomial bad-pattern check)"},
+		&cli.IntFlag{Name: "workers", Usage: "partitions checked at once (0: one per core)"},
+		&cli.StringFlag{Name: "html", Usage: "write the history and the evidence as a self-contained HTML page to `FILE`"},
+		quietFlag,
+		jsonFlag,
+	}, limitFlags()...),
+	Action: runHistory,
 }
 
 // loadSpec turns a linbis model's spec object into a history.Spec. The
@@ -44,16 +40,10 @@ func init() {
 // spec objects; until then --spec is refused with a clear message.
 var loadSpec func(path string) (history.Spec, error)
 
-// unknownVerdict is the exit status when the time budget ran out.
-var unknownVerdict = &verdictError{code: 3}
-
-func historyCmd(c *cli.Context) error {
-	args, err := positionalArgs(c)
+func runHistory(c *cli.Context) error {
+	args, err := operands(c, 1, 1)
 	if err != nil {
 		return err
-	}
-	if len(args) != 1 {
-		return fmt.Errorf("history needs exactly one FILE, got %d arguments", len(args))
 	}
 	h, err := history.ReadFile(args[0], c.String("format"))
 	if err != nil {
@@ -63,7 +53,19 @@ func historyCmd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opts := history.Options{Timeout: c.Duration("timeout"), NoPartition: c.Bool("no-partition"), Workers: c.Int("workers"), MaxMemory: c.Int64("max-memory") << 20}
+	lim, err := limitsFromFlags(c)
+	if err != nil {
+		return err
+	}
+	// The search's own budget: what --max-memory allows (0: none), else
+	// the library's default.
+	mem := int64(0)
+	if c.IsSet("max-memory") {
+		if mem = lim.Memory; mem == 0 {
+			mem = math.MaxInt64
+		}
+	}
+	opts := history.Options{Timeout: lim.Time, NoPartition: c.Bool("no-partition"), Workers: c.Int("workers"), MaxMemory: mem}
 	if c.Bool("general") {
 		opts.Algorithm = history.General
 	}
@@ -101,7 +103,7 @@ func historyCmd(c *cli.Context) error {
 	case history.NotLinearizable:
 		return violated
 	case history.Unknown:
-		return unknownVerdict
+		return fmt.Errorf("no verdict: %s", res.Reason)
 	}
 	return nil
 }

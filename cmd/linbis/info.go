@@ -21,29 +21,27 @@ var exampleAut string
 
 const exampleName = "cas-counter-2x1.aut (bundled)"
 
-func init() {
-	register(&cli.Command{
-		Name:      "info",
-		Usage:     "print statistics of an LTS (the bundled example when no file is given)",
-		ArgsUsage: "[FILE.aut|FILE.dot]",
-		Flags:     []cli.Flag{jsonFlag},
-		Action:    info,
-	})
+var infoCmd = &cli.Command{
+	Name:      "info",
+	Usage:     "print statistics of an LTS (the bundled example when no file is given)",
+	ArgsUsage: "[FILE.aut|FILE.dot]",
+	Flags:     []cli.Flag{jsonFlag},
+	Action:    runInfo,
 }
 
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "machine-readable output"}
 
-func info(c *cli.Context) error {
-	if c.NArg() > 1 {
-		return fmt.Errorf("info takes at most one file, got %d", c.NArg())
+func runInfo(c *cli.Context) error {
+	args, err := operands(c, 0, 1)
+	if err != nil {
+		return err
 	}
 	var l *lts.LTS
-	var err error
 	name := exampleName
-	if c.NArg() == 0 {
+	if len(args) == 0 {
 		l, err = lts.ReadAut(strings.NewReader(exampleAut), name, lts.ReadOptions{})
 	} else {
-		name = c.Args().First()
+		name = args[0]
 		l, err = lts.ReadFile(name, lts.ReadOptions{})
 	}
 	if err != nil {

@@ -14,38 +14,66 @@ import (
 // exitProcess ends the process when a limit is hit; tests replace it.
 var exitProcess = os.Exit
 
-// withLimits gives a verb that can run long the --timeout and --max-memory
-// flags, and runs its action under a watchdog that stops the process with
-// a plain message (exit 2) when a limit is reached.
-func withLimits(cmd *cli.Command) *cli.Command {
-	def := "0"
-	if m := limits.DefaultMemory(); m > 0 {
-		def = humanize.IBytes(uint64(m))
+// limitFlags are --timeout and --max-memory, the same on every verb that
+// can run long; guard enforces them with a watchdog that stops the process
+// with a plain message (exit 2) when a limit is reached.
+func limitFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.DurationFlag{Name: "timeout", Usage: "stop with an error after this long, e.g. 10m (0: no limit)", DefaultText: "0, no limit"},
+		&cli.StringFlag{Name: "max-memory", Usage: "stop with an error when the process holds this much memory, e.g. 8GiB (0: no limit)",
+			DefaultText: defaultMemoryText()},
 	}
-	cmd.Flags = append(cmd.Flags,
-		&cli.DurationFlag{Name: "timeout", Usage: "stop with an error after this long, e.g. 10m (0: no limit)"},
-		&cli.StringFlag{Name: "max-memory", Value: def,
-			Usage: "stop with an error when the process holds this much memory, e.g. 8GiB (default: 90% of RAM; 0: no limit)"},
-	)
-	action := cmd.Action
-	cmd.Action = func(c *cli.Context) error {
-		// Flags may follow the model or file argument; apply them first.
-		if _, err := positionalArgs(c); err != nil {
-			return err
-		}
-		mem, err := humanize.ParseBytes(c.String("max-memory"))
-		if err != nil {
-			return fmt.Errorf("--max-memory: %v (expected a size such as 8GiB, or 0 for none)", err)
-		}
-		if c.Duration("timeout") < 0 {
-			return fmt.Errorf("--timeout must not be negative, got %s", c.Duration("timeout"))
-		}
-		w := limits.Watch(limits.Limits{Time: c.Duration("timeout"), Memory: int64(mem)}, 100*time.Millisecond, func(msg string) {
-			fmt.Fprintf(c.App.ErrWriter, "linbis %s: %s\n", c.Command.Name, msg)
-			exitProcess(2)
-		})
-		defer w.Stop()
-		return action(c)
-	}
-	return cmd
 }
+
+func defaultMemoryText() string {
+	if m := limits.DefaultMemory(); m > 0 {
+		return "90% of RAM, " + humanize.IBytes(uint64(m))
+	}
+	return "0, no limit"
+}
+
+// limitsFromFlags reads --timeout and --max-memory.
+func limitsFromFlags(c *cli.Context) (limits.Limits, error) {
+	l := limits.Limits{Time: c.Duration("timeout"), Memory: limits.DefaultMemory()}
+	if l.Time < 0 {
+		return l, fmt.Errorf("--timeout must not be negative, got %s", l.Time)
+	}
+	if c.IsSet("max-memory") {
+		s := c.String("max-memory")
+		mem, err := humanize.ParseBytes(s)
+		if err != nil {
+			return l, fmt.Errorf("--max-memory %q: expected a size such as 8GiB or 512MB, or 0 for none", s)
+		}
+		l.Memory = int64(mem)
+	}
+	return l, nil
+}
+
+// hasLimits reports whether a verb takes limitFlags.
+func hasLimits(cmd *cli.Command) bool { return findFlag(cmd.Flags, "timeout") != nil }
+
+// limitedByLibrary holds the verbs whose library honours --timeout and
+// --max-memory itself and reports what it decided before the limit, a
+// report that the watchdog would cut short.
+var limitedByLibrary = map[string]bool{"history": true}
+
+// watchLimits starts the watchdog of the running verb, if it takes limits;
+// stop ends it.
+func watchLimits(c *cli.Context) (stop func(), err error) {
+	if !hasLimits(c.Command) || limitedByLibrary[c.Command.Name] {
+		return func() {}, nil
+	}
+	l, err := limitsFromFlags(c)
+	if err != nil {
+		return nil, err
+	}
+	w := limits.Watch(l, 100*time.Millisecond, func(msg string) {
+		fmt.Fprintf(c.App.ErrWriter, "linbis %s: %s\n", c.Command.Name, msg)
+		exitProcess(2)
+	})
+	return w.Stop, nil
+}
+
+// quietFlag silences progress reports; every verb that reports progress
+// takes it.
+var quietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"}

@@ -20,13 +20,15 @@ func runLimited(t *testing.T, args ...string) (int, string) {
 	exitProcess = func(code int) { exited <- code }
 	defer func() { exitProcess = saved }()
 	code := -1
-	cmd := withLimits(&cli.Command{Name: "spin", Action: func(*cli.Context) error {
+	cmd := guard(&cli.Command{Name: "spin", Flags: limitFlags(), Action: func(*cli.Context) error {
 		code = <-exited // stands for a long run that the exit would end
 		return nil
 	}})
 	var stderr bytes.Buffer
 	app := &cli.App{Name: "linbis", Commands: []*cli.Command{cmd}, ErrWriter: &stderr, Writer: &stderr}
-	require.NoError(t, app.Run(append([]string{"linbis", "spin"}, args...)))
+	argv, err := normalizeArgs(app, append([]string{"linbis", "spin"}, args...))
+	require.NoError(t, err)
+	require.NoError(t, app.Run(argv))
 	return code, stderr.String()
 }
 

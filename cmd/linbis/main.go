@@ -1,5 +1,12 @@
 // Command linbis proves concurrent objects linearizable and lock-free by
 // branching bisimulation, or shows why not. See the README for the verbs.
+//
+// Each verb is a package-level `var xxxCmd = &cli.Command{…, Action:
+// runXxx}` in its own file, listed in commands below. What every verb shares
+// is done once, here and in argv.go: flags are accepted before or after the
+// arguments (normalizeArgs), --help or -h anywhere shows help and does
+// nothing else, an unknown verb or flag is one line with a suggestion, and
+// every run is guarded by its limits (guard).
 package main
 
 // default.pgo in this directory is a CPU profile that guides the
@@ -11,24 +18,35 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 
 	"github.com/urfave/cli/v2"
 )
 
-// commands collects the verbs; each verb's file adds its own in init, so
-// that verbs live apart and do not touch one shared list.
-var commands []*cli.Command
-
-func register(c *cli.Command) { commands = append(commands, c) }
+// commands is the table of verbs, in the order help lists them.
+func commands() []*cli.Command {
+	return []*cli.Command{
+		compareCmd,
+		compileCmd,
+		convertCmd,
+		historyCmd,
+		infoCmd,
+		progressCmd,
+		reduceCmd,
+		refineCmd,
+		verifyCmd,
+	}
+}
 
 func newApp(stdout, stderr io.Writer) *cli.App {
-	sort.Slice(commands, func(i, j int) bool { return commands[i].Name < commands[j].Name })
 	stopProfile := func() error { return nil }
+	var cmds []*cli.Command
+	for _, c := range commands() {
+		cmds = append(cmds, guard(c))
+	}
 	return &cli.App{
 		Name:      "linbis",
 		Usage:     "prove concurrent objects linearizable and lock-free by branching bisimulation",
-		Commands:  commands,
+		Commands:  cmds,
 		Writer:    stdout,
 		ErrWriter: stderr,
 		Flags:     []cli.Flag{profileFlag},
@@ -45,11 +63,32 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	}
 }
 
+// guard returns a copy of cmd whose action runs under the limits the verb
+// declares (limitFlags). The copy keeps the table itself unchanged, so that
+// tests can run the CLI many times in one process.
+func guard(cmd *cli.Command) *cli.Command {
+	c := *cmd
+	action := cmd.Action
+	c.Action = func(ctx *cli.Context) error {
+		stop, err := watchLimits(ctx)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		return action(ctx)
+	}
+	return &c
+}
+
 // run executes the CLI and returns the process exit code: 0 when the
 // property holds (or the command succeeded), 1 when it fails, 2 on usage or
 // input errors. Errors are printed as one line on stderr.
 func run(args []string, stdout, stderr io.Writer) int {
-	err := newApp(stdout, stderr).Run(args)
+	app := newApp(stdout, stderr)
+	args, err := normalizeArgs(app, args)
+	if err == nil {
+		err = app.Run(args)
+	}
 	if err == nil {
 		return 0
 	}

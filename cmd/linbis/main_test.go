@@ -62,7 +62,7 @@ func TestInputErrorsExitTwoWithOneLine(t *testing.T) {
 
 	code, _, errOut = linbis("convert", "only-one.aut")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "convert needs IN and OUT")
+	assert.Contains(t, errOut, "linbis: convert needs 2 arguments (IN OUT), got 1: only-one.aut\n")
 
 	code, _, _ = linbis("no-such-verb")
 	assert.Equal(t, 2, code)

@@ -21,9 +21,9 @@ import (
 // `linbis compile --list`), e.g. `treiber`.
 
 // modelFlags returns the flags that override the model's client block and
-// tune exploration.
+// tune exploration, with --quiet and the run's limits.
 func modelFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.IntFlag{Name: "threads", Usage: "number of client threads (default: the model's client block, else 2)"},
 		&cli.StringFlag{Name: "ops", Usage: "operations per thread, or `forever` (default: the model's, else 2)"},
 		&cli.StringFlag{Name: "values", Usage: "argument domain, as a range `1..3` or a list 1,2,5 (default: the model's, else 1..2)"},
@@ -33,68 +33,17 @@ func modelFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "fine-grained", Usage: "make accesses to thread-private heap nodes steps of their own (default: folded into the neighbouring step)"},
 		&cli.BoolFlag{Name: "lin", Usage: "make `lin` statements visible as lin(T,M,VAL) events (linearization-point mode)"},
 		&cli.IntFlag{Name: "workers", Usage: "goroutines that expand states (0 or less: one per core); the LTS is the same for any number"},
-		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-	}
-}
-
-// positionalArgs returns the command's positional arguments, applying any
-// flags that follow them (urfave/cli stops at the first positional
-// argument, but `linbis compile treiber --threads 3` should work).
-func positionalArgs(c *cli.Context) ([]string, error) {
-	bools := map[string]bool{}
-	known := map[string][]string{} // name → all names of its flag
-	for _, f := range c.Command.Flags {
-		for _, n := range f.Names() {
-			known[n] = f.Names()
-			if _, ok := f.(*cli.BoolFlag); ok {
-				bools[n] = true
-			}
-		}
-	}
-	var pos []string
-	args := c.Args().Slice()
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return append(pos, args[i+1:]...), nil
-		}
-		if len(a) < 2 || a[0] != '-' {
-			pos = append(pos, a)
-			continue
-		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if known[name] == nil {
-			return nil, fmt.Errorf("flag provided but not defined: %s", a)
-		}
-		if !hasVal {
-			if bools[name] {
-				val = "true"
-			} else if i+1 < len(args) {
-				i++
-				val = args[i]
-			} else {
-				return nil, fmt.Errorf("flag needs an argument: %s", a)
-			}
-		}
-		for _, n := range known[name] {
-			if err := c.Set(n, val); err != nil {
-				return nil, fmt.Errorf("invalid value %q for flag %s: %v", val, a, err)
-			}
-		}
-	}
-	return pos, nil
+		quietFlag,
+	}, limitFlags()...)
 }
 
 // loadModel reads and checks the model named by the first argument: a file,
 // or else a bundled example by name. A model with several errors has them
 // printed on stderr, one per line, and a one-line summary returned.
 func loadModel(c *cli.Context) (*frontend.Model, error) {
-	args, err := positionalArgs(c)
+	args, err := operands(c, 1, 1)
 	if err != nil {
 		return nil, err
-	}
-	if len(args) != 1 {
-		return nil, fmt.Errorf("%s needs one model (a .lin file or a bundled example: %s), got %d arguments", c.Command.Name, strings.Join(frontend.Examples(), ", "), len(args))
 	}
 	return readModel(args[0], c.App.ErrWriter)
 }

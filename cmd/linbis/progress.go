@@ -13,26 +13,24 @@ import (
 	"github.com/linbis/linbis/progress"
 )
 
-func init() {
-	register(withLimits(&cli.Command{
-		Name:  "progress",
-		Usage: "decide progress properties (lock-freedom, wait-freedom, …) of an object's LTS, with lasso counterexamples",
-		Description: "Checks the LTS of a concurrent object under a most-general client, whose visible actions are\n" +
-			"call(T,M,ARGS) and ret(T,M,VAL). Without --property it checks every property the input supports:\n" +
-			"lockfree and deadlockfree need only the labels; waitfree, obstructionfree and starvationfree need\n" +
-			"to know which thread took each internal step, which a plain .aut file does not record.\n" +
-			"Exit status: 0 all hold, 1 some property is violated (a lasso is printed), 2 error.",
-		ArgsUsage: "FILE.aut | MODEL.lin | bundled model name",
-		Flags: append(modelFlags(),
-			&cli.StringSliceFlag{Name: "property", Aliases: []string{"p"},
-				Usage: "property to check: lockfree, waitfree, obstructionfree, deadlockfree, starvationfree (repeatable; default: all the input supports)"},
-			jsonFlag,
-			&cli.StringFlag{Name: "export", Usage: "write each counterexample to `DIR` as .txt, .aut, .dot and .json"},
-			&cli.IntFlag{Name: "max-product", Value: progress.DefaultMaxProductStates,
-				Usage: "bound on the product with pending sets, built only when the states do not determine the pending operations (e.g. a reduced LTS)"},
-		),
-		Action: progressCommand,
-	}))
+var progressCmd = &cli.Command{
+	Name:  "progress",
+	Usage: "decide progress properties (lock-freedom, wait-freedom, …) of an object's LTS, with lasso counterexamples",
+	Description: "Checks the LTS of a concurrent object under a most-general client, whose visible actions are\n" +
+		"call(T,M,ARGS) and ret(T,M,VAL). Without --property it checks every property the input supports:\n" +
+		"lockfree and deadlockfree need only the labels; waitfree, obstructionfree and starvationfree need\n" +
+		"to know which thread took each internal step, which a plain .aut file does not record.\n" +
+		"Exit status: 0 all hold, 1 some property is violated (a lasso is printed), 2 error.",
+	ArgsUsage: "FILE.aut | MODEL.lin | bundled model name",
+	Flags: append(modelFlags(),
+		&cli.StringSliceFlag{Name: "property", Aliases: []string{"p"},
+			Usage: "property to check: lockfree, waitfree, obstructionfree, deadlockfree, starvationfree (repeatable; default: all the input supports)"},
+		jsonFlag,
+		&cli.StringFlag{Name: "export", Usage: "write each counterexample to `DIR` as .txt, .aut, .dot and .json"},
+		&cli.IntFlag{Name: "max-product", Value: progress.DefaultMaxProductStates,
+			Usage: "bound on the product with pending sets, built only when the states do not determine the pending operations (e.g. a reduced LTS)"},
+	),
+	Action: runProgress,
 }
 
 // loadProgressInput reads the LTS the progress verb checks: an .aut or .dot
@@ -65,13 +63,10 @@ type progressReport struct {
 	Results     []*progress.Result `json:"results"`
 }
 
-func progressCommand(c *cli.Context) error {
-	args, err := positionalArgs(c)
+func runProgress(c *cli.Context) error {
+	args, err := operands(c, 1, 1)
 	if err != nil {
 		return err
-	}
-	if len(args) != 1 {
-		return fmt.Errorf("progress needs exactly one FILE.aut or model, got %d arguments", len(args))
 	}
 	path := args[0]
 	l, err := loadProgressInput(c, path)

@@ -86,7 +86,7 @@ func TestProgressErrors(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{"no file", []string{"progress"}, "progress needs exactly one FILE.aut"},
+		{"no file", []string{"progress"}, "progress needs 1 argument (FILE.aut"},
 		{"needs threads", []string{"progress", "-p", "waitfree", spinAut}, "wait-free needs thread attribution"},
 		{"unknown property", []string{"progress", "-p", "fastfree", spinAut}, `unknown progress property "fastfree"`},
 		{"missing file", []string{"progress", "no-such.aut"}, "no-such.aut"},

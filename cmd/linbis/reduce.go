@@ -10,17 +10,15 @@ import (
 	"github.com/linbis/linbis/lts"
 )
 
-func init() {
-	register(withLimits(&cli.Command{
-		Name:      "reduce",
-		Usage:     "minimize an LTS modulo strong, branching or divergence-preserving branching bisimilarity",
-		ArgsUsage: "IN.aut -o OUT.aut",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file (.aut or .dot), required"},
-			bisimEquivFlag, bisimAlgorithmFlag, bisimQuietFlag,
-		},
-		Action: reduce,
-	}))
+var reduceCmd = &cli.Command{
+	Name:      "reduce",
+	Usage:     "minimize an LTS modulo strong, branching or divergence-preserving branching bisimilarity",
+	ArgsUsage: "IN.aut -o OUT.aut",
+	Flags: append([]cli.Flag{
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file (.aut or .dot), required"},
+		bisimEquivFlag, bisimAlgorithmFlag, quietFlag,
+	}, limitFlags()...),
+	Action: runReduce,
 }
 
 var (
@@ -28,7 +26,6 @@ var (
 		Usage: "equivalence: strong, branching or divbranching"}
 	bisimAlgorithmFlag = &cli.StringFlag{Name: "algorithm", Value: "fast",
 		Usage: "partition refinement: fast (default; worklist, fastest measured, O(m·n) worst case), gj (O(m log n) constellations after Groote–Jansen; 1.5–2× slower in practice, see bisim/README.md) or gv (Groote–Vaandrager reference, O(m·n))"}
-	bisimQuietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "nothing on stderr but errors"}
 )
 
 // bisimOptions reads --equiv and --algorithm and sets up progress on stderr.
@@ -49,23 +46,8 @@ func bisimOptions(c *cli.Context) (bisim.Equivalence, bisim.Options, *meter.Mete
 	return eq, opts, m, nil
 }
 
-// bisimArgs returns the positional arguments of c, applying the flags
-// given after them (urfave/cli v2 stops at the first positional argument,
-// but `reduce IN.aut -o OUT.aut` is the natural order), and checks that
-// there are want of them, described by what.
-func bisimArgs(c *cli.Context, want int, what string) ([]string, error) {
-	pos, err := positionalArgs(c)
-	if err != nil {
-		return nil, err
-	}
-	if len(pos) != want {
-		return nil, fmt.Errorf("%s needs %s, got %d arguments", c.Command.Name, what, len(pos))
-	}
-	return pos, nil
-}
-
-func reduce(c *cli.Context) error {
-	args, err := bisimArgs(c, 1, "one input file")
+func runReduce(c *cli.Context) error {
+	args, err := operands(c, 1, 1)
 	if err != nil {
 		return err
 	}

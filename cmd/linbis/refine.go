@@ -14,23 +14,22 @@ import (
 	"github.com/linbis/linbis/refine"
 )
 
-func init() {
-	register(withLimits(&cli.Command{
-		Name:  "refine",
-		Usage: "check trace refinement: every trace of IMPL is a trace of SPEC (linearizability when SPEC is the atomic specification)",
-		Description: "Exit status 0 when IMPL refines SPEC, 1 when it does not (the shortest implementation trace the\n" +
-			"specification cannot do is printed), 2 on errors or when the pair limit is reached.",
-		ArgsUsage: "IMPL.aut SPEC.aut",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "antichain", Value: true, Usage: "prune pairs subsumed by a pair with a smaller specification subset"},
-			&cli.BoolFlag{Name: "quotient", Value: true, Usage: "minimise both LTSs modulo divergence-preserving branching bisimilarity first"},
-			&cli.IntFlag{Name: "max-pairs", Value: refine.DefaultMaxPairs, Usage: "give up after exploring this many pairs"},
-			&cli.StringFlag{Name: "visible", Usage: "only labels matching this regular expression are visible, e.g. '^lin\\(' for linearization points (Liu et al. Thm 2)"},
-			jsonFlag,
-			&cli.StringFlag{Name: "export", Usage: "write the counterexample to `DIR` as .txt, .aut, .dot and .json"},
-		},
-		Action: refineCmd,
-	}))
+var refineCmd = &cli.Command{
+	Name:  "refine",
+	Usage: "check trace refinement: every trace of IMPL is a trace of SPEC (linearizability when SPEC is the atomic specification)",
+	Description: "Exit status 0 when IMPL refines SPEC, 1 when it does not (the shortest implementation trace the\n" +
+		"specification cannot do is printed), 2 on errors or when the pair limit is reached.",
+	ArgsUsage: "IMPL.aut SPEC.aut",
+	Flags: append([]cli.Flag{
+		&cli.BoolFlag{Name: "antichain", Value: true, Usage: "prune pairs subsumed by a pair with a smaller specification subset"},
+		&cli.BoolFlag{Name: "quotient", Value: true, Usage: "minimise both LTSs modulo divergence-preserving branching bisimilarity first"},
+		&cli.IntFlag{Name: "max-pairs", Value: refine.DefaultMaxPairs, Usage: "give up after exploring this many pairs"},
+		&cli.StringFlag{Name: "visible", Usage: "only labels matching this regular expression are visible, e.g. '^lin\\(' for linearization points (Liu et al. Thm 2)"},
+		jsonFlag,
+		&cli.StringFlag{Name: "export", Usage: "write the counterexample to `DIR` as .txt, .aut, .dot and .json"},
+		quietFlag,
+	}, limitFlags()...),
+	Action: runRefine,
 }
 
 // refineReport is the --json output of refine.
@@ -53,8 +52,8 @@ type refineReport struct {
 	} `json:"stats"`
 }
 
-func refineCmd(c *cli.Context) error {
-	args, err := bisimArgs(c, 2, "IMPL and SPEC")
+func runRefine(c *cli.Context) error {
+	args, err := operands(c, 2, 2)
 	if err != nil {
 		return err
 	}
@@ -78,7 +77,7 @@ func refineCmd(c *cli.Context) error {
 		}
 		opts.Alphabet = rx.MatchString
 	}
-	m := meter.ForStderr(false)
+	m := meter.ForStderr(c.Bool("quiet"))
 	opts.Progress = func(pairs int64) { m.Report("refinement", pairs, "pairs") }
 	res, err := refine.Check(impl, spec, opts)
 	m.Done()

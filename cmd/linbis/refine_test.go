@@ -99,7 +99,7 @@ func TestRefineErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"one file", []string{p("spec.aut")}, "linbis: refine needs IMPL and SPEC, got 1 arguments\n"},
+		{"one file", []string{p("spec.aut")}, "linbis: refine needs 2 arguments (IMPL.aut SPEC.aut), got 1: "},
 		{"parse error", []string{p("bad.aut"), p("spec.aut")}, "linbis: " + p("bad.aut") + ":2:"},
 		{"missing file", []string{p("nope.aut"), p("spec.aut")}, "nope.aut"},
 		{"pair limit", []string{"--max-pairs", "1", p("implOK.aut"), p("spec.aut")},

@@ -19,8 +19,16 @@ import (
 // defaultModel is what `linbis verify` checks without arguments.
 const defaultModel = "treiber"
 
-func init() {
-	flags := append(modelFlags(),
+var verifyCmd = &cli.Command{
+	Name:      "verify",
+	Usage:     "decide whether a model is linearizable and lock-free (the bundled Treiber stack when no model is given)",
+	ArgsUsage: "[MODEL.lin | bundled model name]",
+	Flags:     verifyFlags(),
+	Action:    runVerify,
+}
+
+func verifyFlags() []cli.Flag {
+	return append(modelFlags(),
 		&cli.StringFlag{Name: "method", Value: "bisim", Usage: "bisim (bisimulation, falling back to refinement), refine, or both (timings side by side)"},
 		&cli.BoolFlag{Name: "antichain", Value: true, Usage: "antichain pruning in the refinement check"},
 		&cli.IntFlag{Name: "max-pairs", Usage: "stop the refinement check after this many pairs (0: its default)"},
@@ -30,17 +38,10 @@ func init() {
 		&cli.StringFlag{Name: "export", Usage: "write impl.aut, spec.aut, the quotients, report.json and every counterexample (.txt .aut .dot .json) to `DIR`"},
 		&cli.StringFlag{Name: "html", Usage: "write a self-contained page drawing the counterexample's history to `FILE`"},
 	)
-	register(withLimits(&cli.Command{
-		Name:      "verify",
-		Usage:     "decide whether a model is linearizable and lock-free (the bundled Treiber stack when no model is given)",
-		ArgsUsage: "[MODEL.lin | bundled model name]",
-		Flags:     flags,
-		Action:    verifyAction,
-	}))
 }
 
-func verifyAction(c *cli.Context) error {
-	args, err := positionalArgs(c)
+func runVerify(c *cli.Context) error {
+	args, err := operands(c, 0, 1)
 	if err != nil {
 		return err
 	}
