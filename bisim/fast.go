@@ -108,53 +108,50 @@ func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	return r.block, r.numBlocks
 }
 
-// refiner holds the state of fastRefine.
+// refiner holds the state of fastRefine: the partition core shared with
+// gjRefine and what the worklist adds.
 type refiner struct {
-	k                  *kernel
-	block, perm, where []int32
-	begin, end         []int32 // range of each block in perm
-	numBlocks          int32
-	inIndex            []int32  // CSR index of inArc
-	inArc              []uint64 // all transitions by target, label<<32 | source
-	tauIndex, tauSrc   []int32  // sources of τ-transitions by target
-	inertOut           []int32  // inert τ-steps per state
-	bottom             []int32  // bottom states per block
-	rep                []int32  // a bottom state of each block, of small out-degree if possible; -1 if not known
-	mark               []uint32
-	epoch              uint32
-	count, bcount      []int32     // marked states, marked bottom states per block in this round
-	cut                []int32     // per splitting block: where its moved marked states start, or -1
-	targets            [33][]int32 // target-dirty blocks by bit length of their size when pushed
-	minTarget          int         // no lower index of targets is non-empty
-	inTargets          []bool
-	// scratch buffers, reused
-	queue, touched, newBottom []int32
-	byLabel                   [][]int32 // processTarget: sources of the transitions into its target, by label
-	// checkBottomKeys's per-block key counters, valid where keyTick == tick
+	blockPartition // blocks, bottom states and a round's marks (blocks.go)
+
+	inIndex []int32  // CSR index of inArc, by target state
+	inArc   []uint64 // all transitions by target, label<<32 | source
+
+	// Per block, beside the core's.
+	rep      []int32 // a bottom state of each block, of small out-degree if possible; -1 if not known
+	blockOut []int32 // transitions out of the states of each block
+
+	// The worklist of target-dirty blocks.
+	targets   [33][]int32 // target-dirty blocks by bit length of their size when pushed
+	minTarget int         // no lower index of targets is non-empty
+	inTargets []bool      // per block: in targets
+
+	// processTarget: per label, the sources of the transitions into its
+	// target; labels, the labels with some, in the order met.
+	byLabel [][]int32
+	labels  []int32
+
+	// checkBottomKeys: a cursor per state read, and per-block key counters,
+	// valid where keyTick == tick.
 	cursor, keyBlocks, keyStates []int32
 	keyTick                      []uint32
 	tick                         uint32
 	nbCount, lastNB              []int32
+
 	// separateNewBottom: nLeft[s] counts the inert successors of s not yet
-	// known to be in N, valid where nSeen == nEpoch
+	// known to be in N, valid where nSeen == nEpoch.
 	nList, nLeft []int32
 	nSeen        []uint32
 	nEpoch       uint32
-	blockOut     []int32 // transitions out of the states of each block
-	work         int64   // elementary steps: states and transitions read or moved (see refineStats)
 }
 
 func newRefiner(k *kernel) *refiner {
 	n := k.n
-	r := &refiner{k: k, numBlocks: 1,
-		block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
-		inertOut: make([]int32, n), mark: make([]uint32, n), nSeen: make([]uint32, n), nLeft: make([]int32, n),
-		byLabel: make([][]int32, k.numLabels)}
-	r.addBlock()
+	r := &refiner{blockPartition: newBlockPartition(k),
+		nSeen: make([]uint32, n), nLeft: make([]int32, n), byLabel: make([][]int32, k.numLabels)}
+	r.addFastBlock()
 	for s := int32(0); s < n; s++ {
 		r.perm[s], r.where[s] = s, s
 	}
-	r.end[0] = n
 	r.blockOut[0] = int32(len(k.src))
 	// inArc: the transitions by target, by counting sort.
 	r.inIndex = make([]int32, n+1)
@@ -190,35 +187,24 @@ func newRefiner(k *kernel) *refiner {
 	return r
 }
 
-// addBlock appends an entry for one more block to every per-block slice.
-// They grow with the blocks, since the coarsest partition of a big LTS
-// usually has far fewer blocks than states, but never beyond one entry per
-// kernel state, the most there can be (as for a strong bisimilarity that
-// is nearly the identity).
-func (r *refiner) addBlock() {
-	if len(r.begin) == cap(r.begin) {
-		c := min(max(2*cap(r.begin), 1024), int(r.k.n))
-		r.begin, r.end, r.bottom, r.rep = growTo(r.begin, c), growTo(r.end, c), growTo(r.bottom, c), growTo(r.rep, c)
-		r.count, r.bcount, r.cut, r.blockOut = growTo(r.count, c), growTo(r.bcount, c), growTo(r.cut, c), growTo(r.blockOut, c)
-		r.inTargets, r.keyTick = growTo(r.inTargets, c), growTo(r.keyTick, c)
-		r.nbCount, r.lastNB = growTo(r.nbCount, c), growTo(r.lastNB, c)
-	}
-	r.begin = append(r.begin, 0)
-	r.end = append(r.end, 0)
-	r.bottom = append(r.bottom, 0)
-	r.rep = append(r.rep, -1)
-	r.count = append(r.count, 0)
-	r.bcount = append(r.bcount, 0)
-	r.cut = append(r.cut, 0)
-	r.blockOut = append(r.blockOut, 0)
-	r.inTargets = append(r.inTargets, false)
-	r.keyTick = append(r.keyTick, 0)
-	r.nbCount = append(r.nbCount, 0)
-	r.lastNB = append(r.lastNB, 0)
+// newBlock appends a block covering perm[lo:hi] to the core and to the
+// worklist's per-block slices, and returns it.
+func (r *refiner) newBlock(lo, hi int32) int32 {
+	r.addFastBlock()
+	return r.addBlock(lo, hi)
 }
 
-// growTo returns s with capacity at least c.
-func growTo[T any](s []T, c int) []T { return slices.Grow(s, c-len(s)) }
+// addFastBlock appends an entry for one more block to the per-block slices
+// that fastRefine adds to the core's.
+func (r *refiner) addFastBlock() {
+	n := r.k.n
+	r.rep = appendBlockEntry(r.rep, -1, n)
+	r.blockOut = appendBlockEntry(r.blockOut, 0, n)
+	r.inTargets = appendBlockEntry(r.inTargets, false, n)
+	r.keyTick = appendBlockEntry(r.keyTick, 0, n)
+	r.nbCount = appendBlockEntry(r.nbCount, 0, n)
+	r.lastNB = appendBlockEntry(r.lastNB, 0, n)
+}
 
 // lighter returns whichever of the states a (-1: none) and b has fewer
 // transitions.
@@ -254,18 +240,9 @@ func (r *refiner) popTarget() int32 {
 	return -1
 }
 
-func (r *refiner) size(b int32) int32 { return r.end[b] - r.begin[b] }
-
 // inert reports whether transition t is inert in the current partition.
 func (r *refiner) inert(t int32) bool {
 	return r.k.isTau(t) && r.block[r.k.src[t]] == r.block[r.k.dst[t]]
-}
-
-// startRound begins a new marked set.
-func (r *refiner) startRound() {
-	nextEpoch(&r.epoch, r.mark)
-	r.queue = r.queue[:0]
-	r.touched = r.touched[:0]
 }
 
 // markState adds s to the current marked set.
@@ -392,8 +369,7 @@ func (r *refiner) split(b int32) {
 			r.newBottom = append(r.newBottom, s)
 		}
 	}
-	k.tauStepsBetween(r.block, r.perm[r.begin[reach]:r.end[reach]], r.perm[r.begin[rest]:r.end[rest]],
-		reach, rest, r.tauIndex, r.tauSrc, &r.work, lose)
+	r.tauStepsBetween(reach, rest, lose)
 	if len(r.newBottom) == 0 {
 		return
 	}
@@ -429,10 +405,7 @@ func (r *refiner) split(b int32) {
 // detach moves the states perm[hi:end[b]] of block b to a fresh block,
 // which it returns; both become target-dirty.
 func (r *refiner) detach(b, hi int32) int32 {
-	nb := r.numBlocks
-	r.numBlocks++
-	r.addBlock()
-	r.begin[nb], r.end[nb] = hi, r.end[b]
+	nb := r.newBlock(hi, r.end[b])
 	r.end[b] = hi
 	moved, repMoved, out := int32(0), int32(-1), int32(0)
 	r.work += int64(r.end[nb] - hi)
@@ -599,13 +572,6 @@ func (r *refiner) touchKey(c int32) {
 	r.keyTick[c] = r.tick
 	r.nbCount[c], r.lastNB[c] = 0, -1
 	r.keyBlocks = append(r.keyBlocks, c)
-}
-
-// swap exchanges the states at positions i and j of perm.
-func (r *refiner) swap(i, j int32) {
-	si, sj := r.perm[i], r.perm[j]
-	r.perm[i], r.perm[j] = sj, si
-	r.where[si], r.where[sj] = j, i
 }
 
 // processTarget splits every block under (a, C) for every label a of a
