@@ -13,9 +13,10 @@ import (
 )
 
 var compareCmd = &cli.Command{
-	Name:      "compare",
-	Usage:     "decide whether two LTSs are strongly, branching or divergence-preserving branching bisimilar",
-	ArgsUsage: "A.aut B.aut",
+	Name:        "compare",
+	Usage:       "decide whether two LTSs are strongly, branching or divergence-preserving branching bisimilar",
+	ArgsUsage:   "A.aut B.aut",
+	Description: "Exit status: 0 equivalent, 1 not equivalent (a distinguishing trace is printed), 2 error.",
 	Flags: append([]cli.Flag{
 		bisimEquivFlag, bisimAlgorithmFlag, quietFlag,
 		&cli.StringFlag{Name: "counterexample", Usage: "when not equivalent, write the distinguishing trace to `FILE` " +
@@ -44,6 +45,12 @@ type compareResult struct {
 func runCompare(c *cli.Context) error {
 	args, err := operands(c, 2, 2)
 	if err != nil {
+		return err
+	}
+	if err := atLeastOne(c, "max-pairs"); err != nil {
+		return err
+	}
+	if err := atLeastOne(c, "max-pairs"); err != nil {
 		return err
 	}
 	eq, opts, m, err := bisimOptions(c)

@@ -19,8 +19,8 @@ var exitProcess = os.Exit
 // with a plain message (exit 2) when a limit is reached.
 func limitFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.DurationFlag{Name: "timeout", Usage: "stop with an error after this long, e.g. 10m (0: no limit)", DefaultText: "0, no limit"},
-		&cli.StringFlag{Name: "max-memory", Usage: "stop with an error when the process holds this much memory, e.g. 8GiB (0: no limit)",
+		&cli.DurationFlag{Name: "timeout", Usage: "stop with an error after this long, e.g. 10m (default: 0, no limit)"},
+		&cli.StringFlag{Name: "max-memory", Usage: "stop with an error when the process holds `SIZE` of memory, e.g. 8GiB; 0: no limit",
 			DefaultText: defaultMemoryText()},
 	}
 }
@@ -60,12 +60,15 @@ var limitedByLibrary = map[string]bool{"history": true}
 // watchLimits starts the watchdog of the running verb, if it takes limits;
 // stop ends it.
 func watchLimits(c *cli.Context) (stop func(), err error) {
-	if !hasLimits(c.Command) || limitedByLibrary[c.Command.Name] {
+	if !hasLimits(c.Command) {
 		return func() {}, nil
 	}
 	l, err := limitsFromFlags(c)
 	if err != nil {
 		return nil, err
+	}
+	if limitedByLibrary[c.Command.Name] {
+		return func() {}, nil
 	}
 	w := limits.Watch(l, 100*time.Millisecond, func(msg string) {
 		fmt.Fprintf(c.App.ErrWriter, "linbis %s: %s\n", c.Command.Name, msg)

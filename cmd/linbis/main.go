@@ -60,6 +60,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		After: func(*cli.Context) error { return stopProfile() },
 		// Exit codes are ours to decide (see run), not urfave's.
 		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError:   usageError,
 	}
 }
 
@@ -68,6 +69,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 // tests can run the CLI many times in one process.
 func guard(cmd *cli.Command) *cli.Command {
 	c := *cmd
+	c.OnUsageError = usageError
+	c.HideHelpCommand = true
 	action := cmd.Action
 	c.Action = func(ctx *cli.Context) error {
 		stop, err := watchLimits(ctx)

@@ -25,13 +25,13 @@ import (
 func modelFlags() []cli.Flag {
 	return append([]cli.Flag{
 		&cli.IntFlag{Name: "threads", Usage: "number of client threads (default: the model's client block, else 2)"},
-		&cli.StringFlag{Name: "ops", Usage: "operations per thread, or `forever` (default: the model's, else 2)"},
-		&cli.StringFlag{Name: "values", Usage: "argument domain, as a range `1..3` or a list 1,2,5 (default: the model's, else 1..2)"},
-		&cli.IntFlag{Name: "max-states", Value: 50_000_000, Usage: "stop exploring an LTS after this many states"},
-		&cli.IntFlag{Name: "max-nodes", Value: 64, Usage: "bound on live heap nodes (exceeding it is a model error)"},
+		&cli.StringFlag{Name: "ops", Usage: "operations per thread: a number `N` ≥ 1, or forever (default: the model's, else 2)"},
+		&cli.StringFlag{Name: "values", Usage: "argument domain, as a range 1..3 or a `LIST` 1,2,5 (default: the model's, else 1..2)"},
+		&cli.IntFlag{Name: "max-states", Value: 50_000_000, Usage: "stop exploring an LTS after this many states (at least 1; reaching it is an error, exit 2)"},
+		&cli.IntFlag{Name: "max-nodes", Value: 64, Usage: "bound on live heap nodes (at least 1; exceeding it is a model error)"},
 		&cli.BoolFlag{Name: "explicit", Usage: "explicit memory: no garbage collection; freed nodes may be reused while referenced (ABA)"},
 		&cli.BoolFlag{Name: "fine-grained", Usage: "make accesses to thread-private heap nodes steps of their own (default: folded into the neighbouring step)"},
-		&cli.BoolFlag{Name: "lin", Usage: "make `lin` statements visible as lin(T,M,VAL) events (linearization-point mode)"},
+		&cli.BoolFlag{Name: "lin", Usage: "make lin statements visible as lin(T,M,VAL) events (linearization-point mode)"},
 		&cli.IntFlag{Name: "workers", Usage: "goroutines that expand states (0 or less: one per core); the LTS is the same for any number"},
 		quietFlag,
 	}, limitFlags()...)
@@ -77,6 +77,9 @@ func readModel(name string, errw io.Writer) (*frontend.Model, error) {
 // boundsFromFlags starts from the model's client block and applies the flags.
 func boundsFromFlags(c *cli.Context, m *frontend.Model) (frontend.Bounds, error) {
 	b := m.DefaultBounds()
+	if err := atLeastOne(c, "max-states", "max-nodes"); err != nil {
+		return b, err
+	}
 	if c.IsSet("threads") {
 		b.Threads = c.Int("threads")
 		if b.Threads < 1 || b.Threads > 16 {
@@ -98,6 +101,16 @@ func boundsFromFlags(c *cli.Context, m *frontend.Model) (frontend.Bounds, error)
 		b.Values = vs
 	}
 	return b, nil
+}
+
+// atLeastOne checks that the named integer flags are at least 1.
+func atLeastOne(c *cli.Context, names ...string) error {
+	for _, n := range names {
+		if v := c.Int(n); v < 1 {
+			return fmt.Errorf("--%s must be at least 1, got %d", n, v)
+		}
+	}
+	return nil
 }
 
 // parseOps reads a positive count or "forever" (-1).

@@ -68,6 +68,9 @@ func runProgress(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := atLeastOne(c, "max-product"); err != nil {
+		return err
+	}
 	path := args[0]
 	l, err := loadProgressInput(c, path)
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 var refineCmd = &cli.Command{
 	Name:  "refine",
 	Usage: "check trace refinement: every trace of IMPL is a trace of SPEC (linearizability when SPEC is the atomic specification)",
-	Description: "Exit status 0 when IMPL refines SPEC, 1 when it does not (the shortest implementation trace the\n" +
+	Description: "Exit status: 0 when IMPL refines SPEC, 1 when it does not (the shortest implementation trace the\n" +
 		"specification cannot do is printed), 2 on errors or when the pair limit is reached.",
 	ArgsUsage: "IMPL.aut SPEC.aut",
 	Flags: append([]cli.Flag{
@@ -66,8 +66,8 @@ func runRefine(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.Int("max-pairs") <= 0 {
-		return fmt.Errorf("--max-pairs must be positive, got %d", c.Int("max-pairs"))
+	if err := atLeastOne(c, "max-pairs"); err != nil {
+		return err
 	}
 	opts := refine.Options{Antichain: c.Bool("antichain"), Quotient: c.Bool("quotient"), MaxPairs: c.Int("max-pairs")}
 	if pat := c.String("visible"); pat != "" {

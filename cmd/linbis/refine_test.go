@@ -104,7 +104,7 @@ func TestRefineErrors(t *testing.T) {
 		{"missing file", []string{p("nope.aut"), p("spec.aut")}, "nope.aut"},
 		{"pair limit", []string{"--max-pairs", "1", p("implOK.aut"), p("spec.aut")},
 			"linbis: no verdict: pair limit reached: explored 1 pairs"},
-		{"bad limit", []string{"--max-pairs", "0", p("implOK.aut"), p("spec.aut")}, "--max-pairs must be positive"},
+		{"bad limit", []string{"--max-pairs", "0", p("implOK.aut"), p("spec.aut")}, "--max-pairs must be at least 1, got 0"},
 		{"nothing visible", []string{"--visible", `^lin\(`, p("implOK.aut"), p("spec.aut")}, "would hold vacuously"},
 		{"bad regexp", []string{"--visible", "(", p("implOK.aut"), p("spec.aut")}, "--visible: error parsing regexp"},
 	}

@@ -23,8 +23,11 @@ var verifyCmd = &cli.Command{
 	Name:      "verify",
 	Usage:     "decide whether a model is linearizable and lock-free (the bundled Treiber stack when no model is given)",
 	ArgsUsage: "[MODEL.lin | bundled model name]",
-	Flags:     verifyFlags(),
-	Action:    runVerify,
+	Description: "MODEL is a .lin file or the name of a bundled model (linbis compile --list).\n" +
+		"Exit status: 0 linearizable and lock-free, 1 not linearizable or not lock-free (the\n" +
+		"counterexample is printed), 2 error, or no verdict because a limit was hit.",
+	Flags:  verifyFlags(),
+	Action: runVerify,
 }
 
 func verifyFlags() []cli.Flag {
