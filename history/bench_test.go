@@ -21,7 +21,7 @@ func BenchmarkEtcdAll(b *testing.B) {
 			if i == 95 {
 				continue
 			}
-			h, err := ReadFile(etcdFile(i), "jepsen-log")
+			h, err := ReadFile(etcdFile(i), ReadOptions{Format: "jepsen-log"})
 			require.NoError(b, err)
 			res, err := Check(h, spec, Options{})
 			require.NoError(b, err)
@@ -39,7 +39,7 @@ func BenchmarkKV(b *testing.B) {
 	spec, err := Builtin("kv")
 	require.NoError(b, err)
 	for _, name := range []string{"c01-ok", "c01-bad", "c10-ok", "c10-bad", "c50-ok", "c50-bad"} {
-		h, err := ReadFile(filepath.Join(porcupineDir, "kv", name+".txt"), "edn")
+		h, err := ReadFile(filepath.Join(porcupineDir, "kv", name+".txt"), ReadOptions{Format: "edn"})
 		require.NoError(b, err)
 		for _, whole := range []bool{false, true} {
 			if whole && name[:3] == "c50" {

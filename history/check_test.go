@@ -193,7 +193,7 @@ func TestTimeoutGivesUnknown(t *testing.T) {
 	assert.Contains(t, []Verdict{NotLinearizable, Unknown}, res.Verdict)
 
 	kv, _ := Builtin("kv")
-	h, err = ReadFile(filepath.Join(porcupineDir, "kv", "c10-ok.txt"), "edn")
+	h, err = ReadFile(filepath.Join(porcupineDir, "kv", "c10-ok.txt"), ReadOptions{Format: "edn"})
 	if err != nil {
 		t.Skip("Porcupine histories not found")
 	}

@@ -31,17 +31,24 @@
 //
 // Jepsen EDN (ReadEDN): either one vector of operation maps or one map per
 // line, with ';' comments. Each map has :process, :type (:invoke, :ok,
-// :fail or :info), :f, :value and optionally :key and :time. An :ok
+// :fail or :info), :f, :value and optionally :key, :error and :time. The
+// events keep Jepsen's meaning (that of Knossos's checkers): an :ok
 // completes the process's pending invocation with the result in :value; a
-// :fail did not take effect and is dropped, except for :cas, where Jepsen's
-// clients report a failed comparison as :fail, so it is kept as a cas that
-// returned false (Porcupine's convention); an :info (or an invocation never
-// completed) stays pending to the end of the history, so it may or may not
-// have taken effect. Non-integer processes (:nemesis) are skipped.
+// :fail did not take effect and is dropped, for every :f; an :info (or an
+// invocation never completed) stays pending to the end of the history, so
+// it may or may not have taken effect; the :value of a read's invocation
+// is ignored, and a read completed :ok with value nil is a read whose
+// value is not known, matching any state. ReadOptions.CASFail =
+// CASFailFalse reads a :fail cas without an :error as a cas that returned
+// false instead (Porcupine's convention). Non-integer processes (:nemesis)
+// are skipped.
 //
 // Jepsen text log (ReadJepsenLog), the format of Porcupine's etcd tests:
 // lines "INFO  jepsen.util - PROC  :TYPE  :F  VALUE"; other lines are
-// skipped. ":fail :read :timed-out" is a read that returned an unknown value.
+// skipped. The events mean what they mean in EDN, except that a :fail cas
+// echoing its [from to] is by default a cas that returned false, as
+// Porcupine reads these logs (History.Notes says so); a :fail whose value
+// is a keyword (":fail :read :timed-out") carries an error and is dropped.
 //
 // # Specifications
 //

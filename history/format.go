@@ -12,9 +12,19 @@ import (
 // Formats lists the names accepted by Read.
 var Formats = []string{"auto", "jsonl", "edn", "jepsen-log"}
 
-// Read reads a history in the named format; "auto" (or "") guesses from the
-// file extension and then from the first non-blank character.
-func Read(r io.Reader, name, format string) (*History, error) {
+// ReadOptions tune Read; the zero value guesses the format and follows
+// each format's own conventions.
+type ReadOptions struct {
+	// Format is one of Formats; "auto" or "" guesses from the file
+	// extension and then from the first non-blank character.
+	Format string
+	// CASFail gives the meaning of a :fail cas in Jepsen formats.
+	CASFail CASFail
+}
+
+// Read reads a history in the format opts names.
+func Read(r io.Reader, name string, opts ReadOptions) (*History, error) {
+	format := opts.Format
 	if format == "" || format == "auto" {
 		data, err := io.ReadAll(r)
 		if err != nil {
@@ -27,21 +37,21 @@ func Read(r io.Reader, name, format string) (*History, error) {
 	case "jsonl":
 		return ReadJSONL(r, name)
 	case "edn":
-		return ReadEDN(r, name)
+		return ReadEDN(r, name, opts)
 	case "jepsen-log":
-		return ReadJepsenLog(r, name)
+		return ReadJepsenLog(r, name, opts)
 	}
 	return nil, fmt.Errorf("unknown history format %q: expected one of %s", format, strings.Join(Formats, ", "))
 }
 
 // ReadFile reads the history in path (see Read).
-func ReadFile(path, format string) (*History, error) {
+func ReadFile(path string, opts ReadOptions) (*History, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, path, format)
+	return Read(f, path, opts)
 }
 
 // sniff guesses a format: by extension, then by content.

@@ -78,6 +78,10 @@ func show(v string) string {
 type History struct {
 	Name string
 	Ops  []Op
+	// Notes are what the reader decided that the reader's user should
+	// know: events skipped, a convention chosen. One line each, starting
+	// with the file name (and position, when it concerns one place).
+	Notes []string
 }
 
 // Keys returns the distinct keys of h in order of first appearance.

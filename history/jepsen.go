@@ -18,12 +18,51 @@ type event struct {
 	f       string
 	value   ednValue
 	key     string
-	pos     Pos
+	// failed says a :fail completion carries an error (an :error field in
+	// EDN, a value other than the invocation's in a text log): the
+	// operation did not run to a result.
+	failed bool
+	pos    Pos
 }
 
+// CASFail says what a :fail completion of a cas means.
+type CASFail int
+
+const (
+	// CASFailAuto is Jepsen's reading (CASFailDrop) for EDN and
+	// Porcupine's (CASFailFalse) for Jepsen text logs, the format of
+	// Porcupine's etcd test data, whose convention it is.
+	CASFailAuto CASFail = iota
+	// CASFailDrop is Jepsen's meaning: a :fail did not take effect, for
+	// every operation; the failed cas is dropped.
+	CASFailDrop
+	// CASFailFalse is Porcupine's convention: a :fail cas that carries no
+	// error is a cas that returned false (the comparison failed), which
+	// constrains the register's value during the call. A :fail carrying an
+	// error is dropped all the same.
+	CASFailFalse
+)
+
+// CASFailModes names the CASFail values as --cas-fail spells them.
+var CASFailModes = []string{"auto", "drop", "false"}
+
+// ParseCASFail parses a --cas-fail value.
+func ParseCASFail(s string) (CASFail, error) {
+	for i, m := range CASFailModes {
+		if s == m {
+			return CASFail(i), nil
+		}
+	}
+	return 0, fmt.Errorf("--cas-fail %q: expected one of %s", s, strings.Join(CASFailModes, ", "))
+}
+
+// String names m as --cas-fail spells it.
+func (m CASFail) String() string { return CASFailModes[m] }
+
 // ReadEDN reads a Jepsen history in EDN: one vector of operation maps, or a
-// sequence of maps (typically one per line). See the package doc.
-func ReadEDN(r io.Reader, name string) (*History, error) {
+// sequence of maps (typically one per line). See the package doc; opts
+// gives the meaning of a failed cas.
+func ReadEDN(r io.Reader, name string, opts ReadOptions) (*History, error) {
 	src, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -50,7 +89,10 @@ func ReadEDN(r io.Reader, name string) (*History, error) {
 			evs = append(evs, ev)
 		}
 	}
-	return assemble(evs, name)
+	if opts.CASFail == CASFailAuto {
+		opts.CASFail = CASFailDrop
+	}
+	return assemble(evs, name, opts.CASFail)
 }
 
 // mapEvent converts one operation map; skip is set for events of
@@ -93,6 +135,8 @@ func mapEvent(er *ednReader, m *ednValue) (ev event, skip bool, err error) {
 			ev.f = v.text
 		case "value":
 			ev.value = *v
+		case "error":
+			ev.failed = v.kind != ednNil
 		case "key":
 			if v.kind == ednNil {
 				return ev, false, er.errAt(v.off, ":key: expected a key, found nil")
@@ -113,8 +157,9 @@ func validType(t string) bool {
 }
 
 // ReadJepsenLog reads a Jepsen text log (see the package doc); lines that
-// are not "jepsen.util -" operation lines are skipped.
-func ReadJepsenLog(r io.Reader, name string) (*History, error) {
+// are not "jepsen.util -" operation lines are skipped. opts gives the
+// meaning of a failed cas.
+func ReadJepsenLog(r io.Reader, name string, opts ReadOptions) (*History, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var evs []event
@@ -136,7 +181,10 @@ func ReadJepsenLog(r io.Reader, name string) (*History, error) {
 	if err := sc.Err(); err != nil {
 		return nil, &lts.ParseError{File: name, Line: line + 1, Col: 1, Msg: "unreadable line: " + err.Error()}
 	}
-	return assemble(evs, name)
+	if opts.CASFail == CASFailAuto {
+		opts.CASFail = CASFailFalse
+	}
+	return assemble(evs, name, opts.CASFail)
 }
 
 // logEvent parses "PROC :TYPE :F VALUE" starting at byte start of text.
@@ -183,14 +231,20 @@ func logEvent(text string, start int, name string, line int) (event, error) {
 			return ev, fix(er.errAt(er.pos, "unexpected text after the value"))
 		}
 	}
+	// A text log has no :error field: a failure gives the error in place
+	// of the value (":fail :read :timed-out").
+	ev.failed = ev.typ == "fail" && ev.value.kind == ednKeyword
 	return ev, nil
 }
 
 // assemble pairs invocations with completions per process (the n-th event
-// of the file is time n) following the conventions of the package doc.
-func assemble(evs []event, name string) (*History, error) {
+// of the file is time n) following the conventions of the package doc;
+// casFail (not CASFailAuto) gives the meaning of a failed cas.
+func assemble(evs []event, name string, casFail CASFail) (*History, error) {
 	h := &History{Name: name}
 	open := map[int]int{} // process -> index of its invocation in h.Ops
+	casFalse := 0         // failed cas read as returning false
+	nilReads := 0         // reads that returned nil, read as unknown
 	keep := make([]bool, 0, len(evs)/2)
 	for t, ev := range evs {
 		at := func(format string, args ...any) error {
@@ -203,6 +257,9 @@ func assemble(evs []event, name string) (*History, error) {
 			op := Op{Client: ev.process, Call: int64(t), Return: Pending, Unknown: true, Method: ev.f, Key: ev.key, Pos: ev.pos}
 			switch {
 			case ev.value.kind == ednNil:
+			case isRead(ev.f):
+				// Jepsen clients may put a placeholder or the read's key in
+				// the invocation; the result comes with the completion.
 			case ev.value.kind == ednVector && isCAS(ev.f):
 				for i := range ev.value.items {
 					op.Args = append(op.Args, ev.value.items[i].canon())
@@ -228,12 +285,20 @@ func assemble(evs []event, name string) (*History, error) {
 		case "ok":
 			op.Return, op.Unknown = int64(t), false
 			op.Result = ev.value.canon()
-			if isCAS(ev.f) {
+			switch {
+			case isCAS(ev.f):
 				op.Result = "true"
+			case isRead(ev.f) && ev.value.kind == ednNil:
+				// Knossos's models take a nil read as "value not known"
+				// (the invocation's nil not yet filled in): it matches any
+				// state.
+				op.Unknown, op.Result = true, ""
+				nilReads++
 			}
 		case "fail":
-			if isCAS(ev.f) {
+			if isCAS(ev.f) && casFail == CASFailFalse && !ev.failed {
 				op.Return, op.Unknown, op.Result = int64(t), false, "false"
+				casFalse++
 			} else {
 				keep[i] = false // did not take effect
 			}
@@ -248,7 +313,17 @@ func assemble(evs []event, name string) (*History, error) {
 		}
 	}
 	h.Ops = out
+	if nilReads > 0 {
+		h.Notes = append(h.Notes, fmt.Sprintf("%s: %d reads completed :ok with value nil, taken as Knossos takes them: value not known, matching any state", name, nilReads))
+	}
+	if casFalse > 0 {
+		h.Notes = append(h.Notes, fmt.Sprintf("%s: %d :fail cas completions read as a cas that returned false (Porcupine's convention; --cas-fail drop reads them as Jepsen does: not taken effect)", name, casFalse))
+	}
 	return h, nil
 }
 
 func isCAS(f string) bool { return f == "cas" || f == "compare-and-set" }
+
+// isRead reports whether f names a read of a register or a key, whose
+// result arrives with the completion.
+func isRead(f string) bool { return f == "read" || f == "get" }

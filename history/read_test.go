@@ -53,20 +53,26 @@ func TestReadEDN(t *testing.T) {
 	vector := "[" + strings.ReplaceAll(lines, "}\n{", "}\n #_ignored {") + "]"
 	for name, src := range map[string]string{"lines": lines, "vector": vector} {
 		t.Run(name, func(t *testing.T) {
-			h, err := ReadEDN(strings.NewReader(src), "h.edn")
+			h, err := ReadEDN(strings.NewReader(src), "h.edn", ReadOptions{})
 			require.NoError(t, err)
-			require.Len(t, h.Ops, 5, "the failed write is dropped, the nemesis skipped")
-			w, r, cas, info, app := h.Ops[0], h.Ops[1], h.Ops[2], h.Ops[3], h.Ops[4]
+			require.Len(t, h.Ops, 4, "the failed write and cas are dropped, the nemesis skipped")
+			w, r, info, app := h.Ops[0], h.Ops[1], h.Ops[2], h.Ops[3]
 			assert.Equal(t, []string{"3"}, w.Args)
 			assert.Equal(t, "3", r.Result)
 			assert.Less(t, r.Call, w.Return)
-			assert.Equal(t, []string{"3", "4"}, cas.Args)
-			assert.Equal(t, "false", cas.Result, "a failed cas is a cas that returned false")
 			assert.True(t, info.IsPending() && info.Unknown, ":info stays pending")
 			assert.True(t, app.IsPending(), "an invocation never completed stays pending")
 			assert.Equal(t, "k", app.Key)
 			assert.Equal(t, []string{"x \"y\"\n"}, app.Args)
 			require.NoError(t, h.Validate())
+
+			h, err = ReadEDN(strings.NewReader(src), "h.edn", ReadOptions{CASFail: CASFailFalse})
+			require.NoError(t, err)
+			require.Len(t, h.Ops, 5, "Porcupine's convention keeps the failed cas")
+			cas := h.Ops[2]
+			assert.Equal(t, []string{"3", "4"}, cas.Args)
+			assert.Equal(t, "false", cas.Result, "a failed cas is a cas that returned false")
+			assert.Equal(t, []string{"h.edn: 1 :fail cas completions read as a cas that returned false (Porcupine's convention; --cas-fail drop reads them as Jepsen does: not taken effect)"}, h.Notes)
 		})
 	}
 }
@@ -80,7 +86,7 @@ INFO  jepsen.util - 1   :ok     :cas    [1 2]
 INFO  jepsen.util - 2	:invoke	:write	4
 INFO  jepsen.util - 2	:info	:write	:timed-out
 `
-	h, err := ReadJepsenLog(strings.NewReader(src), "e.log")
+	h, err := ReadJepsenLog(strings.NewReader(src), "e.log", ReadOptions{})
 	require.NoError(t, err)
 	require.Len(t, h.Ops, 2, "a timed-out read is dropped: it constrains nothing")
 	assert.Equal(t, Op{Client: 1, Call: 1, Return: 3, Method: "cas", Args: []string{"1", "2"}, Result: "true", Pos: Pos{3, 21}}, h.Ops[0])
@@ -122,7 +128,7 @@ func TestReadErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.format+"/"+c.want, func(t *testing.T) {
-			_, err := Read(strings.NewReader(c.src), "f", c.format)
+			_, err := Read(strings.NewReader(c.src), "f", ReadOptions{Format: c.format})
 			require.Error(t, err)
 			assert.Equal(t, c.want, err.Error())
 		})
@@ -136,12 +142,12 @@ func TestReadAutoFormat(t *testing.T) {
 		"INFO  jepsen.util - 0\t:invoke\t:write\t1":                  "write",
 	}
 	for src, method := range cases {
-		h, err := Read(strings.NewReader(src), "noext", "auto")
+		h, err := Read(strings.NewReader(src), "noext", ReadOptions{Format: "auto"})
 		require.NoError(t, err, src)
 		require.Len(t, h.Ops, 1)
 		assert.Equal(t, method, h.Ops[0].Method)
 	}
-	_, err := Read(strings.NewReader(""), "x", "xml")
+	_, err := Read(strings.NewReader(""), "x", ReadOptions{Format: "xml"})
 	assert.EqualError(t, err, `unknown history format "xml": expected one of auto, jsonl, edn, jepsen-log`)
 }
 
@@ -158,7 +164,7 @@ func TestValidateAgainstSpec(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.model, func(t *testing.T) {
-			h, err := Read(strings.NewReader(c.src), "f", "jsonl")
+			h, err := Read(strings.NewReader(c.src), "f", ReadOptions{Format: "jsonl"})
 			require.NoError(t, err)
 			spec, err := Builtin(c.model)
 			require.NoError(t, err)
@@ -180,7 +186,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`#_ #inst "x" {:process 1 :type :info :f "w" :value (1 2.5 -3N)}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, format := range []string{"jsonl", "edn", "jepsen-log"} {
-			h, err := Read(strings.NewReader(string(data)), "fuzz", format)
+			h, err := Read(strings.NewReader(string(data)), "fuzz", ReadOptions{Format: format})
 			if err != nil {
 				continue
 			}

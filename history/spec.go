@@ -49,9 +49,9 @@ var Models = []string{"register", "cas-register", "kv", "queue", "stack", "set",
 func Builtin(name string) (Spec, error) {
 	switch name {
 	case "register":
-		return register{}, nil
+		return register{init: Nil}, nil
 	case "cas-register":
-		return register{cas: true}, nil
+		return register{cas: true, init: Nil}, nil
 	case "kv":
 		return kv{}, nil
 	case "queue":
@@ -61,9 +61,29 @@ func Builtin(name string) (Spec, error) {
 	case "set":
 		return set{}, nil
 	case "counter":
-		return counter{}, nil
+		return counter{init: "0"}, nil
 	}
 	return nil, fmt.Errorf("unknown model %q: expected one of %s", name, strings.Join(Models, ", "))
+}
+
+// WithInitial returns spec starting from value instead of its default
+// initial state (Jepsen's register tests start at 0, Knossos's models at
+// nil). Only models with a single value have one: register, cas-register,
+// kv (every key) and counter.
+func WithInitial(spec Spec, value string) (Spec, error) {
+	if s, ok := spec.(interface{ withInitial(string) (Spec, error) }); ok {
+		return s.withInitial(value)
+	}
+	return nil, fmt.Errorf("model %s has no settable initial value (register, cas-register, kv and counter have)", spec.Name())
+}
+
+// ParseValue reads a value given on the command line: nil or null is the
+// absent value, anything else is taken as written.
+func ParseValue(s string) string {
+	if s == "nil" || s == "null" {
+		return Nil
+	}
+	return s
 }
 
 // byKey is the Partition of every built-in model: one group per key.
@@ -111,10 +131,18 @@ func arity(op *Op, model string, methods map[string]int) error {
 }
 
 // register is a read/write register, with compare-and-set when cas is set.
-// Its initial value is Nil.
 type register struct {
 	byKey
-	cas bool
+	cas  bool
+	init string // the initial value, Nil unless WithInitial
+}
+
+func (r register) withInitial(v string) (Spec, error) {
+	if strings.Contains(v, sepElem) {
+		return nil, fmt.Errorf("initial value %q contains a control character reserved for state encodings", v)
+	}
+	r.init = v
+	return r, nil
 }
 
 func (r register) Name() string {
@@ -123,7 +151,7 @@ func (r register) Name() string {
 	}
 	return "register"
 }
-func (register) Init() string { return Nil }
+func (r register) Init() string { return r.init }
 
 func (r register) Validate(op *Op) error {
 	m := map[string]int{"read": 0, "get": 0, "write": 1, "put": 1}
@@ -158,10 +186,21 @@ func (register) Step(s string, op *Op) (bool, string) {
 
 // kv is one key of a key-value store: get, put and append of strings; a
 // missing key reads as the empty string (a nil result equals "").
-type kv struct{ byKey }
+type kv struct {
+	byKey
+	init string // every key's initial value, "" unless WithInitial
+}
 
-func (kv) Name() string { return "kv" }
-func (kv) Init() string { return "" }
+func (k kv) withInitial(v string) (Spec, error) {
+	if v == Nil {
+		v = ""
+	}
+	k.init = v
+	return k, nil
+}
+
+func (kv) Name() string   { return "kv" }
+func (k kv) Init() string { return k.init }
 func (kv) Validate(op *Op) error {
 	return arity(op, "kv", map[string]int{"get": 0, "read": 0, "put": 1, "write": 1, "append": 1})
 }
@@ -267,12 +306,24 @@ func (set) Step(s string, op *Op) (bool, string) {
 	return want(true), strings.Join(append(elems[:i:i], elems[i+1:]...), "")
 }
 
-// counter is an integer starting at 0: inc and dec (by 1 or by their
-// argument), add n, and read/get returning the value.
-type counter struct{ byKey }
+// counter is an integer, starting at 0 unless WithInitial: inc and dec (by
+// 1 or by their argument), add n, and read/get returning the value.
+type counter struct {
+	byKey
+	init string
+}
 
-func (counter) Name() string { return "counter" }
-func (counter) Init() string { return "0" }
+func (c counter) withInitial(v string) (Spec, error) {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("initial value %q of model counter: expected an integer", show(v))
+	}
+	c.init = strconv.FormatInt(n, 10)
+	return c, nil
+}
+
+func (counter) Name() string   { return "counter" }
+func (c counter) Init() string { return c.init }
 func (counter) Validate(op *Op) error {
 	if err := arity(op, "counter", map[string]int{"inc": -1, "dec": -1, "add": 1, "read": 0, "get": 0}); err != nil {
 		return err

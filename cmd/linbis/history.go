@@ -25,6 +25,8 @@ var historyCmd = &cli.Command{
 		&cli.StringFlag{Name: "model", Value: "auto", Usage: "sequential specification: auto (guess from the methods), " + strings.Join(history.Models, ", ")},
 		&cli.StringFlag{Name: "spec", Usage: "check against the spec object of a linbis model `M.lin` (a file or a bundled model name, e.g. treiber)"},
 		&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: " + strings.Join(history.Formats, ", ")},
+		&cli.StringFlag{Name: "cas-fail", Value: "auto", Usage: "meaning of a :fail cas in Jepsen input: drop (Jepsen: did not take effect), false (Porcupine: returned false), auto (drop for EDN, false for text logs)"},
+		&cli.StringFlag{Name: "initial", Usage: "initial `VALUE` of register, cas-register, kv and counter (nil if unset; counter 0)"},
 		&cli.BoolFlag{Name: "no-partition", Usage: "check all keys together instead of one partition per key"},
 		&cli.BoolFlag{Name: "general", Usage: "always use the general search (no polynomial bad-pattern check)"},
 		&cli.IntFlag{Name: "workers", Usage: "partitions checked at once (0: one per core)"},
@@ -45,9 +47,18 @@ func runHistory(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	h, err := history.ReadFile(args[0], c.String("format"))
+	casFail, err := history.ParseCASFail(c.String("cas-fail"))
 	if err != nil {
 		return err
+	}
+	h, err := history.ReadFile(args[0], history.ReadOptions{Format: c.String("format"), CASFail: casFail})
+	if err != nil {
+		return err
+	}
+	if !c.Bool("json") {
+		for _, n := range h.Notes {
+			fmt.Fprintf(c.App.ErrWriter, "linbis history: note: %s\n", n)
+		}
 	}
 	spec, err := historySpec(c, h)
 	if err != nil {
@@ -117,6 +128,9 @@ func historySpec(c *cli.Context, h *history.History) (history.Spec, error) {
 		if loadSpec == nil {
 			return nil, fmt.Errorf("--spec %s: checking against a model's spec object needs the linbis frontend, which this build lacks; use --model", path)
 		}
+		if c.IsSet("initial") {
+			return nil, errors.New("--initial sets a built-in model's initial value; a --spec model starts from its init block")
+		}
 		return loadSpec(path)
 	}
 	name := c.String("model")
@@ -126,7 +140,11 @@ func historySpec(c *cli.Context, h *history.History) (history.Spec, error) {
 			return nil, err
 		}
 	}
-	return history.Builtin(name)
+	spec, err := history.Builtin(name)
+	if err != nil || !c.IsSet("initial") {
+		return spec, err
+	}
+	return history.WithInitial(spec, history.ParseValue(c.String("initial")))
 }
 
 func writeTimeline(path string, t *timeline.Timeline) error {
@@ -202,10 +220,11 @@ func historyJSON(h *history.History, res *history.Result) any {
 		Configurations int64        `json:"configurations"`
 		Seconds        float64      `json:"seconds"`
 		Reason         string       `json:"reason,omitempty"`
+		Notes          []string     `json:"notes,omitempty"`
 		Failure        *failureJSON `json:"failure,omitempty"`
 		// Witness: per partition, a linearization as operation indices.
 		Witness [][]int `json:"witness,omitempty"`
-	}{h.Name, res.Verdict.String(), res.Model, res.Ops, res.Partitions, res.Decided, res.Algorithms, res.Configurations, res.Elapsed.Seconds(), res.Reason, nil, res.Witness}
+	}{h.Name, res.Verdict.String(), res.Model, res.Ops, res.Partitions, res.Decided, res.Algorithms, res.Configurations, res.Elapsed.Seconds(), res.Reason, h.Notes, nil, res.Witness}
 	if f := res.Failure; f != nil {
 		fj := &failureJSON{Key: f.Key, Operations: len(f.Ops), Pattern: f.Pattern, Witness: ops(f.Witness), Prefix: ops(f.Prefix), State: f.State}
 		if f.Stuck >= 0 {

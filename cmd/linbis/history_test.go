@@ -43,6 +43,21 @@ const badStack = `{"client": 1, "call": 0, "return": 1, "method": "push", "input
 {"client": 2, "call": 6, "return": 7, "method": "pop", "output": 2}
 `
 
+// Jepsen histories: a cas that failed with a timeout (Jepsen: did not
+// take effect), the same without an error, and a first read of 0.
+const (
+	timedOutCAS = `[{:process 0 :type :invoke :f :write :value 3}
+ {:process 0 :type :ok :f :write :value 3}
+ {:process 1 :type :invoke :f :cas :value [3 4]}
+ {:process 1 :type :fail :f :cas :value [3 4] :error :timeout}]`
+	failedCAS = `[{:process 0 :type :invoke :f :write :value 3}
+ {:process 0 :type :ok :f :write :value 3}
+ {:process 1 :type :invoke :f :cas :value [3 4]}
+ {:process 1 :type :fail :f :cas :value [3 4]}]`
+	readZero = `{:process 0 :type :invoke :f :read :value nil}
+{:process 0 :type :ok :f :read :value 0}`
+)
+
 func TestHistoryVerdicts(t *testing.T) {
 	needHistories(t)
 	etcd := func(n string) string { return filepath.Join(porcupineData, "jepsen", "etcd_"+n+".log") }
@@ -61,6 +76,11 @@ func TestHistoryVerdicts(t *testing.T) {
 		{"queue bad pattern", []string{writeFile(t, "q.jsonl", badQueue)}, 1, "bad pattern BP2: c1 enq(1) precedes c1 enq(2), which is dequeued by c2 deq() -> 2, but 1 is never dequeued"},
 		{"stack pattern", []string{writeFile(t, "s.jsonl", badStack)}, 1, "bad pattern SP5: c1 push(1) < c1 push(2) < c2 pop() -> 1 < c2 pop() -> 2 breaks LIFO"},
 		{"queue general search", []string{writeFile(t, "q.jsonl", badQueue), "--general"}, 1, "cannot place: c2 deq() -> 2"},
+		{"a cas failed by a timeout", []string{writeFile(t, "t.edn", timedOutCAS)}, 0, "t.edn: linearizable"},
+		{"--cas-fail false", []string{writeFile(t, "t.edn", timedOutCAS), "--cas-fail", "false"}, 0, "t.edn: linearizable"},
+		{"--cas-fail false, no error", []string{writeFile(t, "f.edn", failedCAS), "--cas-fail", "false"}, 1, "not linearizable"},
+		{"--initial", []string{writeFile(t, "r.edn", readZero), "--initial", "0"}, 0, "r.edn: linearizable"},
+		{"no --initial", []string{writeFile(t, "r.edn", readZero)}, 1, "r.edn: not linearizable"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -110,6 +130,8 @@ func TestHistoryErrors(t *testing.T) {
 		{"no file", nil, "history needs 1 argument (FILE), got none"},
 		{"missing file", []string{"no-such-file.jsonl"}, "no-such-file.jsonl"},
 		{"bad flag after file", []string{writeFile(t, "q.jsonl", badQueue), "--colour"}, "linbis: history: unknown flag --colour; see linbis history --help\n"},
+		{"bad --cas-fail", []string{writeFile(t, "t.edn", timedOutCAS), "--cas-fail", "maybe"}, `--cas-fail "maybe": expected one of auto, drop, false`},
+		{"--initial of a queue", []string{writeFile(t, "q.jsonl", badQueue), "--initial", "1"}, "model queue has no settable initial value"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
