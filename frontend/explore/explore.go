@@ -152,6 +152,16 @@ type explorer struct {
 // Explore builds the LTS of obj (the implementation or the specification
 // of prog) under the bounds.
 func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.LTS, error) {
+	x, err := newExplorer(prog, obj, b, o)
+	if err != nil {
+		return nil, err
+	}
+	return x.run()
+}
+
+// newExplorer checks the bounds, compiles obj and prepares an exploration
+// of it, without exploring.
+func newExplorer(prog *check.Program, obj *check.Object, b Bounds, o Options) (*explorer, error) {
 	if b.Threads < 1 || b.Threads > 64 {
 		return nil, fmt.Errorf("need between 1 and 64 threads, got %d", b.Threads)
 	}
@@ -196,7 +206,7 @@ func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.
 			}
 		}
 	}
-	return x.run()
+	return x, nil
 }
 
 // argTuples enumerates each method's argument tuples over the domain.
@@ -221,6 +231,26 @@ func (x *explorer) argTuples() {
 }
 
 func (x *explorer) run() (*lts.LTS, error) {
+	init, err := x.initialState()
+	if err != nil {
+		return nil, err
+	}
+	x.enc = encode(x.enc[:0], init)
+	x.set.insert(x.enc, x.set.hash(x.enc))
+
+	if err := x.search(x.o.Workers); err != nil {
+		return nil, err
+	}
+	if x.o.Progress != nil {
+		x.o.Progress(int64(x.set.len()), int64(x.dst.len()))
+	}
+	return x.build(), nil
+}
+
+// initialState returns the canonical initial state: the declared initial
+// values, after the init block if there is one. The vector is the
+// canonicaliser's.
+func (x *explorer) initialState() ([]int32, error) {
 	init := append([]int32(nil), x.p.init...)
 	if im := x.p.initMethod; im != nil {
 		m := machine{p: x.p, gc: !x.o.Explicit, lin: x.o.Lin, maxNodes: int32(x.o.MaxNodes)}
@@ -239,16 +269,7 @@ func (x *explorer) run() (*lts.LTS, error) {
 		init = m.mem
 		m.resetThread()
 	}
-	x.enc = encode(x.enc[:0], x.canon.canonical(init, -1))
-	x.set.insert(x.enc, x.set.hash(x.enc))
-
-	if err := x.search(x.o.Workers); err != nil {
-		return nil, err
-	}
-	if x.o.Progress != nil {
-		x.o.Progress(int64(x.set.len()), int64(x.dst.len()))
-	}
-	return x.build(), nil
+	return x.canon.canonical(init, -1), nil
 }
 
 // search explores breadth-first from the initial state, which is in the

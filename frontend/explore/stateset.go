@@ -45,6 +45,8 @@ type stateSet struct {
 	bytes   int64
 	// Reading cursor of next: chunk and offset of the next record.
 	rc, ro int
+	// lastRec is the offset in the last chunk of the record added last.
+	lastRec int32
 }
 
 const (
@@ -199,6 +201,13 @@ func (s *stateSet) insert(enc []byte, h uint32) (int32, bool) {
 	}
 }
 
+// lastOffset returns the arena offset of the record added last (by
+// insert), for a caller that reads states back by id rather than in order.
+func (s *stateSet) lastOffset() uint64 {
+	k := s.nchunks - 1
+	return uint64(k)<<chunkBits | uint64(s.lastRec)
+}
+
 // add appends a record and returns its offset.
 func (s *stateSet) add(id int32, enc []byte) uint64 {
 	k := s.nchunks
@@ -218,6 +227,7 @@ func (s *stateSet) add(id int32, enc []byte) uint64 {
 	binary.LittleEndian.PutUint16(c[o+4:], uint16(len(enc)))
 	copy(c[o+recHeader:], enc) // the padding is zero already
 	s.used[k-1] = o + int32(size)
+	s.lastRec = o
 	s.n++
 	s.bytes += int64(len(enc))
 	return off

@@ -1,0 +1,465 @@
+package explore
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/lts"
+)
+
+// On-the-fly verification. CheckOnTheFly decides trace refinement of the
+// implementation by the specification — linearizability, Yang et al. Thm
+// 3.3, Liu et al. Thm 1 — and lock-freedom without building either LTS.
+//
+// Refinement. The search runs breadth-first over the product of
+// implementation states and normalised specification subsets (Liu et al.
+// §3): a pair (s, X) holds an implementation state s reached by a trace w
+// and the set X of specification states reachable by w, closed under τ.
+// A τ-step of s keeps X; a call or ret a takes X to the τ-closure of its
+// a-successors, and when that is empty the implementation has a trace the
+// specification lacks: the search stops there, and since it is
+// breadth-first the violating trace is a shortest one. Only the states are
+// stored — the implementation's as canonical encodings (the explorer's
+// state set), the pairs as two int32s with their parent for the
+// counterexample — and no transitions. The specification is explored as
+// far as the pairs need it (flySpec).
+//
+// Lock-freedom. Under a most-general client with bounded or unbounded
+// operations, a cycle without a ret is a cycle of τ-steps (a thread that
+// calls on a cycle must return on it to come back), and every state of
+// such a cycle has an operation pending (only a thread inside an operation
+// takes τ-steps); so lock-freedom fails iff a reachable τ-cycle exists
+// (Yang et al. §5; progress.LockFree). When the refinement search has
+// seen every reachable implementation state, a depth-first search over
+// their τ-successors, recomputed rather than stored, finds a τ-cycle;
+// the lasso's stem is the product path to the cycle's first state.
+//
+// Symmetry. With a reducer, every state is replaced by the representative
+// of its orbit under permutations of the threads, and the pair's subset is
+// renamed with it under the same permutation, so that a pair of the
+// reduced search stands for the pairs of its orbit. This is sound and
+// complete for both checks because the successor relation, the labels
+// (with their thread renamed) and the specification commute with thread
+// permutations when the model is symmetric (symmetry.go decides that):
+//   - a pair reached in the reduced search is a permutation of a reachable
+//     pair, and a permuted pair has the empty subset iff the original has,
+//     so a violation found is real; conversely the representative of every
+//     reachable pair is reached, so none is missed;
+//   - a τ-cycle of the reduced graph u0 → … → uk = u0 lifts to a τ-path of
+//     the original from a state c to π(c), for some permutation π; applying
+//     π again and again, the path continues to π²(c), …, and since the
+//     group is finite, π^m = id for some m: a τ-cycle of the original.
+//     Conversely a τ-cycle of the original maps to one of the reduced
+//     graph.
+// Counterexamples are replayed on the unreduced semantics (replay.go):
+// each reduced step is matched by a step of the renamed thread, and the
+// replayed trace is checked against the specification again (and a lasso's
+// loop to come back to its first concrete state) before it is returned; a
+// counterexample that does not replay is a bug and is reported as one.
+
+// FlyOptions configure CheckOnTheFly.
+type FlyOptions struct {
+	// Options are the explorer's: heap mode, node bound, granularity.
+	// MaxStates bounds the number of product pairs; Progress receives the
+	// pairs and the implementation states stored so far.
+	Options
+	// Symmetry applies the thread-symmetry reduction when the model is
+	// symmetric (FlyResult.SymmetryNote says why not otherwise).
+	Symmetry bool
+}
+
+// FlyResult is the outcome of CheckOnTheFly.
+type FlyResult struct {
+	// Refines reports trace refinement impl ⊑ spec; when false,
+	// Counterexample is a shortest trace of the implementation (with real
+	// thread ids and source steps) whose last action the specification
+	// cannot do after the same history.
+	Refines        bool
+	Counterexample *lts.Trace
+	// LockFreeChecked is false when the search stopped at a refinement
+	// violation before it had seen every implementation state; then
+	// LockFree means nothing.
+	LockFreeChecked bool
+	LockFree        bool
+	// Lasso shows a τ-cycle with an operation pending when LockFree is false.
+	Lasso *lts.Trace
+	// Symmetric reports that the symmetry reduction was applied; when it
+	// was asked for and not applied, SymmetryNote says why.
+	Symmetric    bool
+	SymmetryNote string
+	// Stats count the work.
+	Stats FlyStats
+}
+
+// FlyStats count what an on-the-fly check stored and computed.
+type FlyStats struct {
+	Pairs       int64 // product pairs stored
+	States      int64 // implementation states stored (orbit representatives under symmetry)
+	Transitions int64 // implementation successors computed (both passes)
+	SpecStates  int64 // specification states explored
+	Subsets     int64 // distinct specification subsets
+}
+
+// reducer maps states to representatives of their orbits under thread
+// permutations (symmetry.go).
+type reducer interface {
+	// canon returns the representative of st's orbit and the permutation
+	// that takes st to it (rep = apply(st, perm)).
+	canon(st []int32, c *canonicaliser) (rep []int32, perm []uint8)
+	// apply returns the canonical state in which thread t's role is
+	// played by thread perm[t].
+	apply(st []int32, perm []uint8, c *canonicaliser) []int32
+}
+
+// newReducer returns the symmetry reduction of a program, or nil and the
+// reason it does not apply. It is set by symmetry.go.
+var newReducer = func(p *program, b Bounds) (reducer, string) {
+	return nil, "the symmetry reduction is not available"
+}
+
+// CheckOnTheFly checks the implementation of prog against its
+// specification on the fly (see the comment above).
+func CheckOnTheFly(prog *check.Program, b Bounds, o FlyOptions) (*FlyResult, error) {
+	if o.Lin {
+		return nil, errors.New("the on-the-fly check does not use lin events")
+	}
+	if o.MaxStates <= 0 {
+		o.MaxStates = 50_000_000
+	}
+	o.Workers = 1
+	impl, err := newExplorer(prog, prog.Impl, b, o.Options)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := newExplorer(prog, prog.Spec, b, o.Options)
+	if err != nil {
+		return nil, fmt.Errorf("specification: %w", err)
+	}
+	f := &flySearch{x: impl, st: impl.newStepper(), o: o, res: &FlyResult{}}
+	if f.spec, err = newFlySpec(spec, impl.p); err != nil {
+		return nil, err
+	}
+	if err := f.spec.checkSameSignatures(impl.p); err != nil {
+		return nil, err
+	}
+	f.perms = [][]uint8{identity(b.Threads)}
+	f.permIDs = map[string]uint16{string(f.perms[0]): 0}
+	if o.Symmetry {
+		implSym, why := newReducer(impl.p, b)
+		specSym, specWhy := newReducer(spec.p, b)
+		switch {
+		case implSym == nil:
+			f.res.SymmetryNote = why
+		case specSym == nil:
+			f.res.SymmetryNote = "specification: " + specWhy
+		default:
+			f.sym, f.spec.sym = implSym, specSym
+			f.res.Symmetric = true
+		}
+	}
+	return f.run()
+}
+
+func identity(n int) []uint8 {
+	p := make([]uint8, n)
+	for i := range p {
+		p[i] = uint8(i)
+	}
+	return p
+}
+
+// flySearch is one on-the-fly check.
+type flySearch struct {
+	x    *explorer // the implementation's program and bounds
+	st   *stepper
+	o    FlyOptions
+	sym  reducer
+	spec *flySpec
+	res  *FlyResult
+	// The implementation states: set gives their ids, offs their records,
+	// firstPair the first pair that holds each.
+	set       *stateSet
+	offs      []uint64
+	firstPair []int32
+	// The pairs, in breadth-first order: index finds them by (state,
+	// subset); each has its state, subset, the pair it was found from (-1
+	// for the first), and the step that led to it in the parent's thread
+	// numbering: the thread and the permutation that took the successor to
+	// its representative.
+	index  pairIndex
+	state  []int32
+	subset []int32
+	parent []int32
+	thread []uint8
+	perm   []uint16
+	// perms are the permutations met, interned (0: the identity).
+	perms   [][]uint8
+	permIDs map[string]uint16
+	cur     []int32
+	enc     []byte
+}
+
+// run searches the product, then the τ-cycles.
+func (f *flySearch) run() (*FlyResult, error) {
+	f.set = newStateSet()
+	f.index = newPairIndex()
+	init, err := f.x.initialState()
+	if err != nil {
+		return nil, err
+	}
+	initPerm := uint16(0)
+	if f.sym != nil {
+		var perm []uint8
+		init, perm = f.sym.canon(init, f.st.e.c)
+		initPerm = f.internPerm(perm)
+	}
+	sub, err := f.spec.initial()
+	if err != nil {
+		return nil, err
+	}
+	sub = f.spec.permute(sub, initPerm, f.perms)
+	sid, _ := f.insertState(init)
+	f.addPair(sid, sub, -1, 0, initPerm)
+
+	violation, err := f.searchPairs()
+	if err != nil {
+		return nil, err
+	}
+	f.res.Stats.Pairs = int64(len(f.state))
+	f.res.Stats.States = int64(f.set.len())
+	f.res.Stats.SpecStates = int64(f.spec.set.len())
+	f.res.Stats.Subsets = int64(len(f.spec.subs))
+	if violation != nil {
+		f.res.Counterexample, err = f.replayViolation(violation)
+		return f.res, err
+	}
+	f.res.Refines = true
+	f.res.LockFreeChecked = true
+	cycle, err := f.findTauCycle()
+	if err != nil {
+		return nil, err
+	}
+	f.res.LockFree = cycle == nil
+	if cycle != nil {
+		if f.res.Lasso, err = f.replayLasso(cycle); err != nil {
+			return nil, err
+		}
+	}
+	return f.res, nil
+}
+
+// flyStep is a step of the reduced search: from pair (or state) from, by
+// thread (in from's numbering), to a successor that perm takes to the
+// representative to.
+type flyStep struct {
+	from   int32
+	thread uint8
+	perm   uint16
+	to     int32 // an implementation state id
+}
+
+// searchPairs runs the breadth-first search of the product. It returns
+// the violating step when the specification cannot follow one.
+func (f *flySearch) searchPairs() (*flyStep, error) {
+	blk := &f.st.blk
+	for p := int32(0); int(p) < len(f.state); p++ {
+		if f.o.Progress != nil && p&0xffff == 0 {
+			f.o.Progress(int64(len(f.state)), int64(f.set.len()))
+		}
+		f.cur = decode(f.cur[:0], f.set.encoding(f.offs[f.state[p]]))
+		t, fail := f.st.successors(f.cur)
+		f.res.Stats.Transitions += int64(len(blk.succs))
+		for i := range blk.succs {
+			sc := &blk.succs[i]
+			to, perm := f.representative(blk.batch[sc.start:sc.end])
+			sub := f.subset[p]
+			if sc.label != 0 && isVisible(sc.label) {
+				next, err := f.spec.afterLabel(sub, sc.label)
+				if err != nil {
+					return nil, err
+				}
+				if next == noSubset {
+					sid, _ := f.insertState(to)
+					return &flyStep{from: p, thread: sc.thread, perm: perm, to: sid}, nil
+				}
+				sub = next
+			}
+			sub = f.spec.permute(sub, perm, f.perms)
+			sid, _ := f.insertState(to)
+			if _, ok := f.index.find(sid, sub); !ok {
+				if len(f.state) >= f.o.MaxStates {
+					return nil, fmt.Errorf("%w: more than %d product pairs (%d implementation states); raise the limit or lower the bounds",
+						ErrStateLimit, f.o.MaxStates, f.set.len())
+				}
+				f.addPair(sid, sub, p, sc.thread, perm)
+			}
+		}
+		if fail != nil {
+			return nil, f.modelError(p, t, fail)
+		}
+	}
+	return nil, nil
+}
+
+// representative decodes a successor's encoding and returns its orbit's
+// representative (the state itself without symmetry) and the permutation
+// id that takes it there.
+func (f *flySearch) representative(enc []byte) ([]int32, uint16) {
+	f.cur = decode(f.cur[:0], enc)
+	if f.sym == nil {
+		return f.cur, 0
+	}
+	rep, perm := f.sym.canon(f.cur, f.st.e.c)
+	return rep, f.internPerm(perm)
+}
+
+// insertState returns the id of an implementation state, adding it if new.
+func (f *flySearch) insertState(st []int32) (int32, bool) {
+	f.enc = encode(f.enc[:0], st)
+	id, isNew := f.set.insert(f.enc, f.set.hash(f.enc))
+	if isNew {
+		f.offs = append(f.offs, f.set.lastOffset())
+		f.firstPair = append(f.firstPair, int32(len(f.state)))
+	}
+	return id, isNew
+}
+
+func (f *flySearch) addPair(state, subset, parent int32, thread uint8, perm uint16) {
+	f.index.insert(state, subset, int32(len(f.state)))
+	f.state = append(f.state, state)
+	f.subset = append(f.subset, subset)
+	f.parent = append(f.parent, parent)
+	f.thread = append(f.thread, thread)
+	f.perm = append(f.perm, perm)
+}
+
+func (f *flySearch) internPerm(perm []uint8) uint16 {
+	if id, ok := f.permIDs[string(perm)]; ok {
+		return id
+	}
+	id := uint16(len(f.perms))
+	f.perms = append(f.perms, append([]uint8(nil), perm...))
+	f.permIDs[string(perm)] = id
+	return id
+}
+
+// path returns the steps of the reduced search from the first pair to
+// pair p.
+func (f *flySearch) path(p int32) []flyStep {
+	var steps []flyStep
+	for ; f.parent[p] >= 0; p = f.parent[p] {
+		steps = append(steps, flyStep{from: f.parent[p], thread: f.thread[p], perm: f.perm[p], to: f.state[p]})
+	}
+	for i, j := 0, len(steps)-1; i < j; i, j = i+1, j-1 {
+		steps[i], steps[j] = steps[j], steps[i]
+	}
+	return steps
+}
+
+// tauEdge is a τ-successor in the cycle search.
+type tauEdge struct {
+	to     int32
+	thread uint8
+	perm   uint16
+}
+
+// findTauCycle searches the τ-successors of every implementation state
+// depth-first for a cycle; it returns the cycle's steps (from state
+// cycle[0].from back to it) or nil.
+func (f *flySearch) findTauCycle() ([]flyStep, error) {
+	n := f.set.len()
+	colour := make([]uint8, n) // 0 unvisited, 1 on the stack, 2 done
+	type frame struct {
+		state int32
+		edges []tauEdge
+		next  int
+	}
+	var stack []frame
+	look := f.set.snapshot()
+	blk := &f.st.blk
+	push := func(s int32) error {
+		colour[s] = 1
+		f.cur = decode(f.cur[:0], f.set.encoding(f.offs[s]))
+		t, fail := f.st.successors(f.cur)
+		if fail != nil { // found by the pair search already
+			return fmt.Errorf("internal error: model error of thread %d: %s in the cycle search", t+1, fail.msg)
+		}
+		f.res.Stats.Transitions += int64(len(blk.succs))
+		var edges []tauEdge
+		for i := range blk.succs {
+			sc := &blk.succs[i]
+			if sc.label != 0 {
+				continue
+			}
+			to, perm := f.representative(blk.batch[sc.start:sc.end])
+			f.enc = encode(f.enc[:0], to)
+			id := look.find(f.enc, f.set.hash(f.enc))
+			if id < 0 {
+				return errors.New("internal error: a τ-successor was not found by the pair search")
+			}
+			edges = append(edges, tauEdge{to: id, thread: sc.thread, perm: perm})
+		}
+		stack = append(stack, frame{state: s, edges: edges})
+		return nil
+	}
+	for root := int32(0); int(root) < n; root++ {
+		if colour[root] != 0 {
+			continue
+		}
+		if err := push(root); err != nil {
+			return nil, err
+		}
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next == len(top.edges) {
+				colour[top.state] = 2
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			e := top.edges[top.next]
+			top.next++
+			switch colour[e.to] {
+			case 0:
+				if err := push(e.to); err != nil {
+					return nil, err
+				}
+			case 1:
+				// A cycle: from the frame of e.to to the top, and e.
+				var cycle []flyStep
+				start := len(stack) - 1
+				for stack[start].state != e.to {
+					start--
+				}
+				for _, fr := range stack[start:] {
+					taken := fr.edges[fr.next-1]
+					cycle = append(cycle, flyStep{from: fr.state, thread: taken.thread, perm: taken.perm, to: taken.to})
+				}
+				return cycle, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// modelError reports a model error of thread t in the state of pair p,
+// with the replayed trace that leads to it.
+func (f *flySearch) modelError(p int32, t int, fail *failure) error {
+	r, err := f.newReplay()
+	if err != nil {
+		return err
+	}
+	if err := r.follow(f.path(p)); err != nil {
+		return err
+	}
+	tr := &lts.Trace{Title: "model error: " + fail.msg, LoopStart: -1, Steps: r.steps}
+	e := &ModelError{Msg: fail.msg, Trace: tr}
+	last := lts.TraceStep{From: -1, Label: lts.TauName, To: -1, Thread: int32(r.rho[t]) + 1, Note: fail.msg}
+	if fail.step >= 0 {
+		src := f.x.steps[fail.step]
+		last.Source, e.Pos = &src, src
+	}
+	tr.Steps = append(tr.Steps, last)
+	tr.Final = fmt.Sprintf("thread %d: %s", r.rho[t]+1, fail.msg)
+	return e
+}

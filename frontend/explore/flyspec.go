@@ -1,0 +1,240 @@
+package explore
+
+import (
+	"fmt"
+	"slices"
+	"unsafe"
+
+)
+
+// flySpec is the specification side of the on-the-fly refinement check:
+// its states are explored only as the implementation's traces reach them,
+// and sets of them — the specification states that the visible trace so
+// far can lead to, closed under τ (the normalised specification of trace
+// refinement) — are interned as subset ids, so that a product pair is two
+// int32s.
+//
+// Specification states are stored canonical for the heap but in any
+// thread order: a subset belongs to the thread numbering of the
+// implementation state it is paired with, and permute renames it with
+// that state when the symmetry reduction moves it to its representative.
+type flySpec struct {
+	x  *explorer // the specification's compiled program and bounds
+	st *stepper
+	// sym renames the specification's threads (nil without the symmetry
+	// reduction).
+	sym reducer
+	// The specification states found so far: set gives their ids, offs
+	// their records, edges their transitions once computed (nil before).
+	set   *stateSet
+	offs  []uint64
+	edges [][]specEdge
+	// methodOf maps an implementation method index to the specification's.
+	methodOf []int32
+	// subs are the interned subsets, each sorted; subIDs finds them by
+	// their bytes.
+	subs   [][]int32
+	subIDs map[string]int32
+	// after and permuted cache the subset operations by their operands.
+	after    map[afterKey]int32
+	permuted map[permutedKey]int32
+	cur      []int32 // decoding buffer
+	enc      []byte
+	buf      []int32
+}
+
+// specEdge is a transition of a specification state: its label key (0 for
+// τ) and target.
+type specEdge struct {
+	key labelKey
+	dst int32
+}
+
+type afterKey struct {
+	sub int32
+	key labelKey
+}
+
+type permutedKey struct {
+	sub  int32
+	perm uint16
+}
+
+// noSubset is the id of the empty subset: the specification cannot follow.
+const noSubset = -1
+
+func newFlySpec(x *explorer, impl *program) (*flySpec, error) {
+	s := &flySpec{x: x, st: x.newStepper(), set: newStateSet(), subIDs: map[string]int32{},
+		after: map[afterKey]int32{}, permuted: map[permutedKey]int32{}}
+	for _, m := range impl.methods {
+		idx := int32(-1)
+		for _, sm := range x.p.methods {
+			if sm.name == m.name {
+				idx = sm.index
+			}
+		}
+		s.methodOf = append(s.methodOf, idx)
+	}
+	return s, nil
+}
+
+// initial returns the subset of the specification's initial state.
+func (s *flySpec) initial() (int32, error) {
+	init, err := s.x.initialState()
+	if err != nil {
+		return 0, fmt.Errorf("specification: %w", err)
+	}
+	id := s.state(init)
+	return s.closure([]int32{id})
+}
+
+// state returns the id of a canonical specification state, adding it if new.
+func (s *flySpec) state(st []int32) int32 {
+	s.enc = encode(s.enc[:0], st)
+	id, isNew := s.set.insert(s.enc, s.set.hash(s.enc))
+	if isNew {
+		s.offs = append(s.offs, s.set.lastOffset())
+		s.edges = append(s.edges, nil)
+	}
+	return id
+}
+
+// transitions returns the transitions of state id, computing them the
+// first time.
+func (s *flySpec) transitions(id int32) ([]specEdge, error) {
+	if s.edges[id] != nil {
+		return s.edges[id], nil
+	}
+	s.cur = decode(s.cur[:0], s.set.encoding(s.offs[id]))
+	t, f := s.st.successors(s.cur)
+	if f != nil {
+		return nil, fmt.Errorf("specification: model error of thread %d: %s", t+1, f.msg)
+	}
+	blk := &s.st.blk
+	edges := make([]specEdge, 0, len(blk.succs))
+	for i := range blk.succs {
+		sc := &blk.succs[i]
+		s.cur = decode(s.cur[:0], blk.batch[sc.start:sc.end])
+		edges = append(edges, specEdge{key: sc.label, dst: s.state(s.cur)})
+	}
+	// A state without transitions gets an empty, non-nil slice.
+	s.edges[id] = slices.Clip(append(edges, specEdge{}))[:len(edges)]
+	return s.edges[id], nil
+}
+
+// closure interns the τ-closure of the states ids.
+func (s *flySpec) closure(ids []int32) (int32, error) {
+	set := append(s.buf[:0], ids...)
+	for i := 0; i < len(set); i++ {
+		edges, err := s.transitions(set[i])
+		if err != nil {
+			return 0, err
+		}
+		for _, e := range edges {
+			if e.key == 0 && !slices.Contains(set, e.dst) {
+				set = append(set, e.dst)
+			}
+		}
+	}
+	s.buf = set
+	return s.intern(set), nil
+}
+
+// intern returns the id of a set of states (sorted in place), or noSubset
+// for the empty set.
+func (s *flySpec) intern(set []int32) int32 {
+	if len(set) == 0 {
+		return noSubset
+	}
+	slices.Sort(set)
+	set = slices.Compact(set)
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&set[0])), 4*len(set))
+	if id, ok := s.subIDs[string(b)]; ok {
+		return id
+	}
+	id := int32(len(s.subs))
+	s.subs = append(s.subs, slices.Clone(set))
+	s.subIDs[string(b)] = id
+	return id
+}
+
+// specKey translates the label key of an implementation step into the
+// specification's numbering of methods.
+func (s *flySpec) specKey(k labelKey) labelKey {
+	m := s.methodOf[k>>32&0xffff]
+	return k&^(0xffff<<32) | labelKey(uint16(m))<<32
+}
+
+// afterLabel returns the subset reached from subset sub by the visible
+// implementation label key k, closed under τ; noSubset if the
+// specification cannot do k there.
+func (s *flySpec) afterLabel(sub int32, k labelKey) (int32, error) {
+	ak := afterKey{sub, k}
+	if id, ok := s.after[ak]; ok {
+		return id, nil
+	}
+	sk := s.specKey(k)
+	var next []int32
+	for _, st := range s.subs[sub] {
+		edges, err := s.transitions(st)
+		if err != nil {
+			return 0, err
+		}
+		for _, e := range edges {
+			if e.key == sk {
+				next = append(next, e.dst)
+			}
+		}
+	}
+	id := int32(noSubset)
+	if len(next) > 0 {
+		var err error
+		if id, err = s.closure(next); err != nil {
+			return 0, err
+		}
+	}
+	s.after[ak] = id
+	return id, nil
+}
+
+// permute returns subset sub with its threads renamed by perms[perm] (see
+// reducer.apply).
+func (s *flySpec) permute(sub int32, perm uint16, perms [][]uint8) int32 {
+	if s.sym == nil || perm == 0 {
+		return sub
+	}
+	pk := permutedKey{sub, perm}
+	if id, ok := s.permuted[pk]; ok {
+		return id
+	}
+	var out []int32
+	for _, st := range s.subs[sub] {
+		s.cur = decode(s.cur[:0], s.set.encoding(s.offs[st]))
+		out = append(out, s.state(s.sym.apply(s.cur, perms[perm], s.st.e.c)))
+	}
+	id := s.intern(out)
+	s.permuted[pk] = id
+	return id
+}
+
+// isVisible reports whether a label key is a call or a return: the
+// actions of the refinement. (lin events are not used on the fly.)
+func isVisible(k labelKey) bool {
+	kind := k.outcome().kind
+	return kind == kCall || kind == kRet
+}
+
+// checkSameSignatures reports an error when the specification lacks a
+// method of the implementation; check.Check has compared the signatures.
+func (s *flySpec) checkSameSignatures(impl *program) error {
+	for i, m := range impl.methods {
+		if s.methodOf[i] < 0 && m.callable {
+			return fmt.Errorf("the specification has no method %s", m.name)
+		}
+		if s.methodOf[i] >= 0 && len(s.x.p.methods[s.methodOf[i]].params) != len(m.params) {
+			return fmt.Errorf("the specification's method %s has other parameters", m.name)
+		}
+	}
+	return nil
+}
+
