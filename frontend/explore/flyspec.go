@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"unsafe"
-
 )
 
 // flySpec is the specification side of the on-the-fly refinement check:
@@ -237,4 +236,3 @@ func (s *flySpec) checkSameSignatures(impl *program) error {
 	}
 	return nil
 }
-
