@@ -1,7 +1,8 @@
 // Package bisim decides strong, branching and divergence-preserving
 // branching bisimilarity of labelled transition systems, computes the
 // quotient (minimal) LTS and, for two inequivalent LTSs, a distinguishing
-// trace.
+// formula (model-checked on both before it is returned; formula_build.go)
+// and a distinguishing path.
 //
 // Branching bisimilarity is Yang, Katoen, Lin and Wu, Def. 4.1; its
 // divergence-preserving variant is their Def. 5.1–5.2. An implementation that

@@ -1,0 +1,291 @@
+package bisim
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/linbis/linbis/lts"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// naiveHolds evaluates f in state s of l straight from the definitions in
+// the issue, by recursion and explicit path search, with none of the
+// checker's machinery (no memo, no backward passes, no fixpoint counters).
+func naiveHolds(l *lts.LTS, f *Formula, s int32) bool {
+	switch f.Op {
+	case OpTrue:
+		return true
+	case OpNot:
+		return !naiveHolds(l, f.Args[0], s)
+	case OpAnd:
+		for _, g := range f.Args {
+			if !naiveHolds(l, g, s) {
+				return false
+			}
+		}
+		return true
+	case OpOr:
+		for _, g := range f.Args {
+			if naiveHolds(l, g, s) {
+				return true
+			}
+		}
+		return false
+	case OpDiamond:
+		for t := l.Out[s]; t < l.Out[s+1]; t++ {
+			if l.Labels[l.Label[t]] == f.Label && naiveHolds(l, f.Args[0], l.Dst[t]) {
+				return true
+			}
+		}
+		return false
+	case OpUntil:
+		// Some state on a τ-path through φ-states from s has an a-step to
+		// ψ, or (a = τ) satisfies ψ itself.
+		for _, v := range naiveTauReach(l, f.Args[0], s) {
+			if f.Label == lts.TauName && naiveHolds(l, f.Args[1], v) {
+				return true
+			}
+			for t := l.Out[v]; t < l.Out[v+1]; t++ {
+				if l.Labels[l.Label[t]] == f.Label && naiveHolds(l, f.Args[1], l.Dst[t]) {
+					return true
+				}
+			}
+		}
+		return false
+	case OpDiverge:
+		// An infinite path in a finite LTS repeats a state: some state
+		// reachable through φ-states reaches itself again.
+		for _, v := range naiveTauReach(l, f.Args[0], s) {
+			for t := l.Out[v]; t < l.Out[v+1]; t++ {
+				if l.Label[t] == lts.Tau && slices.Contains(naiveTauReach(l, f.Args[0], l.Dst[t]), v) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	panic("unknown operator")
+}
+
+// naiveTauReach lists the states reachable from s by τ-paths all of whose
+// states (s included) satisfy stay.
+func naiveTauReach(l *lts.LTS, stay *Formula, s int32) []int32 {
+	if !naiveHolds(l, stay, s) {
+		return nil
+	}
+	seen := []int32{s}
+	for i := 0; i < len(seen); i++ {
+		v := seen[i]
+		for t := l.Out[v]; t < l.Out[v+1]; t++ {
+			if d := l.Dst[t]; l.Label[t] == lts.Tau && !slices.Contains(seen, d) && naiveHolds(l, stay, d) {
+				seen = append(seen, d)
+			}
+		}
+	}
+	return seen
+}
+
+// mutate returns a copy of l with one random change: a transition removed,
+// relabelled or redirected, or one added.
+func mutate(l *lts.LTS, rng *rand.Rand) *lts.LTS {
+	b := lts.NewBuilder()
+	n := l.NumStates
+	b.SetNumStates(n)
+	b.SetInitial(l.Initial)
+	labels := append([]string{"tau"}, l.Labels[1:]...)
+	if len(labels) == 1 {
+		labels = append(labels, "a")
+	}
+	m := len(l.Src)
+	victim := -1
+	if m > 0 {
+		victim = rng.IntN(m)
+	}
+	kind := rng.IntN(4)
+	if victim < 0 {
+		kind = 3
+	}
+	for t := range m {
+		src, lab, dst := l.Src[t], l.Labels[l.Label[t]], l.Dst[t]
+		if t == victim {
+			switch kind {
+			case 0:
+				continue
+			case 1:
+				lab = labels[rng.IntN(len(labels))]
+			case 2:
+				dst = rng.Int32N(n)
+			}
+		}
+		b.AddTransition(src, b.Label(lab), dst)
+	}
+	if kind == 3 {
+		b.AddTransition(rng.Int32N(n), b.Label(labels[rng.IntN(len(labels))]), rng.Int32N(n))
+	}
+	return b.Build()
+}
+
+// formulaOpsAllowed reports whether f uses only the operators of eq's logic:
+// diamond for strong, until for branching, until and diverge for
+// divbranching (a diamond under a branching equivalence would not be
+// invariant, and its check on the two LTSs would prove nothing general).
+func formulaOpsAllowed(f *Formula, eq Equivalence) bool {
+	switch f.Op {
+	case OpDiamond:
+		if eq != Strong {
+			return false
+		}
+	case OpUntil:
+		if eq == Strong {
+			return false
+		}
+	case OpDiverge:
+		if eq != DivBranching {
+			return false
+		}
+	}
+	for _, g := range f.Args {
+		if !formulaOpsAllowed(g, eq) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFormulasDistinguishRandomPairs produces the distinguishing formula of
+// 10 000 random inequivalent pairs per equivalence (half independent LTSs,
+// half an LTS and a one-step mutation of it) and evaluates it on both
+// sides with the naive evaluator: true in the initial state of the side
+// Compare names, false in the other's. It logs the depth and size.
+func TestFormulasDistinguishRandomPairs(t *testing.T) {
+	want := 10000
+	if testing.Short() {
+		want = 1000
+	}
+	for _, eq := range allEquivalences {
+		t.Run(eq.String(), func(t *testing.T) {
+			// by kind of pair: 0 independent, 1 mutated
+			var depths, sizes [2][]int
+			rng := rand.New(rand.NewPCG(uint64(eq), 23))
+			for seed := uint64(0); len(depths[0])+len(depths[1]) < want; seed++ {
+				a := randomLTS(2*seed, 8)
+				b := randomLTS(2*seed+1, 8)
+				if seed%2 == 1 {
+					b = mutate(a, rng)
+				}
+				c, err := Compare(a, b, eq, Options{})
+				require.NoError(t, err, "seed %d", seed)
+				if c.Equivalent {
+					require.Nil(t, c.Formula)
+					continue
+				}
+				f := c.Formula
+				require.NotNil(t, f, "seed %d", seed)
+				sides := [2]*lts.LTS{a, b}
+				holds, fails := sides[c.FormulaSide], sides[1-c.FormulaSide]
+				if !naiveHolds(holds, f, holds.Initial) || naiveHolds(fails, f, fails.Initial) {
+					t.Fatalf("seed %d: the formula %v does not distinguish the initial states (should hold in side %d)", seed, f, c.FormulaSide)
+				}
+				require.True(t, formulaOpsAllowed(f, eq), "seed %d: %v", seed, f)
+				depths[seed%2] = append(depths[seed%2], f.Depth())
+				sizes[seed%2] = append(sizes[seed%2], f.Size())
+			}
+			for kind, name := range []string{"independent", "mutated"} {
+				d, s := depths[kind], sizes[kind]
+				slices.Sort(d)
+				slices.Sort(s)
+				t.Logf("%v, %s pairs: %d; depth median %d max %d; size median %d max %d", eq, name, len(d),
+					d[len(d)/2], d[len(d)-1], s[len(s)/2], s[len(s)-1])
+			}
+		})
+	}
+}
+
+// TestCheckerAgreesWithNaiveEvaluator compares the model checker with the
+// naive evaluator on random formulas over random LTSs, in every state.
+func TestCheckerAgreesWithNaiveEvaluator(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 23))
+	for seed := range 3000 {
+		l := randomLTS(uint64(seed), 8)
+		f := randomFormula(rng, 4)
+		sat := newFormulaChecker(l).sat(f)
+		for s := range l.NumStates {
+			if sat[s] != naiveHolds(l, f, s) {
+				t.Fatalf("seed %d, state %d: checker says %v for %v", seed, s, sat[s], f)
+			}
+		}
+	}
+}
+
+// randomFormula makes a random formula of at most the given depth over the
+// labels randomLTS uses.
+func randomFormula(rng *rand.Rand, depth int) *Formula {
+	labels := []string{"tau", "a", "b", "c", "d"} // d occurs nowhere
+	if depth == 0 {
+		return True()
+	}
+	sub := func() *Formula { return randomFormula(rng, depth-1) }
+	switch rng.IntN(7) {
+	case 0:
+		return True()
+	case 1:
+		return Not(sub())
+	case 2:
+		return And(sub(), sub())
+	case 3:
+		return Or(sub(), sub())
+	case 4:
+		return Diamond(labels[rng.IntN(len(labels))], sub())
+	case 5:
+		return Until(sub(), labels[rng.IntN(len(labels))], sub())
+	}
+	return Diverge(sub())
+}
+
+// TestCheckDistinguishesRejects makes sure the rule fails loudly: a
+// formula true (or false) on both sides, or on the wrong side, is refused.
+func TestCheckDistinguishesRejects(t *testing.T) {
+	b := lts.NewBuilder()
+	b.SetNumStates(2)
+	b.AddTransition(0, b.Label("a"), 1)
+	a := b.Build()
+	empty := lts.NewBuilder()
+	empty.SetNumStates(1)
+	z := empty.Build()
+	canA := Diamond("a", True())
+	assert.NoError(t, CheckDistinguishes(a, z, canA, 0))
+	assert.ErrorContains(t, CheckDistinguishes(a, z, canA, 1), "internal error")
+	assert.ErrorContains(t, CheckDistinguishes(a, z, True(), 0), "internal error")
+}
+
+func TestFormulaJSONRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 23))
+	for range 200 {
+		f := randomFormula(rng, 4)
+		data, err := json.Marshal(f)
+		require.NoError(t, err)
+		var g Formula
+		require.NoError(t, json.Unmarshal(data, &g), "%s", data)
+		assert.Equal(t, f.String(), g.String())
+	}
+	var g Formula
+	assert.ErrorContains(t, json.Unmarshal([]byte(`{"op":"until","label":"a","args":[{"op":"true"}]}`), &g), "takes 2 arguments")
+	assert.ErrorContains(t, json.Unmarshal([]byte(`{"op":"box"}`), &g), `unknown formula operator "box"`)
+}
+
+// TestFormulaNotation pins the three notations on one formula.
+func TestFormulaNotation(t *testing.T) {
+	f := And(Until(Not(Diamond("b", True())), "a", True()), Diverge(True()))
+	assert.Equal(t, "¬⟨b⟩true⟨a⟩true ∧ Δtrue", f.String())
+	assert.Equal(t, "((mu X1 . (!(<b>(true)) && (<a>(true) || <tau>X1))) && (nu X2 . (true && <tau>X2)))", f.MCRL2())
+	data, err := json.Marshal(f)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"op":"and","args":[
+		{"op":"until","label":"a","args":[{"op":"not","args":[{"op":"diamond","label":"b","args":[{"op":"true"}]}]},{"op":"true"}]},
+		{"op":"diverge","args":[{"op":"true"}]}]}`, string(data))
+	assert.Equal(t, 2, f.Depth())
+	assert.Equal(t, 8, f.Size())
+}
