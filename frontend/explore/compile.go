@@ -31,7 +31,7 @@ type compiler struct {
 // (liveness.go).
 func compile(p *check.Program, obj *check.Object, threads int, values []int, fine, explicit bool) (*program, error) {
 	c := &compiler{info: p.Info, atomic: obj.Auto, fine: fine}
-	prog := &program{file: p.File, obj: obj, threads: threads}
+	prog := &program{file: p.File, client: p.Client, obj: obj, threads: threads}
 	for _, v := range values {
 		prog.values = append(prog.values, int32(v))
 	}
@@ -384,7 +384,8 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 		case check.BuiltinTid:
 			return &expr{k: eTid}
 		case check.BuiltinNThreads:
-			return &expr{k: eConst, v: int32(c.prog.threads)}
+			// Named, for the symmetry check (newSymmetry).
+			return &expr{k: eConst, v: int32(c.prog.threads), name: "nthreads"}
 		case check.BuiltinEmpty:
 			return &expr{k: eConst, v: Empty}
 		}

@@ -101,6 +101,9 @@ type Options struct {
 	// calling one among them, 0 meaning GOMAXPROCS; with 1 the search runs
 	// on the calling goroutine alone. The LTS does not depend on it.
 	Workers int
+	// keepStates, for the package's tests, is given the program and the
+	// state set of a finished exploration before the set is released.
+	keepStates func(p *program, set *stateSet)
 }
 
 // ErrStateLimit is wrapped by the error returned when MaxStates is reached.
@@ -240,6 +243,9 @@ func (x *explorer) run() (*lts.LTS, error) {
 
 	if err := x.search(x.o.Workers); err != nil {
 		return nil, err
+	}
+	if x.o.keepStates != nil {
+		x.o.keepStates(x.p, x.set)
 	}
 	if x.o.Progress != nil {
 		x.o.Progress(int64(x.set.len()), int64(x.dst.len()))

@@ -100,6 +100,7 @@ type method struct {
 // program is an object compiled for given bounds.
 type program struct {
 	file    *syntax.File
+	client  *syntax.Client // the file's client block, nil if none (for messages)
 	obj     *check.Object
 	code    []instr
 	methods []*method

@@ -1,0 +1,469 @@
+package explore
+
+import (
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/syntax"
+	"github.com/linbis/linbis/lts"
+)
+
+// hpTreiber is Treiber's stack with a hazard pointer per thread (HP[tid],
+// set before the pop's second read of Top and cleared after) and a count
+// of each thread's pushes (a tid-indexed array of data): a model whose
+// symmetry moves tid-indexed arrays of both kinds.
+const hpTreiber = `object HPTreiber {
+  heap Node { value int; next ref Node }
+  shared Top ref Node = null
+  shared HP [1..nthreads] ref Node = null
+  shared Pushes [1..nthreads] int = 0
+
+  method push(v int) {
+    x := new Node{value: v}
+    done := false
+    while !done {
+      old := Top
+      x.next = old
+      done = cas(Top, old, x)
+    }
+    Pushes[tid] = Pushes[tid] + 1
+  }
+
+  method pop() int {
+    while true {
+      old := Top
+      if old == null { return EMPTY }
+      HP[tid] = old
+      if Top == old {
+        nx := old.next
+        if cas(Top, old, nx) {
+          HP[tid] = null
+          return old.value
+        }
+      }
+      HP[tid] = null
+    }
+  }
+}
+
+spec StackSpec {
+  heap Node { value int; next ref Node }
+  shared Top ref Node = null
+  method push(v int) { atomic { Top = new Node{value: v, next: Top} } }
+  method pop() int {
+    atomic {
+      if Top == null { return EMPTY }
+      t := Top
+      Top = t.next
+      return t.value
+    }
+  }
+}
+client { threads 3; ops 1 }`
+
+// parseSource parses and checks a model given as text.
+func parseSource(t *testing.T, name, src string) *check.Program {
+	t.Helper()
+	ast, err := syntax.Parse(name, []byte(src))
+	require.NoError(t, err)
+	prog, err := check.Check(ast)
+	require.NoError(t, err)
+	return prog
+}
+
+// explored is an exploration with its state vectors, by id.
+type explored struct {
+	p      *program
+	l      *lts.LTS
+	states [][]int32
+	ids    map[string]int32 // by encoding
+}
+
+// exploreStates explores obj and keeps its state vectors (through the
+// test hook Options.keepStates).
+func exploreStates(t *testing.T, prog *check.Program, obj *check.Object, b Bounds, explicit bool) *explored {
+	t.Helper()
+	x := &explored{ids: map[string]int32{}}
+	o := Options{Explicit: explicit, Workers: 1, MaxStates: 500_000}
+	o.keepStates = func(p *program, set *stateSet) {
+		x.p = p
+		set.rc, set.ro = 0, 0
+		for range set.len() {
+			enc := set.encoding(set.next())
+			x.ids[string(enc)] = int32(len(x.states))
+			x.states = append(x.states, decode(nil, enc))
+		}
+	}
+	l, err := Explore(prog, obj, b, o)
+	require.NoError(t, err)
+	require.Equal(t, int(l.NumStates), len(x.states))
+	x.l = l
+	return x
+}
+
+// id returns the id of a state vector, or -1 if it is not in the LTS.
+func (x *explored) id(st []int32) int32 {
+	if id, ok := x.ids[string(encode(nil, st))]; ok {
+		return id
+	}
+	return -1
+}
+
+// permutations returns every permutation of 0..n-1.
+func permutations(n int) [][]uint8 {
+	perm := make([]uint8, n)
+	for i := range perm {
+		perm[i] = uint8(i)
+	}
+	var all [][]uint8
+	for {
+		all = append(all, slices.Clone(perm))
+		if !nextPermutation(perm) {
+			return all
+		}
+	}
+}
+
+// symmetricModels are the bundled models (and hpTreiber) that the
+// symmetry check accepts, with the bounds of the property tests.
+var symmetricModels = []struct {
+	name string
+	file string // under ../examples, or "" for hpTreiber
+	b    Bounds
+}{
+	{"treiber", "treiber.lin", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"treiber-free", "treiber-free.lin", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"ms-queue", "ms-queue.lin", Bounds{Threads: 3, Ops: 1, Values: []int{1}}},
+	{"spinlock-stack", "spinlock-stack.lin", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"hw-queue", "hw-queue.lin", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"counter3", "counter3.lin", Bounds{Threads: 3, Ops: 2, Values: []int{1}}},
+	{"cas-counter", "cas-counter.lin", Bounds{Threads: 3, Ops: 2, Values: []int{1}}},
+	{"hp-treiber", "", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+}
+
+func loadModel(t *testing.T, file string) *check.Program {
+	t.Helper()
+	if file == "" {
+		return parseSource(t, "hp-treiber.lin", hpTreiber)
+	}
+	return parseFile(t, "../examples/"+file)
+}
+
+// TestSymmetryAcceptsSymmetricModels: the symmetry check accepts both
+// objects of every model of symmetricModels, and finds hpTreiber's two
+// tid-indexed arrays.
+func TestSymmetryAcceptsSymmetricModels(t *testing.T) {
+	for _, m := range symmetricModels {
+		prog := loadModel(t, m.file)
+		for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
+			p, err := compile(prog, obj, m.b.Threads, m.b.Values, false, false)
+			require.NoError(t, err)
+			s, reason := newSymmetry(p, m.b)
+			require.NotNil(t, s, "%s/%s: %s", m.name, obj.Name, reason)
+			assert.Empty(t, reason)
+			if m.file == "" && obj == prog.Impl {
+				assert.Len(t, s.tidArrays, 2, "HP and Pushes")
+				assert.Len(t, s.fixedRoots, 1, "Top")
+			}
+		}
+	}
+}
+
+// TestSymmetryRefusesAsymmetricModels: models that use tid or nthreads
+// otherwise than HP[tid], or restrict threads with only, are refused with
+// a reason that names the offending use's position.
+func TestSymmetryRefusesAsymmetricModels(t *testing.T) {
+	// variant replaces push's body in hpTreiber with body.
+	variant := func(body string) string {
+		const push = "    Pushes[tid] = Pushes[tid] + 1\n"
+		require.Contains(t, hpTreiber, push)
+		return strings.Replace(hpTreiber, push, body+"\n", 1)
+	}
+	for _, c := range []struct {
+		name, file, src string
+		b               Bounds
+		want            string // in the reason, after the file name
+	}{
+		{name: "hp-stack tid arithmetic", file: "hp-stack.lin", want: ":45:20: tid is used in arithmetic"},
+		{name: "hp-stack-revised nthreads loop", file: "hp-stack-revised.lin", want: ":37:22: nthreads is used in a method"},
+		{name: "kregister only", file: "kregister.lin", b: Bounds{Only: map[int][]string{1: {"write"}, 2: {"read"}}},
+			want: ":47:41: the client's only clause"},
+		{name: "stored", src: variant("    me := tid"), want: ":15:11: tid is used stored"},
+		{name: "order comparison", src: variant("    if tid < 2 { Pushes[tid] = 1 }"), want: ":15:8: tid is used in an order comparison"},
+		{name: "equality", src: variant("    if 2 == tid { Pushes[tid] = 1 }"), want: ":15:13: tid is used in a comparison"},
+		{name: "argument of cas", src: variant("    cas(Pushes[tid], 0, tid)"), want: ":15:25: tid is used stored"},
+		{name: "other index", src: variant("    Pushes[tid] = 1\n    Pushes[1] = 2"), want: ":16:12: Pushes is indexed by tid elsewhere and by another index here"},
+		{name: "index expression", src: variant("    Pushes[tid + 0] = 2"), want: ":15:12: tid is used in arithmetic"},
+		{name: "array not 1..nthreads", src: strings.Replace(variant("    Pushes[tid] = 1"), "Pushes [1..nthreads]", "Pushes [0..nthreads]", 1),
+			want: ":15:12: tid indexes Pushes, whose indices are 0..3, not 1..nthreads"},
+		{name: "nthreads", src: variant("    Pushes[tid] = nthreads"), want: ":15:19: nthreads is used in a method"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var prog *check.Program
+			if c.file != "" {
+				prog = parseFile(t, "../examples/"+c.file)
+			} else {
+				prog = parseSource(t, "variant.lin", c.src)
+			}
+			b := c.b
+			b.Threads, b.Ops, b.Values = 3, 1, []int{1}
+			p, err := compile(prog, prog.Impl, b.Threads, b.Values, false, false)
+			require.NoError(t, err)
+			s, reason := newSymmetry(p, b)
+			assert.Nil(t, s)
+			assert.Contains(t, reason, c.want)
+			assert.NotContains(t, reason, "\n", "one line")
+			name := c.file
+			if name == "" {
+				name = "variant.lin"
+			}
+			assert.True(t, strings.HasPrefix(reason, "../examples/"+name) || strings.HasPrefix(reason, name), reason)
+		})
+	}
+}
+
+// TestSymmetryInitBlockExempt: the init block may use tid and nthreads (it
+// runs once, before the threads); the same uses in a method are refused.
+func TestSymmetryInitBlockExempt(t *testing.T) {
+	src := strings.Replace(hpTreiber, "  method push(v int) {", "  init { i := 1\n while i <= nthreads { Pushes[i] = tid; i = i + 1 } }\n  method push(v int) {", 1)
+	prog := parseSource(t, "init.lin", src)
+	b := Bounds{Threads: 2, Ops: 1, Values: []int{1}}
+	p, err := compile(prog, prog.Impl, b.Threads, b.Values, false, false)
+	require.NoError(t, err)
+	s, reason := newSymmetry(p, b)
+	require.NotNil(t, s, reason)
+}
+
+// symmetryModes are the heap modes of the property tests.
+var symmetryModes = []struct {
+	name     string
+	explicit bool
+}{{"gc", false}, {"explicit", true}}
+
+// TestSymmetryCanonicalRepresentatives checks canon on every state of the
+// symmetric models at three threads, both objects, both heap modes,
+// against brute force over the whole group:
+//   - apply(st, perm) is rep, for the perm that canon returns;
+//   - every permutation of a state is a state of the LTS (the initial
+//     state is symmetric), and transitions map to transitions: for each
+//     permutation π, the transitions of π·s are those of s with the
+//     threads and the thread ids in the labels renamed by π and the
+//     targets permuted (the static check's claim, checked);
+//   - (a) permuting a state's threads (a random permutation, seeded) never
+//     changes its representative;
+//   - (b) states with the same representative are permutations of each
+//     other, and states in the same orbit have the same representative:
+//     the representative is a function of the orbit, found by brute force
+//     (the orbit of s is {π·s}, its least id names it);
+//   - (d) the number of representatives is the number of orbits, counted
+//     by Burnside's lemma (the mean number of states a permutation fixes).
+func TestSymmetryCanonicalRepresentatives(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 2))
+	for _, m := range symmetricModels {
+		prog := loadModel(t, m.file)
+		for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
+			for _, mode := range symmetryModes {
+				t.Run(m.name+"/"+obj.Name+"/"+mode.name, func(t *testing.T) {
+					x := exploreStates(t, prog, obj, m.b, mode.explicit)
+					s, reason := newSymmetry(x.p, m.b)
+					require.NotNil(t, s, reason)
+					checkRepresentatives(t, r, x, s)
+				})
+			}
+		}
+	}
+}
+
+// checkRepresentatives runs the checks of
+// TestSymmetryCanonicalRepresentatives on one exploration.
+func checkRepresentatives(t *testing.T, r *rand.Rand, x *explored, s *symmetry) {
+	c := newCanonicaliser(x.p, s.threads)
+	group := permutations(s.threads)
+	n := len(x.states)
+	// image[g][id]: the id of group[g]·states[id].
+	image := make([][]int32, len(group))
+	fixed := 0
+	for g, perm := range group {
+		image[g] = make([]int32, n)
+		for id, st := range x.states {
+			image[g][id] = x.id(s.apply(st, perm, c))
+			require.GreaterOrEqual(t, image[g][id], int32(0), "the permutation %v of state %d %v is not a state of the LTS", perm, id, st)
+			if image[g][id] == int32(id) {
+				fixed++
+			}
+		}
+	}
+	require.Zero(t, fixed%len(group), "Burnside: the fixed points add up to a multiple of the group's order")
+	orbits := fixed / len(group)
+	checkTransitionsPermute(t, x, group, image)
+
+	// The orbit of a state, named by its least id.
+	orbitOf := make([]int32, n)
+	for id := range n {
+		orbitOf[id] = int32(id)
+		for g := range group {
+			orbitOf[id] = min(orbitOf[id], image[g][id])
+		}
+	}
+	repOfOrbit := map[int32]string{}
+	orbitOfRep := map[string]int32{}
+	for id, st := range x.states {
+		rep, perm := s.canon(st, c)
+		rep = slices.Clone(rep) // apply below may reuse its buffer
+		key := string(encode(nil, rep))
+		require.Equal(t, rep, s.apply(st, perm, c), "rep = apply(st, perm) for state %d", id)
+		require.Equal(t, orbitOf[id], orbitOf[x.id(rep)], "the representative of state %d is in its orbit", id)
+		if k, ok := repOfOrbit[orbitOf[id]]; ok {
+			require.Equal(t, k, key, "(a) two states of an orbit (one is state %d) have different representatives", id)
+		}
+		repOfOrbit[orbitOf[id]] = key
+		if o, ok := orbitOfRep[key]; ok {
+			require.Equal(t, o, orbitOf[id], "(b) state %d has the representative of another orbit", id)
+		}
+		orbitOfRep[key] = orbitOf[id]
+		// (a) directly, on a random permutation of the state.
+		perm = group[r.IntN(len(group))]
+		moved := slices.Clone(s.apply(st, perm, c))
+		rep2, _ := s.canon(moved, c)
+		require.Equal(t, key, string(encode(nil, rep2)), "(a) state %d permuted by %v", id, perm)
+	}
+	assert.Equal(t, orbits, len(orbitOfRep), "(d) representatives vs orbits by Burnside's lemma")
+	assert.Zero(t, s.counts.fallbacks)
+	t.Logf("%d states, %d orbits; %d of %d canonicalisations tried tied orders (%d orders)",
+		n, orbits, s.counts.enumerated, s.counts.canons, s.counts.orders)
+}
+
+// checkTransitionsPermute checks that each permutation maps the LTS onto
+// itself, up to the renaming of threads in transitions and labels.
+func checkTransitionsPermute(t *testing.T, x *explored, group [][]uint8, image [][]int32) {
+	l := x.l
+	type tr struct {
+		label      string
+		dst        int32
+		thread     uint8
+		sourceStep int16
+	}
+	out := func(s int32, perm []uint8, img []int32) []tr {
+		var trs []tr
+		for i := l.Out[s]; i < l.Out[s+1]; i++ {
+			thread := l.Meta.Thread[i]
+			trs = append(trs, tr{label: renameLabel(t, l.Labels[l.Label[i]], perm), dst: img[l.Dst[i]],
+				thread: perm[thread-1] + 1, sourceStep: l.Meta.Step[i]})
+		}
+		slices.SortFunc(trs, func(a, b tr) int {
+			if c := strings.Compare(a.label, b.label); c != 0 {
+				return c
+			}
+			if a.dst != b.dst {
+				return int(a.dst - b.dst)
+			}
+			if a.thread != b.thread {
+				return int(a.thread) - int(b.thread)
+			}
+			return int(a.sourceStep) - int(b.sourceStep)
+		})
+		return trs
+	}
+	identity := group[0]
+	for g, perm := range group[1:] {
+		img := image[g+1]
+		for s := range l.NumStates {
+			require.Equal(t, out(s, perm, img), out(img[s], identity, image[0]),
+				"the transitions of state %d permuted by %v are not those of its image %d", s, perm, img[s])
+		}
+	}
+}
+
+// renameLabel renames the thread of a visible label, e.g. call(1,push,2),
+// by perm (threads from 1 in labels, from 0 in perm).
+func renameLabel(t *testing.T, label string, perm []uint8) string {
+	open := strings.IndexByte(label, '(')
+	if open < 0 {
+		return label
+	}
+	end := open + 1 + strings.IndexAny(label[open+1:], ",)")
+	th, err := strconv.Atoi(label[open+1 : end])
+	require.NoError(t, err, label)
+	return label[:open+1] + strconv.Itoa(int(perm[th-1])+1) + label[end:]
+}
+
+// TestSymmetryFallback: with the tied orders capped below what some
+// states need, canon falls back to a representative in the orbit and
+// counts it.
+func TestSymmetryFallback(t *testing.T) {
+	prog := parseFile(t, "../examples/treiber.lin")
+	b := Bounds{Threads: 3, Ops: 1, Values: []int{1}}
+	x := exploreStates(t, prog, prog.Impl, b, false)
+	s, reason := newSymmetry(x.p, b)
+	require.NotNil(t, s, reason)
+	s.maxOrders = 1
+	c := newCanonicaliser(x.p, 3)
+	group := permutations(3)
+	for _, st := range x.states {
+		rep, perm := s.canon(st, c)
+		rep = slices.Clone(rep) // apply below may reuse its buffer
+		require.Equal(t, rep, s.apply(st, perm, c))
+		inOrbit := false
+		for _, g := range group {
+			inOrbit = inOrbit || slices.Equal(rep, s.apply(st, g, c))
+		}
+		require.True(t, inOrbit)
+	}
+	assert.Positive(t, s.counts.fallbacks, "treiber has states with threads tied on private nodes")
+	assert.Zero(t, s.counts.enumerated)
+}
+
+// TestSymmetryOrbitFigures logs orbit counts against state counts on
+// larger bounds (set LINBIS_SYMMETRY_FIGURES=1; a few seconds each),
+// checking that each orbit has at most n! states.
+func TestSymmetryOrbitFigures(t *testing.T) {
+	if os.Getenv("LINBIS_SYMMETRY_FIGURES") == "" {
+		t.Skip("set LINBIS_SYMMETRY_FIGURES=1")
+	}
+	for _, c := range []struct {
+		file     string
+		threads  int
+		ops      int
+		explicit bool
+	}{
+		{"treiber.lin", 3, 2, false}, {"treiber.lin", 4, 1, false}, {"ms-queue.lin", 3, 1, false},
+		{"treiber.lin", 3, 2, true}, {"treiber.lin", 4, 1, true}, {"ms-queue.lin", 3, 1, true},
+		{"treiber-free.lin", 3, 2, true},
+	} {
+		prog := parseFile(t, "../examples/"+c.file)
+		b := Bounds{Threads: c.threads, Ops: c.ops, Values: []int{1, 2}}
+		o := Options{Explicit: c.explicit, MaxStates: 5_000_000}
+		reps := map[string]bool{}
+		var s *symmetry
+		o.keepStates = func(p *program, set *stateSet) {
+			var reason string
+			s, reason = newSymmetry(p, b)
+			require.NotNil(t, s, reason)
+			cn := newCanonicaliser(p, c.threads)
+			set.rc, set.ro = 0, 0
+			for range set.len() {
+				st := decode(nil, set.encoding(set.next()))
+				rep, _ := s.canon(st, cn)
+				reps[string(encode(nil, rep))] = true
+			}
+		}
+		l, err := Explore(prog, prog.Impl, b, o)
+		require.NoError(t, err)
+		fact := 1
+		for k := 2; k <= c.threads; k++ {
+			fact *= k
+		}
+		assert.GreaterOrEqual(t, len(reps)*fact, int(l.NumStates))
+		t.Logf("%s %d/%d explicit=%v: %d states, %d orbits (%.2fx); canon: %d calls, %d tried tied orders (%d orders), %d fallbacks",
+			c.file, c.threads, c.ops, c.explicit, l.NumStates, len(reps), float64(l.NumStates)/float64(len(reps)),
+			s.counts.canons, s.counts.enumerated, s.counts.orders, s.counts.fallbacks)
+	}
+}
