@@ -105,7 +105,7 @@ func TestFlyAgreesWithFullLTS(t *testing.T) {
 func requireViolation(t *testing.T, impl, spec *lts.LTS, tr *lts.Trace) {
 	t.Helper()
 	require.NotNil(t, tr)
-	require.True(t, followPath(impl, tr.Steps, -1), "the counterexample is a path of the implementation")
+	require.True(t, lts.Follows(impl, tr), "the counterexample is a path of the implementation")
 	vis := tr.Visible()
 	require.NotEmpty(t, vis)
 	_, ok := lts.Replay(spec, vis[:len(vis)-1])
@@ -119,39 +119,9 @@ func requireLasso(t *testing.T, impl *lts.LTS, tr *lts.Trace) {
 	t.Helper()
 	require.NotNil(t, tr)
 	require.True(t, tr.IsLasso())
-	require.True(t, followPath(impl, tr.Steps, tr.LoopStart), "the lasso is a path of the implementation whose loop closes")
+	require.True(t, lts.Follows(impl, tr), "the lasso is a path of the implementation whose loop closes")
 	for _, s := range tr.Steps[tr.LoopStart:] {
 		assert.Equal(t, lts.TauName, s.Label, "the loop is made of τ-steps")
 	}
 }
 
-// followPath reports whether steps (label, thread and source step each)
-// are a path of l from its initial state; with loopStart >= 0, one that
-// ends in the state where step loopStart starts. It searches depth-first
-// among the transitions that match a step.
-func followPath(l *lts.LTS, steps []lts.TraceStep, loopStart int) bool {
-	var walk func(i int, s, loop int32) bool
-	walk = func(i int, s, loop int32) bool {
-		if i == loopStart {
-			loop = s
-		}
-		if i == len(steps) {
-			return loopStart < 0 || s == loop
-		}
-		st := steps[i]
-		lo, hi := l.Outgoing(s)
-		for tr := lo; tr < hi; tr++ {
-			if l.LabelName(tr) != st.Label || l.ThreadOf(tr) != st.Thread {
-				continue
-			}
-			if src, ok := l.StepOf(tr); ok && (st.Source == nil || src != *st.Source) {
-				continue
-			}
-			if walk(i+1, l.Dst[tr], loop) {
-				return true
-			}
-		}
-		return false
-	}
-	return walk(0, l.Initial, -1)
-}

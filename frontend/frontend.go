@@ -140,6 +140,10 @@ func Compile(m *Model, b Bounds, opts Options) (impl, spec *lts.LTS, err error) 
 	return impl, spec, nil
 }
 
+// CheckSpec checks a specification LTS made by CompileSpec: it must not
+// have a τ-cycle (see ErrSpecDivergent). Compile checks it already.
+func CheckSpec(spec *lts.LTS) error { return checkSpecDivergence(spec) }
+
 // ErrSpecDivergent is wrapped by the error Compile returns when the
 // specification has a τ-cycle: a specification must always be able to
 // finish its operations (Yang et al., Lemma 5.3), so its method bodies

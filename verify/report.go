@@ -82,8 +82,8 @@ type Report struct {
 	Bounds BoundsReport `json:"bounds"`
 	Method string       `json:"method"`
 
-	Impl         *Size `json:"impl"`
-	Spec         *Size `json:"spec"`
+	Impl         *Size `json:"impl,omitempty"`
+	Spec         *Size `json:"spec,omitempty"`
 	ImplQuotient *Size `json:"impl_quotient,omitempty"`
 	SpecQuotient *Size `json:"spec_quotient,omitempty"`
 
@@ -93,6 +93,9 @@ type Report struct {
 	Refines Verdict `json:"refines"`
 	// RefinementPairs is the number of product pairs the refinement explored.
 	RefinementPairs int64 `json:"refinement_pairs,omitempty"`
+	// OnTheFly describes the on-the-fly check (method fly), which builds
+	// no LTS: Impl and Spec are then absent.
+	OnTheFly *FlyReport `json:"on_the_fly,omitempty"`
 
 	Linearizable Verdict `json:"linearizable"`
 	LockFree     Verdict `json:"lock_free"`

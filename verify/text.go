@@ -28,20 +28,34 @@ func WriteText(w io.Writer, r *Report) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "model          %s\n", r.Model)
 	fmt.Fprintf(&sb, "bounds         %s\n", r.Bounds)
-	fmt.Fprintf(&sb, "implementation %s", r.Impl)
-	if r.ImplQuotient != nil {
-		fmt.Fprintf(&sb, " (quotient: %s)", r.ImplQuotient)
-	}
-	fmt.Fprintf(&sb, "\nspecification  %s", r.Spec)
-	if r.SpecQuotient != nil {
-		fmt.Fprintf(&sb, " (quotient: %s)", r.SpecQuotient)
+	if f := r.OnTheFly; f != nil {
+		reductions := "none"
+		if len(f.Reductions) > 0 {
+			reductions = strings.Join(f.Reductions, ", ")
+		}
+		fmt.Fprintf(&sb, "on the fly     %d implementation states, %d product pairs, %d successors computed (no LTS built)\n", f.States, f.Pairs, f.Transitions)
+		fmt.Fprintf(&sb, "specification  %d states explored, %d subsets\n", f.SpecStates, f.Subsets)
+		fmt.Fprintf(&sb, "reductions     %s", reductions)
+	} else {
+		fmt.Fprintf(&sb, "implementation %s", r.Impl)
+		if r.ImplQuotient != nil {
+			fmt.Fprintf(&sb, " (quotient: %s)", r.ImplQuotient)
+		}
+		fmt.Fprintf(&sb, "\nspecification  %s", r.Spec)
+		if r.SpecQuotient != nil {
+			fmt.Fprintf(&sb, " (quotient: %s)", r.SpecQuotient)
+		}
 	}
 	sb.WriteString("\n\nstage          seconds  result\n")
 	for _, s := range r.Stages {
 		fmt.Fprintf(&sb, "%-14s %7.3f  %s\n", s.Name, s.Seconds, s.Result)
 	}
 	sb.WriteString("\n")
-	fmt.Fprintf(&sb, "divergence-preserving branching bisimilar  %s\n", r.Bisimilar)
+	bisimilar := string(r.Bisimilar)
+	if r.OnTheFly != nil {
+		bisimilar = "not checked (the on-the-fly method builds no LTS)"
+	}
+	fmt.Fprintf(&sb, "divergence-preserving branching bisimilar  %s\n", bisimilar)
 	refines := string(r.Refines)
 	if r.Refines == Unknown && r.Bisimilar == Yes {
 		refines = "implied (not checked): bisimilar LTSs have the same traces"

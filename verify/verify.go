@@ -25,15 +25,26 @@ const (
 	Refine Method = "refine"
 	// Both runs every check, for comparing their times (Yang et al. Table 1).
 	Both Method = "both"
+	// Fly checks trace refinement and lock-freedom on the fly, without
+	// building the LTSs, with the reductions of Options.Reductions.
+	Fly Method = "fly"
+	// Auto takes the bisimulation route while the implementation's LTS
+	// has at most AutoStates states, and the on-the-fly route otherwise.
+	Auto Method = "auto"
 )
+
+// AutoStates is the largest implementation LTS for which the Auto method
+// takes the bisimulation route: about a second of exploration here, and
+// the bisimulation stage stays within seconds and a few hundred MiB.
+const AutoStates = 1_000_000
 
 // ParseMethod parses a --method value.
 func ParseMethod(s string) (Method, error) {
 	switch m := Method(s); m {
-	case Bisim, Refine, Both:
+	case Bisim, Refine, Both, Fly, Auto:
 		return m, nil
 	}
-	return "", fmt.Errorf("unknown method %q: expected bisim, refine or both", s)
+	return "", fmt.Errorf("unknown method %q: expected auto, bisim, refine, both or fly", s)
 }
 
 // Options configure a verification.
@@ -50,6 +61,8 @@ type Options struct {
 	// LinPoints checks refinement over the lin(...) events only (Liu et
 	// al. Thm 2); the model must mark its linearization points with `lin`.
 	LinPoints bool
+	// Reductions select the reductions of the on-the-fly method.
+	Reductions frontend.Reductions
 	// Progress, if set, receives a stage name and a count now and then.
 	Progress func(stage string, count int64)
 }
@@ -75,6 +88,9 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 		return err
 	}
 
+	if opts.Method == Fly {
+		return out, runFly(r, m, b, opts, timed)
+	}
 	err := timed("compile", func() (string, error) {
 		var err error
 		copts := opts.Compile
@@ -82,11 +98,40 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 			copts.Progress = func(states, _ int64) { opts.Progress("exploring", states) }
 		}
 		copts.LinEvents = copts.LinEvents || opts.LinPoints
+		if opts.Method == Auto && !opts.LinPoints {
+			limit := copts.MaxStates
+			if limit <= 0 || limit > AutoStates {
+				copts.MaxStates = AutoStates
+			}
+			out.Impl, err = frontend.CompileImpl(m, b, copts)
+			if frontend.IsStateLimit(err) && copts.MaxStates < limit {
+				return "too large", err
+			}
+			if err != nil {
+				return "", fmt.Errorf("implementation %s: %w", m.Name, err)
+			}
+			copts.MaxStates = limit
+			out.Spec, err = frontend.CompileSpec(m, b, copts)
+			if err != nil {
+				return "", fmt.Errorf("specification of %s: %w", m.Name, err)
+			}
+			return "", frontend.CheckSpec(out.Spec)
+		}
 		out.Impl, out.Spec, err = frontend.Compile(m, b, copts)
 		return "", err
 	})
+	if opts.Method == Auto && frontend.IsStateLimit(err) && out.Impl == nil {
+		r.Notes = append(r.Notes, fmt.Sprintf("method auto: the implementation's LTS has more than %d states, so it is checked on the fly", AutoStates))
+		opts.Method = Fly
+		r.Method = string(Fly)
+		return out, runFly(r, m, b, opts, timed)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if opts.Method == Auto {
+		opts.Method = Bisim
+		r.Method = string(Bisim)
 	}
 	r.Impl, r.Spec = sizeOf(out.Impl), sizeOf(out.Spec)
 	bopts := bisim.Options{Algorithm: opts.Algorithm, Progress: opts.Progress,

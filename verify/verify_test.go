@@ -15,6 +15,13 @@ import (
 // the number of operations per thread replaced by ops when ops != 0.
 func runExample(t *testing.T, name string, ops int, method Method, explicit bool) *Outcome {
 	t.Helper()
+	return runExampleReduced(t, name, ops, method, explicit, frontend.Reductions{})
+}
+
+// runExampleReduced is runExample with the reductions of the on-the-fly
+// method.
+func runExampleReduced(t *testing.T, name string, ops int, method Method, explicit bool, red frontend.Reductions) *Outcome {
+	t.Helper()
 	src, err := frontend.Example(name)
 	require.NoError(t, err)
 	m, err := frontend.Parse(name+".lin", src)
@@ -25,7 +32,7 @@ func runExample(t *testing.T, name string, ops int, method Method, explicit bool
 	}
 	copts := frontend.DefaultOptions()
 	copts.GarbageCollected = !explicit
-	out, err := Run(name, m, b, Options{Method: method, Antichain: true, Compile: copts})
+	out, err := Run(name, m, b, Options{Method: method, Antichain: true, Compile: copts, Reductions: red})
 	require.NoError(t, err)
 	return out
 }
@@ -82,6 +89,25 @@ func TestBundledModelVerdicts(t *testing.T) {
 			assert.Equal(t, c.evidence, kinds)
 			assert.Empty(t, r.Notes)
 			validateReport(t, r)
+
+			// The on-the-fly method, with and without symmetry, gives the
+			// same verdicts, stopping at a refinement violation, and its
+			// counterexamples are paths of the implementation's LTS.
+			for _, red := range []frontend.Reductions{{}, {Symmetry: true}} {
+				fly := runExampleReduced(t, c.model, c.ops, Fly, c.explicit, red).Report
+				assert.Equal(t, c.linearizable, fly.Linearizable, "fly %+v: %s", red, c.source)
+				if c.linearizable == Yes {
+					assert.Equal(t, c.lockFree, fly.LockFree, "fly %+v: %s", red, c.source)
+				} else {
+					assert.Equal(t, Unknown, fly.LockFree, "fly stops at the violation")
+				}
+				for _, e := range fly.Evidence {
+					assert.True(t, lts.Follows(out.Impl, e.Trace), "the %s is a path of the implementation", e.Kind)
+					assert.NotEmpty(t, e.Interleaving)
+				}
+				require.NotNil(t, fly.OnTheFly)
+				validateReport(t, fly)
+			}
 		})
 	}
 }

@@ -32,7 +32,8 @@ var verifyCmd = &cli.Command{
 
 func verifyFlags() []cli.Flag {
 	return append(modelFlags(),
-		&cli.StringFlag{Name: "method", Value: "bisim", Usage: "bisim (bisimulation, falling back to refinement), refine, or both (timings side by side)"},
+		&cli.StringFlag{Name: "method", Value: "auto", Usage: "auto (bisim while the implementation's LTS has at most 1 M states, else fly), bisim (bisimulation, falling back to refinement), refine, both (timings side by side), or fly (on the fly, without building the LTSs)"},
+		&cli.StringFlag{Name: "reduce", Value: "all", Usage: "reductions of the on-the-fly method: none, symmetry or all"},
 		&cli.BoolFlag{Name: "antichain", Value: true, Usage: "antichain pruning in the refinement check"},
 		&cli.IntFlag{Name: "max-pairs", Usage: "stop the refinement check after this many pairs (0: its default)"},
 		bisimAlgorithmFlag,
@@ -72,6 +73,10 @@ func runVerify(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	reductions, err := parseReductions(c.String("reduce"))
+	if err != nil {
+		return err
+	}
 	alg, err := bisim.ParseAlgorithm(c.String("algorithm"))
 	if err != nil {
 		return err
@@ -80,7 +85,7 @@ func runVerify(c *cli.Context) error {
 	defer mt.Done()
 	opts := verify.Options{
 		Method: method, Compile: copts, Antichain: c.Bool("antichain"), MaxPairs: c.Int("max-pairs"),
-		Algorithm: alg, LinPoints: c.Bool("lin-points"),
+		Algorithm: alg, LinPoints: c.Bool("lin-points"), Reductions: reductions,
 	}
 	if mt != nil {
 		opts.Progress = func(stage string, n int64) { mt.Report(stage, n, "") }
@@ -148,4 +153,15 @@ func exportOutcome(dir string, out *verify.Outcome) error {
 		}
 	}
 	return files.Create(filepath.Join(dir, "report.json"), func(w io.Writer) error { return writeJSONTo(w, out.Report) })
+}
+
+// parseReductions parses a --reduce value.
+func parseReductions(s string) (frontend.Reductions, error) {
+	switch s {
+	case "none":
+		return frontend.Reductions{}, nil
+	case "symmetry", "all":
+		return frontend.Reductions{Symmetry: true}, nil
+	}
+	return frontend.Reductions{}, fmt.Errorf("--reduce: unknown reduction %q: expected none, symmetry or all", s)
 }

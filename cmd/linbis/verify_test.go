@@ -110,7 +110,7 @@ func TestVerifyErrors(t *testing.T) {
 	assert.Contains(t, errOut, "no-such-model")
 	code, _, errOut = linbis("verify", "--method", "guess")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "expected bisim, refine or both")
+	assert.Contains(t, errOut, "expected auto, bisim, refine, both or fly")
 	code, _, errOut = linbis("verify", "treiber", "--max-states", "10")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "state limit")

@@ -1,0 +1,113 @@
+package verify
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/lts"
+)
+
+// FlyReport describes an on-the-fly check: what it stored and computed,
+// and which reductions applied.
+type FlyReport struct {
+	// Reductions lists the reductions that applied, e.g. ["symmetry"].
+	Reductions []string `json:"reductions"`
+	// Notes say why a reduction that was asked for did not apply.
+	Notes []string `json:"notes,omitempty"`
+	// Pairs is the number of product pairs (implementation state,
+	// specification subset) stored; States the implementation states
+	// among them (orbit representatives under symmetry).
+	Pairs  int64 `json:"pairs"`
+	States int64 `json:"states"`
+	// Transitions counts the implementation successors computed.
+	Transitions int64 `json:"transitions"`
+	// SpecStates and Subsets are the specification states explored and
+	// the distinct subsets of them the pairs hold.
+	SpecStates int64 `json:"spec_states"`
+	Subsets    int64 `json:"subsets"`
+	// Complete is false when the search stopped at a refinement violation
+	// before seeing every state (lock-freedom is then undecided).
+	Complete bool `json:"complete"`
+}
+
+// runFly fills r by the on-the-fly check.
+func runFly(r *Report, m *frontend.Model, b frontend.Bounds, opts Options, timed func(string, func() (string, error)) error) error {
+	if opts.LinPoints {
+		return fmt.Errorf("--lin-points needs the refinement method (the on-the-fly check compares calls and returns)")
+	}
+	r.Method = string(Fly)
+	var res *frontend.FlyResult
+	err := timed("on-the-fly", func() (string, error) {
+		copts := opts.Compile
+		if opts.Progress != nil && copts.Progress == nil {
+			copts.Progress = func(pairs, _ int64) { opts.Progress("product pairs", pairs) }
+		}
+		var err error
+		res, err = frontend.CheckOnTheFly(m, b, copts, opts.Reductions)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case !res.Refines:
+			return "not linearizable", nil
+		case !res.LockFree:
+			return "not lock-free", nil
+		}
+		return "holds", nil
+	})
+	if err != nil {
+		return err
+	}
+	fr := &FlyReport{Reductions: []string{}, Pairs: res.Stats.Pairs, States: res.Stats.States, Transitions: res.Stats.Transitions,
+		SpecStates: res.Stats.SpecStates, Subsets: res.Stats.Subsets, Complete: res.LockFreeChecked}
+	if res.Symmetric {
+		fr.Reductions = append(fr.Reductions, "symmetry")
+	} else if opts.Reductions.Symmetry {
+		fr.Notes = append(fr.Notes, "symmetry reduction not applied: "+res.SymmetryNote)
+		r.Notes = append(r.Notes, "symmetry reduction not applied: "+res.SymmetryNote)
+	}
+	r.OnTheFly = fr
+	r.Refines = verdictOf(res.Refines)
+	r.Linearizable = r.Refines
+	if res.Refines {
+		r.LockFree = verdictOf(res.LockFree)
+	} else {
+		r.Evidence = append(r.Evidence, violation(res.Counterexample))
+		r.Notes = append(r.Notes, "the on-the-fly search stopped at the first violation: lock-freedom was not checked")
+	}
+	if res.Lasso != nil {
+		r.Evidence = append(r.Evidence, lassoEvidence(res.Lasso))
+	}
+	r.Theorem = flyTheorem(r, fr)
+	return nil
+}
+
+// flyTheorem says what the on-the-fly verdicts rest on.
+func flyTheorem(r *Report, fr *FlyReport) string {
+	var lin string
+	switch r.Linearizable {
+	case Yes:
+		lin = "linearizable by Thm 3.3 (Yang et al.; Liu et al. Thm 1): every trace of impl is a trace of spec"
+	case No:
+		lin = "NOT linearizable by Thm 3.3: impl has a trace that spec cannot do"
+	}
+	lf := "lock-freedom not checked"
+	if r.LockFree != Unknown {
+		lf = "lock-freedom: no reachable τ-cycle of impl (with an operation pending), i.e. no divergence (Yang et al. §5)"
+		if r.LockFree == No {
+			lf = "NOT lock-free: impl has a reachable τ-cycle with an operation pending (Yang et al. §5)"
+		}
+	}
+	how := "checked on the fly, without building the LTSs"
+	if len(fr.Reductions) > 0 {
+		how += ", reduced by " + strings.Join(fr.Reductions, " and ") + " (counterexamples replayed on the unreduced semantics)"
+	}
+	return lin + "; " + lf + "; " + how
+}
+
+// lassoEvidence explains a lock-freedom lasso.
+func lassoEvidence(tr *lts.Trace) Evidence {
+	return Evidence{Kind: "lasso", Property: "lockfree", Trace: tr, Interleaving: Interleaving(tr),
+		Explanation: "a cycle of internal steps with an operation pending and no return: no thread completes an operation"}
+}
