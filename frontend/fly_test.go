@@ -124,4 +124,3 @@ func requireLasso(t *testing.T, impl *lts.LTS, tr *lts.Trace) {
 		assert.Equal(t, lts.TauName, s.Label, "the loop is made of τ-steps")
 	}
 }
-
