@@ -75,11 +75,6 @@ func runCompare(c *cli.Context) error {
 		StatesA: res.StatesA, StatesB: res.StatesB, Classes: res.Classes, Kind: res.Kind, Counterexample: res.Counterexample}
 	if !res.Equivalent {
 		out.Side = args[res.Side]
-		if file := c.String("counterexample"); file != "" {
-			if err := writeCounterexample(file, res.Counterexample); err != nil {
-				return err
-			}
-		}
 	}
 	if c.Bool("json") {
 		if err := writeJSON(c, out); err != nil {
@@ -100,6 +95,12 @@ func runCompare(c *cli.Context) error {
 		}
 	}
 	if !res.Equivalent {
+		// After the verdict: a failed write must not lose it.
+		if file := c.String("counterexample"); file != "" {
+			if err := writeCounterexample(file, res.Counterexample); err != nil {
+				return err
+			}
+		}
 		return violated
 	}
 	return nil

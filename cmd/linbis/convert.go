@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/linbis/linbis/internal/files"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -16,6 +17,9 @@ var convertCmd = &cli.Command{
 func runConvert(c *cli.Context) error {
 	args, err := operands(c, 2, 2)
 	if err != nil {
+		return err
+	}
+	if err := files.CheckWritable(args[1]); err != nil {
 		return err
 	}
 	l, err := lts.ReadFile(args[0], lts.ReadOptions{})

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -12,7 +11,7 @@ import (
 )
 
 // exitProcess ends the process when a limit is hit; tests replace it.
-var exitProcess = os.Exit
+var exitProcess = exitOnLimit
 
 // limitFlags are --timeout and --max-memory, the same on every verb that
 // can run long; guard enforces them with a watchdog that stops the process

@@ -64,8 +64,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	}
 }
 
-// guard returns a copy of cmd whose action runs under the limits the verb
-// declares (limitFlags). The copy keeps the table itself unchanged, so that
+// guard returns a copy of cmd whose action runs once its output paths are
+// checked (checkOutputs), under the limits the verb declares (limitFlags). The copy keeps the table itself unchanged, so that
 // tests can run the CLI many times in one process.
 func guard(cmd *cli.Command) *cli.Command {
 	c := *cmd
@@ -73,6 +73,9 @@ func guard(cmd *cli.Command) *cli.Command {
 	c.HideHelpCommand = true
 	action := cmd.Action
 	c.Action = func(ctx *cli.Context) error {
+		if err := checkOutputs(ctx); err != nil {
+			return err
+		}
 		stop, err := watchLimits(ctx)
 		if err != nil {
 			return err
@@ -113,5 +116,6 @@ func (e *verdictError) Error() string { return fmt.Sprintf("exit status %d", e.c
 var violated = &verdictError{code: 1}
 
 func main() {
+	handleSignals(os.Stderr)
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }

@@ -100,6 +100,15 @@ func runVerify(c *cli.Context) error {
 		return err
 	}
 	r := out.Report
+	// The verdict first: a failed write afterwards must not lose it.
+	if c.Bool("json") {
+		err = writeJSON(c, r)
+	} else {
+		err = verify.WriteText(c.App.Writer, r)
+	}
+	if err != nil {
+		return err
+	}
 	if dir := c.String("export"); dir != "" {
 		if err := exportOutcome(dir, out); err != nil {
 			return err
@@ -109,14 +118,6 @@ func runVerify(c *cli.Context) error {
 		if err := files.Create(path, func(w io.Writer) error { return verify.WriteHTML(w, r) }); err != nil {
 			return err
 		}
-	}
-	if c.Bool("json") {
-		err = writeJSON(c, r)
-	} else {
-		err = verify.WriteText(c.App.Writer, r)
-	}
-	if err != nil {
-		return err
 	}
 	if r.Linearizable == verify.Yes && r.LockFree == verify.Yes {
 		return nil
@@ -148,7 +149,10 @@ func exportOutcome(dir string, out *verify.Outcome) error {
 			return err
 		}
 		text := e.Explanation + "\n\n" + e.Interleaving
-		if err := os.WriteFile(filepath.Join(dir, base+"-interleaving.txt"), []byte(text), 0o644); err != nil {
+		if err := files.Create(filepath.Join(dir, base+"-interleaving.txt"), func(w io.Writer) error {
+			_, err := io.WriteString(w, text)
+			return err
+		}); err != nil {
 			return err
 		}
 	}
