@@ -89,7 +89,9 @@ func TestStoppedRunsLeaveNoIncompleteFile(t *testing.T) {
 		func(dir string) []string {
 			return []string{"compile", "treiber", "--ops", "4", "-o", filepath.Join(dir, "impl.aut"), "--spec-out", filepath.Join(dir, "spec.dot")}
 		},
-		func(dir string) []string { return []string{"verify", "treiber", "--ops", "3", "--export", filepath.Join(dir, "export")} },
+		func(dir string) []string {
+			return []string{"verify", "treiber", "--ops", "3", "--export", filepath.Join(dir, "export")}
+		},
 	}
 	// A full run of each, timed, so that the stops fall mostly in its
 	// second half, where the files are written.
