@@ -27,12 +27,10 @@ type Comparison struct {
 	// ending in OtherState, the state it is compared with.
 	Other      []lts.TraceStep
 	OtherState int32
-	// Formula, when not Equivalent, is a formula of the logic that
-	// characterises the equivalence, true in the initial state of side
-	// FormulaSide (0: a, 1: b) and false in the other's, model-checked on
-	// both LTSs before Compare returns it (see formula_build.go).
-	Formula     *Formula
-	FormulaSide int
+	// Evidence, when not Equivalent, is a distinguishing formula,
+	// model-checked on both LTSs before Compare returns it, with its
+	// witnessing paths and its reading in English (formula_compare.go).
+	Evidence *FormulaEvidence
 	// Classes is the number of classes of the disjoint union; StatesA and
 	// StatesB the sizes of the inputs; Pairs the state pairs explored by
 	// the search for the counterexample.
@@ -65,7 +63,7 @@ func Compare(a, b *lts.LTS, eq Equivalence, opts Options) (*Comparison, error) {
 	c := &Comparison{Classes: numClasses, StatesA: a.NumStates, StatesB: b.NumStates}
 	c.Equivalent = block[a.Initial] == block[off+b.Initial]
 	if !c.Equivalent {
-		if c.Formula, c.FormulaSide, err = distinguishingFormula(a, b, u, off, k, kblock, block, rename, numClasses, eq); err != nil {
+		if c.Evidence, err = formulaEvidence(a, b, u, off, k, kblock, block, rename, numClasses, eq, &opts); err != nil {
 			return nil, err
 		}
 		w := &witnessSearch{a: a, b: b, u: u, off: off, eq: eq, block: block, opts: &opts, k: k, kblock: kblock}

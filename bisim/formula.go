@@ -189,8 +189,10 @@ func (f *Formula) checkArity() error {
 	return nil
 }
 
-// String writes f in a compact mathematical notation: ⟨a⟩φ, φ⟨a⟩ψ, Δφ,
-// ¬φ, φ ∧ ψ, φ ∨ ψ, true.
+// String writes f in a compact mathematical notation: ⟨a⟩φ, (φ)⟨a⟩ψ,
+// Δφ, ¬φ, φ ∧ ψ, φ ∨ ψ, true. Until with φ = true is written ⟨a⟩ψ like
+// a diamond: a comparison uses one or the other, never both (diamonds for
+// strong bisimilarity, until for the branching equivalences).
 func (f *Formula) String() string {
 	var sb strings.Builder
 	f.write(&sb, false)
@@ -225,8 +227,10 @@ func (f *Formula) write(sb *strings.Builder, nested bool) {
 		fmt.Fprintf(sb, "⟨%s⟩", f.Label)
 		f.Args[0].write(sb, true)
 	case OpUntil:
-		if f.Args[0].Op != OpTrue {
-			f.Args[0].write(sb, true)
+		if f.Args[0].Op != OpTrue { // parenthesised: φ⟨a⟩ψ nests badly
+			sb.WriteByte('(')
+			f.Args[0].write(sb, false)
+			sb.WriteByte(')')
 		}
 		fmt.Fprintf(sb, "⟨%s⟩", f.Label)
 		f.Args[1].write(sb, true)

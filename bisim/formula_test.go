@@ -2,6 +2,8 @@ package bisim
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -179,16 +181,17 @@ func TestFormulasDistinguishRandomPairs(t *testing.T) {
 				c, err := Compare(a, b, eq, Options{})
 				require.NoError(t, err, "seed %d", seed)
 				if c.Equivalent {
-					require.Nil(t, c.Formula)
+					require.Nil(t, c.Evidence)
 					continue
 				}
-				f := c.Formula
-				require.NotNil(t, f, "seed %d", seed)
+				require.NotNil(t, c.Evidence, "seed %d", seed)
+				f, side := c.Evidence.Formula, c.Evidence.HoldsIn
 				sides := [2]*lts.LTS{a, b}
-				holds, fails := sides[c.FormulaSide], sides[1-c.FormulaSide]
+				holds, fails := sides[side], sides[1-side]
 				if !naiveHolds(holds, f, holds.Initial) || naiveHolds(fails, f, fails.Initial) {
-					t.Fatalf("seed %d: the formula %v does not distinguish the initial states (should hold in side %d)", seed, f, c.FormulaSide)
+					t.Fatalf("seed %d: the formula %v does not distinguish the initial states (should hold in side %d)", seed, f, side)
 				}
+				requireWitnessValid(t, c.Evidence, holds, fails, fmt.Sprintf("seed %d", seed))
 				require.True(t, formulaOpsAllowed(f, eq), "seed %d: %v", seed, f)
 				depths[seed%2] = append(depths[seed%2], f.Depth())
 				sizes[seed%2] = append(sizes[seed%2], f.Size())
@@ -279,7 +282,7 @@ func TestFormulaJSONRoundTrip(t *testing.T) {
 // TestFormulaNotation pins the three notations on one formula.
 func TestFormulaNotation(t *testing.T) {
 	f := And(Until(Not(Diamond("b", True())), "a", True()), Diverge(True()))
-	assert.Equal(t, "¬⟨b⟩true⟨a⟩true ∧ Δtrue", f.String())
+	assert.Equal(t, "(¬⟨b⟩true)⟨a⟩true ∧ Δtrue", f.String())
 	assert.Equal(t, "((mu X1 . (!(<b>(true)) && (<a>(true) || <tau>X1))) && (nu X2 . (true && <tau>X2)))", f.MCRL2())
 	data, err := json.Marshal(f)
 	require.NoError(t, err)
@@ -288,4 +291,83 @@ func TestFormulaNotation(t *testing.T) {
 		{"op":"diverge","args":[{"op":"true"}]}]}`, string(data))
 	assert.Equal(t, 2, f.Depth())
 	assert.Equal(t, 8, f.Size())
+}
+
+// requireWitnessValid checks the witnessing paths of e: the holder's path
+// is a path of holds from its initial state, the other's a path of fails
+// with the same visible labels, and TraceDistinguishes is set exactly when
+// fails has no path with those labels (by a subset construction).
+func requireWitnessValid(t *testing.T, e *FormulaEvidence, holds, fails *lts.LTS, what string) {
+	t.Helper()
+	requirePathOf(t, holds, e.Witness, what)
+	visible := e.Witness.Visible()
+	require.Equal(t, !weakTraceOf(fails, visible), e.TraceDistinguishes, what)
+	if e.OtherPath != nil {
+		requirePathOf(t, fails, e.OtherPath, what)
+		require.Equal(t, visible, e.OtherPath.Visible(), what)
+	}
+}
+
+// requirePathOf checks that tr is a path of l from its initial state.
+func requirePathOf(t *testing.T, l *lts.LTS, tr *lts.Trace, what string) {
+	t.Helper()
+	s := l.Initial
+	for i, st := range tr.Steps {
+		require.Equal(t, s, st.From, "%s: step %d", what, i)
+		found := false
+		for x := l.Out[s]; x < l.Out[s+1]; x++ {
+			found = found || (l.Labels[l.Label[x]] == st.Label && l.Dst[x] == st.To)
+		}
+		require.True(t, found, "%s: step %d %v is no transition", what, i, st)
+		s = st.To
+	}
+	if tr.IsLasso() {
+		require.Equal(t, tr.Steps[tr.LoopStart].From, s, "%s: the cycle does not close", what)
+	}
+}
+
+// weakTraceOf reports whether l can do the visible labels, with τ-steps
+// anywhere, by the subset construction.
+func weakTraceOf(l *lts.LTS, visible []string) bool {
+	closure := func(set map[int32]bool) map[int32]bool {
+		stack := slices.Collect(maps.Keys(set))
+		for len(stack) > 0 {
+			v := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for x := l.Out[v]; x < l.Out[v+1]; x++ {
+				if d := l.Dst[x]; l.Label[x] == lts.Tau && !set[d] {
+					set[d] = true
+					stack = append(stack, d)
+				}
+			}
+		}
+		return set
+	}
+	cur := closure(map[int32]bool{l.Initial: true})
+	for _, name := range visible {
+		next := map[int32]bool{}
+		for v := range cur {
+			for x := l.Out[v]; x < l.Out[v+1]; x++ {
+				if l.Labels[l.Label[x]] == name {
+					next[l.Dst[x]] = true
+				}
+			}
+		}
+		cur = closure(next)
+	}
+	return len(cur) > 0
+}
+
+// TestFormulaEnglish pins the English reading of a branching formula with
+// a negated chain, a conjunction and divergence.
+func TestFormulaEnglish(t *testing.T) {
+	f := Until(Until(True(), "ret(2,read,0)", True()), "tau",
+		And(Not(Until(True(), "call(1,write,1)", Until(True(), "ret(2,read,1)", True()))), Diverge(True())))
+	assert.Equal(t, `can take τ-steps, staying in states that
+    can, after τ-steps, return 0 from read in thread 2
+  and then take a τ-step, reaching a state that
+  all of these:
+  - cannot, after τ-steps, call write(1) in thread 1, reaching a state that
+        can, after τ-steps, return 1 from read in thread 2
+  - can take τ-steps forever`, f.English())
 }
