@@ -154,3 +154,27 @@ func TestAppFlagAfterVerbAndDoubleDash(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "--no-such.aut")
 }
+
+// A file that is not a model gets a screenful of errors, not one per
+// line; an LTS given as a model is one line saying what is expected.
+func TestModelErrorsCapped(t *testing.T) {
+	dir := t.TempDir()
+	var garbage strings.Builder
+	for i := 0; i < 5000; i++ {
+		garbage.WriteString(`(0,"call(1,push,1)",1)` + "\n")
+	}
+	lin := writeAut(t, dir, "garbage.lin", garbage.String())
+	code, out, errOut := linbis("verify", lin)
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.LessOrEqual(t, strings.Count(errOut, "\n"), 25, errOut)
+	assert.Contains(t, errOut, "too many errors: the rest of the file is not checked")
+
+	aut := writeAut(t, dir, "t.aut", exampleAut)
+	noExt := writeAut(t, dir, "t", exampleAut)
+	for _, f := range []string{aut, noExt} {
+		code, _, errOut = linbis("verify", f)
+		assert.Equal(t, 2, code)
+		assert.Equal(t, "linbis: "+f+": this is an LTS, not a model: expected a .lin file or a bundled model's name (for an LTS use compare, reduce, refine, progress or info)\n", errOut)
+	}
+}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -63,6 +65,9 @@ func readModel(name string, errw io.Writer) (*frontend.Model, error) {
 		}
 		src, name = ex, strings.TrimSuffix(name, ".lin")+".lin (bundled)"
 	}
+	if isLTS(name, src) {
+		return nil, fmt.Errorf("%s: this is an LTS, not a model: expected a .lin file or a bundled model's name (for an LTS use compare, reduce, refine, progress or info)", name)
+	}
 	m, err := frontend.Parse(name, src)
 	var list syntax.ErrorList
 	if errors.As(err, &list) && len(list) > 1 {
@@ -72,6 +77,16 @@ func readModel(name string, errw io.Writer) (*frontend.Model, error) {
 		return nil, fmt.Errorf("%s: %d errors", name, len(list))
 	}
 	return m, err
+}
+
+// isLTS reports whether a file given as a model is an LTS instead: by its
+// extension, or by the header of an .aut file.
+func isLTS(name string, src []byte) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".aut", ".dot", ".gv":
+		return true
+	}
+	return bytes.HasPrefix(bytes.TrimSpace(src), []byte("des "))
 }
 
 // boundsFromFlags starts from the model's client block and applies the flags.

@@ -15,12 +15,19 @@ func Parse(filename string, src []byte) (m *Model, err error) {
 	p.s = scanner{file: p.file, src: src, errs: &p.errs}
 	m = &Model{File: p.file}
 	defer func() {
-		if r := recover(); r != nil {
+		r := recover()
+		if r != nil {
 			if _, ok := r.(bailout); !ok {
 				panic(r)
 			}
 		}
 		p.errs.RemoveMultiples()
+		if r != nil {
+			// As go/scanner's ErrorList: a file that is not a model at
+			// all gets a screenful, not one error per line.
+			last := p.errs[len(p.errs)-1].Pos
+			p.errs = append(p.errs, &Error{Pos: last, Msg: "too many errors: the rest of the file is not checked"})
+		}
 		err = p.errs.Err()
 	}()
 	p.next()

@@ -23,6 +23,9 @@ type scanner struct {
 
 func (s *scanner) error(off int, msg string) {
 	s.errs.Add(s.file.Position(s.file.Pos(off)), msg)
+	if len(*s.errs) >= maxErrors {
+		panic(bailout{}) // recovered by Parse, as the parser's own errors
+	}
 }
 
 func isLetter(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
