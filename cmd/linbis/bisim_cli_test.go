@@ -153,3 +153,24 @@ func TestBisimVerbErrors(t *testing.T) {
 		})
 	}
 }
+
+// reduce minimises the part reachable from the initial state, as mCRL2's
+// ltsconvert and CADP's bcg_min do; info says how much is reachable.
+func TestReduceDropsUnreachableStates(t *testing.T) {
+	dir := t.TempDir()
+	// 0 -a-> 1 is reachable; 2 -b-> 3 -c-> 4 is not.
+	in := writeAut(t, dir, "u.aut", "des (0, 3, 5)\n(0, \"a\", 1)\n(2, \"b\", 3)\n(3, \"c\", 4)\n")
+	for _, eq := range []string{"strong", "branching", "divbranching"} {
+		out := filepath.Join(dir, eq+".aut")
+		code, _, errOut := linbis("reduce", in, "-o", out, "--equiv", eq)
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, errOut, "5 states (3 unreachable, dropped)")
+		q, err := lts.ReadFile(out, lts.ReadOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, int32(2), q.NumStates, eq)
+		assert.Equal(t, 1, q.NumTransitions(), eq)
+	}
+	code, out, _ := linbis("info", in)
+	require.Equal(t, 0, code)
+	assert.Regexp(t, `reachable states\s+2\b`, out)
+}

@@ -63,7 +63,11 @@ func runReduce(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	q, _, err := bisim.Minimize(l, eq, opts)
+	// As mCRL2's ltsconvert and CADP's bcg_min: the quotient of the part
+	// reachable from the initial state; unreachable states are no part
+	// of the behaviour.
+	reach, _ := lts.Reachable(l)
+	q, _, err := bisim.Minimize(reach, eq, opts)
 	if err != nil {
 		return err
 	}
@@ -72,8 +76,12 @@ func runReduce(c *cli.Context) error {
 		return err
 	}
 	if !c.Bool("quiet") {
-		fmt.Fprintf(c.App.ErrWriter, "%d states, %d transitions -> %d states, %d transitions (%s)\n",
-			l.NumStates, l.NumTransitions(), q.NumStates, q.NumTransitions(), eq)
+		unreachable := ""
+		if n := l.NumStates - reach.NumStates; n > 0 {
+			unreachable = fmt.Sprintf(" (%d unreachable, dropped)", n)
+		}
+		fmt.Fprintf(c.App.ErrWriter, "%d states%s, %d transitions -> %d states, %d transitions (%s)\n",
+			l.NumStates, unreachable, l.NumTransitions(), q.NumStates, q.NumTransitions(), eq)
 	}
 	return nil
 }
