@@ -113,9 +113,13 @@ type reducer interface {
 }
 
 // newReducer returns the symmetry reduction of a program, or nil and the
-// reason it does not apply. It is set by symmetry.go.
-var newReducer = func(p *program, b Bounds) (reducer, string) {
-	return nil, "the symmetry reduction is not available"
+// reason it does not apply.
+func newReducer(p *program, b Bounds) (reducer, string) {
+	s, why := newSymmetry(p, b)
+	if s == nil {
+		return nil, why
+	}
+	return s, ""
 }
 
 // CheckOnTheFly checks the implementation of prog against its
