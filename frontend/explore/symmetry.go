@@ -519,15 +519,3 @@ func (s *symmetry) numberFromFixedRoots(st []int32) {
 	}
 	s.stack = stack
 }
-
-// The on-the-fly search (fly.go) reduces by the symmetry of a program when
-// newSymmetry accepts it.
-func init() {
-	newReducer = func(p *program, b Bounds) (reducer, string) {
-		s, reason := newSymmetry(p, b)
-		if s == nil {
-			return nil, reason
-		}
-		return s, ""
-	}
-}
