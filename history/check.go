@@ -2,7 +2,9 @@ package history
 
 import (
 	"fmt"
+	"math"
 	"runtime"
+	"runtime/metrics"
 	"sort"
 	"strings"
 	"sync"
@@ -30,6 +32,44 @@ func (v Verdict) String() string {
 	return [...]string{"linearizable", "not linearizable", "unknown"}[v]
 }
 
+// Procedure names a decision procedure that decided a partition.
+type Procedure uint8
+
+const (
+	// Search is the Wing–Gong–Lowe search (search.go).
+	Search Procedure = iota
+	// QueuePatterns is the bad-pattern check for queues (queue.go).
+	QueuePatterns
+	// StackPeel is the peeling procedure for stacks (stack.go).
+	StackPeel
+)
+
+// String names the procedure as the CLI prints it.
+func (p Procedure) String() string {
+	return [...]string{"search", "queue-patterns", "stack-peel"}[p]
+}
+
+// MarshalText makes a procedure its name in JSON.
+func (p Procedure) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// Limit names the budget that stopped a check.
+type Limit uint8
+
+const (
+	// NoLimit: no budget ran out.
+	NoLimit Limit = iota
+	// TimeLimit: Options.Timeout ran out.
+	TimeLimit
+	// MemoryLimit: Options.MaxMemory ran out.
+	MemoryLimit
+)
+
+// String names the limit ("" for NoLimit).
+func (l Limit) String() string { return [...]string{"", "time", "memory"}[l] }
+
+// MarshalText makes a limit its name in JSON.
+func (l Limit) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
 // Algorithm selects the decision procedure.
 type Algorithm int
 
@@ -45,8 +85,11 @@ const (
 
 // Options tune Check; the zero value is sensible.
 type Options struct {
-	// Timeout bounds the whole check (0: none); running out gives Unknown.
+	// Timeout bounds the whole check (0: none), counted from Start (zero:
+	// when Check is called; a caller that reads the history first can
+	// make the budget cover reading); running out gives Unknown.
 	Timeout time.Duration
+	Start   time.Time
 	// NoPartition checks the history as one object instead of one
 	// partition per key (P-compositionality); slower, for cross-checks.
 	NoPartition bool
@@ -54,8 +97,12 @@ type Options struct {
 	Workers int
 	// Algorithm selects the decision procedure (default Auto).
 	Algorithm Algorithm
-	// MaxMemory bounds the memory of the searches running at once, in
-	// bytes (0: DefaultMaxMemory); running out gives Unknown.
+	// MaxMemory bounds, in bytes, the heap of the process while the check
+	// runs (0: DefaultMaxMemory): the searches running at once may hold
+	// what the heap in use at the start leaves, less a margin for the
+	// garbage collector. Running out gives Unknown. (The caller should
+	// also tell the runtime, debug.SetMemoryLimit, so that garbage does
+	// not push the heap past it.)
 	MaxMemory int64
 	// Progress, if set, is called after each partition is decided and
 	// every few thousand search steps, from the checking goroutines (so it
@@ -103,10 +150,11 @@ type Result struct {
 	// Decided counts partitions with an answer (less than Partitions when
 	// the check stopped early or ran out of time).
 	Decided int
-	// Algorithms lists the procedures used ("search", "queue-patterns",
-	// "stack-peel").
-	Algorithms []string
-	// Reason says why the verdict is Unknown.
+	// Algorithms lists the procedures used, in order.
+	Algorithms []Procedure
+	// Limit names the budget that stopped an Unknown check, and Reason
+	// says it in a sentence.
+	Limit  Limit
 	Reason string
 	// Failure is set when Verdict is NotLinearizable.
 	Failure *Failure
@@ -147,10 +195,12 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	} else {
 		groups = spec.Partition(h.Ops)
 	}
-	// Smallest first: the first failure found is then the smallest one.
+	// Smallest first, equal sizes in order of first appearance: the failing
+	// partition reported is the first failing one in this order (see
+	// checkAll), the same on every run.
 	sort.SliceStable(groups, func(a, b int) bool { return len(groups[a]) < len(groups[b]) })
 	res := &Result{Verdict: Linearizable, Model: spec.Name(), Ops: len(h.Ops), Partitions: len(groups)}
-	st := stop{cancel: new(atomic.Bool)}
+	st := stop{}
 	var done atomic.Int64
 	if opts.Progress != nil {
 		st.configs = new(atomic.Int64)
@@ -159,28 +209,34 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 		}
 	}
 	if opts.Timeout > 0 {
-		st.deadline = start.Add(opts.Timeout)
+		from := opts.Start
+		if from.IsZero() {
+			from = start
+		}
+		st.deadline = from.Add(opts.Timeout)
 	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = max(1, min(workers, len(groups)))
-	if st.maxBytes = opts.MaxMemory; st.maxBytes <= 0 {
-		st.maxBytes = DefaultMaxMemory
+	maxMemory := opts.MaxMemory
+	if maxMemory <= 0 {
+		maxMemory = DefaultMaxMemory
 	}
-	st.maxBytes /= int64(workers)
+	st.budget = &budget{limit: searchBudget(maxMemory)}
 	outs := checkAll(h, groups, check, opts.Algorithm, workers, st, &done)
-	algos := map[string]bool{}
-	memoryOut := false
+	used := [StackPeel + 1]bool{}
 	for _, o := range outs {
-		algos[o.sub.algo] = true
+		used[o.sub.algo] = true
 		res.Configurations += o.sub.res.configs
-		memoryOut = memoryOut || o.sub.res.limit == "memory"
+		if o.sub.res.limit > res.Limit {
+			res.Limit = o.sub.res.limit
+		}
 		switch o.sub.res.verdict {
 		case Linearizable:
 			res.Decided++
-			if o.sub.algo == "search" { // the bad patterns give no order
+			if o.sub.algo == Search { // the bad patterns give no order
 				w := make([]int, len(o.sub.res.prefix))
 				for k, i := range o.sub.res.prefix {
 					w[k] = groups[o.group][i]
@@ -189,7 +245,7 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 			}
 		case NotLinearizable:
 			res.Decided++
-			if res.Failure == nil || len(groups[o.group]) < len(res.Failure.Ops) {
+			if res.Failure == nil { // outs are in group order: the first is the smallest
 				res.Failure = o.sub.failure(h, groups[o.group])
 				if opts.NoPartition {
 					res.Failure.Key = "" // the whole history, all keys
@@ -197,25 +253,42 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 			}
 		}
 	}
-	for a := range algos {
-		res.Algorithms = append(res.Algorithms, a)
+	for p, ok := range used {
+		if ok {
+			res.Algorithms = append(res.Algorithms, Procedure(p))
+		}
 	}
-	sort.Strings(res.Algorithms)
 	if res.Failure != nil || len(res.Witness) < len(groups) {
 		res.Witness = nil // only complete witnesses
 	}
 	switch {
 	case res.Failure != nil:
-		res.Verdict = NotLinearizable
-	case res.Decided < len(groups) && memoryOut:
+		res.Verdict, res.Limit = NotLinearizable, NoLimit
+	case res.Decided < len(groups) && res.Limit == MemoryLimit:
 		res.Verdict = Unknown
-		res.Reason = fmt.Sprintf("memory budget of %d MiB exhausted with %d of %d partitions decided", st.maxBytes*int64(workers)>>20, res.Decided, len(groups))
+		res.Reason = fmt.Sprintf("memory budget of %d MiB exhausted with %d of %d partitions decided", maxMemory>>20, res.Decided, len(groups))
 	case res.Decided < len(groups):
-		res.Verdict = Unknown
+		res.Verdict, res.Limit = Unknown, TimeLimit
 		res.Reason = fmt.Sprintf("time budget of %v exhausted with %d of %d partitions decided", opts.Timeout, res.Decided, len(groups))
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// gcMargin is the share of Options.MaxMemory kept for the garbage
+// collector's work and the runtime's own memory.
+const gcMargin = 0.1
+
+// searchBudget is what the searches may hold under maxMemory: what the
+// live heap (the history, the caller's data, as of the last collection)
+// leaves, less the margin.
+func searchBudget(maxMemory int64) int64 {
+	if maxMemory == math.MaxInt64 {
+		return 0 // no limit
+	}
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	return max(1, int64(float64(maxMemory)*(1-gcMargin))-int64(live[0].Value.Uint64()))
 }
 
 // outcome is a partition's index in groups and its result.
@@ -225,18 +298,25 @@ type outcome struct {
 }
 
 // checkAll checks the partitions on a pool of workers, in order, until
-// all are done or one fails (larger ones then need not be checked); the
-// outcomes come back sorted by partition.
+// all are done or one fails; the outcomes come back sorted by partition.
+// A failure of partition g cancels the partitions after g but not those
+// before, which may still fail: the first failing partition is then always
+// among the outcomes, whatever the workers' timing.
 func checkAll(h *History, groups [][]int, spec Spec, algo Algorithm, workers int, st stop, done *atomic.Int64) []outcome {
 	outs := make([]outcome, 0, len(groups))
 	var mu sync.Mutex
+	var firstFailed atomic.Int64
+	firstFailed.Store(int64(len(groups)))
 	parallel.ForEach(workers, len(groups), func(g int) {
-		if st.cancel.Load() {
+		if int64(g) > firstFailed.Load() {
 			return
 		}
+		st := st
+		st.cancelled = func() bool { return int64(g) > firstFailed.Load() }
 		o := checkPartition(h, groups[g], spec, algo, st)
 		if o.res.verdict == NotLinearizable {
-			st.cancel.Store(true)
+			for f := firstFailed.Load(); int64(g) < f && !firstFailed.CompareAndSwap(f, int64(g)); f = firstFailed.Load() {
+			}
 		}
 		mu.Lock()
 		outs = append(outs, outcome{g, o})
@@ -253,7 +333,7 @@ func checkAll(h *History, groups [][]int, spec Spec, algo Algorithm, workers int
 // partOutcome is the result of one partition and how it was obtained.
 type partOutcome struct {
 	res     searchResult
-	algo    string
+	algo    Procedure
 	pattern string
 	witness []int // local indices
 }
@@ -281,9 +361,9 @@ func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop)
 	}
 	if q, isSeq := spec.(sequence); algo == Auto && isSeq {
 		// Queues: the bad patterns decide; stacks: patterns, then peeling.
-		check, name := stackDecide, "stack-peel"
+		check, name := stackDecide, StackPeel
 		if q.fifo {
-			check, name = queuePatterns, "queue-patterns"
+			check, name = queuePatterns, QueuePatterns
 		}
 		if v, ok := check(ops); ok {
 			o := partOutcome{algo: name, res: searchResult{stuck: -1}}
@@ -299,7 +379,7 @@ func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop)
 			if d := time.Now().Add(time.Second); quick.deadline.IsZero() || d.Before(quick.deadline) {
 				quick.deadline = d
 			}
-			quick.cancel, quick.configs = nil, nil
+			quick.cancelled, quick.configs = nil, nil
 			if r := search(ops, spec, quick); r.verdict == NotLinearizable {
 				o.res.prefix, o.res.stuck, o.res.state, o.res.configs = r.prefix, r.stuck, showState(spec, r.state), r.configs
 			}
@@ -310,7 +390,7 @@ func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop)
 	if r.verdict == NotLinearizable {
 		r.state = showState(spec, r.state)
 	}
-	return partOutcome{algo: "search", res: r}
+	return partOutcome{algo: Search, res: r}
 }
 
 // ShowState renders a state of a built-in spec for people: elements of

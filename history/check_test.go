@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -114,7 +115,7 @@ func TestStackPeelDecidesWhatPatternsMiss(t *testing.T) {
 	res, err := Check(h, spec, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, NotLinearizable, res.Verdict)
-	assert.Equal(t, []string{"stack-peel"}, res.Algorithms)
+	assert.Equal(t, []Procedure{StackPeel}, res.Algorithms)
 	require.NotNil(t, res.Failure)
 	assert.Contains(t, res.Failure.Pattern, "SP6: none of the values 0, 2, 3, 4 ")
 	assert.ElementsMatch(t, []int{0, 2, 3, 4, 5, 6, 7}, res.Failure.Witness)
@@ -138,7 +139,7 @@ func TestStackPendingPushDecided(t *testing.T) {
 		res, err := Check(h, spec, Options{})
 		require.NoError(t, err)
 		assert.Equal(t, c.want, res.Verdict)
-		assert.Equal(t, []string{"stack-peel"}, res.Algorithms)
+		assert.Equal(t, []Procedure{StackPeel}, res.Algorithms)
 	}
 }
 
@@ -245,12 +246,12 @@ func TestQueuePatternsScale(t *testing.T) {
 	res, err := Check(&History{Name: "gen", Ops: ops}, spec, Options{Timeout: 10 * time.Second})
 	require.NoError(t, err)
 	assert.Equal(t, Linearizable, res.Verdict)
-	assert.Equal(t, []string{"queue-patterns"}, res.Algorithms)
+	assert.Equal(t, []Procedure{QueuePatterns}, res.Algorithms)
 	// A pending operation makes the patterns inapplicable: the search runs.
 	ops[0].Return, ops[0].Unknown = Pending, true
 	res, err = Check(&History{Name: "gen", Ops: ops[:50]}, spec, Options{})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"search"}, res.Algorithms)
+	assert.Equal(t, []Procedure{Search}, res.Algorithms)
 }
 
 func TestGuessModel(t *testing.T) {
@@ -333,3 +334,36 @@ func TestShowState(t *testing.T) {
 }
 
 func fmtSscan(s string, v *int64) (int, error) { return fmt.Sscan(s, v) }
+
+// TestSmallestFailingPartitionIsDeterministic checks that the failing
+// partition reported is the first failing one in (size, first appearance)
+// order on every run, whatever the workers' timing: each failing
+// partition is checked alone to find that first one.
+func TestSmallestFailingPartitionIsDeterministic(t *testing.T) {
+	needPorcupine(t)
+	spec, _ := Builtin("kv")
+	h, err := ReadFile(filepath.Join(porcupineDir, "kv", "c10-bad.txt"), ReadOptions{})
+	require.NoError(t, err)
+	groups := spec.Partition(h.Ops)
+	sort.SliceStable(groups, func(a, b int) bool { return len(groups[a]) < len(groups[b]) })
+	want := ""
+	for _, g := range groups {
+		part := &History{Name: "part", Ops: make([]Op, len(g))}
+		for k, i := range g {
+			part.Ops[k] = h.Ops[i]
+		}
+		res, err := Check(part, spec, Options{})
+		require.NoError(t, err)
+		if res.Verdict == NotLinearizable {
+			want = part.Ops[0].Key
+			break
+		}
+	}
+	require.NotEmpty(t, want)
+	for run := range 20 {
+		res, err := Check(h, spec, Options{Workers: 1 + run%3})
+		require.NoError(t, err)
+		require.Equal(t, NotLinearizable, res.Verdict)
+		assert.Equal(t, want, res.Failure.Key, "run %d", run)
+	}
+}

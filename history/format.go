@@ -2,11 +2,13 @@ package history
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Formats lists the names accepted by Read.
@@ -20,6 +22,29 @@ type ReadOptions struct {
 	Format string
 	// CASFail gives the meaning of a :fail cas in Jepsen formats.
 	CASFail CASFail
+	// Deadline, if not zero, stops reading with ErrDeadline once passed,
+	// so that a time limit covers reading too.
+	Deadline time.Time
+}
+
+// ErrDeadline is the error of a reader stopped by ReadOptions.Deadline.
+var ErrDeadline = errors.New("time limit reached while reading")
+
+// readingClock checks a reader's deadline every so many lines or forms.
+type readingClock struct {
+	deadline time.Time
+	ticks    int
+}
+
+// expired reports, every 1024 calls, whether the deadline has passed.
+func (c *readingClock) expired() bool {
+	c.ticks++
+	return c.ticks&1023 == 0 && !c.deadline.IsZero() && time.Now().After(c.deadline)
+}
+
+// deadlineError is ErrDeadline at a line of name.
+func deadlineError(name string, line int) error {
+	return fmt.Errorf("%s:%d: %w", name, line, ErrDeadline)
 }
 
 // Read reads a history in the format opts names.
@@ -35,7 +60,7 @@ func Read(r io.Reader, name string, opts ReadOptions) (*History, error) {
 	}
 	switch format {
 	case "jsonl":
-		return ReadJSONL(r, name)
+		return ReadJSONL(r, name, opts)
 	case "edn":
 		return ReadEDN(r, name, opts)
 	case "jepsen-log":

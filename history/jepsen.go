@@ -69,7 +69,12 @@ func ReadEDN(r io.Reader, name string, opts ReadOptions) (*History, error) {
 	}
 	er := &ednReader{src: string(src), name: name}
 	var forms []ednValue
+	clock := readingClock{deadline: opts.Deadline}
 	for !er.atEnd() {
+		if clock.expired() {
+			line, _ := lineCol(er.src, er.pos)
+			return nil, deadlineError(name, line)
+		}
 		v, err := er.read(0)
 		if err != nil {
 			return nil, err
@@ -164,8 +169,12 @@ func ReadJepsenLog(r io.Reader, name string, opts ReadOptions) (*History, error)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var evs []event
 	line := 0
+	clock := readingClock{deadline: opts.Deadline}
 	for sc.Scan() {
 		line++
+		if clock.expired() {
+			return nil, deadlineError(name, line)
+		}
 		text := sc.Text()
 		const marker = "jepsen.util - "
 		at := strings.Index(text, marker)

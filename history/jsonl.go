@@ -15,14 +15,19 @@ import (
 // maxLine bounds one input line (JSON Lines, EDN line, Jepsen log line).
 const maxLine = 16 << 20
 
-// ReadJSONL reads a history in the JSON Lines schema of the package doc.
-func ReadJSONL(r io.Reader, name string) (*History, error) {
+// ReadJSONL reads a history in the JSON Lines schema of the package doc
+// (of opts, only the deadline applies).
+func ReadJSONL(r io.Reader, name string, opts ReadOptions) (*History, error) {
 	h := &History{Name: name}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	line := 0
+	clock := readingClock{deadline: opts.Deadline}
 	for sc.Scan() {
 		line++
+		if clock.expired() {
+			return nil, deadlineError(name, line)
+		}
 		text := bytes.TrimSpace(sc.Bytes())
 		if len(text) == 0 || text[0] == '#' {
 			continue

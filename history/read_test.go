@@ -18,7 +18,7 @@ func TestReadJSONL(t *testing.T) {
 {"client": 4, "call": 20, "method": "write", "input": {"a": [1, 2]}}
 {"client": 5, "call": 21, "return": 22, "method": "read", "unknown": true}
 `
-	h, err := ReadJSONL(strings.NewReader(src), "h.jsonl")
+	h, err := ReadJSONL(strings.NewReader(src), "h.jsonl", ReadOptions{})
 	require.NoError(t, err)
 	require.Len(t, h.Ops, 5)
 	assert.Equal(t, Op{Client: 1, Call: 10, Return: 25, Method: "write", Key: "x", Args: []string{"3"}, Pos: Pos{2, 1}}, h.Ops[0])
@@ -208,7 +208,7 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte(`{"client": 1, "call": 0, "return": 3, "method": "cas", "input": [null, 1], "output": true}
 {"client": 2, "call": 1, "return": 2, "method": "read", "output": 1}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		h, err := ReadJSONL(strings.NewReader(string(data)), "fuzz")
+		h, err := ReadJSONL(strings.NewReader(string(data)), "fuzz", ReadOptions{})
 		if err != nil || len(h.Ops) > 12 {
 			return
 		}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -51,7 +53,20 @@ func runHistory(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	h, err := history.ReadFile(args[0], history.ReadOptions{Format: c.String("format"), CASFail: casFail})
+	lim, err := limitsFromFlags(c)
+	if err != nil {
+		return err
+	}
+	// The time limit covers reading the file too.
+	start := time.Now()
+	var deadline time.Time
+	if lim.Time > 0 {
+		deadline = start.Add(lim.Time)
+	}
+	h, err := history.ReadFile(args[0], history.ReadOptions{Format: c.String("format"), CASFail: casFail, Deadline: deadline})
+	if errors.Is(err, history.ErrDeadline) {
+		return fmt.Errorf("no verdict: time budget of %v exhausted while reading %s", lim.Time, args[0])
+	}
 	if err != nil {
 		return err
 	}
@@ -64,19 +79,19 @@ func runHistory(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	lim, err := limitsFromFlags(c)
-	if err != nil {
-		return err
-	}
 	// The search's own budget: what --max-memory allows (0: none), else
-	// the library's default.
+	// the library's default; the runtime is told too, so that garbage
+	// does not carry the heap past it.
 	mem := int64(0)
 	if c.IsSet("max-memory") {
 		if mem = lim.Memory; mem == 0 {
 			mem = math.MaxInt64
 		}
 	}
-	opts := history.Options{Timeout: lim.Time, NoPartition: c.Bool("no-partition"), Workers: c.Int("workers"), MaxMemory: mem}
+	if mem > 0 && mem < math.MaxInt64 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(mem))
+	}
+	opts := history.Options{Start: start, Timeout: lim.Time, NoPartition: c.Bool("no-partition"), Workers: c.Int("workers"), MaxMemory: mem}
 	if c.Bool("general") {
 		opts.Algorithm = history.General
 	}
@@ -158,7 +173,7 @@ func printHistoryResult(c *cli.Context, h *history.History, res *history.Result)
 	w := c.App.Writer
 	fmt.Fprintf(w, "%s: %s\n", h.Name, res.Verdict)
 	fmt.Fprintf(w, "  model %s, %d operations, %d partition(s) (%d decided), %s, %d configurations, %.3fs\n",
-		res.Model, res.Ops, res.Partitions, res.Decided, strings.Join(res.Algorithms, "+"), res.Configurations, res.Elapsed.Seconds())
+		res.Model, res.Ops, res.Partitions, res.Decided, joinProcedures(res.Algorithms), res.Configurations, res.Elapsed.Seconds())
 	if res.Reason != "" {
 		fmt.Fprintf(w, "  %s\n", res.Reason)
 	}
@@ -186,6 +201,15 @@ func printHistoryResult(c *cli.Context, h *history.History, res *history.Result)
 	fmt.Fprintf(w, "  cannot place: %s\n", history.Describe(h, f.Stuck))
 }
 
+// joinProcedures names the procedures as "search+stack-peel".
+func joinProcedures(ps []history.Procedure) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.String()
+	}
+	return strings.Join(names, "+")
+}
+
 // historyJSON is the --json form of a result.
 func historyJSON(h *history.History, res *history.Result) any {
 	type opJSON struct {
@@ -210,21 +234,22 @@ func historyJSON(h *history.History, res *history.Result) any {
 		Stuck      *opJSON  `json:"cannot_place,omitempty"`
 	}
 	out := struct {
-		File           string       `json:"file"`
-		Verdict        string       `json:"verdict"`
-		Model          string       `json:"model"`
-		Operations     int          `json:"operations"`
-		Partitions     int          `json:"partitions"`
-		Decided        int          `json:"decided"`
-		Algorithms     []string     `json:"algorithms"`
-		Configurations int64        `json:"configurations"`
-		Seconds        float64      `json:"seconds"`
-		Reason         string       `json:"reason,omitempty"`
-		Notes          []string     `json:"notes,omitempty"`
-		Failure        *failureJSON `json:"failure,omitempty"`
+		File           string              `json:"file"`
+		Verdict        string              `json:"verdict"`
+		Model          string              `json:"model"`
+		Operations     int                 `json:"operations"`
+		Partitions     int                 `json:"partitions"`
+		Decided        int                 `json:"decided"`
+		Algorithms     []history.Procedure `json:"algorithms"`
+		Configurations int64               `json:"configurations"`
+		Seconds        float64             `json:"seconds"`
+		Limit          history.Limit       `json:"limit,omitempty"`
+		Reason         string              `json:"reason,omitempty"`
+		Notes          []string            `json:"notes,omitempty"`
+		Failure        *failureJSON        `json:"failure,omitempty"`
 		// Witness: per partition, a linearization as operation indices.
 		Witness [][]int `json:"witness,omitempty"`
-	}{h.Name, res.Verdict.String(), res.Model, res.Ops, res.Partitions, res.Decided, res.Algorithms, res.Configurations, res.Elapsed.Seconds(), res.Reason, h.Notes, nil, res.Witness}
+	}{h.Name, res.Verdict.String(), res.Model, res.Ops, res.Partitions, res.Decided, res.Algorithms, res.Configurations, res.Elapsed.Seconds(), res.Limit, res.Reason, h.Notes, nil, res.Witness}
 	if f := res.Failure; f != nil {
 		fj := &failureJSON{Key: f.Key, Operations: len(f.Ops), Pattern: f.Pattern, Witness: ops(f.Witness), Prefix: ops(f.Prefix), State: f.State}
 		if f.Stuck >= 0 {

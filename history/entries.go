@@ -1,0 +1,73 @@
+package history
+
+import "sort"
+
+// entryList is the list of call and return entries of the operations not
+// yet linearized, in real-time order: Lowe's just-in-time linearization
+// walks it from the head, and a linearized operation's two entries are
+// lifted out of it and put back on backtracking (Knuth's dancing links:
+// a removed node keeps its own links, so reinsertion is O(1)).
+//
+// Entry 2i is the call of operation i and 2i+1 its return; node 2n is the
+// head sentinel; -1 ends the list.
+type entryList struct {
+	next, prev []int32
+}
+
+// entryHead is the sentinel's id in a list of n operations.
+func entryHead(n int) int32 { return int32(2 * n) }
+
+// newEntryList orders the entries of ops by time. At equal times calls
+// come first, so an operation called at the very time another returns
+// counts as concurrent with it.
+func newEntryList(ops []Op) *entryList {
+	n := len(ops)
+	order := make([]int32, 2*n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	at := func(e int32) int64 {
+		if e&1 == 0 {
+			return ops[e>>1].Call
+		}
+		return ops[e>>1].Return
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		ta, tb := at(order[a]), at(order[b])
+		if ta != tb {
+			return ta < tb
+		}
+		return order[a]&1 < order[b]&1
+	})
+	l := &entryList{next: make([]int32, 2*n+1), prev: make([]int32, 2*n+1)}
+	last := entryHead(n)
+	for _, e := range order {
+		l.next[last], l.prev[e] = e, last
+		last = e
+	}
+	l.next[last] = -1
+	return l
+}
+
+// first is the first entry after the head.
+func (l *entryList) first() int32 { return l.next[len(l.next)-1] }
+
+// lift removes call entry e and its return e+1.
+func (l *entryList) lift(e int32) {
+	for _, x := range [2]int32{e, e + 1} {
+		l.next[l.prev[x]] = l.next[x]
+		if l.next[x] >= 0 {
+			l.prev[l.next[x]] = l.prev[x]
+		}
+	}
+}
+
+// unlift puts back what lift(e) removed, in reverse order.
+func (l *entryList) unlift(e int32) {
+	for _, x := range [2]int32{e + 1, e} {
+		l.next[l.prev[x]] = x
+		if l.next[x] >= 0 {
+			l.prev[l.next[x]] = x
+		}
+	}
+}

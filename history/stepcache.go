@@ -1,0 +1,82 @@
+package history
+
+// stepCache interns spec states and remembers transitions, so that the
+// search calls Spec.Step once per (state, operation) pair and compares
+// states as int32 ids.
+type stepCache struct {
+	spec   Spec
+	ids    map[string]int32
+	states []string
+	keys   []uint64 // open addressing: state<<32 | op+1; 0 is empty
+	vals   []int32  // the next state, or -1 when the step is not allowed
+	count  int
+	acct   *account // charged for the states and the table
+}
+
+func newStepCache(spec Spec, acct *account) *stepCache {
+	c := &stepCache{spec: spec, ids: map[string]int32{}, keys: make([]uint64, 1024), vals: make([]int32, 1024), acct: acct}
+	acct.charge(1024 * 12)
+	return c
+}
+
+// stateCost estimates the bytes one interned state holds: the string, its
+// map entry and its slice slot.
+func stateCost(s string) int64 { return int64(len(s)) + 64 }
+
+func (c *stepCache) intern(s string) int32 {
+	if id, ok := c.ids[s]; ok {
+		return id
+	}
+	id := int32(len(c.states))
+	c.ids[s] = id
+	c.states = append(c.states, s)
+	c.acct.charge(stateCost(s))
+	return id
+}
+
+// step returns the state after op i from state, or -1 if not allowed.
+func (c *stepCache) step(state int32, i int, op *Op) int32 {
+	key := uint64(state)<<32 | uint64(i+1)
+	mask := uint64(len(c.keys) - 1)
+	j := mix(key) & mask
+	for ; c.keys[j] != 0; j = (j + 1) & mask {
+		if c.keys[j] == key {
+			return c.vals[j]
+		}
+	}
+	ns := int32(-1)
+	if ok, next := c.spec.Step(c.states[state], op); ok {
+		ns = c.intern(next)
+	}
+	c.keys[j], c.vals[j] = key, ns
+	c.count++
+	if 2*c.count > len(c.keys) {
+		c.grow()
+	}
+	return ns
+}
+
+// grow doubles the table.
+func (c *stepCache) grow() {
+	oldK, oldV := c.keys, c.vals
+	c.keys, c.vals = make([]uint64, 2*len(oldK)), make([]int32, 2*len(oldK))
+	c.acct.charge(int64(len(oldK)) * 12) // the old table is garbage, not yet collected
+	mask := uint64(len(c.keys) - 1)
+	for t, k := range oldK {
+		if k != 0 {
+			j := mix(k) & mask
+			for c.keys[j] != 0 {
+				j = (j + 1) & mask
+			}
+			c.keys[j], c.vals[j] = k, oldV[t]
+		}
+	}
+}
+
+// mix finalises a hash for table indexing (the MurmurHash3 finaliser).
+func mix(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
+}
