@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -58,18 +57,8 @@ func runCompile(c *cli.Context) error {
 	impl, spec, err := frontend.Compile(m, b, opts)
 	mt.Done()
 	elapsed := time.Since(start).Seconds()
-	var me *frontend.ModelError
-	if errors.As(err, &me) {
-		fmt.Fprintf(w, "model error: %v\n", me)
-		if me.Trace != nil {
-			if werr := me.Trace.WriteText(w); werr != nil {
-				return werr
-			}
-		}
-		return violated
-	}
 	if err != nil {
-		return err
+		return reportModelError(c, m.Name, err)
 	}
 	if out := c.String("output"); out != "" {
 		if err := lts.WriteFile(out, impl); err != nil {

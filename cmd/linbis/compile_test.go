@@ -93,8 +93,8 @@ func TestCompileModelErrorPrintsTrace(t *testing.T) {
 	code, out, _ := linbis("compile", f)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, "model error: "+f+":3:29: assert c < 2: assertion failed")
-	assert.Contains(t, out, "call(1,inc)")
-	assert.Contains(t, out, "[thread 2]")
+	assert.Contains(t, out, "call inc()")
+	assert.Contains(t, out, "thread 2")
 }
 
 func TestParseValuesAndOps(t *testing.T) {

@@ -15,6 +15,8 @@ import (
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/frontend/syntax"
 	"github.com/linbis/linbis/internal/meter"
+	"github.com/linbis/linbis/lts"
+	"github.com/linbis/linbis/verify"
 )
 
 // Shared by the verbs that read a model (compile, verify, …): the
@@ -181,4 +183,47 @@ func optionsFromFlags(c *cli.Context, stage string) (frontend.Options, *meter.Me
 		o.Progress = func(states, _ int64) { mt.Report(stage, states, "states") }
 	}
 	return o, mt
+}
+
+// modelErrorReport is the --json output of a verb stopped by a run-time
+// error of the model.
+type modelErrorReport struct {
+	Model      string     `json:"model"`
+	ModelError modelError `json:"model_error"`
+}
+
+type modelError struct {
+	Message  string     `json:"message"`            // file:line:col: what went wrong
+	Trace    *lts.Trace `json:"trace,omitempty"`    // the shortest run leading to it
+	Schedule string     `json:"schedule,omitempty"` // the same run as a table of source lines per thread
+}
+
+// reportModelError applies the one rule for run-time errors of a model (a
+// failed assert, a null dereference, a value out of range, more live nodes
+// than --max-nodes): they are findings about the model, like a violated
+// property, so the error and the shortest run leading to it go to stdout
+// (as JSON with --json) and the exit status is 1. Other errors pass
+// through unchanged.
+func reportModelError(c *cli.Context, model string, err error) error {
+	var me *frontend.ModelError
+	if !errors.As(err, &me) {
+		return err
+	}
+	// me, not err: the position comes first, whichever verb wrapped it.
+	rep := modelErrorReport{Model: model, ModelError: modelError{Message: me.Error(), Trace: me.Trace}}
+	if me.Trace != nil {
+		rep.ModelError.Schedule = verify.Interleaving(me.Trace)
+	}
+	if c.Bool("json") {
+		if werr := writeJSON(c, rep); werr != nil {
+			return werr
+		}
+		return violated
+	}
+	w := c.App.Writer
+	fmt.Fprintf(w, "model error: %s\n", rep.ModelError.Message)
+	if rep.ModelError.Schedule != "" {
+		fmt.Fprintf(w, "\n%s\n", rep.ModelError.Schedule)
+	}
+	return violated
 }

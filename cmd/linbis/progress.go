@@ -52,7 +52,11 @@ func loadProgressInput(c *cli.Context, path string) (*lts.LTS, error) {
 	}
 	opts, mt := optionsFromFlags(c, "exploring")
 	defer mt.Done()
-	return frontend.CompileImpl(m, b, opts)
+	l, err := frontend.CompileImpl(m, b, opts)
+	if err != nil {
+		return nil, reportModelError(c, m.Name, err)
+	}
+	return l, nil
 }
 
 // progressReport is the --json output of the progress verb.

@@ -93,11 +93,7 @@ func runVerify(c *cli.Context) error {
 	out, err := verify.Run(name, m, b, opts)
 	mt.Done()
 	if err != nil {
-		var me *frontend.ModelError
-		if errors.As(err, &me) && me.Trace != nil {
-			fmt.Fprintln(c.App.ErrWriter, verify.Interleaving(me.Trace))
-		}
-		return err
+		return reportModelError(c, name, err)
 	}
 	r := out.Report
 	// The verdict first: a failed write afterwards must not lose it.
