@@ -2,6 +2,8 @@ package frontend
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/linbis/linbis/frontend/syntax"
@@ -17,6 +19,15 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("object O { shared c int = 0 method inc() { c = c + 1 } }\nspec auto"))
 	f.Add([]byte("object O {\n method m() int { while true { atomic { return 1 } } }\n}\nspec auto\n"))
+	// The forms of the language's second version.
+	f.Add([]byte("object O {\n heap explicit\n heap N { v int }\n shared x int = 0\n method m() int {\n  var p ref N\n  L: while true {\n   choose { x = 1 } or { continue L } or { break }\n   if p == null { break L }\n  }\n  return any 1..3\n }\n}\nspec auto\n"))
+	// The error files: every syntax and type error path.
+	errs, _ := filepath.Glob("testdata/errors/*.lin")
+	for _, file := range errs {
+		if src, err := os.ReadFile(file); err == nil {
+			f.Add(src)
+		}
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) > 4096 {
 			return

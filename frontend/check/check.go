@@ -17,6 +17,10 @@ func Check(m *syntax.Model) (*Program, error) {
 		Fields: map[*syntax.SelectorExpr]*Field{},
 		Heaps:  map[*syntax.NewExpr]*Heap{},
 		Defs:   map[*syntax.DefineStmt]*Var{},
+		Vars:   map[*syntax.VarStmt]*Var{},
+		Loops:  map[*syntax.BranchStmt]*syntax.WhileStmt{},
+		Breaks: map[*syntax.WhileStmt]bool{},
+		Calls:  map[*syntax.CallExpr]*Method{},
 	}}
 	p := &Program{File: m.File, Client: m.Client, Info: c.info}
 	if m.Object == nil {
@@ -24,6 +28,7 @@ func Check(m *syntax.Model) (*Program, error) {
 		return p, c.errs.Err()
 	}
 	p.Impl = c.object(m.Object)
+	p.Explicit = m.Object.Explicit.IsValid()
 	switch {
 	case m.Spec == nil:
 		c.errorf(m.Object.Pos, "the model has no spec; add `spec auto` or a spec block")
@@ -48,6 +53,26 @@ type checker struct {
 	obj    *Object
 	method *Method
 	scopes []map[string]*Var
+	// loops are the loops enclosing the statement being checked,
+	// innermost last, for break and continue.
+	loops []loopScope
+	// atomics counts the atomic blocks enclosing the statement.
+	atomics int
+	// calls are the procedure calls in each procedure's body, to find
+	// recursion.
+	calls map[*Method][]procCall
+}
+
+// procCall is a call of a procedure, at pos.
+type procCall struct {
+	callee *Method
+	pos    syntax.Pos
+}
+
+// loopScope is an enclosing loop and the number of atomic blocks around it.
+type loopScope struct {
+	loop    *syntax.WhileStmt
+	atomics int
 }
 
 func (c *checker) errorf(pos syntax.Pos, format string, args ...any) {
@@ -105,6 +130,15 @@ func (c *checker) object(d *syntax.Object) *Object {
 		}
 		o.Shared = append(o.Shared, v)
 	}
+	for _, pd := range d.Procs {
+		if declare(pd.Name, "procedure") {
+			o.Procs = append(o.Procs, c.signature(pd, len(o.Procs)))
+		}
+	}
+	c.calls = map[*Method][]procCall{}
+	for _, p := range o.Procs {
+		c.body(p)
+	}
 	for _, md := range d.Methods {
 		if !declare(md.Name, "method") {
 			continue
@@ -114,6 +148,7 @@ func (c *checker) object(d *syntax.Object) *Object {
 	if d.Init != nil {
 		o.Init = c.methodDecl(d.Init, -1)
 	}
+	c.recursion(o.Procs)
 	if len(o.Methods) == 0 {
 		c.errorf(d.Pos, "%s declares no methods", o.Name)
 	}
@@ -201,46 +236,82 @@ func (c *checker) constInt(e syntax.Expr) (int64, bool) {
 }
 
 func (c *checker) methodDecl(d *syntax.Method, index int) *Method {
-	m := &Method{Name: d.Name.Name, Decl: d, Index: index, Result: Type{Kind: Void}}
-	c.method = m
-	c.scopes = []map[string]*Var{{}}
-	for _, p := range d.Params {
-		t := c.typ(p.Type, false)
-		if t.Kind == Ref {
-			c.errorf(p.Type.Pos, "parameter %s: method arguments must be int or bool (the client passes values)", p.Name.Name)
-		}
-		v := c.declareLocal(p.Name, t, ParamVar)
-		m.Params = append(m.Params, v)
-	}
-	if d.Result != nil {
-		m.Result = c.typ(d.Result, false)
-		if m.Result.Kind == Ref {
-			c.errorf(d.Result.Pos, "method %s: results must be int or bool, not a reference", m.Name)
-		}
-	}
-	c.block(d.Body, false)
-	if m.Result.Kind != Void && !terminates(d.Body) {
-		c.errorf(d.End, "missing return at the end of method %s (it returns %s)", m.Name, m.Result)
-	}
-	c.method = nil
+	m := c.signature(d, index)
+	c.body(m)
 	return m
 }
 
+// signature makes the checked method or procedure of d with its parameter
+// and result types; body checks the rest. Procedures get their signatures
+// first, so that they may be called before they are declared.
+func (c *checker) signature(d *syntax.Method, index int) *Method {
+	m := &Method{Name: d.Name.Name, Decl: d, Index: index, Result: Type{Kind: Void}, Proc: d.Proc}
+	for _, p := range d.Params {
+		t := c.typ(p.Type, false)
+		if t.Kind == Ref && !d.Proc {
+			c.errorf(p.Type.Pos, "parameter %s: method arguments must be int or bool (the client passes values)", p.Name.Name)
+		}
+		m.paramTypes = append(m.paramTypes, t)
+	}
+	if d.Result != nil {
+		m.Result = c.typ(d.Result, false)
+		if m.Result.Kind == Ref && !d.Proc {
+			c.errorf(d.Result.Pos, "method %s: results must be int or bool, not a reference", m.Name)
+		}
+		m.Results = []Type{m.Result}
+	}
+	for _, t := range d.Tuple {
+		m.Results = append(m.Results, c.typ(t, false))
+	}
+	if len(d.Tuple) > 0 && !d.Proc {
+		c.errorf(d.Tuple[0].Pos, "method %s: only procedures return several values", m.Name)
+		m.Result, m.Results = m.Results[0], m.Results[:1]
+	}
+	return m
+}
+
+// body checks the body of a method or procedure.
+func (c *checker) body(m *Method) {
+	d := m.Decl
+	c.method = m
+	c.scopes = []map[string]*Var{{}}
+	for i, p := range d.Params {
+		m.Params = append(m.Params, c.declareLocal(p.Name, m.paramTypes[i], ParamVar))
+	}
+	c.block(d.Body, false)
+	if len(m.Results) > 0 && !c.terminates(d.Body) {
+		what := "method"
+		if m.Proc {
+			what = "procedure"
+		}
+		c.errorf(d.End, "missing return at the end of %s %s (it returns %s)", what, m.Name, m.resultString())
+	}
+	c.method = nil
+}
+
 // terminates reports whether control cannot fall off the end of s: a
-// return, an endless `while true`, or an if whose branches both terminate.
-func terminates(s syntax.Stmt) bool {
+// return, a `while true` that nothing breaks out of, an if whose branches
+// both terminate, a choose whose blocks all do.
+func (c *checker) terminates(s syntax.Stmt) bool {
 	switch s := s.(type) {
 	case *syntax.ReturnStmt:
 		return true
 	case *syntax.Block:
-		return len(s.Stmts) > 0 && terminates(s.Stmts[len(s.Stmts)-1])
+		return len(s.Stmts) > 0 && c.terminates(s.Stmts[len(s.Stmts)-1])
 	case *syntax.AtomicStmt:
-		return terminates(s.Body)
+		return c.terminates(s.Body)
 	case *syntax.IfStmt:
-		return s.Else != nil && terminates(s.Then) && terminates(s.Else)
+		return s.Else != nil && c.terminates(s.Then) && c.terminates(s.Else)
+	case *syntax.ChooseStmt:
+		for _, b := range s.Alts {
+			if !c.terminates(b) {
+				return false
+			}
+		}
+		return true
 	case *syntax.WhileStmt:
 		b, ok := unparen(s.Cond).(*syntax.BoolLit)
-		return ok && b.Value
+		return ok && b.Value && !c.info.Breaks[s]
 	}
 	return false
 }
@@ -296,6 +367,10 @@ func (c *checker) stmt(s syntax.Stmt) {
 	case *syntax.Block:
 		c.block(s, true)
 	case *syntax.DefineStmt:
+		if call := c.procCallOf(s.Value); call != nil || len(s.Rest) > 0 {
+			c.defineResults(s, call)
+			return
+		}
 		t := c.expr(s.Value)
 		switch t.Kind {
 		case Null:
@@ -308,6 +383,10 @@ func (c *checker) stmt(s syntax.Stmt) {
 		t.HasRange = false
 		c.info.Defs[s] = c.declareLocal(s.Name, t, LocalVar)
 	case *syntax.AssignStmt:
+		if call := c.procCallOf(s.Value); call != nil || len(s.Rest) > 0 {
+			c.assignResults(s, call)
+			return
+		}
 		lt := c.lvalue(s.LHS)
 		vt := c.expr(s.Value)
 		if !assignable(lt, vt) {
@@ -321,8 +400,35 @@ func (c *checker) stmt(s syntax.Stmt) {
 		}
 	case *syntax.WhileStmt:
 		c.cond(s.Cond, "while")
+		if s.Label != nil {
+			for _, l := range c.loops {
+				if l.loop.Label != nil && l.loop.Label.Name == s.Label.Name {
+					c.errorf(s.Label.Pos, "label %s already labels an enclosing loop (at %s)", s.Label.Name, c.file.Position(l.loop.Label.Pos))
+				}
+			}
+		}
+		c.loops = append(c.loops, loopScope{loop: s, atomics: c.atomics})
 		c.block(s.Body, true)
+		c.loops = c.loops[:len(c.loops)-1]
+	case *syntax.BranchStmt:
+		c.branch(s)
+	case *syntax.VarStmt:
+		t := c.typ(s.Type, false)
+		if s.Value != nil {
+			if vt := c.expr(s.Value); !assignable(t, vt) {
+				c.errorf(s.Value.Start(), "cannot initialise %s (%s) with a value of type %s", s.Name.Name, t, vt)
+			}
+		}
+		c.info.Vars[s] = c.declareLocal(s.Name, t, LocalVar)
+	case *syntax.ChooseStmt:
+		for _, b := range s.Alts {
+			c.block(b, true)
+		}
 	case *syntax.ReturnStmt:
+		if c.method.Proc || len(s.Rest) > 0 {
+			c.returnResults(s)
+			return
+		}
 		want := c.method.Result
 		if s.Value == nil {
 			if want.Kind != Void {
@@ -337,7 +443,9 @@ func (c *checker) stmt(s syntax.Stmt) {
 			c.errorf(s.Value.Start(), "cannot return %s from method %s (it returns %s)", t, c.method.Name, want)
 		}
 	case *syntax.AtomicStmt:
+		c.atomics++
 		c.block(s.Body, true)
+		c.atomics--
 	case *syntax.AssertStmt:
 		c.cond(s.Cond, "assert")
 	case *syntax.AwaitStmt:
@@ -352,12 +460,51 @@ func (c *checker) stmt(s syntax.Stmt) {
 			c.expr(s.Value)
 		}
 	case *syntax.ExprStmt:
+		if call := c.procCallOf(s.X); call != nil {
+			c.call(call)
+			return
+		}
 		t := c.expr(s.X)
 		if call, ok := s.X.(*syntax.CallExpr); !ok || call.Fun.Name != "cas" {
 			if t.Kind != Invalid {
 				c.errorf(s.X.Start(), "this expression is evaluated but not used; only cas(...) may stand alone")
 			}
 		}
+	}
+}
+
+// branch resolves the loop of a break or continue: the innermost, or the
+// one with the label. It may not leave an atomic block (the block would
+// not end).
+func (c *checker) branch(s *syntax.BranchStmt) {
+	if len(c.loops) == 0 {
+		c.errorf(s.Pos, "%s is not inside a loop", s.Tok)
+		return
+	}
+	l := c.loops[len(c.loops)-1]
+	if s.Label != nil {
+		var names []string
+		found := false
+		for i := len(c.loops) - 1; i >= 0; i-- {
+			if lb := c.loops[i].loop.Label; lb != nil {
+				if lb.Name == s.Label.Name {
+					l, found = c.loops[i], true
+					break
+				}
+				names = append(names, lb.Name)
+			}
+		}
+		if !found {
+			c.errorf(s.Label.Pos, "no enclosing loop is labelled %s%s", s.Label.Name, hint(s.Label.Name, names))
+			return
+		}
+	}
+	if l.atomics != c.atomics {
+		c.errorf(s.Pos, "%s would leave an atomic block; end the loop inside the block or put the block inside the loop", s.Tok)
+	}
+	c.info.Loops[s] = l.loop
+	if s.Tok == syntax.BREAK {
+		c.info.Breaks[l.loop] = true
 	}
 }
 
@@ -519,8 +666,23 @@ func (c *checker) expr1(e syntax.Expr) Type {
 		}
 		return v.Type
 	case *syntax.CallExpr:
+		if c.proc(e.Fun.Name) != nil {
+			c.errorf(e.Fun.Pos, "a call of procedure %s must stand alone: as a statement, or as the whole right side of := or =", e.Fun.Name)
+			for _, a := range e.Args {
+				c.expr(a)
+			}
+			return Type{}
+		}
 		if e.Fun.Name != "cas" {
-			c.errorf(e.Fun.Pos, "unknown function %s; the only builtin function is cas(location, expected, new)%s", e.Fun.Name, hint(e.Fun.Name, []string{"cas"}))
+			names := []string{"cas"}
+			for _, p := range c.obj.Procs {
+				names = append(names, p.Name)
+			}
+			if len(names) == 1 {
+				c.errorf(e.Fun.Pos, "unknown function %s; the only builtin function is cas(location, expected, new)%s", e.Fun.Name, hint(e.Fun.Name, names))
+			} else {
+				c.errorf(e.Fun.Pos, "unknown function %s; the functions are cas(location, expected, new) and the procedures %s%s", e.Fun.Name, strings.Join(names[1:], ", "), hint(e.Fun.Name, names))
+			}
 			for _, a := range e.Args {
 				c.expr(a)
 			}
@@ -540,6 +702,14 @@ func (c *checker) expr1(e syntax.Expr) Type {
 			}
 		}
 		return Type{Kind: Bool}
+	case *syntax.AnyExpr:
+		r := Type{Kind: Int}
+		for _, b := range []syntax.Expr{e.Lo, e.Hi} {
+			if t := c.expr(b); t.Kind != Int && t.Kind != Invalid || !c.isConst(b) {
+				c.errorf(b.Start(), "the bounds of any must be constant int expressions (literals and nthreads)")
+			}
+		}
+		return r
 	case *syntax.NewExpr:
 		var h *Heap
 		var names []string
@@ -679,3 +849,177 @@ func levenshtein(a, b string) int {
 
 // opName is an operator as written in source, without quotes.
 func opName(t syntax.Token) string { return strings.Trim(t.String(), "'") }
+
+// proc returns the procedure called name, or nil.
+func (c *checker) proc(name string) *Method {
+	for _, p := range c.obj.Procs {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// procCallOf returns e as a call of a procedure, or nil.
+func (c *checker) procCallOf(e syntax.Expr) *syntax.CallExpr {
+	if call, ok := e.(*syntax.CallExpr); ok && c.proc(call.Fun.Name) != nil {
+		return call
+	}
+	return nil
+}
+
+// call checks a procedure call's arguments and returns its result types.
+func (c *checker) call(call *syntax.CallExpr) []Type {
+	p := c.proc(call.Fun.Name)
+	c.info.Calls[call] = p
+	if c.method != nil && c.method.Proc {
+		c.calls[c.method] = append(c.calls[c.method], procCall{callee: p, pos: call.Fun.Pos})
+	}
+	if len(call.Args) != len(p.paramTypes) {
+		c.errorf(call.Fun.Pos, "procedure %s takes %d arguments, got %d", p.Name, len(p.paramTypes), len(call.Args))
+	}
+	for i, a := range call.Args {
+		at := c.expr(a)
+		if i < len(p.paramTypes) && !assignable(p.paramTypes[i], at) {
+			c.errorf(a.Start(), "argument %d of %s: cannot pass %s as %s", i+1, p.Name, at, p.paramTypes[i])
+		}
+	}
+	return p.Results
+}
+
+// countResults reports whether a call of p gives n values.
+func (c *checker) countResults(call *syntax.CallExpr, p *Method, n int) bool {
+	if len(p.Results) == n {
+		return true
+	}
+	if len(p.Results) == 0 {
+		c.errorf(call.Start(), "procedure %s has no result", p.Name)
+	} else {
+		c.errorf(call.Start(), "procedure %s returns %d values, not %d", p.Name, len(p.Results), n)
+	}
+	return false
+}
+
+// defineResults checks `x, y := p(…)` (or `x := p(…)`).
+func (c *checker) defineResults(s *syntax.DefineStmt, call *syntax.CallExpr) {
+	names := append([]*syntax.Ident{s.Name}, s.Rest...)
+	var results []Type
+	if call == nil {
+		c.expr(s.Value)
+		c.errorf(s.Value.Start(), "only a procedure call gives several values")
+	} else {
+		results = c.call(call)
+		if !c.countResults(call, c.proc(call.Fun.Name), len(names)) {
+			results = nil
+		}
+	}
+	for i, id := range names {
+		var t Type
+		if results != nil {
+			t = results[i]
+			t.HasRange = false
+		}
+		v := c.declareLocal(id, t, LocalVar)
+		c.info.Uses[id] = v
+		if i == 0 {
+			c.info.Defs[s] = v
+		}
+	}
+}
+
+// assignResults checks `x, y = p(…)` (or `x = p(…)`): the results go to
+// locals only, which the inlined procedure's return assigns.
+func (c *checker) assignResults(s *syntax.AssignStmt, call *syntax.CallExpr) {
+	lhs := append([]syntax.Expr{s.LHS}, s.Rest...)
+	var results []Type
+	if call == nil {
+		c.expr(s.Value)
+		c.errorf(s.Value.Start(), "only a procedure call gives several values")
+	} else {
+		results = c.call(call)
+		if !c.countResults(call, c.proc(call.Fun.Name), len(lhs)) {
+			results = nil
+		}
+	}
+	for i, l := range lhs {
+		lt := c.lvalue(l)
+		id, ok := l.(*syntax.Ident)
+		if v := c.info.Uses[id]; !ok || v == nil || v.Kind != LocalVar && v.Kind != ParamVar {
+			c.errorf(l.Start(), "the results of a procedure call can be assigned to local variables only")
+			continue
+		}
+		if results != nil && !assignable(lt, results[i]) {
+			c.errorf(l.Start(), "cannot assign a value of type %s to a location of type %s", results[i], lt)
+		}
+	}
+}
+
+// returnResults checks a return in a procedure, or a return of several
+// values anywhere.
+func (c *checker) returnResults(s *syntax.ReturnStmt) {
+	var vals []syntax.Expr
+	if s.Value != nil {
+		vals = append([]syntax.Expr{s.Value}, s.Rest...)
+	}
+	m := c.method
+	if !m.Proc {
+		for _, v := range vals {
+			c.expr(v)
+		}
+		c.errorf(s.Rest[0].Start(), "method %s returns one value; only procedures return several", m.Name)
+		return
+	}
+	for i, v := range vals {
+		t := c.expr(v)
+		if i < len(m.Results) && !assignable(m.Results[i], t) {
+			c.errorf(v.Start(), "cannot return %s from procedure %s (it returns %s)", t, m.Name, m.resultString())
+		}
+	}
+	if len(vals) != len(m.Results) {
+		if len(m.Results) == 0 {
+			c.errorf(s.Pos, "procedure %s has no result; remove the return value", m.Name)
+		} else {
+			c.errorf(s.Pos, "procedure %s returns %s: %d values, not %d", m.Name, m.resultString(), len(m.Results), len(vals))
+		}
+	}
+}
+
+// recursion reports every cycle of procedure calls: procedures are inlined
+// where they are called, so none may call itself, directly or not.
+func (c *checker) recursion(procs []*Method) {
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := map[*Method]int{}
+	var path []*Method
+	var visit func(p *Method)
+	visit = func(p *Method) {
+		state[p] = onPath
+		path = append(path, p)
+		for _, call := range c.calls[p] {
+			switch state[call.callee] {
+			case unseen:
+				visit(call.callee)
+			case onPath:
+				var names []string
+				for i := len(path) - 1; i >= 0; i-- {
+					names = append([]string{path[i].Name}, names...)
+					if path[i] == call.callee {
+						break
+					}
+				}
+				names = append(names, call.callee.Name)
+				c.errorf(call.pos, "recursive call: %s; procedures are inlined, so their calls may not form a cycle", strings.Join(names, " → "))
+			}
+		}
+		path = path[:len(path)-1]
+		state[p] = done
+	}
+	for _, p := range procs {
+		if state[p] == unseen {
+			visit(p)
+		}
+	}
+}

@@ -108,14 +108,35 @@ type Field struct {
 	Index int
 }
 
-// Method is a checked method.
+// Method is a checked method or procedure.
 type Method struct {
 	Name   string
 	Decl   *syntax.Method
 	Params []*Var
-	Result Type // Kind Void if none
-	Locals []*Var
-	Index  int
+	Result Type // Kind Void if none or a tuple
+	// Results are the result types: none, Result, or a procedure's tuple.
+	Results []Type
+	Locals  []*Var
+	Index   int  // among the object's methods, or its procedures
+	Proc    bool // a procedure, inlined where it is called
+	// paramTypes are the parameters' types, known before the body is
+	// checked (a procedure may be called before its declaration).
+	paramTypes []Type
+}
+
+// resultString is the result types as written: T or (T, U).
+func (m *Method) resultString() string {
+	if len(m.Results) == 1 {
+		return m.Results[0].String()
+	}
+	s := "("
+	for i, t := range m.Results {
+		if i > 0 {
+			s += ", "
+		}
+		s += t.String()
+	}
+	return s + ")"
 }
 
 // Object is a checked object or hand-written specification.
@@ -125,6 +146,8 @@ type Object struct {
 	Heaps   []*Heap
 	Shared  []*Var
 	Methods []*Method
+	// Procs are the procedures, in declaration order.
+	Procs []*Method
 	// Init is the init block, checked as a method without parameters; nil if absent.
 	Init *Method
 	// Auto marks the specification derived from the object by making each
@@ -149,6 +172,13 @@ type Info struct {
 	Fields map[*syntax.SelectorExpr]*Field
 	Heaps  map[*syntax.NewExpr]*Heap
 	Defs   map[*syntax.DefineStmt]*Var
+	Vars   map[*syntax.VarStmt]*Var
+	// Loops is the loop that each break and continue leaves or repeats.
+	Loops map[*syntax.BranchStmt]*syntax.WhileStmt
+	// Breaks holds the loops that a break leaves.
+	Breaks map[*syntax.WhileStmt]bool
+	// Calls is the procedure that each procedure call calls.
+	Calls map[*syntax.CallExpr]*Method
 }
 
 // Program is a checked model.
@@ -158,4 +188,6 @@ type Program struct {
 	Spec   *Object
 	Client *syntax.Client // nil if the file has none
 	Info   *Info
+	// Explicit: the object declares `heap explicit` (explicit memory).
+	Explicit bool
 }

@@ -22,6 +22,34 @@ type compiler struct {
 	// sharedOff, sharedLo, sharedLen: per shared variable, its offset in
 	// the state vector, its lowest index and its length (1 for a scalar).
 	sharedOff, sharedLo, sharedLen []int32
+	// loops are the loops being lowered, innermost last: where a
+	// continue jumps, and the breaks to patch once the loop's end is known.
+	loops []loopTargets
+	// frames are the procedures being inlined, innermost last.
+	frames []frame
+	// procBase: per procedure inlined into the current method, the slot
+	// of its first local; nslots: the method's slots in use. A procedure
+	// has one frame per method whichever the call site: it cannot be
+	// active twice at once (calls form no cycle).
+	procBase map[*check.Method]int32
+	nslots   int32
+	depth    int // atomic blocks around the instruction being emitted
+}
+
+// frame is a procedure being inlined.
+type frame struct {
+	proc  *check.Method
+	base  int32   // slot of its first local
+	dests []*expr // where its results go (nil: discarded)
+	exits []int32 // the jumps of its returns, to patch with its end
+	depth int     // atomic blocks around the call
+}
+
+// loopTargets is a loop being lowered.
+type loopTargets struct {
+	loop   *syntax.WhileStmt
+	head   int32   // where continue jumps
+	breaks []int32 // the jumps of the loop's breaks, to patch with its end
 }
 
 // compile lowers obj for the given number of threads and argument values;
@@ -63,10 +91,6 @@ func (c *compiler) methods(obj *check.Object) (int, error) {
 		all = append(append([]*check.Method(nil), all...), obj.Init)
 	}
 	for _, cm := range all {
-		if len(cm.Locals) > 64 {
-			return 0, c.errAt(cm.Decl.Pos, fmt.Sprintf("method %s has %d local variables; at most 64 are supported", cm.Name, len(cm.Locals)))
-		}
-		maxLocals = max(maxLocals, len(cm.Locals))
 		if cm == obj.Init {
 			c.atomic = true
 			c.method(cm)
@@ -75,6 +99,10 @@ func (c *compiler) methods(obj *check.Object) (int, error) {
 			c.method(cm)
 			c.prog.methods[len(c.prog.methods)-1].callable = true
 		}
+		if m := c.prog.methods[len(c.prog.methods)-1]; m.nlocals > 64 {
+			return 0, c.errAt(cm.Decl.Pos, fmt.Sprintf("method %s has %d local variables (with those of the procedures it calls); at most 64 are supported", cm.Name, m.nlocals))
+		}
+		maxLocals = max(maxLocals, c.prog.methods[len(c.prog.methods)-1].nlocals)
 	}
 	return maxLocals, c.errs.Err()
 }
@@ -161,7 +189,11 @@ func (c *compiler) step(n syntax.Node) int32 {
 	default:
 		text = f.Text(pos, syntax.NoPos)
 	}
-	c.prog.steps = append(c.prog.steps, stepInfo{pos: pos, text: text, procedure: c.m.name})
+	name := c.m.name
+	if len(c.frames) > 0 {
+		name = c.frames[len(c.frames)-1].proc.Name
+	}
+	c.prog.steps = append(c.prog.steps, stepInfo{pos: pos, text: text, procedure: name})
 	return int32(len(c.prog.steps) - 1)
 }
 
@@ -177,12 +209,15 @@ func (c *compiler) method(cm *check.Method) {
 			m.refMask |= 1 << uint(l.Index)
 		}
 	}
+	c.procBase, c.nslots, c.depth = map[*check.Method]int32{}, int32(len(cm.Locals)), 0
 	m.callStep = c.step(cm.Decl)
 	m.entry = int32(len(c.prog.code))
 	if c.atomic {
 		c.emit(instr{op: opAtomicBegin, shared: true, step: c.step(cm.Decl)})
+		c.depth++
 	}
 	c.block(cm.Decl.Body)
+	m.nlocals = int(c.nslots)
 	end := &syntax.SkipStmt{Pos: cm.Decl.End}
 	if cm.Result.Kind == check.Void {
 		c.emit(instr{op: opReturn, step: c.step(end)})
@@ -259,9 +294,88 @@ func fieldBases(e *expr, out []int32, ok bool) ([]int32, bool) {
 	return out, ok
 }
 
-// localExpr is the location of a local variable or parameter.
-func localExpr(v *check.Var) *expr {
-	return &expr{k: eLocal, v: int32(v.Index), name: v.Name, ref: v.Type.Kind == check.Ref}
+// local is the location of a local variable or parameter: of the method,
+// or of the procedure being inlined.
+func (c *compiler) local(v *check.Var) *expr {
+	slot := int32(v.Index)
+	if len(c.frames) > 0 {
+		slot += c.frames[len(c.frames)-1].base
+	}
+	return &expr{k: eLocal, v: slot, name: v.Name, ref: v.Type.Kind == check.Ref}
+}
+
+// inline lowers the call of a procedure in statement s: the arguments
+// are assigned to its parameters, then its body runs, its returns
+// assigning the results to dests (nil: discarded) and jumping to its end.
+// Every statement of the body is lowered as if written at the call, but
+// keeps its own source line.
+func (c *compiler) inline(s syntax.Stmt, call *syntax.CallExpr, dests []*expr) {
+	p := c.info.Calls[call]
+	base, ok := c.procBase[p]
+	if !ok {
+		base = c.nslots
+		c.procBase[p] = base
+		c.nslots += int32(len(p.Locals))
+		for _, l := range p.Locals {
+			if l.Type.Kind == check.Ref && base+int32(l.Index) < 64 {
+				c.m.refMask |= 1 << uint(base+int32(l.Index))
+			}
+		}
+	}
+	args := make([]*expr, len(call.Args))
+	for i, a := range call.Args {
+		args[i] = c.expr(a)
+	}
+	for i, a := range args {
+		v := p.Params[i]
+		pc := c.simple(opAssign, s, &expr{k: eLocal, v: base + int32(v.Index), name: v.Name, ref: v.Type.Kind == check.Ref}, a)
+		if a.k == eLocal || a.k == eConst {
+			// Passing a local or a constant cannot fail and is never a
+			// step's shared access: it needs no source step of its own,
+			// so that a call numbers the source steps as the inlined
+			// text would.
+			c.prog.code[pc].step = -1
+			c.prog.steps = c.prog.steps[:len(c.prog.steps)-1]
+		}
+	}
+	if dests == nil {
+		dests = make([]*expr, len(p.Results))
+	}
+	c.frames = append(c.frames, frame{proc: p, base: base, dests: dests, depth: c.depth})
+	c.block(p.Decl.Body)
+	f := c.frames[len(c.frames)-1]
+	c.frames = c.frames[:len(c.frames)-1]
+	for _, j := range f.exits {
+		c.prog.code[j].target = int32(len(c.prog.code))
+	}
+}
+
+// procReturn lowers a return of the procedure being inlined: its values,
+// left to right, to the call's destinations, the end of the atomic blocks
+// it leaves, and a jump to the end of the body.
+func (c *compiler) procReturn(s *syntax.ReturnStmt) {
+	f := &c.frames[len(c.frames)-1]
+	if s.Value != nil {
+		for i, v := range append([]syntax.Expr{s.Value}, s.Rest...) {
+			if f.dests[i] != nil {
+				c.simple(opAssign, s, f.dests[i], c.expr(v))
+			} else {
+				c.simple(opEval, s, nil, c.expr(v))
+			}
+		}
+	}
+	for d := c.depth; d > f.depth; d-- {
+		c.emit(instr{op: opAtomicEnd, step: -1})
+	}
+	f.exits = append(f.exits, c.emit(instr{op: opJump, step: -1}))
+}
+
+// callOf returns e as a procedure call, or nil.
+func (c *compiler) callOf(e syntax.Expr) *syntax.CallExpr {
+	if call, ok := e.(*syntax.CallExpr); ok && c.info.Calls[call] != nil {
+		return call
+	}
+	return nil
 }
 
 func (c *compiler) stmt(s syntax.Stmt) {
@@ -270,10 +384,30 @@ func (c *compiler) stmt(s syntax.Stmt) {
 		c.block(s)
 	case *syntax.DefineStmt:
 		v := c.info.Defs[s]
-		c.simple(opAssign, s, localExpr(v), c.expr(s.Value))
+		if call := c.callOf(s.Value); call != nil {
+			dests := []*expr{c.local(v)}
+			for _, id := range s.Rest {
+				dests = append(dests, c.local(c.info.Uses[id]))
+			}
+			c.inline(s, call, dests)
+			return
+		}
+		c.simple(opAssign, s, c.local(v), c.expr(s.Value))
 	case *syntax.AssignStmt:
+		if call := c.callOf(s.Value); call != nil {
+			var dests []*expr
+			for _, l := range append([]syntax.Expr{s.LHS}, s.Rest...) {
+				dests = append(dests, c.expr(l))
+			}
+			c.inline(s, call, dests)
+			return
+		}
 		c.simple(opAssign, s, c.expr(s.LHS), c.expr(s.Value))
 	case *syntax.ExprStmt:
+		if call := c.callOf(s.X); call != nil {
+			c.inline(s, call, nil)
+			return
+		}
 		c.simple(opEval, s, nil, c.expr(s.X))
 	case *syntax.AssertStmt:
 		c.simple(opAssert, s, nil, c.expr(s.Cond))
@@ -289,6 +423,10 @@ func (c *compiler) stmt(s syntax.Stmt) {
 		c.simple(opLin, s, nil, x)
 	case *syntax.SkipStmt:
 	case *syntax.ReturnStmt:
+		if len(c.frames) > 0 {
+			c.procReturn(s)
+			return
+		}
 		var x *expr
 		if s.Value != nil {
 			x = c.expr(s.Value)
@@ -296,7 +434,9 @@ func (c *compiler) stmt(s syntax.Stmt) {
 		c.simple(opReturn, s, nil, x)
 	case *syntax.AtomicStmt:
 		c.emit(instr{op: opAtomicBegin, shared: true, step: c.step(s)})
+		c.depth++
 		c.block(s.Body)
+		c.depth--
 		c.emit(instr{op: opAtomicEnd, step: -1})
 	case *syntax.IfStmt:
 		br := c.simple(opBranch, s, nil, c.expr(s.Cond))
@@ -321,10 +461,52 @@ func (c *compiler) stmt(s syntax.Stmt) {
 		} else {
 			c.step(s)
 		}
+		c.loops = append(c.loops, loopTargets{loop: s, head: head})
 		c.block(s.Body)
 		c.emit(instr{op: opJump, back: true, target: head, step: c.step(s)})
+		end := int32(len(c.prog.code))
 		if test {
-			c.prog.code[head].target = int32(len(c.prog.code))
+			c.prog.code[head].target = end
+		}
+		for _, j := range c.loops[len(c.loops)-1].breaks {
+			c.prog.code[j].target = end
+		}
+		c.loops = c.loops[:len(c.loops)-1]
+	case *syntax.BranchStmt:
+		target := c.info.Loops[s]
+		i := len(c.loops) - 1
+		for c.loops[i].loop != target {
+			i--
+		}
+		if s.Tok == syntax.CONTINUE {
+			// Like the loop's own back edge, a continue ends the step.
+			c.emit(instr{op: opJump, back: true, target: c.loops[i].head, step: c.step(s)})
+		} else {
+			c.loops[i].breaks = append(c.loops[i].breaks, c.emit(instr{op: opJump, step: -1}))
+		}
+	case *syntax.VarStmt:
+		x := &expr{k: eConst}
+		if s.Value != nil {
+			x = c.expr(s.Value)
+		}
+		c.simple(opAssign, s, c.local(c.info.Vars[s]), x)
+	case *syntax.ChooseStmt:
+		// choose {A} or {B} or {C} is `if any 0..1 == 0 {A} else if
+		// any 0..1 == 0 {B} else {C}`: the same outcomes, one per block.
+		var ends []int32
+		for i, b := range s.Alts {
+			if i < len(s.Alts)-1 {
+				pick := &expr{k: eBinary, op: syntax.EQL, a: &expr{k: eAny, n: 2}, b: &expr{k: eConst}}
+				br := c.simple(opBranch, s, nil, pick)
+				c.block(b)
+				ends = append(ends, c.emit(instr{op: opJump, step: -1}))
+				c.prog.code[br].target = int32(len(c.prog.code))
+			} else {
+				c.block(b)
+			}
+		}
+		for _, j := range ends {
+			c.prog.code[j].target = int32(len(c.prog.code))
 		}
 	}
 }
@@ -380,7 +562,7 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 			}
 			return x
 		case check.LocalVar, check.ParamVar:
-			return localExpr(v)
+			return c.local(v)
 		case check.BuiltinTid:
 			return &expr{k: eTid}
 		case check.BuiltinNThreads:
@@ -410,6 +592,14 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 		return x
 	case *syntax.CallExpr: // cas
 		return &expr{k: eCas, a: c.expr(e.Args[0]), b: c.expr(e.Args[1]), c: c.expr(e.Args[2]), shared: true}
+	case *syntax.AnyExpr:
+		lo, err1 := c.constEval(e.Lo)
+		hi, err2 := c.constEval(e.Hi)
+		if err1 != nil || err2 != nil || hi < lo || hi-lo >= 1024 {
+			c.errs.Add(c.prog.file.Position(e.Pos), fmt.Sprintf("any %d..%d: the range must hold between 1 and 1024 values", lo, hi))
+			return &expr{k: eConst}
+		}
+		return &expr{k: eAny, lo: lo, n: hi - lo + 1}
 	case *syntax.NewExpr:
 		h := c.info.Heaps[e]
 		x := &expr{k: eNew, v: int32(h.ID), name: h.Name}

@@ -174,6 +174,9 @@ func newExplorer(prog *check.Program, obj *check.Object, b Bounds, o Options) (*
 	if len(b.Values) == 0 {
 		return nil, fmt.Errorf("the value domain is empty")
 	}
+	// A model that declares `heap explicit` is explored in explicit mode
+	// whatever the options say.
+	o.Explicit = o.Explicit || prog.Explicit
 	p, err := compile(prog, obj, b.Threads, b.Values, o.FineGrained, o.Explicit)
 	if err != nil {
 		return nil, err

@@ -59,6 +59,7 @@ const (
 	eBinary
 	eCas
 	eNew
+	eAny // lo + a nondeterministic choice in [0, n)
 )
 
 // expr is a compiled expression with its variables resolved to slots.
@@ -66,7 +67,7 @@ type expr struct {
 	k      ekind
 	op     syntax.Token
 	v      int32 // constant, local slot, shared offset, field index or heap id
-	lo, n  int32 // eElem: lowest index and length
+	lo, n  int32 // eElem: lowest index and length; eAny: lowest value and count
 	a, b   *expr // operands; eElem: a is the index; eField: a is the node
 	c      *expr // eCas: new value
 	inits  []fieldInit

@@ -112,6 +112,11 @@ func (m *machine) fail(format string, args ...any) {
 	}
 }
 
+// maxOutcomes bounds the product of the choice counts along one run of a
+// step, and so the runs of the step: only a loop of an atomic block that
+// keeps choosing (choose, any) reaches it.
+const maxOutcomes = 1 << 20
+
 // choose returns a choice in [0,n); runs are repeated by nextChoice until
 // every combination has been taken.
 func (m *machine) choose(n int) int {
@@ -119,6 +124,14 @@ func (m *machine) choose(n int) int {
 		c := m.choices[m.ci]
 		m.ci++
 		return c
+	}
+	outcomes := n
+	for _, l := range m.limits {
+		outcomes *= l
+		if outcomes > maxOutcomes {
+			m.fail("a step has more than %d nondeterministic outcomes: an atomic block that loops over choose or any?", maxOutcomes)
+			return 0
+		}
 	}
 	m.choices = append(m.choices, 0)
 	m.limits = append(m.limits, n)
@@ -273,6 +286,8 @@ func (m *machine) evalNode(e *expr) int32 {
 		return 0
 	case eNew:
 		return m.alloc(e)
+	case eAny:
+		return e.lo + int32(m.choose(int(e.n)))
 	}
 	return 0
 }

@@ -76,6 +76,7 @@ func NewSequential(prog *check.Program, obj *check.Object, o SequentialOptions) 
 		p := prog.File.Position(pos)
 		return nil, fmt.Errorf("%s: %s %w, which have no meaning for a sequential specification", p, obj.Name, ErrUsesThreads)
 	}
+	o.Explicit = o.Explicit || prog.Explicit
 	p, err := compile(prog, obj, 1, nil, false, o.Explicit)
 	if err != nil {
 		return nil, err

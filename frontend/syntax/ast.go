@@ -18,7 +18,14 @@ type Object struct {
 	Heaps   []*HeapDecl
 	Shared  []*VarDecl
 	Methods []*Method
-	Init    *Method // `init { ... }`: builds the initial state atomically; nil if absent
+	// Procs are the procedures: helpers that methods call, inlined
+	// where they are called.
+	Procs []*Method
+	Init  *Method // `init { ... }`: builds the initial state atomically; nil if absent
+	// Explicit is the position of `heap explicit` (the model asks for
+	// explicit memory: no garbage collection, freed nodes may be reused);
+	// NoPos if absent.
+	Explicit Pos
 }
 
 // Spec is `spec auto` or `spec Name { decls }`.
@@ -92,14 +99,19 @@ type Type struct {
 	Ref    *Ident // node type of a ref
 }
 
-// Method is `method m(p T, ...) [T] { body }`.
+// Method is `method m(p T, ...) [T] { body }`, or a procedure
+// `proc p(q T, ...) [T | (T, U, …)] { body }`.
 type Method struct {
 	Pos    Pos
+	Proc   bool // a procedure (proc), not a method
 	Name   *Ident
 	Params []*Field
-	Result *Type // nil for void
-	Body   *Block
-	End    Pos // position of the closing brace
+	Result *Type // nil for void, and for a tuple
+	// Tuple holds the result types of a procedure that returns several
+	// values, `(T, U)`; nil otherwise.
+	Tuple []*Type
+	Body  *Block
+	End   Pos // position of the closing brace
 }
 
 // Stmt is a statement.
@@ -115,16 +127,20 @@ type Block struct {
 	End   Pos
 }
 
-// DefineStmt is `x := e`.
+// DefineStmt is `x := e`, or `x, y := p(…)` for a procedure with a
+// tuple result.
 type DefineStmt struct {
 	Name  *Ident
+	Rest  []*Ident // the names after the first
 	Value Expr
 }
 
-// AssignStmt is `lhs = e`.
+// AssignStmt is `lhs = e`, or `x, y = p(…)` for a procedure with a
+// tuple result.
 type AssignStmt struct {
 	Pos   Pos
 	LHS   Expr
+	Rest  []Expr // the locations after the first
 	Value Expr
 }
 
@@ -136,17 +152,43 @@ type IfStmt struct {
 	Else Stmt // *Block or *IfStmt or nil
 }
 
-// WhileStmt is `while c { }`.
+// WhileStmt is `[Label:] while c { }`.
 type WhileStmt struct {
-	Pos  Pos
-	Cond Expr
-	Body *Block
+	Label *Ident // nil if the loop has no label
+	Pos   Pos    // of the while keyword
+	Cond  Expr
+	Body  *Block
 }
 
-// ReturnStmt is `return [e]`.
+// BranchStmt is `break [Label]` or `continue [Label]`.
+type BranchStmt struct {
+	Pos   Pos
+	Tok   Token  // BREAK or CONTINUE
+	Label *Ident // nil: the innermost loop
+}
+
+// VarStmt is `var x T [= e]`: a local with a declared type (so that it
+// may start as null), zero (0, false, null) without an initial value.
+type VarStmt struct {
+	Pos   Pos
+	Name  *Ident
+	Type  *Type
+	Value Expr // nil: the zero value
+}
+
+// ChooseStmt is `choose { } or { } [or { } …]`: one of the blocks, chosen
+// nondeterministically.
+type ChooseStmt struct {
+	Pos  Pos
+	Alts []*Block
+}
+
+// ReturnStmt is `return [e]`, or `return e, f, …` in a procedure with a
+// tuple result.
 type ReturnStmt struct {
 	Pos   Pos
 	Value Expr
+	Rest  []Expr // the values after the first
 }
 
 // AtomicStmt is `atomic { }`: its body is one step.
@@ -191,7 +233,12 @@ func (s *Block) Start() Pos      { return s.Pos }
 func (s *DefineStmt) Start() Pos { return s.Name.Pos }
 func (s *AssignStmt) Start() Pos { return s.Pos }
 func (s *IfStmt) Start() Pos     { return s.Pos }
-func (s *WhileStmt) Start() Pos  { return s.Pos }
+func (s *WhileStmt) Start() Pos {
+	if s.Label != nil {
+		return s.Label.Pos
+	}
+	return s.Pos
+}
 func (s *ReturnStmt) Start() Pos { return s.Pos }
 func (s *AtomicStmt) Start() Pos { return s.Pos }
 func (s *AssertStmt) Start() Pos { return s.Pos }
@@ -200,6 +247,9 @@ func (s *SkipStmt) Start() Pos   { return s.Pos }
 func (s *AwaitStmt) Start() Pos  { return s.Pos }
 func (s *LinStmt) Start() Pos    { return s.Pos }
 func (s *ExprStmt) Start() Pos   { return s.X.Start() }
+func (s *BranchStmt) Start() Pos { return s.Pos }
+func (s *VarStmt) Start() Pos    { return s.Pos }
+func (s *ChooseStmt) Start() Pos { return s.Pos }
 
 func (*Block) stmt()      {}
 func (*DefineStmt) stmt() {}
@@ -214,6 +264,9 @@ func (*SkipStmt) stmt()   {}
 func (*AwaitStmt) stmt()  {}
 func (*LinStmt) stmt()    {}
 func (*ExprStmt) stmt()   {}
+func (*BranchStmt) stmt() {}
+func (*VarStmt) stmt()    {}
+func (*ChooseStmt) stmt() {}
 
 // Expr is an expression.
 type Expr interface {
@@ -276,7 +329,7 @@ type IndexExpr struct {
 	Rbrack Pos
 }
 
-// CallExpr is `f(args)`; the only callable is the builtin cas.
+// CallExpr is `f(args)`: the builtin cas, or a procedure.
 type CallExpr struct {
 	Fun    *Ident
 	Args   []Expr
@@ -288,6 +341,13 @@ type NewExpr struct {
 	Pos   Pos
 	Type  *Ident
 	Inits []*FieldInit
+}
+
+// AnyExpr is `any lo..hi`: any integer of the range, chosen
+// nondeterministically.
+type AnyExpr struct {
+	Pos    Pos
+	Lo, Hi Expr
 }
 
 // FieldInit is `f: e` in a NewExpr.
@@ -307,6 +367,7 @@ func (e *SelectorExpr) Start() Pos { return e.X.Start() }
 func (e *IndexExpr) Start() Pos    { return e.X.Start() }
 func (e *CallExpr) Start() Pos     { return e.Fun.Pos }
 func (e *NewExpr) Start() Pos      { return e.Pos }
+func (e *AnyExpr) Start() Pos      { return e.Pos }
 
 func (*Ident) expr()        {}
 func (*IntLit) expr()       {}
@@ -319,6 +380,7 @@ func (*SelectorExpr) expr() {}
 func (*IndexExpr) expr()    {}
 func (*CallExpr) expr()     {}
 func (*NewExpr) expr()      {}
+func (*AnyExpr) expr()      {}
 
 // BadExpr stands for an expression that failed to parse.
 type BadExpr struct{ Pos Pos }

@@ -189,11 +189,23 @@ func (p *parser) parseObjectBody(pos Pos, name *Ident) *Object {
 			p.next()
 			continue
 		case HEAP:
-			o.Heaps = append(o.Heaps, p.parseHeap())
+			pos := p.pos
+			p.next()
+			if p.tok == IDENT && p.lit == "explicit" {
+				if o.Explicit.IsValid() {
+					p.errorAt(pos, "heap explicit given twice")
+				}
+				o.Explicit = pos
+				p.next()
+			} else {
+				o.Heaps = append(o.Heaps, p.parseHeap(pos))
+			}
 		case SHARED:
 			o.Shared = append(o.Shared, p.parseShared())
 		case METHOD:
 			o.Methods = append(o.Methods, p.parseMethod())
+		case PROC:
+			o.Procs = append(o.Procs, p.parseMethod())
 		case INIT:
 			m := &Method{Pos: p.pos, Name: &Ident{Pos: p.pos, Name: "init"}}
 			p.next()
@@ -205,9 +217,9 @@ func (p *parser) parseObjectBody(pos Pos, name *Ident) *Object {
 				o.Init = m
 			}
 		default:
-			p.errorExpected("heap, shared, method or init declaration")
+			p.errorExpected("heap, shared, method, proc or init declaration")
 			p.next()
-			p.skipTo(HEAP, SHARED, METHOD, INIT, RBRACE)
+			p.skipTo(HEAP, SHARED, METHOD, PROC, INIT, RBRACE)
 			continue
 		}
 		p.endDecl()
@@ -216,9 +228,9 @@ func (p *parser) parseObjectBody(pos Pos, name *Ident) *Object {
 	return o
 }
 
-func (p *parser) parseHeap() *HeapDecl {
-	h := &HeapDecl{Pos: p.pos}
-	p.next()
+// parseHeap parses a heap declaration after its heap keyword, at pos.
+func (p *parser) parseHeap(pos Pos) *HeapDecl {
+	h := &HeapDecl{Pos: pos}
 	h.Name = p.ident()
 	p.expect(LBRACE)
 	for p.tok != RBRACE && p.tok != EOF {
@@ -277,8 +289,9 @@ func (p *parser) parseType() *Type {
 	return t
 }
 
+// parseMethod parses a method or, at the proc keyword, a procedure.
 func (p *parser) parseMethod() *Method {
-	m := &Method{Pos: p.pos}
+	m := &Method{Pos: p.pos, Proc: p.tok == PROC}
 	p.next()
 	m.Name = p.ident()
 	p.expect(LPAREN)
@@ -294,6 +307,19 @@ func (p *parser) parseMethod() *Method {
 	switch p.tok {
 	case INTTYPE, BOOLTYPE, REF, LBRACK:
 		m.Result = p.parseType()
+	case LPAREN:
+		lp := p.pos
+		p.next()
+		for p.tok != RPAREN && p.tok != EOF {
+			m.Tuple = append(m.Tuple, p.parseType())
+			if !p.got(COMMA) {
+				break
+			}
+		}
+		p.expect(RPAREN)
+		if len(m.Tuple) < 2 {
+			p.errorAt(lp, "a tuple result needs at least two types: (T, U)")
+		}
 	}
 	m.Body = p.parseBlock()
 	m.End = m.Body.End
@@ -342,6 +368,9 @@ func (p *parser) parseStmt() Stmt {
 		r := &ReturnStmt{Pos: pos}
 		if p.tok != SEMI && p.tok != RBRACE {
 			r.Value = p.parseExpr()
+			for p.got(COMMA) {
+				r.Rest = append(r.Rest, p.parseExpr())
+			}
 		}
 		return r
 	case ATOMIC:
@@ -375,6 +404,38 @@ func (p *parser) parseStmt() Stmt {
 		p.errorAt(pos, "else without a preceding if on the same line as its '}'")
 		p.next()
 		return nil
+	case OR:
+		p.errorAt(pos, "or without a preceding choose block on the same line as its '}'")
+		p.next()
+		if p.tok == LBRACE {
+			p.parseBlock()
+		}
+		return nil
+	case BREAK, CONTINUE:
+		s := &BranchStmt{Pos: pos, Tok: p.tok}
+		p.next()
+		if p.tok == IDENT {
+			s.Label = p.ident()
+		}
+		return s
+	case VAR:
+		p.next()
+		s := &VarStmt{Pos: pos, Name: p.ident()}
+		s.Type = p.parseType()
+		if p.got(ASSIGN) {
+			s.Value = p.parseExpr()
+		}
+		return s
+	case CHOOSE:
+		p.next()
+		s := &ChooseStmt{Pos: pos, Alts: []*Block{p.parseBlock()}}
+		for p.got(OR) {
+			s.Alts = append(s.Alts, p.parseBlock())
+		}
+		if len(s.Alts) < 2 {
+			p.errorAt(pos, "choose needs at least two blocks: choose { … } or { … } (or on the line of the '}')")
+		}
+		return s
 	}
 	if p.tok == IDENT && p.s.off < len(p.s.src) {
 		// x := e
@@ -384,6 +445,37 @@ func (p *parser) parseStmt() Stmt {
 		if p.tok == DEFINE {
 			p.next()
 			return &DefineStmt{Name: id, Value: p.parseExpr()}
+		}
+		if p.tok == COMMA {
+			// x, y := p(…) or x, y = p(…)
+			var rest []*Ident
+			for p.got(COMMA) {
+				rest = append(rest, p.ident())
+			}
+			switch p.tok {
+			case DEFINE:
+				p.next()
+				return &DefineStmt{Name: id, Rest: rest, Value: p.parseExpr()}
+			case ASSIGN:
+				p.next()
+				s := &AssignStmt{Pos: pos, LHS: id, Value: p.parseExpr()}
+				for _, r := range rest {
+					s.Rest = append(s.Rest, r)
+				}
+				return s
+			}
+			p.errorExpected("':=' or '=' after a list of names")
+			return nil
+		}
+		if p.tok == COLON {
+			p.next()
+			if p.tok != WHILE {
+				p.errorExpected("while loop after the label " + id.Name)
+				return nil
+			}
+			w := p.parseStmt().(*WhileStmt)
+			w.Label = id
+			return w
 		}
 		*p = save
 		p.errs = p.errs[:saveErrs]
@@ -491,6 +583,12 @@ func (p *parser) parsePrimary() Expr {
 		p.next()
 		x = &ParenExpr{Pos: pos, X: p.parseExpr()}
 		p.expect(RPAREN)
+	case ANY:
+		p.next()
+		a := &AnyExpr{Pos: pos, Lo: p.parseBinary(precedence(ADD))}
+		p.expect(DOTDOT)
+		a.Hi = p.parseBinary(precedence(ADD))
+		x = a
 	case NEW:
 		p.next()
 		n := &NewExpr{Pos: pos, Type: p.ident()}

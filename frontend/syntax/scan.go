@@ -99,7 +99,7 @@ redo:
 			s.tok = kw
 		}
 		switch s.tok {
-		case IDENT, TRUE, FALSE, NULL, SKIP, RETURN, FOREVER, AUTO, INTTYPE, BOOLTYPE, LIN:
+		case IDENT, TRUE, FALSE, NULL, SKIP, RETURN, FOREVER, AUTO, INTTYPE, BOOLTYPE, LIN, BREAK, CONTINUE:
 			s.semiOK = true
 		default:
 			s.semiOK = false

@@ -193,6 +193,13 @@ const (
 	INIT
 	AWAIT
 	ONLY
+	BREAK
+	CONTINUE
+	VAR
+	CHOOSE
+	OR
+	ANY
+	PROC
 	keywordsEnd
 )
 
@@ -207,6 +214,7 @@ var tokenNames = [...]string{
 	ASSERT: "assert", FREE: "free", RETIRE: "retire", NEW: "new", SKIP: "skip", TRUE: "true",
 	FALSE: "false", NULL: "null", INTTYPE: "int", BOOLTYPE: "bool", REF: "ref", THREADS: "threads",
 	OPS: "ops", VALUES: "values", FOREVER: "forever", LIN: "lin", INIT: "init", AWAIT: "await", ONLY: "only",
+	BREAK: "break", CONTINUE: "continue", VAR: "var", CHOOSE: "choose", OR: "or", ANY: "any", PROC: "proc",
 }
 
 func (t Token) String() string {

@@ -1,0 +1,297 @@
+package frontend
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/lts"
+)
+
+// autOf compiles the implementation of the model src under b and returns
+// it in .aut form.
+func autOf(t *testing.T, src string, b Bounds) string {
+	t.Helper()
+	m, err := Parse("golden.lin", []byte(src))
+	require.NoError(t, err)
+	impl, err := CompileImpl(m, b, DefaultOptions())
+	require.NoError(t, err)
+	require.NoError(t, impl.Validate())
+	var buf bytes.Buffer
+	require.NoError(t, lts.WriteAut(&buf, impl))
+	return buf.String()
+}
+
+// TestGoldenLanguageForms pins the LTS of one small model per language
+// form, each derived by hand in its comment (one thread, one operation:
+// state 0 is idle, the call leads to state 1). A τ is one step: at most
+// one statement that touches shared state, with the local work around it
+// (LANGUAGE.md, Granularity).
+func TestGoldenLanguageForms(t *testing.T) {
+	one := Bounds{Threads: 1, Ops: 1, Values: []int{1}}
+	tests := []struct {
+		name, src, aut string
+	}{{
+		// choose: from 1 the step picks a block (local) and writes x
+		// (shared), then stops before the return: two τ to 2 (x=1) and
+		// 3 (x=2); each returns its x.
+		name: "choose",
+		src: `object O {
+  shared x int = 0
+  method m() int {
+    choose { x = 1 } or { x = 2 }
+    return x
+  }
+}
+spec auto`,
+		aut: `des (0, 5, 6)
+(0,"call(1,m)",1)
+(1,"tau",2)
+(1,"tau",3)
+(2,"ret(1,m,1)",4)
+(3,"ret(1,m,2)",5)
+`,
+	}, {
+		// any: v := any 1..3 is local work, so the return (which reads
+		// only v) is the step itself: three rets from 1, all to the one
+		// idle state 2 (the locals are cleared).
+		name: "any",
+		src: `object O {
+  shared x int = 0
+  method m() int { v := any 1..3; return v }
+}
+spec auto`,
+		aut: `des (0, 4, 3)
+(0,"call(1,m)",1)
+(1,"ret(1,m,1)",2)
+(1,"ret(1,m,2)",2)
+(1,"ret(1,m,3)",2)
+`,
+	}, {
+		// Labelled break and continue: at the loop head with x = k the
+		// step reads x (if x == 2) and stops before x = x + 1 (1 → 2,
+		// 3 → 4); the next writes x and the continue is a back edge that
+		// ends the step (2 → 3 with x = 1, 4 → 5 with x = 2); at x = 2
+		// break outer leaves both loops and the step stops before the
+		// return (5 → 6), which is the ret step (6 → 7).
+		name: "break-continue",
+		src: `object O {
+  shared x int = 0
+  method m() {
+    outer: while true {
+      while true {
+        if x == 2 { break outer }
+        x = x + 1
+        continue outer
+      }
+    }
+  }
+}
+spec auto`,
+		aut: `des (0, 7, 8)
+(0,"call(1,m)",1)
+(1,"tau",2)
+(2,"tau",3)
+(3,"tau",4)
+(4,"tau",5)
+(5,"tau",6)
+(6,"ret(1,m)",7)
+`,
+	}, {
+		// var: p starts as null and n as 2 without touching shared
+		// state, so the return is the step itself: one ret.
+		name: "var",
+		src: `object O {
+  heap Node { v int }
+  shared x int = 0
+  method m() bool {
+    var p ref Node
+    var n int = 2
+    return p == null && n == 2
+  }
+}
+spec auto`,
+		aut: `des (0, 2, 3)
+(0,"call(1,m)",1)
+(1,"ret(1,m,true)",2)
+`,
+	}, {
+		// A procedure is inlined: passing d is local work; from 1 the
+		// step writes x (x = x + d) and stops before the return's read of
+		// x, which assigns v (1 → 2); then the method's return is a step
+		// boundary after that shared read (2 → 3), and the ret (3 → 4).
+		name: "proc",
+		src:  procModel,
+		aut: `des (0, 4, 5)
+(0,"call(1,m)",1)
+(1,"tau",2)
+(2,"tau",3)
+(3,"ret(1,m,2)",4)
+`,
+	}, {
+		// A tuple result: both values are local, so the whole call and
+		// the method's return are one step: one ret with q + r = 7.
+		name: "proc-tuple",
+		src: `object O {
+  shared x int = 0
+  proc divmod(a int, b int) (int, int) { return a / b, a % b }
+  method m() int { q, r := divmod(23, 4); return q + r }
+}
+spec auto`,
+		aut: `des (0, 2, 3)
+(0,"call(1,m)",1)
+(1,"ret(1,m,8)",2)
+`,
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.aut, autOf(t, tc.src, one))
+		})
+	}
+}
+
+// TestHeapExplicitDeclared checks that `heap explicit` in a model gives
+// exactly the LTS that the explicit option gives for the model without
+// it (the pinned treiber-free digests).
+func TestHeapExplicitDeclared(t *testing.T) {
+	src, err := Example("treiber-free")
+	require.NoError(t, err)
+	decl := bytes.Replace(src, []byte("heap Node"), []byte("heap explicit\n  heap Node"), 1)
+	require.NotEqual(t, src, decl)
+	m, err := Parse("treiber-free.lin", decl)
+	require.NoError(t, err)
+	impl, spec, err := Compile(m, Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, DefaultOptions())
+	require.NoError(t, err)
+	assert.Equal(t, "d208c8af2e7992ed", ltsDigest(impl))
+	assert.Equal(t, "aa873d9344cbb3b6", ltsDigest(spec))
+}
+
+// procModel calls a procedure that touches shared state.
+const procModel = `object O {
+  shared x int = 0
+  proc bump(d int) int {
+    x = x + d
+    return x
+  }
+  method m() int { v := bump(2); return v }
+}
+spec auto`
+
+// TestProcedureStepsKeepTheirLines checks that the steps of an inlined
+// procedure point at the procedure's own source lines and name it.
+func TestProcedureStepsKeepTheirLines(t *testing.T) {
+	m, err := Parse("golden.lin", []byte(procModel))
+	require.NoError(t, err)
+	impl, err := CompileImpl(m, Bounds{Threads: 1, Ops: 1, Values: []int{1}}, DefaultOptions())
+	require.NoError(t, err)
+	var got []string
+	for tr := range impl.Src {
+		if impl.Label[tr] != lts.Tau {
+			continue
+		}
+		st, ok := impl.StepOf(int32(tr))
+		require.True(t, ok)
+		got = append(got, fmt.Sprintf("%d %s: %s", st.Line, st.Procedure, st.Text))
+	}
+	assert.Equal(t, []string{"4 bump: x = x + d", "5 bump: return x"}, got)
+}
+
+// TestRewritesKeepTheLTS rewrites bundled models as their papers write
+// them, with procedures and break, and requires the same LTS. A
+// procedure called with locals adds no source step, so the pinned digest
+// (which includes the source step of every transition) is unchanged; a
+// rewrite that drops a statement (a flag) renumbers the source steps
+// after it, so there the .aut text (states, transitions, labels) must be
+// byte-identical.
+func TestRewritesKeepTheLTS(t *testing.T) {
+	tests := []struct {
+		model      string
+		old, new   string
+		sameDigest bool
+	}{{
+		// Treiber's push with its CAS attempt as a procedure.
+		model: "treiber",
+		old: `    while !done {
+      old := Top
+      x.next = old
+      done = cas(Top, old, x)
+    }`,
+		new: `    while !done {
+      done = tryPush(x)
+    }`,
+		sameDigest: true,
+	}, {
+		// Michael and Scott's enqueue (PODC 1996, Fig. 1): the loop
+		// breaks after linking the node, and Tail is swung after it.
+		model: "ms-queue",
+		old: `    while true {
+      t := Tail
+      nx := t.next
+      if t == Tail {
+        if nx == null {
+          if cas(t.next, nx, n) {
+            cas(Tail, t, n)
+            return
+          }
+        } else {`,
+		new: `    var t ref Node
+    while true {
+      t = Tail
+      nx := t.next
+      if t == Tail {
+        if nx == null {
+          if cas(t.next, nx, n) {
+            break
+          }
+        } else {`,
+	}}
+	b := Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}
+	for _, tc := range tests {
+		t.Run(tc.model, func(t *testing.T) {
+			src, err := Example(tc.model)
+			require.NoError(t, err)
+			require.Contains(t, string(src), tc.old)
+			rewritten := strings.Replace(string(src), tc.old, tc.new, 1)
+			switch tc.model {
+			case "treiber":
+				rewritten = strings.Replace(rewritten, "  method push", `  proc tryPush(x ref Node) bool {
+    old := Top
+    x.next = old
+    return cas(Top, old, x)
+  }
+
+  method push`, 1)
+			case "ms-queue":
+				rewritten = strings.Replace(rewritten, `          cas(Tail, t, nx)
+        }
+      }
+    }
+  }`, `          cas(Tail, t, nx)
+        }
+      }
+    }
+    cas(Tail, t, n)
+  }`, 1)
+			}
+			orig, err := Parse(tc.model+".lin", src)
+			require.NoError(t, err)
+			m, err := Parse(tc.model+".lin", []byte(rewritten))
+			require.NoError(t, err, rewritten)
+			want, err := CompileImpl(orig, b, DefaultOptions())
+			require.NoError(t, err)
+			got, err := CompileImpl(m, b, DefaultOptions())
+			require.NoError(t, err)
+			var wantAut, gotAut bytes.Buffer
+			require.NoError(t, lts.WriteAut(&wantAut, want))
+			require.NoError(t, lts.WriteAut(&gotAut, got))
+			assert.Equal(t, wantAut.String(), gotAut.String())
+			if tc.sameDigest {
+				assert.Equal(t, ltsDigest(want), ltsDigest(got))
+			}
+		})
+	}
+}
