@@ -1,9 +1,14 @@
 package bisim
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/linbis/linbis/internal/files"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -46,6 +51,10 @@ func CheckDistinguishes(a, b *lts.LTS, f *Formula, holdsIn int) error {
 // FormulaEvidence is a distinguishing formula with what a person needs to
 // read it: the paths that witness it and its meaning in words.
 type FormulaEvidence struct {
+	// Equivalence is the equivalence the formula belongs to; NameA and
+	// NameB name the two LTSs compared (Options.NameA/NameB, or "A", "B").
+	Equivalence  Equivalence
+	NameA, NameB string
 	// Formula holds in the initial state of side HoldsIn (0: the first LTS
 	// compared, 1: the second) and not in the other's; both were checked.
 	Formula *Formula
@@ -79,7 +88,8 @@ func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rena
 			names[i] = def
 		}
 	}
-	e := &FormulaEvidence{Formula: f, HoldsIn: side, Holder: names[side], Other: names[1-side]}
+	e := &FormulaEvidence{Equivalence: eq, NameA: names[0], NameB: names[1],
+		Formula: f, HoldsIn: side, Holder: names[side], Other: names[1-side]}
 	holder, other := sides[side], sides[1-side]
 	path, marked, loop := witnessPath(holder, newFormulaChecker(holder), f)
 	e.Witness = lts.TraceOf(holder, path)
@@ -105,4 +115,102 @@ func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rena
 	}
 	e.Explanation = sb.String()
 	return e, nil
+}
+
+// FormulaReport is the JSON form of a FormulaEvidence, written by
+// `compare --counterexample` and `verify --export` and embedded in their
+// --json output; verify/schema.json documents it ($defs/formula_evidence).
+type FormulaReport struct {
+	Equivalence string `json:"equivalence"`
+	// A and B name the two LTSs compared, in order.
+	A string `json:"a"`
+	B string `json:"b"`
+	// HoldsIn is "A" or "B": the side whose initial state satisfies Formula.
+	HoldsIn string `json:"holds_in"`
+	// Formula is the tree: {"op":…, "label":…, "args":[…]}.
+	Formula *Formula `json:"formula"`
+	// Text and MCRL2 are the formula in mathematical notation and in
+	// mCRL2's modal μ-calculus.
+	Text  string `json:"text"`
+	MCRL2 string `json:"mcrl2"`
+	Depth int    `json:"depth"`
+	Size  int    `json:"size"`
+	// Explanation is the English reading.
+	Explanation string `json:"explanation"`
+	// DistinguishingTrace says whether Witness's visible labels are a
+	// trace that the other side cannot do.
+	DistinguishingTrace bool       `json:"distinguishing_trace"`
+	Witness             *lts.Trace `json:"witness"`
+	OtherPath           *lts.Trace `json:"other_path,omitempty"`
+}
+
+// Report returns the JSON form of e.
+func (e *FormulaEvidence) Report() *FormulaReport {
+	return &FormulaReport{Equivalence: e.Equivalence.String(), A: e.NameA, B: e.NameB, HoldsIn: string("AB"[e.HoldsIn]),
+		Formula: e.Formula, Text: e.Formula.String(), MCRL2: e.Formula.MCRL2(), Depth: e.Formula.Depth(), Size: e.Formula.Size(),
+		Explanation: e.Explanation, DistinguishingTrace: e.TraceDistinguishes, Witness: e.Witness, OtherPath: e.OtherPath}
+}
+
+// WriteText writes the explanation and the witnessing paths, titled by the
+// LTS each belongs to.
+func (e *FormulaEvidence) WriteText(w io.Writer) error {
+	if _, err := fmt.Fprintf(w, "%s\n\n", e.Explanation); err != nil {
+		return err
+	}
+	if err := e.Witness.WriteText(w); err != nil {
+		return err
+	}
+	if e.OtherPath == nil {
+		return nil
+	}
+	if _, err := io.WriteString(w, "\n"); err != nil {
+		return err
+	}
+	return e.OtherPath.WriteText(w)
+}
+
+// WriteJSON writes e.Report() as indented JSON.
+func (e *FormulaEvidence) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(e.Report())
+}
+
+// WriteMCRL2 writes the formula in mCRL2's syntax, with a comment saying
+// where it holds, for checking with mCRL2 (lts2pbes on the .aut files, with
+// the actions declared).
+func (e *FormulaEvidence) WriteMCRL2(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "%% holds in the initial state of %s, not in that of %s (%s bisimilarity)\n%s\n",
+		e.Holder, e.Other, e.Equivalence, e.Formula.MCRL2())
+	return err
+}
+
+// Export writes, to dir, base.txt (explanation and paths), base.json
+// (Report), base.mcf (mCRL2), and the witnessing paths as base.aut and
+// base.dot (the holder's) and base-other.aut and base-other.dot (the other
+// side's, when it has one), creating dir if needed.
+func (e *FormulaEvidence) Export(dir, base string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	out := map[string]func(io.Writer) error{
+		base + ".txt":  e.WriteText,
+		base + ".json": e.WriteJSON,
+		base + ".mcf":  e.WriteMCRL2,
+	}
+	paths := map[string]*lts.Trace{base: e.Witness, base + "-other": e.OtherPath}
+	for name, tr := range paths {
+		if tr == nil {
+			continue
+		}
+		linear := tr.LTS()
+		out[name+".aut"] = func(w io.Writer) error { return lts.WriteAut(w, linear) }
+		out[name+".dot"] = func(w io.Writer) error { return lts.WriteDot(w, linear) }
+	}
+	for name, write := range out {
+		if err := files.Create(filepath.Join(dir, name), write); err != nil {
+			return err
+		}
+	}
+	return nil
 }

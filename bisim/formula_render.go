@@ -49,7 +49,7 @@ func describe(f *Formula, indent string, lines *[]string) {
 			(*lines)[start] = indent + "- " + strings.TrimPrefix((*lines)[start], indent+"  ")
 		}
 	case OpDiamond:
-		add("can " + actionPhrase(f.Label) + " directly" + then(f.Args[0]))
+		add("can, in one step, " + actionPhrase(f.Label) + then(f.Args[0]))
 		continued(f.Args[0], indent, lines)
 	case OpUntil:
 		stay, goal := f.Args[0], f.Args[1]

@@ -110,9 +110,11 @@ func TestCompareCounterAgainstSpec(t *testing.T) {
 	require.Equal(t, 1, code, errOut)
 	assert.Contains(t, stdout, "NOT equivalent")
 	assert.Contains(t, stdout, "ret(1,inc)")
-	for _, ext := range []string{".txt", ".json", ".aut", ".dot"} {
+	for _, ext := range []string{".txt", ".json", ".mcf", ".aut", ".dot"} {
 		assert.FileExists(t, cex+ext)
 	}
+	// The path is a trace impl cannot do, so impl has no path to show.
+	assert.NoFileExists(t, cex+"-other.aut")
 	tr, err := lts.ReadFile(cex+".aut", lts.ReadOptions{})
 	require.NoError(t, err)
 	assert.Positive(t, tr.NumTransitions())
@@ -123,8 +125,11 @@ func TestCompareCounterAgainstSpec(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(stdout), &res))
 	assert.Equal(t, false, res["equivalent"])
 	assert.Equal(t, broken, res["side"])
-	assert.Equal(t, "action", res["kind"])
+	assert.Equal(t, "distinguishing-trace", res["kind"])
 	assert.NotNil(t, res["counterexample"])
+	formula := res["formula"].(map[string]any)
+	assert.Equal(t, "B", formula["holds_in"])
+	assert.NotNil(t, formula["formula"])
 }
 
 func TestBisimVerbErrors(t *testing.T) {

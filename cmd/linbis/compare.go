@@ -16,11 +16,13 @@ var compareCmd = &cli.Command{
 	Name:        "compare",
 	Usage:       "decide whether two LTSs are strongly, branching or divergence-preserving branching bisimilar",
 	ArgsUsage:   "A.aut B.aut",
-	Description: "Exit status: 0 equivalent, 1 not equivalent (a distinguishing trace is printed), 2 error.",
+	Description: "When A and B differ, a formula of the equivalence's modal logic, true in one and false in the other\n" +
+		"(model-checked on both first), is printed in words with the paths that witness it.\n" +
+		"Exit status: 0 equivalent, 1 not equivalent (the distinguishing formula is printed), 2 error.",
 	Flags: append([]cli.Flag{
 		bisimEquivFlag, bisimAlgorithmFlag, quietFlag,
-		&cli.StringFlag{Name: "counterexample", Usage: "when not equivalent, write the distinguishing trace to `FILE` " +
-			"(.txt, .json, .aut or .dot by extension; a name without extension gets all four)"},
+		&cli.StringFlag{Name: "counterexample", Usage: "when not equivalent, write the distinguishing formula and its witnessing path to `FILE` " +
+			"(.txt explanation, .json formula tree, .mcf mCRL2 formula, .aut or .dot path, by extension; a name without extension gets them all)"},
 		&cli.BoolFlag{Name: "json", Usage: "machine-readable verdict"},
 		&cli.IntFlag{Name: "max-pairs", Value: bisim.DefaultMaxPairs,
 			Usage: "bound on the state pairs searched for a short distinguishing trace"},
@@ -37,9 +39,14 @@ type compareResult struct {
 	StatesA        int32      `json:"states_a"`
 	StatesB        int32      `json:"states_b"`
 	Classes        int32      `json:"classes"`
-	Kind           string     `json:"kind,omitempty"`
-	Side           string     `json:"side,omitempty"`
-	Counterexample *lts.Trace `json:"counterexample,omitempty"`
+	// Kind is "distinguishing-trace" when the witnessing path's visible
+	// labels are a trace the other side cannot do, else "formula".
+	Kind string `json:"kind,omitempty"`
+	// Side is the file whose initial state satisfies the formula.
+	Side string `json:"side,omitempty"`
+	// Counterexample is the witnessing path of Side.
+	Counterexample *lts.Trace           `json:"counterexample,omitempty"`
+	Formula        *bisim.FormulaReport `json:"formula,omitempty"`
 }
 
 func runCompare(c *cli.Context) error {
@@ -72,9 +79,13 @@ func runCompare(c *cli.Context) error {
 	}
 	m.Done()
 	out := compareResult{FileA: args[0], FileB: args[1], Equivalence: eq.String(), Equivalent: res.Equivalent,
-		StatesA: res.StatesA, StatesB: res.StatesB, Classes: res.Classes, Kind: res.Kind, Counterexample: res.Counterexample}
+		StatesA: res.StatesA, StatesB: res.StatesB, Classes: res.Classes}
+	ev := res.Evidence
 	if !res.Equivalent {
-		out.Side = args[res.Side]
+		out.Side, out.Counterexample, out.Formula, out.Kind = args[ev.HoldsIn], ev.Witness, ev.Report(), "formula"
+		if ev.TraceDistinguishes {
+			out.Kind = "distinguishing-trace"
+		}
 	}
 	if c.Bool("json") {
 		if err := writeJSON(c, out); err != nil {
@@ -89,7 +100,7 @@ func runCompare(c *cli.Context) error {
 		fmt.Fprintf(w, "%s and %s are %s modulo %s bisimilarity (%d + %d states, %d classes)\n",
 			args[0], args[1], verdict, eq, res.StatesA, res.StatesB, res.Classes)
 		if !res.Equivalent {
-			if err := res.Counterexample.WriteText(w); err != nil {
+			if err := ev.WriteText(w); err != nil {
 				return err
 			}
 		}
@@ -97,7 +108,7 @@ func runCompare(c *cli.Context) error {
 	if !res.Equivalent {
 		// After the verdict: a failed write must not lose it.
 		if file := c.String("counterexample"); file != "" {
-			if err := writeCounterexample(file, res.Counterexample); err != nil {
+			if err := writeCounterexample(file, ev); err != nil {
 				return err
 			}
 		}
@@ -106,21 +117,21 @@ func runCompare(c *cli.Context) error {
 	return nil
 }
 
-// writeCounterexample writes tr to file in the format its extension names,
-// or in all four formats when it has none.
-func writeCounterexample(file string, tr *lts.Trace) error {
+// writeCounterexample writes the evidence to file in the format its
+// extension names, or in all of them when it has none.
+func writeCounterexample(file string, ev *bisim.FormulaEvidence) error {
 	ext := strings.ToLower(filepath.Ext(file))
 	switch ext {
 	case "":
-		return tr.Export(filepath.Dir(file), filepath.Base(file))
+		return ev.Export(filepath.Dir(file), filepath.Base(file))
 	case ".aut", ".dot", ".gv":
-		return lts.WriteFile(file, tr.LTS())
-	case ".txt", ".json":
-		write := tr.WriteText
-		if ext == ".json" {
-			write = tr.WriteJSON
-		}
-		return files.Create(file, write)
+		return lts.WriteFile(file, ev.Witness.LTS())
+	case ".txt":
+		return files.Create(file, ev.WriteText)
+	case ".json":
+		return files.Create(file, ev.WriteJSON)
+	case ".mcf":
+		return files.Create(file, ev.WriteMCRL2)
 	}
-	return fmt.Errorf("%s: unknown counterexample format: expected .txt, .json, .aut, .dot or no extension", file)
+	return fmt.Errorf("%s: unknown counterexample format: expected .txt, .json, .mcf, .aut, .dot or no extension", file)
 }
