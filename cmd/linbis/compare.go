@@ -13,9 +13,9 @@ import (
 )
 
 var compareCmd = &cli.Command{
-	Name:        "compare",
-	Usage:       "decide whether two LTSs are strongly, branching or divergence-preserving branching bisimilar",
-	ArgsUsage:   "A.aut B.aut",
+	Name:      "compare",
+	Usage:     "decide whether two LTSs are strongly, branching or divergence-preserving branching bisimilar",
+	ArgsUsage: "A.aut B.aut",
 	Description: "When A and B differ, a formula of the equivalence's modal logic, true in one and false in the other\n" +
 		"(model-checked on both first), is printed in words with the paths that witness it.\n" +
 		"Exit status: 0 equivalent, 1 not equivalent (the distinguishing formula is printed), 2 error.",
@@ -32,13 +32,13 @@ var compareCmd = &cli.Command{
 
 // compareResult is the --json output of compare.
 type compareResult struct {
-	FileA          string     `json:"a"`
-	FileB          string     `json:"b"`
-	Equivalence    string     `json:"equivalence"`
-	Equivalent     bool       `json:"equivalent"`
-	StatesA        int32      `json:"states_a"`
-	StatesB        int32      `json:"states_b"`
-	Classes        int32      `json:"classes"`
+	FileA       string `json:"a"`
+	FileB       string `json:"b"`
+	Equivalence string `json:"equivalence"`
+	Equivalent  bool   `json:"equivalent"`
+	StatesA     int32  `json:"states_a"`
+	StatesB     int32  `json:"states_b"`
+	Classes     int32  `json:"classes"`
 	// Kind is "distinguishing-trace" when the witnessing path's visible
 	// labels are a trace the other side cannot do, else "formula".
 	Kind string `json:"kind,omitempty"`
