@@ -27,7 +27,7 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 	if len(args) == 0 {
 		return args, nil
 	}
-	appFlags := append([]cli.Flag{cli.HelpFlag}, app.Flags...)
+	appFlags := append([]cli.Flag{cli.HelpFlag, cli.VersionFlag}, app.Flags...)
 	// Split off the verb: the first word that is neither a flag nor an app
 	// flag's value.
 	var global, rest []string

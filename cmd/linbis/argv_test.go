@@ -34,6 +34,8 @@ func verbCases(t *testing.T, dir string) []verbCase {
 		{"reduce", []string{aut}, []string{"-o", filepath.Join(dir, "q.aut")}, 0},
 		{"refine", []string{aut, aut}, []string{"--json"}, 0},
 		{"verify", []string{"treiber"}, []string{"--ops", "1"}, 0},
+		{"completion", []string{"bash"}, nil, 0},
+		{"version", nil, nil, 0},
 	}
 }
 

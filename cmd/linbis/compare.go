@@ -67,7 +67,7 @@ func runCompare(c *cli.Context) error {
 	defer m.Done()
 	var ls [2]*lts.LTS
 	for i, name := range args {
-		if ls[i], err = lts.ReadFile(name, lts.ReadOptions{}); err != nil {
+		if ls[i], err = readLTS(name, lts.ReadOptions{}); err != nil {
 			return err
 		}
 	}

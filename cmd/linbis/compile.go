@@ -21,7 +21,7 @@ var compileCmd = &cli.Command{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the implementation LTS here (.aut or .dot)"},
 		&cli.StringFlag{Name: "spec-out", Usage: "write the specification LTS here (.aut or .dot)"},
 		&cli.BoolFlag{Name: "list", Usage: "list the bundled example models and exit"},
-		jsonFlag,
+		jsonFlag, formatFlag,
 	),
 	Action: runCompile,
 }
@@ -38,6 +38,12 @@ type compileReport struct {
 
 func runCompile(c *cli.Context) error {
 	w := c.App.Writer
+	if c.String("output") == "-" || c.String("spec-out") == "-" {
+		if c.String("output") == c.String("spec-out") {
+			return fmt.Errorf("-o and --spec-out cannot both be standard output (-)")
+		}
+		w = c.App.ErrWriter // stdout carries the LTS
+	}
 	if c.Bool("list") {
 		for _, n := range frontend.Examples() {
 			fmt.Fprintln(w, n)
@@ -61,12 +67,12 @@ func runCompile(c *cli.Context) error {
 		return reportModelError(c, m.Name, err)
 	}
 	if out := c.String("output"); out != "" {
-		if err := lts.WriteFile(out, impl); err != nil {
+		if err := writeLTS(c, out, impl); err != nil {
 			return err
 		}
 	}
 	if out := c.String("spec-out"); out != "" {
-		if err := lts.WriteFile(out, spec); err != nil {
+		if err := writeLTS(c, out, spec); err != nil {
 			return err
 		}
 	}

@@ -11,7 +11,11 @@ var convertCmd = &cli.Command{
 	Name:      "convert",
 	Usage:     "convert an LTS between .aut and .dot (formats chosen by extension)",
 	ArgsUsage: "IN OUT",
-	Action:    runConvert,
+	Description: "IN and OUT are .aut or .dot files, - for standard input or output. IN's format is\n" +
+		"recognised by its extension or its content; OUT's is named by its extension or --format\n" +
+		"(standard output: aut unless --format dot).",
+	Flags:  []cli.Flag{formatFlag},
+	Action: runConvert,
 }
 
 func runConvert(c *cli.Context) error {
@@ -22,9 +26,12 @@ func runConvert(c *cli.Context) error {
 	if err := files.CheckWritable(args[1]); err != nil {
 		return err
 	}
-	l, err := lts.ReadFile(args[0], lts.ReadOptions{})
+	if _, err := outputFormat(c, args[1]); err != nil {
+		return err
+	}
+	l, err := readLTS(args[0], lts.ReadOptions{})
 	if err != nil {
 		return err
 	}
-	return lts.WriteFile(args[1], l)
+	return writeLTS(c, args[1], l)
 }

@@ -24,9 +24,11 @@ const exampleName = "cas-counter-2x1.aut (bundled)"
 var infoCmd = &cli.Command{
 	Name:      "info",
 	Usage:     "print statistics of an LTS (the bundled example when no file is given)",
-	ArgsUsage: "[FILE.aut|FILE.dot]",
-	Flags:     []cli.Flag{jsonFlag},
-	Action:    runInfo,
+	ArgsUsage: "[FILE.aut | FILE.dot | -]",
+	Description: "Without a file, info reads standard input when it is a pipe or a file, and\n" +
+		"describes the bundled example (a CAS counter) only when standard input is a terminal.",
+	Flags:  []cli.Flag{jsonFlag},
+	Action: runInfo,
 }
 
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "machine-readable output"}
@@ -38,11 +40,17 @@ func runInfo(c *cli.Context) error {
 	}
 	var l *lts.LTS
 	name := exampleName
+	if len(args) == 0 && stdinHasData() {
+		args = []string{"-"}
+	}
 	if len(args) == 0 {
 		l, err = lts.ReadAut(strings.NewReader(exampleAut), name, lts.ReadOptions{})
 	} else {
 		name = args[0]
-		l, err = lts.ReadFile(name, lts.ReadOptions{})
+		if name == "-" {
+			name = "<stdin>"
+		}
+		l, err = readLTS(args[0], lts.ReadOptions{})
 	}
 	if err != nil {
 		return err

@@ -27,6 +27,7 @@ func commands() []*cli.Command {
 	return []*cli.Command{
 		compareCmd,
 		compileCmd,
+		completionCmd,
 		convertCmd,
 		historyCmd,
 		infoCmd,
@@ -34,6 +35,7 @@ func commands() []*cli.Command {
 		reduceCmd,
 		refineCmd,
 		verifyCmd,
+		versionCmd,
 	}
 }
 
@@ -46,6 +48,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:      "linbis",
 		Usage:     "prove concurrent objects linearizable and lock-free by branching bisimulation",
+		Version:   versionLine(),
 		Commands:  cmds,
 		Writer:    stdout,
 		ErrWriter: stderr,

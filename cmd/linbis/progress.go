@@ -40,7 +40,10 @@ var progressCmd = &cli.Command{
 func loadProgressInput(c *cli.Context, path string) (*lts.LTS, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".aut", ".dot", ".gv":
-		return lts.ReadFile(path, lts.ReadOptions{})
+		return readLTS(path, lts.ReadOptions{})
+	}
+	if path == "-" {
+		return readLTS(path, lts.ReadOptions{})
 	}
 	m, err := loadModel(c)
 	if err != nil {

@@ -16,7 +16,7 @@ var reduceCmd = &cli.Command{
 	ArgsUsage: "IN.aut -o OUT.aut",
 	Flags: append([]cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file (.aut or .dot), required"},
-		bisimEquivFlag, bisimAlgorithmFlag, quietFlag,
+		bisimEquivFlag, bisimAlgorithmFlag, quietFlag, formatFlag,
 	}, limitFlags()...),
 	Action: runReduce,
 }
@@ -59,7 +59,7 @@ func runReduce(c *cli.Context) error {
 		return err
 	}
 	defer m.Done()
-	l, err := lts.ReadFile(args[0], lts.ReadOptions{})
+	l, err := readLTS(args[0], lts.ReadOptions{})
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func runReduce(c *cli.Context) error {
 		return err
 	}
 	m.Done()
-	if err := lts.WriteFile(c.String("output"), q); err != nil {
+	if err := writeLTS(c, c.String("output"), q); err != nil {
 		return err
 	}
 	if !c.Bool("quiet") {

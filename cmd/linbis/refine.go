@@ -58,11 +58,11 @@ func runRefine(c *cli.Context) error {
 		return err
 	}
 	implPath, specPath := args[0], args[1]
-	impl, err := lts.ReadFile(implPath, lts.ReadOptions{})
+	impl, err := readLTS(implPath, lts.ReadOptions{})
 	if err != nil {
 		return err
 	}
-	spec, err := lts.ReadFile(specPath, lts.ReadOptions{})
+	spec, err := readLTS(specPath, lts.ReadOptions{})
 	if err != nil {
 		return err
 	}

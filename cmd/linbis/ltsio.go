@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/linbis/linbis/internal/files"
+	"github.com/linbis/linbis/lts"
+)
+
+// Reading and writing LTSs for the verbs: "-" is standard input or
+// output. An input's format is the one its extension names, else the one
+// its first bytes show (an .aut file starts with its "des" header, a .dot
+// file with "digraph"); an output's is the one its extension names, else
+// the one --format names, else, on standard output, aut.
+
+// formatFlag names the format of an output LTS whose name does not.
+var formatFlag = &cli.StringFlag{Name: "format", Usage: "`FORMAT` of an output LTS written to standard output (-) or to a name without extension: aut or dot (inputs are recognised by their content)"}
+
+// extFormat returns "aut" or "dot" by path's extension, or "".
+func extFormat(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".aut":
+		return "aut"
+	case ".dot", ".gv":
+		return "dot"
+	}
+	return ""
+}
+
+// outputFormat returns the format of the output LTS path.
+func outputFormat(c *cli.Context, path string) (string, error) {
+	if f := extFormat(path); f != "" {
+		return f, nil
+	}
+	if findFlag(c.Command.Flags, "format") != nil && c.IsSet("format") {
+		switch f := c.String("format"); f {
+		case "aut", "dot":
+			return f, nil
+		default:
+			return "", fmt.Errorf("--format %q: expected aut or dot", f)
+		}
+	}
+	if path == "-" {
+		return "aut", nil
+	}
+	return "", fmt.Errorf("%s: unknown LTS format: expected a .aut or .dot file name, or --format aut|dot", path)
+}
+
+// readLTS reads the LTS at path, or on standard input for "-".
+func readLTS(path string, opts lts.ReadOptions) (*lts.LTS, error) {
+	format := extFormat(path)
+	if format == "aut" {
+		return lts.ReadAutFile(path, opts)
+	}
+	if format == "dot" {
+		return lts.ReadDotFile(path)
+	}
+	name, r := path, stdin
+	if path == "-" {
+		name = "<stdin>"
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	in := bufio.NewReader(r)
+	head, _ := in.Peek(64)
+	head = bytes.TrimSpace(head)
+	switch {
+	case bytes.HasPrefix(head, []byte("des")):
+		return lts.ReadAut(in, name, opts)
+	case bytes.HasPrefix(head, []byte("digraph")):
+		return lts.ReadDot(in, name)
+	}
+	return nil, fmt.Errorf("%s: unknown LTS format: expected an .aut file (starting with des) or a .dot file (starting with digraph)", name)
+}
+
+// writeLTS writes l whole to path, or to standard output for "-".
+func writeLTS(c *cli.Context, path string, l *lts.LTS) error {
+	format, err := outputFormat(c, path)
+	if err != nil {
+		return err
+	}
+	write := lts.WriteAut
+	if format == "dot" {
+		write = lts.WriteDot
+	}
+	if path == "-" {
+		return write(c.App.Writer, l)
+	}
+	return files.Create(path, func(w io.Writer) error { return write(w, l) })
+}
+
+// stdin is the standard input; tests replace it.
+var stdin io.Reader = os.Stdin
+
+// stdinHasData reports whether standard input is a pipe or a file (so a
+// verb with an optional input should read it) rather than a terminal or
+// /dev/null.
+func stdinHasData() bool {
+	f, ok := stdin.(*os.File)
+	if !ok {
+		return stdin != nil
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	return fi.Mode()&os.ModeNamedPipe != 0 || (fi.Mode().IsRegular() && fi.Size() > 0)
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/lts"
+)
+
+// linbisIn runs the CLI with input as its standard input.
+func linbisIn(input string, args ...string) (code int, stdout, stderr string) {
+	saved := stdin
+	stdin = strings.NewReader(input)
+	defer func() { stdin = saved }()
+	return linbis(args...)
+}
+
+// "-" is standard input or output wherever an LTS file is expected, with
+// --format where no extension says it; a piped info reads its input
+// instead of describing the bundled example.
+func TestStandardInputAndOutput(t *testing.T) {
+	code, out, errOut := linbisIn(exampleAut, "info", "-")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "<stdin>")
+	assert.Regexp(t, `states\s+33\b`, out)
+
+	code, out, errOut = linbisIn(exampleAut, "info")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "<stdin>", "piped input is read, not the bundled example")
+
+	code, out, errOut = linbisIn(exampleAut, "reduce", "-", "-o", "-", "-q")
+	require.Equal(t, 0, code, errOut)
+	q, err := lts.ReadAut(strings.NewReader(out), "q", lts.ReadOptions{})
+	require.NoError(t, err)
+	assert.Less(t, q.NumStates, int32(33))
+
+	code, dot, errOut := linbisIn(exampleAut, "convert", "-", "-", "--format", "dot")
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(dot, "digraph"), dot)
+	code, out, errOut = linbisIn(dot, "info", "-", "--json")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, `"states": 33`)
+
+	dir := t.TempDir()
+	noExt := filepath.Join(dir, "lts")
+	code, _, errOut = linbisIn(exampleAut, "convert", "-", noExt)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "unknown LTS format: expected a .aut or .dot file name, or --format aut|dot")
+	code, _, errOut = linbisIn(exampleAut, "convert", "-", noExt, "--format", "aut")
+	require.Equal(t, 0, code, errOut)
+	code, out, errOut = linbis("info", noExt) // recognised by its content
+	require.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `states\s+33\b`, out)
+
+	code, out, errOut = linbis("compile", "treiber", "--ops", "1", "-o", "-", "-q")
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "des ("), "stdout carries the LTS alone")
+	assert.Contains(t, errOut, "implementation")
+}
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-v"}} {
+		code, out, _ := linbis(args...)
+		assert.Equal(t, 0, code)
+		assert.Regexp(t, `^linbis \S+ \(.*`+regexpQuote(runtime.Version())+`\)\n$`, out)
+	}
+}
+
+func regexpQuote(s string) string { return strings.ReplaceAll(s, ".", `\.`) }
+
+// The bash script completes verbs, a verb's flags and bundled models;
+// it is run in bash when bash is installed. zsh and fish get scripts too.
+func TestCompletion(t *testing.T) {
+	code, script, errOut := linbis("completion", "bash")
+	require.Equal(t, 0, code, errOut)
+	for _, shell := range []string{"zsh", "fish"} {
+		code, out, errOut := linbis("completion", shell)
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, out, "verify")
+	}
+	code, _, errOut = linbis("completion", "tcsh")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, `unknown shell "tcsh"`)
+
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not installed: the script was checked as text only")
+	}
+	complete := func(words ...string) []string {
+		f := filepath.Join(t.TempDir(), "c.sh")
+		require.NoError(t, os.WriteFile(f, []byte(script), 0o644))
+		prog := `source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _linbis; printf '%s\n' "${COMPREPLY[@]}"`
+		cmd := exec.Command(bash, append([]string{"-c", prog, "bash", f}, words...)...)
+		cmd.Dir = t.TempDir()
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		cmd.Stderr = &out
+		require.NoError(t, cmd.Run(), out.String())
+		return strings.Fields(out.String())
+	}
+	assert.Equal(t, []string{"verify", "version"}, complete("linbis", "ver"))
+	assert.Contains(t, complete("linbis", "verify", "--ti"), "--timeout")
+	assert.Contains(t, complete("linbis", "verify", "tre"), "treiber")
+	assert.Contains(t, complete("linbis", "-q", "compile", "ms"), "ms-queue")
+}
