@@ -32,7 +32,10 @@ func randomSymmetricModel(r *rand.Rand) string {
 	sb.WriteString("  shared HP [1..nthreads] ref Node = null\n  shared D [1..nthreads] int = 0\n")
 	g := &randGen{r: r, sb: &sb, twoRefs: twoRefs}
 	for m := range 2 {
-		fmt.Fprintf(&sb, "  method m%d(v int) int {\n    a := Top\n    b := S\n    k := 0\n", m)
+		// a private node (a new one) makes threads at the same point tie
+		// with a marker in their keys: their orders are tried.
+		first := g.pick("Top", "new Node{value: v, next: Top}")
+		fmt.Fprintf(&sb, "  method m%d(v int) int {\n    a := %s\n    b := S\n    k := 0\n", m, first)
 		for range 1 + r.IntN(4) {
 			g.stmt(2, "    ")
 		}
