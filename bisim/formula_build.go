@@ -1,6 +1,7 @@
 package bisim
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -107,55 +108,69 @@ func newFormulaBuilder(q *lts.LTS, eq Equivalence) (*formulaBuilder, error) {
 		fb.tauOrder = order
 	}
 	sig := make([][]uint64, q.NumStates)
+	next := make([]int32, q.NumStates)
+	index, in := q.Incoming()
+	// Only the blocks of states with a step into a state whose block
+	// changed in the last round can split (signatures are built from the
+	// blocks of successors, and inherited along inert τ-steps, which stay
+	// inside the block); the others are left alone.
+	dirty := []bool{true}
+	var states []int32
 	for round := int32(1); ; round++ {
-		fb.signatures(sig)
-		// Group the states of each block by signature.
-		groups := map[string]int32{}
-		next := make([]int32, q.NumStates)
-		split := false
-		key := make([]byte, 0, 64)
-		for s := range next {
-			key = key[:0]
-			key = fmt.Appendf(key, "%d|%v", fb.block[s], sig[s])
-			if b, ok := groups[string(key)]; ok {
-				next[s] = b
-				continue
-			}
-			b := int32(len(groups))
-			groups[string(key)] = b
-			next[s] = b
-		}
-		// Blocks whose states all got one group keep their id; the others
-		// split into fresh blocks.
-		count := map[int32]map[int32]bool{}
-		for s, b := range fb.block {
-			if count[b] == nil {
-				count[b] = map[int32]bool{}
-			}
-			count[b][next[s]] = true
-		}
-		fresh := map[int32]int32{}
-		for s, b := range fb.block {
-			if len(count[b]) == 1 {
-				continue
-			}
-			split = true
-			nb, ok := fresh[next[s]]
-			if !ok {
-				nb = int32(len(fb.parent))
-				fb.parent = append(fb.parent, b)
-				fb.born = append(fb.born, round)
-				fresh[next[s]] = nb
-			}
-			next[s] = nb
-		}
-		for s, b := range fb.block {
-			if len(count[b]) > 1 {
-				fb.block[s] = next[s]
+		states = states[:0]
+		for s := range q.NumStates {
+			if dirty[fb.block[s]] {
+				states = append(states, s)
 			}
 		}
-		if !split {
+		fb.signatures(sig, dirty)
+		// Sort the states by (block, signature): a block splits when its
+		// run holds more than one signature, each becoming a fresh block.
+		slices.SortFunc(states, func(x, y int32) int {
+			if c := cmp.Compare(fb.block[x], fb.block[y]); c != 0 {
+				return c
+			}
+			return slices.Compare(sig[x], sig[y])
+		})
+		clear(dirty)
+		var changed []int32
+		for i := 0; i < len(states); {
+			b := fb.block[states[i]]
+			j := i + 1
+			for j < len(states) && fb.block[states[j]] == b {
+				j++
+			}
+			if !slices.Equal(sig[states[i]], sig[states[j-1]]) {
+				for g := i; g < j; {
+					h := g + 1
+					for h < j && slices.Equal(sig[states[h]], sig[states[g]]) {
+						h++
+					}
+					nb := int32(len(fb.parent))
+					fb.parent = append(fb.parent, b)
+					fb.born = append(fb.born, round)
+					for _, s := range states[g:h] {
+						next[s] = nb
+					}
+					g = h
+				}
+				changed = append(changed, states[i:j]...)
+			}
+			i = j
+		}
+		if len(changed) == 0 {
 			break
+		}
+		for len(dirty) < len(fb.parent) {
+			dirty = append(dirty, false)
+		}
+		for _, s := range changed {
+			fb.block[s] = next[s]
+		}
+		for _, d := range changed {
+			for _, t := range in[index[d]:index[d+1]] {
+				dirty[fb.block[q.Src[t]]] = true
+			}
 		}
 	}
 	if distinct := slices.Compact(slices.Sorted(slices.Values(fb.block))); len(distinct) != len(fb.block) {
@@ -164,13 +179,16 @@ func newFormulaBuilder(q *lts.LTS, eq Equivalence) (*formulaBuilder, error) {
 	return fb, nil
 }
 
-// signatures computes the signature of every state against the current
-// partition fb.block, as sorted entries label<<32|block (sigDiv for
-// divergence inside the block).
-func (fb *formulaBuilder) signatures(sig [][]uint64) {
+// signatures computes the signature of every state in a dirty block
+// against the current partition fb.block, as sorted entries
+// label<<32|block (sigDiv for divergence inside the block).
+func (fb *formulaBuilder) signatures(sig [][]uint64, dirty []bool) {
 	q := fb.q
 	if fb.eq == Strong {
 		for s := range sig {
+			if !dirty[fb.block[s]] {
+				continue
+			}
 			sig[s] = sig[s][:0]
 			for t := q.Out[s]; t < q.Out[s+1]; t++ {
 				sig[s] = append(sig[s], uint64(q.Label[t])<<32|uint64(fb.block[q.Dst[t]]))
@@ -181,6 +199,9 @@ func (fb *formulaBuilder) signatures(sig [][]uint64) {
 		return
 	}
 	for _, s := range fb.tauOrder {
+		if !dirty[fb.block[s]] {
+			continue
+		}
 		own := sig[s][:0]
 		for t := q.Out[s]; t < q.Out[s+1]; t++ {
 			a, d := q.Label[t], q.Dst[t]

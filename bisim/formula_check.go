@@ -6,12 +6,13 @@ import (
 	"github.com/linbis/linbis/lts"
 )
 
-// Holds reports whether the initial state of l satisfies f.
+// Holds reports whether the initial state of l satisfies f. It searches
+// from the initial state only as far as f leads (localChecker).
 func Holds(l *lts.LTS, f *Formula) bool {
 	if l.NumStates == 0 {
 		return false
 	}
-	return newFormulaChecker(l).sat(f)[l.Initial]
+	return newLocalChecker(l).holds(f, l.Initial)
 }
 
 // formulaChecker computes, for formulas over the labels of one LTS, the set

@@ -91,7 +91,7 @@ func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rena
 	e := &FormulaEvidence{Equivalence: eq, NameA: names[0], NameB: names[1],
 		Formula: f, HoldsIn: side, Holder: names[side], Other: names[1-side]}
 	holder, other := sides[side], sides[1-side]
-	path, marked, loop := witnessPath(holder, newFormulaChecker(holder), f)
+	path, marked, loop := witnessPath(holder, newLocalChecker(holder), f)
 	e.Witness = lts.TraceOf(holder, path)
 	e.Witness.LoopStart = loop
 	for _, i := range marked {

@@ -118,7 +118,7 @@ func actionPhrase(label string) string {
 // on the states), in a disjunction the first that holds; it stops at a
 // negation. marked lists the indices in path of the formula's own steps
 // (the a-steps of ⟨a⟩ and φ⟨a⟩ψ).
-func witnessPath(l *lts.LTS, c *formulaChecker, f *Formula) (path []int32, marked []int, loopStart int) {
+func witnessPath(l *lts.LTS, c *localChecker, f *Formula) (path []int32, marked []int, loopStart int) {
 	s := l.Initial
 	for {
 		switch f.Op {
@@ -134,26 +134,20 @@ func witnessPath(l *lts.LTS, c *formulaChecker, f *Formula) (path []int32, marke
 			continue
 		case OpOr:
 			for _, g := range f.Args {
-				if c.sat(g)[s] {
+				if c.holds(g, s) {
 					f = g
 					break
 				}
 			}
 			continue
 		case OpDiamond:
-			a, goal := c.label(f.Label), c.sat(f.Args[0])
-			for t := l.Out[s]; t < l.Out[s+1]; t++ {
-				if l.Label[t] == a && goal[l.Dst[t]] {
-					marked = append(marked, len(path))
-					path = append(path, t)
-					s = l.Dst[t]
-					break
-				}
-			}
-			f = f.Args[0]
+			t := c.step(s, c.label(f.Label), f.Args[0])
+			marked = append(marked, len(path))
+			path = append(path, t)
+			s, f = l.Dst[t], f.Args[0]
 			continue
 		case OpUntil:
-			steps, end := untilSteps(l, c, f, s)
+			steps, end := c.untilSearch(f, s)
 			if n := len(steps); n > 0 { // the a-step, or for a = τ the step into ψ
 				marked = append(marked, len(path)+n-1)
 			}
@@ -163,12 +157,11 @@ func witnessPath(l *lts.LTS, c *formulaChecker, f *Formula) (path []int32, marke
 		case OpDiverge:
 			// Every state satisfying Δφ has a τ-step to another one: walk
 			// until a state repeats.
-			div := c.sat(f)
 			at := map[int32]int{s: len(path)}
 			for {
 				var t int32
 				for t = l.Out[s]; t < l.Out[s+1]; t++ {
-					if l.Label[t] == lts.Tau && div[l.Dst[t]] {
+					if l.Label[t] == lts.Tau && c.holds(f, l.Dst[t]) {
 						break
 					}
 				}
@@ -182,42 +175,4 @@ func witnessPath(l *lts.LTS, c *formulaChecker, f *Formula) (path []int32, marke
 		}
 		return path, marked, -1
 	}
-}
-
-// untilSteps returns a shortest witness of f = φ⟨a⟩ψ from s (which
-// satisfies it): τ-steps through φ-states, then the a-step into ψ (none
-// when a = τ and the last state satisfies ψ itself), and the state reached.
-func untilSteps(l *lts.LTS, c *formulaChecker, f *Formula, s int32) (steps []int32, end int32) {
-	a, stay, goal := c.label(f.Label), c.sat(f.Args[0]), c.sat(f.Args[1])
-	parent := map[int32]int32{s: -1} // state -> τ-transition that reached it
-	walk := func(v int32) []int32 {
-		var p []int32
-		for ; parent[v] >= 0; v = l.Src[parent[v]] {
-			p = append(p, parent[v])
-		}
-		for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
-			p[i], p[j] = p[j], p[i]
-		}
-		return p
-	}
-	for queue := []int32{s}; len(queue) > 0; queue = queue[1:] {
-		v := queue[0]
-		if a == lts.Tau && goal[v] {
-			return walk(v), v
-		}
-		for t := l.Out[v]; t < l.Out[v+1]; t++ {
-			if l.Label[t] == a && goal[l.Dst[t]] {
-				return append(walk(v), t), l.Dst[t]
-			}
-		}
-		for t := l.Out[v]; t < l.Out[v+1]; t++ {
-			if d := l.Dst[t]; l.Label[t] == lts.Tau && stay[d] {
-				if _, ok := parent[d]; !ok {
-					parent[d] = t
-					queue = append(queue, d)
-				}
-			}
-		}
-	}
-	panic("bisim: until witness from a state that does not satisfy it")
 }

@@ -207,17 +207,19 @@ func TestFormulasDistinguishRandomPairs(t *testing.T) {
 	}
 }
 
-// TestCheckerAgreesWithNaiveEvaluator compares the model checker with the
-// naive evaluator on random formulas over random LTSs, in every state.
+// TestCheckerAgreesWithNaiveEvaluator compares both model checkers (global
+// and local) with the naive evaluator on random formulas over random LTSs, in every state.
 func TestCheckerAgreesWithNaiveEvaluator(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 23))
 	for seed := range 3000 {
 		l := randomLTS(uint64(seed), 8)
 		f := randomFormula(rng, 4)
 		sat := newFormulaChecker(l).sat(f)
+		local := newLocalChecker(l)
 		for s := range l.NumStates {
-			if sat[s] != naiveHolds(l, f, s) {
-				t.Fatalf("seed %d, state %d: checker says %v for %v", seed, s, sat[s], f)
+			want := naiveHolds(l, f, s)
+			if sat[s] != want || local.holds(f, s) != want {
+				t.Fatalf("seed %d, state %d: global checker says %v, local %v, naive %v for %v", seed, s, sat[s], local.holds(f, s), want, f)
 			}
 		}
 	}

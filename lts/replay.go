@@ -7,7 +7,8 @@ package lts
 // Checkers that work on a reduced LTS (a quotient, a union) use it to turn
 // their counterexample back into a path of the original LTS, whose
 // transitions carry threads and source steps. It is a breadth-first search
-// over (state, position in visible) pairs: O((n + m) · (len(visible) + 1)).
+// over (state, position in visible) pairs: O((n + m) · (len(visible) + 1))
+// in the worst case, but it visits only the pairs it reaches.
 func Replay(l *LTS, visible []string) (path []int32, ok bool) {
 	ids := make([]int32, len(visible))
 	for i, name := range visible {
@@ -17,14 +18,12 @@ func Replay(l *LTS, visible []string) (path []int32, ok bool) {
 	}
 	k := int32(len(visible)) + 1
 	n := l.NumStates
-	// parent[p] is the transition that first reached pair p = pos*n + state,
-	// -1 for the start, -2 when unreached.
-	parent := make([]int32, int64(n)*int64(k))
-	for i := range parent {
-		parent[i] = -2
-	}
+	// parent[p] is the transition that first reached pair p = pos*n +
+	// state, -1 for the start. A map: the search visits only the pairs
+	// along the trace, a small part of a big LTS.
+	parent := map[int64]int32{}
 	start := l.Initial
-	parent[start] = -1
+	parent[int64(start)] = -1
 	queue := []int64{int64(start)}
 	goal := int64(-1)
 	for len(queue) > 0 && goal < 0 {
@@ -45,7 +44,7 @@ func Replay(l *LTS, visible []string) (path []int32, ok bool) {
 				continue
 			}
 			q := int64(next)*int64(n) + int64(l.Dst[t])
-			if parent[q] == -2 {
+			if _, seen := parent[q]; !seen {
 				parent[q] = t
 				queue = append(queue, q)
 			}
