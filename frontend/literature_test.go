@@ -1,0 +1,69 @@
+package frontend_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/verify"
+)
+
+// TestLiteratureModels checks the verdicts that the headers of the
+// bundled literature models state, with verify, at the bound each header
+// names (its client block) and at a smaller one where the verdict already
+// shows. A verdict that needs a larger bound than CI affords is said so in
+// the header and checked at the small bound only.
+func TestLiteratureModels(t *testing.T) {
+	yes, no := verify.Yes, verify.No
+	tests := []struct {
+		model        string
+		threads, ops int // 0: the model's client block (the header's bound)
+		lin, lf      verify.Verdict
+	}{
+		{"cas-consensus", 0, 0, yes, yes},
+		{"cas-consensus", 2, 1, yes, yes},
+		{"lamport-queue-2p", 0, 0, no, yes},
+		{"two-lock-queue", 0, 0, yes, no},
+		{"two-lock-queue", 2, 1, yes, no},
+		{"ms-queue-nohelp", 0, 0, yes, no},
+		{"dglm-queue", 0, 0, yes, yes},
+		{"dglm-queue", 2, 1, yes, yes},
+		{"seqlock", 0, 0, yes, no},
+		{"snapshot", 0, 0, yes, yes},
+		{"tagged-treiber", 0, 0, yes, yes},
+		{"tagged-treiber", 2, 2, yes, yes},
+		{"lazy-list", 0, 0, yes, no},
+		{"lazy-list", 2, 1, yes, no},
+		{"harris-michael", 0, 0, yes, yes},
+		{"harris-michael", 2, 1, yes, yes},
+		{"harris-michael-nomark", 0, 0, no, yes},
+		{"rdcss", 0, 0, yes, yes},
+		{"rdcss", 2, 1, yes, yes},
+		{"rdcss-naive", 0, 0, no, yes},
+		{"elimination-stack", 0, 0, yes, yes},
+		{"elimination-stack", 3, 1, yes, yes},
+	}
+	for _, tc := range tests {
+		name := tc.model
+		if tc.threads > 0 {
+			name += fmt.Sprintf("/%dx%d", tc.threads, tc.ops)
+		}
+		t.Run(name, func(t *testing.T) {
+			src, err := frontend.Example(tc.model)
+			require.NoError(t, err)
+			m, err := frontend.Parse(tc.model+".lin", src)
+			require.NoError(t, err)
+			b := m.DefaultBounds()
+			if tc.threads > 0 {
+				b.Threads, b.Ops = tc.threads, tc.ops
+			}
+			out, err := verify.Run(tc.model, m, b, verify.Options{Method: verify.Auto, Compile: frontend.DefaultOptions()})
+			require.NoError(t, err)
+			assert.Equal(t, tc.lin, out.Report.Linearizable, "linearizable at %v", b)
+			assert.Equal(t, tc.lf, out.Report.LockFree, "lock-free at %v", b)
+		})
+	}
+}
