@@ -130,6 +130,90 @@ func benchMGC(k, steps, modulus, ops int) *lts.LTS {
 	return b.Build()
 }
 
+// benchManyLabels makes a seeded random LTS with n states and 2n
+// transitions, a quarter of them τ and each of the others with a label of
+// its own: data in labels, as in many mCRL2 and CADP LTSs. A refinement
+// that pays per label and target block is quadratic here.
+func benchManyLabels(n int32) *lts.LTS {
+	rng := rand.New(rand.NewPCG(uint64(n), 11))
+	b := lts.NewBuilder()
+	b.SetNumStates(n)
+	b.Grow(int(2 * n))
+	for i := range 2 * n {
+		label := lts.Tau
+		if rng.IntN(4) > 0 {
+			label = b.Label(fmt.Sprintf("l%d", i))
+		}
+		b.AddTransition(rng.Int32N(n), label, rng.Int32N(n))
+	}
+	return b.Build()
+}
+
+// benchLabelChain makes a chain of n states with a label of its own per
+// step, the smallest input on which a per-label cost shows alone.
+func benchLabelChain(n int32) *lts.LTS {
+	b := lts.NewBuilder()
+	b.SetNumStates(n)
+	b.Grow(int(n))
+	for s := range n - 1 {
+		b.AddTransition(s, b.Label(fmt.Sprintf("l%d", s)), s+1)
+	}
+	return b.Build()
+}
+
+// benchTauChains makes 16 τ-chains of n/16 states each over three visible
+// labels: every state but a chain's last has a τ-step to its successor,
+// and a quarter of the states also a visible step to a random state. A
+// state's branching class depends on the visible steps at and below it on
+// its chain, so the chains are cut into many classes from deep inside:
+// a refinement whose backward search over inert τ-steps is not bounded by
+// the smaller side of a split is quadratic here.
+func benchTauChains(n int32) *lts.LTS {
+	rng := rand.New(rand.NewPCG(uint64(n), 13))
+	b := lts.NewBuilder()
+	b.SetNumStates(n)
+	b.Grow(int(n + n/4))
+	labels := []int32{b.Label("a"), b.Label("b"), b.Label("c")}
+	length := max(n/16, 1)
+	for s := range n {
+		if (s+1)%length != 0 && s+1 < n {
+			b.AddTransition(s, lts.Tau, s+1)
+		}
+		if rng.IntN(4) == 0 {
+			b.AddTransition(s, labels[rng.IntN(len(labels))], rng.Int32N(n))
+		}
+	}
+	return b.Build()
+}
+
+// benchTauSCC makes an LTS with n states and 2.5n transitions whose first
+// half is one τ-cycle, a τ-SCC that contraction turns into one kernel
+// state with about n transitions; every state also has two steps to
+// random states, labelled τ, a, b or c, its τ-steps only to higher
+// numbers (so the second half has no τ-cycle and the first half no
+// τ-step in from it). The contracted state is next to nearly every split.
+func benchTauSCC(n int32) *lts.LTS {
+	rng := rand.New(rand.NewPCG(uint64(n), 17))
+	b := lts.NewBuilder()
+	b.SetNumStates(n)
+	b.Grow(int(n/2 + 2*n))
+	labels := []int32{lts.Tau, b.Label("a"), b.Label("b"), b.Label("c")}
+	ring := max(n/2, 1)
+	for s := range ring {
+		b.AddTransition(s, lts.Tau, (s+1)%ring)
+	}
+	for s := range n {
+		for range 2 {
+			d, label := rng.Int32N(n), labels[rng.IntN(len(labels))]
+			if label == lts.Tau && d <= s {
+				continue
+			}
+			b.AddTransition(s, label, d)
+		}
+	}
+	return b.Build()
+}
+
 func BenchmarkPartition(b *testing.B) {
 	type input struct {
 		name string
@@ -147,6 +231,13 @@ func BenchmarkPartition(b *testing.B) {
 	// 2^(1/3) where it can: the transitions (3.1·L³) about double.
 	for _, L := range []int32{16, 24, 32, 40, 48, 64, 80, 96, 128, 160} {
 		inputs = append(inputs, input{fmt.Sprintf("cycles/L=%d", L), func() *lts.LTS { return benchCycles(L) }})
+	}
+	for n := int32(25000); n <= 1600000; n *= 2 {
+		inputs = append(inputs,
+			input{fmt.Sprintf("manylabels/m=%d", 2*n), func() *lts.LTS { return benchManyLabels(n) }},
+			input{fmt.Sprintf("labelchain/m=%d", n), func() *lts.LTS { return benchLabelChain(n) }},
+			input{fmt.Sprintf("tauchains/n=%d", n), func() *lts.LTS { return benchTauChains(n) }},
+			input{fmt.Sprintf("tauscc/n=%d", n), func() *lts.LTS { return benchTauSCC(n) }})
 	}
 	for _, in := range inputs {
 		b.Run(in.name, func(b *testing.B) { benchInput(b, in.make()) })

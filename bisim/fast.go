@@ -39,9 +39,13 @@ import (
 //     bisimilar to an old one) and checks N alone, reading N's
 //     transitions; otherwise it either reads all transitions of P or
 //     compares the new bottom states with an old bottom state ref of R,
-//     whichever reads fewer. checkBottomKeys does the reading and makes C'
-//     target-dirty wherever (a', C') is unstable. A state becomes a new
-//     bottom state at most once.
+//     whichever reads fewer. checkBottomKeys does the reading. Where it
+//     read all of a block X and X is unstable under (a', C'), it knows all
+//     sources in X of a'-steps into C' and records them as a local
+//     splitter of X (splitLocal); where it compared with ref, C' becomes
+//     target-dirty, unless the transitions into such C' outnumber those
+//     out of P, and then P is read whole (resolveKeys). A state becomes a
+//     new bottom state at most once.
 //   - A split moves the smaller side to a fresh block. splitRound moves
 //     the marked states of all blocks split in a round in one pass over the
 //     marked states, and split finds the τ-steps that stop being inert from
@@ -67,7 +71,9 @@ import (
 // Invariants: (1) the partition is always coarser than the coarsest stable
 // one, because every splitter used is a union of current blocks and only
 // non-inert transitions are marked (such a splitter never separates
-// bisimilar states); (2) every block is
+// bisimilar states; a local splitter holds all the sources of a block's
+// a-steps into C, so it is such a splitter for the parts of that block);
+// (2) between targets, once the local splitters are done, every block is
 // stable under every (a, C) with C not target-dirty: a block's stability
 // can be broken only by a split of a block its transitions enter (which is
 // then target-dirty) or by a change of its own inert paths, which happens
@@ -89,12 +95,21 @@ import (
 // check, and the targets on which the new bottom states differed from G
 // were re-read one by one (on benchRandom(10k/20k/40k): 2.4 M/8.0 M/31 M
 // transitions of G read, 1.0 M/3.5 M/11.9 M arcs re-read, against
-// 52 k/119 k/248 k for the targets made dirty by splits).
+// 52 k/119 k/248 k for the targets made dirty by splits). benchTauSCC, a
+// τ-SCC that half the transitions enter, was superlinear (work 2.4–3.1×
+// per doubling from 25 k to 400 k states) until checkBottomKeys recorded
+// local splitters instead of making that SCC target-dirty again and again
+// (re-read 9, 11, 30, 32 times at 50 k … 400 k states, each time about n
+// transitions); now 2.0–2.3×. A chain of n states with a label per step
+// was quadratic (4× per doubling) while processTarget looped over every
+// label for every target, and checkBottomKeys walked the labels in order
+// with a cursor per state; both now visit only the labels they meet.
 func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	r := newRefiner(k)
 	r.pushTarget(0)
 	steps := 0
 	for {
+		r.splitLocal()
 		c := r.popTarget()
 		if c < 0 {
 			break
@@ -119,6 +134,7 @@ type refiner struct {
 	// Per block, beside the core's.
 	rep      []int32 // a bottom state of each block, of small out-degree if possible; -1 if not known
 	blockOut []int32 // transitions out of the states of each block
+	blockIn  []int32 // transitions into the states of each block
 
 	// The worklist of target-dirty blocks.
 	targets   [33][]int32 // target-dirty blocks by bit length of their size when pushed
@@ -130,12 +146,25 @@ type refiner struct {
 	byLabel [][]int32
 	labels  []int32
 
-	// checkBottomKeys: a cursor per state read, and per-block key counters,
-	// valid where keyTick == tick.
-	cursor, keyBlocks, keyStates []int32
-	keyTick                      []uint32
-	tick                         uint32
-	nbCount, lastNB              []int32
+	// checkBottomKeys: the transitions read, by label, and the labels met;
+	// per-block key counters, valid where keyTick == tick: bottom states
+	// with the key (nbCount, lastNB the last one counted), transitions with
+	// it and then their fill position in localSrc (keyFill).
+	keyByLabel               [][]int32
+	keyLabels                []int32
+	keyBlocks, keyStates     []int32
+	keyTick                  []uint32
+	tick                     uint32
+	nbCount, lastNB, keyFill []int32
+
+	// Local splitters recorded by checkBottomKeys, to be split under by
+	// splitLocal: the i-th is localSrc[localEnd[i-1]:localEnd[i]].
+	localSrc, localEnd []int32
+
+	// The blocks checkBottomKeys found for resolveKeys, and a flag per
+	// block for those listed.
+	keyDiff   []int32
+	keyListed []bool
 
 	// separateNewBottom: nLeft[s] counts the inert successors of s not yet
 	// known to be in N, valid where nSeen == nEpoch.
@@ -147,12 +176,14 @@ type refiner struct {
 func newRefiner(k *kernel) *refiner {
 	n := k.n
 	r := &refiner{blockPartition: newBlockPartition(k),
-		nSeen: make([]uint32, n), nLeft: make([]int32, n), byLabel: make([][]int32, k.numLabels)}
+		nSeen: make([]uint32, n), nLeft: make([]int32, n),
+		byLabel: make([][]int32, k.numLabels), keyByLabel: make([][]int32, k.numLabels)}
 	r.addFastBlock()
 	for s := int32(0); s < n; s++ {
 		r.perm[s], r.where[s] = s, s
 	}
 	r.blockOut[0] = int32(len(k.src))
+	r.blockIn[0] = int32(len(k.src))
 	// inArc: the transitions by target, by counting sort.
 	r.inIndex = make([]int32, n+1)
 	for _, d := range k.dst {
@@ -200,10 +231,13 @@ func (r *refiner) addFastBlock() {
 	n := r.k.n
 	r.rep = appendBlockEntry(r.rep, -1, n)
 	r.blockOut = appendBlockEntry(r.blockOut, 0, n)
+	r.blockIn = appendBlockEntry(r.blockIn, 0, n)
+	r.keyListed = appendBlockEntry(r.keyListed, false, n)
 	r.inTargets = appendBlockEntry(r.inTargets, false, n)
 	r.keyTick = appendBlockEntry(r.keyTick, 0, n)
 	r.nbCount = appendBlockEntry(r.nbCount, 0, n)
 	r.lastNB = appendBlockEntry(r.lastNB, 0, n)
+	r.keyFill = appendBlockEntry(r.keyFill, 0, n)
 }
 
 // lighter returns whichever of the states a (-1: none) and b has fewer
@@ -390,10 +424,11 @@ func (r *refiner) split(b int32) {
 		cost += k.out[s+1] - k.out[s]
 	}
 	if r.blockOut[reach] <= cost {
-		r.checkBottomKeys(r.perm[r.begin[reach]:r.end[reach]])
+		r.checkBottomKeys(r.perm[r.begin[reach]:r.end[reach]], true)
 	} else {
 		r.keyStates = append(append(r.keyStates[:0], ref), r.newBottom...)
-		r.checkBottomKeys(r.keyStates)
+		r.checkBottomKeys(r.keyStates, false)
+		r.resolveKeys(reach)
 	}
 	if r.rep[reach] < 0 {
 		for _, s := range r.newBottom {
@@ -407,11 +442,12 @@ func (r *refiner) split(b int32) {
 func (r *refiner) detach(b, hi int32) int32 {
 	nb := r.newBlock(hi, r.end[b])
 	r.end[b] = hi
-	moved, repMoved, out := int32(0), int32(-1), int32(0)
+	moved, repMoved, out, in := int32(0), int32(-1), int32(0), int32(0)
 	r.work += int64(r.end[nb] - hi)
 	for _, s := range r.perm[hi:r.end[nb]] {
 		r.block[s] = nb
 		out += r.k.out[s+1] - r.k.out[s]
+		in += r.inIndex[s+1] - r.inIndex[s]
 		if r.inertOut[s] == 0 {
 			moved++
 			repMoved = r.lighter(repMoved, s)
@@ -421,6 +457,8 @@ func (r *refiner) detach(b, hi int32) int32 {
 	r.bottom[b] -= moved
 	r.blockOut[nb] = out
 	r.blockOut[b] -= out
+	r.blockIn[nb] = in
+	r.blockIn[b] -= in
 	r.rep[nb] = repMoved
 	if rb := r.rep[b]; rb >= 0 && r.block[rb] != b {
 		r.rep[b] = -1
@@ -470,7 +508,7 @@ func (r *refiner) separateNewBottom(reach int32) {
 			}
 		}
 	}
-	r.checkBottomKeys(list)
+	r.checkBottomKeys(list, true)
 }
 
 // repOf returns rep[b], finding a bottom state of b first if none is known
@@ -494,65 +532,137 @@ func (r *refiner) repOf(b int32) int32 {
 	return s
 }
 
-// checkBottomKeys makes target-dirty every block C such that, for some
-// label a, some state of states has a non-inert a-transition into C but
-// not every bottom state among states has one; targets already dirty are
-// skipped. Called with all the states of a block, it finds every (a, C)
-// under which the block may be unstable (a block is stable under (a, C)
-// iff no state or every bottom state has such a transition). Called with
-// an old bottom state ref of a block and new bottom states of a part of
-// it, it finds every (a, C) on which they differ: the old block was
-// stable, so ref has every (a, C) any state of it has, and the new bottom
-// states must have the same ones.
+// checkBottomKeys finds every block C such that, for some label a, some
+// state of states has a non-inert a-transition into C but not every bottom
+// state among states has one; targets already dirty are skipped. Called
+// with an old bottom state ref of a block and new bottom states of a part
+// of it (whole false), it finds every (a, C) on which they differ — the
+// old block was stable, so ref has every (a, C) any state of it has, and
+// the new bottom states must have the same ones — and makes C
+// target-dirty (resolveKeys). Called with all the states of a block X (whole), it finds
+// every (a, C) under which X may be unstable (a block is stable under
+// (a, C) iff no state or every bottom state has such a transition), and,
+// having read every transition of X, records the sources of X's a-steps
+// into C as a local splitter of X (splitLocal) instead of making C
+// target-dirty: re-reading every transition into C for the sake of one
+// block was quadratic where C is a contracted τ-SCC that half the
+// transitions enter (benchTauSCC).
 //
-// It needs no sorting: the transitions of every kernel state are sorted by
-// label (see kernel.dedupe), so it walks the labels in order with a cursor
-// per state, and within one label counts per target block how many bottom
-// states have it.
-func (r *refiner) checkBottomKeys(states []int32) {
+// The transitions of states are grouped by label in one pass (keyByLabel,
+// the labels in the order met): walking the labels in increasing order
+// with a cursor per state cost |states| per label, quadratic where labels
+// carry data. Within one label it counts per target block how many bottom
+// states have it (the transitions of a state are contiguous).
+func (r *refiner) checkBottomKeys(states []int32, whole bool) {
 	k := r.k
-	r.cursor = r.cursor[:0]
 	need := int32(0)
+	labels := r.keyLabels[:0]
 	for _, s := range states {
-		r.cursor = append(r.cursor, k.out[s])
 		if r.inertOut[s] == 0 {
 			need++
 		}
-	}
-	for {
-		a := int32(-1) // the smallest label not yet walked
-		for i, s := range states {
-			if t := r.cursor[i]; t < k.out[s+1] && (a < 0 || k.lab[t] < a) {
-				a = k.lab[t]
+		r.work += 1 + int64(k.out[s+1]-k.out[s])
+		for t := k.out[s]; t < k.out[s+1]; t++ {
+			a := k.lab[t]
+			if len(r.keyByLabel[a]) == 0 {
+				labels = append(labels, a)
 			}
+			r.keyByLabel[a] = append(r.keyByLabel[a], t)
 		}
-		r.work += 2 * int64(len(states))
-		if a < 0 {
-			return
-		}
+	}
+	r.keyLabels = labels
+	for _, a := range labels {
+		ts := r.keyByLabel[a]
+		r.keyByLabel[a] = ts[:0]
 		r.nextTick()
 		r.keyBlocks = r.keyBlocks[:0]
-		for i, s := range states {
-			bottom := r.inertOut[s] == 0
-			t := r.cursor[i]
-			for ; t < k.out[s+1] && k.lab[t] == a; t++ {
-				if c := r.block[k.dst[t]]; !r.inTargets[c] && !r.inert(t) {
-					r.touchKey(c)
-					if bottom && r.lastNB[c] != int32(i) {
-						r.lastNB[c] = int32(i)
-						r.nbCount[c]++
-					}
+		r.work += int64(len(ts))
+		for _, t := range ts {
+			if c := r.block[k.dst[t]]; !r.inTargets[c] && !r.inert(t) {
+				r.touchKey(c)
+				r.keyFill[c]++
+				if s := k.src[t]; r.inertOut[s] == 0 && r.lastNB[c] != s {
+					r.lastNB[c] = s
+					r.nbCount[c]++
 				}
 			}
-			r.work += int64(t - r.cursor[i])
-			r.cursor[i] = t
 		}
+		local := false
 		for _, c := range r.keyBlocks {
-			if r.nbCount[c] < need {
-				r.pushTarget(c)
+			switch {
+			case r.nbCount[c] == need:
+				r.keyFill[c] = -1
+			case whole:
+				// Room for the sources of X's a-steps into C, filled below.
+				start := int32(len(r.localSrc))
+				r.localSrc = slices.Grow(r.localSrc, int(r.keyFill[c]))[:start+r.keyFill[c]]
+				r.localEnd = append(r.localEnd, start+r.keyFill[c])
+				r.keyFill[c] = start
+				local = true
+			default:
+				r.keyFill[c] = -1
+				if !r.keyListed[c] {
+					r.keyListed[c] = true
+					r.keyDiff = append(r.keyDiff, c)
+				}
+			}
+		}
+		if !local {
+			continue
+		}
+		r.work += int64(len(ts))
+		for _, t := range ts {
+			if c := r.block[k.dst[t]]; r.keyTick[c] == r.tick && r.keyFill[c] >= 0 && !r.inert(t) {
+				r.localSrc[r.keyFill[c]] = k.src[t]
+				r.keyFill[c]++
 			}
 		}
 	}
+}
+
+// resolveKeys handles the blocks C that checkBottomKeys listed in keyDiff
+// for part reach of a split, on which its new bottom states differ from
+// an old bottom state: reach is unstable under some (a, C). If the
+// transitions into those blocks are more than those out of reach, it
+// reads reach whole to split it under local splitters (a contracted
+// τ-SCC that half the transitions enter would otherwise be re-read after
+// every such split); otherwise each C becomes target-dirty.
+func (r *refiner) resolveKeys(reach int32) {
+	in := int64(0)
+	for _, c := range r.keyDiff {
+		r.keyListed[c] = false
+		in += int64(r.blockIn[c])
+	}
+	r.work += int64(len(r.keyDiff))
+	if len(r.keyDiff) > 0 && in > int64(r.blockOut[reach]) {
+		r.checkBottomKeys(r.perm[r.begin[reach]:r.end[reach]], true)
+	} else {
+		for _, c := range r.keyDiff {
+			r.pushTarget(c)
+		}
+	}
+	r.keyDiff = r.keyDiff[:0]
+}
+
+// splitLocal splits under the local splitters recorded by checkBottomKeys
+// (each the sources of a block's a-steps into a block C, all of them, so
+// that marking them splits the block's parts correctly even after other
+// splits of it), in the order recorded, including those that its own
+// splits record. Then every block is again stable under every (a, C) with
+// C not target-dirty.
+func (r *refiner) splitLocal() {
+	for i := 0; i < len(r.localEnd); i++ {
+		start := int32(0)
+		if i > 0 {
+			start = r.localEnd[i-1]
+		}
+		r.startRound()
+		for _, s := range r.localSrc[start:r.localEnd[i]] {
+			r.markState(s)
+		}
+		r.splitRound()
+	}
+	r.localSrc, r.localEnd = r.localSrc[:0], r.localEnd[:0]
 }
 
 // nextTick starts a new set of per-block key counters for checkBottomKeys.
@@ -570,17 +680,20 @@ func (r *refiner) touchKey(c int32) {
 		return
 	}
 	r.keyTick[c] = r.tick
-	r.nbCount[c], r.lastNB[c] = 0, -1
+	r.nbCount[c], r.lastNB[c], r.keyFill[c] = 0, -1, 0
 	r.keyBlocks = append(r.keyBlocks, c)
 }
 
 // processTarget splits every block under (a, C) for every label a of a
 // transition into C. One pass over the transitions into C gathers their
-// sources by label (labels are few and dense). Sources in singleton blocks
-// are left out: such a block cannot split, and blocks only shrink. The
-// labels are taken in increasing order, so τ (label 0) comes first, while C
+// sources by label. Sources in singleton blocks are left out: such a block
+// cannot split, and blocks only shrink. τ (label 0) comes first, while C
 // is still one block: its τ-steps from C into C are inert and left out,
-// and no earlier round can have split C.
+// and no earlier split of this call can have split C. The other labels are
+// taken in the order met: a loop over all labels would cost |labels| per
+// target, quadratic on LTSs with data in their labels (a chain of n states
+// with a label per step has n labels and n targets), and sorting the
+// labels met would add a log factor. Any order finds the same partition.
 func (r *refiner) processTarget(c int32) {
 	k := r.k
 	inert := k.inert
@@ -590,19 +703,31 @@ func (r *refiner) processTarget(c int32) {
 			a, src := int32(arc>>32), int32(uint32(arc))
 			b := r.block[src]
 			if r.end[b]-r.begin[b] > 1 && !(inert && a == lts.Tau && b == c) {
+				if len(r.byLabel[a]) == 0 {
+					r.labels = append(r.labels, a)
+				}
 				r.byLabel[a] = append(r.byLabel[a], src)
 			}
 		}
 	}
-	for a, sources := range r.byLabel {
-		if len(sources) == 0 {
-			continue
-		}
-		r.startRound()
-		for _, src := range sources {
-			r.markState(src)
-		}
-		r.byLabel[a] = sources[:0]
-		r.splitRound()
+	if len(r.byLabel[lts.Tau]) > 0 {
+		r.splitUnderLabel(lts.Tau)
 	}
+	for _, a := range r.labels {
+		if a != lts.Tau {
+			r.splitUnderLabel(a)
+		}
+	}
+	r.labels = r.labels[:0]
+}
+
+// splitUnderLabel splits every block under (a, C), the sources of the
+// a-transitions into C being byLabel[a], and empties byLabel[a].
+func (r *refiner) splitUnderLabel(a int32) {
+	r.startRound()
+	for _, src := range r.byLabel[a] {
+		r.markState(src)
+	}
+	r.byLabel[a] = r.byLabel[a][:0]
+	r.splitRound()
 }

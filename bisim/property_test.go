@@ -79,24 +79,35 @@ func TestFastMatchesGVOnLargerLTSs(t *testing.T) {
 	}
 }
 
-// TestFastMatchesGVWithGiantSCC compares Fast and GJ with GV on the random
-// benchmark family, whose τ-half makes a giant τ-SCC: contracted, it is a
-// kernel state of huge out-degree, next to nearly every split (see
-// "Complexity" at fastRefine).
-func TestFastMatchesGVWithGiantSCC(t *testing.T) {
-	for _, n := range []int32{300, 1000, 2000} {
-		l := benchRandom(n)
-		for _, eq := range allEquivalences {
-			t.Run(fmt.Sprintf("n=%d/%v", n, eq), func(t *testing.T) {
-				gv, ng, err := Partition(l, eq, Options{Algorithm: GV})
-				require.NoError(t, err)
-				for _, alg := range []Algorithm{Fast, GJ} {
-					got, n, err := Partition(l, eq, Options{Algorithm: alg})
+// TestFamiliesAgreeWithGV compares Fast and GJ with GV on the benchmark
+// families where the oracle is too slow: the random family, whose τ-half
+// makes a giant τ-SCC (contracted, a kernel state of huge out-degree next
+// to nearly every split, see "Complexity" at fastRefine), labels with
+// data (a label per transition), long τ-chains and a τ-SCC that half the
+// transitions enter.
+func TestFamiliesAgreeWithGV(t *testing.T) {
+	families := []struct {
+		name string
+		make func(n int32) *lts.LTS
+	}{
+		{"random", benchRandom}, {"manylabels", benchManyLabels}, {"labelchain", benchLabelChain},
+		{"tauchains", benchTauChains}, {"tauscc", benchTauSCC},
+	}
+	for _, f := range families {
+		for _, n := range []int32{300, 1000, 2000} {
+			l := f.make(n)
+			for _, eq := range allEquivalences {
+				t.Run(fmt.Sprintf("%s/n=%d/%v", f.name, n, eq), func(t *testing.T) {
+					gv, ng, err := Partition(l, eq, Options{Algorithm: GV})
 					require.NoError(t, err)
-					assert.Equal(t, ng, n, "%v", alg)
-					assert.Equal(t, gv, got, "%v", alg)
-				}
-			})
+					for _, alg := range []Algorithm{Fast, GJ} {
+						got, n, err := Partition(l, eq, Options{Algorithm: alg})
+						require.NoError(t, err)
+						assert.Equal(t, ng, n, "%v", alg)
+						assert.Equal(t, gv, got, "%v", alg)
+					}
+				})
+			}
 		}
 	}
 }
@@ -140,6 +151,37 @@ func requireAgreesWithGV(t *testing.T, l *lts.LTS, what string) {
 			require.NoError(t, err)
 			require.Equal(t, ng, n, "%s %v %v", what, eq, alg)
 			require.Equal(t, gv, got, "%s %v %v", what, eq, alg)
+		}
+	}
+}
+
+// TestWorkPerDoubling pins the growth of the work counter (refineStats)
+// of Fast and GJ on the families where a per-label or per-target term
+// once made Fast quadratic: doubling the input may at most 2.3× the work.
+// (The counts are deterministic: the inputs are seeded.)
+func TestWorkPerDoubling(t *testing.T) {
+	families := []struct {
+		name string
+		make func(n int32) *lts.LTS
+	}{
+		{"manylabels", benchManyLabels}, {"labelchain", benchLabelChain}, {"tauscc", benchTauSCC},
+	}
+	for _, f := range families {
+		for _, eq := range allEquivalences {
+			for _, alg := range []Algorithm{Fast, GJ} {
+				var last int64
+				for _, n := range []int32{10000, 20000, 40000} {
+					var stats refineStats
+					_, _, err := Partition(f.make(n), eq, Options{Algorithm: alg, stats: &stats})
+					require.NoError(t, err)
+					if last > 0 {
+						ratio := float64(stats.work) / float64(last)
+						t.Logf("%s %v %v n=%d: work ×%.2f", f.name, eq, alg, n, ratio)
+						assert.LessOrEqual(t, ratio, 2.3, "%s %v %v n=%d", f.name, eq, alg, n)
+					}
+					last = stats.work
+				}
+			}
 		}
 	}
 }
