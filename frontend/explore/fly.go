@@ -1,8 +1,10 @@
 package explore
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/lts"
@@ -96,6 +98,7 @@ type FlyResult struct {
 type FlyStats struct {
 	Pairs       int64 // product pairs stored
 	States      int64 // implementation states stored (orbit representatives under symmetry)
+	Expanded    int64 // implementation states expanded (both passes; a state once per level it is paired in)
 	Transitions int64 // implementation successors computed (both passes)
 	SpecStates  int64 // specification states explored
 	Subsets     int64 // distinct specification subsets
@@ -200,6 +203,7 @@ type flySearch struct {
 	// perms are the permutations met, interned (0: the identity).
 	perms   [][]uint8
 	permIDs map[string]uint16
+	succs   []flySucc // of the state expanded last
 	cur     []int32
 	enc     []byte
 }
@@ -263,44 +267,102 @@ type flyStep struct {
 	to     int32 // an implementation state id
 }
 
-// searchPairs runs the breadth-first search of the product. It returns
-// the violating step when the specification cannot follow one.
+// searchPairs runs the breadth-first search of the product, level by
+// level. It returns the violating step when the specification cannot
+// follow one.
+//
+// A state is usually paired with several subsets (the histories that
+// reach it differ), and its successors are the same for each: within a
+// level, the pairs are taken state by state and each state is expanded
+// once for all its pairs of the level. That keeps the search breadth-first
+// (every pair of a level before any of the next), so the first violation
+// found is still a shortest one.
 func (f *flySearch) searchPairs() (*flyStep, error) {
+	var level []int32
+	for lo := int32(0); int(lo) < len(f.state); {
+		hi := int32(len(f.state))
+		level = level[:0]
+		for p := lo; p < hi; p++ {
+			level = append(level, p)
+		}
+		slices.SortStableFunc(level, func(a, b int32) int { return cmp.Compare(f.state[a], f.state[b]) })
+		for i := 0; i < len(level); {
+			s := f.state[level[i]]
+			j := i + 1
+			for j < len(level) && f.state[level[j]] == s {
+				j++
+			}
+			if f.o.Progress != nil && f.res.Stats.Expanded&0x3fff == 0 {
+				f.o.Progress(int64(len(f.state)), int64(f.set.len()))
+			}
+			t, fail := f.expand(s)
+			if fail != nil {
+				return nil, f.modelError(level[i], t, fail)
+			}
+			for _, p := range level[i:j] {
+				if v, err := f.follow(p); v != nil || err != nil {
+					return v, err
+				}
+			}
+			i = j
+		}
+		lo = hi
+	}
+	return nil, nil
+}
+
+// flySucc is a successor of the state being expanded: the id of its
+// representative, the thread that took the step, the permutation to the
+// representative and the label key (0 for τ).
+type flySucc struct {
+	to     int32
+	thread uint8
+	perm   uint16
+	label  labelKey
+}
+
+// expand computes the successors of state s into f.succs, adding the new
+// ones to the states; on a model error it returns the failing thread and
+// the failure.
+func (f *flySearch) expand(s int32) (int, *failure) {
 	blk := &f.st.blk
-	for p := int32(0); int(p) < len(f.state); p++ {
-		if f.o.Progress != nil && p&0xffff == 0 {
-			f.o.Progress(int64(len(f.state)), int64(f.set.len()))
-		}
-		f.cur = decode(f.cur[:0], f.set.encoding(f.offs[f.state[p]]))
-		t, fail := f.st.successors(f.cur)
-		f.res.Stats.Transitions += int64(len(blk.succs))
-		for i := range blk.succs {
-			sc := &blk.succs[i]
-			to, perm := f.representative(blk.batch[sc.start:sc.end])
-			sub := f.subset[p]
-			if sc.label != 0 && isVisible(sc.label) {
-				next, err := f.spec.afterLabel(sub, sc.label)
-				if err != nil {
-					return nil, err
-				}
-				if next == noSubset {
-					sid, _ := f.insertState(to)
-					return &flyStep{from: p, thread: sc.thread, perm: perm, to: sid}, nil
-				}
-				sub = next
+	f.cur = decode(f.cur[:0], f.set.encoding(f.offs[s]))
+	t, fail := f.st.successors(f.cur)
+	f.res.Stats.Expanded++
+	f.res.Stats.Transitions += int64(len(blk.succs))
+	f.succs = f.succs[:0]
+	for i := range blk.succs {
+		sc := &blk.succs[i]
+		to, perm := f.representative(blk.batch[sc.start:sc.end])
+		id, _ := f.insertState(to)
+		f.succs = append(f.succs, flySucc{to: id, thread: sc.thread, perm: perm, label: sc.label})
+	}
+	return t, fail
+}
+
+// follow adds the successors of pair p, whose state has just been
+// expanded, and returns the violating step if the specification cannot
+// follow one.
+func (f *flySearch) follow(p int32) (*flyStep, error) {
+	for _, sc := range f.succs {
+		sub := f.subset[p]
+		if sc.label != 0 && isVisible(sc.label) {
+			next, err := f.spec.afterLabel(sub, sc.label)
+			if err != nil {
+				return nil, err
 			}
-			sub = f.spec.permute(sub, perm, f.perms)
-			sid, _ := f.insertState(to)
-			if _, ok := f.index.find(sid, sub); !ok {
-				if len(f.state) >= f.o.MaxStates {
-					return nil, fmt.Errorf("%w: more than %d product pairs (%d implementation states); raise the limit or lower the bounds",
-						ErrStateLimit, f.o.MaxStates, f.set.len())
-				}
-				f.addPair(sid, sub, p, sc.thread, perm)
+			if next == noSubset {
+				return &flyStep{from: p, thread: sc.thread, perm: sc.perm, to: sc.to}, nil
 			}
+			sub = next
 		}
-		if fail != nil {
-			return nil, f.modelError(p, t, fail)
+		sub = f.spec.permute(sub, sc.perm, f.perms)
+		if _, ok := f.index.find(sc.to, sub); !ok {
+			if len(f.state) >= f.o.MaxStates {
+				return nil, fmt.Errorf("%w: more than %d product pairs (%d implementation states); raise the limit or lower the bounds",
+					ErrStateLimit, f.o.MaxStates, f.set.len())
+			}
+			f.addPair(sc.to, sub, p, sc.thread, sc.perm)
 		}
 	}
 	return nil, nil
@@ -324,12 +386,15 @@ func (f *flySearch) insertState(st []int32) (int32, bool) {
 	id, isNew := f.set.insert(f.enc, f.set.hash(f.enc))
 	if isNew {
 		f.offs = append(f.offs, f.set.lastOffset())
-		f.firstPair = append(f.firstPair, int32(len(f.state)))
+		f.firstPair = append(f.firstPair, -1)
 	}
 	return id, isNew
 }
 
 func (f *flySearch) addPair(state, subset, parent int32, thread uint8, perm uint16) {
+	if f.firstPair[state] < 0 {
+		f.firstPair[state] = int32(len(f.state))
+	}
 	f.index.insert(state, subset, int32(len(f.state)))
 	f.state = append(f.state, state)
 	f.subset = append(f.subset, subset)
