@@ -53,7 +53,7 @@ func BenchmarkExplore(b *testing.B) {
 			var heap uint64
 			for b.Loop() {
 				start := time.Now()
-				impl, err := CompileImpl(m, bounds, DefaultOptions())
+				impl, err := CompileImpl(m, bounds, Options{})
 				if err != nil {
 					b.Fatal(err)
 				}

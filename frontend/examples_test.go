@@ -23,7 +23,7 @@ func TestExamplesCompile(t *testing.T) {
 			require.NoError(t, err)
 			b := m.DefaultBounds()
 			b.Threads, b.Ops = 2, 2
-			impl, spec, err := Compile(m, b, DefaultOptions())
+			impl, spec, err := Compile(m, b, Options{})
 			require.NoError(t, err)
 			for _, l := range []*lts.LTS{impl, spec} {
 				require.NoError(t, l.Validate())

@@ -72,8 +72,8 @@ func TestExplorePinned(t *testing.T) {
 			require.NoError(t, err)
 			m, err := Parse(c.model+".lin", src)
 			require.NoError(t, err)
-			o := DefaultOptions()
-			o.GarbageCollected = !c.explicit
+			o := Options{}
+			o.Explicit = c.explicit
 			impl, spec, err := Compile(m, Bounds{Threads: c.threads, Ops: c.ops, Values: c.values}, o)
 			require.NoError(t, err)
 			assert.Equal(t, c.impl, [2]int{int(impl.NumStates), impl.NumTransitions()}, "implementation states, transitions")

@@ -18,5 +18,5 @@ type Reductions struct {
 // subsets that stops at the first violation, then a search for τ-cycles.
 // opts.MaxStates bounds the product pairs.
 func CheckOnTheFly(m *Model, b Bounds, opts Options, r Reductions) (*FlyResult, error) {
-	return explore.CheckOnTheFly(m.Program, b, explore.FlyOptions{Options: opts.explore(), Symmetry: r.Symmetry})
+	return explore.CheckOnTheFly(m.Program, b, explore.FlyOptions{Options: opts, Symmetry: r.Symmetry})
 }

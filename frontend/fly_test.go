@@ -49,8 +49,8 @@ func (c flyCase) setup(t *testing.T) (*Model, Bounds, Options) {
 	require.NoError(t, err)
 	b := m.DefaultBounds()
 	b.Threads, b.Ops = c.threads, c.ops
-	opts := DefaultOptions()
-	opts.GarbageCollected = !c.explicit
+	opts := Options{}
+	opts.Explicit = c.explicit
 	opts.MaxStates = 300_000
 	return m, b, opts
 }

@@ -82,36 +82,22 @@ func (m *Model) DefaultBounds() Bounds {
 	return b
 }
 
-// Options tune Compile. Start from DefaultOptions: the zero Options has
-// GarbageCollected false, i.e. the explicit heap mode.
-type Options struct {
-	// MaxStates bounds each LTS; 0 means 50,000,000.
-	MaxStates int
-	// GarbageCollected selects the heap mode: true (the default of
-	// DefaultOptions) collects unreachable nodes and never reuses a
-	// referenced address; false is explicit mode, where nodes come back
-	// only through free and may be reused while still referenced (ABA).
-	GarbageCollected bool
-	// MaxNodes bounds the live heap nodes; 0 means 64.
-	MaxNodes int
-	// LinEvents makes `lin` statements visible as lin(T,M[,VAL]) events
-	// (Liu et al.'s linearization-point mode); otherwise they are no-ops.
-	LinEvents bool
-	// FineGrained makes accesses to thread-private heap nodes (e.g. the
-	// initialisation of a node not yet published) steps of their own;
-	// by default they are folded into the neighbouring step.
-	FineGrained bool
-	// Workers is the number of goroutines that expand states; 0 means
-	// GOMAXPROCS. The LTS does not depend on it (states are numbered in
-	// breadth-first order of discovery either way).
-	Workers int
-	// Progress, if set, is called now and then with the states and
-	// transitions found so far.
-	Progress func(states, transitions int64)
-}
+// Options tune Compile. The zero Options are the defaults: a
+// garbage-collected heap, at most DefaultMaxStates states per LTS and
+// DefaultMaxNodes live nodes, one worker per core.
+type Options = explore.Options
 
-// DefaultOptions returns the default options: garbage-collected heap.
-func DefaultOptions() Options { return Options{GarbageCollected: true} }
+// DefaultMaxStates is the bound on the states of one LTS when
+// Options.MaxStates is 0.
+const DefaultMaxStates = explore.DefaultMaxStates
+
+// DefaultMaxNodes is the bound on live heap nodes when Options.MaxNodes is 0.
+const DefaultMaxNodes = explore.DefaultMaxNodes
+
+// DefaultOptions returns the zero Options, which are the defaults.
+//
+// Deprecated: write Options{}.
+func DefaultOptions() Options { return Options{} }
 
 // ErrStateLimit is wrapped by the error Compile returns when MaxStates is reached.
 var ErrStateLimit = explore.ErrStateLimit
@@ -165,18 +151,14 @@ func checkSpecDivergence(spec *lts.LTS) error {
 	return nil
 }
 
-func (o Options) explore() explore.Options {
-	return explore.Options{MaxStates: o.MaxStates, Explicit: !o.GarbageCollected, MaxNodes: o.MaxNodes, Lin: o.LinEvents, FineGrained: o.FineGrained, Workers: o.Workers, Progress: o.Progress}
-}
-
 // CompileImpl explores only the implementation.
 func CompileImpl(m *Model, b Bounds, opts Options) (*lts.LTS, error) {
-	return explore.Explore(m.Program, m.Program.Impl, b, opts.explore())
+	return explore.Explore(m.Program, m.Program.Impl, b, opts)
 }
 
 // CompileSpec explores only the specification.
 func CompileSpec(m *Model, b Bounds, opts Options) (*lts.LTS, error) {
-	return explore.Explore(m.Program, m.Program.Spec, b, opts.explore())
+	return explore.Explore(m.Program, m.Program.Spec, b, opts)
 }
 
 //go:embed examples/*.lin

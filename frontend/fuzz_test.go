@@ -45,7 +45,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		opts := DefaultOptions()
+		opts := Options{}
 		opts.MaxStates = 300
 		_, _, _ = Compile(m, Bounds{Threads: 2, Ops: 1, Values: []int{1, 2}}, opts)
 	})

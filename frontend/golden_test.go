@@ -16,7 +16,7 @@ func compileExample(t *testing.T, name string, b Bounds) (impl, spec *lts.LTS) {
 	require.NoError(t, err)
 	m, err := Parse(name+".lin", src)
 	require.NoError(t, err)
-	impl, spec, err = Compile(m, b, DefaultOptions())
+	impl, spec, err = Compile(m, b, Options{})
 	require.NoError(t, err)
 	require.NoError(t, impl.Validate())
 	require.NoError(t, spec.Validate())

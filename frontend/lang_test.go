@@ -18,7 +18,7 @@ func autOf(t *testing.T, src string, b Bounds) string {
 	t.Helper()
 	m, err := Parse("golden.lin", []byte(src))
 	require.NoError(t, err)
-	impl, err := CompileImpl(m, b, DefaultOptions())
+	impl, err := CompileImpl(m, b, Options{})
 	require.NoError(t, err)
 	require.NoError(t, impl.Validate())
 	var buf bytes.Buffer
@@ -164,7 +164,7 @@ func TestHeapExplicitDeclared(t *testing.T) {
 	require.NotEqual(t, src, decl)
 	m, err := Parse("treiber-free.lin", decl)
 	require.NoError(t, err)
-	impl, spec, err := Compile(m, Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, DefaultOptions())
+	impl, spec, err := Compile(m, Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "d208c8af2e7992ed", ltsDigest(impl))
 	assert.Equal(t, "aa873d9344cbb3b6", ltsDigest(spec))
@@ -186,7 +186,7 @@ spec auto`
 func TestProcedureStepsKeepTheirLines(t *testing.T) {
 	m, err := Parse("golden.lin", []byte(procModel))
 	require.NoError(t, err)
-	impl, err := CompileImpl(m, Bounds{Threads: 1, Ops: 1, Values: []int{1}}, DefaultOptions())
+	impl, err := CompileImpl(m, Bounds{Threads: 1, Ops: 1, Values: []int{1}}, Options{})
 	require.NoError(t, err)
 	var got []string
 	for tr := range impl.Src {
@@ -281,9 +281,9 @@ func TestRewritesKeepTheLTS(t *testing.T) {
 			require.NoError(t, err)
 			m, err := Parse(tc.model+".lin", []byte(rewritten))
 			require.NoError(t, err, rewritten)
-			want, err := CompileImpl(orig, b, DefaultOptions())
+			want, err := CompileImpl(orig, b, Options{})
 			require.NoError(t, err)
-			got, err := CompileImpl(m, b, DefaultOptions())
+			got, err := CompileImpl(m, b, Options{})
 			require.NoError(t, err)
 			var wantAut, gotAut bytes.Buffer
 			require.NoError(t, lts.WriteAut(&wantAut, want))

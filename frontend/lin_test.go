@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestLinEvents checks the linearization-point mode: with LinEvents the
+// TestLinEvents checks the linearization-point mode: with Lin the
 // step holding a `lin` statement is visible as lin(T,M[,VAL]); without it
 // the marker is nothing and the LTS is the same as without the statement.
 func TestLinEvents(t *testing.T) {
@@ -25,13 +25,13 @@ client { threads 2; ops 1 }
 `
 	m, err := Parse("lin.lin", []byte(withLin))
 	require.NoError(t, err)
-	opts := DefaultOptions()
+	opts := Options{}
 	plain, err := CompileImpl(m, m.DefaultBounds(), opts)
 	require.NoError(t, err)
 	for _, name := range plain.Labels {
 		assert.NotContains(t, name, "lin(")
 	}
-	opts.LinEvents = true
+	opts.Lin = true
 	lin, err := CompileImpl(m, m.DefaultBounds(), opts)
 	require.NoError(t, err)
 	assert.Equal(t, plain.NumStates, lin.NumStates)
@@ -67,10 +67,10 @@ func TestOpsForever(t *testing.T) {
 	require.NoError(t, err)
 	b := m.DefaultBounds()
 	b.Ops = -1
-	impl, spec, err := Compile(m, b, DefaultOptions())
+	impl, spec, err := Compile(m, b, Options{})
 	require.NoError(t, err)
 	b.Ops = 2
-	impl2, _, err := Compile(m, b, DefaultOptions())
+	impl2, _, err := Compile(m, b, Options{})
 	require.NoError(t, err)
 	assert.Less(t, impl.NumStates, impl2.NumStates, "forever forgets the operation count")
 	// The initial state is re-entered: every thread can always call again.

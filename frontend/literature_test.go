@@ -60,7 +60,7 @@ func TestLiteratureModels(t *testing.T) {
 			if tc.threads > 0 {
 				b.Threads, b.Ops = tc.threads, tc.ops
 			}
-			out, err := verify.Run(tc.model, m, b, verify.Options{Method: verify.Auto, Compile: frontend.DefaultOptions()})
+			out, err := verify.Run(tc.model, m, b, verify.Options{Method: verify.Auto, Compile: frontend.Options{}})
 			require.NoError(t, err)
 			assert.Equal(t, tc.lin, out.Report.Linearizable, "linearizable at %v", b)
 			assert.Equal(t, tc.lf, out.Report.LockFree, "lock-free at %v", b)

@@ -38,7 +38,7 @@ func TestModelErrors(t *testing.T) {
 			m, err := Parse("m.lin", []byte(tc.src))
 			require.NoError(t, err)
 			b := m.DefaultBounds()
-			opts := DefaultOptions()
+			opts := Options{}
 			opts.MaxNodes = 2
 			_, _, err = Compile(m, b, opts)
 			require.Error(t, err)
@@ -63,16 +63,16 @@ func TestCompileErrors(t *testing.T) {
 	src := "object O {\n  shared a [1..nthreads-1] int = 0\n  method get() int { return a[1] }\n}\nspec auto\n"
 	m, err := Parse("a.lin", []byte(src))
 	require.NoError(t, err)
-	_, _, err = Compile(m, Bounds{Threads: 1, Ops: 1, Values: []int{1}}, DefaultOptions())
+	_, _, err = Compile(m, Bounds{Threads: 1, Ops: 1, Values: []int{1}}, Options{})
 	var list syntax.ErrorList
 	require.True(t, errors.As(err, &list), "%v", err)
 	assert.Contains(t, err.Error(), "a.lin:2:16: array a has 0 elements")
 
-	_, _, err = Compile(m, Bounds{Threads: 0, Ops: 1, Values: []int{1}}, DefaultOptions())
+	_, _, err = Compile(m, Bounds{Threads: 0, Ops: 1, Values: []int{1}}, Options{})
 	assert.ErrorContains(t, err, "between 1 and 64 threads")
-	_, _, err = Compile(m, Bounds{Threads: 1, Ops: 0, Values: []int{1}}, DefaultOptions())
+	_, _, err = Compile(m, Bounds{Threads: 1, Ops: 0, Values: []int{1}}, Options{})
 	assert.ErrorContains(t, err, "ops")
-	_, _, err = Compile(m, Bounds{Threads: 1, Ops: 1}, DefaultOptions())
+	_, _, err = Compile(m, Bounds{Threads: 1, Ops: 1}, Options{})
 	assert.ErrorContains(t, err, "value domain is empty")
 }
 
@@ -82,7 +82,7 @@ func TestStateLimit(t *testing.T) {
 	require.NoError(t, err)
 	m, err := Parse("treiber.lin", src)
 	require.NoError(t, err)
-	opts := DefaultOptions()
+	opts := Options{}
 	opts.MaxStates = 100
 	_, _, err = Compile(m, m.DefaultBounds(), opts)
 	require.Error(t, err)
@@ -106,7 +106,7 @@ client { threads 1; ops 1 }
 `
 	m, err := Parse("s.lin", []byte(src))
 	require.NoError(t, err)
-	_, _, err = Compile(m, m.DefaultBounds(), DefaultOptions())
+	_, _, err = Compile(m, m.DefaultBounds(), Options{})
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, ErrSpecDivergent))
 	assert.Contains(t, err.Error(), "s.lin:7:18: while true")

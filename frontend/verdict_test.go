@@ -141,8 +141,8 @@ func TestVerdictsByNaiveRefinement(t *testing.T) {
 			if tc.ops > 2 {
 				b.Values = []int{1} // keeps the naive oracle fast
 			}
-			opts := DefaultOptions()
-			opts.GarbageCollected = !tc.explicit
+			opts := Options{}
+			opts.Explicit = tc.explicit
 			impl, spec, err := Compile(m, b, opts)
 			require.NoError(t, err)
 			trace := refines(impl, spec)

@@ -97,7 +97,7 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 		if opts.Progress != nil && copts.Progress == nil {
 			copts.Progress = func(states, _ int64) { opts.Progress("exploring", states) }
 		}
-		copts.LinEvents = copts.LinEvents || opts.LinPoints
+		copts.Lin = copts.Lin || opts.LinPoints
 		if opts.Method == Auto && !opts.LinPoints {
 			limit := copts.MaxStates
 			if limit <= 0 || limit > AutoStates {

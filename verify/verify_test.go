@@ -30,8 +30,8 @@ func runExampleReduced(t *testing.T, name string, ops int, method Method, explic
 	if ops != 0 {
 		b.Ops = ops
 	}
-	copts := frontend.DefaultOptions()
-	copts.GarbageCollected = !explicit
+	copts := frontend.Options{}
+	copts.Explicit = explicit
 	out, err := Run(name, m, b, Options{Method: method, Antichain: true, Compile: copts, Reductions: red})
 	require.NoError(t, err)
 	return out
@@ -183,7 +183,7 @@ func TestLinPoints(t *testing.T) {
 	verifyLin := func(src []byte) *Report {
 		m, err := frontend.Parse("treiber-lin.lin", src)
 		require.NoError(t, err)
-		out, err := Run("treiber-lin", m, m.DefaultBounds(), Options{Method: Bisim, LinPoints: true, Antichain: true, Compile: frontend.DefaultOptions()})
+		out, err := Run("treiber-lin", m, m.DefaultBounds(), Options{Method: Bisim, LinPoints: true, Antichain: true, Compile: frontend.Options{}})
 		require.NoError(t, err)
 		validateReport(t, out.Report)
 		return out.Report

@@ -77,7 +77,7 @@ func runCompile(c *cli.Context) error {
 		}
 	}
 	heap := "garbage-collected"
-	if !opts.GarbageCollected {
+	if opts.Explicit || m.Program.Explicit {
 		heap = "explicit"
 	}
 	rep := compileReport{Model: m.File, Bounds: b.String(), Heap: heap,

@@ -31,8 +31,8 @@ func modelFlags() []cli.Flag {
 		&cli.IntFlag{Name: "threads", Usage: "number of client threads (default: the model's client block, else 2)"},
 		&cli.StringFlag{Name: "ops", Usage: "operations per thread: a number `N` ≥ 1, or forever (default: the model's, else 2)"},
 		&cli.StringFlag{Name: "values", Usage: "argument domain, as a range 1..3 or a `LIST` 1,2,5 (default: the model's, else 1..2)"},
-		&cli.IntFlag{Name: "max-states", Value: 50_000_000, Usage: "stop exploring an LTS after this many states (at least 1; reaching it is an error, exit 2)"},
-		&cli.IntFlag{Name: "max-nodes", Value: 64, Usage: "bound on live heap nodes (at least 1; exceeding it is a model error)"},
+		&cli.IntFlag{Name: "max-states", Value: frontend.DefaultMaxStates, Usage: "stop exploring an LTS after this many states (at least 1; reaching it is an error, exit 2)"},
+		&cli.IntFlag{Name: "max-nodes", Value: frontend.DefaultMaxNodes, Usage: "bound on live heap nodes (at least 1; exceeding it is a model error)"},
 		&cli.BoolFlag{Name: "explicit", Usage: "explicit memory: no garbage collection; freed nodes may be reused while referenced (ABA)"},
 		&cli.BoolFlag{Name: "fine-grained", Usage: "make accesses to thread-private heap nodes steps of their own (default: folded into the neighbouring step)"},
 		&cli.BoolFlag{Name: "lin", Usage: "make lin statements visible as lin(T,M,VAL) events (linearization-point mode)"},
@@ -171,11 +171,11 @@ func parseValues(s string) ([]int, error) {
 // optionsFromFlags builds exploration options; stage names the progress
 // line ("exploring") and the returned meter must be closed with Done.
 func optionsFromFlags(c *cli.Context, stage string) (frontend.Options, *meter.Meter) {
-	o := frontend.DefaultOptions()
+	var o frontend.Options
 	o.MaxStates = c.Int("max-states")
 	o.MaxNodes = c.Int("max-nodes")
-	o.GarbageCollected = !c.Bool("explicit")
-	o.LinEvents = c.Bool("lin")
+	o.Explicit = c.Bool("explicit")
+	o.Lin = c.Bool("lin")
 	o.FineGrained = c.Bool("fine-grained")
 	o.Workers = c.Int("workers")
 	mt := meter.ForStderr(c.Bool("quiet"))

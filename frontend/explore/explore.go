@@ -82,20 +82,38 @@ func (b Bounds) String() string {
 	return fmt.Sprintf("threads=%d ops=%s values=%s", b.Threads, ops, strings.Join(vs, ","))
 }
 
-// Options tune an exploration.
+// DefaultMaxStates is the bound on the states of one LTS when
+// Options.MaxStates is 0.
+const DefaultMaxStates = 50_000_000
+
+// DefaultMaxNodes is the bound on live heap nodes when Options.MaxNodes
+// is 0.
+const DefaultMaxNodes = 64
+
+// Options tune an exploration. The zero Options are the defaults: a
+// garbage-collected heap, the limits DefaultMaxStates and
+// DefaultMaxNodes, one worker per core.
 type Options struct {
+	// MaxStates bounds each LTS; 0 means DefaultMaxStates. Reaching it is
+	// an error wrapping ErrStateLimit.
 	MaxStates int
 	// Explicit turns off garbage collection: nodes come back only through
-	// free, and a freed node may be reallocated while still referenced (ABA).
+	// free, and a freed node may be reallocated while still referenced
+	// (ABA). A model that declares `heap explicit` is explored so anyway.
 	Explicit bool
-	MaxNodes int  // bound on live heap nodes; 0 = 64
-	Lin      bool // emit lin(T,M[,VAL]) for lin statements instead of τ
+	// MaxNodes bounds the live heap nodes; 0 means DefaultMaxNodes.
+	MaxNodes int
+	// Lin makes `lin` statements visible as lin(T,M[,VAL]) events (Liu
+	// et al.'s linearization-point mode); otherwise they are τ.
+	Lin bool
 	// FineGrained keeps accesses to thread-private heap nodes (reachable
 	// only from the thread's own locals, e.g. a node being initialised
 	// before it is published) as steps of their own; by default they are
 	// folded into the neighbouring step like other local work.
 	FineGrained bool
-	Progress    func(states, transitions int64)
+	// Progress, if set, is called now and then with the states and
+	// transitions found so far.
+	Progress func(states, transitions int64)
 	// Workers is the number of goroutines that share the search (each
 	// expands states and inserts their successors in turn; see search), the
 	// calling one among them, 0 meaning GOMAXPROCS; with 1 the search runs
@@ -182,10 +200,10 @@ func newExplorer(prog *check.Program, obj *check.Object, b Bounds, o Options) (*
 		return nil, err
 	}
 	if o.MaxNodes <= 0 {
-		o.MaxNodes = 64
+		o.MaxNodes = DefaultMaxNodes
 	}
 	if o.MaxStates <= 0 {
-		o.MaxStates = 50_000_000
+		o.MaxStates = DefaultMaxStates
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)

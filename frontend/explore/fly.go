@@ -132,7 +132,7 @@ func CheckOnTheFly(prog *check.Program, b Bounds, o FlyOptions) (*FlyResult, err
 		return nil, errors.New("the on-the-fly check does not use lin events")
 	}
 	if o.MaxStates <= 0 {
-		o.MaxStates = 50_000_000
+		o.MaxStates = DefaultMaxStates
 	}
 	o.Workers = 1
 	impl, err := newExplorer(prog, prog.Impl, b, o.Options)

@@ -55,8 +55,8 @@ func verifyProgram(name string, p Program, gc bool) (*verify.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	copts := frontend.DefaultOptions()
-	copts.GarbageCollected = gc
+	copts := frontend.Options{}
+	copts.Explicit = !gc
 	copts.MaxStates = maxStates
 	copts.Workers = 1
 	out, err := verify.Run(name, m, m.DefaultBounds(), verify.Options{Method: verify.Both, Antichain: true, Compile: copts})
