@@ -17,23 +17,44 @@ import (
 // apart, and checks it on a and b as they are: it must hold in the initial
 // state of side holdsIn and not in the other's. A formula that fails the
 // check is a bug in linbis and is returned as an error, never shown.
+//
+// When the weak traces differ the formula says so: it is the path of a
+// shortest trace that one side has and the other lacks (found on the
+// quotient by distinguishingTrace), the best evidence there is. Otherwise
+// it is built from the refinement's history (formulaBuilder).
 func distinguishingFormula(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rename []int32, numClasses int32,
-	eq Equivalence) (f *Formula, holdsIn int, err error) {
+	eq Equivalence) (f *Formula, holdsIn int, sameTraces bool, err error) {
 	q := quotient(u, k, kblock, rename, numClasses)
-	fb, err := newFormulaBuilder(q, eq)
-	if err != nil {
-		return nil, 0, err
-	}
-	if f, err = fb.distinguish(class[a.Initial], class[off+b.Initial]); err != nil {
-		return nil, 0, err
-	}
-	if f.Op == OpNot { // say what one side can do rather than what it cannot
-		f, holdsIn = f.Args[0], 1
+	x, y := class[a.Initial], class[off+b.Initial]
+	labels, side, ok, complete := distinguishingTrace(q, x, y)
+	sameTraces = !ok && complete
+	if ok {
+		holder := [2]*lts.LTS{a, b}[side]
+		names := make([]string, len(labels))
+		for i, l := range labels {
+			names[i] = q.Labels[l]
+		}
+		path, ok := lts.Replay(holder, names)
+		if !ok {
+			return nil, 0, false, fmt.Errorf("internal error: the distinguishing trace %v of the quotient is not a trace of side %c", names, "AB"[side])
+		}
+		f, holdsIn = traceFormula(holder, path, eq), side
+	} else {
+		fb, err := newFormulaBuilder(q, eq)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		if f, err = fb.distinguish(x, y); err != nil {
+			return nil, 0, false, err
+		}
+		if f.Op == OpNot { // say what one side can do rather than what it cannot
+			f, holdsIn = f.Args[0], 1
+		}
 	}
 	if err := CheckDistinguishes(a, b, f, holdsIn); err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
-	return f, holdsIn, nil
+	return f, holdsIn, sameTraces, nil
 }
 
 // CheckDistinguishes model-checks f on a and b and returns an error unless
@@ -77,7 +98,7 @@ type FormulaEvidence struct {
 // witnessing paths and its explanation.
 func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rename []int32, numClasses int32,
 	eq Equivalence, opts *Options) (*FormulaEvidence, error) {
-	f, side, err := distinguishingFormula(a, b, u, off, k, kblock, class, rename, numClasses, eq)
+	f, side, sameTraces, err := distinguishingFormula(a, b, u, off, k, kblock, class, rename, numClasses, eq)
 	if err != nil {
 		return nil, err
 	}
@@ -107,8 +128,13 @@ func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rena
 	if otherPath, ok := lts.Replay(other, e.Witness.Visible()); ok {
 		e.OtherPath = lts.TraceOf(other, otherPath)
 		e.OtherPath.Title = fmt.Sprintf("a path of %s with the same visible steps (no path of %s does what the formula says):", e.Other, e.Other)
-		fmt.Fprintf(&sb, "%s can take the same visible steps, so no trace tells the two apart here: the difference is in the choices left open along the way (%s bisimilarity, not trace equivalence).",
-			e.Other, eq)
+		if sameTraces {
+			fmt.Fprintf(&sb, "%s can take the same visible steps, and the two have the same traces: the difference is in the choices left open along the way (%s bisimilarity, not trace equivalence).",
+				e.Other, eq)
+		} else {
+			fmt.Fprintf(&sb, "%s can take the same visible steps (whether their traces differ elsewhere was not settled: the search stopped at %d sets of states).",
+				e.Other, maxTraceSubsets)
+		}
 	} else {
 		e.TraceDistinguishes = true
 		fmt.Fprintf(&sb, "%s has no path with the visible steps of the path of %s below: it is a distinguishing trace.", e.Other, e.Holder)

@@ -192,6 +192,9 @@ func TestFormulasDistinguishRandomPairs(t *testing.T) {
 					t.Fatalf("seed %d: the formula %v does not distinguish the initial states (should hold in side %d)", seed, f, side)
 				}
 				requireWitnessValid(t, c.Evidence, holds, fails, fmt.Sprintf("seed %d", seed))
+				if seed%2 == 1 && shortTraceDiffers(a, b, 3) {
+					require.True(t, c.Evidence.TraceDistinguishes, "seed %d: the traces differ but the evidence is no trace", seed)
+				}
 				require.True(t, formulaOpsAllowed(f, eq), "seed %d: %v", seed, f)
 				depths[seed%2] = append(depths[seed%2], f.Depth())
 				sizes[seed%2] = append(sizes[seed%2], f.Size())
@@ -372,4 +375,31 @@ func TestFormulaEnglish(t *testing.T) {
   - cannot, after τ-steps, call write(1) in thread 1, reaching a state that
         can, after τ-steps, return 1 from read in thread 2
   - can take τ-steps forever`, f.English())
+}
+
+// shortTraceDiffers reports whether some sequence of at most n visible
+// labels is a trace of one of a and b and not of the other, by enumeration.
+func shortTraceDiffers(a, b *lts.LTS, n int) bool {
+	var alphabet []string
+	for _, l := range [2]*lts.LTS{a, b} {
+		alphabet = append(alphabet, l.Labels[1:]...)
+	}
+	slices.Sort(alphabet)
+	alphabet = slices.Compact(alphabet)
+	var try func(prefix []string) bool
+	try = func(prefix []string) bool {
+		if weakTraceOf(a, prefix) != weakTraceOf(b, prefix) {
+			return true
+		}
+		if len(prefix) == n || !weakTraceOf(a, prefix) {
+			return false
+		}
+		for _, x := range alphabet {
+			if try(append(slices.Clip(prefix), x)) {
+				return true
+			}
+		}
+		return false
+	}
+	return try(nil)
 }

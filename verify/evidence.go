@@ -1,27 +1,61 @@
 package verify
 
 import (
+	"encoding/json"
 	"fmt"
-	"github.com/linbis/linbis/bisim"
+	"io"
+	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/linbis/linbis/bisim"
+	"github.com/linbis/linbis/internal/files"
 
 	"github.com/linbis/linbis/lts"
 )
 
-// distinguishing renders bisim's counterexample as a path of the
-// implementation: its own path when the implementation is the side that
-// can do what the other cannot, otherwise the implementation's path with
-// the same visible labels, which the specification's path outdoes.
+// distinguishing turns bisim's checked formula into evidence: the
+// explanation in words, the path of the side where the formula holds (the
+// trace), and the other side's path with the same visible steps, each as
+// an interleaving of source lines. Its wording is settled by finishEvidence
+// once the other verdicts are known.
 func distinguishing(cmp *bisim.Comparison) Evidence {
-	t := cmp.Counterexample
-	if cmp.Side == 1 {
-		t = &lts.Trace{Title: t.Title, Steps: cmp.Other, LoopStart: -1, Final: t.Final}
+	ev := cmp.Evidence
+	e := Evidence{Kind: "distinguishing-formula", Trace: ev.Witness, Interleaving: Interleaving(ev.Witness),
+		Explanation: ev.Explanation, Formula: ev.Report()}
+	if ev.OtherPath != nil {
+		e.OtherTrace, e.OtherInterleaving = ev.OtherPath, Interleaving(ev.OtherPath)
 	}
-	expl := "the implementation and the specification are not divergence-preserving branching bisimilar"
-	if t.Final != "" {
-		expl += ": after this trace, " + t.Final
+	return e
+}
+
+// finishEvidence puts the evidence in the order a user should read it —
+// a refinement violation first (a history with no linearization is the
+// fact that matters), then a lock-freedom lasso, the distinguishing
+// formula last — and says, when bisimilarity fails but both properties
+// hold, that the formula explains why Thm 5.4 does not apply rather than
+// a bug.
+func finishEvidence(r *Report) {
+	rank := map[string]int{"refinement-violation": 0, "lasso": 1, "distinguishing-formula": 2}
+	slices.SortStableFunc(r.Evidence, func(x, y Evidence) int { return rank[x.Kind] - rank[y.Kind] })
+	for i := range r.Evidence {
+		e := &r.Evidence[i]
+		if e.Kind != "distinguishing-formula" {
+			continue
+		}
+		switch {
+		case r.Linearizable == Yes && r.LockFree == Yes:
+			e.Explanation = "Not a bug: the object is linearizable and lock-free; this formula only shows why " +
+				"Thm 5.4 does not apply: the implementation keeps a choice open that the atomic specification " +
+				"has already made, as when linearization points depend on the future (the K-valued register).\n" + e.Explanation
+		case r.Refines == No && e.Formula.DistinguishingTrace:
+			e.Explanation = "The refinement violation above is the evidence of non-linearizability; " +
+				"this formula is a trace of one side that the other lacks, found by the bisimulation check.\n" + e.Explanation
+		case r.Refines == No:
+			e.Explanation = "The refinement violation above is the evidence of non-linearizability; " +
+				"this formula shows, in addition, how the branching structures differ.\n" + e.Explanation
+		}
 	}
-	return Evidence{Kind: "distinguishing-trace", Trace: t, Interleaving: Interleaving(t), Explanation: expl}
 }
 
 func violation(tr *lts.Trace) Evidence {
@@ -46,4 +80,48 @@ func renderHistory(ops []HistoryOp) string {
 		parts = append(parts, part)
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// ExportFormula writes the formula of a distinguishing-formula evidence to
+// dir as base-formula.json (the tree, see schema.json $defs/formula_evidence),
+// base-formula.txt (notation and explanation) and base-formula.mcf (mCRL2),
+// and the other side's path as base-other.{txt,json,aut,dot}. It does
+// nothing for other evidence.
+func (e *Evidence) ExportFormula(dir, base string) error {
+	if e.Formula == nil {
+		return nil
+	}
+	f := e.Formula
+	out := map[string]func(io.Writer) error{
+		"-formula.json": func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(f)
+		},
+		"-formula.txt": func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "%s\n\nformula (holds in %s: %s):\n%s\n", e.Explanation, f.HoldsIn, sideName(f), f.Text)
+			return err
+		},
+		"-formula.mcf": func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "%% holds in the initial state of %s (%s), not in the other's\n%s\n", sideName(f), f.HoldsIn, f.MCRL2)
+			return err
+		},
+	}
+	for suffix, write := range out {
+		if err := files.Create(filepath.Join(dir, base+suffix), write); err != nil {
+			return err
+		}
+	}
+	if e.OtherTrace != nil {
+		return e.OtherTrace.Export(dir, base+"-other")
+	}
+	return nil
+}
+
+// sideName names the side of f.HoldsIn.
+func sideName(f *bisim.FormulaReport) string {
+	if f.HoldsIn == "A" {
+		return f.A
+	}
+	return f.B
 }

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"github.com/linbis/linbis/bisim"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -52,7 +53,7 @@ type Stage struct {
 
 // Evidence is a counterexample with its renderings.
 type Evidence struct {
-	// Kind is "distinguishing-trace", "refinement-violation" or "lasso".
+	// Kind is "distinguishing-formula", "refinement-violation" or "lasso".
 	Kind string `json:"kind"`
 	// Property names what the evidence refutes, e.g. "lockfree".
 	Property     string     `json:"property,omitempty"`
@@ -62,6 +63,15 @@ type Evidence struct {
 	History []HistoryOp `json:"history,omitempty"`
 	// Explanation says in words why the trace is a counterexample.
 	Explanation string `json:"explanation"`
+	// Formula is the distinguishing formula (distinguishing-formula only):
+	// true in the initial state of the side it names, false in the
+	// other's, model-checked on both. Trace is then the path of that side
+	// that takes the formula's steps, and OtherTrace the other side's path
+	// with the same visible steps (absent when it has none: then Trace is
+	// a distinguishing trace).
+	Formula           *bisim.FormulaReport `json:"formula,omitempty"`
+	OtherTrace        *lts.Trace           `json:"other_trace,omitempty"`
+	OtherInterleaving string               `json:"other_interleaving,omitempty"`
 }
 
 // HistoryOp is one operation of a history: its thread, method, argument and

@@ -69,15 +69,29 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Fprintf(&sb, "note: %s\n", n)
 	}
 	for _, e := range r.Evidence {
-		fmt.Fprintf(&sb, "\n== %s", e.Kind)
-		if e.Property != "" {
-			fmt.Fprintf(&sb, " (%s)", e.Property)
-		}
-		fmt.Fprintf(&sb, "\n%s\n\n%s", e.Explanation, e.Interleaving)
-		if e.Trace != nil && e.Trace.Final != "" {
-			fmt.Fprintf(&sb, "then: %s\n", e.Trace.Final)
-		}
+		writeEvidence(&sb, e)
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// writeEvidence writes one counterexample: its kind, the explanation, its
+// path as an interleaving and, for a distinguishing formula, the other
+// side's path, each under a title that names its LTS.
+func writeEvidence(sb *strings.Builder, e Evidence) {
+	fmt.Fprintf(sb, "\n== %s", e.Kind)
+	if e.Property != "" {
+		fmt.Fprintf(sb, " (%s)", e.Property)
+	}
+	fmt.Fprintf(sb, "\n%s\n\n", e.Explanation)
+	if e.Formula != nil && e.Trace.Title != "" {
+		fmt.Fprintf(sb, "%s\n", e.Trace.Title)
+	}
+	sb.WriteString(e.Interleaving)
+	if e.Trace != nil && e.Trace.Final != "" {
+		fmt.Fprintf(sb, "then: %s\n", e.Trace.Final)
+	}
+	if e.OtherTrace != nil {
+		fmt.Fprintf(sb, "\n%s\n%s", e.OtherTrace.Title, e.OtherInterleaving)
+	}
 }

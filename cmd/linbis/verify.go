@@ -39,7 +39,7 @@ func verifyFlags() []cli.Flag {
 		bisimAlgorithmFlag,
 		&cli.BoolFlag{Name: "lin-points", Usage: "check refinement over the model's lin events only (Liu et al. Thm 2)"},
 		jsonFlag,
-		&cli.StringFlag{Name: "export", Usage: "write impl.aut, spec.aut, the quotients, report.json and every counterexample (.txt .aut .dot .json) to `DIR`"},
+		&cli.StringFlag{Name: "export", Usage: "write impl.aut, spec.aut, the quotients, report.json and every counterexample (.txt .aut .dot .json; a distinguishing formula also as -formula.json, -formula.txt, -formula.mcf) to `DIR`"},
 		&cli.StringFlag{Name: "html", Usage: "write a self-contained page drawing the counterexample's history to `FILE`"},
 	)
 }
@@ -142,6 +142,9 @@ func exportOutcome(dir string, out *verify.Outcome) error {
 	for i, e := range out.Report.Evidence {
 		base := fmt.Sprintf("%d-%s", i+1, e.Kind)
 		if err := e.Trace.Export(dir, base); err != nil {
+			return err
+		}
+		if err := e.ExportFormula(dir, base); err != nil {
 			return err
 		}
 		text := e.Explanation + "\n\n" + e.Interleaving

@@ -67,11 +67,13 @@ func TestVerifyExportAndHTML(t *testing.T) {
 	code, _, errOut := linbis("verify", "shann-queue", "--export", dir, "--html", page)
 	require.Equal(t, 1, code, errOut)
 	for _, f := range []string{"impl.aut", "spec.aut", "impl-quotient.aut", "spec-quotient.aut", "report.json",
-		"2-refinement-violation.txt", "2-refinement-violation.aut", "2-refinement-violation.dot",
-		"2-refinement-violation.json", "2-refinement-violation-interleaving.txt"} {
+		"1-refinement-violation.txt", "1-refinement-violation.aut", "1-refinement-violation.dot",
+		"1-refinement-violation.json", "1-refinement-violation-interleaving.txt",
+		"2-distinguishing-formula.aut", "2-distinguishing-formula-formula.json", "2-distinguishing-formula-formula.txt",
+		"2-distinguishing-formula-formula.mcf", "2-distinguishing-formula-other.aut"} {
 		assert.FileExists(t, filepath.Join(dir, f))
 	}
-	tr, err := lts.ReadAutFile(filepath.Join(dir, "2-refinement-violation.aut"), lts.ReadOptions{})
+	tr, err := lts.ReadAutFile(filepath.Join(dir, "1-refinement-violation.aut"), lts.ReadOptions{})
 	require.NoError(t, err)
 	assert.Positive(t, tr.NumTransitions())
 
