@@ -14,7 +14,11 @@
 // contracted first (states on a τ-cycle are branching bisimilar), so the τ
 // graph is acyclic; under DivBranching a component that contains a τ-cycle
 // keeps a self-loop with a fresh, never-inert label, so that divergent and
-// non-divergent states are split. Two refinement algorithms work on the
-// kernel: the Groote–Vaandrager reference (gv.go) and the worklist algorithm
-// used by default (fast.go); see their design comments for what each costs.
+// non-divergent states are split. Three refinement algorithms work on the
+// kernel (Algorithm): Fast, the worklist refinement used by default
+// (fast.go); GJ, the O(m log n) constellation refinement after Groote,
+// Jansen, Keiren and Wijs and Groote and Jansen (gj.go); and GV, the
+// Groote–Vaandrager reference (gv.go). All three find the same partition;
+// their design comments say what each costs, and README.md which to use
+// when.
 package bisim

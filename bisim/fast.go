@@ -16,8 +16,8 @@ import (
 // bisimulation" (ACM TOCL 2017), and of its successors (Jansen et al.,
 // TACAS 2020; Groote and Jansen, 2025), but NOT their constellations and
 // "process the smaller half" accounting, so its worst case is O(n·m) like
-// GV's, not O(m log n); bench_test.go and the package README give measured
-// figures. The ideas it uses:
+// GV's, not O(m log n); bench_test.go measures it (figures in
+// benchmarks/RESULTS.md). The ideas it uses:
 //
 //   - Bottom states. The τ graph of the kernel is acyclic, so every state
 //     reaches by inert τ-steps a bottom state of its block (one with no
@@ -85,10 +85,10 @@ import (
 // of a split are re-read as targets, the backward closure over inert
 // τ-steps costs the side that reaches the splitter, however large, and the
 // part a split reads to check new bottom states is not bounded by the
-// smaller half. In practice doubling the input about doubles the time on
-// the MGC and model checker families; on the random family single
-// doublings cost up to 3.2× (figures, and what an O(m log n) version
-// needs, in the README). The random family was quadratic
+// smaller half. In practice doubling the input about doubles the work on
+// every benchmark family (2.0–2.3×; the random family's work per
+// transition grows as log n; figures in benchmarks/RESULTS.md). The
+// random family was quadratic
 // until separateNewBottom and the choice in split: a contracted giant τ-SCC
 // G, holding a sixth of the kernel's transitions, was the only old bottom
 // state of its block and so the reference of nearly every new-bottom

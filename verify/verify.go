@@ -56,7 +56,8 @@ type Options struct {
 	Antichain bool
 	// MaxPairs bounds the refinement's product pairs (0: refine's default).
 	MaxPairs int
-	// Algorithm chooses the bisimulation algorithm (fast or GV).
+	// Algorithm chooses the bisimulation algorithm: bisim.Fast (the
+	// default), bisim.GJ (O(m log n)) or bisim.GV (the reference).
 	Algorithm bisim.Algorithm
 	// LinPoints checks refinement over the lin(...) events only (Liu et
 	// al. Thm 2); the model must mark its linearization points with `lin`.

@@ -25,7 +25,7 @@ var (
 	bisimEquivFlag = &cli.StringFlag{Name: "equiv", Value: "divbranching",
 		Usage: "equivalence: strong, branching or divbranching"}
 	bisimAlgorithmFlag = &cli.StringFlag{Name: "algorithm", Value: "fast",
-		Usage: "partition refinement: fast (default; worklist, fastest measured, O(m·n) worst case), gj (O(m log n) constellations after Groote–Jansen; 1.5–2× slower in practice, see bisim/README.md) or gv (Groote–Vaandrager reference, O(m·n))"}
+		Usage: "partition refinement: fast (default; worklist, fastest measured, O(m·n) worst case), gj (O(m log n) constellations after Groote–Jansen; up to 2× slower under branching, more under strong, see bisim/README.md) or gv (Groote–Vaandrager reference, O(m·n))"}
 )
 
 // bisimOptions reads --equiv and --algorithm and sets up progress on stderr.
