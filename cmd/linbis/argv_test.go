@@ -36,6 +36,7 @@ func verbCases(t *testing.T, dir string) []verbCase {
 		{"verify", []string{"treiber"}, []string{"--ops", "1"}, 0},
 		{"completion", []string{"bash"}, nil, 0},
 		{"version", nil, nil, 0},
+		{"show", []string{"treiber"}, nil, 0},
 	}
 }
 

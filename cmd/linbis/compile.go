@@ -20,7 +20,7 @@ var compileCmd = &cli.Command{
 	Flags: append(modelFlags(),
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the implementation LTS here (.aut or .dot)"},
 		&cli.StringFlag{Name: "spec-out", Usage: "write the specification LTS here (.aut or .dot)"},
-		&cli.BoolFlag{Name: "list", Usage: "list the bundled example models and exit"},
+		&cli.BoolFlag{Name: "list", Usage: "list the bundled models, each with its summary, its verdicts and the bounds at which they hold, and exit"},
 		jsonFlag, formatFlag,
 	),
 	Action: runCompile,
@@ -45,10 +45,7 @@ func runCompile(c *cli.Context) error {
 		w = c.App.ErrWriter // stdout carries the LTS
 	}
 	if c.Bool("list") {
-		for _, n := range frontend.Examples() {
-			fmt.Fprintln(w, n)
-		}
-		return nil
+		return listModels(c)
 	}
 	m, err := loadModel(c)
 	if err != nil {

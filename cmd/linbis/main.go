@@ -34,6 +34,7 @@ func commands() []*cli.Command {
 		progressCmd,
 		reduceCmd,
 		refineCmd,
+		showCmd,
 		verifyCmd,
 		versionCmd,
 	}

@@ -56,16 +56,9 @@ func loadModel(c *cli.Context) (*frontend.Model, error) {
 // by name. A model with several errors has them written to errw, one per
 // line, and a one-line summary returned.
 func readModel(name string, errw io.Writer) (*frontend.Model, error) {
-	src, err := os.ReadFile(name)
+	name, src, err := modelSource(name)
 	if err != nil {
-		if !errors.Is(err, os.ErrNotExist) {
-			return nil, err
-		}
-		ex, exErr := frontend.Example(strings.TrimSuffix(name, ".lin"))
-		if exErr != nil {
-			return nil, fmt.Errorf("%s: no such file, and %v", name, exErr)
-		}
-		src, name = ex, strings.TrimSuffix(name, ".lin")+".lin (bundled)"
+		return nil, err
 	}
 	if isLTS(name, src) {
 		return nil, fmt.Errorf("%s: this is an LTS, not a model: expected a .lin file or a bundled model's name (for an LTS use compare, reduce, refine, progress or info)", name)
@@ -79,6 +72,23 @@ func readModel(name string, errw io.Writer) (*frontend.Model, error) {
 		return nil, fmt.Errorf("%s: %d errors", name, len(list))
 	}
 	return m, err
+}
+
+// modelSource reads a model's source: a file, or else a bundled model by
+// name; the name returned says which.
+func modelSource(name string) (string, []byte, error) {
+	src, err := os.ReadFile(name)
+	if err == nil {
+		return name, src, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return name, nil, err
+	}
+	ex, exErr := frontend.Example(strings.TrimSuffix(name, ".lin"))
+	if exErr != nil {
+		return name, nil, fmt.Errorf("%s: no such file, and %v", name, exErr)
+	}
+	return strings.TrimSuffix(name, ".lin") + ".lin (bundled)", ex, nil
 }
 
 // isLTS reports whether a file given as a model is an LTS instead: by its

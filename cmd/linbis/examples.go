@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/linbis/linbis/frontend"
+)
+
+// The bundled models as a catalogue: `compile --list` shows what each
+// header states (frontend.Header), `show` prints a model's source with the
+// line numbers that counterexamples cite.
+
+var showCmd = &cli.Command{
+	Name:      "show",
+	Usage:     "print a bundled model's source (or a .lin file) with line numbers, as counterexamples cite them",
+	ArgsUsage: "MODEL",
+	Action:    runShow,
+}
+
+func runShow(c *cli.Context) error {
+	args, err := operands(c, 1, 1)
+	if err != nil {
+		return err
+	}
+	name, src, err := modelSource(args[0])
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	fmt.Fprintf(w, "// %s\n", name)
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	for line := 1; sc.Scan(); line++ {
+		fmt.Fprintf(w, "%4d  %s\n", line, sc.Text())
+	}
+	return sc.Err()
+}
+
+// listedModel is one entry of `compile --list --json`.
+type listedModel struct {
+	Name     string          `json:"name"`
+	Summary  string          `json:"summary"`
+	Verdicts []listedVerdict `json:"verdicts"`
+}
+
+type listedVerdict struct {
+	frontend.StatedVerdict
+	Bounds  string `json:"bounds"`  // the client bounds of its command, e.g. threads=2 ops=2 values=1,2
+	Command string `json:"command"` // the verify command that checks it
+}
+
+// listModels prints the bundled models with their summaries, verdicts and
+// the bounds at which each verdict holds.
+func listModels(c *cli.Context) error {
+	var all []listedModel
+	for _, name := range frontend.Examples() {
+		h, err := frontend.ExampleHeader(name)
+		if err != nil {
+			return err
+		}
+		lm := listedModel{Name: name, Summary: h.Summary, Verdicts: []listedVerdict{}}
+		for _, v := range h.Verdicts {
+			b, err := statedBounds(name, v.Args)
+			if err != nil {
+				return err
+			}
+			lm.Verdicts = append(lm.Verdicts, listedVerdict{StatedVerdict: v, Bounds: b, Command: v.Command(name)})
+		}
+		all = append(all, lm)
+	}
+	if c.Bool("json") {
+		return writeJSON(c, all)
+	}
+	w := c.App.Writer
+	for _, m := range all {
+		fmt.Fprintf(w, "%-17s %s\n", m.Name, m.Summary)
+		for _, v := range m.Verdicts {
+			fmt.Fprintf(w, "%-17s   %s at %s\n", "", v.Text, v.Bounds)
+		}
+	}
+	return nil
+}
+
+// statedBounds returns the client bounds under which a Verdict line's
+// verify arguments run the bundled model name: its client block with the
+// bound flags applied, and the flags that change the semantics (heap,
+// lin points) named.
+func statedBounds(name string, args []string) (string, error) {
+	src, err := frontend.Example(name)
+	if err != nil {
+		return "", err
+	}
+	m, err := frontend.Parse(name+".lin", src)
+	if err != nil {
+		return "", err
+	}
+	b := m.DefaultBounds()
+	var extra []string
+	for i := 0; i < len(args); i++ {
+		flag, val := args[i], ""
+		if i+1 < len(args) {
+			val = args[i+1]
+		}
+		switch flag {
+		case "--threads":
+			if b.Threads, err = strconv.Atoi(val); err != nil {
+				return "", fmt.Errorf("%s.lin: Verdict line: --threads %q", name, val)
+			}
+			i++
+		case "--ops":
+			if b.Ops, err = parseOps(val); err != nil {
+				return "", err
+			}
+			i++
+		case "--values":
+			if b.Values, err = parseValues(val); err != nil {
+				return "", err
+			}
+			i++
+		case "--explicit":
+			extra = append(extra, "explicit heap")
+		default:
+			extra = append(extra, strings.TrimPrefix(flag, "--"))
+		}
+	}
+	return strings.Join(append([]string{b.String()}, extra...), ", "), nil
+}
