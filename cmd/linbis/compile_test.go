@@ -46,8 +46,8 @@ func TestCompileJSONAndFlags(t *testing.T) {
 
 	code, out, _ = linbis("compile", "--list")
 	require.Equal(t, 0, code)
-	assert.Contains(t, out, "treiber\n")
-	assert.Contains(t, out, "hp-stack-revised\n")
+	assert.Regexp(t, `(?m)^treiber +Treiber's`, out)
+	assert.Regexp(t, `(?m)^hp-stack-revised +`, out)
 }
 
 func TestCompileFromFileAndErrors(t *testing.T) {
