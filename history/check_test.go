@@ -324,8 +324,8 @@ func TestShowState(t *testing.T) {
 	ok, s := k.Step(k.Init(), &put)
 	require.True(t, ok)
 	_, s = k.Step(s, &app)
-	assert.Equal(t, "{a: y, b: x}", k.ShowState(s))
-	assert.Equal(t, "{a: y, b: x}", showState(k, s))
+	assert.Equal(t, `{"a": "y", "b": "x"}`, k.ShowState(s))
+	assert.Equal(t, `{"a": "y", "b": "x"}`, showState(k, s))
 	assert.Len(t, s, 8, "a product state holds one 4-byte id per key")
 	// The same product state reached in another order is the same string.
 	_, s2 := k.Step(k.Init(), &app)

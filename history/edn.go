@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -49,21 +50,30 @@ type ednReader struct {
 	src   string
 	name  string
 	pos   int
-	lines []int // byte offsets of line starts, built on first error
+	lines []int // byte offsets of line starts, built on first use
 }
 
 // errAt builds a positioned error at byte offset off.
 func (r *ednReader) errAt(off int, format string, args ...any) error {
-	line, col := lineCol(r.src, off)
+	line, col := r.lineCol(off)
 	return &lts.ParseError{File: r.name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 }
 
-// lineCol converts a byte offset into a 1-based line and byte column.
-func lineCol(src string, off int) (int, int) {
-	off = min(off, len(src))
-	line := 1 + strings.Count(src[:off], "\n")
-	start := strings.LastIndexByte(src[:off], '\n') + 1
-	return line, off - start + 1
+// lineCol converts a byte offset into a 1-based line and byte column,
+// by binary search in a table of line starts (every event of a history
+// asks, so counting newlines each time would be quadratic).
+func (r *ednReader) lineCol(off int) (int, int) {
+	if r.lines == nil {
+		r.lines = append(r.lines, 0)
+		for i := 0; i < len(r.src); i++ {
+			if r.src[i] == '\n' {
+				r.lines = append(r.lines, i+1)
+			}
+		}
+	}
+	off = min(off, len(r.src))
+	line := sort.SearchInts(r.lines, off+1) // lines[line-1] <= off < lines[line]
+	return line, off - r.lines[line-1] + 1
 }
 
 // skip moves past whitespace, commas and comments.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -40,48 +41,61 @@ type Op struct {
 // IsPending reports whether op never returned.
 func (op *Op) IsPending() bool { return op.Return == Pending }
 
-// String renders op as "c3 write(x, 4) -> ok".
+// String renders op as `c3 write(4)`, `c8 get() on key 7 -> ""`: values
+// as show renders them, the key after the call.
 func (op *Op) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "c%d %s(", op.Client, op.Method)
-	sep := ""
-	if op.Key != "" {
-		b.WriteString(show(op.Key))
-		sep = ", "
-	}
-	for _, a := range op.Args {
-		b.WriteString(sep + show(a))
-		sep = ", "
+	for i, a := range op.Args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(show(a))
 	}
 	b.WriteString(")")
+	if op.Key != "" {
+		b.WriteString(" on key " + show(op.Key))
+	}
 	switch {
 	case op.IsPending():
 		b.WriteString(" pending")
 	case op.Unknown:
 		b.WriteString(" -> ?")
-	case op.Result != "":
+	case op.Result != "" || op.Method == "read" || op.Method == "get":
 		b.WriteString(" -> " + show(op.Result))
 	}
 	return b.String()
 }
 
-// show renders a value for people: Nil as nil, separators of state
-// encodings as punctuation.
+// show renders a value for people: Nil as nil; numbers, booleans and EDN
+// or JSON structures (collections, keywords) as written; anything else,
+// the empty string included, as a quoted string, so that a read of ""
+// is seen.
 func show(v string) string {
-	if v == Nil {
+	switch {
+	case v == Nil:
 		return "nil"
+	case v == "true" || v == "false":
+		return v
+	case v != "" && strings.IndexByte("[{(#:\\", v[0]) >= 0:
+		return v
 	}
-	return v
+	if _, err := strconv.ParseFloat(v, 64); err == nil && strings.TrimSpace(v) == v {
+		return v
+	}
+	return strconv.Quote(v)
 }
 
 // History is a recorded execution: its operations and where it came from.
 type History struct {
 	Name string
 	Ops  []Op
-	// Notes are what the reader decided that the reader's user should
-	// know: events skipped, a convention chosen. One line each, starting
-	// with the file name (and position, when it concerns one place).
-	Notes []string
+	// Notes are what the reader decided that the user should know (a
+	// convention chosen); Warnings are what in the input looks wrong but
+	// did not stop the check (events skipped, a client's operations
+	// overlapping). One line each, starting with the file name and, when
+	// it concerns one place, line and column.
+	Notes, Warnings []string
 }
 
 // Keys returns the distinct keys of h in order of first appearance.

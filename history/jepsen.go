@@ -72,7 +72,7 @@ func ReadEDN(r io.Reader, name string, opts ReadOptions) (*History, error) {
 	clock := readingClock{deadline: opts.Deadline}
 	for !er.atEnd() {
 		if clock.expired() {
-			line, _ := lineCol(er.src, er.pos)
+			line, _ := er.lineCol(er.pos)
 			return nil, deadlineError(name, line)
 		}
 		v, err := er.read(0)
@@ -85,28 +85,52 @@ func ReadEDN(r io.Reader, name string, opts ReadOptions) (*History, error) {
 		forms = forms[0].items
 	}
 	var evs []event
+	// Events of non-client processes, counted per process, listed in
+	// order of first appearance with where that was.
+	type skippedProcess struct {
+		name   string
+		first  Pos
+		events int
+	}
+	var skipped []skippedProcess
+	index := map[string]int{}
 	for i := range forms {
 		ev, skip, err := mapEvent(er, &forms[i])
 		if err != nil {
 			return nil, err
 		}
-		if !skip {
-			evs = append(evs, ev)
+		if skip != "" {
+			k, ok := index[skip]
+			if !ok {
+				k = len(skipped)
+				index[skip] = k
+				skipped = append(skipped, skippedProcess{name: skip, first: ev.pos})
+			}
+			skipped[k].events++
+			continue
 		}
+		evs = append(evs, ev)
 	}
 	if opts.CASFail == CASFailAuto {
 		opts.CASFail = CASFailDrop
 	}
-	return assemble(evs, name, opts.CASFail)
+	h, err := assemble(evs, name, opts.CASFail)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range skipped {
+		h.Warnings = append(h.Warnings, fmt.Sprintf("%s:%d:%d: skipped %d events of process %s, which is not a client (the first is here)", name, p.first.Line, p.first.Col, p.events, p.name))
+	}
+	return h, nil
 }
 
-// mapEvent converts one operation map; skip is set for events of
-// non-client processes (the :nemesis).
-func mapEvent(er *ednReader, m *ednValue) (ev event, skip bool, err error) {
+// mapEvent converts one operation map; skip names the process of an
+// event of a non-client process (the :nemesis), which is skipped.
+func mapEvent(er *ednReader, m *ednValue) (ev event, skip string, err error) {
 	if m.kind != ednMap {
-		return ev, false, er.errAt(m.off, "expected an operation map {:process … :type … :f …}")
+		return ev, "", er.errAt(m.off, "expected an operation map {:process … :type … :f …}")
 	}
-	line, col := lineCol(er.src, m.off)
+	line, col := er.lineCol(m.off)
 	ev.pos = Pos{Line: line, Col: col}
 	ev.value = ednValue{kind: ednNil, off: m.off}
 	var has [3]bool
@@ -118,24 +142,28 @@ func mapEvent(er *ednReader, m *ednValue) (ev event, skip bool, err error) {
 		switch k.text {
 		case "process":
 			has[0] = true
-			if v.kind != ednInt {
-				return ev, true, nil // :nemesis and other non-client processes
+			switch v.kind {
+			case ednKeyword, ednSymbol, ednString:
+				return ev, v.canon(), nil // :nemesis and other non-client processes
+			case ednInt:
+			default:
+				return ev, "", er.errAt(v.off, ":process: expected an integer (a client) or a name such as :nemesis")
 			}
 			p, err := strconv.Atoi(v.text)
 			if err != nil {
-				return ev, false, er.errAt(v.off, ":process out of range")
+				return ev, "", er.errAt(v.off, ":process out of range")
 			}
 			ev.process = p
 		case "type":
 			has[1] = true
 			if v.kind != ednKeyword || !validType(v.text) {
-				return ev, false, er.errAt(v.off, ":type: expected :invoke, :ok, :fail or :info")
+				return ev, "", er.errAt(v.off, ":type: expected :invoke, :ok, :fail or :info")
 			}
 			ev.typ = v.text
 		case "f":
 			has[2] = true
 			if v.kind != ednKeyword && v.kind != ednSymbol && v.kind != ednString {
-				return ev, false, er.errAt(v.off, ":f: expected a keyword naming the operation")
+				return ev, "", er.errAt(v.off, ":f: expected a keyword naming the operation")
 			}
 			ev.f = v.text
 		case "value":
@@ -144,17 +172,17 @@ func mapEvent(er *ednReader, m *ednValue) (ev event, skip bool, err error) {
 			ev.failed = v.kind != ednNil
 		case "key":
 			if v.kind == ednNil {
-				return ev, false, er.errAt(v.off, ":key: expected a key, found nil")
+				return ev, "", er.errAt(v.off, ":key: expected a key, found nil")
 			}
 			ev.key = v.canon()
 		}
 	}
 	for i, name := range []string{":process", ":type", ":f"} {
 		if !has[i] {
-			return ev, false, er.errAt(m.off, "operation map without %s", name)
+			return ev, "", er.errAt(m.off, "operation map without %s", name)
 		}
 	}
-	return ev, false, nil
+	return ev, "", nil
 }
 
 func validType(t string) bool {
@@ -322,6 +350,9 @@ func assemble(evs []event, name string, casFail CASFail) (*History, error) {
 		}
 	}
 	h.Ops = out
+	if len(evs) == 0 {
+		return nil, &lts.ParseError{File: name, Line: 1, Col: 1, Msg: "no operations: expected Jepsen events {:process … :type … :f …}"}
+	}
 	if nilReads > 0 {
 		h.Notes = append(h.Notes, fmt.Sprintf("%s: %d reads completed :ok with value nil, taken as Knossos takes them: value not known, matching any state", name, nilReads))
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 
 	"github.com/linbis/linbis/lts"
@@ -41,7 +42,50 @@ func ReadJSONL(r io.Reader, name string, opts ReadOptions) (*History, error) {
 	if err := sc.Err(); err != nil {
 		return nil, &lts.ParseError{File: name, Line: line + 1, Col: 1, Msg: "unreadable line: " + err.Error()}
 	}
+	if len(h.Ops) == 0 {
+		return nil, &lts.ParseError{File: name, Line: line + 1, Col: 1, Msg: "no operations: expected one JSON object per line"}
+	}
+	warnOverlaps(h)
 	return h, nil
+}
+
+// maxWarnings bounds the warnings of one kind that are listed one by one.
+const maxWarnings = 5
+
+// warnOverlaps warns about operations of one client that overlap in time:
+// a client is a thread, which calls one operation at a time. They are
+// checked as concurrent all the same (as if from different clients), which
+// is why this is a warning and not an error.
+func warnOverlaps(h *History) {
+	byClient := map[int][]int{}
+	for i := range h.Ops {
+		byClient[h.Ops[i].Client] = append(byClient[h.Ops[i].Client], i)
+	}
+	var found []string
+	count := 0
+	for _, c := range h.Clients() {
+		ops := byClient[c]
+		sort.SliceStable(ops, func(a, b int) bool { return h.Ops[ops[a]].Call < h.Ops[ops[b]].Call })
+		for k := 1; k < len(ops); k++ {
+			prev, op := &h.Ops[ops[k-1]], &h.Ops[ops[k]]
+			if op.Call > prev.Return {
+				continue
+			}
+			count++
+			if len(found) < maxWarnings {
+				ends := fmt.Sprintf("returns at %d", prev.Return)
+				if prev.IsPending() {
+					ends = "never returns"
+				}
+				found = append(found, fmt.Sprintf("%s:%d:%d: client %d calls %s at %d, but its %s of line %d %s: a client's operations should not overlap (they are checked as concurrent)",
+					h.Name, op.Pos.Line, op.Pos.Col, c, op.Method, op.Call, prev.Method, prev.Pos.Line, ends))
+			}
+		}
+	}
+	h.Warnings = append(h.Warnings, found...)
+	if count > len(found) {
+		h.Warnings = append(h.Warnings, fmt.Sprintf("%s: %d more overlapping operations of one client", h.Name, count-len(found)))
+	}
 }
 
 // jsonOp decodes one line of the JSON Lines schema.
@@ -89,8 +133,8 @@ func jsonOp(text []byte, name string, line int) (Op, error) {
 	c, err := jsonInt(raw)
 	if err != nil {
 		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return fail("client", `field "client": expected an integer or a string`)
+		if string(raw) == "null" || json.Unmarshal(raw, &s) != nil {
+			return fail("client", `field "client": expected an integer or a string, found %s`, raw)
 		}
 		c = int64(clientNumber(s))
 	}

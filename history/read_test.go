@@ -107,7 +107,13 @@ func TestReadErrors(t *testing.T) {
 		{"jsonl", `{"client": 1, "call": 5, "method": ""}`, `f:1:26: field "method": expected a non-empty string`},
 		{"jsonl", `{"client": 1, "call": 5, "method": "r", "colour": 1}`, `f:1:41: unknown field "colour": expected client, call, return, method, key, input, output or unknown`},
 		{"jsonl", `{"client": 1, "call": 5, "method": "r", "key": [1]}`, `f:1:41: field "key": expected a string or a number`},
-		{"jsonl", `{"client": 1.5, "call": 5, "method": "r"}`, `f:1:2: field "client": expected an integer or a string`},
+		{"jsonl", `{"client": 1.5, "call": 5, "method": "r"}`, `f:1:2: field "client": expected an integer or a string, found 1.5`},
+		{"jsonl", `{"client": null, "call": 5, "method": "r"}`, `f:1:2: field "client": expected an integer or a string, found null`},
+		{"jsonl", "\n# nothing\n", `f:3:1: no operations: expected one JSON object per line`},
+		{"edn", "; nothing\n", `f:1:1: no operations: expected Jepsen events {:process … :type … :f …}`},
+		{"edn", `{:process 1.5 :type :invoke :f :read}`, `f:1:11: :process: expected an integer (a client) or a name such as :nemesis`},
+		{"edn", `{:process nil :type :invoke :f :read}`, `f:1:11: :process: expected an integer (a client) or a name such as :nemesis`},
+		{"jepsen-log", "INFO  jepsen.core - nothing\n", `f:1:1: no operations: expected Jepsen events {:process … :type … :f …}`},
 		{"edn", `{:process 0 :type :invoke :f :read`, `f:1:1: unclosed collection: expected '}' before the end of input`},
 		{"edn", "{:process 0 :type :invoke :f :read}\n{:process 0 :type :invoke :f :read}", `f:2:1: process 0 invokes read before its read of line 1 completed`},
 		{"edn", `{:process 0 :type :ok :f :read}`, `f:1:1: ok of read by process 0 without an invocation`},
@@ -227,4 +233,49 @@ func FuzzCheck(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadWarnings checks that doubtful input is named, with its
+// position, rather than silently read.
+func TestReadWarnings(t *testing.T) {
+	cases := []struct {
+		format, src string
+		warnings    []string
+	}{
+		{"jsonl", `{"client": 1, "call": 0, "return": 5, "method": "read", "output": 1}
+{"client": 1, "call": 3, "return": 6, "method": "write", "input": 1}
+{"client": 2, "call": 0, "method": "write", "input": 2}
+{"client": 2, "call": 9, "return": 10, "method": "read", "output": 2}`, []string{
+			"f:2:1: client 1 calls write at 3, but its read of line 1 returns at 5: a client's operations should not overlap (they are checked as concurrent)",
+			"f:4:1: client 2 calls read at 9, but its write of line 3 never returns: a client's operations should not overlap (they are checked as concurrent)",
+		}},
+		{"edn", `{:process :nemesis :type :info :f :start}
+{:process 0 :type :invoke :f :read}
+{:process :nemesis :type :info :f :stop}
+{:process 0 :type :ok :f :read :value 1}`, []string{
+			"f:1:1: skipped 2 events of process :nemesis, which is not a client (the first is here)",
+		}},
+	}
+	for _, c := range cases {
+		h, err := Read(strings.NewReader(c.src), "f", ReadOptions{Format: c.format})
+		require.NoError(t, err)
+		assert.Equal(t, c.warnings, h.Warnings)
+	}
+}
+
+// TestShowValues checks how values are rendered in evidence: strings
+// quoted (so that an empty one shows), the key as a key.
+func TestShowValues(t *testing.T) {
+	get := Op{Client: 8, Call: 1, Return: 2, Method: "get", Key: "7", Result: ""}
+	assert.Equal(t, `c8 get() on key 7 -> ""`, get.String())
+	put := Op{Client: 3, Call: 1, Return: 2, Method: "put", Key: "x", Args: []string{"a b"}}
+	assert.Equal(t, `c3 put("a b") on key "x"`, put.String())
+	cas := Op{Client: 1, Call: 1, Return: 2, Method: "cas", Args: []string{Nil, "2"}, Result: "true"}
+	assert.Equal(t, `c1 cas(nil, 2) -> true`, cas.String())
+	read := Op{Client: 2, Call: 1, Return: Pending, Method: "read", Unknown: true}
+	assert.Equal(t, `c2 read() pending`, read.String())
+	assert.Equal(t, `[1 2]`, show("[1 2]"))
+	assert.Equal(t, `:ok`, show(":ok"))
+	assert.Equal(t, `-1.5`, show("-1.5"))
+	assert.Equal(t, `" 1"`, show(" 1"))
 }

@@ -316,7 +316,7 @@ type counter struct {
 func (c counter) withInitial(v string) (Spec, error) {
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
-		return nil, fmt.Errorf("initial value %q of model counter: expected an integer", show(v))
+		return nil, fmt.Errorf("initial value %q of model counter: expected an integer", v)
 	}
 	c.init = strconv.FormatInt(n, 10)
 	return c, nil

@@ -156,7 +156,14 @@ func compareCmd(args []string) error {
 	reps := fs.Int("reps", 3, "runs of each checker per file, interleaved")
 	sizesFlag := fs.String("sizes", "10000,100000,1000000", "history lengths")
 	timeout := fs.Duration("timeout", 10*time.Minute, "time limit of each run")
+	capGiB := fs.Int("cap", 8, "address-space cap of each child, GiB (Porcupine has no memory limit of its own)")
 	fs.Parse(args)
+	// Children inherit the cap: a checker that needs more fails with out
+	// of memory instead of taking the machine down.
+	lim := uint64(*capGiB) << 30
+	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
+		return err
+	}
 	sizes, err := parseSizes(*sizesFlag)
 	if err != nil {
 		return err
@@ -173,7 +180,7 @@ func compareCmd(args []string) error {
 			var lt, pt, lm, pm []float64
 			var lv, pv string
 			for range *reps {
-				l, err := timed(*linbis, "history", "-q", "--model", k.model, "--timeout", timeout.String(), "--max-memory", "0", file)
+				l, err := timed(*linbis, "history", "-q", "--model", k.model, "--timeout", timeout.String(), "--max-memory", fmt.Sprintf("%dGiB", *capGiB/2), file)
 				if err != nil {
 					return err
 				}
@@ -196,11 +203,17 @@ func compareCmd(args []string) error {
 }
 
 func verdict(r run) string {
-	switch r.exit {
-	case 0:
+	switch {
+	case r.exit == 0:
 		return "yes"
-	case 1:
+	case r.exit == 1:
 		return "no"
+	case strings.Contains(r.out, "out of memory") || strings.Contains(r.out, "cannot allocate memory"):
+		return "out of memory"
+	case strings.Contains(r.out, "memory budget"):
+		return "memory limit"
+	case strings.Contains(r.out, "time budget"), r.exit == 3:
+		return "timeout"
 	}
 	return fmt.Sprintf("exit %d", r.exit)
 }

@@ -71,6 +71,9 @@ func runHistory(c *cli.Context) error {
 		return err
 	}
 	if !c.Bool("json") {
+		for _, n := range h.Warnings {
+			fmt.Fprintf(c.App.ErrWriter, "linbis history: warning: %s\n", n)
+		}
 		for _, n := range h.Notes {
 			fmt.Fprintf(c.App.ErrWriter, "linbis history: note: %s\n", n)
 		}
@@ -245,11 +248,12 @@ func historyJSON(h *history.History, res *history.Result) any {
 		Seconds        float64             `json:"seconds"`
 		Limit          history.Limit       `json:"limit,omitempty"`
 		Reason         string              `json:"reason,omitempty"`
+		Warnings       []string            `json:"warnings,omitempty"`
 		Notes          []string            `json:"notes,omitempty"`
 		Failure        *failureJSON        `json:"failure,omitempty"`
 		// Witness: per partition, a linearization as operation indices.
 		Witness [][]int `json:"witness,omitempty"`
-	}{h.Name, res.Verdict.String(), res.Model, res.Ops, res.Partitions, res.Decided, res.Algorithms, res.Configurations, res.Elapsed.Seconds(), res.Limit, res.Reason, h.Notes, nil, res.Witness}
+	}{h.Name, res.Verdict.String(), res.Model, res.Ops, res.Partitions, res.Decided, res.Algorithms, res.Configurations, res.Elapsed.Seconds(), res.Limit, res.Reason, h.Warnings, h.Notes, nil, res.Witness}
 	if f := res.Failure; f != nil {
 		fj := &failureJSON{Key: f.Key, Operations: len(f.Ops), Pattern: f.Pattern, Witness: ops(f.Witness), Prefix: ops(f.Prefix), State: f.State}
 		if f.Stuck >= 0 {

@@ -384,5 +384,5 @@ func TestHistorySpecKeys(t *testing.T) {
 	assert.Contains(t, out, `smallest failing partition: key "b", 1 operations`)
 	code, out, _ = linbis("history", h, "--spec", "treiber", "--no-partition", "-q")
 	assert.Equal(t, 1, code, out)
-	assert.Contains(t, out, "ending in state {a: Top=#1 #1Node{value: 1, next: null}, b: Top=null}")
+	assert.Contains(t, out, `ending in state {"a": Top=#1 #1Node{value: 1, next: null}, "b": Top=null}`)
 }
