@@ -9,6 +9,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"path"
 	"sort"
 	"strings"
@@ -159,6 +160,25 @@ func CompileImpl(m *Model, b Bounds, opts Options) (*lts.LTS, error) {
 // CompileSpec explores only the specification.
 func CompileSpec(m *Model, b Bounds, opts Options) (*lts.LTS, error) {
 	return explore.Explore(m.Program, m.Program.Spec, b, opts)
+}
+
+// Listing writes the steps of m's implementation and specification as
+// the explorer executes them under b: every method's instructions, where
+// the steps end and which locals are dead (see explore.Listing).
+func Listing(w io.Writer, m *Model, b Bounds, opts Options) error {
+	fmt.Fprintln(w, "// ▶ a step that has touched shared state stops before this instruction (▶p: unless")
+	fmt.Fprintln(w, "// the nodes it reaches are private); ↺ a back edge: the step ends after it; an")
+	fmt.Fprintln(w, "// atomic block is one step; dead: the locals cleared when a step ends there.")
+	fmt.Fprintf(w, "\n// implementation %s\n", m.Program.Impl.Name)
+	if err := explore.Listing(w, m.Program, m.Program.Impl, b, opts); err != nil {
+		return err
+	}
+	if m.Program.Spec.Auto {
+		fmt.Fprintf(w, "\n// specification: spec auto (each method body one atomic block)\n")
+	} else {
+		fmt.Fprintf(w, "\n// specification %s\n", m.Program.Spec.Name)
+	}
+	return explore.Listing(w, m.Program, m.Program.Spec, b, opts)
 }
 
 //go:embed examples/*.lin

@@ -21,6 +21,7 @@ var compileCmd = &cli.Command{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the implementation LTS here (.aut or .dot)"},
 		&cli.StringFlag{Name: "spec-out", Usage: "write the specification LTS here (.aut or .dot)"},
 		&cli.BoolFlag{Name: "list", Usage: "list the bundled models, each with its summary, its verdicts and the bounds at which they hold, and exit"},
+		&cli.BoolFlag{Name: "steps", Usage: "print each method's instructions, where its steps end and which locals are dead, and exit"},
 		jsonFlag, formatFlag,
 	),
 	Action: runCompile,
@@ -54,6 +55,11 @@ func runCompile(c *cli.Context) error {
 	b, err := boundsFromFlags(c, m)
 	if err != nil {
 		return err
+	}
+	if c.Bool("steps") {
+		opts, mt := optionsFromFlags(c, "")
+		mt.Done()
+		return frontend.Listing(w, m, b, opts)
 	}
 	opts, mt := optionsFromFlags(c, "exploring")
 	start := time.Now()
