@@ -154,6 +154,32 @@ spec auto`,
 	}
 }
 
+// TestGoldenWrap pins a wrap-around counter under ops forever: one
+// thread, c in 0..2. From idle with c = k (states 0, 3, 6 for k = 0, 1,
+// 2) the call leads to the increment (1, 4, 7), whose step stores
+// k+1 mod 3 and stops before the return's read of c (2, 5, 8), then the
+// ret reports it: 9 states, 9 transitions, a cycle of three operations
+// instead of a range error.
+func TestGoldenWrap(t *testing.T) {
+	src := `object O {
+  shared c int(0..2) wrap = 0
+  method inc() int { c = c + 1; return c }
+}
+spec auto`
+	want := `des (0, 9, 9)
+(0,"call(1,inc)",1)
+(1,"tau",2)
+(2,"ret(1,inc,1)",3)
+(3,"call(1,inc)",4)
+(4,"tau",5)
+(5,"ret(1,inc,2)",6)
+(6,"call(1,inc)",7)
+(7,"tau",8)
+(8,"ret(1,inc,0)",0)
+`
+	assert.Equal(t, want, autOf(t, src, Bounds{Threads: 1, Ops: -1, Values: []int{1}}))
+}
+
 // TestHeapExplicitDeclared checks that `heap explicit` in a model gives
 // exactly the LTS that the explicit option gives for the model without
 // it (the pinned treiber-free digests).

@@ -202,6 +202,12 @@ func (c *checker) typ(t *syntax.Type, arrayOK bool) Type {
 				r.HasRange, r.Lo, r.Hi = true, lo, hi
 			}
 		}
+		if t.Wrap.IsValid() {
+			if t.Lo == nil {
+				c.errorf(t.Wrap, "wrap needs a range: int(lo..hi) wrap")
+			}
+			r.Wrap = true
+		}
 		return r
 	case syntax.TBool:
 		return Type{Kind: Bool}
@@ -380,7 +386,7 @@ func (c *checker) stmt(s syntax.Stmt) {
 			c.errorf(s.Value.Start(), "%s := ...: the right side has no value", s.Name.Name)
 			t = Type{}
 		}
-		t.HasRange = false
+		t.HasRange, t.Wrap = false, false
 		c.info.Defs[s] = c.declareLocal(s.Name, t, LocalVar)
 	case *syntax.AssignStmt:
 		if call := c.procCallOf(s.Value); call != nil || len(s.Rest) > 0 {
@@ -917,7 +923,7 @@ func (c *checker) defineResults(s *syntax.DefineStmt, call *syntax.CallExpr) {
 		var t Type
 		if results != nil {
 			t = results[i]
-			t.HasRange = false
+			t.HasRange, t.Wrap = false, false
 		}
 		v := c.declareLocal(id, t, LocalVar)
 		c.info.Uses[id] = v

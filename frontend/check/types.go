@@ -29,11 +29,18 @@ type Type struct {
 	Node     *Heap // for Ref
 	HasRange bool
 	Lo, Hi   int64
+	// Wrap: a value stored outside the range wraps around it (modulo its
+	// size) instead of being a model error, e.g. a ticket or a version
+	// counter under ops forever.
+	Wrap bool
 }
 
 func (t Type) String() string {
 	switch t.Kind {
 	case Int:
+		if t.HasRange && t.Wrap {
+			return fmt.Sprintf("int(%d..%d) wrap", t.Lo, t.Hi)
+		}
 		if t.HasRange {
 			return fmt.Sprintf("int(%d..%d)", t.Lo, t.Hi)
 		}

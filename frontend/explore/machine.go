@@ -208,8 +208,11 @@ func (m *machine) addr(e *expr) int32 {
 
 func (m *machine) store(e *expr, a, v int32) {
 	if e.rng != nil && (int64(v) < e.rng.Lo || int64(v) > e.rng.Hi) {
-		m.fail("value %d out of the declared range %s of %s", v, e.rng, e.name)
-		return
+		if !e.rng.Wrap {
+			m.fail("value %d out of the declared range %s of %s", v, e.rng, e.name)
+			return
+		}
+		v = wrap(v, e.rng)
 	}
 	if e.ref && m.mem[a] != v {
 		if e.k == eLocal {
@@ -219,6 +222,16 @@ func (m *machine) store(e *expr, a, v int32) {
 		}
 	}
 	m.mem[a] = v
+}
+
+// wrap returns v wrapped around the range of t: lo + (v - lo) mod size.
+func wrap(v int32, t *check.Type) int32 {
+	size := t.Hi - t.Lo + 1
+	r := (int64(v) - t.Lo) % size
+	if r < 0 {
+		r += size
+	}
+	return int32(t.Lo + r)
 }
 
 // eval evaluates e. Locals, the expressions evaluated most, are read
@@ -347,7 +360,11 @@ func (m *machine) alloc(e *expr) int32 {
 	for i, fi := range e.inits {
 		ft := lay.fieldTypes[e.v][fi.field]
 		if ft.HasRange && (int64(vals[i]) < ft.Lo || int64(vals[i]) > ft.Hi) {
-			m.fail("value %d out of the declared range %s of field", vals[i], ft)
+			if ft.Wrap {
+				vals[i] = wrap(vals[i], &ft)
+			} else {
+				m.fail("value %d out of the declared range %s of field", vals[i], ft)
+			}
 		}
 		m.mem[a+lay.hdr+fi.field] = vals[i]
 	}

@@ -96,6 +96,9 @@ type Type struct {
 	LenLo  Expr // for `[lo..hi]` arrays: the lowest index; nil means 0
 	Kind   TypeKind
 	Lo, Hi Expr   // int range, nil if unbounded
+	// Wrap is the position of `wrap` after an int range: stores wrap
+	// around the range instead of failing (NoPos if absent).
+	Wrap Pos
 	Ref    *Ident // node type of a ref
 }
 

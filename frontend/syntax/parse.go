@@ -276,6 +276,10 @@ func (p *parser) parseType() *Type {
 			t.Hi = p.parseExpr()
 			p.expect(RPAREN)
 		}
+		if p.tok == IDENT && p.lit == "wrap" {
+			t.Wrap = p.pos
+			p.next()
+		}
 	case BOOLTYPE:
 		t.Kind = TBool
 		p.next()
