@@ -95,11 +95,11 @@ type Type struct {
 	Len    Expr // array length (or upper index with LenLo), nil for scalars
 	LenLo  Expr // for `[lo..hi]` arrays: the lowest index; nil means 0
 	Kind   TypeKind
-	Lo, Hi Expr   // int range, nil if unbounded
+	Lo, Hi Expr // int range, nil if unbounded
 	// Wrap is the position of `wrap` after an int range: stores wrap
 	// around the range instead of failing (NoPos if absent).
 	Wrap Pos
-	Ref    *Ident // node type of a ref
+	Ref  *Ident // node type of a ref
 }
 
 // Method is `method m(p T, ...) [T] { body }`, or a procedure
