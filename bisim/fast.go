@@ -150,7 +150,7 @@ type refiner struct {
 	// per-block key counters, valid where keyTick == tick: bottom states
 	// with the key (nbCount, lastNB the last one counted), transitions with
 	// it and then their fill position in localSrc (keyFill).
-	keyByLabel               [][]int32
+	keyByLabel               [][]uint64 // source<<32 | transition
 	keyLabels                []int32
 	keyBlocks, keyStates     []int32
 	keyTick                  []uint32
@@ -177,35 +177,50 @@ func newRefiner(k *kernel) *refiner {
 	n := k.n
 	r := &refiner{blockPartition: newBlockPartition(k),
 		nSeen: make([]uint32, n), nLeft: make([]int32, n),
-		byLabel: make([][]int32, k.numLabels), keyByLabel: make([][]int32, k.numLabels)}
+		byLabel: make([][]int32, k.numLabels), keyByLabel: make([][]uint64, k.numLabels)}
 	r.addFastBlock()
 	for s := int32(0); s < n; s++ {
 		r.perm[s], r.where[s] = s, s
 	}
-	r.blockOut[0] = int32(len(k.src))
-	r.blockIn[0] = int32(len(k.src))
-	// inArc: the transitions by target, by counting sort.
+	r.blockOut[0] = int32(len(k.dst))
+	r.blockIn[0] = int32(len(k.dst))
+	// inArc, and the sources of τ-steps by target: by counting sort, the
+	// sources read from out (the kernel keeps no src for Fast).
 	r.inIndex = make([]int32, n+1)
-	for _, d := range k.dst {
-		r.inIndex[d+1]++
+	if k.inert {
+		r.tauIndex = make([]int32, n+1)
+	}
+	for s := int32(0); s < n; s++ {
+		for t := k.out[s]; t < k.out[s+1]; t++ {
+			r.inIndex[k.dst[t]+1]++
+			if k.isTau(t) {
+				r.tauIndex[k.dst[t]+1]++
+				r.inertOut[s]++ // one block: every τ-step is inert
+			}
+		}
 	}
 	for s := int32(0); s < n; s++ {
 		r.inIndex[s+1] += r.inIndex[s]
+		if k.inert {
+			r.tauIndex[s+1] += r.tauIndex[s]
+		}
 	}
 	r.inArc = make([]uint64, len(k.dst))
 	fill := slices.Clone(r.inIndex[:n])
-	for t, d := range k.dst {
-		r.inArc[fill[d]] = uint64(k.lab[t])<<32 | uint64(k.src[t])
-		fill[d]++
-	}
-	fill = nil
-	var ids []int32
+	var tauFill []int32
 	if k.inert {
-		r.tauIndex, ids = k.incoming(k.isTau)
-		r.tauSrc = ids
-		for i, t := range ids {
-			r.tauSrc[i] = k.src[t]
-			r.inertOut[k.src[t]]++ // one block: every τ-step is inert
+		r.tauSrc = make([]int32, r.tauIndex[n])
+		tauFill = slices.Clone(r.tauIndex[:n])
+	}
+	for s := int32(0); s < n; s++ {
+		for t := k.out[s]; t < k.out[s+1]; t++ {
+			d := k.dst[t]
+			r.inArc[fill[d]] = uint64(k.lab[t])<<32 | uint64(s)
+			fill[d]++
+			if k.isTau(t) {
+				r.tauSrc[tauFill[d]] = s
+				tauFill[d]++
+			}
 		}
 	}
 	r.rep[0] = -1
@@ -274,9 +289,10 @@ func (r *refiner) popTarget() int32 {
 	return -1
 }
 
-// inert reports whether transition t is inert in the current partition.
-func (r *refiner) inert(t int32) bool {
-	return r.k.isTau(t) && r.block[r.k.src[t]] == r.block[r.k.dst[t]]
+// inert reports whether transition t, from state s, is inert in the
+// current partition.
+func (r *refiner) inert(s, t int32) bool {
+	return r.k.isTau(t) && r.block[s] == r.block[r.k.dst[t]]
 }
 
 // markState adds s to the current marked set.
@@ -567,7 +583,7 @@ func (r *refiner) checkBottomKeys(states []int32, whole bool) {
 			if len(r.keyByLabel[a]) == 0 {
 				labels = append(labels, a)
 			}
-			r.keyByLabel[a] = append(r.keyByLabel[a], t)
+			r.keyByLabel[a] = append(r.keyByLabel[a], uint64(s)<<32|uint64(t))
 		}
 	}
 	r.keyLabels = labels
@@ -577,11 +593,12 @@ func (r *refiner) checkBottomKeys(states []int32, whole bool) {
 		r.nextTick()
 		r.keyBlocks = r.keyBlocks[:0]
 		r.work += int64(len(ts))
-		for _, t := range ts {
-			if c := r.block[k.dst[t]]; !r.inTargets[c] && !r.inert(t) {
+		for _, e := range ts {
+			s, t := int32(e>>32), int32(uint32(e))
+			if c := r.block[k.dst[t]]; !r.inTargets[c] && !r.inert(s, t) {
 				r.touchKey(c)
 				r.keyFill[c]++
-				if s := k.src[t]; r.inertOut[s] == 0 && r.lastNB[c] != s {
+				if r.inertOut[s] == 0 && r.lastNB[c] != s {
 					r.lastNB[c] = s
 					r.nbCount[c]++
 				}
@@ -611,9 +628,10 @@ func (r *refiner) checkBottomKeys(states []int32, whole bool) {
 			continue
 		}
 		r.work += int64(len(ts))
-		for _, t := range ts {
-			if c := r.block[k.dst[t]]; r.keyTick[c] == r.tick && r.keyFill[c] >= 0 && !r.inert(t) {
-				r.localSrc[r.keyFill[c]] = k.src[t]
+		for _, e := range ts {
+			s, t := int32(e>>32), int32(uint32(e))
+			if c := r.block[k.dst[t]]; r.keyTick[c] == r.tick && r.keyFill[c] >= 0 && !r.inert(s, t) {
+				r.localSrc[r.keyFill[c]] = s
 				r.keyFill[c]++
 			}
 		}

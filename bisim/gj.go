@@ -265,6 +265,7 @@ type gjCheck struct {
 
 // newGJRefiner returns the refiner of k with one block, dirty.
 func newGJRefiner(k *kernel) *gjRefiner {
+	k.needSrc()
 	n := k.n
 	m := int32(len(k.src))
 	r := &gjRefiner{blockPartition: newBlockPartition(k)}

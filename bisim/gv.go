@@ -21,6 +21,7 @@ import "slices"
 // O(n + m) and there are at most n passes, so the whole is O(n·m·labels) —
 // slow, but plain enough to trust; Fast is checked against it.
 func gvRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
+	k.needSrc()
 	n := k.n
 	block = make([]int32, n)
 	numBlocks = 1
