@@ -1,11 +1,8 @@
 package explore
 
 import (
-	"fmt"
 	"math/bits"
 	"slices"
-
-	"github.com/linbis/linbis/frontend/syntax"
 )
 
 // Thread symmetry. The most-general client's threads run the same code, so
@@ -23,29 +20,30 @@ import (
 // then renumbered canonically (canonicaliser.renumber), since its
 // numbering follows the threads' order.
 //
-// When the group acts by automorphisms (newSymmetry). π is an automorphism
-// of the LTS, up to the renaming of thread ids in labels, when every
-// transition s -a-> s' of thread t gives π·s -π(a)-> π·s' of thread π[t],
-// and conversely (π⁻¹ is a permutation too). A step of thread t reads and
-// writes its own block, the shared variables and the heap; it depends on
-// t only through the client (which methods t may call: the same for all
-// threads unless an `only` clause says otherwise) and through the value of
-// tid. newSymmetry accepts a program only when tid occurs nowhere but as
-// the index of a shared array with indices exactly 1..nthreads (HP[tid]),
-// and such an array is indexed by nothing else. Then thread t reaches
-// exactly element t+1 of those arrays, which the action moves with its
-// block, and a thread id is never stored, compared or computed with, so no
-// other slot of the state holds one. It also refuses nthreads in the
-// methods: a loop over the thread indices visits them in a fixed order,
-// and a thread's state half-way through such a loop is not mapped to a
-// reachable state by a permutation. The allocator offers every freed node
-// of a type, whatever their numbers, and the check of private nodes
-// (machine.private) looks at all the other threads alike, so neither
-// depends on the threads' order. The init block is exempt: it runs once,
-// before any thread, and builds the initial state; the argument above
-// concerns the transitions only (the initial state need not be
-// symmetric: a search starts from its representative, and a path from
-// π·s lifts to a path from s with the labels renamed by π⁻¹).
+// When the group acts by automorphisms (newSymmetry, symcheck.go). π is
+// an automorphism of the LTS, up to the renaming of thread ids in labels,
+// when every transition s -a-> s' of thread t gives π·s -π(a)-> π·s' of
+// thread π[t], and conversely (π⁻¹ is a permutation too). A step of thread
+// t reads and writes its own block, the shared variables and the heap; it
+// depends on t only through the client (which methods t may call: the
+// same for all threads unless an `only` clause says otherwise) and through
+// the value of tid. newSymmetry accepts a program only when thread ids
+// (tid, and the values of the locations that it infers hold them) are
+// only stored into such locations, compared for equality and used as the
+// index of shared arrays with indices exactly 1..nthreads (HP[tid]), which
+// nothing else indexes. The action then also renames the thread ids held
+// in those locations (a value i ≠ 0 becomes π[i-1]+1), and a step of π[t]
+// from π·s reads, compares and indexes exactly as t's step from s. It
+// refuses nthreads in the methods: a loop over the thread indices visits
+// them in a fixed order, and a thread's state half-way through such a loop
+// is not mapped to a reachable state by a permutation. The allocator
+// offers every freed node of a type, whatever their numbers, and the check
+// of private nodes (machine.private) looks at all the other threads alike,
+// so neither depends on the threads' order. The init block is exempt: it
+// runs once, before any thread, and builds the initial state; the argument
+// above concerns the transitions only (the initial state need not be
+// symmetric: a search starts from its representative, and a path from π·s
+// lifts to a path from s with the labels renamed by π⁻¹).
 //
 // Verdicts. With the transition relation invariant under the group, the
 // quotient (one representative per orbit, an edge rep(s) -π_s(a)->
@@ -67,11 +65,14 @@ import (
 // tid-indexed arrays, with each reference replaced by the node's number in
 // a depth-first search from the other shared references (which no
 // permutation moves, so their nodes are found in the same order in every
-// state of the orbit), or by a marker if that search does not reach it.
-// Threads with different keys are thus ordered the same way in every state
-// of the orbit. Threads with equal keys and no marker have equal blocks,
-// references included (the same numbers denote the same nodes), so their
-// order does not matter. Among threads with equal keys and a marker, every
+// state of the orbit), or by a marker if that search does not reach it;
+// each thread id replaced by "self", "other" (a marker) or 0; then, per
+// shared thread-id variable, whether it holds the thread; and the number
+// of the other threads' thread-id slots that hold it. Threads with
+// different keys are thus ordered the same way in every state of the
+// orbit. Threads with equal keys and no marker, which no other thread
+// names, have equal blocks up to their own ids, references included (the
+// same numbers denote the same nodes), so their order does not matter. Among threads with equal keys and a marker, every
 // order is tried and the lexicographically least vector is taken; so the
 // representative is the least vector of a set of vectors that depends
 // only on the orbit. When those orders are more than maxTiedOrders, canon
@@ -95,6 +96,12 @@ type symmetry struct {
 	// arrays, in layout order. No permutation moves them: the nodes they
 	// reach are numbered alike in every state of an orbit (see key).
 	fixedRoots []int32
+	// tidLocals[m]: the local slots of method m that hold thread ids;
+	// tidShared: the shared slots that do, tidScalars those of them
+	// outside the tid-indexed arrays; threadIDs: there are some.
+	tidLocals             []uint64
+	tidShared, tidScalars []int32
+	threadIDs             bool
 	// maxOrders is maxTiedOrders, lowered by tests.
 	maxOrders int
 	counts    symmetryCounts
@@ -130,170 +137,19 @@ type symmetryCounts struct {
 	fallbacks int64
 }
 
-// newSymmetry returns the thread symmetry of p under bounds b, or nil and
-// a one-line reason, naming the source position of the offending use, if
-// it cannot show that permuting threads maps the LTS onto itself (see the
-// design comment above). It is meant for both the implementation and the
-// specification.
-func newSymmetry(p *program, b Bounds) (*symmetry, string) {
-	if len(b.Only) > 0 {
-		where := ""
-		if p.client != nil && len(p.client.Only) > 0 {
-			where = p.file.Position(p.client.Only[0].Pos).String() + ": "
-		}
-		return nil, where + "the client's only clause gives threads different methods; thread symmetry needs them interchangeable"
-	}
-	c := symChecker{p: p, tidIndexed: map[int32]bool{}, otherIndex: map[int32]syntax.Pos{}}
-	initMethod := int32(-1)
-	if p.initMethod != nil {
-		initMethod = p.initMethod.index
-	}
-	for pc := 1; pc < len(p.code) && c.reason == ""; pc++ {
-		in := &p.code[pc]
-		if in.method == initMethod {
-			continue
-		}
-		ctx := "stored"
-		switch in.op {
-		case opBranch, opAssert, opAwait:
-			ctx = "as a condition"
-		case opReturn:
-			ctx = "returned"
-		case opLin:
-			ctx = "as a linearization value"
-		case opFree:
-			ctx = "freed"
-		}
-		c.expr(in.lhs, "as a location")
-		c.expr(in.x, ctx)
-	}
-	if c.reason != "" {
-		return nil, c.reason
-	}
-	s := &symmetry{p: p, threads: p.threads, maxOrders: maxTiedOrders}
-	for off := range c.tidIndexed {
-		if pos, ok := c.otherIndex[off]; ok {
-			return nil, fmt.Sprintf("%s: %s is indexed by tid elsewhere and by another index here; thread symmetry needs it indexed by tid only",
-				p.file.Position(pos), c.names[off])
-		}
-		s.tidArrays = append(s.tidArrays, off)
-	}
-	slices.Sort(s.tidArrays)
-	for _, a := range p.lay.refShared {
-		if !s.inTidArray(a) {
-			s.fixedRoots = append(s.fixedRoots, a)
-		}
-	}
-	s.keyLen = int(p.lay.threadSize) + len(s.tidArrays)
-	return s, ""
-}
-
-// inTidArray reports whether the shared slot a is an element of a
-// tid-indexed array.
-func (s *symmetry) inTidArray(a int32) bool {
-	for _, off := range s.tidArrays {
-		if a >= off && a < off+int32(s.threads) {
-			return true
-		}
-	}
-	return false
-}
-
-// symChecker walks the methods' expressions for newSymmetry.
-type symChecker struct {
-	p *program
-	// tidIndexed: the offsets of the arrays indexed by tid; otherIndex:
-	// of those indexed otherwise, with the position of the first such
-	// index; names: the arrays' names.
-	tidIndexed map[int32]bool
-	otherIndex map[int32]syntax.Pos
-	names      map[int32]string
-	reason     string // the first use that breaks symmetry, "" if none yet
-}
-
-// expr checks e, found in the context ctx (how its value is used, for the
-// message).
-func (c *symChecker) expr(e *expr, ctx string) {
-	if e == nil || c.reason != "" {
-		return
-	}
-	switch e.k {
-	case eTid:
-		c.refuse(e.pos, "tid is used "+ctx+"; thread symmetry needs tid only as the index of a shared [1..nthreads] array (HP[tid])")
-		return
-	case eConst:
-		if e.name == "nthreads" {
-			c.refuse(e.pos, "nthreads is used in a method; a loop over the thread ids visits them in an order that breaks thread symmetry")
-		}
-		return
-	case eElem:
-		if c.names == nil {
-			c.names = map[int32]string{}
-		}
-		c.names[e.v] = e.name
-		if e.a.k == eTid {
-			if e.lo != 1 || e.n != int32(c.p.threads) {
-				c.refuse(e.a.pos, fmt.Sprintf("tid indexes %s, whose indices are %d..%d, not 1..nthreads; thread symmetry needs tid only as the index of a shared [1..nthreads] array",
-					e.name, e.lo, e.lo+e.n-1))
-				return
-			}
-			c.tidIndexed[e.v] = true
-			return
-		}
-		if _, ok := c.otherIndex[e.v]; !ok {
-			c.otherIndex[e.v] = e.a.pos
-		}
-		c.expr(e.a, "in an index other than tid alone")
-		return
-	case eUnary:
-		c.expr(e.a, "in arithmetic")
-		return
-	case eBinary:
-		ctx := "in arithmetic"
-		switch e.op {
-		case syntax.EQL, syntax.NEQ:
-			ctx = "in a comparison"
-		case syntax.LSS, syntax.LEQ, syntax.GTR, syntax.GEQ:
-			ctx = "in an order comparison"
-		case syntax.LAND, syntax.LOR:
-			ctx = "as a condition"
-		}
-		c.expr(e.a, ctx)
-		c.expr(e.b, ctx)
-		return
-	case eCas:
-		c.expr(e.a, "as a location")
-		c.expr(e.b, "in a cas")
-		c.expr(e.c, "stored")
-		return
-	case eField:
-		c.expr(e.a, "as a node")
-		return
-	case eNew:
-		for _, fi := range e.inits {
-			c.expr(fi.x, "stored")
-		}
-		return
-	}
-}
-
-func (c *symChecker) refuse(pos syntax.Pos, msg string) {
-	if c.reason == "" {
-		c.reason = c.p.file.Position(pos).String() + ": " + msg
-	}
-}
-
 // clone returns a symmetry of the same program with buffers and counts of
 // its own, for another goroutine.
 func (s *symmetry) clone() *symmetry {
 	return &symmetry{p: s.p, threads: s.threads, tidArrays: s.tidArrays, fixedRoots: s.fixedRoots,
+		tidLocals: s.tidLocals, tidShared: s.tidShared, tidScalars: s.tidScalars, threadIDs: s.threadIDs,
 		maxOrders: s.maxOrders, keyLen: s.keyLen}
 }
 
 // apply returns the canonical vector of the state in which thread t's role
 // is played by thread perm[t], st being a canonical vector (as stored):
 // thread t's block and its elements of the tid-indexed arrays move to
-// perm[t]'s place, and the heap is renumbered by c. The result may be a
+// perm[t]'s place, the thread ids in thread-id locations are renamed, and
+// the heap is renumbered by c. The result may be a
 // buffer of s or of c, valid until the next call of apply or canon on s
 // or of a renumbering on c; st is not modified.
 func (s *symmetry) apply(st []int32, perm []uint8, c *canonicaliser) []int32 {
@@ -308,7 +164,36 @@ func (s *symmetry) apply(st []int32, perm []uint8, c *canonicaliser) []int32 {
 			moved[off+int32(to)] = st[off+int32(t)]
 		}
 	}
+	if s.threadIDs {
+		s.renameThreadIDs(moved, perm)
+	}
 	return c.renumber(moved)
+}
+
+// renameThreadIDs renames by perm the thread ids in the thread-id
+// locations of st, whose threads have been moved already.
+func (s *symmetry) renameThreadIDs(st []int32, perm []uint8) {
+	rename := func(v int32) int32 {
+		if v > 0 {
+			return int32(perm[v-1]) + 1
+		}
+		return v
+	}
+	lay := &s.p.lay
+	for t := range s.threads {
+		base := lay.threadBase(t)
+		pc := st[base+tPC]
+		if pc == 0 {
+			continue
+		}
+		for m := s.tidLocals[s.p.code[pc].method]; m != 0; m &= m - 1 {
+			i := base + tLocals + int32(bits.TrailingZeros64(m))
+			st[i] = rename(st[i])
+		}
+	}
+	for _, a := range s.tidShared {
+		st[a] = rename(st[a])
+	}
 }
 
 // canon returns the representative of the orbit of the canonical vector
@@ -437,38 +322,87 @@ func (s *symmetry) compareKeys(a, b uint8) int {
 }
 
 // keyMarker stands in a key for a reference to a node that the fixed
-// roots do not reach (node numbers are positive, null is 0).
-const keyMarker = -1
+// roots do not reach (node numbers are positive, null is 0), and for a
+// thread id other than the thread's own; keySelf for its own.
+const (
+	keyMarker = -1
+	keySelf   = -2
+)
 
 // computeKeys fills s.keys and s.marked: per thread, its block and its
 // elements of the tid-indexed arrays, references replaced by the nodes'
-// numbers from the fixed roots (s.fixedNum) or keyMarker.
+// numbers from the fixed roots (s.fixedNum) or keyMarker, thread ids by
+// keySelf or keyMarker; then, with thread ids, whether each shared
+// thread-id scalar holds the thread, and the number of the other threads'
+// slots that hold it (see the design comment).
 func (s *symmetry) computeKeys(st []int32) {
 	s.numberFromFixedRoots(st)
 	lay := &s.p.lay
 	n := s.threads
 	s.keys = slices.Grow(s.keys[:0], n*s.keyLen)[:n*s.keyLen]
 	s.marked = slices.Grow(s.marked[:0], n)[:n]
+	clear(s.marked)
+	if s.threadIDs {
+		clear(s.keys)
+	}
+	// named counts, per thread, the other threads' slots that hold its id.
+	named := s.keys[s.keyLen-1:]
+	tidKey := func(t int, v int32) int32 {
+		switch {
+		case v == 0:
+			return 0
+		case v == int32(t)+1:
+			return keySelf
+		}
+		named[int(v-1)*s.keyLen]++
+		return keyMarker
+	}
 	for t := range n {
 		key := s.keys[t*s.keyLen:][:s.keyLen]
 		base := lay.threadBase(t)
 		copy(key, st[base:base+lay.threadSize])
-		marked := false
-		for m := s.p.refMask[st[base+tPC]]; m != 0; m &= m - 1 {
+		pc := st[base+tPC]
+		for m := s.p.refMask[pc]; m != 0; m &= m - 1 {
 			i := tLocals + bits.TrailingZeros64(m)
 			key[i] = s.refKey(key[i])
-			marked = marked || key[i] == keyMarker
+			s.marked[t] = s.marked[t] || key[i] == keyMarker
+		}
+		if s.threadIDs && pc != 0 {
+			for m := s.tidLocals[s.p.code[pc].method]; m != 0; m &= m - 1 {
+				i := tLocals + bits.TrailingZeros64(m)
+				key[i] = tidKey(t, key[i])
+				s.marked[t] = s.marked[t] || key[i] == keyMarker
+			}
 		}
 		for i, off := range s.tidArrays {
 			v := st[off+int32(t)]
-			if s.isRefSlot(off) {
+			switch {
+			case s.isRefSlot(off):
 				v = s.refKey(v)
-				marked = marked || v == keyMarker
+				s.marked[t] = s.marked[t] || v == keyMarker
+			case s.threadIDs && s.isThreadIDSlot(off):
+				v = tidKey(t, v)
+				s.marked[t] = s.marked[t] || v == keyMarker
 			}
 			key[int(lay.threadSize)+i] = v
 		}
-		s.marked[t] = marked
+		for i, a := range s.tidScalars {
+			if st[a] == int32(t)+1 {
+				key[int(lay.threadSize)+len(s.tidArrays)+i] = 1
+			}
+		}
 	}
+	if s.threadIDs {
+		for t := range n {
+			s.marked[t] = s.marked[t] || named[t*s.keyLen] > 0
+		}
+	}
+}
+
+// isThreadIDSlot reports whether the shared slot a holds thread ids.
+func (s *symmetry) isThreadIDSlot(a int32) bool {
+	_, ok := slices.BinarySearch(s.tidShared, a)
+	return ok
 }
 
 // isRefSlot reports whether the shared slot a holds a reference.

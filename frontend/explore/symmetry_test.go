@@ -70,6 +70,44 @@ spec StackSpec {
 }
 client { threads 3; ops 1 }`
 
+// ownerLockStack is a stack under a lock that records its owner's id: a
+// model that stores thread ids (in owner, in the locals me and seen, in
+// the tid-indexed array Last) and compares them, and indexes an array by
+// a stored id (Helped[seen]).
+const ownerLockStack = `object OwnerLockStack {
+  heap Node { value int; next ref Node }
+  shared owner int = 0
+  shared Top ref Node = null
+  shared Last [1..nthreads] int = 0
+  shared Helped [1..nthreads] bool = false
+
+  method push(v int) {
+    me := tid
+    while !cas(owner, 0, me) { skip }
+    assert owner == me
+    Top = new Node{value: v, next: Top}
+    owner = 0
+  }
+
+  method pop() int {
+    seen := owner
+    Last[tid] = seen
+    if seen != 0 && seen != tid { Helped[seen] = true }
+    while !cas(owner, 0, tid) { skip }
+    t := Top
+    if t == null {
+      owner = 0
+      return EMPTY
+    }
+    Top = t.next
+    assert owner == tid
+    owner = 0
+    return t.value
+  }
+}
+spec auto
+client { threads 3; ops 1 }`
+
 // parseSource parses and checks a model given as text.
 func parseSource(t *testing.T, name, src string) *check.Program {
 	t.Helper()
@@ -148,23 +186,25 @@ func permutations(n int) [][]uint8 {
 // symmetry check accepts, with the bounds of the property tests.
 var symmetricModels = []struct {
 	name string
-	file string // under ../examples, or "" for hpTreiber
+	file string // under ../examples, or "" for src
+	src  string
 	b    Bounds
 }{
-	{"treiber", "treiber.lin", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
-	{"treiber-free", "treiber-free.lin", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
-	{"ms-queue", "ms-queue.lin", Bounds{Threads: 3, Ops: 1, Values: []int{1}}},
-	{"spinlock-stack", "spinlock-stack.lin", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
-	{"hw-queue", "hw-queue.lin", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
-	{"counter3", "counter3.lin", Bounds{Threads: 3, Ops: 2, Values: []int{1}}},
-	{"cas-counter", "cas-counter.lin", Bounds{Threads: 3, Ops: 2, Values: []int{1}}},
-	{"hp-treiber", "", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"treiber", "treiber.lin", "", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"treiber-free", "treiber-free.lin", "", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"ms-queue", "ms-queue.lin", "", Bounds{Threads: 3, Ops: 1, Values: []int{1}}},
+	{"spinlock-stack", "spinlock-stack.lin", "", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"hw-queue", "hw-queue.lin", "", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"counter3", "counter3.lin", "", Bounds{Threads: 3, Ops: 2, Values: []int{1}}},
+	{"cas-counter", "cas-counter.lin", "", Bounds{Threads: 3, Ops: 2, Values: []int{1}}},
+	{"hp-treiber", "", hpTreiber, Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"owner-lock-stack", "", ownerLockStack, Bounds{Threads: 3, Ops: 1, Values: []int{1}}},
 }
 
-func loadModel(t *testing.T, file string) *check.Program {
+func loadModel(t *testing.T, name, file, src string) *check.Program {
 	t.Helper()
 	if file == "" {
-		return parseSource(t, "hp-treiber.lin", hpTreiber)
+		return parseSource(t, name+".lin", src)
 	}
 	return parseFile(t, "../examples/"+file)
 }
@@ -174,16 +214,23 @@ func loadModel(t *testing.T, file string) *check.Program {
 // tid-indexed arrays.
 func TestSymmetryAcceptsSymmetricModels(t *testing.T) {
 	for _, m := range symmetricModels {
-		prog := loadModel(t, m.file)
+		prog := loadModel(t, m.name, m.file, m.src)
 		for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
 			p, err := compile(prog, obj, m.b.Threads, m.b.Values, false, false)
 			require.NoError(t, err)
 			s, reason := newSymmetry(p, m.b)
 			require.NotNil(t, s, "%s/%s: %s", m.name, obj.Name, reason)
 			assert.Empty(t, reason)
-			if m.file == "" && obj == prog.Impl {
+			switch {
+			case m.name == "hp-treiber" && obj == prog.Impl:
 				assert.Len(t, s.tidArrays, 2, "HP and Pushes")
 				assert.Len(t, s.fixedRoots, 1, "Top")
+				assert.False(t, s.threadIDs)
+			case m.name == "owner-lock-stack" && obj == prog.Impl:
+				assert.Len(t, s.tidArrays, 2, "Last and Helped")
+				assert.Equal(t, []int32{0, 2, 3, 4}, s.tidShared, "owner and Last")
+				assert.Equal(t, []int32{0}, s.tidScalars, "owner")
+				assert.True(t, s.threadIDs)
 			}
 		}
 	}
@@ -208,14 +255,19 @@ func TestSymmetryRefusesAsymmetricModels(t *testing.T) {
 		{name: "hp-stack-revised nthreads loop", file: "hp-stack-revised.lin", want: ":37:22: nthreads is used in a method"},
 		{name: "kregister only", file: "kregister.lin", b: Bounds{Only: map[int][]string{1: {"write"}, 2: {"read"}}},
 			want: ":47:41: the client's only clause"},
-		{name: "stored", src: variant("    me := tid"), want: ":15:11: tid is used stored"},
+		{name: "in a node", src: variant("    x.value = tid"), want: ":15:15: a thread id is stored in a heap field"},
+		{name: "in a new node", src: variant("    y := new Node{value: tid}"), want: ":15:26: a thread id is stored in a heap field"},
 		{name: "order comparison", src: variant("    if tid < 2 { Pushes[tid] = 1 }"), want: ":15:8: tid is used in an order comparison"},
-		{name: "equality", src: variant("    if 2 == tid { Pushes[tid] = 1 }"), want: ":15:13: tid is used in a comparison"},
-		{name: "argument of cas", src: variant("    cas(Pushes[tid], 0, tid)"), want: ":15:25: tid is used stored"},
-		{name: "other index", src: variant("    Pushes[tid] = 1\n    Pushes[1] = 2"), want: ":16:12: Pushes is indexed by tid elsewhere and by another index here"},
+		{name: "equality with data", src: variant("    if 2 == tid { Pushes[tid] = 1 }"), want: ":15:13: tid is used compared with a value that is not a thread id"},
+		{name: "stored thread id in arithmetic", src: variant("    me := tid\n    Pushes[tid] = me + 1"), want: ":16:19: the thread id in me is used in arithmetic"},
+		{name: "stored thread id returned", src: strings.Replace(variant(""), "return old.value", "w := tid\n          return w", 1),
+			want: ":28:18: the thread id in w is used returned"},
+		{name: "thread-id local given data", src: variant("    me := tid\n    me = 2"), want: ":16:10: me holds thread ids and is given another value"},
+		{name: "parameter", src: variant("    v = tid"), want: ":7:3: a parameter of push is given a thread id"},
+		{name: "other index", src: variant("    Pushes[tid] = 1\n    Pushes[1] = 2"), want: ":16:12: Pushes is indexed by a thread id elsewhere and by another value here"},
 		{name: "index expression", src: variant("    Pushes[tid + 0] = 2"), want: ":15:12: tid is used in arithmetic"},
 		{name: "array not 1..nthreads", src: strings.Replace(variant("    Pushes[tid] = 1"), "Pushes [1..nthreads]", "Pushes [0..nthreads]", 1),
-			want: ":15:12: tid indexes Pushes, whose indices are 0..3, not 1..nthreads"},
+			want: ":15:12: a thread id indexes Pushes, whose indices are 0..3, not 1..nthreads"},
 		{name: "nthreads", src: variant("    Pushes[tid] = nthreads"), want: ":15:19: nthreads is used in a method"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -245,7 +297,7 @@ func TestSymmetryRefusesAsymmetricModels(t *testing.T) {
 // TestSymmetryInitBlockExempt: the init block may use tid and nthreads (it
 // runs once, before the threads); the same uses in a method are refused.
 func TestSymmetryInitBlockExempt(t *testing.T) {
-	src := strings.Replace(hpTreiber, "  method push(v int) {", "  init { i := 1\n while i <= nthreads { Pushes[i] = tid; i = i + 1 } }\n  method push(v int) {", 1)
+	src := strings.Replace(hpTreiber, "  method push(v int) {", "  init { i := tid\n while i <= nthreads { Pushes[i] = 1; i = i + 1 } }\n  method push(v int) {", 1)
 	prog := parseSource(t, "init.lin", src)
 	b := Bounds{Threads: 2, Ops: 1, Values: []int{1}}
 	p, err := compile(prog, prog.Impl, b.Threads, b.Values, false, false)
@@ -280,7 +332,7 @@ var symmetryModes = []struct {
 func TestSymmetryCanonicalRepresentatives(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 2))
 	for _, m := range symmetricModels {
-		prog := loadModel(t, m.file)
+		prog := loadModel(t, m.name, m.file, m.src)
 		for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
 			for _, mode := range symmetryModes {
 				t.Run(m.name+"/"+obj.Name+"/"+mode.name, func(t *testing.T) {

@@ -30,12 +30,15 @@ func randomSymmetricModel(r *rand.Rand) string {
 	}
 	fmt.Fprintf(&sb, "object R {\n  heap Node { %s }\n  shared Top ref Node = null\n  shared S ref Node = null\n  shared c int = 0\n", fields)
 	sb.WriteString("  shared HP [1..nthreads] ref Node = null\n  shared D [1..nthreads] int = 0\n")
+	sb.WriteString("  shared owner int = 0\n  shared Last [1..nthreads] int = 0\n")
 	g := &randGen{r: r, sb: &sb, twoRefs: twoRefs}
 	for m := range 2 {
-		// a private node (a new one) makes threads at the same point tie
+		// The stores that never run (if false) make owner, Last and w hold
+		// thread ids in every model, without steps of their own.
+		// A private node (a new one) makes threads at the same point tie
 		// with a marker in their keys: their orders are tried.
 		first := g.pick("Top", "new Node{value: v, next: Top}")
-		fmt.Fprintf(&sb, "  method m%d(v int) int {\n    a := %s\n    b := S\n    k := 0\n", m, first)
+		fmt.Fprintf(&sb, "  method m%d(v int) int {\n    a := %s\n    b := S\n    k := 0\n    me := tid\n    w := 0\n    if false { owner = me; Last[tid] = me; w = me }\n", m, first)
 		for range 1 + r.IntN(4) {
 			g.stmt(2, "    ")
 		}
@@ -80,6 +83,10 @@ func (g *randGen) stmt(depth int, indent string) {
 	n := 14
 	if depth == 0 {
 		n = 10 // no compound statements
+	}
+	if g.r.IntN(4) == 0 {
+		g.threadIDStmt(w)
+		return
 	}
 	switch g.r.IntN(n) {
 	case 0:
@@ -129,6 +136,26 @@ func (g *randGen) stmt(depth int, indent string) {
 	}
 }
 
+// threadIDStmt writes a random statement that stores, compares or indexes
+// by thread ids: tid, the locals me and w, owner and Last hold them.
+func (g *randGen) threadIDStmt(w func(format string, args ...any)) {
+	id := func() string { return g.pick("me", "w", "owner", "Last[tid]", "tid") }
+	switch g.r.IntN(6) {
+	case 0:
+		w("if cas(owner, %s, %s) { k = v }", g.pick("0", "me", "w"), g.pick("0", "me", "w", "tid"))
+	case 1:
+		w("if %s == %s { %s = 0 }", id(), id(), g.pick("owner", "w", "Last[tid]"))
+	case 2:
+		w("%s = %s", g.pick("w", "owner", "Last[tid]", "Last[me]"), g.pick("owner", "me", "w", "Last[tid]", "tid", "0"))
+	case 3:
+		w("if w != 0 { %s = HP[w] }", g.refLocal())
+	case 4:
+		w("if w != 0 && w != me { D[w] = %s }", g.data())
+	case 5:
+		w("if %s != 0 { k = 1 }", id())
+	}
+}
+
 // TestSymmetryRandomModels checks canon and the claim of the static check
 // (permutations map transitions to transitions) on random symmetric
 // models at three threads, in both heap modes: see checkRepresentatives.
@@ -170,7 +197,7 @@ func TestSymmetryRandomModels(t *testing.T) {
 		}
 	}
 	// Most random models explore without a model error within the limit.
+	t.Logf("%d explorations of %d random models checked; %d canonicalisations tried tied orders", checked, models, enumerated)
 	require.Greater(t, checked, models, "explorations checked")
 	require.Positive(t, enumerated, "some states have tied threads whose orders are tried")
-	t.Logf("%d explorations of %d random models checked; %d canonicalisations tried tied orders", checked, models, enumerated)
 }
