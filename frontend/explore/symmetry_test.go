@@ -250,11 +250,15 @@ func TestSymmetryRefusesAsymmetricModels(t *testing.T) {
 		name, file, src string
 		b               Bounds
 		want            string // in the reason, after the file name
+		// at, for a file: the reason names the position atOff bytes into
+		// the first occurrence of at in the file.
+		at    string
+		atOff int
 	}{
-		{name: "hp-stack tid arithmetic", file: "hp-stack.lin", want: ":45:20: tid is used in arithmetic"},
-		{name: "hp-stack-revised nthreads loop", file: "hp-stack-revised.lin", want: ":37:22: nthreads is used in a method"},
+		{name: "hp-stack tid arithmetic", file: "hp-stack.lin", at: "base := (tid - 1)", atOff: 9, want: "tid is used in arithmetic"},
+		{name: "hp-stack-revised nthreads loop", file: "hp-stack-revised.lin", at: "i <= nthreads", atOff: 5, want: "nthreads is used in a method"},
 		{name: "kregister only", file: "kregister.lin", b: Bounds{Only: map[int][]string{1: {"write"}, 2: {"read"}}},
-			want: ":47:41: the client's only clause"},
+			at: "only 1: write", want: "the client's only clause"},
 		{name: "in a node", src: variant("    x.value = tid"), want: ":15:15: a thread id is stored in a heap field"},
 		{name: "in a new node", src: variant("    y := new Node{value: tid}"), want: ":15:26: a thread id is stored in a heap field"},
 		{name: "order comparison", src: variant("    if tid < 2 { Pushes[tid] = 1 }"), want: ":15:8: tid is used in an order comparison"},
@@ -272,8 +276,14 @@ func TestSymmetryRefusesAsymmetricModels(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var prog *check.Program
+			want := c.want
 			if c.file != "" {
 				prog = parseFile(t, "../examples/"+c.file)
+				i := strings.Index(string(prog.File.Src), c.at)
+				require.GreaterOrEqual(t, i, 0, "%q is in %s", c.at, c.file)
+				before := string(prog.File.Src[:i+c.atOff])
+				line, col := strings.Count(before, "\n")+1, len(before)-strings.LastIndexByte(before, '\n')
+				want = fmt.Sprintf(":%d:%d: %s", line, col, c.want)
 			} else {
 				prog = parseSource(t, "variant.lin", c.src)
 			}
@@ -283,7 +293,7 @@ func TestSymmetryRefusesAsymmetricModels(t *testing.T) {
 			require.NoError(t, err)
 			s, reason := newSymmetry(p, b)
 			assert.Nil(t, s)
-			assert.Contains(t, reason, c.want)
+			assert.Contains(t, reason, want)
 			assert.NotContains(t, reason, "\n", "one line")
 			name := c.file
 			if name == "" {
