@@ -90,25 +90,25 @@ func TestYangFig3(t *testing.T) {
 				require.NoError(t, err)
 				assert.Equal(t, tc.equivalent, c.Equivalent)
 				if !tc.equivalent {
-					require.NotNil(t, c.Counterexample)
+					require.NotNil(t, c.Evidence)
 					replay(t, tc.a, tc.b, tc.eq, c)
 				}
 			})
 		}
 	}
 	// The distinguishing behaviour is the one the paper names.
-	c, err := Compare(from(r, r3), from(s, s3), Branching, Options{})
+	c, err := Compare(from(r, r3), from(s, s3), Branching, Options{NameA: "Δ1", NameB: "Δ2"})
 	require.NoError(t, err)
-	assert.Equal(t, "action", c.Kind)
-	assert.Equal(t, "ret1", c.Counterexample.Steps[len(c.Counterexample.Steps)-1].Label)
+	e := c.Evidence
+	assert.Equal(t, 0, e.HoldsIn)
+	assert.Equal(t, "a path of Δ1 that takes the formula's steps:", e.Witness.Title)
+	assert.Equal(t, "ret1", e.Witness.Steps[len(e.Witness.Steps)-1].Label)
+	assert.Contains(t, e.Explanation, "Δ1 and Δ2 are not branching bisimilar")
 	c, err = Compare(from(r, r3), from(u, u3), DivBranching, Options{})
 	require.NoError(t, err)
-	assert.Equal(t, 1, c.Side, "u3 diverges")
-	assert.True(t, c.Counterexample.IsLasso())
-	c, err = Compare(from(r, r3), from(s, s3), Branching, Options{NameA: "Δ1", NameB: "Δ2"})
-	require.NoError(t, err)
-	assert.Equal(t, "Δ1 and Δ2 are not branching bisimilar; a path of Δ1:", c.Counterexample.Title)
-	assert.Regexp(t, `^Δ1 can do ret1 here; Δ2, in state \d+ reached by the same visible steps, cannot, after any τ steps$`, c.Counterexample.Final)
+	assert.Equal(t, 1, c.Evidence.HoldsIn, "u3 diverges")
+	assert.True(t, hasOp(c.Evidence.Formula, OpDiverge), "%v", c.Evidence.Formula)
+	assert.True(t, c.Evidence.Witness.IsLasso())
 }
 
 func TestSmallKnownAnswers(t *testing.T) {
@@ -169,7 +169,14 @@ func TestCompareRandomPairs(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, R[a.Initial][off+b.Initial], c.Equivalent, "seed %d %v", seed, eq)
 			if !c.Equivalent {
-				kinds[eq.String()+"/"+c.Kind]++
+				kind := "formula"
+				if c.Evidence.TraceDistinguishes {
+					kind = "trace"
+				}
+				if hasOp(c.Evidence.Formula, OpDiverge) {
+					kind = "divergence"
+				}
+				kinds[eq.String()+"/"+kind]++
 				if !replay(t, a, b, eq, c) {
 					t.Fatalf("seed %d %v", seed, eq)
 				}
@@ -177,135 +184,34 @@ func TestCompareRandomPairs(t *testing.T) {
 		}
 	}
 	t.Log(kinds)
-	for _, k := range []string{"strong/action", "strong/branching", "branching/action", "divbranching/divergence"} {
+	for _, k := range []string{"strong/trace", "strong/formula", "branching/trace", "branching/formula", "divbranching/divergence"} {
 		assert.Positive(t, kinds[k], "the random pairs should exercise %s", k)
 	}
 }
 
-// replay checks a counterexample of Compare(a, b, eq) independently of the
-// code that built it: both paths exist, have the same visible labels, end
-// in inequivalent states (by the oracle), and the claim in Kind holds.
+// replay checks the evidence of Compare(a, b, eq) independently of the
+// code that built it: the naive evaluator finds the formula true in the
+// initial state of its side and false in the other's, the formula uses only
+// the operators of eq's logic, and its paths are paths of their LTSs with
+// the same visible labels (requireWitnessValid).
 func replay(t *testing.T, a, b *lts.LTS, eq Equivalence, c *Comparison) bool {
 	t.Helper()
-	tr := c.Counterexample
-	if !assert.NotNil(t, tr) {
+	e := c.Evidence
+	if !assert.NotNil(t, e) {
 		return false
 	}
-	self, other := a, b
-	if c.Side == 1 {
-		self, other = b, a
-	}
-	ok := assert.True(t, isPath(self, tr.Steps), "trace is a path of its LTS: %+v", tr)
-	ok = assert.True(t, isPath(other, c.Other), "other side is a path of its LTS: %+v", c.Other) && ok
-	endOf := func(l *lts.LTS, steps []lts.TraceStep) int32 {
-		if len(steps) == 0 {
-			return l.Initial
-		}
-		return steps[len(steps)-1].To
-	}
-	ok = assert.Equal(t, c.OtherState, endOf(other, c.Other)) && ok
-	u, off := lts.Union(self, other)
-	R := oracle(u, eq)
-	weakFrom := func(s int32) (labels map[string]bool, diverges bool) {
-		labels = map[string]bool{}
-		seen := map[int32]bool{s: true}
-		for stack := []int32{s}; len(stack) > 0; {
-			v := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for x := other.Out[v]; x < other.Out[v+1]; x++ {
-				if other.Label[x] != lts.Tau {
-					labels[other.LabelName(x)] = true
-				} else if d := other.Dst[x]; !seen[d] {
-					seen[d] = true
-					stack = append(stack, d)
-				}
-			}
-		}
-		for v := range seen { // a τ-cycle among the τ-reachable states?
-			if onTauCycle(other, v) {
-				diverges = true
-			}
-		}
-		return labels, diverges
-	}
-	switch c.Kind {
-	case "action":
-		last := tr.Steps[len(tr.Steps)-1]
-		ok = assert.Equal(t, tr.Visible(), append(visible(c.Other), last.Label)) && ok
-		ok = assert.False(t, R[last.From][off+c.OtherState], "the states before the unmatched step are inequivalent") && ok
-		labels, _ := weakFrom(c.OtherState)
-		ok = assert.False(t, labels[last.Label], "the other side cannot do %s after τ steps", last.Label) && ok
-	case "divergence":
-		require.True(t, tr.IsLasso())
-		for _, st := range tr.Steps[tr.LoopStart:] {
-			ok = assert.Equal(t, lts.TauName, st.Label) && ok
-		}
-		ok = assert.Equal(t, tr.Visible(), visible(c.Other)) && ok
-		ok = assert.Equal(t, tr.Steps[len(tr.Steps)-1].To, tr.Steps[tr.LoopStart].From, "the cycle closes") && ok
-		_, div := weakFrom(c.OtherState)
-		ok = assert.False(t, div, "the other side cannot diverge") && ok
-	case "branching":
-		// The steps before the unmatched one stay in the initial class.
-		ok = assert.False(t, R[self.Initial][off+other.Initial]) && ok
-		n := len(tr.Steps)
-		if !tr.IsLasso() {
-			n--
-		}
-		for _, st := range tr.Steps[:n] {
-			if eq == Strong {
-				break
-			}
-			ok = assert.True(t, st.Label == lts.TauName && R[st.To][self.Initial], "inert prefix") && ok
-		}
-	default:
-		t.Errorf("unknown kind %q", c.Kind)
-		return false
-	}
+	sides := [2]*lts.LTS{a, b}
+	holds, fails := sides[e.HoldsIn], sides[1-e.HoldsIn]
+	ok := assert.True(t, naiveHolds(holds, e.Formula, holds.Initial), "%v", e.Formula)
+	ok = assert.False(t, naiveHolds(fails, e.Formula, fails.Initial), "%v", e.Formula) && ok
+	ok = assert.True(t, formulaOpsAllowed(e.Formula, eq), "%v", e.Formula) && ok
+	requireWitnessValid(t, e, holds, fails, "replay")
 	return ok
 }
 
-func visible(steps []lts.TraceStep) []string {
-	tr := lts.Trace{Steps: steps}
-	return tr.Visible()
-}
-
-func isPath(l *lts.LTS, steps []lts.TraceStep) bool {
-	at := l.Initial
-	for _, st := range steps {
-		if st.From != at {
-			return false
-		}
-		found := false
-		for x := l.Out[st.From]; x < l.Out[st.From+1]; x++ {
-			found = found || l.Dst[x] == st.To && l.LabelName(x) == st.Label
-		}
-		if !found {
-			return false
-		}
-		at = st.To
-	}
-	return true
-}
-
-func onTauCycle(l *lts.LTS, s int32) bool {
-	seen := map[int32]bool{}
-	stack := []int32{s}
-	for len(stack) > 0 {
-		v := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for x := l.Out[v]; x < l.Out[v+1]; x++ {
-			if l.Label[x] != lts.Tau {
-				continue
-			}
-			if d := l.Dst[x]; d == s {
-				return true
-			} else if !seen[d] {
-				seen[d] = true
-				stack = append(stack, d)
-			}
-		}
-	}
-	return false
+// hasOp reports whether f has a node with operator op.
+func hasOp(f *Formula, op Op) bool {
+	return f.Op == op || slices.ContainsFunc(f.Args, func(g *Formula) bool { return hasOp(g, op) })
 }
 
 // TestMinimize checks on random LTSs that the quotient is canonical (sorted
@@ -344,50 +250,45 @@ func TestMinimize(t *testing.T) {
 	}
 }
 
-// TestBranchingWitness forces the fallback counterexample, which explains
-// the branching structure at the initial states: with one pair allowed the
-// search stops at the initial pair, where a + τ.b and a + τ.b + b have the
-// same weak actions. They are weakly but not branching bisimilar: b of the
-// second is matched by τ.b of the first only through a state that cannot do a.
+// TestBranchingWitness: a + τ.b and a + τ.b + b have the same traces and
+// are weakly but not branching bisimilar (b of the second is matched by
+// τ.b of the first only through a state that cannot do a), so the evidence
+// is a formula, not a trace. With the trace search cut off at one pair of
+// state sets the explanation says the traces were not compared in full.
 func TestBranchingWitness(t *testing.T) {
 	type T = lts.Triple
 	a := lts.FromTriples(0, 3, []T{tri(0, "a", 1), tri(0, "tau", 2), tri(2, "b", 1)})
 	b := lts.FromTriples(0, 3, []T{tri(0, "a", 1), tri(0, "tau", 2), tri(2, "b", 1), tri(0, "b", 1)})
 	for _, eq := range []Equivalence{Branching, DivBranching} {
-		c, err := Compare(a, b, eq, Options{MaxPairs: 1})
+		c, err := Compare(a, b, eq, Options{})
 		require.NoError(t, err)
 		require.False(t, c.Equivalent)
-		assert.Equal(t, "branching", c.Kind)
-		assert.Equal(t, 1, c.Side)
-		assert.Equal(t, []string{"b"}, c.Counterexample.Visible())
-		assert.True(t, c.PairLimitHit)
-		assert.Contains(t, c.Counterexample.Final, "stopped at the limit of 1 state pairs")
 		assert.True(t, replay(t, a, b, eq, c))
-		c, err = Compare(a, b, eq, Options{})
+		assert.False(t, c.Evidence.TraceDistinguishes)
+		assert.Contains(t, c.Evidence.Explanation, "the two have the same traces")
+		c, err = Compare(a, b, eq, Options{MaxPairs: 1})
 		require.NoError(t, err)
-		assert.Equal(t, "action", c.Kind, "without the bound the search finds A's τ step after which a is lost")
 		assert.True(t, replay(t, a, b, eq, c))
+		assert.Contains(t, c.Evidence.Explanation, "stopped at its limit of 1 pairs of state sets")
 	}
 }
 
-// TestBranchingWitnessDivergence forces the fallback where the only
-// difference is divergence inside the initial class: both sides can reach
-// a τ-loop (s1, t1), but only B loops in its initial state, and that loop
-// is inert there.
+// TestBranchingWitnessDivergence: the only difference is divergence inside
+// the initial class: both sides can reach a τ-loop (s1, t1), but only B
+// loops in its initial state, and that loop is inert there.
 func TestBranchingWitnessDivergence(t *testing.T) {
 	a := lts.FromTriples(0, 3, []lts.Triple{tri(0, "a", 2), tri(0, "tau", 1), tri(1, "tau", 1), tri(1, "b", 2)})
 	b := lts.FromTriples(0, 3, []lts.Triple{tri(0, "a", 2), tri(0, "tau", 1), tri(0, "tau", 0), tri(1, "tau", 1), tri(1, "b", 2)})
 	c, err := Compare(a, b, Branching, Options{})
 	require.NoError(t, err)
 	require.True(t, c.Equivalent)
-	c, err = Compare(a, b, DivBranching, Options{MaxPairs: 1})
+	c, err = Compare(a, b, DivBranching, Options{})
 	require.NoError(t, err)
 	require.False(t, c.Equivalent)
-	assert.Equal(t, "branching", c.Kind)
-	assert.Equal(t, 1, c.Side)
-	assert.True(t, c.Counterexample.IsLasso())
-	assert.Contains(t, c.Counterexample.Final, "diverge")
 	assert.True(t, replay(t, a, b, DivBranching, c))
+	assert.Equal(t, 1, c.Evidence.HoldsIn)
+	assert.True(t, hasOp(c.Evidence.Formula, OpDiverge), "%v", c.Evidence.Formula)
+	assert.True(t, c.Evidence.Witness.IsLasso())
 }
 
 func TestEmptyAndErrors(t *testing.T) {
@@ -428,12 +329,12 @@ func TestCounterexampleKeepsMetadata(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, c.Equivalent)
 	require.True(t, replay(t, impl, spec, DivBranching, c))
-	tr := c.Counterexample
-	require.Equal(t, 0, c.Side)
+	tr := c.Evidence.Witness
+	require.Equal(t, 0, c.Evidence.HoldsIn)
 	require.Len(t, tr.Steps, 3)
 	assert.Equal(t, int32(1), tr.Steps[1].Thread)
 	require.NotNil(t, tr.Steps[1].Source)
 	assert.Equal(t, "CAS(top, old, new)", tr.Steps[1].Source.Text)
 	assert.Equal(t, "ret(1,push)", tr.Steps[2].Label)
-	assert.Contains(t, tr.Final, "the implementation can do ret(1,push) here; the specification")
+	assert.Contains(t, c.Evidence.Explanation, "the specification has no path with the visible steps of the path of the implementation below: it is a distinguishing trace")
 }

@@ -80,8 +80,9 @@ type Options struct {
 	// Progress, if not nil, is called now and then with a stage name and a
 	// count (blocks found, pairs explored).
 	Progress func(stage string, done int64)
-	// MaxPairs bounds the state pairs Compare explores when it searches for
-	// a distinguishing trace; 0 means DefaultMaxPairs.
+	// MaxPairs bounds the pairs of state sets Compare's search for a
+	// distinguishing trace explores (distinguishingTrace); 0 means
+	// DefaultMaxPairs. Past it, the formula is built without that search.
 	MaxPairs int
 	// NameA and NameB name the two LTSs of Compare in the counterexample's
 	// Title and Final, e.g. "the implementation" and "the specification";
@@ -109,9 +110,9 @@ func (o *Options) recordWork(k *kernel, work int64) {
 	}
 }
 
-// DefaultMaxPairs is the default bound on the pairs explored by the search
-// for a distinguishing trace (about 100 bytes each).
-const DefaultMaxPairs = 5_000_000
+// DefaultMaxPairs is the default bound on the pairs of state sets of the
+// quotient explored by the search for a distinguishing trace.
+const DefaultMaxPairs = 100_000
 
 func (o *Options) progress(stage string, done int64) {
 	if o.Progress != nil {

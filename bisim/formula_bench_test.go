@@ -48,7 +48,7 @@ func BenchmarkCompareFormula(b *testing.B) {
 			class, rename, numClasses := classesOf(u, k, kblock, kn)
 			var f *Formula
 			for b.Loop() {
-				f, _, _, err = distinguishingFormula(a, changed, u, off, k, kblock, class, rename, numClasses, eq)
+				f, _, _, err = distinguishingFormula(a, changed, u, off, k, kblock, class, rename, numClasses, eq, 0)
 				require.NoError(b, err)
 			}
 			b.ReportMetric(float64(numClasses), "classes")

@@ -23,10 +23,13 @@ import (
 // quotient by distinguishingTrace), the best evidence there is. Otherwise
 // it is built from the refinement's history (formulaBuilder).
 func distinguishingFormula(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rename []int32, numClasses int32,
-	eq Equivalence) (f *Formula, holdsIn int, sameTraces bool, err error) {
+	eq Equivalence, maxPairs int) (f *Formula, holdsIn int, sameTraces bool, err error) {
 	q := quotient(u, k, kblock, rename, numClasses)
 	x, y := class[a.Initial], class[off+b.Initial]
-	labels, side, ok, complete := distinguishingTrace(q, x, y)
+	if maxPairs <= 0 {
+		maxPairs = DefaultMaxPairs
+	}
+	labels, side, ok, complete := distinguishingTrace(q, x, y, maxPairs)
 	sameTraces = !ok && complete
 	if ok {
 		holder := [2]*lts.LTS{a, b}[side]
@@ -98,7 +101,7 @@ type FormulaEvidence struct {
 // witnessing paths and its explanation.
 func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rename []int32, numClasses int32,
 	eq Equivalence, opts *Options) (*FormulaEvidence, error) {
-	f, side, sameTraces, err := distinguishingFormula(a, b, u, off, k, kblock, class, rename, numClasses, eq)
+	f, side, sameTraces, err := distinguishingFormula(a, b, u, off, k, kblock, class, rename, numClasses, eq, opts.MaxPairs)
 	if err != nil {
 		return nil, err
 	}
@@ -128,12 +131,16 @@ func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rena
 	if otherPath, ok := lts.Replay(other, e.Witness.Visible()); ok {
 		e.OtherPath = lts.TraceOf(other, otherPath)
 		e.OtherPath.Title = fmt.Sprintf("a path of %s with the same visible steps (no path of %s does what the formula says):", e.Other, e.Other)
+		limit := opts.MaxPairs
+		if limit <= 0 {
+			limit = DefaultMaxPairs
+		}
 		if sameTraces {
 			fmt.Fprintf(&sb, "%s can take the same visible steps, and the two have the same traces: the difference is in the choices left open along the way (%s bisimilarity, not trace equivalence).",
 				e.Other, eq)
 		} else {
-			fmt.Fprintf(&sb, "%s can take the same visible steps (whether their traces differ elsewhere was not settled: the search stopped at %d sets of states).",
-				e.Other, maxTraceSubsets)
+			fmt.Fprintf(&sb, "%s can take the same visible steps (whether their traces differ elsewhere was not settled: the search for a distinguishing trace stopped at its limit of %d pairs of state sets).",
+				e.Other, limit)
 		}
 	} else {
 		e.TraceDistinguishes = true

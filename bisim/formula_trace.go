@@ -7,21 +7,18 @@ import (
 	"github.com/linbis/linbis/lts"
 )
 
-// maxTraceSubsets bounds the pairs of state sets the search for a
-// distinguishing trace explores (the subset construction can blow up; on
-// the quotients of model checkers' LTSs it stays small).
-const maxTraceSubsets = 20_000
-
 // distinguishingTrace looks, on q, for a shortest sequence of visible
 // labels that one of the states x and y can do (with τ-steps anywhere) and
 // the other cannot: breadth first over pairs of sets of states reached by
-// the same visible labels (a subset construction). It returns the labels
+// the same visible labels (a subset construction, which can blow up, hence
+// the bound maxPairs; on the quotients of model checkers' LTSs it stays
+// small). It returns the labels
 // and the side (0: x, 1: y) that can do them, with ok set; otherwise
 // complete says whether the weak traces were found equal (false: the
-// search gave up at maxTraceSubsets). Traces are
+// search gave up at maxPairs). Traces are
 // invariant under all three equivalences, so a trace of the quotient's
 // class is a trace of the states in it.
-func distinguishingTrace(q *lts.LTS, x, y int32) (labels []int32, side int, ok, complete bool) {
+func distinguishingTrace(q *lts.LTS, x, y int32, maxPairs int) (labels []int32, side int, ok, complete bool) {
 	closure := func(set []int32) []int32 {
 		seen := map[int32]bool{}
 		for _, s := range set {
@@ -46,7 +43,7 @@ func distinguishingTrace(q *lts.LTS, x, y int32) (labels []int32, side int, ok, 
 	nodes := []node{{sets: [2][]int32{closure([]int32{x}), closure([]int32{y})}, parent: -1}}
 	seen := map[string]bool{fmt.Sprint(nodes[0].sets): true}
 	i := 0
-	for ; i < len(nodes) && len(nodes) < maxTraceSubsets; i++ {
+	for ; i < len(nodes) && len(nodes) < maxPairs; i++ {
 		n := nodes[i]
 		var after [2]map[int32][]int32 // label -> successors
 		for k := range 2 {

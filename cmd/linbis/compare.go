@@ -25,7 +25,7 @@ var compareCmd = &cli.Command{
 			"(.txt explanation, .json formula tree, .mcf mCRL2 formula, .aut or .dot path, by extension; a name without extension gets them all)"},
 		&cli.BoolFlag{Name: "json", Usage: "machine-readable verdict"},
 		&cli.IntFlag{Name: "max-pairs", Value: bisim.DefaultMaxPairs,
-			Usage: "bound on the state pairs searched for a short distinguishing trace"},
+			Usage: "bound on the pairs of state sets searched for a distinguishing trace (past it, the formula is built without one)"},
 	}, limitFlags()...),
 	Action: runCompare,
 }
@@ -52,9 +52,6 @@ type compareResult struct {
 func runCompare(c *cli.Context) error {
 	args, err := operands(c, 2, 2)
 	if err != nil {
-		return err
-	}
-	if err := atLeastOne(c, "max-pairs"); err != nil {
 		return err
 	}
 	if err := atLeastOne(c, "max-pairs"); err != nil {
