@@ -5,24 +5,35 @@
 //
 // It lives under internal/ because it is a testing aid, not an API for
 // users: the programs a seed yields may change whenever the generator
-// learns a new construct, and tests anywhere in the module (frontend,
-// verify, cmd) may import it.
+// learns a new construct. It imports nothing of linbis, so that the tests
+// of any package, frontend/explore's own included, may use it.
 //
 // A program is an object with one to three methods built from idioms of
-// concurrent objects: CAS retry loops, spin locks, spins waiting for a
-// flag (τ-cycles: not lock-free), awaits, atomic blocks, racy
-// read-then-write updates (often not linearizable), Treiber-style lists of
-// heap nodes with optional explicit free, slots of a [1..nthreads] array
-// indexed by tid, and rarely assertions. Its specification is `spec auto`
-// or a hand-written one that runs each method body atomically (spins
-// turned into awaits), sometimes deliberately changed in one statement so
-// that the object is not linearizable. The client is small (2–3 threads,
-// 1–2 operations, values 1..2), so that every program's state space stays
-// within a few thousand states.
+// concurrent objects: CAS retry loops (with done flags, returns, break or
+// continue), spin locks, spins waiting for a flag (τ-cycles: not
+// lock-free), awaits, atomic blocks, racy read-then-write updates (often
+// not linearizable), Treiber-style lists of heap nodes with optional
+// hazard pointers and explicit free, a linked queue with a dummy node
+// built by init (CAS on a node's next field), procedures (tuple results,
+// reference parameters), nondeterministic choose and any, var locals,
+// slots of a [1..nthreads] array indexed by tid, and rarely assertions.
+// Its specification is `spec auto` or a hand-written one that runs each
+// method body atomically (spins turned into awaits), sometimes
+// deliberately changed in one statement so that the object is not
+// linearizable. The client is small (2–3 threads, 1–2 operations, values
+// 1..2), and methods are shorter where threads or operations are more,
+// so that every program's state space stays small: each LTS of seeds
+// 0..1999 has fewer than 20,000 states in either heap mode, most a few
+// hundred (the tests check this; other seeds are alike, but the bound is
+// structural, not guaranteed).
 //
-// Each program records the features it uses. Symmetric programs use tid
-// only in ways that a permutation of the threads maps onto the same
-// program; asymmetric ones use it in ways a symmetry check must refuse
+// Each program records the features it uses (Program.Features), so that
+// a test can pick or exclude constructs (Config.Exclude). Symmetric
+// programs use tid only in ways that a permutation of the threads maps
+// onto the same program: as the index of the thread's own slot (A[tid],
+// HP[tid]) and, with the TidBeyondIndex features, as a stored owner
+// compared for equality or in an atomic count over all threads.
+// Asymmetric ones use it in ways a symmetry check must refuse
 // (arithmetic, comparison with a constant or by order, scans in index
 // order) or restrict threads with `only`.
 package randmodel
@@ -78,6 +89,27 @@ const (
 	TidScan
 	// Only: the client restricts thread 1 to some methods (asymmetric).
 	Only
+	// Hazard: a pop publishes the node it reads in HP[tid], a
+	// [1..nthreads] array of references, and checks Top again (hazard
+	// pointers without reclamation).
+	Hazard
+	// Queue: a linked queue with a dummy node built by an init block;
+	// enqueue links its node with a CAS on the last node's next field.
+	Queue
+	// ExplicitHeap: the object declares `heap explicit`, so it is always
+	// explored with explicit memory (only in programs that free nodes).
+	ExplicitHeap
+	// Proc: procedures called from methods: a CAS retry returning the old
+	// value, a snapshot returning a tuple, a field read taking a reference.
+	Proc
+	// Break: a retry loop left with break, or retried with continue.
+	Break
+	// Choose: a nondeterministic choice between two fragments.
+	Choose
+	// Any: a value chosen nondeterministically by `any lo..hi`.
+	Any
+	// Var: locals declared with var and a type.
+	Var
 
 	numFeatures = iota
 )
@@ -85,9 +117,16 @@ const (
 // AsymmetricFeatures are the features that break the symmetry of threads.
 const AsymmetricFeatures = TidArith | TidOrder | TidScan | Only
 
+// TidBeyondIndex are the symmetric features in which a thread id is more
+// than the index of the thread's own slot: a stored and compared owner
+// (TidValue), or a loop over all threads (TidCount). A symmetry check
+// that accepts tid only as the index of [1..nthreads] arrays refuses
+// them, soundly; exclude them (Config.Exclude) for programs it must accept.
+const TidBeyondIndex = TidValue | TidCount
+
 var featureNames = [numFeatures]string{"heap", "free", "lock", "flag-wait", "await", "assert",
 	"hand-spec", "mutated-spec", "tid-index", "tid-value", "tid-count", "tid-arith", "tid-order",
-	"tid-scan", "only"}
+	"tid-scan", "only", "hazard", "queue", "explicit-heap", "proc", "break", "choose", "any", "var"}
 
 // String lists the features, e.g. "heap+free".
 func (f Feature) String() string {
@@ -164,13 +203,13 @@ func GenerateProgram(r *rand.Rand, cfg Config) Program {
 	// Two threads with one operation each explore a few hundred states:
 	// those programs may be larger. More threads or operations multiply
 	// the interleavings, so their programs are kept short.
-	g.threads, g.ops, g.maxMethods, g.maxParts = 2, 1, 3, 3
+	g.threads, g.ops, g.maxMethods, g.maxParts, g.maxAllocators = 2, 1, 3, 3, 3
 	switch r.IntN(8) {
 	case 0, 1, 2:
 	case 3, 4, 5:
-		g.ops, g.maxMethods, g.maxParts = 2, 2, 2
+		g.ops, g.maxMethods, g.maxParts, g.maxAllocators = 2, 2, 2, 1
 	default:
-		g.threads, g.maxMethods, g.maxParts = 3, 2, 1
+		g.threads, g.maxMethods, g.maxParts, g.maxAllocators = 3, 2, 1, 1
 	}
 	for i := range 1 + r.IntN(g.maxMethods) {
 		g.methods = append(g.methods, g.method(i))
@@ -201,6 +240,8 @@ type gen struct {
 	// setsFlag is set once some method writes Flag.
 	setsFlag bool
 	methods  []*method
+	// procs are the procedures the methods call.
+	procs []*method
 	// only, if non-empty, lists the methods thread 1 is restricted to.
 	only []string
 	// threads and ops are the client's bounds.
@@ -208,22 +249,32 @@ type gen struct {
 	// maxMethods and maxParts bound the methods (before signalMethod)
 	// and the idioms in each method.
 	maxMethods, maxParts int
+	// allocators counts the methods that allocate nodes, at most
+	// maxAllocators: every node multiplies the states.
+	allocators, maxAllocators int
 }
 
-// method is a generated method.
+// method is a generated method or procedure.
 type method struct {
-	name string
-	// param is set when the method takes `v int`.
-	param bool
-	// result is "", "int" or "bool".
+	// keyword is "method" or "proc".
+	keyword string
+	name    string
+	// param is set when the method takes `v int`; a procedure's
+	// parameters are in params.
+	param  bool
+	params string
+	// result is "", "int" or "bool"; a procedure's may be a tuple "(int, int)".
 	result string
 	body   []stmt
 	// locals counts the locals declared, for fresh names.
 	locals int
-	// depth is the nesting of conditional idioms being generated.
-	depth int
-	// pushed is set once the method allocates a node.
-	pushed bool
+	// allocates is set once the method allocates a node.
+	allocates bool
+}
+
+// routines returns the procedures and then the methods.
+func (g *gen) routines() []*method {
+	return append(g.procs[:len(g.procs):len(g.procs)], g.methods...)
 }
 
 // fresh returns a new local name with the given prefix.
@@ -232,15 +283,29 @@ func (m *method) fresh(prefix string) string {
 	return fmt.Sprintf("%s%d", prefix, m.locals)
 }
 
+// allocate reports whether m may allocate a node: once per method, in
+// at most maxAllocators methods.
+func (g *gen) allocate(m *method) bool {
+	if m.allocates {
+		return false
+	}
+	if g.allocators == g.maxAllocators {
+		return false
+	}
+	g.allocators++
+	m.allocates = true
+	return true
+}
+
 // use records the use of a feature.
 func (g *gen) use(f Feature) { g.features |= f }
 
-// allowed reports whether a feature may be used in this program.
+// allowed reports whether the features f may be used in this program.
 func (g *gen) allowed(f Feature) bool {
 	if g.cfg.Exclude&f != 0 {
 		return false
 	}
-	if f == FlagWait && g.cfg.Exclude&HandSpec != 0 {
+	if f&FlagWait != 0 && g.cfg.Exclude&HandSpec != 0 {
 		return false // spec auto would spin inside an atomic body
 	}
 	return f&AsymmetricFeatures == 0 || g.asymmetric
@@ -254,17 +319,22 @@ func (g *gen) pick(options ...string) string { return options[g.r.IntN(len(optio
 
 // method generates method number i.
 func (g *gen) method(i int) *method {
-	m := &method{name: fmt.Sprintf("m%d", i+1), param: g.chance(2), result: g.pick("", "int", "int", "bool")}
+	m := &method{keyword: "method", name: fmt.Sprintf("m%d", i+1), param: g.chance(2), result: g.pick("", "int", "int", "bool")}
+	if m.param {
+		m.params = "v int"
+	}
 	if m.result != "" {
-		m.body = append(m.body, simple("res := 0"))
+		m.body = append(m.body, g.declare("res", "int", "0"))
 	}
 	parts := 1 + g.r.IntN(g.maxParts)
 	terminal := g.chance(3)
 	if terminal {
 		parts--
 	}
-	for range parts {
-		m.body = append(m.body, g.fragment(m)...)
+	for budget := parts; budget > 0; {
+		id, _ := g.draw(append(fragments(), nesting()...), budget)
+		budget -= id.cost
+		m.body = append(m.body, g.run(m, id)...)
 	}
 	if terminal {
 		m.body = append(m.body, g.terminal(m)...)
@@ -276,7 +346,10 @@ func (g *gen) method(i int) *method {
 
 // signalMethod generates a method that only sets Flag.
 func (g *gen) signalMethod(i int) *method {
-	m := &method{name: fmt.Sprintf("m%d", i+1), param: g.chance(2)}
+	m := &method{keyword: "method", name: fmt.Sprintf("m%d", i+1)}
+	if g.chance(2) {
+		m.param, m.params = true, "v int"
+	}
 	m.body = g.flagSet(m)
 	return m
 }
@@ -291,17 +364,17 @@ func (g *gen) breakSymmetry() {
 	m := g.methods[g.r.IntN(len(g.methods))]
 	at := 0
 	if m.result != "" {
-		at = 1 // after `res := 0`
+		at = 1 // after the declaration of res
 	}
-	var allowed []idiom
-	for _, id := range asymmetricIdioms() {
-		if g.allowed(id.feature) {
-			allowed = append(allowed, id)
-		}
+	maxCost := 1 // a light idiom where methods are short
+	if g.maxParts >= 3 {
+		maxCost = 2
 	}
-	id := allowed[g.r.IntN(len(allowed))]
-	g.use(id.feature)
-	m.body = append(m.body[:at:at], append(id.gen(g, m), m.body[at:]...)...)
+	id, ok := g.draw(asymmetricIdioms(), maxCost)
+	if !ok {
+		id, _ = g.draw(asymmetricIdioms(), 2)
+	}
+	m.body = append(m.body[:at:at], append(g.run(m, id), m.body[at:]...)...)
 }
 
 // restrictThread lets thread 1 call only some of the methods.

@@ -1,5 +1,7 @@
 package randmodel
 
+import "fmt"
+
 // The idioms: each generates a few statements of a method. Fragments leave
 // the method running; terminals end it with returns. Every loop either
 // exits after a successful CAS, spins without changing anything (a
@@ -10,45 +12,64 @@ package randmodel
 // idiom is a generator of statements drawn at random, by weight.
 type idiom struct {
 	// feature is what the idiom exercises (0: nothing in particular); an
-	// excluded or, in a symmetric program, asymmetric feature is never drawn.
+	// idiom with an excluded or, in a symmetric program, asymmetric
+	// feature is never drawn.
 	feature Feature
 	// weight is the idiom's relative frequency.
 	weight int
-	gen    func(g *gen, m *method) []stmt
+	// cost is what the idiom takes of its method's budget: 2 for the
+	// idioms of many steps or with two fragments inside, 1 for the others.
+	cost int
+	gen  func(g *gen, m *method) []stmt
 }
 
 // fragments are the idioms that leave the method running.
 func fragments() []idiom {
 	return []idiom{
-		{0, 4, (*gen).atomicUpdate},
-		{0, 3, (*gen).racyUpdate},
-		{0, 3, (*gen).casDone},
-		{0, 2, (*gen).tryCas},
-		{0, 3, (*gen).conditional},
-		{0, 1, (*gen).flagSet},
-		{Lock, 2, (*gen).lockSection},
-		{FlagWait, 2, (*gen).flagWait},
-		{Await, 2, (*gen).await},
-		{Assert, 1, (*gen).assert},
-		{TidIndex, 3, (*gen).tidSlot},
-		{TidValue, 2, (*gen).ownerLock},
-		{TidCount, 1, (*gen).tidCount},
-		{Heap, 3, (*gen).push},
-		{Heap, 2, (*gen).pop},
-		{Heap, 2, (*gen).peek},
-		{Heap, 1, (*gen).fieldUpdate},
-		{TidArith, 2, (*gen).tidArith},
-		{TidOrder, 2, (*gen).tidOrder},
-		{TidScan, 1, (*gen).tidScan},
+		{0, 4, 1, (*gen).atomicUpdate},
+		{0, 3, 1, (*gen).racyUpdate},
+		{0, 3, 1, (*gen).casDone},
+		{0, 2, 1, (*gen).tryCas},
+		{0, 1, 1, (*gen).flagSet},
+		{Lock, 4, 2, (*gen).lockSection},
+		{FlagWait, 2, 1, (*gen).flagWait},
+		{Await, 2, 1, (*gen).await},
+		{Assert, 1, 1, (*gen).assert},
+		{TidIndex, 3, 1, (*gen).tidSlot},
+		{TidValue, 4, 2, (*gen).ownerLock},
+		{TidCount, 1, 1, (*gen).tidCount},
+		{Heap, 3, 1, (*gen).push},
+		{Heap, 2, 1, (*gen).pop},
+		{Heap, 2, 1, (*gen).peek},
+		{Heap, 1, 1, (*gen).fieldUpdate},
+		{TidArith, 2, 1, (*gen).tidArith},
+		{TidOrder, 2, 1, (*gen).tidOrder},
+		{TidScan, 3, 2, (*gen).tidScan},
+		{Hazard | Heap, 3, 2, (*gen).hazardPop},
+		{Queue, 2, 2, (*gen).enqueue},
+		{Queue, 2, 2, (*gen).dequeue},
+		{Proc, 2, 1, (*gen).procCall},
+		{Break, 2, 1, (*gen).casBreak},
+		{Any, 1, 1, (*gen).anyValue},
+	}
+}
+
+// nesting are the fragments that contain fragments: they are drawn only
+// at the top level of a method, so that programs stay small; the
+// fragments inside are of cost 1.
+func nesting() []idiom {
+	return []idiom{
+		{0, 3, 2, (*gen).conditional},
+		{Choose, 4, 2, (*gen).choice},
 	}
 }
 
 // terminals are the idioms that end the method.
 func terminals() []idiom {
 	return []idiom{
-		{0, 3, (*gen).casReturn},
-		{Heap, 2, (*gen).popReturn},
-		{FlagWait, 1, (*gen).spinReturn},
+		{0, 3, 1, (*gen).casReturn},
+		{Heap, 2, 1, (*gen).popReturn},
+		{FlagWait, 1, 1, (*gen).spinReturn},
 	}
 }
 
@@ -63,30 +84,48 @@ func asymmetricIdioms() []idiom {
 	return list
 }
 
-// draw runs one of the allowed idioms, chosen by weight.
-func (g *gen) draw(m *method, list []idiom) []stmt {
+// draw returns one of the allowed idioms of at most the given cost,
+// chosen by weight; false if there is none.
+func (g *gen) draw(list []idiom, maxCost int) (idiom, bool) {
+	allowed := func(id idiom) bool { return g.allowed(id.feature) && id.cost <= maxCost }
 	total := 0
 	for _, id := range list {
-		if g.allowed(id.feature) {
+		if allowed(id) {
 			total += id.weight
 		}
 	}
+	if total == 0 {
+		return idiom{}, false
+	}
 	n := g.r.IntN(total)
 	for _, id := range list {
-		if !g.allowed(id.feature) {
+		if !allowed(id) {
 			continue
 		}
 		if n -= id.weight; n < 0 {
-			g.use(id.feature)
-			return id.gen(g, m)
+			return id, true
 		}
 	}
 	panic("unreachable")
 }
 
-func (g *gen) fragment(m *method) []stmt { return g.draw(m, fragments()) }
+// run generates the statements of an idiom in m.
+func (g *gen) run(m *method, id idiom) []stmt {
+	g.use(id.feature)
+	return id.gen(g, m)
+}
 
-func (g *gen) terminal(m *method) []stmt { return g.draw(m, terminals()) }
+// fragment generates a fragment of cost 1, e.g. inside a conditional.
+func (g *gen) fragment(m *method) []stmt {
+	id, _ := g.draw(fragments(), 1) // atomicUpdate is always allowed
+	return g.run(m, id)
+}
+
+// terminal generates a terminal idiom.
+func (g *gen) terminal(m *method) []stmt {
+	id, _ := g.draw(terminals(), 1) // casReturn is always allowed
+	return g.run(m, id)
+}
 
 // sharedVar records the use of a shared variable and returns its name.
 func (g *gen) sharedVar(name string) string {
@@ -146,6 +185,16 @@ func ret(m *method, i, b string) stmt {
 // define is `name := e`.
 func define(name, e string) stmt { return simple(name + " := " + e) }
 
+// declare declares a local with its zero value: `name := zero`, or
+// sometimes `var name typ`.
+func (g *gen) declare(name, typ, zero string) stmt {
+	if g.allowed(Var) && g.chance(5) {
+		g.use(Var)
+		return simple("var " + name + " " + typ)
+	}
+	return define(name, zero)
+}
+
 // finalReturn ends a method with a result after its fragments.
 func (g *gen) finalReturn(m *method) stmt {
 	return ret(m, g.pick("res", "res", g.intVar()), g.pick("res > 0", "res == 0", g.intVar()+" == 0"))
@@ -193,7 +242,7 @@ func (g *gen) racyUpdate(m *method) []stmt {
 func (g *gen) casDone(m *method) []stmt {
 	x, d, t := g.intVar(), m.fresh("d"), m.fresh("t")
 	loop := append([]stmt{define(t, x), simple(d + " = cas(" + x + ", " + t + ", " + g.update(m, t) + ")")}, setRes(m, t)...)
-	return []stmt{define(d, "false"), block("while !"+d, loop...)}
+	return []stmt{g.declare(d, "bool", "false"), block("while !"+d, loop...)}
 }
 
 // tryCas attempts one CAS.
@@ -208,11 +257,6 @@ func (g *gen) tryCas(m *method) []stmt {
 
 // conditional branches on a shared int into one or two fragments.
 func (g *gen) conditional(m *method) []stmt {
-	if m.depth > 0 {
-		return g.racyUpdate(m)
-	}
-	m.depth++
-	defer func() { m.depth-- }()
 	var pre []stmt
 	x := g.intVar()
 	if g.chance(2) {
@@ -226,6 +270,71 @@ func (g *gen) conditional(m *method) []stmt {
 		els = g.fragment(m)
 	}
 	return append(pre, ifElse(cond, g.fragment(m), els))
+}
+
+// choice runs one of two fragments, chosen nondeterministically.
+func (g *gen) choice(m *method) []stmt {
+	return []stmt{choose(g.fragment(m), g.fragment(m))}
+}
+
+// casBreak retries a CAS in an endless loop left with break, or with
+// continue after a failure; the loop is sometimes labelled.
+func (g *gen) casBreak(m *method) []stmt {
+	x, t := g.intVar(), m.fresh("t")
+	cas := "cas(" + x + ", " + t + ", " + g.update(m, t) + ")"
+	label, suffix := "", ""
+	if g.chance(2) {
+		l := m.fresh("retry")
+		label, suffix = l+": ", " "+l
+	}
+	body := []stmt{define(t, x), ifElse(cas, append(setRes(m, t), simple("break"+suffix)), nil)}
+	if g.chance(2) {
+		body = append([]stmt{define(t, x), ifElse("!"+cas, []stmt{simple("continue" + suffix)}, nil)},
+			append(setRes(m, t), simple("break"+suffix))...)
+	}
+	return []stmt{block(label+"while true", body...)}
+}
+
+// anyValue stores a value chosen nondeterministically.
+func (g *gen) anyValue(m *method) []stmt {
+	x, c := g.intVar(), m.fresh("c")
+	if g.chance(2) {
+		return append([]stmt{define(c, "any 0..2"), assign(x, c)}, setRes(m, c)...)
+	}
+	return []stmt{define(c, "any 1..2"), block("atomic", assign(x, "("+x+" + "+c+") % 3"))}
+}
+
+// procCall calls a new procedure: a CAS retry that returns the old value,
+// a snapshot of X and Y returned as a tuple, or a read of a node's value
+// given a reference.
+func (g *gen) procCall(m *method) []stmt {
+	p := &method{keyword: "proc", name: fmt.Sprintf("p%d", len(g.procs)+1)}
+	g.procs = append(g.procs, p)
+	t := m.fresh("t")
+	switch k := g.r.IntN(3); {
+	case k == 1:
+		p.result = "(int, int)"
+		a, b := p.fresh("a"), p.fresh("b")
+		p.body = []stmt{define(a, g.sharedVar("X")), define(b, g.sharedVar("Y")), simple("return " + a + ", " + b)}
+		if g.chance(2) {
+			p.body = []stmt{block("atomic", p.body...)}
+		}
+		u := m.fresh("u")
+		return append([]stmt{simple(t + ", " + u + " := " + p.name + "()")}, g.record(m, "("+t+" + "+u+") % 3")...)
+	case k == 2 && g.allowed(Heap):
+		g.use(Heap)
+		p.params, p.result = "p ref Node", "int"
+		p.body = []stmt{ifElse("p == null", []stmt{ret(p, "0", "")}, nil), ret(p, "p.val", "")}
+		n := m.fresh("n")
+		return append([]stmt{define(n, g.sharedVar("Top")), define(t, p.name+"("+n+")")}, g.record(m, t)...)
+	}
+	p.param, p.params, p.result = true, "v int", "int"
+	p.body = g.casReturn(p)
+	arg := g.pick("1", "2")
+	if m.param {
+		arg = "v"
+	}
+	return append([]stmt{define(t, p.name+"("+arg+")")}, g.record(m, t)...)
 }
 
 // flagSet raises Flag, for the spins of flagWait.
@@ -255,17 +364,6 @@ func (g *gen) critical(m *method, acquire stmt, release string) []stmt {
 func (g *gen) lockSection(m *method) []stmt {
 	l := g.sharedVar("Lock")
 	return g.critical(m, block("while !cas("+l+", false, true)", simple("skip")), l+" = false")
-}
-
-// ownerLock is a critical section under a lock that stores its owner's
-// tid: a blocking acquire, or a try that checks whether it got the lock.
-func (g *gen) ownerLock(m *method) []stmt {
-	o := g.sharedVar("Owner")
-	if g.chance(2) {
-		return g.critical(m, block("while !cas("+o+", 0, tid)", simple("skip")), o+" = 0")
-	}
-	section := g.critical(m, simple("cas("+o+", 0, tid)"), o+" = 0")
-	return []stmt{section[0], ifElse(o+" == tid", section[1:], nil)}
 }
 
 // flagWait spins until a shared int becomes non-zero; the specification
@@ -301,123 +399,6 @@ func (g *gen) assert(*method) []stmt {
 	return []stmt{simple("assert " + g.intVar() + g.pick(" >= 0", " < 3", " != 2"))}
 }
 
-// tidSlot reads or writes the thread's own slot A[tid].
-func (g *gen) tidSlot(m *method) []stmt {
-	a := g.sharedVar("A") + "[tid]"
-	switch g.r.IntN(3) {
-	case 0:
-		x := g.intVar()
-		return []stmt{assign(a, x)}
-	case 1:
-		t := m.fresh("t")
-		return append([]stmt{define(t, a)}, g.record(m, g.update(m, t))...)
-	}
-	return []stmt{assign(a, g.update(m, a))}
-}
-
-// tidCount counts, in one step, the other threads with a non-zero slot.
-func (g *gen) tidCount(m *method) []stmt {
-	g.sharedVar("A")
-	i, n := m.fresh("i"), m.fresh("n")
-	loop := block("while "+i+" <= nthreads",
-		ifElse(i+" != tid && A["+i+"] != 0", []stmt{simple(n + " = " + n + " + 1")}, nil),
-		simple(i+" = "+i+" + 1"))
-	body := append([]stmt{define(i, "1"), define(n, "0"), loop}, g.record(m, n)...)
-	return []stmt{block("atomic", body...)}
-}
-
-// tidArith computes with tid: asymmetric.
-func (g *gen) tidArith(m *method) []stmt {
-	switch k := g.r.IntN(3); {
-	case k == 1 && m.result != "":
-		return setRes(m, "tid + 1")
-	case k == 2 && g.allowed(TidIndex):
-		g.use(TidIndex)
-		return []stmt{assign(g.sharedVar("A")+"[tid % nthreads + 1]", g.pick("1", "2"))}
-	}
-	x := g.intVar()
-	return []stmt{block("atomic", assign(x, x+" + tid"))}
-}
-
-// tidOrder compares tid with a constant or orders thread ids: asymmetric.
-func (g *gen) tidOrder(m *method) []stmt {
-	if g.chance(2) {
-		return []stmt{ifElse("tid == 1", g.simpleUpdate(m), g.simpleUpdate(m))}
-	}
-	mx := g.sharedVar("Max")
-	return append([]stmt{block("atomic", ifElse(mx+" < tid", []stmt{simple(mx + " = tid")}, nil))}, setRes(m, mx)...)
-}
-
-// tidScan visits the slots in index order, one step each: asymmetric,
-// since a permutation of the threads changes the order.
-func (g *gen) tidScan(m *method) []stmt {
-	g.sharedVar("A")
-	i, s := m.fresh("i"), m.fresh("s")
-	loop := block("while "+i+" <= nthreads",
-		define(s, "A["+i+"]"),
-		ifElse(s+" != 0", g.record(m, s), nil),
-		simple(i+" = "+i+" + 1"))
-	return []stmt{define(i, "1"), loop}
-}
-
-// nodeValue is the value a new node carries.
-func (g *gen) nodeValue(m *method) string {
-	if m.param && g.chance(2) {
-		return "v"
-	}
-	return g.pick("1", "2", g.intVar())
-}
-
-// push puts a new node on the list Top: with a CAS loop, or racily. A
-// method pushes at most once: every node multiplies the states.
-func (g *gen) push(m *method) []stmt {
-	if m.pushed {
-		return g.peek(m)
-	}
-	m.pushed = true
-	top := g.sharedVar("Top")
-	n, t := m.fresh("n"), m.fresh("t")
-	alloc := define(n, "new Node{val: "+g.nodeValue(m)+"}")
-	if g.chance(4) {
-		return []stmt{alloc, define(t, top), simple(n + ".next = " + t), simple(top + " = " + n)}
-	}
-	d := m.fresh("d")
-	return []stmt{alloc, define(d, "false"), block("while !"+d,
-		define(t, top), simple(n+".next = "+t), simple(d+" = cas("+top+", "+t+", "+n+")"))}
-}
-
-// release is what a pop does with the node it took: free it, sometimes.
-func (g *gen) release(t string) []stmt {
-	if !g.allowed(Free) || g.chance(2) {
-		return nil
-	}
-	g.use(Free)
-	return []stmt{simple(g.pick("free", "retire") + "(" + t + ")")}
-}
-
-// pop takes the first node off Top with a CAS loop and a done flag.
-func (g *gen) pop(m *method) []stmt {
-	top := g.sharedVar("Top")
-	d, t, nx := m.fresh("d"), m.fresh("t"), m.fresh("nx")
-	took := append(append(setRes(m, t+".val"), g.release(t)...), simple(d+" = true"))
-	return []stmt{define(d, "false"), block("while !"+d,
-		define(t, top),
-		ifElse(t+" == null", []stmt{simple(d + " = true")},
-			[]stmt{define(nx, t+".next"), ifElse("cas("+top+", "+t+", "+nx+")", took, nil)}))}
-}
-
-// peek reads the value of the first node.
-func (g *gen) peek(m *method) []stmt {
-	t := m.fresh("t")
-	return []stmt{define(t, g.sharedVar("Top")), ifElse(t+" != null", g.record(m, t+".val"), nil)}
-}
-
-// fieldUpdate updates the first node's value in place, racily.
-func (g *gen) fieldUpdate(m *method) []stmt {
-	t := m.fresh("t")
-	return []stmt{define(t, g.sharedVar("Top")), ifElse(t+" != null", []stmt{assign(t+".val", g.update(m, t+".val"))}, nil)}
-}
-
 // casReturn retries a CAS and returns once it succeeds; sometimes it
 // gives up early on a large value.
 func (g *gen) casReturn(m *method) []stmt {
@@ -428,19 +409,6 @@ func (g *gen) casReturn(m *method) []stmt {
 	}
 	body = append(body, ifElse("cas("+x+", "+t+", "+g.update(m, t)+")", []stmt{ret(m, t, "true")}, nil))
 	return []stmt{block("while true", body...)}
-}
-
-// popReturn is Treiber's pop: EMPTY on an empty list, otherwise the
-// value of the node its CAS took off.
-func (g *gen) popReturn(m *method) []stmt {
-	top := g.sharedVar("Top")
-	t, nx := m.fresh("t"), m.fresh("nx")
-	took := append(g.release(t), ret(m, t+".val", "true"))
-	return []stmt{block("while true",
-		define(t, top),
-		ifElse(t+" == null", []stmt{ret(m, "EMPTY", "false")}, nil),
-		define(nx, t+".next"),
-		ifElse("cas("+top+", "+t+", "+nx+")", took, nil))}
 }
 
 // spinReturn spins until a shared int is non-zero and returns it; the

@@ -15,7 +15,8 @@ type stmt struct {
 	text string
 	// body is the block's statements; nil for a simple statement.
 	body []stmt
-	// els is the else branch of an if; nil if none.
+	// els is the else branch of an if, or the second block of a choose
+	// ("choose { body } or { els }"); nil if none.
 	els []stmt
 	// spec, if non-nil, replaces the statement in a hand-written
 	// specification: a spin loop there becomes an await, since an atomic
@@ -34,6 +35,8 @@ func block(head string, body ...stmt) stmt { return stmt{text: head, body: body}
 func ifElse(cond string, then, els []stmt) stmt {
 	return stmt{text: "if " + cond, body: then, els: els}
 }
+
+func choose(a, b []stmt) stmt { return stmt{text: "choose", body: a, els: b} }
 
 // printer writes indented source lines.
 type printer struct {
@@ -75,7 +78,11 @@ func (p *printer) stmts(list []stmt, spec bool) {
 		p.stmts(s.body, spec)
 		if s.els != nil {
 			p.indent--
-			p.line("} else {")
+			if s.text == "choose" {
+				p.line("} or {")
+			} else {
+				p.line("} else {")
+			}
 			p.indent++
 			p.stmts(s.els, spec)
 		}
@@ -120,17 +127,25 @@ var sharedDecls = []struct{ name, decl string }{
 	{"Max", "shared Max int = 0"},
 	{"A", "shared A [1..nthreads] int = 0"},
 	{"Top", "shared Top ref Node = null"},
+	{"HP", "shared HP [1..nthreads] ref Node = null"},
+	{"Head", "shared Head ref Node = null"},
+	{"Tail", "shared Tail ref Node = null"},
 }
+
+// nodeType declares the heap nodes of lists and queues.
+const nodeType = "heap Node { val int; next ref Node }"
 
 // print writes the program: object, specification, client. It draws the
 // specification's kind.
 func (g *gen) print() string {
 	var p printer
 	p.open("object Rand")
-	g.declarations(&p)
-	for _, m := range g.methods {
-		g.printMethod(&p, m, false)
+	if g.features&Free != 0 && g.allowed(ExplicitHeap) && g.chance(3) {
+		g.use(ExplicitHeap)
+		p.line("heap explicit")
 	}
+	g.declarations(&p)
+	g.printMethods(&p, false)
 	p.close()
 
 	hand := g.chance(8)
@@ -145,9 +160,7 @@ func (g *gen) print() string {
 		g.use(HandSpec)
 		p.open("spec RandSpec")
 		g.declarations(&p)
-		for _, m := range g.methods {
-			g.printMethod(&p, m, true)
-		}
+		g.printMethods(&p, true)
 		p.close()
 	} else {
 		p.line("spec auto")
@@ -161,44 +174,52 @@ func (g *gen) print() string {
 	return p.b.String()
 }
 
-// declarations declares the heap type and the shared variables used.
+// declarations declares the heap type, the shared variables used and,
+// for a queue, the init block that builds its dummy node.
 func (g *gen) declarations(p *printer) {
-	if g.shared["Top"] {
-		p.line("heap Node { val int; next ref Node }")
+	if g.features&(Heap|Queue|Hazard) != 0 {
+		p.line(nodeType)
 	}
 	for _, d := range sharedDecls {
 		if g.shared[d.name] {
 			p.line(d.decl)
 		}
 	}
-}
-
-// printMethod prints a method; in a specification its body is one atomic block.
-func (g *gen) printMethod(p *printer, m *method, spec bool) {
-	head := "method " + m.name + "("
-	if m.param {
-		head += "v int"
-	}
-	head += ")"
-	if m.result != "" {
-		head += " " + m.result
-	}
-	p.open(head)
-	if spec {
-		p.open("atomic")
-	}
-	p.stmts(m.body, spec)
-	if spec {
+	if g.shared["Head"] {
+		p.open("init")
+		p.line("d := new Node")
+		p.line("Head = d")
+		p.line("Tail = d")
 		p.close()
 	}
-	p.close()
+}
+
+// printMethods prints the procedures and the methods; in a specification
+// each method body is one atomic block (the procedures are inlined into it).
+func (g *gen) printMethods(p *printer, spec bool) {
+	for _, m := range g.routines() {
+		head := m.keyword + " " + m.name + "(" + m.params + ")"
+		if m.result != "" {
+			head += " " + m.result
+		}
+		p.open(head)
+		atomic := spec && m.keyword == "method"
+		if atomic {
+			p.open("atomic")
+		}
+		p.stmts(m.body, spec)
+		if atomic {
+			p.close()
+		}
+		p.close()
+	}
 }
 
 // mutate changes one statement of the specification into its variant;
 // it reports false if no statement has one.
 func (g *gen) mutate() bool {
 	var candidates []*stmt
-	for _, m := range g.methods {
+	for _, m := range g.routines() {
 		specWalk(m.body, func(s *stmt) {
 			if s.alt != "" {
 				candidates = append(candidates, s)

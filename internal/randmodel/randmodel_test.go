@@ -34,6 +34,7 @@ type tally struct {
 	linearizable, notLinearizable int
 	lockFree, notLockFree         int
 	bisimilar, symmetric          int
+	indexSymmetric                int // symmetric without TidBeyondIndex
 	features                      [numFeatures]int
 }
 
@@ -43,8 +44,8 @@ func (c *tally) String() string {
 		uses = append(uses, fmt.Sprintf("%s %d", f, c.features[i]))
 	}
 	return fmt.Sprintf("%d programs: %d model errors; linearizable %d, not %d; lock-free %d, not %d; "+
-		"bisimilar %d; symmetric %d\nfeatures: %s", c.programs, c.modelErrors, c.linearizable,
-		c.notLinearizable, c.lockFree, c.notLockFree, c.bisimilar, c.symmetric, strings.Join(uses, ", "))
+		"bisimilar %d; symmetric %d (tid only as an index: %d)\nfeatures: %s", c.programs, c.modelErrors, c.linearizable,
+		c.notLinearizable, c.lockFree, c.notLockFree, c.bisimilar, c.symmetric, c.indexSymmetric, strings.Join(uses, ", "))
 }
 
 // verifyProgram runs the whole pipeline (bisimulation, refinement and
@@ -80,11 +81,15 @@ func (c *tally) add(t *testing.T, name string, p Program, gc bool, r *verify.Rep
 	}
 	if p.Symmetric() {
 		c.symmetric++
+		if p.Features&TidBeyondIndex == 0 {
+			c.indexSymmetric++
+		}
 	}
 	var me *frontend.ModelError
 	if errors.As(err, &me) {
+		explicit := !gc || p.Features&ExplicitHeap != 0
 		meant := p.Features&Assert != 0 && me.Msg == "assertion failed" ||
-			!gc && p.Features&Free != 0 && me.Msg == "double free"
+			explicit && p.Features&Free != 0 && me.Msg == "double free"
 		assert.True(t, meant, "%s (gc %v): unintended model error: %v\n%s", name, gc, err, p.Source)
 		c.modelErrors++
 		return
@@ -109,7 +114,8 @@ func (c *tally) add(t *testing.T, name string, p Program, gc bool, r *verify.Rep
 }
 
 // TestProgramsVerify generates programs from seeds 0..1999 and verifies
-// each, and those that free nodes also in explicit heap mode: it must
+// each, and those that free nodes (without declaring `heap explicit`)
+// also in explicit heap mode: it must
 // parse, check and explore (implementation and specification, each within
 // maxStates) and get definite verdicts on which the bisimulation route
 // and the direct checks agree. The verdicts must be mixed: a generator
@@ -131,7 +137,7 @@ func TestProgramsVerify(t *testing.T) {
 		programs[i] = p
 		name := fmt.Sprintf("seed%d.lin", i)
 		gcResults[i].report, gcResults[i].err = verifyProgram(name, p, true)
-		if p.Features&Free != 0 {
+		if p.Features&(Free|ExplicitHeap) == Free {
 			explicitResults[i].report, explicitResults[i].err = verifyProgram(name, p, false)
 		}
 	})
@@ -139,7 +145,7 @@ func TestProgramsVerify(t *testing.T) {
 	for i, p := range programs {
 		name := fmt.Sprintf("seed%d.lin", i)
 		gc.add(t, name, p, true, gcResults[i].report, gcResults[i].err)
-		if p.Features&Free != 0 {
+		if p.Features&(Free|ExplicitHeap) == Free {
 			explicit.add(t, name, p, false, explicitResults[i].report, explicitResults[i].err)
 		}
 		if t.Failed() {
@@ -166,7 +172,7 @@ func TestProgramsVerify(t *testing.T) {
 // object's text (before the specification) is searched, except for
 // features of the specification and client.
 var evidence = map[Feature]*regexp.Regexp{
-	Heap:        regexp.MustCompile(`heap Node`),
+	Heap:        regexp.MustCompile(`shared Top ref Node`),
 	Free:        regexp.MustCompile(`(free|retire)\(`),
 	Lock:        regexp.MustCompile(`cas\(Lock, false, true\)`),
 	FlagWait:    regexp.MustCompile(`while \w+ == 0|if t\d+ != 0 \{\n\s*return`),
@@ -181,10 +187,23 @@ var evidence = map[Feature]*regexp.Regexp{
 	TidScan:     regexp.MustCompile(`s\d+ := A\[i\d+\]`),
 	Only:        regexp.MustCompile(`only 1:`),
 	MutatedSpec: nil, // the mutation is not visible without comparing the spec with the object
+
+	Hazard:       regexp.MustCompile(`HP\[tid\] = t`),
+	Queue:        regexp.MustCompile(`shared Head ref Node`),
+	ExplicitHeap: regexp.MustCompile(`heap explicit`),
+	Proc:         regexp.MustCompile(`proc p\d`),
+	Break:        regexp.MustCompile(`\b(break|continue)\b`),
+	Choose:       regexp.MustCompile(`choose \{`),
+	Any:          regexp.MustCompile(`any \d`),
+	Var:          regexp.MustCompile(`var \w+ (int|bool)`),
 }
 
 // symmetricTid matches the uses of tid allowed in a symmetric program.
-var symmetricTid = regexp.MustCompile(`A\[tid\]|cas\(Owner, 0, tid\)|Owner == tid|i\d+ != tid &&`)
+var symmetricTid = regexp.MustCompile(`(A|HP)\[tid\]|cas\(Owner, 0, tid\)|Owner == tid|i\d+ != tid &&`)
+
+// indexOnlyTid matches the uses of tid allowed in a symmetric program
+// without the TidBeyondIndex features.
+var indexOnlyTid = regexp.MustCompile(`(A|HP)\[tid\]`)
 
 // checkFeatures checks that p uses exactly the features it reports, that
 // it is symmetric or not as cfg asks, and that it avoids the features cfg
@@ -213,6 +232,11 @@ func checkFeatures(t *testing.T, p Program, cfg Config) {
 		rest := symmetricTid.ReplaceAllString(p.Source, "")
 		assert.NotRegexp(t, `\btid\b`, rest, "a symmetric program uses tid only as A[tid], an owner or in i != tid:\n%s", p.Source)
 	}
+	if p.Symmetric() && p.Features&TidBeyondIndex == 0 {
+		rest := indexOnlyTid.ReplaceAllString(p.Source, "")
+		assert.NotRegexp(t, `\btid\b`, rest, "tid only as the index of the thread's own slot:\n%s", p.Source)
+		assert.NotContains(t, strings.ReplaceAll(rest, "[1..nthreads]", ""), "nthreads", "no loops over threads:\n%s", p.Source)
+	}
 	switch {
 	case cfg.Symmetry == SymmetricOnly:
 		assert.True(t, p.Symmetric(), "asked for symmetric programs")
@@ -231,6 +255,8 @@ func TestFeatures(t *testing.T) {
 		{Exclude: Heap | Free | Assert},
 		{Symmetry: AsymmetricOnly, Exclude: Only | TidArith},
 		{Exclude: HandSpec},
+		{Symmetry: SymmetricOnly, Exclude: TidBeyondIndex},
+		{Exclude: Heap | Queue | Hazard | Proc | Break | Choose | Any | Var},
 	}
 	for _, cfg := range configs {
 		t.Run(fmt.Sprintf("%d/%s", cfg.Symmetry, cfg.Exclude), func(t *testing.T) {
