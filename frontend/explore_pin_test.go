@@ -58,6 +58,11 @@ func TestExplorePinned(t *testing.T) {
 		{"treiber-free", 2, 2, []int{1, 2}, true, [2]int{6369, 12380}, [2]int{1149, 2404}, "d208c8af2e7992ed", "aa873d9344cbb3b6"},
 		{"hp-stack", 2, 2, []int{1, 2}, false, [2]int{13219, 25136}, [2]int{1149, 2404}, "2135a63ad72d3841", "aa873d9344cbb3b6"},
 		{"hp-stack", 2, 2, []int{1, 2}, true, [2]int{13465, 25692}, [2]int{1149, 2404}, "1d3f629d9f3ac9bc", "aa873d9344cbb3b6"},
+		// hp-stack's Retire_Node and Scan and hp-stack-revised's retireNode
+		// became procedures, as in their papers: the digests, taken before,
+		// did not change.
+		{"hp-stack-revised", 2, 2, []int{1, 2}, false, [2]int{10803, 20764}, [2]int{1149, 2404}, "654e676c93836f22", "aa873d9344cbb3b6"},
+		{"hp-stack-revised", 2, 2, []int{1, 2}, true, [2]int{11415, 22070}, [2]int{1149, 2404}, "0f5ac539fc08d53f", "aa873d9344cbb3b6"},
 		{"ms-queue", 3, 1, []int{1}, false, [2]int{8522, 22692}, [2]int{423, 1098}, "d10d6da6260109be", "3aed5a9dedd16ab0"},
 		{"hw-queue", 2, 2, []int{1, 2}, false, [2]int{2331, 4634}, [2]int{822, 1664}, "f2a7d866419eb3a5", "c5b315fcf8da2e83"},
 		{"shann-queue", 2, 2, []int{1, 2}, false, [2]int{34116, 66104}, [2]int{1272, 2616}, "83b4760f12032c52", "7afa83741efea568"},
