@@ -185,10 +185,13 @@ type flySearch struct {
 	spec *flySpec
 	res  *FlyResult
 	// The implementation states: set gives their ids, offs their records,
-	// firstPair the first pair that holds each.
+	// firstPair the first pair that holds each, headPair the last, from
+	// which nextPair chains the pairs of the state (for subsumed).
 	set       *stateSet
 	offs      []uint64
 	firstPair []int32
+	headPair  []int32
+	nextPair  []int32
 	// The pairs, in breadth-first order: index finds them by (state,
 	// subset); each has its state, subset, the pair it was found from (-1
 	// for the first), and the step that led to it in the parent's thread
@@ -204,6 +207,8 @@ type flySearch struct {
 	perms   [][]uint8
 	permIDs map[string]uint16
 	succs   []flySucc // of the state expanded last
+	alts    []uint16  // their alternative permutations (flySucc.altStart)
+	class   []uint8   // stabilizer's buffer
 	cur     []int32
 	enc     []byte
 }
@@ -319,6 +324,9 @@ type flySucc struct {
 	thread uint8
 	perm   uint16
 	label  labelKey
+	// alts[altStart:altEnd] are the other permutations that take the
+	// successor to the same representative (see stabilizer).
+	altStart, altEnd int32
 }
 
 // expand computes the successors of state s into f.succs, adding the new
@@ -330,14 +338,118 @@ func (f *flySearch) expand(s int32) (int, *failure) {
 	t, fail := f.st.successors(f.cur)
 	f.res.Stats.Expanded++
 	f.res.Stats.Transitions += int64(len(blk.succs))
-	f.succs = f.succs[:0]
+	f.succs, f.alts = f.succs[:0], f.alts[:0]
 	for i := range blk.succs {
 		sc := &blk.succs[i]
 		to, perm := f.representative(blk.batch[sc.start:sc.end])
+		altStart := int32(len(f.alts))
+		f.stabilizer(to, perm)
 		id, _ := f.insertState(to)
-		f.succs = append(f.succs, flySucc{to: id, thread: sc.thread, perm: perm, label: sc.label})
+		f.succs = append(f.succs, flySucc{to: id, thread: sc.thread, perm: perm, label: sc.label,
+			altStart: altStart, altEnd: int32(len(f.alts))})
 	}
 	return t, fail
+}
+
+// maxStabilizer bounds the permutations of stabilizer (5!).
+const maxStabilizer = 120
+
+// stabilizer appends to f.alts the permutations g∘σ, σ = f.perms[perm],
+// for the permutations g ≠ id that exchange threads with identical blocks
+// inside an operation in the representative rep: since apply(rep, g) =
+// rep, they take the successor to the same representative, but rename its
+// specification subset differently. Two threads in the same local state of
+// an operation may stand in different places of the histories, one
+// already linearized and the other not; the pairs (rep, g·X) are one orbit,
+// and follow keeps the one with the least subset id, so that the search
+// stores one pair of the orbit rather than up to |g| of them. (Idle
+// threads with identical blocks have identical specification blocks too:
+// exchanging them changes no subset.)
+func (f *flySearch) stabilizer(rep []int32, perm uint16) {
+	sym, ok := f.sym.(*symmetry)
+	if !ok {
+		return
+	}
+	lay := &f.x.p.lay
+	n := f.x.b.Threads
+	f.class = f.class[:0]
+	for t := 0; t < n; t++ {
+		f.class = append(f.class, uint8(t))
+	}
+	same := func(a, b int) bool {
+		ba, bb := lay.threadBase(a), lay.threadBase(b)
+		if !slices.Equal(rep[ba:ba+lay.threadSize], rep[bb:bb+lay.threadSize]) {
+			return false
+		}
+		for _, off := range sym.tidArrays {
+			if rep[off+int32(a)] != rep[off+int32(b)] {
+				return false
+			}
+		}
+		return true
+	}
+	// class[t]: the first thread with t's block, among busy threads.
+	classes := 0
+	for t := 0; t < n; t++ {
+		if rep[lay.threadBase(t)+tPC] == 0 {
+			continue
+		}
+		for u := 0; u < t; u++ {
+			if f.class[u] == uint8(u) && rep[lay.threadBase(u)+tPC] != 0 && same(u, t) {
+				f.class[t] = uint8(u)
+				classes++
+				break
+			}
+		}
+	}
+	if classes == 0 {
+		return
+	}
+	// Enumerate the permutations within the classes: each class's
+	// members, in order, take every arrangement of their places.
+	var groups [][]uint8
+	for t := 0; t < n; t++ {
+		if f.class[t] != uint8(t) {
+			continue
+		}
+		var g []uint8
+		for u := t; u < n; u++ {
+			if f.class[u] == uint8(t) {
+				g = append(g, uint8(u))
+			}
+		}
+		if len(g) > 1 {
+			groups = append(groups, g)
+		}
+	}
+	sigma := f.perms[perm]
+	g := identity(n)
+	places := make([][]uint8, len(groups))
+	for i, grp := range groups {
+		places[i] = slices.Clone(grp)
+	}
+	alt := make([]uint8, n)
+	for count := 0; count < maxStabilizer; count++ {
+		// Advance the odometer; stop after the last arrangement.
+		k := len(places) - 1
+		for ; k >= 0; k-- {
+			if nextPermutation(places[k]) {
+				break
+			}
+		}
+		if k < 0 {
+			return
+		}
+		for i, grp := range groups {
+			for j, t := range grp {
+				g[t] = places[i][j]
+			}
+		}
+		for t := range alt {
+			alt[t] = g[sigma[t]]
+		}
+		f.alts = append(f.alts, f.internPerm(alt))
+	}
 }
 
 // follow adds the successors of pair p, whose state has just been
@@ -356,13 +468,20 @@ func (f *flySearch) follow(p int32) (*flyStep, error) {
 			}
 			sub = next
 		}
-		sub = f.spec.permute(sub, sc.perm, f.perms)
-		if _, ok := f.index.find(sc.to, sub); !ok {
+		from := sub
+		sub = f.spec.permute(from, sc.perm, f.perms)
+		perm := sc.perm
+		for _, alt := range f.alts[sc.altStart:sc.altEnd] {
+			if other := f.spec.permute(from, alt, f.perms); other < sub {
+				sub, perm = other, alt
+			}
+		}
+		if _, ok := f.index.find(sc.to, sub); !ok && !f.subsumed(sc.to, sub) {
 			if len(f.state) >= f.o.MaxStates {
 				return nil, fmt.Errorf("%w: more than %d product pairs (%d implementation states); raise the limit or lower the bounds",
 					ErrStateLimit, f.o.MaxStates, f.set.len())
 			}
-			f.addPair(sc.to, sub, p, sc.thread, sc.perm)
+			f.addPair(sc.to, sub, p, sc.thread, perm)
 		}
 	}
 	return nil, nil
@@ -387,14 +506,33 @@ func (f *flySearch) insertState(st []int32) (int32, bool) {
 	if isNew {
 		f.offs = append(f.offs, f.set.lastOffset())
 		f.firstPair = append(f.firstPair, -1)
+		f.headPair = append(f.headPair, -1)
 	}
 	return id, isNew
 }
 
-func (f *flySearch) addPair(state, subset, parent int32, thread uint8, perm uint16) {
-	if f.firstPair[state] < 0 {
-		f.firstPair[state] = int32(len(f.state))
+// subsumed reports whether a pair (state, X) with X ⊆ subset is stored:
+// every trace that the specification cannot follow from subset it cannot
+// follow from X either, so (state, subset) needs no search of its own
+// (the antichain of Liu et al. §4 and of De Wulf et al., CAV 2006). The
+// pair found first is at most as deep, so the search still finds a
+// shortest violation.
+func (f *flySearch) subsumed(state, subset int32) bool {
+	for q := f.headPair[state]; q >= 0; q = f.nextPair[q] {
+		if f.spec.includes(subset, f.subset[q]) {
+			return true
+		}
 	}
+	return false
+}
+
+func (f *flySearch) addPair(state, subset, parent int32, thread uint8, perm uint16) {
+	id := int32(len(f.state))
+	if f.firstPair[state] < 0 {
+		f.firstPair[state] = id
+	}
+	f.nextPair = append(f.nextPair, f.headPair[state])
+	f.headPair[state] = id
 	f.index.insert(state, subset, int32(len(f.state)))
 	f.state = append(f.state, state)
 	f.subset = append(f.subset, subset)

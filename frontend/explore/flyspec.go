@@ -34,9 +34,11 @@ type flySpec struct {
 	// their bytes.
 	subs   [][]int32
 	subIDs map[string]int32
-	// after and permuted cache the subset operations by their operands.
+	// after, permuted and included cache the subset operations by their
+	// operands.
 	after    map[afterKey]int32
 	permuted map[permutedKey]int32
+	included map[[2]int32]bool
 	cur      []int32 // decoding buffer
 	enc      []byte
 	buf      []int32
@@ -64,7 +66,8 @@ const noSubset = -1
 
 func newFlySpec(x *explorer, impl *program) (*flySpec, error) {
 	s := &flySpec{x: x, st: x.newStepper(), set: newStateSet(), subIDs: map[string]int32{},
-		after: map[afterKey]int32{}, permuted: map[permutedKey]int32{}}
+		after: map[afterKey]int32{}, permuted: map[permutedKey]int32{},
+		included: map[[2]int32]bool{}}
 	for _, m := range impl.methods {
 		idx := int32(-1)
 		for _, sm := range x.p.methods {
@@ -235,4 +238,22 @@ func (s *flySpec) checkSameSignatures(impl *program) error {
 		}
 	}
 	return nil
+}
+
+// includes reports whether subset sub includes subset of.
+func (s *flySpec) includes(sub, of int32) bool {
+	if sub == of {
+		return true
+	}
+	k := [2]int32{sub, of}
+	if in, ok := s.included[k]; ok {
+		return in
+	}
+	big, small := s.subs[sub], s.subs[of]
+	in := len(small) <= len(big)
+	for i := 0; in && i < len(small); i++ {
+		_, in = slices.BinarySearch(big, small[i])
+	}
+	s.included[k] = in
+	return in
 }
