@@ -183,7 +183,7 @@ func TestPostorderNumbering(t *testing.T) {
 }
 
 // parseFile parses and checks a model file.
-func parseFile(t *testing.T, path string) *check.Program {
+func parseFile(t testing.TB, path string) *check.Program {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
