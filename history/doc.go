@@ -54,9 +54,10 @@
 //
 // A Spec gives an initial state, a step function and a partition of the
 // operations into independent objects (P-compositionality, Herlihy and
-// Wing): built in are register, cas-register, kv, queue, stack, set and
-// counter (see Builtin). States are strings, so that they can be interned
-// and hashed.
+// Wing): built in are register, cas-register, kv, queue, stack, set,
+// counter, and the models of Jepsen's workloads mutex, multi-register and
+// unordered-queue (see Builtin). States are strings, so that they can be
+// interned and hashed.
 //
 // # Algorithms
 //

@@ -131,9 +131,14 @@ func GuessModel(h *History) (string, error) {
 		return "register", nil
 	}
 	keyed := len(h.Keys()) > 1 || (len(h.Ops) > 0 && h.Ops[0].Key != "")
-	order := []string{"register", "cas-register", "queue", "stack", "set", "counter", "kv"}
-	if keyed && used["append"] {
+	order := []string{"register", "cas-register", "queue", "stack", "set", "counter", "kv", "mutex", "multi-register"}
+	switch {
+	case keyed && used["append"]:
 		order = []string{"kv"}
+	case used["enqueue"] || used["dequeue"]:
+		// Jepsen's spelling: its queue workloads are checked against
+		// Knossos's unordered queue (a dequeue returns any element).
+		order = []string{"unordered-queue"}
 	}
 	for _, name := range order {
 		spec, _ := Builtin(name)

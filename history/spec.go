@@ -3,6 +3,7 @@ package history
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,7 +11,18 @@ import (
 
 // Spec is a sequential specification: a deterministic state machine over
 // operations. States are strings so that the checker can intern and hash
-// them (a state's encoding is the state).
+// them (a state's encoding is the state). A nondeterministic object is
+// made deterministic by taking sets of states as states (unordered-queue,
+// and the model specs of cmd/linbis).
+//
+// A Spec may also have these methods, which the package looks for:
+//
+//   - ShowState(state string) string renders a state for people in the
+//     evidence (otherwise ShowState of the package is used);
+//   - Err() error reports a failure met while stepping (a model spec's
+//     failed assertion), after which no verdict holds; callers check it;
+//   - withInitial(value string) (Spec, error), unexported, makes WithInitial
+//     work for the built-in models with a single value.
 type Spec interface {
 	// Name is the model's name as given to --model.
 	Name() string
@@ -40,10 +52,13 @@ var (
 	_ Spec = set{}
 	_ Spec = counter{}
 	_ Spec = (*keyed)(nil)
+	_ Spec = mutex{}
+	_ Spec = multiRegister{}
+	_ Spec = unorderedQueue{}
 )
 
 // Models lists the built-in model names.
-var Models = []string{"register", "cas-register", "kv", "queue", "stack", "set", "counter"}
+var Models = []string{"register", "cas-register", "kv", "queue", "stack", "set", "counter", "mutex", "multi-register", "unordered-queue"}
 
 // Builtin returns the built-in specification called name.
 func Builtin(name string) (Spec, error) {
@@ -62,6 +77,12 @@ func Builtin(name string) (Spec, error) {
 		return set{}, nil
 	case "counter":
 		return counter{init: "0"}, nil
+	case "mutex":
+		return mutex{}, nil
+	case "multi-register":
+		return multiRegister{}, nil
+	case "unordered-queue":
+		return unorderedQueue{}, nil
 	}
 	return nil, fmt.Errorf("unknown model %q: expected one of %s", name, strings.Join(Models, ", "))
 }
@@ -266,22 +287,59 @@ func (q sequence) Step(s string, op *Op) (bool, string) {
 }
 
 // set is a set of values: add and remove (results true/false optional:
-// whether the set changed) and contains (result true/false).
+// whether the set changed), contains (result true/false) and read, whose
+// result is the whole set, as Jepsen's set workload reads it (#{1 2},
+// [1 2]; in any order).
 type set struct{ byKey }
 
 func (set) Name() string { return "set" }
 func (set) Init() string { return "" }
 func (set) Validate(op *Op) error {
-	if err := arity(op, "set", map[string]int{"add": 1, "remove": 1, "contains": 1}); err != nil {
+	if err := arity(op, "set", map[string]int{"add": 1, "remove": 1, "contains": 1, "read": 0}); err != nil {
 		return err
 	}
 	if op.Method == "contains" && !op.Unknown && op.Result != "true" && op.Result != "false" {
 		return fmt.Errorf("contains result %q: expected true or false", show(op.Result))
 	}
+	if op.Method == "read" && !op.Unknown {
+		if _, err := parseElems(op.Result); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
+// parseElems reads a collection of values (EDN #{…}, […], (…) or JSON
+// […]) into a set state: its distinct elements sorted, each ended by
+// sepElem.
+func parseElems(text string) (string, error) {
+	if text == Nil {
+		return "", nil // Jepsen reads an empty set as nil at times
+	}
+	r := &ednReader{src: text, name: "read"}
+	v, err := r.read(0)
+	if err != nil || !r.atEnd() || (v.kind != ednSet && v.kind != ednVector && v.kind != ednList) {
+		return "", fmt.Errorf("read result %s: expected a collection of the set's elements, such as #{1 2} or [1, 2]", show(text))
+	}
+	elems := make([]string, 0, len(v.items))
+	for i := range v.items {
+		e := v.items[i].canon()
+		if strings.Contains(e, sepElem) {
+			return "", fmt.Errorf("value %q contains a control character reserved for state encodings", e)
+		}
+		elems = append(elems, e+sepElem) // sorted as set.Step keeps them
+	}
+	return strings.Join(slices.Compact(slices.Sorted(slices.Values(elems))), ""), nil
+}
+
 func (set) Step(s string, op *Op) (bool, string) {
+	if op.Method == "read" {
+		if op.Unknown {
+			return true, s
+		}
+		got, err := parseElems(op.Result)
+		return err == nil && got == s, s
+	}
 	elems := strings.SplitAfter(s, sepElem)
 	elems = elems[:len(elems)-1] // the last piece is empty
 	v := op.Args[0] + sepElem

@@ -1,0 +1,245 @@
+package history
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// This file holds the models of Jepsen's workloads that have no older
+// counterpart here, with the semantics of Knossos's models of the same
+// names: mutex, multi-register and unordered-queue. (Jepsen's set shape,
+// a final read of the whole set, is the set model's read.)
+
+// mutex is a lock: acquire when free, release when held; results are
+// ignored. Knossos's mutex.
+type mutex struct{ byKey }
+
+func (mutex) Name() string { return "mutex" }
+func (mutex) Init() string { return "free" }
+func (mutex) Validate(op *Op) error {
+	return arity(op, "mutex", map[string]int{"acquire": 0, "release": 0, "lock": 0, "unlock": 0})
+}
+
+func (mutex) Step(s string, op *Op) (bool, string) {
+	if op.Method == "acquire" || op.Method == "lock" {
+		return s == "free", "held"
+	}
+	return s == "held", "free"
+}
+
+// multiRegister is a map of registers read and written by transactions
+// (Knossos's multi-register, Jepsen's :txn): a txn's value is a sequence
+// of micro-operations [:r k v] (read k, seeing v; v nil: not known) and
+// [:w k v] (write v to k), applied atomically, in order. A register never
+// written reads nil. The recorded result is the completed transaction
+// (reads filled in); a pending one is taken from its invocation, reads
+// unknown. States list key=value pairs, sorted by key, each ended by
+// sepElem.
+type multiRegister struct{ byKey }
+
+func (multiRegister) Name() string { return "multi-register" }
+func (multiRegister) Init() string { return "" }
+
+// microOp is one [f k v] of a transaction.
+type microOp struct {
+	write bool
+	key   string
+	value string // Nil: a read whose value is not known
+}
+
+// sepKey separates a key from its value in a multi-register state.
+const sepKey = "\x1e"
+
+// parseTxn reads a transaction written in EDN ([[:r :x 1] [:w :y 2]]) or
+// JSON ([["r","x",1],["w","y",2]]).
+func parseTxn(text string) ([]microOp, error) {
+	r := &ednReader{src: text, name: "txn"}
+	v, err := r.read(0)
+	if err != nil || !r.atEnd() || (v.kind != ednVector && v.kind != ednList) {
+		return nil, fmt.Errorf("txn %s: expected a sequence of [f k v] micro-operations, f :r or :w", show(text))
+	}
+	txn := make([]microOp, 0, len(v.items))
+	for _, m := range v.items {
+		if (m.kind != ednVector && m.kind != ednList) || len(m.items) != 3 {
+			return nil, fmt.Errorf("txn %s: expected [f k v] micro-operations, found %s", show(text), show(m.canon()))
+		}
+		f := strings.TrimPrefix(m.items[0].canon(), ":")
+		if f != "r" && f != "w" {
+			return nil, fmt.Errorf("txn %s: micro-operation %s: expected :r or :w", show(text), show(m.items[0].canon()))
+		}
+		k, val := m.items[1].canon(), m.items[2].canon()
+		if strings.Contains(k+val, sepElem) || strings.Contains(k+val, sepKey) {
+			return nil, fmt.Errorf("txn %s: a key or value contains a control character reserved for state encodings", show(text))
+		}
+		txn = append(txn, microOp{write: f == "w", key: k, value: val})
+	}
+	return txn, nil
+}
+
+// txnText is the transaction of an invocation: its one argument (EDN's
+// :value), or its arguments as the micro-operations (JSON Lines, where an
+// array input gives several arguments).
+func txnText(args []string) string {
+	if len(args) == 1 {
+		r := &ednReader{src: args[0], name: "txn"}
+		if v, err := r.read(0); err == nil && len(v.items) > 0 && (v.items[0].kind == ednVector || v.items[0].kind == ednList) {
+			return args[0] // already a sequence of micro-operations
+		}
+	}
+	return "[" + strings.Join(args, " ") + "]"
+}
+
+func (multiRegister) Validate(op *Op) error {
+	if err := arity(op, "multi-register", map[string]int{"txn": -1}); err != nil {
+		return err
+	}
+	want, err := parseTxn(txnText(op.Args))
+	if err != nil {
+		return err
+	}
+	if op.Unknown {
+		return nil
+	}
+	done, err := parseTxn(op.Result)
+	if err != nil {
+		return fmt.Errorf("result: %w", err)
+	}
+	if len(done) != len(want) {
+		return fmt.Errorf("txn result %s has %d micro-operations, its invocation %d", show(op.Result), len(done), len(want))
+	}
+	return nil
+}
+
+func (multiRegister) Step(s string, op *Op) (bool, string) {
+	text := op.Result
+	if op.Unknown {
+		text = txnText(op.Args)
+	}
+	txn, err := parseTxn(text)
+	if err != nil {
+		return false, s
+	}
+	regs := map[string]string{}
+	for _, kv := range strings.Split(s, sepElem) {
+		if k, v, ok := strings.Cut(kv, sepKey); ok {
+			regs[k] = v
+		}
+	}
+	for _, m := range txn {
+		cur, ok := regs[m.key]
+		if !ok {
+			cur = Nil
+		}
+		switch {
+		case m.write:
+			regs[m.key] = m.value
+		case op.Unknown || m.value == Nil:
+		case m.value != cur:
+			return false, s
+		}
+	}
+	keys := make([]string, 0, len(regs))
+	for k := range regs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		b.WriteString(k + sepKey + regs[k] + sepElem)
+	}
+	return true, b.String()
+}
+
+// ShowState renders a multi-register state as {k v, …}.
+func (multiRegister) ShowState(s string) string {
+	var parts []string
+	for _, kv := range strings.Split(strings.TrimSuffix(s, sepElem), sepElem) {
+		if k, v, ok := strings.Cut(kv, sepKey); ok {
+			parts = append(parts, show(k)+" "+show(v))
+		}
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// unorderedQueue is a multiset of values: enqueue adds one, dequeue removes
+// one (any) and returns it, or nil when empty (Knossos's unordered-queue).
+// A dequeue with an unknown result may remove any element, so the model is
+// nondeterministic; its states are the sets of possible multisets (the
+// subset construction), each multiset a sorted sequence of elements ended
+// by sepElem, the sets' members separated by sepSet.
+type unorderedQueue struct{ byKey }
+
+// sepSet separates the possible contents of an unordered queue.
+const sepSet = "\x1d"
+
+func (unorderedQueue) Name() string { return "unordered-queue" }
+func (unorderedQueue) Init() string { return "" }
+func (unorderedQueue) Validate(op *Op) error {
+	err := arity(op, "unordered-queue", map[string]int{"enqueue": 1, "enq": 1, "dequeue": 0, "deq": 0})
+	if err == nil && strings.Contains(strings.Join(append(op.Args, op.Result), ""), sepSet) {
+		return fmt.Errorf("value contains a control character reserved for state encodings")
+	}
+	return err
+}
+
+func (unorderedQueue) Step(s string, op *Op) (bool, string) {
+	next := map[string]bool{}
+	for _, content := range strings.Split(s, sepSet) {
+		elems := splitElems(content)
+		if op.Method == "enqueue" || op.Method == "enq" {
+			next[joinSorted(append(elems, op.Args[0]))] = true
+			continue
+		}
+		if len(elems) == 0 && (op.Unknown || op.Result == Nil) {
+			next[content] = true
+		}
+		for i, e := range elems {
+			if (op.Unknown || e == op.Result) && (i == 0 || elems[i-1] != e) {
+				next[joinSorted(append(elems[:i:i], elems[i+1:]...))] = true
+			}
+		}
+	}
+	if len(next) == 0 {
+		return false, s
+	}
+	states := make([]string, 0, len(next))
+	for c := range next {
+		states = append(states, c)
+	}
+	sort.Strings(states)
+	return true, strings.Join(states, sepSet)
+}
+
+// ShowState renders the possible contents, {[a b] | [a]} when more than one.
+func (unorderedQueue) ShowState(s string) string {
+	parts := strings.Split(s, sepSet)
+	for i, p := range parts {
+		parts[i] = ShowState(p)
+		if p == "" {
+			parts[i] = "[]"
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "{" + strings.Join(parts, " | ") + "}"
+}
+
+// splitElems lists the elements of a sequence state.
+func splitElems(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, sepElem), sepElem)
+}
+
+// joinSorted encodes elems, sorted, as a sequence state.
+func joinSorted(elems []string) string {
+	sort.Strings(elems)
+	var b strings.Builder
+	for _, e := range elems {
+		b.WriteString(e + sepElem)
+	}
+	return b.String()
+}
