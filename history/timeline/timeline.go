@@ -85,6 +85,9 @@ type svgBar struct {
 	Class         string
 	Order         int
 	OpenEnd       bool
+	// Stuck bars show their whole label beside the box (the box clips
+	// it) and carry the id the page's link to the failure points at.
+	Stuck bool
 }
 
 type svgLane struct {
@@ -94,7 +97,9 @@ type svgLane struct {
 
 type page struct {
 	*Timeline
+	// Width is that of the scrolling drawing, right of the lane names.
 	Width, Height int
+	HasStuck      bool
 	Lanes         []svgLane
 	Bars          []svgBar
 	Rows          []Bar
@@ -156,30 +161,38 @@ func WriteHTML(w io.Writer, t *Timeline) error {
 		y += h
 	}
 	p.Height = y + padding
-	p.Width = labelW + cols*colW + padding
+	p.Width = cols*colW + padding
 	classes := [...]string{"plain", "lin", "stuck", "witness"}
 	for i, b := range t.Bars {
-		x0 := labelW + rank[b.Start]*colW
-		x1 := labelW + cols*colW
+		x0 := rank[b.Start] * colW
+		x1 := cols * colW
 		if b.End != Open {
-			x1 = labelW + rank[b.End]*colW + colW/2
+			x1 = rank[b.End]*colW + colW/2
+		}
+		stuck := b.Kind == Stuck && !p.HasStuck // the first one gets the id
+		if stuck {
+			p.HasStuck = true
+			p.Width = max(p.Width, x1+8*len(b.Label)) // room for the label beside the box
 		}
 		p.Bars = append(p.Bars, svgBar{
 			X: x0, Y: laneY[b.Lane] + sub[i]*rowH + (rowH-barH)/2, W: max(x1-x0, colW/2),
-			Label: b.Label, Detail: b.Detail, Class: classes[b.Kind], Order: b.Order, OpenEnd: b.End == Open,
+			Label: b.Label, Detail: b.Detail, Class: classes[b.Kind], Order: b.Order, OpenEnd: b.End == Open, Stuck: stuck,
 		})
 	}
 	return pageTemplate.Execute(w, &p)
 }
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"add": func(a, b int) int { return a + b },
+	"add":    func(a, b int) int { return a + b },
+	"labelW": func() int { return labelW },
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title>
 <style>
 body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
 h1{font-size:1.3em} .verdict{font-weight:bold;color:#1a7f37} .verdict.bad{color:#cf222e}
-.scroll{overflow-x:auto;border:1px solid #ddd;margin:1em 0}
+.chart{display:flex;border:1px solid #ddd;margin:1em 0} .scroll{overflow-x:auto;flex:1}
+svg.lanes{flex:none;background:#fafafa;border-right:1px solid #ddd}
+text.callout{font-weight:bold;fill:#cf222e;paint-order:stroke;stroke:#fff;stroke-width:4px}
 svg text{font-size:11px;font-family:ui-monospace,monospace}
 rect.plain{fill:#e8e8e8;stroke:#888} rect.lin{fill:#c8ecd0;stroke:#1a7f37}
 rect.stuck{fill:#ffd0d0;stroke:#cf222e;stroke-width:2} rect.witness{fill:#ffe7a8;stroke:#9a6700;stroke-width:2}
@@ -192,10 +205,13 @@ tr.stuck{background:#ffd0d0} tr.witness{background:#ffe7a8} tr.lin{background:#e
 <p class="verdict{{if .Bad}} bad{{end}}">{{.Verdict}}</p>
 {{range .Notes}}<p>{{.}}</p>
 {{end}}<p class="legend"><span style="background:#c8ecd0">linearized, in order</span><span style="background:#ffd0d0">cannot be placed</span><span style="background:#ffe7a8">in the bad pattern</span><span style="background:#e8e8e8">other</span> dashed: pending (never returned)</p>
-<div class="scroll"><svg xmlns="http://www.w3.org/2000/svg" width="{{.Width}}" height="{{.Height}}">
+{{if .HasStuck}}<p><a href="#stuck">Go to the operation that cannot be placed</a> (red).</p>
+{{end}}<div class="chart"><svg class="lanes" xmlns="http://www.w3.org/2000/svg" width="{{labelW}}" height="{{.Height}}">
 {{range .Lanes}}<line x1="0" x2="100%" y1="{{.Y}}" y2="{{.Y}}" stroke="#eee"/><text x="4" y="{{add .Y 18}}">{{.Name}}</text>
-{{end}}{{range .Bars}}<g><title>{{.Detail}}</title><svg x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="22"><rect class="{{.Class}}{{if .OpenEnd}} open{{end}}" x="1" y="1" width="{{add .W -2}}" height="20" rx="3"/><text x="4" y="15">{{.Label}}</text></svg>{{if .Order}}<circle cx="{{.X}}" cy="{{.Y}}" r="8"/><text x="{{add .X -4}}" y="{{add .Y 4}}" style="font-size:9px">{{.Order}}</text>{{end}}</g>
-{{end}}</svg></div>
+{{end}}</svg><div class="scroll"><svg xmlns="http://www.w3.org/2000/svg" width="{{.Width}}" height="{{.Height}}">
+{{range .Lanes}}<line x1="0" x2="100%" y1="{{.Y}}" y2="{{.Y}}" stroke="#eee"/>
+{{end}}{{range .Bars}}<g{{if .Stuck}} id="stuck"{{end}}><title>{{.Detail}}</title><svg x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="22"><rect class="{{.Class}}{{if .OpenEnd}} open{{end}}" x="1" y="1" width="{{add .W -2}}" height="20" rx="3"/><text x="4" y="15">{{.Label}}</text></svg>{{if .Order}}<circle cx="{{.X}}" cy="{{.Y}}" r="8"/><text x="{{add .X -4}}" y="{{add .Y 4}}" style="font-size:9px">{{.Order}}</text>{{end}}{{if .Stuck}}<text class="callout" x="{{add .X (add .W 4)}}" y="{{add .Y 15}}">{{.Label}}</text>{{end}}</g>
+{{end}}</svg></div></div>
 <table><tr><th>#</th><th>lane</th><th>operation</th><th>order</th></tr>
 {{range $i, $b := .Rows}}<tr class="{{if eq $b.Kind 1}}lin{{else if eq $b.Kind 2}}stuck{{else if eq $b.Kind 3}}witness{{end}}"><td>{{$i}}</td><td>{{index $.Timeline.Lanes $b.Lane}}</td><td>{{$b.Detail}}</td><td>{{if $b.Order}}{{$b.Order}}{{end}}</td></tr>
 {{end}}</table>

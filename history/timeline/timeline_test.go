@@ -39,6 +39,10 @@ func TestWriteHTML(t *testing.T) {
 		}
 		assert.NotContains(t, out, external, "the page must work offline")
 	}
+	assert.Contains(t, out, `<a href="#stuck">`, "a link leads to the failure")
+	assert.Contains(t, out, `<g id="stuck">`)
+	assert.Contains(t, out, `<text class="callout" x="`, "the stuck label is also drawn unclipped")
+	assert.Contains(t, out, `<svg class="lanes"`, "lane names stay put while the drawing scrolls")
 	// Overlapping bars of one lane go to two sub-rows: lane 2 starts lower.
 	assert.Contains(t, out, `y1="90"`)
 
