@@ -12,9 +12,11 @@
 //	go build -o /tmp/pc . && /tmp/pc compare -dir /tmp/hist -linbis /tmp/linbis -reps 3
 //	/tmp/pc porcupine -model register FILE            # Porcupine alone on one file
 //
-// compare prints a Markdown table: per file, the median wall time and the
-// largest peak RSS (getrusage of the child) of each checker, their
-// verdicts and the ratios.
+// compare prints a Markdown table: per file, the median CPU time (user +
+// system) and wall time and the largest peak RSS (getrusage of the child)
+// of each checker, their verdicts and the ratios. Each checker reads the
+// file itself (Porcupine's side with linbis's reader), so both include
+// parsing.
 package main
 
 import (
@@ -125,7 +127,8 @@ func porcupineCmd(args []string) error {
 
 // run is one timed child process.
 type run struct {
-	seconds float64
+	seconds float64 // wall clock
+	cpu     float64 // user + system seconds: less sensitive to a loaded machine
 	peakMiB float64
 	exit    int
 	out     string
@@ -146,6 +149,7 @@ func timed(name string, args ...string) (run, error) {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.peakMiB = float64(ru.Maxrss) / 1024 // KiB on Linux
 	}
+	r.cpu = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 	return r, nil
 }
 
@@ -172,12 +176,12 @@ func compareCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Println("| history | ops | verdict | linbis s | Porcupine s | time ratio | linbis peak MiB | Porcupine peak MiB | memory ratio |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| history | ops | verdict | linbis CPU s | Porcupine CPU s | CPU ratio | linbis wall s | Porcupine wall s | linbis peak MiB | Porcupine peak MiB | memory ratio |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, k := range kinds {
 		for _, n := range sizes {
 			file := filepath.Join(*dir, fileName(k, n))
-			var lt, pt, lm, pm []float64
+			var lt, pt, lc, pc, lm, pm []float64
 			var lv, pv string
 			for range *reps {
 				l, err := timed(*linbis, "history", "-q", "--model", k.model, "--timeout", timeout.String(), "--max-memory", fmt.Sprintf("%dGiB", *capGiB/2), file)
@@ -189,14 +193,15 @@ func compareCmd(args []string) error {
 					return err
 				}
 				lt, pt, lm, pm = append(lt, l.seconds), append(pt, p.seconds), append(lm, l.peakMiB), append(pm, p.peakMiB)
+				lc, pc = append(lc, l.cpu), append(pc, p.cpu)
 				lv, pv = verdict(l), verdict(p)
 			}
 			v := lv
 			if lv != pv {
 				v = "linbis " + lv + ", Porcupine " + pv + " (DISAGREE)"
 			}
-			fmt.Printf("| %s | %d | %s | %.2f | %.2f | %.2f | %.0f | %.0f | %.2f |\n", k.name, n, v,
-				median(lt), median(pt), median(lt)/median(pt), slices.Max(lm), slices.Max(pm), slices.Max(lm)/slices.Max(pm))
+			fmt.Printf("| %s | %d | %s | %.2f | %.2f | %.2f | %.1f | %.1f | %.0f | %.0f | %.2f |\n", k.name, n, v,
+				median(lc), median(pc), median(lc)/median(pc), median(lt), median(pt), slices.Max(lm), slices.Max(pm), slices.Max(lm)/slices.Max(pm))
 		}
 	}
 	return nil
