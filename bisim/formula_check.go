@@ -23,25 +23,32 @@ func Holds(l *lts.LTS, f *Formula) bool {
 // the states without a τ-successor left. Both cost O(n + m).
 type formulaChecker struct {
 	l *lts.LTS
-	// labels maps a label name to its id in l.
-	labels map[string]int32
+	labelIDs
 	// tauIndex/tauSrc list the sources of the τ-steps into each state.
 	tauIndex, tauSrc []int32
 	memo             map[*Formula][]bool
 }
 
 func newFormulaChecker(l *lts.LTS) *formulaChecker {
-	c := &formulaChecker{l: l, labels: make(map[string]int32, len(l.Labels)), memo: map[*Formula][]bool{}}
-	for i, name := range l.Labels {
-		c.labels[name] = int32(i)
-	}
-	return c
+	return &formulaChecker{l: l, labelIDs: newLabelIDs(l), memo: map[*Formula][]bool{}}
 }
 
-// label returns the id of name in l, or -1 when l has no such label (then
+// labelIDs maps the label names of an LTS to their ids: formulas name
+// labels, and the two LTSs compared number them differently.
+type labelIDs map[string]int32
+
+func newLabelIDs(l *lts.LTS) labelIDs {
+	ids := make(labelIDs, len(l.Labels))
+	for i, name := range l.Labels {
+		ids[name] = int32(i)
+	}
+	return ids
+}
+
+// label returns the id of name, or -1 when the LTS has no such label (then
 // no step has it).
-func (c *formulaChecker) label(name string) int32 {
-	if id, ok := c.labels[name]; ok {
+func (ids labelIDs) label(name string) int32 {
+	if id, ok := ids[name]; ok {
 		return id
 	}
 	return -1

@@ -13,9 +13,9 @@ import "github.com/linbis/linbis/lts"
 // node; the global one serves the builder, which asks about every state of
 // the small quotient.
 type localChecker struct {
-	l      *lts.LTS
-	labels map[string]int32
-	memo   map[localKey]bool
+	l *lts.LTS
+	labelIDs
+	memo map[localKey]bool
 }
 
 // localKey names a question: does state s satisfy f?
@@ -25,19 +25,7 @@ type localKey struct {
 }
 
 func newLocalChecker(l *lts.LTS) *localChecker {
-	c := &localChecker{l: l, labels: make(map[string]int32, len(l.Labels)), memo: map[localKey]bool{}}
-	for i, name := range l.Labels {
-		c.labels[name] = int32(i)
-	}
-	return c
-}
-
-// label returns the id of name in l, or -1 when l has no such label.
-func (c *localChecker) label(name string) int32 {
-	if id, ok := c.labels[name]; ok {
-		return id
-	}
-	return -1
+	return &localChecker{l: l, labelIDs: newLabelIDs(l), memo: map[localKey]bool{}}
 }
 
 // holds reports whether state s satisfies f.
