@@ -116,6 +116,7 @@ type symmetry struct {
 	marked   []bool  // per thread: its key has a marker
 	order    []uint8 // threads sorted by key
 	perm     []uint8 // canon's result
+	stab     []int32 // stabilizer's copy of its representative
 	tryPerm  []uint8
 	ties     []tieGroup
 }
@@ -452,4 +453,68 @@ func (s *symmetry) numberFromFixedRoots(st []int32) {
 		}
 	}
 	s.stack = stack
+}
+
+// stabilizer returns the permutations π with apply(rep, π) = rep, the
+// identity first, for a representative rep (as canon returns it) — for the
+// product of the on-the-fly search: the pairs of one orbit that canon
+// takes to rep carry the subsets σ·X of one subset X, σ in these, so the
+// least of them is a canonical subset. It returns nil and false when they
+// may be more than most (then take the identity alone: sound, maybe not
+// canonical). A π of the stabiliser maps each thread to one with an equal
+// key, so only the orders of the groups of threads with equal keys are
+// tried. The permutations are fresh slices; rep is not modified and may be
+// a buffer of s or c.
+func (s *symmetry) stabilizer(rep []int32, c *canonicaliser, most int) ([][]uint8, bool) {
+	s.stab = append(s.stab[:0], rep...)
+	rep = s.stab
+	s.sortThreads(rep)
+	n := s.threads
+	var groups []tieGroup
+	orders := 1
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && s.compareKeys(s.order[i], s.order[j]) == 0 {
+			j++
+		}
+		if j-i > 1 {
+			groups = append(groups, tieGroup{start: i, n: j - i})
+			for k := 2; k <= j-i && orders <= most; k++ {
+				orders *= k
+			}
+		}
+		i = j
+	}
+	if orders > most {
+		return nil, false
+	}
+	base := slices.Clone(s.order)
+	arr := slices.Clone(base)
+	for _, g := range groups {
+		slices.Sort(arr[g.start : g.start+g.n])
+		slices.Sort(base[g.start : g.start+g.n])
+	}
+	identity := make([]uint8, n)
+	for t := range identity {
+		identity[t] = uint8(t)
+	}
+	perms := [][]uint8{identity}
+	perm := make([]uint8, n)
+	for {
+		for i, t := range base {
+			perm[t] = arr[i]
+		}
+		if !slices.Equal(perm, identity) && slices.Equal(s.apply(rep, perm, c), rep) {
+			perms = append(perms, slices.Clone(perm))
+		}
+		g := len(groups) - 1
+		for ; g >= 0; g-- {
+			if nextPermutation(arr[groups[g].start : groups[g].start+groups[g].n]) {
+				break
+			}
+		}
+		if g < 0 {
+			return perms, true
+		}
+	}
 }

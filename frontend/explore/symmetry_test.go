@@ -338,7 +338,8 @@ var symmetryModes = []struct {
 //     the representative is a function of the orbit, found by brute force
 //     (the orbit of s is {π·s}, its least id names it);
 //   - (d) the number of representatives is the number of orbits, counted
-//     by Burnside's lemma (the mean number of states a permutation fixes).
+//     by Burnside's lemma (the mean number of states a permutation fixes);
+//   - stabilizer returns the permutations that fix the representative.
 func TestSymmetryCanonicalRepresentatives(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 2))
 	for _, m := range symmetricModels {
@@ -403,6 +404,18 @@ func checkRepresentatives(t *testing.T, r *rand.Rand, x *explored, s *symmetry) 
 			require.Equal(t, o, orbitOf[id], "(b) state %d has the representative of another orbit", id)
 		}
 		orbitOfRep[key] = orbitOf[id]
+		// The stabiliser of the representative, against brute force.
+		stab, ok := s.stabilizer(rep, c, maxTiedOrders)
+		require.True(t, ok)
+		require.Equal(t, group[0], stab[0], "the identity first")
+		var want [][]uint8
+		for _, g := range group {
+			if slices.Equal(s.apply(rep, g, c), rep) {
+				want = append(want, g)
+			}
+		}
+		slices.SortFunc(stab, slices.Compare)
+		require.Equal(t, want, stab, "the stabiliser of the representative of state %d", id)
 		// (a) directly, on a random permutation of the state.
 		perm = group[r.IntN(len(group))]
 		moved := slices.Clone(s.apply(st, perm, c))
@@ -473,7 +486,7 @@ func checkTransitionsPermute(t *testing.T, x *explored, group [][]uint8, image [
 
 // TestSymmetryFallback: with the tied orders capped below what some
 // states need, canon falls back to a representative in the orbit and
-// counts it.
+// counts it, and stabilizer says it gives up.
 func TestSymmetryFallback(t *testing.T) {
 	prog := parseFile(t, "../examples/treiber.lin")
 	b := Bounds{Threads: 3, Ops: 1, Values: []int{1}}
@@ -495,6 +508,13 @@ func TestSymmetryFallback(t *testing.T) {
 	}
 	assert.Positive(t, s.counts.fallbacks, "treiber has states with threads tied on private nodes")
 	assert.Zero(t, s.counts.enumerated)
+	// The initial state's three idle threads: 6 orders, more than 5.
+	stab, ok := s.stabilizer(x.states[0], c, 5)
+	assert.False(t, ok)
+	assert.Nil(t, stab)
+	stab, ok = s.stabilizer(x.states[0], c, 6)
+	assert.True(t, ok)
+	assert.Len(t, stab, 6, "every permutation fixes the initial state")
 }
 
 // TestSymmetryOrbitFigures logs orbit counts against state counts on
