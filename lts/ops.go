@@ -78,23 +78,24 @@ func Reachable(l *LTS) (r *LTS, oldToNew []int32) {
 	order, oldToNew := reachOrder(l)
 	r = &LTS{Initial: 0, NumStates: int32(len(order)), Labels: l.Labels}
 	r.Out = make([]int32, r.NumStates+1)
-	var ids []int32
 	for i, s := range order {
 		r.Out[i+1] = r.Out[i] + l.Out[s+1] - l.Out[s]
-		for t := l.Out[s]; t < l.Out[s+1]; t++ {
-			ids = append(ids, t)
-		}
 	}
-	r.Src = make([]int32, len(ids))
-	r.Label = make([]int32, len(ids))
-	r.Dst = make([]int32, len(ids))
-	for j, t := range ids {
-		r.Src[j], r.Label[j], r.Dst[j] = oldToNew[l.Src[t]], l.Label[t], oldToNew[l.Dst[t]]
-	}
+	m := r.Out[r.NumStates]
+	r.Src, r.Label, r.Dst = make([]int32, m), make([]int32, m), make([]int32, m)
 	if l.Meta != nil {
-		r.Meta = &Meta{Thread: make([]uint8, len(ids)), Step: make([]int16, len(ids)), Steps: l.Meta.Steps}
-		for j, t := range ids {
-			r.Meta.Thread[j], r.Meta.Step[j] = l.Meta.Thread[t], l.Meta.Step[t]
+		r.Meta = &Meta{Thread: make([]uint8, m), Step: make([]int16, m), Steps: l.Meta.Steps}
+	}
+	// The transitions of the states in their new order, without a list of
+	// their ids (4 bytes a transition, and more as it grows).
+	j := int32(0)
+	for _, s := range order {
+		for t := l.Out[s]; t < l.Out[s+1]; t++ {
+			r.Src[j], r.Label[j], r.Dst[j] = oldToNew[s], l.Label[t], oldToNew[l.Dst[t]]
+			if l.Meta != nil {
+				r.Meta.Thread[j], r.Meta.Step[j] = l.Meta.Thread[t], l.Meta.Step[t]
+			}
+			j++
 		}
 	}
 	return r, oldToNew

@@ -67,6 +67,10 @@ func runReduce(c *cli.Context) error {
 	// reachable from the initial state; unreachable states are no part
 	// of the behaviour.
 	reach, _ := lts.Reachable(l)
+	// Only l's sizes are used below, so its arrays can be collected while
+	// Minimize runs: reduce holds one copy of the input, not two.
+	states, transitions := l.NumStates, l.NumTransitions()
+	l = nil
 	q, _, err := bisim.Minimize(reach, eq, opts)
 	if err != nil {
 		return err
@@ -77,11 +81,11 @@ func runReduce(c *cli.Context) error {
 	}
 	if !c.Bool("quiet") {
 		unreachable := ""
-		if n := l.NumStates - reach.NumStates; n > 0 {
+		if n := states - reach.NumStates; n > 0 {
 			unreachable = fmt.Sprintf(" (%d unreachable, dropped)", n)
 		}
 		fmt.Fprintf(c.App.ErrWriter, "%d states%s, %d transitions -> %d states, %d transitions (%s)\n",
-			l.NumStates, unreachable, l.NumTransitions(), q.NumStates, q.NumTransitions(), eq)
+			states, unreachable, transitions, q.NumStates, q.NumTransitions(), eq)
 	}
 	return nil
 }
