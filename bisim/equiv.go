@@ -22,8 +22,16 @@ const (
 
 var equivalenceNames = [...]string{Strong: "strong", Branching: "branching", DivBranching: "divbranching"}
 
-// ParseEquivalence parses "strong", "branching" or "divbranching".
+// mcrl2EquivalenceNames are mCRL2's names (ltscompare, ltsconvert -e) of
+// the same equivalences, accepted as aliases.
+var mcrl2EquivalenceNames = map[string]Equivalence{"bisim": Strong, "branching-bisim": Branching, "dpbranching-bisim": DivBranching}
+
+// ParseEquivalence parses "strong", "branching" or "divbranching", or
+// mCRL2's names for them: "bisim", "branching-bisim", "dpbranching-bisim".
 func ParseEquivalence(s string) (Equivalence, error) {
+	if e, ok := mcrl2EquivalenceNames[s]; ok {
+		return e, nil
+	}
 	return parseName[Equivalence](equivalenceNames[:], s, "equivalence")
 }
 

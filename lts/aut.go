@@ -40,6 +40,9 @@ type ReadOptions struct {
 	// cannot reserve gigabytes; without a hint the reservation stops at
 	// 2^24 transitions and the slices grow as the lines come.
 	SizeHint int64
+	// VisibleI reads a label "i" as a visible action, as mCRL2 does (it
+	// hides "i" only when told, --tau=i), instead of as CADP's τ.
+	VisibleI bool
 }
 
 // minTransitionBytes is the length of the shortest transition line, "(0,a,1)\n".
@@ -74,17 +77,18 @@ func ReadAut(r io.Reader, name string, opts ReadOptions) (*LTS, error) {
 	if opts.MaxStates <= 0 {
 		opts.MaxStates = DefaultMaxStates
 	}
-	p := autParser{r: bufio.NewReaderSize(r, 1<<16), name: name}
+	p := autParser{r: bufio.NewReaderSize(r, 1<<16), name: name, visibleI: opts.VisibleI}
 	return p.parse(opts)
 }
 
 type autParser struct {
-	r    *bufio.Reader
-	name string
-	line int
-	buf  []byte // the current line, without its line ending
-	pos  int    // offset in buf
-	long []byte // storage for lines longer than the reader's buffer
+	visibleI bool // opts.VisibleI
+	r        *bufio.Reader
+	name     string
+	line     int
+	buf      []byte // the current line, without its line ending
+	pos      int    // offset in buf
+	long     []byte // storage for lines longer than the reader's buffer
 }
 
 func (p *autParser) errorf(col int, format string, args ...any) error {
@@ -308,7 +312,7 @@ func (p *autParser) transition(b *Builder, nstates int64) (src, label, dst int32
 		err = p.errorf(p.pos+1, "trailing garbage after the transition: %s", p.describe())
 		return
 	}
-	if IsTauName(name) {
+	if IsTauName(name) && !(p.visibleI && string(name) == "i") {
 		label = Tau
 	} else {
 		label = b.labelBytes(name)

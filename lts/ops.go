@@ -147,3 +147,30 @@ func Union(a, b *LTS) (u *LTS, offset int32) {
 	}
 	return bl.Build(), offset
 }
+
+// Relabel returns l with every label renamed by rename. A label renamed to
+// TauName becomes τ (hiding, as mCRL2's --tau); τ is passed to rename too,
+// so that it can be made visible under another name. States, transitions
+// and metadata are shared with l.
+func Relabel(l *LTS, rename func(name string) string) *LTS {
+	labels := []string{TauName}
+	index := map[string]int32{TauName: Tau}
+	newID := make([]int32, len(l.Labels))
+	for i, name := range l.Labels {
+		n := rename(name)
+		id, ok := index[n]
+		if !ok {
+			id = int32(len(labels))
+			labels = append(labels, n)
+			index[n] = id
+		}
+		newID[i] = id
+	}
+	c := *l
+	c.Labels = labels
+	c.Label = make([]int32, len(l.Label))
+	for t, x := range l.Label {
+		c.Label[t] = newID[x]
+	}
+	return &c
+}

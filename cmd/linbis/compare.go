@@ -20,7 +20,7 @@ var compareCmd = &cli.Command{
 		"(model-checked on both first), is printed in words with the paths that witness it.\n" +
 		"Exit status: 0 equivalent, 1 not equivalent (the distinguishing formula is printed), 2 error.",
 	Flags: append([]cli.Flag{
-		bisimEquivFlag, bisimAlgorithmFlag, quietFlag,
+		compareEquivFlag, preorderFlag, bisimAlgorithmFlag, quietFlag, tauFlag,
 		&cli.StringFlag{Name: "counterexample", Usage: "when not equivalent, write the distinguishing formula and its witnessing path to `FILE` " +
 			"(.txt explanation, .json formula tree, .mcf mCRL2 formula, .aut or .dot path, by extension; a name without extension gets them all)"},
 		&cli.BoolFlag{Name: "json", Usage: "machine-readable verdict"},
@@ -29,6 +29,13 @@ var compareCmd = &cli.Command{
 	}, limitFlags()...),
 	Action: runCompare,
 }
+
+var (
+	compareEquivFlag = &cli.StringFlag{Name: "equiv", Aliases: []string{"equivalence", "e"}, Value: "divbranching",
+		Usage: "equivalence: strong, branching, divbranching (mCRL2's bisim, branching-bisim, dpbranching-bisim), trace or weak-trace"}
+	preorderFlag = &cli.StringFlag{Name: "preorder", Aliases: []string{"p"},
+		Usage: "instead of an equivalence, decide whether A's traces are included in B's: `trace` or weak-trace (as mCRL2's ltscompare -p)"}
+)
 
 // compareResult is the --json output of compare.
 type compareResult struct {
@@ -57,6 +64,25 @@ func runCompare(c *cli.Context) error {
 	if err := atLeastOne(c, "max-pairs"); err != nil {
 		return err
 	}
+	relation, preorder := c.String("equiv"), false
+	if c.IsSet("preorder") {
+		if c.IsSet("equiv") {
+			return fmt.Errorf("give --equiv or --preorder, not both")
+		}
+		relation, preorder = c.String("preorder"), true
+		if !traceRelations[relation] {
+			return fmt.Errorf("--preorder %q: expected trace or weak-trace", relation)
+		}
+	}
+	if traceRelations[relation] {
+		var ls [2]*lts.LTS
+		for i, name := range args {
+			if ls[i], err = readInput(c, name); err != nil {
+				return err
+			}
+		}
+		return runTraceCompare(c, args, ls, relation, preorder)
+	}
 	eq, opts, m, err := bisimOptions(c)
 	if err != nil {
 		return err
@@ -64,7 +90,7 @@ func runCompare(c *cli.Context) error {
 	defer m.Done()
 	var ls [2]*lts.LTS
 	for i, name := range args {
-		if ls[i], err = readLTS(name, lts.ReadOptions{}); err != nil {
+		if ls[i], err = readInput(c, name); err != nil {
 			return err
 		}
 	}

@@ -27,7 +27,8 @@ var infoCmd = &cli.Command{
 	ArgsUsage: "[FILE.aut | FILE.dot | -]",
 	Description: "Without a file, info reads standard input when it is a pipe or a file, and\n" +
 		"describes the bundled example (a CAS counter) only when standard input is a terminal.",
-	Flags:  []cli.Flag{jsonFlag},
+	Flags: []cli.Flag{jsonFlag, tauFlag,
+		&cli.BoolFlag{Name: "labels", Usage: "list the labels with the number of transitions of each"}},
 	Action: runInfo,
 }
 
@@ -50,17 +51,22 @@ func runInfo(c *cli.Context) error {
 		if name == "-" {
 			name = "<stdin>"
 		}
-		l, err = readLTS(args[0], lts.ReadOptions{})
+		l, err = readInput(c, args[0])
 	}
 	if err != nil {
 		return err
 	}
 	st := lts.ComputeStats(l)
+	var labels []labelCount
+	if c.Bool("labels") {
+		labels = countLabels(l)
+	}
 	if c.Bool("json") {
 		return writeJSON(c, struct {
 			File string `json:"file"`
 			lts.Stats
-		}{name, st})
+			LabelCounts []labelCount `json:"label_counts,omitempty"`
+		}{name, st, labels})
 	}
 	w := c.App.Writer
 	fmt.Fprintf(w, "%s\n", name)
@@ -76,7 +82,35 @@ func runInfo(c *cli.Context) error {
 	for _, r := range rows {
 		fmt.Fprintf(w, "  %-18s %v\n", r.k, r.v)
 	}
+	if len(labels) > 0 {
+		fmt.Fprintf(w, "labels (transitions)\n")
+		for _, lc := range labels {
+			fmt.Fprintf(w, "  %10d  %s\n", lc.Transitions, lc.Label)
+		}
+	}
 	return nil
+}
+
+// labelCount is one row of info --labels.
+type labelCount struct {
+	Label       string `json:"label"`
+	Transitions int    `json:"transitions"`
+}
+
+// countLabels counts the transitions of each label, τ first, then the
+// labels in the order of the label table (their first appearance).
+func countLabels(l *lts.LTS) []labelCount {
+	n := make([]int, len(l.Labels))
+	for _, x := range l.Label {
+		n[x]++
+	}
+	var out []labelCount
+	for i, name := range l.Labels {
+		if n[i] > 0 {
+			out = append(out, labelCount{name, n[i]})
+		}
+	}
+	return out
 }
 
 // writeJSON prints v as indented JSON on the command's stdout.

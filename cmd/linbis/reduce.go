@@ -16,14 +16,14 @@ var reduceCmd = &cli.Command{
 	ArgsUsage: "IN.aut -o OUT.aut",
 	Flags: append([]cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file (.aut or .dot), required"},
-		bisimEquivFlag, bisimAlgorithmFlag, quietFlag, formatFlag,
+		bisimEquivFlag, bisimAlgorithmFlag, quietFlag, formatFlag, tauFlag,
 	}, limitFlags()...),
 	Action: runReduce,
 }
 
 var (
-	bisimEquivFlag = &cli.StringFlag{Name: "equiv", Value: "divbranching",
-		Usage: "equivalence: strong, branching or divbranching"}
+	bisimEquivFlag = &cli.StringFlag{Name: "equiv", Aliases: []string{"equivalence", "e"}, Value: "divbranching",
+		Usage: "equivalence: strong, branching or divbranching (or mCRL2's names: bisim, branching-bisim, dpbranching-bisim)"}
 	bisimAlgorithmFlag = &cli.StringFlag{Name: "algorithm", Value: "fast",
 		Usage: "partition refinement: fast (default; worklist, fastest measured, O(m·n) worst case), gj (O(m log n) constellations after Groote–Jansen; up to 2× slower under branching, more under strong, see bisim/README.md) or gv (Groote–Vaandrager reference, O(m·n))"}
 )
@@ -59,7 +59,7 @@ func runReduce(c *cli.Context) error {
 		return err
 	}
 	defer m.Done()
-	l, err := readLTS(args[0], lts.ReadOptions{})
+	l, err := readInput(c, args[0])
 	if err != nil {
 		return err
 	}
