@@ -14,7 +14,7 @@ import (
 
 var compareCmd = &cli.Command{
 	Name:      "compare",
-	Usage:     "decide whether two LTSs are strongly, branching or divergence-preserving branching bisimilar",
+	Usage:     "decide whether two LTSs are strongly, branching or divergence-preserving branching bisimilar, or trace / weak-trace equivalent",
 	ArgsUsage: "A.aut B.aut",
 	Description: "When A and B differ, a formula of the equivalence's modal logic, true in one and false in the other\n" +
 		"(model-checked on both first), is printed in words with the paths that witness it.\n" +
