@@ -106,21 +106,26 @@ import (
 // with a cursor per state; both now visit only the labels they meet.
 func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	r := newRefiner(k)
+	r.refine(opts)
+	opts.recordWork(k, r.work)
+	return r.block, r.numBlocks
+}
+
+// refine splits until the worklist and the local splitters are empty.
+func (r *refiner) refine(opts *Options) {
 	r.pushTarget(0)
 	steps := 0
 	for {
 		r.splitLocal()
 		c := r.popTarget()
 		if c < 0 {
-			break
+			return
 		}
 		r.processTarget(c)
 		if steps++; steps&1023 == 0 {
 			opts.progress("refine", int64(r.numBlocks))
 		}
 	}
-	opts.recordWork(k, r.work)
-	return r.block, r.numBlocks
 }
 
 // refiner holds the state of fastRefine: the partition core shared with

@@ -2,6 +2,7 @@ package bisim
 
 import (
 	"os"
+	"runtime"
 	"testing"
 
 	"github.com/linbis/linbis/lts"
@@ -44,5 +45,49 @@ func BenchmarkMinimizeFile(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/m, "ns/trans")
 			b.ReportMetric(float64(q.NumStates), "classes")
 		})
+	}
+}
+
+// BenchmarkMemoryByPhase reports what Fast keeps live per input transition
+// at each phase of Minimize on the file named by $BISIM_BENCH_FILE (under
+// $BISIM_BENCH_EQUIV, default divbranching): the kernel (kernel-B/trans),
+// the refiner's arrays before refining (refiner-B/trans) and what refining
+// adds (refine-B/trans), each the live heap after a collection, so that
+// memory per transition can be compared without the garbage collector's
+// timing, e.g.
+//
+//	BISIM_BENCH_FILE=/tmp/t51.aut go test ./bisim -run '^$' -bench MemoryByPhase -benchtime 1x
+func BenchmarkMemoryByPhase(b *testing.B) {
+	path := os.Getenv("BISIM_BENCH_FILE")
+	if path == "" {
+		b.Skip("BISIM_BENCH_FILE not set")
+	}
+	eq := DivBranching
+	if name := os.Getenv("BISIM_BENCH_EQUIV"); name != "" {
+		var err error
+		eq, err = ParseEquivalence(name)
+		require.NoError(b, err)
+	}
+	l, err := lts.ReadFile(path, lts.ReadOptions{})
+	require.NoError(b, err)
+	m := float64(l.NumTransitions())
+	live := func() float64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return float64(ms.HeapAlloc)
+	}
+	for b.Loop() {
+		base := live()
+		k := newKernel(l, eq)
+		withKernel := live()
+		r := newRefiner(k)
+		withRefiner := live()
+		r.refine(&Options{})
+		refined := live()
+		runtime.KeepAlive(r)
+		b.ReportMetric((withKernel-base)/m, "kernel-B/trans")
+		b.ReportMetric((withRefiner-withKernel)/m, "refiner-B/trans")
+		b.ReportMetric((refined-withRefiner)/m, "refine-B/trans")
 	}
 }
