@@ -42,6 +42,12 @@
 // state, an atomic block as one step, local work folded into the step
 // before it; the method body of `spec auto` is one atomic block, so the
 // specification does call, τ, ret per operation.
+//
+// CheckOnTheFly (fly.go) decides refinement and lock-freedom without
+// building the LTSs; with thread symmetry it stores one representative per
+// orbit of the thread permutations, when symcheck.go shows the model
+// symmetric (tid only stored, compared for equality and used as the index
+// of [1..nthreads] arrays) and says why not otherwise (symmetry.go).
 package explore
 
 import (
