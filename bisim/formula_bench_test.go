@@ -1,6 +1,7 @@
 package bisim
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/linbis/linbis/lts"
@@ -18,42 +19,52 @@ func changedCopy(l *lts.LTS, t int) *lts.LTS {
 }
 
 // BenchmarkCompareFormula measures what the distinguishing formula adds
-// to Compare on the most general client of gen_mgc_aut.py 4 3 4 3 (2 M
-// states) against a copy with one τ-step redirected: "compare" is the
-// whole of Compare, "formula" the formula's share alone (the union's
-// quotient, the rounds, the checks on both LTSs) on the partition that
-// Compare computes anyway. The target: formula < 10 % of the rest.
-// Heavy (about 1 GiB); run it alone:
+// to Compare on the most general client of gen_mgc_aut.py K 3 4 3 (K = 3:
+// 36 k states; K = 4: 2 M states, the target) against a copy with
+// one τ-step redirected: "compare" is the whole of Compare, "formula" the
+// formula's share alone (the union's quotient, the distinguishing-trace
+// search, the rounds, the checks on both LTSs, the witnessing paths) on the
+// partition Compare computes anyway. The target: formula < 10 % of the
+// rest. K = 4 is heavy (about 1 GiB, minutes); run it alone:
 //
-//	flock /work/heavy.lock go test ./bisim -run '^$' -bench CompareFormula -benchtime 3x
+//	flock /work/heavy.lock go test ./bisim -run '^$' -bench 'CompareFormula/K=4/divbranching' -benchtime 2x
 func BenchmarkCompareFormula(b *testing.B) {
 	if testing.Short() {
 		b.Skip("large input")
 	}
-	a := benchMGC(4, 3, 4, 3)
-	changed := changedCopy(a, a.NumTransitions()/2)
-	for _, eq := range allEquivalences {
-		b.Run(eq.String()+"/compare", func(b *testing.B) {
-			for b.Loop() {
-				c, err := Compare(a, changed, eq, Options{})
-				require.NoError(b, err)
-				require.False(b, c.Equivalent)
+	for _, k := range []int{3, 4} {
+		var a, changed *lts.LTS
+		load := func() {
+			if a == nil {
+				a = benchMGC(k, 3, 4, 3)
+				changed = changedCopy(a, a.NumTransitions()/2)
 			}
-		})
-		b.Run(eq.String()+"/formula", func(b *testing.B) {
-			u, off := lts.Union(a, changed)
-			opts := Options{}
-			k, kblock, kn, err := partitionKernel(u, eq, &opts)
-			require.NoError(b, err)
-			class, rename, numClasses := classesOf(u, k, kblock, kn)
-			var f *Formula
-			for b.Loop() {
-				f, _, _, err = distinguishingFormula(a, changed, u, off, k, kblock, class, rename, numClasses, eq, 0)
+		}
+		for _, eq := range []Equivalence{DivBranching, Branching, Strong} {
+			b.Run(fmt.Sprintf("K=%d/%v/compare", k, eq), func(b *testing.B) {
+				load()
+				for b.Loop() {
+					c, err := Compare(a, changed, eq, Options{})
+					require.NoError(b, err)
+					require.False(b, c.Equivalent)
+				}
+			})
+			b.Run(fmt.Sprintf("K=%d/%v/formula", k, eq), func(b *testing.B) {
+				load()
+				u, off := lts.Union(a, changed)
+				opts := Options{}
+				k, kblock, kn, err := partitionKernel(u, eq, &opts)
 				require.NoError(b, err)
-			}
-			b.ReportMetric(float64(numClasses), "classes")
-			b.ReportMetric(float64(f.Size()), "size")
-			b.ReportMetric(float64(f.Depth()), "depth")
-		})
+				class, rename, numClasses := classesOf(u, k, kblock, kn)
+				var e *FormulaEvidence
+				for b.Loop() {
+					e, err = formulaEvidence(a, changed, u, off, k, kblock, class, rename, numClasses, eq, &opts)
+					require.NoError(b, err)
+				}
+				b.ReportMetric(float64(numClasses), "classes")
+				b.ReportMetric(float64(e.Formula.Size()), "size")
+				b.ReportMetric(float64(e.Formula.Depth()), "depth")
+			})
+		}
 	}
 }
