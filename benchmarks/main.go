@@ -101,7 +101,13 @@ func Run(cases []Case, cfg Config) ([]*Row, error) {
 	}
 	bin := cfg.Binary
 	if bin == "" {
-		bin = filepath.Join(cfg.Out, "linbis")
+		// Built outside the output folder, which holds results only.
+		tmp, err := os.MkdirTemp("", "linbis-bench-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		bin = filepath.Join(tmp, "linbis")
 		build := exec.Command("go", "build", "-o", bin, "github.com/linbis/linbis/cmd/linbis")
 		build.Stderr = os.Stderr
 		if err := build.Run(); err != nil {

@@ -48,6 +48,7 @@ func TestSmokeGrid(t *testing.T) {
 	for _, name := range []string{"results.md", "results.png"} {
 		assert.FileExists(t, filepath.Join(out, name))
 	}
+	assert.NoFileExists(t, filepath.Join(out, "linbis"), "the output folder holds results, not the binary")
 }
 
 // TestStateLimitSkipsTheSeries checks that a case above --max-states is
