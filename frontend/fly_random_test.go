@@ -1,0 +1,121 @@
+package frontend
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/internal/parallel"
+	"github.com/linbis/linbis/internal/randmodel"
+	"github.com/linbis/linbis/progress"
+	"github.com/linbis/linbis/refine"
+)
+
+// flyRandomSeeds is the number of random programs the on-the-fly check is
+// held to the full LTS on.
+const flyRandomSeeds = 1200
+
+// TestFlyAgreesOnRandomPrograms holds the on-the-fly check, unreduced and
+// with the symmetry reduction, to the refinement and progress checkers on
+// the full LTSs of random programs (internal/randmodel), in both heap
+// modes for the programs that free nodes; its counterexamples must be
+// paths of the full LTS. The programs that break thread symmetry (tid
+// arithmetic or order, loops over thread ids, `only` clauses) must be
+// refused by the symmetry check, not reduced.
+func TestFlyAgreesOnRandomPrograms(t *testing.T) {
+	n := flyRandomSeeds
+	if testing.Short() {
+		n = 200
+	}
+	type outcome struct {
+		linearizable, lockFree, reduced, refused, modelError bool
+	}
+	outcomes := make([]outcome, n)
+	parallel.ForEach(runtime.GOMAXPROCS(0), n, func(seed int) {
+		p := randmodel.GenerateProgram(rand.New(rand.NewPCG(uint64(seed), 0)), randmodel.Config{})
+		name := fmt.Sprintf("seed%d.lin", seed)
+		m, err := Parse(name, []byte(p.Source))
+		if !assert.NoError(t, err, name) {
+			return
+		}
+		modes := []bool{false}
+		if p.Features&(randmodel.Free|randmodel.ExplicitHeap) == randmodel.Free {
+			modes = append(modes, true)
+		}
+		for _, explicit := range modes {
+			opts := Options{Explicit: explicit, MaxStates: 50_000}
+			b := m.DefaultBounds()
+			impl, spec, err := Compile(m, b, opts)
+			if err != nil {
+				_, ferr := CheckOnTheFly(m, b, opts, Reductions{})
+				assert.Error(t, ferr, "%s: the full exploration failed with %v", name, err)
+				outcomes[seed].modelError = true
+				continue
+			}
+			want, err := refine.Check(impl, spec, refine.Options{})
+			require.NoError(t, err)
+			lf, err := progress.Check(impl, progress.LockFree)
+			require.NoError(t, err)
+			for _, sym := range []bool{false, true} {
+				got, err := CheckOnTheFly(m, b, opts, Reductions{Symmetry: sym})
+				if !assert.NoError(t, err, name) {
+					return
+				}
+				what := fmt.Sprintf("%s explicit=%v symmetry=%v", name, explicit, sym)
+				assert.Equal(t, want.Refines, got.Refines, "refinement: %s", what)
+				if !got.Refines {
+					requireViolation(t, impl, spec, got.Counterexample)
+				} else if assert.True(t, got.LockFreeChecked, what) {
+					assert.Equal(t, lf.Holds, got.LockFree, "lock-freedom: %s", what)
+					if !got.LockFree {
+						requireLasso(t, impl, got.Lasso)
+					}
+				}
+				if sym {
+					if !p.Symmetric() {
+						assert.False(t, got.Symmetric, "%s breaks thread symmetry and must be refused", what)
+						assert.NotEmpty(t, got.SymmetryNote, what)
+					}
+					outcomes[seed].reduced = outcomes[seed].reduced || got.Symmetric
+					outcomes[seed].refused = outcomes[seed].refused || !got.Symmetric
+				}
+			}
+			outcomes[seed].linearizable = want.Refines
+			outcomes[seed].lockFree = lf.Holds
+		}
+	})
+	var lin, notLin, lf, notLF, reduced, refused int
+	for _, o := range outcomes {
+		switch {
+		case o.modelError:
+		case o.linearizable:
+			lin++
+		default:
+			notLin++
+		}
+		if !o.modelError && o.linearizable {
+			if o.lockFree {
+				lf++
+			} else {
+				notLF++
+			}
+		}
+		if o.reduced {
+			reduced++
+		}
+		if o.refused {
+			refused++
+		}
+	}
+	t.Logf("%d programs: linearizable %d, not %d; lock-free %d, not %d; symmetry applied to %d, refused for %d",
+		n, lin, notLin, lf, notLF, reduced, refused)
+	// A cross-check that only ever sees one verdict proves little.
+	for what, k := range map[string]int{"linearizable": lin, "not linearizable": notLin, "lock-free": lf,
+		"not lock-free": notLF, "reduced by symmetry": reduced, "refused symmetry": refused} {
+		assert.Greater(t, k, n/20, "too few programs %s", what)
+	}
+}
