@@ -178,8 +178,9 @@ func parseValues(s string) ([]int, error) {
 	return vs, nil
 }
 
-// optionsFromFlags builds exploration options; stage names the progress
-// line ("exploring") and the returned meter must be closed with Done.
+// optionsFromFlags builds exploration options, reporting on a progress
+// line that names the LTS explored (progressLine; stage is kept for the
+// callers and not shown); the returned meter must be closed with Done.
 func optionsFromFlags(c *cli.Context, stage string) (frontend.Options, *meter.Meter) {
 	var o frontend.Options
 	o.MaxStates = c.Int("max-states")
@@ -190,7 +191,8 @@ func optionsFromFlags(c *cli.Context, stage string) (frontend.Options, *meter.Me
 	o.Workers = c.Int("workers")
 	mt := meter.ForStderr(c.Bool("quiet"))
 	if mt != nil {
-		o.Progress = func(states, _ int64) { mt.Report(stage, states, "states") }
+		line := &progressLine{mt: mt}
+		o.Progress = func(states, _ int64) { line.exploring(states) }
 	}
 	return o, mt
 }

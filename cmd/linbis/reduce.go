@@ -41,7 +41,7 @@ func bisimOptions(c *cli.Context) (bisim.Equivalence, bisim.Options, *meter.Mete
 	m := meter.ForStderr(c.Bool("quiet"))
 	opts := bisim.Options{Algorithm: alg}
 	if m != nil {
-		opts.Progress = func(stage string, done int64) { m.Report(stage, done, "") }
+		opts.Progress = (&progressLine{mt: m}).stage
 	}
 	return eq, opts, m, nil
 }

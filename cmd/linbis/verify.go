@@ -88,7 +88,7 @@ func runVerify(c *cli.Context) error {
 		Algorithm: alg, LinPoints: c.Bool("lin-points"), Reductions: reductions,
 	}
 	if mt != nil {
-		opts.Progress = func(stage string, n int64) { mt.Report(stage, n, "") }
+		opts.Progress = (&progressLine{mt: mt}).stage
 	}
 	out, err := verify.Run(name, m, b, opts)
 	mt.Done()
