@@ -40,6 +40,7 @@ func main() {
 			&cli.IntFlag{Name: "max-states", Value: 25_000_000, Usage: "per LTS; a case above it is skipped (the bisimulation of 25 M states needs about 15 GiB)"},
 			&cli.StringFlag{Name: "out", Value: "benchmarks/out", Usage: "output folder"},
 			&cli.BoolFlag{Name: "no-refine", Usage: "skip the refinement runs"},
+			&cli.BoolFlag{Name: "no-fly", Usage: "skip the on-the-fly runs (--method fly, with every reduction and with none)"},
 			&cli.StringFlag{Name: "from-csv", Usage: "measure nothing: draw results.md and results.png again from this results.csv into --out"},
 		},
 		Action: func(c *cli.Context) error {
@@ -50,7 +51,7 @@ func main() {
 			if !ok {
 				return fmt.Errorf("unknown grid %q: expected one of %s", c.String("grid"), strings.Join(gridNames(), ", "))
 			}
-			_, err := Run(cases(), Config{Out: c.String("out"), Timeout: c.Duration("timeout"), MaxStates: c.Int("max-states"), Refine: !c.Bool("no-refine"), Log: os.Stderr})
+			_, err := Run(cases(), Config{Out: c.String("out"), Timeout: c.Duration("timeout"), MaxStates: c.Int("max-states"), Refine: !c.Bool("no-refine"), Fly: !c.Bool("no-fly"), Log: os.Stderr})
 			return err
 		},
 	}
@@ -76,7 +77,9 @@ type Config struct {
 	// MaxStates bounds each explored LTS (0: linbis's default).
 	MaxStates int
 	Refine    bool
-	Log       *os.File
+	// Fly adds the on-the-fly runs, reduced and unreduced.
+	Fly bool
+	Log *os.File
 	// Binary is the linbis executable; empty: build it from this module.
 	Binary string
 }
@@ -123,21 +126,42 @@ func Run(cases []Case, cfg Config) ([]*Row, error) {
 	logf("machine: %s", machine)
 	var rows []*Row
 	gaveUp := map[string]int{} // series (model, threads) -> smallest ops that timed out
+	// The same for the on-the-fly runs, which go further.
+	flyGaveUp, flyNoneGaveUp := map[string]int{}, map[string]int{}
 	for _, c := range cases {
 		row := newRow(c)
 		rows = append(rows, row)
 		series := fmt.Sprintf("%s/%d/%s", c.Model, c.Threads, strings.Join(c.Extra, " "))
-		if limit, ok := gaveUp[series]; ok && c.Ops > limit {
+		if limit, ok := gaveUp[series]; ok && c.Ops > limit && (!cfg.Fly || flyGaveUp[series] > 0) {
 			row.Notes = append(row.Notes, fmt.Sprintf("skipped: %d/%d hit a limit", c.Threads, limit))
 			logf("%-12s %d/%d skipped", c.Model, c.Threads, c.Ops)
 			continue
+		}
+		if cfg.Fly {
+			// On the fly, with every reduction and with none: no LTS is
+			// built, so this runs where generation would not fit.
+			if _, skip := flyGaveUp[series]; !skip {
+				fly := runVerify(bin, c, cfg, "--method", "fly", "--reduce", "all")
+				row.fill(fly, "fly")
+				if fly.report == nil {
+					flyGaveUp[series] = c.Ops
+				}
+			}
+			if _, skip := flyNoneGaveUp[series]; !skip {
+				none := runVerify(bin, c, cfg, "--method", "fly", "--reduce", "none")
+				row.fill(none, "fly-none")
+				if none.report == nil {
+					flyNoneGaveUp[series] = c.Ops
+				}
+			}
 		}
 		gen := runCompile(bin, c, cfg)
 		if gen.err != nil {
 			// Verifying would explore the same LTSs and fail the same way.
 			row.Notes = append(row.Notes, "generate: "+gen.err.Error())
 			gaveUp[series] = c.Ops
-			logf("%-12s %d/%d  %s", c.Model, c.Threads, c.Ops, strings.Join(row.Notes, "; "))
+			row.checkVerdicts()
+			logf("%-12s %d/%d  fly %.2fs  %s", c.Model, c.Threads, c.Ops, row.FlySeconds, strings.Join(row.Notes, "; "))
 			continue
 		}
 		row.GenPeakMiB = gen.peakMiB
@@ -229,6 +253,11 @@ func (r *Row) fill(x *run, method string) {
 	switch method {
 	case "bisim":
 		r.BisimSeconds, r.BisimPeakMiB = x.stage("bisimulation"), x.peakMiB
+		for _, fly := range [][2]string{{r.Linearizable, string(v.Linearizable)}, {r.LockFree, string(v.LockFree)}} {
+			if fly[0] != "" && fly[0] != "unknown" && fly[1] != "unknown" && fly[0] != fly[1] {
+				r.Notes = append(r.Notes, "INCONSISTENT: the on-the-fly verdicts differ from the bisimulation route's")
+			}
+		}
 		r.Bisimilar = string(v.Bisimilar)
 		r.Linearizable, r.LockFree = string(v.Linearizable), string(v.LockFree)
 	case "refine":
@@ -239,6 +268,22 @@ func (r *Row) fill(x *run, method string) {
 		r.RefineSeconds, r.RefinePeakMiB, r.RefinePairs = x.stage("refinement"), x.peakMiB, v.RefinementPairs
 		if r.Linearizable == "" || r.Linearizable == "unknown" {
 			r.Linearizable = string(v.Linearizable)
+		}
+	case "fly", "fly-none":
+		if v.OnTheFly == nil {
+			break
+		}
+		seconds, peak, states, pairs := x.stage("on-the-fly"), x.peakMiB, v.OnTheFly.States, v.OnTheFly.Pairs
+		if method == "fly" {
+			r.FlySeconds, r.FlyPeakMiB, r.FlyStates, r.FlyPairs = seconds, peak, states, pairs
+		} else {
+			r.FlyNoneSeconds, r.FlyNonePeakMiB, r.FlyNoneStates, r.FlyNonePairs = seconds, peak, states, pairs
+		}
+		if r.Linearizable == "" || r.Linearizable == "unknown" {
+			r.Linearizable = string(v.Linearizable)
+		}
+		if r.LockFree == "" || r.LockFree == "unknown" {
+			r.LockFree = string(v.LockFree)
 		}
 	case "refine-noantichain":
 		if finished {

@@ -24,8 +24,15 @@ type Row struct {
 	RefineNoACSeconds           float64
 	RefineNoACPeakMiB           float64
 	RefineNoACPairs             int64
-	Bisimilar, Refines          string
-	Linearizable, LockFree      string
+	// The on-the-fly method with every reduction (Fly) and with none
+	// (FlyNone): time, peak memory, implementation states and product
+	// pairs stored.
+	FlySeconds, FlyPeakMiB         float64
+	FlyStates, FlyPairs            int64
+	FlyNoneSeconds, FlyNonePeakMiB float64
+	FlyNoneStates, FlyNonePairs    int64
+	Bisimilar, Refines             string
+	Linearizable, LockFree         string
 	// VerdictOK is "ok" when our verdicts match the literature, "MISMATCH"
 	// when they differ, "" when there is nothing to compare.
 	VerdictOK string
@@ -38,6 +45,7 @@ var columns = []string{
 	"impl_states", "impl_transitions", "spec_states", "spec_transitions", "impl_quotient_states", "spec_quotient_states",
 	"generate_s", "generate_peak_mib", "bisim_s", "bisim_peak_mib", "refine_s", "refine_peak_mib", "refine_pairs",
 	"refine_noantichain_s", "refine_noantichain_peak_mib", "refine_noantichain_pairs",
+	"fly_s", "fly_peak_mib", "fly_states", "fly_pairs", "fly_none_s", "fly_none_peak_mib", "fly_none_states", "fly_none_pairs",
 	"bisimilar", "refines", "linearizable", "lock_free", "expected_linearizable", "expected_lock_free", "verdict_check",
 	"paper_spec_states", "paper_impl_states", "paper_bisim_s", "paper_refine_s", "paper_source", "notes",
 }
@@ -70,6 +78,8 @@ func (r *Row) values() []string {
 		num(r.ImplStates), num(r.ImplTransitions), num(r.SpecStates), num(r.SpecTransitions), num(r.ImplQuotient), num(r.SpecQuotient),
 		secs(r.GenSeconds), secs(r.GenPeakMiB), secs(r.BisimSeconds), secs(r.BisimPeakMiB), secs(r.RefineSeconds), secs(r.RefinePeakMiB), num(r.RefinePairs),
 		secs(r.RefineNoACSeconds), secs(r.RefineNoACPeakMiB), num(r.RefineNoACPairs),
+		secs(r.FlySeconds), secs(r.FlyPeakMiB), num(r.FlyStates), num(r.FlyPairs),
+		secs(r.FlyNoneSeconds), secs(r.FlyNonePeakMiB), num(r.FlyNoneStates), num(r.FlyNonePairs),
 		r.Bisimilar, r.Refines, r.Linearizable, r.LockFree, r.WantLinearizable, r.WantLockFree, r.VerdictOK,
 		r.PaperSpecStates, r.PaperImplStates, r.PaperBisimSeconds, r.PaperRefineSeconds, r.PaperSource, strings.Join(r.Notes, "; "),
 	}
@@ -79,7 +89,8 @@ func (r *Row) values() []string {
 func newRow(c Case) *Row {
 	return &Row{Case: c, ImplStates: -1, ImplTransitions: -1, SpecStates: -1, SpecTransitions: -1,
 		ImplQuotient: -1, SpecQuotient: -1, GenSeconds: -1, GenPeakMiB: -1, BisimSeconds: -1, BisimPeakMiB: -1,
-		RefineSeconds: -1, RefinePeakMiB: -1, RefinePairs: -1, RefineNoACSeconds: -1, RefineNoACPeakMiB: -1, RefineNoACPairs: -1}
+		RefineSeconds: -1, RefinePeakMiB: -1, RefinePairs: -1, RefineNoACSeconds: -1, RefineNoACPeakMiB: -1, RefineNoACPairs: -1,
+		FlySeconds: -1, FlyPeakMiB: -1, FlyStates: -1, FlyPairs: -1, FlyNoneSeconds: -1, FlyNonePeakMiB: -1, FlyNoneStates: -1, FlyNonePairs: -1}
 }
 
 // checkVerdicts compares our verdicts with the literature's.
@@ -120,8 +131,8 @@ func WriteCSV(w io.Writer, rows []*Row) error {
 func WriteMarkdown(w io.Writer, rows []*Row, machine string) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Machine: %s\n\n", machine)
-	sb.WriteString("| grid | model | #th/#op | spec states | impl states (paper) | quotient impl/spec | gen s | peak GiB gen/bisim | bisim s (paper) | refine s (paper) | refine no-antichain s | pairs | linearizable | lock-free | check | notes |\n")
-	sb.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	sb.WriteString("| grid | model | #th/#op | spec states | impl states (paper) | quotient impl/spec | gen s | peak GiB gen/bisim | bisim s (paper) | refine s (paper) | refine no-antichain s | pairs | on the fly s (states stored, peak GiB) | unreduced on the fly s (states) | linearizable | lock-free | check | notes |\n")
+	sb.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	paper := func(ours, theirs string) string {
 		if theirs == "" {
 			return ours
@@ -132,12 +143,19 @@ func WriteMarkdown(w io.Writer, rows []*Row, machine string) error {
 		return ours + " (" + theirs + ")"
 	}
 	for _, r := range rows {
-		fmt.Fprintf(&sb, "| %s | %s | %d/%d | %s | %s | %s/%s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		fly, flyNone := "", ""
+		if r.FlySeconds >= 0 {
+			fly = fmt.Sprintf("%s (%s, %s)", secs(r.FlySeconds), num(r.FlyStates), gib(r.FlyPeakMiB))
+		}
+		if r.FlyNoneSeconds >= 0 {
+			flyNone = fmt.Sprintf("%s (%s)", secs(r.FlyNoneSeconds), num(r.FlyNoneStates))
+		}
+		fmt.Fprintf(&sb, "| %s | %s | %d/%d | %s | %s | %s/%s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			r.Grid, r.Label, r.Threads, r.Ops,
 			paper(num(r.SpecStates), r.PaperSpecStates), paper(num(r.ImplStates), r.PaperImplStates),
 			num(r.ImplQuotient), num(r.SpecQuotient), secs(r.GenSeconds), gib(r.GenPeakMiB), gib(r.BisimPeakMiB),
 			paper(secs(r.BisimSeconds), r.PaperBisimSeconds), paper(secs(r.RefineSeconds), r.PaperRefineSeconds),
-			secs(r.RefineNoACSeconds), num(r.RefinePairs), r.Linearizable, r.LockFree, r.VerdictOK,
+			secs(r.RefineNoACSeconds), num(r.RefinePairs), fly, flyNone, r.Linearizable, r.LockFree, r.VerdictOK,
 			strings.Join(r.Notes, "; "))
 	}
 	_, err := io.WriteString(w, sb.String())
@@ -208,7 +226,10 @@ func parseRow(rec []string) (*Row, error) {
 		RefineSeconds: float("refine_s"), RefinePeakMiB: float("refine_peak_mib"), RefinePairs: integer("refine_pairs"),
 		RefineNoACSeconds: float("refine_noantichain_s"), RefineNoACPeakMiB: float("refine_noantichain_peak_mib"),
 		RefineNoACPairs: integer("refine_noantichain_pairs"),
-		Bisimilar:       field["bisimilar"], Refines: field["refines"], Linearizable: field["linearizable"],
+		FlySeconds:      float("fly_s"), FlyPeakMiB: float("fly_peak_mib"), FlyStates: integer("fly_states"), FlyPairs: integer("fly_pairs"),
+		FlyNoneSeconds: float("fly_none_s"), FlyNonePeakMiB: float("fly_none_peak_mib"), FlyNoneStates: integer("fly_none_states"),
+		FlyNonePairs: integer("fly_none_pairs"),
+		Bisimilar:    field["bisimilar"], Refines: field["refines"], Linearizable: field["linearizable"],
 		LockFree: field["lock_free"], VerdictOK: field["verdict_check"]}
 	if field["notes"] != "" {
 		r.Notes = strings.Split(field["notes"], "; ")

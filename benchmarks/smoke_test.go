@@ -21,7 +21,7 @@ func TestSmokeGrid(t *testing.T) {
 		t.Skip("builds and runs linbis")
 	}
 	out := t.TempDir()
-	rows, err := Run(smokeGrid(), Config{Out: out, Timeout: 2 * time.Minute, Refine: true})
+	rows, err := Run(smokeGrid(), Config{Out: out, Timeout: 2 * time.Minute, Refine: true, Fly: true})
 	require.NoError(t, err)
 	require.Len(t, rows, len(smokeGrid()))
 	for _, r := range rows {
@@ -31,6 +31,15 @@ func TestSmokeGrid(t *testing.T) {
 		assert.GreaterOrEqual(t, r.RefineSeconds, 0.0)
 		assert.Positive(t, r.BisimPeakMiB, "peak memory measured")
 		assert.Positive(t, r.GenPeakMiB, "peak memory of the generation measured")
+		assert.GreaterOrEqual(t, r.FlySeconds, 0.0)
+		assert.Positive(t, r.FlyStates)
+		assert.GreaterOrEqual(t, r.FlyNoneStates, r.FlyStates, "a reduction stores no more states")
+		if r.Linearizable == "yes" { // else it stops at the first violation
+			assert.Equal(t, r.ImplStates, r.FlyNoneStates, "unreduced, the on-the-fly search stores the LTS's states")
+		}
+		for _, n := range r.Notes {
+			assert.NotContains(t, n, "INCONSISTENT")
+		}
 	}
 	f, err := os.Open(filepath.Join(out, "results.csv"))
 	require.NoError(t, err)
