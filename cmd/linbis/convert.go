@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/linbis/linbis/internal/files"
@@ -14,7 +16,7 @@ var convertCmd = &cli.Command{
 	Description: "IN and OUT are .aut or .dot files, - for standard input or output. IN's format is\n" +
 		"recognised by its extension or its content; OUT's is named by its extension or --format\n" +
 		"(standard output: aut unless --format dot).",
-	Flags:  []cli.Flag{formatFlag},
+	Flags:  []cli.Flag{formatFlag, jsonFlag},
 	Action: runConvert,
 }
 
@@ -33,5 +35,24 @@ func runConvert(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeLTS(c, args[1], l)
+	if err := writeLTS(c, args[1], l); err != nil {
+		return err
+	}
+	if !c.Bool("json") {
+		return nil
+	}
+	if args[1] == "-" {
+		return fmt.Errorf("--json and OUT - both want standard output")
+	}
+	format, _ := outputFormat(c, args[1])
+	return writeJSON(c, convertReport{Input: args[0], Output: args[1], Format: format, States: l.NumStates, Transitions: l.NumTransitions()})
+}
+
+// convertReport is the --json output of convert (schema/convert.json).
+type convertReport struct {
+	Input       string `json:"input"`
+	Output      string `json:"output"`
+	Format      string `json:"format"` // of the output: aut or dot
+	States      int32  `json:"states"`
+	Transitions int    `json:"transitions"`
 }

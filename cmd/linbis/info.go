@@ -120,5 +120,6 @@ func writeJSON(c *cli.Context, v any) error { return writeJSONTo(c.App.Writer, v
 func writeJSONTo(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // "->" and "<stdin>" as written, not \u003e
 	return enc.Encode(v)
 }

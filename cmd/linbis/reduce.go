@@ -16,7 +16,7 @@ var reduceCmd = &cli.Command{
 	ArgsUsage: "IN.aut -o OUT.aut",
 	Flags: append([]cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file (.aut or .dot), required"},
-		bisimEquivFlag, bisimAlgorithmFlag, quietFlag, formatFlag, tauFlag,
+		bisimEquivFlag, bisimAlgorithmFlag, quietFlag, formatFlag, tauFlag, jsonFlag,
 	}, limitFlags()...),
 	Action: runReduce,
 }
@@ -44,6 +44,18 @@ func bisimOptions(c *cli.Context) (bisim.Equivalence, bisim.Options, *meter.Mete
 		opts.Progress = (&progressLine{mt: m}).stage
 	}
 	return eq, opts, m, nil
+}
+
+// reduceReport is the --json output of reduce (schema/reduce.json).
+type reduceReport struct {
+	Input               string `json:"input"`
+	Output              string `json:"output"`
+	Equivalence         string `json:"equivalence"`
+	States              int32  `json:"states"`
+	ReachableStates     int32  `json:"reachable_states"` // the part reduced
+	Transitions         int    `json:"transitions"`
+	QuotientStates      int32  `json:"quotient_states"`
+	QuotientTransitions int    `json:"quotient_transitions"`
 }
 
 func runReduce(c *cli.Context) error {
@@ -78,6 +90,14 @@ func runReduce(c *cli.Context) error {
 	m.Done()
 	if err := writeLTS(c, c.String("output"), q); err != nil {
 		return err
+	}
+	if c.Bool("json") {
+		if c.String("output") == "-" {
+			return fmt.Errorf("--json and -o - both want standard output")
+		}
+		return writeJSON(c, reduceReport{Input: args[0], Output: c.String("output"), Equivalence: eq.String(),
+			States: states, ReachableStates: reach.NumStates, Transitions: transitions,
+			QuotientStates: q.NumStates, QuotientTransitions: q.NumTransitions()})
 	}
 	if !c.Bool("quiet") {
 		unreachable := ""
