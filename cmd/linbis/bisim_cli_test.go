@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/lts"
+	"github.com/linbis/linbis/verify"
 )
 
 // writeAut writes content to dir/name and returns the path.
@@ -115,6 +119,7 @@ func TestCompareCounterAgainstSpec(t *testing.T) {
 	}
 	// The path is a trace impl cannot do, so impl has no path to show.
 	assert.NoFileExists(t, cex+"-other.aut")
+	requireFormulaFileValid(t, cex+".json")
 	tr, err := lts.ReadFile(cex+".aut", lts.ReadOptions{})
 	require.NoError(t, err)
 	assert.Positive(t, tr.NumTransitions())
@@ -178,4 +183,26 @@ func TestReduceDropsUnreachableStates(t *testing.T) {
 	code, out, _ := linbis("info", in)
 	require.Equal(t, 0, code)
 	assert.Regexp(t, `reachable states\s+2\b`, out)
+}
+
+// requireFormulaFileValid validates the formula file of compare
+// --counterexample against $defs/formula_evidence of verify's schema, the
+// format both verbs write.
+func requireFormulaFileValid(t *testing.T, file string) {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(verify.Schema))
+	require.NoError(t, err)
+	c := jsonschema.NewCompiler()
+	require.NoError(t, c.AddResource("schema.json", doc))
+	sch, err := c.Compile("schema.json#/$defs/formula_evidence")
+	require.NoError(t, err)
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	require.NoError(t, err)
+	assert.NoError(t, sch.Validate(inst))
+	// The schema has teeth: an unknown operator deep in the tree is refused.
+	bad, err := jsonschema.UnmarshalJSON(bytes.NewReader(bytes.Replace(data, []byte(`"op": "true"`), []byte(`"op": "box"`), 1)))
+	require.NoError(t, err)
+	assert.Error(t, sch.Validate(bad))
 }
