@@ -37,6 +37,11 @@
 // the state set (THP "always") did not help either: the misses are cache
 // misses, not TLB misses.
 //
+// Besides the LTS, the package decides linearizability and lock-freedom
+// on the fly, without building it (fly.go, with the specification side in
+// flyspec.go and the replay of counterexamples in replay.go), reduced by
+// thread symmetry (symmetry.go, symcheck.go).
+//
 // The granularity follows Yang et al. (divergence-sensitive bisimulation
 // for concurrent stacks, §2): one τ step per statement that touches shared
 // state, an atomic block as one step, local work folded into the step
