@@ -367,7 +367,11 @@ const maxStabilizer = 120
 // exchanging them changes no subset.)
 func (f *flySearch) stabilizer(rep []int32, perm uint16) {
 	sym, ok := f.sym.(*symmetry)
-	if !ok {
+	// With thread ids stored in locations (symcheck.go), identical blocks
+	// do not make an exchange a stabiliser element: another slot may name
+	// one of the two threads (owner = t). symmetry.stabilizer checks each
+	// permutation; until this search uses it, no exchange is taken there.
+	if !ok || sym.threadIDs {
 		return
 	}
 	lay := &f.x.p.lay
