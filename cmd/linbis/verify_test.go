@@ -119,3 +119,33 @@ func TestVerifyErrors(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "state limit")
 }
+
+// TestVerifyOnTheFly runs --method fly as a user would: the verdicts and
+// the reduction applied, the counterexamples, and the limits, which stop
+// it with the same one-line messages as the other methods.
+func TestVerifyOnTheFly(t *testing.T) {
+	code, out, errOut := linbis("verify", "treiber", "--method", "fly")
+	require.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `LINEARIZABLE\s+YES`, out)
+	assert.Regexp(t, `LOCK-FREE\s+YES`, out)
+	assert.Regexp(t, `reductions\s+symmetry`, out)
+
+	code, out, errOut = linbis("verify", "hp-stack-revised", "--method", "fly", "--reduce", "none")
+	assert.Equal(t, 1, code, errOut)
+	assert.Regexp(t, `LOCK-FREE\s+NO`, out)
+	assert.Contains(t, out, "cycle: the steps below repeat forever")
+
+	code, out, errOut = linbis("verify", "shann-queue", "--method", "fly")
+	assert.Equal(t, 1, code, errOut)
+	assert.Regexp(t, `LINEARIZABLE\s+NO`, out)
+	assert.Contains(t, out, "the specification cannot do this")
+
+	code, _, errOut = linbis("verify", "treiber", "--method", "fly", "--threads", "3", "--max-states", "100")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "state limit reached: more than 100 product pairs")
+	assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, "one line: %q", errOut)
+
+	code, _, errOut = linbis("verify", "treiber", "--method", "fly", "--reduce", "magic")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "expected none, symmetry or all")
+}
