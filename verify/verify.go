@@ -273,7 +273,17 @@ func theoremText(r *Report, linPoints bool) string {
 	default:
 		lin = "linearizability undecided"
 	}
-	lf := "lock-freedom checked directly on the implementation LTS (a τ-cycle with an operation pending and no return)"
+	// Say what was found, not what was looked for: "a τ-cycle with an
+	// operation pending" alone reads as if one was found.
+	var lf string
+	switch r.LockFree {
+	case Yes:
+		lf = "lock-free, checked directly on the implementation LTS: no τ-cycle keeps an operation pending without a return"
+	case No:
+		lf = "NOT lock-free, checked directly on the implementation LTS: a τ-cycle keeps an operation pending without a return"
+	default:
+		lf = "lock-freedom undecided"
+	}
 	text := lin + "; " + lf
 	if r.Bisimilar == No && r.Linearizable == Yes && r.LockFree == Yes {
 		text = "the object is linearizable and lock-free: " + text + ". Thm 5.4 (Yang et al.) simply does not apply: " +
