@@ -208,7 +208,6 @@ type flySearch struct {
 	permIDs map[string]uint16
 	succs   []flySucc // of the state expanded last
 	alts    []uint16  // their alternative permutations (flySucc.altStart)
-	class   []uint8   // stabilizer's buffer
 	cur     []int32
 	enc     []byte
 }
@@ -355,100 +354,28 @@ func (f *flySearch) expand(s int32) (int, *failure) {
 const maxStabilizer = 120
 
 // stabilizer appends to f.alts the permutations g∘σ, σ = f.perms[perm],
-// for the permutations g ≠ id that exchange threads with identical blocks
-// inside an operation in the representative rep: since apply(rep, g) =
-// rep, they take the successor to the same representative, but rename its
-// specification subset differently. Two threads in the same local state of
-// an operation may stand in different places of the histories, one
-// already linearized and the other not; the pairs (rep, g·X) are one orbit,
-// and follow keeps the one with the least subset id, so that the search
-// stores one pair of the orbit rather than up to |g| of them. (Idle
-// threads with identical blocks have identical specification blocks too:
-// exchanging them changes no subset.)
+// for the permutations g ≠ id with apply(rep, g) = rep (symmetry's
+// stabilizer, which checks each): they take the successor to the same
+// representative, but rename its specification subset differently. Two
+// threads in the same local state of an operation may stand in different
+// places of the histories, one already linearized and the other not; the
+// pairs (rep, g·X) are one orbit, and follow keeps the one with the least
+// subset id, so that the search stores one pair of the orbit rather than
+// up to |g| of them. With more than maxStabilizer such g (many idle
+// threads alike, whose exchange changes no subset anyway) none is taken:
+// sound, with maybe more pairs.
 func (f *flySearch) stabilizer(rep []int32, perm uint16) {
 	sym, ok := f.sym.(*symmetry)
-	// With thread ids stored in locations (symcheck.go), identical blocks
-	// do not make an exchange a stabiliser element: another slot may name
-	// one of the two threads (owner = t). symmetry.stabilizer checks each
-	// permutation; until this search uses it, no exchange is taken there.
-	if !ok || sym.threadIDs {
+	if !ok {
 		return
 	}
-	lay := &f.x.p.lay
-	n := f.x.b.Threads
-	f.class = f.class[:0]
-	for t := 0; t < n; t++ {
-		f.class = append(f.class, uint8(t))
-	}
-	same := func(a, b int) bool {
-		ba, bb := lay.threadBase(a), lay.threadBase(b)
-		if !slices.Equal(rep[ba:ba+lay.threadSize], rep[bb:bb+lay.threadSize]) {
-			return false
-		}
-		for _, off := range sym.tidArrays {
-			if rep[off+int32(a)] != rep[off+int32(b)] {
-				return false
-			}
-		}
-		return true
-	}
-	// class[t]: the first thread with t's block, among busy threads.
-	classes := 0
-	for t := 0; t < n; t++ {
-		if rep[lay.threadBase(t)+tPC] == 0 {
-			continue
-		}
-		for u := 0; u < t; u++ {
-			if f.class[u] == uint8(u) && rep[lay.threadBase(u)+tPC] != 0 && same(u, t) {
-				f.class[t] = uint8(u)
-				classes++
-				break
-			}
-		}
-	}
-	if classes == 0 {
+	stab, ok := sym.stabilizer(rep, f.st.e.c, maxStabilizer)
+	if !ok || len(stab) < 2 {
 		return
-	}
-	// Enumerate the permutations within the classes: each class's
-	// members, in order, take every arrangement of their places.
-	var groups [][]uint8
-	for t := 0; t < n; t++ {
-		if f.class[t] != uint8(t) {
-			continue
-		}
-		var g []uint8
-		for u := t; u < n; u++ {
-			if f.class[u] == uint8(t) {
-				g = append(g, uint8(u))
-			}
-		}
-		if len(g) > 1 {
-			groups = append(groups, g)
-		}
 	}
 	sigma := f.perms[perm]
-	g := identity(n)
-	places := make([][]uint8, len(groups))
-	for i, grp := range groups {
-		places[i] = slices.Clone(grp)
-	}
-	alt := make([]uint8, n)
-	for count := 0; count < maxStabilizer; count++ {
-		// Advance the odometer; stop after the last arrangement.
-		k := len(places) - 1
-		for ; k >= 0; k-- {
-			if nextPermutation(places[k]) {
-				break
-			}
-		}
-		if k < 0 {
-			return
-		}
-		for i, grp := range groups {
-			for j, t := range grp {
-				g[t] = places[i][j]
-			}
-		}
+	alt := make([]uint8, len(sigma))
+	for _, g := range stab[1:] {
 		for t := range alt {
 			alt[t] = g[sigma[t]]
 		}
