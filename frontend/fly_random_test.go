@@ -7,12 +7,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/internal/randmodel"
-	"github.com/linbis/linbis/progress"
-	"github.com/linbis/linbis/refine"
 )
 
 // flyRandomSeeds is the number of random programs the on-the-fly check is
@@ -47,45 +44,22 @@ func TestFlyAgreesOnRandomPrograms(t *testing.T) {
 			modes = append(modes, true)
 		}
 		for _, explicit := range modes {
-			opts := Options{Explicit: explicit, MaxStates: 50_000}
-			b := m.DefaultBounds()
-			impl, spec, err := Compile(m, b, opts)
-			if err != nil {
-				_, ferr := CheckOnTheFly(m, b, opts, Reductions{})
-				assert.Error(t, ferr, "%s: the full exploration failed with %v", name, err)
+			what := fmt.Sprintf("%s explicit=%v", name, explicit)
+			cmp := compareFlyWithFull(t, what, m, m.DefaultBounds(), Options{Explicit: explicit, MaxStates: 50_000})
+			if cmp.failed {
 				outcomes[seed].modelError = true
 				continue
 			}
-			want, err := refine.Check(impl, spec, refine.Options{})
-			require.NoError(t, err)
-			lf, err := progress.Check(impl, progress.LockFree)
-			require.NoError(t, err)
-			for _, sym := range []bool{false, true} {
-				got, err := CheckOnTheFly(m, b, opts, Reductions{Symmetry: sym})
-				if !assert.NoError(t, err, name) {
-					return
+			if got := cmp.bySymmetry[1]; got != nil {
+				if !p.Symmetric() {
+					assert.False(t, got.Symmetric, "%s breaks thread symmetry and must be refused", what)
+					assert.NotEmpty(t, got.SymmetryNote, what)
 				}
-				what := fmt.Sprintf("%s explicit=%v symmetry=%v", name, explicit, sym)
-				assert.Equal(t, want.Refines, got.Refines, "refinement: %s", what)
-				if !got.Refines {
-					requireViolation(t, impl, spec, got.Counterexample)
-				} else if assert.True(t, got.LockFreeChecked, what) {
-					assert.Equal(t, lf.Holds, got.LockFree, "lock-freedom: %s", what)
-					if !got.LockFree {
-						requireLasso(t, impl, got.Lasso)
-					}
-				}
-				if sym {
-					if !p.Symmetric() {
-						assert.False(t, got.Symmetric, "%s breaks thread symmetry and must be refused", what)
-						assert.NotEmpty(t, got.SymmetryNote, what)
-					}
-					outcomes[seed].reduced = outcomes[seed].reduced || got.Symmetric
-					outcomes[seed].refused = outcomes[seed].refused || !got.Symmetric
-				}
+				outcomes[seed].reduced = outcomes[seed].reduced || got.Symmetric
+				outcomes[seed].refused = outcomes[seed].refused || !got.Symmetric
 			}
-			outcomes[seed].linearizable = want.Refines
-			outcomes[seed].lockFree = lf.Holds
+			outcomes[seed].linearizable = cmp.refines
+			outcomes[seed].lockFree = cmp.lockFree
 		}
 	})
 	var lin, notLin, lf, notLF, reduced, refused int

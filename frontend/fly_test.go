@@ -65,61 +65,102 @@ func TestFlyAgreesWithFullLTS(t *testing.T) {
 	for _, c := range flyCases() {
 		t.Run(c.String(), func(t *testing.T) {
 			m, b, opts := c.setup(t)
-			impl, spec, err := Compile(m, b, opts)
-			if err != nil {
-				// A model error or an oversized case: the on-the-fly check
-				// must fail the same way.
-				_, ferr := CheckOnTheFly(m, b, opts, Reductions{})
-				require.Error(t, ferr, "full exploration failed with %v", err)
-				return
-			}
-			want, err := refine.Check(impl, spec, refine.Options{})
-			require.NoError(t, err)
-			lf, err := progress.Check(impl, progress.LockFree)
-			require.NoError(t, err)
-			for _, sym := range []bool{false, true} {
-				got, err := CheckOnTheFly(m, b, opts, Reductions{Symmetry: sym})
-				require.NoError(t, err)
-				assert.Equal(t, want.Refines, got.Refines, "refinement, symmetry %v", sym)
-				if !got.Refines {
-					requireViolation(t, impl, spec, got.Counterexample)
-					assert.LessOrEqual(t, len(got.Counterexample.Steps), len(want.Counterexample.Steps),
-						"breadth-first, the violation is a shortest path")
-					continue
-				}
-				require.True(t, got.LockFreeChecked)
-				assert.Equal(t, lf.Holds, got.LockFree, "lock-freedom, symmetry %v", sym)
-				if !got.LockFree {
-					requireLasso(t, impl, got.Lasso)
-				}
-				if !sym {
-					assert.Equal(t, int64(impl.NumStates), got.Stats.States, "unreduced, every state is stored")
-				}
-			}
+			compareFlyWithFull(t, c.String(), m, b, opts)
 		})
 	}
 }
 
-// requireViolation checks that tr is a path of impl whose visible trace
-// spec cannot do, though it can do every proper prefix.
-func requireViolation(t *testing.T, impl, spec *lts.LTS, tr *lts.Trace) {
+// flyComparison is what compareFlyWithFull found.
+type flyComparison struct {
+	// failed: the full exploration failed (a model error or a limit), and
+	// so did the on-the-fly check.
+	failed bool
+	// The full LTS's verdicts.
+	refines, lockFree bool
+	// bySymmetry are the on-the-fly results without and with symmetry.
+	bySymmetry [2]*FlyResult
+}
+
+// compareFlyWithFull builds the full LTSs of m under b and holds the
+// on-the-fly check, unreduced and with symmetry, to the verdicts of the
+// refinement and progress checkers on them; its counterexamples must be
+// paths of the full LTS (a violation one the specification cannot finish,
+// a shortest one; a lasso one whose loop closes), and unreduced it must
+// store the LTS's states. It uses assert, not require, so that it can run
+// on other goroutines than the test's.
+func compareFlyWithFull(t *testing.T, what string, m *Model, b Bounds, opts Options) flyComparison {
 	t.Helper()
-	require.NotNil(t, tr)
-	require.True(t, lts.Follows(impl, tr), "the counterexample is a path of the implementation")
+	var cmp flyComparison
+	impl, spec, err := Compile(m, b, opts)
+	if err != nil {
+		_, ferr := CheckOnTheFly(m, b, opts, Reductions{})
+		assert.Error(t, ferr, "%s: the full exploration failed with %v", what, err)
+		cmp.failed = true
+		return cmp
+	}
+	want, err := refine.Check(impl, spec, refine.Options{})
+	if !assert.NoError(t, err, what) {
+		return cmp
+	}
+	lf, err := progress.Check(impl, progress.LockFree)
+	if !assert.NoError(t, err, what) {
+		return cmp
+	}
+	cmp.refines, cmp.lockFree = want.Refines, lf.Holds
+	for i, sym := range []bool{false, true} {
+		got, err := CheckOnTheFly(m, b, opts, Reductions{Symmetry: sym})
+		if !assert.NoError(t, err, what) {
+			return cmp
+		}
+		cmp.bySymmetry[i] = got
+		run := fmt.Sprintf("%s symmetry=%v", what, sym)
+		assert.Equal(t, want.Refines, got.Refines, "refinement: %s", run)
+		if !got.Refines {
+			checkViolation(t, impl, spec, got.Counterexample)
+			if !want.Refines {
+				assert.LessOrEqual(t, len(got.Counterexample.Steps), len(want.Counterexample.Steps),
+					"breadth-first, the violation is a shortest path: %s", run)
+			}
+			continue
+		}
+		if !assert.True(t, got.LockFreeChecked, run) {
+			continue
+		}
+		assert.Equal(t, lf.Holds, got.LockFree, "lock-freedom: %s", run)
+		if !got.LockFree {
+			checkLasso(t, impl, got.Lasso)
+		}
+		if !sym {
+			assert.Equal(t, int64(impl.NumStates), got.Stats.States, "unreduced, every state is stored: %s", run)
+		}
+	}
+	return cmp
+}
+
+// checkViolation checks that tr is a path of impl whose visible trace
+// spec cannot do, though it can do every proper prefix.
+func checkViolation(t *testing.T, impl, spec *lts.LTS, tr *lts.Trace) {
+	t.Helper()
+	if !assert.NotNil(t, tr) || !assert.True(t, lts.Follows(impl, tr), "the counterexample is a path of the implementation") {
+		return
+	}
 	vis := tr.Visible()
-	require.NotEmpty(t, vis)
+	if !assert.NotEmpty(t, vis) {
+		return
+	}
 	_, ok := lts.Replay(spec, vis[:len(vis)-1])
 	assert.True(t, ok, "the specification can do the history before the last action")
 	_, ok = lts.Replay(spec, vis)
 	assert.False(t, ok, "the specification cannot do the whole trace")
 }
 
-// requireLasso checks that tr is a path of impl that ends in a τ-cycle.
-func requireLasso(t *testing.T, impl *lts.LTS, tr *lts.Trace) {
+// checkLasso checks that tr is a path of impl that ends in a τ-cycle.
+func checkLasso(t *testing.T, impl *lts.LTS, tr *lts.Trace) {
 	t.Helper()
-	require.NotNil(t, tr)
-	require.True(t, tr.IsLasso())
-	require.True(t, lts.Follows(impl, tr), "the lasso is a path of the implementation whose loop closes")
+	if !assert.NotNil(t, tr) || !assert.True(t, tr.IsLasso()) {
+		return
+	}
+	assert.True(t, lts.Follows(impl, tr), "the lasso is a path of the implementation whose loop closes")
 	for _, s := range tr.Steps[tr.LoopStart:] {
 		assert.Equal(t, lts.TauName, s.Label, "the loop is made of τ-steps")
 	}
