@@ -906,19 +906,26 @@ func (c *checker) countResults(call *syntax.CallExpr, p *Method, n int) bool {
 	return false
 }
 
+// callResults checks the right side of a statement that takes n results:
+// value, which must be the procedure call call (nil if it is not one). It
+// returns the results' types, or nil after reporting why there are none.
+func (c *checker) callResults(value syntax.Expr, call *syntax.CallExpr, n int) []Type {
+	if call == nil {
+		c.expr(value)
+		c.errorf(value.Start(), "only a procedure call gives several values")
+		return nil
+	}
+	results := c.call(call)
+	if !c.countResults(call, c.proc(call.Fun.Name), n) {
+		return nil
+	}
+	return results
+}
+
 // defineResults checks `x, y := p(…)` (or `x := p(…)`).
 func (c *checker) defineResults(s *syntax.DefineStmt, call *syntax.CallExpr) {
 	names := append([]*syntax.Ident{s.Name}, s.Rest...)
-	var results []Type
-	if call == nil {
-		c.expr(s.Value)
-		c.errorf(s.Value.Start(), "only a procedure call gives several values")
-	} else {
-		results = c.call(call)
-		if !c.countResults(call, c.proc(call.Fun.Name), len(names)) {
-			results = nil
-		}
-	}
+	results := c.callResults(s.Value, call, len(names))
 	for i, id := range names {
 		var t Type
 		if results != nil {
@@ -937,16 +944,7 @@ func (c *checker) defineResults(s *syntax.DefineStmt, call *syntax.CallExpr) {
 // locals only, which the inlined procedure's return assigns.
 func (c *checker) assignResults(s *syntax.AssignStmt, call *syntax.CallExpr) {
 	lhs := append([]syntax.Expr{s.LHS}, s.Rest...)
-	var results []Type
-	if call == nil {
-		c.expr(s.Value)
-		c.errorf(s.Value.Start(), "only a procedure call gives several values")
-	} else {
-		results = c.call(call)
-		if !c.countResults(call, c.proc(call.Fun.Name), len(lhs)) {
-			results = nil
-		}
-	}
+	results := c.callResults(s.Value, call, len(lhs))
 	for i, l := range lhs {
 		lt := c.lvalue(l)
 		id, ok := l.(*syntax.Ident)
