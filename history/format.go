@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -51,12 +52,15 @@ func deadlineError(name string, line int) error {
 func Read(r io.Reader, name string, opts ReadOptions) (*History, error) {
 	format := opts.Format
 	if format == "" || format == "auto" {
-		data, err := io.ReadAll(r)
-		if err != nil {
+		// The guess looks at the start of the file only, so that the file
+		// is read once, as a stream, never held whole in memory.
+		br := bufio.NewReaderSize(r, sniffSize)
+		data, err := br.Peek(sniffSize)
+		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		format = sniff(name, data)
-		r = bytes.NewReader(data)
+		r = br
 	}
 	switch format {
 	case "jsonl":
@@ -79,7 +83,10 @@ func ReadFile(path string, opts ReadOptions) (*History, error) {
 	return Read(f, path, opts)
 }
 
-// sniff guesses a format: by extension, then by content.
+// sniffSize is how much of a file sniff sees.
+const sniffSize = 64 << 10
+
+// sniff guesses a format: by extension, then by the start of the content.
 func sniff(name string, data []byte) string {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".jsonl", ".ndjson", ".json":
@@ -92,7 +99,7 @@ func sniff(name string, data []byte) string {
 	if bytes.Contains(data, []byte("jepsen.util - ")) {
 		return "jepsen-log"
 	}
-	for _, line := range bytes.Split(data, []byte("\n")) {
+	for line := range bytes.Lines(data) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 || line[0] == ';' || line[0] == '#' {
 			continue

@@ -1,7 +1,10 @@
 package history
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -34,6 +37,74 @@ func TestReadJSONL(t *testing.T) {
 	assert.True(t, h.Ops[4].Unknown)
 	assert.False(t, h.Ops[4].IsPending())
 	require.NoError(t, h.Validate())
+}
+
+// TestReadJSONLValuesAgainstEncodingJSON writes random values with
+// encoding/json (which escapes <, > and & and may indent) and reads them
+// back: a string is its decoded text, null is Nil, anything else the
+// compact JSON encoding/json makes of it, on every line.
+func TestReadJSONLValuesAgainstEncodingJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 25))
+	var value func(depth int) any
+	value = func(depth int) any {
+		switch k := rng.IntN(7); {
+		case k == 0 || depth > 2 && k >= 4:
+			return []any{nil, true, false}[rng.IntN(3)]
+		case k == 1:
+			return rng.IntN(2000) - 1000
+		case k == 2:
+			return rng.Float64() * 1e6
+		case k == 3:
+			return string([]rune("aé<>&\"\\\n\tb€")[:rng.IntN(11)])
+		case k == 4:
+			arr := make([]any, rng.IntN(3))
+			for i := range arr {
+				arr[i] = value(depth + 1)
+			}
+			return arr
+		default:
+			obj := map[string]any{}
+			for range rng.IntN(3) {
+				obj[fmt.Sprint("k\"<", rng.IntN(5))] = value(depth + 1)
+			}
+			return obj
+		}
+	}
+	canonical := func(v any) string {
+		switch v := v.(type) {
+		case nil:
+			return Nil
+		case string:
+			return v
+		}
+		raw, err := json.Marshal(v)
+		require.NoError(t, err)
+		var b bytes.Buffer
+		require.NoError(t, json.Compact(&b, raw))
+		return b.String()
+	}
+	var src strings.Builder
+	var want [][2]string
+	for i := range 2000 {
+		in, out := value(0), value(0)
+		line := map[string]any{"client": i % 7, "call": i, "return": i + 1, "method": "m", "input": []any{in}, "output": out}
+		raw, err := json.Marshal(line)
+		if i%3 == 0 {
+			raw, err = json.MarshalIndent(line, "", " ")
+			raw = bytes.ReplaceAll(raw, []byte("\n"), nil)
+		}
+		require.NoError(t, err)
+		src.Write(raw)
+		src.WriteByte('\n')
+		want = append(want, [2]string{canonical(in), canonical(out)})
+	}
+	h, err := ReadJSONL(strings.NewReader(src.String()), "values.jsonl", ReadOptions{})
+	require.NoError(t, err)
+	require.Len(t, h.Ops, len(want))
+	for i, op := range h.Ops {
+		require.Equal(t, []string{want[i][0]}, op.Args, "line %d", i+1)
+		require.Equal(t, want[i][1], op.Result, "line %d", i+1)
+	}
 }
 
 func TestReadEDN(t *testing.T) {
@@ -106,6 +177,9 @@ func TestReadErrors(t *testing.T) {
 		{"jsonl", `{"client": 1, "call": 5, "return": 4, "method": "read"}`, `f:1:26: field "return": 4 is before the call at 5`},
 		{"jsonl", `{"client": 1, "call": 5, "return": 9223372036854775807, "method": "r"}`, `f:1:26: field "return": 9223372036854775807 is reserved for pending operations: omit the field instead`},
 		{"jsonl", `{"client": 1, "call": 5, "method": ""}`, `f:1:26: field "method": expected a non-empty string`},
+		{"jsonl", `{"client": 1, "call": 5}`, `f:1:1: field "method": expected a non-empty string`},
+		{"jsonl", `{"client": 1, "call": 01, "method": "r"}`, `f:1:24: expected a JSON object: invalid character '1' after object key:value pair`},
+		{"jsonl", `{"client": 1, "call": 5, "method": "r", "key": null}`, `f:1:41: field "key": expected a string or a number`},
 		{"jsonl", `{"client": 1, "call": 5, "method": "r", "colour": 1}`, `f:1:41: unknown field "colour": expected client, call, return, method, key, input, output or unknown`},
 		{"jsonl", `{"client": 1, "call": 5, "method": "r", "key": [1]}`, `f:1:41: field "key": expected a string or a number`},
 		{"jsonl", `{"client": 1.5, "call": 5, "method": "r"}`, `f:1:2: field "client": expected an integer or a string, found 1.5`},
