@@ -188,7 +188,8 @@ func (lr *lineReader) op(text []byte, name string, line int) (Op, error) {
 		}
 	}
 	if raw := obj.Get("input"); raw != nil {
-		if arr, err := raw.Array(); err == nil {
+		if raw.Type() == fastjson.TypeArray { // Array() of a non-array makes an error: garbage
+			arr, _ := raw.Array()
 			for _, a := range arr {
 				op.Args = append(op.Args, lr.value(a))
 			}

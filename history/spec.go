@@ -143,10 +143,18 @@ func arity(op *Op, model string, methods map[string]int) error {
 	if n >= 0 && len(op.Args) != n {
 		return fmt.Errorf("%s of model %s takes %d argument(s), found %d", op.Method, model, n, len(op.Args))
 	}
-	for _, v := range append(op.Args, op.Result) {
-		if strings.Contains(v, sepElem) {
-			return fmt.Errorf("value %q contains a control character reserved for state encodings", v)
+	for _, v := range op.Args {
+		if err := encodable(v); err != nil {
+			return err
 		}
+	}
+	return encodable(op.Result)
+}
+
+// encodable refuses a value that contains the separator of state encodings.
+func encodable(v string) error {
+	if strings.Contains(v, sepElem) {
+		return fmt.Errorf("value %q contains a control character reserved for state encodings", v)
 	}
 	return nil
 }
@@ -324,8 +332,8 @@ func parseElems(text string) (string, error) {
 	elems := make([]string, 0, len(v.items))
 	for i := range v.items {
 		e := v.items[i].canon()
-		if strings.Contains(e, sepElem) {
-			return "", fmt.Errorf("value %q contains a control character reserved for state encodings", e)
+		if err := encodable(e); err != nil {
+			return "", err
 		}
 		elems = append(elems, e+sepElem) // sorted as set.Step keeps them
 	}
