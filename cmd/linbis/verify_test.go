@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,14 +88,11 @@ func TestVerifyExportAndHTML(t *testing.T) {
 // has it (.ci/run installs Debian's chromium), and checks that it renders
 // the operations and logs no console error.
 func checkPageInChromium(t *testing.T, page, want string) {
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
+	cmd, ok := headlessChromium(t, "--enable-logging=stderr", "--v=0", "--dump-dom", "file://"+page)
+	if !ok {
 		t.Log("chromium not installed: the page was checked as text only")
 		return
 	}
-	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir="+t.TempDir(), "--enable-logging=stderr", "--v=0", "--dump-dom", "file://"+page)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	dom, err := cmd.Output()

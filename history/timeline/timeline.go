@@ -14,6 +14,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"unicode/utf8"
 )
 
 // Open is the End of a bar that never ends (a pending operation).
@@ -72,7 +73,8 @@ type Section struct {
 
 // Layout constants, in pixels.
 const (
-	colW    = 26 // width of one distinct event time
+	colW    = 26 // width of one distinct event time (drawing by time)
+	stepW   = 32 // width of one step of the drawing by event order
 	rowH    = 30 // height of one sub-row of a lane
 	barH    = 22
 	labelW  = 110
@@ -86,8 +88,11 @@ type svgBar struct {
 	Order         int
 	OpenEnd       bool
 	// Stuck bars show their whole label beside the box (the box clips
-	// it) and carry the id the page's link to the failure points at.
-	Stuck bool
+	// it), drawn after all bars so that none hides it, and carry the id
+	// the page's link to the failure points at; CalloutW is the width of
+	// the label's white box, which hides what lies under it.
+	Stuck    bool
+	CalloutW int
 }
 
 type svgLane struct {
@@ -95,14 +100,24 @@ type svgLane struct {
 	Y, H int
 }
 
+// drawing is the history drawn along one time axis.
+type drawing struct {
+	// ID is the id of the stuck bar, the target of the page's link.
+	ID string
+	// Width is that of the scrolling drawing, right of the lane names.
+	Width int
+	Bars  []svgBar
+}
+
 type page struct {
 	*Timeline
-	// Width is that of the scrolling drawing, right of the lane names.
-	Width, Height int
-	HasStuck      bool
-	Lanes         []svgLane
-	Bars          []svgBar
-	Rows          []Bar
+	Height   int
+	HasStuck bool
+	Lanes    []svgLane
+	// ByOrder compresses time to the order of events; ByTime gives every
+	// distinct time its column. The page shows one, a check box toggles.
+	ByOrder, ByTime drawing
+	Rows            []Bar
 }
 
 // WriteHTML writes t as one self-contained HTML page.
@@ -115,23 +130,8 @@ func WriteHTML(w io.Writer, t *Timeline) error {
 			return fmt.Errorf("timeline: bar %d ends at %d before it starts at %d", i, b.End, b.Start)
 		}
 	}
-	// Times are drawn by rank, so that long pauses do not stretch the page.
-	var times []int64
-	for _, b := range t.Bars {
-		times = append(times, b.Start)
-		if b.End != Open {
-			times = append(times, b.End)
-		}
-	}
-	sort.Slice(times, func(a, b int) bool { return times[a] < times[b] })
-	rank := map[int64]int{}
-	for _, x := range times {
-		if _, ok := rank[x]; !ok {
-			rank[x] = len(rank)
-		}
-	}
-	cols := len(rank) + 1
-	// Within a lane, overlapping bars go to separate sub-rows.
+	// Within a lane, overlapping bars go to separate sub-rows. Both time
+	// axes keep which bars overlap, so the rows serve both drawings.
 	order := make([]int, len(t.Bars))
 	for i := range order {
 		order[i] = i
@@ -153,38 +153,135 @@ func WriteHTML(w io.Writer, t *Timeline) error {
 	}
 	p := page{Timeline: t, Rows: t.Bars}
 	y := padding + 20
-	laneY := make([]int, len(t.Lanes))
+	barY := make([]int, len(t.Bars))
 	for l, name := range t.Lanes {
 		h := max(1, len(subEnds[l])) * rowH
-		laneY[l] = y
 		p.Lanes = append(p.Lanes, svgLane{Name: name, Y: y, H: h})
+		for i, b := range t.Bars {
+			if b.Lane == l {
+				barY[i] = y + sub[i]*rowH + (rowH-barH)/2
+			}
+		}
 		y += h
 	}
 	p.Height = y + padding
-	p.Width = cols*colW + padding
-	classes := [...]string{"plain", "lin", "stuck", "witness"}
-	for i, b := range t.Bars {
-		x0 := rank[b.Start] * colW
-		x1 := cols * colW
+	for _, b := range t.Bars {
+		p.HasStuck = p.HasStuck || b.Kind == Stuck
+	}
+	p.ByOrder = draw(t.Bars, barY, byEventOrder(t.Bars), "stuck")
+	p.ByTime = draw(t.Bars, barY, byTime(t.Bars), "stuck-by-time")
+	return pageTemplate.Execute(w, &p)
+}
+
+// axis gives the x of each bar's start and end, and where open bars end.
+type axis struct {
+	x0, x1 []int
+	end    int
+}
+
+// byTime gives each distinct time a column, in order: the gaps between
+// times are not drawn, but every time is.
+func byTime(bars []Bar) axis {
+	var times []int64
+	for _, b := range bars {
+		times = append(times, b.Start)
+		if b.End != Open {
+			times = append(times, b.End)
+		}
+	}
+	sort.Slice(times, func(a, b int) bool { return times[a] < times[b] })
+	rank := map[int64]int{}
+	for _, x := range times {
+		if _, ok := rank[x]; !ok {
+			rank[x] = len(rank)
+		}
+	}
+	a := axis{end: (len(rank) + 1) * colW}
+	for _, b := range bars {
+		a.x0 = append(a.x0, rank[b.Start]*colW)
+		x1 := a.end
 		if b.End != Open {
 			x1 = rank[b.End]*colW + colW/2
 		}
-		stuck := b.Kind == Stuck && !p.HasStuck // the first one gets the id
-		if stuck {
-			p.HasStuck = true
-			p.Width = max(p.Width, x1+8*len(b.Label)) // room for the label beside the box
+		a.x1 = append(a.x1, x1)
+	}
+	return a
+}
+
+// byEventOrder compresses time to what linearizability looks at: which
+// operations overlap and which precede others. Scanning the events in time
+// order (calls before returns at equal times, since those overlap), a new
+// step starts only where a call follows a return; calls are drawn at the
+// start of their step, returns near its end. So a bar ends before another
+// starts exactly when its return is earlier than the other's call, and a
+// run of calls or of returns takes one step however many times it spans.
+func byEventOrder(bars []Bar) axis {
+	type event struct {
+		at   int64
+		ret  bool
+		bar  int
+		step int
+	}
+	var evs []event
+	for i, b := range bars {
+		evs = append(evs, event{at: b.Start, bar: i})
+		if b.End != Open {
+			evs = append(evs, event{at: b.End, ret: true, bar: i})
 		}
-		p.Bars = append(p.Bars, svgBar{
-			X: x0, Y: laneY[b.Lane] + sub[i]*rowH + (rowH-barH)/2, W: max(x1-x0, colW/2),
-			Label: b.Label, Detail: b.Detail, Class: classes[b.Kind], Order: b.Order, OpenEnd: b.End == Open, Stuck: stuck,
+	}
+	sort.SliceStable(evs, func(a, b int) bool {
+		if evs[a].at != evs[b].at {
+			return evs[a].at < evs[b].at
+		}
+		return !evs[a].ret && evs[b].ret
+	})
+	a := axis{x0: make([]int, len(bars)), x1: make([]int, len(bars))}
+	step := 0
+	for k, e := range evs {
+		if k > 0 && !e.ret && evs[k-1].ret {
+			step++
+		}
+		if e.ret {
+			a.x1[e.bar] = step*stepW + stepW*3/4
+		} else {
+			a.x0[e.bar] = step * stepW
+		}
+	}
+	a.end = (step + 1) * stepW
+	for i, b := range bars {
+		if b.End == Open {
+			a.x1[i] = a.end
+		}
+	}
+	return a
+}
+
+// draw lays the bars out along ax, on the rows barY.
+func draw(bars []Bar, barY []int, ax axis, id string) drawing {
+	d := drawing{ID: id, Width: ax.end + 2*padding}
+	classes := [...]string{"plain", "lin", "stuck", "witness"}
+	stuckDrawn := false
+	for i, b := range bars {
+		x0, x1 := ax.x0[i], ax.x1[i]
+		stuck := b.Kind == Stuck && !stuckDrawn // the first one gets the id
+		calloutW := 0
+		if stuck {
+			stuckDrawn = true
+			calloutW = 7*utf8.RuneCountInString(b.Label) + 6                 // 11 px bold monospace
+			d.Width = max(d.Width, padding+max(x1-x0, colW/2)+x0+calloutW+4) // room for the label beside the box
+		}
+		d.Bars = append(d.Bars, svgBar{
+			X: padding + x0, Y: barY[i], W: max(x1-x0, colW/2),
+			Label: b.Label, Detail: b.Detail, Class: classes[b.Kind], Order: b.Order, OpenEnd: b.End == Open, Stuck: stuck, CalloutW: calloutW,
 		})
 	}
-	return pageTemplate.Execute(w, &p)
+	return d
 }
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"add":    func(a, b int) int { return a + b },
 	"labelW": func() int { return labelW },
+	"chart":  func(p *page, d drawing, class string) chartData { return chartData{p, d, class} },
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title>
 <style>
@@ -192,7 +289,7 @@ body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
 h1{font-size:1.3em} .verdict{font-weight:bold;color:#1a7f37} .verdict.bad{color:#cf222e}
 .chart{display:flex;border:1px solid #ddd;margin:1em 0} .scroll{overflow-x:auto;flex:1}
 svg.lanes{flex:none;background:#fafafa;border-right:1px solid #ddd}
-text.callout{font-weight:bold;fill:#cf222e;paint-order:stroke;stroke:#fff;stroke-width:4px}
+text.callout{font-weight:bold;fill:#cf222e} rect.callout{fill:#fff;stroke:#cf222e}
 svg text{font-size:11px;font-family:ui-monospace,monospace}
 rect.plain{fill:#e8e8e8;stroke:#888} rect.lin{fill:#c8ecd0;stroke:#1a7f37}
 rect.stuck{fill:#ffd0d0;stroke:#cf222e;stroke-width:2} rect.witness{fill:#ffe7a8;stroke:#9a6700;stroke-width:2}
@@ -200,18 +297,18 @@ rect.open{stroke-dasharray:4 3} circle{fill:#1a7f37} circle+text{fill:#fff}
 table{border-collapse:collapse;font-size:.9em} td,th{border:1px solid #ddd;padding:2px 8px;text-align:left}
 tr.stuck{background:#ffd0d0} tr.witness{background:#ffe7a8} tr.lin{background:#eef9f0}
 .legend span{display:inline-block;padding:0 .6em;margin-right:.5em;border:1px solid #888}
+.hint{color:#666;font-size:.9em}
+#by-order:checked ~ .by-time, #by-order:not(:checked) ~ .by-order{display:none}
 </style></head><body>
 <h1>{{.Title}}</h1>
 <p class="verdict{{if .Bad}} bad{{end}}">{{.Verdict}}</p>
 {{range .Notes}}<p>{{.}}</p>
 {{end}}<p class="legend"><span style="background:#c8ecd0">linearized, in order</span><span style="background:#ffd0d0">cannot be placed</span><span style="background:#ffe7a8">in the bad pattern</span><span style="background:#e8e8e8">other</span> dashed: pending (never returned)</p>
-{{if .HasStuck}}<p><a href="#stuck">Go to the operation that cannot be placed</a> (red).</p>
-{{end}}<div class="chart"><svg class="lanes" xmlns="http://www.w3.org/2000/svg" width="{{labelW}}" height="{{.Height}}">
-{{range .Lanes}}<line x1="0" x2="100%" y1="{{.Y}}" y2="{{.Y}}" stroke="#eee"/><text x="4" y="{{add .Y 18}}">{{.Name}}</text>
-{{end}}</svg><div class="scroll"><svg xmlns="http://www.w3.org/2000/svg" width="{{.Width}}" height="{{.Height}}">
-{{range .Lanes}}<line x1="0" x2="100%" y1="{{.Y}}" y2="{{.Y}}" stroke="#eee"/>
-{{end}}{{range .Bars}}<g{{if .Stuck}} id="stuck"{{end}}><title>{{.Detail}}</title><svg x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="22"><rect class="{{.Class}}{{if .OpenEnd}} open{{end}}" x="1" y="1" width="{{add .W -2}}" height="20" rx="3"/><text x="4" y="15">{{.Label}}</text></svg>{{if .Order}}<circle cx="{{.X}}" cy="{{.Y}}" r="8"/><text x="{{add .X -4}}" y="{{add .Y 4}}" style="font-size:9px">{{.Order}}</text>{{end}}{{if .Stuck}}<text class="callout" x="{{add .X (add .W 4)}}" y="{{add .Y 15}}">{{.Label}}</text>{{end}}</g>
-{{end}}</svg></div></div>
+<input type="checkbox" id="by-order" checked><label for="by-order"> time compressed to the order of events</label>
+<span class="hint">(a new step only where an operation returns before another is called; untick to give every distinct time its own column)</span>
+{{if .HasStuck}}<p class="by-order"><a href="#{{.ByOrder.ID}}">Go to the operation that cannot be placed</a> (red).</p>
+<p class="by-time"><a href="#{{.ByTime.ID}}">Go to the operation that cannot be placed</a> (red).</p>
+{{end}}{{template "chart" (chart . .ByOrder "by-order")}}{{template "chart" (chart . .ByTime "by-time")}}
 <table><tr><th>#</th><th>lane</th><th>operation</th><th>order</th></tr>
 {{range $i, $b := .Rows}}<tr class="{{if eq $b.Kind 1}}lin{{else if eq $b.Kind 2}}stuck{{else if eq $b.Kind 3}}witness{{end}}"><td>{{$i}}</td><td>{{index $.Timeline.Lanes $b.Lane}}</td><td>{{$b.Detail}}</td><td>{{if $b.Order}}{{$b.Order}}{{end}}</td></tr>
 {{end}}</table>
@@ -219,4 +316,19 @@ tr.stuck{background:#ffd0d0} tr.witness{background:#ffe7a8} tr.lin{background:#e
 {{if .Intro}}<p>{{.Intro}}</p>
 {{end}}<pre>{{.Text}}</pre>
 {{end}}</body></html>
-`))
+{{define "chart"}}<div class="chart {{.Class}}"><svg class="lanes" xmlns="http://www.w3.org/2000/svg" width="{{labelW}}" height="{{.Page.Height}}">
+{{range .Page.Lanes}}<line x1="0" x2="100%" y1="{{.Y}}" y2="{{.Y}}" stroke="#eee"/><text x="4" y="{{add .Y 18}}">{{.Name}}</text>
+{{end}}</svg><div class="scroll"><svg xmlns="http://www.w3.org/2000/svg" width="{{.Width}}" height="{{.Page.Height}}">
+{{range .Page.Lanes}}<line x1="0" x2="100%" y1="{{.Y}}" y2="{{.Y}}" stroke="#eee"/>
+{{end}}{{$id := .ID}}{{range .Bars}}<g{{if .Stuck}} id="{{$id}}"{{end}}><title>{{.Detail}}</title><svg x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="22"><rect class="{{.Class}}{{if .OpenEnd}} open{{end}}" x="1" y="1" width="{{add .W -2}}" height="20" rx="3"/><text x="4" y="15">{{.Label}}</text></svg>{{if .Order}}<circle cx="{{.X}}" cy="{{.Y}}" r="8"/><text x="{{add .X -4}}" y="{{add .Y 4}}" style="font-size:9px">{{.Order}}</text>{{end}}</g>
+{{end}}{{range .Bars}}{{if .Stuck}}<rect class="callout" x="{{add .X (add .W 2)}}" y="{{add .Y 2}}" width="{{.CalloutW}}" height="18" rx="3"/><text class="callout" x="{{add .X (add .W 5)}}" y="{{add .Y 15}}">{{.Label}}</text>
+{{end}}{{end}}</svg></div></div>
+{{end}}`))
+
+// chartData is what the "chart" template draws: one drawing of a page,
+// shown when the page's check box says so (Class).
+type chartData struct {
+	Page *page
+	drawing
+	Class string
+}

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -31,7 +32,12 @@ func TestWriteHTML(t *testing.T) {
 	assert.Contains(t, out, `class="stuck"`)
 	assert.Contains(t, out, `class="witness open"`, "pending bars are dashed")
 	assert.Contains(t, out, `class="lin"`)
-	assert.Equal(t, 4, strings.Count(out, "<rect "))
+	// Two drawings of the four bars (by event order, by time), each with
+	// the white box of the stuck label.
+	assert.Equal(t, 2*(4+1), strings.Count(out, "<rect "))
+	assert.Contains(t, out, `<input type="checkbox" id="by-order" checked>`, "compressed time is the default")
+	assert.Contains(t, out, `<g id="stuck-by-time">`, "each drawing has its own target")
+	assert.Contains(t, out, `<a href="#stuck-by-time">`)
 	for _, external := range []string{"<script", "http://", "https://", "<link"} {
 		if external == "http://" {
 			// the SVG namespace is an identifier, not a fetch
@@ -42,10 +48,44 @@ func TestWriteHTML(t *testing.T) {
 	assert.Contains(t, out, `<a href="#stuck">`, "a link leads to the failure")
 	assert.Contains(t, out, `<g id="stuck">`)
 	assert.Contains(t, out, `<text class="callout" x="`, "the stuck label is also drawn unclipped")
+	first, _, _ := strings.Cut(out, `class="chart by-time"`)
+	assert.Less(t, strings.LastIndex(first, `<g>`), strings.Index(first, `<text class="callout"`), "after every bar, so none covers it")
 	assert.Contains(t, out, `<svg class="lanes"`, "lane names stay put while the drawing scrolls")
 	// Overlapping bars of one lane go to two sub-rows: lane 2 starts lower.
 	assert.Contains(t, out, `y1="90"`)
 
 	tl.Bars[0].Lane = 5
 	assert.EqualError(t, WriteHTML(&b, tl), "timeline: bar 0 is on lane 5 of 2")
+}
+
+// TestByEventOrderKeepsRealTimeOrder draws random histories compressed to
+// event order and checks, for every pair of bars, what a reader sees
+// against the times: one bar ends left of where another starts exactly
+// when it returned before the other was called; otherwise they overlap.
+// It has no more steps than the history has distinct times.
+func TestByEventOrderKeepsRealTimeOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 3))
+	for range 500 {
+		bars := make([]Bar, 1+rng.IntN(12))
+		for i := range bars {
+			start := int64(rng.IntN(20))
+			end := start + int64(rng.IntN(6))
+			if rng.IntN(8) == 0 {
+				end = Open
+			}
+			bars[i] = Bar{Start: start, End: end}
+		}
+		ax := byEventOrder(bars)
+		for i, a := range bars {
+			require.LessOrEqual(t, ax.x0[i], ax.x1[i])
+			for j, b := range bars {
+				if i == j {
+					continue
+				}
+				precedes := a.End != Open && a.End < b.Start
+				require.Equal(t, precedes, ax.x1[i] < ax.x0[j], "bars %v and %v", a, b)
+			}
+		}
+		require.LessOrEqual(t, ax.end*colW, byTime(bars).end*stepW, "%v", bars)
+	}
 }
