@@ -16,7 +16,7 @@ import (
 var linBlock = regexp.MustCompile("(?s)```lin\n(.*?)```")
 
 // declStart tells a list of declarations from statements.
-var declStart = regexp.MustCompile(`^(heap|shared|method|proc|init)\b`)
+var declStart = regexp.MustCompile(`^(heap|word|shared|method|proc|init)\b`)
 
 // docModel turns a LANGUAGE.md example into a model, as the document
 // says: a complete model as it is, declarations inside an object with a

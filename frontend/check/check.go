@@ -21,6 +21,7 @@ func Check(m *syntax.Model) (*Program, error) {
 		Loops:  map[*syntax.BranchStmt]*syntax.WhileStmt{},
 		Breaks: map[*syntax.WhileStmt]bool{},
 		Calls:  map[*syntax.CallExpr]*Method{},
+		Builds: map[*syntax.CallExpr]*WordType{},
 	}}
 	p := &Program{File: m.File, Client: m.Client, Info: c.info}
 	if m.Object == nil {
@@ -105,16 +106,18 @@ func (c *checker) object(d *syntax.Object) *Object {
 		declare(h.Name, "heap type")
 		o.Heaps = append(o.Heaps, &Heap{Name: h.Name.Name, ID: len(o.Heaps) + 1})
 	}
-	for i, h := range d.Heaps {
-		fseen := map[string]bool{}
-		for _, f := range h.Fields {
-			if fseen[f.Name.Name] {
-				c.errorf(f.Name.Pos, "field %s declared twice in heap %s", f.Name.Name, h.Name.Name)
-			}
-			fseen[f.Name.Name] = true
-			t := c.typ(f.Type, false)
-			o.Heaps[i].Fields = append(o.Heaps[i].Fields, &Field{Name: f.Name.Name, Type: t, Index: len(o.Heaps[i].Fields)})
+	for _, w := range d.Words {
+		declare(w.Name, "word type")
+		o.Words = append(o.Words, &WordType{Name: w.Name.Name, Pos: w.Name.Pos})
+	}
+	for i, w := range d.Words {
+		o.Words[i].Fields = c.fields(w.Fields, "word "+w.Name.Name, false)
+		if len(w.Fields) == 0 || len(w.Fields) > MaxWordFields {
+			c.errorf(w.Name.Pos, "word %s has %d fields; a word has between 1 and %d", w.Name.Name, len(w.Fields), MaxWordFields)
 		}
+	}
+	for i, h := range d.Heaps {
+		o.Heaps[i].Fields = c.fields(h.Fields, "heap "+h.Name.Name, true)
 	}
 	for _, s := range d.Shared {
 		declare(s.Name, "shared variable")
@@ -155,9 +158,42 @@ func (c *checker) object(d *syntax.Object) *Object {
 	return o
 }
 
-// isConst reports whether e is built from literals, nthreads and EMPTY.
+// fields checks the fields of a heap type (whose fields may be words) or
+// of a word type (whose fields are scalars), in, and numbers their slots.
+func (c *checker) fields(fs []*syntax.Field, in string, wordsOK bool) []*Field {
+	var out []*Field
+	seen := map[string]bool{}
+	slot := 0
+	for _, f := range fs {
+		if seen[f.Name.Name] {
+			c.errorf(f.Name.Pos, "field %s declared twice in %s", f.Name.Name, in)
+		}
+		seen[f.Name.Name] = true
+		t := c.typ(f.Type, false)
+		if t.Kind == Word && !wordsOK {
+			c.errorf(f.Type.Pos, "field %s: a word's fields are int, bool or ref, not another word", f.Name.Name)
+			t = Type{}
+		}
+		out = append(out, &Field{Name: f.Name.Name, Type: t, Index: slot})
+		slot += t.Slots()
+	}
+	return out
+}
+
+// isConst reports whether e is built from literals, nthreads and EMPTY
+// (and word constructions of those).
 func (c *checker) isConst(e syntax.Expr) bool {
 	switch e := e.(type) {
+	case *syntax.CallExpr:
+		if c.info.Builds[e] == nil {
+			return false
+		}
+		for _, a := range e.Args {
+			if !c.isConst(a) {
+				return false
+			}
+		}
+		return true
 	case *syntax.IntLit, *syntax.BoolLit, *syntax.NullLit, *syntax.BadExpr:
 		return true
 	case *syntax.Ident:
@@ -222,8 +258,27 @@ func (c *checker) typ(t *syntax.Type, arrayOK bool) Type {
 			names = append(names, h.Name)
 		}
 		c.errorf(t.Ref.Pos, "undefined heap type %s%s", t.Ref.Name, hint(t.Ref.Name, names))
+	case syntax.TNamed:
+		if w := c.word(t.Named.Name); w != nil {
+			return Type{Kind: Word, Word: w}
+		}
+		var names []string
+		for _, w := range c.obj.Words {
+			names = append(names, w.Name)
+		}
+		c.errorf(t.Named.Pos, "undefined type %s; the types are int, int(lo..hi), bool, ref Node and the object's words%s", t.Named.Name, hint(t.Named.Name, append(names, "int", "bool")))
 	}
 	return Type{}
+}
+
+// word returns the word type called name, or nil.
+func (c *checker) word(name string) *WordType {
+	for _, w := range c.obj.Words {
+		if w.Name == name {
+			return w
+		}
+	}
+	return nil
 }
 
 func (c *checker) constInt(e syntax.Expr) (int64, bool) {
@@ -254,7 +309,7 @@ func (c *checker) signature(d *syntax.Method, index int) *Method {
 	m := &Method{Name: d.Name.Name, Decl: d, Index: index, Result: Type{Kind: Void}, Proc: d.Proc}
 	for _, p := range d.Params {
 		t := c.typ(p.Type, false)
-		if t.Kind == Ref && !d.Proc {
+		if (t.Kind == Ref || t.Kind == Word) && !d.Proc {
 			c.errorf(p.Type.Pos, "parameter %s: method arguments must be int or bool (the client passes values)", p.Name.Name)
 		}
 		m.paramTypes = append(m.paramTypes, t)
@@ -263,6 +318,9 @@ func (c *checker) signature(d *syntax.Method, index int) *Method {
 		m.Result = c.typ(d.Result, false)
 		if m.Result.Kind == Ref && !d.Proc {
 			c.errorf(d.Result.Pos, "method %s: results must be int or bool, not a reference", m.Name)
+		}
+		if m.Result.Kind == Word && !d.Proc {
+			c.errorf(d.Result.Pos, "method %s: results must be int or bool, not a word", m.Name)
 		}
 		m.Results = []Type{m.Result}
 	}
@@ -346,7 +404,8 @@ func (c *checker) declareLocal(id *syntax.Ident, t Type, kind VarKind) *Var {
 			}
 		}
 	}
-	v := &Var{Name: id.Name, Pos: id.Pos, Kind: kind, Type: t, Index: len(c.method.Locals)}
+	v := &Var{Name: id.Name, Pos: id.Pos, Kind: kind, Type: t, Index: len(c.method.Locals), Slot: c.method.Slots}
+	c.method.Slots += t.Slots()
 	top[id.Name] = v
 	c.method.Locals = append(c.method.Locals, v)
 	return v
@@ -463,7 +522,9 @@ func (c *checker) stmt(s syntax.Stmt) {
 	case *syntax.SkipStmt:
 	case *syntax.LinStmt:
 		if s.Value != nil {
-			c.expr(s.Value)
+			if t := c.expr(s.Value); t.Kind == Word {
+				c.errorf(s.Value.Start(), "a linearization value is an int or a bool, not the word %s", t)
+			}
 		}
 	case *syntax.ExprStmt:
 		if call := c.procCallOf(s.X); call != nil {
@@ -528,7 +589,13 @@ func (c *checker) lvalue(e syntax.Expr) Type {
 			c.errorf(x.Pos, "cannot assign to %s", v.Name)
 		}
 		return t
-	case *syntax.IndexExpr, *syntax.SelectorExpr, *syntax.BadExpr:
+	case *syntax.SelectorExpr:
+		t := c.expr(x)
+		if wt := c.info.Types[x.X]; wt.Kind == Word {
+			c.errorf(x.Sel.Pos, "cannot assign to field %s of the word %s: a word is written whole (with a construction %s(…) or a cas)", x.Sel.Name, wt, wt)
+		}
+		return t
+	case *syntax.IndexExpr, *syntax.BadExpr:
 		return c.expr(x)
 	case *syntax.ParenExpr:
 		return c.lvalue(x.X)
@@ -635,6 +702,9 @@ func (c *checker) expr1(e syntax.Expr) Type {
 		if t.Kind == Invalid {
 			return Type{}
 		}
+		if t.Kind == Word {
+			return c.wordField(e, t.Word)
+		}
 		if t.Kind != Ref {
 			c.errorf(e.Sel.Pos, "cannot select field %s of a value of type %s", e.Sel.Name, t)
 			return Type{}
@@ -679,15 +749,22 @@ func (c *checker) expr1(e syntax.Expr) Type {
 			}
 			return Type{}
 		}
+		if w := c.word(e.Fun.Name); w != nil {
+			return c.build(e, w)
+		}
 		if e.Fun.Name != "cas" {
 			names := []string{"cas"}
 			for _, p := range c.obj.Procs {
 				names = append(names, p.Name)
 			}
-			if len(names) == 1 {
+			procs := len(names) - 1
+			for _, w := range c.obj.Words {
+				names = append(names, w.Name)
+			}
+			if procs == 0 {
 				c.errorf(e.Fun.Pos, "unknown function %s; the only builtin function is cas(location, expected, new)%s", e.Fun.Name, hint(e.Fun.Name, names))
 			} else {
-				c.errorf(e.Fun.Pos, "unknown function %s; the functions are cas(location, expected, new) and the procedures %s%s", e.Fun.Name, strings.Join(names[1:], ", "), hint(e.Fun.Name, names))
+				c.errorf(e.Fun.Pos, "unknown function %s; the functions are cas(location, expected, new) and the procedures %s%s", e.Fun.Name, strings.Join(names[1:procs+1], ", "), hint(e.Fun.Name, names))
 			}
 			for _, a := range e.Args {
 				c.expr(a)

@@ -21,12 +21,15 @@ const (
 	Ref
 	Void
 	Null
+	Word // a multi-field atomic word (Type.Word)
 )
 
-// Type is a value type: int (optionally ranged), bool, or a ref to a heap type.
+// Type is a value type: int (optionally ranged), bool, a ref to a heap
+// type, or a word type.
 type Type struct {
 	Kind     Kind
-	Node     *Heap // for Ref
+	Node     *Heap     // for Ref
+	Word     *WordType // for Word
 	HasRange bool
 	Lo, Hi   int64
 	// Wrap: a value stored outside the range wraps around it (modulo its
@@ -53,8 +56,32 @@ func (t Type) String() string {
 		return "no value"
 	case Null:
 		return "null"
+	case Word:
+		return t.Word.Name
 	}
 	return "invalid type"
+}
+
+// Slots is the number of scalar slots that a value of type t takes in a
+// state: one per field of a word, else one.
+func (t Type) Slots() int {
+	if t.Kind == Word {
+		return len(t.Word.Fields)
+	}
+	return 1
+}
+
+// Components returns the scalar types that a value of type t is made of,
+// in slot order: the fields' of a word, else t itself.
+func (t Type) Components() []Type {
+	if t.Kind != Word {
+		return []Type{t}
+	}
+	out := make([]Type, len(t.Word.Fields))
+	for i, f := range t.Word.Fields {
+		out[i] = f.Type
+	}
+	return out
 }
 
 // assignable reports whether a value of type v can be stored where t is expected.
@@ -62,8 +89,11 @@ func assignable(t, v Type) bool {
 	if t.Kind == Invalid || v.Kind == Invalid {
 		return true // already reported
 	}
-	if t.Kind == Ref {
+	switch t.Kind {
+	case Ref:
 		return v.Kind == Null || v.Kind == Ref && v.Node == t.Node
+	case Word:
+		return v.Kind == Word && v.Word == t.Word
 	}
 	return t.Kind == v.Kind
 }
@@ -96,6 +126,9 @@ type Var struct {
 	// Index is the variable's number: among the object's shared variables,
 	// or among the method's locals (parameters first).
 	Index int
+	// Slot is a local's first slot among the method's: the sum of the
+	// slots (Type.Slots) of the locals before it.
+	Slot int
 }
 
 // IsArray reports whether v is a shared array.
@@ -108,11 +141,21 @@ type Heap struct {
 	Fields []*Field
 }
 
-// Field is a field of a heap node type.
+// Field is a field of a heap node type or of a word type.
 type Field struct {
-	Name  string
-	Type  Type
+	Name string
+	Type Type
+	// Index is the field's first slot in its node (a word field takes
+	// one slot per field of its word), or its slot in its word.
 	Index int
+}
+
+// WordType is a word type: fields stored together in one shared location,
+// read, written and compared-and-swapped whole.
+type WordType struct {
+	Name   string
+	Fields []*Field // scalar: int, bool or ref
+	Pos    syntax.Pos
 }
 
 // Method is a checked method or procedure.
@@ -124,8 +167,10 @@ type Method struct {
 	// Results are the result types: none, Result, or a procedure's tuple.
 	Results []Type
 	Locals  []*Var
-	Index   int  // among the object's methods, or its procedures
-	Proc    bool // a procedure, inlined where it is called
+	// Slots is the number of slots of the locals (Var.Slot).
+	Slots int
+	Index int  // among the object's methods, or its procedures
+	Proc  bool // a procedure, inlined where it is called
 	// paramTypes are the parameters' types, known before the body is
 	// checked (a procedure may be called before its declaration).
 	paramTypes []Type
@@ -151,6 +196,7 @@ type Object struct {
 	Name    string
 	Decl    *syntax.Object
 	Heaps   []*Heap
+	Words   []*WordType
 	Shared  []*Var
 	Methods []*Method
 	// Procs are the procedures, in declaration order.
@@ -186,6 +232,8 @@ type Info struct {
 	Breaks map[*syntax.WhileStmt]bool
 	// Calls is the procedure that each procedure call calls.
 	Calls map[*syntax.CallExpr]*Method
+	// Builds is the word type that each construction W(a, b) builds.
+	Builds map[*syntax.CallExpr]*WordType
 }
 
 // Program is a checked model.

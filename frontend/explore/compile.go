@@ -39,10 +39,10 @@ type compiler struct {
 // frame is a procedure being inlined.
 type frame struct {
 	proc  *check.Method
-	base  int32   // slot of its first local
-	dests []*expr // where its results go (nil: discarded)
-	exits []int32 // the jumps of its returns, to patch with its end
-	depth int     // atomic blocks around the call
+	base  int32     // slot of its first local
+	dests [][]*expr // where its results go, slot by slot (nil: discarded)
+	exits []int32   // the jumps of its returns, to patch with its end
+	depth int       // atomic blocks around the call
 }
 
 // loopTargets is a loop being lowered.
@@ -198,18 +198,14 @@ func (c *compiler) step(n syntax.Node) int32 {
 }
 
 func (c *compiler) method(cm *check.Method) {
-	m := &method{name: cm.Name, index: int32(len(c.prog.methods)), result: cm.Result.Kind, nlocals: len(cm.Locals)}
+	m := &method{name: cm.Name, index: int32(len(c.prog.methods)), result: cm.Result.Kind, nlocals: cm.Slots}
 	c.prog.methods = append(c.prog.methods, m)
 	c.m, c.cm = m, cm
 	for _, p := range cm.Params {
 		m.params = append(m.params, p.Type)
 	}
-	for _, l := range cm.Locals {
-		if l.Type.Kind == check.Ref {
-			m.refMask |= 1 << uint(l.Index)
-		}
-	}
-	c.procBase, c.nslots, c.depth = map[*check.Method]int32{}, int32(len(cm.Locals)), 0
+	m.refMask = refSlots(cm.Locals, 0)
+	c.procBase, c.nslots, c.depth = map[*check.Method]int32{}, int32(cm.Slots), 0
 	m.callStep = c.step(cm.Decl)
 	m.entry = int32(len(c.prog.code))
 	if c.atomic {
@@ -237,27 +233,33 @@ func (c *compiler) block(b *syntax.Block) {
 }
 
 func (c *compiler) simple(op opcode, n syntax.Node, lhs, x *expr) int32 {
-	in := instr{op: op, step: c.step(n), lhs: lhs, x: x}
+	return c.emitStmt(instr{op: op, step: c.step(n), lhs: lhs, x: x})
+}
+
+// emitStmt emits in, the instruction of a statement, with whether it
+// touches shared state, the locals through which it reaches nodes (priv)
+// and its dataflow.
+func (c *compiler) emitStmt(in instr) int32 {
 	var f flow
-	if lhs != nil {
-		in.shared = lhs.shared
-		if lhs.k == eLocal {
-			f.def = 1 << uint(lhs.v)
+	for _, l := range in.targets() {
+		in.shared = in.shared || l.shared
+		if l.k == eLocal {
+			f.def |= 1 << uint(l.v)
 		} else {
-			f.use |= uses(lhs)
+			f.use |= uses(l)
 		}
 	}
-	if x != nil {
+	for _, x := range in.values() {
 		in.shared = in.shared || x.shared
 		f.use |= uses(x)
 	}
-	if op == opFree {
+	if in.op == opFree {
 		in.shared = true
 	}
-	if in.shared && op != opFree && !c.fine {
-		bases, ok := fieldBases(lhs, nil, true)
-		if ok {
-			bases, ok = fieldBases(x, bases, true)
+	if in.shared && in.op != opFree && !c.fine {
+		bases, ok := []int32(nil), true
+		for _, e := range append(in.targets(), in.values()...) {
+			bases, ok = fieldBases(e, bases, ok)
 		}
 		if ok {
 			for _, b := range bases {
@@ -277,7 +279,7 @@ func fieldBases(e *expr, out []int32, ok bool) ([]int32, bool) {
 		return out, ok
 	}
 	switch e.k {
-	case eShared, eElem, eCas:
+	case eShared, eElem, eCas, eCasWord:
 		return out, false
 	case eField:
 		if e.a.k != eLocal {
@@ -294,10 +296,24 @@ func fieldBases(e *expr, out []int32, ok bool) ([]int32, bool) {
 	return out, ok
 }
 
+// refSlots returns the slots, from base, of the locals that hold
+// references (the reference fields of words included), as a bit set.
+func refSlots(locals []*check.Var, base int32) uint64 {
+	var mask uint64
+	for _, l := range locals {
+		for j, ct := range l.Type.Components() {
+			if s := base + int32(l.Slot+j); ct.Kind == check.Ref && s < 64 {
+				mask |= 1 << uint(s)
+			}
+		}
+	}
+	return mask
+}
+
 // local is the location of a local variable or parameter: of the method,
 // or of the procedure being inlined.
 func (c *compiler) local(v *check.Var) *expr {
-	slot := int32(v.Index)
+	slot := int32(v.Slot)
 	if len(c.frames) > 0 {
 		slot += c.frames[len(c.frames)-1].base
 	}
@@ -309,27 +325,23 @@ func (c *compiler) local(v *check.Var) *expr {
 // assigning the results to dests (nil: discarded) and jumping to its end.
 // Every statement of the body is lowered as if written at the call, but
 // keeps its own source line.
-func (c *compiler) inline(s syntax.Stmt, call *syntax.CallExpr, dests []*expr) {
+func (c *compiler) inline(s syntax.Stmt, call *syntax.CallExpr, dests [][]*expr) {
 	p := c.info.Calls[call]
 	base, ok := c.procBase[p]
 	if !ok {
 		base = c.nslots
 		c.procBase[p] = base
-		c.nslots += int32(len(p.Locals))
-		for _, l := range p.Locals {
-			if l.Type.Kind == check.Ref && base+int32(l.Index) < 64 {
-				c.m.refMask |= 1 << uint(base+int32(l.Index))
-			}
-		}
+		c.nslots += int32(p.Slots)
+		c.m.refMask |= refSlots(p.Locals, base)
 	}
-	args := make([]*expr, len(call.Args))
+	args := make([][]*expr, len(call.Args))
 	for i, a := range call.Args {
-		args[i] = c.expr(a)
+		args[i] = c.values(a)
 	}
 	for i, a := range args {
 		v := p.Params[i]
-		pc := c.simple(opAssign, s, &expr{k: eLocal, v: base + int32(v.Index), name: v.Name, ref: v.Type.Kind == check.Ref}, a)
-		if a.k == eLocal || a.k == eConst {
+		pc := c.assign(s, c.slots(v, base), a)
+		if localOrConst(a) {
 			// Passing a local or a constant cannot fail and is never a
 			// step's shared access: it needs no source step of its own,
 			// so that a call numbers the source steps as the inlined
@@ -339,7 +351,7 @@ func (c *compiler) inline(s syntax.Stmt, call *syntax.CallExpr, dests []*expr) {
 		}
 	}
 	if dests == nil {
-		dests = make([]*expr, len(p.Results))
+		dests = make([][]*expr, len(p.Results))
 	}
 	c.frames = append(c.frames, frame{proc: p, base: base, dests: dests, depth: c.depth})
 	c.block(p.Decl.Body)
@@ -358,9 +370,11 @@ func (c *compiler) procReturn(s *syntax.ReturnStmt) {
 	if s.Value != nil {
 		for i, v := range append([]syntax.Expr{s.Value}, s.Rest...) {
 			if f.dests[i] != nil {
-				c.simple(opAssign, s, f.dests[i], c.expr(v))
+				c.assign(s, f.dests[i], c.values(v))
 			} else {
-				c.simple(opEval, s, nil, c.expr(v))
+				for _, x := range c.values(v) {
+					c.simple(opEval, s, nil, x)
+				}
 			}
 		}
 	}
@@ -385,24 +399,24 @@ func (c *compiler) stmt(s syntax.Stmt) {
 	case *syntax.DefineStmt:
 		v := c.info.Defs[s]
 		if call := c.callOf(s.Value); call != nil {
-			dests := []*expr{c.local(v)}
+			dests := [][]*expr{c.slots(v, -1)}
 			for _, id := range s.Rest {
-				dests = append(dests, c.local(c.info.Uses[id]))
+				dests = append(dests, c.slots(c.info.Uses[id], -1))
 			}
 			c.inline(s, call, dests)
 			return
 		}
-		c.simple(opAssign, s, c.local(v), c.expr(s.Value))
+		c.assign(s, c.slots(v, -1), c.values(s.Value))
 	case *syntax.AssignStmt:
 		if call := c.callOf(s.Value); call != nil {
-			var dests []*expr
+			var dests [][]*expr
 			for _, l := range append([]syntax.Expr{s.LHS}, s.Rest...) {
-				dests = append(dests, c.expr(l))
+				dests = append(dests, c.values(l))
 			}
 			c.inline(s, call, dests)
 			return
 		}
-		c.simple(opAssign, s, c.expr(s.LHS), c.expr(s.Value))
+		c.assign(s, c.values(s.LHS), c.values(s.Value))
 	case *syntax.ExprStmt:
 		if call := c.callOf(s.X); call != nil {
 			c.inline(s, call, nil)
@@ -485,11 +499,16 @@ func (c *compiler) stmt(s syntax.Stmt) {
 			c.loops[i].breaks = append(c.loops[i].breaks, c.emit(instr{op: opJump, step: -1}))
 		}
 	case *syntax.VarStmt:
-		x := &expr{k: eConst}
+		v := c.info.Vars[s]
+		var xs []*expr
 		if s.Value != nil {
-			x = c.expr(s.Value)
+			xs = c.values(s.Value)
+		} else {
+			for range v.Type.Slots() {
+				xs = append(xs, &expr{k: eConst})
+			}
 		}
-		c.simple(opAssign, s, c.local(c.info.Vars[s]), x)
+		c.assign(s, c.slots(v, -1), xs)
 	case *syntax.ChooseStmt:
 		// choose {A} or {B} or {C} is `if any 0..1 == 0 {A} else if
 		// any 0..1 == 0 {B} else {C}`: the same outcomes, one per block.
@@ -525,15 +544,27 @@ func uses(e *expr) uint64 {
 	for _, fi := range e.inits {
 		u |= uses(fi.x)
 	}
+	for _, x := range e.list {
+		u |= uses(x)
+	}
 	return u
 }
 
 func (c *compiler) expr(e syntax.Expr) *expr {
+	if c.info.Types[e].Kind == check.Word {
+		// Words are compiled slot by slot (values); one expression
+		// cannot hold one.
+		c.errs.Add(c.prog.file.Position(e.Start()), "internal error: a word where a scalar is expected")
+		return &expr{k: eConst}
+	}
 	x := c.expr1(e)
 	x.pos = e.Start()
 	x.shared = x.shared || x.a != nil && x.a.shared || x.b != nil && x.b.shared || x.c != nil && x.c.shared
 	for _, fi := range x.inits {
 		x.shared = x.shared || fi.x.shared
+	}
+	for _, y := range x.list {
+		x.shared = x.shared || y.shared
 	}
 	return x
 }
@@ -574,23 +605,32 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 	case *syntax.UnaryExpr:
 		return &expr{k: eUnary, op: e.Op, a: c.expr(e.X)}
 	case *syntax.BinaryExpr:
+		if c.info.Types[e.X].Kind == check.Word {
+			return c.compareWords(e)
+		}
 		return &expr{k: eBinary, op: e.Op, a: c.expr(e.X), b: c.expr(e.Y)}
 	case *syntax.IndexExpr:
 		v := c.info.Uses[e.X.(*syntax.Ident)]
 		off, lo, n := c.shared(v)
-		x := &expr{k: eElem, v: off, lo: lo, n: n, a: c.expr(e.Index), name: v.Name, shared: true, ref: v.Type.Kind == check.Ref}
+		x := &expr{k: eElem, v: off, lo: lo, n: n, stride: 1, a: c.expr(e.Index), name: v.Name, shared: true, ref: v.Type.Kind == check.Ref}
 		if v.Type.HasRange {
 			x.rng = &v.Type
 		}
 		return x
 	case *syntax.SelectorExpr:
 		f := c.info.Fields[e]
+		if c.info.Types[e.X].Kind == check.Word {
+			return c.values(e.X)[f.Index]
+		}
 		x := &expr{k: eField, v: int32(f.Index), a: c.expr(e.X), name: e.Sel.Name, shared: true, ref: f.Type.Kind == check.Ref}
 		if f.Type.HasRange {
 			x.rng = &f.Type
 		}
 		return x
 	case *syntax.CallExpr: // cas
+		if c.info.Types[e.Args[0]].Kind == check.Word {
+			return c.casWord(e)
+		}
 		return &expr{k: eCas, a: c.expr(e.Args[0]), b: c.expr(e.Args[1]), c: c.expr(e.Args[2]), shared: true}
 	case *syntax.AnyExpr:
 		lo, err1 := c.constEval(e.Lo)
@@ -606,7 +646,9 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 		for _, fi := range e.Inits {
 			for _, f := range h.Fields {
 				if f.Name == fi.Name.Name {
-					x.inits = append(x.inits, fieldInit{field: int32(f.Index), x: c.expr(fi.Value)})
+					for j, v := range c.values(fi.Value) {
+						x.inits = append(x.inits, fieldInit{field: int32(f.Index + j), x: v})
+					}
 				}
 			}
 		}

@@ -24,6 +24,7 @@ const (
 	opFallOff            // end of a method with a result: a model error
 	opRetPending         // the return value is in the retval slot: emit ret
 	opAwait              // the step is enabled only if x holds
+	opAssignWord         // lhsN[i] = xN[i] for every i, all read before any is written
 )
 
 type instr struct {
@@ -43,6 +44,26 @@ type instr struct {
 	priv uint64
 	lhs  *expr
 	x    *expr
+	// lhsN, xN: opAssignWord's locations and values, one per slot of the
+	// word (see words.go).
+	lhsN, xN []*expr
+}
+
+// targets returns the locations that in writes.
+func (in *instr) targets() []*expr {
+	if in.lhs != nil {
+		return []*expr{in.lhs}
+	}
+	return in.lhsN
+}
+
+// values returns the expressions that in evaluates, other than to find
+// the locations it writes.
+func (in *instr) values() []*expr {
+	if in.x != nil {
+		return []*expr{in.x}
+	}
+	return in.xN
 }
 
 type ekind uint8
@@ -60,16 +81,23 @@ const (
 	eCas
 	eNew
 	eAny // lo + a nondeterministic choice in [0, n)
+	// eCasWord is a cas on a word: list holds its k locations, then the k
+	// expected values, then the k new ones (one per slot of the word).
+	eCasWord
 )
 
 // expr is a compiled expression with its variables resolved to slots.
 type expr struct {
-	k      ekind
-	op     syntax.Token
-	v      int32 // constant, local slot, shared offset, field index or heap id
-	lo, n  int32 // eElem: lowest index and length; eAny: lowest value and count
-	a, b   *expr // operands; eElem: a is the index; eField: a is the node
-	c      *expr // eCas: new value
+	k     ekind
+	op    syntax.Token
+	v     int32 // constant, local slot, shared offset, field index or heap id
+	lo, n int32 // eElem: lowest index and length; eAny: lowest value and count
+	// stride: eElem: the slots per element (an array of words), 0 or 1 for
+	// a scalar array.
+	stride int32
+	list   []*expr // eCasWord's operands
+	a, b   *expr   // operands; eElem: a is the index; eField: a is the node
+	c      *expr   // eCas: new value
 	inits  []fieldInit
 	rng    *check.Type // for locations with a declared range
 	name   string      // for messages
@@ -111,7 +139,10 @@ type program struct {
 	// likewise.
 	refMask, dead []uint64
 	lay           layout
-	init          []int32 // initial state, before the init block runs
+	// sharedSlots: per shared variable, the slots it takes (elements ×
+	// slots per element).
+	sharedSlots []int32
+	init        []int32 // initial state, before the init block runs
 	// initMethod is the compiled init block, run atomically by thread 1
 	// to build the initial state; nil if absent.
 	initMethod *method

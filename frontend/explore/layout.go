@@ -91,12 +91,13 @@ func (l *layout) nodeType(st []int32, a int32) int32 {
 }
 
 // layShared places the shared variables at the start of the state vector,
-// each array as its elements in order.
+// each array as its elements in order, each word as its fields in order.
 func (c *compiler) layShared(vars []*check.Var) error {
 	lay := &c.prog.lay
 	c.sharedOff = make([]int32, len(vars))
 	c.sharedLo = make([]int32, len(vars))
 	c.sharedLen = make([]int32, len(vars))
+	c.prog.sharedSlots = make([]int32, len(vars))
 	var n int32
 	for i, v := range vars {
 		c.sharedOff[i] = n
@@ -118,12 +119,16 @@ func (c *compiler) layShared(vars []*check.Var) error {
 			}
 			c.sharedLo[i], c.sharedLen[i] = lo, hi
 		}
-		if v.Type.Kind == check.Ref {
-			for k := int32(0); k < c.sharedLen[i]; k++ {
-				lay.refShared = append(lay.refShared, n+k)
+		comps := v.Type.Components()
+		for k := int32(0); k < c.sharedLen[i]; k++ {
+			for j, ct := range comps {
+				if ct.Kind == check.Ref {
+					lay.refShared = append(lay.refShared, n+k*int32(len(comps))+int32(j))
+				}
 			}
 		}
-		n += c.sharedLen[i]
+		c.prog.sharedSlots[i] = c.sharedLen[i] * int32(len(comps))
+		n += c.prog.sharedSlots[i]
 	}
 	lay.nshared = n
 	return nil
@@ -142,14 +147,17 @@ func (l *layout) layHeap(heaps []*check.Heap, explicit bool) {
 	l.nfields = make([]int32, len(heaps)+1)
 	l.fieldTypes = make([][]check.Type, len(heaps)+1)
 	for _, h := range heaps {
-		maxFields = max(maxFields, int32(len(h.Fields)))
-		l.nfields[h.ID] = int32(len(h.Fields))
+		// A word field takes one slot per field of its word.
 		for _, f := range h.Fields {
-			l.fieldTypes[h.ID] = append(l.fieldTypes[h.ID], f.Type)
-			if f.Type.Kind == check.Ref {
-				l.refFields[h.ID] = append(l.refFields[h.ID], int32(f.Index))
+			for j, ct := range f.Type.Components() {
+				l.fieldTypes[h.ID] = append(l.fieldTypes[h.ID], ct)
+				if ct.Kind == check.Ref {
+					l.refFields[h.ID] = append(l.refFields[h.ID], int32(f.Index+j))
+				}
 			}
 		}
+		l.nfields[h.ID] = int32(len(l.fieldTypes[h.ID]))
+		maxFields = max(maxFields, l.nfields[h.ID])
 	}
 	l.typed = len(heaps) > 1
 	l.freedOff = -1
@@ -180,6 +188,12 @@ func (c *compiler) initialState(vars []*check.Var) ([]int32, error) {
 	st := make([]int32, c.prog.lay.heapBase+1)
 	for i, v := range vars {
 		if v.Init == nil {
+			continue
+		}
+		if v.Type.Kind == check.Word {
+			if err := c.initWord(st, v, i); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		val, err := c.constEval(v.Init)

@@ -190,6 +190,9 @@ func (m *machine) addr(e *expr) int32 {
 			m.fail("index %d out of range [%d..%d] of %s", i, e.lo, e.lo+e.n-1, e.name)
 			return -1
 		}
+		if e.stride > 1 {
+			return e.v + (i-e.lo)*e.stride
+		}
 		return e.v + i - e.lo
 	case eField:
 		id := m.eval(e.a)
@@ -297,6 +300,8 @@ func (m *machine) evalNode(e *expr) int32 {
 			return 1
 		}
 		return 0
+	case eCasWord:
+		return m.casWord(e)
 	case eNew:
 		return m.alloc(e)
 	case eAny:
@@ -311,11 +316,13 @@ func (m *machine) evalNode(e *expr) int32 {
 // arises); freed nodes that nobody references are indistinguishable from
 // fresh ones and have already been dropped by canonicalisation.
 func (m *machine) alloc(e *expr) int32 {
-	var vals [16]int32
+	var buf [16]int32
+	vals := buf[:]
+	if len(e.inits) > len(buf) {
+		vals = make([]int32, len(e.inits))
+	}
 	for i, fi := range e.inits {
-		if i < len(vals) {
-			vals[i] = m.eval(fi.x)
-		}
+		vals[i] = m.eval(fi.x)
 	}
 	if m.err != nil {
 		return 0
@@ -522,6 +529,9 @@ func (m *machine) step() outcome {
 			if m.err == nil && a >= 0 {
 				m.store(in.lhs, a, v)
 			}
+			pc++
+		case opAssignWord:
+			m.assignWord(in)
 			pc++
 		case opEval:
 			m.eval(in.x)

@@ -47,11 +47,18 @@ func Listing(w io.Writer, prog *check.Program, obj *check.Object, b Bounds, o Op
 func (p *program) printMethod(w io.Writer, m *method, cm *check.Method) {
 	names := make([]string, m.nlocals)
 	for _, l := range cm.Locals {
-		names[l.Index] = l.Name
+		if l.Type.Kind == check.Word {
+			for i, f := range l.Type.Word.Fields {
+				names[l.Slot+i] = l.Name + "." + f.Name
+			}
+			continue
+		}
+		names[l.Slot] = l.Name
 	}
 	// The locals of inlined procedures are named after their procedure.
 	for pc := m.entry; pc < int32(len(p.code)) && p.code[pc].method == m.index; pc++ {
-		for _, x := range []*expr{p.code[pc].lhs, p.code[pc].x} {
+		in := &p.code[pc]
+		for _, x := range append(in.targets(), in.values()...) {
 			nameSlots(x, names)
 		}
 	}
@@ -99,6 +106,9 @@ func nameSlots(e *expr, names []string) {
 	for _, fi := range e.inits {
 		nameSlots(fi.x, names)
 	}
+	for _, x := range e.list {
+		nameSlots(x, names)
+	}
 }
 
 // instrText is the source of the instruction at pc, with its target for
@@ -113,9 +123,9 @@ func (p *program) instrText(pc int32) string {
 		}
 	}
 	switch in.op {
-	case opAssign:
+	case opAssign, opAssignWord:
 		if in.step < 0 {
-			text = in.lhs.name + " := argument" // passing a local or a constant to a procedure
+			text = in.targets()[0].name + " := argument" // passing a local or a constant to a procedure
 		}
 	case opJump:
 		text = strings.TrimSpace(fmt.Sprintf("%s → %d", text, in.target))
@@ -136,6 +146,7 @@ var opNames = [...]string{
 	opNop: "nop", opAssign: "assign", opEval: "eval", opBranch: "branch", opJump: "jump",
 	opAtomicBegin: "atomic", opAtomicEnd: "end", opAssert: "assert", opFree: "free",
 	opLin: "lin", opReturn: "return", opFallOff: "falloff", opRetPending: "ret", opAwait: "await",
+	opAssignWord: "assignw",
 }
 
 func (op opcode) String() string {

@@ -98,20 +98,7 @@ func NewSequential(prog *check.Program, obj *check.Object, o SequentialOptions) 
 			s.byName[m.name] = m
 		}
 	}
-	c := &compiler{info: prog.Info, prog: p}
-	for _, v := range obj.Shared {
-		n := int32(1)
-		if v.IsArray() {
-			// compile has checked these constants already.
-			hi, _ := c.constEval(v.Len)
-			n = hi
-			if v.LenLo != nil {
-				lo, _ := c.constEval(v.LenLo)
-				n = hi - lo + 1
-			}
-		}
-		s.lens = append(s.lens, n)
-	}
+	s.lens = p.sharedSlots
 	s.init = string(encode(nil, s.x.canonical(append([]int32(nil), p.init...), -1)))
 	if im := p.initMethod; im != nil {
 		outs, err := s.run(s.init, im, nil)
@@ -320,10 +307,10 @@ func (s *Sequential) Show(state string) string {
 	var parts []string
 	off := int32(0)
 	for i, v := range s.p.obj.Shared {
-		n := s.lens[i]
-		vals := make([]string, 0, n)
-		for k := int32(0); k < n && off+k < lay.nshared; k++ {
-			vals = append(vals, showValue(v.Type.Kind, st[off+k]))
+		n, w := s.lens[i], int32(v.Type.Slots())
+		vals := make([]string, 0, n/w)
+		for k := int32(0); k+w <= n && off+k+w <= lay.nshared; k += w {
+			vals = append(vals, showTyped(v.Type, st[off+k:off+k+w]))
 		}
 		off += n
 		if v.IsArray() {
@@ -337,7 +324,8 @@ func (s *Sequential) Show(state string) string {
 		h := s.p.obj.Heaps[lay.nodeType(st, a)-1]
 		fs := make([]string, len(h.Fields))
 		for i, f := range h.Fields {
-			fs[i] = f.Name + ": " + showValue(f.Type.Kind, st[a+lay.hdr+int32(i)])
+			at := a + lay.hdr + int32(f.Index)
+			fs[i] = f.Name + ": " + showTyped(f.Type, st[at:at+int32(f.Type.Slots())])
 		}
 		parts = append(parts, fmt.Sprintf("#%d%s{%s}", id, h.Name, strings.Join(fs, ", ")))
 	}
@@ -375,6 +363,19 @@ func (s *Sequential) wellFormed(st []int32) bool {
 		}
 	}
 	return true
+}
+
+// showTyped renders the value of type t stored in the slots vals: a word
+// as a construction, W(#1, false).
+func showTyped(t check.Type, vals []int32) string {
+	if t.Kind != check.Word {
+		return showValue(t.Kind, vals[0])
+	}
+	fs := make([]string, len(vals))
+	for i, f := range t.Word.Fields {
+		fs[i] = showValue(f.Type.Kind, vals[i])
+	}
+	return t.Word.Name + "(" + strings.Join(fs, ", ") + ")"
 }
 
 // showValue renders a stored value of kind k; references as #id or null.

@@ -153,6 +153,12 @@ func (c *symChecker) mark(e *expr, m int32) bool {
 		c.tidLocals[m] |= bit
 		return true
 	case eShared, eElem:
+		if e.stride > 1 {
+			// Permuting an array of words would move k slots per
+			// element; the symmetry does not do that.
+			c.refuse(e.pos, fmt.Sprintf("a thread id is stored in %s, an array of words; thread symmetry supports thread ids in scalar arrays and variables only", e.name))
+			return false
+		}
 		if c.tidVars[e.v] {
 			return false
 		}
@@ -177,13 +183,20 @@ func (c *symChecker) inferThreadIDs() {
 		changed = false
 		for pc := 1; pc < len(c.p.code); pc++ {
 			in := &c.p.code[pc]
-			if in.op == opAssign && c.isThreadID(in.x, in.method) {
-				changed = c.mark(in.lhs, in.method) || changed
+			if in.op == opAssign || in.op == opAssignWord {
+				xs := in.values()
+				for j, l := range in.targets() {
+					if c.isThreadID(xs[j], in.method) {
+						changed = c.mark(l, in.method) || changed
+					}
+				}
 			}
-			for _, e := range []*expr{in.lhs, in.x} {
+			for _, e := range append(in.targets(), in.values()...) {
 				walkExpr(e, func(x *expr) {
-					if x.k == eCas && (c.isThreadID(x.c, in.method) || c.isThreadID(x.b, in.method)) {
-						changed = c.mark(x.a, in.method) || changed
+					for _, s := range casSlots(x) {
+						if c.isThreadID(s.nw, in.method) || c.isThreadID(s.old, in.method) {
+							changed = c.mark(s.loc, in.method) || changed
+						}
 					}
 				})
 			}
@@ -203,6 +216,29 @@ func walkExpr(e *expr, f func(*expr)) {
 	for _, fi := range e.inits {
 		walkExpr(fi.x, f)
 	}
+	for _, x := range e.list {
+		walkExpr(x, f)
+	}
+}
+
+// casSlot is one slot of a cas: its location, expected and new values.
+type casSlot struct{ loc, old, nw *expr }
+
+// casSlots returns the slots of the cas e (one for a scalar cas, one per
+// field for a cas on a word), or nil if e is no cas.
+func casSlots(e *expr) []casSlot {
+	switch e.k {
+	case eCas:
+		return []casSlot{{e.a, e.b, e.c}}
+	case eCasWord:
+		k := len(e.list) / 3
+		out := make([]casSlot, k)
+		for j := range k {
+			out[j] = casSlot{e.list[j], e.list[k+j], e.list[2*k+j]}
+		}
+		return out
+	}
+	return nil
 }
 
 // checkCode checks every instruction's use of thread ids.
@@ -236,9 +272,12 @@ func (c *symChecker) checkCode() {
 		case opFree:
 			ctx = "freed"
 		}
-		if in.op == opAssign {
-			c.location(in.lhs)
-			c.store(in.lhs, in.x)
+		if in.op == opAssign || in.op == opAssignWord {
+			xs := in.values()
+			for j, l := range in.targets() {
+				c.location(l)
+				c.store(l, xs[j])
+			}
 			continue
 		}
 		c.expr(in.x, ctx, false)
@@ -249,13 +288,20 @@ func (c *symChecker) checkCode() {
 // shared thread-id location: the thread ids there must start at 0.
 func (c *symChecker) initStores(in *instr) {
 	tidVar := func(e *expr) bool { return (e.k == eShared || e.k == eElem) && c.tidVars[e.v] }
-	if in.op == opAssign && tidVar(in.lhs) && !isZero(in.x) {
-		c.refuse(in.lhs.pos, fmt.Sprintf("the init block sets %s, which holds thread ids; thread symmetry needs it to start at 0", in.lhs.name))
+	if in.op == opAssign || in.op == opAssignWord {
+		xs := in.values()
+		for j, l := range in.targets() {
+			if tidVar(l) && !isZero(xs[j]) {
+				c.refuse(l.pos, fmt.Sprintf("the init block sets %s, which holds thread ids; thread symmetry needs it to start at 0", l.name))
+			}
+		}
 	}
-	for _, e := range []*expr{in.lhs, in.x} {
+	for _, e := range append(in.targets(), in.values()...) {
 		walkExpr(e, func(x *expr) {
-			if x.k == eCas && tidVar(x.a) {
-				c.refuse(x.pos, fmt.Sprintf("the init block sets %s, which holds thread ids; thread symmetry needs it to start at 0", x.a.name))
+			for _, s := range casSlots(x) {
+				if tidVar(s.loc) {
+					c.refuse(x.pos, fmt.Sprintf("the init block sets %s, which holds thread ids; thread symmetry needs it to start at 0", s.loc.name))
+				}
 			}
 		})
 	}
@@ -295,6 +341,10 @@ func isZero(e *expr) bool { return e.k == eConst && e.v == 0 && e.name == "" }
 func (c *symChecker) index(e *expr) {
 	c.names[e.v] = e.name
 	if c.isThreadID(e.a, c.method) {
+		if e.stride > 1 {
+			c.refuse(e.a.pos, fmt.Sprintf("a thread id indexes %s, an array of words; thread symmetry needs thread ids only as the index of a scalar shared [1..nthreads] array", e.name))
+			return
+		}
 		if e.lo != 1 || e.n != int32(c.p.threads) {
 			c.refuse(e.a.pos, fmt.Sprintf("a thread id indexes %s, whose indices are %d..%d, not 1..nthreads; thread symmetry needs thread ids only as the index of a shared [1..nthreads] array",
 				e.name, e.lo, e.lo+e.n-1))
@@ -347,15 +397,17 @@ func (c *symChecker) expr(e *expr, ctx string, threadOK bool) {
 		}
 		c.expr(e.a, ctx, ok)
 		c.expr(e.b, ctx, ok)
-	case eCas:
-		c.location(e.a)
-		ok := c.isThreadID(e.a, c.method)
-		if ok && (!c.isThreadID(e.b, c.method) && !isZero(e.b) || !c.isThreadID(e.c, c.method) && !isZero(e.c)) {
-			c.refuse(e.pos, fmt.Sprintf("cas on %s, which holds thread ids, with a value that is neither a thread id nor 0", e.a.name))
-			return
+	case eCas, eCasWord:
+		for _, s := range casSlots(e) {
+			c.location(s.loc)
+			ok := c.isThreadID(s.loc, c.method)
+			if ok && (!c.isThreadID(s.old, c.method) && !isZero(s.old) || !c.isThreadID(s.nw, c.method) && !isZero(s.nw)) {
+				c.refuse(e.pos, fmt.Sprintf("cas on %s, which holds thread ids, with a value that is neither a thread id nor 0", s.loc.name))
+				return
+			}
+			c.expr(s.old, "in a cas", ok)
+			c.expr(s.nw, "stored", ok)
 		}
-		c.expr(e.b, "in a cas", ok)
-		c.expr(e.c, "stored", ok)
 	case eField:
 		c.expr(e.a, "as a node", false)
 	case eNew:

@@ -13,9 +13,11 @@ type Model struct {
 
 // Object is `object Name { decls }`; a hand-written spec has the same shape.
 type Object struct {
-	Pos     Pos
-	Name    *Ident
-	Heaps   []*HeapDecl
+	Pos   Pos
+	Name  *Ident
+	Heaps []*HeapDecl
+	// Words are the multi-field atomic word types (`word W { … }`).
+	Words   []*WordDecl
 	Shared  []*VarDecl
 	Methods []*Method
 	// Procs are the procedures: helpers that methods call, inlined
@@ -63,7 +65,16 @@ type HeapDecl struct {
 	Fields []*Field
 }
 
-// Field is a heap field or a method parameter.
+// WordDecl is `word W { f T; g U }`: a value of several fields stored
+// in one shared location, read, written and compared-and-swapped whole
+// (a marked pointer, a pointer with a version tag).
+type WordDecl struct {
+	Pos    Pos
+	Name   *Ident
+	Fields []*Field
+}
+
+// Field is a heap or word field, or a method parameter.
 type Field struct {
 	Name *Ident
 	Type *Type
@@ -86,6 +97,7 @@ const (
 	TInt
 	TBool
 	TRef
+	TNamed // a declared word type
 )
 
 // Type is `int`, `int(lo..hi)`, `bool`, `ref Node`, optionally prefixed by
@@ -100,6 +112,8 @@ type Type struct {
 	// around the range instead of failing (NoPos if absent).
 	Wrap Pos
 	Ref  *Ident // node type of a ref
+	// Named is the name of a word type (Kind TNamed).
+	Named *Ident
 }
 
 // Method is `method m(p T, ...) [T] { body }`, or a procedure

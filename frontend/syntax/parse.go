@@ -188,6 +188,16 @@ func (p *parser) parseObjectBody(pos Pos, name *Ident) *Object {
 		case SEMI:
 			p.next()
 			continue
+		case IDENT:
+			// word is a keyword only here, before a type name, so that
+			// models may keep it as a variable name.
+			if p.lit != "word" {
+				p.errorExpected("heap, word, shared, method, proc or init declaration")
+				p.next()
+				p.skipTo(HEAP, SHARED, METHOD, PROC, INIT, RBRACE)
+				continue
+			}
+			o.Words = append(o.Words, p.parseWord())
 		case HEAP:
 			pos := p.pos
 			p.next()
@@ -217,7 +227,7 @@ func (p *parser) parseObjectBody(pos Pos, name *Ident) *Object {
 				o.Init = m
 			}
 		default:
-			p.errorExpected("heap, shared, method, proc or init declaration")
+			p.errorExpected("heap, word, shared, method, proc or init declaration")
 			p.next()
 			p.skipTo(HEAP, SHARED, METHOD, PROC, INIT, RBRACE)
 			continue
@@ -237,13 +247,43 @@ func (p *parser) parseHeap(pos Pos) *HeapDecl {
 		if p.got(SEMI) {
 			continue
 		}
-		f := &Field{Name: p.ident()}
+		f := &Field{Name: p.fieldName()}
 		f.Type = p.parseType()
 		h.Fields = append(h.Fields, f)
 		p.endDecl()
 	}
 	p.expect(RBRACE)
 	return h
+}
+
+// parseWord parses `word W { f T; … }`, at the word.
+func (p *parser) parseWord() *WordDecl {
+	w := &WordDecl{Pos: p.pos}
+	p.next()
+	w.Name = p.ident()
+	p.expect(LBRACE)
+	for p.tok != RBRACE && p.tok != EOF {
+		if p.got(SEMI) {
+			continue
+		}
+		f := &Field{Name: p.fieldName()}
+		f.Type = p.parseType()
+		w.Fields = append(w.Fields, f)
+		p.endDecl()
+	}
+	p.expect(RBRACE)
+	return w
+}
+
+// fieldName parses the name of a field: an identifier, or ref, so that
+// a marked pointer's fields read as in the papers (p.next.ref).
+func (p *parser) fieldName() *Ident {
+	if p.tok == REF {
+		id := &Ident{Pos: p.pos, Name: "ref"}
+		p.next()
+		return id
+	}
+	return p.ident()
 }
 
 func (p *parser) parseShared() *VarDecl {
@@ -287,8 +327,11 @@ func (p *parser) parseType() *Type {
 		t.Kind = TRef
 		p.next()
 		t.Ref = p.ident()
+	case IDENT:
+		t.Kind = TNamed
+		t.Named = p.ident()
 	default:
-		p.errorExpected("type (int, bool or ref Node)")
+		p.errorExpected("type (int, bool, ref Node or a word type)")
 	}
 	return t
 }
@@ -308,6 +351,18 @@ func (p *parser) parseMethod() *Method {
 		}
 	}
 	p.expect(RPAREN)
+	if p.tok == IDENT {
+		// A word type as the result, if a body follows: `proc p() W {`;
+		// otherwise the body's '{' is missing, reported below.
+		save, saveErrs := *p, len(p.errs)
+		p.next()
+		isType := p.tok == LBRACE
+		*p = save
+		p.errs = p.errs[:saveErrs]
+		if isType {
+			m.Result = p.parseType()
+		}
+	}
 	switch p.tok {
 	case INTTYPE, BOOLTYPE, REF, LBRACK:
 		m.Result = p.parseType()
@@ -598,7 +653,7 @@ func (p *parser) parsePrimary() Expr {
 		n := &NewExpr{Pos: pos, Type: p.ident()}
 		if p.got(LBRACE) {
 			for p.tok != RBRACE && p.tok != EOF {
-				fi := &FieldInit{Name: p.ident()}
+				fi := &FieldInit{Name: p.fieldName()}
 				p.expect(COLON)
 				fi.Value = p.parseExpr()
 				n.Inits = append(n.Inits, fi)
@@ -620,7 +675,7 @@ func (p *parser) parsePrimary() Expr {
 		switch p.tok {
 		case DOT:
 			p.next()
-			x = &SelectorExpr{X: x, Sel: p.ident()}
+			x = &SelectorExpr{X: x, Sel: p.fieldName()}
 		case LBRACK:
 			p.next()
 			idx := p.parseExpr()

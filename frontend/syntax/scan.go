@@ -99,7 +99,8 @@ redo:
 			s.tok = kw
 		}
 		switch s.tok {
-		case IDENT, TRUE, FALSE, NULL, SKIP, RETURN, FOREVER, AUTO, INTTYPE, BOOLTYPE, LIN, BREAK, CONTINUE:
+		// ref ends a line as a word's field name: p.next.ref
+		case IDENT, TRUE, FALSE, NULL, SKIP, RETURN, FOREVER, AUTO, INTTYPE, BOOLTYPE, LIN, BREAK, CONTINUE, REF:
 			s.semiOK = true
 		default:
 			s.semiOK = false

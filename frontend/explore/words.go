@@ -1,0 +1,244 @@
+package explore
+
+import (
+	"fmt"
+
+	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/syntax"
+)
+
+// Words. A word (check.WordType) takes one slot per field wherever it is
+// stored: k consecutive slots of a node, of the shared variables (an
+// array of words is its elements' slots in order, so element i's field j
+// is at off + (i-lo)·k + j) or of a thread's locals. So a reference in a
+// word is a reference slot like any other: the canonicaliser renumbers
+// it, garbage collection follows it, explicit memory's reuse and the
+// private-node test see it, and the symmetry checker treats each field
+// as a location of its own. A word is only ever read, written, compared
+// or compared-and-swapped whole — one instruction over its k slots,
+// opAssignWord or eCasWord — so it behaves as one location: the
+// double-width CAS of a marked or counted pointer.
+
+// maxWordFields bounds the fields of a word (the machine keeps a word's
+// values in fixed arrays); the checker enforces it.
+const maxWordFields = check.MaxWordFields
+
+// slots returns the locations of the local v's slots: one for a scalar,
+// one per field for a word. base is the slot of the first local of v's
+// procedure frame, or -1 for the frame being lowered.
+func (c *compiler) slots(v *check.Var, base int32) []*expr {
+	if base < 0 {
+		base = 0
+		if len(c.frames) > 0 {
+			base = c.frames[len(c.frames)-1].base
+		}
+	}
+	if v.Type.Kind != check.Word {
+		return []*expr{{k: eLocal, v: base + int32(v.Slot), name: v.Name, ref: v.Type.Kind == check.Ref, pos: v.Pos}}
+	}
+	out := make([]*expr, len(v.Type.Word.Fields))
+	for j, f := range v.Type.Word.Fields {
+		out[j] = &expr{k: eLocal, v: base + int32(v.Slot+j), name: v.Name + "." + f.Name, ref: f.Type.Kind == check.Ref, pos: v.Pos}
+	}
+	return out
+}
+
+// values compiles e slot by slot: for a word, one expression per field
+// (a location's, or a construction's argument); else e alone.
+func (c *compiler) values(e syntax.Expr) []*expr {
+	t := c.info.Types[e]
+	if t.Kind != check.Word {
+		return []*expr{c.expr(e)}
+	}
+	fields := t.Word.Fields
+	out := make([]*expr, len(fields))
+	switch e := e.(type) {
+	case *syntax.ParenExpr:
+		return c.values(e.X)
+	case *syntax.CallExpr: // a construction W(a, b)
+		for j, a := range e.Args {
+			out[j] = c.expr(a)
+		}
+		return out
+	case *syntax.Ident:
+		v := c.info.Uses[e]
+		if v.Kind != check.SharedVar {
+			out = c.slots(v, -1)
+			for _, x := range out {
+				x.pos = e.Pos
+			}
+			return out
+		}
+		off, _, _ := c.shared(v)
+		for j, f := range fields {
+			out[j] = c.component(&expr{k: eShared, v: off + int32(j), shared: true, pos: e.Pos}, v.Name, f)
+		}
+		return out
+	case *syntax.IndexExpr:
+		v := c.info.Uses[e.X.(*syntax.Ident)]
+		off, lo, n := c.shared(v)
+		for j, f := range fields {
+			idx := c.pure(c.expr(e.Index), "an index of the array of words "+v.Name)
+			out[j] = c.component(&expr{k: eElem, v: off + int32(j), lo: lo, n: n, stride: int32(len(fields)), a: idx, shared: true, pos: e.Start()}, v.Name, f)
+		}
+		return out
+	case *syntax.SelectorExpr: // a word field of a node
+		hf := c.info.Fields[e]
+		node := c.pure(c.expr(e.X), "the node of the word field "+hf.Name)
+		for j, f := range fields {
+			out[j] = c.component(&expr{k: eField, v: int32(hf.Index + j), a: node, shared: true, pos: e.Start()}, hf.Name, f)
+		}
+		return out
+	}
+	c.errs.Add(c.prog.file.Position(e.Start()), "internal error: not a word expression")
+	return out
+}
+
+// component completes the location x of field f of the word called
+// name: its name for messages, whether it holds a reference, its range.
+func (c *compiler) component(x *expr, name string, f *check.Field) *expr {
+	x.name = name + "." + f.Name
+	x.ref = f.Type.Kind == check.Ref
+	if f.Type.HasRange {
+		x.rng = &f.Type
+	}
+	return x
+}
+
+// pure returns x after checking that evaluating it has no effect: the
+// location of a word is computed once per field, which must not allocate
+// or choose several times.
+func (c *compiler) pure(x *expr, what string) *expr {
+	impure := false
+	walkExpr(x, func(y *expr) { impure = impure || y.k == eNew || y.k == eAny || y.k == eCas || y.k == eCasWord })
+	if impure {
+		c.errs.Add(c.prog.file.Position(x.pos), fmt.Sprintf("%s may not use new, any or cas (it is evaluated once per field of the word); compute it into a local first", what))
+	}
+	return x
+}
+
+// assign emits the assignment of the values xs to the locations lhs, slot
+// by slot: a plain assignment for a scalar, opAssignWord for a word.
+func (c *compiler) assign(n syntax.Node, lhs, xs []*expr) int32 {
+	if len(lhs) == 1 {
+		return c.simple(opAssign, n, lhs[0], xs[0])
+	}
+	return c.emitStmt(instr{op: opAssignWord, step: c.step(n), lhsN: lhs, xN: xs})
+}
+
+// localOrConst reports whether every expression of xs is a local or a
+// constant.
+func localOrConst(xs []*expr) bool {
+	for _, x := range xs {
+		if x.k != eLocal && x.k != eConst {
+			return false
+		}
+	}
+	return true
+}
+
+// compareWords compiles w == v (every field equal) or w != v (some field
+// differs) on words.
+func (c *compiler) compareWords(e *syntax.BinaryExpr) *expr {
+	xs, ys := c.values(e.X), c.values(e.Y)
+	join := syntax.LAND
+	if e.Op == syntax.NEQ {
+		join = syntax.LOR
+	}
+	var out *expr
+	for j := range xs {
+		cmp := &expr{k: eBinary, op: e.Op, a: xs[j], b: ys[j], pos: e.OpPos}
+		cmp.shared = xs[j].shared || ys[j].shared
+		if out == nil {
+			out = cmp
+		} else {
+			out = &expr{k: eBinary, op: join, a: out, b: cmp, pos: e.OpPos, shared: out.shared || cmp.shared}
+		}
+	}
+	return out
+}
+
+// casWord compiles cas(w, old, new) on a word location w.
+func (c *compiler) casWord(e *syntax.CallExpr) *expr {
+	x := &expr{k: eCasWord, shared: true}
+	for _, a := range e.Args {
+		x.list = append(x.list, c.values(a)...)
+	}
+	return x
+}
+
+// initWord writes the initial value of the shared word (or array of
+// words) v, the i-th shared variable, a construction of constants, into st.
+func (c *compiler) initWord(st []int32, v *check.Var, i int) error {
+	call, ok := unparen(v.Init).(*syntax.CallExpr)
+	if !ok {
+		return c.errAt(v.Init.Start(), "the initial value of a word is a construction "+v.Type.Word.Name+"(…)")
+	}
+	k := int32(len(v.Type.Word.Fields))
+	for j, a := range call.Args {
+		val, err := c.constEval(a)
+		if err != nil {
+			return err
+		}
+		if ft := v.Type.Word.Fields[j].Type; ft.HasRange && (int64(val) < ft.Lo || int64(val) > ft.Hi) {
+			return c.errAt(a.Start(), fmt.Sprintf("initial value %d of %s.%s is outside %s", val, v.Name, v.Type.Word.Fields[j].Name, ft))
+		}
+		for e := int32(0); e < c.sharedLen[i]; e++ {
+			st[c.sharedOff[i]+e*k+int32(j)] = val
+		}
+	}
+	return nil
+}
+
+// unparen strips the parentheses around e.
+func unparen(e syntax.Expr) syntax.Expr {
+	for {
+		p, ok := e.(*syntax.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+// assignWord executes opAssignWord: every value is read, and every
+// location found, before any is written.
+func (m *machine) assignWord(in *instr) {
+	var vals, addrs [maxWordFields]int32
+	for j, x := range in.xN {
+		vals[j] = m.eval(x)
+	}
+	for j, l := range in.lhsN {
+		addrs[j] = m.addr(l)
+	}
+	if m.err != nil {
+		return
+	}
+	for j, l := range in.lhsN {
+		m.store(l, addrs[j], vals[j])
+	}
+}
+
+// casWord evaluates eCasWord: if every slot of the word holds its expected
+// value, all are replaced by the new ones at once.
+func (m *machine) casWord(e *expr) int32 {
+	k := len(e.list) / 3
+	var addrs, exp, nw [maxWordFields]int32
+	for j := range k {
+		addrs[j] = m.addr(e.list[j])
+		exp[j] = m.eval(e.list[k+j])
+		nw[j] = m.eval(e.list[2*k+j])
+	}
+	if m.err != nil {
+		return 0
+	}
+	for j := range k {
+		if m.mem[addrs[j]] != exp[j] {
+			return 0
+		}
+	}
+	for j := range k {
+		m.store(e.list[j], addrs[j], nw[j])
+	}
+	return 1
+}
