@@ -355,9 +355,15 @@ func (o *partOutcome) failure(h *History, group []int) *Failure {
 
 // checkPartition decides one partition with the best applicable procedure.
 func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop) partOutcome {
-	ops := make([]Op, len(group))
-	for i, g := range group {
-		ops[i] = h.Ops[g]
+	// A partition that is the whole history (one object, as in register
+	// histories) is not copied: the operations are the largest structure
+	// of a small run. Nothing below writes to them.
+	ops := h.Ops
+	if !isSeq(group, len(h.Ops)) {
+		ops = make([]Op, len(group))
+		for i, g := range group {
+			ops[i] = h.Ops[g]
+		}
 	}
 	if q, isSeq := spec.(sequence); algo == Auto && isSeq {
 		// Queues: the bad patterns decide; stacks: patterns, then peeling.

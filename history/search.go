@@ -92,9 +92,12 @@ func search(ops []Op, spec Spec, st stop) searchResult {
 	// result is mapped back at the end.
 	byCall := seq(len(ops))
 	sort.SliceStable(byCall, func(a, b int) bool { return ops[byCall[a]].Call < ops[byCall[b]].Call })
-	sorted := make([]Op, len(ops))
-	for k, i := range byCall {
-		sorted[k] = ops[i]
+	sorted := ops // recorded histories are mostly in call order already
+	if !isSeq(byCall, len(ops)) {
+		sorted = make([]Op, len(ops))
+		for k, i := range byCall {
+			sorted[k] = ops[i]
+		}
 	}
 	res := searchSorted(sorted, spec, st)
 	for k, i := range res.prefix {

@@ -520,3 +520,16 @@ func seq(n int) []int {
 	}
 	return s
 }
+
+// isSeq reports whether s is seq(n).
+func isSeq(s []int, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i, x := range s {
+		if x != i {
+			return false
+		}
+	}
+	return true
+}
