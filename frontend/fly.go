@@ -1,6 +1,9 @@
 package frontend
 
-import "github.com/linbis/linbis/frontend/explore"
+import (
+	"github.com/linbis/linbis/frontend/explore"
+	"github.com/linbis/linbis/lts"
+)
 
 // FlyResult is the outcome of an on-the-fly check (see explore.CheckOnTheFly).
 type FlyResult = explore.FlyResult
@@ -19,4 +22,12 @@ type Reductions struct {
 // opts.MaxStates bounds the product pairs.
 func CheckOnTheFly(m *Model, b Bounds, opts Options, r Reductions) (*FlyResult, error) {
 	return explore.CheckOnTheFly(m.Program, b, explore.FlyOptions{Options: opts, Symmetry: r.Symmetry})
+}
+
+// ReplayOnBounds replays tr, a violation or lasso that CheckOnTheFly found
+// under smaller bounds, on the unreduced semantics of m under b, and
+// returns it as a trace there (explore.ReplayOnBounds); the error wraps
+// explore.ErrNoReplay when it is not a violation under b.
+func ReplayOnBounds(m *Model, b Bounds, opts Options, tr *lts.Trace) (*lts.Trace, error) {
+	return explore.ReplayOnBounds(m.Program, b, opts, tr)
 }

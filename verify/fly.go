@@ -29,6 +29,14 @@ type FlyReport struct {
 	// Complete is false when the search stopped at a refinement violation
 	// before seeing every state (lock-freedom is then undecided).
 	Complete bool `json:"complete"`
+	// Ladder lists the clients searched in turn, the requested bounds
+	// last unless a violation was found and replayed before (ladder.go);
+	// the figures above are those of the last one.
+	Ladder []LadderStage `json:"ladder,omitempty"`
+	// FoundAt is the smaller client whose search found the violation,
+	// replayed under the requested bounds; nil when the requested bounds'
+	// own search decided.
+	FoundAt *BoundsReport `json:"found_at,omitempty"`
 }
 
 // runFly fills r by the on-the-fly check.
@@ -38,13 +46,14 @@ func runFly(r *Report, m *frontend.Model, b frontend.Bounds, opts Options, timed
 	}
 	r.Method = string(Fly)
 	var res *frontend.FlyResult
+	var stages []LadderStage
 	err := timed("on-the-fly", func() (string, error) {
 		copts := opts.Compile
 		if opts.Progress != nil && copts.Progress == nil {
 			copts.Progress = func(pairs, _ int64) { opts.Progress("product pairs", pairs) }
 		}
 		var err error
-		res, err = frontend.CheckOnTheFly(m, b, copts, opts.Reductions)
+		res, stages, err = checkByLadder(m, b, copts, opts)
 		if err != nil {
 			return "", err
 		}
@@ -61,6 +70,12 @@ func runFly(r *Report, m *frontend.Model, b frontend.Bounds, opts Options, timed
 	}
 	fr := &FlyReport{Reductions: []string{}, Pairs: res.Stats.Pairs, States: res.Stats.States, Transitions: res.Stats.Transitions,
 		SpecStates: res.Stats.SpecStates, Subsets: res.Stats.Subsets, Complete: res.LockFreeChecked}
+	fr.Ladder = stages
+	if last := stages[len(stages)-1]; last.Threads != b.Threads || last.Ops != b.Ops {
+		fr.FoundAt = &BoundsReport{Threads: last.Threads, Ops: last.Ops, Values: b.Values}
+		r.Notes = append(r.Notes, fmt.Sprintf("the counterexample was found by the search of the smaller client threads=%d ops=%s and replayed under the requested bounds; "+
+			"it is a shortest one of that client, and a shorter one may exist under the requested bounds (--shortest searches them alone)", last.Threads, opsWord(last.Ops)))
+	}
 	if res.Symmetric {
 		fr.Reductions = append(fr.Reductions, "symmetry")
 	} else if opts.Reductions.Symmetry {
@@ -83,9 +98,16 @@ func runFly(r *Report, m *frontend.Model, b frontend.Bounds, opts Options, timed
 	return nil
 }
 
+func opsWord(ops int) string {
+	if ops < 0 {
+		return "forever"
+	}
+	return fmt.Sprint(ops)
+}
+
 // flyTheorem says what the on-the-fly verdicts rest on.
 func flyTheorem(r *Report, fr *FlyReport) string {
-	var lin string
+	lin := "linearizability not checked"
 	switch r.Linearizable {
 	case Yes:
 		lin = "linearizable by Thm 3.3 (Yang et al.; Liu et al. Thm 1): every trace of impl is a trace of spec"

@@ -36,6 +36,15 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Fprintf(&sb, "on the fly     %d implementation states, %d product pairs, %d successors computed (no LTS built)\n", f.States, f.Pairs, f.Transitions)
 		fmt.Fprintf(&sb, "specification  %d states explored, %d subsets\n", f.SpecStates, f.Subsets)
 		fmt.Fprintf(&sb, "reductions     %s", reductions)
+		if len(f.Ladder) > 1 {
+			sb.WriteString("\nladder        ")
+			for i, st := range f.Ladder {
+				if i > 0 {
+					sb.WriteString(";")
+				}
+				fmt.Fprintf(&sb, " %d×%s %s (%d states)", st.Threads, opsWord(st.Ops), st.Result, st.States)
+			}
+		}
 	} else {
 		fmt.Fprintf(&sb, "implementation %s", r.Impl)
 		if r.ImplQuotient != nil {

@@ -64,6 +64,11 @@ type Options struct {
 	LinPoints bool
 	// Reductions select the reductions of the on-the-fly method.
 	Reductions frontend.Reductions
+	// Shortest makes the on-the-fly method search the requested bounds
+	// alone, without the ladder of smaller clients (ladder.go): a
+	// counterexample is then a shortest one under them, at the cost of
+	// exhausting every level above it.
+	Shortest bool
 	// Progress, if set, receives a stage name and a count now and then.
 	Progress func(stage string, count int64)
 }

@@ -34,6 +34,7 @@ func verifyFlags() []cli.Flag {
 	return append(modelFlags(),
 		&cli.StringFlag{Name: "method", Value: "auto", Usage: "auto (bisim while the implementation's LTS has at most 1 M states, else fly), bisim (bisimulation, falling back to refinement), refine, both (timings side by side), or fly (on the fly, without building the LTSs)"},
 		&cli.StringFlag{Name: "reduce", Value: "all", Usage: "reductions of the on-the-fly method: none, symmetry or all"},
+		&cli.BoolFlag{Name: "shortest", Usage: "on the fly, search the requested bounds alone, not first the ladder of smaller clients: a counterexample is then a shortest one under them"},
 		&cli.BoolFlag{Name: "antichain", Value: true, Usage: "antichain pruning in the refinement check"},
 		&cli.IntFlag{Name: "max-pairs", Usage: "stop the refinement check after this many pairs (0: its default)"},
 		bisimAlgorithmFlag,
@@ -85,7 +86,7 @@ func runVerify(c *cli.Context) error {
 	defer mt.Done()
 	opts := verify.Options{
 		Method: method, Compile: copts, Antichain: c.Bool("antichain"), MaxPairs: c.Int("max-pairs"),
-		Algorithm: alg, LinPoints: c.Bool("lin-points"), Reductions: reductions,
+		Algorithm: alg, LinPoints: c.Bool("lin-points"), Reductions: reductions, Shortest: c.Bool("shortest"),
 	}
 	if mt != nil {
 		opts.Progress = (&progressLine{mt: mt}).stage
