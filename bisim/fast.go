@@ -58,6 +58,11 @@ import (
 // and tauSrc that of τ-transition sources by target; inertOut[s] counts the
 // inert τ-steps of s and bottom[b] the bottom states of b.
 //
+// Start: not one block but the classes of the states' weakly enabled
+// labels (splitByEnabledLabels, fast_init.go), all target-dirty; on model
+// checkers' LTSs this halves the work, which one block, split under every
+// label in turn, spent mostly in backward closures through the whole LTS.
+//
 // Worklist: a target-dirty block C may make blocks with transitions into it
 // unstable under (a, C) for some a; processTarget groups the transitions
 // into C by label and splits under each (a, C). Both halves of every split
@@ -113,7 +118,9 @@ func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 
 // refine splits until the worklist and the local splitters are empty.
 func (r *refiner) refine(opts *Options) {
-	r.pushTarget(0)
+	for b := range r.numBlocks {
+		r.pushTarget(b)
+	}
 	steps := 0
 	for {
 		r.splitLocal()
@@ -235,6 +242,7 @@ func newRefiner(k *kernel) *refiner {
 			r.rep[0] = r.lighter(r.rep[0], s)
 		}
 	}
+	r.splitByEnabledLabels()
 	return r
 }
 
