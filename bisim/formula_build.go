@@ -1,8 +1,9 @@
 package bisim
 
 import (
-	"cmp"
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"slices"
 
 	"github.com/linbis/linbis/lts"
@@ -52,9 +53,11 @@ import (
 // B. On the quotient the τ-steps other than self-loops form a DAG (states
 // on a τ-cycle are branching bisimilar), and a divergent class is a τ
 // self-loop, so signatures are unions taken bottom-up in τ order. Blocks
-// split by signature; each split is recorded as a node of a tree (parent,
-// round). Two states are separated at round r+1 when their blocks at level
-// r agree and their signatures at level r differ.
+// split by signature (grouped by a hash, checked for collisions); each split
+// is recorded as a node of a tree (parent, round). Two states are separated
+// at round r+1 when their blocks at level r agree and their signatures at
+// level r differ. The rounds stop at the one that separates the pair
+// asked for: the pairs its formula needs were all separated before.
 //
 // For such a pair (x, y) with (a, B') in the signature of x and not of y,
 // x reaches through s0 = x, …, sn (in B) a step sn -a-> x' ∈ B'. The
@@ -96,8 +99,11 @@ type formulaBuilder struct {
 const sigDiv = ^uint64(0)
 
 // newFormulaBuilder refines q round by round from the trivial partition,
-// recording the splits. It fails (a bug) when q is not minimal.
-func newFormulaBuilder(q *lts.LTS, eq Equivalence) (*formulaBuilder, error) {
+// recording the splits, until the round that separates x and y: every pair
+// a formula for (x, y) needs was separated before (see the design
+// comment), so later rounds would only cost. It fails (a bug) when x and y
+// are never separated, which means q is not minimal.
+func newFormulaBuilder(q *lts.LTS, eq Equivalence, x, y int32) (*formulaBuilder, error) {
 	fb := &formulaBuilder{q: q, eq: eq, block: make([]int32, q.NumStates),
 		parent: []int32{-1}, born: []int32{0}, check: newFormulaChecker(q), memo: map[[2]int32]*Formula{}}
 	if eq != Strong {
@@ -115,8 +121,13 @@ func newFormulaBuilder(q *lts.LTS, eq Equivalence) (*formulaBuilder, error) {
 	// blocks of successors, and inherited along inert τ-steps, which stay
 	// inside the block); the others are left alone.
 	dirty := []bool{true}
-	var states []int32
-	for round := int32(1); ; round++ {
+	var states, changed []int32
+	// Signatures are grouped by hashing, not by sorting: on a nearly
+	// discrete quotient (strong bisimilarity) the dirty blocks are large
+	// for many rounds, and sorting them each round cost more than the
+	// minimisation itself.
+	groups := signatureGroups{seed: maphash.MakeSeed(), index: map[groupKey]int32{}}
+	for round := int32(1); fb.block[x] == fb.block[y]; round++ {
 		states = states[:0]
 		for s := range q.NumStates {
 			if dirty[fb.block[s]] {
@@ -124,42 +135,29 @@ func newFormulaBuilder(q *lts.LTS, eq Equivalence) (*formulaBuilder, error) {
 			}
 		}
 		fb.signatures(sig, dirty)
-		// Sort the states by (block, signature): a block splits when its
-		// run holds more than one signature, each becoming a fresh block.
-		slices.SortFunc(states, func(x, y int32) int {
-			if c := cmp.Compare(fb.block[x], fb.block[y]); c != 0 {
-				return c
-			}
-			return slices.Compare(sig[x], sig[y])
-		})
 		clear(dirty)
-		var changed []int32
-		for i := 0; i < len(states); {
-			b := fb.block[states[i]]
-			j := i + 1
-			for j < len(states) && fb.block[states[j]] == b {
-				j++
+		group := groups.assign(states, fb.block, sig, len(fb.parent))
+		// A block splits when its states fall in more than one group; each
+		// group becomes a fresh block, numbered in the order of its first
+		// state so that the formulas do not depend on the hash seed.
+		changed = changed[:0]
+		groupBlock := make([]int32, len(groups.reps))
+		for i, s := range states {
+			b := fb.block[s]
+			if groups.perBlock[b] < 2 {
+				continue
 			}
-			if !slices.Equal(sig[states[i]], sig[states[j-1]]) {
-				for g := i; g < j; {
-					h := g + 1
-					for h < j && slices.Equal(sig[states[h]], sig[states[g]]) {
-						h++
-					}
-					nb := int32(len(fb.parent))
-					fb.parent = append(fb.parent, b)
-					fb.born = append(fb.born, round)
-					for _, s := range states[g:h] {
-						next[s] = nb
-					}
-					g = h
-				}
-				changed = append(changed, states[i:j]...)
+			g := group[i]
+			if groupBlock[g] == 0 {
+				groupBlock[g] = int32(len(fb.parent))
+				fb.parent = append(fb.parent, b)
+				fb.born = append(fb.born, round)
 			}
-			i = j
+			next[s] = groupBlock[g]
+			changed = append(changed, s)
 		}
 		if len(changed) == 0 {
-			break
+			return nil, fmt.Errorf("internal error: the quotient is not minimal (states %d and %d are never separated)", x, y)
 		}
 		for len(dirty) < len(fb.parent) {
 			dirty = append(dirty, false)
@@ -173,10 +171,59 @@ func newFormulaBuilder(q *lts.LTS, eq Equivalence) (*formulaBuilder, error) {
 			}
 		}
 	}
-	if distinct := slices.Compact(slices.Sorted(slices.Values(fb.block))); len(distinct) != len(fb.block) {
-		return nil, fmt.Errorf("internal error: the quotient is not minimal (%d classes of %d states)", len(distinct), len(fb.block))
-	}
 	return fb, nil
+}
+
+// signatureGroups groups the states of one round by (block, signature).
+type signatureGroups struct {
+	seed maphash.Seed
+	// index maps a block and a signature's hash (with a counter for the
+	// rare collisions) to a group; reps holds each group's first state.
+	index map[groupKey]int32
+	reps  []int32
+	// perBlock counts the groups of each block.
+	perBlock []int32
+	buf      []byte
+}
+
+// groupKey is a block, the hash of a signature, and the number of
+// different signatures with that hash met before in the block.
+type groupKey struct {
+	block     int32
+	collision int32
+	hash      uint64
+}
+
+// assign returns the group of every state of states (in order).
+// numBlocks is the number of blocks so far.
+func (g *signatureGroups) assign(states, block []int32, sig [][]uint64, numBlocks int) []int32 {
+	clear(g.index)
+	g.reps = g.reps[:0]
+	g.perBlock = slices.Grow(g.perBlock[:0], numBlocks)[:numBlocks]
+	clear(g.perBlock)
+	group := make([]int32, len(states))
+	for i, s := range states {
+		g.buf = g.buf[:0]
+		for _, e := range sig[s] {
+			g.buf = binary.LittleEndian.AppendUint64(g.buf, e)
+		}
+		key := groupKey{block: block[s], hash: maphash.Bytes(g.seed, g.buf)}
+		for {
+			id, ok := g.index[key]
+			if !ok {
+				id = int32(len(g.reps))
+				g.index[key] = id
+				g.reps = append(g.reps, s)
+				g.perBlock[key.block]++
+			} else if !slices.Equal(sig[g.reps[id]], sig[s]) {
+				key.collision++
+				continue
+			}
+			group[i] = id
+			break
+		}
+	}
+	return group
 }
 
 // signatures computes the signature of every state in a dirty block
@@ -340,6 +387,9 @@ func (fb *formulaBuilder) witnessed(s, j, b int32) (entries []witnessEntry, exit
 func (fb *formulaBuilder) distinguish(x, y int32) (*Formula, error) {
 	if x == y {
 		return nil, fmt.Errorf("internal error: a state cannot be told from itself")
+	}
+	if fb.block[x] == fb.block[y] {
+		return nil, fmt.Errorf("internal error: quotient states %d and %d are not separated by the rounds recorded", x, y)
 	}
 	if f, ok := fb.memo[[2]int32{x, y}]; ok {
 		return f, nil

@@ -43,7 +43,7 @@ func distinguishingFormula(a, b, u *lts.LTS, off int32, k *kernel, kblock, class
 		}
 		f, holdsIn = traceFormula(holder, path, eq), side
 	} else {
-		fb, err := newFormulaBuilder(q, eq)
+		fb, err := newFormulaBuilder(q, eq, x, y)
 		if err != nil {
 			return nil, 0, false, err
 		}
@@ -124,10 +124,12 @@ func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rena
 	e.Witness.Title = fmt.Sprintf("a path of %s that takes the formula's steps:", e.Holder)
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s and %s are not %s bisimilar. This formula holds in the initial state of %s and not in that of %s "+
-		"(linbis model-checked it on both):\n  %v\nIn words, %s\n", names[0], names[1], eq, e.Holder, e.Other, f, e.Holder)
-	for _, line := range strings.Split(f.English(), "\n") {
-		fmt.Fprintf(&sb, "  %s\n", line)
+		"(linbis model-checked it on both):\n  %v\n", names[0], names[1], proseName(eq), e.Holder, e.Other, f)
+	steps := "every step may come after τ-steps"
+	if eq == Strong {
+		steps = "step by step, τ-steps included"
 	}
+	fmt.Fprintf(&sb, "In words (%s):\n%s\n", steps, wrap(e.Holder+" "+f.English()+".", "  ", 100))
 	if otherPath, ok := lts.Replay(other, e.Witness.Visible()); ok {
 		e.OtherPath = lts.TraceOf(other, otherPath)
 		e.OtherPath.Title = fmt.Sprintf("a path of %s with the same visible steps (no path of %s does what the formula says):", e.Other, e.Other)
@@ -137,7 +139,7 @@ func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rena
 		}
 		if sameTraces {
 			fmt.Fprintf(&sb, "%s can take the same visible steps, and the two have the same traces: the difference is in the choices left open along the way (%s bisimilarity, not trace equivalence).",
-				e.Other, eq)
+				e.Other, proseName(eq))
 		} else {
 			fmt.Fprintf(&sb, "%s can take the same visible steps (whether their traces differ elsewhere was not settled: the search for a distinguishing trace stopped at its limit of %d pairs of state sets).",
 				e.Other, limit)
@@ -246,4 +248,13 @@ func (e *FormulaEvidence) Export(dir, base string) error {
 		}
 	}
 	return nil
+}
+
+// proseName names eq for a sentence: "divergence-preserving branching"
+// rather than the option name "divbranching".
+func proseName(eq Equivalence) string {
+	if eq == DivBranching {
+		return "divergence-preserving branching"
+	}
+	return eq.String()
 }

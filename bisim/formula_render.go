@@ -2,93 +2,172 @@ package bisim
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/linbis/linbis/lts"
 )
 
-// English renders f, a property of a state, for a person: one clause per
-// line, nested clauses indented, actions in words ("thread 2 calls
-// pop()"). It begins with "can" or "cannot" where it can.
+// English renders f, a property of a state, as an English verb phrase
+// for a person to read after the name of the LTS ("the implementation can
+// call read() in thread 2, then take τ-steps (through states that …) to
+// reach a state that cannot … but can …"): steps in a row read as a chain
+// joined by "then", what must hold on the way as a parenthesis after the
+// step, what holds where the chain ends as "to reach a state that …",
+// negated steps as "cannot", and returns of one operation that are all
+// still possible as one phrase ("can still return EMPTY as well as 1 from
+// pop in thread 2"). Under the branching equivalences a step may follow
+// τ-steps (the caller says so once); under strong bisimilarity every step
+// is one transition. A list item that has a clause of its own is
+// parenthesised unless it ends the list, so the nesting stays readable.
 func (f *Formula) English() string {
-	var lines []string
-	describe(f, "", &lines)
-	return strings.Join(lines, "\n")
+	return phrase(f)
 }
 
-// describe appends the lines that say f, each prefixed by indent.
-func describe(f *Formula, indent string, lines *[]string) {
-	add := func(s string) { *lines = append(*lines, indent+s) }
+// phrase says f as a verb phrase ("can …", "cannot …").
+func phrase(f *Formula) string {
 	switch f.Op {
 	case OpTrue:
-		add("holds (true)")
+		return "holds (true)"
 	case OpNot:
 		g := f.Args[0]
 		if g.Op == OpDiamond || g.Op == OpUntil || g.Op == OpDiverge {
-			// The negation covers the whole chain: its later lines are
-			// indented under "cannot".
-			start := len(*lines)
-			describe(g, indent, lines)
-			(*lines)[start] = indent + "cannot" + strings.TrimPrefix((*lines)[start][len(indent):], "can")
-			for i := start + 1; i < len(*lines); i++ {
-				(*lines)[i] = "    " + (*lines)[i]
-			}
-			return
+			return "cannot " + strings.TrimPrefix(phrase(g), "can ")
 		}
-		add("not this:")
-		describe(g, indent+"    ", lines)
-	case OpAnd, OpOr:
-		if f.Op == OpAnd {
-			add("all of these:")
-		} else {
-			add("one of these:")
+		return "is not a state that " + phrase(g)
+	case OpAnd:
+		return list(mergeReturns(f.Args), "and")
+	case OpOr:
+		parts := make([]string, len(f.Args))
+		for i, g := range f.Args {
+			parts[i] = phrase(g)
 		}
-		for _, g := range f.Args {
-			start := len(*lines)
-			describe(g, indent+"  ", lines)
-			(*lines)[start] = indent + "- " + strings.TrimPrefix((*lines)[start], indent+"  ")
-		}
-	case OpDiamond:
-		add("can, in one step, " + actionPhrase(f.Label) + then(f.Args[0]))
-		continued(f.Args[0], indent, lines)
-	case OpUntil:
-		stay, goal := f.Args[0], f.Args[1]
-		if stay.Op == OpTrue {
-			add("can, after τ-steps, " + actionPhrase(f.Label) + then(goal))
-			continued(goal, indent, lines)
-			return
-		}
-		add("can take τ-steps, staying in states that")
-		describe(stay, indent+"    ", lines)
-		add("  and then " + actionPhrase(f.Label) + then(goal))
-		if goal.Op != OpTrue {
-			describe(goal, indent+"  ", lines)
-		}
+		return "either " + list(parts, "or")
+	case OpDiamond, OpUntil:
+		return "can " + chain(f)
 	case OpDiverge:
 		if f.Args[0].Op == OpTrue {
-			add("can take τ-steps forever")
-		} else {
-			add("can take τ-steps forever, staying in states that")
-			describe(f.Args[0], indent+"    ", lines)
+			return "can take τ-steps forever"
+		}
+		return "can take τ-steps forever through states that " + phrase(f.Args[0])
+	}
+	return f.String()
+}
+
+// chain says the steps that start at f (a diamond or until) and go on
+// while the formula reached is again a step.
+func chain(f *Formula) string {
+	var parts []string
+	for {
+		var step string
+		switch {
+		case f.Op == OpUntil && f.Label == lts.TauName:
+			step = "take τ-steps"
+		default:
+			step = actionPhrase(f.Label)
+		}
+		if f.Op == OpUntil && f.Args[0].Op != OpTrue {
+			step += " (through states that " + phrase(f.Args[0]) + ")"
+		}
+		parts = append(parts, step)
+		next := f.Args[len(f.Args)-1]
+		switch next.Op {
+		case OpTrue:
+			return strings.Join(parts, ", then ")
+		case OpDiamond, OpUntil:
+			f = next
+			continue
+		}
+		return strings.Join(parts, ", then ") + " to reach a state that " + phrase(next)
+	}
+}
+
+// returnStep is a formula that says "can return value from method in
+// thread" and nothing more, as phrase items; ok is false otherwise.
+func returnStep(f *Formula) (a lts.Action, ok bool) {
+	if (f.Op != OpUntil || f.Args[0].Op != OpTrue) && f.Op != OpDiamond || f.Args[len(f.Args)-1].Op != OpTrue {
+		return a, false
+	}
+	a, ok = lts.ParseAction(f.Label)
+	return a, ok && !a.Call && a.Value != ""
+}
+
+// mergeReturns phrases the items of a conjunction, saying the returns of
+// one operation that are all possible in one phrase, at the place of the
+// first of them.
+func mergeReturns(fs []*Formula) []string {
+	var parts []string
+	at := map[[2]string]int{} // thread and method -> index in parts
+	values := map[int][]string{}
+	for _, g := range fs {
+		if a, ok := returnStep(g); ok {
+			key := [2]string{fmt.Sprint(a.Thread), a.Method}
+			if i, seen := at[key]; seen {
+				values[i] = append(values[i], a.Value)
+				parts[i] = fmt.Sprintf("can still return %s from %s in thread %d", strings.Join(values[i], " as well as "), a.Method, a.Thread)
+				continue
+			}
+			at[key] = len(parts)
+			values[len(parts)] = []string{a.Value}
+		}
+		parts = append(parts, phrase(g))
+	}
+	return parts
+}
+
+// list joins parts with conj ("and", "or"): "A and B", "A, B, and C"; when
+// a part has commas of its own, "A, and B" and "A; B; and C"; "A but B"
+// when A says what cannot be done and B what can. A part that has a
+// clause of its own ("… to reach a state that …") is parenthesised unless
+// it is the last, so that the reader knows where it ends.
+func list(parts []string, conj string) string {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	commas := slices.ContainsFunc(parts, func(p string) bool { return strings.Contains(p, ",") })
+	for i := range parts[:len(parts)-1] {
+		if strings.Contains(parts[i], " that ") {
+			parts[i] = "(" + parts[i] + ")"
 		}
 	}
+	if len(parts) == 2 {
+		if conj == "and" && strings.HasPrefix(parts[0], "cannot ") && strings.HasPrefix(parts[1], "can ") {
+			conj = "but"
+		}
+		if commas {
+			return parts[0] + ", " + conj + " " + parts[1]
+		}
+		return parts[0] + " " + conj + " " + parts[1]
+	}
+	sep := ", "
+	if commas {
+		sep = "; "
+	}
+	return strings.Join(parts[:len(parts)-1], sep) + sep + conj + " " + parts[len(parts)-1]
 }
 
-// then is the end of the line of a step into a state that must satisfy
-// goal: nothing for true, "reaching a state that" otherwise.
-func then(goal *Formula) string {
-	if goal.Op == OpTrue {
-		return ""
+// wrap breaks text into lines of at most width runes (a longer word stays
+// whole), each prefixed by indent.
+func wrap(text, indent string, width int) string {
+	var sb strings.Builder
+	line := 0
+	for i, word := range strings.Fields(text) {
+		n := utf8.RuneCountInString(word)
+		switch {
+		case i == 0:
+			sb.WriteString(indent)
+		case line+1+n > width:
+			sb.WriteString("\n" + indent)
+			line = 0
+		default:
+			sb.WriteString(" ")
+			line++
+		}
+		sb.WriteString(word)
+		line += n
 	}
-	return ", reaching a state that"
-}
-
-// continued appends the description of goal, the state a step leads to,
-// at the same depth (a chain of steps reads as a list).
-func continued(goal *Formula, indent string, lines *[]string) {
-	if goal.Op != OpTrue {
-		describe(goal, indent, lines)
-	}
+	return sb.String()
 }
 
 // actionPhrase says what a step does: "call push(1) in thread 1", "return

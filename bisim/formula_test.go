@@ -363,18 +363,24 @@ func weakTraceOf(l *lts.LTS, visible []string) bool {
 	return len(cur) > 0
 }
 
-// TestFormulaEnglish pins the English reading of a branching formula with
-// a negated chain, a conjunction and divergence.
+// TestFormulaEnglish pins the English reading of branching formulas with
+// a negated chain, a conjunction, divergence, a stay condition, returns of
+// one operation said together, and of a strong formula.
 func TestFormulaEnglish(t *testing.T) {
 	f := Until(Until(True(), "ret(2,read,0)", True()), "tau",
 		And(Not(Until(True(), "call(1,write,1)", Until(True(), "ret(2,read,1)", True()))), Diverge(True())))
-	assert.Equal(t, `can take τ-steps, staying in states that
-    can, after τ-steps, return 0 from read in thread 2
-  and then take a τ-step, reaching a state that
-  all of these:
-  - cannot, after τ-steps, call write(1) in thread 1, reaching a state that
-        can, after τ-steps, return 1 from read in thread 2
-  - can take τ-steps forever`, f.English())
+	assert.Equal(t, "can take τ-steps (through states that can return 0 from read in thread 2) to reach a state that "+
+		"cannot call write(1) in thread 1, then return 1 from read in thread 2, but can take τ-steps forever", f.English())
+	ret := func(v string) *Formula { return Until(True(), "ret(2,pop,"+v+")", True()) }
+	g := Until(True(), "call(1,push,1)", Until(And(ret("EMPTY"), ret("1"), Until(True(), "call(1,pop)", ret("1"))), "tau",
+		Or(Not(ret("EMPTY")), Diverge(ret("1")))))
+	assert.Equal(t, "can call push(1) in thread 1, then take τ-steps (through states that can still return EMPTY as well as 1 "+
+		"from pop in thread 2, and can call pop() in thread 1, then return 1 from pop in thread 2) to reach a state that "+
+		"either cannot return EMPTY from pop in thread 2 or can take τ-steps forever through states that can return 1 from pop in thread 2",
+		g.English())
+	h := Diamond("call(1,push,1)", And(Diamond("tau", True()), Not(Diamond("ret(1,push)", True())), Diamond("x", True())))
+	assert.Equal(t, "can call push(1) in thread 1 to reach a state that can take a τ-step, cannot return from push in thread 1, and can do x",
+		h.English())
 }
 
 // shortTraceDiffers reports whether some sequence of at most n visible

@@ -125,3 +125,11 @@ func sideName(f *bisim.FormulaReport) string {
 	}
 	return f.B
 }
+
+// otherSideName names the side where f does not hold.
+func otherSideName(f *bisim.FormulaReport) string {
+	if f.HoldsIn == "A" {
+		return f.B
+	}
+	return f.A
+}

@@ -52,9 +52,30 @@ func WriteHTML(w io.Writer, r *Report) error {
 		}
 	}
 	for _, e := range r.Evidence {
+		if e.Formula != nil {
+			tl.Sections = append(tl.Sections, formulaSections(&e)...)
+			continue
+		}
 		tl.Sections = append(tl.Sections, timeline.Section{Heading: e.Kind, Intro: e.Explanation, Text: e.Interleaving})
 	}
 	return timeline.WriteHTML(w, tl)
+}
+
+// formulaSections shows a distinguishing formula as the text report does:
+// its explanation (the formula, its English reading) preformatted, since
+// the reading is laid out in lines, then the path of each side, titled by
+// the LTS it belongs to.
+func formulaSections(e *Evidence) []timeline.Section {
+	f := e.Formula
+	sections := []timeline.Section{
+		{Heading: fmt.Sprintf("distinguishing formula (holds in %s, not in %s)", sideName(f), otherSideName(f)),
+			Text: e.Explanation},
+		{Heading: e.Trace.Title, Text: e.Interleaving},
+	}
+	if e.OtherTrace != nil {
+		sections = append(sections, timeline.Section{Heading: e.OtherTrace.Title, Text: e.OtherInterleaving})
+	}
+	return sections
 }
 
 // label renders an operation as "push(1)" or "pop() → 2".

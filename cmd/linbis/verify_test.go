@@ -81,6 +81,9 @@ func TestVerifyExportAndHTML(t *testing.T) {
 	html, err := os.ReadFile(page)
 	require.NoError(t, err)
 	assert.Contains(t, string(html), "deq() → 2", "the failing operation is drawn")
+	assert.Contains(t, string(html), "distinguishing formula (holds in the implementation, not in the specification)")
+	assert.Contains(t, string(html), "In words (every step may come after τ-steps):")
+	assert.Contains(t, string(html), "a path of the implementation that takes the formula&#39;s steps:")
 	checkPageInChromium(t, page, "deq() → 2")
 }
 
