@@ -36,16 +36,14 @@ func Create(path string, write func(io.Writer) error) error {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	f, err := createTracked(dir, "."+base+".*.tmp")
 	if err != nil {
+		if errors.Is(err, ErrAbandoned) {
+			return err
+		}
 		return fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
 	tmp := f.Name()
-	if !track(tmp) {
-		f.Close()
-		os.Remove(tmp)
-		return ErrAbandoned
-	}
 	err = f.Chmod(0o644)
 	if err == nil {
 		err = write(f)
@@ -78,15 +76,37 @@ func unwrapPath(err error) error {
 	return err
 }
 
-func track(tmp string) bool {
+// createTracked creates a temporary file in dir, named by pattern as
+// os.CreateTemp does, and records it as pending in the same critical
+// section: were it recorded after its creation, a signal arriving in
+// between would have Abandon miss it and the process exit with the file
+// left behind. Once Abandon has run it creates nothing.
+func createTracked(dir, pattern string) (*os.File, error) {
 	mu.Lock()
 	defer mu.Unlock()
 	if abandoned {
-		return false
+		return nil, ErrAbandoned
 	}
-	pending[tmp] = true
-	return true
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	pending[f.Name()] = true
+	createdHook(f.Name())
+	return f, nil
 }
+
+// untrack removes a temporary and forgets it.
+func untrack(tmp string) {
+	mu.Lock()
+	defer mu.Unlock()
+	delete(pending, tmp)
+	os.Remove(tmp)
+}
+
+// createdHook is called with each temporary as soon as it exists; tests
+// set it to hold the moment a signal would be most harmful.
+var createdHook = func(string) {}
 
 // Abandon removes the temporaries of the writes under way and makes every
 // later Create fail without touching its target. It is for a process about
@@ -153,10 +173,14 @@ func CheckDir(dir string) error {
 // probe creates and removes a file in dir: the one sure test that outputs
 // can be written there (permissions, read-only mounts, ACLs).
 func probe(dir, what string) error {
-	f, err := os.CreateTemp(dir, ".linbis-probe-*")
+	f, err := createTracked(dir, ".linbis-probe-*")
+	if errors.Is(err, ErrAbandoned) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("%s: cannot write in %s: %w", what, dir, unwrapPath(err))
 	}
 	f.Close()
-	return os.Remove(f.Name())
+	untrack(f.Name())
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -64,6 +65,7 @@ func TestCheckWritableAndDir(t *testing.T) {
 
 // Abandon is tested last: it is for a process about to exit.
 func TestZAbandon(t *testing.T) {
+	undoAbandon(t)
 	dir := t.TempDir()
 	started, release := make(chan bool), make(chan bool)
 	done := make(chan error)
@@ -83,4 +85,56 @@ func TestZAbandon(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, entries, "neither the temporary nor the target")
 	assert.ErrorIs(t, Create(filepath.Join(dir, "late.txt"), func(io.Writer) error { return nil }), ErrAbandoned)
+}
+
+// TestZAbandonWhileCreating stops the process at its most harmful moment:
+// the temporary exists on disk and its write has not started. Abandon must
+// still remove it before it returns, for the process exits right after.
+// (A temporary recorded only after its creation was missed here: a run
+// stopped by SIGTERM once left a .spec.dot.*.tmp behind.)
+func TestZAbandonWhileCreating(t *testing.T) {
+	undoAbandon(t)
+	dir := t.TempDir()
+	created := make(chan bool)
+	saved := createdHook
+	createdHook = func(string) {
+		created <- true
+		time.Sleep(50 * time.Millisecond) // a slow scheduler between creating and recording
+	}
+	defer func() { createdHook = saved }()
+	done := make(chan error)
+	go func() {
+		done <- Create(filepath.Join(dir, "spec.dot"), func(w io.Writer) error {
+			_, err := io.WriteString(w, "digraph {}\n")
+			return err
+		})
+	}()
+	<-created
+	Abandon()
+	entries, err := os.ReadDir(dir) // what the exiting process leaves
+	require.NoError(t, err)
+	for _, e := range entries {
+		// The write may have won the lock back and finished: then the
+		// file is there whole.
+		assert.Equal(t, "spec.dot", e.Name(), "Abandon returned with a temporary on disk")
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		require.NoError(t, err)
+		assert.Equal(t, "digraph {}\n", string(data))
+	}
+	if err := <-done; err != nil {
+		assert.ErrorIs(t, err, ErrAbandoned)
+	}
+	assert.ErrorIs(t, CheckDir(dir), ErrAbandoned, "no probe file either once abandoned")
+}
+
+// undoAbandon lets a test abandon the outputs and the next one write again
+// (Abandon is for a process about to exit, so only tests undo it).
+func undoAbandon(t *testing.T) {
+	reset := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		abandoned = false
+	}
+	reset()
+	t.Cleanup(reset)
 }
