@@ -116,6 +116,9 @@ type Report struct {
 	Evidence []Evidence `json:"evidence,omitempty"`
 	// Notes are plain remarks, e.g. a limit that was hit.
 	Notes []string `json:"notes,omitempty"`
+	// StoppedBy names the limit that left a verdict undecided ("pairs":
+	// Options.MaxPairs); empty when none was hit.
+	StoppedBy string `json:"stopped_by,omitempty"`
 }
 
 // History extracts the call/return history from a trace.

@@ -210,6 +210,7 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 		res, err := refine.Check(out.Impl, out.Spec, ropts)
 		if errors.Is(err, refine.ErrPairLimit) {
 			r.Notes = append(r.Notes, err.Error())
+			r.StoppedBy = "pairs"
 			return "limit", nil
 		}
 		if err != nil {

@@ -18,7 +18,7 @@ var compareCmd = &cli.Command{
 	ArgsUsage: "A.aut B.aut",
 	Description: "When A and B differ, a formula of the equivalence's modal logic, true in one and false in the other\n" +
 		"(model-checked on both first), is printed in words with the paths that witness it.\n" +
-		"Exit status: 0 equivalent, 1 not equivalent (the distinguishing formula is printed), 2 error.",
+		exitHelp("equivalent (or included)", "not (the distinguishing formula or trace is printed)", "--timeout", "--max-memory", "--max-pairs of a trace relation"),
 	Flags: append([]cli.Flag{
 		compareEquivFlag, preorderFlag, bisimAlgorithmFlag, quietFlag, tauFlag,
 		&cli.StringFlag{Name: "counterexample", Usage: "when not equivalent, write the distinguishing formula and its witnessing path to `FILE` " +

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -66,9 +65,6 @@ func runTraceCompare(c *cli.Context, args []string, ls [2]*lts.LTS, relation str
 	sides := [2]*lts.LTS{a, b}
 	for _, d := range dirs {
 		res, err := refine.Check(sides[d[0]], sides[d[1]], opts)
-		if errors.Is(err, refine.ErrPairLimit) {
-			return fmt.Errorf("no verdict: %v (raise --max-pairs)", err)
-		}
 		if err != nil {
 			return err
 		}

@@ -15,7 +15,8 @@ var compileCmd = &cli.Command{
 	Usage: "explore a model (.lin file or bundled example name) into implementation and specification LTSs",
 	Description: "MODEL is a .lin file or the name of a bundled example (--list shows them).\n" +
 		"The client bounds default to the model's client block. A failed assert or other\n" +
-		"run-time error of the model prints its trace and exits with status 1.",
+		"run-time error of the model prints its trace and exits with status 1.\n" +
+		exitHelp("compiled", "a run-time error of the model", "--timeout", "--max-memory", "--max-states"),
 	ArgsUsage: "MODEL",
 	Flags: append(modelFlags(),
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the implementation LTS here (.aut or .dot)"},

@@ -15,7 +15,8 @@ var convertCmd = &cli.Command{
 	ArgsUsage: "IN OUT",
 	Description: "IN and OUT are .aut or .dot files, - for standard input or output. IN's format is\n" +
 		"recognised by its extension or its content; OUT's is named by its extension or --format\n" +
-		"(standard output: aut unless --format dot).",
+		"(standard output: aut unless --format dot).\n" +
+		exitHelp("converted", ""),
 	Flags:  []cli.Flag{formatFlag, jsonFlag},
 	Action: runConvert,
 }

@@ -19,10 +19,11 @@ import (
 
 var historyCmd = &cli.Command{
 	Name:      "history",
-	Usage:     "decide whether a recorded history is linearizable (exit 0 yes, 1 no, 2 error or no verdict)",
+	Usage:     "decide whether a recorded history is linearizable",
 	ArgsUsage: "FILE",
 	Description: "FILE is JSON Lines of operations, a Jepsen EDN history or a Jepsen text log (see --format).\n" +
-		"Operations with a key are checked per key (P-compositionality) unless --no-partition.",
+		"Operations with a key are checked per key (P-compositionality) unless --no-partition.\n" +
+		exitHelp("linearizable", "not linearizable (the operation that cannot be placed is printed)", "--timeout", "--max-memory"),
 	Flags: append([]cli.Flag{
 		&cli.StringFlag{Name: "model", Value: "auto", Usage: "sequential specification: auto (guess from the methods), " + strings.Join(history.Models, ", ")},
 		&cli.StringFlag{Name: "spec", Usage: "check against the spec object of a linbis model `M.lin` (a file or a bundled model name, e.g. treiber)"},
@@ -65,7 +66,7 @@ func runHistory(c *cli.Context) error {
 	}
 	h, err := history.ReadFile(args[0], history.ReadOptions{Format: c.String("format"), CASFail: casFail, Deadline: deadline})
 	if errors.Is(err, history.ErrDeadline) {
-		return fmt.Errorf("no verdict: time budget of %v exhausted while reading %s", lim.Time, args[0])
+		return &stoppedError{timeLimit, fmt.Sprintf("time budget of %v exhausted while reading %s", lim.Time, args[0])}
 	}
 	if err != nil {
 		return err
@@ -132,7 +133,11 @@ func runHistory(c *cli.Context) error {
 	case history.NotLinearizable:
 		return violated
 	case history.Unknown:
-		return fmt.Errorf("no verdict: %s", res.Reason)
+		l := timeLimit
+		if res.Limit == history.MemoryLimit {
+			l = memoryLimit
+		}
+		return &stoppedError{l, res.Reason}
 	}
 	return nil
 }
@@ -246,7 +251,7 @@ func historyJSON(h *history.History, res *history.Result) any {
 		Algorithms     []history.Procedure `json:"algorithms"`
 		Configurations int64               `json:"configurations"`
 		Seconds        float64             `json:"seconds"`
-		Limit          history.Limit       `json:"limit,omitempty"`
+		StoppedBy      history.Limit       `json:"stopped_by,omitempty"`
 		Reason         string              `json:"reason,omitempty"`
 		Warnings       []string            `json:"warnings,omitempty"`
 		Notes          []string            `json:"notes,omitempty"`

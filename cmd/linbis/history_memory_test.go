@@ -50,8 +50,8 @@ func TestHistoryMaxMemory(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	require.ErrorAs(t, err, &ee, "%s", out)
-	assert.Equal(t, 2, ee.ExitCode(), "%s", out)
-	assert.Contains(t, string(out), "no verdict: memory budget of 256 MiB exhausted with 0 of 1 partitions decided")
+	assert.Equal(t, 3, ee.ExitCode(), "%s", out)
+	assert.Contains(t, string(out), "no verdict: memory budget of 256 MiB exhausted with 0 of 1 partitions decided (limit: --max-memory)")
 	peak := int64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) << 10 // KiB on Linux
 	t.Logf("peak RSS %d MiB under a limit of %d MiB", peak>>20, limit>>20)
 	assert.Less(t, peak, int64(limit*11/10))

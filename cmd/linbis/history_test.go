@@ -72,7 +72,7 @@ func TestHistoryVerdicts(t *testing.T) {
 		{"etcd not", []string{etcd("000"), "--model", "cas-register"}, 1, "cannot place: c11 read() -> 2"},
 		{"kv flags before file", []string{"--model", "kv", kv("c50-bad")}, 1, `smallest failing partition: key "1"`},
 		{"kv unpartitioned", []string{kv("c10-ok"), "--no-partition"}, 0, "1 partition(s)"},
-		{"timeout is no verdict", []string{kv("c10-bad"), "--no-partition", "--timeout", "1ns"}, 2, "time budget of 1ns exhausted"},
+		{"timeout is no verdict", []string{kv("c10-bad"), "--no-partition", "--timeout", "1ns"}, 3, "time budget of 1ns exhausted"},
 		{"queue bad pattern", []string{writeFile(t, "q.jsonl", badQueue)}, 1, "bad pattern BP2: c1 enq(1) precedes c1 enq(2), which is dequeued by c2 deq() -> 2, but 1 is never dequeued"},
 		{"stack pattern", []string{writeFile(t, "s.jsonl", badStack)}, 1, "bad pattern SP5: c1 push(1) < c1 push(2) < c2 pop() -> 1 < c2 pop() -> 2 breaks LIFO"},
 		{"queue general search", []string{writeFile(t, "q.jsonl", badQueue), "--general"}, 1, "cannot place: c2 deq() -> 2"},

@@ -26,7 +26,8 @@ var infoCmd = &cli.Command{
 	Usage:     "print statistics of an LTS (the bundled example when no file is given)",
 	ArgsUsage: "[FILE.aut | FILE.dot | -]",
 	Description: "Without a file, info reads standard input when it is a pipe or a file, and\n" +
-		"describes the bundled example (a CAS counter) only when standard input is a terminal.",
+		"describes the bundled example (a CAS counter) only when standard input is a terminal.\n" +
+		exitHelp("described", ""),
 	Flags: []cli.Flag{jsonFlag, tauFlag,
 		&cli.BoolFlag{Name: "labels", Usage: "list the labels with the number of transitions of each"}},
 	Action: runInfo,

@@ -1,25 +1,83 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/dustin/go-humanize"
 	"github.com/urfave/cli/v2"
 
+	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/history"
 	"github.com/linbis/linbis/internal/limits"
+	"github.com/linbis/linbis/progress"
+	"github.com/linbis/linbis/refine"
 )
+
+// A run stopped by a limit has no verdict, whichever verb it was: it exits
+// with exitLimit and one line that names the limit, and its --json output,
+// when it made one, names it in "stopped_by". Hitting a limit is not a
+// finding about the input: --max-nodes, a bound of the model's heap, is
+// part of the model's semantics and exceeding it is a model error (exit 1).
+
+// limit is a limit that can stop a run: its name in "stopped_by" and the
+// flag that sets it.
+type limit struct{ name, flag string }
+
+// The limits.
+var (
+	timeLimit    = limit{"time", "--timeout"}
+	memoryLimit  = limit{"memory", "--max-memory"}
+	stateLimit   = limit{"states", "--max-states"}
+	pairLimit    = limit{"pairs", "--max-pairs"}
+	productLimit = limit{"product", "--max-product"}
+)
+
+// libraryLimits are the errors the libraries wrap when a limit stops them.
+var libraryLimits = []struct {
+	err   error
+	limit limit
+}{
+	{frontend.ErrStateLimit, stateLimit},
+	{refine.ErrPairLimit, pairLimit},
+	{progress.ErrLimit, productLimit},
+	{history.ErrDeadline, timeLimit},
+}
+
+// stoppedError is a run stopped by l after it reported what it had (a
+// report whose verdicts are left undecided); msg says what was hit.
+type stoppedError struct {
+	l   limit
+	msg string
+}
+
+func (e *stoppedError) Error() string { return e.msg }
+
+// stoppedBy returns the limit that err says stopped the run, or nil.
+func stoppedBy(err error) *limit {
+	var s *stoppedError
+	if errors.As(err, &s) {
+		return &s.l
+	}
+	for _, ll := range libraryLimits {
+		if errors.Is(err, ll.err) {
+			return &ll.limit
+		}
+	}
+	return nil
+}
 
 // exitProcess ends the process when a limit is hit; tests replace it.
 var exitProcess = exitOnLimit
 
 // limitFlags are --timeout and --max-memory, the same on every verb that
 // can run long; guard enforces them with a watchdog that stops the process
-// with a plain message (exit 2) when a limit is reached.
+// with a plain message (exitLimit) when a limit is reached.
 func limitFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.DurationFlag{Name: "timeout", Usage: "stop with an error after this long, e.g. 10m (default: 0, no limit)"},
-		&cli.StringFlag{Name: "max-memory", Usage: "stop with an error when the process holds `SIZE` of memory, e.g. 8GiB; 0: no limit",
+		&cli.DurationFlag{Name: "timeout", Usage: "stop with no verdict (exit 3) after this long, e.g. 10m (default: 0, no limit)"},
+		&cli.StringFlag{Name: "max-memory", Usage: "stop with no verdict (exit 3) when the process holds `SIZE` of memory, e.g. 8GiB; 0: no limit",
 			DefaultText: defaultMemoryText()},
 	}
 }
@@ -71,7 +129,7 @@ func watchLimits(c *cli.Context) (stop func(), err error) {
 	}
 	w := limits.Watch(l, 100*time.Millisecond, func(msg string) {
 		fmt.Fprintf(c.App.ErrWriter, "linbis %s: %s\n", c.Command.Name, msg)
-		exitProcess(2)
+		exitProcess(exitLimit)
 	})
 	return w.Stop, nil
 }

@@ -2,7 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,13 +38,13 @@ func runLimited(t *testing.T, args ...string) (int, string) {
 
 func TestTimeoutStopsTheRunPlainly(t *testing.T) {
 	code, stderr := runLimited(t, "--timeout", "10ms")
-	assert.Equal(t, 2, code)
+	assert.Equal(t, 3, code)
 	assert.Contains(t, stderr, "linbis spin: time limit reached: still running after 10ms")
 }
 
 func TestMaxMemoryStopsTheRunPlainly(t *testing.T) {
 	code, stderr := runLimited(t, "MODEL", "--max-memory", "1KiB") // flags after the argument work too
-	assert.Equal(t, 2, code)
+	assert.Equal(t, 3, code)
 	assert.Contains(t, stderr, "linbis spin: memory limit reached")
 	assert.Contains(t, stderr, "limit 1.0 KiB")
 }
@@ -57,4 +61,40 @@ func TestLimitFlagsAreChecked(t *testing.T) {
 	code, out, stderr := linbis("verify", "--timeout", "10m", "--max-memory", "64GiB")
 	assert.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "LINEARIZABLE")
+}
+
+// TestLimitsExitThree: on every verb, a run that a limit stops has no
+// verdict and exits 3 with one line that names the limit's flag; --json
+// output made before it names the limit in stopped_by.
+func TestLimitsExitThree(t *testing.T) {
+	dir := t.TempDir()
+	a := writeTemp(t, "a.aut", "des (0, 2, 2)\n(0, \"a\", 1)\n(1, \"b\", 0)\n")
+	b := filepath.Join(dir, "b.aut")
+	require.NoError(t, os.WriteFile(b, []byte("des (0, 3, 3)\n(0, \"a\", 1)\n(1, \"b\", 2)\n(2, \"a\", 1)\n"), 0o644))
+	cases := []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"compile", "treiber", "--max-states", "10"}, "--max-states"},
+		{[]string{"verify", "treiber", "--max-states", "10"}, "--max-states"},
+		{[]string{"verify", "treiber", "--method", "refine", "--max-pairs", "3"}, "--max-pairs"},
+		{[]string{"progress", "treiber", "--max-states", "10"}, "--max-states"},
+		{[]string{"refine", a, b, "--max-pairs", "1", "--quotient=false"}, "--max-pairs"},
+		{[]string{"compare", a, b, "-e", "trace", "--max-pairs", "1"}, "--max-pairs"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			code, _, errOut := linbis(append(c.args, "-q")...)
+			assert.Equal(t, 3, code, errOut)
+			assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, "one line: %q", errOut)
+			assert.True(t, strings.HasPrefix(errOut, "linbis: no verdict: "), errOut)
+			assert.Contains(t, errOut, "(limit: "+c.flag+")")
+		})
+	}
+	code, out, errOut := linbis("verify", "treiber", "--method", "refine", "--max-pairs", "3", "--json", "-q")
+	require.Equal(t, 3, code, errOut)
+	var r map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	assert.Equal(t, "pairs", r["stopped_by"])
+	assert.Contains(t, errOut, "pair limit reached")
 }

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -90,9 +91,17 @@ func guard(cmd *cli.Command) *cli.Command {
 	return &c
 }
 
-// run executes the CLI and returns the process exit code: 0 when the
-// property holds (or the command succeeded), 1 when it fails, 2 on usage or
-// input errors. Errors are printed as one line on stderr.
+// The exit statuses, the same on every verb (the README's table); a
+// signal ends the process with 128 + its number (handleSignals).
+const (
+	exitHolds = 0 // the property holds, or the command did its job
+	exitNot   = 1 // the property fails, or the model has a run-time error
+	exitError = 2 // bad input, usage or another error
+	exitLimit = 3 // a limit (time, memory, states, pairs, product) stopped the run before its verdict
+)
+
+// run executes the CLI and returns the process exit code (see exitHolds).
+// Errors are printed as one line on stderr.
 func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
 	args, err := normalizeArgs(app, args)
@@ -100,24 +109,43 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = app.Run(args)
 	}
 	if err == nil {
-		return 0
+		return exitHolds
 	}
 	var v *verdictError
 	if errors.As(err, &v) {
 		return v.code
 	}
+	if l := stoppedBy(err); l != nil {
+		fmt.Fprintf(stderr, "linbis: no verdict: %v (limit: %s)\n", err, l.flag)
+		return exitLimit
+	}
 	fmt.Fprintf(stderr, "linbis: %v\n", err)
-	return 2
+	return exitError
 }
 
-// verdictError carries a non-zero verdict exit code (1: property violated)
-// without an error message: the verdict has already been printed.
+// exitHelp is the exit-status paragraph of a verb's help: what 0 and 1
+// mean for it (not empty when it never exits 1), and which limits can end
+// it with exitLimit.
+func exitHelp(holds, not string, limits ...string) string {
+	s := "Exit status: 0 " + holds
+	if not != "" {
+		s += ", 1 " + not
+	}
+	s += ", 2 error (bad input or usage)"
+	if len(limits) > 0 {
+		s += ",\n3 a limit (" + strings.Join(limits, ", ") + ") stopped the run before its verdict; one line on stderr names it"
+	}
+	return s + "."
+}
+
+// verdictError carries a non-zero exit code without an error message: the
+// verdict, or what a limit left undecided, has already been printed.
 type verdictError struct{ code int }
 
 func (e *verdictError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 // violated is returned by a command whose property does not hold.
-var violated = &verdictError{code: 1}
+var violated = &verdictError{code: exitNot}
 
 func main() {
 	handleSignals(os.Stderr)

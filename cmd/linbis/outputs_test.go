@@ -83,7 +83,7 @@ func TestStoppedRunsLeaveNoIncompleteFile(t *testing.T) {
 	stops := []stop{
 		{syscall.SIGINT, 130, "linbis: stopped by SIGINT (interrupt); no incomplete output file was left"},
 		{syscall.SIGTERM, 143, "linbis: stopped by SIGTERM; no incomplete output file was left"},
-		{0, 2, "time limit reached"},
+		{0, 3, "time limit reached"},
 	}
 	runs := []func(dir string) []string{
 		func(dir string) []string {

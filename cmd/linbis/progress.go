@@ -20,7 +20,8 @@ var progressCmd = &cli.Command{
 		"call(T,M,ARGS) and ret(T,M,VAL). Without --property it checks every property the input supports:\n" +
 		"lockfree and deadlockfree need only the labels; waitfree, obstructionfree and starvationfree need\n" +
 		"to know which thread took each internal step, which a plain .aut file does not record.\n" +
-		"Exit status: 0 all hold, 1 some property is violated (a lasso is printed), 2 error.",
+		exitHelp("all hold", "some property is violated (a lasso is printed), or a run-time error of the model",
+			"--timeout", "--max-memory", "--max-states", "--max-product"),
 	ArgsUsage: "FILE.aut | MODEL.lin | bundled model name",
 	Flags: append(modelFlags(),
 		&cli.StringSliceFlag{Name: "property", Aliases: []string{"p"},

@@ -11,9 +11,10 @@ import (
 )
 
 var reduceCmd = &cli.Command{
-	Name:      "reduce",
-	Usage:     "minimize an LTS modulo strong, branching or divergence-preserving branching bisimilarity",
-	ArgsUsage: "IN.aut -o OUT.aut",
+	Name:        "reduce",
+	Usage:       "minimize an LTS modulo strong, branching or divergence-preserving branching bisimilarity",
+	ArgsUsage:   "IN.aut -o OUT.aut",
+	Description: exitHelp("reduced", "", "--timeout", "--max-memory"),
 	Flags: append([]cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file (.aut or .dot), required"},
 		bisimEquivFlag, bisimAlgorithmFlag, quietFlag, formatFlag, tauFlag, jsonFlag,

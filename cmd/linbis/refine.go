@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -17,8 +16,8 @@ import (
 var refineCmd = &cli.Command{
 	Name:  "refine",
 	Usage: "check trace refinement: every trace of IMPL is a trace of SPEC (linearizability when SPEC is the atomic specification)",
-	Description: "Exit status: 0 when IMPL refines SPEC, 1 when it does not (the shortest implementation trace the\n" +
-		"specification cannot do is printed), 2 on errors or when the pair limit is reached.",
+	Description: exitHelp("IMPL refines SPEC", "it does not (the shortest implementation trace the specification cannot do is printed)",
+		"--timeout", "--max-memory", "--max-pairs"),
 	ArgsUsage: "IMPL.aut SPEC.aut",
 	Flags: append([]cli.Flag{
 		&cli.BoolFlag{Name: "antichain", Value: true, Usage: "prune pairs subsumed by a pair with a smaller specification subset"},
@@ -81,9 +80,6 @@ func runRefine(c *cli.Context) error {
 	opts.Progress = func(pairs int64) { m.Report("refinement", pairs, "pairs") }
 	res, err := refine.Check(impl, spec, opts)
 	m.Done()
-	if errors.Is(err, refine.ErrPairLimit) {
-		return fmt.Errorf("no verdict: %v (raise --max-pairs)", err)
-	}
 	if err != nil {
 		return err
 	}

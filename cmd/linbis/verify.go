@@ -1,11 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -13,6 +13,7 @@ import (
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/internal/files"
 	"github.com/linbis/linbis/lts"
+	"github.com/linbis/linbis/refine"
 	"github.com/linbis/linbis/verify"
 )
 
@@ -24,8 +25,8 @@ var verifyCmd = &cli.Command{
 	Usage:     "decide whether a model is linearizable and lock-free (the bundled Treiber stack when no model is given)",
 	ArgsUsage: "[MODEL.lin | bundled model name]",
 	Description: "MODEL is a .lin file or the name of a bundled model (linbis compile --list).\n" +
-		"Exit status: 0 linearizable and lock-free, 1 not linearizable or not lock-free (the\n" +
-		"counterexample is printed), 2 error, or no verdict because a limit was hit.",
+		exitHelp("linearizable and lock-free", "not linearizable or not lock-free (the counterexample is printed),\nor a run-time error of the model",
+			"--timeout", "--max-memory", "--max-states", "--max-pairs"),
 	Flags:  verifyFlags(),
 	Action: runVerify,
 }
@@ -116,13 +117,23 @@ func runVerify(c *cli.Context) error {
 			return err
 		}
 	}
-	if r.Linearizable == verify.Yes && r.LockFree == verify.Yes {
+	switch {
+	case r.Linearizable == verify.Yes && r.LockFree == verify.Yes:
 		return nil
-	}
-	if r.Linearizable == verify.No || r.LockFree == verify.No {
+	case r.Linearizable == verify.No || r.LockFree == verify.No || r.Refines == verify.No:
+		// Refines alone fails with --lin-points: the object or its marked
+		// points are wrong, a finding either way.
 		return violated
+	case r.StoppedBy == pairLimit.name:
+		msg := refine.ErrPairLimit.Error()
+		for _, n := range r.Notes {
+			if strings.HasPrefix(n, msg) {
+				msg = n // the note with the counts
+			}
+		}
+		return &stoppedError{pairLimit, msg}
 	}
-	return errors.New("no verdict: a limit was hit before the checks could finish (see the notes)")
+	return fmt.Errorf("internal error: no verdict, and no limit was hit (notes: %s)", strings.Join(r.Notes, "; "))
 }
 
 // exportOutcome writes the LTSs, the report and the counterexamples to dir.

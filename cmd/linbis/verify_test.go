@@ -115,8 +115,9 @@ func TestVerifyErrors(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "expected auto, bisim, refine, both or fly")
 	code, _, errOut = linbis("verify", "treiber", "--max-states", "10")
-	assert.Equal(t, 2, code)
+	assert.Equal(t, 3, code, "a limit, not an error")
 	assert.Contains(t, errOut, "state limit")
+	assert.Contains(t, errOut, "(limit: --max-states)")
 }
 
 // TestVerifyOnTheFly runs --method fly as a user would: the verdicts and
@@ -140,7 +141,7 @@ func TestVerifyOnTheFly(t *testing.T) {
 	assert.Contains(t, out, "the specification cannot do this")
 
 	code, _, errOut = linbis("verify", "treiber", "--method", "fly", "--threads", "3", "--max-states", "100")
-	assert.Equal(t, 2, code)
+	assert.Equal(t, 3, code)
 	assert.Contains(t, errOut, "state limit reached: more than 100 product pairs")
 	assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, "one line: %q", errOut)
 
