@@ -29,7 +29,8 @@ func (e *ParseError) Error() string {
 }
 
 // ReadOptions bound what a reader accepts, so that a hostile header cannot
-// make it allocate without limit.
+// make it allocate without limit, and say how labels are read; the .aut
+// and the .dot readers take the same.
 type ReadOptions struct {
 	// MaxStates is the largest state count accepted (0: DefaultMaxStates).
 	MaxStates int64
@@ -57,6 +58,12 @@ func IsTauName(name []byte) bool {
 	return string(name) == TauName || string(name) == "i"
 }
 
+// isTau reports whether a label read from a file denotes τ under o: "tau",
+// and "i" unless o.VisibleI.
+func (o ReadOptions) isTau(name []byte) bool {
+	return IsTauName(name) && !(o.VisibleI && string(name) == "i")
+}
+
 // ReadAutFile reads an .aut file.
 func ReadAutFile(path string, opts ReadOptions) (*LTS, error) {
 	f, err := os.Open(path)
@@ -77,18 +84,18 @@ func ReadAut(r io.Reader, name string, opts ReadOptions) (*LTS, error) {
 	if opts.MaxStates <= 0 {
 		opts.MaxStates = DefaultMaxStates
 	}
-	p := autParser{r: bufio.NewReaderSize(r, 1<<16), name: name, visibleI: opts.VisibleI}
+	p := autParser{r: bufio.NewReaderSize(r, 1<<16), name: name, opts: opts}
 	return p.parse(opts)
 }
 
 type autParser struct {
-	visibleI bool // opts.VisibleI
-	r        *bufio.Reader
-	name     string
-	line     int
-	buf      []byte // the current line, without its line ending
-	pos      int    // offset in buf
-	long     []byte // storage for lines longer than the reader's buffer
+	opts ReadOptions
+	r    *bufio.Reader
+	name string
+	line int
+	buf  []byte // the current line, without its line ending
+	pos  int    // offset in buf
+	long []byte // storage for lines longer than the reader's buffer
 }
 
 func (p *autParser) errorf(col int, format string, args ...any) error {
@@ -312,7 +319,7 @@ func (p *autParser) transition(b *Builder, nstates int64) (src, label, dst int32
 		err = p.errorf(p.pos+1, "trailing garbage after the transition: %s", p.describe())
 		return
 	}
-	if IsTauName(name) && !(p.visibleI && string(name) == "i") {
+	if p.opts.isTau(name) {
 		label = Tau
 	} else {
 		label = b.labelBytes(name)

@@ -103,18 +103,40 @@ func TestDotRoundTrip(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, WriteDot(&buf, l))
 	assert.Contains(t, buf.String(), "style=dashed")
-	l2, err := ReadDot(strings.NewReader(buf.String()), "x.dot")
+	l2, err := ReadDot(strings.NewReader(buf.String()), "x.dot", ReadOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, l.Initial, l2.Initial)
 	assert.Equal(t, triples(l), triples(l2))
 }
 
 func TestReadDotErrors(t *testing.T) {
-	_, err := ReadDot(strings.NewReader("digraph { a -> "), "broken.dot")
+	_, err := ReadDot(strings.NewReader("digraph { a -> "), "broken.dot", ReadOptions{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "broken.dot")
-	_, err = ReadDot(strings.NewReader("graph { a -- b }"), "undirected.dot")
+	_, err = ReadDot(strings.NewReader("graph { a -- b }"), "undirected.dot", ReadOptions{})
 	assert.ErrorContains(t, err, "directed")
+	_, err = ReadDot(strings.NewReader("digraph { a -> b; b -> c }"), "big.dot", ReadOptions{MaxStates: 2})
+	assert.ErrorContains(t, err, "big.dot: more than 2 states")
+}
+
+// TestReadDotTau: the .dot reader reads labels as the .aut reader does,
+// "i" included: τ as CADP reads it, visible with VisibleI as mCRL2 does.
+func TestReadDotTau(t *testing.T) {
+	const src = "digraph { 0 -> 1 [label=\"a\"]; 1 -> 2 [label=\"i\"]; 2 -> 0 [label=\"tau\"]; 2 -> 1 }"
+	for _, visible := range []bool{false, true} {
+		d, err := ReadDot(strings.NewReader(src), "x.dot", ReadOptions{VisibleI: visible})
+		require.NoError(t, err)
+		a, err := ReadAut(strings.NewReader("des (0, 4, 3)\n(0, \"a\", 1)\n(1, i, 2)\n(2, tau, 0)\n(2, tau, 1)\n"), "x.aut", ReadOptions{VisibleI: visible})
+		require.NoError(t, err)
+		assert.Equal(t, triples(a), triples(d), "VisibleI %v", visible)
+		taus := 0
+		for tr := range d.Src {
+			if d.IsTau(int32(tr)) {
+				taus++
+			}
+		}
+		assert.Equal(t, map[bool]int{false: 3, true: 2}[visible], taus)
+	}
 }
 
 func TestReadWriteFileByExtension(t *testing.T) {

@@ -53,21 +53,25 @@ func WriteDotFile(path string, l *LTS) error {
 
 // ReadDotFile reads a GraphViz file written by WriteDot or a tool that
 // follows the same conventions (see ReadDot).
-func ReadDotFile(path string) (*LTS, error) {
+func ReadDotFile(path string, opts ReadOptions) (*LTS, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadDot(f, path)
+	return ReadDot(f, path, opts)
 }
 
 // ReadDot reads an LTS from a directed GraphViz graph, parsed with gonum's
 // DOT parser: nodes become states in order of first appearance, an edge's
-// label attribute is its action ("tau" or "i", or an unlabelled edge, is τ),
-// and the initial state is the target of the edge from "__start", or the
-// first node when there is none.
-func ReadDot(r io.Reader, name string) (*LTS, error) {
+// label attribute is its action ("tau" or "i", or an unlabelled edge, is τ;
+// "i" is visible with opts.VisibleI), and the initial state is the target
+// of the edge from "__start", or the first node when there is none. A
+// graph of more than opts.MaxStates nodes is refused.
+func ReadDot(r io.Reader, name string, opts ReadOptions) (*LTS, error) {
+	if opts.MaxStates <= 0 {
+		opts.MaxStates = DefaultMaxStates
+	}
 	file, err := dot.Parse(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -84,6 +88,9 @@ func ReadDot(r io.Reader, name string) (*LTS, error) {
 		}
 		if id, ok := ids[node.ID]; ok {
 			return id, nil
+		}
+		if int64(b.NumStates()) >= opts.MaxStates {
+			return 0, fmt.Errorf("%s: more than %d states", name, opts.MaxStates)
 		}
 		id := b.AddState()
 		ids[node.ID] = id
@@ -122,7 +129,7 @@ func ReadDot(r io.Reader, name string) (*LTS, error) {
 			for _, a := range stmt.Attrs {
 				if a.Key == "label" {
 					text := unquoteDot(a.Val)
-					if !IsTauName([]byte(text)) {
+					if !opts.isTau([]byte(text)) {
 						label = b.Label(text)
 					}
 				}

@@ -13,7 +13,7 @@ func ReadFile(path string, opts ReadOptions) (*LTS, error) {
 	case ".aut":
 		return ReadAutFile(path, opts)
 	case ".dot", ".gv":
-		return ReadDotFile(path)
+		return ReadDotFile(path, opts)
 	}
 	return nil, fmt.Errorf("%s: unknown LTS format: expected a .aut or .dot file", path)
 }

@@ -61,7 +61,7 @@ func readLTS(path string, opts lts.ReadOptions) (*lts.LTS, error) {
 		return lts.ReadAutFile(path, opts)
 	}
 	if format == "dot" {
-		return lts.ReadDotFile(path)
+		return lts.ReadDotFile(path, opts)
 	}
 	name, r := path, stdin
 	if path == "-" {
@@ -81,7 +81,7 @@ func readLTS(path string, opts lts.ReadOptions) (*lts.LTS, error) {
 	case bytes.HasPrefix(head, []byte("des")):
 		return lts.ReadAut(in, name, opts)
 	case bytes.HasPrefix(head, []byte("digraph")):
-		return lts.ReadDot(in, name)
+		return lts.ReadDot(in, name, opts)
 	}
 	return nil, fmt.Errorf("%s: unknown LTS format: expected an .aut file (starting with des) or a .dot file (starting with digraph)", name)
 }

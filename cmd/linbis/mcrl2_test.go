@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/rand"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -147,6 +148,15 @@ func TestTauOption(t *testing.T) {
 	assert.Equal(t, "des (0, 3, 3)", states("--tau="), "mCRL2: i is visible")
 	assert.Equal(t, "des (0, 2, 2)", states("--tau=i"))
 	assert.Equal(t, "des (0, 1, 1)", states("--tau=i,a"), "(0 -a-> 1 -i-> 2 -b-> 0) with a, i hidden is a b-loop")
+
+	// The same LTS as .dot: the same readings.
+	dot := filepath.Join(dir, "m.dot")
+	require.NoError(t, os.WriteFile(dot, []byte("digraph {\n  0 -> 1 [label=\"a\"];\n  1 -> 2 [label=\"i\"];\n  2 -> 0 [label=\"b\"];\n}\n"), 0o644))
+	m = dot
+	assert.Equal(t, "des (0, 2, 2)", states(), ".dot, linbis (CADP): i is τ")
+	assert.Equal(t, "des (0, 3, 3)", states("--tau="), ".dot, mCRL2: i is visible")
+	assert.Equal(t, "des (0, 1, 1)", states("--tau=i,a"))
+	m = filepath.Join(dir, "m.aut")
 
 	code, out, errOut := linbis("info", m, "--labels", "--tau=b")
 	require.Equal(t, 0, code, errOut)

@@ -12,7 +12,7 @@ import (
 // reading a label "i" as visible unless listed: linbis otherwise reads "i"
 // as τ, as CADP does, so `--tau=i` and `--tau=` give the two readings.
 var tauFlag = &cli.StringFlag{Name: "tau", Usage: "hide the actions in `LABELS` (comma-separated; a label is hidden when its whole text or its action " +
-	"name, before '(', is listed), as mCRL2's --tau; given, a label i is visible unless listed (.aut input; without --tau, i is τ as in CADP)"}
+	"name, before '(', is listed), as mCRL2's --tau; given, a label i is visible unless listed (without --tau, i is τ as in CADP)"}
 
 // readInput reads an input LTS of a verb that takes --tau, applying it.
 func readInput(c *cli.Context, name string) (*lts.LTS, error) {
