@@ -76,6 +76,46 @@ func TestVersion(t *testing.T) {
 
 func regexpQuote(s string) string { return strings.ReplaceAll(s, ".", `\.`) }
 
+// TestVersionFromCheckout builds the command from a git checkout with VCS
+// stamping asked for explicitly (this sandbox sets GOFLAGS=-buildvcs=false;
+// a CI clone is a git checkout and stamps by default) and checks that
+// `linbis version` names the checkout's revision. Go stamps a build only
+// in a repository's main folder, not in a linked worktree (.git a file):
+// there, a clone of the worktree's HEAD is built instead.
+func TestVersionFromCheckout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git on PATH: a build cannot be stamped with its revision")
+	}
+	topOut, err := exec.Command(git, "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		t.Skip("this checkout has no .git (an unpacked archive?): nothing to stamp a build with")
+	}
+	top := strings.TrimSpace(string(topOut))
+	rev, err := exec.Command(git, "rev-parse", "HEAD").Output()
+	require.NoError(t, err)
+	dir := "."
+	if fi, err := os.Stat(filepath.Join(top, ".git")); err == nil && !fi.IsDir() {
+		clone := filepath.Join(t.TempDir(), "linbis")
+		out, err := exec.Command(git, "clone", "--quiet", "--no-checkout", top, clone).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		out, err = exec.Command(git, "-C", clone, "checkout", "--quiet", strings.TrimSpace(string(rev))).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		dir = filepath.Join(clone, "cmd", "linbis")
+	}
+	bin := filepath.Join(t.TempDir(), "linbis")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-buildvcs=true", "-o", bin, ".")
+	build.Dir = dir
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "go build -buildvcs=true in %s: %s", dir, out)
+	out, err = exec.Command(bin, "version").Output()
+	require.NoError(t, err)
+	assert.Regexp(t, `^linbis \S+ \(revision `+string(rev[:12])+`(\+modified)?, \d{4}-\d\d-\d\dT[^,]+, `+regexpQuote(runtime.Version())+`\)\n$`, string(out))
+}
+
 // The bash script completes verbs, a verb's flags and bundled models;
 // it is run in bash when bash is installed. zsh and fish get scripts too.
 func TestCompletion(t *testing.T) {
