@@ -40,11 +40,6 @@ var historyCmd = &cli.Command{
 	Action: runHistory,
 }
 
-// loadSpec turns a linbis model's spec object into a history.Spec. The
-// frontend sets it (from its own file in this package) once it can compile
-// spec objects; until then --spec is refused with a clear message.
-var loadSpec func(path string) (history.Spec, error)
-
 func runHistory(c *cli.Context) error {
 	args, err := operands(c, 1, 1)
 	if err != nil {
@@ -147,9 +142,6 @@ func historySpec(c *cli.Context, h *history.History) (history.Spec, error) {
 	if path := c.String("spec"); path != "" {
 		if c.IsSet("model") {
 			return nil, errors.New("give --model or --spec, not both")
-		}
-		if loadSpec == nil {
-			return nil, fmt.Errorf("--spec %s: checking against a model's spec object needs the linbis frontend, which this build lacks; use --model", path)
 		}
 		if c.IsSet("initial") {
 			return nil, errors.New("--initial sets a built-in model's initial value; a --spec model starts from its init block")
