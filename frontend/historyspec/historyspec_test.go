@@ -204,4 +204,3 @@ func BenchmarkSpec(b *testing.B) {
 		})
 	}
 }
-
