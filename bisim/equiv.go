@@ -99,6 +99,9 @@ type Options struct {
 	// stats, if set, receives a count of the refinement's work (tests and
 	// benchmarks only).
 	stats *refineStats
+	// history, if set, receives the splits of Fast under Strong, from
+	// which Compare reads distinguishing formulas (formula_history.go).
+	history *splitHistory
 }
 
 // refineStats is a machine-independent measure of a refinement: work

@@ -111,6 +111,10 @@ import (
 // with a cursor per state; both now visit only the labels they meet.
 func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	r := newRefiner(k)
+	if opts.history != nil && !k.inert { // strong only: every split is one (a, C)
+		r.history = opts.history
+		r.history.start(r.numBlocks)
+	}
 	r.refine(opts)
 	opts.recordWork(k, r.work)
 	return r.block, r.numBlocks
@@ -139,6 +143,10 @@ func (r *refiner) refine(opts *Options) {
 // gjRefine and what the worklist adds.
 type refiner struct {
 	blockPartition // blocks, bottom states and a round's marks (blocks.go)
+
+	// history, when not nil, records every split for the distinguishing
+	// formulas of strong bisimilarity (formula_history.go).
+	history *splitHistory
 
 	inIndex []int32  // CSR index of inArc, by target state
 	inArc   []uint64 // all transitions by target, label<<32 | source
@@ -418,6 +426,9 @@ func (r *refiner) split(b int32) {
 	reach, rest := nb, b
 	if !movingMarked {
 		reach, rest = b, nb
+	}
+	if r.history != nil {
+		r.history.split(b, nb, reach == nb)
 	}
 	if !r.k.inert {
 		return
@@ -727,6 +738,9 @@ func (r *refiner) touchKey(c int32) {
 // labels met would add a log factor. Any order finds the same partition.
 func (r *refiner) processTarget(c int32) {
 	k := r.k
+	if r.history != nil {
+		r.history.readTarget(c)
+	}
 	inert := k.inert
 	for _, d := range r.perm[r.begin[c]:r.end[c]] {
 		r.work += 1 + int64(r.inIndex[d+1]-r.inIndex[d])
@@ -760,5 +774,8 @@ func (r *refiner) splitUnderLabel(a int32) {
 		r.markState(src)
 	}
 	r.byLabel[a] = r.byLabel[a][:0]
+	if r.history != nil {
+		r.history.label = a
+	}
 	r.splitRound()
 }
