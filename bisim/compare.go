@@ -31,6 +31,9 @@ func Compare(a, b *lts.LTS, eq Equivalence, opts Options) (*Comparison, error) {
 		return nil, fmt.Errorf("cannot compare an LTS without states")
 	}
 	u, off := lts.Union(a, b)
+	if eq == Strong && opts.Algorithm == Fast {
+		opts.history = &splitHistory{} // for the formula, if they differ
+	}
 	k, kblock, kn, err := partitionKernel(u, eq, &opts)
 	if err != nil {
 		return nil, err

@@ -21,28 +21,50 @@ import (
 // When the weak traces differ the formula says so: it is the path of a
 // shortest trace that one side has and the other lacks (found on the
 // quotient by distinguishingTrace), the best evidence there is. Otherwise
-// it is built from the refinement's history (formulaBuilder).
+// it is read off the refinement's history: Fast's own splits when it
+// recorded them (strong bisimilarity) and the quotient is large
+// (historyBuilder), else rounds on the quotient (formulaBuilder).
+//
+// The trace search may read at most traceWork(u) states and steps, a
+// fraction of one pass over the union: the minimisation reads every
+// transition several times, so the search stays a small part of Compare
+// even where it gives up (then the explanation says so).
 func distinguishingFormula(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rename []int32, numClasses int32,
-	eq Equivalence, maxPairs int) (f *Formula, holdsIn int, sameTraces bool, err error) {
-	q := quotient(u, k, kblock, rename, numClasses)
+	eq Equivalence, opts *Options) (f *Formula, holdsIn int, sameTraces bool, err error) {
 	x, y := class[a.Initial], class[off+b.Initial]
+	maxPairs := opts.MaxPairs
 	if maxPairs <= 0 {
 		maxPairs = DefaultMaxPairs
 	}
-	labels, side, ok, complete := distinguishingTrace(q, x, y, maxPairs)
+	fromHistory := opts.history != nil && numClasses >= historyMinClasses
+	var q *lts.LTS
+	var g traceGraph
+	if fromHistory {
+		g = newClassGraph(u, class, numClasses) // the quotient is not needed
+	} else {
+		q = quotient(u, k, kblock, rename, numClasses)
+		g = quotientGraph{q}
+	}
+	labels, side, ok, complete := distinguishingTrace(g, x, y, maxPairs, traceWork(u))
 	sameTraces = !ok && complete
-	if ok {
+	switch {
+	case ok:
 		holder := [2]*lts.LTS{a, b}[side]
 		names := make([]string, len(labels))
 		for i, l := range labels {
-			names[i] = q.Labels[l]
+			names[i] = u.Labels[l]
 		}
 		path, ok := lts.Replay(holder, names)
 		if !ok {
 			return nil, 0, false, fmt.Errorf("internal error: the distinguishing trace %v of the quotient is not a trace of side %c", names, "AB"[side])
 		}
 		f, holdsIn = traceFormula(holder, path, eq), side
-	} else {
+	case fromHistory:
+		hb := &historyBuilder{h: opts.history, l: u, block: kblock, memo: map[[2]int32]*Formula{}}
+		if f, err = hb.distinguish(a.Initial, off+b.Initial); err != nil {
+			return nil, 0, false, err
+		}
+	default:
 		fb, err := newFormulaBuilder(q, eq, x, y)
 		if err != nil {
 			return nil, 0, false, err
@@ -50,14 +72,20 @@ func distinguishingFormula(a, b, u *lts.LTS, off int32, k *kernel, kblock, class
 		if f, err = fb.distinguish(x, y); err != nil {
 			return nil, 0, false, err
 		}
-		if f.Op == OpNot { // say what one side can do rather than what it cannot
-			f, holdsIn = f.Args[0], 1
-		}
+	}
+	if !ok && f.Op == OpNot { // say what one side can do rather than what it cannot
+		f, holdsIn = f.Args[0], 1
 	}
 	if err := CheckDistinguishes(a, b, f, holdsIn); err != nil {
 		return nil, 0, false, err
 	}
 	return f, holdsIn, sameTraces, nil
+}
+
+// traceWork is the bound on the states and steps distinguishingTrace reads
+// on the quotient of the union u (see distinguishingFormula).
+func traceWork(u *lts.LTS) int64 {
+	return 1<<16 + (int64(u.NumStates)+int64(u.NumTransitions()))/4
 }
 
 // CheckDistinguishes model-checks f on a and b and returns an error unless
@@ -101,7 +129,7 @@ type FormulaEvidence struct {
 // witnessing paths and its explanation.
 func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rename []int32, numClasses int32,
 	eq Equivalence, opts *Options) (*FormulaEvidence, error) {
-	f, side, sameTraces, err := distinguishingFormula(a, b, u, off, k, kblock, class, rename, numClasses, eq, opts.MaxPairs)
+	f, side, sameTraces, err := distinguishingFormula(a, b, u, off, k, kblock, class, rename, numClasses, eq, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -8,38 +8,38 @@ import (
 	"github.com/linbis/linbis/lts"
 )
 
-// distinguishingTrace looks, on q, for a shortest sequence of visible
-// labels that one of the states x and y can do (with τ-steps anywhere) and
-// the other cannot: breadth first over pairs of sets of states reached by
-// the same visible labels (a subset construction, which can blow up, hence
-// the bound maxPairs; on the quotients of model checkers' LTSs it stays
-// small). It returns the labels and the side (0: x, 1: y) that can do them,
-// with ok set; otherwise complete says whether the weak traces were found
-// equal (false: the search gave up at maxPairs). Traces are invariant
-// under all three equivalences, so a trace of the quotient's class is a
-// trace of the states in it.
+// distinguishingTrace looks, on g (the quotient), for a shortest sequence
+// of visible labels that one of the states x and y can do (with τ-steps
+// anywhere) and the other cannot: breadth first over pairs of sets of
+// states reached by the same visible labels (a subset construction, which
+// can blow up, hence the bounds maxPairs on the pairs of sets and maxWork
+// on the states and steps read; on the branching quotients of model
+// checkers' LTSs it stays small). It returns the labels and the side (0: x,
+// 1: y) that can do them, with ok set; otherwise complete says whether the
+// weak traces were found equal (false: the search gave up at a bound).
+// Traces are invariant under all three equivalences, so a trace of the
+// quotient's class is a trace of the states in it.
 //
 // Under strong bisimilarity the quotient is often nearly as large as the
 // inputs and every τ-closure is large, so the search is the formula's main
 // cost there: closures use a stamp array rather than a map, successors are
-// grouped by sorting (label, state) pairs, and pairs of sets are found
-// again by a hash of their contents rather than a printed key.
-func distinguishingTrace(q *lts.LTS, x, y int32, maxPairs int) (labels []int32, side int, ok, complete bool) {
-	ts := traceSearch{q: q, stamp: make([]uint32, q.NumStates), seed: maphash.MakeSeed(), seen: map[uint64][]int32{}}
+// grouped by sorting (label, state) pairs, pairs of sets are found again by
+// a hash of their contents rather than a printed key, and maxWork keeps
+// the search a small fraction of the minimisation (distinguishingFormula).
+func distinguishingTrace(g traceGraph, x, y int32, maxPairs int, maxWork int64) (labels []int32, side int, ok, complete bool) {
+	ts := traceSearch{g: g, stamp: make([]uint32, g.numStates()), seed: maphash.MakeSeed(), seen: map[uint64][]int32{}}
 	ts.add([2][]int32{ts.closure([]int32{x}), ts.closure([]int32{y})}, -1, 0)
 	var steps [2][]uint64 // label<<32 | successor, sorted
 	i := 0
-	for ; i < len(ts.nodes) && len(ts.nodes) < maxPairs; i++ {
+	for ; i < len(ts.nodes) && len(ts.nodes) < maxPairs && ts.work <= maxWork; i++ {
 		n := ts.nodes[i]
 		for k := range 2 {
 			steps[k] = steps[k][:0]
 			for _, s := range n.sets[k] {
-				for t := q.Out[s]; t < q.Out[s+1]; t++ {
-					if a := q.Label[t]; a != lts.Tau {
-						steps[k] = append(steps[k], uint64(a)<<32|uint64(q.Dst[t]))
-					}
-				}
+				steps[k] = g.steps(s, steps[k])
 			}
+			ts.work += int64(len(steps[k]))
+			steps[k] = slices.DeleteFunc(steps[k], func(st uint64) bool { return int32(st>>32) == lts.Tau })
 			slices.Sort(steps[k])
 			steps[k] = slices.Compact(steps[k])
 		}
@@ -77,9 +77,64 @@ func distinguishingTrace(q *lts.LTS, x, y int32, maxPairs int) (labels []int32, 
 	return nil, 0, false, i == len(ts.nodes)
 }
 
+// traceGraph is what distinguishingTrace explores: the quotient, or the
+// classes of the union read through one representative each.
+type traceGraph interface {
+	numStates() int32
+	// steps appends the steps of s to buf, each as label<<32 | target.
+	steps(s int32, buf []uint64) []uint64
+}
+
+// quotientGraph is a quotient LTS as a traceGraph.
+type quotientGraph struct{ q *lts.LTS }
+
+func (g quotientGraph) numStates() int32 { return g.q.NumStates }
+
+func (g quotientGraph) steps(s int32, buf []uint64) []uint64 {
+	q := g.q
+	for t := q.Out[s]; t < q.Out[s+1]; t++ {
+		buf = append(buf, uint64(q.Label[t])<<32|uint64(q.Dst[t]))
+	}
+	return buf
+}
+
+// classGraph is the strong quotient of u without building it: the steps
+// of a class are those of its representative, targets mapped to classes
+// (under strong bisimilarity every member has the same).
+type classGraph struct {
+	u          *lts.LTS
+	class, rep []int32
+}
+
+func newClassGraph(u *lts.LTS, class []int32, numClasses int32) classGraph {
+	rep := make([]int32, numClasses)
+	for i := range rep {
+		rep[i] = -1
+	}
+	for s, c := range class {
+		if rep[c] < 0 {
+			rep[c] = int32(s)
+		}
+	}
+	return classGraph{u: u, class: class, rep: rep}
+}
+
+func (g classGraph) numStates() int32 { return int32(len(g.rep)) }
+
+func (g classGraph) steps(c int32, buf []uint64) []uint64 {
+	u, s := g.u, g.rep[c]
+	for t := u.Out[s]; t < u.Out[s+1]; t++ {
+		buf = append(buf, uint64(u.Label[t])<<32|uint64(g.class[u.Dst[t]]))
+	}
+	return buf
+}
+
 // traceSearch is the state of distinguishingTrace's subset construction.
 type traceSearch struct {
-	q *lts.LTS
+	g traceGraph
+	// work counts the steps and states read, for the bound maxWork.
+	work  int64
+	steps []uint64
 	// stamp[s] == gen marks s as already in the closure being built.
 	stamp []uint32
 	gen   uint32
@@ -100,7 +155,6 @@ type traceNode struct {
 
 // closure returns the sorted τ-closure of set (which it may reorder).
 func (ts *traceSearch) closure(set []int32) []int32 {
-	q := ts.q
 	ts.gen++
 	out := make([]int32, 0, len(set))
 	for _, s := range set {
@@ -110,8 +164,10 @@ func (ts *traceSearch) closure(set []int32) []int32 {
 		}
 	}
 	for i := 0; i < len(out); i++ {
-		for t := q.Out[out[i]]; t < q.Out[out[i]+1]; t++ {
-			if d := q.Dst[t]; q.Label[t] == lts.Tau && ts.stamp[d] != ts.gen {
+		ts.steps = ts.g.steps(out[i], ts.steps[:0])
+		ts.work += 1 + int64(len(ts.steps))
+		for _, st := range ts.steps {
+			if d := int32(uint32(st)); int32(st>>32) == lts.Tau && ts.stamp[d] != ts.gen {
 				ts.stamp[d] = ts.gen
 				out = append(out, d)
 			}
