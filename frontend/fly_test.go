@@ -133,6 +133,13 @@ func compareFlyWithFull(t *testing.T, what string, m *Model, b Bounds, opts Opti
 		if !sym {
 			assert.Equal(t, int64(impl.NumStates), got.Stats.States, "unreduced, every state is stored: %s", run)
 		}
+		// The stored states' orbits are the reachable states: counted
+		// exactly when every stabiliser was enumerated, else from below.
+		if got.Stats.RepresentedExact {
+			assert.Equal(t, int64(impl.NumStates), got.Stats.Represented, "the orbits of the stored states: %s", run)
+		} else {
+			assert.LessOrEqual(t, got.Stats.Represented, int64(impl.NumStates), "the orbits of the stored states: %s", run)
+		}
 	}
 	return cmp
 }

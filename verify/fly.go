@@ -20,6 +20,12 @@ type FlyReport struct {
 	// among them (orbit representatives under symmetry).
 	Pairs  int64 `json:"pairs"`
 	States int64 `json:"states"`
+	// Represented is the number of implementation states that the stored
+	// ones stand for (the sum of their orbits under thread permutations;
+	// States without symmetry), exact when RepresentedExact and otherwise
+	// a lower bound: Represented/States is the symmetry reduction's factor.
+	Represented      int64 `json:"represented_states"`
+	RepresentedExact bool  `json:"represented_exact"`
 	// Transitions counts the implementation successors computed.
 	Transitions int64 `json:"transitions"`
 	// SpecStates and Subsets are the specification states explored and
@@ -69,6 +75,7 @@ func runFly(r *Report, m *frontend.Model, b frontend.Bounds, opts Options, timed
 		return err
 	}
 	fr := &FlyReport{Reductions: []string{}, Pairs: res.Stats.Pairs, States: res.Stats.States, Transitions: res.Stats.Transitions,
+		Represented: res.Stats.Represented, RepresentedExact: res.Stats.RepresentedExact,
 		SpecStates: res.Stats.SpecStates, Subsets: res.Stats.Subsets, Complete: res.LockFreeChecked}
 	fr.Ladder = stages
 	if last := stages[len(stages)-1]; last.Threads != b.Threads || last.Ops != b.Ops {

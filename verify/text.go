@@ -36,6 +36,13 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Fprintf(&sb, "on the fly     %d implementation states, %d product pairs, %d successors computed (no LTS built)\n", f.States, f.Pairs, f.Transitions)
 		fmt.Fprintf(&sb, "specification  %d states explored, %d subsets\n", f.SpecStates, f.Subsets)
 		fmt.Fprintf(&sb, "reductions     %s", reductions)
+		if f.Represented > f.States {
+			approx := ""
+			if !f.RepresentedExact {
+				approx = "at least "
+			}
+			fmt.Fprintf(&sb, " (the %d states stored stand for %s%d: %.1f×)", f.States, approx, f.Represented, float64(f.Represented)/float64(f.States))
+		}
 		if len(f.Ladder) > 1 {
 			sb.WriteString("\nladder        ")
 			for i, st := range f.Ladder {

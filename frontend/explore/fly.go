@@ -102,6 +102,13 @@ type FlyStats struct {
 	Transitions int64 // implementation successors computed (both passes)
 	SpecStates  int64 // specification states explored
 	Subsets     int64 // distinct specification subsets
+	// Represented is the number of unreduced implementation states that
+	// the stored ones stand for: the sum of their orbits' sizes, n!/|stab|
+	// (States itself without the symmetry reduction). It is exact when
+	// RepresentedExact, and otherwise a lower bound (a stabiliser too
+	// large to enumerate is bounded by the orders of its tie groups).
+	Represented      int64
+	RepresentedExact bool
 }
 
 // reducer maps states to representatives of their orbits under thread
@@ -231,7 +238,11 @@ func (f *flySearch) run() (*FlyResult, error) {
 		return nil, err
 	}
 	sub = f.spec.permute(sub, initPerm, f.perms)
+	f.res.Stats.RepresentedExact = true
+	stab, exact := f.stabilizer(init, initPerm)
+	f.alts = f.alts[:0]
 	sid, _ := f.insertState(init)
+	f.countOrbit(stab, exact)
 	f.addPair(sid, sub, -1, 0, initPerm)
 
 	violation, err := f.searchPairs()
@@ -342,8 +353,11 @@ func (f *flySearch) expand(s int32) (int, *failure) {
 		sc := &blk.succs[i]
 		to, perm := f.representative(blk.batch[sc.start:sc.end])
 		altStart := int32(len(f.alts))
-		f.stabilizer(to, perm)
-		id, _ := f.insertState(to)
+		stab, exact := f.stabilizer(to, perm)
+		id, isNew := f.insertState(to)
+		if isNew {
+			f.countOrbit(stab, exact)
+		}
 		f.succs = append(f.succs, flySucc{to: id, thread: sc.thread, perm: perm, label: sc.label,
 			altStart: altStart, altEnd: int32(len(f.alts))})
 	}
@@ -364,14 +378,20 @@ const maxStabilizer = 120
 // up to |g| of them. With more than maxStabilizer such g (many idle
 // threads alike, whose exchange changes no subset anyway) none is taken:
 // sound, with maybe more pairs.
-func (f *flySearch) stabilizer(rep []int32, perm uint16) {
+//
+// It returns the stabiliser's size, or a bound on it and false when it
+// has too many permutations to try.
+func (f *flySearch) stabilizer(rep []int32, perm uint16) (int64, bool) {
 	sym, ok := f.sym.(*symmetry)
 	if !ok {
-		return
+		return 1, true
 	}
 	stab, ok := sym.stabilizer(rep, f.st.e.c, maxStabilizer)
-	if !ok || len(stab) < 2 {
-		return
+	if !ok {
+		return sym.tieOrder, false
+	}
+	if len(stab) < 2 {
+		return 1, true
 	}
 	sigma := f.perms[perm]
 	alt := make([]uint8, len(sigma))
@@ -381,6 +401,18 @@ func (f *flySearch) stabilizer(rep []int32, perm uint16) {
 		}
 		f.alts = append(f.alts, f.internPerm(alt))
 	}
+	return int64(len(stab)), true
+}
+
+// countOrbit adds a new state's orbit, of n!/stab states, to the states
+// represented.
+func (f *flySearch) countOrbit(stab int64, exact bool) {
+	if f.sym == nil {
+		f.res.Stats.Represented++
+		return
+	}
+	f.res.Stats.Represented += factorial(f.x.b.Threads) / stab
+	f.res.Stats.RepresentedExact = f.res.Stats.RepresentedExact && exact
 }
 
 // follow adds the successors of pair p, whose state has just been

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -88,6 +89,9 @@ const maxTiedOrders = 5040
 type symmetry struct {
 	p       *program
 	threads int
+	// tieOrder is the product of the factorials of the tie groups of the
+	// last stabilizer call: the permutations it had to try.
+	tieOrder int64
 	// tidArrays: the offsets in the state vector of the shared arrays
 	// indexed by tid (element 1 first); their elements move with the
 	// threads.
@@ -455,6 +459,23 @@ func (s *symmetry) numberFromFixedRoots(st []int32) {
 	s.stack = stack
 }
 
+// factorial returns n!, saturating at math.MaxInt64.
+func factorial(n int) int64 {
+	f := int64(1)
+	for k := 2; k <= n; k++ {
+		f = satMul(f, int64(k))
+	}
+	return f
+}
+
+// satMul returns a·b for positive a and b, saturating at math.MaxInt64.
+func satMul(a, b int64) int64 {
+	if a > math.MaxInt64/b {
+		return math.MaxInt64
+	}
+	return a * b
+}
+
 // stabilizer returns the permutations π with apply(rep, π) = rep, the
 // identity first, for a representative rep (as canon returns it) — for the
 // product of the on-the-fly search: the pairs of one orbit that canon
@@ -464,14 +485,15 @@ func (s *symmetry) numberFromFixedRoots(st []int32) {
 // canonical). A π of the stabiliser maps each thread to one with an equal
 // key, so only the orders of the groups of threads with equal keys are
 // tried. The permutations are fresh slices; rep is not modified and may be
-// a buffer of s or c.
+// a buffer of s or c. It leaves in s.tieOrder the number of those orders,
+// a bound on the stabiliser's size.
 func (s *symmetry) stabilizer(rep []int32, c *canonicaliser, most int) ([][]uint8, bool) {
 	s.stab = append(s.stab[:0], rep...)
 	rep = s.stab
 	s.sortThreads(rep)
 	n := s.threads
 	var groups []tieGroup
-	orders := 1
+	orders := int64(1)
 	for i := 0; i < n; {
 		j := i + 1
 		for j < n && s.compareKeys(s.order[i], s.order[j]) == 0 {
@@ -479,13 +501,12 @@ func (s *symmetry) stabilizer(rep []int32, c *canonicaliser, most int) ([][]uint
 		}
 		if j-i > 1 {
 			groups = append(groups, tieGroup{start: i, n: j - i})
-			for k := 2; k <= j-i && orders <= most; k++ {
-				orders *= k
-			}
+			orders = satMul(orders, factorial(j-i))
 		}
 		i = j
 	}
-	if orders > most {
+	s.tieOrder = orders
+	if orders > int64(most) {
 		return nil, false
 	}
 	base := slices.Clone(s.order)
