@@ -50,11 +50,13 @@ func quotient(l *lts.LTS, k *kernel, kblock, rename []int32, numClasses int32) *
 		fill[c]++
 	}
 	// The transitions of class c, sorted by (label, target), without
-	// duplicates. Called twice per class, to count and then to fill, so
-	// that the quotient's slices are allocated at their exact size: for a
-	// near-discrete quotient (strong bisimilarity) they are nearly as big
-	// as the input, and growing them by doubling would cost more than the
-	// second sort.
+	// duplicates. For a near-discrete quotient (strong bisimilarity) it is
+	// called twice per class, to count and then to fill, so that the
+	// quotient's slices are allocated at their exact size: they are nearly
+	// as big as the input, and growing them by doubling would cost more
+	// than the second sort. For a coarse quotient (branching: classes of
+	// hundreds of states) the sort is the cost, and the keys are kept from
+	// the first call instead (they are few: duplicates are gone).
 	var buf []uint64
 	keys := func(c int32) []uint64 {
 		buf = buf[:0]
@@ -73,13 +75,25 @@ func quotient(l *lts.LTS, k *kernel, kblock, rename []int32, numClasses int32) *
 		slices.Sort(buf)
 		return slices.Compact(buf)
 	}
+	coarse := k.n >= 4*numClasses
+	var kept []uint64
 	for c := range numClasses {
-		q.Out[c+1] = q.Out[c] + int32(len(keys(c)))
+		ck := keys(c)
+		q.Out[c+1] = q.Out[c] + int32(len(ck))
+		if coarse {
+			kept = append(kept, ck...)
+		}
 	}
 	m := q.Out[numClasses]
 	q.Src, q.Label, q.Dst = make([]int32, m), make([]int32, m), make([]int32, m)
 	for c := range numClasses {
-		for i, key := range keys(c) {
+		var ck []uint64
+		if coarse {
+			ck = kept[q.Out[c]:q.Out[c+1]]
+		} else {
+			ck = keys(c)
+		}
+		for i, key := range ck {
 			t := q.Out[c] + int32(i)
 			q.Src[t], q.Label[t], q.Dst[t] = c, int32(key>>32), int32(uint32(key))
 		}
