@@ -34,6 +34,7 @@ func Compare(a, b *lts.LTS, eq Equivalence, opts Options) (*Comparison, error) {
 	if eq == Strong && opts.Algorithm == Fast {
 		opts.history = &splitHistory{} // for the formula, if they differ
 	}
+	opts.ReleaseInput = false // u is read again for the evidence
 	k, kblock, kn, err := partitionKernel(u, eq, &opts)
 	if err != nil {
 		return nil, err

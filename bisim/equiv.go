@@ -96,6 +96,13 @@ type Options struct {
 	// Title and Final, e.g. "the implementation" and "the specification";
 	// empty means "A" and "B".
 	NameA, NameB string
+	// ReleaseInput lets Minimize and Partition clear the input's
+	// transitions (its Src, Label, Dst, Out and Meta become nil) as soon
+	// as the kernel they refine holds what it needs, so that the
+	// collector can reclaim them while the refinement runs: on a model
+	// checker's LTS they are about a third of the peak. The input keeps
+	// its states, initial state and labels. Compare ignores it.
+	ReleaseInput bool
 	// stats, if set, receives a count of the refinement's work (tests and
 	// benchmarks only).
 	stats *refineStats

@@ -28,6 +28,9 @@ func partitionKernel(l *lts.LTS, eq Equivalence, opts *Options) (k *kernel, kblo
 		return &kernel{divLabel: -1}, nil, 0, nil
 	}
 	k = newKernel(l, eq)
+	if opts.ReleaseInput {
+		l.Src, l.Label, l.Dst, l.Out, l.Meta = nil, nil, nil, nil, nil
+	}
 	opts.progress("kernel states", int64(k.n))
 	switch opts.Algorithm {
 	case Fast:

@@ -71,6 +71,14 @@ type Options struct {
 	Shortest bool
 	// Progress, if set, receives a stage name and a count now and then.
 	Progress func(stage string, count int64)
+	// ReleaseImpl lets the bisimulation stage release the implementation
+	// LTS's transitions once the minimisation's kernel holds them (a third
+	// of the stage's peak on a model checker's LTS; bisim.ReleaseInput).
+	// Outcome.Impl is then nil, unless the stage had to explore the
+	// implementation again for a counterexample (the explorer is
+	// deterministic, so the LTS is the same). For callers that do not read
+	// Outcome.Impl, such as verify without --export.
+	ReleaseImpl bool
 }
 
 // Outcome is a report together with the LTSs it was computed from, for
@@ -99,11 +107,7 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 	}
 	err := timed("compile", func() (string, error) {
 		var err error
-		copts := opts.Compile
-		if opts.Progress != nil && copts.Progress == nil {
-			copts.Progress = func(states, _ int64) { opts.Progress("exploring", states) }
-		}
-		copts.Lin = copts.Lin || opts.LinPoints
+		copts := compileOptions(opts)
 		if opts.Method == Auto && !opts.LinPoints {
 			limit := copts.MaxStates
 			if limit <= 0 || limit > AutoStates {
@@ -157,8 +161,15 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 		// for a distinguishing trace whose steps carry source lines.
 		err := timed("bisimulation", func() (string, error) {
 			var err error
-			if out.ImplQuotient, _, err = bisim.Minimize(out.Impl, bisim.DivBranching, bopts); err != nil {
+			// Under Both the refinement reads the LTS afterwards.
+			release := opts.ReleaseImpl && opts.Method == Bisim && out.Impl.NumTransitions() >= releaseMinTransitions
+			iopts := bopts
+			iopts.ReleaseInput = release
+			if out.ImplQuotient, _, err = bisim.Minimize(out.Impl, bisim.DivBranching, iopts); err != nil {
 				return "", err
+			}
+			if release {
+				out.Impl = nil // its transitions are gone
 			}
 			if out.SpecQuotient, _, err = bisim.Minimize(out.Spec, bisim.DivBranching, bopts); err != nil {
 				return "", err
@@ -170,6 +181,12 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 			r.Bisimilar = verdictOf(cmp.Equivalent)
 			if cmp.Equivalent {
 				return "bisimilar", nil
+			}
+			if out.Impl == nil {
+				if out.Impl, err = frontend.CompileImpl(m, b, compileOptions(opts)); err != nil {
+					return "", fmt.Errorf("implementation %s: %w", m.Name, err)
+				}
+				r.Notes = append(r.Notes, "the implementation's LTS, released during the bisimulation, was explored again for the counterexample")
 			}
 			if cmp, err = bisim.Compare(out.Impl, out.Spec, bisim.DivBranching, bopts); err != nil {
 				return "", err
@@ -264,6 +281,22 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 	}
 	finishEvidence(r)
 	return out, nil
+}
+
+// releaseMinTransitions is the smallest implementation LTS that
+// Options.ReleaseImpl releases: below it the LTS costs little memory, and
+// keeping it spares a failing model's second exploration. A variable so
+// that tests can exercise the release on small models.
+var releaseMinTransitions = 1 << 20
+
+// compileOptions returns the explorer's options of a verification.
+func compileOptions(opts Options) frontend.Options {
+	copts := opts.Compile
+	if opts.Progress != nil && copts.Progress == nil {
+		copts.Progress = func(states, _ int64) { opts.Progress("exploring", states) }
+	}
+	copts.Lin = copts.Lin || opts.LinPoints
+	return copts
 }
 
 func theoremText(r *Report, linPoints bool) string {

@@ -88,6 +88,7 @@ func runVerify(c *cli.Context) error {
 	opts := verify.Options{
 		Method: method, Compile: copts, Antichain: c.Bool("antichain"), MaxPairs: c.Int("max-pairs"),
 		Algorithm: alg, LinPoints: c.Bool("lin-points"), Reductions: reductions, Shortest: c.Bool("shortest"),
+		ReleaseImpl: c.String("export") == "", // only --export reads out.Impl
 	}
 	if mt != nil {
 		opts.Progress = (&progressLine{mt: mt}).stage
