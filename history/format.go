@@ -26,6 +26,9 @@ type ReadOptions struct {
 	// Deadline, if not zero, stops reading with ErrDeadline once passed,
 	// so that a time limit covers reading too.
 	Deadline time.Time
+	// lines, if positive, is the number of lines of the input (ReadFile
+	// counts them): JSON Lines have at most that many operations.
+	lines int
 }
 
 // ErrDeadline is the error of a reader stopped by ReadOptions.Deadline.
@@ -73,14 +76,51 @@ func Read(r io.Reader, name string, opts ReadOptions) (*History, error) {
 	return nil, fmt.Errorf("unknown history format %q: expected one of %s", format, strings.Join(Formats, ", "))
 }
 
-// ReadFile reads the history in path (see Read).
+// ReadFile reads the history in path (see Read). A regular file is read
+// twice, the first time only to count its lines, so that the operations of
+// JSON Lines are stored in one array of the right size instead of one grown
+// by copying (at 10^6 operations, 120 MB copied, and both copies live at
+// the last growth).
 func ReadFile(path string, opts ReadOptions) (*History, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		n, err := countLines(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		opts.lines = n
+	}
 	return Read(f, path, opts)
+}
+
+// countLines counts the lines of r, a last one without a newline too.
+func countLines(r io.Reader) (int, error) {
+	buf := make([]byte, 64<<10)
+	n, last := 0, byte('\n')
+	for {
+		k, err := r.Read(buf)
+		if k > 0 {
+			n += bytes.Count(buf[:k], []byte{'\n'})
+			last = buf[k-1]
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	if last != '\n' {
+		n++
+	}
+	return n, nil
 }
 
 // sniffSize is how much of a file sniff sees.

@@ -22,7 +22,7 @@ const maxLine = 16 << 20
 // ReadJSONL reads a history in the JSON Lines schema of the package doc
 // (of opts, only the deadline applies).
 func ReadJSONL(r io.Reader, name string, opts ReadOptions) (*History, error) {
-	h := &History{Name: name}
+	h := &History{Name: name, Ops: make([]Op, 0, opts.lines)}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	line := 0

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -105,6 +107,32 @@ func TestReadJSONLValuesAgainstEncodingJSON(t *testing.T) {
 		require.Equal(t, []string{want[i][0]}, op.Args, "line %d", i+1)
 		require.Equal(t, want[i][1], op.Result, "line %d", i+1)
 	}
+}
+
+// TestReadFileSizesOperations checks that ReadFile, which counts the lines
+// first to size the operations, reads what Read reads from a stream, with
+// and without a final newline, and holds the operations in an array of
+// the counted size.
+func TestReadFileSizesOperations(t *testing.T) {
+	lines := []string{`# a comment`, `{"client": 1, "call": 1, "return": 2, "method": "write", "input": 1}`, ``,
+		`{"client": 2, "call": 3, "return": 4, "method": "read", "output": 1}`}
+	for _, end := range []string{"", "\n"} {
+		src := strings.Join(lines, "\n") + end
+		path := filepath.Join(t.TempDir(), "h.jsonl")
+		require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
+		fromFile, err := ReadFile(path, ReadOptions{})
+		require.NoError(t, err)
+		fromStream, err := Read(strings.NewReader(src), path, ReadOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, fromStream.Ops, fromFile.Ops)
+		assert.Equal(t, len(lines), cap(fromFile.Ops), "one slot a line, allocated once")
+		n, err := countLines(strings.NewReader(src))
+		require.NoError(t, err)
+		assert.Equal(t, len(lines), n)
+	}
+	n, err := countLines(strings.NewReader(""))
+	require.NoError(t, err)
+	assert.Zero(t, n)
 }
 
 func TestReadEDN(t *testing.T) {
