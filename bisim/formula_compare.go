@@ -169,8 +169,8 @@ func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rena
 			fmt.Fprintf(&sb, "%s can take the same visible steps, and the two have the same traces: the difference is in the choices left open along the way (%s bisimilarity, not trace equivalence).",
 				e.Other, proseName(eq))
 		} else {
-			fmt.Fprintf(&sb, "%s can take the same visible steps (whether their traces differ elsewhere was not settled: the search for a distinguishing trace stopped at its limit of %d pairs of state sets).",
-				e.Other, limit)
+			fmt.Fprintf(&sb, "%s can take the same visible steps (whether their traces differ elsewhere was not settled: the search for a distinguishing trace stopped at its limit of %d pairs of state sets or %d states and steps read).",
+				e.Other, limit, traceWork(u))
 		}
 	} else {
 		e.TraceDistinguishes = true

@@ -170,6 +170,7 @@ func (hb *historyBuilder) distinguish(s, t int32) (*Formula, error) {
 		}
 		var conj []*Formula
 		seen := map[int32]bool{}
+		has := map[string]bool{} // one conjunct for equal formulas
 		for tr := l.Out[other]; tr < l.Out[other+1]; tr++ {
 			d := l.Dst[tr]
 			if l.Label[tr] != a || seen[hb.block[d]] {
@@ -180,7 +181,10 @@ func (hb *historyBuilder) distinguish(s, t int32) (*Formula, error) {
 			if err != nil {
 				return nil, err
 			}
-			conj = append(conj, g)
+			if text := g.String(); !has[text] {
+				has[text] = true
+				conj = append(conj, g)
+			}
 		}
 		f = Diamond(l.Labels[a], And(conj...))
 		if holder != s {

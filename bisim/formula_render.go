@@ -74,13 +74,33 @@ func chain(f *Formula) string {
 		next := f.Args[len(f.Args)-1]
 		switch next.Op {
 		case OpTrue:
-			return strings.Join(parts, ", then ")
+			return joinSteps(parts)
 		case OpDiamond, OpUntil:
 			f = next
 			continue
 		}
-		return strings.Join(parts, ", then ") + " to reach a state that " + phrase(next)
+		return joinSteps(parts) + " to reach a state that " + phrase(next)
 	}
+}
+
+// joinSteps joins the steps of a chain with "then", saying a run of
+// single τ-steps (strong bisimilarity) as "take n τ-steps".
+func joinSteps(parts []string) string {
+	const tau = "take a τ-step"
+	var out []string
+	for i := 0; i < len(parts); {
+		j := i + 1
+		for j < len(parts) && parts[i] == tau && parts[j] == tau {
+			j++
+		}
+		if j-i > 1 {
+			out = append(out, fmt.Sprintf("take %d τ-steps", j-i))
+		} else {
+			out = append(out, parts[i])
+		}
+		i = j
+	}
+	return strings.Join(out, ", then ")
 }
 
 // returnStep is a formula that says "can return value from method in

@@ -381,6 +381,8 @@ func TestFormulaEnglish(t *testing.T) {
 	h := Diamond("call(1,push,1)", And(Diamond("tau", True()), Not(Diamond("ret(1,push)", True())), Diamond("x", True())))
 	assert.Equal(t, "can call push(1) in thread 1 to reach a state that can take a τ-step, cannot return from push in thread 1, and can do x",
 		h.English())
+	assert.Equal(t, "can do a, then take 2 τ-steps, then do b, then take a τ-step",
+		Diamond("a", Diamond("tau", Diamond("tau", Diamond("b", Diamond("tau", True()))))).English())
 }
 
 // shortTraceDiffers reports whether some sequence of at most n visible
