@@ -28,8 +28,8 @@ type Header struct {
 
 // StatedVerdict is one Verdict line of a header.
 type StatedVerdict struct {
-	Linearizable string   `json:"linearizable,omitempty"` // "yes", "no", or "" when the line does not say
-	LockFree     string   `json:"lock_free,omitempty"`    // likewise
+	Linearizable Verdict  `json:"linearizable,omitempty"` // Yes, No, or "" when the line does not say
+	LockFree     Verdict  `json:"lock_free,omitempty"`    // likewise
 	Args         []string `json:"args"`                   // the verify arguments after the model's name
 	Text         string   `json:"text"`                   // the claims as written
 }

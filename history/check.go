@@ -32,6 +32,12 @@ func (v Verdict) String() string {
 	return [...]string{"linearizable", "not linearizable", "unknown"}[v]
 }
 
+// MarshalJSON writes the verdict as linbis writes every verdict in JSON:
+// true (linearizable), false (not) or null (unknown: a limit was hit).
+func (v Verdict) MarshalJSON() ([]byte, error) {
+	return []byte([...]string{"true", "false", "null"}[v]), nil
+}
+
 // Procedure names a decision procedure that decided a partition.
 type Procedure uint8
 

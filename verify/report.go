@@ -2,18 +2,19 @@ package verify
 
 import (
 	"github.com/linbis/linbis/bisim"
+	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/lts"
 )
 
 // Verdict is a three-valued answer: a property holds, fails, or was not
-// decided (not checked, or a limit was hit).
-type Verdict string
+// decided (not checked, or a limit was hit); in JSON true, false or null.
+type Verdict = frontend.Verdict
 
 // The verdicts.
 const (
-	Yes     Verdict = "yes"
-	No      Verdict = "no"
-	Unknown Verdict = "unknown"
+	Yes     = frontend.Yes
+	No      = frontend.No
+	Unknown = frontend.Unknown
 )
 
 func verdictOf(b bool) Verdict {
@@ -36,12 +37,9 @@ func sizeOf(l *lts.LTS) *Size {
 	return &Size{States: int64(l.NumStates), Transitions: int64(l.NumTransitions())}
 }
 
-// BoundsReport states the bounds under which a verdict holds.
-type BoundsReport struct {
-	Threads int   `json:"threads"`
-	Ops     int   `json:"ops"` // -1 means forever
-	Values  []int `json:"values"`
-}
+// BoundsReport states the bounds under which a verdict holds: the
+// client's bounds, in the JSON shape every verb uses.
+type BoundsReport = frontend.Bounds
 
 // Stage is one timed step of the pipeline.
 type Stage struct {

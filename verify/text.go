@@ -4,14 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/linbis/linbis/frontend"
 )
-
-// String renders the bounds a verdict holds under, as the frontend does.
-func (b BoundsReport) String() string {
-	return frontend.Bounds{Threads: b.Threads, Ops: b.Ops, Values: b.Values}.String()
-}
 
 // String renders a size for people.
 func (s *Size) String() string {

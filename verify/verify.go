@@ -93,7 +93,7 @@ type Outcome struct {
 func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outcome, error) {
 	r := &Report{Model: name, Method: string(opts.Method), Bisimilar: Unknown, Refines: Unknown,
 		Linearizable: Unknown, LockFree: Unknown,
-		Bounds: BoundsReport{Threads: b.Threads, Ops: b.Ops, Values: b.Values}}
+		Bounds: b}
 	out := &Outcome{Report: r}
 	timed := func(stage string, f func() (string, error)) error {
 		start := time.Now()

@@ -128,7 +128,8 @@ func TestCompareCounterAgainstSpec(t *testing.T) {
 	require.Equal(t, 1, code)
 	var res map[string]any
 	require.NoError(t, json.Unmarshal([]byte(stdout), &res))
-	assert.Equal(t, false, res["equivalent"])
+	assert.Equal(t, false, res["holds"])
+	assert.Equal(t, "divbranching", res["relation"])
 	assert.Equal(t, broken, res["side"])
 	assert.Equal(t, "distinguishing-trace", res["kind"])
 	assert.NotNil(t, res["counterexample"])

@@ -37,25 +37,6 @@ var (
 		Usage: "instead of an equivalence, decide whether A's traces are included in B's: `trace` or weak-trace (as mCRL2's ltscompare -p)"}
 )
 
-// compareResult is the --json output of compare.
-type compareResult struct {
-	FileA       string `json:"a"`
-	FileB       string `json:"b"`
-	Equivalence string `json:"equivalence"`
-	Equivalent  bool   `json:"equivalent"`
-	StatesA     int32  `json:"states_a"`
-	StatesB     int32  `json:"states_b"`
-	Classes     int32  `json:"classes"`
-	// Kind is "distinguishing-trace" when the witnessing path's visible
-	// labels are a trace the other side cannot do, else "formula".
-	Kind string `json:"kind,omitempty"`
-	// Side is the file whose initial state satisfies the formula.
-	Side string `json:"side,omitempty"`
-	// Counterexample is the witnessing path of Side.
-	Counterexample *lts.Trace           `json:"counterexample,omitempty"`
-	Formula        *bisim.FormulaReport `json:"formula,omitempty"`
-}
-
 func runCompare(c *cli.Context) error {
 	args, err := operands(c, 2, 2)
 	if err != nil {
@@ -101,17 +82,9 @@ func runCompare(c *cli.Context) error {
 		return err
 	}
 	m.Done()
-	out := compareResult{FileA: args[0], FileB: args[1], Equivalence: eq.String(), Equivalent: res.Equivalent,
-		StatesA: res.StatesA, StatesB: res.StatesB, Classes: res.Classes}
 	ev := res.Evidence
-	if !res.Equivalent {
-		out.Side, out.Counterexample, out.Formula, out.Kind = args[ev.HoldsIn], ev.Witness, ev.Report(), "formula"
-		if ev.TraceDistinguishes {
-			out.Kind = "distinguishing-trace"
-		}
-	}
 	if c.Bool("json") {
-		if err := writeJSON(c, out); err != nil {
+		if err := writeJSON(c, res.Report(args[0], args[1], eq)); err != nil {
 			return err
 		}
 	} else {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/linbis/linbis/bisim"
 	"github.com/linbis/linbis/internal/files"
 	"github.com/linbis/linbis/lts"
 	"github.com/linbis/linbis/refine"
@@ -25,22 +26,6 @@ var traceRelations = map[string]bool{"trace": true, "weak-trace": true}
 // visibleTau is the name τ takes when it counts as an action (trace).
 const visibleTau = "τ"
 
-// traceCompareResult is the --json output of compare for a trace relation.
-type traceCompareResult struct {
-	FileA string `json:"a"`
-	FileB string `json:"b"`
-	// Relation is "trace" or "weak-trace"; Preorder tells whether the
-	// inclusion A ⊑ B was asked (true) or the equivalence (false).
-	Relation string `json:"relation"`
-	Preorder bool   `json:"preorder"`
-	Holds    bool   `json:"holds"`
-	// Side is the file that can do Counterexample when the relation
-	// does not hold; the other file cannot do its last action.
-	Side           string     `json:"side,omitempty"`
-	Counterexample *lts.Trace `json:"counterexample,omitempty"`
-	Pairs          int64      `json:"pairs"` // pairs the refinement search explored, both directions
-}
-
 // runTraceCompare decides relation between ls[0] and ls[1].
 func runTraceCompare(c *cli.Context, args []string, ls [2]*lts.LTS, relation string, preorder bool) error {
 	a, b := ls[0], ls[1]
@@ -57,7 +42,8 @@ func runTraceCompare(c *cli.Context, args []string, ls [2]*lts.LTS, relation str
 	if c.IsSet("max-pairs") {
 		opts.MaxPairs = c.Int("max-pairs")
 	}
-	out := traceCompareResult{FileA: args[0], FileB: args[1], Relation: relation, Preorder: preorder, Holds: true}
+	out := bisim.CompareReport{A: args[0], B: args[1], Relation: relation, Preorder: preorder, Holds: true,
+		StatesA: ls[0].NumStates, StatesB: ls[1].NumStates}
 	dirs := [][2]int{{0, 1}}
 	if !preorder {
 		dirs = append(dirs, [2]int{1, 0})
@@ -70,7 +56,7 @@ func runTraceCompare(c *cli.Context, args []string, ls [2]*lts.LTS, relation str
 		}
 		out.Pairs += res.Stats.Pairs
 		if !res.Refines {
-			out.Holds, out.Side, out.Counterexample = false, args[d[0]], res.Counterexample
+			out.Holds, out.Side, out.Counterexample, out.Kind = false, args[d[0]], res.Counterexample, "distinguishing-trace"
 			break
 		}
 	}

@@ -30,12 +30,12 @@ var compileCmd = &cli.Command{
 
 // compileReport is the --json output of compile.
 type compileReport struct {
-	Model   string    `json:"model"`
-	Bounds  string    `json:"bounds"`
-	Heap    string    `json:"heap"`
-	Impl    lts.Stats `json:"impl"`
-	Spec    lts.Stats `json:"spec"`
-	Seconds float64   `json:"seconds"`
+	Model   string          `json:"model"`
+	Bounds  frontend.Bounds `json:"bounds"`
+	Heap    string          `json:"heap"`
+	Impl    lts.Stats       `json:"impl"`
+	Spec    lts.Stats       `json:"spec"`
+	Seconds float64         `json:"seconds"`
 }
 
 func runCompile(c *cli.Context) error {
@@ -84,7 +84,7 @@ func runCompile(c *cli.Context) error {
 	if opts.Explicit || m.Program.Explicit {
 		heap = "explicit"
 	}
-	rep := compileReport{Model: m.File, Bounds: b.String(), Heap: heap,
+	rep := compileReport{Model: m.File, Bounds: b, Heap: heap,
 		Impl: lts.ComputeStats(impl), Spec: lts.ComputeStats(spec), Seconds: elapsed}
 	if c.Bool("json") {
 		return writeJSON(c, rep)

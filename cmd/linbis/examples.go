@@ -50,8 +50,11 @@ type listedModel struct {
 
 type listedVerdict struct {
 	frontend.StatedVerdict
-	Bounds  string `json:"bounds"`  // the client bounds of its command, e.g. threads=2 ops=2 values=1,2
-	Command string `json:"command"` // the verify command that checks it
+	Bounds frontend.Bounds `json:"bounds"` // the client bounds of its command
+	// Options are the other flags of its command that change the
+	// semantics, e.g. "explicit heap".
+	Options []string `json:"options,omitempty"`
+	Command string   `json:"command"` // the verify command that checks it
 }
 
 // listModels prints the bundled models with their summaries, verdicts and
@@ -65,11 +68,11 @@ func listModels(c *cli.Context) error {
 		}
 		lm := listedModel{Name: name, Summary: h.Summary, Verdicts: []listedVerdict{}}
 		for _, v := range h.Verdicts {
-			b, err := statedBounds(name, v.Args)
+			b, options, err := statedBounds(name, v.Args)
 			if err != nil {
 				return err
 			}
-			lm.Verdicts = append(lm.Verdicts, listedVerdict{StatedVerdict: v, Bounds: b, Command: v.Command(name)})
+			lm.Verdicts = append(lm.Verdicts, listedVerdict{StatedVerdict: v, Bounds: b, Options: options, Command: v.Command(name)})
 		}
 		all = append(all, lm)
 	}
@@ -80,7 +83,7 @@ func listModels(c *cli.Context) error {
 	for _, m := range all {
 		fmt.Fprintf(w, "%-17s %s\n", m.Name, m.Summary)
 		for _, v := range m.Verdicts {
-			fmt.Fprintf(w, "%-17s   %s at %s\n", "", v.Text, v.Bounds)
+			fmt.Fprintf(w, "%-17s   %s at %s\n", "", v.Text, strings.Join(append([]string{v.Bounds.String()}, v.Options...), ", "))
 		}
 	}
 	return nil
@@ -90,17 +93,16 @@ func listModels(c *cli.Context) error {
 // verify arguments run the bundled model name: its client block with the
 // bound flags applied, and the flags that change the semantics (heap,
 // lin points) named.
-func statedBounds(name string, args []string) (string, error) {
+func statedBounds(name string, args []string) (b frontend.Bounds, extra []string, err error) {
 	src, err := frontend.Example(name)
 	if err != nil {
-		return "", err
+		return b, nil, err
 	}
 	m, err := frontend.Parse(name+".lin", src)
 	if err != nil {
-		return "", err
+		return b, nil, err
 	}
-	b := m.DefaultBounds()
-	var extra []string
+	b = m.DefaultBounds()
 	for i := 0; i < len(args); i++ {
 		flag, val := args[i], ""
 		if i+1 < len(args) {
@@ -109,17 +111,17 @@ func statedBounds(name string, args []string) (string, error) {
 		switch flag {
 		case "--threads":
 			if b.Threads, err = strconv.Atoi(val); err != nil {
-				return "", fmt.Errorf("%s.lin: Verdict line: --threads %q", name, val)
+				return b, nil, fmt.Errorf("%s.lin: Verdict line: --threads %q", name, val)
 			}
 			i++
 		case "--ops":
 			if b.Ops, err = parseOps(val); err != nil {
-				return "", err
+				return b, nil, err
 			}
 			i++
 		case "--values":
 			if b.Values, err = parseValues(val); err != nil {
-				return "", err
+				return b, nil, err
 			}
 			i++
 		case "--explicit":
@@ -128,5 +130,5 @@ func statedBounds(name string, args []string) (string, error) {
 			extra = append(extra, strings.TrimPrefix(flag, "--"))
 		}
 	}
-	return strings.Join(append([]string{b.String()}, extra...), ", "), nil
+	return b, extra, nil
 }

@@ -235,7 +235,7 @@ func historyJSON(h *history.History, res *history.Result) any {
 	}
 	out := struct {
 		File           string              `json:"file"`
-		Verdict        string              `json:"verdict"`
+		Linearizable   history.Verdict     `json:"linearizable"`
 		Model          string              `json:"model"`
 		Operations     int                 `json:"operations"`
 		Partitions     int                 `json:"partitions"`
@@ -250,7 +250,7 @@ func historyJSON(h *history.History, res *history.Result) any {
 		Failure        *failureJSON        `json:"failure,omitempty"`
 		// Witness: per partition, a linearization as operation indices.
 		Witness [][]int `json:"witness,omitempty"`
-	}{h.Name, res.Verdict.String(), res.Model, res.Ops, res.Partitions, res.Decided, res.Algorithms, res.Configurations, res.Elapsed.Seconds(), res.Limit, res.Reason, h.Warnings, h.Notes, nil, res.Witness}
+	}{h.Name, res.Verdict, res.Model, res.Ops, res.Partitions, res.Decided, res.Algorithms, res.Configurations, res.Elapsed.Seconds(), res.Limit, res.Reason, h.Warnings, h.Notes, nil, res.Witness}
 	if f := res.Failure; f != nil {
 		fj := &failureJSON{Key: f.Key, Operations: len(f.Ops), Pattern: f.Pattern, Witness: ops(f.Witness), Prefix: ops(f.Prefix), State: f.State}
 		if f.Stuck >= 0 {

@@ -97,15 +97,16 @@ func TestHistoryJSONAndHTML(t *testing.T) {
 	code, out, errOut := linbis("history", filepath.Join(porcupineData, "jepsen", "etcd_000.log"), "--json", "--html", page)
 	require.Equal(t, 1, code, errOut)
 	var res struct {
-		Verdict string
-		Failure struct {
+		Linearizable *bool
+		Failure      struct {
 			Operations  int
 			Prefix      []struct{ Line int }
 			CannotPlace struct{ Line int } `json:"cannot_place"`
 		}
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
-	assert.Equal(t, "not linearizable", res.Verdict)
+	require.NotNil(t, res.Linearizable)
+	assert.False(t, *res.Linearizable)
 	assert.Equal(t, 85, res.Failure.Operations)
 	assert.NotEmpty(t, res.Failure.Prefix)
 	assert.Equal(t, 85, res.Failure.CannotPlace.Line)

@@ -71,14 +71,15 @@ import (
 
 // Bounds are the bounds of the most-general client: Threads threads each
 // performing up to Ops operations (-1: forever), each with any argument
-// drawn from Values.
+// drawn from Values. Its JSON form is the one shape of bounds in every
+// --json output of linbis.
 type Bounds struct {
-	Threads int
-	Ops     int // -1 = forever
-	Values  []int
+	Threads int   `json:"threads"`
+	Ops     int   `json:"ops"` // -1 = forever
+	Values  []int `json:"values"`
 	// Only restricts threads (numbered from 1) to some methods, from the
 	// client block's `only` lines; nil means every thread calls every method.
-	Only map[int][]string
+	Only map[int][]string `json:"only,omitempty"`
 }
 
 func (b Bounds) String() string {

@@ -1,0 +1,53 @@
+package bisim
+
+import "github.com/linbis/linbis/lts"
+
+// CompareReport is the answer of `linbis compare --json`: whether two LTSs
+// are related, in one shape whichever relation was asked. The bisimilarity
+// relations are decided by Compare; the trace relations (trace and
+// weak-trace equivalence, and their preorders) by package refine, whose
+// answer the CLI puts in the same shape.
+type CompareReport struct {
+	A string `json:"a"` // the first LTS compared (side A)
+	B string `json:"b"` // the second (side B)
+	// Relation is strong, branching, divbranching, trace or weak-trace;
+	// Preorder tells whether A's inclusion in B was asked (trace relations
+	// only) rather than the equivalence.
+	Relation string `json:"relation"`
+	Preorder bool   `json:"preorder"`
+	// Holds is the verdict: related (equivalent, or included) or not.
+	Holds bool `json:"holds"`
+	// StatesA and StatesB are the inputs' sizes.
+	StatesA int32 `json:"states_a"`
+	StatesB int32 `json:"states_b"`
+	// Classes is the number of classes of the disjoint union (the
+	// bisimilarities only).
+	Classes int32 `json:"classes,omitempty"`
+	// Pairs is the number of pairs the refinement search explored, both
+	// directions (the trace relations only).
+	Pairs int64 `json:"pairs,omitempty"`
+	// Side is the file that can do Counterexample when the relation does
+	// not hold: the path of the side whose initial state satisfies Formula,
+	// or a trace the other side cannot do.
+	Side           string     `json:"side,omitempty"`
+	Counterexample *lts.Trace `json:"counterexample,omitempty"`
+	// Kind is "distinguishing-trace" when the counterexample's visible
+	// labels are a trace the other side cannot do, else "formula" (only
+	// then is the relation told apart by Formula alone).
+	Kind    string         `json:"kind,omitempty"`
+	Formula *FormulaReport `json:"formula,omitempty"`
+}
+
+// Report states c, the comparison of the LTSs named a and b under eq, as
+// a CompareReport.
+func (c *Comparison) Report(a, b string, eq Equivalence) *CompareReport {
+	r := &CompareReport{A: a, B: b, Relation: eq.String(), Holds: c.Equivalent,
+		StatesA: c.StatesA, StatesB: c.StatesB, Classes: c.Classes}
+	if ev := c.Evidence; !c.Equivalent && ev != nil {
+		r.Side, r.Counterexample, r.Formula, r.Kind = []string{a, b}[ev.HoldsIn], ev.Witness, ev.Report(), "formula"
+		if ev.TraceDistinguishes {
+			r.Kind = "distinguishing-trace"
+		}
+	}
+	return r
+}
