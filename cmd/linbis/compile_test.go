@@ -33,7 +33,7 @@ func TestCompileJSONAndFlags(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	var rep map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &rep))
-	assert.Equal(t, "threads=1 ops=2 values=1,2", rep["bounds"])
+	assert.Equal(t, map[string]any{"threads": 1.0, "ops": 2.0, "values": []any{1.0, 2.0}}, rep["bounds"], "the shape of verify's")
 	assert.Greater(t, rep["impl"].(map[string]any)["states"], 0.0)
 
 	// Folding private-node accesses only removes states.

@@ -29,8 +29,8 @@ func TestExampleHeadersAgreeWithVerify(t *testing.T) {
 				args := append(append([]string{"verify", name}, v.Args...), "--json", "-q", "--timeout", "5m", "--max-memory", "3GiB")
 				code, out, errOut := linbis(args...)
 				var rep struct {
-					Linearizable string `json:"linearizable"`
-					LockFree     string `json:"lock_free"`
+					Linearizable frontend.Verdict `json:"linearizable"`
+					LockFree     frontend.Verdict `json:"lock_free"`
 				}
 				require.NoError(t, json.Unmarshal([]byte(out), &rep), "exit %d: %s", code, errOut)
 				if v.Linearizable != "" {
@@ -80,10 +80,24 @@ func TestListAndShow(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	var list []struct {
 		Name     string
-		Verdicts []struct{ Bounds, Command string }
+		Verdicts []struct {
+			Bounds       frontend.Bounds
+			Options      []string
+			Linearizable *bool
+			Command      string
+		}
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &list))
 	assert.Len(t, list, len(frontend.Examples()))
+	for _, m := range list {
+		if m.Name == "treiber-free" {
+			v := m.Verdicts[len(m.Verdicts)-1]
+			assert.Equal(t, frontend.Bounds{Threads: 2, Ops: 3, Values: []int{1, 2}}, v.Bounds, "the same shape as verify's")
+			assert.Equal(t, []string{"explicit heap"}, v.Options)
+			require.NotNil(t, v.Linearizable)
+			assert.False(t, *v.Linearizable)
+		}
+	}
 
 	code, out, errOut = linbis("show", "shann-queue")
 	require.Equal(t, 0, code, errOut)
