@@ -414,3 +414,12 @@ func (c *Checker) deadlockFree() (*Result, int32) {
 		"where %s pending and no step is enabled (%d such reachable states)", steps(len(path)), m.state(first), c.describePending(path), stuck)
 	return r, first
 }
+
+// Report is the answer of `linbis progress --json`: the properties
+// checked on one LTS, each with its verdict.
+type Report struct {
+	File        string    `json:"file"` // the LTS's file, or the model it was compiled from
+	States      int32     `json:"states"`
+	Transitions int       `json:"transitions"`
+	Results     []*Result `json:"results"`
+}

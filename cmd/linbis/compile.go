@@ -28,16 +28,6 @@ var compileCmd = &cli.Command{
 	Action: runCompile,
 }
 
-// compileReport is the --json output of compile.
-type compileReport struct {
-	Model   string          `json:"model"`
-	Bounds  frontend.Bounds `json:"bounds"`
-	Heap    string          `json:"heap"`
-	Impl    lts.Stats       `json:"impl"`
-	Spec    lts.Stats       `json:"spec"`
-	Seconds float64         `json:"seconds"`
-}
-
 func runCompile(c *cli.Context) error {
 	w := c.App.Writer
 	if c.String("output") == "-" || c.String("spec-out") == "-" {
@@ -84,7 +74,7 @@ func runCompile(c *cli.Context) error {
 	if opts.Explicit || m.Program.Explicit {
 		heap = "explicit"
 	}
-	rep := compileReport{Model: m.File, Bounds: b, Heap: heap,
+	rep := frontend.CompileReport{Model: m.File, Bounds: b, Heap: heap,
 		Impl: lts.ComputeStats(impl), Spec: lts.ComputeStats(spec), Seconds: elapsed}
 	if c.Bool("json") {
 		return writeJSON(c, rep)

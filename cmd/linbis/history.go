@@ -118,7 +118,7 @@ func runHistory(c *cli.Context) error {
 		}
 	}
 	if c.Bool("json") {
-		if err := writeJSON(c, historyJSON(h, res)); err != nil {
+		if err := writeJSON(c, history.NewReport(h, res)); err != nil {
 			return err
 		}
 	} else {
@@ -208,56 +208,4 @@ func joinProcedures(ps []history.Procedure) string {
 		names[i] = p.String()
 	}
 	return strings.Join(names, "+")
-}
-
-// historyJSON is the --json form of a result.
-func historyJSON(h *history.History, res *history.Result) any {
-	type opJSON struct {
-		Index     int    `json:"index"`
-		Line      int    `json:"line,omitempty"`
-		Operation string `json:"operation"`
-	}
-	ops := func(idx []int) []opJSON {
-		out := make([]opJSON, 0, len(idx))
-		for _, i := range idx {
-			out = append(out, opJSON{i, h.Ops[i].Pos.Line, h.Ops[i].String()})
-		}
-		return out
-	}
-	type failureJSON struct {
-		Key        string   `json:"key"`
-		Operations int      `json:"operations"`
-		Pattern    string   `json:"pattern,omitempty"`
-		Witness    []opJSON `json:"witness,omitempty"`
-		Prefix     []opJSON `json:"prefix"`
-		State      string   `json:"state_after_prefix"`
-		Stuck      *opJSON  `json:"cannot_place,omitempty"`
-	}
-	out := struct {
-		File           string              `json:"file"`
-		Linearizable   history.Verdict     `json:"linearizable"`
-		Model          string              `json:"model"`
-		Operations     int                 `json:"operations"`
-		Partitions     int                 `json:"partitions"`
-		Decided        int                 `json:"decided"`
-		Algorithms     []history.Procedure `json:"algorithms"`
-		Configurations int64               `json:"configurations"`
-		Seconds        float64             `json:"seconds"`
-		StoppedBy      history.Limit       `json:"stopped_by,omitempty"`
-		Reason         string              `json:"reason,omitempty"`
-		Warnings       []string            `json:"warnings,omitempty"`
-		Notes          []string            `json:"notes,omitempty"`
-		Failure        *failureJSON        `json:"failure,omitempty"`
-		// Witness: per partition, a linearization as operation indices.
-		Witness [][]int `json:"witness,omitempty"`
-	}{h.Name, res.Verdict, res.Model, res.Ops, res.Partitions, res.Decided, res.Algorithms, res.Configurations, res.Elapsed.Seconds(), res.Limit, res.Reason, h.Warnings, h.Notes, nil, res.Witness}
-	if f := res.Failure; f != nil {
-		fj := &failureJSON{Key: f.Key, Operations: len(f.Ops), Pattern: f.Pattern, Witness: ops(f.Witness), Prefix: ops(f.Prefix), State: f.State}
-		if f.Stuck >= 0 {
-			s := ops([]int{f.Stuck})[0]
-			fj.Stuck = &s
-		}
-		out.Failure = fj
-	}
-	return out
 }

@@ -6,7 +6,12 @@
 // is done once, here and in argv.go: flags are accepted before or after the
 // arguments (normalizeArgs), --help or -h anywhere shows help and does
 // nothing else, an unknown verb or flag is one line with a suggestion, and
-// every run is guarded by its limits (guard).
+// every run is guarded by its limits (guard). The --json outputs of the
+// checks are the libraries' report types (verify.Report,
+// bisim.CompareReport, refine.Report, progress.Report, history.Report,
+// frontend.CompileReport), which carry their JSON tags; the CLI marshals
+// them and declares only the reports of its file verbs (info, reduce,
+// convert, compile --list).
 package main
 
 // default.pgo in this directory is a CPU profile that guides the

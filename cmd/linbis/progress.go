@@ -63,14 +63,6 @@ func loadProgressInput(c *cli.Context, path string) (*lts.LTS, error) {
 	return l, nil
 }
 
-// progressReport is the --json output of the progress verb.
-type progressReport struct {
-	File        string             `json:"file"`
-	States      int32              `json:"states"`
-	Transitions int                `json:"transitions"`
-	Results     []*progress.Result `json:"results"`
-}
-
 func runProgress(c *cli.Context) error {
 	args, err := operands(c, 1, 1)
 	if err != nil {
@@ -113,7 +105,7 @@ func runProgress(c *cli.Context) error {
 		}
 	}
 	if c.Bool("json") {
-		if err := writeJSON(c, progressReport{File: path, States: l.NumStates, Transitions: l.NumTransitions(), Results: results}); err != nil {
+		if err := writeJSON(c, progress.Report{File: path, States: l.NumStates, Transitions: l.NumTransitions(), Results: results}); err != nil {
 			return err
 		}
 	} else if err := printProgress(c, path, l, results); err != nil {

@@ -31,26 +31,6 @@ var refineCmd = &cli.Command{
 	Action: runRefine,
 }
 
-// refineReport is the --json output of refine.
-type refineReport struct {
-	Impl           string     `json:"impl"`
-	Spec           string     `json:"spec"`
-	Refines        bool       `json:"refines"`
-	Counterexample *lts.Trace `json:"counterexample,omitempty"`
-	Stats          struct {
-		Pairs           int64   `json:"pairs"`
-		Subsumed        int64   `json:"subsumed"`
-		SpecSubsets     int     `json:"spec_subsets"`
-		Depth           int     `json:"depth"`
-		ImplStates      int32   `json:"impl_states"`
-		SpecStates      int32   `json:"spec_states"`
-		InputImplStates int32   `json:"input_impl_states"`
-		InputSpecStates int32   `json:"input_spec_states"`
-		QuotientSeconds float64 `json:"quotient_seconds"`
-		SearchSeconds   float64 `json:"search_seconds"`
-	} `json:"stats"`
-}
-
 func runRefine(c *cli.Context) error {
 	args, err := operands(c, 2, 2)
 	if err != nil {
@@ -85,7 +65,7 @@ func runRefine(c *cli.Context) error {
 	}
 
 	if c.Bool("json") {
-		if err := writeJSON(c, newRefineReport(implPath, specPath, res)); err != nil {
+		if err := writeJSON(c, res.Report(implPath, specPath)); err != nil {
 			return err
 		}
 	} else if err := writeRefineText(c, implPath, specPath, res); err != nil {
@@ -104,16 +84,6 @@ func runRefine(c *cli.Context) error {
 		}
 	}
 	return violated
-}
-
-func newRefineReport(impl, spec string, res *refine.Result) refineReport {
-	r := refineReport{Impl: impl, Spec: spec, Refines: res.Refines, Counterexample: res.Counterexample}
-	st := res.Stats
-	r.Stats.Pairs, r.Stats.Subsumed, r.Stats.SpecSubsets, r.Stats.Depth = st.Pairs, st.Subsumed, st.SpecSubsets, st.Depth
-	r.Stats.ImplStates, r.Stats.SpecStates = st.ImplStates, st.SpecStates
-	r.Stats.InputImplStates, r.Stats.InputSpecStates = st.InputImplStates, st.InputSpecStates
-	r.Stats.QuotientSeconds, r.Stats.SearchSeconds = st.QuotientTime.Seconds(), st.SearchTime.Seconds()
-	return r
 }
 
 func writeRefineText(c *cli.Context, impl, spec string, res *refine.Result) error {
