@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -149,4 +151,33 @@ func TestVerifyOnTheFly(t *testing.T) {
 	code, _, errOut = linbis("verify", "treiber", "--method", "fly", "--reduce", "magic")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "expected none, symmetry or all")
+}
+
+// TestOnTheFlyLimits stops on-the-fly runs by --timeout and --max-memory,
+// each in a process of its own (the limits end the process), and checks
+// the exit code, the one plain line, and for memory the peak resident
+// memory the process really reached.
+func TestOnTheFlyLimits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs child processes for seconds")
+	}
+	child := func(args ...string) (*exec.Cmd, int, string) {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHistoryChild$")
+		cmd.Env = append(os.Environ(), childArgs+"="+strings.Join(append([]string{"linbis"}, args...), "\n"))
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		require.ErrorAs(t, err, &ee, "%s", out)
+		return cmd, ee.ExitCode(), strings.TrimSpace(string(out))
+	}
+	_, code, out := child("verify", "treiber", "--method", "fly", "--threads", "6", "-q", "--timeout", "1s")
+	assert.Equal(t, 3, code, out)
+	assert.Equal(t, "linbis verify: time limit reached: still running after 1s (raise it with --timeout; 0 for none)", out)
+
+	const limit = 64 << 20
+	cmd, code, out := child("verify", "treiber", "--method", "fly", "--threads", "6", "-q", "--max-memory", "64MiB")
+	assert.Equal(t, 3, code, out)
+	assert.Regexp(t, `^linbis verify: memory limit reached: \d+ MiB in use, limit 64 MiB`, out)
+	assert.NotContains(t, out, "\n")
+	peak := int64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) << 10 // KiB on Linux
+	assert.Less(t, peak, int64(limit*11/10))
 }
