@@ -44,9 +44,9 @@ import (
 // equivalence, and the quotient is typically orders of magnitude smaller
 // than the inputs, so the rounds cost little next to the minimisation.
 // Every formula is then checked on both original LTSs (formula_check.go)
-// before anyone sees it. Under strong bisimilarity a large quotient is
-// nearly the union itself, and there the formula is read off Fast's own
-// splits instead (formula_history.go).
+// before anyone sees it. Under strong bisimilarity the quotient is often
+// nearly the union itself, and when Fast minimised, the formula is read
+// off Fast's own splits instead (formula_history.go).
 //
 // One round at level j computes, for every state s in block B (of level j),
 // its signature: the pairs (a, B') such that s reaches, by τ-steps inside B,

@@ -22,8 +22,8 @@ import (
 // shortest trace that one side has and the other lacks (found on the
 // quotient by distinguishingTrace), the best evidence there is. Otherwise
 // it is read off the refinement's history: Fast's own splits when it
-// recorded them (strong bisimilarity) and the quotient is large
-// (historyBuilder), else rounds on the quotient (formulaBuilder).
+// recorded them (strong bisimilarity: historyBuilder), else rounds on the
+// quotient (formulaBuilder).
 //
 // The trace search may read at most traceWork(u) states and steps, a
 // fraction of one pass over the union: the minimisation reads every
@@ -36,7 +36,7 @@ func distinguishingFormula(a, b, u *lts.LTS, off int32, k *kernel, kblock, class
 	if maxPairs <= 0 {
 		maxPairs = DefaultMaxPairs
 	}
-	fromHistory := opts.history != nil && numClasses >= historyMinClasses
+	fromHistory := opts.history != nil
 	var q *lts.LTS
 	var g traceGraph
 	if fromHistory {

@@ -13,8 +13,8 @@ import (
 // union of random LTSs (independent and mutated pairs), a formula for every
 // pair of states in different blocks, and checks each with the naive
 // evaluator: true in the first state, false in the second, built of
-// diamonds, negations and conjunctions only. It then runs Compare with the
-// history used whatever the quotient's size.
+// diamonds, negations and conjunctions only. (Compare uses the history for
+// every strong comparison: TestFormulasDistinguishRandomPairs covers it.)
 func TestHistoryFormulasDistinguish(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 23))
 	var depths []int
@@ -48,19 +48,4 @@ func TestHistoryFormulasDistinguish(t *testing.T) {
 	}
 	slices.Sort(depths)
 	t.Logf("%d pairs of states; depth median %d max %d", pairs, depths[len(depths)/2], depths[len(depths)-1])
-
-	defer func(old int32) { historyMinClasses = old }(historyMinClasses)
-	historyMinClasses = 0
-	for seed := uint64(0); seed < 1500; seed++ {
-		a := randomLTS(2*seed, 8)
-		b := mutate(a, rng)
-		c, err := Compare(a, b, Strong, Options{})
-		require.NoError(t, err, "seed %d", seed) // Compare checks the formula on both sides
-		if !c.Equivalent {
-			f, side := c.Evidence.Formula, c.Evidence.HoldsIn
-			sides := [2]*lts.LTS{a, b}
-			require.True(t, naiveHolds(sides[side], f, sides[side].Initial) && !naiveHolds(sides[1-side], f, sides[1-side].Initial),
-				"seed %d: %v", seed, f)
-		}
-	}
 }
