@@ -61,7 +61,15 @@ func runHistory(c *cli.Context) error {
 	}
 	h, err := history.ReadFile(args[0], history.ReadOptions{Format: c.String("format"), CASFail: casFail, Deadline: deadline})
 	if errors.Is(err, history.ErrDeadline) {
-		return &stoppedError{timeLimit, fmt.Sprintf("time budget of %v exhausted while reading %s", lim.Time, args[0])}
+		stop := &stoppedError{timeLimit, fmt.Sprintf("time budget of %v exhausted while reading %s", lim.Time, args[0])}
+		if c.Bool("json") {
+			// The same object as a limit met by the search: no verdict, the limit named.
+			res := &history.Result{Verdict: history.Unknown, Limit: history.TimeLimit, Reason: stop.msg, Algorithms: []history.Procedure{}}
+			if err := writeJSON(c, history.NewReport(&history.History{Name: args[0]}, res)); err != nil {
+				return err
+			}
+		}
+		return stop
 	}
 	if err != nil {
 		return err

@@ -2,10 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -141,4 +144,28 @@ func TestHistoryErrors(t *testing.T) {
 			assert.Contains(t, errOut, c.err)
 		})
 	}
+}
+
+// TestHistoryJSONWhenReadingTimesOut: a time limit met while the file is
+// still being read gives the same JSON as one met by the search (no
+// verdict, stopped_by time, valid against the schema) and exit 3.
+func TestHistoryJSONWhenReadingTimesOut(t *testing.T) {
+	var b strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&b, `{"client": %d, "call": %d, "return": %d, "method": "write", "input": %d}`+"\n", i%7, 2*i, 2*i+1, i)
+	}
+	file := writeFile(t, "long.jsonl", b.String())
+	code, out, errOut := linbis("history", file, "--json", "-q", "--timeout", "1ns")
+	require.Equal(t, 3, code, errOut)
+	assert.Contains(t, errOut, "exhausted while reading")
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+	require.NoError(t, err, out)
+	assert.NoError(t, compileSchema(t, "history.json").Validate(inst))
+	var res struct {
+		Linearizable *bool  `json:"linearizable"`
+		StoppedBy    string `json:"stopped_by"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	assert.Nil(t, res.Linearizable)
+	assert.Equal(t, "time", res.StoppedBy)
 }
