@@ -119,6 +119,10 @@ func TestVerdictsByNaiveRefinement(t *testing.T) {
 		{"treiber", 2, 2, false, true, false},
 		{"hp-stack", 2, 2, false, true, false},
 		{"hp-stack", 2, 2, true, true, false},
+		// The symmetric form of hp-stack: the same verdicts.
+		{"hp-stack-sym", 2, 2, false, true, false},
+		{"hp-stack-sym", 2, 2, true, true, false},
+		{"hp-stack-sym", 2, 3, true, true, false},
 		{"hp-stack-revised", 2, 2, false, true, true},
 		{"ms-queue", 2, 2, false, true, false},
 		{"shann-queue", 2, 2, false, false, false},

@@ -72,7 +72,7 @@ type procCall struct {
 
 // loopScope is an enclosing loop and the number of atomic blocks around it.
 type loopScope struct {
-	loop    *syntax.WhileStmt
+	loop    *syntax.WhileStmt // nil for a for loop over threads
 	atomics int
 }
 
@@ -81,7 +81,7 @@ func (c *checker) errorf(pos syntax.Pos, format string, args ...any) {
 }
 
 var builtins = map[string]*Var{
-	"tid":      {Name: "tid", Kind: BuiltinTid, Type: Type{Kind: Int}},
+	"tid":      {Name: "tid", Kind: BuiltinTid, Type: Type{Kind: Int, Tid: true}},
 	"nthreads": {Name: "nthreads", Kind: BuiltinNThreads, Type: Type{Kind: Int}},
 	"EMPTY":    {Name: "EMPTY", Kind: BuiltinEmpty, Type: Type{Kind: Int}},
 }
@@ -121,7 +121,10 @@ func (c *checker) object(d *syntax.Object) *Object {
 	}
 	for _, s := range d.Shared {
 		declare(s.Name, "shared variable")
-		v := &Var{Name: s.Name.Name, Pos: s.Name.Pos, Kind: SharedVar, Type: c.typ(s.Type, true), Len: s.Type.Len, LenLo: s.Type.LenLo, Init: s.Init, Index: len(o.Shared)}
+		v := &Var{Name: s.Name.Name, Pos: s.Name.Pos, Kind: SharedVar, Type: c.typ(s.Type, true), Len: s.Type.Len, LenLo: s.Type.LenLo, ThreadDims: len(s.Type.ThreadDims), Init: s.Init, Index: len(o.Shared)}
+		if v.ThreadDims > 0 && v.Type.Kind == Word {
+			c.errorf(s.Type.Pos, "%s: per-thread arrays of words are not supported; use one [thread] array per field", v.Name)
+		}
 		if s.Init != nil {
 			c.scopes = nil
 			it := c.expr(s.Init)
@@ -170,6 +173,10 @@ func (c *checker) fields(fs []*syntax.Field, in string, wordsOK bool) []*Field {
 		}
 		seen[f.Name.Name] = true
 		t := c.typ(f.Type, false)
+		if t.Kind == Thread {
+			c.errorf(f.Type.Pos, "field %s: a field of %s cannot hold a thread id; keep thread ids in locals and shared variables", f.Name.Name, in)
+			t = Type{}
+		}
 		if t.Kind == Word && !wordsOK {
 			c.errorf(f.Type.Pos, "field %s: a word's fields are int, bool or ref, not another word", f.Name.Name)
 			t = Type{}
@@ -210,6 +217,9 @@ func (c *checker) isConst(e syntax.Expr) bool {
 }
 
 func (c *checker) typ(t *syntax.Type, arrayOK bool) Type {
+	if !arrayOK && t.Len == nil && len(t.ThreadDims) > 0 {
+		c.errorf(t.Pos, "arrays are allowed only as shared variables")
+	}
 	if t.Len != nil {
 		if !arrayOK {
 			c.errorf(t.Pos, "arrays are allowed only as shared variables")
@@ -247,6 +257,8 @@ func (c *checker) typ(t *syntax.Type, arrayOK bool) Type {
 		return r
 	case syntax.TBool:
 		return Type{Kind: Bool}
+	case syntax.TThread:
+		return Type{Kind: Thread}
 	case syntax.TRef:
 		for _, h := range c.obj.Heaps {
 			if h.Name == t.Ref.Name {
@@ -309,7 +321,7 @@ func (c *checker) signature(d *syntax.Method, index int) *Method {
 	m := &Method{Name: d.Name.Name, Decl: d, Index: index, Result: Type{Kind: Void}, Proc: d.Proc}
 	for _, p := range d.Params {
 		t := c.typ(p.Type, false)
-		if (t.Kind == Ref || t.Kind == Word) && !d.Proc {
+		if (t.Kind == Ref || t.Kind == Word || t.Kind == Thread) && !d.Proc {
 			c.errorf(p.Type.Pos, "parameter %s: method arguments must be int or bool (the client passes values)", p.Name.Name)
 		}
 		m.paramTypes = append(m.paramTypes, t)
@@ -317,7 +329,7 @@ func (c *checker) signature(d *syntax.Method, index int) *Method {
 	if d.Result != nil {
 		m.Result = c.typ(d.Result, false)
 		if m.Result.Kind == Ref && !d.Proc {
-			c.errorf(d.Result.Pos, "method %s: results must be int or bool, not a reference", m.Name)
+			c.errorf(d.Result.Pos, "method %s: results must be int or bool, not %s", m.Name, m.Result)
 		}
 		if m.Result.Kind == Word && !d.Proc {
 			c.errorf(d.Result.Pos, "method %s: results must be int or bool, not a word", m.Name)
@@ -445,7 +457,7 @@ func (c *checker) stmt(s syntax.Stmt) {
 			c.errorf(s.Value.Start(), "%s := ...: the right side has no value", s.Name.Name)
 			t = Type{}
 		}
-		t.HasRange, t.Wrap = false, false
+		t.HasRange, t.Wrap, t.Tid = false, false, false
 		c.info.Defs[s] = c.declareLocal(s.Name, t, LocalVar)
 	case *syntax.AssignStmt:
 		if call := c.procCallOf(s.Value); call != nil || len(s.Rest) > 0 {
@@ -467,7 +479,7 @@ func (c *checker) stmt(s syntax.Stmt) {
 		c.cond(s.Cond, "while")
 		if s.Label != nil {
 			for _, l := range c.loops {
-				if l.loop.Label != nil && l.loop.Label.Name == s.Label.Name {
+				if l.loop != nil && l.loop.Label != nil && l.loop.Label.Name == s.Label.Name {
 					c.errorf(s.Label.Pos, "label %s already labels an enclosing loop (at %s)", s.Label.Name, c.file.Position(l.loop.Label.Pos))
 				}
 			}
@@ -475,6 +487,8 @@ func (c *checker) stmt(s syntax.Stmt) {
 		c.loops = append(c.loops, loopScope{loop: s, atomics: c.atomics})
 		c.block(s.Body, true)
 		c.loops = c.loops[:len(c.loops)-1]
+	case *syntax.ForStmt:
+		c.forThreads(s)
 	case *syntax.BranchStmt:
 		c.branch(s)
 	case *syntax.VarStmt:
@@ -549,10 +563,17 @@ func (c *checker) branch(s *syntax.BranchStmt) {
 		return
 	}
 	l := c.loops[len(c.loops)-1]
+	if s.Label == nil && l.loop == nil {
+		c.errorf(s.Pos, "%s in a for loop over threads: its iterations run in any order, so it cannot be left or repeated early; use a while loop", s.Tok)
+		return
+	}
 	if s.Label != nil {
 		var names []string
 		found := false
 		for i := len(c.loops) - 1; i >= 0; i-- {
+			if c.loops[i].loop == nil {
+				continue
+			}
 			if lb := c.loops[i].loop.Label; lb != nil {
 				if lb.Name == s.Label.Name {
 					l, found = c.loops[i], true
@@ -663,7 +684,7 @@ func (c *checker) expr1(e syntax.Expr) Type {
 		c.info.Uses[e] = v
 		if v.IsArray() && c.method != nil {
 			// Only reported where a scalar is needed; IndexExpr resolves arrays itself.
-			c.errorf(e.Pos, "%s is an array; use %s[i]", v.Name, v.Name)
+			c.errorf(e.Pos, "%s is an array; use %s", v.Name, indexForm(v))
 		}
 		if c.method == nil && v.Kind != BuiltinNThreads && v.Kind != BuiltinEmpty {
 			c.errorf(e.Pos, "%s cannot be used in a constant", v.Name)
@@ -720,27 +741,7 @@ func (c *checker) expr1(e syntax.Expr) Type {
 		c.errorf(e.Sel.Pos, "%s has no field %s%s", t.Node.Name, e.Sel.Name, hint(e.Sel.Name, names))
 		return Type{}
 	case *syntax.IndexExpr:
-		id, ok := e.X.(*syntax.Ident)
-		if !ok {
-			c.errorf(e.X.Start(), "only shared arrays can be indexed")
-			c.expr(e.Index)
-			return Type{}
-		}
-		v := c.lookup(id.Name)
-		it := c.expr(e.Index)
-		if it.Kind != Int && it.Kind != Invalid {
-			c.errorf(e.Index.Start(), "array index must be int, not %s", it)
-		}
-		if v == nil {
-			c.errorf(id.Pos, "undefined: %s%s", id.Name, hint(id.Name, c.visibleNames()))
-			return Type{}
-		}
-		c.info.Uses[id] = v
-		if !v.IsArray() {
-			c.errorf(id.Pos, "%s is not an array", id.Name)
-			return Type{}
-		}
-		return v.Type
+		return c.index(e)
 	case *syntax.CallExpr:
 		if c.proc(e.Fun.Name) != nil {
 			c.errorf(e.Fun.Pos, "a call of procedure %s must stand alone: as a statement, or as the whole right side of := or =", e.Fun.Name)
@@ -1007,7 +1008,7 @@ func (c *checker) defineResults(s *syntax.DefineStmt, call *syntax.CallExpr) {
 		var t Type
 		if results != nil {
 			t = results[i]
-			t.HasRange, t.Wrap = false, false
+			t.HasRange, t.Wrap, t.Tid = false, false, false
 		}
 		v := c.declareLocal(id, t, LocalVar)
 		c.info.Uses[id] = v

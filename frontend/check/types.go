@@ -22,6 +22,12 @@ const (
 	Void
 	Null
 	Word // a multi-field atomic word (Type.Word)
+	// Thread is the kind of thread ids: tid, and the values of `thread`
+	// locations (1..nthreads, 0 for no thread). They may be stored,
+	// compared with == and != and used as the index of a [thread]
+	// dimension; no arithmetic, no order: so that permuting the threads
+	// maps the program onto itself (thread symmetry).
+	Thread
 )
 
 // Type is a value type: int (optionally ranged), bool, a ref to a heap
@@ -36,6 +42,9 @@ type Type struct {
 	// size) instead of being a model error, e.g. a ticket or a version
 	// counter under ops forever.
 	Wrap bool
+	// Tid marks the value of tid: an int (for arithmetic, as ever) that is
+	// also a thread id (for [thread] indices and thread locations).
+	Tid bool
 }
 
 func (t Type) String() string {
@@ -56,6 +65,8 @@ func (t Type) String() string {
 		return "no value"
 	case Null:
 		return "null"
+	case Thread:
+		return "thread"
 	case Word:
 		return t.Word.Name
 	}
@@ -94,6 +105,8 @@ func assignable(t, v Type) bool {
 		return v.Kind == Null || v.Kind == Ref && v.Node == t.Node
 	case Word:
 		return v.Kind == Word && v.Word == t.Word
+	case Thread:
+		return v.Kind == Thread || v.Kind == Int && v.Tid
 	}
 	return t.Kind == v.Kind
 }
@@ -117,9 +130,13 @@ type Var struct {
 	Pos  syntax.Pos
 	Kind VarKind
 	Type Type
-	// Len is the array length expression for shared arrays (nil for scalars);
-	// it may mention nthreads and is evaluated once the bounds are known.
+	// Len is the length expression of a shared array's ordinary dimension
+	// (nil for scalars and arrays of [thread] dimensions only); it may
+	// mention nthreads and is evaluated once the bounds are known.
 	Len syntax.Expr
+	// ThreadDims is the number of leading [thread] dimensions (0–2): rows
+	// indexed by thread ids.
+	ThreadDims int
 	// LenLo is the lowest index of a `[lo..hi]` array (then Len is hi); nil means 0.
 	LenLo syntax.Expr
 	Init  syntax.Expr // shared initialiser, nil for the zero value
@@ -132,7 +149,15 @@ type Var struct {
 }
 
 // IsArray reports whether v is a shared array.
-func (v *Var) IsArray() bool { return v.Len != nil }
+func (v *Var) IsArray() bool { return v.Len != nil || v.ThreadDims > 0 }
+
+// Dims is the number of v's dimensions (0 for a scalar).
+func (v *Var) Dims() int {
+	if v.Len != nil {
+		return v.ThreadDims + 1
+	}
+	return v.ThreadDims
+}
 
 // Heap is a heap node type.
 type Heap struct {

@@ -19,9 +19,10 @@ type compiler struct {
 	atomic bool   // compiling the spec auto: every body is one atomic block
 	fine   bool   // no private-node folding
 	flow   []flow // per instruction of prog.code
-	// sharedOff, sharedLo, sharedLen: per shared variable, its offset in
-	// the state vector, its lowest index and its length (1 for a scalar).
-	sharedOff, sharedLo, sharedLen []int32
+	// sharedOff, sharedLo, plainLen: per shared variable, its offset in
+	// the state vector, the lowest index and the length of its ordinary
+	// dimension (0 and 1 if none); sharedLen: its number of elements.
+	sharedOff, sharedLo, sharedLen, plainLen []int32
 	// loops are the loops being lowered, innermost last: where a
 	// continue jumps, and the breaks to patch once the loop's end is known.
 	loops []loopTargets
@@ -317,7 +318,7 @@ func (c *compiler) local(v *check.Var) *expr {
 	if len(c.frames) > 0 {
 		slot += c.frames[len(c.frames)-1].base
 	}
-	return &expr{k: eLocal, v: slot, name: v.Name, ref: v.Type.Kind == check.Ref}
+	return &expr{k: eLocal, v: slot, name: v.Name, ref: v.Type.Kind == check.Ref, thr: v.Type.Kind == check.Thread}
 }
 
 // inline lowers the call of a procedure in statement s: the arguments
@@ -486,6 +487,8 @@ func (c *compiler) stmt(s syntax.Stmt) {
 			c.prog.code[j].target = end
 		}
 		c.loops = c.loops[:len(c.loops)-1]
+	case *syntax.ForStmt:
+		c.forThreads(s)
 	case *syntax.BranchStmt:
 		target := c.info.Loops[s]
 		i := len(c.loops) - 1
@@ -587,7 +590,7 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 		switch v.Kind {
 		case check.SharedVar:
 			off, _, _ := c.shared(v)
-			x := &expr{k: eShared, v: off, name: v.Name, shared: true, ref: v.Type.Kind == check.Ref}
+			x := &expr{k: eShared, v: off, name: v.Name, shared: true, ref: v.Type.Kind == check.Ref, thr: v.Type.Kind == check.Thread}
 			if v.Type.HasRange {
 				x.rng = &v.Type
 			}
@@ -610,13 +613,7 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 		}
 		return &expr{k: eBinary, op: e.Op, a: c.expr(e.X), b: c.expr(e.Y)}
 	case *syntax.IndexExpr:
-		v := c.info.Uses[e.X.(*syntax.Ident)]
-		off, lo, n := c.shared(v)
-		x := &expr{k: eElem, v: off, lo: lo, n: n, stride: 1, a: c.expr(e.Index), name: v.Name, shared: true, ref: v.Type.Kind == check.Ref}
-		if v.Type.HasRange {
-			x.rng = &v.Type
-		}
-		return x
+		return c.element(e)
 	case *syntax.SelectorExpr:
 		f := c.info.Fields[e]
 		if c.info.Types[e.X].Kind == check.Word {

@@ -84,6 +84,13 @@ const (
 	// eCasWord is a cas on a word: list holds its k locations, then the k
 	// expected values, then the k new ones (one per slot of the word).
 	eCasWord
+	// The loops over threads (forthreads.go); a is the loop's visited
+	// set, a local holding a bit set of thread ids (bit t-1 for thread t),
+	// and v is 1 for `others` (the running thread excluded), 0 for
+	// `threads`.
+	eThreadsLeft // whether a thread is left to visit
+	ePickThread  // any thread id left to visit (a nondeterministic choice)
+	eAddThread   // the set a with the thread id b added
 )
 
 // expr is a compiled expression with its variables resolved to slots.
@@ -91,12 +98,17 @@ type expr struct {
 	k     ekind
 	op    syntax.Token
 	v     int32 // constant, local slot, shared offset, field index or heap id
-	lo, n int32 // eElem: lowest index and length; eAny: lowest value and count
+	lo, n int32 // eElem: lowest index and length of the first dimension; eAny: lowest value and count
+	// lo2, n2: eElem of a two-dimensional array: the lowest index and the
+	// length of its second dimension (b is the index).
+	lo2, n2 int32
+	// tdims: eElem: the array's leading [thread] dimensions (0–2).
+	tdims int8
 	// stride: eElem: the slots per element (an array of words), 0 or 1 for
 	// a scalar array.
 	stride int32
 	list   []*expr // eCasWord's operands
-	a, b   *expr   // operands; eElem: a is the index; eField: a is the node
+	a, b   *expr   // operands; eElem: a and b are the indices; eField: a is the node
 	c      *expr   // eCas: new value
 	inits  []fieldInit
 	rng    *check.Type // for locations with a declared range
@@ -104,6 +116,7 @@ type expr struct {
 	pos    syntax.Pos
 	shared bool
 	ref    bool // a location that holds a reference
+	thr    bool // a location declared `thread` (it holds thread ids)
 }
 
 type fieldInit struct {
@@ -142,7 +155,12 @@ type program struct {
 	// sharedSlots: per shared variable, the slots it takes (elements ×
 	// slots per element).
 	sharedSlots []int32
-	init        []int32 // initial state, before the init block runs
+	// threadArrays are the shared arrays with [thread] dimensions, whose
+	// rows (and columns) move when the threads are permuted.
+	threadArrays []threadArray
+	// threadSets are the visited sets of the loops over threads.
+	threadSets []threadSet
+	init       []int32 // initial state, before the init block runs
 	// initMethod is the compiled init block, run atomically by thread 1
 	// to build the initial state; nil if absent.
 	initMethod *method

@@ -91,18 +91,21 @@ func (l *layout) nodeType(st []int32, a int32) int32 {
 }
 
 // layShared places the shared variables at the start of the state vector,
-// each array as its elements in order, each word as its fields in order.
+// each array as its elements in row-major order (a [thread][n] array as
+// its threads' rows of n elements, thread 1 first), each word as its
+// fields in order.
 func (c *compiler) layShared(vars []*check.Var) error {
 	lay := &c.prog.lay
 	c.sharedOff = make([]int32, len(vars))
 	c.sharedLo = make([]int32, len(vars))
 	c.sharedLen = make([]int32, len(vars))
+	c.plainLen = make([]int32, len(vars))
 	c.prog.sharedSlots = make([]int32, len(vars))
 	var n int32
 	for i, v := range vars {
 		c.sharedOff[i] = n
-		c.sharedLen[i] = 1
-		if v.IsArray() {
+		c.plainLen[i] = 1
+		if v.Len != nil {
 			hi, err := c.constEval(v.Len)
 			if err != nil {
 				return err
@@ -117,9 +120,19 @@ func (c *compiler) layShared(vars []*check.Var) error {
 			if hi < 1 || hi > 1024 {
 				return c.errAt(v.Len.Start(), fmt.Sprintf("array %s has %d elements; it needs between 1 and 1024", v.Name, hi))
 			}
-			c.sharedLo[i], c.sharedLen[i] = lo, hi
+			c.sharedLo[i], c.plainLen[i] = lo, hi
+		}
+		c.sharedLen[i] = c.plainLen[i]
+		for range v.ThreadDims {
+			c.sharedLen[i] *= int32(c.prog.threads)
+		}
+		if c.sharedLen[i] > 1024 {
+			return c.errAt(v.Pos, fmt.Sprintf("array %s has %d elements; it needs between 1 and 1024", v.Name, c.sharedLen[i]))
 		}
 		comps := v.Type.Components()
+		if v.ThreadDims > 0 {
+			c.prog.threadArrays = append(c.prog.threadArrays, threadArray{off: n, rowLen: c.sharedLen[i] / int32(c.prog.threads) * int32(len(comps)), square: v.ThreadDims == 2})
+		}
 		for k := int32(0); k < c.sharedLen[i]; k++ {
 			for j, ct := range comps {
 				if ct.Kind == check.Ref {
@@ -134,9 +147,18 @@ func (c *compiler) layShared(vars []*check.Var) error {
 	return nil
 }
 
-// shared returns a shared variable's offset, lowest index and length.
+// shared returns a shared variable's offset, and the lowest index and
+// length of its ordinary dimension (0 and 1 if it has none).
 func (c *compiler) shared(v *check.Var) (off, lo, length int32) {
-	return c.sharedOff[v.Index], c.sharedLo[v.Index], c.sharedLen[v.Index]
+	return c.sharedOff[v.Index], c.sharedLo[v.Index], c.plainLen[v.Index]
+}
+
+// threadArray is a shared array with [thread] dimensions: threads rows of
+// rowLen slots from off; square: the second dimension is a [thread] one
+// too (rowLen = threads), so a permutation moves columns as well.
+type threadArray struct {
+	off, rowLen int32
+	square      bool
 }
 
 // layHeap fixes the layout of a node: its header, then its fields, padded

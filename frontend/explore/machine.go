@@ -190,10 +190,22 @@ func (m *machine) addr(e *expr) int32 {
 			m.fail("index %d out of range [%d..%d] of %s", i, e.lo, e.lo+e.n-1, e.name)
 			return -1
 		}
-		if e.stride > 1 {
-			return e.v + (i-e.lo)*e.stride
+		k := i - e.lo
+		if e.b != nil {
+			j := m.eval(e.b)
+			if m.err != nil {
+				return -1
+			}
+			if j < e.lo2 || j >= e.lo2+e.n2 {
+				m.fail("index %d out of range [%d..%d] of %s[%d]", j, e.lo2, e.lo2+e.n2-1, e.name, i)
+				return -1
+			}
+			k = k*e.n2 + j - e.lo2
 		}
-		return e.v + i - e.lo
+		if e.stride > 1 {
+			return e.v + k*e.stride
+		}
+		return e.v + k
 	case eField:
 		id := m.eval(e.a)
 		if m.err != nil {
@@ -306,6 +318,8 @@ func (m *machine) evalNode(e *expr) int32 {
 		return m.alloc(e)
 	case eAny:
 		return e.lo + int32(m.choose(int(e.n)))
+	case eThreadsLeft, ePickThread, eAddThread:
+		return m.evalThreads(e)
 	}
 	return 0
 }

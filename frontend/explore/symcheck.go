@@ -22,9 +22,16 @@ import (
 //     variable declared 0 and not set by the init block; never a heap
 //     field, a return or a linearization value (they would need renaming
 //     elsewhere: in nodes, in labels);
-//   - nthreads is not used in the methods (a loop over the thread ids
-//     visits them in an order that a permutation does not keep) and the
-//     client has no only clause.
+//   - a [1..nthreads] array is indexed by thread ids only (a loop over
+//     its slots would visit the threads in an order that a permutation
+//     does not keep: per-thread data is written [thread] and visited with
+//     for j in others, threads.go), and the client has no only clause.
+//   - arrays declared with [thread] dimensions (RL[t][i], PL[t][u]) are
+//     per-thread from their declaration: the checker has made their
+//     [thread] indices thread ids (tid, thread locals, thread variables),
+//     and their ordinary indices are data like any other. The loops over
+//     threads pick their thread ids from a visited set, a local that the
+//     permutations rename as a set.
 // Then a permutation π maps a step of thread t to a step of thread π(t)
 // with the thread ids in thread-id locations renamed by π: the step reads
 // the same values up to the renaming, equality of thread ids is kept by a
@@ -58,11 +65,19 @@ func newSymmetry(p *program, b Bounds) (*symmetry, string) {
 				p.file.Position(pos), c.names[off])
 		}
 	}
+	if reason := c.perThreadByData(); reason != "" {
+		return nil, reason
+	}
 	s := &symmetry{p: p, threads: p.threads, maxOrders: maxTiedOrders, tidLocals: c.tidLocals}
 	for off := range c.indexed {
-		s.tidArrays = append(s.tidArrays, off)
+		s.tidArrays = append(s.tidArrays, threadArray{off: off, rowLen: 1})
 	}
-	slices.Sort(s.tidArrays)
+	s.tidArrays = append(s.tidArrays, p.threadArrays...)
+	slices.SortFunc(s.tidArrays, func(a, b threadArray) int { return int(a.off - b.off) })
+	s.setLocals = make([]uint64, len(p.methods))
+	for _, ts := range p.threadSets {
+		s.setLocals[ts.method] |= 1 << uint(ts.slot)
+	}
 	for off := range c.tidVars {
 		n := int32(1)
 		if c.indexed[off] {
@@ -88,8 +103,11 @@ func newSymmetry(p *program, b Bounds) (*symmetry, string) {
 			s.fixedRoots = append(s.fixedRoots, a)
 		}
 	}
-	s.keyLen = int(p.lay.threadSize) + len(s.tidArrays) + len(s.tidScalars)
-	if len(s.tidShared) > 0 || slices.ContainsFunc(s.tidLocals, func(m uint64) bool { return m != 0 }) {
+	s.keyLen = int(p.lay.threadSize) + len(s.tidScalars)
+	for _, ta := range s.tidArrays {
+		s.keyLen += s.keyWidth(ta)
+	}
+	if len(s.tidShared) > 0 || len(p.threadSets) > 0 || slices.ContainsFunc(s.tidLocals, func(m uint64) bool { return m != 0 }) {
 		s.keyLen++ // the number of references to the thread from the others
 		s.threadIDs = true
 	}
@@ -99,8 +117,8 @@ func newSymmetry(p *program, b Bounds) (*symmetry, string) {
 // inTidArray reports whether the shared slot a is an element of a
 // tid-indexed array.
 func (s *symmetry) inTidArray(a int32) bool {
-	for _, off := range s.tidArrays {
-		if a >= off && a < off+int32(s.threads) {
+	for _, ta := range s.tidArrays {
+		if a >= ta.off && a < ta.off+int32(s.threads)*ta.rowLen {
 			return true
 		}
 	}
@@ -130,12 +148,12 @@ type symChecker struct {
 // a thread-id location, in method m.
 func (c *symChecker) isThreadID(e *expr, m int32) bool {
 	switch e.k {
-	case eTid:
+	case eTid, ePickThread:
 		return true
 	case eLocal:
-		return c.tidLocals[m]&(1<<uint(e.v)) != 0
+		return e.thr || c.tidLocals[m]&(1<<uint(e.v)) != 0
 	case eShared, eElem:
-		return c.tidVars[e.v]
+		return e.thr || c.tidVars[e.v]
 	}
 	return false
 }
@@ -168,7 +186,7 @@ func (c *symChecker) mark(e *expr, m int32) bool {
 			if c.lengths == nil {
 				c.lengths = map[int32]int32{}
 			}
-			c.lengths[e.v] = e.n
+			c.lengths[e.v] = e.n * max(1, e.n2)
 		}
 		return true
 	}
@@ -179,6 +197,17 @@ func (c *symChecker) mark(e *expr, m int32) bool {
 // id is stored, by assignment or cas, to a fixpoint (the init block's
 // stores included: checkCode refuses them).
 func (c *symChecker) inferThreadIDs() {
+	// The locations declared thread are thread-id locations from the start.
+	for pc := 1; pc < len(c.p.code); pc++ {
+		in := &c.p.code[pc]
+		for _, e := range []*expr{in.lhs, in.x} {
+			walkExpr(e, func(x *expr) {
+				if x.thr {
+					c.mark(x, in.method)
+				}
+			})
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		for pc := 1; pc < len(c.p.code); pc++ {
@@ -340,6 +369,10 @@ func isZero(e *expr) bool { return e.k == eConst && e.v == 0 && e.name == "" }
 // index checks the index of the array element e.
 func (c *symChecker) index(e *expr) {
 	c.names[e.v] = e.name
+	if e.tdims > 0 {
+		c.threadIndex(e)
+		return
+	}
 	if c.isThreadID(e.a, c.method) {
 		if e.stride > 1 {
 			c.refuse(e.a.pos, fmt.Sprintf("a thread id indexes %s, an array of words; thread symmetry needs thread ids only as the index of a scalar shared [1..nthreads] array", e.name))
@@ -375,10 +408,8 @@ func (c *symChecker) expr(e *expr, ctx string, threadOK bool) {
 		return
 	}
 	switch e.k {
-	case eConst:
-		if e.name == "nthreads" {
-			c.refuse(e.pos, "nthreads is used in a method; a loop over the thread ids visits them in an order that breaks thread symmetry")
-		}
+	case eAddThread:
+		c.expr(e.b, "added to a set of threads", true)
 	case eElem:
 		c.index(e)
 	case eUnary:
@@ -425,4 +456,58 @@ func (c *symChecker) refuse(pos syntax.Pos, msg string) {
 	if c.reason == "" {
 		c.reason = c.p.file.Position(pos).String() + ": " + msg
 	}
+}
+
+// threadIndex checks the indices of an element of an array declared with
+// [thread] dimensions: thread ids in those, data in the ordinary one.
+func (c *symChecker) threadIndex(e *expr) {
+	for k, ix := range []*expr{e.a, e.b} {
+		if ix == nil {
+			continue
+		}
+		if k < int(e.tdims) {
+			if !c.isThreadID(ix, c.method) {
+				c.refuse(ix.pos, fmt.Sprintf("a [thread] dimension of %s is indexed by a value that is not a thread id", e.name))
+				return
+			}
+			c.expr(ix, "as an index", true)
+		} else {
+			c.expr(ix, "in an index other than a thread id alone", false)
+		}
+	}
+}
+
+// declaredPerThread reports whether the shared array at offset off is
+// declared with the indices [1..nthreads]: one slot per thread.
+func (c *symChecker) declaredPerThread(off int32) bool {
+	o := int32(0)
+	for i, v := range c.p.obj.Shared {
+		if o == off {
+			lo, ok := v.LenLo.(*syntax.IntLit)
+			hi, ok2 := v.Len.(*syntax.Ident)
+			return v.ThreadDims == 0 && ok && lo.Value == 1 && ok2 && hi.Name == "nthreads"
+		}
+		o += c.p.sharedSlots[i]
+	}
+	return false
+}
+
+// perThreadByData refuses a [1..nthreads] array indexed by a value that is
+// not a thread id (the first such index): a loop over the slots of a
+// per-thread array visits the threads in a fixed order, which a
+// permutation does not keep (nthreads itself is a constant that no
+// permutation changes).
+func (c *symChecker) perThreadByData() string {
+	first := syntax.NoPos
+	var name string
+	for off, pos := range c.otherIndex {
+		if c.declaredPerThread(off) && (first == syntax.NoPos || pos < first) {
+			first, name = pos, c.names[off]
+		}
+	}
+	if first == syntax.NoPos {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s [1..nthreads] is indexed by a value that is not a thread id; thread symmetry needs per-thread slots indexed by thread ids (declare it [thread] and visit the threads with for j in others)",
+		c.p.file.Position(first), name)
 }

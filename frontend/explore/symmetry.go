@@ -17,8 +17,10 @@ import (
 // The group and its action. A permutation π of the threads (π[t]: the
 // thread that plays t's role) maps a state vector s to π·s: thread t's
 // block [pc, ops done, retval, locals] moves to π[t]'s place, the element
-// t+1 of each tid-indexed array (see below) to π[t]+1, and the heap is
-// then renumbered canonically (canonicaliser.renumber), since its
+// t+1 of each tid-indexed array (see below) to π[t]+1 — for an array
+// declared with [thread] dimensions, row t+1 to row π[t]+1, and in a
+// [thread][thread] array element (t+1, u+1) to (π[t]+1, π[u]+1) — and the
+// heap is then renumbered canonically (canonicaliser.renumber), since its
 // numbering follows the threads' order.
 //
 // When the group acts by automorphisms (newSymmetry, symcheck.go). π is
@@ -32,12 +34,18 @@ import (
 // (tid, and the values of the locations that it infers hold them) are
 // only stored into such locations, compared for equality and used as the
 // index of shared arrays with indices exactly 1..nthreads (HP[tid]), which
-// nothing else indexes. The action then also renames the thread ids held
-// in those locations (a value i ≠ 0 becomes π[i-1]+1), and a step of π[t]
+// nothing else indexes, or of the [thread] dimensions of per-thread arrays
+// (RL[tid][i], PL[tid][j]). The action then also renames the thread ids
+// held in those locations (a value i ≠ 0 becomes π[i-1]+1) and the visited
+// sets of the loops over threads (bit i to bit π[i]), and a step of π[t]
 // from π·s reads, compares and indexes exactly as t's step from s. It
-// refuses nthreads in the methods: a loop over the thread indices visits
-// them in a fixed order, and a thread's state half-way through such a loop
-// is not mapped to a reachable state by a permutation. The allocator
+// refuses a [1..nthreads] array indexed by other values: a loop over its
+// slots visits the threads in a fixed order, and a thread's state half-way
+// through such a loop is not mapped to a reachable state by a
+// permutation. A loop over threads (for j in others) takes its threads in
+// any order instead — each iteration any thread not yet visited, chosen
+// nondeterministically — so from π·s thread π[t] can pick π[j] wherever t
+// picks j from s, with the visited set renamed. The allocator
 // offers every freed node of a type, whatever their numbers, and the check
 // of private nodes (machine.private) looks at all the other threads alike,
 // so neither depends on the threads' order. The init block is exempt: it
@@ -67,9 +75,14 @@ import (
 // a depth-first search from the other shared references (which no
 // permutation moves, so their nodes are found in the same order in every
 // state of the orbit), or by a marker if that search does not reach it;
-// each thread id replaced by "self", "other" (a marker) or 0; then, per
-// shared thread-id variable, whether it holds the thread; and the number
-// of the other threads' thread-id slots that hold it. Threads with
+// each thread id replaced by "self", "other" (a marker) or 0, each visited
+// set by whether it holds the thread and how many others (a marker if
+// any); a [thread][thread] array's row by its diagonal element and the
+// sorted values of the row and of the column without it (marked if any of
+// those is not 0: exchanging the thread with another would move them);
+// then, per shared thread-id variable, whether it holds the thread; and
+// the number of the other threads' thread-id slots and visited sets that
+// hold it. Threads with
 // different keys are thus ordered the same way in every state of the
 // orbit. Threads with equal keys and no marker, which no other thread
 // names, have equal blocks up to their own ids, references included (the
@@ -92,10 +105,11 @@ type symmetry struct {
 	// tieOrder is the product of the factorials of the tie groups of the
 	// last stabilizer call: the permutations it had to try.
 	tieOrder int64
-	// tidArrays: the offsets in the state vector of the shared arrays
-	// indexed by tid (element 1 first); their elements move with the
-	// threads.
-	tidArrays []int32
+	// tidArrays: the shared arrays with a row per thread: those declared
+	// with [thread] dimensions, and the [1..nthreads] arrays indexed by
+	// thread ids (rows of one element); their rows move with the threads
+	// (and the columns of square ones).
+	tidArrays []threadArray
 	// fixedRoots: the shared reference slots outside the tid-indexed
 	// arrays, in layout order. No permutation moves them: the nodes they
 	// reach are numbered alike in every state of an orbit (see key).
@@ -105,7 +119,10 @@ type symmetry struct {
 	// outside the tid-indexed arrays; threadIDs: there are some.
 	tidLocals             []uint64
 	tidShared, tidScalars []int32
-	threadIDs             bool
+	// setLocals[m]: the local slots of method m that hold the visited
+	// sets of loops over threads (bit t-1 for thread t).
+	setLocals []uint64
+	threadIDs bool
 	// maxOrders is maxTiedOrders, lowered by tests.
 	maxOrders int
 	counts    symmetryCounts
@@ -146,7 +163,7 @@ type symmetryCounts struct {
 // its own, for another goroutine.
 func (s *symmetry) clone() *symmetry {
 	return &symmetry{p: s.p, threads: s.threads, tidArrays: s.tidArrays, fixedRoots: s.fixedRoots,
-		tidLocals: s.tidLocals, tidShared: s.tidShared, tidScalars: s.tidScalars, threadIDs: s.threadIDs,
+		tidLocals: s.tidLocals, tidShared: s.tidShared, setLocals: s.setLocals, tidScalars: s.tidScalars, threadIDs: s.threadIDs,
 		maxOrders: s.maxOrders, keyLen: s.keyLen}
 }
 
@@ -165,8 +182,15 @@ func (s *symmetry) apply(st []int32, perm []uint8, c *canonicaliser) []int32 {
 	for t, to := range perm {
 		from := lay.threadBase(t)
 		copy(moved[lay.threadBase(int(to)):][:size], st[from:from+size])
-		for _, off := range s.tidArrays {
-			moved[off+int32(to)] = st[off+int32(t)]
+		for _, ta := range s.tidArrays {
+			src, dst := ta.off+int32(t)*ta.rowLen, ta.off+int32(to)*ta.rowLen
+			if !ta.square {
+				copy(moved[dst:dst+ta.rowLen], st[src:src+ta.rowLen])
+				continue
+			}
+			for u, tu := range perm {
+				moved[dst+int32(tu)] = st[src+int32(u)]
+			}
 		}
 	}
 	if s.threadIDs {
@@ -191,9 +215,18 @@ func (s *symmetry) renameThreadIDs(st []int32, perm []uint8) {
 		if pc == 0 {
 			continue
 		}
-		for m := s.tidLocals[s.p.code[pc].method]; m != 0; m &= m - 1 {
+		method := s.p.code[pc].method
+		for m := s.tidLocals[method]; m != 0; m &= m - 1 {
 			i := base + tLocals + int32(bits.TrailingZeros64(m))
 			st[i] = rename(st[i])
+		}
+		for m := s.setLocals[method]; m != 0; m &= m - 1 {
+			i := base + tLocals + int32(bits.TrailingZeros64(m))
+			set := uint32(0)
+			for b := uint32(st[i]); b != 0; b &= b - 1 {
+				set |= 1 << perm[bits.TrailingZeros32(b)]
+			}
+			st[i] = int32(set)
 		}
 	}
 	for _, a := range s.tidShared {
@@ -373,27 +406,25 @@ func (s *symmetry) computeKeys(st []int32) {
 			s.marked[t] = s.marked[t] || key[i] == keyMarker
 		}
 		if s.threadIDs && pc != 0 {
-			for m := s.tidLocals[s.p.code[pc].method]; m != 0; m &= m - 1 {
+			method := s.p.code[pc].method
+			for m := s.tidLocals[method]; m != 0; m &= m - 1 {
 				i := tLocals + bits.TrailingZeros64(m)
 				key[i] = tidKey(t, key[i])
 				s.marked[t] = s.marked[t] || key[i] == keyMarker
 			}
-		}
-		for i, off := range s.tidArrays {
-			v := st[off+int32(t)]
-			switch {
-			case s.isRefSlot(off):
-				v = s.refKey(v)
-				s.marked[t] = s.marked[t] || v == keyMarker
-			case s.threadIDs && s.isThreadIDSlot(off):
-				v = tidKey(t, v)
-				s.marked[t] = s.marked[t] || v == keyMarker
+			for m := s.setLocals[method]; m != 0; m &= m - 1 {
+				i := tLocals + bits.TrailingZeros64(m)
+				key[i] = s.setKey(t, uint32(key[i]), named)
+				s.marked[t] = s.marked[t] || key[i] > 1
 			}
-			key[int(lay.threadSize)+i] = v
+		}
+		pos := int(lay.threadSize)
+		for _, ta := range s.tidArrays {
+			pos += s.rowKey(st, t, ta, key[pos:], tidKey)
 		}
 		for i, a := range s.tidScalars {
 			if st[a] == int32(t)+1 {
-				key[int(lay.threadSize)+len(s.tidArrays)+i] = 1
+				key[pos+i] = 1
 			}
 		}
 	}

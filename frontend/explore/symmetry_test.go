@@ -199,7 +199,32 @@ var symmetricModels = []struct {
 	{"cas-counter", "cas-counter.lin", "", Bounds{Threads: 3, Ops: 2, Values: []int{1}}},
 	{"hp-treiber", "", hpTreiber, Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
 	{"owner-lock-stack", "", ownerLockStack, Bounds{Threads: 3, Ops: 1, Values: []int{1}}},
+	{"hp-stack-sym", "hp-stack-sym.lin", "", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"per-thread", "", perThread, Bounds{Threads: 3, Ops: 1, Values: []int{1}}},
 }
+
+// perThread exercises the per-thread forms: a thread-valued square array
+// (Seen), a [thread][2] array of references (Mine), a shared thread
+// variable (last), a thread local (me), a loop over the other threads
+// outside an atomic block and one over all threads inside one.
+const perThread = `object PerThread {
+  heap Node { value int; next ref Node }
+  shared Top ref Node = null
+  shared last thread
+  shared Seen [thread][thread] thread
+  shared Mine [thread][2] ref Node = null
+  method put(v int) int {
+    atomic { Mine[tid][0] = new Node{value: v, next: Top}; Top = Mine[tid][0]; last = tid }
+    for j in others {
+      atomic { var me thread = last; Seen[tid][j] = me }
+    }
+    c := 0
+    atomic { for j in threads { if Mine[j][0] != null { c = c + 1 } }; Mine[tid][1] = Top }
+    return c
+  }
+}
+spec auto
+`
 
 func loadModel(t *testing.T, name, file, src string) *check.Program {
 	t.Helper()
@@ -226,6 +251,14 @@ func TestSymmetryAcceptsSymmetricModels(t *testing.T) {
 				assert.Len(t, s.tidArrays, 2, "HP and Pushes")
 				assert.Len(t, s.fixedRoots, 1, "Top")
 				assert.False(t, s.threadIDs)
+			case m.name == "hp-stack-sym" && obj == prog.Impl:
+				assert.Equal(t, []threadArray{{off: 1, rowLen: 1}, {off: 4, rowLen: 3}, {off: 13, rowLen: 3, square: true}}, s.tidArrays, "HP, RL, PL")
+				assert.Len(t, s.fixedRoots, 1, "Top")
+				assert.True(t, s.threadIDs, "the visited sets of the loops over threads")
+			case m.name == "per-thread" && obj == prog.Impl:
+				assert.Len(t, s.tidArrays, 2, "Seen, Mine")
+				assert.Equal(t, []int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, s.tidShared, "last and Seen")
+				assert.Equal(t, []int32{1}, s.tidScalars, "last")
 			case m.name == "owner-lock-stack" && obj == prog.Impl:
 				assert.Len(t, s.tidArrays, 2, "Last and Helped")
 				assert.Equal(t, []int32{0, 2, 3, 4}, s.tidShared, "owner and Last")
@@ -256,7 +289,7 @@ func TestSymmetryRefusesAsymmetricModels(t *testing.T) {
 		atOff int
 	}{
 		{name: "hp-stack tid arithmetic", file: "hp-stack.lin", at: "base := (tid - 1)", atOff: 9, want: "tid is used in arithmetic"},
-		{name: "hp-stack-revised nthreads loop", file: "hp-stack-revised.lin", at: "i <= nthreads", atOff: 5, want: "nthreads is used in a method"},
+		{name: "hp-stack-revised loop over thread indices", file: "hp-stack-revised.lin", at: "if i != tid", atOff: 8, want: "tid is used compared with a value that is not a thread id"},
 		{name: "kregister only", file: "kregister.lin", b: Bounds{Only: map[int][]string{1: {"write"}, 2: {"read"}}},
 			at: "only 1: write", want: "the client's only clause"},
 		{name: "in a node", src: variant("    x.value = tid"), want: ":15:15: a thread id is stored in a heap field"},
@@ -272,7 +305,8 @@ func TestSymmetryRefusesAsymmetricModels(t *testing.T) {
 		{name: "index expression", src: variant("    Pushes[tid + 0] = 2"), want: ":15:12: tid is used in arithmetic"},
 		{name: "array not 1..nthreads", src: strings.Replace(variant("    Pushes[tid] = 1"), "Pushes [1..nthreads]", "Pushes [0..nthreads]", 1),
 			want: ":15:12: a thread id indexes Pushes, whose indices are 0..3, not 1..nthreads"},
-		{name: "nthreads", src: variant("    Pushes[tid] = nthreads"), want: ":15:19: nthreads is used in a method"},
+		{name: "scan of a per-thread array", src: variant("    i := 1\n    while i <= nthreads { Pushes[i] = 0; i = i + 1 }"),
+			want: ":16:34: Pushes [1..nthreads] is indexed by a value that is not a thread id"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var prog *check.Program

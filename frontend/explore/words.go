@@ -34,7 +34,7 @@ func (c *compiler) slots(v *check.Var, base int32) []*expr {
 		}
 	}
 	if v.Type.Kind != check.Word {
-		return []*expr{{k: eLocal, v: base + int32(v.Slot), name: v.Name, ref: v.Type.Kind == check.Ref, pos: v.Pos}}
+		return []*expr{{k: eLocal, v: base + int32(v.Slot), name: v.Name, ref: v.Type.Kind == check.Ref, thr: v.Type.Kind == check.Thread, pos: v.Pos}}
 	}
 	out := make([]*expr, len(v.Type.Word.Fields))
 	for j, f := range v.Type.Word.Fields {

@@ -98,16 +98,23 @@ const (
 	TBool
 	TRef
 	TNamed // a declared word type
+	// TThread is `thread`: a thread id (1..nthreads), or 0 for none.
+	TThread
 )
 
-// Type is `int`, `int(lo..hi)`, `bool`, `ref Node`, optionally prefixed by
-// an array length `[n]`.
+// Type is `int`, `int(lo..hi)`, `bool`, `ref Node`, `thread` or a word
+// type, optionally prefixed by array dimensions: up to two `[thread]`
+// dimensions (indexed by thread ids) followed by at most one ordinary
+// dimension `[n]` or `[lo..hi]`, two dimensions at most in all.
 type Type struct {
-	Pos    Pos
-	Len    Expr // array length (or upper index with LenLo), nil for scalars
-	LenLo  Expr // for `[lo..hi]` arrays: the lowest index; nil means 0
-	Kind   TypeKind
-	Lo, Hi Expr // int range, nil if unbounded
+	Pos   Pos
+	Len   Expr // ordinary dimension's length (or upper index with LenLo), nil if none
+	LenLo Expr // for `[lo..hi]` arrays: the lowest index; nil means 0
+	// ThreadDims holds the positions of the leading `[thread]`
+	// dimensions: per-thread rows, indexed by thread ids.
+	ThreadDims []Pos
+	Kind       TypeKind
+	Lo, Hi     Expr // int range, nil if unbounded
 	// Wrap is the position of `wrap` after an int range: stores wrap
 	// around the range instead of failing (NoPos if absent).
 	Wrap Pos
@@ -175,6 +182,17 @@ type WhileStmt struct {
 	Pos   Pos    // of the while keyword
 	Cond  Expr
 	Body  *Block
+}
+
+// ForStmt is `for j in others { }` or `for j in threads { }`: the body
+// runs once for each thread id j (the threads other than the caller, or
+// all), in any order: each iteration takes any thread not yet visited.
+type ForStmt struct {
+	Pos    Pos
+	Var    *Ident
+	Others bool // `others`, not `threads`
+	SetPos Pos  // of others / threads
+	Body   *Block
 }
 
 // BranchStmt is `break [Label]` or `continue [Label]`.
@@ -267,6 +285,7 @@ func (s *ExprStmt) Start() Pos   { return s.X.Start() }
 func (s *BranchStmt) Start() Pos { return s.Pos }
 func (s *VarStmt) Start() Pos    { return s.Pos }
 func (s *ChooseStmt) Start() Pos { return s.Pos }
+func (s *ForStmt) Start() Pos    { return s.Pos }
 
 func (*Block) stmt()      {}
 func (*DefineStmt) stmt() {}
@@ -284,6 +303,7 @@ func (*ExprStmt) stmt()   {}
 func (*BranchStmt) stmt() {}
 func (*VarStmt) stmt()    {}
 func (*ChooseStmt) stmt() {}
+func (*ForStmt) stmt()    {}
 
 // Expr is an expression.
 type Expr interface {

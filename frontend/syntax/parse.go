@@ -299,13 +299,7 @@ func (p *parser) parseShared() *VarDecl {
 
 func (p *parser) parseType() *Type {
 	t := &Type{Pos: p.pos}
-	if p.got(LBRACK) {
-		t.Len = p.parseExpr()
-		if p.got(DOTDOT) {
-			t.LenLo, t.Len = t.Len, p.parseExpr()
-		}
-		p.expect(RBRACK)
-	}
+	p.parseDims(t)
 	switch p.tok {
 	case INTTYPE:
 		t.Kind = TInt
@@ -328,12 +322,46 @@ func (p *parser) parseType() *Type {
 		p.next()
 		t.Ref = p.ident()
 	case IDENT:
+		if p.lit == "thread" {
+			t.Kind = TThread
+			p.next()
+			break
+		}
 		t.Kind = TNamed
 		t.Named = p.ident()
 	default:
 		p.errorExpected("type (int, bool, ref Node or a word type)")
 	}
 	return t
+}
+
+// parseDims parses the array dimensions that prefix a type: `[thread]`
+// dimensions first, then at most one ordinary `[n]` or `[lo..hi]`; two in
+// all.
+func (p *parser) parseDims(t *Type) {
+	for p.tok == LBRACK {
+		pos := p.pos
+		p.next()
+		isThread := p.tok == IDENT && p.lit == "thread"
+		switch {
+		case len(t.ThreadDims) == 2 || len(t.ThreadDims) == 1 && t.Len != nil:
+			p.errorAt(pos, "an array has at most two dimensions: [thread][n], [thread][thread], [thread] or [n]")
+		case t.Len != nil && isThread:
+			p.errorAt(pos, "a [thread] dimension must come before the ordinary one: [thread][n]")
+		case t.Len != nil:
+			p.errorAt(pos, "an array has at most one ordinary dimension; per-thread rows are [thread][n]")
+		}
+		if isThread {
+			t.ThreadDims = append(t.ThreadDims, pos)
+			p.next()
+		} else {
+			t.Len = p.parseExpr()
+			if p.got(DOTDOT) {
+				t.LenLo, t.Len = t.Len, p.parseExpr()
+			}
+		}
+		p.expect(RBRACK)
+	}
 }
 
 // parseMethod parses a method or, at the proc keyword, a procedure.
@@ -422,6 +450,8 @@ func (p *parser) parseStmt() Stmt {
 	case WHILE:
 		p.next()
 		return &WhileStmt{Pos: pos, Cond: p.parseExpr(), Body: p.parseBlock()}
+	case FOR:
+		return p.parseFor()
 	case RETURN:
 		p.next()
 		r := &ReturnStmt{Pos: pos}
@@ -551,6 +581,34 @@ func (p *parser) parseStmt() Stmt {
 		return nil
 	}
 	return &ExprStmt{X: x}
+}
+
+// parseFor parses `for j in others { }` or `for j in threads { }`.
+func (p *parser) parseFor() *ForStmt {
+	s := &ForStmt{Pos: p.pos}
+	p.next()
+	s.Var = p.ident()
+	s.SetPos = p.pos
+	switch {
+	case p.tok != IDENT || p.lit != "in":
+		p.errorExpected("in (for j in others { … } or for j in threads { … })")
+		p.skipTo(LBRACE, SEMI, RBRACE)
+	default:
+		p.next()
+		s.SetPos = p.pos
+		switch {
+		case p.tok == THREADS:
+			p.next()
+		case p.tok == IDENT && p.lit == "others":
+			s.Others = true
+			p.next()
+		default:
+			p.errorExpected("others or threads (the thread ids a for loop visits)")
+			p.skipTo(LBRACE, SEMI, RBRACE)
+		}
+	}
+	s.Body = p.parseBlock()
+	return s
 }
 
 func (p *parser) parseIf() *IfStmt {

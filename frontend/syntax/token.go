@@ -200,6 +200,7 @@ const (
 	OR
 	ANY
 	PROC
+	FOR
 	keywordsEnd
 )
 
@@ -215,6 +216,7 @@ var tokenNames = [...]string{
 	FALSE: "false", NULL: "null", INTTYPE: "int", BOOLTYPE: "bool", REF: "ref", THREADS: "threads",
 	OPS: "ops", VALUES: "values", FOREVER: "forever", LIN: "lin", INIT: "init", AWAIT: "await", ONLY: "only",
 	BREAK: "break", CONTINUE: "continue", VAR: "var", CHOOSE: "choose", OR: "or", ANY: "any", PROC: "proc",
+	FOR: "for",
 }
 
 func (t Token) String() string {

@@ -1,0 +1,81 @@
+package explore
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// The keys of the per-thread forms (see computeKeys): a thread's rows of
+// the arrays with [thread] dimensions, and the visited sets of its loops
+// over threads.
+
+// keyWidth is the number of key slots of a thread's row of ta: the row
+// itself, or, for a square array, the diagonal element and the row and
+// column without it, each sorted (a permutation reorders them).
+func (s *symmetry) keyWidth(ta threadArray) int {
+	if ta.square {
+		return 1 + 2*(s.threads-1)
+	}
+	return int(ta.rowLen)
+}
+
+// rowKey writes into key the key of thread t's row of ta in st and returns
+// its width; references and thread ids are replaced as in computeKeys
+// (tidKey for the latter). A square array's row is keyed by its diagonal
+// element and the sorted values of the row and of the column without it;
+// the thread is marked when any of those is not 0 (null, no thread), since
+// its exchange with a thread of equal key would then move other threads'
+// entries too.
+func (s *symmetry) rowKey(st []int32, t int, ta threadArray, key []int32, tidKey func(int, int32) int32) int {
+	slot := func(a int32) int32 {
+		v := st[a]
+		switch {
+		case s.isRefSlot(a):
+			v = s.refKey(v)
+		case s.threadIDs && s.isThreadIDSlot(a):
+			v = tidKey(t, v)
+		}
+		s.marked[t] = s.marked[t] || v == keyMarker
+		return v
+	}
+	row := ta.off + int32(t)*ta.rowLen
+	if !ta.square {
+		for k := range ta.rowLen {
+			key[k] = slot(row + k)
+		}
+		return int(ta.rowLen)
+	}
+	n := s.threads
+	key[0] = slot(row + int32(t))
+	r, c := key[1:n], key[n:2*n-1]
+	i := 0
+	for u := range n {
+		if u == t {
+			continue
+		}
+		ra, ca := row+int32(u), ta.off+int32(u)*ta.rowLen+int32(t)
+		s.marked[t] = s.marked[t] || st[ra] != 0 || st[ca] != 0
+		r[i], c[i] = slot(ra), slot(ca)
+		i++
+	}
+	slices.Sort(r)
+	slices.Sort(c)
+	return 2*n - 1
+}
+
+// setKey is the key of the visited set set of a loop of thread t: whether
+// it holds t, and twice the number of the other threads it holds, which it
+// counts in named (a key > 1 marks the thread).
+func (s *symmetry) setKey(t int, set uint32, named []int32) int32 {
+	k := int32(0)
+	for b := set; b != 0; b &= b - 1 {
+		u := bits.TrailingZeros32(b)
+		if u == t {
+			k++
+			continue
+		}
+		k += 2
+		named[u*s.keyLen]++
+	}
+	return k
+}
