@@ -41,7 +41,11 @@ func (c *compiler) forThreads(s *syntax.ForStmt) {
 	j := c.local(c.info.Uses[s.Var])
 	c.simple(opAssign, s, visited, &expr{k: eConst})
 	head := c.simple(opBranch, s, nil, &expr{k: eThreadsLeft, a: visited, v: others})
-	c.simple(opAssign, s, j, &expr{k: ePickThread, a: visited, v: others})
+	pick := &expr{k: ePickThread, a: visited, v: others}
+	if c.orderFree(s) {
+		pick.lo = 1 // the lowest thread left: every order ends alike
+	}
+	c.simple(opAssign, s, j, pick)
 	c.simple(opAssign, s, visited, &expr{k: eAddThread, a: visited, b: j})
 	c.block(s.Body)
 	c.emit(instr{op: opJump, back: true, target: head, step: c.step(s)})
@@ -102,12 +106,187 @@ func (m *machine) evalThreads(e *expr) int32 {
 		return 0
 	case ePickThread:
 		left := m.threadsLeft(m.eval(e.a), e.v)
-		for k := m.choose(bits.OnesCount32(left)); k > 0; k-- {
-			left &= left - 1
+		if e.lo == 0 {
+			for k := m.choose(bits.OnesCount32(left)); k > 0; k-- {
+				left &= left - 1
+			}
 		}
 		return int32(bits.TrailingZeros32(left)) + 1
 	case eAddThread:
 		return m.eval(e.a) | 1<<uint(m.eval(e.b)-1)
 	}
 	return 0
+}
+
+// inAnyOrder, when false, turns off the ascending order of order-free
+// loops (orderFree), for the test that shows it changes no LTS.
+var inAnyOrder = true
+
+// orderFree reports whether the loop over threads s, inside an atomic
+// block, ends in the same state (or fails alike) whatever the order of
+// its iterations, so that the compiler may take them in ascending order:
+// one run of the step instead of one per order ((n-1)! for others), with
+// the same successors. It is a syntactic sufficient condition: every
+// iteration reads only the state before the loop, its own thread id j
+// and locals declared in the body — the body writes no location that it
+// reads — and its writes are the same constant wherever they may meet:
+//   - statements: blocks, if, while, :=, var, and assignments; no call,
+//     cas, new, any, choose, free, assert, await, lin, return, break,
+//     continue, atomic or nested loop over threads;
+//   - a local declared outside the body is assigned only constants, one
+//     value per local, and not read in the body (a flag: found = true);
+//   - a shared array is assigned only as a[...] = constant, one value per
+//     array, and not read in the body;
+//   - nothing else is assigned (no shared scalar, no field).
+//
+// Each iteration then behaves as a function of the state before the loop
+// and j, and the final state is the same for every order: the locals
+// declared in the body are dead after it, a flag holds its constant if
+// some iteration set it, and each array element holds its constant if
+// some iteration wrote it.
+func (c *compiler) orderFree(s *syntax.ForStmt) bool {
+	if !inAnyOrder || c.depth == 0 {
+		return false
+	}
+	f := &orderCheck{info: c.info, inner: map[*check.Var]bool{c.info.Uses[s.Var]: true},
+		consts: map[*check.Var]int64{}, arrays: map[*check.Var]int64{}, reads: map[*check.Var]bool{}}
+	if !f.block(s.Body) {
+		return false
+	}
+	for v := range f.consts {
+		if f.reads[v] {
+			return false
+		}
+	}
+	for v := range f.arrays {
+		if f.reads[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// orderCheck walks the body of a loop over threads for orderFree.
+type orderCheck struct {
+	info *check.Info
+	// inner: the loop's variable and the locals declared in the body.
+	inner map[*check.Var]bool
+	// consts, arrays: the outer locals and the shared arrays assigned,
+	// with their one constant value; reads: the variables read.
+	consts, arrays map[*check.Var]int64
+	reads          map[*check.Var]bool
+}
+
+func (f *orderCheck) block(b *syntax.Block) bool {
+	for _, s := range b.Stmts {
+		if !f.stmt(s) {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *orderCheck) stmt(s syntax.Stmt) bool {
+	switch s := s.(type) {
+	case *syntax.Block:
+		return f.block(s)
+	case *syntax.IfStmt:
+		return f.pure(s.Cond) && f.block(s.Then) && (s.Else == nil || f.stmt(s.Else))
+	case *syntax.WhileStmt:
+		return f.pure(s.Cond) && f.block(s.Body)
+	case *syntax.DefineStmt:
+		if len(s.Rest) > 0 || !f.pure(s.Value) {
+			return false
+		}
+		f.inner[f.info.Defs[s]] = true
+		return true
+	case *syntax.VarStmt:
+		if s.Value != nil && !f.pure(s.Value) {
+			return false
+		}
+		f.inner[f.info.Vars[s]] = true
+		return true
+	case *syntax.AssignStmt:
+		if len(s.Rest) > 0 {
+			return false
+		}
+		return f.assign(s.LHS, s.Value)
+	}
+	return false
+}
+
+// assign checks lhs = value (see orderFree).
+func (f *orderCheck) assign(lhs, value syntax.Expr) bool {
+	switch l := lhs.(type) {
+	case *syntax.Ident:
+		v := f.info.Uses[l]
+		if v == nil || v.Kind != check.LocalVar && v.Kind != check.ParamVar {
+			return false
+		}
+		if f.inner[v] {
+			return f.pure(value)
+		}
+		return f.constant(f.consts, v, value)
+	case *syntax.IndexExpr:
+		id, idx := check.Indices(l)
+		if id == nil {
+			return false
+		}
+		for _, i := range idx {
+			if !f.pure(i) {
+				return false
+			}
+		}
+		return f.constant(f.arrays, f.info.Uses[id], value)
+	case *syntax.ParenExpr:
+		return f.assign(l.X, value)
+	}
+	return false
+}
+
+// constant records that v is assigned value, which must be a literal and
+// the same as v's other assignments.
+func (f *orderCheck) constant(assigned map[*check.Var]int64, v *check.Var, value syntax.Expr) bool {
+	var k int64
+	switch x := value.(type) {
+	case *syntax.IntLit:
+		k = x.Value
+	case *syntax.BoolLit:
+		if x.Value {
+			k = 1
+		}
+	case *syntax.NullLit:
+	default:
+		return false
+	}
+	if prev, ok := assigned[v]; ok && prev != k {
+		return false
+	}
+	assigned[v] = k
+	return true
+}
+
+// pure reports whether e has no effect and no choice, recording the
+// variables it reads.
+func (f *orderCheck) pure(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.Ident:
+		if v := f.info.Uses[e]; v != nil {
+			f.reads[v] = true
+		}
+		return true
+	case *syntax.IntLit, *syntax.BoolLit, *syntax.NullLit:
+		return true
+	case *syntax.ParenExpr:
+		return f.pure(e.X)
+	case *syntax.UnaryExpr:
+		return f.pure(e.X)
+	case *syntax.BinaryExpr:
+		return f.pure(e.X) && f.pure(e.Y)
+	case *syntax.SelectorExpr:
+		return f.pure(e.X)
+	case *syntax.IndexExpr:
+		return f.pure(e.X) && f.pure(e.Index)
+	}
+	return false
 }

@@ -89,7 +89,7 @@ const (
 	// and v is 1 for `others` (the running thread excluded), 0 for
 	// `threads`.
 	eThreadsLeft // whether a thread is left to visit
-	ePickThread  // any thread id left to visit (a nondeterministic choice)
+	ePickThread  // any thread id left to visit (a nondeterministic choice; lo = 1: the lowest)
 	eAddThread   // the set a with the thread id b added
 )
 
