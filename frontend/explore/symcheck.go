@@ -404,7 +404,7 @@ func (c *symChecker) expr(e *expr, ctx string, threadOK bool) {
 		if e.k != eTid {
 			what = "the thread id in " + e.name
 		}
-		c.refuse(e.pos, what+" is used "+ctx+"; thread symmetry needs thread ids only stored, compared with == or != and used as the index of a shared [1..nthreads] array (HP[tid])")
+		c.refuse(e.pos, what+" is used "+ctx+"; thread symmetry needs thread ids only stored, compared with == or != and used as indices of per-thread arrays (HP[tid], RL[tid][i]: see LANGUAGE.md, Per-thread data)")
 		return
 	}
 	switch e.k {
