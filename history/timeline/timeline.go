@@ -79,6 +79,10 @@ const (
 	barH    = 22
 	labelW  = 110
 	padding = 10
+	// compressAbove is the width of the drawing by time beyond which the
+	// page opens on the drawing by event order: bars of a short history
+	// are easier to read with their times spread out.
+	compressAbove = 1000
 )
 
 type svgBar struct {
@@ -115,8 +119,11 @@ type page struct {
 	HasStuck bool
 	Lanes    []svgLane
 	// ByOrder compresses time to the order of events; ByTime gives every
-	// distinct time its column. The page shows one, a check box toggles.
+	// distinct time its column. The page shows one, a check box toggles;
+	// Compress ticks it: by default the drawing by time is shown unless it
+	// is wider than a screen.
 	ByOrder, ByTime drawing
+	Compress        bool
 	Rows            []Bar
 }
 
@@ -170,6 +177,7 @@ func WriteHTML(w io.Writer, t *Timeline) error {
 	}
 	p.ByOrder = draw(t.Bars, barY, byEventOrder(t.Bars), "stuck")
 	p.ByTime = draw(t.Bars, barY, byTime(t.Bars), "stuck-by-time")
+	p.Compress = p.ByTime.Width > compressAbove
 	return pageTemplate.Execute(w, &p)
 }
 
@@ -304,7 +312,7 @@ tr.stuck{background:#ffd0d0} tr.witness{background:#ffe7a8} tr.lin{background:#e
 <p class="verdict{{if .Bad}} bad{{end}}">{{.Verdict}}</p>
 {{range .Notes}}<p>{{.}}</p>
 {{end}}<p class="legend"><span style="background:#c8ecd0">linearized, in order</span><span style="background:#ffd0d0">cannot be placed</span><span style="background:#ffe7a8">in the bad pattern</span><span style="background:#e8e8e8">other</span> dashed: pending (never returned)</p>
-<input type="checkbox" id="by-order" checked><label for="by-order"> time compressed to the order of events</label>
+<input type="checkbox" id="by-order"{{if .Compress}} checked{{end}}><label for="by-order"> time compressed to the order of events</label>
 <span class="hint">(a new step only where an operation returns before another is called; untick to give every distinct time its own column)</span>
 {{if .HasStuck}}<p class="by-order"><a href="#{{.ByOrder.ID}}">Go to the operation that cannot be placed</a> (red).</p>
 <p class="by-time"><a href="#{{.ByTime.ID}}">Go to the operation that cannot be placed</a> (red).</p>

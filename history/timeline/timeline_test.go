@@ -35,7 +35,7 @@ func TestWriteHTML(t *testing.T) {
 	// Two drawings of the four bars (by event order, by time), each with
 	// the white box of the stuck label.
 	assert.Equal(t, 2*(4+1), strings.Count(out, "<rect "))
-	assert.Contains(t, out, `<input type="checkbox" id="by-order" checked>`, "compressed time is the default")
+	assert.Contains(t, out, `<input type="checkbox" id="by-order">`, "a short history opens drawn by time")
 	assert.Contains(t, out, `<g id="stuck-by-time">`, "each drawing has its own target")
 	assert.Contains(t, out, `<a href="#stuck-by-time">`)
 	for _, external := range []string{"<script", "http://", "https://", "<link"} {
@@ -53,6 +53,15 @@ func TestWriteHTML(t *testing.T) {
 	assert.Contains(t, out, `<svg class="lanes"`, "lane names stay put while the drawing scrolls")
 	// Overlapping bars of one lane go to two sub-rows: lane 2 starts lower.
 	assert.Contains(t, out, `y1="90"`)
+
+	// A long one opens compressed to event order.
+	long := &Timeline{Lanes: []string{"c"}}
+	for i := range 60 {
+		long.Bars = append(long.Bars, Bar{Start: int64(2 * i), End: int64(2*i + 1), Label: "op"})
+	}
+	b.Reset()
+	require.NoError(t, WriteHTML(&b, long))
+	assert.Contains(t, b.String(), `<input type="checkbox" id="by-order" checked>`)
 
 	tl.Bars[0].Lane = 5
 	assert.EqualError(t, WriteHTML(&b, tl), "timeline: bar 0 is on lane 5 of 2")
