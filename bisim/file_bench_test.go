@@ -36,14 +36,16 @@ func BenchmarkMinimizeFile(b *testing.B) {
 			b.ReportAllocs()
 			cpu := cpuTime()
 			var q *lts.LTS
+			var stats refineStats
 			for b.Loop() {
-				q, _, err = Minimize(l, eq, Options{Algorithm: alg})
+				q, _, err = Minimize(l, eq, Options{Algorithm: alg, stats: &stats})
 				require.NoError(b, err)
 			}
 			cpu = cpuTime() - cpu
 			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/m, "ns/trans")
 			b.ReportMetric(float64(q.NumStates), "classes")
+			b.ReportMetric(float64(stats.work)/m, "work/trans")
 		})
 	}
 }
