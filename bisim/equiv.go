@@ -124,7 +124,7 @@ type refineStats struct {
 // recordWork stores the work of a refinement of k, if stats are wanted.
 func (o *Options) recordWork(k *kernel, work int64) {
 	if o.stats != nil {
-		*o.stats = refineStats{work: work, states: int64(k.n), transitions: int64(len(k.src))}
+		*o.stats = refineStats{work: work, states: int64(k.n), transitions: int64(len(k.dst))} // dst: a Fast branching kernel has no src
 	}
 }
 
