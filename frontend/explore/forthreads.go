@@ -130,7 +130,7 @@ var inAnyOrder = true
 // iteration reads only the state before the loop, its own thread id j
 // and locals declared in the body — the body writes no location that it
 // reads — and its writes are the same constant wherever they may meet:
-//   - statements: blocks, if, while, :=, var, and assignments; no call,
+//   - statements: blocks, skip, if, while, :=, var, and assignments; no call,
 //     cas, new, any, choose, free, assert, await, lin, return, break,
 //     continue, atomic or nested loop over threads;
 //   - a local declared outside the body is assigned only constants, one
@@ -190,6 +190,8 @@ func (f *orderCheck) stmt(s syntax.Stmt) bool {
 	switch s := s.(type) {
 	case *syntax.Block:
 		return f.block(s)
+	case *syntax.SkipStmt:
+		return true
 	case *syntax.IfStmt:
 		return f.pure(s.Cond) && f.block(s.Then) && (s.Else == nil || f.stmt(s.Else))
 	case *syntax.WhileStmt:

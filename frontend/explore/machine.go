@@ -129,7 +129,7 @@ func (m *machine) choose(n int) int {
 	for _, l := range m.limits {
 		outcomes *= l
 		if outcomes > maxOutcomes {
-			m.fail("a step has more than %d nondeterministic outcomes: an atomic block that loops over choose or any?", maxOutcomes)
+			m.fail("a step has more than %d nondeterministic outcomes: an atomic block that loops over choose or any, or over threads in every order (for j in …)?", maxOutcomes)
 			return 0
 		}
 	}
