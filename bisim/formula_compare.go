@@ -157,7 +157,7 @@ func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rena
 	if eq == Strong {
 		steps = "step by step, τ-steps included"
 	}
-	fmt.Fprintf(&sb, "In words (%s):\n%s\n", steps, wrap(e.Holder+" "+f.English()+".", "  ", 100))
+	fmt.Fprintf(&sb, "In words (%s):\n%s\n", steps, wrap(f.Sentences(e.Holder), "  ", 100))
 	if otherPath, ok := lts.Replay(other, e.Witness.Visible()); ok {
 		e.OtherPath = lts.TraceOf(other, otherPath)
 		e.OtherPath.Title = fmt.Sprintf("a path of %s with the same visible steps (no path of %s does what the formula says):", e.Other, e.Other)

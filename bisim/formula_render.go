@@ -21,6 +21,7 @@ import (
 // τ-steps (the caller says so once); under strong bisimilarity every step
 // is one transition. A list item that has a clause of its own is
 // parenthesised unless it ends the list, so the nesting stays readable.
+// Sentences makes whole sentences of it, splitting long ones.
 func (f *Formula) English() string {
 	return phrase(f)
 }
@@ -58,6 +59,16 @@ func phrase(f *Formula) string {
 // chain says the steps that start at f (a diamond or until) and go on
 // while the formula reached is again a step.
 func chain(f *Formula) string {
+	steps, end := chainParts(f)
+	if end == nil {
+		return steps
+	}
+	return steps + " to reach a state that " + phrase(end)
+}
+
+// chainParts says the steps of the chain that starts at f and returns the
+// formula where it ends, nil for true.
+func chainParts(f *Formula) (steps string, end *Formula) {
 	var parts []string
 	for {
 		var step string
@@ -74,13 +85,30 @@ func chain(f *Formula) string {
 		next := f.Args[len(f.Args)-1]
 		switch next.Op {
 		case OpTrue:
-			return joinSteps(parts)
+			return joinSteps(parts), nil
 		case OpDiamond, OpUntil:
 			f = next
 			continue
 		}
-		return joinSteps(parts) + " to reach a state that " + phrase(next)
+		return joinSteps(parts), next
 	}
+}
+
+// Sentences says f of subject ("the implementation") as one sentence, or,
+// when that would be long and f is a chain of steps that ends in a state
+// with properties of its own, as two: what subject can do, and what holds
+// where it gets to. The first sentence is about the steps, which the
+// witnessing path shows; the second about the choices left there.
+func (f *Formula) Sentences(subject string) string {
+	one := subject + " " + phrase(f) + "."
+	if len(one) <= 300 || (f.Op != OpDiamond && f.Op != OpUntil) {
+		return one
+	}
+	steps, end := chainParts(f)
+	if end == nil {
+		return one
+	}
+	return subject + " can " + steps + ". The state it reaches that way " + phrase(end) + "."
 }
 
 // joinSteps joins the steps of a chain with "then", saying a run of

@@ -381,6 +381,14 @@ func TestFormulaEnglish(t *testing.T) {
 	h := Diamond("call(1,push,1)", And(Diamond("tau", True()), Not(Diamond("ret(1,push)", True())), Diamond("x", True())))
 	assert.Equal(t, "can call push(1) in thread 1 to reach a state that can take a τ-step, cannot return from push in thread 1, and can do x",
 		h.English())
+	long := Until(True(), "call(1,push,1)", Until(True(), "call(2,pop)", Until(True(), "ret(1,push)",
+		Until(True(), "call(1,push,2)", Until(True(), "ret(1,push)", And(ret("EMPTY"), ret("1"), Not(ret("2")),
+			Until(True(), "call(1,pop)", Until(True(), "ret(1,pop,2)", True()))))))))
+	assert.Equal(t, "the implementation can call push(1) in thread 1, then call pop() in thread 2, then return from push in thread 1, "+
+		"then call push(2) in thread 1, then return from push in thread 1. The state it reaches that way can still return EMPTY "+
+		"as well as 1 from pop in thread 2; cannot return 2 from pop in thread 2; and can call pop() in thread 1, then return 2 "+
+		"from pop in thread 1.", long.Sentences("the implementation"))
+	assert.Equal(t, "A can take τ-steps forever.", Diverge(True()).Sentences("A"))
 	assert.Equal(t, "can do a, then take 2 τ-steps, then do b, then take a τ-step",
 		Diamond("a", Diamond("tau", Diamond("tau", Diamond("b", Diamond("tau", True()))))).English())
 }
