@@ -10,7 +10,8 @@ import (
 // WriteHTML writes the report as a self-contained page: the history of the
 // first counterexample drawn as a timeline of operations per thread (as
 // Porcupine draws histories), the verdict, and every counterexample's
-// interleaving table below.
+// interleaving table below; a distinguishing formula with its explanation
+// (the formula and its English reading) and the paths of both sides.
 func WriteHTML(w io.Writer, r *Report) error {
 	tl := &timeline.Timeline{
 		Title:   fmt.Sprintf("linbis verify: %s (%s)", r.Model, r.Bounds),
