@@ -651,3 +651,28 @@ func renameLabel(t *testing.T, label string, perm []uint8) string {
 	require.NoError(t, err, label)
 	return label[:open+1] + strconv.Itoa(int(perm[th-1])+1) + label[end:]
 }
+
+// TestSymmetryHPStackForms: the HP stack that cuts per-thread slices out
+// of shared arrays by tid arithmetic is refused, in one positioned line;
+// the same algorithm with per-thread arrays and a loop over the other
+// threads (hp-stack-sym) is accepted, at several thread counts.
+func TestSymmetryHPStackForms(t *testing.T) {
+	for _, threads := range []int{2, 3, 4} {
+		b := Bounds{Threads: threads, Ops: 1, Values: []int{1}}
+		old := parseFile(t, "../examples/hp-stack.lin")
+		p, err := compile(old, old.Impl, threads, b.Values, false, false)
+		require.NoError(t, err)
+		s, reason := newSymmetry(p, b)
+		assert.Nil(t, s)
+		assert.Regexp(t, `^\.\./examples/hp-stack\.lin:\d+:\d+: tid is used in arithmetic; [^\n]*$`, reason)
+
+		sym := parseFile(t, "../examples/hp-stack-sym.lin")
+		for _, obj := range []*check.Object{sym.Impl, sym.Spec} {
+			p, err := compile(sym, obj, threads, b.Values, false, false)
+			require.NoError(t, err)
+			s, reason := newSymmetry(p, b)
+			assert.NotNil(t, s, reason)
+			assert.Empty(t, reason)
+		}
+	}
+}
