@@ -13,6 +13,21 @@ type Reductions struct {
 	// Symmetry identifies states that differ by a permutation of the
 	// threads, when the model can be shown symmetric.
 	Symmetry bool
+	// PartialOrder follows, where it can, the steps of one thread only:
+	// invisible steps independent of everything the other threads may
+	// still do (ample sets with the cycle proviso).
+	PartialOrder bool
+}
+
+// ReductionModes are the values of --reduce, each with its reductions.
+var ReductionModes = []struct {
+	Name string
+	Reductions
+}{
+	{"none", Reductions{}},
+	{"symmetry", Reductions{Symmetry: true}},
+	{"por", Reductions{PartialOrder: true}},
+	{"all", Reductions{Symmetry: true, PartialOrder: true}},
 }
 
 // CheckOnTheFly decides trace refinement (linearizability) and
@@ -21,7 +36,7 @@ type Reductions struct {
 // subsets that stops at the first violation, then a search for τ-cycles.
 // opts.MaxStates bounds the product pairs.
 func CheckOnTheFly(m *Model, b Bounds, opts Options, r Reductions) (*FlyResult, error) {
-	return explore.CheckOnTheFly(m.Program, b, explore.FlyOptions{Options: opts, Symmetry: r.Symmetry})
+	return explore.CheckOnTheFly(m.Program, b, explore.FlyOptions{Options: opts, Symmetry: r.Symmetry, PartialOrder: r.PartialOrder})
 }
 
 // ReplayOnBounds replays tr, a violation or lasso that CheckOnTheFly found

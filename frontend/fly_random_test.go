@@ -16,8 +16,8 @@ import (
 // held to the full LTS on.
 const flyRandomSeeds = 1200
 
-// TestFlyAgreesOnRandomPrograms holds the on-the-fly check, unreduced and
-// with the symmetry reduction, to the refinement and progress checkers on
+// TestFlyAgreesOnRandomPrograms holds the on-the-fly check, under every
+// reduction mode (none, symmetry, partial-order, both), to the refinement and progress checkers on
 // the full LTSs of random programs (internal/randmodel), in both heap
 // modes for the programs that free nodes; its counterexamples must be
 // paths of the full LTS. The programs that break thread symmetry (tid
@@ -30,6 +30,9 @@ func TestFlyAgreesOnRandomPrograms(t *testing.T) {
 	}
 	type outcome struct {
 		linearizable, lockFree, reduced, refused, modelError bool
+		// ample: the partial-order reduction followed one thread only
+		// at some pair (under --reduce por).
+		ample bool
 	}
 	outcomes := make([]outcome, n)
 	parallel.ForEach(runtime.GOMAXPROCS(0), n, func(seed int) {
@@ -50,7 +53,7 @@ func TestFlyAgreesOnRandomPrograms(t *testing.T) {
 				outcomes[seed].modelError = true
 				continue
 			}
-			if got := cmp.bySymmetry[1]; got != nil {
+			if got := cmp.byMode[1]; got != nil {
 				if !p.Symmetric() {
 					assert.False(t, got.Symmetric, "%s breaks thread symmetry and must be refused", what)
 					assert.NotEmpty(t, got.SymmetryNote, what)
@@ -58,11 +61,14 @@ func TestFlyAgreesOnRandomPrograms(t *testing.T) {
 				outcomes[seed].reduced = outcomes[seed].reduced || got.Symmetric
 				outcomes[seed].refused = outcomes[seed].refused || !got.Symmetric
 			}
+			if got := cmp.byMode[2]; got != nil {
+				outcomes[seed].ample = outcomes[seed].ample || got.Stats.Ample > 0
+			}
 			outcomes[seed].linearizable = cmp.refines
 			outcomes[seed].lockFree = cmp.lockFree
 		}
 	})
-	var lin, notLin, lf, notLF, reduced, refused int
+	var lin, notLin, lf, notLF, reduced, refused, ample int
 	for _, o := range outcomes {
 		switch {
 		case o.modelError:
@@ -84,12 +90,15 @@ func TestFlyAgreesOnRandomPrograms(t *testing.T) {
 		if o.refused {
 			refused++
 		}
+		if o.ample {
+			ample++
+		}
 	}
-	t.Logf("%d programs: linearizable %d, not %d; lock-free %d, not %d; symmetry applied to %d, refused for %d",
-		n, lin, notLin, lf, notLF, reduced, refused)
+	t.Logf("%d programs: linearizable %d, not %d; lock-free %d, not %d; symmetry applied to %d, refused for %d; partial-order reduction took ample sets in %d",
+		n, lin, notLin, lf, notLF, reduced, refused, ample)
 	// A cross-check that only ever sees one verdict proves little.
 	for what, k := range map[string]int{"linearizable": lin, "not linearizable": notLin, "lock-free": lf,
-		"not lock-free": notLF, "reduced by symmetry": reduced, "refused symmetry": refused} {
+		"not lock-free": notLF, "reduced by symmetry": reduced, "refused symmetry": refused, "with ample sets": ample} {
 		assert.Greater(t, k, n/20, "too few programs %s", what)
 	}
 }

@@ -77,16 +77,17 @@ type flyComparison struct {
 	failed bool
 	// The full LTS's verdicts.
 	refines, lockFree bool
-	// bySymmetry are the on-the-fly results without and with symmetry.
-	bySymmetry [2]*FlyResult
+	// byMode are the on-the-fly results under each of ReductionModes.
+	byMode [4]*FlyResult
 }
 
 // compareFlyWithFull builds the full LTSs of m under b and holds the
 // on-the-fly check, unreduced and with symmetry, to the verdicts of the
-// refinement and progress checkers on them; its counterexamples must be
+// refinement and progress checkers on them, under every reduction mode
+// (none, symmetry, partial-order, both); its counterexamples must be
 // paths of the full LTS (a violation one the specification cannot finish,
-// a shortest one; a lasso one whose loop closes), and unreduced it must
-// store the LTS's states. It uses assert, not require, so that it can run
+// a shortest one without partial-order reduction; a lasso one whose loop
+// closes), and unreduced it must store the LTS's states. It uses assert, not require, so that it can run
 // on other goroutines than the test's.
 func compareFlyWithFull(t *testing.T, what string, m *Model, b Bounds, opts Options) flyComparison {
 	t.Helper()
@@ -107,17 +108,23 @@ func compareFlyWithFull(t *testing.T, what string, m *Model, b Bounds, opts Opti
 		return cmp
 	}
 	cmp.refines, cmp.lockFree = want.Refines, lf.Holds
-	for i, sym := range []bool{false, true} {
-		got, err := CheckOnTheFly(m, b, opts, Reductions{Symmetry: sym})
+	for i, mode := range ReductionModes {
+		got, err := CheckOnTheFly(m, b, opts, mode.Reductions)
 		if !assert.NoError(t, err, what) {
 			return cmp
 		}
-		cmp.bySymmetry[i] = got
-		run := fmt.Sprintf("%s symmetry=%v", what, sym)
+		cmp.byMode[i] = got
+		run := fmt.Sprintf("%s --reduce %s", what, mode.Name)
+		assert.Equal(t, mode.PartialOrder, got.PartialOrder, run)
+		if !mode.PartialOrder {
+			assert.Zero(t, got.Stats.Ample+got.Stats.Full, run)
+		}
 		assert.Equal(t, want.Refines, got.Refines, "refinement: %s", run)
 		if !got.Refines {
 			checkViolation(t, impl, spec, got.Counterexample)
-			if !want.Refines {
+			if !want.Refines && !mode.PartialOrder {
+				// The reduced graph's paths may take independent steps
+				// early, so only the unreduced BFS promises a shortest one.
 				assert.LessOrEqual(t, len(got.Counterexample.Steps), len(want.Counterexample.Steps),
 					"breadth-first, the violation is a shortest path: %s", run)
 			}
@@ -130,12 +137,16 @@ func compareFlyWithFull(t *testing.T, what string, m *Model, b Bounds, opts Opti
 		if !got.LockFree {
 			checkLasso(t, impl, got.Lasso)
 		}
-		if !sym {
+		if mode.Reductions == (Reductions{}) {
 			assert.Equal(t, int64(impl.NumStates), got.Stats.States, "unreduced, every state is stored: %s", run)
+		} else {
+			assert.LessOrEqual(t, got.Stats.States, int64(impl.NumStates), "reduced, at most the states of the LTS: %s", run)
 		}
 		// The stored states' orbits are the reachable states: counted
-		// exactly when every stabiliser was enumerated, else from below.
-		if got.Stats.RepresentedExact {
+		// exactly when every stabiliser was enumerated, else from below
+		// (and from below under partial-order reduction, which stores
+		// only some of them).
+		if got.Stats.RepresentedExact && !mode.PartialOrder {
 			assert.Equal(t, int64(impl.NumStates), got.Stats.Represented, "the orbits of the stored states: %s", run)
 		} else {
 			assert.LessOrEqual(t, got.Stats.Represented, int64(impl.NumStates), "the orbits of the stored states: %s", run)

@@ -11,7 +11,7 @@ import (
 // FlyReport describes an on-the-fly check: what it stored and computed,
 // and which reductions applied.
 type FlyReport struct {
-	// Reductions lists the reductions that applied, e.g. ["symmetry"].
+	// Reductions lists the reductions that applied: "symmetry", "por".
 	Reductions []string `json:"reductions"`
 	// Notes say why a reduction that was asked for did not apply.
 	Notes []string `json:"notes,omitempty"`
@@ -32,6 +32,13 @@ type FlyReport struct {
 	// the distinct subsets of them the pairs hold.
 	SpecStates int64 `json:"spec_states"`
 	Subsets    int64 `json:"subsets"`
+	// AmplePairs and FullPairs count, under the partial-order reduction,
+	// the pairs that followed the successors of one thread only and those
+	// that followed all; ProvisoFull of the latter had an ample thread that
+	// the cycle proviso refused.
+	AmplePairs  int64 `json:"ample_pairs,omitempty"`
+	FullPairs   int64 `json:"full_pairs,omitempty"`
+	ProvisoFull int64 `json:"proviso_full,omitempty"`
 	// Complete is false when the search stopped at a refinement violation
 	// before seeing every state (lock-freedom is then undecided).
 	Complete bool `json:"complete"`
@@ -76,7 +83,8 @@ func runFly(r *Report, m *frontend.Model, b frontend.Bounds, opts Options, timed
 	}
 	fr := &FlyReport{Reductions: []string{}, Pairs: res.Stats.Pairs, States: res.Stats.States, Transitions: res.Stats.Transitions,
 		Represented: res.Stats.Represented, RepresentedExact: res.Stats.RepresentedExact,
-		SpecStates: res.Stats.SpecStates, Subsets: res.Stats.Subsets, Complete: res.LockFreeChecked}
+		SpecStates: res.Stats.SpecStates, Subsets: res.Stats.Subsets, Complete: res.LockFreeChecked,
+		AmplePairs: res.Stats.Ample, FullPairs: res.Stats.Full, ProvisoFull: res.Stats.ProvisoFull}
 	fr.Ladder = stages
 	if last := stages[len(stages)-1]; last.Threads != b.Threads || last.Ops != b.Ops {
 		fr.FoundAt = &BoundsReport{Threads: last.Threads, Ops: last.Ops, Values: b.Values}
@@ -88,6 +96,9 @@ func runFly(r *Report, m *frontend.Model, b frontend.Bounds, opts Options, timed
 	} else if opts.Reductions.Symmetry {
 		fr.Notes = append(fr.Notes, "symmetry reduction not applied: "+res.SymmetryNote)
 		r.Notes = append(r.Notes, "symmetry reduction not applied: "+res.SymmetryNote)
+	}
+	if res.PartialOrder {
+		fr.Reductions = append(fr.Reductions, "por")
 	}
 	r.OnTheFly = fr
 	r.Refines = verdictOf(res.Refines)
@@ -130,10 +141,17 @@ func flyTheorem(r *Report, fr *FlyReport) string {
 	}
 	how := "checked on the fly, without building the LTSs"
 	if len(fr.Reductions) > 0 {
-		how += ", reduced by " + strings.Join(fr.Reductions, " and ") + " (counterexamples replayed on the unreduced semantics)"
+		names := make([]string, len(fr.Reductions))
+		for i, n := range fr.Reductions {
+			names[i] = reductionNames[n]
+		}
+		how += ", reduced by " + strings.Join(names, " and ") + " (counterexamples replayed on the unreduced semantics)"
 	}
 	return lin + "; " + lf + "; " + how
 }
+
+// reductionNames spell out FlyReport.Reductions.
+var reductionNames = map[string]string{"symmetry": "thread symmetry", "por": "partial-order reduction (ample sets with the cycle proviso)"}
 
 // lassoEvidence explains a lock-freedom lasso.
 func lassoEvidence(tr *lts.Trace) Evidence {

@@ -36,6 +36,9 @@ func WriteText(w io.Writer, r *Report) error {
 			}
 			fmt.Fprintf(&sb, " (the %d states stored stand for %s%d: %.1f×)", f.States, approx, f.Represented, float64(f.Represented)/float64(f.States))
 		}
+		if f.AmplePairs+f.FullPairs > 0 {
+			fmt.Fprintf(&sb, " (partial-order: %d of %d pairs followed one thread only)", f.AmplePairs, f.AmplePairs+f.FullPairs)
+		}
 		if len(f.Ladder) > 1 {
 			sb.WriteString("\nladder        ")
 			for i, st := range f.Ladder {

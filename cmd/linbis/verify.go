@@ -34,7 +34,7 @@ var verifyCmd = &cli.Command{
 func verifyFlags() []cli.Flag {
 	return append(modelFlags(),
 		&cli.StringFlag{Name: "method", Value: "auto", Usage: "auto (bisim while the implementation's LTS has at most 1 M states, else fly), bisim (bisimulation, falling back to refinement), refine, both (timings side by side), or fly (on the fly, without building the LTSs)"},
-		&cli.StringFlag{Name: "reduce", Value: "all", Usage: "reductions of the on-the-fly method: none, symmetry or all"},
+		&cli.StringFlag{Name: "reduce", Value: "all", Usage: "reductions of the on-the-fly method: none, symmetry, por (partial-order) or all"},
 		&cli.BoolFlag{Name: "shortest", Usage: "on the fly, search the requested bounds alone, not first the ladder of smaller clients: a counterexample is then a shortest one under them"},
 		&cli.BoolFlag{Name: "antichain", Value: true, Usage: "antichain pruning in the refinement check"},
 		&cli.IntFlag{Name: "max-pairs", Usage: "stop the refinement check after this many pairs (0: its default)"},
@@ -173,11 +173,10 @@ func exportOutcome(dir string, out *verify.Outcome) error {
 
 // parseReductions parses a --reduce value.
 func parseReductions(s string) (frontend.Reductions, error) {
-	switch s {
-	case "none":
-		return frontend.Reductions{}, nil
-	case "symmetry", "all":
-		return frontend.Reductions{Symmetry: true}, nil
+	for _, m := range frontend.ReductionModes {
+		if m.Name == s {
+			return m.Reductions, nil
+		}
 	}
-	return frontend.Reductions{}, fmt.Errorf("--reduce: unknown reduction %q: expected none, symmetry or all", s)
+	return frontend.Reductions{}, fmt.Errorf("--reduce: unknown reduction %q: expected none, symmetry, por or all", s)
 }

@@ -150,7 +150,7 @@ func TestVerifyOnTheFly(t *testing.T) {
 
 	code, _, errOut = linbis("verify", "treiber", "--method", "fly", "--reduce", "magic")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "expected none, symmetry or all")
+	assert.Contains(t, errOut, "expected none, symmetry, por or all")
 }
 
 // TestOnTheFlyLimits stops on-the-fly runs by --timeout and --max-memory,

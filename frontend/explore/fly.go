@@ -69,6 +69,10 @@ type FlyOptions struct {
 	// Symmetry applies the thread-symmetry reduction when the model is
 	// symmetric (FlyResult.SymmetryNote says why not otherwise).
 	Symmetry bool
+	// PartialOrder applies the partial-order reduction (por.go): a pair
+	// follows the successors of one thread only, when they are invisible
+	// and independent of everything the other threads may still do.
+	PartialOrder bool
 }
 
 // FlyResult is the outcome of CheckOnTheFly.
@@ -90,6 +94,9 @@ type FlyResult struct {
 	// was asked for and not applied, SymmetryNote says why.
 	Symmetric    bool
 	SymmetryNote string
+	// PartialOrder reports that the partial-order reduction was applied
+	// (Stats.Ample counts the pairs it reduced).
+	PartialOrder bool
 	// Stats count the work.
 	Stats FlyStats
 }
@@ -109,6 +116,11 @@ type FlyStats struct {
 	// large to enumerate is bounded by the orders of its tie groups).
 	Represented      int64
 	RepresentedExact bool
+	// Ample counts the pairs that followed the successors of one thread
+	// only (partial-order reduction), Full those that followed all of
+	// them while the reduction was on (no thread qualified, or the cycle
+	// proviso refused the ample set: ProvisoFull of them).
+	Ample, Full, ProvisoFull int64
 }
 
 // reducer maps states to representatives of their orbits under thread
@@ -172,6 +184,10 @@ func CheckOnTheFly(prog *check.Program, b Bounds, o FlyOptions) (*FlyResult, err
 			f.res.Symmetric = true
 		}
 	}
+	if o.PartialOrder {
+		f.por = newPOR(impl.p, b, impl.allowed, impl.o.Explicit)
+		f.res.PartialOrder = true
+	}
 	return f.run()
 }
 
@@ -185,12 +201,19 @@ func identity(n int) []uint8 {
 
 // flySearch is one on-the-fly check.
 type flySearch struct {
-	x    *explorer // the implementation's program and bounds
-	st   *stepper
-	o    FlyOptions
-	sym  reducer
-	spec *flySpec
-	res  *FlyResult
+	x   *explorer // the implementation's program and bounds
+	st  *stepper
+	o   FlyOptions
+	sym reducer
+	// por is the partial-order reduction, nil without; ample is the
+	// thread chosen for the state expanded last (-1: none), and full[s]
+	// records that some pair of state s followed all its successors (the
+	// cycle search follows the same edges).
+	por   *porAnalysis
+	ample int
+	full  []bool
+	spec  *flySpec
+	res   *FlyResult
 	// The implementation states: set gives their ids, offs their records,
 	// firstPair the first pair that holds each, headPair the last, from
 	// which nextPair chains the pairs of the state (for subsumed).
@@ -215,6 +238,7 @@ type flySearch struct {
 	permIDs map[string]uint16
 	succs   []flySucc // of the state expanded last
 	alts    []uint16  // their alternative permutations (flySucc.altStart)
+	succEnc []byte    // their encodings (flySucc.encStart)
 	cur     []int32
 	enc     []byte
 }
@@ -327,39 +351,52 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 }
 
 // flySucc is a successor of the state being expanded: the id of its
-// representative, the thread that took the step, the permutation to the
-// representative and the label key (0 for τ).
+// representative (-1 until it is stored: a successor that the partial-order
+// reduction does not follow is not stored), the thread that took the
+// step, the permutation to the representative and the label key (0 for
+// τ).
 type flySucc struct {
 	to     int32
 	thread uint8
 	perm   uint16
 	label  labelKey
+	// succEnc[encStart:encEnd] is the representative's encoding.
+	encStart, encEnd int32
+	// stab and exact are the representative's stabiliser order, for
+	// countOrbit when the state is stored.
+	stab  int64
+	exact bool
 	// alts[altStart:altEnd] are the other permutations that take the
 	// successor to the same representative (see stabilizer).
 	altStart, altEnd int32
 }
 
-// expand computes the successors of state s into f.succs, adding the new
-// ones to the states; on a model error it returns the failing thread and
-// the failure.
+// expand computes the successors of state s into f.succs (the stored
+// ones with their ids: follow stores the others it takes) and, with the
+// partial-order reduction, the ample thread into f.ample; on a model error
+// it returns the failing thread and the failure.
 func (f *flySearch) expand(s int32) (int, *failure) {
 	blk := &f.st.blk
 	f.cur = decode(f.cur[:0], f.set.encoding(f.offs[s]))
 	t, fail := f.st.successors(f.cur)
 	f.res.Stats.Expanded++
 	f.res.Stats.Transitions += int64(len(blk.succs))
-	f.succs, f.alts = f.succs[:0], f.alts[:0]
+	f.ample = -1
+	if f.por != nil && fail == nil {
+		f.ample = f.por.choose(f.cur, blk.succs)
+	}
+	f.succs, f.alts, f.succEnc = f.succs[:0], f.alts[:0], f.succEnc[:0]
+	look := f.set.snapshot()
 	for i := range blk.succs {
 		sc := &blk.succs[i]
 		to, perm := f.representative(blk.batch[sc.start:sc.end])
 		altStart := int32(len(f.alts))
 		stab, exact := f.stabilizer(to, perm)
-		id, isNew := f.insertState(to)
-		if isNew {
-			f.countOrbit(stab, exact)
-		}
-		f.succs = append(f.succs, flySucc{to: id, thread: sc.thread, perm: perm, label: sc.label,
-			altStart: altStart, altEnd: int32(len(f.alts))})
+		encStart := int32(len(f.succEnc))
+		f.succEnc = encode(f.succEnc, to)
+		enc := f.succEnc[encStart:]
+		f.succs = append(f.succs, flySucc{to: look.find(enc, f.set.hash(enc)), thread: sc.thread, perm: perm, label: sc.label,
+			encStart: encStart, encEnd: int32(len(f.succEnc)), altStart: altStart, altEnd: int32(len(f.alts)), stab: stab, exact: exact})
 	}
 	return t, fail
 }
@@ -419,7 +456,22 @@ func (f *flySearch) countOrbit(stab int64, exact bool) {
 // expanded, and returns the violating step if the specification cannot
 // follow one.
 func (f *flySearch) follow(p int32) (*flyStep, error) {
-	for _, sc := range f.succs {
+	ample := f.ample >= 0 && f.provisoHolds(p)
+	switch {
+	case ample:
+		f.res.Stats.Ample++
+	case f.por != nil:
+		f.res.Stats.Full++
+		if f.ample >= 0 {
+			f.res.Stats.ProvisoFull++
+		}
+		f.full[f.state[p]] = true
+	}
+	for i := range f.succs {
+		sc := &f.succs[i]
+		if ample && int(sc.thread) != f.ample {
+			continue
+		}
 		sub := f.subset[p]
 		if sc.label != 0 && isVisible(sc.label) {
 			next, err := f.spec.afterLabel(sub, sc.label)
@@ -427,27 +479,69 @@ func (f *flySearch) follow(p int32) (*flyStep, error) {
 				return nil, err
 			}
 			if next == noSubset {
+				if sc.to < 0 { // stored for the replay
+					f.insertSucc(sc)
+				}
 				return &flyStep{from: p, thread: sc.thread, perm: sc.perm, to: sc.to}, nil
 			}
 			sub = next
 		}
-		from := sub
-		sub = f.spec.permute(from, sc.perm, f.perms)
-		perm := sc.perm
-		for _, alt := range f.alts[sc.altStart:sc.altEnd] {
-			if other := f.spec.permute(from, alt, f.perms); other < sub {
-				sub, perm = other, alt
+		sub, perm := f.renamed(sub, sc)
+		if sc.to >= 0 {
+			if _, ok := f.index.find(sc.to, sub); ok || f.subsumed(sc.to, sub) {
+				continue
 			}
 		}
-		if _, ok := f.index.find(sc.to, sub); !ok && !f.subsumed(sc.to, sub) {
-			if len(f.state) >= f.o.MaxStates {
-				return nil, fmt.Errorf("%w: more than %d product pairs (%d implementation states); raise the limit or lower the bounds",
-					ErrStateLimit, f.o.MaxStates, f.set.len())
-			}
-			f.addPair(sc.to, sub, p, sc.thread, perm)
+		if len(f.state) >= f.o.MaxStates {
+			return nil, fmt.Errorf("%w: more than %d product pairs (%d implementation states); raise the limit or lower the bounds",
+				ErrStateLimit, f.o.MaxStates, f.set.len())
 		}
+		if sc.to < 0 {
+			f.insertSucc(sc)
+		}
+		f.addPair(sc.to, sub, p, sc.thread, perm)
 	}
 	return nil, nil
+}
+
+// renamed returns the subset of successor sc of a pair, sub after sc's
+// label, renamed by sc's permutation to its representative, and the
+// permutation: of the alternatives that give the same representative
+// (stabilizer), the one that gives the least subset id.
+func (f *flySearch) renamed(sub int32, sc *flySucc) (int32, uint16) {
+	from := sub
+	sub = f.spec.permute(from, sc.perm, f.perms)
+	perm := sc.perm
+	for _, alt := range f.alts[sc.altStart:sc.altEnd] {
+		if other := f.spec.permute(from, alt, f.perms); other < sub {
+			sub, perm = other, alt
+		}
+	}
+	return sub, perm
+}
+
+// provisoHolds is the cycle proviso (C3, por.go) for pair p and the ample
+// thread of its state: each ample successor is a new pair or a pair
+// stored after p, never an earlier one, nor one subsumed by a stored pair.
+// Then every edge of the reduced graph that leaves a pair not fully
+// expanded goes to a larger pair id, and every cycle has a fully expanded
+// pair.
+func (f *flySearch) provisoHolds(p int32) bool {
+	for i := range f.succs {
+		sc := &f.succs[i]
+		if int(sc.thread) != f.ample || sc.to < 0 {
+			continue
+		}
+		sub, _ := f.renamed(f.subset[p], sc) // τ: the subset is p's
+		if q, ok := f.index.find(sc.to, sub); ok {
+			if q <= p {
+				return false
+			}
+		} else if f.subsumed(sc.to, sub) {
+			return false
+		}
+	}
+	return true
 }
 
 // representative decodes a successor's encoding and returns its orbit's
@@ -465,11 +559,28 @@ func (f *flySearch) representative(enc []byte) ([]int32, uint16) {
 // insertState returns the id of an implementation state, adding it if new.
 func (f *flySearch) insertState(st []int32) (int32, bool) {
 	f.enc = encode(f.enc[:0], st)
-	id, isNew := f.set.insert(f.enc, f.set.hash(f.enc))
+	return f.insertEncoded(f.enc)
+}
+
+// insertSucc stores the state of successor sc, counting its orbit.
+func (f *flySearch) insertSucc(sc *flySucc) {
+	id, isNew := f.insertEncoded(f.succEnc[sc.encStart:sc.encEnd])
+	if isNew {
+		f.countOrbit(sc.stab, sc.exact)
+	}
+	sc.to = id
+}
+
+// insertEncoded is insertState for an encoded state.
+func (f *flySearch) insertEncoded(enc []byte) (int32, bool) {
+	id, isNew := f.set.insert(enc, f.set.hash(enc))
 	if isNew {
 		f.offs = append(f.offs, f.set.lastOffset())
 		f.firstPair = append(f.firstPair, -1)
 		f.headPair = append(f.headPair, -1)
+		if f.por != nil {
+			f.full = append(f.full, false)
+		}
 	}
 	return id, isNew
 }
@@ -556,10 +667,18 @@ func (f *flySearch) findTauCycle() ([]flyStep, error) {
 			return fmt.Errorf("internal error: model error of thread %d: %s in the cycle search", t+1, fail.msg)
 		}
 		f.res.Stats.Transitions += int64(len(blk.succs))
+		// The edges the reduced search followed (por.go): the ample
+		// thread's, unless some pair of s followed all.
+		ample := -1
+		if f.por != nil && !f.full[s] {
+			if ample = f.por.choose(f.cur, blk.succs); ample < 0 {
+				return errors.New("internal error: a state that the reduced search did not expand in full has no ample thread in the cycle search")
+			}
+		}
 		var edges []tauEdge
 		for i := range blk.succs {
 			sc := &blk.succs[i]
-			if sc.label != 0 {
+			if sc.label != 0 || ample >= 0 && int(sc.thread) != ample {
 				continue
 			}
 			to, perm := f.representative(blk.batch[sc.start:sc.end])

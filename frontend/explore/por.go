@@ -1,0 +1,482 @@
+package explore
+
+// Partial-order reduction for the on-the-fly search: ample sets (Clarke,
+// Grumberg, Peled, "Model Checking", ch. 10; Peled 1993; Valmari's
+// stubborn sets), chosen per implementation state from a static analysis
+// of the locations each step may touch.
+//
+// Ample set. At a state s, ample(s) is either every successor of s or all
+// the successors of one thread t, when
+//   - C0: t has at least one successor at s;
+//   - C2: every successor of t is τ (t is inside an operation and its
+//     step is not the ret), so the ample steps change neither the visible
+//     trace nor the specification subset of the pair;
+//   - C1: t's step at s is independent of every step that any other
+//     thread u could take before t moves, on any path from s, including
+//     u's future calls: the locations t's step may touch (step[t][pc_t])
+//     do not conflict (write/write or read/write) with the union of the
+//     locations of every step u may still take (fut[u][pc_u], plus every
+//     method u may call while it has operations left). Then u's steps
+//     leave t's reads unchanged, so t's step stays enabled with the same
+//     outcomes, and t's step leaves u's reads unchanged: the diamond
+//     closes on the same state vector, hence on the same canonical state
+//     (GC heaps renumbered, thread permutations applied). Steps that fail
+//     (assert, null dereference, a range) are visible: a failure of u
+//     depends only on what u reads, so it is still enabled after t's step
+//     and is found when its state is expanded (every stored state's
+//     successors are computed in full, whatever is followed).
+//   - C3: the cycle proviso, in fly.go's follow: a pair follows only its
+//     ample successors when each of them is a new pair or a pair stored
+//     after it (a larger id; for a breadth-first search this is
+//     Bošnački and Holzmann's proviso, made exact by the ids); otherwise
+//     it follows every successor. So along any edge of the reduced graph
+//     that leaves a pair not fully expanded the pair id grows, and every
+//     cycle of the reduced graph contains a fully expanded pair.
+//
+// The locations (a bit set each): every slot of the shared variables,
+// array elements one by one (an element is precise when the index is a
+// constant or tid, resolved per thread: A[tid] of thread t is the
+// element t, which no other thread touches when the array is only ever
+// indexed by tid, so steps on such thread-private slots are independent
+// of everything); one location per heap field index (all nodes and heap
+// types together); and one location heap for the heap's shape. heap is
+// read by the two things that depend on which nodes are referenced from
+// where: the privacy test of ▶p instructions (machine.private: whether a
+// node is reachable only from the thread's locals decides where a step
+// ends) and, in explicit memory, allocation (it may reuse any freed node
+// still referenced, zeroing its fields: an explicit allocation writes
+// every field location too) and free. It is written by every step that
+// may change a reference: a store of a reference anywhere (locals too),
+// the clearing of dead reference locals where a step ends, a return.
+// A thread whose step may test privacy is never the ample thread (another
+// thread dropping a reference can make its node private and lengthen its
+// step). Allocation with garbage collection reads nothing: a fresh node
+// is private, and canonical renumbering makes the order of two
+// allocations irrelevant. Only the node limit depends on the heap's
+// size; a reduced search that meets no allocation failure has followed
+// the same successors as it would without a limit, so its verdict is the
+// one for a larger limit, never a wrong one (and a failure met is
+// reported as the unreduced search reports it).
+//
+// Both checks are preserved. The ample-set theorem (C0-C3; Clarke et al.
+// Thm 10.?, "every path of the full graph is stuttering equivalent to a
+// path of the reduced graph", infinite paths included) is applied to the
+// product of implementation states with specification subsets: a τ-step
+// keeps the subset and a call or ret of u commutes with t's τ-step in the
+// product as in the implementation, so the conditions evaluated on the
+// implementation state hold for each of its pairs. (The antichain stores
+// a pair only when no pair with a smaller subset of the same state is
+// stored; a smaller subset can only fail sooner, so the pairs it keeps
+// simulate the ones it drops, and a subsumed successor counts as not new
+// for C3.) Refinement: every trace of the implementation with its last
+// action refused by the specification has a stuttering-equivalent path in
+// the reduced product, with the same visible actions, so the search finds
+// a violation iff there is one. Lock-freedom: a reachable τ-cycle is an
+// infinite path with finitely many visible actions; its stuttering-
+// equivalent reduced path also ends in infinitely many τ-steps, a τ-cycle
+// of the reduced graph (finite); conversely a reduced τ-cycle is a real
+// one. The cycle search (fly.go) runs over the edges the reduced search
+// followed: all τ-successors of a state of which some pair was fully
+// expanded, the ample thread's (all τ by C2) otherwise; every pair of a
+// state that was not fully expanded followed exactly those edges, so each
+// path of the reduced product projects onto this graph.
+//
+// Symmetry. Ample sets are chosen on the canonical representatives, which
+// is Emerson, Jha and Peled's combination (1997): the footprints are a
+// function of the thread's code and its tid only through tid-indexed
+// elements, which a permutation renames consistently, so independence and
+// visibility are invariant under the group, and the proviso is checked on
+// the stored (quotient) pairs.
+
+// footprint is a set of locations read and a set written, or opaque: a
+// construct the analysis does not know, which conflicts with everything.
+type footprint struct {
+	reads, writes []uint64
+	opaque        bool
+}
+
+// porAnalysis is the partial-order reduction of one program and its
+// bounds: the footprints of each thread's steps.
+type porAnalysis struct {
+	p        *program
+	b        Bounds
+	explicit bool
+	nlocs    int
+	heap     int // the heap-shape location
+	fields   int // the first field location
+	// step[t][pc]: what the step of thread t from pc may touch; stepPriv:
+	// whether it may test privacy (then t is never the ample thread).
+	step     [][]footprint
+	stepPriv [][]bool
+	// fut[t][pc]: what any step of t from pc to the end of its operation
+	// may touch; calls[t]: any operation t may call.
+	fut   [][]footprint
+	calls []footprint
+	// Buffers of choose: the future of each thread at the current state.
+	others []footprint
+	counts []int
+}
+
+// newPOR analyses p under b; allowed[t][m] says whether thread t may call
+// method m.
+func newPOR(p *program, b Bounds, allowed [][]bool, explicit bool) *porAnalysis {
+	maxFields := int32(0)
+	for _, n := range p.lay.nfields {
+		maxFields = max(maxFields, n)
+	}
+	a := &porAnalysis{p: p, b: b, explicit: explicit, fields: int(p.lay.nshared)}
+	a.heap = a.fields + int(maxFields)
+	a.nlocs = a.heap + 1
+	n := len(p.code)
+	a.step = make([][]footprint, b.Threads)
+	a.stepPriv = make([][]bool, b.Threads)
+	a.fut = make([][]footprint, b.Threads)
+	a.calls = make([]footprint, b.Threads)
+	a.others = make([]footprint, b.Threads)
+	a.counts = make([]int, b.Threads)
+	for t := 0; t < b.Threads; t++ {
+		instrs := make([]footprint, n)
+		for pc := 1; pc < n; pc++ {
+			instrs[pc] = a.instr(t, pc)
+		}
+		a.step[t] = make([]footprint, n)
+		a.stepPriv[t] = make([]bool, n)
+		a.fut[t] = make([]footprint, n)
+		for pc := 1; pc < n; pc++ {
+			a.step[t][pc], a.stepPriv[t][pc] = a.stepFootprint(instrs, pc)
+			a.fut[t][pc] = a.futFootprint(instrs, pc)
+		}
+		a.calls[t] = a.newFootprint()
+		for _, m := range p.methods {
+			if allowed[t][m.index] {
+				a.calls[t].add(&a.fut[t][m.entry])
+			}
+		}
+		a.others[t] = a.newFootprint()
+	}
+	return a
+}
+
+func (a *porAnalysis) newFootprint() footprint {
+	w := (a.nlocs + 63) / 64
+	return footprint{reads: make([]uint64, w), writes: make([]uint64, w)}
+}
+
+func (f *footprint) add(g *footprint) {
+	f.opaque = f.opaque || g.opaque
+	for i := range f.reads {
+		f.reads[i] |= g.reads[i]
+		f.writes[i] |= g.writes[i]
+	}
+}
+
+func (f *footprint) clear() {
+	f.opaque = false
+	clear(f.reads)
+	clear(f.writes)
+}
+
+func setBits(s []uint64, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		s[i/64] |= 1 << uint(i%64)
+	}
+}
+
+// conflicts reports whether steps touching f and g may not commute: one
+// writes what the other reads or writes.
+func (f *footprint) conflicts(g *footprint) bool {
+	if f.opaque || g.opaque {
+		return true
+	}
+	for i := range f.reads {
+		if f.writes[i]&(g.reads[i]|g.writes[i]) != 0 || f.reads[i]&g.writes[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// instr is the footprint of instruction pc executed by thread t.
+func (a *porAnalysis) instr(t, pc int) footprint {
+	f := a.newFootprint()
+	in := &a.p.code[pc]
+	switch in.op {
+	case opAssign:
+		a.write(&f, t, in.lhs)
+		a.read(&f, t, in.x)
+	case opEval, opBranch, opAssert, opAwait, opLin:
+		a.read(&f, t, in.x)
+	case opReturn:
+		a.read(&f, t, in.x)
+		setBits(f.writes, a.heap, a.heap+1) // the thread's references are dropped
+	case opFree:
+		a.read(&f, t, in.x)
+		if a.explicit {
+			setBits(f.reads, a.heap, a.heap+1)
+			setBits(f.writes, a.heap, a.heap+1)
+		}
+	case opNop, opJump, opAtomicBegin, opAtomicEnd, opFallOff, opRetPending:
+	default:
+		f.opaque = true
+	}
+	if in.boundary && in.priv != 0 {
+		setBits(f.reads, a.heap, a.heap+1) // the privacy test (machine.private)
+	}
+	return f
+}
+
+// read adds what evaluating e reads (and writes: cas, new).
+func (a *porAnalysis) read(f *footprint, t int, e *expr) {
+	if e == nil {
+		return
+	}
+	switch e.k {
+	case eConst, eLocal, eTid, eNThreads, eAny:
+	case eShared, eElem, eField:
+		lo, hi := a.location(f, t, e)
+		setBits(f.reads, lo, hi)
+	case eUnary:
+		a.read(f, t, e.a)
+	case eBinary:
+		a.read(f, t, e.a)
+		a.read(f, t, e.b)
+	case eCas:
+		lo, hi := a.location(f, t, e.a)
+		setBits(f.reads, lo, hi)
+		a.read(f, t, e.b)
+		a.read(f, t, e.c)
+		setBits(f.writes, lo, hi)
+		if e.a.ref {
+			setBits(f.writes, a.heap, a.heap+1)
+		}
+	case eNew:
+		for _, fi := range e.inits {
+			a.read(f, t, fi.x)
+		}
+		if a.explicit { // may reuse a freed node that is still referenced
+			setBits(f.reads, a.heap, a.heap+1)
+			setBits(f.writes, a.fields, a.heap+1)
+		}
+	default:
+		f.opaque = true
+	}
+}
+
+// write adds what storing into location e touches.
+func (a *porAnalysis) write(f *footprint, t int, e *expr) {
+	if e.ref {
+		setBits(f.writes, a.heap, a.heap+1)
+	}
+	switch e.k {
+	case eLocal:
+	case eShared, eElem, eField:
+		lo, hi := a.location(f, t, e)
+		setBits(f.writes, lo, hi)
+	default:
+		f.opaque = true
+	}
+}
+
+// location returns the locations [lo, hi) that e (a shared variable, an
+// array element or a field) may denote for thread t, adding what its
+// address reads.
+func (a *porAnalysis) location(f *footprint, t int, e *expr) (int, int) {
+	switch e.k {
+	case eShared:
+		return int(e.v), int(e.v) + 1
+	case eElem:
+		a.read(f, t, e.a)
+		i := int32(-1)
+		switch e.a.k {
+		case eConst:
+			i = e.a.v - e.lo
+		case eTid:
+			i = int32(t) + 1 - e.lo
+		}
+		if i >= 0 && i < e.n {
+			return int(e.v + i), int(e.v+i) + 1
+		}
+		return int(e.v), int(e.v + e.n)
+	case eField:
+		a.read(f, t, e.a)
+		return a.fields + int(e.v), a.fields + int(e.v) + 1
+	}
+	f.opaque = true
+	return 0, 0
+}
+
+// stepFootprint is the union of the footprints of the instructions that a
+// step from pc may execute (machine.step's rules, both outcomes of every
+// branch and of every privacy test), and whether it may test privacy.
+// Where the step may end, the reference locals that become dead are
+// cleared: a heap write.
+func (a *porAnalysis) stepFootprint(instrs []footprint, pc0 int) (footprint, bool) {
+	code := a.p.code
+	f := a.newFootprint()
+	priv := false
+	seen := map[walkAt]bool{}
+	work := []walkAt{{pc: int32(pc0)}}
+	end := func(pc int32) {
+		if a.p.refMask[pc0]&a.p.dead[pc]&^a.p.dead[pc0] != 0 {
+			setBits(f.writes, a.heap, a.heap+1)
+		}
+	}
+	for len(work) > 0 {
+		s := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[s] || s.pc <= 0 || int(s.pc) >= len(code) {
+			continue
+		}
+		seen[s] = true
+		in := &code[s.pc]
+		if in.boundary && s.depth == 0 {
+			if in.priv != 0 {
+				priv = true
+				// Private: no boundary; the instruction runs as local work.
+				a.runInstr(&f, instrs, s, &work, end)
+			}
+			if s.did {
+				end(s.pc)
+				continue
+			}
+			s.did = true
+		}
+		a.runInstr(&f, instrs, s, &work, end)
+	}
+	return f, priv
+}
+
+// walkAt is a point of stepFootprint's walk: an instruction, whether the
+// step has touched shared state before it, and the atomic-block depth.
+type walkAt struct {
+	pc    int32
+	did   bool
+	depth int
+}
+
+// runInstr adds instruction s.pc's footprint and its continuations within
+// the step.
+func (a *porAnalysis) runInstr(f *footprint, instrs []footprint, s walkAt, work *[]walkAt, end func(int32)) {
+	in := &a.p.code[s.pc]
+	f.add(&instrs[s.pc])
+	next := func(pc int32, depth int) { *work = append(*work, walkAt{pc, s.did, depth}) }
+	switch in.op {
+	case opReturn, opRetPending:
+		// The step ends here (before it, if shared state was touched; in
+		// an atomic block, at the method's pending ret).
+		end(s.pc)
+		if in.op == opReturn && s.depth > 0 {
+			end(a.p.methods[in.method].retPending)
+		}
+	case opFallOff:
+	case opAtomicBegin:
+		next(s.pc+1, s.depth+1)
+	case opAtomicEnd:
+		next(s.pc+1, s.depth-1)
+	case opBranch:
+		next(s.pc+1, s.depth)
+		next(in.target, s.depth)
+	case opJump:
+		if in.back && s.depth == 0 {
+			end(in.target)
+			return
+		}
+		next(in.target, s.depth)
+	default:
+		next(s.pc+1, s.depth)
+	}
+}
+
+// futFootprint is the union of the footprints of every instruction
+// reachable from pc in its method; a method with reference locals may
+// clear them at any step.
+func (a *porAnalysis) futFootprint(instrs []footprint, pc0 int) footprint {
+	code := a.p.code
+	f := a.newFootprint()
+	seen := make([]bool, len(code))
+	work := []int32{int32(pc0)}
+	for len(work) > 0 {
+		pc := work[len(work)-1]
+		work = work[:len(work)-1]
+		if pc <= 0 || int(pc) >= len(code) || seen[pc] {
+			continue
+		}
+		seen[pc] = true
+		f.add(&instrs[pc])
+		in := &code[pc]
+		switch in.op {
+		case opReturn:
+			work = append(work, a.p.methods[in.method].retPending)
+		case opFallOff, opRetPending:
+		case opBranch:
+			work = append(work, pc+1, in.target)
+		case opJump:
+			work = append(work, in.target)
+		default:
+			work = append(work, pc+1)
+		}
+	}
+	if a.p.refMask[pc0] != 0 {
+		setBits(f.writes, a.heap, a.heap+1)
+	}
+	return f
+}
+
+// choose returns the ample thread of state cur, whose successors (every
+// thread's, in thread order) are succs, or -1 when no thread qualifies
+// (see the comment at the top). Among the threads that qualify it takes
+// one with the fewest successors; a thread that has all of them (the
+// others are blocked or done) is no reduction and is not taken.
+func (a *porAnalysis) choose(cur []int32, succs []succ) int {
+	lay := &a.p.lay
+	counts := a.counts
+	clear(counts)
+	for i := range succs {
+		sc := &succs[i]
+		if sc.label != 0 {
+			counts[sc.thread] = -1 << 30 // a visible step: not a candidate
+		}
+		counts[sc.thread]++
+	}
+	any := false
+	for t := range counts {
+		if pc := cur[lay.threadBase(t)+tPC]; pc != 0 && counts[t] > 0 && counts[t] < len(succs) && !a.stepPriv[t][pc] && !a.step[t][pc].opaque {
+			any = true
+		}
+	}
+	if !any {
+		return -1
+	}
+	for u := range a.others {
+		o := &a.others[u]
+		o.clear()
+		base := lay.threadBase(u)
+		if pc := cur[base+tPC]; pc != 0 {
+			o.add(&a.fut[u][pc])
+		}
+		if a.b.Ops < 0 || int(cur[base+tOps]) < a.b.Ops {
+			o.add(&a.calls[u])
+		}
+	}
+	best := -1
+	for t, n := range counts {
+		pc := cur[lay.threadBase(t)+tPC]
+		// A thread with every successor is no reduction: the state is
+		// expanded in full (and the proviso is not needed).
+		if pc == 0 || n <= 0 || n == len(succs) || a.stepPriv[t][pc] || best >= 0 && n >= counts[best] {
+			continue
+		}
+		st := &a.step[t][pc]
+		ok := true
+		for u := range a.others {
+			if u != t && st.conflicts(&a.others[u]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			best = t
+		}
+	}
+	return best
+}

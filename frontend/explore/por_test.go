@@ -1,0 +1,179 @@
+package explore
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// porSucc is a successor copied out of a stepper's block.
+type porSucc struct {
+	thread uint8
+	label  labelKey
+	enc    string
+}
+
+// porSuccessors returns the successors of the canonical state cur, or
+// false on a model error.
+func porSuccessors(st *stepper, cur []int32) ([]porSucc, bool) {
+	if _, fail := st.successors(cur); fail != nil {
+		return nil, false
+	}
+	var out []porSucc
+	for _, sc := range st.blk.succs {
+		out = append(out, porSucc{sc.thread, sc.label, string(st.blk.batch[sc.start:sc.end])})
+	}
+	return out, true
+}
+
+func ofThread(succs []porSucc, t int) []porSucc {
+	var out []porSucc
+	for _, s := range succs {
+		if int(s.thread) == t {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// checkDiamond checks that the steps of thread t and thread u commute at
+// cur: after any step of u, t has as many successors, all τ; after any
+// step of t, u has the same labels as at cur; and t-then-u reaches the
+// same states as u-then-t. It reports whether it could check (no model
+// error on the way).
+func checkDiamond(t *testing.T, st *stepper, what string, cur []int32, th, u int) bool {
+	t.Helper()
+	all, ok := porSuccessors(st, cur)
+	if !ok {
+		return false
+	}
+	ts, us := ofThread(all, th), ofThread(all, u)
+	labels := func(ss []porSucc) []labelKey {
+		var ls []labelKey
+		for _, s := range ss {
+			ls = append(ls, s.label)
+		}
+		slices.Sort(ls)
+		return ls
+	}
+	tu, ut := map[string]bool{}, map[string]bool{}
+	for _, a := range ts {
+		next, ok := porSuccessors(st, decode(nil, []byte(a.enc)))
+		if !ok {
+			return false
+		}
+		ua := ofThread(next, u)
+		assert.Equal(t, labels(us), labels(ua), "%s: thread %d's step changes what thread %d can do", what, th+1, u+1)
+		for _, d := range ua {
+			tu[d.enc] = true
+		}
+	}
+	for _, b := range us {
+		next, ok := porSuccessors(st, decode(nil, []byte(b.enc)))
+		if !ok {
+			return false
+		}
+		tb := ofThread(next, th)
+		assert.Len(t, tb, len(ts), "%s: thread %d's step changes what the ample thread %d can do", what, u+1, th+1)
+		for _, d := range tb {
+			assert.Zero(t, d.label, "%s: the ample thread's steps are invisible", what)
+			ut[d.enc] = true
+		}
+	}
+	assert.Equal(t, tu, ut, "%s: the diamond of threads %d and %d does not close", what, th+1, u+1)
+	return true
+}
+
+// TestPORIndependence holds the partial-order reduction's independence to
+// the semantics, on random reachable states of every bundled model in
+// both heap modes: where choose takes a thread t, its successors are all
+// τ, and t's step commutes with every step of every other thread, not
+// only at the state but along random walks of the other threads from it
+// (C1: nothing the others may do before t moves depends on t's step).
+func TestPORIndependence(t *testing.T) {
+	files, err := filepath.Glob("../examples/*.lin")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	walks := 60
+	if testing.Short() {
+		walks = 15
+	}
+	var ample, diamonds int
+	for _, file := range files {
+		prog := parseFile(t, file)
+		for _, b := range []Bounds{{Threads: 3, Ops: 1, Values: []int{1, 2}}, {Threads: 2, Ops: 2, Values: []int{1, 2}}} {
+			for _, explicit := range []bool{false, true} {
+				what := fmt.Sprintf("%s %d/%d explicit=%v", filepath.Base(file), b.Threads, b.Ops, explicit)
+				x, err := newExplorer(prog, prog.Impl, b, Options{Explicit: explicit, Workers: 1})
+				require.NoError(t, err, what)
+				init, err := x.initialState()
+				if err != nil {
+					continue // a model error in init
+				}
+				a := newPOR(x.p, b, x.allowed, x.o.Explicit)
+				st := x.newStepper()
+				r := rand.New(rand.NewPCG(uint64(len(file)), uint64(b.Ops)))
+				for range walks {
+					cur := slices.Clone(init)
+					for range 4 + r.IntN(30) {
+						if _, fail := st.successors(cur); fail != nil || len(st.blk.succs) == 0 {
+							break
+						}
+						th := a.choose(cur, st.blk.succs)
+						if th >= 0 {
+							ample++
+							diamonds += checkAmple(t, r, st, what, cur, th)
+						}
+						all, _ := porSuccessors(st, cur)
+						cur = decode(nil, []byte(all[r.IntN(len(all))].enc))
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d ample states, %d diamonds checked", ample, diamonds)
+	assert.Greater(t, ample, 100, "the reduction takes ample sets on the bundled models")
+}
+
+// checkAmple checks the ample thread th of cur: its successors are τ and
+// its step commutes with the other threads' steps at cur and along a
+// random walk of theirs. It returns the diamonds checked.
+func checkAmple(t *testing.T, r *rand.Rand, st *stepper, what string, cur []int32, th int) int {
+	t.Helper()
+	all, ok := porSuccessors(st, cur)
+	if !ok {
+		return 0
+	}
+	for _, s := range ofThread(all, th) {
+		assert.Zero(t, s.label, "%s: the ample thread's steps are invisible", what)
+	}
+	n := 0
+	w := slices.Clone(cur)
+	for range 6 {
+		succs, ok := porSuccessors(st, w)
+		if !ok {
+			return n
+		}
+		var others []porSucc
+		for _, s := range succs {
+			if int(s.thread) != th {
+				others = append(others, s)
+			}
+		}
+		if len(others) == 0 {
+			return n
+		}
+		for u := range st.e.x.b.Threads {
+			if u != th && len(ofThread(succs, u)) > 0 && checkDiamond(t, st, what, w, th, u) {
+				n++
+			}
+		}
+		w = decode(nil, []byte(others[r.IntN(len(others))].enc))
+	}
+	return n
+}
