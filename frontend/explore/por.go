@@ -201,9 +201,13 @@ func (a *porAnalysis) instr(t, pc int) footprint {
 	f := a.newFootprint()
 	in := &a.p.code[pc]
 	switch in.op {
-	case opAssign:
-		a.write(&f, t, in.lhs)
-		a.read(&f, t, in.x)
+	case opAssign, opAssignWord:
+		for _, l := range in.targets() {
+			a.write(&f, t, l)
+		}
+		for _, x := range in.values() {
+			a.read(&f, t, x)
+		}
 	case opEval, opBranch, opAssert, opAwait, opLin:
 		a.read(&f, t, in.x)
 	case opReturn:
@@ -249,6 +253,19 @@ func (a *porAnalysis) read(f *footprint, t int, e *expr) {
 		if e.a.ref {
 			setBits(f.writes, a.heap, a.heap+1)
 		}
+	case eCasWord: // k locations, k expected values, k new values
+		k := len(e.list) / 3
+		for _, l := range e.list[:k] {
+			lo, hi := a.location(f, t, l)
+			setBits(f.reads, lo, hi)
+			setBits(f.writes, lo, hi)
+			if l.ref {
+				setBits(f.writes, a.heap, a.heap+1)
+			}
+		}
+		for _, x := range e.list[k:] {
+			a.read(f, t, x)
+		}
 	case eNew:
 		for _, fi := range e.inits {
 			a.read(f, t, fi.x)
@@ -286,6 +303,9 @@ func (a *porAnalysis) location(f *footprint, t int, e *expr) (int, int) {
 		return int(e.v), int(e.v) + 1
 	case eElem:
 		a.read(f, t, e.a)
+		if !e.shared { // not a shared array: the thread's own slots
+			return 0, 0
+		}
 		i := int32(-1)
 		switch e.a.k {
 		case eConst:
@@ -293,10 +313,11 @@ func (a *porAnalysis) location(f *footprint, t int, e *expr) (int, int) {
 		case eTid:
 			i = int32(t) + 1 - e.lo
 		}
+		stride := max(e.stride, 1) // an array of words: slots per element
 		if i >= 0 && i < e.n {
-			return int(e.v + i), int(e.v+i) + 1
+			return int(e.v + i*stride), int(e.v+i*stride) + 1
 		}
-		return int(e.v), int(e.v + e.n)
+		return int(e.v), int(e.v+(e.n-1)*stride) + 1
 	case eField:
 		a.read(f, t, e.a)
 		return a.fields + int(e.v), a.fields + int(e.v) + 1
