@@ -35,7 +35,7 @@ func verifyFlags() []cli.Flag {
 	return append(modelFlags(),
 		&cli.StringFlag{Name: "method", Value: "auto", Usage: "auto (bisim while the implementation's LTS has at most 1 M states, else fly), bisim (bisimulation, falling back to refinement), refine, both (timings side by side), or fly (on the fly, without building the LTSs)"},
 		&cli.StringFlag{Name: "reduce", Value: "all", Usage: "reductions of the on-the-fly method: none, symmetry, por (partial-order) or all"},
-		&cli.BoolFlag{Name: "shortest", Usage: "on the fly, search the requested bounds alone, not first the ladder of smaller clients: a counterexample is then a shortest one under them"},
+		&cli.BoolFlag{Name: "shortest", Usage: "on the fly, search the requested bounds alone, not first the ladder of smaller clients: a counterexample is then a shortest one under them (partial-order reduction is then off)"},
 		&cli.BoolFlag{Name: "antichain", Value: true, Usage: "antichain pruning in the refinement check"},
 		&cli.IntFlag{Name: "max-pairs", Usage: "stop the refinement check after this many pairs (0: its default)"},
 		bisimAlgorithmFlag,

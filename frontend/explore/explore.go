@@ -40,7 +40,8 @@
 // Besides the LTS, the package decides linearizability and lock-freedom
 // on the fly, without building it (fly.go, with the specification side in
 // flyspec.go and the replay of counterexamples in replay.go), reduced by
-// thread symmetry (symmetry.go, symcheck.go).
+// thread symmetry (symmetry.go, symcheck.go) and partial-order reduction
+// (por.go: ample sets from the locations each step may touch).
 //
 // The granularity follows Yang et al. (divergence-sensitive bisimulation
 // for concurrent stacks, §2): one τ step per statement that touches shared

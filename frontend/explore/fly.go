@@ -54,6 +54,18 @@ import (
 //     group is finite, π^m = id for some m: a τ-cycle of the original.
 //     Conversely a τ-cycle of the original maps to one of the reduced
 //     graph.
+// Partial-order reduction (por.go). A pair may follow the successors of
+// one thread only — an ample set: invisible steps that are independent of
+// everything the other threads may still do — when the cycle proviso
+// allows it (each of those successors is a new pair or one stored after
+// it); otherwise it follows all. The reduced product keeps a stuttering-
+// equivalent path for every path of the full one, so the same visible
+// traces and a τ-cycle iff there is one; the cycle search follows the
+// edges the reduced search followed. por.go argues this and how it
+// composes with symmetry. The reduced breadth-first search finds a
+// shortest violation of the reduced graph, which may be longer than the
+// shortest of the full one.
+//
 // Counterexamples are replayed on the unreduced semantics (replay.go):
 // each reduced step is matched by a step of the renamed thread, and the
 // replayed trace is checked against the specification again (and a lasso's

@@ -58,9 +58,10 @@ package explore
 // one for a larger limit, never a wrong one (and a failure met is
 // reported as the unreduced search reports it).
 //
-// Both checks are preserved. The ample-set theorem (C0-C3; Clarke et al.
-// Thm 10.?, "every path of the full graph is stuttering equivalent to a
-// path of the reduced graph", infinite paths included) is applied to the
+// Both checks are preserved. The ample-set theorem (Clarke, Grumberg and
+// Peled, ch. 10: under C0-C3 every path of the full graph, infinite ones
+// included, is stuttering equivalent to a path of the reduced graph) is
+// applied to the
 // product of implementation states with specification subsets: a τ-step
 // keeps the subset and a call or ret of u commutes with t's τ-step in the
 // product as in the implementation, so the conditions evaluated on the
@@ -304,6 +305,10 @@ func (a *porAnalysis) location(f *footprint, t int, e *expr) (int, int) {
 	case eElem:
 		a.read(f, t, e.a)
 		if !e.shared { // not a shared array: the thread's own slots
+			return 0, 0
+		}
+		if e.b != nil { // an index form this analysis does not know
+			f.opaque = true
 			return 0, 0
 		}
 		i := int32(-1)
