@@ -34,12 +34,8 @@ import (
 // again only what was not found.
 type stateSet struct {
 	// Records: id uint32, length uint16, encoding, padding to 4 bytes.
-	// chunks[:nchunks] are in use, used[k] bytes of chunk k. Chunk k
-	// starts at offset k<<chunkBits and holds up to chunkSize bytes; the
-	// first ones are smaller (firstChunk, doubling), so that the many
-	// small searches of the tests and the ladder's lower rungs do not
-	// each clear 16 MiB.
-	chunks  [maxChunks][]byte
+	// chunks[:nchunks] are in use, used[k] bytes of chunk k.
+	chunks  [maxChunks]*[chunkSize]byte
 	used    [maxChunks]int32
 	nchunks int
 	table   []uint64 // hash<<32 | offset/4+1; 0 = empty
@@ -58,8 +54,6 @@ const (
 	chunkSize = 1 << chunkBits
 	maxChunks = 1 << (32 + 2 - chunkBits) // offsets/4 fit in 32 bits: 16 GiB
 	recHeader = 6                         // id uint32, length uint16
-	// firstChunk is the size of the first chunk.
-	firstChunk = 1 << 16
 )
 
 func newStateSet() *stateSet {
@@ -218,15 +212,11 @@ func (s *stateSet) lastOffset() uint64 {
 func (s *stateSet) add(id int32, enc []byte) uint64 {
 	k := s.nchunks
 	size := recLen(len(enc))
-	if k == 0 || int(s.used[k-1])+size > len(s.chunks[k-1]) {
+	if k == 0 || int(s.used[k-1])+size > chunkSize {
 		if k == maxChunks {
 			panic("state arena full (16 GiB)") // beyond the state limit
 		}
-		n := firstChunk
-		if k > 0 {
-			n = min(2*len(s.chunks[k-1]), chunkSize)
-		}
-		s.chunks[k] = make([]byte, n)
+		s.chunks[k] = new([chunkSize]byte)
 		s.nchunks++
 		k++
 	}

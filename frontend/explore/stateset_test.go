@@ -263,7 +263,7 @@ func TestStateSetConcurrentFind(t *testing.T) {
 // The full chunks in front share one buffer, so the test needs 32 MiB.
 func TestStateSetBeyond4GiB(t *testing.T) {
 	s := newStateSet()
-	filler := make([]byte, chunkSize)
+	filler := new([chunkSize]byte)
 	const full = 300 // 300 × 16 MiB = 4.7 GiB
 	for k := range full {
 		s.chunks[k], s.used[k] = filler, chunkSize
