@@ -105,16 +105,20 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 	if opts.Method == Fly {
 		return out, runFly(r, m, b, opts, timed)
 	}
+	// autoCapped: method auto bounded the implementation by AutoStates
+	// rather than by the caller's smaller MaxStates, so reaching it means
+	// "go on the fly", not a limit the caller set.
+	autoCapped := false
 	err := timed("compile", func() (string, error) {
 		var err error
 		copts := compileOptions(opts)
 		if opts.Method == Auto && !opts.LinPoints {
 			limit := copts.MaxStates
 			if limit <= 0 || limit > AutoStates {
-				copts.MaxStates = AutoStates
+				copts.MaxStates, autoCapped = AutoStates, true
 			}
 			out.Impl, err = frontend.CompileImpl(m, b, copts)
-			if frontend.IsStateLimit(err) && copts.MaxStates < limit {
+			if frontend.IsStateLimit(err) && autoCapped {
 				return "too large", err
 			}
 			if err != nil {
@@ -130,7 +134,7 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 		out.Impl, out.Spec, err = frontend.Compile(m, b, copts)
 		return "", err
 	})
-	if opts.Method == Auto && frontend.IsStateLimit(err) && out.Impl == nil {
+	if autoCapped && frontend.IsStateLimit(err) && out.Impl == nil {
 		r.Notes = append(r.Notes, fmt.Sprintf("method auto: the implementation's LTS has more than %d states, so it is checked on the fly", AutoStates))
 		opts.Method = Fly
 		r.Method = string(Fly)

@@ -119,7 +119,8 @@ func TestVerifyErrors(t *testing.T) {
 	assert.Contains(t, errOut, "expected auto, bisim, refine, both or fly")
 	code, _, errOut = linbis("verify", "treiber", "--max-states", "10")
 	assert.Equal(t, 3, code, "a limit, not an error")
-	assert.Contains(t, errOut, "state limit")
+	assert.Contains(t, errOut, "implementation TreiberStack: state limit reached: more than 10 states",
+		"the user's own limit stops method auto; it does not send it on the fly")
 	assert.Contains(t, errOut, "(limit: --max-states)")
 }
 
