@@ -37,30 +37,33 @@ var progressCmd = &cli.Command{
 // loadProgressInput reads the LTS the progress verb checks: an .aut or .dot
 // file as it is, or a model (a .lin file or a bundled model's name)
 // compiled under the client-bound flags into its implementation LTS, whose
-// transitions carry threads and source lines.
-func loadProgressInput(c *cli.Context, path string) (*lts.LTS, error) {
+// transitions carry threads and source lines. For a model it also returns
+// the bounds it was compiled under.
+func loadProgressInput(c *cli.Context, path string) (*lts.LTS, *frontend.Bounds, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".aut", ".dot", ".gv":
-		return readLTS(path, lts.ReadOptions{})
+		l, err := readLTS(path, lts.ReadOptions{})
+		return l, nil, err
 	}
 	if path == "-" {
-		return readLTS(path, lts.ReadOptions{})
+		l, err := readLTS(path, lts.ReadOptions{})
+		return l, nil, err
 	}
 	m, err := loadModel(c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b, err := boundsFromFlags(c, m)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	opts, mt := optionsFromFlags(c, "exploring")
 	defer mt.Done()
 	l, err := frontend.CompileImpl(m, b, opts)
 	if err != nil {
-		return nil, reportModelError(c, m.Name, err)
+		return nil, nil, reportModelError(c, m.Name, err)
 	}
-	return l, nil
+	return l, &b, nil
 }
 
 func runProgress(c *cli.Context) error {
@@ -72,7 +75,7 @@ func runProgress(c *cli.Context) error {
 		return err
 	}
 	path := args[0]
-	l, err := loadProgressInput(c, path)
+	l, bounds, err := loadProgressInput(c, path)
 	if err != nil {
 		return err
 	}
@@ -105,7 +108,13 @@ func runProgress(c *cli.Context) error {
 		}
 	}
 	if c.Bool("json") {
-		if err := writeJSON(c, progress.Report{File: path, States: l.NumStates, Transitions: l.NumTransitions(), Results: results}); err != nil {
+		// A model's bounds go beside the library's report, in the shape
+		// every verb uses.
+		report := struct {
+			progress.Report
+			Bounds *frontend.Bounds `json:"bounds,omitempty"`
+		}{progress.Report{File: path, States: l.NumStates, Transitions: l.NumTransitions(), Results: results}, bounds}
+		if err := writeJSON(c, report); err != nil {
 			return err
 		}
 	} else if err := printProgress(c, path, l, results); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -67,6 +68,18 @@ func TestProgressViolated(t *testing.T) {
 	require.NotNil(t, rep.Results[0].Lasso)
 	assert.True(t, rep.Results[0].Lasso.IsLasso())
 	assert.Equal(t, 33, rep.States)
+
+	// A model's report names the bounds it was compiled under; a file's
+	// has none.
+	var withBounds struct{ Bounds *frontend.Bounds }
+	require.NoError(t, json.Unmarshal([]byte(out), &withBounds))
+	assert.Nil(t, withBounds.Bounds)
+	code, out, _ = linbis("progress", "treiber", "--threads", "3", "--ops", "1", "-p", "lockfree", "--json", "-q")
+	require.Equal(t, 0, code)
+	require.NoError(t, json.Unmarshal([]byte(out), &withBounds))
+	require.NotNil(t, withBounds.Bounds)
+	assert.Equal(t, 3, withBounds.Bounds.Threads)
+	assert.Equal(t, 1, withBounds.Bounds.Ops)
 }
 
 // ambiguousAut reaches state 2 with nothing pending and with thread 1
