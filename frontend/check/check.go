@@ -22,6 +22,7 @@ func Check(m *syntax.Model) (*Program, error) {
 		Breaks: map[*syntax.WhileStmt]bool{},
 		Calls:  map[*syntax.CallExpr]*Method{},
 		Builds: map[*syntax.CallExpr]*WordType{},
+		Tests:  map[*syntax.TestExpr]*Heap{},
 	}}
 	p := &Program{File: m.File, Client: m.Client, Info: c.info}
 	if m.Object == nil {
@@ -260,16 +261,12 @@ func (c *checker) typ(t *syntax.Type, arrayOK bool) Type {
 	case syntax.TThread:
 		return Type{Kind: Thread}
 	case syntax.TRef:
-		for _, h := range c.obj.Heaps {
-			if h.Name == t.Ref.Name {
-				return Type{Kind: Ref, Node: h}
-			}
+		if len(t.Refs) > 0 {
+			return c.union(t)
 		}
-		var names []string
-		for _, h := range c.obj.Heaps {
-			names = append(names, h.Name)
+		if h := c.heap(t.Ref); h != nil {
+			return Type{Kind: Ref, Node: h}
 		}
-		c.errorf(t.Ref.Pos, "undefined heap type %s%s", t.Ref.Name, hint(t.Ref.Name, names))
 	case syntax.TNamed:
 		if w := c.word(t.Named.Name); w != nil {
 			return Type{Kind: Word, Word: w}
@@ -726,6 +723,9 @@ func (c *checker) expr1(e syntax.Expr) Type {
 		if t.Kind == Word {
 			return c.wordField(e, t.Word)
 		}
+		if t.Kind == Ref && t.Union != nil {
+			return c.unionField(e, t)
+		}
 		if t.Kind != Ref {
 			c.errorf(e.Sel.Pos, "cannot select field %s of a value of type %s", e.Sel.Name, t)
 			return Type{}
@@ -786,6 +786,8 @@ func (c *checker) expr1(e syntax.Expr) Type {
 			}
 		}
 		return Type{Kind: Bool}
+	case *syntax.TestExpr:
+		return c.test(e)
 	case *syntax.AnyExpr:
 		r := Type{Kind: Int}
 		for _, b := range []syntax.Expr{e.Lo, e.Hi} {

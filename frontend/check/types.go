@@ -33,8 +33,11 @@ const (
 // Type is a value type: int (optionally ranged), bool, a ref to a heap
 // type, or a word type.
 type Type struct {
-	Kind     Kind
-	Node     *Heap     // for Ref
+	Kind Kind
+	Node *Heap // for Ref to one heap type; nil for a union
+	// Union holds the heap types of a ref to one of several (ref A | B),
+	// by ID; nil otherwise.
+	Union    []*Heap
 	Word     *WordType // for Word
 	HasRange bool
 	Lo, Hi   int64
@@ -60,7 +63,14 @@ func (t Type) String() string {
 	case Bool:
 		return "bool"
 	case Ref:
-		return "ref " + t.Node.Name
+		s := "ref "
+		for i, h := range t.Heaps() {
+			if i > 0 {
+				s += " | "
+			}
+			s += h.Name
+		}
+		return s
 	case Void:
 		return "no value"
 	case Null:
@@ -71,6 +81,27 @@ func (t Type) String() string {
 		return t.Word.Name
 	}
 	return "invalid type"
+}
+
+// Heaps returns the heap types that a reference of type t may point to.
+func (t Type) Heaps() []*Heap {
+	if t.Union != nil {
+		return t.Union
+	}
+	if t.Node == nil {
+		return nil
+	}
+	return []*Heap{t.Node}
+}
+
+// Has reports whether a reference of type t may point to a node of type h.
+func (t Type) Has(h *Heap) bool {
+	for _, g := range t.Heaps() {
+		if g == h {
+			return true
+		}
+	}
+	return false
 }
 
 // Slots is the number of scalar slots that a value of type t takes in a
@@ -102,7 +133,18 @@ func assignable(t, v Type) bool {
 	}
 	switch t.Kind {
 	case Ref:
-		return v.Kind == Null || v.Kind == Ref && v.Node == t.Node
+		if v.Kind == Null {
+			return true
+		}
+		if v.Kind != Ref {
+			return false
+		}
+		for _, h := range v.Heaps() {
+			if !t.Has(h) {
+				return false
+			}
+		}
+		return true
 	case Word:
 		return v.Kind == Word && v.Word == t.Word
 	case Thread:
@@ -259,6 +301,9 @@ type Info struct {
 	Calls map[*syntax.CallExpr]*Method
 	// Builds is the word type that each construction W(a, b) builds.
 	Builds map[*syntax.CallExpr]*WordType
+	// Tests is the heap type of each type test x is T and conversion
+	// x as T.
+	Tests map[*syntax.TestExpr]*Heap
 }
 
 // Program is a checked model.

@@ -629,6 +629,13 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 			return c.casWord(e)
 		}
 		return &expr{k: eCas, a: c.expr(e.Args[0]), b: c.expr(e.Args[1]), c: c.expr(e.Args[2]), shared: true}
+	case *syntax.TestExpr:
+		h := c.info.Tests[e]
+		x := &expr{k: eIs, v: int32(h.ID), a: c.expr(e.X), name: h.Name}
+		if e.As {
+			x.k, x.ref = eAs, true
+		}
+		return x
 	case *syntax.AnyExpr:
 		lo, err1 := c.constEval(e.Lo)
 		hi, err2 := c.constEval(e.Hi)

@@ -91,6 +91,12 @@ const (
 	eThreadsLeft // whether a thread is left to visit
 	ePickThread  // any thread id left to visit (a nondeterministic choice; lo = 1: the lowest)
 	eAddThread   // the set a with the thread id b added
+	// eIs tests whether the node a holds (not null) has heap type v; eAs
+	// converts a to a reference of heap type v, failing if it holds a
+	// node of another type. Neither is a shared access: a node's type
+	// never changes while it is referenced.
+	eIs
+	eAs
 )
 
 // expr is a compiled expression with its variables resolved to slots.

@@ -314,6 +314,8 @@ func (m *machine) evalNode(e *expr) int32 {
 		return 0
 	case eCasWord:
 		return m.casWord(e)
+	case eIs, eAs:
+		return m.testType(e)
 	case eNew:
 		return m.alloc(e)
 	case eAny:

@@ -439,7 +439,7 @@ func (c *symChecker) expr(e *expr, ctx string, threadOK bool) {
 			c.expr(s.old, "in a cas", ok)
 			c.expr(s.nw, "stored", ok)
 		}
-	case eField:
+	case eField, eIs, eAs:
 		c.expr(e.a, "as a node", false)
 	case eNew:
 		for _, fi := range e.inits {

@@ -119,6 +119,8 @@ type Type struct {
 	// around the range instead of failing (NoPos if absent).
 	Wrap Pos
 	Ref  *Ident // node type of a ref
+	// Refs are the further node types of a union, `ref A | B | C`.
+	Refs []*Ident
 	// Named is the name of a word type (Kind TNamed).
 	Named *Ident
 }
@@ -387,6 +389,15 @@ type AnyExpr struct {
 	Lo, Hi Expr
 }
 
+// TestExpr is a type test `x is T` or a conversion `x as T` of a
+// reference to one of several node types.
+type TestExpr struct {
+	X     Expr
+	OpPos Pos
+	As    bool // as, not is
+	Type  *Ident
+}
+
 // FieldInit is `f: e` in a NewExpr.
 type FieldInit struct {
 	Name  *Ident
@@ -405,6 +416,7 @@ func (e *IndexExpr) Start() Pos    { return e.X.Start() }
 func (e *CallExpr) Start() Pos     { return e.Fun.Pos }
 func (e *NewExpr) Start() Pos      { return e.Pos }
 func (e *AnyExpr) Start() Pos      { return e.Pos }
+func (e *TestExpr) Start() Pos     { return e.X.Start() }
 
 func (*Ident) expr()        {}
 func (*IntLit) expr()       {}
@@ -418,6 +430,7 @@ func (*IndexExpr) expr()    {}
 func (*CallExpr) expr()     {}
 func (*NewExpr) expr()      {}
 func (*AnyExpr) expr()      {}
+func (*TestExpr) expr()     {}
 
 // BadExpr stands for an expression that failed to parse.
 type BadExpr struct{ Pos Pos }

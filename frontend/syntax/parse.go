@@ -321,6 +321,9 @@ func (p *parser) parseType() *Type {
 		t.Kind = TRef
 		p.next()
 		t.Ref = p.ident()
+		for p.got(PIPE) {
+			t.Refs = append(t.Refs, p.ident())
+		}
 	case IDENT:
 		if p.lit == "thread" {
 			t.Kind = TThread
@@ -738,6 +741,17 @@ func (p *parser) parsePrimary() Expr {
 			p.next()
 			idx := p.parseExpr()
 			x = &IndexExpr{X: x, Index: idx, Rbrack: p.expect(RBRACK)}
+		case IDENT:
+			// x is T, x as T: is and as are keywords only here, after
+			// an operand, where no identifier can stand otherwise. They
+			// end the operand: (x as T).f needs its parentheses.
+			if p.lit != "is" && p.lit != "as" {
+				return x
+			}
+			t := &TestExpr{X: x, OpPos: p.pos, As: p.lit == "as"}
+			p.next()
+			t.Type = p.ident()
+			return t
 		default:
 			return x
 		}

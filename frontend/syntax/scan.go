@@ -170,7 +170,7 @@ redo:
 	case '&':
 		s.tok = two('&', LAND, ILLEGAL)
 	case '|':
-		s.tok = two('|', LOR, ILLEGAL)
+		s.tok = two('|', LOR, PIPE)
 	default:
 		s.tok = ILLEGAL
 	}

@@ -161,6 +161,7 @@ const (
 	NOT    // !
 	LAND   // &&
 	LOR    // ||
+	PIPE   // | (in a union type: ref A | B)
 	keywordsStart
 	OBJECT
 	SPEC
@@ -209,7 +210,7 @@ var tokenNames = [...]string{
 	LBRACE: "'{'", RBRACE: "'}'", LPAREN: "'('", RPAREN: "')'", LBRACK: "'['", RBRACK: "']'",
 	COMMA: "','", SEMI: "';' or newline", COLON: "':'", DOT: "'.'", DOTDOT: "'..'", DEFINE: "':='",
 	ASSIGN: "'='", EQL: "'=='", NEQ: "'!='", LSS: "'<'", LEQ: "'<='", GTR: "'>'", GEQ: "'>='",
-	ADD: "'+'", SUB: "'-'", MUL: "'*'", QUO: "'/'", REM: "'%'", NOT: "'!'", LAND: "'&&'", LOR: "'||'",
+	ADD: "'+'", SUB: "'-'", MUL: "'*'", QUO: "'/'", REM: "'%'", NOT: "'!'", LAND: "'&&'", LOR: "'||'", PIPE: "'|'",
 	OBJECT: "object", SPEC: "spec", AUTO: "auto", CLIENT: "client", HEAP: "heap", SHARED: "shared",
 	METHOD: "method", IF: "if", ELSE: "else", WHILE: "while", RETURN: "return", ATOMIC: "atomic",
 	ASSERT: "assert", FREE: "free", RETIRE: "retire", NEW: "new", SKIP: "skip", TRUE: "true",
