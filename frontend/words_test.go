@@ -78,6 +78,8 @@ func TestWordsAgreeWithAtomicPairs(t *testing.T) {
 		{"harris-michael", "harris-michael-pairs.lin", Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}},
 		{"harris-michael-nomark", "harris-michael-nomark-pairs.lin", Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}},
 		{"tagged-treiber", "tagged-treiber-pairs.lin", Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}},
+		{"elimination-stack", "elimination-stack-pairs.lin", Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}},
+		{"elimination-stack", "elimination-stack-pairs.lin", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
 	} {
 		t.Run(tc.model, func(t *testing.T) {
 			src, err := Example(tc.model)

@@ -223,7 +223,7 @@ func (c *checker) typ(t *syntax.Type, arrayOK bool) Type {
 	}
 	if t.Len != nil {
 		if !arrayOK {
-			c.errorf(t.Pos, "arrays are allowed only as shared variables")
+			c.errorf(t.Pos, "arrays are allowed only as shared variables and as locals declared with var")
 		} else {
 			c.scopes = nil
 			for _, e := range []syntax.Expr{t.LenLo, t.Len} {
@@ -415,8 +415,16 @@ func (c *checker) declareLocal(id *syntax.Ident, t Type, kind VarKind) *Var {
 	}
 	v := &Var{Name: id.Name, Pos: id.Pos, Kind: kind, Type: t, Index: len(c.method.Locals), Slot: c.method.Slots}
 	c.method.Slots += t.Slots()
-	top[id.Name] = v
 	c.method.Locals = append(c.method.Locals, v)
+	top[id.Name] = v
+	return v
+}
+
+// declareArray declares the local array id of elems elements of type t.
+func (c *checker) declareArray(id *syntax.Ident, t Type, d *syntax.Type, elems int) *Var {
+	v := c.declareLocal(id, t, LocalVar)
+	v.Len, v.LenLo, v.Elems = d.Len, d.LenLo, elems
+	c.method.Slots += t.Slots() * (elems - 1)
 	return v
 }
 
@@ -489,6 +497,10 @@ func (c *checker) stmt(s syntax.Stmt) {
 	case *syntax.BranchStmt:
 		c.branch(s)
 	case *syntax.VarStmt:
+		if s.Type.Len != nil {
+			c.localArray(s)
+			return
+		}
 		t := c.typ(s.Type, false)
 		if s.Value != nil {
 			if vt := c.expr(s.Value); !assignable(t, vt) {

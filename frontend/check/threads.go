@@ -33,7 +33,7 @@ func Indices(e *syntax.IndexExpr) (*syntax.Ident, []syntax.Expr) {
 func (c *checker) index(e *syntax.IndexExpr) Type {
 	id, idx := Indices(e)
 	if id == nil {
-		c.errorf(e.X.Start(), "only shared arrays can be indexed")
+		c.errorf(e.X.Start(), "only arrays can be indexed")
 		for _, i := range idx {
 			c.expr(i)
 		}

@@ -186,11 +186,16 @@ type Var struct {
 	// or among the method's locals (parameters first).
 	Index int
 	// Slot is a local's first slot among the method's: the sum of the
-	// slots (Type.Slots) of the locals before it.
+	// slots (Type.Slots, times Elems for an array) of the locals before it.
 	Slot int
+	// Elems is the number of elements of a local array (0 for a scalar):
+	// its length is a literal, so that the locals' slots are known
+	// before the bounds are.
+	Elems int
 }
 
-// IsArray reports whether v is a shared array.
+// IsArray reports whether v is an array: shared, or a local declared
+// with var.
 func (v *Var) IsArray() bool { return v.Len != nil || v.ThreadDims > 0 }
 
 // Dims is the number of v's dimensions (0 for a scalar).

@@ -101,7 +101,7 @@ func (c *compiler) methods(obj *check.Object) (int, error) {
 			c.prog.methods[len(c.prog.methods)-1].callable = true
 		}
 		if m := c.prog.methods[len(c.prog.methods)-1]; m.nlocals > 64 {
-			return 0, c.errAt(cm.Decl.Pos, fmt.Sprintf("method %s has %d local variables (with those of the procedures it calls); at most 64 are supported", cm.Name, m.nlocals))
+			return 0, c.errAt(cm.Decl.Pos, fmt.Sprintf("method %s has %d local slots (one per local, per field of a word, per element of an array, with those of the procedures it calls); at most 64 are supported", cm.Name, m.nlocals))
 		}
 		maxLocals = max(maxLocals, c.prog.methods[len(c.prog.methods)-1].nlocals)
 	}
@@ -302,9 +302,12 @@ func fieldBases(e *expr, out []int32, ok bool) ([]int32, bool) {
 func refSlots(locals []*check.Var, base int32) uint64 {
 	var mask uint64
 	for _, l := range locals {
-		for j, ct := range l.Type.Components() {
-			if s := base + int32(l.Slot+j); ct.Kind == check.Ref && s < 64 {
-				mask |= 1 << uint(s)
+		comps := l.Type.Components()
+		for e := range max(l.Elems, 1) {
+			for j, ct := range comps {
+				if s := base + int32(l.Slot+e*len(comps)+j); ct.Kind == check.Ref && s < 64 {
+					mask |= 1 << uint(s)
+				}
 			}
 		}
 	}
@@ -503,6 +506,10 @@ func (c *compiler) stmt(s syntax.Stmt) {
 		}
 	case *syntax.VarStmt:
 		v := c.info.Vars[s]
+		if v.IsArray() {
+			c.zeroArray(s, v)
+			return
+		}
 		var xs []*expr
 		if s.Value != nil {
 			xs = c.values(s.Value)
@@ -540,8 +547,12 @@ func uses(e *expr) uint64 {
 		return 0
 	}
 	var u uint64
-	if e.k == eLocal {
+	switch e.k {
+	case eLocal:
 		u = 1 << uint(e.v)
+	case eLocalElem:
+		// Any element may be read: the whole array is used.
+		u = (uint64(1)<<uint(e.n*max(e.stride, 1)) - 1) << uint(e.v)
 	}
 	u |= uses(e.a) | uses(e.b) | uses(e.c)
 	for _, fi := range e.inits {
@@ -613,6 +624,16 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 		}
 		return &expr{k: eBinary, op: e.Op, a: c.expr(e.X), b: c.expr(e.Y)}
 	case *syntax.IndexExpr:
+		if id, _ := check.Indices(e); id != nil && c.info.Uses[id].Kind != check.SharedVar {
+			// a local array (arrays.go)
+			v := c.info.Uses[id]
+			x := c.elem(v, c.expr(e.Index), 0)
+			x.ref = v.Type.Kind == check.Ref
+			if v.Type.HasRange {
+				x.rng = &v.Type
+			}
+			return x
+		}
 		return c.element(e)
 	case *syntax.SelectorExpr:
 		f := c.info.Fields[e]

@@ -97,6 +97,9 @@ const (
 	// never changes while it is referenced.
 	eIs
 	eAs
+	// eLocalElem is an element of a local array: slot v + (a - lo)·stride
+	// of the thread's locals, a in [lo, lo+n).
+	eLocalElem
 )
 
 // expr is a compiled expression with its variables resolved to slots.

@@ -206,6 +206,16 @@ func (m *machine) addr(e *expr) int32 {
 			return e.v + k*e.stride
 		}
 		return e.v + k
+	case eLocalElem:
+		i := m.eval(e.a)
+		if m.err != nil {
+			return -1
+		}
+		if i < e.lo || i >= e.lo+e.n {
+			m.fail("index %d out of range [%d..%d] of %s", i, e.lo, e.lo+e.n-1, e.name)
+			return -1
+		}
+		return m.base + tLocals + e.v + (i-e.lo)*max(e.stride, 1)
 	case eField:
 		id := m.eval(e.a)
 		if m.err != nil {
@@ -230,7 +240,7 @@ func (m *machine) store(e *expr, a, v int32) {
 		v = wrap(v, e.rng)
 	}
 	if e.ref && m.mem[a] != v {
-		if e.k == eLocal {
+		if e.k == eLocal || e.k == eLocalElem {
 			m.moved |= movedLocal
 		} else {
 			m.moved |= movedShared
@@ -266,7 +276,7 @@ func (m *machine) evalNode(e *expr) int32 {
 		return e.v
 	case eShared:
 		return m.mem[e.v]
-	case eElem, eField:
+	case eElem, eField, eLocalElem:
 		a := m.addr(e)
 		if a < 0 {
 			return 0

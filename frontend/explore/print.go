@@ -47,13 +47,22 @@ func Listing(w io.Writer, prog *check.Program, obj *check.Object, b Bounds, o Op
 func (p *program) printMethod(w io.Writer, m *method, cm *check.Method) {
 	names := make([]string, m.nlocals)
 	for _, l := range cm.Locals {
-		if l.Type.Kind == check.Word {
-			for i, f := range l.Type.Word.Fields {
-				names[l.Slot+i] = l.Name + "." + f.Name
+		slot := l.Slot
+		for e := range max(l.Elems, 1) {
+			name := l.Name
+			if l.IsArray() {
+				name = fmt.Sprintf("%s[%d]", l.Name, e)
 			}
-			continue
+			if l.Type.Kind != check.Word {
+				names[slot] = name
+				slot++
+				continue
+			}
+			for _, f := range l.Type.Word.Fields {
+				names[slot] = name + "." + f.Name
+				slot++
+			}
 		}
-		names[l.Slot] = l.Name
 	}
 	// The locals of inlined procedures are named after their procedure.
 	for pc := m.entry; pc < int32(len(p.code)) && p.code[pc].method == m.index; pc++ {

@@ -152,6 +152,8 @@ func (c *symChecker) isThreadID(e *expr, m int32) bool {
 		return true
 	case eLocal:
 		return e.thr || c.tidLocals[m]&(1<<uint(e.v)) != 0
+	case eLocalElem:
+		return c.tidLocals[m]&(1<<uint(e.v)) != 0 // marked whole
 	case eShared, eElem:
 		return e.thr || c.tidVars[e.v]
 	}
@@ -169,6 +171,19 @@ func (c *symChecker) mark(e *expr, m int32) bool {
 			return false
 		}
 		c.tidLocals[m] |= bit
+		return true
+	case eLocalElem:
+		// Any element may receive the thread id: they all hold thread
+		// ids (a local array of words holding one is refused).
+		if e.stride > 1 {
+			c.refuse(e.pos, fmt.Sprintf("a thread id is stored in %s, a local array of words; thread symmetry supports thread ids in scalar arrays and variables only", e.name))
+			return false
+		}
+		bits := (uint64(1)<<uint(e.n) - 1) << uint(e.v)
+		if c.tidLocals[m]&bits == bits {
+			return false
+		}
+		c.tidLocals[m] |= bits
 		return true
 	case eShared, eElem:
 		if e.stride > 1 {
@@ -358,6 +373,8 @@ func (c *symChecker) location(e *expr) {
 	switch e.k {
 	case eElem:
 		c.index(e)
+	case eLocalElem:
+		c.expr(e.a, "in the index of a local array", false)
 	case eField:
 		c.expr(e.a, "as a node", false)
 	}
@@ -412,6 +429,8 @@ func (c *symChecker) expr(e *expr, ctx string, threadOK bool) {
 		c.expr(e.b, "added to a set of threads", true)
 	case eElem:
 		c.index(e)
+	case eLocalElem:
+		c.expr(e.a, "in the index of a local array", false)
 	case eUnary:
 		c.expr(e.a, "in arithmetic", false)
 	case eBinary:

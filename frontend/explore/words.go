@@ -28,10 +28,7 @@ const maxWordFields = check.MaxWordFields
 // procedure frame, or -1 for the frame being lowered.
 func (c *compiler) slots(v *check.Var, base int32) []*expr {
 	if base < 0 {
-		base = 0
-		if len(c.frames) > 0 {
-			base = c.frames[len(c.frames)-1].base
-		}
+		base = c.frameBase()
 	}
 	if v.Type.Kind != check.Word {
 		return []*expr{{k: eLocal, v: base + int32(v.Slot), name: v.Name, ref: v.Type.Kind == check.Ref, thr: v.Type.Kind == check.Thread, pos: v.Pos}}
@@ -76,10 +73,11 @@ func (c *compiler) values(e syntax.Expr) []*expr {
 		return out
 	case *syntax.IndexExpr:
 		v := c.info.Uses[e.X.(*syntax.Ident)]
-		off, lo, n := c.shared(v)
 		for j, f := range fields {
 			idx := c.pure(c.expr(e.Index), "an index of the array of words "+v.Name)
-			out[j] = c.component(&expr{k: eElem, v: off + int32(j), lo: lo, n: n, stride: int32(len(fields)), a: idx, shared: true, pos: e.Start()}, v.Name, f)
+			x := c.elem(v, idx, int32(j))
+			x.pos = e.Start()
+			out[j] = c.component(x, v.Name, f)
 		}
 		return out
 	case *syntax.SelectorExpr: // a word field of a node
@@ -204,7 +202,8 @@ func unparen(e syntax.Expr) syntax.Expr {
 // assignWord executes opAssignWord: every value is read, and every
 // location found, before any is written.
 func (m *machine) assignWord(in *instr) {
-	var vals, addrs [maxWordFields]int32
+	// At most 64 slots: a word's, or a local array's being zeroed.
+	var vals, addrs [64]int32
 	for j, x := range in.xN {
 		vals[j] = m.eval(x)
 	}

@@ -1,0 +1,62 @@
+package check
+
+import "github.com/linbis/linbis/frontend/syntax"
+
+// maxLocalArray bounds the elements of a local array (a method has at
+// most 64 local slots).
+const maxLocalArray = 64
+
+// localArray checks `var a [n] T` and `var a [lo..hi] T`: a local array,
+// such as the collect of a double-collect snapshot. Its bounds are
+// integer literals, so that the slots of the locals are known before the
+// model's bounds (nthreads) are; it starts zeroed, and like a shared array
+// it is read and written an element at a time.
+func (c *checker) localArray(s *syntax.VarStmt) {
+	d := s.Type
+	elem := *d
+	elem.Len, elem.LenLo = nil, nil
+	t := c.typ(&elem, false)
+	lo, hi := int64(0), int64(0)
+	ok := true
+	if d.LenLo != nil {
+		lo, ok = c.literal(d.LenLo)
+	}
+	if h, okHi := c.literal(d.Len); okHi {
+		hi = h
+	} else {
+		ok = false
+	}
+	elems := 1
+	if ok {
+		n := hi
+		if d.LenLo != nil {
+			n = hi - lo + 1
+		}
+		if n < 1 || n > maxLocalArray {
+			c.errorf(d.Len.Start(), "local array %s has %d elements; it needs between 1 and %d", s.Name.Name, n, maxLocalArray)
+		} else {
+			elems = int(n)
+		}
+	}
+	if s.Value != nil {
+		c.expr(s.Value)
+		c.errorf(s.Value.Start(), "a local array starts zeroed; assign its elements instead of giving it an initial value")
+	}
+	c.info.Vars[s] = c.declareArray(s.Name, t, d, elems)
+}
+
+// literal returns the value of e, an integer literal (or its negation),
+// or reports that a local array's bound must be one.
+func (c *checker) literal(e syntax.Expr) (int64, bool) {
+	switch x := unparen(e).(type) {
+	case *syntax.IntLit:
+		return x.Value, true
+	case *syntax.UnaryExpr:
+		if lit, ok := unparen(x.X).(*syntax.IntLit); ok && x.Op == syntax.SUB {
+			return -lit.Value, true
+		}
+	}
+	c.expr(e)
+	c.errorf(e.Start(), "the bounds of a local array are integer literals (its slots are fixed before nthreads is known)")
+	return 0, false
+}
