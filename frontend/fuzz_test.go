@@ -25,6 +25,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("object O {\n word M { ref ref N; mark bool }\n heap N { k int; next M }\n shared H M = M(null, false)\n shared A [2] M\n method m() bool {\n  h := H\n  var w M\n  w = A[1]\n  n := new N{k: 1, next: h}\n  if h.ref != null && h.ref.next.mark { return w == h }\n  return cas(H, h, M(n, !h.mark))\n }\n}\nspec auto\n"))
 	// The per-thread forms: [thread] dimensions, thread values, loops over threads.
 	f.Add([]byte("object O {\n shared A [thread][2] int = 0\n shared P [thread][thread] thread\n shared w thread\n method m() {\n  var me thread = tid\n  for j in others { P[me][j] = w; A[j][1] = 1 }\n  atomic { for k in threads { if P[k][tid] == me { w = k } } }\n }\n}\nspec auto\n"))
+	// A method with a tuple result.
+	f.Add([]byte("object O {\n shared x int(0..3) = 1\n method r() (int(0..3), bool) {\n  a := x\n  atomic { if a > 1 { return a, true } }\n  return x, false\n }\n}\nspec auto\n"))
 	// Local arrays, of scalars and of words.
 	f.Add([]byte("object O {\n word W { v int; s int }\n shared R [1..2] W\n method m(k int) int {\n  var a [1..2] W\n  var b [3] int\n  i := 1\n  while i <= 2 { a[i] = R[i]; b[i] = a[i].s; i = i + 1 }\n  return a[k].v + b[k]\n }\n}\nspec auto\n"))
 	// The error files: every syntax and type error path.

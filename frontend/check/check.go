@@ -337,8 +337,7 @@ func (c *checker) signature(d *syntax.Method, index int) *Method {
 		m.Results = append(m.Results, c.typ(t, false))
 	}
 	if len(d.Tuple) > 0 && !d.Proc {
-		c.errorf(d.Tuple[0].Pos, "method %s: only procedures return several values", m.Name)
-		m.Result, m.Results = m.Results[0], m.Results[:1]
+		c.methodTuple(m, d)
 	}
 	return m
 }
@@ -513,7 +512,7 @@ func (c *checker) stmt(s syntax.Stmt) {
 			c.block(b, true)
 		}
 	case *syntax.ReturnStmt:
-		if c.method.Proc || len(s.Rest) > 0 {
+		if c.method.Proc || len(s.Rest) > 0 || len(c.method.Results) > 1 {
 			c.returnResults(s)
 			return
 		}
@@ -862,7 +861,7 @@ func (c *checker) matchSpec(impl, spec *Object, s *syntax.Spec) {
 			c.errorf(s.Body.Name.Pos, "spec %s lacks method %s of %s", spec.Name, m.Name, impl.Name)
 			continue
 		}
-		same := len(m.Params) == len(sm.Params) && m.Result.Kind == sm.Result.Kind
+		same := len(m.Params) == len(sm.Params) && m.Result.Kind == sm.Result.Kind && (len(m.Results) < 2 && len(sm.Results) < 2 || m.resultString() == sm.resultString())
 		for i := 0; same && i < len(m.Params); i++ {
 			same = m.Params[i].Type.Kind == sm.Params[i].Type.Kind
 		}
@@ -1058,24 +1057,28 @@ func (c *checker) returnResults(s *syntax.ReturnStmt) {
 		vals = append([]syntax.Expr{s.Value}, s.Rest...)
 	}
 	m := c.method
+	what := "procedure"
 	if !m.Proc {
-		for _, v := range vals {
-			c.expr(v)
+		what = "method"
+		if len(m.Results) < 2 {
+			for _, v := range vals {
+				c.expr(v)
+			}
+			c.errorf(s.Rest[0].Start(), "method %s returns one value; declare a tuple result (T, U) to return several", m.Name)
+			return
 		}
-		c.errorf(s.Rest[0].Start(), "method %s returns one value; only procedures return several", m.Name)
-		return
 	}
 	for i, v := range vals {
 		t := c.expr(v)
 		if i < len(m.Results) && !assignable(m.Results[i], t) {
-			c.errorf(v.Start(), "cannot return %s from procedure %s (it returns %s)", t, m.Name, m.resultString())
+			c.errorf(v.Start(), "cannot return %s from %s %s (it returns %s)", t, what, m.Name, m.resultString())
 		}
 	}
 	if len(vals) != len(m.Results) {
 		if len(m.Results) == 0 {
 			c.errorf(s.Pos, "procedure %s has no result; remove the return value", m.Name)
 		} else {
-			c.errorf(s.Pos, "procedure %s returns %s: %d values, not %d", m.Name, m.resultString(), len(m.Results), len(vals))
+			c.errorf(s.Pos, "%s %s returns %s: %d values, not %d", what, m.Name, m.resultString(), len(m.Results), len(vals))
 		}
 	}
 }

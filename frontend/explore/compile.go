@@ -206,6 +206,9 @@ func (c *compiler) method(cm *check.Method) {
 		m.params = append(m.params, p.Type)
 	}
 	m.refMask = refSlots(cm.Locals, 0)
+	if len(cm.Results) > 1 {
+		m.result, m.tuple = check.Int, cm.Results
+	}
 	c.procBase, c.nslots, c.depth = map[*check.Method]int32{}, int32(cm.Slots), 0
 	m.callStep = c.step(cm.Decl)
 	m.entry = int32(len(c.prog.code))
@@ -293,6 +296,9 @@ func fieldBases(e *expr, out []int32, ok bool) ([]int32, bool) {
 	out, ok = fieldBases(e.c, out, ok)
 	for _, fi := range e.inits {
 		out, ok = fieldBases(fi.x, out, ok)
+	}
+	for _, x := range e.list {
+		out, ok = fieldBases(x, out, ok)
 	}
 	return out, ok
 }
@@ -446,7 +452,10 @@ func (c *compiler) stmt(s syntax.Stmt) {
 			return
 		}
 		var x *expr
-		if s.Value != nil {
+		switch {
+		case len(s.Rest) > 0:
+			x = c.pack(s)
+		case s.Value != nil:
 			x = c.expr(s.Value)
 		}
 		c.simple(opReturn, s, nil, x)

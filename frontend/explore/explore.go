@@ -645,12 +645,12 @@ func (x *explorer) internLabel(key labelKey) int32 {
 			sb.WriteString(formatValue(m.params[i].Kind, v))
 		}
 	case out.hasValue:
-		kind := m.result
-		if out.kind == kLin {
-			kind = check.Int
-		}
 		sb.WriteByte(',')
-		sb.WriteString(formatValue(kind, out.value))
+		if out.kind == kLin {
+			sb.WriteString(formatValue(check.Int, out.value))
+		} else {
+			sb.WriteString(m.formatResult(out.value))
+		}
 	}
 	sb.WriteByte(')')
 	name := sb.String()

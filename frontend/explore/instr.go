@@ -100,6 +100,9 @@ const (
 	// eLocalElem is an element of a local array: slot v + (a - lo)·stride
 	// of the thread's locals, a in [lo, lo+n).
 	eLocalElem
+	// ePack packs the values of list, a method's tuple result, into one
+	// value (the method is v; see tuples.go).
+	ePack
 )
 
 // expr is a compiled expression with its variables resolved to slots.
@@ -141,11 +144,14 @@ type method struct {
 	retPending int32
 	params     []check.Type
 	result     check.Kind
-	nlocals    int
-	refMask    uint64 // local slots holding references, as a bit set
-	callStep   int32
-	argTuples  [][]int32
-	callable   bool // false for the init block
+	// tuple: the types of a tuple result, whose values are packed into
+	// one (result is then Int); nil otherwise.
+	tuple     []check.Type
+	nlocals   int
+	refMask   uint64 // local slots holding references, as a bit set
+	callStep  int32
+	argTuples [][]int32
+	callable  bool // false for the init block
 }
 
 // program is an object compiled for given bounds.

@@ -326,6 +326,8 @@ func (m *machine) evalNode(e *expr) int32 {
 		return m.casWord(e)
 	case eIs, eAs:
 		return m.testType(e)
+	case ePack:
+		return m.pack(e)
 	case eNew:
 		return m.alloc(e)
 	case eAny:

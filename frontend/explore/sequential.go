@@ -220,7 +220,7 @@ func (s *Sequential) run(state string, m *method, args []int32) ([]Outcome, erro
 				case out.kind == kRet:
 					o := Outcome{Next: enc}
 					if out.hasValue {
-						o.Value = formatValue(m.result, out.value)
+						o.Value = m.formatResult(out.value)
 					}
 					if !slices.Contains(outs, o) {
 						outs = append(outs, o)

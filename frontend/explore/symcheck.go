@@ -431,6 +431,10 @@ func (c *symChecker) expr(e *expr, ctx string, threadOK bool) {
 		c.index(e)
 	case eLocalElem:
 		c.expr(e.a, "in the index of a local array", false)
+	case ePack:
+		for _, x := range e.list {
+			c.expr(x, ctx, false)
+		}
 	case eUnary:
 		c.expr(e.a, "in arithmetic", false)
 	case eBinary:
