@@ -1,15 +1,10 @@
 package frontend
 
 import (
-	"errors"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
-	"github.com/linbis/linbis/bisim"
 )
 
 // TestGoldenLocalArrays pins the LTS of two models with local arrays, for
@@ -84,29 +79,7 @@ func TestLocalArrayIndexOutOfRange(t *testing.T) {
   }
 }
 spec auto`
-	m, err := Parse("l.lin", []byte(src))
-	require.NoError(t, err)
-	_, err = CompileImpl(m, Bounds{Threads: 1, Ops: 1, Values: []int{3}}, Options{})
-	var me *AssertionError
-	require.True(t, errors.As(err, &me), "not a model error: %v", err)
+	me := modelError(t, "l.lin", src, Bounds{Threads: 1, Ops: 1, Values: []int{3}})
 	assert.Equal(t, "index 3 out of range [1..2] of a", me.Msg)
 	assert.True(t, strings.HasPrefix(me.Error(), "l.lin:5:"), me.Error())
-}
-
-// TestLocalArraysAgreeWithScalars holds the snapshot, whose scan collects
-// word registers into local arrays, to its earlier version with a local
-// per value and sequence number and two scalar shared arrays
-// (testdata/words/snapshot-scalars.lin): divergence-preserving branching
-// bisimilar implementations.
-func TestLocalArraysAgreeWithScalars(t *testing.T) {
-	b := Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}
-	src, err := Example("snapshot")
-	require.NoError(t, err)
-	arrays := implOf(t, "snapshot.lin", src, b)
-	src, err = os.ReadFile("testdata/words/snapshot-scalars.lin")
-	require.NoError(t, err)
-	scalars := implOf(t, "snapshot-scalars.lin", src, b)
-	c, err := bisim.Compare(arrays, scalars, bisim.DivBranching, bisim.Options{})
-	require.NoError(t, err)
-	assert.True(t, c.Equivalent)
 }

@@ -1,12 +1,10 @@
 package frontend
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // tupleModel returns a pair from two methods: one reads the values in
@@ -46,11 +44,7 @@ func TestGoldenTupleResults(t *testing.T) {
 // found first in both, whose trace is the shorter.
 func TestTupleResultOutOfRange(t *testing.T) {
 	src := strings.Replace(tupleModel, "shared x int(0..3) = 2", "shared x int = 5", 1)
-	m, err := Parse("t.lin", []byte(src))
-	require.NoError(t, err)
-	_, err = CompileImpl(m, Bounds{Threads: 1, Ops: 1, Values: []int{1}}, Options{})
-	var me *AssertionError
-	require.True(t, errors.As(err, &me), "not a model error: %v", err)
+	me := modelError(t, "t.lin", src, Bounds{Threads: 1, Ops: 1, Values: []int{1}})
 	assert.Equal(t, "result 1 of both: 5 is outside int(0..3)", me.Msg)
 	assert.True(t, strings.HasPrefix(me.Error(), "t.lin:8:"), me.Error())
 }

@@ -1,15 +1,11 @@
 package frontend
 
 import (
-	"errors"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/linbis/linbis/bisim"
 )
 
 // unionModel keeps a reference to an A or a B in x.
@@ -53,30 +49,9 @@ func TestGoldenUnion(t *testing.T) {
 // second flip finds the B node and converts it to an A.
 func TestUnionConversionFails(t *testing.T) {
 	src := strings.Replace(unionModel, "return (r as B).w", "return (r as A).v", 1)
-	m, err := Parse("u.lin", []byte(src))
-	require.NoError(t, err)
-	_, err = CompileImpl(m, Bounds{Threads: 1, Ops: 2, Values: []int{1}}, Options{})
-	var me *AssertionError
-	require.True(t, errors.As(err, &me), "not a model error: %v", err)
+	me := modelError(t, "u.lin", src, Bounds{Threads: 1, Ops: 2, Values: []int{1}})
 	assert.Equal(t, "conversion to A of a node of type B", me.Msg)
 	assert.True(t, strings.HasPrefix(me.Error(), "u.lin:9:"), me.Error())
 	require.NotNil(t, me.Trace)
 	assert.Len(t, me.Trace.Steps, 7)
-}
-
-// TestUnionAgreesWithMergedType holds rdcss, whose data word is a ref
-// Value | Desc, to its earlier version with one merged node type told
-// apart by a flag (testdata/words/rdcss-merged.lin): their
-// implementations must be divergence-preserving branching bisimilar.
-func TestUnionAgreesWithMergedType(t *testing.T) {
-	b := Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}
-	src, err := Example("rdcss")
-	require.NoError(t, err)
-	union := implOf(t, "rdcss.lin", src, b)
-	src, err = os.ReadFile("testdata/words/rdcss-merged.lin")
-	require.NoError(t, err)
-	merged := implOf(t, "rdcss-merged.lin", src, b)
-	c, err := bisim.Compare(union, merged, bisim.DivBranching, bisim.Options{})
-	require.NoError(t, err)
-	assert.True(t, c.Equivalent)
 }

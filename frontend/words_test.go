@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"errors"
 	"os"
 	"testing"
 
@@ -63,14 +64,17 @@ func TestGoldenWord(t *testing.T) {
 	assert.Equal(t, want, autOf(t, wordModel, Bounds{Threads: 1, Ops: 2, Values: []int{1}}))
 }
 
-// TestWordsAgreeWithAtomicPairs holds the bundled models that use words
-// to their earlier versions (testdata/words), which kept each field of
-// the word in a field or variable of its own and made every access of
-// the pair an atomic block: both must give divergence-preserving
-// branching bisimilar implementations. This cross-checks the lowering of
-// words (whole reads, writes and cas over several slots, equality, field
-// reads) against the atomic blocks, on the models' own bounds.
-func TestWordsAgreeWithAtomicPairs(t *testing.T) {
+// TestRewritesAgreeWithWorkarounds holds the bundled models rewritten
+// with words, unions, local arrays and tuple results to their earlier
+// versions (testdata/workarounds), which kept each field of a word in a
+// field or variable of its own and made every access of the pair an
+// atomic block, merged RDCSS's value and descriptor into one node type,
+// and collected the snapshot into scalar locals: both must give
+// divergence-preserving branching bisimilar implementations. This
+// cross-checks the lowering of each new form (whole reads, writes and cas
+// over several slots, equality, field reads; type tests and conversions;
+// indexed locals) against the old encodings, on the models' own bounds.
+func TestRewritesAgreeWithWorkarounds(t *testing.T) {
 	for _, tc := range []struct {
 		model, pairs string
 		b            Bounds
@@ -80,19 +84,33 @@ func TestWordsAgreeWithAtomicPairs(t *testing.T) {
 		{"tagged-treiber", "tagged-treiber-pairs.lin", Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}},
 		{"elimination-stack", "elimination-stack-pairs.lin", Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}},
 		{"elimination-stack", "elimination-stack-pairs.lin", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+		{"rdcss", "rdcss-merged.lin", Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}},
+		{"snapshot", "snapshot-scalars.lin", Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}},
 	} {
 		t.Run(tc.model, func(t *testing.T) {
 			src, err := Example(tc.model)
 			require.NoError(t, err)
 			words := implOf(t, tc.model+".lin", src, tc.b)
-			src, err = os.ReadFile("testdata/words/" + tc.pairs)
+			src, err = os.ReadFile("testdata/workarounds/" + tc.pairs)
 			require.NoError(t, err)
 			pairs := implOf(t, tc.pairs, src, tc.b)
 			c, err := bisim.Compare(words, pairs, bisim.DivBranching, bisim.Options{})
 			require.NoError(t, err)
-			assert.True(t, c.Equivalent, "%s with words and with atomic pairs differ", tc.model)
+			assert.True(t, c.Equivalent, "%s and its earlier version %s differ", tc.model, tc.pairs)
 		})
 	}
+}
+
+// modelError compiles the implementation of the model src under b and
+// returns the model error it must stop with.
+func modelError(t *testing.T, name, src string, b Bounds) *AssertionError {
+	t.Helper()
+	m, err := Parse(name, []byte(src))
+	require.NoError(t, err)
+	_, err = CompileImpl(m, b, Options{})
+	var me *AssertionError
+	require.True(t, errors.As(err, &me), "not a model error: %v", err)
+	return me
 }
 
 // implOf compiles the implementation of the model src under b.

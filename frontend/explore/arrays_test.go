@@ -6,9 +6,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
-	"github.com/linbis/linbis/frontend/check"
 )
 
 // ownerLog keeps, in a local array, the owners of a lock word it saw:
@@ -33,33 +30,13 @@ spec auto`
 // thread-id location as a whole (both its slots), and the
 // representatives pass the checks of TestSymmetryCanonicalRepresentatives.
 func TestSymmetryLocalArrays(t *testing.T) {
-	b := Bounds{Threads: 3, Ops: 1, Values: []int{1}}
-	prog := parseSource(t, "ownerlog.lin", ownerLog)
-	p, err := compile(prog, prog.Impl, b.Threads, b.Values, false, false)
-	require.NoError(t, err)
-	s, reason := newSymmetry(p, b)
-	require.NotNil(t, s, reason)
+	s := checkSymmetric(t, "ownerlog.lin", ownerLog, rand.New(rand.NewPCG(26, 2)))
 	assert.Equal(t, uint64(0b11), s.tidLocals[0]&0b11, "seen[0] and seen[1]")
-	r := rand.New(rand.NewPCG(26, 2))
-	for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
-		t.Run(obj.Name, func(t *testing.T) {
-			x := exploreStates(t, prog, obj, b, false)
-			s, reason := newSymmetry(x.p, b)
-			require.NotNil(t, s, reason)
-			checkRepresentatives(t, r, x, s)
-		})
-	}
 }
 
 // TestSymmetryRefusesLocalArrayIndex: a thread id as the index of a local
 // array is refused (the array's elements would have to move).
 func TestSymmetryRefusesLocalArrayIndex(t *testing.T) {
 	src := strings.Replace(strings.Replace(ownerLog, "seen[0] = owner", "seen[tid] = owner", 1), "[2] int", "[4] int", 1)
-	prog := parseSource(t, "v.lin", src)
-	b := Bounds{Threads: 2, Ops: 1, Values: []int{1}}
-	p, err := compile(prog, prog.Impl, b.Threads, b.Values, false, false)
-	require.NoError(t, err)
-	s, reason := newSymmetry(p, b)
-	assert.Nil(t, s)
-	assert.Contains(t, reason, "v.lin:6:10: tid is used in the index of a local array")
+	assert.Contains(t, symmetryRefusal(t, src), "v.lin:6:10: tid is used in the index of a local array")
 }

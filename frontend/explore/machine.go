@@ -182,40 +182,9 @@ func (m *machine) addr(e *expr) int32 {
 	case eShared:
 		return e.v
 	case eElem:
-		i := m.eval(e.a)
-		if m.err != nil {
-			return -1
-		}
-		if i < e.lo || i >= e.lo+e.n {
-			m.fail("index %d out of range [%d..%d] of %s", i, e.lo, e.lo+e.n-1, e.name)
-			return -1
-		}
-		k := i - e.lo
-		if e.b != nil {
-			j := m.eval(e.b)
-			if m.err != nil {
-				return -1
-			}
-			if j < e.lo2 || j >= e.lo2+e.n2 {
-				m.fail("index %d out of range [%d..%d] of %s[%d]", j, e.lo2, e.lo2+e.n2-1, e.name, i)
-				return -1
-			}
-			k = k*e.n2 + j - e.lo2
-		}
-		if e.stride > 1 {
-			return e.v + k*e.stride
-		}
-		return e.v + k
+		return m.elemAddr(e, 0)
 	case eLocalElem:
-		i := m.eval(e.a)
-		if m.err != nil {
-			return -1
-		}
-		if i < e.lo || i >= e.lo+e.n {
-			m.fail("index %d out of range [%d..%d] of %s", i, e.lo, e.lo+e.n-1, e.name)
-			return -1
-		}
-		return m.base + tLocals + e.v + (i-e.lo)*max(e.stride, 1)
+		return m.elemAddr(e, m.base+tLocals)
 	case eField:
 		id := m.eval(e.a)
 		if m.err != nil {
@@ -229,6 +198,33 @@ func (m *machine) addr(e *expr) int32 {
 	}
 	m.fail("internal error: not a location")
 	return -1
+}
+
+// elemAddr returns the index in mem of the array element e, whose slots
+// start at base + e.v (0 for a shared array, the thread's locals for a
+// local one), or -1 after a failure.
+func (m *machine) elemAddr(e *expr, base int32) int32 {
+	i := m.eval(e.a)
+	if m.err != nil {
+		return -1
+	}
+	if i < e.lo || i >= e.lo+e.n {
+		m.fail("index %d out of range [%d..%d] of %s", i, e.lo, e.lo+e.n-1, e.name)
+		return -1
+	}
+	k := i - e.lo
+	if e.b != nil { // a second dimension (per-thread arrays, forthreads.go)
+		j := m.eval(e.b)
+		if m.err != nil {
+			return -1
+		}
+		if j < e.lo2 || j >= e.lo2+e.n2 {
+			m.fail("index %d out of range [%d..%d] of %s[%d]", j, e.lo2, e.lo2+e.n2-1, e.name, i)
+			return -1
+		}
+		k = k*e.n2 + j - e.lo2
+	}
+	return base + e.v + k*max(e.stride, 1)
 }
 
 func (m *machine) store(e *expr, a, v int32) {

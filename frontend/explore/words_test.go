@@ -44,15 +44,36 @@ spec auto`
 // data; the representatives and the permuted transitions pass the
 // checks of TestSymmetryCanonicalRepresentatives in both heap modes.
 func TestSymmetryWords(t *testing.T) {
+	s := checkSymmetric(t, "wordlock.lin", wordLockStack, rand.New(rand.NewPCG(26, 1)))
+	assert.Equal(t, []int32{0}, s.tidShared, "lock.owner only")
+	assert.Equal(t, []int32{2}, s.fixedRoots, "Top.ref")
+}
+
+// symmetryRefusal returns why the symmetry checker refuses the model src
+// (v.lin) at two threads; it must refuse it.
+func symmetryRefusal(t *testing.T, src string) string {
+	t.Helper()
+	prog := parseSource(t, "v.lin", src)
+	b := Bounds{Threads: 2, Ops: 1, Values: []int{1}}
+	p, err := compile(prog, prog.Impl, b.Threads, b.Values, false, false)
+	require.NoError(t, err)
+	s, reason := newSymmetry(p, b)
+	assert.Nil(t, s)
+	return reason
+}
+
+// checkSymmetric requires the symmetry checker to accept the model src
+// at three threads and one operation, and its representatives to pass the
+// checks of TestSymmetryCanonicalRepresentatives, both objects in both
+// heap modes; it returns the implementation's symmetry.
+func checkSymmetric(t *testing.T, name, src string, r *rand.Rand) *symmetry {
+	t.Helper()
 	b := Bounds{Threads: 3, Ops: 1, Values: []int{1}}
-	prog := parseSource(t, "wordlock.lin", wordLockStack)
+	prog := parseSource(t, name, src)
 	p, err := compile(prog, prog.Impl, b.Threads, b.Values, false, false)
 	require.NoError(t, err)
 	s, reason := newSymmetry(p, b)
 	require.NotNil(t, s, reason)
-	assert.Equal(t, []int32{0}, s.tidShared, "lock.owner only")
-	assert.Equal(t, []int32{2}, s.fixedRoots, "Top.ref")
-	r := rand.New(rand.NewPCG(26, 1))
 	for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
 		for _, mode := range symmetryModes {
 			t.Run(obj.Name+"/"+mode.name, func(t *testing.T) {
@@ -63,6 +84,7 @@ func TestSymmetryWords(t *testing.T) {
 			})
 		}
 	}
+	return s
 }
 
 // TestSymmetryRefusesWords: a thread id in an array of words, as its
@@ -88,12 +110,7 @@ func TestSymmetryRefusesWords(t *testing.T) {
   method m() { ` + c.body + ` }
 }
 spec auto`
-			prog := parseSource(t, "v.lin", src)
-			b := Bounds{Threads: 2, Ops: 1, Values: []int{1}}
-			p, err := compile(prog, prog.Impl, b.Threads, b.Values, false, false)
-			require.NoError(t, err)
-			s, reason := newSymmetry(p, b)
-			assert.Nil(t, s)
+			reason := symmetryRefusal(t, src)
 			assert.Contains(t, reason, c.want)
 			assert.True(t, strings.HasPrefix(reason, "v.lin:5:"), reason)
 		})
