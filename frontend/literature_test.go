@@ -2,6 +2,7 @@ package frontend_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -64,6 +65,30 @@ func TestLiteratureModels(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tc.lin, out.Report.Linearizable, "linearizable at %v", b)
 			assert.Equal(t, tc.lf, out.Report.LockFree, "lock-free at %v", b)
+		})
+	}
+}
+
+// TestWordMutantsAreCaught checks that the words of the rewritten models
+// matter: tagged Treiber whose cas leaves the tag as it is suffers ABA
+// through the reference inside the word (explicit memory reuses a popped
+// node that a stale word still holds), and the seqlock reader that does
+// not read the sequence number again returns a torn pair.
+func TestWordMutantsAreCaught(t *testing.T) {
+	for _, tc := range []struct{ model, from, to string }{
+		{"tagged-treiber", "old.tag + 1", "old.tag"},
+		{"seqlock", "if seq == s { return a, b }", "return a, b"},
+	} {
+		t.Run(tc.model, func(t *testing.T) {
+			src, err := frontend.Example(tc.model)
+			require.NoError(t, err)
+			mutant := strings.ReplaceAll(string(src), tc.from, tc.to)
+			require.NotEqual(t, string(src), mutant)
+			m, err := frontend.Parse(tc.model+"-mutant.lin", []byte(mutant))
+			require.NoError(t, err)
+			out, err := verify.Run(tc.model, m, m.DefaultBounds(), verify.Options{Method: verify.Auto, Compile: frontend.Options{}})
+			require.NoError(t, err)
+			assert.Equal(t, verify.No, out.Report.Linearizable)
 		})
 	}
 }
