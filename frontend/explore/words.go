@@ -72,7 +72,12 @@ func (c *compiler) values(e syntax.Expr) []*expr {
 		}
 		return out
 	case *syntax.IndexExpr:
-		v := c.info.Uses[e.X.(*syntax.Ident)]
+		id, idx := check.Indices(e)
+		v := c.info.Uses[id]
+		if v.ThreadDims > 0 || len(idx) != 1 {
+			c.errs.Add(c.prog.file.Position(e.Start()), fmt.Sprintf("%s: arrays of words with [thread] dimensions are not supported; use a scalar type or a one-dimensional array", v.Name))
+			return out
+		}
 		for j, f := range fields {
 			idx := c.pure(c.expr(e.Index), "an index of the array of words "+v.Name)
 			x := c.elem(v, idx, int32(j))
