@@ -48,11 +48,11 @@ func (c *checker) localArray(s *syntax.VarStmt) {
 // literal returns the value of e, an integer literal (or its negation),
 // or reports that a local array's bound must be one.
 func (c *checker) literal(e syntax.Expr) (int64, bool) {
-	switch x := unparen(e).(type) {
+	switch x := syntax.Unparen(e).(type) {
 	case *syntax.IntLit:
 		return x.Value, true
 	case *syntax.UnaryExpr:
-		if lit, ok := unparen(x.X).(*syntax.IntLit); ok && x.Op == syntax.SUB {
+		if lit, ok := syntax.Unparen(x.X).(*syntax.IntLit); ok && x.Op == syntax.SUB {
 			return -lit.Value, true
 		}
 	}

@@ -382,20 +382,10 @@ func (c *checker) terminates(s syntax.Stmt) bool {
 		}
 		return true
 	case *syntax.WhileStmt:
-		b, ok := unparen(s.Cond).(*syntax.BoolLit)
+		b, ok := syntax.Unparen(s.Cond).(*syntax.BoolLit)
 		return ok && b.Value && !c.info.Breaks[s]
 	}
 	return false
-}
-
-func unparen(e syntax.Expr) syntax.Expr {
-	for {
-		p, ok := e.(*syntax.ParenExpr)
-		if !ok {
-			return e
-		}
-		e = p.X
-	}
 }
 
 func (c *checker) declareLocal(id *syntax.Ident, t Type, kind VarKind) *Var {

@@ -173,7 +173,7 @@ func (c *compiler) casWord(e *syntax.CallExpr) *expr {
 // initWord writes the initial value of the shared word (or array of
 // words) v, the i-th shared variable, a construction of constants, into st.
 func (c *compiler) initWord(st []int32, v *check.Var, i int) error {
-	call, ok := unparen(v.Init).(*syntax.CallExpr)
+	call, ok := syntax.Unparen(v.Init).(*syntax.CallExpr)
 	if !ok {
 		return c.errAt(v.Init.Start(), "the initial value of a word is a construction "+v.Type.Word.Name+"(…)")
 	}
@@ -191,17 +191,6 @@ func (c *compiler) initWord(st []int32, v *check.Var, i int) error {
 		}
 	}
 	return nil
-}
-
-// unparen strips the parentheses around e.
-func unparen(e syntax.Expr) syntax.Expr {
-	for {
-		p, ok := e.(*syntax.ParenExpr)
-		if !ok {
-			return e
-		}
-		e = p.X
-	}
 }
 
 // assignWord executes opAssignWord: every value is read, and every

@@ -440,3 +440,14 @@ func (*BadExpr) expr()        {}
 
 // Start returns the position of the method keyword.
 func (m *Method) Start() Pos { return m.Pos }
+
+// Unparen strips the parentheses around e.
+func Unparen(e Expr) Expr {
+	for {
+		p, ok := e.(*ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}

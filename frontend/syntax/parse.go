@@ -242,17 +242,7 @@ func (p *parser) parseObjectBody(pos Pos, name *Ident) *Object {
 func (p *parser) parseHeap(pos Pos) *HeapDecl {
 	h := &HeapDecl{Pos: pos}
 	h.Name = p.ident()
-	p.expect(LBRACE)
-	for p.tok != RBRACE && p.tok != EOF {
-		if p.got(SEMI) {
-			continue
-		}
-		f := &Field{Name: p.fieldName()}
-		f.Type = p.parseType()
-		h.Fields = append(h.Fields, f)
-		p.endDecl()
-	}
-	p.expect(RBRACE)
+	h.Fields = p.parseFields()
 	return h
 }
 
@@ -261,6 +251,13 @@ func (p *parser) parseWord() *WordDecl {
 	w := &WordDecl{Pos: p.pos}
 	p.next()
 	w.Name = p.ident()
+	w.Fields = p.parseFields()
+	return w
+}
+
+// parseFields parses the braced field list of a heap or word declaration.
+func (p *parser) parseFields() []*Field {
+	var fields []*Field
 	p.expect(LBRACE)
 	for p.tok != RBRACE && p.tok != EOF {
 		if p.got(SEMI) {
@@ -268,11 +265,11 @@ func (p *parser) parseWord() *WordDecl {
 		}
 		f := &Field{Name: p.fieldName()}
 		f.Type = p.parseType()
-		w.Fields = append(w.Fields, f)
+		fields = append(fields, f)
 		p.endDecl()
 	}
 	p.expect(RBRACE)
-	return w
+	return fields
 }
 
 // fieldName parses the name of a field: an identifier, or ref, so that
