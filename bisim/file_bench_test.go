@@ -18,18 +18,7 @@ import (
 //
 // It is skipped when BISIM_BENCH_FILE is not set.
 func BenchmarkMinimizeFile(b *testing.B) {
-	path := os.Getenv("BISIM_BENCH_FILE")
-	if path == "" {
-		b.Skip("BISIM_BENCH_FILE not set")
-	}
-	eq := DivBranching
-	if name := os.Getenv("BISIM_BENCH_EQUIV"); name != "" {
-		var err error
-		eq, err = ParseEquivalence(name)
-		require.NoError(b, err)
-	}
-	l, err := lts.ReadFile(path, lts.ReadOptions{})
-	require.NoError(b, err)
+	l, eq := benchFile(b)
 	m := float64(l.NumTransitions())
 	for _, alg := range []Algorithm{Fast, GJ} {
 		b.Run(alg.String(), func(b *testing.B) {
@@ -37,6 +26,7 @@ func BenchmarkMinimizeFile(b *testing.B) {
 			cpu := cpuTime()
 			var q *lts.LTS
 			var stats refineStats
+			var err error
 			for b.Loop() {
 				q, _, err = Minimize(l, eq, Options{Algorithm: alg, stats: &stats})
 				require.NoError(b, err)
@@ -60,18 +50,7 @@ func BenchmarkMinimizeFile(b *testing.B) {
 //
 //	BISIM_BENCH_FILE=/tmp/t51.aut go test ./bisim -run '^$' -bench MemoryByPhase -benchtime 1x
 func BenchmarkMemoryByPhase(b *testing.B) {
-	path := os.Getenv("BISIM_BENCH_FILE")
-	if path == "" {
-		b.Skip("BISIM_BENCH_FILE not set")
-	}
-	eq := DivBranching
-	if name := os.Getenv("BISIM_BENCH_EQUIV"); name != "" {
-		var err error
-		eq, err = ParseEquivalence(name)
-		require.NoError(b, err)
-	}
-	l, err := lts.ReadFile(path, lts.ReadOptions{})
-	require.NoError(b, err)
+	l, eq := benchFile(b)
 	m := float64(l.NumTransitions())
 	live := func() float64 {
 		runtime.GC()
@@ -92,4 +71,23 @@ func BenchmarkMemoryByPhase(b *testing.B) {
 		b.ReportMetric((withRefiner-withKernel)/m, "refiner-B/trans")
 		b.ReportMetric((refined-withRefiner)/m, "refine-B/trans")
 	}
+}
+
+// benchFile reads the LTS named by $BISIM_BENCH_FILE and the equivalence
+// named by $BISIM_BENCH_EQUIV (divbranching when unset), skipping the
+// benchmark when no file is named.
+func benchFile(b *testing.B) (*lts.LTS, Equivalence) {
+	path := os.Getenv("BISIM_BENCH_FILE")
+	if path == "" {
+		b.Skip("BISIM_BENCH_FILE not set")
+	}
+	eq := DivBranching
+	if name := os.Getenv("BISIM_BENCH_EQUIV"); name != "" {
+		var err error
+		eq, err = ParseEquivalence(name)
+		require.NoError(b, err)
+	}
+	l, err := lts.ReadFile(path, lts.ReadOptions{})
+	require.NoError(b, err)
+	return l, eq
 }

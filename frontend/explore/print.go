@@ -103,21 +103,11 @@ func (p *program) printMethod(w io.Writer, m *method, cm *check.Method) {
 // nameSlots names the local slots that e reads or writes, keeping the
 // names it has (those of the method's own locals).
 func nameSlots(e *expr, names []string) {
-	if e == nil {
-		return
-	}
-	if e.k == eLocal && int(e.v) < len(names) && names[e.v] == "" {
-		names[e.v] = e.name
-	}
-	nameSlots(e.a, names)
-	nameSlots(e.b, names)
-	nameSlots(e.c, names)
-	for _, fi := range e.inits {
-		nameSlots(fi.x, names)
-	}
-	for _, x := range e.list {
-		nameSlots(x, names)
-	}
+	walkExpr(e, func(x *expr) {
+		if x.k == eLocal && int(x.v) < len(names) && names[x.v] == "" {
+			names[x.v] = x.name
+		}
+	})
 }
 
 // instrText is the source of the instruction at pc, with its target for
