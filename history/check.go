@@ -361,17 +361,18 @@ func (o *partOutcome) failure(h *History, group []int) *Failure {
 
 // checkPartition decides one partition with the best applicable procedure.
 func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop) partOutcome {
-	// A partition that is the whole history (one object, as in register
-	// histories) is not copied: the operations are the largest structure
-	// of a small run. Nothing below writes to them.
-	ops := h.Ops
-	if !isSeq(group, len(h.Ops)) {
-		ops = make([]Op, len(group))
-		for i, g := range group {
-			ops[i] = h.Ops[g]
+	if q, ok := spec.(sequence); algo == Auto && ok {
+		// The bad patterns read an array of the partition's operations. A
+		// partition that is the whole history is not copied: the
+		// operations are the largest structure of a small run. Nothing
+		// below writes to them.
+		ops := h.Ops
+		if !isSeq(group, len(h.Ops)) {
+			ops = make([]Op, len(group))
+			for i, g := range group {
+				ops[i] = h.Ops[g]
+			}
 		}
-	}
-	if q, isSeq := spec.(sequence); algo == Auto && isSeq {
 		// Queues: the bad patterns decide; stacks: patterns, then peeling.
 		check, name := stackDecide, StackPeel
 		if q.fifo {
@@ -392,13 +393,13 @@ func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop)
 				quick.deadline = d
 			}
 			quick.cancelled, quick.configs = nil, nil
-			if r := search(ops, spec, quick); r.verdict == NotLinearizable {
+			if r := search(h.Ops, group, spec, quick); r.verdict == NotLinearizable {
 				o.res.prefix, o.res.stuck, o.res.state, o.res.configs = r.prefix, r.stuck, showState(spec, r.state), r.configs
 			}
 			return o
 		}
 	}
-	r := search(ops, spec, st)
+	r := search(h.Ops, group, spec, st)
 	if r.verdict == NotLinearizable {
 		r.state = showState(spec, r.state)
 	}

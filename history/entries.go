@@ -20,7 +20,7 @@ func entryHead(n int) int32 { return int32(2 * n) }
 // newEntryList orders the entries of ops by time. At equal times calls
 // come first, so an operation called at the very time another returns
 // counts as concurrent with it.
-func newEntryList(ops []Op) *entryList {
+func newEntryList(ops []*Op) *entryList {
 	n := len(ops)
 	order := make([]int32, 2*n)
 	for i := range order {

@@ -3,12 +3,12 @@ package history
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/valyala/fastjson"
@@ -61,29 +61,33 @@ const maxWarnings = 5
 // checked as concurrent all the same (as if from different clients), which
 // is why this is a warning and not an error.
 func warnOverlaps(h *History) {
-	byClient := map[int][]int{}
-	for i := range h.Ops {
-		byClient[h.Ops[i].Client] = append(byClient[h.Ops[i].Client], i)
+	// One array of indices sorted by client, then call: a list per client
+	// grew by appending, six times the memory.
+	order := make([]int32, len(h.Ops))
+	for i := range order {
+		order[i] = int32(i)
 	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(h.Ops[a].Client, h.Ops[b].Client); c != 0 {
+			return c
+		}
+		return cmp.Compare(h.Ops[a].Call, h.Ops[b].Call)
+	})
 	var found []string
 	count := 0
-	for _, c := range h.Clients() {
-		ops := byClient[c]
-		sort.SliceStable(ops, func(a, b int) bool { return h.Ops[ops[a]].Call < h.Ops[ops[b]].Call })
-		for k := 1; k < len(ops); k++ {
-			prev, op := &h.Ops[ops[k-1]], &h.Ops[ops[k]]
-			if op.Call > prev.Return {
-				continue
+	for k := 1; k < len(order); k++ {
+		prev, op := &h.Ops[order[k-1]], &h.Ops[order[k]]
+		if op.Client != prev.Client || op.Call > prev.Return {
+			continue
+		}
+		count++
+		if len(found) < maxWarnings {
+			ends := fmt.Sprintf("returns at %d", prev.Return)
+			if prev.IsPending() {
+				ends = "never returns"
 			}
-			count++
-			if len(found) < maxWarnings {
-				ends := fmt.Sprintf("returns at %d", prev.Return)
-				if prev.IsPending() {
-					ends = "never returns"
-				}
-				found = append(found, fmt.Sprintf("%s:%d:%d: client %d calls %s at %d, but its %s of line %d %s: a client's operations should not overlap (they are checked as concurrent)",
-					h.Name, op.Pos.Line, op.Pos.Col, c, op.Method, op.Call, prev.Method, prev.Pos.Line, ends))
-			}
+			found = append(found, fmt.Sprintf("%s:%d:%d: client %d calls %s at %d, but its %s of line %d %s: a client's operations should not overlap (they are checked as concurrent)",
+				h.Name, op.Pos.Line, op.Pos.Col, op.Client, op.Method, op.Call, prev.Method, prev.Pos.Line, ends))
 		}
 	}
 	h.Warnings = append(h.Warnings, found...)

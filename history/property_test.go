@@ -313,7 +313,7 @@ func TestQueuePatternsAgainstSearch(t *testing.T) {
 		if !ok {
 			continue // a mutation made the history incomplete or the values repeated
 		}
-		gen := search(ops, spec, stop{})
+		gen := search(ops, seq(len(ops)), spec, stop{})
 		require.Equal(t, gen.verdict == Linearizable, v == nil, "trial %d: patterns %v vs search\n%s", trial, v, dump(ops))
 		if n <= 7 {
 			require.Equal(t, bruteForce(ops, spec), v == nil, "trial %d\n%s", trial, dump(ops))
@@ -362,7 +362,7 @@ func TestStackPeelAgainstSearch(t *testing.T) {
 		if !ok {
 			continue // a mutation made the history incomplete or the values repeated
 		}
-		gen := search(ops, spec, stop{}).verdict == Linearizable
+		gen := search(ops, seq(len(ops)), spec, stop{}).verdict == Linearizable
 		if n <= bruteN {
 			require.Equal(t, bruteForce(ops, spec), gen, "trial %d: search vs brute force\n%s", trial, dump(ops))
 		}
@@ -748,7 +748,7 @@ func TestStackPendingPushes(t *testing.T) {
 			continue // repeated values after a mutation
 		}
 		want := bruteForce(ops, spec)
-		require.Equal(t, search(ops, spec, stop{}).verdict == Linearizable, want, "trial %d\n%s", trial, dump(ops))
+		require.Equal(t, search(ops, seq(len(ops)), spec, stop{}).verdict == Linearizable, want, "trial %d\n%s", trial, dump(ops))
 		require.Equal(t, want, v == nil, "trial %d: %v\n%s", trial, v, dump(ops))
 		if v != nil {
 			for _, i := range v.ops {

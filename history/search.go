@@ -85,26 +85,37 @@ func (s *stop) limitHit(acct *account) (Limit, bool) {
 	return NoLimit, false
 }
 
-// search decides whether ops (all acting on one object of spec) are
-// linearizable.
-func search(ops []Op, spec Spec, st stop) searchResult {
+// search decides whether the operations of group (indices into all, all
+// acting on one object of spec) are linearizable; the indices of the result
+// are positions in group.
+func search(all []Op, group []int, spec Spec, st stop) searchResult {
 	// Number the operations in call order (see the file comment); the
-	// result is mapped back at the end.
-	byCall := seq(len(ops))
-	sort.SliceStable(byCall, func(a, b int) bool { return ops[byCall[a]].Call < ops[byCall[b]].Call })
-	sorted := ops // recorded histories are mostly in call order already
-	if !isSeq(byCall, len(ops)) {
-		sorted = make([]Op, len(ops))
-		for k, i := range byCall {
-			sorted[k] = ops[i]
+	// result is mapped back at the end. The search sees the operations
+	// through pointers: copying a partition's operations (120 bytes each)
+	// was the largest allocation of a small run.
+	var byCall []int // nil: group is in call order already, as recorded histories mostly are
+	for k := 1; k < len(group); k++ {
+		if all[group[k]].Call < all[group[k-1]].Call {
+			byCall = seq(len(group))
+			sort.SliceStable(byCall, func(a, b int) bool { return all[group[byCall[a]]].Call < all[group[byCall[b]]].Call })
+			break
 		}
 	}
-	res := searchSorted(sorted, spec, st)
-	for k, i := range res.prefix {
-		res.prefix[k] = byCall[i]
+	sorted := make([]*Op, len(group))
+	for k, i := range group {
+		if byCall != nil {
+			i = group[byCall[k]]
+		}
+		sorted[k] = &all[i]
 	}
-	if res.stuck >= 0 {
-		res.stuck = byCall[res.stuck]
+	res := searchSorted(sorted, spec, st)
+	if byCall != nil {
+		for k, i := range res.prefix {
+			res.prefix[k] = byCall[i]
+		}
+		if res.stuck >= 0 {
+			res.stuck = byCall[res.stuck]
+		}
 	}
 	return res
 }
@@ -120,7 +131,7 @@ type step struct {
 // searchState is the configuration of the search: the linearized set with
 // the hash and the window bounds the memo key needs (see the file comment).
 type searchState struct {
-	ops []Op
+	ops []*Op
 	// linearized has bit i set when operation i is linearized.
 	linearized []uint64
 	// tookEffect has bit r set when the r-th pending operation is.
@@ -140,7 +151,7 @@ type searchState struct {
 	key       []uint64 // the memo key, rebuilt for each insertion
 }
 
-func newSearchState(ops []Op) *searchState {
+func newSearchState(ops []*Op) *searchState {
 	n := len(ops)
 	s := &searchState{ops: ops, linearized: make([]uint64, (n+63)/64), pendingBefore: make([]int32, n+1), zobrist: make([]uint64, n), top: -1}
 	x := uint64(0x9E3779B97F4A7C15)
@@ -199,7 +210,7 @@ func (s *searchState) memoKey() []uint64 {
 }
 
 // searchSorted is search on operations numbered in call order.
-func searchSorted(ops []Op, spec Spec, st stop) searchResult {
+func searchSorted(ops []*Op, spec Spec, st stop) searchResult {
 	res := searchResult{stuck: -1}
 	s := newSearchState(ops)
 	if s.remaining == 0 {
@@ -248,7 +259,7 @@ func searchSorted(ops []Op, spec Spec, st stop) searchResult {
 		}
 		if e&1 == 0 { // a call: try to linearize its operation now
 			i := e >> 1
-			next := cache.step(state, int(i), &ops[i])
+			next := cache.step(state, int(i), ops[i])
 			if next < 0 {
 				e = list.next[e]
 				continue

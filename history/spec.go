@@ -115,15 +115,36 @@ func (byKey) Partition(ops []Op) [][]int { return PartitionByKey(ops) }
 // PartitionByKey groups operation indices by Op.Key, groups in order of
 // the key's first appearance.
 func PartitionByKey(ops []Op) [][]int {
+	// Count first, so that the groups are slices of one array: growing
+	// each by appending allocated three times the memory.
 	index := map[string]int{}
-	var groups [][]int
-	for i := range ops {
-		g, ok := index[ops[i].Key]
-		if !ok {
-			g = len(groups)
-			index[ops[i].Key] = g
-			groups = append(groups, nil)
+	var sizes []int
+	last, lastGroup := "", -1 // the previous operation's key and group: runs of one key are common
+	group := func(key string) int {
+		if lastGroup >= 0 && key == last {
+			return lastGroup
 		}
+		g, ok := index[key]
+		if !ok {
+			g = len(sizes)
+			index[key] = g
+			sizes = append(sizes, 0)
+		}
+		last, lastGroup = key, g
+		return g
+	}
+	for i := range ops {
+		sizes[group(ops[i].Key)]++
+	}
+	all := make([]int, len(ops))
+	groups := make([][]int, len(sizes))
+	from := 0
+	for g, n := range sizes {
+		groups[g] = all[from : from : from+n]
+		from += n
+	}
+	for i := range ops {
+		g := group(ops[i].Key)
 		groups[g] = append(groups[g], i)
 	}
 	return groups
