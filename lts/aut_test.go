@@ -3,6 +3,7 @@ package lts
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -194,4 +195,61 @@ func triples(l *LTS) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestQuickTransitionAgrees holds the reader's fast path to the general
+// one on lines near the canonical shape, mutated at random: whatever line
+// quickTransition accepts, transition must accept with the same source,
+// label and target, and quickTransition must accept the canonical lines
+// (else the fast path would be dead code and the test vacuous).
+func TestQuickTransitionAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 1))
+	const nstates = 1000
+	pieces := []string{"(", ")", ",", "\"", " ", "\t", "tau", "i", "a", "b(1,2)", "0", "7", "99", "999", "1000", "0123", "12345678901", "\r", "x"}
+	canonical := func() string {
+		label := []string{"tau", "i", "a", "call(1,inc)", "b\"c"}[rng.IntN(5)]
+		return fmt.Sprintf("(%d,\"%s\",%d)", rng.IntN(nstates+5), label, rng.IntN(nstates+5))
+	}
+	quick, general := 0, 0
+	for range 20000 {
+		line := canonical()
+		if rng.IntN(2) == 0 {
+			for range 1 + rng.IntN(3) {
+				i := rng.IntN(len(line) + 1)
+				switch rng.IntN(3) {
+				case 0: // insert a piece
+					line = line[:i] + pieces[rng.IntN(len(pieces))] + line[i:]
+				case 1: // delete a byte
+					if i < len(line) {
+						line = line[:i] + line[i+1:]
+					}
+				default: // replace a byte
+					if i < len(line) {
+						line = line[:i] + pieces[rng.IntN(len(pieces))][:1] + line[i+1:]
+					}
+				}
+			}
+		}
+		for _, visibleI := range []bool{false, true} {
+			opts := ReadOptions{VisibleI: visibleI}
+			qb, gb := NewBuilder(), NewBuilder()
+			p := autParser{opts: opts, buf: []byte(line)}
+			qs, ql, qd, ok := p.quickTransition(qb, nstates)
+			p.pos = 0
+			p.skipSpace()
+			gs, gl, gd, err := p.transition(gb, nstates)
+			if err == nil {
+				general++
+			}
+			if !ok {
+				continue
+			}
+			quick++
+			require.NoError(t, err, "quick path accepted %q", line)
+			assert.Equal(t, []any{gs, gb.labels[gl], gd}, []any{qs, qb.labels[ql], qd}, "line %q", line)
+		}
+	}
+	t.Logf("%d lines read by the quick path, %d by the general one", quick, general)
+	assert.Greater(t, quick, 10000, "the quick path must read the canonical lines")
+	assert.Greater(t, general, quick, "some lines must need the general path")
 }
