@@ -313,13 +313,22 @@ func checkAll(h *History, groups [][]int, spec Spec, algo Algorithm, workers int
 	var mu sync.Mutex
 	var firstFailed atomic.Int64
 	firstFailed.Store(int64(len(groups)))
+	// A worker's searches share one scratch, one after the other.
+	free := make(chan *scratch, workers)
 	parallel.ForEach(workers, len(groups), func(g int) {
 		if int64(g) > firstFailed.Load() {
 			return
 		}
 		st := st
 		st.cancelled = func() bool { return int64(g) > firstFailed.Load() }
-		o := checkPartition(h, groups[g], spec, algo, st)
+		var x *scratch
+		select {
+		case x = <-free:
+		default:
+			x = &scratch{}
+		}
+		o := checkPartition(h, groups[g], spec, algo, st, x)
+		free <- x
 		if o.res.verdict == NotLinearizable {
 			for f := firstFailed.Load(); int64(g) < f && !firstFailed.CompareAndSwap(f, int64(g)); f = firstFailed.Load() {
 			}
@@ -359,8 +368,9 @@ func (o *partOutcome) failure(h *History, group []int) *Failure {
 	return f
 }
 
-// checkPartition decides one partition with the best applicable procedure.
-func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop) partOutcome {
+// checkPartition decides one partition with the best applicable
+// procedure; a search works in the memory of x.
+func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop, x *scratch) partOutcome {
 	if q, ok := spec.(sequence); algo == Auto && ok {
 		// The bad patterns read an array of the partition's operations. A
 		// partition that is the whole history is not copied: the
@@ -393,13 +403,13 @@ func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop)
 				quick.deadline = d
 			}
 			quick.cancelled, quick.configs = nil, nil
-			if r := search(h.Ops, group, spec, quick); r.verdict == NotLinearizable {
+			if r := search(h.Ops, group, spec, quick, x); r.verdict == NotLinearizable {
 				o.res.prefix, o.res.stuck, o.res.state, o.res.configs = r.prefix, r.stuck, showState(spec, r.state), r.configs
 			}
 			return o
 		}
 	}
-	r := search(h.Ops, group, spec, st)
+	r := search(h.Ops, group, spec, st, x)
 	if r.verdict == NotLinearizable {
 		r.state = showState(spec, r.state)
 	}

@@ -19,9 +19,12 @@ type configSet struct {
 	// An entry never straddles two chunks; a chunk is at most chunkWords
 	// long unless one entry needs more.
 	chunks [][]uint64
-	slots  []uint32 // ref+1 of an entry (chunk<<chunkShift | offset); 0 is empty
-	count  int
-	acct   *account
+	// inUse counts the chunks holding entries; those after them are kept
+	// from an earlier search (reset) and filled again in order.
+	inUse int
+	slots []uint32 // ref+1 of an entry (chunk<<chunkShift | offset); 0 is empty
+	count int
+	acct  *account
 }
 
 const (
@@ -44,8 +47,26 @@ const (
 )
 
 func newConfigSet(acct *account) *configSet {
-	acct.charge(1024 * 4)
-	return &configSet{slots: make([]uint32, 1024), acct: acct}
+	s := &configSet{}
+	s.reset(acct)
+	return s
+}
+
+// reset empties the set for a new search charged to acct, keeping the
+// index and the chunks it has (charged to acct too: they are held).
+func (s *configSet) reset(acct *account) {
+	if s.slots == nil {
+		s.slots = make([]uint32, 1024)
+	} else {
+		clear(s.slots)
+	}
+	held := int64(len(s.slots)) * 4
+	for i := range s.chunks {
+		s.chunks[i] = s.chunks[i][:0]
+		held += int64(cap(s.chunks[i])) * 8
+	}
+	s.inUse, s.count, s.acct = 0, 0, acct
+	acct.charge(held)
 }
 
 // insert adds the configuration (hash, tag, key) unless present; hash
@@ -108,24 +129,34 @@ func (s *configSet) equal(ref uint32, hash, tag uint64, key []uint64) bool {
 // store appends an entry to the last chunk, or to a new one.
 func (s *configSet) store(hash, tag uint64, key []uint64) (uint32, bool) {
 	need := 3 + len(key)
-	last := len(s.chunks) - 1
+	last := s.inUse - 1
 	if last < 0 || len(s.chunks[last])+need > cap(s.chunks[last]) {
-		if len(s.chunks) == 1<<(32-chunkShift)-1 {
-			return 0, false // the refs are exhausted (32 GiB of configurations)
+		if s.inUse < len(s.chunks) && cap(s.chunks[s.inUse]) >= need {
+			s.inUse++ // a chunk kept from an earlier search
+		} else {
+			if s.inUse == 1<<(32-chunkShift)-1 {
+				return 0, false // the refs are exhausted (32 GiB of configurations)
+			}
+			size := chunkWords
+			if last < 0 {
+				size = firstChunk
+			} else if c := cap(s.chunks[last]); c < chunkWords {
+				size = 2 * c
+			}
+			size = max(size, need)
+			if !s.acct.afford(int64(size) * 8) {
+				return 0, false
+			}
+			s.acct.charge(int64(size) * 8)
+			if s.inUse < len(s.chunks) { // a kept chunk too small for this entry
+				s.acct.charge(-int64(cap(s.chunks[s.inUse])) * 8)
+				s.chunks[s.inUse] = make([]uint64, 0, size)
+			} else {
+				s.chunks = append(s.chunks, make([]uint64, 0, size))
+			}
+			s.inUse++
 		}
-		size := chunkWords
-		if last < 0 {
-			size = firstChunk
-		} else if c := cap(s.chunks[last]); c < chunkWords {
-			size = 2 * c
-		}
-		size = max(size, need)
-		if !s.acct.afford(int64(size) * 8) {
-			return 0, false
-		}
-		s.acct.charge(int64(size) * 8)
-		s.chunks = append(s.chunks, make([]uint64, 0, size))
-		last++
+		last = s.inUse - 1
 	}
 	c := s.chunks[last]
 	ref := uint32(last)<<chunkShift | uint32(len(c))

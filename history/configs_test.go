@@ -10,7 +10,8 @@ import (
 
 // TestConfigSetAgainstMap inserts random configurations of random lengths
 // (some longer than a chunk) and checks the answers against a Go map, and
-// that stored entries never move.
+// that stored entries never move; then again after reset, twice (the kept
+// chunks are filled again, one too small for a long entry is replaced).
 func TestConfigSetAgainstMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	acct := &account{}
@@ -19,34 +20,42 @@ func TestConfigSetAgainstMap(t *testing.T) {
 		tag uint64
 		key string
 	}
-	want := map[config]bool{}
-	var firstChunk *uint64
-	for i := range 100_000 {
-		n := rng.IntN(4)
-		if i%5000 == 0 {
-			n = chunkWords + rng.IntN(10) // an entry larger than a chunk
+	for round, inserts := range []int{100_000, 20_000, 100_000} {
+		if round > 0 {
+			acct.close()
+			acct = &account{}
+			s.reset(acct)
+			assert.Positive(t, acct.held, "round %d: the kept memory is charged", round)
 		}
-		key := make([]uint64, n)
-		for j := range key {
-			key[j] = uint64(rng.IntN(3))
+		want := map[config]bool{}
+		var firstChunk *uint64
+		for i := range inserts {
+			n := rng.IntN(4)
+			if i%5000 == 0 {
+				n = chunkWords + rng.IntN(10) // an entry larger than a chunk
+			}
+			key := make([]uint64, n)
+			for j := range key {
+				key[j] = uint64(rng.IntN(3))
+			}
+			tag := uint64(rng.IntN(50))
+			h := tag * 0x9E3779B97F4A7C15
+			for _, w := range key {
+				h = mix(h ^ w)
+			}
+			c := config{tag, string(wordsBytes(key))}
+			got := s.insert(h, tag, key)
+			require.NotEqual(t, full, got)
+			assert.Equal(t, !want[c], got == added, "round %d, insertion %d", round, i)
+			want[c] = true
+			if firstChunk == nil {
+				firstChunk = &s.chunks[0][0]
+			}
 		}
-		tag := uint64(rng.IntN(50))
-		h := tag * 0x9E3779B97F4A7C15
-		for _, w := range key {
-			h = mix(h ^ w)
-		}
-		c := config{tag, string(wordsBytes(key))}
-		got := s.insert(h, tag, key)
-		require.NotEqual(t, full, got)
-		assert.Equal(t, !want[c], got == added, "insertion %d", i)
-		want[c] = true
-		if firstChunk == nil {
-			firstChunk = &s.chunks[0][0]
-		}
+		assert.Equal(t, len(want), s.count, "round %d", round)
+		assert.Same(t, firstChunk, &s.chunks[0][0], "round %d: chunks never move", round)
+		assert.Positive(t, acct.held)
 	}
-	assert.Equal(t, len(want), s.count)
-	assert.Same(t, firstChunk, &s.chunks[0][0], "chunks never move")
-	assert.Positive(t, acct.held)
 }
 
 // TestConfigSetBudget checks that an insertion the budget cannot hold is

@@ -12,6 +12,7 @@ import "sort"
 // head sentinel; -1 ends the list.
 type entryList struct {
 	next, prev []int32
+	order      []int32 // scratch for sorting the entries
 }
 
 // entryHead is the sentinel's id in a list of n operations.
@@ -21,8 +22,16 @@ func entryHead(n int) int32 { return int32(2 * n) }
 // come first, so an operation called at the very time another returns
 // counts as concurrent with it.
 func newEntryList(ops []*Op) *entryList {
+	l := &entryList{}
+	l.reset(ops)
+	return l
+}
+
+// reset makes l the list of ops, reusing its memory.
+func (l *entryList) reset(ops []*Op) {
 	n := len(ops)
-	order := make([]int32, 2*n)
+	l.order = resize(l.order, 2*n)
+	order := l.order
 	for i := range order {
 		order[i] = int32(i)
 	}
@@ -39,14 +48,24 @@ func newEntryList(ops []*Op) *entryList {
 		}
 		return order[a]&1 < order[b]&1
 	})
-	l := &entryList{next: make([]int32, 2*n+1), prev: make([]int32, 2*n+1)}
+	l.next, l.prev = resize(l.next, 2*n+1), resize(l.prev, 2*n+1)
 	last := entryHead(n)
 	for _, e := range order {
 		l.next[last], l.prev[e] = e, last
 		last = e
 	}
 	l.next[last] = -1
-	return l
+}
+
+// resize returns s with length n, reusing its array when large enough;
+// the elements are not cleared. An array that is reused but too small is
+// replaced by one at least twice as large: checkAll gives a worker its
+// partitions smallest first, so each is a little larger than the last.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, max(n, 2*cap(s)))
+	}
+	return s[:n]
 }
 
 // first is the first entry after the head.

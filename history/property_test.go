@@ -291,6 +291,32 @@ func TestSearchAgainstBruteForce(t *testing.T) {
 	}
 }
 
+// TestSearchScratchReuse runs searches one after the other in one scratch,
+// as a worker does, on random histories of varying lengths (the memory
+// shrinks and grows), and compares every result with a search in fresh
+// memory.
+func TestSearchScratchReuse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, model := range Models {
+		spec, err := Builtin(model)
+		require.NoError(t, err)
+		x := &scratch{}
+		for trial := range 150 {
+			unique := (model == "queue" || model == "stack") && trial%2 == 0
+			ops := genHistory(rng, spec, 2+rng.IntN(40), 1, unique, trial%4 == 0)
+			if trial%2 == 0 {
+				if ops = mutate(rng, ops); !valid(ops, spec) {
+					continue
+				}
+			}
+			group := seq(len(ops))
+			want := search(ops, group, spec, stop{}, nil)
+			got := search(ops, group, spec, stop{}, x)
+			require.Equal(t, want, got, "%s trial %d\n%s", model, trial, dump(ops))
+		}
+	}
+}
+
 // TestQueuePatternsAgainstSearch cross-checks the polynomial bad-pattern
 // procedure with the general search and the brute force, on complete queue
 // histories with unique values.
@@ -313,7 +339,7 @@ func TestQueuePatternsAgainstSearch(t *testing.T) {
 		if !ok {
 			continue // a mutation made the history incomplete or the values repeated
 		}
-		gen := search(ops, seq(len(ops)), spec, stop{})
+		gen := search(ops, seq(len(ops)), spec, stop{}, nil)
 		require.Equal(t, gen.verdict == Linearizable, v == nil, "trial %d: patterns %v vs search\n%s", trial, v, dump(ops))
 		if n <= 7 {
 			require.Equal(t, bruteForce(ops, spec), v == nil, "trial %d\n%s", trial, dump(ops))
@@ -362,7 +388,7 @@ func TestStackPeelAgainstSearch(t *testing.T) {
 		if !ok {
 			continue // a mutation made the history incomplete or the values repeated
 		}
-		gen := search(ops, seq(len(ops)), spec, stop{}).verdict == Linearizable
+		gen := search(ops, seq(len(ops)), spec, stop{}, nil).verdict == Linearizable
 		if n <= bruteN {
 			require.Equal(t, bruteForce(ops, spec), gen, "trial %d: search vs brute force\n%s", trial, dump(ops))
 		}
@@ -748,7 +774,7 @@ func TestStackPendingPushes(t *testing.T) {
 			continue // repeated values after a mutation
 		}
 		want := bruteForce(ops, spec)
-		require.Equal(t, search(ops, seq(len(ops)), spec, stop{}).verdict == Linearizable, want, "trial %d\n%s", trial, dump(ops))
+		require.Equal(t, search(ops, seq(len(ops)), spec, stop{}, nil).verdict == Linearizable, want, "trial %d\n%s", trial, dump(ops))
 		require.Equal(t, want, v == nil, "trial %d: %v\n%s", trial, v, dump(ops))
 		if v != nil {
 			for _, i := range v.ops {

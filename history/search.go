@@ -1,6 +1,7 @@
 package history
 
 import (
+	"slices"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -87,8 +88,8 @@ func (s *stop) limitHit(acct *account) (Limit, bool) {
 
 // search decides whether the operations of group (indices into all, all
 // acting on one object of spec) are linearizable; the indices of the result
-// are positions in group.
-func search(all []Op, group []int, spec Spec, st stop) searchResult {
+// are positions in group. It works in the memory of x (nil: fresh memory).
+func search(all []Op, group []int, spec Spec, st stop, x *scratch) searchResult {
 	// Number the operations in call order (see the file comment); the
 	// result is mapped back at the end. The search sees the operations
 	// through pointers: copying a partition's operations (120 bytes each)
@@ -101,14 +102,18 @@ func search(all []Op, group []int, spec Spec, st stop) searchResult {
 			break
 		}
 	}
-	sorted := make([]*Op, len(group))
+	if x == nil {
+		x = &scratch{}
+	}
+	x.sorted = resize(x.sorted, len(group))
+	sorted := x.sorted
 	for k, i := range group {
 		if byCall != nil {
 			i = group[byCall[k]]
 		}
 		sorted[k] = &all[i]
 	}
-	res := searchSorted(sorted, spec, st)
+	res := searchSorted(sorted, spec, st, x)
 	if byCall != nil {
 		for k, i := range res.prefix {
 			res.prefix[k] = byCall[i]
@@ -151,9 +156,16 @@ type searchState struct {
 	key       []uint64 // the memo key, rebuilt for each insertion
 }
 
-func newSearchState(ops []*Op) *searchState {
+// reset makes s the start of a search of ops (nothing linearized),
+// reusing its memory.
+func (s *searchState) reset(ops []*Op) {
 	n := len(ops)
-	s := &searchState{ops: ops, linearized: make([]uint64, (n+63)/64), pendingBefore: make([]int32, n+1), zobrist: make([]uint64, n), top: -1}
+	s.ops, s.hash, s.top, s.remaining, s.key = ops, 0, -1, 0, s.key[:0]
+	s.linearized = resize(s.linearized, (n+63)/64)
+	clear(s.linearized)
+	s.pendingBefore = resize(s.pendingBefore, n+1)
+	s.pendingBefore[0] = 0
+	s.zobrist = resize(s.zobrist, n)
 	x := uint64(0x9E3779B97F4A7C15)
 	for i := range ops {
 		s.zobrist[i] = splitmix(&x)
@@ -164,10 +176,10 @@ func newSearchState(ops []*Op) *searchState {
 			s.remaining++
 		}
 	}
-	s.tookEffect = make([]uint64, (s.pendingBefore[n]+63)/64)
+	s.tookEffect = resize(s.tookEffect, int(s.pendingBefore[n]+63)/64)
+	clear(s.tookEffect)
 	s.base = int32(n)
 	s.advanceBase(0)
-	return s
 }
 
 func (s *searchState) isSet(i int32) bool { return s.linearized[i>>6]&(1<<(i&63)) != 0 }
@@ -209,22 +221,45 @@ func (s *searchState) memoKey() []uint64 {
 	return key
 }
 
-// searchSorted is search on operations numbered in call order.
-func searchSorted(ops []*Op, spec Spec, st stop) searchResult {
+// scratch is the memory a search leaves to the next search on the same
+// worker (checkAll). A kv history is many small partitions, and
+// allocating each search's memo, step cache and entry list anew made most
+// of a small run's allocation, hence of its peak: the garbage collector
+// lets the heap grow to 4 MB before its first cycle.
+type scratch struct {
+	state  searchState
+	list   entryList
+	memo   configSet
+	cache  stepCache
+	path   []step
+	sorted []*Op // the operations in call order
+}
+
+// searchSorted is search on operations numbered in call order, in the
+// memory of x (nil: fresh memory).
+func searchSorted(ops []*Op, spec Spec, st stop, x *scratch) searchResult {
+	if x == nil {
+		x = &scratch{}
+	}
 	res := searchResult{stuck: -1}
-	s := newSearchState(ops)
+	s := &x.state
+	s.reset(ops)
 	if s.remaining == 0 {
 		res.verdict = Linearizable
 		return res
 	}
 	acct := &account{b: st.budget}
 	defer acct.close()
-	list := newEntryList(ops)
+	list := &x.list
+	list.reset(ops)
 	acct.charge(int64(len(ops)) * 40) // the list, the bits, the hashes
-	memo := newConfigSet(acct)
-	cache := newStepCache(spec, acct)
+	memo := &x.memo
+	memo.reset(acct)
+	cache := &x.cache
+	cache.reset(spec, acct)
 	state := cache.intern(spec.Init())
-	path := make([]step, 0, len(ops))
+	path := slices.Grow(x.path[:0], len(ops))
+	defer func() { x.path = path[:0] }()
 	// keepPrefix records the path as the longest linearizable prefix when
 	// it is one, with the operation it could not be extended by. The first
 	// agree entries of the recorded prefix are still those of the path, so
@@ -287,7 +322,7 @@ func searchSorted(ops []*Op, spec Spec, st stop) searchResult {
 			list.lift(e)
 			if !ops[i].IsPending() {
 				if s.remaining--; s.remaining == 0 {
-					res.verdict, res.stuck, res.state, res.prefix = Linearizable, -1, "", res.prefix[:0]
+					res.verdict, res.stuck, res.state, res.prefix = Linearizable, -1, "", slices.Grow(res.prefix[:0], len(path))
 					for _, f := range path { // the witness
 						res.prefix = append(res.prefix, int(f.entry>>1))
 					}

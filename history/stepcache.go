@@ -14,9 +14,24 @@ type stepCache struct {
 }
 
 func newStepCache(spec Spec, acct *account) *stepCache {
-	c := &stepCache{spec: spec, ids: map[string]int32{}, keys: make([]uint64, 1024), vals: make([]int32, 1024), acct: acct}
-	acct.charge(1024 * 12)
+	c := &stepCache{}
+	c.reset(spec, acct)
 	return c
+}
+
+// reset empties the cache for a new search charged to acct, keeping its
+// table (charged to acct) and the room of its map.
+func (c *stepCache) reset(spec Spec, acct *account) {
+	if c.keys == nil {
+		c.ids, c.keys, c.vals = map[string]int32{}, make([]uint64, 1024), make([]int32, 1024)
+	} else {
+		clear(c.ids)
+		clear(c.keys)
+		clear(c.states) // let the old states go
+		c.states = c.states[:0]
+	}
+	c.spec, c.count, c.acct = spec, 0, acct
+	acct.charge(int64(len(c.keys)) * 12)
 }
 
 // stateCost estimates the bytes one interned state holds: the string, its
