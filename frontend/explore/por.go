@@ -35,10 +35,13 @@ package explore
 //
 // The locations (a bit set each): every slot of the shared variables,
 // array elements one by one (an element is precise when the index is a
-// constant or tid, resolved per thread: A[tid] of thread t is the
-// element t, which no other thread touches when the array is only ever
-// indexed by tid, so steps on such thread-private slots are independent
-// of everything); one location per heap field index (all nodes and heap
+// constant or the thread's own id — tid, or a local that only ever holds
+// tid — resolved per thread: A[tid] of thread t is the element t, and
+// RL[tid][i] of a [thread][n] array is in row t, which no other thread
+// touches when the array's rows are only ever indexed by their owners, so
+// steps on such thread-private slots are independent of everything; an
+// index the analysis cannot resolve, such as the j of `for j in others`,
+// stands for every element); one location per heap field index (all nodes and heap
 // types together); and one location heap for the heap's shape. heap is
 // read by the two things that depend on which nodes are referenced from
 // where: the privacy test of ▶p instructions (machine.private: whether a
@@ -103,8 +106,9 @@ type porAnalysis struct {
 	b        Bounds
 	explicit bool
 	nlocs    int
-	heap     int // the heap-shape location
-	fields   int // the first field location
+	heap     int    // the heap-shape location
+	fields   int    // the first field location
+	own      uint64 // the local slots that hold the thread's own id (ownLocals)
 	// step[t][pc]: what the step of thread t from pc may touch; stepPriv:
 	// whether it may test privacy (then t is never the ample thread).
 	step     [][]footprint
@@ -125,7 +129,7 @@ func newPOR(p *program, b Bounds, allowed [][]bool, explicit bool) *porAnalysis 
 	for _, n := range p.lay.nfields {
 		maxFields = max(maxFields, n)
 	}
-	a := &porAnalysis{p: p, b: b, explicit: explicit, fields: int(p.lay.nshared)}
+	a := &porAnalysis{p: p, b: b, explicit: explicit, fields: int(p.lay.nshared), own: ownLocals(p)}
 	a.heap = a.fields + int(maxFields)
 	a.nlocs = a.heap + 1
 	n := len(p.code)
@@ -240,11 +244,19 @@ func (a *porAnalysis) read(f *footprint, t int, e *expr) {
 	case eShared, eElem, eField:
 		lo, hi := a.location(f, t, e)
 		setBits(f.reads, lo, hi)
-	case eUnary:
+	case eUnary, eIs, eAs, eLocalElem:
+		// A node's type never changes while it is referenced (eIs, eAs);
+		// a local array's element is the thread's own: only the operands
+		// may touch shared state.
 		a.read(f, t, e.a)
-	case eBinary:
+	case eBinary, eThreadsLeft, ePickThread, eAddThread:
+		// The loops over threads work on the thread's visited-set local.
 		a.read(f, t, e.a)
 		a.read(f, t, e.b)
+	case ePack:
+		for _, x := range e.list {
+			a.read(f, t, x)
+		}
 	case eCas:
 		lo, hi := a.location(f, t, e.a)
 		setBits(f.reads, lo, hi)
@@ -287,6 +299,8 @@ func (a *porAnalysis) write(f *footprint, t int, e *expr) {
 	}
 	switch e.k {
 	case eLocal:
+	case eLocalElem:
+		a.read(f, t, e.a)
 	case eShared, eElem, eField:
 		lo, hi := a.location(f, t, e)
 		setBits(f.writes, lo, hi)
@@ -297,38 +311,116 @@ func (a *porAnalysis) write(f *footprint, t int, e *expr) {
 
 // location returns the locations [lo, hi) that e (a shared variable, an
 // array element or a field) may denote for thread t, adding what its
-// address reads.
+// address reads. An element is one location when its indices are known
+// (constants, or values that are t's own id: see ownLocals); a per-thread
+// array's row indexed by t's own id is the row's locations, so that a
+// [thread] or [thread][n] array indexed by tid is private to each thread.
 func (a *porAnalysis) location(f *footprint, t int, e *expr) (int, int) {
 	switch e.k {
 	case eShared:
 		return int(e.v), int(e.v) + 1
 	case eElem:
 		a.read(f, t, e.a)
+		a.read(f, t, e.b)
 		if !e.shared { // not a shared array: the thread's own slots
 			return 0, 0
 		}
-		if e.b != nil { // an index form this analysis does not know
-			f.opaque = true
-			return 0, 0
-		}
-		i := int32(-1)
-		switch e.a.k {
-		case eConst:
-			i = e.a.v - e.lo
-		case eTid:
-			i = int32(t) + 1 - e.lo
-		}
 		stride := max(e.stride, 1) // an array of words: slots per element
-		if i >= 0 && i < e.n {
+		whole := [2]int{int(e.v), int(e.v + e.n*max(e.n2, 1)*stride)}
+		i, ok := a.index(t, e.a, e.lo, e.n)
+		switch {
+		case !ok:
+			return whole[0], whole[1]
+		case e.b == nil:
 			return int(e.v + i*stride), int(e.v+i*stride) + 1
 		}
-		return int(e.v), int(e.v+(e.n-1)*stride) + 1
+		row := e.v + i*e.n2*stride
+		if j, ok := a.index(t, e.b, e.lo2, e.n2); ok {
+			return int(row + j*stride), int(row+j*stride) + 1
+		}
+		return int(row), int(row + e.n2*stride)
 	case eField:
 		a.read(f, t, e.a)
 		return a.fields + int(e.v), a.fields + int(e.v) + 1
 	}
 	f.opaque = true
 	return 0, 0
+}
+
+// index returns the position in [0, n) that index expression x has for
+// thread t in a dimension starting at lo, when the analysis knows it: a
+// constant, or thread t's own id (tid, or a local that only ever holds
+// it) within range; otherwise the caller takes every element.
+func (a *porAnalysis) index(t int, x *expr, lo, n int32) (int32, bool) {
+	var i int32
+	switch {
+	case x.k == eConst:
+		i = x.v - lo
+	case x.k == eTid || x.k == eLocal && a.own&(1<<uint(x.v)) != 0:
+		i = int32(t) + 1 - lo
+	default:
+		return 0, false
+	}
+	return i, i >= 0 && i < n
+}
+
+// ownLocals returns the local slots that only ever hold the running
+// thread's own id or no thread (0): every store into them is of tid, of
+// 0 or of another such slot, and no method's argument lands in them (a
+// fixpoint from all slots down). `var me thread = tid` makes me one, so
+// that RL[me][i] is as private to the thread as RL[tid][i].
+func ownLocals(p *program) uint64 {
+	params := 0
+	for _, m := range p.methods {
+		params = max(params, len(m.params))
+	}
+	own := ^uint64(0)
+	if params < 64 {
+		own <<= uint(params)
+	} else {
+		own = 0
+	}
+	holdsOwn := func(x *expr) bool {
+		return x.k == eTid || x.k == eConst && x.v == 0 || x.k == eLocal && own&(1<<uint(x.v)) != 0
+	}
+	for changed := true; changed; {
+		changed = false
+		drop := func(lo, hi int32) {
+			for s := lo; s < hi && s < 64; s++ {
+				if own&(1<<uint(s)) != 0 {
+					own &^= 1 << uint(s)
+					changed = true
+				}
+			}
+		}
+		for pc := range p.code {
+			in := &p.code[pc]
+			ls, xs := in.targets(), in.values()
+			for k, l := range ls {
+				switch {
+				case l.k == eLocal && (len(xs) != len(ls) || !holdsOwn(xs[k])):
+					drop(l.v, l.v+1)
+				case l.k == eLocalElem:
+					drop(l.v, l.v+l.n*max(l.stride, 1))
+				}
+			}
+			for _, x := range xs {
+				walkExpr(x, func(e *expr) {
+					switch {
+					case e.k == eCas && e.a.k == eLocal:
+						drop(e.a.v, e.a.v+1)
+					case e.k == eCasWord:
+						for _, l := range e.list[:len(e.list)/3] {
+							if l.k == eLocal {
+								drop(l.v, l.v+1)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+	return own
 }
 
 // stepFootprint is the union of the footprints of the instructions that a

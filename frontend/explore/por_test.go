@@ -2,11 +2,13 @@ package explore
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/linbis/linbis/frontend/check"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -90,25 +92,35 @@ func checkDiamond(t *testing.T, st *stepper, what string, cur []int32, th, u int
 }
 
 // TestPORIndependence holds the partial-order reduction's independence to
-// the semantics, on random reachable states of every bundled model in
-// both heap modes: where choose takes a thread t, its successors are all
-// τ, and t's step commutes with every step of every other thread, not
-// only at the state but along random walks of the other threads from it
-// (C1: nothing the others may do before t moves depends on t's step).
+// the semantics, on random reachable states of every bundled model and of
+// perThread and porForms (the per-thread forms, words, unions, local
+// arrays, tuples) in both heap modes: where choose takes a thread t, its
+// successors are all τ, and t's step commutes with every step of every
+// other thread, not only at the state but along random walks of the
+// other threads from it (C1: nothing the others may do before t moves
+// depends on t's step).
 func TestPORIndependence(t *testing.T) {
 	files, err := filepath.Glob("../examples/*.lin")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
+	progs := map[string]*check.Program{
+		"per-thread": parseSource(t, "per-thread.lin", perThread),
+		"por-forms":  parseSource(t, "por-forms.lin", porForms),
+	}
+	for _, file := range files {
+		progs[filepath.Base(file)] = parseFile(t, file)
+	}
 	walks := 60
 	if testing.Short() {
 		walks = 15
 	}
 	var ample, diamonds int
-	for _, file := range files {
-		prog := parseFile(t, file)
+	perModel := map[string]int{}
+	for _, name := range slices.Sorted(maps.Keys(progs)) {
+		prog := progs[name]
 		for _, b := range []Bounds{{Threads: 3, Ops: 1, Values: []int{1, 2}}, {Threads: 2, Ops: 2, Values: []int{1, 2}}} {
 			for _, explicit := range []bool{false, true} {
-				what := fmt.Sprintf("%s %d/%d explicit=%v", filepath.Base(file), b.Threads, b.Ops, explicit)
+				what := fmt.Sprintf("%s %d/%d explicit=%v", name, b.Threads, b.Ops, explicit)
 				x, err := newExplorer(prog, prog.Impl, b, Options{Explicit: explicit, Workers: 1})
 				require.NoError(t, err, what)
 				init, err := x.initialState()
@@ -117,7 +129,7 @@ func TestPORIndependence(t *testing.T) {
 				}
 				a := newPOR(x.p, b, x.allowed, x.o.Explicit)
 				st := x.newStepper()
-				r := rand.New(rand.NewPCG(uint64(len(file)), uint64(b.Ops)))
+				r := rand.New(rand.NewPCG(uint64(len(name)), uint64(b.Ops)))
 				for range walks {
 					cur := slices.Clone(init)
 					for range 4 + r.IntN(30) {
@@ -127,6 +139,7 @@ func TestPORIndependence(t *testing.T) {
 						th := a.choose(cur, st.blk.succs)
 						if th >= 0 {
 							ample++
+							perModel[name]++
 							diamonds += checkAmple(t, r, st, what, cur, th)
 						}
 						all, _ := porSuccessors(st, cur)
@@ -136,9 +149,44 @@ func TestPORIndependence(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d ample states, %d diamonds checked", ample, diamonds)
+	t.Logf("%d ample states, %d diamonds checked; ample states by model: %v", ample, diamonds, perModel)
 	assert.Greater(t, ample, 100, "the reduction takes ample sets on the bundled models")
+	assert.Greater(t, perModel["por-forms"], 20, "steps on a thread's own rows (tid, a local holding tid), local arrays, unions and tuples are independent")
 }
+
+// porForms has steps that touch only the running thread's own data,
+// through the forms whose footprints are precise: rows of [thread],
+// [thread][n] and [thread][thread] arrays indexed by tid or by a local
+// that only ever holds tid, local arrays, type tests and conversions of
+// a union reference, a tuple result; and steps that are not independent
+// (a loop over the other threads' rows, a shared counter).
+const porForms = `object Rows {
+  heap Val { v int }
+  heap Box { n int }
+  shared Slot [thread] ref Val | Box = null
+  shared Log [thread][2] int
+  shared Peer [thread][thread] int
+  shared X int = 0
+  method work(v int) (bool, int(0..3)) {
+    var me thread = tid
+    Log[me][0] = v
+    Log[tid][1] = Log[me][0] + 1
+    Peer[me][me] = 1
+    Slot[me] = new Val{v: v}
+    var loc [2] int
+    loc[1] = Log[me][1]
+    var s ref Val | Box = Slot[tid]
+    ok := s is Val
+    w := s as Val
+    loc[0] = w.v
+    for j in others { c := Log[j][0]; Peer[me][j] = c }
+    t := X
+    X = t + 1
+    return ok, loc[1]
+  }
+}
+spec auto
+`
 
 // checkAmple checks the ample thread th of cur: its successors are τ and
 // its step commutes with the other threads' steps at cur and along a
