@@ -7,10 +7,12 @@
 //
 // Each case runs `linbis verify --json` in a child process (built once from
 // this module), so that a timeout can stop it and its peak memory is the
-// kernel's figure. Four runs per case: generation alone (`linbis compile`,
-// for its peak memory), bisimulation, refinement with antichains,
-// refinement without. When a case's bisimulation run hits the
-// timeout or a limit, the larger cases of the same series are skipped.
+// kernel's figure. The runs per case: the on-the-fly method with every
+// reduction, with none, with symmetry alone and with partial-order
+// reduction alone (--reduce all|none|symmetry|por), generation alone
+// (`linbis compile`, for its peak memory), bisimulation, refinement with
+// antichains, refinement without. When a case's run hits the timeout or a
+// limit, the larger cases of the same series are skipped for that method.
 package main
 
 import (
@@ -40,7 +42,7 @@ func main() {
 			&cli.IntFlag{Name: "max-states", Value: 25_000_000, Usage: "per LTS; a case above it is skipped (the bisimulation of 25 M states needs about 15 GiB)"},
 			&cli.StringFlag{Name: "out", Value: "benchmarks/out", Usage: "output folder"},
 			&cli.BoolFlag{Name: "no-refine", Usage: "skip the refinement runs"},
-			&cli.BoolFlag{Name: "no-fly", Usage: "skip the on-the-fly runs (--method fly, with every reduction and with none)"},
+			&cli.BoolFlag{Name: "no-fly", Usage: "skip the on-the-fly runs (--method fly with every reduction, none, symmetry alone, partial-order alone)"},
 			&cli.StringFlag{Name: "from-csv", Usage: "measure nothing: draw results.md and results.png again from this results.csv into --out"},
 		},
 		Action: func(c *cli.Context) error {
@@ -126,32 +128,31 @@ func Run(cases []Case, cfg Config) ([]*Row, error) {
 	logf("machine: %s", machine)
 	var rows []*Row
 	gaveUp := map[string]int{} // series (model, threads) -> smallest ops that timed out
-	// The same for the on-the-fly runs, which go further.
-	flyGaveUp, flyNoneGaveUp := map[string]int{}, map[string]int{}
+	// The same for each on-the-fly mode, which goes further.
+	var flyGaveUp [len(flyModes)]map[string]int
+	for i := range flyGaveUp {
+		flyGaveUp[i] = map[string]int{}
+	}
 	for _, c := range cases {
 		row := newRow(c)
 		rows = append(rows, row)
 		series := fmt.Sprintf("%s/%d/%s", c.Model, c.Threads, strings.Join(c.Extra, " "))
-		if limit, ok := gaveUp[series]; ok && c.Ops > limit && (!cfg.Fly || flyGaveUp[series] > 0) {
+		if limit, ok := gaveUp[series]; ok && c.Ops > limit && (!cfg.Fly || flyGaveUp[0][series] > 0) {
 			row.Notes = append(row.Notes, fmt.Sprintf("skipped: %d/%d hit a limit", c.Threads, limit))
 			logf("%-12s %d/%d skipped", c.Model, c.Threads, c.Ops)
 			continue
 		}
 		if cfg.Fly {
-			// On the fly, with every reduction and with none: no LTS is
-			// built, so this runs where generation would not fit.
-			if _, skip := flyGaveUp[series]; !skip {
-				fly := runVerify(bin, c, cfg, "--method", "fly", "--reduce", "all")
-				row.fill(fly, "fly")
-				if fly.report == nil {
-					flyGaveUp[series] = c.Ops
+			// On the fly, with every reduction, none, and each alone: no
+			// LTS is built, so this runs where generation would not fit.
+			for i, m := range flyModes {
+				if _, skip := flyGaveUp[i][series]; skip {
+					continue
 				}
-			}
-			if _, skip := flyNoneGaveUp[series]; !skip {
-				none := runVerify(bin, c, cfg, "--method", "fly", "--reduce", "none")
-				row.fill(none, "fly-none")
-				if none.report == nil {
-					flyNoneGaveUp[series] = c.Ops
+				x := runVerify(bin, c, cfg, "--method", "fly", "--reduce", m.reduce)
+				row.fill(x, m.name)
+				if x.report == nil {
+					flyGaveUp[i][series] = c.Ops
 				}
 			}
 		}
@@ -161,7 +162,7 @@ func Run(cases []Case, cfg Config) ([]*Row, error) {
 			row.Notes = append(row.Notes, "generate: "+gen.err.Error())
 			gaveUp[series] = c.Ops
 			row.checkVerdicts()
-			logf("%-12s %d/%d  fly %.2fs  %s", c.Model, c.Threads, c.Ops, row.FlySeconds, strings.Join(row.Notes, "; "))
+			logf("%-12s %d/%d  fly %.2fs  %s", c.Model, c.Threads, c.Ops, row.Fly[0].Seconds, strings.Join(row.Notes, "; "))
 			continue
 		}
 		row.GenPeakMiB = gen.peakMiB
@@ -269,15 +270,14 @@ func (r *Row) fill(x *run, method string) {
 		if r.Linearizable == "" || r.Linearizable == "unknown" {
 			r.Linearizable = string(v.Linearizable)
 		}
-	case "fly", "fly-none":
+	case "fly", "fly-none", "fly-symmetry", "fly-por":
 		if v.OnTheFly == nil {
 			break
 		}
-		seconds, peak, states, pairs := x.stage("on-the-fly"), x.peakMiB, v.OnTheFly.States, v.OnTheFly.Pairs
-		if method == "fly" {
-			r.FlySeconds, r.FlyPeakMiB, r.FlyStates, r.FlyPairs = seconds, peak, states, pairs
-		} else {
-			r.FlyNoneSeconds, r.FlyNonePeakMiB, r.FlyNoneStates, r.FlyNonePairs = seconds, peak, states, pairs
+		for i, m := range flyModes {
+			if m.name == method {
+				r.Fly[i] = FlyRun{Seconds: x.stage("on-the-fly"), PeakMiB: x.peakMiB, States: v.OnTheFly.States, Pairs: v.OnTheFly.Pairs}
+			}
 		}
 		if r.Linearizable == "" || r.Linearizable == "unknown" {
 			r.Linearizable = string(v.Linearizable)

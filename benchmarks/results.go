@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -24,30 +25,53 @@ type Row struct {
 	RefineNoACSeconds           float64
 	RefineNoACPeakMiB           float64
 	RefineNoACPairs             int64
-	// The on-the-fly method with every reduction (Fly) and with none
-	// (FlyNone): time, peak memory, implementation states and product
-	// pairs stored.
-	FlySeconds, FlyPeakMiB         float64
-	FlyStates, FlyPairs            int64
-	FlyNoneSeconds, FlyNonePeakMiB float64
-	FlyNoneStates, FlyNonePairs    int64
-	Bisimilar, Refines             string
-	Linearizable, LockFree         string
+	// Fly: the on-the-fly method under each of flyModes (every
+	// reduction, none, symmetry alone, partial-order alone), in that
+	// order.
+	Fly                    [len(flyModes)]FlyRun
+	Bisimilar, Refines     string
+	Linearizable, LockFree string
 	// VerdictOK is "ok" when our verdicts match the literature, "MISMATCH"
 	// when they differ, "" when there is nothing to compare.
 	VerdictOK string
 	Notes     []string
 }
 
+// FlyRun is one on-the-fly run's measurements (-1: not measured).
+type FlyRun struct {
+	Seconds, PeakMiB float64
+	States, Pairs    int64 // implementation states and product pairs stored
+}
+
+// flyModes are the on-the-fly runs of a case: the name used in notes, the
+// --reduce value and the prefix of the CSV columns.
+var flyModes = [...]struct{ name, reduce, column string }{
+	{"fly", "all", "fly"},
+	{"fly-none", "none", "fly_none"},
+	{"fly-symmetry", "symmetry", "fly_symmetry"},
+	{"fly-por", "por", "fly_por"},
+}
+
 // columns are the CSV header; values renders a row in the same order.
-var columns = []string{
+var columns = slices.Concat([]string{
 	"grid", "model", "label", "threads", "ops",
 	"impl_states", "impl_transitions", "spec_states", "spec_transitions", "impl_quotient_states", "spec_quotient_states",
 	"generate_s", "generate_peak_mib", "bisim_s", "bisim_peak_mib", "refine_s", "refine_peak_mib", "refine_pairs",
-	"refine_noantichain_s", "refine_noantichain_peak_mib", "refine_noantichain_pairs",
-	"fly_s", "fly_peak_mib", "fly_states", "fly_pairs", "fly_none_s", "fly_none_peak_mib", "fly_none_states", "fly_none_pairs",
-	"bisimilar", "refines", "linearizable", "lock_free", "expected_linearizable", "expected_lock_free", "verdict_check",
-	"paper_spec_states", "paper_impl_states", "paper_bisim_s", "paper_refine_s", "paper_source", "notes",
+	"refine_noantichain_s", "refine_noantichain_peak_mib", "refine_noantichain_pairs"},
+	flyColumns(),
+	[]string{"bisimilar", "refines", "linearizable", "lock_free", "expected_linearizable", "expected_lock_free", "verdict_check",
+		"paper_spec_states", "paper_impl_states", "paper_bisim_s", "paper_refine_s", "paper_source", "notes"},
+)
+
+// flyColumns are the four columns of each on-the-fly mode. They are
+// optional in a results.csv read back: the files committed before a mode
+// existed lack its columns, and redraw leaves it unmeasured.
+func flyColumns() []string {
+	var cols []string
+	for _, m := range flyModes {
+		cols = append(cols, m.column+"_s", m.column+"_peak_mib", m.column+"_states", m.column+"_pairs")
+	}
+	return cols
 }
 
 func num(v int64) string {
@@ -73,24 +97,29 @@ func gib(mib float64) string {
 }
 
 func (r *Row) values() []string {
-	return []string{
+	v := []string{
 		r.Grid, r.Model, r.Label, strconv.Itoa(r.Threads), strconv.Itoa(r.Ops),
 		num(r.ImplStates), num(r.ImplTransitions), num(r.SpecStates), num(r.SpecTransitions), num(r.ImplQuotient), num(r.SpecQuotient),
 		secs(r.GenSeconds), secs(r.GenPeakMiB), secs(r.BisimSeconds), secs(r.BisimPeakMiB), secs(r.RefineSeconds), secs(r.RefinePeakMiB), num(r.RefinePairs),
 		secs(r.RefineNoACSeconds), secs(r.RefineNoACPeakMiB), num(r.RefineNoACPairs),
-		secs(r.FlySeconds), secs(r.FlyPeakMiB), num(r.FlyStates), num(r.FlyPairs),
-		secs(r.FlyNoneSeconds), secs(r.FlyNonePeakMiB), num(r.FlyNoneStates), num(r.FlyNonePairs),
-		r.Bisimilar, r.Refines, r.Linearizable, r.LockFree, r.WantLinearizable, r.WantLockFree, r.VerdictOK,
-		r.PaperSpecStates, r.PaperImplStates, r.PaperBisimSeconds, r.PaperRefineSeconds, r.PaperSource, strings.Join(r.Notes, "; "),
 	}
+	for _, f := range r.Fly {
+		v = append(v, secs(f.Seconds), secs(f.PeakMiB), num(f.States), num(f.Pairs))
+	}
+	return append(v,
+		r.Bisimilar, r.Refines, r.Linearizable, r.LockFree, r.WantLinearizable, r.WantLockFree, r.VerdictOK,
+		r.PaperSpecStates, r.PaperImplStates, r.PaperBisimSeconds, r.PaperRefineSeconds, r.PaperSource, strings.Join(r.Notes, "; "))
 }
 
 // newRow starts a row with every measurement unknown (-1).
 func newRow(c Case) *Row {
-	return &Row{Case: c, ImplStates: -1, ImplTransitions: -1, SpecStates: -1, SpecTransitions: -1,
+	r := &Row{Case: c, ImplStates: -1, ImplTransitions: -1, SpecStates: -1, SpecTransitions: -1,
 		ImplQuotient: -1, SpecQuotient: -1, GenSeconds: -1, GenPeakMiB: -1, BisimSeconds: -1, BisimPeakMiB: -1,
-		RefineSeconds: -1, RefinePeakMiB: -1, RefinePairs: -1, RefineNoACSeconds: -1, RefineNoACPeakMiB: -1, RefineNoACPairs: -1,
-		FlySeconds: -1, FlyPeakMiB: -1, FlyStates: -1, FlyPairs: -1, FlyNoneSeconds: -1, FlyNonePeakMiB: -1, FlyNoneStates: -1, FlyNonePairs: -1}
+		RefineSeconds: -1, RefinePeakMiB: -1, RefinePairs: -1, RefineNoACSeconds: -1, RefineNoACPeakMiB: -1, RefineNoACPairs: -1}
+	for i := range r.Fly {
+		r.Fly[i] = FlyRun{Seconds: -1, PeakMiB: -1, States: -1, Pairs: -1}
+	}
+	return r
 }
 
 // checkVerdicts compares our verdicts with the literature's.
@@ -131,8 +160,8 @@ func WriteCSV(w io.Writer, rows []*Row) error {
 func WriteMarkdown(w io.Writer, rows []*Row, machine string) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Machine: %s\n\n", machine)
-	sb.WriteString("| grid | model | #th/#op | spec states | impl states (paper) | quotient impl/spec | gen s | peak GiB gen/bisim | bisim s (paper) | refine s (paper) | refine no-antichain s | pairs | on the fly s (states stored, peak GiB) | unreduced on the fly s (states) | linearizable | lock-free | check | notes |\n")
-	sb.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	sb.WriteString("| grid | model | #th/#op | spec states | impl states (paper) | quotient impl/spec | gen s | peak GiB gen/bisim | bisim s (paper) | refine s (paper) | refine no-antichain s | pairs | on the fly s (states stored, peak GiB) | unreduced on the fly s (states) | symmetry only s (states) | partial-order only s (states) | linearizable | lock-free | check | notes |\n")
+	sb.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	paper := func(ours, theirs string) string {
 		if theirs == "" {
 			return ours
@@ -143,19 +172,22 @@ func WriteMarkdown(w io.Writer, rows []*Row, machine string) error {
 		return ours + " (" + theirs + ")"
 	}
 	for _, r := range rows {
-		fly, flyNone := "", ""
-		if r.FlySeconds >= 0 {
-			fly = fmt.Sprintf("%s (%s, %s)", secs(r.FlySeconds), num(r.FlyStates), gib(r.FlyPeakMiB))
+		var fly [len(flyModes)]string
+		for i, f := range r.Fly {
+			switch {
+			case f.Seconds < 0:
+			case i == 0: // every reduction: with its peak memory
+				fly[i] = fmt.Sprintf("%s (%s, %s)", secs(f.Seconds), num(f.States), gib(f.PeakMiB))
+			default:
+				fly[i] = fmt.Sprintf("%s (%s)", secs(f.Seconds), num(f.States))
+			}
 		}
-		if r.FlyNoneSeconds >= 0 {
-			flyNone = fmt.Sprintf("%s (%s)", secs(r.FlyNoneSeconds), num(r.FlyNoneStates))
-		}
-		fmt.Fprintf(&sb, "| %s | %s | %d/%d | %s | %s | %s/%s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(&sb, "| %s | %s | %d/%d | %s | %s | %s/%s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			r.Grid, r.Label, r.Threads, r.Ops,
 			paper(num(r.SpecStates), r.PaperSpecStates), paper(num(r.ImplStates), r.PaperImplStates),
 			num(r.ImplQuotient), num(r.SpecQuotient), secs(r.GenSeconds), gib(r.GenPeakMiB), gib(r.BisimPeakMiB),
 			paper(secs(r.BisimSeconds), r.PaperBisimSeconds), paper(secs(r.RefineSeconds), r.PaperRefineSeconds),
-			secs(r.RefineNoACSeconds), num(r.RefinePairs), fly, flyNone, r.Linearizable, r.LockFree, r.VerdictOK,
+			secs(r.RefineNoACSeconds), num(r.RefinePairs), fly[0], fly[1], fly[2], fly[3], r.Linearizable, r.LockFree, r.VerdictOK,
 			strings.Join(r.Notes, "; "))
 	}
 	_, err := io.WriteString(w, sb.String())
@@ -169,12 +201,24 @@ func ReadCSV(r io.Reader) ([]*Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(records) == 0 || strings.Join(records[0], ",") != strings.Join(columns, ",") {
-		return nil, fmt.Errorf("not a results.csv: expected the header %s", strings.Join(columns, ","))
+	if len(records) == 0 {
+		return nil, fmt.Errorf("not a results.csv: no header")
+	}
+	header := records[0]
+	optional := flyColumns()
+	for _, name := range header {
+		if !slices.Contains(columns, name) {
+			return nil, fmt.Errorf("not a results.csv: unknown column %q", name)
+		}
+	}
+	for _, name := range columns {
+		if !slices.Contains(header, name) && !slices.Contains(optional, name) {
+			return nil, fmt.Errorf("not a results.csv: no column %q", name)
+		}
 	}
 	var rows []*Row
 	for i, rec := range records[1:] {
-		row, err := parseRow(rec)
+		row, err := parseRow(header, rec)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %v", i+2, err)
 		}
@@ -183,13 +227,14 @@ func ReadCSV(r io.Reader) ([]*Row, error) {
 	return rows, nil
 }
 
-// parseRow is the inverse of Row.values.
-func parseRow(rec []string) (*Row, error) {
-	if len(rec) != len(columns) {
-		return nil, fmt.Errorf("%d fields, expected %d", len(rec), len(columns))
+// parseRow is the inverse of Row.values, for a record under header (a
+// column absent from it is empty: not measured).
+func parseRow(header, rec []string) (*Row, error) {
+	if len(rec) != len(header) {
+		return nil, fmt.Errorf("%d fields, expected %d", len(rec), len(header))
 	}
 	field := map[string]string{}
-	for i, name := range columns {
+	for i, name := range header {
 		field[name] = rec[i]
 	}
 	var firstErr error
@@ -226,11 +271,12 @@ func parseRow(rec []string) (*Row, error) {
 		RefineSeconds: float("refine_s"), RefinePeakMiB: float("refine_peak_mib"), RefinePairs: integer("refine_pairs"),
 		RefineNoACSeconds: float("refine_noantichain_s"), RefineNoACPeakMiB: float("refine_noantichain_peak_mib"),
 		RefineNoACPairs: integer("refine_noantichain_pairs"),
-		FlySeconds:      float("fly_s"), FlyPeakMiB: float("fly_peak_mib"), FlyStates: integer("fly_states"), FlyPairs: integer("fly_pairs"),
-		FlyNoneSeconds: float("fly_none_s"), FlyNonePeakMiB: float("fly_none_peak_mib"), FlyNoneStates: integer("fly_none_states"),
-		FlyNonePairs: integer("fly_none_pairs"),
-		Bisimilar:    field["bisimilar"], Refines: field["refines"], Linearizable: field["linearizable"],
+		Bisimilar:       field["bisimilar"], Refines: field["refines"], Linearizable: field["linearizable"],
 		LockFree: field["lock_free"], VerdictOK: field["verdict_check"]}
+	for i, m := range flyModes {
+		r.Fly[i] = FlyRun{Seconds: float(m.column + "_s"), PeakMiB: float(m.column + "_peak_mib"),
+			States: integer(m.column + "_states"), Pairs: integer(m.column + "_pairs")}
+	}
 	if field["notes"] != "" {
 		r.Notes = strings.Split(field["notes"], "; ")
 	}

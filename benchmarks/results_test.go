@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,6 +73,8 @@ func TestGridsAreWellFormed(t *testing.T) {
 func TestCSVRoundTrip(t *testing.T) {
 	rows := sampleRows()
 	rows[0].Notes = []string{"bisim: a note", "refine: pair limit reached"}
+	rows[0].Fly[2] = FlyRun{Seconds: 0.25, PeakMiB: 12.5, States: 40, Pairs: 61}
+	rows[1].Fly[3] = FlyRun{Seconds: 1.5, PeakMiB: 30, States: 900, Pairs: 1200}
 	var buf bytes.Buffer
 	require.NoError(t, WriteCSV(&buf, rows))
 	back, err := ReadCSV(&buf)
@@ -81,5 +84,41 @@ func TestCSVRoundTrip(t *testing.T) {
 	}
 	assert.Equal(t, rows, back)
 	_, err = ReadCSV(strings.NewReader("a,b\n1,2\n"))
-	assert.ErrorContains(t, err, "not a results.csv")
+	assert.ErrorContains(t, err, "not a results.csv: unknown column \"a\"")
+	_, err = ReadCSV(strings.NewReader("grid,model\nyang,treiber\n"))
+	assert.ErrorContains(t, err, "not a results.csv: no column \"label\"")
+}
+
+// TestCommittedCSVsRedraw reads the committed results, written before
+// some on-the-fly columns existed (the optional ones), and draws them
+// again: the runs they lack are unmeasured, the others kept.
+func TestCommittedCSVsRedraw(t *testing.T) {
+	for _, name := range []string{"RESULTS.csv", "RESULTS-liu.csv"} {
+		f, err := os.Open(name)
+		require.NoError(t, err)
+		header, err := csv.NewReader(f).Read()
+		require.NoError(t, err)
+		_, err = f.Seek(0, 0)
+		require.NoError(t, err)
+		rows, err := ReadCSV(f)
+		f.Close()
+		require.NoError(t, err, name)
+		require.NotEmpty(t, rows, name)
+		for i, m := range flyModes {
+			if !slices.Contains(header, m.column+"_s") {
+				for _, r := range rows {
+					assert.Equal(t, FlyRun{-1, -1, -1, -1}, r.Fly[i], "%s: %s is not measured", name, m.name)
+				}
+			}
+		}
+		assert.Positive(t, rows[0].ImplStates, name)
+		out := t.TempDir()
+		require.NoError(t, redraw(name, out), name)
+		back, err := os.Open(filepath.Join(out, "results.csv"))
+		require.NoError(t, err)
+		again, err := ReadCSV(back)
+		back.Close()
+		require.NoError(t, err)
+		assert.Equal(t, rows, again, "%s: drawn again with every column, the same rows", name)
+	}
 }

@@ -31,11 +31,17 @@ func TestSmokeGrid(t *testing.T) {
 		assert.GreaterOrEqual(t, r.RefineSeconds, 0.0)
 		assert.Positive(t, r.BisimPeakMiB, "peak memory measured")
 		assert.Positive(t, r.GenPeakMiB, "peak memory of the generation measured")
-		assert.GreaterOrEqual(t, r.FlySeconds, 0.0)
-		assert.Positive(t, r.FlyStates)
-		assert.GreaterOrEqual(t, r.FlyNoneStates, r.FlyStates, "a reduction stores no more states")
-		if r.Linearizable == "yes" { // else it stops at the first violation
-			assert.Equal(t, r.ImplStates, r.FlyNoneStates, "unreduced, the on-the-fly search stores the LTS's states")
+		all, none, sym, por := r.Fly[0], r.Fly[1], r.Fly[2], r.Fly[3]
+		for i, f := range r.Fly {
+			assert.GreaterOrEqual(t, f.Seconds, 0.0, flyModes[i].name)
+			assert.Positive(t, f.States, flyModes[i].name)
+		}
+		if r.Linearizable == "yes" { // else each stops at its first violation
+			assert.Equal(t, r.ImplStates, none.States, "unreduced, the on-the-fly search stores the LTS's states")
+			for _, f := range []FlyRun{all, sym, por} {
+				assert.LessOrEqual(t, f.States, none.States, "a reduction stores no more states")
+			}
+			assert.LessOrEqual(t, all.States, sym.States, "partial-order reduction on top of symmetry stores no more states")
 		}
 		for _, n := range r.Notes {
 			assert.NotContains(t, n, "INCONSISTENT")
