@@ -245,20 +245,26 @@ func (f *Formula) write(sb *strings.Builder, nested bool) {
 // and diverge become fixpoints, φ⟨a⟩ψ = μX.(φ ∧ (⟨a⟩ψ ∨ ⟨τ⟩X)) and
 // Δφ = νX.(φ ∧ ⟨τ⟩X).
 func (f *Formula) MCRL2() string {
+	return f.MCRL2Named(func(label string) string { return label })
+}
+
+// MCRL2Named is MCRL2 with every label written as name(label): its mCRL2
+// action (lts.MCRL2Actions.Name) when labels had to be renamed for mCRL2.
+func (f *Formula) MCRL2Named(name func(label string) string) string {
 	var sb strings.Builder
 	vars := 0
-	f.mcrl2(&sb, &vars)
+	f.mcrl2(&sb, &vars, name)
 	return sb.String()
 }
 
-func (f *Formula) mcrl2(sb *strings.Builder, vars *int) {
+func (f *Formula) mcrl2(sb *strings.Builder, vars *int, name func(string) string) {
 	fresh := func() string { *vars++; return fmt.Sprintf("X%d", *vars) }
 	switch f.Op {
 	case OpTrue:
 		sb.WriteString("true")
 	case OpNot:
 		sb.WriteString("!(")
-		f.Args[0].mcrl2(sb, vars)
+		f.Args[0].mcrl2(sb, vars, name)
 		sb.WriteString(")")
 	case OpAnd, OpOr:
 		sep := " && "
@@ -270,29 +276,29 @@ func (f *Formula) mcrl2(sb *strings.Builder, vars *int) {
 			if i > 0 {
 				sb.WriteString(sep)
 			}
-			g.mcrl2(sb, vars)
+			g.mcrl2(sb, vars, name)
 		}
 		sb.WriteByte(')')
 	case OpDiamond:
-		fmt.Fprintf(sb, "<%s>(", f.Label)
-		f.Args[0].mcrl2(sb, vars)
+		fmt.Fprintf(sb, "<%s>(", name(f.Label))
+		f.Args[0].mcrl2(sb, vars, name)
 		sb.WriteString(")")
 	case OpUntil:
 		x := fresh()
 		fmt.Fprintf(sb, "(mu %s . (", x)
-		f.Args[0].mcrl2(sb, vars)
-		fmt.Fprintf(sb, " && (<%s>(", f.Label)
-		f.Args[1].mcrl2(sb, vars)
+		f.Args[0].mcrl2(sb, vars, name)
+		fmt.Fprintf(sb, " && (<%s>(", name(f.Label))
+		f.Args[1].mcrl2(sb, vars, name)
 		sb.WriteString(")")
 		if f.Label == "tau" {
 			sb.WriteString(" || ")
-			f.Args[1].mcrl2(sb, vars)
+			f.Args[1].mcrl2(sb, vars, name)
 		}
 		fmt.Fprintf(sb, " || <tau>%s)))", x)
 	case OpDiverge:
 		x := fresh()
 		fmt.Fprintf(sb, "(nu %s . (", x)
-		f.Args[0].mcrl2(sb, vars)
+		f.Args[0].mcrl2(sb, vars, name)
 		fmt.Fprintf(sb, " && <tau>%s))", x)
 	}
 }

@@ -123,6 +123,12 @@ type FormulaEvidence struct {
 	TraceDistinguishes bool
 	// Explanation says in English what Formula says and what the paths show.
 	Explanation string
+	// Actions names the labels of both LTSs as mCRL2 actions and declares
+	// them, for checking Formula with mCRL2 (WriteMCRL2).
+	Actions *lts.MCRL2Actions
+	// sides are the LTSs compared, for their mCRL2 copies (Export) when
+	// Actions had to rename labels.
+	sides [2]*lts.LTS
 }
 
 // formulaEvidence builds the checked formula (distinguishingFormula), its
@@ -141,7 +147,8 @@ func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rena
 		}
 	}
 	e := &FormulaEvidence{Equivalence: eq, NameA: names[0], NameB: names[1],
-		Formula: f, HoldsIn: side, Holder: names[side], Other: names[1-side]}
+		Formula: f, HoldsIn: side, Holder: names[side], Other: names[1-side],
+		Actions: lts.NewMCRL2Actions(a.Labels, b.Labels), sides: [2]*lts.LTS{a, b}}
 	holder, other := sides[side], sides[1-side]
 	path, marked, loop := witnessPath(holder, newLocalChecker(holder), f)
 	e.Witness = lts.TraceOf(holder, path)
@@ -193,11 +200,16 @@ type FormulaReport struct {
 	// Formula is the tree: {"op":…, "label":…, "args":[…]}.
 	Formula *Formula `json:"formula"`
 	// Text and MCRL2 are the formula in mathematical notation and in
-	// mCRL2's modal μ-calculus.
+	// mCRL2's modal μ-calculus (its labels as MCRL2Renamed says).
 	Text  string `json:"text"`
 	MCRL2 string `json:"mcrl2"`
-	Depth int    `json:"depth"`
-	Size  int    `json:"size"`
+	// MCRL2Declarations declares the sorts and actions of both LTSs' labels
+	// for mCRL2 (lts2pbes --data); MCRL2Renamed maps the labels mCRL2
+	// could not read as they are to the actions that stand for them.
+	MCRL2Declarations string            `json:"mcrl2_declarations"`
+	MCRL2Renamed      map[string]string `json:"mcrl2_renamed,omitempty"`
+	Depth             int               `json:"depth"`
+	Size              int               `json:"size"`
 	// Explanation is the English reading.
 	Explanation string `json:"explanation"`
 	// DistinguishingTrace says whether Witness's visible labels are a
@@ -210,7 +222,8 @@ type FormulaReport struct {
 // Report returns the JSON form of e.
 func (e *FormulaEvidence) Report() *FormulaReport {
 	return &FormulaReport{Equivalence: e.Equivalence.String(), A: e.NameA, B: e.NameB, HoldsIn: string("AB"[e.HoldsIn]),
-		Formula: e.Formula, Text: e.Formula.String(), MCRL2: e.Formula.MCRL2(), Depth: e.Formula.Depth(), Size: e.Formula.Size(),
+		Formula: e.Formula, Text: e.Formula.String(), MCRL2: e.Formula.MCRL2Named(e.Actions.Name),
+		MCRL2Declarations: e.Actions.Declarations(), MCRL2Renamed: e.Actions.Renamed(), Depth: e.Formula.Depth(), Size: e.Formula.Size(),
 		Explanation: e.Explanation, DistinguishingTrace: e.TraceDistinguishes, Witness: e.Witness, OtherPath: e.OtherPath}
 }
 
@@ -239,19 +252,67 @@ func (e *FormulaEvidence) WriteJSON(w io.Writer) error {
 	return enc.Encode(e.Report())
 }
 
-// WriteMCRL2 writes the formula in mCRL2's syntax, with a comment saying
-// where it holds, for checking with mCRL2 (lts2pbes on the .aut files, with
-// the actions declared).
-func (e *FormulaEvidence) WriteMCRL2(w io.Writer) error {
-	_, err := fmt.Fprintf(w, "%% holds in the initial state of %s, not in that of %s (%s bisimilarity)\n%s\n",
-		e.Holder, e.Other, e.Equivalence, e.Formula.MCRL2())
+// MCRL2Files names the files of an mCRL2 check of a formula: the .mcf
+// file, the .mcrl2 declarations, and the .aut files of sides A and B as
+// mCRL2 reads them (copies with renamed labels when MCRL2Renamed is set).
+type MCRL2Files struct {
+	Formula, Declarations string
+	Sides                 [2]string
+}
+
+// WriteMCRL2 writes r's formula as an mCRL2 .mcf file whose comments say
+// where it holds and give the commands that check it with mCRL2's
+// lts2pbes and pbessolve (true on one side, false on the other).
+func (r *FormulaReport) WriteMCRL2(w io.Writer, files MCRL2Files) error {
+	holds, other := 0, 1
+	if r.HoldsIn == "B" {
+		holds, other = 1, 0
+	}
+	names := [2]string{r.A, r.B}
+	_, err := fmt.Fprintf(w, "%% holds in the initial state of %s (%s), not in that of %s (%s bisimilarity).\n"+
+		"%% Check with mCRL2 (paths from where linbis was run; actions declared in %s):\n"+
+		"%%   lts2pbes --data=%s --formula=%s %s | pbessolve   # true\n"+
+		"%%   lts2pbes --data=%s --formula=%s %s | pbessolve   # false\n%s\n",
+		names[holds], r.HoldsIn, names[other], r.Equivalence, files.Declarations,
+		files.Declarations, files.Formula, files.Sides[holds], files.Declarations, files.Formula, files.Sides[other], r.MCRL2)
 	return err
 }
 
+// WriteMCRL2Declarations writes r.MCRL2Declarations, the .mcrl2 file that
+// WriteMCRL2's commands pass to lts2pbes --data.
+func (r *FormulaReport) WriteMCRL2Declarations(w io.Writer) error {
+	_, err := io.WriteString(w, r.MCRL2Declarations)
+	return err
+}
+
+// ExportMCRL2 writes, to dir, base.mcf (the formula, WriteMCRL2) and
+// base.mcrl2 (the declarations), and, when labels had to be renamed for
+// mCRL2, the two LTSs compared with their labels renamed as
+// base-mcrl2-A.aut and base-mcrl2-B.aut; otherwise the commands name the
+// files compared, NameA and NameB being their paths.
+func (e *FormulaEvidence) ExportMCRL2(dir, base string) error {
+	r := e.Report()
+	at := func(name string) string { return filepath.Join(dir, name) }
+	fs := MCRL2Files{Formula: at(base + ".mcf"), Declarations: at(base + ".mcrl2"), Sides: [2]string{e.NameA, e.NameB}}
+	if r.MCRL2Renamed != nil {
+		for i, side := range []string{"A", "B"} {
+			fs.Sides[i] = at(base + "-mcrl2-" + side + ".aut")
+			if err := lts.WriteAutFile(fs.Sides[i], lts.Relabel(e.sides[i], e.Actions.Name)); err != nil {
+				return err
+			}
+		}
+	}
+	if err := files.Create(fs.Declarations, r.WriteMCRL2Declarations); err != nil {
+		return err
+	}
+	return files.Create(fs.Formula, func(w io.Writer) error { return r.WriteMCRL2(w, fs) })
+}
+
 // Export writes, to dir, base.txt (explanation and paths), base.json
-// (Report), base.mcf (mCRL2), and the witnessing paths as base.aut and
-// base.dot (the holder's) and base-other.aut and base-other.dot (the other
-// side's, when it has one), creating dir if needed.
+// (Report), the mCRL2 files of ExportMCRL2, and the witnessing paths as
+// base.aut and base.dot (the holder's) and base-other.aut and
+// base-other.dot (the other side's, when it has one), creating dir if
+// needed.
 func (e *FormulaEvidence) Export(dir, base string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -259,7 +320,6 @@ func (e *FormulaEvidence) Export(dir, base string) error {
 	out := map[string]func(io.Writer) error{
 		base + ".txt":  e.WriteText,
 		base + ".json": e.WriteJSON,
-		base + ".mcf":  e.WriteMCRL2,
 	}
 	paths := map[string]*lts.Trace{base: e.Witness, base + "-other": e.OtherPath}
 	for name, tr := range paths {
@@ -275,7 +335,7 @@ func (e *FormulaEvidence) Export(dir, base string) error {
 			return err
 		}
 	}
-	return nil
+	return e.ExportMCRL2(dir, base)
 }
 
 // proseName names eq for a sentence: "divergence-preserving branching"

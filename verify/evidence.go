@@ -84,14 +84,36 @@ func renderHistory(ops []HistoryOp) string {
 
 // ExportFormula writes the formula of a distinguishing-formula evidence to
 // dir as base-formula.json (the tree, see schema.json $defs/formula_evidence),
-// base-formula.txt (notation and explanation) and base-formula.mcf (mCRL2),
-// and the other side's path as base-other.{txt,json,aut,dot}. It does
-// nothing for other evidence.
-func (e *Evidence) ExportFormula(dir, base string) error {
+// base-formula.txt (notation and explanation), base-formula.mcf (mCRL2, with
+// the commands that check it) and base-formula.mcrl2 (its declarations),
+// and the other side's path as base-other.{txt,json,aut,dot}. sides are
+// the LTSs compared (implementation, specification) and autFiles the names
+// in dir of their .aut files; when mCRL2 needs labels renamed, copies
+// with renamed labels are written as base-mcrl2-impl.aut and
+// base-mcrl2-spec.aut and named instead. It does nothing for other
+// evidence.
+func (e *Evidence) ExportFormula(dir, base string, sides [2]*lts.LTS, autFiles [2]string) error {
 	if e.Formula == nil {
 		return nil
 	}
 	f := e.Formula
+	mf := bisim.MCRL2Files{Formula: filepath.Join(dir, base+"-formula.mcf"), Declarations: filepath.Join(dir, base+"-formula.mcrl2")}
+	for i, kind := range []string{"impl", "spec"} {
+		mf.Sides[i] = filepath.Join(dir, autFiles[i])
+		if f.MCRL2Renamed == nil || sides[i] == nil {
+			continue
+		}
+		mf.Sides[i] = filepath.Join(dir, base+"-mcrl2-"+kind+".aut")
+		renamed := lts.Relabel(sides[i], func(l string) string {
+			if n, ok := f.MCRL2Renamed[l]; ok {
+				return n
+			}
+			return l
+		})
+		if err := lts.WriteAutFile(mf.Sides[i], renamed); err != nil {
+			return err
+		}
+	}
 	out := map[string]func(io.Writer) error{
 		"-formula.json": func(w io.Writer) error {
 			enc := json.NewEncoder(w)
@@ -102,10 +124,8 @@ func (e *Evidence) ExportFormula(dir, base string) error {
 			_, err := fmt.Fprintf(w, "%s\n\nformula (holds in %s: %s):\n%s\n", e.Explanation, f.HoldsIn, sideName(f), f.Text)
 			return err
 		},
-		"-formula.mcf": func(w io.Writer) error {
-			_, err := fmt.Fprintf(w, "%% holds in the initial state of %s (%s), not in the other's\n%s\n", sideName(f), f.HoldsIn, f.MCRL2)
-			return err
-		},
+		"-formula.mcf":   func(w io.Writer) error { return f.WriteMCRL2(w, mf) },
+		"-formula.mcrl2": f.WriteMCRL2Declarations,
 	}
 	for suffix, write := range out {
 		if err := files.Create(filepath.Join(dir, base+suffix), write); err != nil {

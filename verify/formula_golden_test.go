@@ -31,6 +31,7 @@ func TestFormulaEvidenceGolden(t *testing.T) {
 			for _, e := range out.Report.Evidence {
 				if e.Kind == "distinguishing-formula" {
 					checkEvidencePaths(t, out, e)
+					checkMCRL2Export(t, out.Impl, out.Spec, e)
 					writeEvidence(&sb, e)
 				}
 			}
@@ -62,6 +63,7 @@ func TestFormulaEvidenceTreiber(t *testing.T) {
 			require.False(t, cmp.Equivalent)
 			e := distinguishing(cmp)
 			checkEvidencePaths(t, &Outcome{Impl: out.Impl, Spec: c.spec}, e)
+			checkMCRL2Export(t, out.Impl, c.spec, e)
 			var sb strings.Builder
 			writeEvidence(&sb, e)
 			golden(t, "formula-treiber-"+c.name+".txt", sb.String())

@@ -22,7 +22,7 @@ var compareCmd = &cli.Command{
 	Flags: append([]cli.Flag{
 		compareEquivFlag, preorderFlag, bisimAlgorithmFlag, quietFlag, tauFlag,
 		&cli.StringFlag{Name: "counterexample", Usage: "when not equivalent, write the distinguishing formula and its witnessing path to `FILE` " +
-			"(.txt explanation, .json formula tree, .mcf mCRL2 formula, .aut or .dot path, by extension; a name without extension gets them all)"},
+			"(.txt explanation, .json formula tree, .mcf mCRL2 formula with its .mcrl2 declarations, .aut or .dot path, by extension; a name without extension gets them all)"},
 		&cli.BoolFlag{Name: "json", Usage: "machine-readable verdict"},
 		&cli.IntFlag{Name: "max-pairs", Value: bisim.DefaultMaxPairs,
 			Usage: "bound on the pairs of state sets searched for a distinguishing trace (past it, the formula is built without one)"},
@@ -126,8 +126,8 @@ func writeCounterexample(file string, ev *bisim.FormulaEvidence) error {
 		return files.Create(file, ev.WriteText)
 	case ".json":
 		return files.Create(file, ev.WriteJSON)
-	case ".mcf":
-		return files.Create(file, ev.WriteMCRL2)
+	case ".mcf": // with the .mcrl2 declarations mCRL2 needs beside it
+		return ev.ExportMCRL2(filepath.Dir(file), strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)))
 	}
 	return fmt.Errorf("%s: unknown counterexample format: expected .txt, .json, .mcf, .aut, .dot or no extension", file)
 }

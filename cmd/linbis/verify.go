@@ -41,7 +41,7 @@ func verifyFlags() []cli.Flag {
 		bisimAlgorithmFlag,
 		&cli.BoolFlag{Name: "lin-points", Usage: "check refinement over the model's lin events only (Liu et al. Thm 2)"},
 		jsonFlag,
-		&cli.StringFlag{Name: "export", Usage: "write impl.aut, spec.aut, the quotients, report.json and every counterexample (.txt .aut .dot .json; a distinguishing formula also as -formula.json, -formula.txt, -formula.mcf) to `DIR`"},
+		&cli.StringFlag{Name: "export", Usage: "write impl.aut, spec.aut, the quotients, report.json and every counterexample (.txt .aut .dot .json; a distinguishing formula also as -formula.json, -formula.txt, and -formula.mcf with its mCRL2 declarations -formula.mcrl2 and the commands that check it) to `DIR`"},
 		&cli.StringFlag{Name: "html", Usage: "write a self-contained page drawing the counterexample's history to `FILE`"},
 	)
 }
@@ -157,7 +157,7 @@ func exportOutcome(dir string, out *verify.Outcome) error {
 		if err := e.Trace.Export(dir, base); err != nil {
 			return err
 		}
-		if err := e.ExportFormula(dir, base); err != nil {
+		if err := e.ExportFormula(dir, base, [2]*lts.LTS{out.Impl, out.Spec}, [2]string{"impl.aut", "spec.aut"}); err != nil {
 			return err
 		}
 		text := e.Explanation + "\n\n" + e.Interleaving

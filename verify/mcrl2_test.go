@@ -1,0 +1,65 @@
+package verify
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/internal/mcrl2check"
+	"github.com/linbis/linbis/lts"
+)
+
+// formulaActions finds the actions of the modalities of an mCRL2 formula.
+var formulaActions = regexp.MustCompile(`<([^>]*)>`)
+
+// checkMCRL2Export exports e's formula as `verify --export` does, beside
+// impl.aut and spec.aut, and checks its mCRL2 files: the declarations,
+// read by mcrl2check's own parser, declare every label of the .aut files
+// that the .mcf file's commands name and every action of the formula; and,
+// when mCRL2's tools are installed, mCRL2 runs those commands and says
+// true on the side the formula holds in and false on the other (without
+// the tools the test says so in its log: CI has none).
+func checkMCRL2Export(t *testing.T, impl, spec *lts.LTS, e Evidence) {
+	t.Helper()
+	dir := t.TempDir()
+	files := [2]string{"impl.aut", "spec.aut"}
+	for i, l := range []*lts.LTS{impl, spec} {
+		require.NoError(t, lts.WriteAutFile(filepath.Join(dir, files[i]), l))
+	}
+	require.NoError(t, e.ExportFormula(dir, "1-distinguishing-formula", [2]*lts.LTS{impl, spec}, files))
+	mcf := filepath.Join(dir, "1-distinguishing-formula-formula.mcf")
+	data, auts, err := mcrl2check.CheckCommands(mcf)
+	require.NoError(t, err)
+	text, err := os.ReadFile(data)
+	require.NoError(t, err)
+	d, err := mcrl2check.ParseDeclarations(string(text))
+	require.NoError(t, err)
+	require.Len(t, auts, 2)
+	for _, aut := range auts {
+		l, err := lts.ReadAutFile(aut, lts.ReadOptions{})
+		require.NoError(t, err)
+		require.NoError(t, d.Declared(l.Labels), "%s against %s", aut, data)
+	}
+	var actions []string
+	for _, m := range formulaActions.FindAllStringSubmatch(e.Formula.MCRL2, -1) {
+		actions = append(actions, m[1])
+	}
+	require.NotEmpty(t, actions)
+	require.NoError(t, d.Declared(actions), "the formula's actions")
+	tools, err := mcrl2check.Find()
+	if err != nil {
+		t.Logf("not checked by mCRL2: %v", err)
+		return
+	}
+	checks, err := tools.RunChecks(context.Background(), mcf)
+	require.NoError(t, err)
+	require.Len(t, checks, 2)
+	for _, c := range checks {
+		require.Equal(t, c.Want, c.Got, "mCRL2 disagrees: %s", c.Command)
+		t.Logf("mCRL2: %s: %v", c.Command, c.Got)
+	}
+}
