@@ -51,6 +51,10 @@ type ednReader struct {
 	name  string
 	pos   int
 	lines []int // byte offsets of line starts, built on first use
+	// lineBase and colBase place src in its file when src is a window of
+	// it (ednStream): src starts lineBase lines and, on its first line,
+	// colBase bytes after the file's start.
+	lineBase, colBase int
 }
 
 // errAt builds a positioned error at byte offset off.
@@ -73,7 +77,11 @@ func (r *ednReader) lineCol(off int) (int, int) {
 	}
 	off = min(off, len(r.src))
 	line := sort.SearchInts(r.lines, off+1) // lines[line-1] <= off < lines[line]
-	return line, off - r.lines[line-1] + 1
+	col := off - r.lines[line-1] + 1
+	if line == 1 {
+		col += r.colBase
+	}
+	return line + r.lineBase, col
 }
 
 // skip moves past whitespace, commas and comments.
@@ -258,6 +266,14 @@ func (r *ednReader) readString() (ednValue, error) {
 		}
 	}
 	return ednValue{}, r.errAt(start, "unterminated string: expected '\"'")
+}
+
+// own copies v's text out of the input it was read from.
+func (v *ednValue) own() {
+	v.text = strings.Clone(v.text)
+	for i := range v.items {
+		v.items[i].own()
+	}
 }
 
 // canon renders v as a value of a history: strings bare, keywords with

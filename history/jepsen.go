@@ -63,27 +63,14 @@ func (m CASFail) String() string { return CASFailModes[m] }
 // sequence of maps (typically one per line). See the package doc; opts
 // gives the meaning of a failed cas.
 func ReadEDN(r io.Reader, name string, opts ReadOptions) (*History, error) {
-	src, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	er := &ednReader{src: string(src), name: name}
-	var forms []ednValue
-	clock := readingClock{deadline: opts.Deadline}
-	for !er.atEnd() {
-		if clock.expired() {
-			line, _ := er.lineCol(er.pos)
-			return nil, deadlineError(name, line)
-		}
-		v, err := er.read(0)
-		if err != nil {
-			return nil, err
-		}
-		forms = append(forms, v)
-	}
-	if len(forms) == 1 && (forms[0].kind == ednVector || forms[0].kind == ednList) {
-		forms = forms[0].items
-	}
+	return readEDN(r, name, opts, ednWindow)
+}
+
+// readEDN is ReadEDN reading window bytes at least at a time.
+func readEDN(r io.Reader, name string, opts ReadOptions, window int) (*History, error) {
+	// The events are converted as they are read (ednStream): only a window
+	// of the text is held, and no parsed map outlives its event.
+	s := newEDNStream(r, name, window)
 	var evs []event
 	// Events of non-client processes, counted per process, listed in
 	// order of first appearance with where that was.
@@ -94,22 +81,86 @@ func ReadEDN(r io.Reader, name string, opts ReadOptions) (*History, error) {
 	}
 	var skipped []skippedProcess
 	index := map[string]int{}
-	for i := range forms {
-		ev, skip, err := mapEvent(er, &forms[i])
+	texts := map[string]string{} // the event's names, copied out of the window once
+	add := func(m *ednValue) error {
+		ev, skip, err := mapEvent(&s.er, m)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if skip != "" {
 			k, ok := index[skip]
 			if !ok {
 				k = len(skipped)
+				skip = strings.Clone(skip)
 				index[skip] = k
 				skipped = append(skipped, skippedProcess{name: skip, first: ev.pos})
 			}
 			skipped[k].events++
+			return nil
+		}
+		ev.own(texts)
+		evs = append(evs, ev)
+		return nil
+	}
+	clock := readingClock{deadline: opts.Deadline}
+	var vector *Pos // where the first form starts when it is a vector or list of events
+	for forms := 0; ; forms++ {
+		end, err := s.atEnd()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if end {
+			break
+		}
+		if clock.expired() {
+			line, _ := s.er.lineCol(s.er.pos)
+			return nil, deadlineError(name, line)
+		}
+		if vector != nil {
+			// More than one form: the vector was not the history but a
+			// form where an event should be.
+			return nil, &lts.ParseError{File: name, Line: vector.Line, Col: vector.Col, Msg: notAnEvent}
+		}
+		closer := map[byte]byte{'[': ']', '(': ')'}[s.er.src[s.er.pos]]
+		if forms > 0 || closer == 0 {
+			m, err := s.read(0)
+			if err == nil {
+				err = add(&m)
+			}
+			if err != nil {
+				return nil, err
+			}
 			continue
 		}
-		evs = append(evs, ev)
+		// One vector (or list) of events, as Jepsen writes history.edn:
+		// its elements are read one by one as top-level forms are.
+		line, col := s.er.lineCol(s.er.pos)
+		vector = &Pos{Line: line, Col: col}
+		s.er.pos++
+		for {
+			end, err := s.atEnd()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			if end {
+				return nil, &lts.ParseError{File: name, Line: line, Col: col, Msg: fmt.Sprintf("unclosed collection: expected %q before the end of input", closer)}
+			}
+			if s.er.src[s.er.pos] == closer {
+				s.er.pos++
+				break
+			}
+			if clock.expired() {
+				line, _ := s.er.lineCol(s.er.pos)
+				return nil, deadlineError(name, line)
+			}
+			m, err := s.read(1)
+			if err == nil {
+				err = add(&m)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 	}
 	if opts.CASFail == CASFailAuto {
 		opts.CASFail = CASFailDrop
@@ -124,11 +175,30 @@ func ReadEDN(r io.Reader, name string, opts ReadOptions) (*History, error) {
 	return h, nil
 }
 
+// notAnEvent is the error at a form where an event map should be.
+const notAnEvent = "expected an operation map {:process … :type … :f …}"
+
+// own copies ev's text out of the input it was read from (a window of an
+// ednStream), names through texts (a history has few of them), so that the
+// input can go.
+func (ev *event) own(texts map[string]string) {
+	name := func(s string) string {
+		t, ok := texts[s]
+		if !ok {
+			t = strings.Clone(s)
+			texts[t] = t
+		}
+		return t
+	}
+	ev.typ, ev.f, ev.key = name(ev.typ), name(ev.f), name(ev.key)
+	ev.value.own()
+}
+
 // mapEvent converts one operation map; skip names the process of an
 // event of a non-client process (the :nemesis), which is skipped.
 func mapEvent(er *ednReader, m *ednValue) (ev event, skip string, err error) {
 	if m.kind != ednMap {
-		return ev, "", er.errAt(m.off, "expected an operation map {:process … :type … :f …}")
+		return ev, "", er.errAt(m.off, notAnEvent)
 	}
 	line, col := er.lineCol(m.off)
 	ev.pos = Pos{Line: line, Col: col}

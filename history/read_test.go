@@ -287,7 +287,8 @@ func TestValidateAgainstSpec(t *testing.T) {
 
 // FuzzRead feeds arbitrary bytes to every reader: they must return a
 // history or an error, never panic or hang, and what they return must
-// satisfy the history invariants.
+// satisfy the history invariants; the EDN reader, streaming through small
+// windows, must read what it reads from the whole text.
 func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"client": 1, "call": 1, "return": 2, "method": "read", "output": [1, {"a": null}]}`))
 	f.Add([]byte("[{:process 0, :type :invoke, :f :cas, :value [1 2]} {:process 0 :type :ok :f :cas}] ; c"))
@@ -303,6 +304,9 @@ func FuzzRead(f *testing.F) {
 				t.Fatalf("%s reader returned an invalid history: %v", format, err)
 			}
 		}
+		// The EDN reader streams: through 3-byte windows it reads what it
+		// reads from the whole text.
+		sameReading(t, string(data), 3)
 	})
 }
 
