@@ -23,6 +23,32 @@ func Minimize(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, stateMap []
 	return q, stateMap, nil
 }
 
+// MinimizeReachable returns the quotient under eq of the part of l
+// reachable from its initial state — what Minimize returns for
+// lts.Reachable(l), byte for byte — and the number of reachable states.
+// When every state is reachable, as in most files, it refines l itself
+// and numbers the classes in l's breadth-first order, instead of building
+// the renumbered copy (three transition arrays: on the 2 M-state MGC file
+// 92 MB and a fifth of a second). The classes are the same either way:
+// bisimilarity is the coarsest stable partition, whatever the numbering.
+func MinimizeReachable(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, reachable int32, err error) {
+	order := lts.ReachableOrder(l)
+	if int32(len(order)) < l.NumStates {
+		r, _ := lts.Reachable(l)
+		q, _, err = Minimize(r, eq, opts)
+		return q, r.NumStates, err
+	}
+	k, kblock, numBlocks, err := partitionKernel(l, eq, &opts)
+	if err != nil {
+		return nil, 0, err
+	}
+	rename, numClasses := numberBlocks(k, kblock, numBlocks, order, l.NumStates)
+	order = nil
+	q = quotient(l, k, kblock, rename, numClasses)
+	opts.progress("quotient states", int64(q.NumStates))
+	return q, l.NumStates, nil
+}
+
 // quotient builds the quotient LTS class by class: the transitions of the
 // kernel states of a class, mapped to classes, inert ones dropped, are
 // sorted by (label, target) and deduplicated, so the result is canonical
@@ -106,19 +132,36 @@ func quotient(l *lts.LTS, k *kernel, kblock, rename []int32, numClasses int32) *
 // and the renaming of kernel blocks. Every kernel state is the image of an
 // input state, so every block gets a class.
 func classesOf(l *lts.LTS, k *kernel, kblock []int32, numBlocks int32) (class, rename []int32, numClasses int32) {
+	rename, numClasses = numberBlocks(k, kblock, numBlocks, nil, l.NumStates)
+	class = make([]int32, l.NumStates)
+	for s := range class {
+		class[s] = rename[kblock[k.kernelState(int32(s))]]
+	}
+	return class, rename, numClasses
+}
+
+// numberBlocks numbers the kernel blocks in the order in which the input
+// states order (nil: 0 … n-1) first meet them; rename[b] is the class of
+// block b, or -1 for a block that no state of order meets.
+func numberBlocks(k *kernel, kblock []int32, numBlocks int32, order []int32, n int32) (rename []int32, numClasses int32) {
 	rename = make([]int32, numBlocks)
 	for i := range rename {
 		rename[i] = -1
 	}
-	class = make([]int32, l.NumStates)
-	next := int32(0)
-	for s := range class {
-		b := kblock[k.kernelState(int32(s))]
-		if rename[b] < 0 {
-			rename[b] = next
-			next++
+	meet := func(s int32) {
+		if b := kblock[k.kernelState(s)]; rename[b] < 0 {
+			rename[b] = numClasses
+			numClasses++
 		}
-		class[s] = rename[b]
 	}
-	return class, rename, next
+	if order == nil {
+		for s := range n {
+			meet(s)
+		}
+	} else {
+		for _, s := range order {
+			meet(s)
+		}
+	}
+	return rename, numClasses
 }

@@ -101,6 +101,13 @@ func Reachable(l *LTS) (r *LTS, oldToNew []int32) {
 	return r, oldToNew
 }
 
+// ReachableOrder lists the states reachable from l's initial state in
+// breadth-first order, the order in which Reachable numbers them.
+func ReachableOrder(l *LTS) []int32 {
+	order, _ := reachOrder(l)
+	return order
+}
+
 // reachOrder lists the states reachable from the initial state in
 // breadth-first order; oldToNew[s] is the index of s in order, or -1.
 func reachOrder(l *LTS) (order, oldToNew []int32) {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/linbis/linbis/bisim"
 	"github.com/linbis/linbis/internal/meter"
-	"github.com/linbis/linbis/lts"
 )
 
 var reduceCmd = &cli.Command{
@@ -79,12 +78,11 @@ func runReduce(c *cli.Context) error {
 	// As mCRL2's ltsconvert and CADP's bcg_min: the quotient of the part
 	// reachable from the initial state; unreachable states are no part
 	// of the behaviour.
-	reach, _ := lts.Reachable(l)
-	// Only l's sizes are used below, so its arrays can be collected while
-	// Minimize runs: reduce holds one copy of the input, not two.
 	states, transitions := l.NumStates, l.NumTransitions()
-	l = nil
-	q, _, err := bisim.Minimize(reach, eq, opts)
+	// Only l's sizes are used below, so its transitions can be collected
+	// once the kernel holds them.
+	opts.ReleaseInput = true
+	q, reachable, err := bisim.MinimizeReachable(l, eq, opts)
 	if err != nil {
 		return err
 	}
@@ -97,12 +95,12 @@ func runReduce(c *cli.Context) error {
 			return fmt.Errorf("--json and -o - both want standard output")
 		}
 		return writeJSON(c, reduceReport{Input: args[0], Output: c.String("output"), Equivalence: eq.String(),
-			States: states, ReachableStates: reach.NumStates, Transitions: transitions,
+			States: states, ReachableStates: reachable, Transitions: transitions,
 			QuotientStates: q.NumStates, QuotientTransitions: q.NumTransitions()})
 	}
 	if !c.Bool("quiet") {
 		unreachable := ""
-		if n := states - reach.NumStates; n > 0 {
+		if n := states - reachable; n > 0 {
 			unreachable = fmt.Sprintf(" (%d unreachable, dropped)", n)
 		}
 		fmt.Fprintf(c.App.ErrWriter, "%d states%s, %d transitions -> %d states, %d transitions (%s)\n",
