@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/linbis/linbis/internal/files"
@@ -274,8 +275,28 @@ func (r *FormulaReport) WriteMCRL2(w io.Writer, files MCRL2Files) error {
 		"%%   lts2pbes --data=%s --formula=%s %s | pbessolve   # true\n"+
 		"%%   lts2pbes --data=%s --formula=%s %s | pbessolve   # false\n%s\n",
 		names[holds], r.HoldsIn, names[other], r.Equivalence, files.Declarations,
-		files.Declarations, files.Formula, files.Sides[holds], files.Declarations, files.Formula, files.Sides[other], r.MCRL2)
+		files.Declarations, files.Formula, files.Sides[holds], files.Declarations, files.Formula, files.Sides[other], renamedNote(r.MCRL2Renamed)+r.MCRL2)
 	return err
+}
+
+// renamedNote says, as .mcf comment lines, which labels mCRL2 reads under
+// another name ("" when none): the .aut files the commands name are
+// copies with those labels renamed.
+func renamedNote(renamed map[string]string) string {
+	if len(renamed) == 0 {
+		return ""
+	}
+	labels := make([]string, 0, len(renamed))
+	for l := range renamed {
+		labels = append(labels, l)
+	}
+	sort.Strings(labels)
+	var sb strings.Builder
+	sb.WriteString("% mCRL2 cannot read these labels as they are; here and in the .aut files above they are renamed:\n")
+	for _, l := range labels {
+		fmt.Fprintf(&sb, "%%   %q -> %s\n", l, renamed[l])
+	}
+	return sb.String()
 }
 
 // WriteMCRL2Declarations writes r.MCRL2Declarations, the .mcrl2 file that

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"math/rand"
 	"os"
@@ -10,6 +11,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/internal/mcrl2check"
+	"github.com/linbis/linbis/lts"
 )
 
 // randomLTS is a small random LTS over a, b and τ, for cross-checks.
@@ -166,4 +170,44 @@ func TestTauOption(t *testing.T) {
 	n := writeAut(t, dir, "n.aut", "des (0, 2, 3)\n(0,\"a\",1)\n(1,\"c\",2)\n")
 	code, _, errOut = linbis("compare", n, filepath.Join(dir, "m.aut"), "-p", "weak-trace", "--tau", "c,b")
 	assert.Equal(t, 0, code, errOut)
+}
+
+// TestCompareCounterexampleForMCRL2: `--counterexample F.mcf` writes the
+// formula with its declarations F.mcrl2, and, for labels mCRL2 cannot read
+// (CADP's "SEND !1", the keyword sum), copies of both LTSs with the labels
+// renamed as the .mcf comments say; every label of those copies is
+// declared. When mCRL2's tools are installed it runs the .mcf's commands.
+func TestCompareCounterexampleForMCRL2(t *testing.T) {
+	dir := t.TempDir()
+	fa := writeAut(t, dir, "a.aut", "des (0, 2, 2)\n(0,\"SEND !1\",1)\n(1,\"call(1,sum,1)\",0)\n")
+	fb := writeAut(t, dir, "b.aut", "des (0, 2, 2)\n(0,\"SEND !1\",1)\n(1,\"call(1,sum,1)\",1)\n")
+	mcf := filepath.Join(dir, "f.mcf")
+	code, _, errOut := linbis("compare", "-q", fa, fb, "--equiv", "strong", "--counterexample", mcf)
+	require.Equal(t, 1, code, errOut)
+	text, err := os.ReadFile(mcf)
+	require.NoError(t, err)
+	assert.Contains(t, string(text), `"SEND !1" -> SEND__1`)
+	data, auts, err := mcrl2check.CheckCommands(mcf)
+	require.NoError(t, err)
+	require.Equal(t, []string{filepath.Join(dir, "f-mcrl2-A.aut"), filepath.Join(dir, "f-mcrl2-B.aut")}, auts)
+	decls, err := os.ReadFile(data)
+	require.NoError(t, err)
+	d, err := mcrl2check.ParseDeclarations(string(decls))
+	require.NoError(t, err)
+	for _, aut := range auts {
+		l, err := lts.ReadAutFile(aut, lts.ReadOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"tau", "SEND__1", "call(1,sum_,1)"}, l.Labels)
+		require.NoError(t, d.Declared(l.Labels))
+	}
+	tools, err := mcrl2check.Find()
+	if err != nil {
+		t.Logf("not checked by mCRL2: %v", err)
+		return
+	}
+	checks, err := tools.RunChecks(context.Background(), mcf)
+	require.NoError(t, err)
+	for _, c := range checks {
+		assert.Equal(t, c.Want, c.Got, c.Command)
+	}
 }
