@@ -38,14 +38,7 @@ func BenchmarkExplore(b *testing.B) {
 	}
 	for _, c := range cases {
 		b.Run(fmt.Sprintf("%s/%d-%d/values=%d", c.model, c.threads, c.ops, len(c.values)), func(b *testing.B) {
-			src, err := Example(c.model)
-			if err != nil {
-				b.Fatal(err)
-			}
-			m, err := Parse(c.model+".lin", src)
-			if err != nil {
-				b.Fatal(err)
-			}
+			m := parseExample(b, c.model)
 			bounds := Bounds{Threads: c.threads, Ops: c.ops, Values: c.values}
 			b.ReportAllocs()
 			var states, trans int64
@@ -70,4 +63,69 @@ func BenchmarkExplore(b *testing.B) {
 			b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
 		})
 	}
+}
+
+// BenchmarkFly measures the on-the-fly check (symmetry and partial-order
+// reduction on) at the requested bounds alone, as `linbis verify --method
+// fly --shortest` would without the ladder. Beside the time it reports the
+// work: implementation states and product pairs stored, successors
+// computed, and the largest heap in use per stored state (sampled, a lower
+// bound of the peak; /usr/bin/time gives that for the command). Compare the
+// counters, which do not drift, before the seconds:
+//
+//	go test ./frontend -run '^$' -bench 'Fly/hp-stack-sym/3-2' -benchtime 1x -cpuprofile cpu.out
+func BenchmarkFly(b *testing.B) {
+	cases := []struct {
+		model        string
+		threads, ops int
+	}{
+		{"hp-stack-sym", 3, 2},
+		{"hp-stack-sym", 4, 1},
+		{"treiber", 4, 2},
+		{"ms-queue", 3, 2},
+	}
+	for _, c := range cases {
+		b.Run(fmt.Sprintf("%s/%d-%d", c.model, c.threads, c.ops), func(b *testing.B) {
+			m := parseExample(b, c.model)
+			bounds := Bounds{Threads: c.threads, Ops: c.ops, Values: []int{1}}
+			var res *FlyResult
+			var err error
+			var heap uint64
+			for b.Loop() {
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				base := ms.HeapInuse
+				// The peak: sampled as the search reports progress, and at
+				// its end.
+				sample := func(int64, int64) {
+					runtime.ReadMemStats(&ms)
+					heap = max(heap, ms.HeapInuse-min(ms.HeapInuse, base))
+				}
+				res, err = CheckOnTheFly(m, bounds, Options{Progress: sample}, Reductions{Symmetry: true, PartialOrder: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			st := res.Stats
+			b.ReportMetric(float64(st.States), "states")
+			b.ReportMetric(float64(st.Pairs), "pairs")
+			b.ReportMetric(float64(st.Transitions), "successors")
+			b.ReportMetric(float64(heap)/float64(st.States), "heap-B/state")
+		})
+	}
+}
+
+// parseExample parses a bundled model.
+func parseExample(tb testing.TB, name string) *Model {
+	tb.Helper()
+	src, err := Example(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m, err := Parse(name+".lin", src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
 }

@@ -22,9 +22,9 @@ import (
 // a-successors, and when that is empty the implementation has a trace the
 // specification lacks: the search stops there, and since it is
 // breadth-first the violating trace is a shortest one. Only the states are
-// stored — the implementation's as canonical encodings (the explorer's
-// state set), the pairs as two int32s with their parent for the
-// counterexample — and no transitions. The specification is explored as
+// stored — the implementation's as canonical vectors in the sparse
+// encoding (sparse.go) in the explorer's state set, the pairs as two
+// int32s with their parent for the counterexample — and no transitions. The specification is explored as
 // far as the pairs need it (flySpec).
 //
 // Lock-freedom. Under a most-general client with bounded or unbounded
@@ -34,8 +34,11 @@ import (
 // takes τ-steps); so lock-freedom fails iff a reachable τ-cycle exists
 // (Yang et al. §5; progress.LockFree). When the refinement search has
 // seen every reachable implementation state, a depth-first search over
-// their τ-successors, recomputed rather than stored, finds a τ-cycle;
-// the lasso's stem is the product path to the cycle's first state.
+// their τ-successors finds a τ-cycle; the lasso's stem is the product
+// path to the cycle's first state. The search records the τ-successors
+// as it expands the states, as state ids (flycycle.go): computing them
+// again would cost as much as the search itself (every successor
+// canonicalised again), and they take 4 bytes each.
 //
 // Symmetry. With a reducer, every state is replaced by the representative
 // of its orbit under permutations of the threads, and the pair's subset is
@@ -117,8 +120,8 @@ type FlyResult struct {
 type FlyStats struct {
 	Pairs       int64 // product pairs stored
 	States      int64 // implementation states stored (orbit representatives under symmetry)
-	Expanded    int64 // implementation states expanded (both passes; a state once per level it is paired in)
-	Transitions int64 // implementation successors computed (both passes)
+	Expanded    int64 // implementation states expanded (a state once per level it is paired in)
+	Transitions int64 // implementation successors computed
 	SpecStates  int64 // specification states explored
 	Subsets     int64 // distinct specification subsets
 	// Represented is the number of unreduced implementation states that
@@ -218,28 +221,35 @@ type flySearch struct {
 	o   FlyOptions
 	sym reducer
 	// por is the partial-order reduction, nil without; ample is the
-	// thread chosen for the state expanded last (-1: none), and full[s]
-	// records that some pair of state s followed all its successors (the
-	// cycle search follows the same edges).
-	por   *porAnalysis
-	ample int
-	full  []bool
-	spec  *flySpec
-	res   *FlyResult
-	// The implementation states: set gives their ids, offs their records,
-	// firstPair the first pair that holds each, headPair the last, from
-	// which nextPair chains the pairs of the state (for subsumed).
-	set       *stateSet
-	offs      []uint64
-	firstPair []int32
-	headPair  []int32
-	nextPair  []int32
-	// The pairs, in breadth-first order: index finds them by (state,
-	// subset); each has its state, subset, the pair it was found from (-1
-	// for the first), and the step that led to it in the parent's thread
-	// numbering: the thread and the permutation that took the successor to
-	// its representative.
-	index  pairIndex
+	// thread chosen for the state expanded last (-1: none), and
+	// followedAll records that some pair of it followed all its
+	// successors (the cycle search follows the same edges: recordTau).
+	por         *porAnalysis
+	ample       int
+	followedAll bool
+	// The τ-edges that the search followed, for the cycle search
+	// (flycycle.go): tauStart[s]-1 is where state s's list starts in tauTo
+	// (0: not expanded yet), its length first, then its τ-successors'
+	// ids (-1 for one not followed).
+	tauStart []uint32
+	tauTo    []int32
+	spec     *flySpec
+	res      *FlyResult
+	// The implementation states: set gives their ids, offs their records
+	// (arena offsets/4: records are aligned), headPair the last pair that
+	// holds each, from which nextPair chains the pairs of the state
+	// (lookupPair).
+	set      *stateSet
+	offs     []uint32
+	headPair []int32
+	nextPair []int32
+	// The pairs, in breadth-first order: each has its state, subset, the
+	// pair it was found from (-1 for the first), and the step that led to
+	// it in the parent's thread numbering: the thread and the permutation
+	// that took the successor to its representative. A pair is found by
+	// its state's chain (headPair, nextPair): a state has a few pairs, and
+	// the chain is walked anyway for the antichain (covered), so a hash
+	// index of the pairs, some 24 bytes per pair, would buy little.
 	state  []int32
 	subset []int32
 	parent []int32
@@ -251,6 +261,7 @@ type flySearch struct {
 	succs   []flySucc // of the state expanded last
 	alts    []uint16  // their alternative permutations (flySucc.altStart)
 	succEnc []byte    // their encodings (flySucc.encStart)
+	stab    []uint8   // stabilizer's buffer
 	cur     []int32
 	enc     []byte
 }
@@ -258,7 +269,6 @@ type flySearch struct {
 // run searches the product, then the τ-cycles.
 func (f *flySearch) run() (*FlyResult, error) {
 	f.set = newStateSet()
-	f.index = newPairIndex()
 	init, err := f.x.initialState()
 	if err != nil {
 		return nil, err
@@ -275,7 +285,7 @@ func (f *flySearch) run() (*FlyResult, error) {
 	}
 	sub = f.spec.permute(sub, initPerm, f.perms)
 	f.res.Stats.RepresentedExact = true
-	stab, exact := f.stabilizer(init, initPerm)
+	stab, exact := f.stabilizer(initPerm)
 	f.alts = f.alts[:0]
 	sid, _ := f.insertState(init)
 	f.countOrbit(stab, exact)
@@ -355,6 +365,9 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 					return v, err
 				}
 			}
+			if err := f.recordTau(s); err != nil {
+				return nil, err
+			}
 			i = j
 		}
 		lo = hi
@@ -389,11 +402,11 @@ type flySucc struct {
 // it returns the failing thread and the failure.
 func (f *flySearch) expand(s int32) (int, *failure) {
 	blk := &f.st.blk
-	f.cur = decode(f.cur[:0], f.set.encoding(f.offs[s]))
+	f.cur = f.stored(f.cur[:0], s)
 	t, fail := f.st.successors(f.cur)
 	f.res.Stats.Expanded++
 	f.res.Stats.Transitions += int64(len(blk.succs))
-	f.ample = -1
+	f.ample, f.followedAll = -1, f.por == nil
 	if f.por != nil && fail == nil {
 		f.ample = f.por.choose(f.cur, blk.succs)
 	}
@@ -403,9 +416,9 @@ func (f *flySearch) expand(s int32) (int, *failure) {
 		sc := &blk.succs[i]
 		to, perm := f.representative(blk.batch[sc.start:sc.end])
 		altStart := int32(len(f.alts))
-		stab, exact := f.stabilizer(to, perm)
+		stab, exact := f.stabilizer(perm)
 		encStart := int32(len(f.succEnc))
-		f.succEnc = encode(f.succEnc, to)
+		f.succEnc = encodeSparse(f.succEnc, to)
 		enc := f.succEnc[encStart:]
 		f.succs = append(f.succs, flySucc{to: look.find(enc, f.set.hash(enc)), thread: sc.thread, perm: perm, label: sc.label,
 			encStart: encStart, encEnd: int32(len(f.succEnc)), altStart: altStart, altEnd: int32(len(f.alts)), stab: stab, exact: exact})
@@ -417,8 +430,9 @@ func (f *flySearch) expand(s int32) (int, *failure) {
 const maxStabilizer = 120
 
 // stabilizer appends to f.alts the permutations g∘σ, σ = f.perms[perm],
-// for the permutations g ≠ id with apply(rep, g) = rep (symmetry's
-// stabilizer, which checks each): they take the successor to the same
+// for the permutations g ≠ id with apply(rep, g) = rep, rep being the
+// representative that the reducer's canon returned last (symmetry's
+// stabilizer lists them): they take the successor to the same
 // representative, but rename its specification subset differently. Two
 // threads in the same local state of an operation may stand in different
 // places of the histories, one already linearized and the other not; the
@@ -428,29 +442,31 @@ const maxStabilizer = 120
 // threads alike, whose exchange changes no subset anyway) none is taken:
 // sound, with maybe more pairs.
 //
-// It returns the stabiliser's size, or a bound on it and false when it
-// has too many permutations to try.
-func (f *flySearch) stabilizer(rep []int32, perm uint16) (int64, bool) {
+// It returns the stabiliser's order, or a bound on it and false when canon
+// could not try every order of the tied threads.
+func (f *flySearch) stabilizer(perm uint16) (int64, bool) {
 	sym, ok := f.sym.(*symmetry)
 	if !ok {
 		return 1, true
 	}
-	stab, ok := sym.stabilizer(rep, f.st.e.c, maxStabilizer)
-	if !ok {
-		return sym.tieOrder, false
-	}
-	if len(stab) < 2 {
-		return 1, true
+	var count int
+	var order int64
+	var exact bool
+	f.stab, count, order, exact = sym.stabilizer(f.stab[:0], maxStabilizer)
+	if count < 2 {
+		return order, exact
 	}
 	sigma := f.perms[perm]
-	alt := make([]uint8, len(sigma))
-	for _, g := range stab[1:] {
+	n := len(sigma)
+	alt := make([]uint8, n)
+	for k := n; k < len(f.stab); k += n { // the identity first
+		g := f.stab[k : k+n]
 		for t := range alt {
 			alt[t] = g[sigma[t]]
 		}
 		f.alts = append(f.alts, f.internPerm(alt))
 	}
-	return int64(len(stab)), true
+	return order, exact
 }
 
 // countOrbit adds a new state's orbit, of n!/stab states, to the states
@@ -477,7 +493,7 @@ func (f *flySearch) follow(p int32) (*flyStep, error) {
 		if f.ample >= 0 {
 			f.res.Stats.ProvisoFull++
 		}
-		f.full[f.state[p]] = true
+		f.followedAll = true
 	}
 	for i := range f.succs {
 		sc := &f.succs[i]
@@ -500,7 +516,7 @@ func (f *flySearch) follow(p int32) (*flyStep, error) {
 		}
 		sub, perm := f.renamed(sub, sc)
 		if sc.to >= 0 {
-			if _, ok := f.index.find(sc.to, sub); ok || f.subsumed(sc.to, sub) {
+			if _, covered := f.lookupPair(sc.to, sub); covered {
 				continue
 			}
 		}
@@ -545,11 +561,7 @@ func (f *flySearch) provisoHolds(p int32) bool {
 			continue
 		}
 		sub, _ := f.renamed(f.subset[p], sc) // τ: the subset is p's
-		if q, ok := f.index.find(sc.to, sub); ok {
-			if q <= p {
-				return false
-			}
-		} else if f.subsumed(sc.to, sub) {
+		if q, covered := f.lookupPair(sc.to, sub); q >= 0 && q <= p || q < 0 && covered {
 			return false
 		}
 	}
@@ -568,9 +580,14 @@ func (f *flySearch) representative(enc []byte) ([]int32, uint16) {
 	return rep, f.internPerm(perm)
 }
 
+// stored appends to dst the vector of implementation state s.
+func (f *flySearch) stored(dst []int32, s int32) []int32 {
+	return decodeSparse(dst, f.set.encoding(uint64(f.offs[s])<<2))
+}
+
 // insertState returns the id of an implementation state, adding it if new.
 func (f *flySearch) insertState(st []int32) (int32, bool) {
-	f.enc = encode(f.enc[:0], st)
+	f.enc = encodeSparse(f.enc[:0], st)
 	return f.insertEncoded(f.enc)
 }
 
@@ -587,39 +604,39 @@ func (f *flySearch) insertSucc(sc *flySucc) {
 func (f *flySearch) insertEncoded(enc []byte) (int32, bool) {
 	id, isNew := f.set.insert(enc, f.set.hash(enc))
 	if isNew {
-		f.offs = append(f.offs, f.set.lastOffset())
-		f.firstPair = append(f.firstPair, -1)
+		f.offs = append(f.offs, uint32(f.set.lastOffset()>>2))
 		f.headPair = append(f.headPair, -1)
-		if f.por != nil {
-			f.full = append(f.full, false)
-		}
+		f.tauStart = append(f.tauStart, 0)
 	}
 	return id, isNew
 }
 
-// subsumed reports whether a pair (state, X) with X ⊆ subset is stored:
-// every trace that the specification cannot follow from subset it cannot
-// follow from X either, so (state, subset) needs no search of its own
-// (the antichain of Liu et al. §4 and of De Wulf et al., CAV 2006). The
-// pair found first is at most as deep, so the search still finds a
-// shortest violation.
-func (f *flySearch) subsumed(state, subset int32) bool {
+// lookupPair returns the id of pair (state, subset), -1 if it is not
+// stored, and whether a pair (state, X) with X ⊆ subset is stored, the
+// pair itself included: then every trace that the specification cannot
+// follow from subset it cannot follow from X either, so (state, subset)
+// needs no search of its own (the antichain of Liu et al. §4 and of De
+// Wulf et al., CAV 2006). The pair found first is at most as deep, so the
+// search still finds a shortest violation.
+func (f *flySearch) lookupPair(state, subset int32) (same int32, covered bool) {
+	// The pair itself first: comparing ids is cheaper than an inclusion.
 	for q := f.headPair[state]; q >= 0; q = f.nextPair[q] {
-		if f.spec.includes(subset, f.subset[q]) {
-			return true
+		if f.subset[q] == subset {
+			return q, true
 		}
 	}
-	return false
+	for q := f.headPair[state]; q >= 0; q = f.nextPair[q] {
+		if f.spec.includes(subset, f.subset[q]) {
+			return -1, true
+		}
+	}
+	return -1, false
 }
 
 func (f *flySearch) addPair(state, subset, parent int32, thread uint8, perm uint16) {
 	id := int32(len(f.state))
-	if f.firstPair[state] < 0 {
-		f.firstPair[state] = id
-	}
 	f.nextPair = append(f.nextPair, f.headPair[state])
 	f.headPair[state] = id
-	f.index.insert(state, subset, int32(len(f.state)))
 	f.state = append(f.state, state)
 	f.subset = append(f.subset, subset)
 	f.parent = append(f.parent, parent)
@@ -648,99 +665,6 @@ func (f *flySearch) path(p int32) []flyStep {
 		steps[i], steps[j] = steps[j], steps[i]
 	}
 	return steps
-}
-
-// tauEdge is a τ-successor in the cycle search.
-type tauEdge struct {
-	to     int32
-	thread uint8
-	perm   uint16
-}
-
-// findTauCycle searches the τ-successors of every implementation state
-// depth-first for a cycle; it returns the cycle's steps (from state
-// cycle[0].from back to it) or nil.
-func (f *flySearch) findTauCycle() ([]flyStep, error) {
-	n := f.set.len()
-	colour := make([]uint8, n) // 0 unvisited, 1 on the stack, 2 done
-	type frame struct {
-		state int32
-		edges []tauEdge
-		next  int
-	}
-	var stack []frame
-	look := f.set.snapshot()
-	blk := &f.st.blk
-	push := func(s int32) error {
-		colour[s] = 1
-		f.cur = decode(f.cur[:0], f.set.encoding(f.offs[s]))
-		t, fail := f.st.successors(f.cur)
-		if fail != nil { // found by the pair search already
-			return fmt.Errorf("internal error: model error of thread %d: %s in the cycle search", t+1, fail.msg)
-		}
-		f.res.Stats.Transitions += int64(len(blk.succs))
-		// The edges the reduced search followed (por.go): the ample
-		// thread's, unless some pair of s followed all.
-		ample := -1
-		if f.por != nil && !f.full[s] {
-			if ample = f.por.choose(f.cur, blk.succs); ample < 0 {
-				return errors.New("internal error: a state that the reduced search did not expand in full has no ample thread in the cycle search")
-			}
-		}
-		var edges []tauEdge
-		for i := range blk.succs {
-			sc := &blk.succs[i]
-			if sc.label != 0 || ample >= 0 && int(sc.thread) != ample {
-				continue
-			}
-			to, perm := f.representative(blk.batch[sc.start:sc.end])
-			f.enc = encode(f.enc[:0], to)
-			id := look.find(f.enc, f.set.hash(f.enc))
-			if id < 0 {
-				return errors.New("internal error: a τ-successor was not found by the pair search")
-			}
-			edges = append(edges, tauEdge{to: id, thread: sc.thread, perm: perm})
-		}
-		stack = append(stack, frame{state: s, edges: edges})
-		return nil
-	}
-	for root := int32(0); int(root) < n; root++ {
-		if colour[root] != 0 {
-			continue
-		}
-		if err := push(root); err != nil {
-			return nil, err
-		}
-		for len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			if top.next == len(top.edges) {
-				colour[top.state] = 2
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			e := top.edges[top.next]
-			top.next++
-			switch colour[e.to] {
-			case 0:
-				if err := push(e.to); err != nil {
-					return nil, err
-				}
-			case 1:
-				// A cycle: from the frame of e.to to the top, and e.
-				var cycle []flyStep
-				start := len(stack) - 1
-				for stack[start].state != e.to {
-					start--
-				}
-				for _, fr := range stack[start:] {
-					taken := fr.edges[fr.next-1]
-					cycle = append(cycle, flyStep{from: fr.state, thread: taken.thread, perm: taken.perm, to: taken.to})
-				}
-				return cycle, nil
-			}
-		}
-	}
-	return nil, nil
 }
 
 // modelError reports a model error of thread t in the state of pair p,

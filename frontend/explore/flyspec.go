@@ -245,12 +245,15 @@ func (s *flySpec) includes(sub, of int32) bool {
 	if sub == of {
 		return true
 	}
+	if len(s.subs[of]) > len(s.subs[sub]) {
+		return false
+	}
 	k := [2]int32{sub, of}
 	if in, ok := s.included[k]; ok {
 		return in
 	}
 	big, small := s.subs[sub], s.subs[of]
-	in := len(small) <= len(big)
+	in := true
 	for i := 0; in && i < len(small); i++ {
 		_, in = slices.BinarySearch(big, small[i])
 	}

@@ -3,6 +3,7 @@ package explore
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/linbis/linbis/lts"
 )
@@ -69,7 +70,7 @@ func (r *replay) step(s flyStep) error {
 	for i, v := range sigma {
 		next[v] = r.rho[i]
 	}
-	v := decode(nil, f.set.encoding(f.offs[s.to]))
+	v := f.stored(nil, s.to)
 	target := v
 	if f.sym != nil {
 		target = f.sym.apply(v, next, r.st.e.c)
@@ -145,7 +146,8 @@ func (f *flySearch) replayLasso(cycle []flyStep) (*lts.Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.follow(f.path(f.firstPair[cycle[0].from])); err != nil {
+	first := int32(slices.Index(f.state, cycle[0].from)) // the first pair of the cycle's state
+	if err := r.follow(f.path(first)); err != nil {
 		return nil, err
 	}
 	starts := map[string]int{}

@@ -103,6 +103,7 @@ func newSymmetry(p *program, b Bounds) (*symmetry, string) {
 			s.fixedRoots = append(s.fixedRoots, a)
 		}
 	}
+	s.kinds = s.sharedKinds()
 	s.keyLen = int(p.lay.threadSize) + len(s.tidScalars)
 	for _, ta := range s.tidArrays {
 		s.keyLen += s.keyWidth(ta)

@@ -102,8 +102,9 @@ const maxTiedOrders = 5040
 type symmetry struct {
 	p       *program
 	threads int
-	// tieOrder is the product of the factorials of the tie groups of the
-	// last stabilizer call: the permutations it had to try.
+	// tieOrder is the product of the factorials of the sizes of the
+	// groups of threads with equal keys of the last canon call: the
+	// permutations that keep the keys.
 	tieOrder int64
 	// tidArrays: the shared arrays with a row per thread: those declared
 	// with [thread] dimensions, and the [1..nthreads] arrays indexed by
@@ -123,6 +124,8 @@ type symmetry struct {
 	// sets of loops over threads (bit t-1 for thread t).
 	setLocals []uint64
 	threadIDs bool
+	// kinds[a]: what shared slot a holds (sharedKinds).
+	kinds []uint8
 	// maxOrders is maxTiedOrders, lowered by tests.
 	maxOrders int
 	counts    symmetryCounts
@@ -137,9 +140,16 @@ type symmetry struct {
 	marked   []bool  // per thread: its key has a marker
 	order    []uint8 // threads sorted by key
 	perm     []uint8 // canon's result
-	stab     []int32 // stabilizer's copy of its representative
 	tryPerm  []uint8
 	ties     []tieGroup
+	free     []tieGroup // groups of tied threads without a marker
+	// What canon found of the stabiliser of its representative (see
+	// stabilizer): stabKnown, unless it fell back; stabMarked, the
+	// permutations of the marked groups that fix it, flat, the identity
+	// first; equal, the orders that gave the least vector.
+	stabKnown  bool
+	stabMarked []uint8
+	equal      []uint8
 }
 
 // tieGroup is a run of threads, in sorted order, with equal keys that
@@ -163,7 +173,7 @@ type symmetryCounts struct {
 // its own, for another goroutine.
 func (s *symmetry) clone() *symmetry {
 	return &symmetry{p: s.p, threads: s.threads, tidArrays: s.tidArrays, fixedRoots: s.fixedRoots,
-		tidLocals: s.tidLocals, tidShared: s.tidShared, setLocals: s.setLocals, tidScalars: s.tidScalars, threadIDs: s.threadIDs,
+		tidLocals: s.tidLocals, tidShared: s.tidShared, setLocals: s.setLocals, tidScalars: s.tidScalars, threadIDs: s.threadIDs, kinds: s.kinds,
 		maxOrders: s.maxOrders, keyLen: s.keyLen}
 }
 
@@ -238,12 +248,15 @@ func (s *symmetry) renameThreadIDs(st []int32, perm []uint8) {
 // st and the permutation that maps st to it (rep = apply(st, perm)); see
 // the design comment. rep may be st itself or a buffer of s or c, and perm
 // a buffer of s, valid until the next call of apply or canon on s or of a
-// renumbering on c.
+// renumbering on c. It leaves in s what stabilizer needs to list the
+// stabiliser of rep.
 func (s *symmetry) canon(st []int32, c *canonicaliser) (rep []int32, perm []uint8) {
 	s.counts.canons++
 	s.sortThreads(st)
 	n := s.threads
 	s.perm = slices.Grow(s.perm[:0], n)[:n]
+	s.stabKnown = true
+	s.stabMarked = s.stabMarked[:0]
 	orders := 1
 	for _, g := range s.ties {
 		for k := 2; k <= g.n; k++ {
@@ -258,6 +271,7 @@ func (s *symmetry) canon(st []int32, c *canonicaliser) (rep []int32, perm []uint
 	}
 	if orders > s.maxOrders {
 		s.counts.fallbacks++
+		s.stabKnown = false
 		orders = 1
 	}
 	if orders == 1 {
@@ -266,6 +280,7 @@ func (s *symmetry) canon(st []int32, c *canonicaliser) (rep []int32, perm []uint
 			s.perm[t] = uint8(i)
 			identity = identity && int(t) == i
 		}
+		s.stabMarked = appendIdentity(s.stabMarked, n)
 		if identity {
 			return st, s.perm
 		}
@@ -280,14 +295,24 @@ func (s *symmetry) canon(st []int32, c *canonicaliser) (rep []int32, perm []uint
 	}
 	s.tryPerm = slices.Grow(s.tryPerm[:0], n)[:n]
 	s.best = s.best[:0]
+	// s.equal: the orders tried that give the least vector so far, flat.
+	s.equal = s.equal[:0]
 	for {
 		for i, t := range s.order {
 			s.tryPerm[t] = uint8(i)
 		}
 		cand := s.apply(st, s.tryPerm, c)
-		if len(s.best) == 0 || slices.Compare(cand, s.best) < 0 {
+		cmp := -1
+		if len(s.best) > 0 {
+			cmp = slices.Compare(cand, s.best)
+		}
+		if cmp < 0 {
 			s.best = append(s.best[:0], cand...)
 			copy(s.perm, s.tryPerm)
+			s.equal = s.equal[:0]
+		}
+		if cmp <= 0 {
+			s.equal = append(s.equal, s.tryPerm...)
 		}
 		g := len(s.ties) - 1
 		for ; g >= 0; g-- {
@@ -298,9 +323,29 @@ func (s *symmetry) canon(st []int32, c *canonicaliser) (rep []int32, perm []uint
 			// nextPermutation has wrapped the group round to its first order.
 		}
 		if g < 0 {
-			return s.best, s.perm
+			break
 		}
 	}
+	// Each order p that gives the least vector too yields g = p∘perm⁻¹,
+	// which fixes it: apply(rep, g) = apply(st, p) = rep. The first is
+	// perm itself: the identity.
+	for k := 0; k < len(s.equal); k += n {
+		p := s.equal[k : k+n]
+		g := len(s.stabMarked)
+		s.stabMarked = slices.Grow(s.stabMarked, n)[:g+n]
+		for t := range n {
+			s.stabMarked[g+int(s.perm[t])] = p[t]
+		}
+	}
+	return s.best, s.perm
+}
+
+// appendIdentity appends the identity permutation of n threads to ps.
+func appendIdentity(ps []uint8, n int) []uint8 {
+	for t := range n {
+		ps = append(ps, uint8(t))
+	}
+	return ps
 }
 
 // nextPermutation steps a to the next permutation in lexicographic order
@@ -326,7 +371,8 @@ func nextPermutation(a []uint8) bool {
 
 // sortThreads computes the threads' keys, sorts the threads by key into
 // s.order (ties by thread), and finds the groups of tied threads whose
-// keys hold a marker (s.ties).
+// keys hold a marker (s.ties), those whose keys do not (s.free), and the
+// product of the factorials of all those groups' sizes (s.tieOrder).
 func (s *symmetry) sortThreads(st []int32) {
 	s.computeKeys(st)
 	n := s.threads
@@ -340,14 +386,21 @@ func (s *symmetry) sortThreads(st []int32) {
 			s.order[j-1], s.order[j] = s.order[j], s.order[j-1]
 		}
 	}
-	s.ties = s.ties[:0]
+	s.ties, s.free = s.ties[:0], s.free[:0]
+	s.tieOrder = 1
 	for i := 0; i < n; {
 		j := i + 1
 		for j < n && s.compareKeys(s.order[i], s.order[j]) == 0 {
 			j++
 		}
-		if j-i > 1 && s.marked[s.order[i]] {
-			s.ties = append(s.ties, tieGroup{start: i, n: j - i})
+		if j-i > 1 {
+			g := tieGroup{start: i, n: j - i}
+			if s.marked[s.order[i]] {
+				s.ties = append(s.ties, g)
+			} else {
+				s.free = append(s.free, g)
+			}
+			s.tieOrder = satMul(s.tieOrder, factorial(j-i))
 		}
 		i = j
 	}
@@ -435,16 +488,25 @@ func (s *symmetry) computeKeys(st []int32) {
 	}
 }
 
-// isThreadIDSlot reports whether the shared slot a holds thread ids.
-func (s *symmetry) isThreadIDSlot(a int32) bool {
-	_, ok := slices.BinarySearch(s.tidShared, a)
-	return ok
-}
+// What a shared slot holds, for the keys (sharedKinds).
+const (
+	kindPlain uint8 = iota
+	kindRef
+	kindThreadID
+)
 
-// isRefSlot reports whether the shared slot a holds a reference.
-func (s *symmetry) isRefSlot(a int32) bool {
-	_, ok := slices.BinarySearch(s.p.lay.refShared, a)
-	return ok
+// sharedKinds returns, per shared slot, whether it holds a reference, a
+// thread id or neither: rowKey asks for every slot of every row of every
+// candidate state, so a lookup beats a search of refShared and tidShared.
+func (s *symmetry) sharedKinds() []uint8 {
+	kinds := make([]uint8, s.p.lay.nshared)
+	for _, a := range s.p.lay.refShared {
+		kinds[a] = kindRef
+	}
+	for _, a := range s.tidShared {
+		kinds[a] = kindThreadID
+	}
+	return kinds
 }
 
 // refKey is the key of a reference: null, a node's number from the fixed
@@ -507,66 +569,58 @@ func satMul(a, b int64) int64 {
 	return a * b
 }
 
-// stabilizer returns the permutations π with apply(rep, π) = rep, the
-// identity first, for a representative rep (as canon returns it) — for the
-// product of the on-the-fly search: the pairs of one orbit that canon
-// takes to rep carry the subsets σ·X of one subset X, σ in these, so the
-// least of them is a canonical subset. It returns nil and false when they
-// may be more than most (then take the identity alone: sound, maybe not
-// canonical). A π of the stabiliser maps each thread to one with an equal
-// key, so only the orders of the groups of threads with equal keys are
-// tried. The permutations are fresh slices; rep is not modified and may be
-// a buffer of s or c. It leaves in s.tieOrder the number of those orders,
-// a bound on the stabiliser's size.
-func (s *symmetry) stabilizer(rep []int32, c *canonicaliser, most int) ([][]uint8, bool) {
-	s.stab = append(s.stab[:0], rep...)
-	rep = s.stab
-	s.sortThreads(rep)
+// stabilizer lists the stabiliser of the representative rep that canon
+// returned last: the permutations π with apply(rep, π) = rep, the identity
+// first — for the product of the on-the-fly search: the pairs of one orbit
+// that canon takes to rep carry the subsets σ·X of one subset X, σ in
+// these, so the least of them is a canonical subset. It appends them to
+// dst (n entries each: π[t] for each thread t) and returns their number,
+// the stabiliser's order and whether that is exact; when the order is more
+// than most it lists none (then take the identity alone: sound, maybe not
+// canonical). When canon fell back (too many tied orders), the order is
+// not known: it returns the number of permutations that preserve the
+// threads' keys, a bound.
+//
+// canon has found the stabiliser already. A π of the stabiliser keeps
+// each thread's key, so it permutes the groups of threads with equal
+// keys. On a group without a marker every permutation fixes rep (the
+// design comment: such threads are interchangeable); on the groups with
+// one, canon tried every order, and each that gave rep again is an element
+// (see canon). The stabiliser is the product of the two parts, which act
+// on different threads.
+func (s *symmetry) stabilizer(dst []uint8, most int) (out []uint8, count int, order int64, exact bool) {
+	if !s.stabKnown {
+		return dst, 0, s.tieOrder, false
+	}
 	n := s.threads
-	var groups []tieGroup
-	orders := int64(1)
-	for i := 0; i < n; {
-		j := i + 1
-		for j < n && s.compareKeys(s.order[i], s.order[j]) == 0 {
-			j++
-		}
-		if j-i > 1 {
-			groups = append(groups, tieGroup{start: i, n: j - i})
-			orders = satMul(orders, factorial(j-i))
-		}
-		i = j
+	order = int64(len(s.stabMarked) / n)
+	for _, g := range s.free {
+		order = satMul(order, factorial(g.n))
 	}
-	s.tieOrder = orders
-	if orders > int64(most) {
-		return nil, false
+	if order > int64(most) {
+		return dst, 0, order, true
 	}
-	base := slices.Clone(s.order)
-	arr := slices.Clone(base)
-	for _, g := range groups {
-		slices.Sort(arr[g.start : g.start+g.n])
-		slices.Sort(base[g.start : g.start+g.n])
+	// An odometer over the orders of the free groups (positions of rep),
+	// each combined with every element of the marked part.
+	free := slices.Grow(s.tryPerm[:0], n)[:n]
+	for t := range free {
+		free[t] = uint8(t)
 	}
-	identity := make([]uint8, n)
-	for t := range identity {
-		identity[t] = uint8(t)
-	}
-	perms := [][]uint8{identity}
-	perm := make([]uint8, n)
 	for {
-		for i, t := range base {
-			perm[t] = arr[i]
+		for k := 0; k < len(s.stabMarked); k += n {
+			m := s.stabMarked[k : k+n]
+			for t := range n {
+				dst = append(dst, free[m[t]])
+			}
 		}
-		if !slices.Equal(perm, identity) && slices.Equal(s.apply(rep, perm, c), rep) {
-			perms = append(perms, slices.Clone(perm))
-		}
-		g := len(groups) - 1
+		g := len(s.free) - 1
 		for ; g >= 0; g-- {
-			if nextPermutation(arr[groups[g].start : groups[g].start+groups[g].n]) {
+			if nextPermutation(free[s.free[g].start : s.free[g].start+s.free[g].n]) {
 				break
 			}
 		}
 		if g < 0 {
-			return perms, true
+			return dst, int(order), order, true
 		}
 	}
 }

@@ -438,9 +438,16 @@ func checkRepresentatives(t *testing.T, r *rand.Rand, x *explored, s *symmetry) 
 			require.Equal(t, o, orbitOf[id], "(b) state %d has the representative of another orbit", id)
 		}
 		orbitOfRep[key] = orbitOf[id]
-		// The stabiliser of the representative, against brute force.
-		stab, ok := s.stabilizer(rep, c, maxTiedOrders)
-		require.True(t, ok)
+		// The stabiliser of the representative, as canon found it,
+		// against brute force.
+		flat, count, order, exact := s.stabilizer(nil, maxTiedOrders)
+		require.True(t, exact)
+		require.Equal(t, int64(count), order)
+		var stab [][]uint8
+		for k := 0; k < len(flat); k += len(group[0]) {
+			stab = append(stab, flat[k:k+len(group[0])])
+		}
+		require.Len(t, stab, count)
 		require.Equal(t, group[0], stab[0], "the identity first")
 		var want [][]uint8
 		for _, g := range group {
@@ -520,7 +527,8 @@ func checkTransitionsPermute(t *testing.T, x *explored, group [][]uint8, image [
 
 // TestSymmetryFallback: with the tied orders capped below what some
 // states need, canon falls back to a representative in the orbit and
-// counts it, and stabilizer says it gives up.
+// counts it, and stabilizer says it does not know the stabiliser; and it
+// lists a stabiliser only up to the size asked.
 func TestSymmetryFallback(t *testing.T) {
 	prog := parseFile(t, "../examples/treiber.lin")
 	b := Bounds{Threads: 3, Ops: 1, Values: []int{1}}
@@ -531,7 +539,14 @@ func TestSymmetryFallback(t *testing.T) {
 	c := newCanonicaliser(x.p, 3)
 	group := permutations(3)
 	for _, st := range x.states {
+		fallbacks := s.counts.fallbacks
 		rep, perm := s.canon(st, c)
+		if s.counts.fallbacks > fallbacks {
+			_, count, order, exact := s.stabilizer(nil, maxTiedOrders)
+			assert.False(t, exact, "the stabiliser is not known after a fallback")
+			assert.Zero(t, count)
+			assert.GreaterOrEqual(t, order, int64(2), "a bound: the permutations within the tied groups")
+		}
 		rep = slices.Clone(rep) // apply below may reuse its buffer
 		require.Equal(t, rep, s.apply(st, perm, c))
 		inOrbit := false
@@ -543,12 +558,15 @@ func TestSymmetryFallback(t *testing.T) {
 	assert.Positive(t, s.counts.fallbacks, "treiber has states with threads tied on private nodes")
 	assert.Zero(t, s.counts.enumerated)
 	// The initial state's three idle threads: 6 orders, more than 5.
-	stab, ok := s.stabilizer(x.states[0], c, 5)
-	assert.False(t, ok)
-	assert.Nil(t, stab)
-	stab, ok = s.stabilizer(x.states[0], c, 6)
-	assert.True(t, ok)
-	assert.Len(t, stab, 6, "every permutation fixes the initial state")
+	s.canon(x.states[0], c)
+	stab, count, order, exact := s.stabilizer(nil, 5)
+	assert.True(t, exact)
+	assert.Equal(t, int64(6), order)
+	assert.Zero(t, count)
+	assert.Empty(t, stab)
+	stab, count, _, _ = s.stabilizer(nil, 6)
+	assert.Equal(t, 6, count, "every permutation fixes the initial state")
+	assert.Len(t, stab, 6*3)
 }
 
 // TestSymmetryOrbitFigures logs orbit counts against state counts on

@@ -29,10 +29,10 @@ func (s *symmetry) keyWidth(ta threadArray) int {
 func (s *symmetry) rowKey(st []int32, t int, ta threadArray, key []int32, tidKey func(int, int32) int32) int {
 	slot := func(a int32) int32 {
 		v := st[a]
-		switch {
-		case s.isRefSlot(a):
+		switch s.kinds[a] {
+		case kindRef:
 			v = s.refKey(v)
-		case s.threadIDs && s.isThreadIDSlot(a):
+		case kindThreadID:
 			v = tidKey(t, v)
 		}
 		s.marked[t] = s.marked[t] || v == keyMarker

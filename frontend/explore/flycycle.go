@@ -1,0 +1,155 @@
+package explore
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// The cycle search of the on-the-fly check (lock-freedom, see fly.go).
+
+// recordTau records the τ-successors of state s that the pairs of s just
+// followed (f.succs, with the ids of those stored): all of them if some
+// pair followed all its successors, else the ample thread's. The first
+// expansion of s lays out its list, one entry per τ-successor in the
+// stepper's order, which is the same at every expansion; a later one
+// fills in the entries it follows that were not followed before.
+func (f *flySearch) recordTau(s int32) error {
+	for i := range f.succs {
+		if sc := &f.succs[i]; sc.label == 0 && sc.to < 0 && f.follows(sc) {
+			return errors.New("internal error: a τ-successor that the search followed is not stored")
+		}
+	}
+	if f.tauStart[s] == 0 {
+		if len(f.tauTo) >= math.MaxUint32-len(f.succs)-1 {
+			return fmt.Errorf("%w: more than %d τ-successors recorded for the cycle search; lower the bounds",
+				ErrStateLimit, math.MaxUint32-1)
+		}
+		at := len(f.tauTo)
+		f.tauStart[s] = uint32(at) + 1
+		f.tauTo = append(f.tauTo, 0)
+		for i := range f.succs {
+			sc := &f.succs[i]
+			if sc.label != 0 {
+				continue
+			}
+			to := int32(-1)
+			if f.follows(sc) {
+				to = sc.to
+			}
+			f.tauTo = append(f.tauTo, to)
+		}
+		f.tauTo[at] = int32(len(f.tauTo) - at - 1)
+		return nil
+	}
+	k := f.tauStart[s]
+	for i := range f.succs {
+		sc := &f.succs[i]
+		if sc.label != 0 {
+			continue
+		}
+		if f.follows(sc) {
+			f.tauTo[k] = sc.to
+		}
+		k++
+	}
+	return nil
+}
+
+// follows reports whether the pairs of the state expanded last followed
+// its successor sc (recordTau).
+func (f *flySearch) follows(sc *flySucc) bool {
+	return f.followedAll || int(sc.thread) == f.ample
+}
+
+// tauEdges returns the recorded τ-successors of state s (-1: not followed).
+func (f *flySearch) tauEdges(s int32) []int32 {
+	at := f.tauStart[s] - 1
+	return f.tauTo[at+1 : at+1+uint32(f.tauTo[at])]
+}
+
+// findTauCycle searches the recorded τ-successors of every implementation
+// state depth-first for a cycle; it returns the cycle's steps (from state
+// cycle[0].from back to it) or nil.
+func (f *flySearch) findTauCycle() ([]flyStep, error) {
+	n := f.set.len()
+	colour := make([]uint8, n) // 0 unvisited, 1 on the stack, 2 done
+	type frame struct {
+		state int32
+		next  int // the next edge to take; the one taken last is next-1
+	}
+	var stack []frame
+	for root := int32(0); int(root) < n; root++ {
+		if colour[root] != 0 {
+			continue
+		}
+		if f.tauStart[root] == 0 {
+			return nil, errors.New("internal error: a stored state was never expanded")
+		}
+		colour[root] = 1
+		stack = append(stack[:0], frame{state: root})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			edges := f.tauEdges(top.state)
+			for top.next < len(edges) && edges[top.next] < 0 {
+				top.next++
+			}
+			if top.next == len(edges) {
+				colour[top.state] = 2
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			to := edges[top.next]
+			top.next++
+			switch colour[to] {
+			case 0:
+				colour[to] = 1
+				stack = append(stack, frame{state: to})
+			case 1:
+				// A cycle: from the frame of to to the top, and the edge to it.
+				start := len(stack) - 1
+				for stack[start].state != to {
+					start--
+				}
+				var cycle []flyStep
+				for i, fr := range stack[start:] {
+					next := to
+					if start+i+1 < len(stack) {
+						next = stack[start+i+1].state
+					}
+					step, err := f.tauStep(fr.state, next)
+					if err != nil {
+						return nil, err
+					}
+					cycle = append(cycle, step)
+				}
+				return cycle, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// tauStep finds a τ-step from state from to state to that the search
+// followed, with its thread and permutation, for a cycle's replay.
+func (f *flySearch) tauStep(from, to int32) (flyStep, error) {
+	f.cur = f.stored(f.cur[:0], from)
+	t, fail := f.st.successors(f.cur)
+	if fail != nil { // found by the pair search already
+		return flyStep{}, fmt.Errorf("internal error: model error of thread %d: %s in the cycle search", t+1, fail.msg)
+	}
+	blk := &f.st.blk
+	look := f.set.snapshot()
+	for i := range blk.succs {
+		sc := &blk.succs[i]
+		if sc.label != 0 {
+			continue
+		}
+		rep, perm := f.representative(blk.batch[sc.start:sc.end])
+		f.enc = encodeSparse(f.enc[:0], rep)
+		if look.find(f.enc, f.set.hash(f.enc)) == to {
+			return flyStep{from: from, thread: sc.thread, perm: perm, to: to}, nil
+		}
+	}
+	return flyStep{}, errors.New("internal error: a τ-edge of the cycle search is not a step of the implementation")
+}
