@@ -31,9 +31,11 @@ type blockPartition struct {
 	bottom    []int32 // per block: its bottom states (inertOut == 0)
 
 	// The sources of τ-steps by target, which both refiners read backwards
-	// over inert τ-steps: those into d are tauSrc[tauIndex[d]:tauIndex[d+1]].
-	// Set only where τ can be inert (branching kernels).
-	tauIndex, tauSrc []int32
+	// over inert τ-steps: those into d are tauSrc[tauFrom[d]:tauTo[d]].
+	// Set only where τ can be inert (branching kernels). GJ keeps them in
+	// a CSR of their own (tauFrom and tauTo are one index array, shifted by
+	// one); Fast reads them off the front of its arcs by target.
+	tauFrom, tauTo, tauSrc []int32
 
 	// A round's marked set (startRound, then each refiner's markState).
 	mark      []uint32 // per state: epoch if marked in this round
@@ -108,7 +110,7 @@ func (p *blockPartition) startRound() {
 // tauStepsBetween calls lose(s) for every τ-step s → d from a state of
 // block reach to a state of block rest, reading whichever side is
 // smaller: the τ-steps out of reach's states (τ comes first among a
-// state's transitions, see newKernel) or, through tauIndex/tauSrc, the
+// state's transitions, see newKernel) or, through tauSrc, the
 // τ-steps into rest's states. After a block splits into reach and rest
 // these are the steps that stopped being inert.
 func (p *blockPartition) tauStepsBetween(reach, rest int32, lose func(s int32)) {
@@ -128,8 +130,8 @@ func (p *blockPartition) tauStepsBetween(reach, rest int32, lose func(s int32)) 
 	}
 	p.work += int64(len(restStates))
 	for _, d := range restStates {
-		p.work += int64(p.tauIndex[d+1] - p.tauIndex[d])
-		for _, s := range p.tauSrc[p.tauIndex[d]:p.tauIndex[d+1]] {
+		p.work += int64(p.tauTo[d] - p.tauFrom[d])
+		for _, s := range p.tauSrc[p.tauFrom[d]:p.tauTo[d]] {
 			if p.block[s] == reach {
 				lose(s)
 			}

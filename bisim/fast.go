@@ -54,9 +54,11 @@ import (
 // Data (flat int32 slices, allocated once): block[s]; perm holds the states
 // grouped by block, block b occupying perm[begin[b]:end[b]], and where[s] is
 // the index of s in perm; inArc is the CSR by target of the transitions,
-// each packed as label<<32 | source so that processTarget reads one stream,
-// and tauSrc that of τ-transition sources by target; inertOut[s] counts the
-// inert τ-steps of s and bottom[b] the bottom states of b.
+// each label and source packed into 4 bytes where they fit, so that
+// processTarget reads one stream, with the τ-steps first, so that the
+// backward closure over inert τ-steps reads the same array (buildArcs);
+// inertOut[s] counts the inert τ-steps of s and bottom[b] the bottom
+// states of b.
 //
 // Start: not one block but the classes of the states' weakly enabled
 // labels (splitByEnabledLabels, fast_init.go), all target-dirty; on model
@@ -148,8 +150,17 @@ type refiner struct {
 	// formulas of strong bisimilarity (formula_history.go).
 	history *splitHistory
 
-	inIndex []int32  // CSR index of inArc, by target state
-	inArc   []uint64 // all transitions by target, label<<32 | source
+	// The transitions by target, those into d being inArc[inIndex[d]:
+	// inIndex[d+1]], τ-steps first (up to tauTo[d], so that inArc doubles
+	// as the core's tauSrc), each in 4 bytes: the source, or-ed with
+	// label<<labelShift when every label and state fit in 32 bits
+	// together (then inLab is nil), else with the labels in inLab.
+	// Read through arc.
+	inIndex    []int32
+	inArc      []int32
+	inLab      []int32
+	labelShift uint32
+	srcMask    uint32
 
 	// Per block, beside the core's.
 	rep      []int32 // a bottom state of each block, of small out-degree if possible; -1 if not known
@@ -193,7 +204,14 @@ type refiner struct {
 	nEpoch       uint32
 }
 
-func newRefiner(k *kernel) *refiner {
+// newRefiner returns the refiner of k, its states in the blocks of their
+// weakly enabled labels (splitByEnabledLabels), with 4-byte arcs where
+// labels and states fit (packable).
+func newRefiner(k *kernel) *refiner { return newRefinerArcs(k, !packable(k)) }
+
+// newRefinerArcs is newRefiner with the labels of the arcs beside them
+// (wide) or packed into them; tests use both layouts.
+func newRefinerArcs(k *kernel, wide bool) *refiner {
 	n := k.n
 	r := &refiner{blockPartition: newBlockPartition(k),
 		nSeen: make([]uint32, n), nLeft: make([]int32, n),
@@ -204,45 +222,7 @@ func newRefiner(k *kernel) *refiner {
 	}
 	r.blockOut[0] = int32(len(k.dst))
 	r.blockIn[0] = int32(len(k.dst))
-	// inArc, and the sources of τ-steps by target: by counting sort, the
-	// sources read from out (the kernel keeps no src for Fast).
-	r.inIndex = make([]int32, n+1)
-	if k.inert {
-		r.tauIndex = make([]int32, n+1)
-	}
-	for s := int32(0); s < n; s++ {
-		for t := k.out[s]; t < k.out[s+1]; t++ {
-			r.inIndex[k.dst[t]+1]++
-			if k.isTau(t) {
-				r.tauIndex[k.dst[t]+1]++
-				r.inertOut[s]++ // one block: every τ-step is inert
-			}
-		}
-	}
-	for s := int32(0); s < n; s++ {
-		r.inIndex[s+1] += r.inIndex[s]
-		if k.inert {
-			r.tauIndex[s+1] += r.tauIndex[s]
-		}
-	}
-	r.inArc = make([]uint64, len(k.dst))
-	fill := slices.Clone(r.inIndex[:n])
-	var tauFill []int32
-	if k.inert {
-		r.tauSrc = make([]int32, r.tauIndex[n])
-		tauFill = slices.Clone(r.tauIndex[:n])
-	}
-	for s := int32(0); s < n; s++ {
-		for t := k.out[s]; t < k.out[s+1]; t++ {
-			d := k.dst[t]
-			r.inArc[fill[d]] = uint64(k.lab[t])<<32 | uint64(s)
-			fill[d]++
-			if k.isTau(t) {
-				r.tauSrc[tauFill[d]] = s
-				tauFill[d]++
-			}
-		}
-	}
+	r.buildArcs(wide)
 	r.rep[0] = -1
 	for s := int32(0); s < n; s++ {
 		if r.inertOut[s] == 0 {
@@ -252,6 +232,85 @@ func newRefiner(k *kernel) *refiner {
 	}
 	r.splitByEnabledLabels()
 	return r
+}
+
+// packable reports whether every label and state of the kernel fit in
+// one 32-bit arc together: on the LTSs model checkers make they do (the
+// MGC file: 9 labels, 2 M states), and an arc then costs 4 bytes instead
+// of 8, which halves what processTarget reads.
+func packable(k *kernel) bool {
+	return bits.Len32(uint32(k.numLabels-1))+bits.Len32(uint32(k.n-1)) <= 32
+}
+
+// buildArcs makes inIndex, inArc (with inLab when wide or the labels do
+// not fit) and, if τ can be inert, tauTo, by a counting sort in which each
+// target's τ-steps come first; the sources are read from out (the kernel
+// keeps no src for Fast). Within a label the arcs into a target stay in
+// order of their sources, as processTarget relies on for its order of
+// marking. It also counts inertOut (one block: every τ-step is inert).
+func (r *refiner) buildArcs(wide bool) {
+	k, n := r.k, r.k.n
+	r.labelShift, r.srcMask = 32, ^uint32(0)
+	if !wide {
+		r.labelShift = uint32(bits.Len32(uint32(n - 1)))
+		r.srcMask = uint32(1)<<r.labelShift - 1
+	}
+	// Count the arcs into each target in inIndex (shifted by one) and its
+	// τ-arcs in tauTo.
+	r.inIndex = make([]int32, n+1)
+	tauTo := make([]int32, n)
+	for s := int32(0); s < n; s++ {
+		for t := k.out[s]; t < k.out[s+1]; t++ {
+			d := k.dst[t]
+			r.inIndex[d+1]++
+			if k.isTau(t) {
+				tauTo[d]++
+				r.inertOut[s]++
+			}
+		}
+	}
+	// The fill positions: τ-arcs from inIndex[d] (tauTo ends at the last),
+	// the others from there on (otherFill).
+	otherFill := make([]int32, n)
+	for d := int32(0); d < n; d++ {
+		r.inIndex[d+1] += r.inIndex[d]
+		otherFill[d] = r.inIndex[d] + tauTo[d]
+		tauTo[d] = r.inIndex[d]
+	}
+	r.inArc = make([]int32, len(k.dst))
+	if wide {
+		r.inLab = make([]int32, len(k.dst))
+	}
+	for s := int32(0); s < n; s++ {
+		for t := k.out[s]; t < k.out[s+1]; t++ {
+			d, a := k.dst[t], k.lab[t]
+			var i int32
+			if k.isTau(t) {
+				i = tauTo[d]
+				tauTo[d]++
+			} else {
+				i = otherFill[d]
+				otherFill[d]++
+			}
+			if wide {
+				r.inArc[i], r.inLab[i] = s, a
+			} else {
+				r.inArc[i] = int32(uint32(a)<<r.labelShift | uint32(s))
+			}
+		}
+	}
+	if k.inert {
+		r.tauFrom, r.tauTo, r.tauSrc = r.inIndex[:n], tauTo, r.inArc
+	}
+}
+
+// arc returns the label and the source of inArc[i].
+func (r *refiner) arc(i int32) (a, src int32) {
+	w := uint32(r.inArc[i])
+	if r.inLab != nil {
+		return r.inLab[i], int32(w)
+	}
+	return int32(w >> r.labelShift), int32(w & r.srcMask)
 }
 
 // newBlock appends a block covering perm[lo:hi] to the core and to the
@@ -368,8 +427,8 @@ func (r *refiner) splitRound() bool {
 		for i := 0; i < len(r.queue); i++ {
 			s := r.queue[i]
 			b := r.block[s]
-			r.work += 1 + int64(r.tauIndex[s+1]-r.tauIndex[s])
-			for _, u := range r.tauSrc[r.tauIndex[s]:r.tauIndex[s+1]] {
+			r.work += 1 + int64(r.tauTo[s]-r.tauFrom[s])
+			for _, u := range r.tauSrc[r.tauFrom[s]:r.tauTo[s]] {
 				if r.block[u] == b && r.mark[u] != r.epoch {
 					r.mark[u] = r.epoch
 					r.queue = append(r.queue, u)
@@ -531,7 +590,7 @@ func (r *refiner) detach(b, hi int32) int32 {
 func (r *refiner) separateNewBottom(reach int32) {
 	nextEpoch(&r.nEpoch, r.nSeen)
 	list := closeInertBackward(append(r.nList[:0], r.newBottom...), r.block, reach,
-		r.tauIndex, r.tauSrc, r.inertOut, r.nSeen, r.nLeft, r.nEpoch, &r.work, nil)
+		r.tauFrom, r.tauTo, r.tauSrc, r.inertOut, r.nSeen, r.nLeft, r.nEpoch, &r.work, nil)
 	r.nList = list
 	r.work += int64(len(list))
 	hi := r.end[reach]
@@ -541,8 +600,8 @@ func (r *refiner) separateNewBottom(reach int32) {
 	}
 	r.detach(reach, hi)
 	for _, y := range list { // τ-steps from O into N are no longer inert
-		r.work += int64(r.tauIndex[y+1] - r.tauIndex[y])
-		for _, x := range r.tauSrc[r.tauIndex[y]:r.tauIndex[y+1]] {
+		r.work += int64(r.tauTo[y] - r.tauFrom[y])
+		for _, x := range r.tauSrc[r.tauFrom[y]:r.tauTo[y]] {
 			if r.block[x] == reach {
 				r.inertOut[x]-- // stays positive, see above
 			}
@@ -743,9 +802,10 @@ func (r *refiner) processTarget(c int32) {
 	}
 	inert := k.inert
 	for _, d := range r.perm[r.begin[c]:r.end[c]] {
-		r.work += 1 + int64(r.inIndex[d+1]-r.inIndex[d])
-		for _, arc := range r.inArc[r.inIndex[d]:r.inIndex[d+1]] {
-			a, src := int32(arc>>32), int32(uint32(arc))
+		lo, hi := r.inIndex[d], r.inIndex[d+1]
+		r.work += 1 + int64(hi-lo)
+		for i := lo; i < hi; i++ {
+			a, src := r.arc(i)
 			b := r.block[src]
 			if r.end[b]-r.begin[b] > 1 && !(inert && a == lts.Tau && b == c) {
 				if len(r.byLabel[a]) == 0 {

@@ -403,13 +403,14 @@ type gjCount struct {
 func (r *gjRefiner) buildIncoming() {
 	k, n := r.k, r.k.n
 	r.inIndex = make([]int32, n+1)
+	var tauIndex []int32
 	if k.inert {
-		r.tauIndex = make([]int32, n+1)
+		tauIndex = make([]int32, n+1)
 	}
 	for t, d := range k.dst {
 		r.inIndex[d+1]++
 		if k.inert && k.lab[t] == lts.Tau {
-			r.tauIndex[d+1]++
+			tauIndex[d+1]++
 			r.inertOut[k.src[t]]++
 		}
 	}
@@ -419,13 +420,14 @@ func (r *gjRefiner) buildIncoming() {
 		r.inIndex[s+1] += r.inIndex[s]
 		inFill[s] = r.inIndex[s]
 		if k.inert {
-			r.tauIndex[s+1] += r.tauIndex[s]
-			tauFill[s] = r.tauIndex[s]
+			tauIndex[s+1] += tauIndex[s]
+			tauFill[s] = tauIndex[s]
 		}
 	}
 	r.in = make([]gjIn, len(k.dst))
 	if k.inert {
-		r.tauSrc = make([]int32, r.tauIndex[n])
+		r.tauSrc = make([]int32, tauIndex[n])
+		r.tauFrom, r.tauTo = tauIndex[:n], tauIndex[1:]
 	}
 	for t, d := range k.dst {
 		src, a := k.src[t], k.lab[t]

@@ -308,7 +308,7 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 		case uI < len(uList):
 			s := uList[uI]
 			uI++
-			uArc, uArcEnd = r.tauIndex[s], r.tauIndex[s+1]
+			uArc, uArcEnd = r.tauFrom[s], r.tauTo[s]
 		case uS < len(uSeeds):
 			s := uSeeds[uS]
 			uS++
@@ -329,7 +329,7 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 		case rI < len(rList):
 			s := rList[rI]
 			rI++
-			rArc, rArcEnd = r.tauIndex[s], r.tauIndex[s+1]
+			rArc, rArcEnd = r.tauFrom[s], r.tauTo[s]
 		case rS < len(rSeeds):
 			mark[rSeeds[rS]] = *epoch
 			rList = append(rList, rSeeds[rS])
