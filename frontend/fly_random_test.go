@@ -33,6 +33,9 @@ func TestFlyAgreesOnRandomPrograms(t *testing.T) {
 		// ample: the partial-order reduction followed one thread only
 		// at some pair (under --reduce por).
 		ample bool
+		// perThread: the program uses per-thread arrays, thread values or
+		// loops over threads (randmodel.PerThreadForms).
+		perThread bool
 	}
 	outcomes := make([]outcome, n)
 	parallel.ForEach(runtime.GOMAXPROCS(0), n, func(seed int) {
@@ -42,6 +45,7 @@ func TestFlyAgreesOnRandomPrograms(t *testing.T) {
 		if !assert.NoError(t, err, name) {
 			return
 		}
+		outcomes[seed].perThread = p.Features&randmodel.PerThreadForms != 0
 		modes := []bool{false}
 		if p.Features&(randmodel.Free|randmodel.ExplicitHeap) == randmodel.Free {
 			modes = append(modes, true)
@@ -68,8 +72,17 @@ func TestFlyAgreesOnRandomPrograms(t *testing.T) {
 			outcomes[seed].lockFree = cmp.lockFree
 		}
 	})
-	var lin, notLin, lf, notLF, reduced, refused, ample int
+	var lin, notLin, lf, notLF, reduced, refused, ample, perThread, perThreadReduced, perThreadAmple int
 	for _, o := range outcomes {
+		if o.perThread {
+			perThread++
+			if o.reduced {
+				perThreadReduced++
+			}
+			if o.ample {
+				perThreadAmple++
+			}
+		}
 		switch {
 		case o.modelError:
 		case o.linearizable:
@@ -94,11 +107,13 @@ func TestFlyAgreesOnRandomPrograms(t *testing.T) {
 			ample++
 		}
 	}
-	t.Logf("%d programs: linearizable %d, not %d; lock-free %d, not %d; symmetry applied to %d, refused for %d; partial-order reduction took ample sets in %d",
-		n, lin, notLin, lf, notLF, reduced, refused, ample)
+	t.Logf("%d programs: linearizable %d, not %d; lock-free %d, not %d; symmetry applied to %d, refused for %d; partial-order reduction took ample sets in %d; "+
+		"%d with per-thread forms, symmetry applied to %d of them, ample sets in %d",
+		n, lin, notLin, lf, notLF, reduced, refused, ample, perThread, perThreadReduced, perThreadAmple)
 	// A cross-check that only ever sees one verdict proves little.
 	for what, k := range map[string]int{"linearizable": lin, "not linearizable": notLin, "lock-free": lf,
-		"not lock-free": notLF, "reduced by symmetry": reduced, "refused symmetry": refused, "with ample sets": ample} {
+		"not lock-free": notLF, "reduced by symmetry": reduced, "refused symmetry": refused, "with ample sets": ample,
+		"with per-thread forms reduced by symmetry": perThreadReduced, "with per-thread forms and ample sets": perThreadAmple} {
 		assert.Greater(t, k, n/20, "too few programs %s", what)
 	}
 }

@@ -16,7 +16,9 @@
 // hazard pointers and explicit free, a linked queue with a dummy node
 // built by init (CAS on a node's next field), procedures (tuple results,
 // reference parameters), nondeterministic choose and any, var locals,
-// slots of a [1..nthreads] array indexed by tid, and rarely assertions.
+// slots of a [1..nthreads] array indexed by tid, per-thread arrays
+// ([thread], [thread][n], [thread][thread]) with thread-typed values and
+// loops over the other threads, and rarely assertions.
 // Its specification is `spec auto` or a hand-written one that runs each
 // method body atomically (spins turned into awaits), sometimes
 // deliberately changed in one statement so that the object is not
@@ -31,8 +33,9 @@
 // a test can pick or exclude constructs (Config.Exclude). Symmetric
 // programs use tid only in ways that a permutation of the threads maps
 // onto the same program: as the index of the thread's own slot (A[tid],
-// HP[tid]) and, with the TidBeyondIndex features, as a stored owner
-// compared for equality or in an atomic count over all threads.
+// HP[tid], R[tid][k]) and, with the TidBeyondIndex features, as a stored
+// owner compared for equality, a thread value, or in a count over all
+// threads.
 // Asymmetric ones use it in ways a symmetry check must refuse
 // (arithmetic, comparison with a constant or by order, scans in index
 // order) or restrict threads with `only`.
@@ -110,6 +113,16 @@ const (
 	Any
 	// Var: locals declared with var and a type.
 	Var
+	// PerThread: per-thread arrays (P [thread], R [thread][2], S
+	// [thread][thread]) whose row is indexed by tid or by a thread value.
+	PerThread
+	// ThreadValue: thread-typed values: a local `var me thread = tid`
+	// indexing the thread's own row, or a shared `Last thread` set to tid
+	// and compared with it.
+	ThreadValue
+	// ForThreads: loops over the other threads or all of them (`for j in
+	// others`, `for j in threads`), in any order, reading their rows.
+	ForThreads
 
 	numFeatures = iota
 )
@@ -117,16 +130,22 @@ const (
 // AsymmetricFeatures are the features that break the symmetry of threads.
 const AsymmetricFeatures = TidArith | TidOrder | TidScan | Only
 
+// PerThreadForms are the features of the per-thread forms of the
+// language: per-thread arrays, thread values, loops over threads.
+const PerThreadForms = PerThread | ThreadValue | ForThreads
+
 // TidBeyondIndex are the symmetric features in which a thread id is more
 // than the index of the thread's own slot: a stored and compared owner
-// (TidValue), or a loop over all threads (TidCount). A symmetry check
-// that accepts tid only as the index of [1..nthreads] arrays refuses
-// them, soundly; exclude them (Config.Exclude) for programs it must accept.
-const TidBeyondIndex = TidValue | TidCount
+// (TidValue, ThreadValue), or a loop over all threads (TidCount,
+// ForThreads). A symmetry check that accepts tid only as the index of
+// the thread's own slot refuses them, soundly; exclude them
+// (Config.Exclude) for programs it must accept.
+const TidBeyondIndex = TidValue | TidCount | ThreadValue | ForThreads
 
 var featureNames = [numFeatures]string{"heap", "free", "lock", "flag-wait", "await", "assert",
 	"hand-spec", "mutated-spec", "tid-index", "tid-value", "tid-count", "tid-arith", "tid-order",
-	"tid-scan", "only", "hazard", "queue", "explicit-heap", "proc", "break", "choose", "any", "var"}
+	"tid-scan", "only", "hazard", "queue", "explicit-heap", "proc", "break", "choose", "any", "var",
+	"per-thread", "thread-value", "for-threads"}
 
 // String lists the features, e.g. "heap+free".
 func (f Feature) String() string {

@@ -51,6 +51,10 @@ func fragments() []idiom {
 		{Proc, 2, 1, (*gen).procCall},
 		{Break, 2, 1, (*gen).casBreak},
 		{Any, 1, 1, (*gen).anyValue},
+		{PerThread, 3, 1, (*gen).rowUpdate},
+		{ThreadValue | PerThread, 2, 1, (*gen).myRow},
+		{ThreadValue, 2, 1, (*gen).lastThread},
+		{ForThreads | PerThread, 3, 1, (*gen).othersLoop},
 	}
 }
 

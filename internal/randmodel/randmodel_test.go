@@ -196,14 +196,17 @@ var evidence = map[Feature]*regexp.Regexp{
 	Choose:       regexp.MustCompile(`choose \{`),
 	Any:          regexp.MustCompile(`any \d`),
 	Var:          regexp.MustCompile(`var \w+ (int|bool)`),
+	PerThread:    regexp.MustCompile(`shared [PRS] \[thread\]`),
+	ThreadValue:  regexp.MustCompile(`thread = tid|Last = tid`),
+	ForThreads:   regexp.MustCompile(`for j\d+ in (others|threads)`),
 }
 
 // symmetricTid matches the uses of tid allowed in a symmetric program.
-var symmetricTid = regexp.MustCompile(`(A|HP)\[tid\]|cas\(Owner, 0, tid\)|Owner == tid|i\d+ != tid &&`)
+var symmetricTid = regexp.MustCompile(`(A|HP|P|R|S)\[tid\]|cas\(Owner, 0, tid\)|Owner == tid|i\d+ != tid &&|thread = tid|Last (=|==) tid`)
 
 // indexOnlyTid matches the uses of tid allowed in a symmetric program
 // without the TidBeyondIndex features.
-var indexOnlyTid = regexp.MustCompile(`(A|HP)\[tid\]`)
+var indexOnlyTid = regexp.MustCompile(`(A|HP|P|R|S)\[tid\]`)
 
 // checkFeatures checks that p uses exactly the features it reports, that
 // it is symmetric or not as cfg asks, and that it avoids the features cfg
@@ -230,7 +233,7 @@ func checkFeatures(t *testing.T, p Program, cfg Config) {
 	assert.Zero(t, p.Features&cfg.Exclude, "excluded features %s", p.Features&cfg.Exclude)
 	if p.Symmetric() {
 		rest := symmetricTid.ReplaceAllString(p.Source, "")
-		assert.NotRegexp(t, `\btid\b`, rest, "a symmetric program uses tid only as A[tid], an owner or in i != tid:\n%s", p.Source)
+		assert.NotRegexp(t, `\btid\b`, rest, "a symmetric program uses tid only as A[tid] (or a row's index), an owner, a thread value or in i != tid:\n%s", p.Source)
 	}
 	if p.Symmetric() && p.Features&TidBeyondIndex == 0 {
 		rest := indexOnlyTid.ReplaceAllString(p.Source, "")

@@ -72,3 +72,59 @@ func (g *gen) tidScan(m *method) []stmt {
 		simple(i+" = "+i+" + 1"))
 	return []stmt{define(i, "1"), loop}
 }
+
+// The per-thread forms: rows of [thread] arrays, thread values, loops
+// over threads. All are symmetric.
+
+// row returns the thread's own element of P or of a row of R, indexed by
+// the thread value me (tid or a thread local).
+func (g *gen) row(me string) string {
+	if g.chance(2) {
+		return g.sharedVar("P") + "[" + me + "]"
+	}
+	return g.sharedVar("R") + "[" + me + "][" + g.pick("0", "1") + "]"
+}
+
+// rowUpdate reads or updates an element of the thread's own row.
+func (g *gen) rowUpdate(m *method) []stmt {
+	e := g.row("tid")
+	if g.chance(3) {
+		t := m.fresh("t")
+		return append([]stmt{define(t, e)}, g.record(m, g.update(m, t))...)
+	}
+	return []stmt{assign(e, g.update(m, e))}
+}
+
+// myRow names the thread's id in a thread local and updates its row
+// through it.
+func (g *gen) myRow(m *method) []stmt {
+	me := m.fresh("me")
+	e := g.row(me)
+	return []stmt{simple("var " + me + " thread = tid"), assign(e, g.update(m, e))}
+}
+
+// lastThread records the thread in Last, then acts if no other thread
+// has overwritten it meanwhile.
+func (g *gen) lastThread(m *method) []stmt {
+	l := g.sharedVar("Last")
+	return []stmt{simple(l + " = tid"), ifElse(l+" == tid", g.simpleUpdate(m), nil)}
+}
+
+// othersLoop visits the other threads (or all) in any order: it counts
+// their non-zero slots, one read per step or in one atomic step, or
+// copies their slots into the thread's row of S (a snapshot, as the
+// hazard-pointer scan does).
+func (g *gen) othersLoop(m *method) []stmt {
+	j := m.fresh("j")
+	which := g.pick("others", "others", "threads")
+	if g.chance(3) {
+		p, s := g.sharedVar("P"), g.sharedVar("S")
+		return []stmt{block("for "+j+" in "+which, simple(s+"[tid]["+j+"] = "+p+"["+j+"]"))}
+	}
+	n := m.fresh("n")
+	loop := block("for "+j+" in "+which, ifElse(g.row(j)+" != 0", []stmt{simple(n + " = " + n + " + 1")}, nil))
+	if g.chance(2) {
+		loop = block("atomic", loop)
+	}
+	return append([]stmt{define(n, "0"), loop}, g.record(m, n)...)
+}
