@@ -1,6 +1,9 @@
 package history
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+)
 
 // entryList is the list of call and return entries of the operations not
 // yet linearized, in real-time order: Lowe's just-in-time linearization
@@ -12,49 +15,56 @@ import "sort"
 // head sentinel; -1 ends the list.
 type entryList struct {
 	next, prev []int32
-	order      []int32 // scratch for sorting the entries
 }
 
 // entryHead is the sentinel's id in a list of n operations.
 func entryHead(n int) int32 { return int32(2 * n) }
 
-// newEntryList orders the entries of ops by time. At equal times calls
-// come first, so an operation called at the very time another returns
-// counts as concurrent with it.
-func newEntryList(ops []*Op) *entryList {
+// newEntryList orders the entries of ops (numbered in call order) by
+// time. At equal times calls come first, so an operation called at the
+// very time another returns counts as concurrent with it.
+func newEntryList(ops opView) *entryList {
 	l := &entryList{}
 	l.reset(ops)
 	return l
 }
 
-// reset makes l the list of ops, reusing its memory.
-func (l *entryList) reset(ops []*Op) {
-	n := len(ops)
-	l.order = resize(l.order, 2*n)
-	order := l.order
-	for i := range order {
-		order[i] = int32(i)
-	}
-	at := func(e int32) int64 {
-		if e&1 == 0 {
-			return ops[e>>1].Call
-		}
-		return ops[e>>1].Return
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		ta, tb := at(order[a]), at(order[b])
-		if ta != tb {
-			return ta < tb
-		}
-		return order[a]&1 < order[b]&1
-	})
+// reset makes l the list of ops (numbered in call order), reusing its
+// memory. The calls are in order already; the returns are sorted and
+// merged with them.
+func (l *entryList) reset(ops opView) {
+	n := ops.len()
 	l.next, l.prev = resize(l.next, 2*n+1), resize(l.prev, 2*n+1)
+	// The returns are sorted in prev's first places, which are free until
+	// prev is filled from next at the end: a separate array of entries to
+	// sort had been the largest allocation kept through a search.
+	rets := l.prev[:n]
+	for i := range rets {
+		rets[i] = int32(i)
+	}
+	slices.SortFunc(rets, func(a, b int32) int {
+		if c := cmp.Compare(ops.at(int(a)).Return, ops.at(int(b)).Return); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	last := entryHead(n)
-	for _, e := range order {
-		l.next[last], l.prev[e] = e, last
+	for c, r := 0, 0; c < n || r < n; {
+		var e int32
+		if c < n && (r == n || ops.at(c).Call <= ops.at(int(rets[r])).Return) {
+			e = int32(2 * c)
+			c++
+		} else {
+			e = 2*rets[r] + 1
+			r++
+		}
+		l.next[last] = e
 		last = e
 	}
 	l.next[last] = -1
+	for p, e := entryHead(n), l.next[entryHead(n)]; e >= 0; p, e = e, l.next[e] {
+		l.prev[e] = p
+	}
 }
 
 // resize returns s with length n, reusing its array when large enough;

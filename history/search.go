@@ -91,9 +91,7 @@ func (s *stop) limitHit(acct *account) (Limit, bool) {
 // are positions in group. It works in the memory of x (nil: fresh memory).
 func search(all []Op, group []int, spec Spec, st stop, x *scratch) searchResult {
 	// Number the operations in call order (see the file comment); the
-	// result is mapped back at the end. The search sees the operations
-	// through pointers: copying a partition's operations (120 bytes each)
-	// was the largest allocation of a small run.
+	// result is mapped back at the end.
 	var byCall []int // nil: group is in call order already, as recorded histories mostly are
 	for k := 1; k < len(group); k++ {
 		if all[group[k]].Call < all[group[k-1]].Call {
@@ -105,15 +103,18 @@ func search(all []Op, group []int, spec Spec, st stop, x *scratch) searchResult 
 	if x == nil {
 		x = &scratch{}
 	}
-	x.sorted = resize(x.sorted, len(group))
-	sorted := x.sorted
-	for k, i := range group {
-		if byCall != nil {
-			i = group[byCall[k]]
+	ops := opView{all: all}
+	if byCall != nil || !isSeq(group, len(all)) {
+		x.index = resize(x.index, len(group))
+		for k, i := range group {
+			if byCall != nil {
+				i = group[byCall[k]]
+			}
+			x.index[k] = int32(i)
 		}
-		sorted[k] = &all[i]
+		ops.index = x.index
 	}
-	res := searchSorted(sorted, spec, st, x)
+	res := searchSorted(ops, spec, st, x)
 	if byCall != nil {
 		for k, i := range res.prefix {
 			res.prefix[k] = byCall[i]
@@ -123,6 +124,31 @@ func search(all []Op, group []int, spec Spec, st stop, x *scratch) searchResult 
 		}
 	}
 	return res
+}
+
+// opView is the operations of one search, numbered in call order: the
+// k-th is all[index[k]], or all[k] when index is nil (a partition that is
+// the whole history in call order, as register histories are). The search
+// reads them where they are: a copy of a partition's operations (120 bytes
+// each) was the largest allocation of a small run.
+type opView struct {
+	all   []Op
+	index []int32
+}
+
+func (v opView) len() int {
+	if v.index == nil {
+		return len(v.all)
+	}
+	return len(v.index)
+}
+
+// at returns the k-th operation.
+func (v opView) at(k int) *Op {
+	if v.index == nil {
+		return &v.all[k]
+	}
+	return &v.all[v.index[k]]
 }
 
 // step is one linearized operation on the search path: its call entry and
@@ -136,7 +162,7 @@ type step struct {
 // searchState is the configuration of the search: the linearized set with
 // the hash and the window bounds the memo key needs (see the file comment).
 type searchState struct {
-	ops []*Op
+	ops opView
 	// linearized has bit i set when operation i is linearized.
 	linearized []uint64
 	// tookEffect has bit r set when the r-th pending operation is.
@@ -158,8 +184,8 @@ type searchState struct {
 
 // reset makes s the start of a search of ops (nothing linearized),
 // reusing its memory.
-func (s *searchState) reset(ops []*Op) {
-	n := len(ops)
+func (s *searchState) reset(ops opView) {
+	n := ops.len()
 	s.ops, s.hash, s.top, s.remaining, s.key = ops, 0, -1, 0, s.key[:0]
 	s.linearized = resize(s.linearized, (n+63)/64)
 	clear(s.linearized)
@@ -167,10 +193,10 @@ func (s *searchState) reset(ops []*Op) {
 	s.pendingBefore[0] = 0
 	s.zobrist = resize(s.zobrist, n)
 	x := uint64(0x9E3779B97F4A7C15)
-	for i := range ops {
+	for i := range n {
 		s.zobrist[i] = splitmix(&x)
 		s.pendingBefore[i+1] = s.pendingBefore[i]
-		if ops[i].IsPending() {
+		if ops.at(i).IsPending() {
 			s.pendingBefore[i+1]++
 		} else {
 			s.remaining++
@@ -187,7 +213,8 @@ func (s *searchState) isSet(i int32) bool { return s.linearized[i>>6]&(1<<(i&63)
 // advanceBase moves base to the first returned operation, from i on, not
 // linearized.
 func (s *searchState) advanceBase(i int32) {
-	for int(i) < len(s.ops) && (s.ops[i].IsPending() || s.isSet(i)) {
+	n := s.ops.len()
+	for int(i) < n && (s.ops.at(int(i)).IsPending() || s.isSet(i)) {
 		i++
 	}
 	s.base = i
@@ -197,7 +224,7 @@ func (s *searchState) advanceBase(i int32) {
 func (s *searchState) flip(i int32) {
 	s.linearized[i>>6] ^= 1 << (i & 63)
 	s.hash ^= s.zobrist[i]
-	if s.ops[i].IsPending() {
+	if s.ops.at(int(i)).IsPending() {
 		r := s.pendingBefore[i]
 		s.tookEffect[r>>6] ^= 1 << (r & 63)
 	}
@@ -227,17 +254,17 @@ func (s *searchState) memoKey() []uint64 {
 // of a small run's allocation, hence of its peak: the garbage collector
 // lets the heap grow to 4 MB before its first cycle.
 type scratch struct {
-	state  searchState
-	list   entryList
-	memo   configSet
-	cache  stepCache
-	path   []step
-	sorted []*Op // the operations in call order
+	state searchState
+	list  entryList
+	memo  configSet
+	cache stepCache
+	path  []step
+	index []int32 // of the opView
 }
 
 // searchSorted is search on operations numbered in call order, in the
 // memory of x (nil: fresh memory).
-func searchSorted(ops []*Op, spec Spec, st stop, x *scratch) searchResult {
+func searchSorted(ops opView, spec Spec, st stop, x *scratch) searchResult {
 	if x == nil {
 		x = &scratch{}
 	}
@@ -252,13 +279,13 @@ func searchSorted(ops []*Op, spec Spec, st stop, x *scratch) searchResult {
 	defer acct.close()
 	list := &x.list
 	list.reset(ops)
-	acct.charge(int64(len(ops)) * 40) // the list, the bits, the hashes
+	acct.charge(int64(ops.len()) * 40) // the list, the bits, the hashes
 	memo := &x.memo
 	memo.reset(acct)
 	cache := &x.cache
 	cache.reset(spec, acct)
 	state := cache.intern(spec.Init())
-	path := slices.Grow(x.path[:0], len(ops))
+	path := slices.Grow(x.path[:0], ops.len())
 	defer func() { x.path = path[:0] }()
 	// keepPrefix records the path as the longest linearizable prefix when
 	// it is one, with the operation it could not be extended by. The first
@@ -294,7 +321,8 @@ func searchSorted(ops []*Op, spec Spec, st stop, x *scratch) searchResult {
 		}
 		if e&1 == 0 { // a call: try to linearize its operation now
 			i := e >> 1
-			next := cache.step(state, int(i), ops[i])
+			op := ops.at(int(i))
+			next := cache.step(state, int(i), op)
 			if next < 0 {
 				e = list.next[e]
 				continue
@@ -320,7 +348,7 @@ func searchSorted(ops []*Op, spec Spec, st stop, x *scratch) searchResult {
 			path = append(path, f)
 			state = next
 			list.lift(e)
-			if !ops[i].IsPending() {
+			if !op.IsPending() {
 				if s.remaining--; s.remaining == 0 {
 					res.verdict, res.stuck, res.state, res.prefix = Linearizable, -1, "", slices.Grow(res.prefix[:0], len(path))
 					for _, f := range path { // the witness
@@ -344,7 +372,7 @@ func searchSorted(ops []*Op, spec Spec, st stop, x *scratch) searchResult {
 		i := f.entry >> 1
 		s.flip(i)
 		s.base, s.top, state = f.base, f.top, f.state
-		if !ops[i].IsPending() {
+		if !ops.at(int(i)).IsPending() {
 			s.remaining++
 		}
 		list.unlift(f.entry)
