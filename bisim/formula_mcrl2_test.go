@@ -233,19 +233,11 @@ func TestMCRL2TextMeansTheFormula(t *testing.T) {
 // on 300 inequivalent pairs per equivalence.
 func TestMCRL2TextWithDataLabels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 23))
-	data := func(l *lts.LTS) *lts.LTS {
-		return lts.Relabel(l, func(name string) string {
-			if d, ok := mcrl2DataLabels[name]; ok {
-				return d
-			}
-			return name
-		})
-	}
 	for _, eq := range allEquivalences {
 		pairs := 0
 		for seed := uint64(0); pairs < 300; seed++ {
-			a := data(randomLTS(2*seed, 8))
-			b := data(mutate(randomLTS(2*seed, 8), rng))
+			a := withDataLabels(randomLTS(2*seed, 8))
+			b := withDataLabels(mutate(randomLTS(2*seed, 8), rng))
 			c, err := Compare(a, b, eq, Options{})
 			require.NoError(t, err)
 			if c.Equivalent {

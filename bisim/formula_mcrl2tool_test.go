@@ -20,6 +20,16 @@ import (
 // renamed in the mCRL2 files (the -mcrl2-A/B.aut copies).
 var mcrl2DataLabels = map[string]string{"a": "call(1,push,1)", "b": "ret(2,pop,EMPTY)", "c": "call(1,sum,-2)"}
 
+// withDataLabels is l with a, b and c renamed by mcrl2DataLabels.
+func withDataLabels(l *lts.LTS) *lts.LTS {
+	return lts.Relabel(l, func(name string) string {
+		if d, ok := mcrl2DataLabels[name]; ok {
+			return d
+		}
+		return name
+	})
+}
+
 // TestFormulasCheckedByMCRL2 exports the distinguishing formulas of random
 // inequivalent pairs for mCRL2 (ExportMCRL2) and runs the commands written
 // in the .mcf file — mCRL2's own lts2pbes and pbessolve — on both sides:
@@ -36,23 +46,15 @@ func TestFormulasCheckedByMCRL2(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("LINBIS_MCRL2_PAIRS")); err == nil {
 		want = n
 	}
-	relabel := func(l *lts.LTS) *lts.LTS {
-		return lts.Relabel(l, func(name string) string {
-			if d, ok := mcrl2DataLabels[name]; ok {
-				return d
-			}
-			return name
-		})
-	}
 	for _, eq := range allEquivalences {
 		t.Run(eq.String(), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(eq), 2323))
 			dir := t.TempDir()
 			checked, renamed := 0, 0
 			for seed := uint64(0); checked < want; seed++ {
-				a, b := relabel(randomLTS(2*seed, 8)), relabel(randomLTS(2*seed+1, 8))
+				a, b := withDataLabels(randomLTS(2*seed, 8)), withDataLabels(randomLTS(2*seed+1, 8))
 				if seed%2 == 1 {
-					b = relabel(mutate(randomLTS(2*seed, 8), rng))
+					b = withDataLabels(mutate(randomLTS(2*seed, 8), rng))
 				}
 				names := [2]string{filepath.Join(dir, "a.aut"), filepath.Join(dir, "b.aut")}
 				for i, l := range []*lts.LTS{a, b} {

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"testing"
 )
 
 // BinEnv names the environment variable that may hold the folder of
@@ -136,6 +137,83 @@ func commands(mcf string) ([][]string, error) {
 		return nil, fmt.Errorf("%s: no lts2pbes command in its comments", mcf)
 	}
 	return cmds, nil
+}
+
+// CheckExport reads the .mcf file's commands, the .mcrl2 declarations and
+// the .aut files they name (with its own reader of .aut lines) and returns
+// an error unless every label of those .aut files is declared; it returns
+// the declarations, for checking more labels.
+func CheckExport(mcf string) (*Declarations, error) {
+	data, auts, err := CheckCommands(mcf)
+	if err != nil {
+		return nil, err
+	}
+	text, err := os.ReadFile(data)
+	if err != nil {
+		return nil, err
+	}
+	d, err := ParseDeclarations(string(text))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", data, err)
+	}
+	for _, aut := range auts {
+		labels, err := autLabels(aut)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.Declared(labels); err != nil {
+			return nil, fmt.Errorf("%s against %s: %v", aut, data, err)
+		}
+	}
+	return d, nil
+}
+
+// autTransition is a transition line of an .aut file with a quoted label.
+var autTransition = regexp.MustCompile(`^\(\s*\d+\s*,\s*"([^"]*)"\s*,\s*\d+\s*\)$`)
+
+// autLabels returns the labels of the transitions of an .aut file that
+// quotes its labels, as linbis writes them.
+func autLabels(path string) ([]string, error) {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var labels []string
+	for i, line := range strings.Split(strings.TrimSpace(string(text)), "\n")[1:] {
+		m := autTransition.FindStringSubmatch(strings.TrimSpace(line))
+		if m == nil {
+			return nil, fmt.Errorf("%s:%d: not a transition with a quoted label: %q", path, i+2, line)
+		}
+		if !seen[m[1]] {
+			seen[m[1]] = true
+			labels = append(labels, m[1])
+		}
+	}
+	return labels, nil
+}
+
+// CheckIfInstalled runs the check commands of the .mcf file (RunChecks)
+// when mCRL2's tools are installed, fails t unless each says what the file
+// expects, and logs the outcomes; without the tools it logs why nothing
+// was run (CI has no mCRL2).
+func CheckIfInstalled(t testing.TB, mcf string) {
+	t.Helper()
+	tools, err := Find()
+	if err != nil {
+		t.Logf("not checked by mCRL2: %v", err)
+		return
+	}
+	checks, err := tools.RunChecks(context.Background(), mcf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range checks {
+		if c.Got != c.Want {
+			t.Fatalf("mCRL2 disagrees: %s printed %v", c.Command, c.Got)
+		}
+		t.Logf("mCRL2: %s: %v", c.Command, c.Got)
+	}
 }
 
 func run(ctx context.Context, tool string, args ...string) (string, error) {

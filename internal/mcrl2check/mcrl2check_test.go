@@ -39,3 +39,28 @@ func TestCheckCommands(t *testing.T) {
 	_, _, err = CheckCommands(mcf)
 	assert.Error(t, err)
 }
+
+// TestCheckExport: a label of an .aut file that the declarations do not
+// cover is an error naming the file; a malformed .aut line too.
+func TestCheckExport(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	write("d.mcrl2", "sort Name = struct pop;\nact\n  call: Int # Name;\n")
+	write("a.aut", "des (0, 2, 2)\n(0,\"call(1,pop)\",1)\n(1,\"tau\",0)\n")
+	write("b.aut", "des (0, 1, 2)\n(0,\"call(1,push)\",1)\n")
+	line := func(aut, want string) string {
+		return "%   lts2pbes --data=" + filepath.Join(dir, "d.mcrl2") + " --formula=f.mcf " + filepath.Join(dir, aut) + " | pbessolve   # " + want + "\n"
+	}
+	write("ok.mcf", line("a.aut", "true")+"<tau>true\n")
+	_, err := CheckExport(filepath.Join(dir, "ok.mcf"))
+	assert.NoError(t, err)
+	write("bad.mcf", line("a.aut", "true")+line("b.aut", "false")+"<tau>true\n")
+	_, err = CheckExport(filepath.Join(dir, "bad.mcf"))
+	assert.ErrorContains(t, err, "b.aut")
+	write("c.aut", "des (0, 1, 2)\n(0,call(1,pop),1)\n")
+	write("unquoted.mcf", line("c.aut", "true"))
+	_, err = CheckExport(filepath.Join(dir, "unquoted.mcf"))
+	assert.ErrorContains(t, err, "c.aut:2")
+}
