@@ -1,8 +1,6 @@
 package bisim
 
 import (
-	"slices"
-
 	"github.com/linbis/linbis/lts"
 )
 
@@ -47,84 +45,6 @@ func MinimizeReachable(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, re
 	q = quotient(l, k, kblock, rename, numClasses)
 	opts.progress("quotient states", int64(q.NumStates))
 	return q, l.NumStates, nil
-}
-
-// quotient builds the quotient LTS class by class: the transitions of the
-// kernel states of a class, mapped to classes, inert ones dropped, are
-// sorted by (label, target) and deduplicated, so the result is canonical
-// (as lts.Canonical makes it) and no transition array larger than the
-// quotient is allocated — on a model checker's LTS the quotient is often a
-// hundred times smaller than the input.
-func quotient(l *lts.LTS, k *kernel, kblock, rename []int32, numClasses int32) *lts.LTS {
-	q := &lts.LTS{NumStates: numClasses, Labels: slices.Clone(l.Labels), Out: make([]int32, numClasses+1)}
-	if l.NumStates > 0 {
-		q.Initial = rename[kblock[k.kernelState(l.Initial)]]
-	}
-	// The kernel states grouped by class, by counting sort.
-	start := make([]int32, numClasses+1)
-	for s := range k.n {
-		start[rename[kblock[s]]+1]++
-	}
-	for c := range numClasses {
-		start[c+1] += start[c]
-	}
-	members := make([]int32, k.n)
-	fill := slices.Clone(start[:numClasses])
-	for s := range k.n {
-		c := rename[kblock[s]]
-		members[fill[c]] = s
-		fill[c]++
-	}
-	// The transitions of class c, sorted by (label, target), without
-	// duplicates. For a near-discrete quotient (strong bisimilarity) it is
-	// called twice per class, to count and then to fill, so that the
-	// quotient's slices are allocated at their exact size: they are nearly
-	// as big as the input, and growing them by doubling would cost more
-	// than the second sort. For a coarse quotient (branching: classes of
-	// hundreds of states) the sort is the cost, and the keys are kept from
-	// the first call instead (they are few: duplicates are gone).
-	var buf []uint64
-	keys := func(c int32) []uint64 {
-		buf = buf[:0]
-		for _, s := range members[start[c]:start[c+1]] {
-			for t := k.out[s]; t < k.out[s+1]; t++ {
-				a, d := k.lab[t], rename[kblock[k.dst[t]]]
-				switch {
-				case a == k.divLabel:
-					a, d = lts.Tau, c
-				case k.inert && a == lts.Tau && d == c:
-					continue // inert
-				}
-				buf = append(buf, uint64(a)<<32|uint64(d))
-			}
-		}
-		slices.Sort(buf)
-		return slices.Compact(buf)
-	}
-	coarse := k.n >= 4*numClasses
-	var kept []uint64
-	for c := range numClasses {
-		ck := keys(c)
-		q.Out[c+1] = q.Out[c] + int32(len(ck))
-		if coarse {
-			kept = append(kept, ck...)
-		}
-	}
-	m := q.Out[numClasses]
-	q.Src, q.Label, q.Dst = make([]int32, m), make([]int32, m), make([]int32, m)
-	for c := range numClasses {
-		var ck []uint64
-		if coarse {
-			ck = kept[q.Out[c]:q.Out[c+1]]
-		} else {
-			ck = keys(c)
-		}
-		for i, key := range ck {
-			t := q.Out[c] + int32(i)
-			q.Src[t], q.Label[t], q.Dst[t] = c, int32(key>>32), int32(uint32(key))
-		}
-	}
-	return q
 }
 
 // classesOf numbers the kernel blocks in order of the smallest input state
