@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,7 +51,8 @@ type ednReader struct {
 	src   string
 	name  string
 	pos   int
-	lines []int // byte offsets of line starts, built on first use
+	lines []int      // byte offsets of line starts, built on first use
+	stack []ednValue // the items of the collections being read (readSeq)
 	// lineBase and colBase place src in its file when src is a window of
 	// it (ednStream): src starts lineBase lines and, on its first line,
 	// colBase bytes after the file's start.
@@ -201,6 +203,12 @@ func (r *ednReader) token() string {
 
 func (r *ednReader) readSeq(kind ednKind, closer byte, start, depth int) (ednValue, error) {
 	v := ednValue{kind: kind, off: start}
+	// The items gather on a stack shared by all collections (nested ones
+	// above this one's) and are copied out at the closer, in one slice of
+	// their number: growing each collection's slice by appending made most
+	// of the reading's allocation.
+	mark := len(r.stack)
+	defer func() { r.stack = r.stack[:mark] }()
 	for {
 		r.skip()
 		if r.pos >= len(r.src) {
@@ -214,7 +222,10 @@ func (r *ednReader) readSeq(kind ednKind, closer byte, start, depth int) (ednVal
 		if err != nil {
 			return ednValue{}, err
 		}
-		v.items = append(v.items, item)
+		r.stack = append(r.stack, item)
+	}
+	if len(r.stack) > mark {
+		v.items = slices.Clone(r.stack[mark:])
 	}
 	if kind == ednMap && len(v.items)%2 != 0 {
 		return ednValue{}, r.errAt(start, "map with an odd number of forms: expected key-value pairs")

@@ -71,7 +71,7 @@ func readEDN(r io.Reader, name string, opts ReadOptions, window int) (*History, 
 	// The events are converted as they are read (ednStream): only a window
 	// of the text is held, and no parsed map outlives its event.
 	s := newEDNStream(r, name, window)
-	var evs []event
+	evs := make([]event, 0, opts.lines) // Jepsen writes an event per line
 	// Events of non-client processes, counted per process, listed in
 	// order of first appearance with where that was.
 	type skippedProcess struct {
@@ -348,7 +348,8 @@ func logEvent(text string, start int, name string, line int) (event, error) {
 // of the file is time n) following the conventions of the package doc;
 // casFail (not CASFailAuto) gives the meaning of a failed cas.
 func assemble(evs []event, name string, casFail CASFail) (*History, error) {
-	h := &History{Name: name}
+	// Most events pair up: half of them are invocations.
+	h := &History{Name: name, Ops: make([]Op, 0, len(evs)/2+1)}
 	open := map[int]int{} // process -> index of its invocation in h.Ops
 	casFalse := 0         // failed cas read as returning false
 	nilReads := 0         // reads that returned nil, read as unknown
