@@ -91,6 +91,21 @@ package explore
 // elements, which a permutation renames consistently, so independence and
 // visibility are invariant under the group, and the proviso is checked on
 // the stored (quotient) pairs.
+//
+// Why the heap's shape is one location. A finer rule would let a step
+// that writes references only into the thread's own rows and locals be
+// ample while others may test privacy, unless it may drop the last outside
+// reference to a node that another thread holds or may come to hold
+// before t moves. "May come to hold" is the catch: a node that t's step
+// drops may be referenced from a node still in the shared structure (the
+// HP stack's retired node points into the live stack through next), and
+// a node reachable from it may be read by u, then unlinked by a third
+// thread, and become private to u exactly when t drops its reference. A
+// simple sound rule therefore needs the whole subheap reachable from t's
+// own locations to be unreachable from anywhere else, which a retired
+// node almost never is. On hp-stack-sym, even ignoring the heap's shape
+// and the privacy tests altogether (unsound) saves less than a fifth of
+// the states (benchmarks/RESULTS.md), so the rule is kept coarse.
 
 // footprint is a set of locations read and a set written, or opaque: a
 // construct the analysis does not know, which conflicts with everything.
