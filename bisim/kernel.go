@@ -44,8 +44,7 @@ func newKernel(l *lts.LTS, eq Equivalence) *kernel {
 		return &kernel{n: l.NumStates, src: l.Src, lab: l.Label, dst: l.Dst, out: l.Out,
 			numLabels: int32(len(l.Labels)), divLabel: -1}
 	}
-	comp, count := lts.TauSCCs(l)
-	k := &kernel{n: count, inert: true, numLabels: int32(len(l.Labels)), divLabel: -1, comp: comp}
+	k := &kernel{inert: true, numLabels: int32(len(l.Labels)), divLabel: -1}
 	if eq == DivBranching {
 		k.divLabel = k.numLabels
 		k.numLabels++
@@ -54,55 +53,51 @@ func newKernel(l *lts.LTS, eq Equivalence) *kernel {
 	return k
 }
 
-// gather fills the transitions of the branching kernel k of l, whose comp
-// and n are set, component by component, so that each is written once and
-// in order: the members of a component are listed first (a counting
-// sort), and a component's transitions are collected, mapped, sorted and
-// deduplicated before the next one's. Writing them in the input's order
-// instead scattered two writes per transition over the whole kernel and
-// needed a second pass to count, a third to sort. τ-steps inside a
-// component are dropped; a component that had one contains a τ-cycle (it
-// has several states, or a τ self-loop), which is what divergence means
-// (Yang et al. Def. 5.1), and gets the divergence mark when k has a
-// divLabel. Every mark takes the place of a dropped step, so the input's
-// transition count bounds the kernel's.
+// gather fills the transitions of the branching kernel k of l in two
+// passes. While lts.TauSCCsEach completes a component, the transitions of
+// its states are copied in kernel order, with their targets still input
+// states: the search has just read those transitions, so they are read
+// from cache (gathering them afterwards, component by component, read
+// three cache lines out of order per state). Then each kernel state's
+// range is mapped to components, sorted, deduplicated and compacted in
+// place. τ-steps inside a component are dropped; a component that had one
+// contains a τ-cycle (it has several states, or a τ self-loop), which is
+// what divergence means (Yang et al. Def. 5.1), and gets the divergence
+// mark when k has a divLabel. Every mark takes the place of a dropped
+// step, so the input's transition count bounds the kernel's at every
+// point.
 func (k *kernel) gather(l *lts.LTS) {
-	comp, count := k.comp, k.n
-	// The members of each component: members[k.out[c]:k.out[c+1]], out
-	// serving as the index until it is overwritten below, one component
-	// behind the one read.
-	k.out = make([]int32, count+1)
-	for _, c := range comp {
-		k.out[c+1]++
-	}
-	for c := range count {
-		k.out[c+1] += k.out[c]
-	}
-	members := make([]int32, len(comp))
-	fill := slices.Clone(k.out[:count])
-	for s, c := range comp {
-		members[fill[c]] = int32(s)
-		fill[c]++
-	}
-	fill = nil
 	m := len(l.Dst)
 	k.lab, k.dst = make([]int32, m), make([]int32, m)
+	k.out = make([]int32, l.NumStates+1) // at most one component per state
+	w, c := int32(0), 0
+	k.comp, k.n = lts.TauSCCsEach(l, func(members []int32) {
+		for _, s := range members {
+			lo, hi := l.Out[s], l.Out[s+1]
+			w += int32(copy(k.lab[w:], l.Label[lo:hi]))
+			copy(k.dst[w-(hi-lo):], l.Dst[lo:hi])
+		}
+		c++
+		k.out[c] = w
+	})
+	if k.n < l.NumStates-l.NumStates/4 {
+		k.out = slices.Clone(k.out[:k.n+1])
+	} else {
+		k.out = k.out[:k.n+1]
+	}
 	var buf []uint64
-	w := int32(0)
-	lo := int32(0) // k.out[c] before it is overwritten
-	for c := range count {
-		hi := k.out[c+1]
+	w = 0
+	for c := range k.n {
+		lo, hi := k.out[c], k.out[c+1]
 		buf = buf[:0]
 		divergent := false
-		for _, s := range members[lo:hi] {
-			for t := l.Out[s]; t < l.Out[s+1]; t++ {
-				a, d := l.Label[t], comp[l.Dst[t]]
-				if a == lts.Tau && d == c {
-					divergent = true
-					continue
-				}
-				buf = append(buf, uint64(a)<<32|uint64(d))
+		for t := lo; t < hi; t++ {
+			a, d := k.lab[t], k.comp[k.dst[t]]
+			if a == lts.Tau && d == c {
+				divergent = true
+				continue
 			}
+			buf = append(buf, uint64(a)<<32|uint64(d))
 		}
 		if divergent && k.divLabel >= 0 {
 			buf = append(buf, uint64(k.divLabel)<<32|uint64(c))
@@ -111,14 +106,13 @@ func (k *kernel) gather(l *lts.LTS) {
 			slices.Sort(buf)
 			buf = slices.Compact(buf)
 		}
-		k.out[c] = w
+		k.out[c] = w // w <= lo: the range is compacted in place
 		for _, key := range buf {
 			k.lab[w], k.dst[w] = int32(key>>32), int32(uint32(key))
 			w++
 		}
-		lo = hi
 	}
-	k.out[count] = w
+	k.out[k.n] = w
 	k.lab, k.dst = k.lab[:w], k.dst[:w]
 }
 

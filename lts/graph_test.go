@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -166,6 +167,28 @@ func TestSCCsNumberAsTarjan(t *testing.T) {
 			require.Equal(t, wantCount, gotCount, "LTS %d, %s", i, name)
 			require.Equal(t, want, got, "LTS %d, %s", i, name)
 		}
+	}
+}
+
+// TestTauSCCsEachReportsComponents checks that TauSCCsEach hands each
+// component's states to done exactly once, in the order of the
+// components' numbers, and numbers them as TauSCCs does.
+func TestTauSCCsEachReportsComponents(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 5))
+	for i := 0; i < 3000; i++ {
+		l := randomLTS(rng, 1+rng.IntN(40), rng.IntN(120), 1+rng.IntN(3))
+		want, wantCount := TauSCCs(l)
+		var reported [][]int32
+		got, gotCount := TauSCCsEach(l, func(members []int32) {
+			reported = append(reported, slices.Sorted(slices.Values(members)))
+		})
+		require.Equal(t, want, got, "LTS %d", i)
+		require.Equal(t, wantCount, gotCount, "LTS %d", i)
+		byComp := make([][]int32, wantCount)
+		for s, c := range want {
+			byComp[c] = append(byComp[c], int32(s))
+		}
+		require.Equal(t, byComp, reported, "LTS %d", i)
 	}
 }
 

@@ -18,6 +18,13 @@ package lts
 // a cache miss in each array it reads. Here one array, rindex, holds all
 // three, so a transition costs one.
 func SCCs(l *LTS, keep func(t int32) bool) (comp []int32, count int32) {
+	return sccs(l, keep, nil)
+}
+
+// sccs is SCCs, calling done, if not nil, with the states of each
+// component as it is completed, that is in the order of the components'
+// numbers (the slice is reused afterwards).
+func sccs(l *LTS, keep func(t int32) bool, done func(members []int32)) (comp []int32, count int32) {
 	n := l.NumStates
 	// rindex[s] is 0 while s is unvisited. While s is active (visited,
 	// not yet in a component) it is s's DFS number, lowered to the
@@ -29,10 +36,11 @@ func SCCs(l *LTS, keep func(t int32) bool) (comp []int32, count int32) {
 	// completed component never lowers a low-link.
 	rindex := make([]int32, n)
 	type frame struct{ state, next, num int32 }
-	var calls []frame  // the depth-first search's call stack
-	var active []int32 // Tarjan's stack: active states not on calls
-	next := int32(1)   // the DFS number of the next state visited
-	last := n - 1      // the rindex of the next component completed
+	var calls []frame   // the depth-first search's call stack
+	var active []int32  // Tarjan's stack: active states not on calls
+	var members []int32 // the component completed, for done
+	next := int32(1)    // the DFS number of the next state visited
+	last := n - 1       // the rindex of the next component completed
 	visit := func(s int32) {
 		rindex[s] = next
 		calls = append(calls, frame{s, l.Out[s], next})
@@ -72,13 +80,18 @@ func SCCs(l *LTS, keep func(t int32) bool) (comp []int32, count int32) {
 				// s is the root of a component: s and the active states
 				// visited after it.
 				next--
+				members = append(members[:0], s)
 				for len(active) > 0 && num <= rindex[active[len(active)-1]] {
 					rindex[active[len(active)-1]] = last
+					members = append(members, active[len(active)-1])
 					active = active[:len(active)-1]
 					next--
 				}
 				rindex[s] = last
 				last--
+				if done != nil {
+					done(members)
+				}
 			} else {
 				active = append(active, s)
 			}
@@ -98,7 +111,16 @@ func SCCs(l *LTS, keep func(t int32) bool) (comp []int32, count int32) {
 
 // TauSCCs computes the τ-strongly-connected components of l (see SCCs).
 func TauSCCs(l *LTS) (comp []int32, count int32) {
-	return SCCs(l, func(t int32) bool { return l.Label[t] == Tau })
+	return TauSCCsEach(l, nil)
+}
+
+// TauSCCsEach is TauSCCs, calling done, if not nil, with the states of
+// each component as the search completes it, in the order of their
+// numbers; the slice is reused afterwards. A caller that reads the
+// members' transitions there finds them still in cache: the search has
+// just read them (bisim's kernel is built so).
+func TauSCCsEach(l *LTS, done func(members []int32)) (comp []int32, count int32) {
+	return sccs(l, func(t int32) bool { return l.Label[t] == Tau }, done)
 }
 
 // DivergentComponents marks the components (as numbered by TauSCCs) that
