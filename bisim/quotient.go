@@ -62,14 +62,9 @@ func quotientByClass(q *lts.LTS, k *kernel, kblock, rename []int32) {
 		buf = buf[:0]
 		for _, s := range members[start[c]:start[c+1]] {
 			for t := k.out[s]; t < k.out[s+1]; t++ {
-				a, d := k.lab[t], rename[kblock[k.dst[t]]]
-				switch {
-				case a == k.divLabel:
-					a, d = lts.Tau, c
-				case k.inert && a == lts.Tau && d == c:
-					continue // inert
+				if a, d, ok := k.quotientStep(t, c, kblock, rename); ok {
+					buf = append(buf, uint64(a)<<32|uint64(d))
 				}
-				buf = append(buf, uint64(a)<<32|uint64(d))
 			}
 		}
 		slices.Sort(buf)
@@ -98,6 +93,20 @@ func quotientByClass(q *lts.LTS, k *kernel, kblock, rename []int32) {
 			q.Src[t], q.Label[t], q.Dst[t] = c, int32(key>>32), int32(uint32(key))
 		}
 	}
+}
+
+// quotientStep maps transition t of a kernel state of class c to the
+// quotient's transition c --a--> d; ok is false for an inert τ-step, which
+// the quotient drops. The divergence mark becomes a τ self-loop.
+func (k *kernel) quotientStep(t, c int32, kblock, rename []int32) (a, d int32, ok bool) {
+	a, d = k.lab[t], rename[kblock[k.dst[t]]]
+	switch {
+	case a == k.divLabel:
+		return lts.Tau, c, true
+	case k.inert && a == lts.Tau && d == c:
+		return 0, 0, false
+	}
+	return a, d, true
 }
 
 // quotientShape packs a quotient transition (class, label, class) into
@@ -150,12 +159,9 @@ func hashedQuotientKeys(k *kernel, kblock, rename []int32, numClasses int32) (ke
 		c := rename[kblock[s]]
 		last := ^uint64(0)
 		for t := k.out[s]; t < k.out[s+1]; t++ {
-			a, d := k.lab[t], rename[kblock[k.dst[t]]]
-			switch {
-			case a == k.divLabel:
-				a, d = lts.Tau, c
-			case k.inert && a == lts.Tau && d == c:
-				continue // inert
+			a, d, ok := k.quotientStep(t, c, kblock, rename)
+			if !ok {
+				continue
 			}
 			// A contracted state often has runs of transitions into one
 			// class under one label.
