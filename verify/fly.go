@@ -69,7 +69,9 @@ func runFly(r *Report, m *frontend.Model, b frontend.Bounds, opts Options, timed
 	var stages []LadderStage
 	err := timed("on-the-fly", func() (string, error) {
 		copts := opts.Compile
-		if opts.Progress != nil && copts.Progress == nil {
+		if opts.Progress != nil {
+			// The search reports its pairs, not an exploration's states
+			// (the CLI sets both callbacks).
 			copts.Progress = func(pairs, _ int64) { opts.Progress("product pairs", pairs) }
 		}
 		var err error

@@ -88,6 +88,9 @@ type FlyOptions struct {
 	// follows the successors of one thread only, when they are invisible
 	// and independent of everything the other threads may still do.
 	PartialOrder bool
+	// noSuccCache turns off the cache of recent successors (flycache.go),
+	// for the test that holds the search to the same outcome without it.
+	noSuccCache bool
 }
 
 // FlyResult is the outcome of CheckOnTheFly.
@@ -136,6 +139,9 @@ type FlyStats struct {
 	// them while the reduction was on (no thread qualified, or the cycle
 	// proviso refused the ample set: ProvisoFull of them).
 	Ample, Full, ProvisoFull int64
+	// Recognised counts the successors found in the cache of recent
+	// successors (flycache.go): not canonicalised again.
+	Recognised int64
 }
 
 // reducer maps states to representatives of their orbits under thread
@@ -197,6 +203,9 @@ func CheckOnTheFly(prog *check.Program, b Bounds, o FlyOptions) (*FlyResult, err
 		default:
 			f.sym, f.spec.sym = implSym, specSym
 			f.res.Symmetric = true
+			if !o.noSuccCache {
+				f.cache = newSuccCache(minCacheSlots)
+			}
 		}
 	}
 	if o.PartialOrder {
@@ -233,8 +242,11 @@ type flySearch struct {
 	// ids (-1 for one not followed).
 	tauStart []uint32
 	tauTo    []int32
-	spec     *flySpec
-	res      *FlyResult
+	// cache remembers where recent successors went (flycache.go), with
+	// the symmetry reduction; nil without.
+	cache *succCache
+	spec  *flySpec
+	res   *FlyResult
 	// The implementation states: set gives their ids, offs their records
 	// (arena offsets/4: records are aligned), headPair the last pair that
 	// holds each, from which nextPair chains the pairs of the state
@@ -342,6 +354,9 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 	var level []int32
 	for lo := int32(0); int(lo) < len(f.state); {
 		hi := int32(len(f.state))
+		if f.cache != nil {
+			f.cache = f.cache.fit(f.set.len())
+		}
 		level = level[:0]
 		for p := lo; p < hi; p++ {
 			level = append(level, p)
@@ -368,6 +383,7 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 			if err := f.recordTau(s); err != nil {
 				return nil, err
 			}
+			f.remember()
 			i = j
 		}
 		lo = hi
@@ -394,6 +410,28 @@ type flySucc struct {
 	// alts[altStart:altEnd] are the other permutations that take the
 	// successor to the same representative (see stabilizer).
 	altStart, altEnd int32
+	// cached: to and perm come from the cache of recent successors
+	// (flycache.go), and the rest is not computed.
+	cached bool
+}
+
+// remember puts the successors of the state expanded last, now that its
+// pairs have stored those they follow, into the cache of recent
+// successors: those whose representative is stored and that have no
+// alternative permutations (flycache.go).
+func (f *flySearch) remember() {
+	if f.cache == nil {
+		return
+	}
+	blk := &f.st.blk
+	for i := range f.succs {
+		sc := &f.succs[i]
+		if sc.cached || sc.to < 0 || sc.altStart != sc.altEnd {
+			continue
+		}
+		b := &blk.succs[i]
+		f.cache.add(blk.batch[b.start:b.end], b.hash, sc.to, sc.perm)
+	}
 }
 
 // expand computes the successors of state s into f.succs (the stored
@@ -414,6 +452,15 @@ func (f *flySearch) expand(s int32) (int, *failure) {
 	look := f.set.snapshot()
 	for i := range blk.succs {
 		sc := &blk.succs[i]
+		if f.cache != nil {
+			if to, perm, ok := f.cache.find(blk.batch[sc.start:sc.end], sc.hash); ok {
+				f.res.Stats.Recognised++
+				enc, alt := int32(len(f.succEnc)), int32(len(f.alts))
+				f.succs = append(f.succs, flySucc{to: to, thread: sc.thread, perm: perm, label: sc.label, cached: true,
+					encStart: enc, encEnd: enc, altStart: alt, altEnd: alt, stab: 1, exact: true})
+				continue
+			}
+		}
 		to, perm := f.representative(blk.batch[sc.start:sc.end])
 		altStart := int32(len(f.alts))
 		stab, exact := f.stabilizer(perm)

@@ -31,14 +31,18 @@ type flySpec struct {
 	// methodOf maps an implementation method index to the specification's.
 	methodOf []int32
 	// subs are the interned subsets, each sorted; subIDs finds them by
-	// their bytes.
+	// their bytes; sigs[i] has bit k%64 for each state k of subs[i], so
+	// that most non-inclusions show without a look at the states.
 	subs   [][]int32
 	subIDs map[string]int32
+	sigs   []uint64
 	// after, permuted and included cache the subset operations by their
-	// operands.
-	after    map[afterKey]int32
-	permuted map[permutedKey]int32
-	included map[[2]int32]bool
+	// operands: after[sub] lists the labels met from sub (a few: a
+	// list is quicker than a map), permuted and included are keyed by
+	// the two operands packed in 64 bits.
+	after    [][]afterEdge
+	permuted map[uint64]int32
+	included map[uint64]bool
 	cur      []int32 // decoding buffer
 	enc      []byte
 	buf      []int32
@@ -51,14 +55,11 @@ type specEdge struct {
 	dst int32
 }
 
-type afterKey struct {
-	sub int32
+// afterEdge is a cached result of afterLabel: the subset reached by a
+// label key.
+type afterEdge struct {
 	key labelKey
-}
-
-type permutedKey struct {
-	sub  int32
-	perm uint16
+	to  int32
 }
 
 // noSubset is the id of the empty subset: the specification cannot follow.
@@ -66,8 +67,7 @@ const noSubset = -1
 
 func newFlySpec(x *explorer, impl *program) (*flySpec, error) {
 	s := &flySpec{x: x, st: x.newStepper(), set: newStateSet(), subIDs: map[string]int32{},
-		after: map[afterKey]int32{}, permuted: map[permutedKey]int32{},
-		included: map[[2]int32]bool{}}
+		permuted: map[uint64]int32{}, included: map[uint64]bool{}}
 	for _, m := range impl.methods {
 		idx := int32(-1)
 		for _, sm := range x.p.methods {
@@ -157,6 +157,12 @@ func (s *flySpec) intern(set []int32) int32 {
 	id := int32(len(s.subs))
 	s.subs = append(s.subs, slices.Clone(set))
 	s.subIDs[string(b)] = id
+	sig := uint64(0)
+	for _, st := range set {
+		sig |= 1 << (st & 63)
+	}
+	s.sigs = append(s.sigs, sig)
+	s.after = append(s.after, nil)
 	return id
 }
 
@@ -171,9 +177,10 @@ func (s *flySpec) specKey(k labelKey) labelKey {
 // implementation label key k, closed under τ; noSubset if the
 // specification cannot do k there.
 func (s *flySpec) afterLabel(sub int32, k labelKey) (int32, error) {
-	ak := afterKey{sub, k}
-	if id, ok := s.after[ak]; ok {
-		return id, nil
+	for _, e := range s.after[sub] {
+		if e.key == k {
+			return e.to, nil
+		}
 	}
 	sk := s.specKey(k)
 	var next []int32
@@ -195,7 +202,7 @@ func (s *flySpec) afterLabel(sub int32, k labelKey) (int32, error) {
 			return 0, err
 		}
 	}
-	s.after[ak] = id
+	s.after[sub] = append(s.after[sub], afterEdge{k, id})
 	return id, nil
 }
 
@@ -205,7 +212,7 @@ func (s *flySpec) permute(sub int32, perm uint16, perms [][]uint8) int32 {
 	if s.sym == nil || perm == 0 {
 		return sub
 	}
-	pk := permutedKey{sub, perm}
+	pk := uint64(sub)<<16 | uint64(perm)
 	if id, ok := s.permuted[pk]; ok {
 		return id
 	}
@@ -245,10 +252,10 @@ func (s *flySpec) includes(sub, of int32) bool {
 	if sub == of {
 		return true
 	}
-	if len(s.subs[of]) > len(s.subs[sub]) {
+	if len(s.subs[of]) > len(s.subs[sub]) || s.sigs[of]&^s.sigs[sub] != 0 {
 		return false
 	}
-	k := [2]int32{sub, of}
+	k := uint64(sub)<<32 | uint64(of)
 	if in, ok := s.included[k]; ok {
 		return in
 	}

@@ -22,22 +22,29 @@ import (
 func encodeSparse(dst []byte, st []int32) []byte {
 	n := len(st)
 	dst = binary.AppendUvarint(dst, uint64(n))
-	mask := len(dst)
-	dst = slices.Grow(dst, (n+7)/8+n)
-	dst = dst[:mask+(n+7)/8]
-	clear(dst[mask:])
+	start, nmask := len(dst), (n+7)/8
+	// Written through an index into room made once: an append per value
+	// costs a capacity check each.
+	dst = slices.Grow(dst, nmask+maxEncoding(n))
+	b := dst[start : start+nmask+maxEncoding(n)]
+	clear(b[:nmask])
+	w := nmask
 	for i, v := range st {
 		if v == 0 {
 			continue
 		}
-		dst[mask+i>>3] |= 1 << (i & 7)
-		if u := uint32(v<<1) ^ uint32(v>>31); u < 0x80 { // zigzag, one byte
-			dst = append(dst, byte(u))
-		} else {
-			dst = binary.AppendVarint(dst, int64(v))
+		b[i>>3] |= 1 << (i & 7)
+		// The zigzag varint of v (an int32's is its int64's).
+		u := uint32(v<<1) ^ uint32(v>>31)
+		for u >= 0x80 {
+			b[w] = byte(u) | 0x80
+			u >>= 7
+			w++
 		}
+		b[w] = byte(u)
+		w++
 	}
-	return dst
+	return dst[:start+w]
 }
 
 // decodeSparse appends the values of a sparse encoding to dst.
