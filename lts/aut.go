@@ -239,6 +239,27 @@ func (p *autParser) parse(opts ReadOptions) (*LTS, error) {
 	var count int64
 	lastLine := p.line
 	for {
+		// The whole lines in the reader's buffer that have the canonical
+		// shape are read in place; the first other one, and the line that
+		// runs past the buffer's end, go through next.
+		if count < ntrans {
+			data, _ := p.r.Peek(p.r.Buffered())
+			used := 0
+			for count < ntrans {
+				src, label, dst, n, ok := p.quickLine(b, data[used:], nstates)
+				if !ok {
+					break
+				}
+				b.AddTransition(src, label, dst)
+				used += n
+				p.line++
+				count++
+			}
+			if used > 0 {
+				p.r.Discard(used)
+				lastLine = p.line
+			}
+		}
 		err := p.next()
 		if err == io.EOF {
 			break
@@ -345,40 +366,71 @@ func (p *autParser) transition(b *Builder, nstates int64) (src, label, dst int32
 // that linbis, mCRL2 and CADP write, "(SRC,"LABEL",DST)" without spaces,
 // with both states in range, and reports whether it did. Any other line,
 // well-formed or not, is left to transition, which reads every variant and
-// says what is wrong: this path only skips the checks and the cursor
-// bookkeeping that a 2 M-state file would pay 7.6 M times (it halves the
-// time to read one).
+// says what is wrong: this path (and quickLine, which reads such lines in
+// the reader's buffer) only skips the checks and the cursor bookkeeping
+// that a 2 M-state file would pay 7.6 M times (it reads one in a third of
+// the time).
 func (p *autParser) quickTransition(b *Builder, nstates int64) (src, label, dst int32, ok bool) {
-	line := p.buf
-	n := len(line)
-	if n < minTransitionBytes-1 || line[0] != '(' || line[n-1] != ')' {
+	s, d, name, end := quickPrefix(p.buf, nstates)
+	if end != len(p.buf) {
 		return
 	}
-	s, i := quickNumber(line, 1, nstates)
-	// line[n-1] is ')', so a ',' at i is followed by another byte.
-	if i < 0 || line[i] != ',' || line[i+1] != '"' {
+	return int32(s), p.quickLabel(b, name), int32(d), true
+}
+
+// quickLine reads a canonical transition line at the start of data, with
+// its line ending ("\n" or "\r\n"), as quickTransition reads one without,
+// and returns the number of bytes it took.
+func (p *autParser) quickLine(b *Builder, data []byte, nstates int64) (src, label, dst int32, n int, ok bool) {
+	s, d, name, end := quickPrefix(data, nstates)
+	switch {
+	case end < 0 || end >= len(data):
 		return
+	case data[end] == '\n':
+		n = end + 1
+	case data[end] == '\r' && end+1 < len(data) && data[end+1] == '\n':
+		n = end + 2
+	default:
+		return
+	}
+	return int32(s), p.quickLabel(b, name), int32(d), n, true
+}
+
+// quickLabel returns the id of a label read by the quick path.
+func (p *autParser) quickLabel(b *Builder, name []byte) int32 {
+	if p.opts.isTau(name) {
+		return Tau
+	}
+	return b.labelBytes(name)
+}
+
+// quickPrefix reads "(SRC,"LABEL",DST)" at the start of data, both states
+// below nstates and the label not empty and within the line, and returns
+// them and the index after the ')', or end -1 if data does not start so.
+func quickPrefix(data []byte, nstates int64) (s, d int64, name []byte, end int) {
+	if len(data) == 0 || data[0] != '(' {
+		return 0, 0, nil, -1
+	}
+	s, i := quickNumber(data, 1, nstates)
+	if i < 0 || i+1 >= len(data) || data[i] != ',' || data[i+1] != '"' {
+		return 0, 0, nil, -1
 	}
 	open := i + 2
-	end := bytes.IndexByte(line[open:], '"')
-	if end <= 0 {
-		return
+	q := open
+	for q < len(data) && data[q] != '"' {
+		if data[q] == '\n' {
+			return 0, 0, nil, -1
+		}
+		q++
 	}
-	name := line[open : open+end]
-	i = open + end + 1 // at most n-1: the quote at open+end is not line[n-1]
-	if line[i] != ',' {
-		return
+	if q == open || q+1 >= len(data) || data[q+1] != ',' {
+		return 0, 0, nil, -1
 	}
-	d, i := quickNumber(line, i+1, nstates)
-	if i != n-1 {
-		return
+	d, i = quickNumber(data, q+2, nstates)
+	if i < 0 || i >= len(data) || data[i] != ')' {
+		return 0, 0, nil, -1
 	}
-	if p.opts.isTau(name) {
-		label = Tau
-	} else {
-		label = b.labelBytes(name)
-	}
-	return int32(s), label, int32(d), true
+	return s, d, data[open:q], i + 1
 }
 
 // quickNumber reads the decimal at line[i:] for quickTransition: at least

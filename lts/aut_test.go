@@ -197,11 +197,13 @@ func triples(l *LTS) []string {
 	return out
 }
 
-// TestQuickTransitionAgrees holds the reader's fast path to the general
+// TestQuickTransitionAgrees holds the reader's fast paths to the general
 // one on lines near the canonical shape, mutated at random: whatever line
 // quickTransition accepts, transition must accept with the same source,
 // label and target, and quickTransition must accept the canonical lines
-// (else the fast path would be dead code and the test vacuous).
+// (else the fast path would be dead code and the test vacuous);
+// quickLine, which reads lines in the reader's buffer, must accept a line
+// with its ending exactly when quickTransition accepts the line.
 func TestQuickTransitionAgrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 1))
 	const nstates = 1000
@@ -247,6 +249,34 @@ func TestQuickTransitionAgrees(t *testing.T) {
 			quick++
 			require.NoError(t, err, "quick path accepted %q", line)
 			assert.Equal(t, []any{gs, gb.labels[gl], gd}, []any{qs, qb.labels[ql], qd}, "line %q", line)
+		}
+		// quickLine, on the line with its ending in a buffer that holds
+		// more, reads what quickTransition reads of the line as next
+		// presents it (its "\n" and then a "\r" cut off), and nothing
+		// without a "\n".
+		for _, ending := range []string{"\n", "\r\n", "", "\r", "x\n"} {
+			full := line + ending
+			data := []byte(full + canonical() + "\n")
+			if ending == "" {
+				data = []byte(line)
+			}
+			nl := strings.IndexByte(full, '\n')
+			wantOK := false
+			var qs, qd int32
+			var qTau bool
+			if nl >= 0 {
+				p := autParser{buf: []byte(strings.TrimSuffix(full[:nl], "\r"))}
+				var ql int32
+				qs, ql, qd, wantOK = p.quickTransition(NewBuilder(), nstates)
+				qTau = ql == Tau
+			}
+			p := autParser{}
+			s, l, d, n, ok := p.quickLine(NewBuilder(), data, nstates)
+			require.Equal(t, wantOK, ok, "line %q ending %q", line, ending)
+			if ok {
+				assert.Equal(t, nl+1, n, "line %q ending %q", line, ending)
+				assert.Equal(t, []any{qs, qd, qTau}, []any{s, d, l == Tau}, "line %q", line)
+			}
 		}
 	}
 	t.Logf("%d lines read by the quick path, %d by the general one", quick, general)
