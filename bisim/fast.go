@@ -111,6 +111,15 @@ import (
 // was quadratic (4× per doubling) while processTarget looped over every
 // label for every target, and checkBottomKeys walked the labels in order
 // with a cursor per state; both now visit only the labels they meet.
+// What remains of the growth on benchTauSCC and benchRandom is re-reading
+// the bigger half of a split (the smaller-half accounting that this
+// algorithm does not have): a block of thousands of states peeled a few
+// states at a time is re-read after each peel. Dropping the arcs from
+// singleton blocks (dropDeadArcs) and taking equal-sized targets first in,
+// first out (popTarget) cut benchTauSCC's divbranching work at 800 k
+// states from 24.5 to 18.3 per transition (2.32× → 2.20× at most per
+// doubling); on benchRandom the block of the giant τ-SCC is still read 2 to
+// 4 times, as the instance falls (benchmarks/RESULTS.md, 2026-11-28).
 func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	r := newRefiner(k)
 	if opts.history != nil && !k.inert { // strong only: every split is one (a, C)
@@ -124,6 +133,7 @@ func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 
 // refine splits until the worklist and the local splitters are empty.
 func (r *refiner) refine(opts *Options) {
+	r.inLive = append([]int32(nil), r.inIndex[1:]...)
 	for b := range r.numBlocks {
 		r.pushTarget(b)
 	}
@@ -161,6 +171,11 @@ type refiner struct {
 	inLab      []int32
 	labelShift uint32
 	srcMask    uint32
+	// inLive[d] ends the arcs into d still worth reading: processTarget
+	// drops those whose source is in a singleton block (dropDeadArcs),
+	// so the live ones are inArc[inIndex[d]:inLive[d]], τ-steps first
+	// (tauTo[d] moves down with them).
+	inLive []int32
 
 	// Per block, beside the core's.
 	rep      []int32 // a bottom state of each block, of small out-degree if possible; -1 if not known
@@ -168,9 +183,10 @@ type refiner struct {
 	blockIn  []int32 // transitions into the states of each block
 
 	// The worklist of target-dirty blocks.
-	targets   [33][]int32 // target-dirty blocks by bit length of their size when pushed
-	minTarget int         // no lower index of targets is non-empty
-	inTargets []bool      // per block: in targets
+	targets    [33][]int32 // target-dirty blocks by bit length of their size when pushed
+	targetHead [33]int     // targets[i][:targetHead[i]] are popped already (first in, first out)
+	minTarget  int         // no lower index of targets is non-empty
+	inTargets  []bool      // per block: in targets
 
 	// processTarget: per label, the sources of the transitions into its
 	// target; labels, the labels with some, in the order met.
@@ -356,15 +372,26 @@ func (r *refiner) pushTarget(b int32) {
 // popTarget removes and returns a target-dirty block, or -1 if there is
 // none. Smaller blocks come first: a big dirty block that waits may split
 // further before it is read, and then its transitions are read once
-// instead of once before and once after the split.
+// instead of once before and once after the split. Within a size class
+// the block pushed first comes first: a block that has just been read,
+// split and pushed again waits behind the others of its size, which may
+// split it further meanwhile (last in, first out re-read the same few big
+// blocks of benchTauSCC after every peel of a few states: 14–17 reads of
+// blocks of 3 300 states at 200 k states).
 func (r *refiner) popTarget() int32 {
 	for ; r.minTarget < len(r.targets); r.minTarget++ {
-		if t := r.targets[r.minTarget]; len(t) > 0 {
-			c := t[len(t)-1]
-			r.targets[r.minTarget] = t[:len(t)-1]
-			r.inTargets[c] = false
-			return c
+		t, h := r.targets[r.minTarget], r.targetHead[r.minTarget]
+		if h == len(t) {
+			continue
 		}
+		c := t[h]
+		if h+1 == len(t) {
+			r.targets[r.minTarget], r.targetHead[r.minTarget] = t[:0], 0
+		} else {
+			r.targetHead[r.minTarget] = h + 1
+		}
+		r.inTargets[c] = false
+		return c
 	}
 	return -1
 }
@@ -546,7 +573,7 @@ func (r *refiner) detach(b, hi int32) int32 {
 	for _, s := range r.perm[hi:r.end[nb]] {
 		r.block[s] = nb
 		out += r.k.out[s+1] - r.k.out[s]
-		in += r.inIndex[s+1] - r.inIndex[s]
+		in += r.inLive[s] - r.inIndex[s]
 		if r.inertOut[s] == 0 {
 			moved++
 			repMoved = r.lighter(repMoved, s)
@@ -788,7 +815,8 @@ func (r *refiner) touchKey(c int32) {
 // processTarget splits every block under (a, C) for every label a of a
 // transition into C. One pass over the transitions into C gathers their
 // sources by label. Sources in singleton blocks are left out: such a block
-// cannot split, and blocks only shrink. τ (label 0) comes first, while C
+// cannot split, and blocks only shrink, so their arcs are dropped for good
+// (see inLive). τ (label 0) comes first, while C
 // is still one block: its τ-steps from C into C are inert and left out,
 // and no earlier split of this call can have split C. The other labels are
 // taken in the order met: a loop over all labels would cost |labels| per
@@ -796,23 +824,20 @@ func (r *refiner) touchKey(c int32) {
 // with a label per step has n labels and n targets), and sorting the
 // labels met would add a log factor. Any order finds the same partition.
 func (r *refiner) processTarget(c int32) {
-	k := r.k
 	if r.history != nil {
 		r.history.readTarget(c)
 	}
-	inert := k.inert
 	for _, d := range r.perm[r.begin[c]:r.end[c]] {
-		lo, hi := r.inIndex[d], r.inIndex[d+1]
+		lo, hi := r.inIndex[d], r.inLive[d]
 		r.work += 1 + int64(hi-lo)
 		for i := lo; i < hi; i++ {
 			a, src := r.arc(i)
 			b := r.block[src]
-			if r.end[b]-r.begin[b] > 1 && !(inert && a == lts.Tau && b == c) {
-				if len(r.byLabel[a]) == 0 {
-					r.labels = append(r.labels, a)
-				}
-				r.byLabel[a] = append(r.byLabel[a], src)
+			if r.end[b]-r.begin[b] == 1 {
+				r.dropDeadArcs(d, c, i)
+				break
 			}
+			r.gather(a, src, b, c)
 		}
 	}
 	if len(r.byLabel[lts.Tau]) > 0 {
@@ -824,6 +849,58 @@ func (r *refiner) processTarget(c int32) {
 		}
 	}
 	r.labels = r.labels[:0]
+}
+
+// gather adds src, in block b, to the sources of a-steps into target
+// block c, unless the step is an inert τ-step (inside c).
+func (r *refiner) gather(a, src, b, c int32) {
+	if a == lts.Tau && b == c && r.k.inert {
+		return
+	}
+	if len(r.byLabel[a]) == 0 {
+		r.labels = append(r.labels, a)
+	}
+	r.byLabel[a] = append(r.byLabel[a], src)
+}
+
+// dropDeadArcs finishes processTarget's pass over the arcs into d, a
+// state of target block c, from the first dead one, inArc[dead]: it
+// gathers the live arcs that follow and moves them down over the dead
+// ones, keeping their order (τ-steps first), each move one step of the
+// work counter. An arc is dead when its source is in a singleton block:
+// such a block cannot split, and blocks only shrink, so no reader needs
+// the arc again (processTarget skips it, and the backward searches over
+// inert τ-steps, the closure in splitRound, separateNewBottom and
+// tauStepsBetween from the rest's side, look for sources in blocks of two
+// or more states; a block that has just split into a singleton reads its
+// τ-steps forwards, as the smaller side). Without this every re-read of a
+// target re-read them: on benchTauSCC 1.7 → 3.1 dead arcs per kernel
+// transition from 20 k to 320 k states, a third of the growth of the work.
+func (r *refiner) dropDeadArcs(d, c, dead int32) {
+	hi := r.inLive[d]
+	w, tau := dead, int32(0) // w: the next live slot; tau: live τ-steps from dead on
+	for i := dead + 1; i < hi; i++ {
+		a, src := r.arc(i)
+		b := r.block[src]
+		if r.end[b]-r.begin[b] == 1 {
+			continue
+		}
+		r.work++
+		r.inArc[w] = r.inArc[i]
+		if r.inLab != nil {
+			r.inLab[w] = r.inLab[i]
+		}
+		w++
+		if a == lts.Tau {
+			tau++
+		}
+		r.gather(a, src, b, c)
+	}
+	r.inLive[d] = w
+	r.blockIn[c] -= hi - w
+	if r.k.inert && dead < r.tauTo[d] {
+		r.tauTo[d] = dead + tau
+	}
 }
 
 // splitUnderLabel splits every block under (a, C), the sources of the
