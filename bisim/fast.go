@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -264,6 +265,13 @@ func packable(k *kernel) bool {
 // keeps no src for Fast). Within a label the arcs into a target stay in
 // order of their sources, as processTarget relies on for its order of
 // marking. It also counts inertOut (one block: every τ-step is inert).
+//
+// On a large kernel both passes run on several goroutines, each owning a
+// range of targets (and of sources, for inertOut): every worker reads all
+// transitions in order, which is cheap, and writes only its own targets'
+// counts and arcs, the random accesses that cost; so each target's arcs
+// come in the order of a sequential pass, and no worker needs a copy of
+// the counts.
 func (r *refiner) buildArcs(wide bool) {
 	k, n := r.k, r.k.n
 	r.labelShift, r.srcMask = 32, ^uint32(0)
@@ -271,20 +279,30 @@ func (r *refiner) buildArcs(wide bool) {
 		r.labelShift = uint32(bits.Len32(uint32(n - 1)))
 		r.srcMask = uint32(1)<<r.labelShift - 1
 	}
+	workers := workersFor(len(k.dst))
+	bounds := split(n, workers)
 	// Count the arcs into each target in inIndex (shifted by one) and its
 	// τ-arcs in tauTo.
 	r.inIndex = make([]int32, n+1)
 	tauTo := make([]int32, n)
-	for s := int32(0); s < n; s++ {
-		for t := k.out[s]; t < k.out[s+1]; t++ {
-			d := k.dst[t]
-			r.inIndex[d+1]++
-			if k.isTau(t) {
-				tauTo[d]++
-				r.inertOut[s]++
+	parallel.ForEach(workers, workers, func(p int) {
+		lo, hi := bounds[p], bounds[p+1]
+		for s := int32(0); s < n; s++ {
+			own := lo <= s && s < hi
+			for t := k.out[s]; t < k.out[s+1]; t++ {
+				tau := k.isTau(t)
+				if tau && own {
+					r.inertOut[s]++
+				}
+				if d := k.dst[t]; lo <= d && d < hi {
+					r.inIndex[d+1]++
+					if tau {
+						tauTo[d]++
+					}
+				}
 			}
 		}
-	}
+	})
 	// The fill positions: τ-arcs from inIndex[d] (tauTo ends at the last),
 	// the others from there on (otherFill).
 	otherFill := make([]int32, n)
@@ -297,24 +315,31 @@ func (r *refiner) buildArcs(wide bool) {
 	if wide {
 		r.inLab = make([]int32, len(k.dst))
 	}
-	for s := int32(0); s < n; s++ {
-		for t := k.out[s]; t < k.out[s+1]; t++ {
-			d, a := k.dst[t], k.lab[t]
-			var i int32
-			if k.isTau(t) {
-				i = tauTo[d]
-				tauTo[d]++
-			} else {
-				i = otherFill[d]
-				otherFill[d]++
-			}
-			if wide {
-				r.inArc[i], r.inLab[i] = s, a
-			} else {
-				r.inArc[i] = int32(uint32(a)<<r.labelShift | uint32(s))
+	parallel.ForEach(workers, workers, func(p int) {
+		lo, hi := bounds[p], bounds[p+1]
+		for s := int32(0); s < n; s++ {
+			for t := k.out[s]; t < k.out[s+1]; t++ {
+				d := k.dst[t]
+				if d < lo || d >= hi {
+					continue
+				}
+				a := k.lab[t]
+				var i int32
+				if k.isTau(t) {
+					i = tauTo[d]
+					tauTo[d]++
+				} else {
+					i = otherFill[d]
+					otherFill[d]++
+				}
+				if wide {
+					r.inArc[i], r.inLab[i] = s, a
+				} else {
+					r.inArc[i] = int32(uint32(a)<<r.labelShift | uint32(s))
+				}
 			}
 		}
-	}
+	})
 	if k.inert {
 		r.tauFrom, r.tauTo, r.tauSrc = r.inIndex[:n], tauTo, r.inArc
 	}

@@ -3,6 +3,7 @@ package bisim
 import (
 	"slices"
 
+	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -85,32 +86,76 @@ func (k *kernel) gather(l *lts.LTS) {
 	} else {
 		k.out = k.out[:k.n+1]
 	}
-	var buf []uint64
-	w = 0
-	for c := range k.n {
-		lo, hi := k.out[c], k.out[c+1]
-		buf = buf[:0]
-		divergent := false
-		for t := lo; t < hi; t++ {
-			a, d := k.lab[t], k.comp[k.dst[t]]
-			if a == lts.Tau && d == c {
-				divergent = true
-				continue
+	k.compact(int(w))
+}
+
+// compact maps the transitions that gather copied (m of them, targets
+// still input states) to components, component by component: sorted,
+// without duplicates, τ-steps inside the component dropped and the
+// divergence mark added. Each component's range is compacted in place.
+// On a large kernel the components are cut into ranges of about equal
+// transition counts, one per worker; each worker compacts its range
+// within its own part of the arrays, and the parts are then moved
+// together in order, so the result is what one pass gives.
+func (k *kernel) compact(m int) {
+	workers := workersFor(m)
+	// Range p is components cuts[p] … cuts[p+1]-1, whose transitions are
+	// starts[p] … starts[p+1]-1 before compaction and starts[p] …
+	// written[p]-1 after.
+	cuts := make([]int32, workers+1)
+	for p := 1; p < workers; p++ {
+		// The first component whose transitions start at p/workers of them or later.
+		i, _ := slices.BinarySearch(k.out[:k.n], int32(int64(m)*int64(p)/int64(workers)))
+		cuts[p] = max(cuts[p-1], int32(i))
+	}
+	cuts[workers] = k.n
+	starts, written := make([]int32, workers+1), make([]int32, workers)
+	for p := range starts {
+		starts[p] = k.out[cuts[p]]
+	}
+	parallel.ForEach(workers, workers, func(p int) {
+		var buf []uint64
+		w := starts[p]
+		for c := cuts[p]; c < cuts[p+1]; c++ {
+			lo, hi := k.out[c], starts[p+1]
+			if c+1 < cuts[p+1] {
+				hi = k.out[c+1]
 			}
-			buf = append(buf, uint64(a)<<32|uint64(d))
+			buf = buf[:0]
+			divergent := false
+			for t := lo; t < hi; t++ {
+				a, d := k.lab[t], k.comp[k.dst[t]]
+				if a == lts.Tau && d == c {
+					divergent = true
+					continue
+				}
+				buf = append(buf, uint64(a)<<32|uint64(d))
+			}
+			if divergent && k.divLabel >= 0 {
+				buf = append(buf, uint64(k.divLabel)<<32|uint64(c))
+			}
+			if len(buf) > 1 {
+				slices.Sort(buf)
+				buf = slices.Compact(buf)
+			}
+			k.out[c] = w // w <= lo: the range is compacted in place
+			for _, key := range buf {
+				k.lab[w], k.dst[w] = int32(key>>32), int32(uint32(key))
+				w++
+			}
 		}
-		if divergent && k.divLabel >= 0 {
-			buf = append(buf, uint64(k.divLabel)<<32|uint64(c))
+		written[p] = w
+	})
+	// Move each range's part down to where the one before it ends.
+	w := written[0]
+	for p := 1; p < workers; p++ {
+		from := starts[p]
+		copy(k.lab[w:], k.lab[from:written[p]])
+		copy(k.dst[w:], k.dst[from:written[p]])
+		for c := cuts[p]; c < cuts[p+1]; c++ {
+			k.out[c] += w - from
 		}
-		if len(buf) > 1 {
-			slices.Sort(buf)
-			buf = slices.Compact(buf)
-		}
-		k.out[c] = w // w <= lo: the range is compacted in place
-		for _, key := range buf {
-			k.lab[w], k.dst[w] = int32(key>>32), int32(uint32(key))
-			w++
-		}
+		w += written[p] - from
 	}
 	k.out[k.n] = w
 	k.lab, k.dst = k.lab[:w], k.dst[:w]

@@ -1,6 +1,7 @@
 package bisim
 
 import (
+	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -54,9 +55,13 @@ func MinimizeReachable(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, re
 func classesOf(l *lts.LTS, k *kernel, kblock []int32, numBlocks int32) (class, rename []int32, numClasses int32) {
 	rename, numClasses = numberBlocks(k, kblock, numBlocks, nil, l.NumStates)
 	class = make([]int32, l.NumStates)
-	for s := range class {
-		class[s] = rename[kblock[k.kernelState(int32(s))]]
-	}
+	workers := workersFor(len(class))
+	bounds := split(l.NumStates, workers)
+	parallel.ForEach(workers, workers, func(p int) {
+		for s := bounds[p]; s < bounds[p+1]; s++ {
+			class[s] = rename[kblock[k.kernelState(s)]]
+		}
+	})
 	return class, rename, numClasses
 }
 

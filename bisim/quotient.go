@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -154,8 +155,42 @@ func hashedQuotientKeys(k *kernel, kblock, rename []int32, numClasses int32) (ke
 		return nil, shape, false
 	}
 	limit := max(1<<16, len(k.dst)/4)
+	// On a large kernel each worker collects the keys of a range of
+	// states in a set of its own; the sets are joined, and the sorted keys
+	// do not depend on how the states were cut.
+	workers := workersFor(len(k.dst))
+	bounds := split(k.n, workers)
+	sets := make([]*keySet, workers)
+	parallel.ForEach(workers, workers, func(p int) {
+		sets[p] = quotientKeys(k, kblock, rename, shape, bounds[p], bounds[p+1], limit)
+	})
+	set := sets[0]
+	for _, other := range sets {
+		if other == nil {
+			return nil, shape, false
+		}
+		if other != set {
+			for _, key := range other.slots {
+				if key != emptySlot {
+					set.add(key)
+				}
+			}
+		}
+	}
+	if len(set.slots) > limit {
+		return nil, shape, false
+	}
+	keys = set.keys()
+	slices.Sort(keys)
+	return keys, shape, true
+}
+
+// quotientKeys returns the set of the quotient transitions, packed by
+// shape, of the kernel states lo … hi-1, or nil once the set outgrows
+// limit slots.
+func quotientKeys(k *kernel, kblock, rename []int32, shape quotientShape, lo, hi int32, limit int) *keySet {
 	set := newKeySet()
-	for s := range k.n {
+	for s := lo; s < hi; s++ {
 		c := rename[kblock[s]]
 		last := ^uint64(0)
 		for t := k.out[s]; t < k.out[s+1]; t++ {
@@ -171,12 +206,10 @@ func hashedQuotientKeys(k *kernel, kblock, rename []int32, numClasses int32) (ke
 			}
 		}
 		if len(set.slots) > limit {
-			return nil, shape, false
+			return nil
 		}
 	}
-	keys = set.keys()
-	slices.Sort(keys)
-	return keys, shape, true
+	return set
 }
 
 // keySet is a set of uint64 keys below 2^63, by open addressing with
