@@ -135,7 +135,6 @@ func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 
 // refine splits until the worklist and the local splitters are empty.
 func (r *refiner) refine(opts *Options) {
-	r.inLive = append([]int32(nil), r.inIndex[1:]...)
 	for b := range r.numBlocks {
 		r.pushTarget(b)
 	}
@@ -344,6 +343,10 @@ func (r *refiner) buildArcs(wide bool) {
 	if k.inert {
 		r.tauFrom, r.tauTo, r.tauSrc = r.inIndex[:n], tauTo, r.inArc
 	}
+	// Each target's fill position has reached the end of its arcs,
+	// inIndex[d+1]: where inLive starts (a copy would cost 4 bytes a state
+	// at the stage's peak).
+	r.inLive = otherFill
 }
 
 // arc returns the label and the source of inArc[i].

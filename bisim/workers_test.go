@@ -51,6 +51,7 @@ type setUpResult struct {
 func setUp(t *testing.T, l *lts.LTS, eq Equivalence) setUpResult {
 	k := newKernel(l, eq)
 	r := newRefiner(k)
+	require.Equal(t, r.inIndex[1:], r.inLive, "inLive starts at the end of every target's arcs")
 	q, class, err := Minimize(l, eq, Options{})
 	require.NoError(t, err)
 	return setUpResult{lab: k.lab, dst: k.dst, out: k.out,
