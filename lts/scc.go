@@ -23,7 +23,9 @@ func SCCs(l *LTS, keep func(t int32) bool) (comp []int32, count int32) {
 
 // sccs is SCCs, calling done, if not nil, with the states of each
 // component as it is completed, that is in the order of the components'
-// numbers (the slice is reused afterwards).
+// numbers (the slice is reused afterwards). A nil keep keeps the
+// τ-transitions: tested inline, which on a model checker's LTS of 100 M
+// transitions saves a function call per transition (about 2 s).
 func sccs(l *LTS, keep func(t int32) bool, done func(members []int32)) (comp []int32, count int32) {
 	n := l.NumStates
 	// rindex[s] is 0 while s is unvisited. While s is active (visited,
@@ -58,7 +60,11 @@ func sccs(l *LTS, keep func(t int32) bool, done func(members []int32)) (comp []i
 			for top.next < l.Out[s+1] {
 				t := top.next
 				top.next++
-				if !keep(t) {
+				if keep == nil {
+					if l.Label[t] != Tau {
+						continue
+					}
+				} else if !keep(t) {
 					continue
 				}
 				d := l.Dst[t]
@@ -120,7 +126,7 @@ func TauSCCs(l *LTS) (comp []int32, count int32) {
 // members' transitions there finds them still in cache: the search has
 // just read them (bisim's kernel is built so).
 func TauSCCsEach(l *LTS, done func(members []int32)) (comp []int32, count int32) {
-	return sccs(l, func(t int32) bool { return l.Label[t] == Tau }, done)
+	return sccs(l, nil, done)
 }
 
 // DivergentComponents marks the components (as numbered by TauSCCs) that
