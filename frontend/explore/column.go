@@ -16,7 +16,7 @@ const columnChunk = 1 << 20
 
 // integer is the element types of columns.
 type integer interface {
-	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32
+	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32
 }
 
 // append adds v. The fast path is a store into cur: it runs once per
@@ -31,6 +31,14 @@ func (c *column[T]) append(v T) {
 // len returns the number of values appended: every chunk but the last is
 // full.
 func (c *column[T]) len() int { return len(c.full)*columnChunk + len(c.cur) }
+
+// at returns the value appended i-th, from 0.
+func (c *column[T]) at(i int) T {
+	if k := i / columnChunk; k < len(c.full) {
+		return c.full[k][i%columnChunk]
+	}
+	return c.cur[i%columnChunk]
+}
 
 // next starts a new chunk.
 func (c *column[T]) next() {

@@ -12,14 +12,15 @@ import (
 // only its own buffers and the block it is given, so that several
 // expanders can run at once.
 type expander struct {
-	x    *explorer // read-only: p, b, o, allowed
-	set  *stateSet // only looked up in, concurrently with the inserts
-	seed maphash.Seed
-	m    machine
-	c    *canonicaliser
-	cur  []int32 // the state being expanded
-	blk  *block  // the block being filled
-	seen []int32 // dedup's table
+	x     *explorer   // read-only: p, b, o, allowed
+	set   *stateSet   // looked up in and claimed in, concurrently
+	arena arenaCursor // where its claimed records go
+	seed  maphash.Seed
+	m     machine
+	c     *canonicaliser
+	cur   []int32 // the state being expanded
+	blk   *block  // the block being filled
+	seen  []int32 // dedup's table
 }
 
 func (x *explorer) newExpander() *expander {
@@ -28,9 +29,10 @@ func (x *explorer) newExpander() *expander {
 }
 
 // expand fills blk with the successors of its states, stopping after a
-// state whose expansion fails, and looks them up in the state set: most
-// successors are known already, and their lookups, the larger part of
-// the cost of the set, are then off the inserting goroutine.
+// state whose expansion fails, looks them up in the state set and claims
+// records for those not found: the lookups and the records, the larger
+// part of the cost of the set, are then off the inserting goroutine,
+// which only numbers the new states.
 func (e *expander) expand(blk *block) {
 	blk.batch, blk.succs, blk.ends = blk.batch[:0], blk.succs[:0], blk.ends[:0]
 	blk.failed = nil
@@ -72,11 +74,39 @@ func (e *expander) expand(blk *block) {
 		}
 		for i := range group {
 			if sc := &group[i]; sc.first < 0 {
-				sc.id = l.find(blk.batch[sc.start:sc.end], sc.hash)
+				sc.id, sc.ref = l.findRef(blk.batch[sc.start:sc.end], sc.hash)
 			}
 		}
 	}
 	blk.sink = sink
+	e.claim(blk)
+}
+
+// claim claims records for the successors of blk that its lookups did not
+// find. Their slots were just loaded by the lookups: they are in the
+// cache.
+func (e *expander) claim(blk *block) {
+	k := 0
+	for i := range blk.succs {
+		if sc := &blk.succs[i]; sc.first < 0 && sc.ref == 0 {
+			k++
+		}
+	}
+	if k == 0 {
+		return
+	}
+	e.set.reserve(k)
+	added := 0
+	for i := range blk.succs {
+		if sc := &blk.succs[i]; sc.first < 0 && sc.ref == 0 {
+			var isNew bool
+			sc.ref, isNew = e.set.claim(blk.batch[sc.start:sc.end], sc.hash, &e.arena)
+			if isNew {
+				added++
+			}
+		}
+	}
+	e.set.release(k, added)
 }
 
 // lookupGroup is the number of successors whose lookups overlap: enough

@@ -15,14 +15,18 @@
 // zigzag varints in a chunked arena and found through an open-addressing
 // table (stateSet). States are expanded in blocks of consecutive ids
 // (expander): running the steps and canonicalising, encoding, hashing and
-// looking up the successors is done by several goroutines, one block
-// each, and the successors are inserted one block at a time (by whichever
-// goroutine finds the oldest block expanded), block after block and,
-// within a block, in the order they were generated. So states
-// are numbered in breadth-first order of discovery exactly as by a
-// sequential search, whatever the number of workers and their timing. The
-// successors of a state are looked up together, so that the cache misses
-// of their lookups overlap.
+// looking up the successors, and adding the records of those not found
+// (stateSet.claim: unnumbered, one record per state whichever goroutine
+// wins), is done by several goroutines, one block each; then the
+// successors are numbered and their transitions recorded one block at a
+// time (by whichever goroutine finds the oldest block expanded), block
+// after block and, within a block, in the order they were generated: an
+// unnumbered record takes the next id. So states are numbered in
+// breadth-first order of discovery exactly as by a sequential search,
+// whatever the number of workers and their timing, and the one goroutine
+// at a time does little more than write the transitions. The successors
+// of a state are looked up together, so that the cache misses of their
+// lookups overlap.
 //
 // Measured and left out (Treiber's stack, one core): taking a state's
 // successors from the diamonds that its discovering step closes with
@@ -59,6 +63,7 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -133,8 +138,9 @@ type Options struct {
 	// on the calling goroutine alone. The LTS does not depend on it.
 	Workers int
 	// keepStates, for the package's tests, is given the program and the
-	// state set of a finished exploration before the set is released.
-	keepStates func(p *program, set *stateSet)
+	// encodings of the states of a finished exploration, in id order,
+	// before the state set is released.
+	keepStates func(p *program, states iter.Seq[[]byte])
 }
 
 // ErrStateLimit is wrapped by the error returned when MaxStates is reached.
@@ -154,10 +160,14 @@ func (e *ModelError) Error() string {
 }
 
 type explorer struct {
-	p      *program
-	b      Bounds
-	o      Options
-	set    *stateSet
+	p   *program
+	b   Bounds
+	o   Options
+	set *stateSet
+	// refs[id] refers to the record of state id (see stateSet.claim); the
+	// states numbered so far are refs' values.
+	refs   column[uint32]
+	arena  arenaCursor    // for the initial state's record
 	canon  *canonicaliser // of the initial state; the expanders clone it
 	labels map[labelKey]int32
 	// labelCache is a direct-mapped cache in front of labels, by key (0:
@@ -180,7 +190,6 @@ type explorer struct {
 	labelIDs   map[string]int32
 	steps      []lts.SourceStep
 	enc        []byte
-	sink       uint64
 }
 
 // Explore builds the LTS of obj (the implementation or the specification
@@ -273,16 +282,25 @@ func (x *explorer) run() (*lts.LTS, error) {
 		return nil, err
 	}
 	x.enc = encode(x.enc[:0], init)
-	x.set.insert(x.enc, x.set.hash(x.enc))
+	x.set.reserve(1)
+	ref, _ := x.set.claim(x.enc, x.set.hash(x.enc), &x.arena)
+	x.set.release(1, 1)
+	x.number(ref)
 
 	if err := x.search(x.o.Workers); err != nil {
 		return nil, err
 	}
 	if x.o.keepStates != nil {
-		x.o.keepStates(x.p, x.set)
+		x.o.keepStates(x.p, func(yield func([]byte) bool) {
+			for id := range x.refs.len() {
+				if !yield(x.set.encoding(recordOffset(uint64(x.refs.at(id))))) {
+					return
+				}
+			}
+		})
 	}
 	if x.o.Progress != nil {
-		x.o.Progress(int64(x.set.len()), int64(x.dst.len()))
+		x.o.Progress(int64(x.refs.len()), int64(x.dst.len()))
 	}
 	return x.build(), nil
 }
@@ -314,8 +332,9 @@ func (x *explorer) initialState() ([]int32, error) {
 
 // search explores breadth-first from the initial state, which is in the
 // set. States are expanded in blocks of consecutive ids, and the blocks'
-// successors are inserted block after block, in the order of the
-// sequential search, so the numbering does not depend on the scheduling.
+// successors are inserted (numbered, their transitions recorded) block
+// after block, in the order of the sequential search, so the numbering
+// does not depend on the scheduling.
 //
 // workers goroutines (the calling one among them) share the work, all
 // alike: a goroutine inserts the oldest block when it is expanded and no
@@ -415,9 +434,9 @@ func (x *explorer) work(sch *schedule, e *expander) {
 
 // dispatch hands the states found and not yet handed out to new blocks,
 // up to the schedule's depth. It is called with sch.mu held and no block
-// being inserted: it reads the set's cursor.
+// being inserted: it reads refs.
 func (x *explorer) dispatch(sch *schedule) {
-	for len(sch.queue) < sch.depth && int(sch.dispatched) < x.set.len() {
+	for len(sch.queue) < sch.depth && int(sch.dispatched) < x.refs.len() {
 		var blk *block
 		if n := len(sch.free); n > 0 {
 			blk, sch.free = sch.free[n-1], sch.free[:n-1]
@@ -426,8 +445,8 @@ func (x *explorer) dispatch(sch *schedule) {
 		}
 		blk.first, blk.expanded = sch.dispatched, false
 		blk.refs = blk.refs[:0]
-		for int(sch.dispatched) < x.set.len() && len(blk.refs) < blockStates {
-			blk.refs = append(blk.refs, x.set.next())
+		for int(sch.dispatched) < x.refs.len() && len(blk.refs) < blockStates {
+			blk.refs = append(blk.refs, recordOffset(uint64(x.refs.at(int(sch.dispatched)))))
 			sch.dispatched++
 		}
 		sch.queue = append(sch.queue, blk)
@@ -444,7 +463,7 @@ const blockStates = 256
 // block is a run of states with consecutive ids, expanded together.
 type block struct {
 	first int32    // id of the first state
-	refs  []uint64 // the states' records: arena offsets (see stateSet.next)
+	refs  []uint64 // the states' records: arena offsets
 	// The successors, state after state: those of state first+i are
 	// succs[ends[i-1]:ends[i]], their encodings in batch.
 	batch []byte
@@ -459,8 +478,8 @@ type block struct {
 	expanded   bool   // its expansion is complete (guarded by schedule.mu)
 }
 
-// insertBlock adds the successors of an expanded block to the state set
-// and the transitions to the table, state by state.
+// insertBlock numbers the new successors of an expanded block and adds
+// the transitions to the table, state by state.
 func (x *explorer) insertBlock(blk *block) error {
 	start := int32(0)
 	for i, end := range blk.ends {
@@ -484,8 +503,8 @@ func (x *explorer) insertBlock(blk *block) error {
 // transitions. The state set is released first: for large state spaces
 // it is as big as the transition table, and the peak is the sum.
 func (x *explorer) build() *lts.LTS {
-	n := int32(x.set.len())
-	x.set = nil
+	n := int32(x.refs.len())
+	x.set, x.refs = nil, column[uint32]{}
 	if m := x.dst.len(); m > 1<<22 {
 		debug.FreeOSMemory()
 	}
@@ -529,49 +548,37 @@ func (x *explorer) build() *lts.LTS {
 type succ struct {
 	start, end int32 // its encoding: block.batch[start:end]
 	hash       uint32
-	// id is its id if the expander found it, else -1 until inserted;
-	// first is the index in the block of an earlier identical successor,
-	// -1 if none: its id is that one's.
+	// id is its id if the expander found it numbered, else -1 until
+	// inserted; first is the index in the block of an earlier identical
+	// successor, -1 if none: its id is that one's.
 	id, first int32
-	thread    uint8    // the thread that took the step, from 0
-	step      int32    // the source step (outcome.step)
-	slot      uint64   // the first table slot of its lookup
-	label     labelKey // 0 for τ
+	step      int32 // the source step (outcome.step)
+	// ref refers to its record when id is -1 and first is -1: found
+	// unnumbered or claimed by the expander (see stateSet.claim).
+	ref    uint32
+	thread uint8    // the thread that took the step, from 0
+	slot   uint64   // the first table slot of its lookup
+	label  labelKey // 0 for τ
 }
 
 // flush adds the transitions of state src to its successors succs[start:
-// end] of its block to the table, in order, inserting the successors that
-// the expander did not find in the set.
+// end] of its block to the table, in order, numbering the successors whose
+// records the expander found or claimed unnumbered: the first to be
+// reached in this order takes the next id, as in a sequential search.
 func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 	succs := blk.succs[start:end]
-	// Two passes of independent loads (see stateSet.touch). With one
-	// goroutine, the expander has just loaded these lines, and found
-	// nothing since: they are in the cache.
-	if x.o.Workers > 1 {
-		for i := range succs {
-			if sc := &succs[i]; sc.id < 0 && sc.first < 0 {
-				sc.slot = x.set.slot(sc.hash)
-			}
-		}
-		sink := x.sink
-		for i := range succs {
-			if sc := &succs[i]; sc.id < 0 && sc.first < 0 {
-				sink += x.set.touch(sc.slot, sc.hash)
-			}
-		}
-		x.sink = sink
-	}
 	for i := range succs {
 		sc := &succs[i]
 		switch {
 		case sc.first >= 0:
 			sc.id = blk.succs[sc.first].id
 		case sc.id < 0:
-			var isNew bool
-			sc.id, isNew = x.set.insert(blk.batch[sc.start:sc.end], sc.hash)
-			if isNew && x.set.len() > x.o.MaxStates {
-				return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
-					ErrStateLimit, x.o.MaxStates, x.dst.len(), src)
+			if sc.id = x.set.id(sc.ref); sc.id < 0 {
+				sc.id = x.number(sc.ref)
+				if x.refs.len() > x.o.MaxStates {
+					return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
+						ErrStateLimit, x.o.MaxStates, x.dst.len(), src)
+				}
 			}
 		}
 		label := int32(lts.Tau) // the common case, without the call
@@ -589,6 +596,15 @@ func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 		x.stepCol.append(int16(sc.step))
 	}
 	return nil
+}
+
+// number gives the next id to the unnumbered record ref refers to and
+// returns it.
+func (x *explorer) number(ref uint32) int32 {
+	id := int32(x.refs.len())
+	x.set.setID(ref, id)
+	x.refs.append(ref)
+	return id
 }
 
 // labelKey names the label of a visible step: its kind, whether it has a

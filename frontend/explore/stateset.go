@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"slices"
+	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // stateSet stores canonical state encodings in an arena of byte chunks and
@@ -32,6 +34,15 @@ import (
 // while it ran, or look in a table that has just been replaced, but a
 // state it finds is there with that id: the inserting goroutine looks up
 // again only what was not found.
+//
+// Concurrent inserts (claim), for the explorer: the goroutines that
+// expand states add the successors they do not find themselves, each
+// writing records into arena chunks of its own and taking a table slot
+// with a compare-and-swap, so that one record wins for each state. Such a
+// record is unnumbered at first; one goroutine numbers records afterwards
+// (setID), in the order of the sequential search, so that ids stay
+// breadth-first and deterministic while the probing and copying run on
+// every core. A set is used through insert or through claim, not both.
 type stateSet struct {
 	// Records: id uint32, length uint16, encoding, padding to 4 bytes.
 	// chunks[:nchunks] are in use, used[k] bytes of chunk k.
@@ -47,6 +58,13 @@ type stateSet struct {
 	rc, ro int
 	// lastRec is the offset in the last chunk of the record added last.
 	lastRec int32
+	// chunkMu guards the allocation of chunks (nchunks).
+	chunkMu sync.Mutex
+	// For claim: tableMu is held shared by the claiming goroutines and
+	// exclusively to grow the table; claimed counts the records claimed
+	// plus the slots reserved (reserve) and not yet released.
+	tableMu sync.RWMutex
+	claimed atomic.Int64
 }
 
 const (
@@ -68,6 +86,8 @@ func (s *stateSet) publish() {
 	s.shared.Store(&t)
 }
 
+// len returns the number of states inserted (by insert; claimed records
+// are counted by their numbering).
 func (s *stateSet) len() int { return s.n }
 
 // hash returns the hash of an encoding: its low bits index the table.
@@ -89,12 +109,28 @@ func slotRef(off uint64) uint64 { return off>>2 + 1 }
 // The arithmetic is 64-bit: offsets pass 4 GiB on large state spaces.
 func recordOffset(e uint64) uint64 { return uint64(uint32(e)-1) << 2 }
 
-// record returns the id and encoding of the record of a table slot.
+// record returns the id and encoding of the record of a table slot; the
+// id is -1 while a claimed record is not numbered.
 func (s *stateSet) record(e uint64) (int32, []byte) {
-	off := recordOffset(e)
-	id := binary.LittleEndian.Uint32(s.chunks[off>>chunkBits][off&(chunkSize-1):])
-	return int32(id), s.encoding(off)
+	return s.id(uint32(e)), s.encoding(recordOffset(e))
 }
+
+// idField returns the id field of the record that a slot's low 32 bits
+// (ref) refer to. Records are 4-byte aligned, so it can be accessed
+// atomically: a claimed record is numbered while others read it.
+func (s *stateSet) idField(ref uint32) *uint32 {
+	off := recordOffset(uint64(ref))
+	return (*uint32)(unsafe.Pointer(&s.chunks[off>>chunkBits][off&(chunkSize-1)]))
+}
+
+// id returns the id of the record ref refers to, -1 if it is not numbered.
+func (s *stateSet) id(ref uint32) int32 { return int32(atomic.LoadUint32(s.idField(ref))) }
+
+// setID numbers the claimed record ref refers to.
+func (s *stateSet) setID(ref uint32, id int32) { atomic.StoreUint32(s.idField(ref), uint32(id)) }
+
+// unnumbered is the id field of a claimed record before setID.
+const unnumbered = ^uint32(0)
 
 // next returns the arena offset of the state after the one it returned
 // last (the first state on the first call): states are read back in id
@@ -136,7 +172,9 @@ func (s *stateSet) touch(e uint64, h uint32) uint64 {
 	hashEq := (uint64(uint32(e>>32)^h) - 1) >> 63 // 1 if equal
 	used := 1 - (uint64(uint32(e))-1)>>63         // 1 if e != 0
 	off := recordOffset(e) & -(hashEq & used)
-	return uint64(s.chunks[off>>chunkBits][off&(chunkSize-1)])
+	// The length field, in the record's line: the id may be being written
+	// (setID), the length never changes.
+	return uint64(s.chunks[off>>chunkBits][off&(chunkSize-1)+4])
 }
 
 // lookup is a snapshot of a set for concurrent lookups (find): the table
@@ -161,15 +199,22 @@ func (l lookup) touch(e uint64, h uint32) uint64 { return l.s.touch(e, h) }
 // find returns the id of enc, whose hash is h, or -1 if it is not in the
 // snapshot's table (yet). It may run while another goroutine inserts.
 func (l lookup) find(enc []byte, h uint32) int32 {
+	id, _ := l.findRef(enc, h)
+	return id
+}
+
+// findRef is find that also returns the reference to the record found (0
+// if none): a claimed record may be found before it is numbered (id -1).
+func (l lookup) findRef(enc []byte, h uint32) (int32, uint32) {
 	mask := uint64(len(l.table) - 1)
 	for i := uint64(h) & mask; ; i = (i + 1) & mask {
 		e := atomic.LoadUint64(&l.table[i])
 		if e == 0 {
-			return -1
+			return -1, 0
 		}
 		if uint32(e>>32) == h {
 			if id, b := l.s.record(e); bytes.Equal(b, enc) {
-				return id
+				return id, uint32(e)
 			}
 		}
 	}
@@ -213,12 +258,7 @@ func (s *stateSet) add(id int32, enc []byte) uint64 {
 	k := s.nchunks
 	size := recLen(len(enc))
 	if k == 0 || int(s.used[k-1])+size > chunkSize {
-		if k == maxChunks {
-			panic("state arena full (16 GiB)") // beyond the state limit
-		}
-		s.chunks[k] = new([chunkSize]byte)
-		s.nchunks++
-		k++
+		k = s.allocChunk() + 1
 	}
 	c := s.chunks[k-1]
 	o := s.used[k-1]
@@ -231,6 +271,100 @@ func (s *stateSet) add(id int32, enc []byte) uint64 {
 	s.n++
 	s.bytes += int64(len(enc))
 	return off
+}
+
+// allocChunk adds an arena chunk and returns its index.
+func (s *stateSet) allocChunk() int {
+	s.chunkMu.Lock()
+	defer s.chunkMu.Unlock()
+	k := s.nchunks
+	if k == maxChunks {
+		panic("state arena full (16 GiB)") // beyond the state limit
+	}
+	s.chunks[k] = new([chunkSize]byte)
+	s.nchunks++
+	return k
+}
+
+// arenaCursor is where a claiming goroutine writes its next record: in a
+// chunk of its own (none yet when c is nil).
+type arenaCursor struct {
+	c *[chunkSize]byte
+	k int   // c's index in the set's chunks
+	o int32 // offset of the next record in c
+}
+
+// reserve holds the table for up to k claims, growing it first if k more
+// records would take it past its load of 3/4. The caller claims, then
+// calls release.
+func (s *stateSet) reserve(k int) {
+	for {
+		s.tableMu.RLock()
+		if n := s.claimed.Add(int64(k)); n*4 <= int64(len(s.table))*3 {
+			return
+		}
+		s.claimed.Add(-int64(k))
+		s.tableMu.RUnlock()
+		s.tableMu.Lock()
+		// No claims are under way: claimed counts the records.
+		for (s.claimed.Load()+int64(k))*4 > int64(len(s.table))*3 {
+			s.grow()
+		}
+		s.tableMu.Unlock()
+	}
+}
+
+// release ends the claims of a reserve for k, of which added added a
+// record.
+func (s *stateSet) release(k, added int) {
+	s.claimed.Add(int64(added - k))
+	s.tableMu.RUnlock()
+}
+
+// claim adds enc, whose hash is h, unnumbered, unless it is in the table,
+// and returns the reference to its record (what a slot keeps of it) and
+// whether it added it; a's chunk receives the record. Several goroutines
+// may claim at once, within reserve and release, and others find.
+func (s *stateSet) claim(enc []byte, h uint32, a *arenaCursor) (uint32, bool) {
+	t := s.table // not replaced before release
+	mask := uint64(len(t) - 1)
+	var ref uint64 // the record written at a, not yet published
+	for i := uint64(h) & mask; ; i = (i + 1) & mask {
+		e := atomic.LoadUint64(&t[i])
+		if e == 0 {
+			if ref == 0 {
+				ref = slotRef(s.stage(a, enc))
+			}
+			if atomic.CompareAndSwapUint64(&t[i], 0, uint64(h)<<32|ref) {
+				a.o += int32(recLen(len(enc)))
+				return uint32(ref), true
+			}
+			// Another goroutine took the slot: it may hold enc. The
+			// record written stays unused at a, to be overwritten.
+			e = atomic.LoadUint64(&t[i])
+		}
+		if uint32(e>>32) == h {
+			if _, b := s.record(e); bytes.Equal(b, enc) {
+				return uint32(e), false
+			}
+		}
+	}
+}
+
+// stage writes an unnumbered record of enc at a, starting a chunk if the
+// current one is full, and returns its arena offset; a is advanced only
+// when the record is published.
+func (s *stateSet) stage(a *arenaCursor, enc []byte) uint64 {
+	size := recLen(len(enc))
+	if a.c == nil || int(a.o)+size > chunkSize {
+		a.k = s.allocChunk()
+		a.c, a.o = s.chunks[a.k], 0
+	}
+	c, o := a.c, a.o
+	binary.LittleEndian.PutUint32(c[o:], unnumbered)
+	binary.LittleEndian.PutUint16(c[o+4:], uint16(len(enc)))
+	copy(c[o+recHeader:], enc) // the padding is not read
+	return uint64(a.k)<<chunkBits | uint64(o)
 }
 
 // grow doubles the table and publishes the new one.

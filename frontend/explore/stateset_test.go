@@ -1,8 +1,10 @@
 package explore
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -329,5 +331,89 @@ func TestSparseCoding(t *testing.T) {
 		require.Equal(t, byte(9), enc[0], "appends")
 		got := decodeSparse([]int32{5}, enc[1:])
 		require.Equal(t, append([]int32{5}, st...), got, "round trip of %v", st)
+	}
+}
+
+// TestStateSetConcurrentClaim claims overlapping sets of states from
+// several goroutines at once, in batches as the expanders do, through
+// table growths and arena chunks, while another goroutine finds: each
+// state gets one record, claimed as new by exactly one goroutine, that
+// every claim and find of it returns, and numbering the records makes
+// them found with their ids (run with -race, this also checks the
+// synchronisation).
+func TestStateSetConcurrentClaim(t *testing.T) {
+	const n, goroutines, batch = 100_000, 4, 300
+	encs := make([][]byte, n)
+	st := make([]int32, 30)
+	for i := range encs {
+		for k := range st {
+			st[k] = int32(i)*int32(k+1) + int32(k)
+		}
+		encs[i] = encode(nil, st)
+	}
+	s := newStateSet()
+	refs := make([][]uint32, goroutines)
+	added := make([]int, goroutines)
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Go(func() {
+			// Each goroutine claims every state once, in an order of its
+			// own, so that every state is contended.
+			r := rand.New(rand.NewPCG(uint64(g), 11))
+			perm := r.Perm(n)
+			refs[g] = make([]uint32, n)
+			var a arenaCursor
+			for lo := 0; lo < n; lo += batch {
+				part := perm[lo:min(lo+batch, n)]
+				s.reserve(len(part))
+				k := 0
+				for _, i := range part {
+					ref, isNew := s.claim(encs[i], s.hash(encs[i]), &a)
+					refs[g][i] = ref
+					if isNew {
+						k++
+					}
+				}
+				s.release(len(part), k)
+				added[g] += k
+			}
+		})
+	}
+	wg.Go(func() {
+		r := rand.New(rand.NewPCG(99, 1))
+		for range 200 {
+			l := s.snapshot()
+			for range 500 {
+				i := r.IntN(n)
+				if id, ref := l.findRef(encs[i], s.hash(encs[i])); id != -1 || (ref != 0 && !bytes.Equal(s.encoding(recordOffset(uint64(ref))), encs[i])) {
+					t.Errorf("state %d: found id %d, ref %d before any numbering", i, id, ref)
+					return
+				}
+			}
+		}
+	})
+	wg.Wait()
+	total := 0
+	for _, k := range added {
+		total += k
+	}
+	require.Equal(t, n, total, "each state is added once")
+	require.Equal(t, int64(n), s.claimed.Load())
+	for i := range encs {
+		for g := 1; g < goroutines; g++ {
+			require.Equal(t, refs[0][i], refs[g][i], "state %d: one record", i)
+		}
+		require.Equal(t, encs[i], s.encoding(recordOffset(uint64(refs[0][i]))))
+	}
+	// Number the records in reverse order: ids come from setID, not from
+	// the order of the claims.
+	for i := range encs {
+		s.setID(refs[0][i], int32(n-1-i))
+	}
+	l := s.snapshot()
+	for i, enc := range encs {
+		id, ref := l.findRef(enc, s.hash(enc))
+		require.Equal(t, int32(n-1-i), id)
+		require.Equal(t, refs[0][i], ref)
 	}
 }

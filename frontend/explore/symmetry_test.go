@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"iter"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -139,11 +140,9 @@ func exploreStates(t *testing.T, prog *check.Program, obj *check.Object, b Bound
 func tryExploreStates(prog *check.Program, obj *check.Object, b Bounds, explicit bool, maxStates int) (*explored, error) {
 	x := &explored{ids: map[string]int32{}}
 	o := Options{Explicit: explicit, Workers: 1, MaxStates: maxStates}
-	o.keepStates = func(p *program, set *stateSet) {
+	o.keepStates = func(p *program, states iter.Seq[[]byte]) {
 		x.p = p
-		set.rc, set.ro = 0, 0
-		for range set.len() {
-			enc := set.encoding(set.next())
+		for enc := range states {
 			x.ids[string(enc)] = int32(len(x.states))
 			x.states = append(x.states, decode(nil, enc))
 		}
@@ -591,14 +590,13 @@ func TestSymmetryOrbitFigures(t *testing.T) {
 		o := Options{Explicit: c.explicit, MaxStates: 5_000_000}
 		reps := map[string]bool{}
 		var s *symmetry
-		o.keepStates = func(p *program, set *stateSet) {
+		o.keepStates = func(p *program, states iter.Seq[[]byte]) {
 			var reason string
 			s, reason = newSymmetry(p, b)
 			require.NotNil(t, s, reason)
 			cn := newCanonicaliser(p, c.threads)
-			set.rc, set.ro = 0, 0
-			for range set.len() {
-				st := decode(nil, set.encoding(set.next()))
+			for enc := range states {
+				st := decode(nil, enc)
 				rep, _ := s.canon(st, cn)
 				reps[string(encode(nil, rep))] = true
 			}
@@ -625,11 +623,10 @@ func BenchmarkSymmetryCanon(b *testing.B) {
 	var states [][]int32
 	var p *program
 	o := Options{Workers: 1}
-	o.keepStates = func(pr *program, set *stateSet) {
+	o.keepStates = func(pr *program, encs iter.Seq[[]byte]) {
 		p = pr
-		set.rc, set.ro = 0, 0
-		for range set.len() {
-			states = append(states, decode(nil, set.encoding(set.next())))
+		for enc := range encs {
+			states = append(states, decode(nil, enc))
 		}
 	}
 	_, err := Explore(prog, prog.Impl, bounds, o)
