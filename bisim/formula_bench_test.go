@@ -29,7 +29,7 @@ func changedCopy(l *lts.LTS, t int) *lts.LTS {
 // the rest. Both report CPU time per operation beside the wall time (the
 // machine is shared). K = 4 is heavy (about 1 GiB, minutes); run it alone:
 //
-//	flock /work/heavy.lock go test ./bisim -run '^$' -bench 'CompareFormula/K=4/divbranching' -benchtime 2x
+//	go test ./bisim -run '^$' -bench 'CompareFormula/K=4/divbranching' -benchtime 2x
 func BenchmarkCompareFormula(b *testing.B) {
 	if testing.Short() {
 		b.Skip("large input")
