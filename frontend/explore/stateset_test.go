@@ -212,14 +212,7 @@ func TestStateSetChunks(t *testing.T) {
 // -race, this also checks the synchronisation).
 func TestStateSetConcurrentFind(t *testing.T) {
 	const n = 200_000
-	encs := make([][]byte, n)
-	st := make([]int32, 24)
-	for i := range encs {
-		for k := range st {
-			st[k] = int32(i)*int32(k+1) + int32(k)
-		}
-		encs[i] = encode(nil, st)
-	}
+	encs := distinctEncodings(n, 24)
 	s := newStateSet()
 	done := make(chan struct{})
 	errs := make(chan string, 4)
@@ -343,14 +336,7 @@ func TestSparseCoding(t *testing.T) {
 // synchronisation).
 func TestStateSetConcurrentClaim(t *testing.T) {
 	const n, goroutines, batch = 100_000, 4, 300
-	encs := make([][]byte, n)
-	st := make([]int32, 30)
-	for i := range encs {
-		for k := range st {
-			st[k] = int32(i)*int32(k+1) + int32(k)
-		}
-		encs[i] = encode(nil, st)
-	}
+	encs := distinctEncodings(n, 30)
 	s := newStateSet()
 	refs := make([][]uint32, goroutines)
 	added := make([]int, goroutines)
@@ -416,4 +402,18 @@ func TestStateSetConcurrentClaim(t *testing.T) {
 		require.Equal(t, int32(n-1-i), id)
 		require.Equal(t, refs[0][i], ref)
 	}
+}
+
+// distinctEncodings returns the encodings of n different states of width
+// variables each, made without a model, for the state set's tests.
+func distinctEncodings(n, width int) [][]byte {
+	encs := make([][]byte, n)
+	st := make([]int32, width)
+	for i := range encs {
+		for k := range st {
+			st[k] = int32(i)*int32(k+1) + int32(k)
+		}
+		encs[i] = encode(nil, st)
+	}
+	return encs
 }
