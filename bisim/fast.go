@@ -4,7 +4,6 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -279,14 +278,12 @@ func (r *refiner) buildArcs(wide bool) {
 		r.labelShift = uint32(bits.Len32(uint32(n - 1)))
 		r.srcMask = uint32(1)<<r.labelShift - 1
 	}
-	workers := workersFor(len(k.dst))
-	bounds := split(n, workers)
+	bounds := ranges(len(k.dst), n)
 	// Count the arcs into each target in inIndex (shifted by one) and its
 	// τ-arcs in tauTo.
 	r.inIndex = make([]int32, n+1)
 	tauTo := make([]int32, n)
-	parallel.ForEach(workers, workers, func(p int) {
-		lo, hi := bounds[p], bounds[p+1]
+	forEachRange(bounds, func(_ int, lo, hi int32) {
 		for s := int32(0); s < n; s++ {
 			own := lo <= s && s < hi
 			for t := k.out[s]; t < k.out[s+1]; t++ {
@@ -315,8 +312,7 @@ func (r *refiner) buildArcs(wide bool) {
 	if wide {
 		r.inLab = make([]int32, len(k.dst))
 	}
-	parallel.ForEach(workers, workers, func(p int) {
-		lo, hi := bounds[p], bounds[p+1]
+	forEachRange(bounds, func(_ int, lo, hi int32) {
 		for s := int32(0); s < n; s++ {
 			for t := k.out[s]; t < k.out[s+1]; t++ {
 				d := k.dst[t]

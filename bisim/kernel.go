@@ -3,7 +3,6 @@ package bisim
 import (
 	"slices"
 
-	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -113,12 +112,12 @@ func (k *kernel) compact(m int) {
 	for p := range starts {
 		starts[p] = k.out[cuts[p]]
 	}
-	parallel.ForEach(workers, workers, func(p int) {
+	forEachRange(cuts, func(p int, first, end int32) {
 		var buf []uint64
 		w := starts[p]
-		for c := cuts[p]; c < cuts[p+1]; c++ {
-			lo, hi := k.out[c], starts[p+1]
-			if c+1 < cuts[p+1] {
+		for c := first; c < end; c++ {
+			lo, hi := k.out[c], starts[p+1] // k.out[end] is the next worker's
+			if c+1 < end {
 				hi = k.out[c+1]
 			}
 			buf = buf[:0]

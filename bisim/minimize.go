@@ -1,7 +1,6 @@
 package bisim
 
 import (
-	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -55,10 +54,8 @@ func MinimizeReachable(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, re
 func classesOf(l *lts.LTS, k *kernel, kblock []int32, numBlocks int32) (class, rename []int32, numClasses int32) {
 	rename, numClasses = numberBlocks(k, kblock, numBlocks, nil, l.NumStates)
 	class = make([]int32, l.NumStates)
-	workers := workersFor(len(class))
-	bounds := split(l.NumStates, workers)
-	parallel.ForEach(workers, workers, func(p int) {
-		for s := bounds[p]; s < bounds[p+1]; s++ {
+	forEachRange(ranges(len(class), l.NumStates), func(_ int, lo, hi int32) {
+		for s := lo; s < hi; s++ {
 			class[s] = rename[kblock[k.kernelState(s)]]
 		}
 	})

@@ -4,7 +4,6 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -158,11 +157,10 @@ func hashedQuotientKeys(k *kernel, kblock, rename []int32, numClasses int32) (ke
 	// On a large kernel each worker collects the keys of a range of
 	// states in a set of its own; the sets are joined, and the sorted keys
 	// do not depend on how the states were cut.
-	workers := workersFor(len(k.dst))
-	bounds := split(k.n, workers)
-	sets := make([]*keySet, workers)
-	parallel.ForEach(workers, workers, func(p int) {
-		sets[p] = quotientKeys(k, kblock, rename, shape, bounds[p], bounds[p+1], limit)
+	bounds := ranges(len(k.dst), k.n)
+	sets := make([]*keySet, len(bounds)-1)
+	forEachRange(bounds, func(p int, lo, hi int32) {
+		sets[p] = quotientKeys(k, kblock, rename, shape, lo, hi, limit)
 	})
 	set := sets[0]
 	for _, other := range sets {

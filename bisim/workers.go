@@ -1,6 +1,10 @@
 package bisim
 
-import "runtime"
+import (
+	"runtime"
+
+	"github.com/linbis/linbis/internal/parallel"
+)
 
 // parallelFrom is the number of transitions from which the set-up phases
 // (the kernel's compaction, the refiner's incoming arcs, the quotient)
@@ -27,12 +31,22 @@ func workersFor(m int) int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// split cuts [0, n) into parts ranges of nearly equal length and returns
-// their bounds: range p is [bounds[p], bounds[p+1]).
-func split(n int32, parts int) []int32 {
-	bounds := make([]int32, parts+1)
+// ranges cuts [0, n) into workersFor(m) ranges of nearly equal length,
+// for a phase over m transitions, and returns their bounds: range p is
+// [bounds[p], bounds[p+1]).
+func ranges(m int, n int32) (bounds []int32) {
+	parts := workersFor(m)
+	bounds = make([]int32, parts+1)
 	for p := range parts + 1 {
 		bounds[p] = int32(int64(n) * int64(p) / int64(parts))
 	}
 	return bounds
+}
+
+// forEachRange calls f(p, lo, hi) for every range p = [lo, hi) of
+// bounds, each on a goroutine of its own (the calling one among them), and
+// returns when all have returned.
+func forEachRange(bounds []int32, f func(p int, lo, hi int32)) {
+	parts := len(bounds) - 1
+	parallel.ForEach(parts, parts, func(p int) { f(p, bounds[p], bounds[p+1]) })
 }
