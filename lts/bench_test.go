@@ -117,3 +117,25 @@ func BenchmarkTauSCCsSmall(b *testing.B) {
 		TauSCCs(l)
 	}
 }
+
+// BenchmarkTauSCCsFile runs the τ-SCC search on the .aut file named by
+// $LTS_BENCH_FILE (skipped when unset): a model checker's LTS, whose
+// shape a random one does not have. For example, Treiber's stack at six
+// threads, one operation each (20 M states, 100 M transitions):
+//
+//	linbis compile treiber --threads 6 --ops 1 --values 1 -o t61.aut
+//	LTS_BENCH_FILE=t61.aut go test ./lts -run '^$' -bench TauSCCsFile
+func BenchmarkTauSCCsFile(b *testing.B) {
+	path := os.Getenv("LTS_BENCH_FILE")
+	if path == "" {
+		b.Skip("set LTS_BENCH_FILE to an .aut file")
+	}
+	l, err := ReadAutFile(path, ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		TauSCCs(l)
+	}
+}
