@@ -14,6 +14,19 @@ import (
 // checker's LTS the quotient is often a hundred times smaller than the
 // input. Such a small quotient is collected in a hash set
 // (hashedQuotientKeys); a big one class by class (quotientByClass).
+//
+// Only the bottom states of each class are read (those with no inert
+// τ-step, see hasInertStep): they have every transition of the quotient.
+// Let s -a-> t be a transition of a state of class C that is not inert,
+// and b a bottom state of C. As b and s are branching bisimilar, b
+// answers with b =τ=> b' -a-> t', t' in t's class and the τ-steps inside
+// C; b has none, so b' = b and b -a-> t' gives the same quotient
+// transition. (A divergence mark is a transition like any other: it is
+// never inert.) Every class has a bottom state, since the kernel's τ
+// graph is acyclic: follow inert steps until there are none. On the LTSs
+// of model checkers a few percent of the states are bottom ones (Treiber
+// 5/1: 6.6 %; the MGC file: 0.1 %), so the quotient reads a few percent
+// of the transitions' target blocks, the random reads that cost.
 func quotient(l *lts.LTS, k *kernel, kblock, rename []int32, numClasses int32) *lts.LTS {
 	q := &lts.LTS{NumStates: numClasses, Labels: slices.Clone(l.Labels), Out: make([]int32, numClasses+1)}
 	if l.NumStates > 0 {
@@ -61,6 +74,9 @@ func quotientByClass(q *lts.LTS, k *kernel, kblock, rename []int32) {
 	keys := func(c int32) []uint64 {
 		buf = buf[:0]
 		for _, s := range members[start[c]:start[c+1]] {
+			if k.hasInertStep(s, kblock) {
+				continue
+			}
 			for t := k.out[s]; t < k.out[s+1]; t++ {
 				if a, d, ok := k.quotientStep(t, c, kblock, rename); ok {
 					buf = append(buf, uint64(a)<<32|uint64(d))
@@ -107,6 +123,22 @@ func (k *kernel) quotientStep(t, c int32, kblock, rename []int32) (a, d int32, o
 		return 0, 0, false
 	}
 	return a, d, true
+}
+
+// hasInertStep reports whether kernel state s has an inert τ-step, one
+// into its own block: then it is not a bottom state, and the quotient
+// need not read its transitions (see quotient). τ-steps come first in a
+// state's range, so only they are read, and only up to the first inert one.
+func (k *kernel) hasInertStep(s int32, kblock []int32) bool {
+	if !k.inert {
+		return false
+	}
+	for t := k.out[s]; t < k.out[s+1] && k.lab[t] == lts.Tau; t++ {
+		if kblock[k.dst[t]] == kblock[s] {
+			return true
+		}
+	}
+	return false
 }
 
 // quotientShape packs a quotient transition (class, label, class) into
@@ -189,6 +221,9 @@ func hashedQuotientKeys(k *kernel, kblock, rename []int32, numClasses int32) (ke
 func quotientKeys(k *kernel, kblock, rename []int32, shape quotientShape, lo, hi int32, limit int) *keySet {
 	set := newKeySet()
 	for s := lo; s < hi; s++ {
+		if k.hasInertStep(s, kblock) {
+			continue
+		}
 		c := rename[kblock[s]]
 		last := ^uint64(0)
 		for t := k.out[s]; t < k.out[s+1]; t++ {

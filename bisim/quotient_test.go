@@ -1,6 +1,7 @@
 package bisim
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -34,6 +35,48 @@ func TestQuotientPathsAgree(t *testing.T) {
 		}
 	}
 	require.Greater(t, hashed, 3000)
+}
+
+// TestQuotientFromBottomStates holds the quotient, which reads only the
+// bottom states of each class, to the quotient collected from every
+// kernel state's transitions, on random LTSs with τ-cycles and
+// divergence, for every equivalence and algorithm; and checks that the
+// shortcut is taken (non-bottom states exist and are skipped).
+func TestQuotientFromBottomStates(t *testing.T) {
+	skipped := 0
+	for seed := range uint64(1500) {
+		l := randomLTS(seed, 14)
+		for _, eq := range allEquivalences {
+			for _, alg := range []Algorithm{Fast, GJ, GV} {
+				k, kblock, numBlocks, err := partitionKernel(l, eq, &Options{Algorithm: alg})
+				require.NoError(t, err)
+				_, rename, numClasses := classesOf(l, k, kblock, numBlocks)
+				got := quotient(l, k, kblock, rename, numClasses)
+
+				// Every kernel state's transitions, inert ones dropped.
+				var keys [][3]int32
+				for s := range k.n {
+					c := rename[kblock[s]]
+					if k.hasInertStep(s, kblock) {
+						skipped++
+					}
+					for tr := k.out[s]; tr < k.out[s+1]; tr++ {
+						if a, d, ok := k.quotientStep(tr, c, kblock, rename); ok {
+							keys = append(keys, [3]int32{c, a, d})
+						}
+					}
+				}
+				slices.SortFunc(keys, func(x, y [3]int32) int { return slices.Compare(x[:], y[:]) })
+				keys = slices.Compact(keys)
+				var want [][3]int32
+				for tr := range got.Src {
+					want = append(want, [3]int32{got.Src[tr], got.Label[tr], got.Dst[tr]})
+				}
+				require.Equal(t, keys, want, "seed %d %v %v", seed, eq, alg)
+			}
+		}
+	}
+	require.Greater(t, skipped, 1000, "the inputs have non-bottom states")
 }
 
 // TestKeySet checks the hash set against a map, through many resizes.
