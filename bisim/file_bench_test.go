@@ -40,6 +40,22 @@ func BenchmarkMinimizeFile(b *testing.B) {
 	}
 }
 
+// BenchmarkKernelFile builds the kernel of the LTS in the file named by
+// $BISIM_BENCH_FILE (as BenchmarkMinimizeFile): the τ-SCC search with the
+// gathering of the components' transitions, and their compaction, the
+// sequential part of verify's bisimulation stage that comes before the
+// refinement.
+func BenchmarkKernelFile(b *testing.B) {
+	l, eq := benchFile(b)
+	cpu := cpuTime()
+	for b.Loop() {
+		newKernel(l, eq)
+	}
+	cpu = cpuTime() - cpu
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(l.NumTransitions()), "ns/trans")
+}
+
 // BenchmarkMemoryByPhase reports what Fast keeps live per input transition
 // at each phase of Minimize on the file named by $BISIM_BENCH_FILE (under
 // $BISIM_BENCH_EQUIV, default divbranching): the kernel (kernel-B/trans),

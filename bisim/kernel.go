@@ -55,12 +55,13 @@ func newKernel(l *lts.LTS, eq Equivalence) *kernel {
 
 // gather fills the transitions of the branching kernel k of l in two
 // passes. While lts.TauSCCsEach completes a component, the transitions of
-// its states are copied in kernel order, with their targets still input
-// states: the search has just read those transitions, so they are read
-// from cache (gathering them afterwards, component by component, read
-// three cache lines out of order per state). Then each kernel state's
-// range is mapped to components, sorted, deduplicated and compacted in
-// place. τ-steps inside a component are dropped; a component that had one
+// its states are copied in kernel order: the search has just read those
+// transitions, so they are read from cache (gathering them afterwards,
+// component by component, read three cache lines out of order per
+// state), and so has it the components of their τ-steps' targets, which
+// are complete, so those targets are mapped to components there; the
+// other targets are still input states. Then each kernel state's range
+// is mapped to components, sorted, deduplicated and compacted in place. τ-steps inside a component are dropped; a component that had one
 // contains a τ-cycle (it has several states, or a τ self-loop), which is
 // what divergence means (Yang et al. Def. 5.1), and gets the divergence
 // mark when k has a divLabel. Every mark takes the place of a dropped
@@ -71,11 +72,16 @@ func (k *kernel) gather(l *lts.LTS) {
 	k.lab, k.dst = make([]int32, m), make([]int32, m)
 	k.out = make([]int32, l.NumStates+1) // at most one component per state
 	w, c := int32(0), 0
-	k.comp, k.n = lts.TauSCCsEach(l, func(members []int32) {
+	k.comp, k.n = lts.TauSCCsEach(l, func(members []int32, componentOf func(s int32) int32) {
 		for _, s := range members {
-			lo, hi := l.Out[s], l.Out[s+1]
-			w += int32(copy(k.lab[w:], l.Label[lo:hi]))
-			copy(k.dst[w-(hi-lo):], l.Dst[lo:hi])
+			for t := l.Out[s]; t < l.Out[s+1]; t++ {
+				a, d := l.Label[t], l.Dst[t]
+				if a == lts.Tau {
+					d = componentOf(d)
+				}
+				k.lab[w], k.dst[w] = a, d
+				w++
+			}
 		}
 		c++
 		k.out[c] = w
@@ -123,8 +129,10 @@ func (k *kernel) compact(m int) {
 			buf = buf[:0]
 			divergent := false
 			for t := lo; t < hi; t++ {
-				a, d := k.lab[t], k.comp[k.dst[t]]
-				if a == lts.Tau && d == c {
+				a, d := k.lab[t], k.dst[t]
+				if a != lts.Tau {
+					d = k.comp[d] // a τ-step's target is mapped already
+				} else if d == c {
 					divergent = true
 					continue
 				}

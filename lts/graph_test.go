@@ -172,15 +172,25 @@ func TestSCCsNumberAsTarjan(t *testing.T) {
 
 // TestTauSCCsEachReportsComponents checks that TauSCCsEach hands each
 // component's states to done exactly once, in the order of the
-// components' numbers, and numbers them as TauSCCs does.
+// components' numbers, and numbers them as TauSCCs does; and that
+// componentOf gives there the final number of every member and of every
+// target of a member's τ-step.
 func TestTauSCCsEachReportsComponents(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 5))
 	for i := 0; i < 3000; i++ {
 		l := randomLTS(rng, 1+rng.IntN(40), rng.IntN(120), 1+rng.IntN(3))
 		want, wantCount := TauSCCs(l)
 		var reported [][]int32
-		got, gotCount := TauSCCsEach(l, func(members []int32) {
+		got, gotCount := TauSCCsEach(l, func(members []int32, componentOf func(int32) int32) {
 			reported = append(reported, slices.Sorted(slices.Values(members)))
+			for _, s := range members {
+				require.Equal(t, want[s], componentOf(s), "LTS %d, member %d", i, s)
+				for tr := l.Out[s]; tr < l.Out[s+1]; tr++ {
+					if d := l.Dst[tr]; l.Label[tr] == Tau {
+						require.Equal(t, want[d], componentOf(d), "LTS %d, τ-target %d", i, d)
+					}
+				}
+			}
 		})
 		require.Equal(t, want, got, "LTS %d", i)
 		require.Equal(t, wantCount, gotCount, "LTS %d", i)
