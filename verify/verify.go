@@ -169,14 +169,27 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 			release := opts.ReleaseImpl && opts.Method == Bisim && out.Impl.NumTransitions() >= releaseMinTransitions
 			iopts := bopts
 			iopts.ReleaseInput = release
-			if out.ImplQuotient, _, err = bisim.Minimize(out.Impl, bisim.DivBranching, iopts); err != nil {
+			// The specification is minimised beside the implementation, on
+			// its own goroutine: it is much smaller, and the implementation's
+			// refinement leaves a core idle. It reports no progress, so that
+			// the two do not interleave on stderr.
+			specDone := make(chan error, 1)
+			go func() {
+				sopts := bopts
+				sopts.Progress = nil
+				var err error
+				out.SpecQuotient, _, err = bisim.Minimize(out.Spec, bisim.DivBranching, sopts)
+				specDone <- err
+			}()
+			out.ImplQuotient, _, err = bisim.Minimize(out.Impl, bisim.DivBranching, iopts)
+			if specErr := <-specDone; err == nil {
+				err = specErr
+			}
+			if err != nil {
 				return "", err
 			}
 			if release {
 				out.Impl = nil // its transitions are gone
-			}
-			if out.SpecQuotient, _, err = bisim.Minimize(out.Spec, bisim.DivBranching, bopts); err != nil {
-				return "", err
 			}
 			cmp, err := bisim.Compare(out.ImplQuotient, out.SpecQuotient, bisim.DivBranching, bopts)
 			if err != nil {
