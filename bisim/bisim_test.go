@@ -217,13 +217,16 @@ func hasOp(f *Formula, op Op) bool {
 // TestMinimize checks on random LTSs that the quotient is canonical (sorted
 // and deduplicated), equivalent to its input (by the oracle on the union),
 // minimal (its own partition is discrete), and that stateMap is the
-// partition.
+// partition; and that Quotient returns the same quotient.
 func TestMinimize(t *testing.T) {
 	for seed := range 2000 {
 		l := randomLTS(uint64(seed), 7)
 		for _, eq := range allEquivalences {
 			q, stateMap, err := Minimize(l, eq, Options{})
 			require.NoError(t, err)
+			alone, err := Quotient(l, eq, Options{})
+			require.NoError(t, err)
+			require.Equal(t, q, alone)
 			require.NoError(t, q.Validate())
 			c := lts.Canonical(q) // the quotient is built sorted and deduplicated
 			assert.Equal(t, [][]int32{c.Src, c.Label, c.Dst, c.Out}, [][]int32{q.Src, q.Label, q.Dst, q.Out})

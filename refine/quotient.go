@@ -6,13 +6,12 @@ import (
 )
 
 // quotient returns the quotient of l modulo divergence-preserving branching
-// bisimilarity (bisim.Minimize): it has the same traces as l and usually far
+// bisimilarity (bisim.Quotient): it has the same traces as l and usually far
 // fewer states, so the search runs on it (Yang, Katoen, Lin, Wu, arXiv
 // 1609.07546). Plain branching bisimilarity would preserve traces too and
 // may merge a few more states (it does not separate divergent states from
 // others); the divergence-preserving quotient is the one the rest of linbis
 // computes. Its τ self-loops on divergent classes cost the search nothing.
 func quotient(l *lts.LTS) (*lts.LTS, error) {
-	q, _, err := bisim.Minimize(l, bisim.DivBranching, bisim.Options{})
-	return q, err
+	return bisim.Quotient(l, bisim.DivBranching, bisim.Options{})
 }

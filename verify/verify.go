@@ -178,10 +178,10 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 				sopts := bopts
 				sopts.Progress = nil
 				var err error
-				out.SpecQuotient, _, err = bisim.Minimize(out.Spec, bisim.DivBranching, sopts)
+				out.SpecQuotient, err = bisim.Quotient(out.Spec, bisim.DivBranching, sopts)
 				specDone <- err
 			}()
-			out.ImplQuotient, _, err = bisim.Minimize(out.Impl, bisim.DivBranching, iopts)
+			out.ImplQuotient, err = bisim.Quotient(out.Impl, bisim.DivBranching, iopts)
 			if specErr := <-specDone; err == nil {
 				err = specErr
 			}
