@@ -82,15 +82,19 @@ import (
 // bisimilar states; a local splitter holds all the sources of a block's
 // a-steps into C, so it is such a splitter for the parts of that block);
 // (2) between targets, once the local splitters are done, every block is
-// stable under every (a, C) with C not target-dirty: a block's stability
-// can be broken only by a split of a block its transitions enter (which is
-// then target-dirty) or by a change of its own inert paths, which happens
-// only to P above and is handled there. When the worklist is
-// empty the partition is stable, hence the coarsest stable partition.
+// stable under every (a, C) with C not target-dirty, and under every (a,
+// K) with K the union of the parts of a group (fast_group.go; τ-steps
+// between the parts aside): a block's stability can be broken only by a
+// split of a block its transitions enter (which is then target-dirty) or
+// by a change of its own inert paths, which happens only to P above and
+// is handled there. When the worklist is empty the partition is stable,
+// hence the coarsest stable partition.
 // inertOut and bottom are exact between rounds.
 //
 // Complexity. This is still not O(m log n) in the worst case: both halves
-// of a split are re-read as targets, the backward closure over inert
+// of a split are read as targets, unless the block was not target-dirty
+// and deriving the stability of its last part costs less than reading it
+// (groups, fast_group.go), the backward closure over inert
 // τ-steps costs the side that reaches the splitter, however large, and the
 // part a split reads to check new bottom states is not bounded by the
 // smaller half. In practice doubling the input about doubles the work on
@@ -112,15 +116,17 @@ import (
 // was quadratic (4× per doubling) while processTarget looped over every
 // label for every target, and checkBottomKeys walked the labels in order
 // with a cursor per state; both now visit only the labels they meet.
-// What remains of the growth on benchTauSCC and benchRandom is re-reading
-// the bigger half of a split (the smaller-half accounting that this
-// algorithm does not have): a block of thousands of states peeled a few
-// states at a time is re-read after each peel. Dropping the arcs from
-// singleton blocks (dropDeadArcs) and taking equal-sized targets first in,
-// first out (popTarget) cut benchTauSCC's divbranching work at 800 k
-// states from 24.5 to 18.3 per transition (2.32× → 2.20× at most per
-// doubling); on benchRandom the block of the giant τ-SCC is still read 2 to
-// 4 times, as the instance falls (benchmarks/RESULTS.md, 2026-11-28).
+// What remained of the growth on benchTauSCC and benchRandom was
+// re-reading the bigger half of a split: a block of thousands of states
+// peeled a few states at a time was re-read after each peel. Dropping the
+// arcs from singleton blocks (dropDeadArcs) and taking equal-sized targets
+// first in, first out (popTarget) cut benchTauSCC's divbranching work at
+// 800 k states from 24.5 to 18.3 per transition, and not re-reading the
+// last part of a block that was not target-dirty (groups) to 12.2 (at
+// most 2.07× per doubling); on benchRandom the block of the giant τ-SCC
+// was read 2 to 4 times, as the instance fell, and is now read once
+// (divbranching at most 2.29× per doubling, was 2.40×;
+// benchmarks/RESULTS.md, 2026-11-28).
 func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	r := newRefiner(k)
 	if opts.history != nil && !k.inert { // strong only: every split is one (a, C)
@@ -140,11 +146,19 @@ func (r *refiner) refine(opts *Options) {
 	steps := 0
 	for {
 		r.splitLocal()
+		if r.debug != nil {
+			r.debug.check(r)
+		}
 		c := r.popTarget()
 		if c < 0 {
 			return
 		}
-		r.processTarget(c)
+		if r.groupOf[c] >= 0 {
+			r.processMember(c)
+		} else {
+			r.processTarget(c)
+			r.dropSources()
+		}
 		if steps++; steps&1023 == 0 {
 			opts.progress("refine", int64(r.numBlocks))
 		}
@@ -192,6 +206,29 @@ type refiner struct {
 	// target; labels, the labels with some, in the order met.
 	byLabel [][]int32
 	labels  []int32
+
+	// Groups (fast_group.go): the parts, not read yet, of a block that
+	// split while not target-dirty. groupOf[b] is b's group, -1 if none;
+	// groupPrev and groupNext link a group's parts, -1 at the ends.
+	// Per group: groups[g] its first part, -1 once it has ended, and
+	// groupSpent[g] what bigStable has read for it. scanFrom and hubHit
+	// keep what hasStepInto found, hubs the hubs' successor sets.
+	groupOf, groupPrev, groupNext []int32
+	groups                        []int32
+	groupSpent                    []int64
+	scanFrom, hubHit              map[int32]scanCursor
+	hubs                          map[int32][][]uint64
+	// The fewest transitions into a block whose parts form a group
+	// (groupMinIn; tests lower it to exercise groups on small LTSs).
+	minGroupIn int32
+	// processMember: the states of the part read (leftStates); those of
+	// the blocks that got new bottom states meanwhile (eventStates, up to
+	// eventCap; -1 outside, -2 past the cap); the blocks to read whole
+	// (unsure).
+	leftStates, eventStates, unsure []int32
+	eventCap                        int64
+
+	debug *fastDebug // tests only: see fast_debug.go
 
 	// checkBottomKeys: the transitions read, by label, and the labels met;
 	// per-block key counters, valid where keyTick == tick: bottom states
@@ -247,6 +284,10 @@ func newRefinerArcs(k *kernel, wide bool) *refiner {
 		}
 	}
 	r.splitByEnabledLabels()
+	r.eventCap, r.minGroupIn = -1, groupMinIn
+	r.scanFrom = make(map[int32]scanCursor)
+	r.hubs = make(map[int32][][]uint64)
+	r.hubHit = make(map[int32]scanCursor)
 	return r
 }
 
@@ -374,6 +415,9 @@ func (r *refiner) addFastBlock() {
 	r.nbCount = appendBlockEntry(r.nbCount, 0, n)
 	r.lastNB = appendBlockEntry(r.lastNB, 0, n)
 	r.keyFill = appendBlockEntry(r.keyFill, 0, n)
+	r.groupOf = appendBlockEntry(r.groupOf, -1, n)
+	r.groupPrev = appendBlockEntry(r.groupPrev, -1, n)
+	r.groupNext = appendBlockEntry(r.groupNext, -1, n)
 }
 
 // lighter returns whichever of the states a (-1: none) and b has fewer
@@ -414,6 +458,10 @@ func (r *refiner) popTarget() int32 {
 			r.targets[r.minTarget], r.targetHead[r.minTarget] = t[:0], 0
 		} else {
 			r.targetHead[r.minTarget] = h + 1
+		}
+		if !r.inTargets[c] { // taken out by processMember
+			r.minTarget--
+			continue
 		}
 		r.inTargets[c] = false
 		return c
@@ -557,6 +605,7 @@ func (r *refiner) split(b int32) {
 	if len(r.newBottom) == 0 {
 		return
 	}
+	r.noteEvent(reach)
 	r.work += int64(len(r.newBottom))
 	if r.bottom[reach] > int32(len(r.newBottom)) {
 		r.separateNewBottom(reach)
@@ -579,6 +628,7 @@ func (r *refiner) split(b int32) {
 // detach moves the states perm[hi:end[b]] of block b to a fresh block,
 // which it returns; both become target-dirty.
 func (r *refiner) detach(b, hi int32) int32 {
+	clean := !r.inTargets[b] && r.history == nil && r.k.inert && r.blockIn[b] >= r.minGroupIn
 	nb := r.newBlock(hi, r.end[b])
 	r.end[b] = hi
 	moved, repMoved, out, in := int32(0), int32(-1), int32(0), int32(0)
@@ -604,6 +654,7 @@ func (r *refiner) detach(b, hi int32) int32 {
 	}
 	r.pushTarget(b)
 	r.pushTarget(nb)
+	r.joinGroup(b, nb, clean)
 	return nb
 }
 
@@ -744,7 +795,7 @@ func (r *refiner) checkBottomKeys(states []int32, whole bool) {
 		r.work += int64(len(ts))
 		for _, e := range ts {
 			s, t := int32(e>>32), int32(uint32(e))
-			if c := r.block[k.dst[t]]; !r.inTargets[c] && !r.inert(s, t) {
+			if c := r.keyBlock(s, t, r.block[k.dst[t]]); c >= 0 && !r.inert(s, t) {
 				r.touchKey(c)
 				r.keyFill[c]++
 				if r.inertOut[s] == 0 && r.lastNB[c] != s {
@@ -779,7 +830,7 @@ func (r *refiner) checkBottomKeys(states []int32, whole bool) {
 		r.work += int64(len(ts))
 		for _, e := range ts {
 			s, t := int32(e>>32), int32(uint32(e))
-			if c := r.block[k.dst[t]]; r.keyTick[c] == r.tick && r.keyFill[c] >= 0 && !r.inert(s, t) {
+			if c := r.keyBlock(s, t, r.block[k.dst[t]]); c >= 0 && !r.inert(s, t) && r.keyTick[c] == r.tick && r.keyFill[c] >= 0 {
 				r.localSrc[r.keyFill[c]] = s
 				r.keyFill[c]++
 			}
@@ -798,14 +849,24 @@ func (r *refiner) resolveKeys(reach int32) {
 	in := int64(0)
 	for _, c := range r.keyDiff {
 		r.keyListed[c] = false
-		in += int64(r.blockIn[c])
+		if g := r.groupOf[c]; g >= 0 {
+			// c stands for its group; ending it costs a read of the
+			// part that would not have been read.
+			in += r.groupMaxIn(g)
+		} else {
+			in += int64(r.blockIn[c])
+		}
 	}
 	r.work += int64(len(r.keyDiff))
 	if len(r.keyDiff) > 0 && in > int64(r.blockOut[reach]) {
 		r.checkBottomKeys(r.perm[r.begin[reach]:r.end[reach]], true)
 	} else {
 		for _, c := range r.keyDiff {
-			r.pushTarget(c)
+			if g := r.groupOf[c]; g >= 0 {
+				r.endGroup(g) // its parts stay target-dirty
+			} else {
+				r.pushTarget(c)
+			}
 		}
 	}
 	r.keyDiff = r.keyDiff[:0]
@@ -887,6 +948,13 @@ func (r *refiner) processTarget(c int32) {
 			r.splitUnderLabel(a)
 		}
 	}
+}
+
+// dropSources empties what processTarget gathered.
+func (r *refiner) dropSources() {
+	for _, a := range r.labels {
+		r.byLabel[a] = r.byLabel[a][:0]
+	}
 	r.labels = r.labels[:0]
 }
 
@@ -950,7 +1018,6 @@ func (r *refiner) splitUnderLabel(a int32) {
 	for _, src := range r.byLabel[a] {
 		r.markState(src)
 	}
-	r.byLabel[a] = r.byLabel[a][:0]
 	if r.history != nil {
 		r.history.label = a
 	}
