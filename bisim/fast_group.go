@@ -44,12 +44,13 @@ import (
 // A τ-step between two parts stopped being inert when they split; the
 // part X it leaves, reaching the splitter, may be unstable under (τ, R),
 // R the part it enters, while X's bottom states have none (they had no
-// τ-step into K), which is no instability of (τ, K). Such steps are
-// handled per part: at the split the sources of those into R are a
-// local splitter of X (splitCrossing), checkBottomKeys counts a τ-step
-// between parts as a key into its own part, and a part that is read
-// gets its τ-steps into the parts left as a local splitter, for it is no
-// longer a part (leaveSplitter).
+// τ-step into K), which is no instability of (τ, K). So such steps are
+// no keys of the group, like steps into any target-dirty block, and are
+// settled when a part is read: either X is read, and its τ-steps into
+// the parts left become a local splitter of its own (leaveSplitter), for
+// it is no longer a part; or R is, which splits X like any block. When
+// one part is left every other part has been read, so all such steps
+// into it are settled.
 
 // joinGroup puts the parts b and nb of a split in a group: a new one if b
 // was not target-dirty (clean), b's if b is in one.
