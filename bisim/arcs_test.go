@@ -11,7 +11,7 @@ import (
 // TestArcLayouts checks Fast's arcs by target (buildArcs) in both layouts,
 // packed and wide: each target's arcs are exactly the kernel's transitions
 // into it, τ-steps first and in order of source within a label, the τ
-// range is what the core reads as tauSrc (τ first under branching only), and refining from either layout
+// range is what tauInto gives (τ first under branching only), and refining from either layout
 // gives the same blocks after the same work.
 func TestArcLayouts(t *testing.T) {
 	for _, eq := range allEquivalences {
@@ -34,7 +34,7 @@ func TestArcLayouts(t *testing.T) {
 				}
 				for d := range k.n {
 					var got []uint64
-					for j := r.inIndex[d]; j < r.inIndex[d+1]; j++ {
+					for j := r.into[d].from; j < r.into[d].live; j++ {
 						a, src := r.arc(j)
 						got = append(got, uint64(a)<<32|uint64(src))
 					}
@@ -49,7 +49,7 @@ func TestArcLayouts(t *testing.T) {
 							tau = append(tau, int32(uint32(key)))
 						}
 					}
-					require.Equal(t, tau, append([]int32(nil), r.tauSrc[r.tauFrom[d]:r.tauTo[d]]...), "%s: τ-sources into %d", what, d)
+					require.Equal(t, tau, append([]int32(nil), r.tauInto(d)...), "%s: τ-sources into %d", what, d)
 				}
 				r.refine(&Options{})
 				blocks[i], work[i] = r.block, r.work

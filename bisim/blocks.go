@@ -30,13 +30,6 @@ type blockPartition struct {
 	inertOut  []int32 // per state: its inert τ-steps (τ-steps inside its block)
 	bottom    []int32 // per block: its bottom states (inertOut == 0)
 
-	// The sources of τ-steps by target, which both refiners read backwards
-	// over inert τ-steps: those into d are tauSrc[tauFrom[d]:tauTo[d]].
-	// Set only where τ can be inert (branching kernels). GJ keeps them in
-	// a CSR of their own (tauFrom and tauTo are one index array, shifted by
-	// one); Fast reads them off the front of its arcs by target.
-	tauFrom, tauTo, tauSrc []int32
-
 	// A round's marked set (startRound, then each refiner's markState).
 	mark      []uint32 // per state: epoch if marked in this round
 	epoch     uint32   // the current round's mark
@@ -110,10 +103,11 @@ func (p *blockPartition) startRound() {
 // tauStepsBetween calls lose(s) for every τ-step s → d from a state of
 // block reach to a state of block rest, reading whichever side is
 // smaller: the τ-steps out of reach's states (τ comes first among a
-// state's transitions, see newKernel) or, through tauSrc, the
+// state's transitions, see newKernel) or, through tauInto (each
+// refiner's index of the sources of the τ-steps into a state), the
 // τ-steps into rest's states. After a block splits into reach and rest
 // these are the steps that stopped being inert.
-func (p *blockPartition) tauStepsBetween(reach, rest int32, lose func(s int32)) {
+func (p *blockPartition) tauStepsBetween(reach, rest int32, tauInto func(d int32) []int32, lose func(s int32)) {
 	k := p.k
 	reachStates, restStates := p.perm[p.begin[reach]:p.end[reach]], p.perm[p.begin[rest]:p.end[rest]]
 	if len(reachStates) <= len(restStates) {
@@ -130,8 +124,9 @@ func (p *blockPartition) tauStepsBetween(reach, rest int32, lose func(s int32)) 
 	}
 	p.work += int64(len(restStates))
 	for _, d := range restStates {
-		p.work += int64(p.tauTo[d] - p.tauFrom[d])
-		for _, s := range p.tauSrc[p.tauFrom[d]:p.tauTo[d]] {
+		src := tauInto(d)
+		p.work += int64(len(src))
+		for _, s := range src {
 			if p.block[s] == reach {
 				lose(s)
 			}

@@ -52,14 +52,14 @@ import (
 //     marked states, and split finds the τ-steps that stop being inert from
 //     whichever side of the split is smaller.
 //
-// Data (flat int32 slices, allocated once): block[s]; perm holds the states
+// Data (flat slices, allocated once): block[s]; perm holds the states
 // grouped by block, block b occupying perm[begin[b]:end[b]], and where[s] is
-// the index of s in perm; inArc is the CSR by target of the transitions,
-// each label and source packed into 4 bytes where they fit, so that
-// processTarget reads one stream, with the τ-steps first, so that the
-// backward closure over inert τ-steps reads the same array (buildArcs);
-// inertOut[s] counts the inert τ-steps of s and bottom[b] the bottom
-// states of b.
+// the index of s in perm; inArc holds the transitions by target (where
+// those into d lie: into[d]), each label and source packed into 4 bytes
+// where they fit, so that processTarget reads one stream, with the
+// τ-steps first, so that the backward closure over inert τ-steps reads
+// the same array (buildArcs); inertOut[s] counts the inert τ-steps of s
+// and bottom[b] the bottom states of b.
 //
 // Start: not one block but the classes of the states' weakly enabled
 // labels (splitByEnabledLabels, fast_init.go), all target-dirty; on model
@@ -174,22 +174,20 @@ type refiner struct {
 	// formulas of strong bisimilarity (formula_history.go).
 	history *splitHistory
 
-	// The transitions by target, those into d being inArc[inIndex[d]:
-	// inIndex[d+1]], τ-steps first (up to tauTo[d], so that inArc doubles
-	// as the core's tauSrc), each in 4 bytes: the source, or-ed with
+	// The transitions by target, those into d in inArc from into[d].from
+	// on, τ-steps first (up to into[d].tauEnd, read backwards over inert
+	// τ-steps through tauInto), each in 4 bytes: the source, or-ed with
 	// label<<labelShift when every label and state fit in 32 bits
 	// together (then inLab is nil), else with the labels in inLab.
-	// Read through arc.
-	inIndex    []int32
+	// Read through arc. into[d].live ends the arcs into d still worth
+	// reading: processTarget drops those whose source is in a singleton
+	// block (dropDeadArcs), so the live ones are inArc[into[d].from:
+	// into[d].live], and tauEnd moves down with them.
+	into       []inRange
 	inArc      []int32
 	inLab      []int32
 	labelShift uint32
 	srcMask    uint32
-	// inLive[d] ends the arcs into d still worth reading: processTarget
-	// drops those whose source is in a singleton block (dropDeadArcs),
-	// so the live ones are inArc[inIndex[d]:inLive[d]], τ-steps first
-	// (tauTo[d] moves down with them).
-	inLive []int32
 
 	// Per block, beside the core's.
 	rep      []int32 // a bottom state of each block, of small out-degree if possible; -1 if not known
@@ -257,6 +255,17 @@ type refiner struct {
 	nEpoch       uint32
 }
 
+// inRange is where the arcs into one state lie in inArc (see refiner),
+// in one record: processTarget reads from and live of each state of a
+// target, a round's closure from and tauEnd of each marked state, detach
+// from and live of each moved state, in no order that caches favour, and
+// three arrays cost a cache miss each (two per state in those loops).
+type inRange struct {
+	from   int32 // its first arc
+	tauEnd int32 // the end of its live τ-arcs
+	live   int32 // the end of its live arcs
+}
+
 // newRefiner returns the refiner of k, its states in the blocks of their
 // weakly enabled labels (splitByEnabledLabels), with 4-byte arcs where
 // labels and states fit (packable).
@@ -299,12 +308,12 @@ func packable(k *kernel) bool {
 	return bits.Len32(uint32(k.numLabels-1))+bits.Len32(uint32(k.n-1)) <= 32
 }
 
-// buildArcs makes inIndex, inArc (with inLab when wide or the labels do
-// not fit) and, if τ can be inert, tauTo, by a counting sort in which each
-// target's τ-steps come first; the sources are read from out (the kernel
-// keeps no src for Fast). Within a label the arcs into a target stay in
-// order of their sources, as processTarget relies on for its order of
-// marking. It also counts inertOut (one block: every τ-step is inert).
+// buildArcs makes into, inArc (with inLab when wide or the labels do
+// not fit) by a counting sort in which each target's τ-steps come first;
+// the sources are read from out (the kernel keeps no src for Fast).
+// Within a label the arcs into a target stay in order of their sources,
+// as processTarget relies on for its order of marking. It also counts
+// inertOut (one block: every τ-step is inert).
 //
 // On a large kernel both passes run on several goroutines, each owning a
 // range of targets (and of sources, for inertOut): every worker reads all
@@ -320,10 +329,8 @@ func (r *refiner) buildArcs(wide bool) {
 		r.srcMask = uint32(1)<<r.labelShift - 1
 	}
 	bounds := ranges(len(k.dst), n)
-	// Count the arcs into each target in inIndex (shifted by one) and its
-	// τ-arcs in tauTo.
-	r.inIndex = make([]int32, n+1)
-	tauTo := make([]int32, n)
+	// Count the arcs into each target in live and its τ-arcs in tauEnd.
+	r.into = make([]inRange, n)
 	forEachRange(bounds, func(_ int, lo, hi int32) {
 		for s := int32(0); s < n; s++ {
 			own := lo <= s && s < hi
@@ -333,21 +340,20 @@ func (r *refiner) buildArcs(wide bool) {
 					r.inertOut[s]++
 				}
 				if d := k.dst[t]; lo <= d && d < hi {
-					r.inIndex[d+1]++
+					r.into[d].live++
 					if tau {
-						tauTo[d]++
+						r.into[d].tauEnd++
 					}
 				}
 			}
 		}
 	})
-	// The fill positions: τ-arcs from inIndex[d] (tauTo ends at the last),
-	// the others from there on (otherFill).
-	otherFill := make([]int32, n)
-	for d := int32(0); d < n; d++ {
-		r.inIndex[d+1] += r.inIndex[d]
-		otherFill[d] = r.inIndex[d] + tauTo[d]
-		tauTo[d] = r.inIndex[d]
+	// The fill positions: τ-arcs from from (in tauEnd), the others after
+	// them (in live); each reaches the end of its part.
+	next := int32(0)
+	for d := range r.into {
+		x := &r.into[d]
+		x.from, x.tauEnd, x.live, next = next, next, next+x.tauEnd, next+x.live
 	}
 	r.inArc = make([]int32, len(k.dst))
 	if wide {
@@ -363,11 +369,11 @@ func (r *refiner) buildArcs(wide bool) {
 				a := k.lab[t]
 				var i int32
 				if k.isTau(t) {
-					i = tauTo[d]
-					tauTo[d]++
+					i = r.into[d].tauEnd
+					r.into[d].tauEnd++
 				} else {
-					i = otherFill[d]
-					otherFill[d]++
+					i = r.into[d].live
+					r.into[d].live++
 				}
 				if wide {
 					r.inArc[i], r.inLab[i] = s, a
@@ -377,14 +383,11 @@ func (r *refiner) buildArcs(wide bool) {
 			}
 		}
 	})
-	if k.inert {
-		r.tauFrom, r.tauTo, r.tauSrc = r.inIndex[:n], tauTo, r.inArc
-	}
-	// Each target's fill position has reached the end of its arcs,
-	// inIndex[d+1]: where inLive starts (a copy would cost 4 bytes a state
-	// at the stage's peak).
-	r.inLive = otherFill
 }
+
+// tauInto returns the sources of the τ-steps into d still live (see
+// dropDeadArcs): the front of its arcs, whose label is 0.
+func (r *refiner) tauInto(d int32) []int32 { return r.inArc[r.into[d].from:r.into[d].tauEnd] }
 
 // arc returns the label and the source of inArc[i].
 func (r *refiner) arc(i int32) (a, src int32) {
@@ -527,8 +530,9 @@ func (r *refiner) splitRound() bool {
 		for i := 0; i < len(r.queue); i++ {
 			s := r.queue[i]
 			b := r.block[s]
-			r.work += 1 + int64(r.tauTo[s]-r.tauFrom[s])
-			for _, u := range r.tauSrc[r.tauFrom[s]:r.tauTo[s]] {
+			x := r.into[s]
+			r.work += 1 + int64(x.tauEnd-x.from)
+			for _, u := range r.inArc[x.from:x.tauEnd] { // τ-arcs: the sources alone
 				if r.block[u] == b && r.mark[u] != r.epoch {
 					r.mark[u] = r.epoch
 					r.queue = append(r.queue, u)
@@ -601,7 +605,7 @@ func (r *refiner) split(b int32) {
 			r.newBottom = append(r.newBottom, s)
 		}
 	}
-	r.tauStepsBetween(reach, rest, lose)
+	r.tauStepsBetween(reach, rest, r.tauInto, lose)
 	if len(r.newBottom) == 0 {
 		return
 	}
@@ -636,7 +640,7 @@ func (r *refiner) detach(b, hi int32) int32 {
 	for _, s := range r.perm[hi:r.end[nb]] {
 		r.block[s] = nb
 		out += r.k.out[s+1] - r.k.out[s]
-		in += r.inLive[s] - r.inIndex[s]
+		in += r.into[s].live - r.into[s].from
 		if r.inertOut[s] == 0 {
 			moved++
 			repMoved = r.lighter(repMoved, s)
@@ -681,7 +685,7 @@ func (r *refiner) detach(b, hi int32) int32 {
 func (r *refiner) separateNewBottom(reach int32) {
 	nextEpoch(&r.nEpoch, r.nSeen)
 	list := closeInertBackward(append(r.nList[:0], r.newBottom...), r.block, reach,
-		r.tauFrom, r.tauTo, r.tauSrc, r.inertOut, r.nSeen, r.nLeft, r.nEpoch, &r.work, nil)
+		r.tauInto, r.inertOut, r.nSeen, r.nLeft, r.nEpoch, &r.work, nil)
 	r.nList = list
 	r.work += int64(len(list))
 	hi := r.end[reach]
@@ -691,8 +695,9 @@ func (r *refiner) separateNewBottom(reach int32) {
 	}
 	n := r.detach(reach, hi)
 	for _, y := range list { // τ-steps from O into N are no longer inert
-		r.work += int64(r.tauTo[y] - r.tauFrom[y])
-		for _, x := range r.tauSrc[r.tauFrom[y]:r.tauTo[y]] {
+		src := r.tauInto(y)
+		r.work += int64(len(src))
+		for _, x := range src {
 			if r.block[x] == reach {
 				r.inertOut[x]-- // stays positive, see above
 			}
@@ -916,7 +921,7 @@ func (r *refiner) touchKey(c int32) {
 // transition into C. One pass over the transitions into C gathers their
 // sources by label. Sources in singleton blocks are left out: such a block
 // cannot split, and blocks only shrink, so their arcs are dropped for good
-// (see inLive). τ (label 0) comes first, while C
+// (see inRange.live). τ (label 0) comes first, while C
 // is still one block: its τ-steps from C into C are inert and left out,
 // and no earlier split of this call can have split C. The other labels are
 // taken in the order met: a loop over all labels would cost |labels| per
@@ -928,7 +933,8 @@ func (r *refiner) processTarget(c int32) {
 		r.history.readTarget(c)
 	}
 	for _, d := range r.perm[r.begin[c]:r.end[c]] {
-		lo, hi := r.inIndex[d], r.inLive[d]
+		x := r.into[d]
+		lo, hi := x.from, x.live
 		r.work += 1 + int64(hi-lo)
 		for i := lo; i < hi; i++ {
 			a, src := r.arc(i)
@@ -985,7 +991,7 @@ func (r *refiner) gather(a, src, b, c int32) {
 // transition from 20 k to 320 k states, 1.3 of the 5.0 steps per
 // transition that the work grew by.
 func (r *refiner) dropDeadArcs(d, c, dead int32) {
-	hi := r.inLive[d]
+	hi := r.into[d].live
 	w, tau := dead, int32(0) // w: the next live slot; tau: live τ-steps from dead on
 	for i := dead + 1; i < hi; i++ {
 		a, src := r.arc(i)
@@ -1004,10 +1010,10 @@ func (r *refiner) dropDeadArcs(d, c, dead int32) {
 		}
 		r.gather(a, src, b, c)
 	}
-	r.inLive[d] = w
+	r.into[d].live = w
 	r.blockIn[c] -= hi - w
-	if r.k.inert && dead < r.tauTo[d] {
-		r.tauTo[d] = dead + tau
+	if dead < r.into[d].tauEnd {
+		r.into[d].tauEnd = dead + tau
 	}
 }
 

@@ -57,7 +57,7 @@ func (r *refiner) checkStable() error {
 			if !k.inert {
 				break
 			}
-			for _, s := range r.tauSrc[r.tauFrom[d]:r.tauTo[d]] {
+			for _, s := range r.tauInto(d) {
 				if r.block[s] == r.block[d] && !in[s] {
 					in[s] = true
 					queue = append(queue, s)

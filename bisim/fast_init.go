@@ -91,6 +91,6 @@ func (r *refiner) splitByEnabledLabels() {
 			r.rep[b] = r.lighter(r.rep[b], s)
 		}
 		r.blockOut[b] += k.out[s+1] - k.out[s]
-		r.blockIn[b] += r.inIndex[s+1] - r.inIndex[s]
+		r.blockIn[b] += r.into[s].live - r.into[s].from
 	}
 }

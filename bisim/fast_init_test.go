@@ -87,7 +87,7 @@ func requireExactBookkeeping(t *testing.T, r *refiner, what string) {
 				bottom++
 			}
 			out += k.out[s+1] - k.out[s]
-			in += r.inIndex[s+1] - r.inIndex[s]
+			in += r.into[s].live - r.into[s].from
 		}
 		require.Equal(t, bottom, r.bottom[b], "%s: bottom states of block %d", what, b)
 		require.Equal(t, out, r.blockOut[b], what)

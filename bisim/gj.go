@@ -209,7 +209,16 @@ type gjConstellations struct {
 type gjIncoming struct {
 	inIndex []int32 // CSR index of in, by target state
 	in      []gjIn  // all transitions by target, with their source and label
+
+	// The sources of the τ-steps into d, read backwards over inert
+	// τ-steps, are tauSrc[tauFrom[d]:tauTo[d]] (tauFrom and tauTo are
+	// one index array, shifted by one). Set only where τ can be inert
+	// (branching kernels).
+	tauFrom, tauTo, tauSrc []int32
 }
+
+// tauInto returns the sources of the τ-steps into d.
+func (r *gjRefiner) tauInto(d int32) []int32 { return r.tauSrc[r.tauFrom[d]:r.tauTo[d]] }
 
 // gjSlices is the B_to_C slices (gj_slices.go) and the counters of the
 // co-splitters.

@@ -196,7 +196,7 @@ func (r *gjRefiner) afterSplit(reach, rest int32) {
 			r.newBottom = append(r.newBottom, s)
 		}
 	}
-	r.tauStepsBetween(reach, rest, lose)
+	r.tauStepsBetween(reach, rest, r.tauInto, lose)
 	if len(r.newBottom) == 0 {
 		return
 	}
@@ -225,7 +225,7 @@ func (r *gjRefiner) afterSplit(reach, rest int32) {
 		o, n = nb, reach
 	}
 	r.markDirty(n)
-	r.tauStepsBetween(o, n, func(s int32) { r.inertOut[s]-- })
+	r.tauStepsBetween(o, n, r.tauInto, func(s int32) { r.inertOut[s]-- })
 }
 
 // rMarks selects the marks of lockstep's R side.

@@ -6,20 +6,21 @@ package bisim
 
 // closeInertBackward extends list, which holds bottom states of block b,
 // backwards over inert τ-steps: a state of b joins when all its inert
-// successors have joined and join (nil: always) accepts it; the τ-steps
-// into y come from tauSrc[tauFrom[y]:tauTo[y]] (see blockPartition). seen/left are
+// successors have joined and join (nil: always) accepts it; tauInto(y)
+// gives the sources of the τ-steps into y. seen/left are
 // per-state scratch: left[s] counts the inert successors of s not yet in
 // list, valid where seen[s] == epoch, a fresh epoch (see nextEpoch). The
 // states and steps read are added to *work.
-func closeInertBackward(list, block []int32, b int32, tauFrom, tauTo, tauSrc, inertOut []int32,
+func closeInertBackward(list, block []int32, b int32, tauInto func(y int32) []int32, inertOut []int32,
 	seen []uint32, left []int32, epoch uint32, work *int64, join func(s int32) bool) []int32 {
 	for _, s := range list {
 		seen[s], left[s] = epoch, 0
 	}
 	for i := 0; i < len(list); i++ {
 		y := list[i]
-		*work += 1 + int64(tauTo[y]-tauFrom[y])
-		for _, x := range tauSrc[tauFrom[y]:tauTo[y]] {
+		src := tauInto(y)
+		*work += 1 + int64(len(src))
+		for _, x := range src {
 			if block[x] != b {
 				continue
 			}

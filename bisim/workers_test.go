@@ -42,19 +42,26 @@ func TestWorkersGiveTheSequentialResult(t *testing.T) {
 
 // setUpResult is what the phases that may run in parallel produce.
 type setUpResult struct {
-	lab, dst, out                       []int32 // the kernel
-	inIndex, inArc, inLab, tauTo, inert []int32 // the refiner's arcs
-	class                               []int32 // Minimize's state map
-	quotient                            *lts.LTS
+	lab, dst, out       []int32   // the kernel
+	into                []inRange // the refiner's arcs
+	inArc, inLab, inert []int32
+	class               []int32 // Minimize's state map
+	quotient            *lts.LTS
 }
 
 func setUp(t *testing.T, l *lts.LTS, eq Equivalence) setUpResult {
 	k := newKernel(l, eq)
 	r := newRefiner(k)
-	require.Equal(t, r.inIndex[1:], r.inLive, "inLive starts at the end of every target's arcs")
+	for d := range r.into {
+		end := int32(len(r.inArc))
+		if d+1 < len(r.into) {
+			end = r.into[d+1].from
+		}
+		require.Equal(t, end, r.into[d].live, "the live arcs into %d start as all of them", d)
+	}
 	q, class, err := Minimize(l, eq, Options{})
 	require.NoError(t, err)
 	return setUpResult{lab: k.lab, dst: k.dst, out: k.out,
-		inIndex: r.inIndex, inArc: r.inArc, inLab: r.inLab, tauTo: r.tauTo, inert: r.inertOut,
+		into: r.into, inArc: r.inArc, inLab: r.inLab, inert: r.inertOut,
 		class: class, quotient: q}
 }
