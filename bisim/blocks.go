@@ -13,34 +13,44 @@ import (
 //
 // Invariants between operations: perm is a permutation of the states and
 // where its inverse; block b is perm[begin[b]:end[b]] and block[s] == b for
-// each of those states; inertOut[s] is the number of τ-steps of s into its
-// own block and bottom[b] the number of states of b without one. Each
+// each of those states; st[s].inertOut is the number of τ-steps of s into
+// its own block and bottom[b] the number of states of b without one. Each
 // refiner keeps more per block and may order a block's range (GJ keeps its
 // bottom states first).
 type blockPartition struct {
 	k *kernel // the graph refined
 
 	// The blocks.
-	block     []int32 // per state: its block
-	perm      []int32 // the states, grouped by block
-	where     []int32 // per state: its index in perm
-	begin     []int32 // per block: the start of its range in perm
-	end       []int32 // per block: the end of its range in perm
-	numBlocks int32   // blocks so far; block ids are 0..numBlocks-1
-	inertOut  []int32 // per state: its inert τ-steps (τ-steps inside its block)
-	bottom    []int32 // per block: its bottom states (inertOut == 0)
+	block     []int32    // per state: its block
+	perm      []int32    // the states, grouped by block
+	where     []int32    // per state: its index in perm
+	begin     []int32    // per block: the start of its range in perm
+	end       []int32    // per block: the end of its range in perm
+	numBlocks int32      // blocks so far; block ids are 0..numBlocks-1
+	st        []stateRec // per state: its inert τ-steps and its mark
+	bottom    []int32    // per block: its bottom states (inertOut == 0)
 
-	// A round's marked set (startRound, then each refiner's markState).
-	mark      []uint32 // per state: epoch if marked in this round
-	epoch     uint32   // the current round's mark
-	queue     []int32  // the marked states, in order of marking
-	touched   []int32  // the blocks holding a marked state
-	count     []int32  // per block: its marked states (0 outside a round)
-	bcount    []int32  // per block: its marked bottom states (0 outside a round)
-	cut       []int32  // per block: where a split places its moved part (each refiner says how)
-	newBottom []int32  // the states that lost their last inert τ-step in the current split
+	// A round's marked set (startRound, then each refiner's markState):
+	// the states s with st[s].mark == epoch.
+	epoch     uint32  // the current round's mark
+	queue     []int32 // the marked states, in order of marking
+	touched   []int32 // the blocks holding a marked state
+	count     []int32 // per block: its marked states (0 outside a round)
+	bcount    []int32 // per block: its marked bottom states (0 outside a round)
+	cut       []int32 // per block: where a split places its moved part (each refiner says how)
+	newBottom []int32 // the states that lost their last inert τ-step in the current split
 
 	work int64 // elementary steps: states and transitions read or moved (see refineStats)
+}
+
+// stateRec is what the core keeps per state beside its block and place.
+// A round marks the sources of a splitter's transitions one by one,
+// reading each one's mark and then its inert τ-steps (whether it is a
+// bottom state), in no order that caches favour: in one record that is
+// one cache miss instead of two.
+type stateRec struct {
+	inertOut int32  // its inert τ-steps (τ-steps inside its block)
+	mark     uint32 // the round's epoch if it is marked in this round
 }
 
 // newBlockPartition returns the partition of k's states into one block;
@@ -49,7 +59,7 @@ type blockPartition struct {
 func newBlockPartition(k *kernel) blockPartition {
 	n := k.n
 	p := blockPartition{k: k, block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
-		inertOut: make([]int32, n), mark: make([]uint32, n)}
+		st: make([]stateRec, n)}
 	p.addBlock(0, n)
 	return p
 }
@@ -95,9 +105,20 @@ func (p *blockPartition) swap(i, j int32) {
 
 // startRound begins a new, empty marked set.
 func (p *blockPartition) startRound() {
-	nextEpoch(&p.epoch, p.mark)
+	p.nextMarkEpoch()
 	p.queue = p.queue[:0]
 	p.touched = p.touched[:0]
+}
+
+// nextMarkEpoch starts a new, empty set of marks, clearing them when the
+// epoch wraps around (see nextEpoch).
+func (p *blockPartition) nextMarkEpoch() {
+	if p.epoch++; p.epoch == 0 {
+		for i := range p.st {
+			p.st[i].mark = 0
+		}
+		p.epoch = 1
+	}
 }
 
 // tauStepsBetween calls lose(s) for every τ-step s → d from a state of

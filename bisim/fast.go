@@ -58,7 +58,7 @@ import (
 // those into d lie: into[d]), each label and source packed into 4 bytes
 // where they fit, so that processTarget reads one stream, with the
 // τ-steps first, so that the backward closure over inert τ-steps reads
-// the same array (buildArcs); inertOut[s] counts the inert τ-steps of s
+// the same array (buildArcs); st[s].inertOut counts the inert τ-steps of s
 // and bottom[b] the bottom states of b.
 //
 // Start: not one block but the classes of the states' weakly enabled
@@ -287,7 +287,7 @@ func newRefinerArcs(k *kernel, wide bool) *refiner {
 	r.buildArcs(wide)
 	r.rep[0] = -1
 	for s := int32(0); s < n; s++ {
-		if r.inertOut[s] == 0 {
+		if r.st[s].inertOut == 0 {
 			r.bottom[0]++
 			r.rep[0] = r.lighter(r.rep[0], s)
 		}
@@ -337,7 +337,7 @@ func (r *refiner) buildArcs(wide bool) {
 			for t := k.out[s]; t < k.out[s+1]; t++ {
 				tau := k.isTau(t)
 				if tau && own {
-					r.inertOut[s]++
+					r.st[s].inertOut++
 				}
 				if d := k.dst[t]; lo <= d && d < hi {
 					r.into[d].live++
@@ -481,17 +481,17 @@ func (r *refiner) inert(s, t int32) bool {
 // markState adds s to the current marked set.
 func (r *refiner) markState(s int32) {
 	r.work++
-	if r.mark[s] == r.epoch {
+	if r.st[s].mark == r.epoch {
 		return
 	}
-	r.mark[s] = r.epoch
+	r.st[s].mark = r.epoch
 	r.queue = append(r.queue, s)
 	b := r.block[s]
 	if r.count[b] == 0 {
 		r.touched = append(r.touched, b)
 	}
 	r.count[b]++
-	if r.inertOut[s] == 0 {
+	if r.st[s].inertOut == 0 {
 		r.bcount[b]++
 	}
 }
@@ -533,8 +533,8 @@ func (r *refiner) splitRound() bool {
 			x := r.into[s]
 			r.work += 1 + int64(x.tauEnd-x.from)
 			for _, u := range r.inArc[x.from:x.tauEnd] { // τ-arcs: the sources alone
-				if r.block[u] == b && r.mark[u] != r.epoch {
-					r.mark[u] = r.epoch
+				if r.block[u] == b && r.st[u].mark != r.epoch {
+					r.st[u].mark = r.epoch
 					r.queue = append(r.queue, u)
 					r.count[b]++
 				}
@@ -575,7 +575,7 @@ func (r *refiner) split(b int32) {
 	} else {
 		r.work += int64(hi - lo)
 		for i := lo; i < hi; {
-			if s := r.perm[i]; r.mark[s] != r.epoch {
+			if s := r.perm[i]; r.st[s].mark != r.epoch {
 				hi--
 				r.swap(i, hi)
 			} else {
@@ -600,7 +600,7 @@ func (r *refiner) split(b int32) {
 	oldRep := r.rep[reach] // an old bottom state of reach, if known
 	// The τ-steps from reach into rest are found from the smaller side.
 	lose := func(s int32) {
-		if r.inertOut[s]--; r.inertOut[s] == 0 {
+		if r.st[s].inertOut--; r.st[s].inertOut == 0 {
 			r.bottom[reach]++
 			r.newBottom = append(r.newBottom, s)
 		}
@@ -641,7 +641,7 @@ func (r *refiner) detach(b, hi int32) int32 {
 		r.block[s] = nb
 		out += r.k.out[s+1] - r.k.out[s]
 		in += r.into[s].live - r.into[s].from
-		if r.inertOut[s] == 0 {
+		if r.st[s].inertOut == 0 {
 			moved++
 			repMoved = r.lighter(repMoved, s)
 		}
@@ -685,7 +685,7 @@ func (r *refiner) detach(b, hi int32) int32 {
 func (r *refiner) separateNewBottom(reach int32) {
 	nextEpoch(&r.nEpoch, r.nSeen)
 	list := closeInertBackward(append(r.nList[:0], r.newBottom...), r.block, reach,
-		r.tauInto, r.inertOut, r.nSeen, r.nLeft, r.nEpoch, &r.work, nil)
+		r.tauInto, r.st, r.nSeen, r.nLeft, r.nEpoch, &r.work, nil)
 	r.nList = list
 	r.work += int64(len(list))
 	hi := r.end[reach]
@@ -699,7 +699,7 @@ func (r *refiner) separateNewBottom(reach int32) {
 		r.work += int64(len(src))
 		for _, x := range src {
 			if r.block[x] == reach {
-				r.inertOut[x]-- // stays positive, see above
+				r.st[x].inertOut-- // stays positive, see above
 			}
 		}
 	}
@@ -740,7 +740,7 @@ func (r *refiner) repOf(b int32) int32 {
 	}
 	k := r.k
 	s := r.perm[r.begin[b]]
-	for r.inertOut[s] > 0 {
+	for r.st[s].inertOut > 0 {
 		for t := k.out[s]; t < k.out[s+1] && k.lab[t] == 0; t++ {
 			r.work++
 			if r.block[k.dst[t]] == b {
@@ -779,7 +779,7 @@ func (r *refiner) checkBottomKeys(states []int32, whole bool) {
 	need := int32(0)
 	labels := r.keyLabels[:0]
 	for _, s := range states {
-		if r.inertOut[s] == 0 {
+		if r.st[s].inertOut == 0 {
 			need++
 		}
 		r.work += 1 + int64(k.out[s+1]-k.out[s])
@@ -803,7 +803,7 @@ func (r *refiner) checkBottomKeys(states []int32, whole bool) {
 			if c := r.keyBlock(s, t, r.block[k.dst[t]]); c >= 0 && !r.inert(s, t) {
 				r.touchKey(c)
 				r.keyFill[c]++
-				if r.inertOut[s] == 0 && r.lastNB[c] != s {
+				if r.st[s].inertOut == 0 && r.lastNB[c] != s {
 					r.lastNB[c] = s
 					r.nbCount[c]++
 				}

@@ -67,7 +67,7 @@ func (r *refiner) checkStable() error {
 		for _, s := range queue {
 			b := r.block[s]
 			for _, u := range r.perm[r.begin[b]:r.end[b]] {
-				if r.inertOut[u] == 0 && !in[u] {
+				if r.st[u].inertOut == 0 && !in[u] {
 					return fmt.Errorf("block %d is unstable under (%d, %d): its bottom state %d has no such step", b, kk.a, kk.c, u)
 				}
 			}

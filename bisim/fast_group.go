@@ -195,10 +195,10 @@ func (r *refiner) bigStable(g int32) bool {
 		r.startRound()
 		stable := true
 		for _, s := range r.byLabel[a] {
-			if r.inertOut[s] != 0 || r.mark[s] == r.epoch {
+			if r.st[s].inertOut != 0 || r.st[s].mark == r.epoch {
 				continue
 			}
-			r.mark[s] = r.epoch
+			r.st[s].mark = r.epoch
 			y := r.block[s]
 			if a == lts.Tau && r.groupOf[y] == g || r.size(y) == 1 {
 				continue // a τ-step between parts; a singleton is stable

@@ -85,7 +85,7 @@ func (r *refiner) splitByEnabledLabels() {
 				inert++
 			}
 		}
-		r.inertOut[s] = inert
+		r.st[s].inertOut = inert
 		if inert == 0 {
 			r.bottom[b]++
 			r.rep[b] = r.lighter(r.rep[b], s)

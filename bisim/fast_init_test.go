@@ -82,7 +82,7 @@ func requireExactBookkeeping(t *testing.T, r *refiner, what string) {
 					inert++
 				}
 			}
-			require.Equal(t, inert, r.inertOut[s], "%s: inert τ-steps of %d", what, s)
+			require.Equal(t, inert, r.st[s].inertOut, "%s: inert τ-steps of %d", what, s)
 			if inert == 0 {
 				bottom++
 			}
@@ -94,7 +94,7 @@ func requireExactBookkeeping(t *testing.T, r *refiner, what string) {
 		require.Equal(t, in, r.blockIn[b], what)
 		if rep := r.rep[b]; rep >= 0 {
 			require.Equal(t, b, r.block[rep], what)
-			require.Zero(t, r.inertOut[rep], what)
+			require.Zero(t, r.st[rep].inertOut, what)
 		}
 	}
 }

@@ -291,7 +291,7 @@ func newGJRefiner(k *kernel) *gjRefiner {
 		labOwner[i] = -1
 	}
 	for s := int32(0); s < n; s++ {
-		if r.inertOut[s] == 0 {
+		if r.st[s].inertOut == 0 {
 			r.bottom[0]++
 		}
 		for t := k.out[s]; t < k.out[s+1]; t++ {
@@ -336,7 +336,7 @@ func newGJRefiner(k *kernel) *gjRefiner {
 	i := int32(0)
 	for pass := 0; pass < 2; pass++ {
 		for s := int32(0); s < n; s++ {
-			if (r.inertOut[s] == 0) == (pass == 0) {
+			if (r.st[s].inertOut == 0) == (pass == 0) {
 				r.perm[i], r.where[s] = s, i
 				i++
 			}
@@ -420,7 +420,7 @@ func (r *gjRefiner) buildIncoming() {
 		r.inIndex[d+1]++
 		if k.inert && k.lab[t] == lts.Tau {
 			tauIndex[d+1]++
-			r.inertOut[k.src[t]]++
+			r.st[k.src[t]].inertOut++
 		}
 	}
 	fill := make([]int32, 2*n)

@@ -149,8 +149,8 @@ func (r *gjRefiner) checkBlock(x int32) error {
 				inert++
 			}
 		}
-		if inert != r.inertOut[s] {
-			return fmt.Errorf("state %d: inertOut %d, counted %d", s, r.inertOut[s], inert)
+		if inert != r.st[s].inertOut {
+			return fmt.Errorf("state %d: inertOut %d, counted %d", s, r.st[s].inertOut, inert)
 		}
 		if (i < r.begin[x]+r.bottom[x]) != (inert == 0) {
 			return fmt.Errorf("block %d: state %d at %d is bottom %v, bottom zone ends at %d", x, s, i, inert == 0, r.begin[x]+r.bottom[x])
@@ -177,7 +177,7 @@ func (r *gjRefiner) checkBlock(x int32) error {
 		markedFrom := map[int32]bool{}
 		for _, t := range r.bt[sl.mark:sl.end] {
 			s := k.src[t]
-			if r.inertOut[s] != 0 || markedFrom[s] {
+			if r.st[s].inertOut != 0 || markedFrom[s] {
 				return fmt.Errorf("slice %d: marked transition %d from a non-bottom state or a second one from state %d", b, t, s)
 			}
 			markedFrom[s] = true
@@ -194,7 +194,7 @@ func (r *gjRefiner) checkBlock(x int32) error {
 			case k.lab[t] != k.lab[first] || r.constOf[r.block[k.dst[t]]] != r.constOf[r.block[k.dst[first]]]:
 				return fmt.Errorf("slice %d mixes labels or target constellations", b)
 			}
-			if r.inertOut[k.src[t]] == 0 {
+			if r.st[k.src[t]].inertOut == 0 {
 				bottomWith[k.src[t]] = true
 			}
 			inSlices++

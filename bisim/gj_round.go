@@ -121,7 +121,7 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 	r.work += int64(len(r.seeds))
 	for _, s := range r.seeds {
 		x := r.block[s]
-		if !r.dirty[x] && r.inertOut[s] == 0 && r.cellCnt[r.seed[s].oldCell] == 0 && !(own && (r.constOf[x] == c || r.constOf[x] == nc)) {
+		if !r.dirty[x] && r.st[s].inertOut == 0 && r.cellCnt[r.seed[s].oldCell] == 0 && !(own && (r.constOf[x] == c || r.constOf[x] == nc)) {
 			r.markState(s)
 		}
 	}
@@ -144,12 +144,12 @@ func (r *gjRefiner) coSplit(a, c, nc int32) {
 			// sources of the slice the rest; move the smaller.
 			part = z
 			if r.sl[bc].end-r.sl[bc].begin < int32(len(z)) {
-				nextEpoch(&r.epoch, r.mark)
+				r.nextMarkEpoch()
 				part, reach = r.rList[:0], true
 				r.work += int64(r.sl[bc].end - r.sl[bc].begin)
 				for _, t := range r.bt[r.sl[bc].begin:r.sl[bc].end] {
-					if s := k.src[t]; r.mark[s] != r.epoch {
-						r.mark[s] = r.epoch
+					if s := k.src[t]; r.st[s].mark != r.epoch {
+						r.st[s].mark = r.epoch
 						part = append(part, s)
 					}
 				}

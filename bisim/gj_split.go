@@ -11,20 +11,20 @@ import "slices"
 // perm[begin+bcount : begin+bottom].
 func (r *gjRefiner) markState(s int32) {
 	r.work++
-	if r.mark[s] == r.epoch {
+	if r.st[s].mark == r.epoch {
 		return
 	}
 	b := r.block[s]
 	if r.size(b) == 1 {
 		return // a singleton cannot split
 	}
-	r.mark[s] = r.epoch
+	r.st[s].mark = r.epoch
 	r.queue = append(r.queue, s)
 	if r.count[b] == 0 {
 		r.touched = append(r.touched, b)
 	}
 	r.count[b]++
-	if r.inertOut[s] == 0 {
+	if r.st[s].inertOut == 0 {
 		r.swap(r.where[s], r.begin[b]+r.bcount[b])
 		r.bcount[b]++
 	}
@@ -64,7 +64,7 @@ func (r *gjRefiner) splitMarked() {
 			r.rList = part
 		} else {
 			part, reach = r.lockstep(x, m, -1, unmarkedBottom, roundMarks, func(s int32) (bool, int32) {
-				return r.mark[s] == r.epoch, 1
+				return r.st[s].mark == r.epoch, 1
 			})
 		}
 		r.splitOff(x, part, reach)
@@ -126,13 +126,13 @@ func (r *gjRefiner) moveToTail(b int32, part []int32) {
 	e := r.begin[b] + r.bottom[b]
 	bot := e // the bottom states of part go to [e', bot), e' = e after the loop
 	for _, s := range part {
-		if r.inertOut[s] > 0 {
+		if r.st[s].inertOut > 0 {
 			q--
 			r.swap(r.where[s], q)
 		}
 	}
 	for _, s := range part {
-		if r.inertOut[s] == 0 {
+		if r.st[s].inertOut == 0 {
 			e--
 			r.swap(r.where[s], e)
 		}
@@ -157,7 +157,7 @@ func (r *gjRefiner) detach(b, hi int32) int32 {
 	r.work += int64(r.end[nb] - hi)
 	for _, s := range r.perm[hi:r.end[nb]] {
 		r.block[s] = nb
-		if r.inertOut[s] == 0 {
+		if r.st[s].inertOut == 0 {
 			moved++
 		}
 		for t := k.out[s]; t < k.out[s+1]; t++ {
@@ -190,7 +190,7 @@ func (r *gjRefiner) afterSplit(reach, rest int32) {
 	}
 	r.newBottom = r.newBottom[:0]
 	lose := func(s int32) {
-		if r.inertOut[s]--; r.inertOut[s] == 0 {
+		if r.st[s].inertOut--; r.st[s].inertOut == 0 {
 			r.swap(r.where[s], r.begin[reach]+r.bottom[reach]) // into the bottom states
 			r.bottom[reach]++
 			r.newBottom = append(r.newBottom, s)
@@ -225,7 +225,7 @@ func (r *gjRefiner) afterSplit(reach, rest int32) {
 		o, n = nb, reach
 	}
 	r.markDirty(n)
-	r.tauStepsBetween(o, n, r.tauInto, func(s int32) { r.inertOut[s]-- })
+	r.tauStepsBetween(o, n, r.tauInto, func(s int32) { r.st[s].inertOut-- })
 }
 
 // rMarks selects the marks of lockstep's R side.
@@ -256,13 +256,26 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 	}
 	uList := r.list[:0]
 	uS, uI, uArc, uArcEnd, uDebt := 0, 0, int32(0), int32(0), int32(0)
-	mark, epoch := r.mark, &r.epoch
 	switch marks {
 	case freshMarks:
-		nextEpoch(&r.epoch, r.mark)
+		r.nextMarkEpoch()
 	case ownMarks:
-		mark, epoch = r.oMark, &r.oEpoch
-		nextEpoch(epoch, mark)
+		nextEpoch(&r.oEpoch, r.oMark)
+	}
+	// R's marks: the round's, in the core's state records, or oMark.
+	own := marks == ownMarks
+	marked := func(u int32) bool {
+		if own {
+			return r.oMark[u] == r.oEpoch
+		}
+		return r.st[u].mark == r.epoch
+	}
+	setMark := func(u int32) {
+		if own {
+			r.oMark[u] = r.oEpoch
+		} else {
+			r.st[u].mark = r.epoch
+		}
 	}
 	rList := r.rList[:0]
 	rS, rI, rArc, rArcEnd, rT, rTEnd := 0, 0, int32(0), int32(0), int32(0), int32(0)
@@ -295,7 +308,7 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 			}
 			uc := &r.uCount[y]
 			if uc.seen != r.nEpoch {
-				uc.seen, uc.left = r.nEpoch, r.inertOut[y]
+				uc.seen, uc.left = r.nEpoch, r.st[y].inertOut
 			}
 			if uc.left--; uc.left == 0 {
 				yes, cost := has(y)
@@ -322,8 +335,8 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 		case rArc < rArcEnd:
 			u := r.tauSrc[rArc]
 			rArc++
-			if r.block[u] == x && mark[u] != *epoch {
-				mark[u] = *epoch
+			if r.block[u] == x && !marked(u) {
+				setMark(u)
 				rList = append(rList, u)
 			}
 		case rI < len(rList):
@@ -331,14 +344,14 @@ func (r *gjRefiner) lockstep(x int32, rSeeds []int32, bc int32, uSeeds []int32, 
 			rI++
 			rArc, rArcEnd = r.tauFrom[s], r.tauTo[s]
 		case rS < len(rSeeds):
-			mark[rSeeds[rS]] = *epoch
+			setMark(rSeeds[rS])
 			rList = append(rList, rSeeds[rS])
 			rS++
 		case rT < rTEnd:
 			s := k.src[r.bt[rT]]
 			rT++
-			if mark[s] != *epoch {
-				mark[s] = *epoch
+			if !marked(s) {
+				setMark(s)
 				rList = append(rList, s)
 			}
 		default:

@@ -42,11 +42,12 @@ func TestWorkersGiveTheSequentialResult(t *testing.T) {
 
 // setUpResult is what the phases that may run in parallel produce.
 type setUpResult struct {
-	lab, dst, out       []int32   // the kernel
-	into                []inRange // the refiner's arcs
-	inArc, inLab, inert []int32
-	class               []int32 // Minimize's state map
-	quotient            *lts.LTS
+	lab, dst, out []int32   // the kernel
+	into          []inRange // the refiner's arcs
+	inArc, inLab  []int32
+	st            []stateRec // the refiner's inert τ-steps (and marks, none yet)
+	class         []int32    // Minimize's state map
+	quotient      *lts.LTS
 }
 
 func setUp(t *testing.T, l *lts.LTS, eq Equivalence) setUpResult {
@@ -62,6 +63,6 @@ func setUp(t *testing.T, l *lts.LTS, eq Equivalence) setUpResult {
 	q, class, err := Minimize(l, eq, Options{})
 	require.NoError(t, err)
 	return setUpResult{lab: k.lab, dst: k.dst, out: k.out,
-		into: r.into, inArc: r.inArc, inLab: r.inLab, inert: r.inertOut,
+		into: r.into, inArc: r.inArc, inLab: r.inLab, st: r.st,
 		class: class, quotient: q}
 }
