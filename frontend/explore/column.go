@@ -28,6 +28,18 @@ func (c *column[T]) append(v T) {
 	c.cur = append(c.cur, v)
 }
 
+// grow makes c k values longer and returns the values added, for the
+// caller to write, if they fit in the chunk being filled; else it returns
+// nil and leaves c as it was.
+func (c *column[T]) grow(k int) []T {
+	n := len(c.cur)
+	if n+k > cap(c.cur) {
+		return nil
+	}
+	c.cur = c.cur[:n+k]
+	return c.cur[n:]
+}
+
 // len returns the number of values appended: every chunk but the last is
 // full.
 func (c *column[T]) len() int { return len(c.full)*columnChunk + len(c.cur) }

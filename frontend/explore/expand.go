@@ -55,58 +55,53 @@ func (e *expander) expand(blk *block) {
 	}
 	e.blk = nil
 	e.dedup(blk)
-	// Two passes of independent loads, then the lookups (see touch), by
-	// groups: the lines and pages that a group's loads bring into the
-	// caches and the TLB are still there when its lookups run.
-	l := e.set.snapshot()
+	e.lookUp(blk)
+}
+
+// lookUp looks the successors of blk up in the state set, those that
+// dedup did not find earlier in the block, and claims records for those
+// not there. The table is held (reserve) for a claim by each, so that a
+// successor not found is claimed right where its lookup ended, while the
+// slot's line is in the cache: claiming after all the lookups took every
+// new state's slot miss a second time.
+//
+// Two passes of independent loads come first (see touch), by groups: the
+// lines and pages that a group's loads bring into the caches and the TLB
+// are still there when its lookups run.
+func (e *expander) lookUp(blk *block) {
+	k := 0
+	for i := range blk.succs {
+		if blk.succs[i].first < 0 {
+			k++
+		}
+	}
+	e.set.reserve(k)
+	added := 0
 	var sink uint64
 	for g := 0; g < len(blk.succs); g += lookupGroup {
 		group := blk.succs[g:min(g+lookupGroup, len(blk.succs))]
 		for i := range group {
 			if sc := &group[i]; sc.first < 0 {
-				sc.slot = l.slot(sc.hash)
+				sc.slot = e.set.slot(sc.hash)
 			}
 		}
 		for i := range group {
 			if sc := &group[i]; sc.first < 0 {
-				sink += l.touch(sc.slot, sc.hash)
+				sink += e.set.touch(sc.slot, sc.hash)
 			}
 		}
 		for i := range group {
 			if sc := &group[i]; sc.first < 0 {
-				sc.id, sc.ref = l.findRef(blk.batch[sc.start:sc.end], sc.hash)
-			}
-		}
-	}
-	blk.sink = sink
-	e.claim(blk)
-}
-
-// claim claims records for the successors of blk that its lookups did not
-// find. Their slots were just loaded by the lookups: they are in the
-// cache.
-func (e *expander) claim(blk *block) {
-	k := 0
-	for i := range blk.succs {
-		if sc := &blk.succs[i]; sc.first < 0 && sc.ref == 0 {
-			k++
-		}
-	}
-	if k == 0 {
-		return
-	}
-	e.set.reserve(k)
-	added := 0
-	for i := range blk.succs {
-		if sc := &blk.succs[i]; sc.first < 0 && sc.ref == 0 {
-			var isNew bool
-			sc.ref, isNew = e.set.claim(blk.batch[sc.start:sc.end], sc.hash, &e.arena)
-			if isNew {
-				added++
+				var isNew bool
+				sc.id, sc.ref, isNew = e.set.claim(blk.batch[sc.start:sc.end], sc.hash, &e.arena)
+				if isNew {
+					added++
+				}
 			}
 		}
 	}
 	e.set.release(k, added)
+	blk.sink = sink
 }
 
 // lookupGroup is the number of successors whose lookups overlap: enough

@@ -283,7 +283,7 @@ func (x *explorer) run() (*lts.LTS, error) {
 	}
 	x.enc = encode(x.enc[:0], init)
 	x.set.reserve(1)
-	ref, _ := x.set.claim(x.enc, x.set.hash(x.enc), &x.arena)
+	_, ref, _ := x.set.claim(x.enc, x.set.hash(x.enc), &x.arena)
 	x.set.release(1, 1)
 	x.number(ref)
 
@@ -556,15 +556,21 @@ type succ struct {
 	// ref refers to its record when id is -1 and first is -1: found
 	// unnumbered or claimed by the expander (see stateSet.claim).
 	ref    uint32
-	thread uint8    // the thread that took the step, from 0
-	slot   uint64   // the first table slot of its lookup
-	label  labelKey // 0 for τ
+	thread uint8 // the thread that took the step, from 0
+	// labelID is the label's id in the LTS, set by flush (in the padding
+	// after thread).
+	labelID uint16
+	slot    uint64   // the first table slot of its lookup
+	label   labelKey // 0 for τ
 }
 
 // flush adds the transitions of state src to its successors succs[start:
 // end] of its block to the table, in order, numbering the successors whose
 // records the expander found or claimed unnumbered: the first to be
 // reached in this order takes the next id, as in a sequential search.
+//
+// The ids and labels are found first, then the columns written a state's
+// transitions at a time, with one test of room for them all.
 func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 	succs := blk.succs[start:end]
 	for i := range succs {
@@ -577,22 +583,37 @@ func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 				sc.id = x.number(sc.ref)
 				if x.refs.len() > x.o.MaxStates {
 					return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
-						ErrStateLimit, x.o.MaxStates, x.dst.len(), src)
+						ErrStateLimit, x.o.MaxStates, x.dst.len()+i, src)
 				}
 			}
 		}
-		label := int32(lts.Tau) // the common case, without the call
+		sc.labelID = uint16(lts.Tau) // the common case, without the call
 		if sc.label != 0 {
 			// The label cache's hit, written out: it is the common case.
 			if c := &x.labelCache[sc.label.slot()]; c.key == sc.label {
-				label = c.id
-			} else if label = x.internLabel(sc.label); label > 0xffff {
+				sc.labelID = uint16(c.id)
+			} else if label := x.internLabel(sc.label); label > 0xffff {
 				return fmt.Errorf("more than %d distinct labels; use fewer threads or values", 0xffff)
+			} else {
+				sc.labelID = uint16(label)
 			}
 		}
-		x.labelCol.append(uint16(label))
+	}
+	// The columns have the same length: the transitions fit in the chunks
+	// of all or of none.
+	if labels := x.labelCol.grow(len(succs)); labels != nil {
+		dst, thread, step := x.dst.grow(len(succs)), x.thread.grow(len(succs)), x.stepCol.grow(len(succs))
+		for i := range succs {
+			sc := &succs[i]
+			labels[i], dst[i], thread[i], step[i] = sc.labelID, sc.id, sc.thread+1, int16(sc.step)
+		}
+		return nil
+	}
+	for i := range succs { // across the end of a chunk
+		sc := &succs[i]
+		x.labelCol.append(sc.labelID)
 		x.dst.append(sc.id)
-		x.thread.append(uint8(sc.thread + 1))
+		x.thread.append(sc.thread + 1)
 		x.stepCol.append(int16(sc.step))
 	}
 	return nil

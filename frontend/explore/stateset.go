@@ -154,8 +154,11 @@ func (s *stateSet) encoding(off uint64) []byte {
 	return c[o+recHeader : o+recHeader+n]
 }
 
-// slot returns the table slot where a lookup of hash h starts.
-func (s *stateSet) slot(h uint32) uint64 { return s.table[uint64(h)&uint64(len(s.table)-1)] }
+// slot returns the table slot where a lookup of hash h starts. Claims
+// may be under way (within reserve and release, which keep the table).
+func (s *stateSet) slot(h uint32) uint64 {
+	return atomic.LoadUint64(&s.table[uint64(h)&uint64(len(s.table)-1)])
+}
 
 // touch reads the head of the record that slot e, the first slot for hash
 // h, points to if its hash bits match, and returns a value depending on it
@@ -187,14 +190,6 @@ type lookup struct {
 
 // snapshot returns a lookup on the table published last.
 func (s *stateSet) snapshot() lookup { return lookup{s, *s.shared.Load()} }
-
-// slot is stateSet.slot for a lookup, safe while another goroutine inserts.
-func (l lookup) slot(h uint32) uint64 {
-	return atomic.LoadUint64(&l.table[uint64(h)&uint64(len(l.table)-1)])
-}
-
-// touch is stateSet.touch for a lookup.
-func (l lookup) touch(e uint64, h uint32) uint64 { return l.s.touch(e, h) }
 
 // find returns the id of enc, whose hash is h, or -1 if it is not in the
 // snapshot's table (yet). It may run while another goroutine inserts.
@@ -322,10 +317,11 @@ func (s *stateSet) release(k, added int) {
 }
 
 // claim adds enc, whose hash is h, unnumbered, unless it is in the table,
-// and returns the reference to its record (what a slot keeps of it) and
-// whether it added it; a's chunk receives the record. Several goroutines
-// may claim at once, within reserve and release, and others find.
-func (s *stateSet) claim(enc []byte, h uint32, a *arenaCursor) (uint32, bool) {
+// and returns the id of its record (-1 if unnumbered), the reference to
+// the record (what a slot keeps of it) and whether it added it; a's chunk
+// receives the record. Several goroutines may claim at once, within
+// reserve and release, and others find.
+func (s *stateSet) claim(enc []byte, h uint32, a *arenaCursor) (int32, uint32, bool) {
 	t := s.table // not replaced before release
 	mask := uint64(len(t) - 1)
 	var ref uint64 // the record written at a, not yet published
@@ -337,15 +333,15 @@ func (s *stateSet) claim(enc []byte, h uint32, a *arenaCursor) (uint32, bool) {
 			}
 			if atomic.CompareAndSwapUint64(&t[i], 0, uint64(h)<<32|ref) {
 				a.o += int32(recLen(len(enc)))
-				return uint32(ref), true
+				return -1, uint32(ref), true
 			}
 			// Another goroutine took the slot: it may hold enc. The
 			// record written stays unused at a, to be overwritten.
 			e = atomic.LoadUint64(&t[i])
 		}
 		if uint32(e>>32) == h {
-			if _, b := s.record(e); bytes.Equal(b, enc) {
-				return uint32(e), false
+			if id, b := s.record(e); bytes.Equal(b, enc) {
+				return id, uint32(e), false
 			}
 		}
 	}

@@ -354,7 +354,7 @@ func TestStateSetConcurrentClaim(t *testing.T) {
 				s.reserve(len(part))
 				k := 0
 				for _, i := range part {
-					ref, isNew := s.claim(encs[i], s.hash(encs[i]), &a)
+					_, ref, isNew := s.claim(encs[i], s.hash(encs[i]), &a)
 					refs[g][i] = ref
 					if isNew {
 						k++
