@@ -131,10 +131,11 @@ func (x *canonicaliser) current(cur []int32) {
 		x.curRoots = x.rootPrefix(cur)
 		return
 	}
-	x.sharedNodes = 0
+	n := int32(0) // in a register: x.sharedNodes would be stored each time
 	for _, a := range x.p.lay.refShared {
-		x.sharedNodes = max(x.sharedNodes, cur[a])
+		n = max(n, cur[a])
 	}
+	x.sharedNodes = n
 }
 
 // localMovesKeep reports whether the successor st of cur, in which only
@@ -346,6 +347,11 @@ func (x *canonicaliser) listKeepsNumbers(st []int32) (int32, bool) {
 	}
 	base := lay.nshared
 	for range x.threads {
+		if next > count {
+			// Every node is numbered (on Treiber's stack, mostly by Top
+			// alone): the other roots hold them or null, and keep them.
+			break
+		}
 		for m := x.p.refMask[st[base+tPC]]; m != 0; m &= m - 1 {
 			if c := st[base+tLocals+int32(bits.TrailingZeros64(m))]; c >= next {
 				if next = chain(c, next); next == 0 {

@@ -300,7 +300,12 @@ func (m *machine) evalNode(e *expr) int32 {
 			}
 			return m.eval(e.b)
 		}
-		y := m.eval(e.b)
+		// A constant right operand (i < n, i + 1), the common case,
+		// without the call that eval makes for it.
+		y := e.b.v
+		if e.b.k != eConst {
+			y = m.eval(e.b)
+		}
 		v, ok := binop(e.op, x, y)
 		if !ok {
 			m.fail("division by zero")
@@ -549,7 +554,10 @@ func (m *machine) step() outcome {
 			pc++
 		case opAssign:
 			a := m.addr(in.lhs)
-			v := m.eval(in.x)
+			v := in.x.v // a constant (i := 0), without eval's call
+			if in.x.k != eConst {
+				v = m.eval(in.x)
+			}
 			if m.err == nil && a >= 0 {
 				m.store(in.lhs, a, v)
 			}
