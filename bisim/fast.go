@@ -857,7 +857,8 @@ func (r *refiner) resolveKeys(reach int32) {
 		if g := r.groupOf[c]; g >= 0 {
 			// c stands for its group; ending it costs a read of the
 			// part that would not have been read.
-			in += r.groupMaxIn(g)
+			_, most := r.groupIn(g)
+			in += most
 		} else {
 			in += int64(r.blockIn[c])
 		}

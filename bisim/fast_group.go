@@ -105,7 +105,8 @@ func (r *refiner) processMember(c int32) {
 	r.leaveGroup(c)
 	r.work += int64(r.size(c))
 	r.leftStates = append(r.leftStates[:0], r.perm[r.begin[c]:r.end[c]]...)
-	r.eventStates, r.eventCap = r.eventStates[:0], r.groupIn(g)
+	r.eventStates = r.eventStates[:0]
+	r.eventCap, _ = r.groupIn(g)
 	r.processTarget(c)
 	ok := r.eventCap >= 0 && r.bigStable(g)
 	r.eventCap = -1
@@ -175,7 +176,8 @@ func (r *refiner) leaveSplitter(g int32) {
 // just read being byLabel[a]; false once that would cost the group more
 // than its budget.
 func (r *refiner) bigStable(g int32) bool {
-	budget, states := 3*r.groupMaxIn(g)-r.groupSpent[g], int64(0)
+	_, most := r.groupIn(g)
+	budget, states := 3*most-r.groupSpent[g], int64(0)
 	for m := r.groups[g]; m >= 0; m = r.groupNext[m] {
 		states += int64(r.size(m))
 	}
@@ -233,24 +235,15 @@ func (r *refiner) bigStable(g int32) bool {
 	return true
 }
 
-// groupMaxIn returns the most transitions into a part of group g.
-func (r *refiner) groupMaxIn(g int32) int64 {
-	in := int64(0)
+// groupIn returns the transitions into the parts of group g, in all and
+// into its biggest part.
+func (r *refiner) groupIn(g int32) (total, most int64) {
 	for m := r.groups[g]; m >= 0; m = r.groupNext[m] {
 		r.work++
-		in = max(in, int64(r.blockIn[m]))
+		total += int64(r.blockIn[m])
+		most = max(most, int64(r.blockIn[m]))
 	}
-	return in
-}
-
-// groupIn returns the transitions into the parts of group g.
-func (r *refiner) groupIn(g int32) int64 {
-	in := int64(0)
-	for m := r.groups[g]; m >= 0; m = r.groupNext[m] {
-		r.work++
-		in += int64(r.blockIn[m])
-	}
-	return in
+	return total, most
 }
 
 // hasStepInto reports whether state s has a non-inert a-step into a part
