@@ -129,6 +129,9 @@ type expr struct {
 	shared bool
 	ref    bool // a location that holds a reference
 	thr    bool // a location declared `thread` (it holds thread ids)
+	// ev evaluates the expression (eval); set by lower once the code is
+	// complete.
+	ev evaluator
 }
 
 type fieldInit struct {

@@ -191,7 +191,7 @@ func (m *machine) addr(e *expr) int32 {
 			return -1
 		}
 		if id == 0 {
-			m.fail("null dereference reading or writing field %s", e.name)
+			m.nullFailed(e)
 			return -1
 		}
 		return m.p.lay.nodeAddr(id) + m.p.lay.hdr + e.v
@@ -209,7 +209,7 @@ func (m *machine) elemAddr(e *expr, base int32) int32 {
 		return -1
 	}
 	if i < e.lo || i >= e.lo+e.n {
-		m.fail("index %d out of range [%d..%d] of %s", i, e.lo, e.lo+e.n-1, e.name)
+		m.indexFailed(e, i)
 		return -1
 	}
 	k := i - e.lo
@@ -225,6 +225,17 @@ func (m *machine) elemAddr(e *expr, base int32) int32 {
 		k = k*e.n2 + j - e.lo2
 	}
 	return base + e.v + k*max(e.stride, 1)
+}
+
+// indexFailed is the failure of index i of the array element e (none
+// if evaluating i failed: fail keeps the first).
+func (m *machine) indexFailed(e *expr, i int32) {
+	m.fail("index %d out of range [%d..%d] of %s", i, e.lo, e.lo+e.n-1, e.name)
+}
+
+// nullFailed is the failure of the field e of null.
+func (m *machine) nullFailed(e *expr) {
+	m.fail("null dereference reading or writing field %s", e.name)
 }
 
 func (m *machine) store(e *expr, a, v int32) {
@@ -256,16 +267,17 @@ func wrap(v int32, t *check.Type) int32 {
 }
 
 // eval evaluates e. Locals, the expressions evaluated most, are read
-// here, in a function small enough to be inlined at its call sites;
-// evalNode does the rest.
+// here, in a function small enough to be inlined at its call sites; e's
+// evaluator does the rest (evalfn.go).
 func (m *machine) eval(e *expr) int32 {
 	if e.k == eLocal {
 		return m.mem[m.base+tLocals+e.v]
 	}
-	return m.evalNode(e)
+	return e.ev(m, e)
 }
 
-// evalNode is eval for the expressions that are not locals.
+// evalNode evaluates e: the evaluator of the kinds that have none of
+// their own (evalfn.go).
 func (m *machine) evalNode(e *expr) int32 {
 	switch e.k {
 	case eConst:
@@ -287,25 +299,13 @@ func (m *machine) evalNode(e *expr) int32 {
 		}
 		return 1 - x
 	case eBinary:
-		x := m.eval(e.a)
 		switch e.op {
 		case syntax.LAND:
-			if x == 0 {
-				return 0
-			}
-			return m.eval(e.b)
+			return evLand(m, e)
 		case syntax.LOR:
-			if x != 0 {
-				return 1
-			}
-			return m.eval(e.b)
+			return evLor(m, e)
 		}
-		// A constant right operand (i < n, i + 1), the common case,
-		// without the call that eval makes for it.
-		y := e.b.v
-		if e.b.k != eConst {
-			y = m.eval(e.b)
-		}
+		x, y := m.operands(e)
 		v, ok := binop(e.op, x, y)
 		if !ok {
 			m.fail("division by zero")
@@ -553,7 +553,12 @@ func (m *machine) step() outcome {
 			depth--
 			pc++
 		case opAssign:
-			a := m.addr(in.lhs)
+			var a int32
+			if in.lhs.k == eLocal { // i = i + 1: without addr's call
+				a = m.base + tLocals + in.lhs.v
+			} else {
+				a = m.addr(in.lhs)
+			}
 			v := in.x.v // a constant (i := 0), without eval's call
 			if in.x.k != eConst {
 				v = m.eval(in.x)

@@ -1,0 +1,202 @@
+package explore
+
+import "github.com/linbis/linbis/frontend/syntax"
+
+// Evaluators. Each expression carries the function that evaluates it
+// (expr.ev), chosen once by lower for its kind, operator and operands, so
+// that evaluating it dispatches once: the general evalNode switches on the
+// kind, then on the operator, calls binop and tests for the short-circuit
+// operators, and that was a third of the instructions of an interpreter-
+// bound model (the atomic loops of hp-stack's scan). The kinds without an
+// evaluator of their own use evalNode, which gives every failure its
+// message; the evaluators below report the same failures in the same
+// order.
+
+// evaluator evaluates e on m (see eval).
+type evaluator func(m *machine, e *expr) int32
+
+// lowerCode sets the evaluators of the expressions of every instruction.
+func lowerCode(code []instr) {
+	for i := range code {
+		in := &code[i]
+		lower(in.lhs)
+		lower(in.x)
+		for _, x := range in.lhsN {
+			lower(x)
+		}
+		for _, x := range in.xN {
+			lower(x)
+		}
+	}
+}
+
+// lower sets the evaluator of e and of its operands.
+func lower(e *expr) {
+	if e == nil || e.ev != nil {
+		return
+	}
+	lower(e.a)
+	lower(e.b)
+	lower(e.c)
+	for _, x := range e.list {
+		lower(x)
+	}
+	for _, fi := range e.inits {
+		lower(fi.x)
+	}
+	e.ev = evaluatorOf(e)
+}
+
+// binaryEvaluators holds the evaluators of the binary operators that
+// have one; the others (division, which can fail) use evalNode.
+var binaryEvaluators = map[syntax.Token]evaluator{
+	syntax.ADD:  evAdd,
+	syntax.SUB:  evSub,
+	syntax.MUL:  evMul,
+	syntax.EQL:  evEql,
+	syntax.NEQ:  evNeq,
+	syntax.LSS:  evLss,
+	syntax.LEQ:  evLeq,
+	syntax.GTR:  evGtr,
+	syntax.GEQ:  evGeq,
+	syntax.LAND: evLand,
+	syntax.LOR:  evLor,
+}
+
+// evaluatorOf chooses e's evaluator.
+func evaluatorOf(e *expr) evaluator {
+	switch e.k {
+	case eConst:
+		return evConst
+	case eLocal:
+		return evLocal
+	case eShared:
+		return evShared
+	case eElem:
+		if e.b == nil {
+			return evElem
+		}
+	case eField:
+		return evField
+	case eUnary:
+		if e.op == syntax.SUB {
+			return evNeg
+		}
+		return evNot
+	case eBinary:
+		if f := binaryEvaluators[e.op]; f != nil {
+			return f
+		}
+	}
+	return (*machine).evalNode
+}
+
+func evConst(_ *machine, e *expr) int32 { return e.v }
+
+func evLocal(m *machine, e *expr) int32 { return m.mem[m.base+tLocals+e.v] }
+
+func evShared(m *machine, e *expr) int32 { return m.mem[e.v] }
+
+// evElem reads an element of a shared array of one dimension.
+func evElem(m *machine, e *expr) int32 {
+	i := m.eval(e.a)
+	if i < e.lo || i >= e.lo+e.n || m.err != nil {
+		m.indexFailed(e, i)
+		return 0
+	}
+	return m.mem[e.v+(i-e.lo)*max(e.stride, 1)]
+}
+
+// evField reads a field of a node.
+func evField(m *machine, e *expr) int32 {
+	id := m.eval(e.a)
+	if id == 0 || m.err != nil {
+		m.nullFailed(e)
+		return 0
+	}
+	return m.mem[m.p.lay.nodeAddr(id)+m.p.lay.hdr+e.v]
+}
+
+func evNeg(m *machine, e *expr) int32 { return m.checkInt(-m.eval(e.a)) }
+
+func evNot(m *machine, e *expr) int32 { return 1 - m.eval(e.a) }
+
+// b2i is a comparison's value.
+func b2i(c bool) int32 {
+	if c {
+		return 1
+	}
+	return 0
+}
+
+// operands evaluates the operands of the binary operator e, the left one
+// first, as evalNode does; a constant right operand (i < n, i + 1), the
+// common case, is read without eval's call.
+func (m *machine) operands(e *expr) (x, y int32) {
+	x = m.eval(e.a)
+	y = e.b.v
+	if e.b.k != eConst {
+		y = m.eval(e.b)
+	}
+	return x, y
+}
+
+func evAdd(m *machine, e *expr) int32 {
+	x, y := m.operands(e)
+	return m.checkInt(x + y)
+}
+
+func evSub(m *machine, e *expr) int32 {
+	x, y := m.operands(e)
+	return m.checkInt(x - y)
+}
+
+func evMul(m *machine, e *expr) int32 {
+	x, y := m.operands(e)
+	v, _ := binop(syntax.MUL, x, y)
+	return m.checkInt(v)
+}
+
+func evEql(m *machine, e *expr) int32 {
+	x, y := m.operands(e)
+	return b2i(x == y)
+}
+
+func evNeq(m *machine, e *expr) int32 {
+	x, y := m.operands(e)
+	return b2i(x != y)
+}
+
+func evLss(m *machine, e *expr) int32 {
+	x, y := m.operands(e)
+	return b2i(x < y)
+}
+
+func evLeq(m *machine, e *expr) int32 {
+	x, y := m.operands(e)
+	return b2i(x <= y)
+}
+
+func evGtr(m *machine, e *expr) int32 {
+	x, y := m.operands(e)
+	return b2i(x > y)
+}
+
+func evGeq(m *machine, e *expr) int32 {
+	x, y := m.operands(e)
+	return b2i(x >= y)
+}
+
+func evLand(m *machine, e *expr) int32 {
+	if m.eval(e.a) == 0 {
+		return 0
+	}
+	return m.eval(e.b)
+}
+
+func evLor(m *machine, e *expr) int32 {
+	if m.eval(e.a) != 0 {
+		return 1
+	}
+	return m.eval(e.b)
+}
