@@ -50,11 +50,16 @@ func minimize(l *lts.LTS, eq Equivalence, opts Options, withMap bool) (q *lts.LT
 // 92 MB and a fifth of a second). The classes are the same either way:
 // bisimilarity is the coarsest stable partition, whatever the numbering.
 func MinimizeReachable(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, reachable int32, err error) {
-	order := lts.ReachableOrder(l)
-	if int32(len(order)) < l.NumStates {
-		r, _ := lts.Reachable(l)
-		q, _, err = Minimize(r, eq, opts)
-		return q, r.NumStates, err
+	// A file numbered breadth-first, as most are, is checked in one pass
+	// over its targets; order then stays nil, numberBlocks' identity.
+	var order []int32
+	if !lts.BreadthFirstNumbered(l) {
+		order = lts.ReachableOrder(l)
+		if int32(len(order)) < l.NumStates {
+			r, _ := lts.Reachable(l)
+			q, _, err = Minimize(r, eq, opts)
+			return q, r.NumStates, err
+		}
 	}
 	k, kblock, numBlocks, err := partitionKernel(l, eq, &opts)
 	if err != nil {

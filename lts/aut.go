@@ -96,6 +96,8 @@ type autParser struct {
 	buf  []byte // the current line, without its line ending
 	pos  int    // offset in buf
 	long []byte // storage for lines longer than the reader's buffer
+	// labels caches the ids of short labels for the bulk path (quickLines).
+	labels labelCache
 }
 
 func (p *autParser) errorf(col int, format string, args ...any) error {
@@ -240,23 +242,14 @@ func (p *autParser) parse(opts ReadOptions) (*LTS, error) {
 	lastLine := p.line
 	for {
 		// The whole lines in the reader's buffer that have the canonical
-		// shape are read in place; the first other one, and the line that
-		// runs past the buffer's end, go through next.
+		// shape are read in place (quickLines); the first other one, and
+		// the line that runs past the buffer's end, go through next.
 		if count < ntrans {
 			data, _ := p.r.Peek(p.r.Buffered())
-			used := 0
-			for count < ntrans {
-				src, label, dst, n, ok := p.quickLine(b, data[used:], nstates)
-				if !ok {
-					break
-				}
-				b.AddTransition(src, label, dst)
-				used += n
-				p.line++
-				count++
-			}
-			if used > 0 {
+			if used, lines := p.quickLines(b, data, nstates, ntrans-count); used > 0 {
 				p.r.Discard(used)
+				p.line += int(lines)
+				count += lines
 				lastLine = p.line
 			}
 		}
@@ -380,20 +373,28 @@ func (p *autParser) quickTransition(b *Builder, nstates int64) (src, label, dst 
 
 // quickLine reads a canonical transition line at the start of data, with
 // its line ending ("\n" or "\r\n"), as quickTransition reads one without,
-// and returns the number of bytes it took.
-func (p *autParser) quickLine(b *Builder, data []byte, nstates int64) (src, label, dst int32, n int, ok bool) {
+// and returns the label's name too and the number of bytes it took.
+func (p *autParser) quickLine(b *Builder, data []byte, nstates int64) (src, label, dst int32, name []byte, n int, ok bool) {
 	s, d, name, end := quickPrefix(data, nstates)
-	switch {
-	case end < 0 || end >= len(data):
-		return
-	case data[end] == '\n':
-		n = end + 1
-	case data[end] == '\r' && end+1 < len(data) && data[end+1] == '\n':
-		n = end + 2
-	default:
+	if n = lineEnd(data, end); n < 0 {
 		return
 	}
-	return int32(s), p.quickLabel(b, name), int32(d), n, true
+	return int32(s), p.quickLabel(b, name), int32(d), name, n, true
+}
+
+// lineEnd returns the length of the line in data whose transition ends
+// before index k (quickPrefix's end: -1 for none), with its line ending,
+// "\n" or "\r\n", or -1 if the line does not end there.
+func lineEnd(data []byte, k int) int {
+	switch {
+	case k < 0 || k >= len(data):
+		return -1
+	case data[k] == '\n':
+		return k + 1
+	case data[k] == '\r' && k+1 < len(data) && data[k+1] == '\n':
+		return k + 2
+	}
+	return -1
 }
 
 // quickLabel returns the id of a label read by the quick path.

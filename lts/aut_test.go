@@ -271,7 +271,7 @@ func TestQuickTransitionAgrees(t *testing.T) {
 				qTau = ql == Tau
 			}
 			p := autParser{}
-			s, l, d, n, ok := p.quickLine(NewBuilder(), data, nstates)
+			s, l, d, _, n, ok := p.quickLine(NewBuilder(), data, nstates)
 			require.Equal(t, wantOK, ok, "line %q ending %q", line, ending)
 			if ok {
 				assert.Equal(t, nl+1, n, "line %q ending %q", line, ending)

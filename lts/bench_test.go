@@ -67,6 +67,28 @@ func BenchmarkReadAut(b *testing.B) {
 	runtime.KeepAlive(l)
 }
 
+// BenchmarkReadAutFile reads the .aut file named by $LTS_BENCH_FILE
+// (skipped when unset), a model checker's output, whose lines the random
+// benchmark file's do not resemble: mostly τ, sorted by source. For
+// example the MGC file of issue 22 (benchmarks/RESULTS.md):
+//
+//	LTS_BENCH_FILE=mgc.aut go test ./lts -run '^$' -bench ReadAutFile
+func BenchmarkReadAutFile(b *testing.B) {
+	path := os.Getenv("LTS_BENCH_FILE")
+	if path == "" {
+		b.Skip("set LTS_BENCH_FILE to an .aut file")
+	}
+	var transitions int
+	for b.Loop() {
+		l, err := ReadAutFile(path, ReadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		transitions = l.NumTransitions()
+	}
+	b.ReportMetric(float64(transitions)*float64(b.N)/b.Elapsed().Seconds(), "trans/s")
+}
+
 func BenchmarkWriteAut(b *testing.B) {
 	l, _ := benchInput(b)
 	b.ReportAllocs()

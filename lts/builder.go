@@ -132,11 +132,13 @@ func (b *Builder) Build() *LTS {
 	m := len(b.src)
 	out := make([]int32, n+1)
 	sorted := true
-	for i, s := range b.src {
+	prev := int32(0)
+	for _, s := range b.src {
 		out[s+1]++
-		if i > 0 && s < b.src[i-1] {
+		if s < prev {
 			sorted = false
 		}
+		prev = s
 	}
 	for s := int32(0); s < n; s++ {
 		out[s+1] += out[s]
@@ -199,4 +201,23 @@ func permuted[T any](from []T, perm []int32) []T {
 		to[j] = from[i]
 	}
 	return to
+}
+
+// room makes room for at least one more transition, and for up to n
+// without reallocating when the slices already have it, and returns the
+// number of transitions that fit in the slices' capacity (at most n), for
+// a reader that writes transitions there (the .aut reader's bulk path).
+// It is 0 for a builder with metadata, which such a reader would not set.
+func (b *Builder) room(n int64) int {
+	if b.withMeta {
+		return 0
+	}
+	free := int64(cap(b.src) - len(b.src))
+	if free == 0 && n > 0 {
+		// Doubling, as append grows, so that an unsized reader (no size
+		// hint) does not copy the slices once per call.
+		b.Grow(int(min(n, int64(max(len(b.src), 1<<10)))))
+		free = int64(cap(b.src) - len(b.src))
+	}
+	return int(min(free, n, int64(cap(b.lab)-len(b.lab)), int64(cap(b.dst)-len(b.dst))))
 }

@@ -359,6 +359,34 @@ func TestReachableCountAgainstReachOrder(t *testing.T) {
 	}
 }
 
+// TestBreadthFirstNumbered holds BreadthFirstNumbered to ReachableOrder
+// on random LTSs, some with every state reachable, and on their
+// reachable parts, which Reachable numbers breadth-first (so that it must
+// say yes there: the test is not vacuous).
+func TestBreadthFirstNumbered(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 5))
+	yes := 0
+	for i := range 3000 {
+		n := 1 + rng.IntN(60)
+		l := randomLTS(rng, n, rng.IntN(4*n), 2)
+		if rng.IntN(2) == 0 {
+			l.Initial = rng.Int32N(l.NumStates)
+		}
+		for _, x := range []*LTS{l, func() *LTS { r, _ := Reachable(l); return r }()} {
+			order := ReachableOrder(x)
+			identity := int32(len(order)) == x.NumStates
+			for j, s := range order {
+				identity = identity && s == int32(j)
+			}
+			require.Equal(t, identity, BreadthFirstNumbered(x), "LTS %d", i)
+			if identity {
+				yes++
+			}
+		}
+	}
+	assert.Greater(t, yes, 3000)
+}
+
 // referenceStats computes Stats the direct way: a breadth-first search for
 // the reachable states, the SCCs for the τ-components.
 func referenceStats(l *LTS) Stats {

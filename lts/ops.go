@@ -108,6 +108,33 @@ func ReachableOrder(l *LTS) []int32 {
 	return order
 }
 
+// BreadthFirstNumbered reports whether every state of l is reachable
+// from its initial state and numbered in breadth-first order, that is
+// whether ReachableOrder(l) is 0, 1, …, NumStates-1, as in the files that
+// breadth-first explorers (mCRL2's among them) write. It reads the
+// targets once in order, without ReachableOrder's random accesses and
+// arrays: state s's successors not met before must be the next numbers,
+// in the order of its transitions.
+func BreadthFirstNumbered(l *LTS) bool {
+	if l.NumStates == 0 || l.Initial != 0 {
+		return false
+	}
+	next := int32(1) // states 0 … next-1 are met
+	for s := range l.NumStates {
+		if s >= next {
+			return false // the search stops at s: the rest is unreachable
+		}
+		for _, d := range l.Dst[l.Out[s]:l.Out[s+1]] {
+			if d == next {
+				next++
+			} else if d > next {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // reachOrder lists the states reachable from the initial state in
 // breadth-first order; oldToNew[s] is the index of s in order, or -1.
 func reachOrder(l *LTS) (order, oldToNew []int32) {
