@@ -98,8 +98,8 @@ type Options struct {
 	NameA, NameB string
 	// ReleaseInput lets Minimize and Partition clear the input's
 	// transitions (its Src, Label, Dst, Out and Meta become nil) as soon
-	// as the kernel they refine holds what it needs, so that the
-	// collector can reclaim them while the refinement runs: on a model
+	// as the kernel they refine holds what it needs, and collect them
+	// then (runtime.GC), before the refinement allocates: on a model
 	// checker's LTS they are about a third of the peak. The input keeps
 	// its states, initial state and labels. Compare ignores it.
 	ReleaseInput bool
