@@ -1,5 +1,7 @@
 package bisim
 
+import "github.com/linbis/linbis/internal/hugepage"
+
 // splitByEnabledLabels replaces the refiner's single initial block by the
 // classes of an abstraction of each state's weakly enabled labels: the
 // labels a for which the state reaches an a-transition by τ-steps (τ
@@ -22,7 +24,7 @@ package bisim
 func (r *refiner) splitByEnabledLabels() {
 	k := r.k
 	n := k.n
-	mask := make([]uint64, n)
+	mask := hugepage.Make[uint64](int(n)) // read at τ-targets, in no order
 	r.work += int64(n) + int64(len(k.dst))
 	for s := int32(0); s < n; s++ {
 		m := uint64(0)

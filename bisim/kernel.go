@@ -3,6 +3,7 @@ package bisim
 import (
 	"slices"
 
+	"github.com/linbis/linbis/internal/hugepage"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -40,6 +41,12 @@ type kernel struct {
 // component): τ, label 0, comes first in a state's range, which split
 // relies on to stop early, and the divergence mark last.
 func newKernel(l *lts.LTS, eq Equivalence) *kernel {
+	// The τ-SCC search, and for Strong the refinement, read the input's
+	// transitions state by state in no order: huge pages, as for the
+	// refiner's arrays (newBlockPartition).
+	hugepage.Advise(l.Out)
+	hugepage.Advise(l.Label)
+	hugepage.Advise(l.Dst)
 	if eq == Strong {
 		return &kernel{n: l.NumStates, src: l.Src, lab: l.Label, dst: l.Dst, out: l.Out,
 			numLabels: int32(len(l.Labels)), divLabel: -1}
@@ -69,8 +76,10 @@ func newKernel(l *lts.LTS, eq Equivalence) *kernel {
 // point.
 func (k *kernel) gather(l *lts.LTS) {
 	m := len(l.Dst)
-	k.lab, k.dst = make([]int32, m), make([]int32, m)
-	k.out = make([]int32, l.NumStates+1) // at most one component per state
+	// The refinement reads states' transitions in no order: huge pages
+	// (see newBlockPartition).
+	k.lab, k.dst = hugepage.Make[int32](m), hugepage.Make[int32](m)
+	k.out = hugepage.Make[int32](int(l.NumStates + 1)) // at most one component per state
 	w, c := int32(0), 0
 	k.comp, k.n = lts.TauSCCsEach(l, func(members []int32, componentOf func(s int32) int32) {
 		for _, s := range members {
