@@ -39,13 +39,14 @@ func (c *canonicaliser) clone() *canonicaliser {
 // canonical zeroes the dead locals of thread t (-1: none moved) and
 // renumbers the heap; it returns a vector owned by the canonicaliser.
 func (x *canonicaliser) canonical(st []int32, t int) []int32 {
-	x.zeroDead(st, t)
+	x.zeroDead(st, t, 0)
 	return x.renumber(st)
 }
 
 // canonicalStep is canonical for a successor st of the canonical state
 // cur by a step of thread t; moved tells whether and where the step
-// changed references (see machine.moved). current(cur) must have been
+// changed references (see machine.moved) and the locals of t in clean are
+// zero in st (see zeroDead). current(cur) must have been
 // called: it computes, once for all the successors of cur, what the
 // shortcuts below compare with.
 //
@@ -72,8 +73,8 @@ func (x *canonicaliser) canonical(st []int32, t int) []int32 {
 // number order that refers to it, so in the order of the numbers. That
 // covers steps that move references between roots (Treiber's read of Top,
 // or of Top.next into a local).
-func (x *canonicaliser) canonicalStep(cur []int32, st []int32, t int, moved refMoves) []int32 {
-	if dropped := x.zeroDead(st, t); moved == 0 && !dropped {
+func (x *canonicaliser) canonicalStep(cur []int32, st []int32, t int, moved refMoves, clean uint64) []int32 {
+	if dropped := x.zeroDead(st, t, clean); moved == 0 && !dropped {
 		// No reference changed: the roots and the heap's shape are those
 		// of cur, whose numbering is canonical.
 		x.checkSkip(st)
@@ -200,15 +201,22 @@ func (x *canonicaliser) rootPrefix(st []int32) int32 {
 }
 
 // zeroDead zeroes the locals of thread t (-1: none) dead at its pc and
-// reports whether one of them was a reference other than null.
-func (x *canonicaliser) zeroDead(st []int32, t int) bool {
+// reports whether one of them was a reference other than null. The
+// locals in clean are known to be zero and are not looked at: after a
+// step, those dead before it that it cannot write (program.clean); most
+// of a method's locals are dead at most of its instructions, and a step
+// writes few.
+func (x *canonicaliser) zeroDead(st []int32, t int, clean uint64) bool {
 	if t < 0 {
 		return false
 	}
 	base := x.p.lay.threadBase(t)
 	pc := st[base+tPC]
 	dead := x.p.dead[pc]
-	if dead == 0 {
+	if checkSkips {
+		x.checkClean(st[base+tLocals:], dead&clean)
+	}
+	if dead &^= clean; dead == 0 {
 		return false
 	}
 	loc := st[base+tLocals:]
@@ -222,6 +230,16 @@ func (x *canonicaliser) zeroDead(st []int32, t int) bool {
 		}
 	}
 	return dropped
+}
+
+// checkClean, in the package's tests, panics unless the locals loc of
+// the set clean are zero, as zeroDead assumes without looking.
+func (x *canonicaliser) checkClean(loc []int32, clean uint64) {
+	for ; clean != 0; clean &= clean - 1 {
+		if i := bits.TrailingZeros64(clean); loc[i] != 0 {
+			panic(fmt.Sprintf("zeroDead skipped local %d, which holds %d", i, loc[i]))
+		}
+	}
 }
 
 // renumber renumbers the heap nodes of st in the canonical order of

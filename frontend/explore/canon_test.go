@@ -129,13 +129,13 @@ func TestCanonicalStepTakesShortcut(t *testing.T) {
 	st := append([]int32(nil), cur...)
 	st[base+tLocals+refs[0]], st[base+tLocals+refs[1]] = 1, 2
 	c.current(cur)
-	got := c.canonicalStep(cur, st, -1, movedShared)
+	got := c.canonicalStep(cur, st, -1, movedShared, 0)
 	assert.Same(t, &st[0], &got[0], "reading Top and Top.next keeps the numbering")
 	// nx := node 2 held first, Top then moved to it: renumbered.
 	st2 := append([]int32(nil), st...)
 	st2[lay.refShared[0]] = 2
 	c.current(st)
-	got = c.canonicalStep(st, st2, -1, movedShared)
+	got = c.canonicalStep(st, st2, -1, movedShared, 0)
 	assert.Equal(t, int32(1), got[lay.refShared[0]], "the new top is node 1")
 }
 
@@ -164,20 +164,20 @@ func TestPostorderNumbering(t *testing.T) {
 	st = append([]int32(nil), cur...)
 	st[old], st[nx], st[top] = 2, 1, 1
 	c.current(cur)
-	got = c.canonicalStep(cur, st, -1, movedShared)
+	got = c.canonicalStep(cur, st, -1, movedShared, 0)
 	assert.Same(t, &st[0], &got[0], "a pop keeps the numbering")
 	// The popped node, dropped by the thread, is garbage: cut off.
 	st2 := append([]int32(nil), got...)
 	st2[old], st2[nx] = 0, 0
 	c.current(st)
-	got = c.canonicalStep(st, st2, -1, movedShared)
+	got = c.canonicalStep(st, st2, -1, movedShared, 0)
 	assert.Equal(t, []int32{1, 8, 0}, got[lay.heapBase:])
 	// Top null and thread 1 holding the bottom node: the top node is
 	// garbage, the bottom one keeps its number.
 	st3 := append([]int32(nil), cur...)
 	st3[top], st3[old] = 0, 1
 	c.current(cur)
-	got = c.canonicalStep(cur, st3, -1, movedShared)
+	got = c.canonicalStep(cur, st3, -1, movedShared, 0)
 	assert.Equal(t, []int32{1, 8, 0}, got[lay.heapBase:])
 	assert.Equal(t, int32(1), got[old])
 }

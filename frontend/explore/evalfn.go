@@ -19,12 +19,10 @@ type evaluator func(m *machine, e *expr) int32
 func lowerCode(code []instr) {
 	for i := range code {
 		in := &code[i]
-		lower(in.lhs)
-		lower(in.x)
-		for _, x := range in.lhsN {
-			lower(x)
+		for _, l := range in.targets() {
+			lower(l)
 		}
-		for _, x := range in.xN {
+		for _, x := range in.values() {
 			lower(x)
 		}
 	}
@@ -63,6 +61,20 @@ var binaryEvaluators = map[syntax.Token]evaluator{
 	syntax.LOR:  evLor,
 }
 
+// constRightEvaluators holds the evaluators of the binary operators whose
+// right operand is a constant (i < n, i + 1, x != null), the most common
+// operators in loops: the constant is read in place.
+var constRightEvaluators = map[syntax.Token]evaluator{
+	syntax.ADD: func(m *machine, e *expr) int32 { return m.checkInt(m.eval(e.a) + e.b.v) },
+	syntax.SUB: func(m *machine, e *expr) int32 { return m.checkInt(m.eval(e.a) - e.b.v) },
+	syntax.EQL: func(m *machine, e *expr) int32 { return b2i(m.eval(e.a) == e.b.v) },
+	syntax.NEQ: func(m *machine, e *expr) int32 { return b2i(m.eval(e.a) != e.b.v) },
+	syntax.LSS: func(m *machine, e *expr) int32 { return b2i(m.eval(e.a) < e.b.v) },
+	syntax.LEQ: func(m *machine, e *expr) int32 { return b2i(m.eval(e.a) <= e.b.v) },
+	syntax.GTR: func(m *machine, e *expr) int32 { return b2i(m.eval(e.a) > e.b.v) },
+	syntax.GEQ: func(m *machine, e *expr) int32 { return b2i(m.eval(e.a) >= e.b.v) },
+}
+
 // evaluatorOf chooses e's evaluator.
 func evaluatorOf(e *expr) evaluator {
 	switch e.k {
@@ -84,6 +96,9 @@ func evaluatorOf(e *expr) evaluator {
 		}
 		return evNot
 	case eBinary:
+		if f := constRightEvaluators[e.op]; f != nil && e.b.k == eConst {
+			return f
+		}
 		if f := binaryEvaluators[e.op]; f != nil {
 			return f
 		}

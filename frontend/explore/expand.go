@@ -175,12 +175,16 @@ func (e *expander) state() (int, *failure) {
 						next[base+tOps]++
 					}
 					copy(next[base+tLocals:], args)
-					e.add(t, outcome{kind: kCall, method: m.index, value: int32(ai), step: m.callStep}, next, 0)
+					// An idle thread's locals are zero (resetThread)
+					// but for the arguments, in the first slots.
+					clean := ^(uint64(1)<<uint(len(args)) - 1)
+					e.add(t, outcome{kind: kCall, method: m.index, value: int32(ai), step: m.callStep}, next, 0, clean)
 				}
 			}
 			continue
 		}
 		e.m.t, e.m.base = t, base
+		clean := x.p.clean[cur[base+tPC]]
 		for {
 			e.m.mem = e.m.mem[:len(cur)]
 			copy(e.m.mem, cur)
@@ -192,7 +196,7 @@ func (e *expander) state() (int, *failure) {
 				return t, f
 			}
 			if out.kind != kBlocked {
-				e.add(t, out, e.m.mem, e.m.moved)
+				e.add(t, out, e.m.mem, e.m.moved, clean)
 			}
 			if !e.m.nextChoice() {
 				break
@@ -203,10 +207,11 @@ func (e *expander) state() (int, *failure) {
 }
 
 // add canonicalises, encodes and hashes a successor of e.cur by thread t
-// and puts it in the block; moved is the machine's (0 for a call).
-func (e *expander) add(t int, out outcome, next []int32, moved refMoves) {
+// and puts it in the block; moved is the machine's (0 for a call), clean
+// the locals of t known to be zero (see canonicalStep).
+func (e *expander) add(t int, out outcome, next []int32, moved refMoves, clean uint64) {
 	blk := e.blk
-	st := e.c.canonicalStep(e.cur, next, t, moved)
+	st := e.c.canonicalStep(e.cur, next, t, moved, clean)
 	start := int32(len(blk.batch))
 	if cap(blk.batch)-len(blk.batch) < maxEncoding(len(st)) {
 		blk.batch = slices.Grow(blk.batch, maxEncoding(len(st)))

@@ -169,7 +169,10 @@ type program struct {
 	// loop over the set bits. dead[pc]: the method's locals dead at pc,
 	// likewise.
 	refMask, dead []uint64
-	lay           layout
+	// clean[pc]: the locals of the method of pc that are zero after any
+	// step of a thread from pc in a canonical state (see cleanSets).
+	clean []uint64
+	lay   layout
 	// sharedSlots: per shared variable, the slots it takes (elements ×
 	// slots per element).
 	sharedSlots []int32

@@ -553,18 +553,26 @@ func (m *machine) step() outcome {
 			depth--
 			pc++
 		case opAssign:
+			// A local (i = i + 1), the common case, is found without
+			// addr's call, and written without store's if it has no
+			// declared range and holds no reference.
+			l := in.lhs
 			var a int32
-			if in.lhs.k == eLocal { // i = i + 1: without addr's call
-				a = m.base + tLocals + in.lhs.v
+			if l.k == eLocal {
+				a = m.base + tLocals + l.v
 			} else {
-				a = m.addr(in.lhs)
+				a = m.addr(l)
 			}
 			v := in.x.v // a constant (i := 0), without eval's call
 			if in.x.k != eConst {
 				v = m.eval(in.x)
 			}
 			if m.err == nil && a >= 0 {
-				m.store(in.lhs, a, v)
+				if l.k == eLocal && l.rng == nil && !l.ref {
+					m.mem[a] = v
+				} else {
+					m.store(l, a, v)
+				}
 			}
 			pc++
 		case opAssignWord:
