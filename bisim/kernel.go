@@ -41,12 +41,6 @@ type kernel struct {
 // component): τ, label 0, comes first in a state's range, which split
 // relies on to stop early, and the divergence mark last.
 func newKernel(l *lts.LTS, eq Equivalence) *kernel {
-	// The τ-SCC search, and for Strong the refinement, read the input's
-	// transitions state by state in no order: huge pages, as for the
-	// refiner's arrays (newBlockPartition).
-	hugepage.Advise(l.Out)
-	hugepage.Advise(l.Label)
-	hugepage.Advise(l.Dst)
 	if eq == Strong {
 		return &kernel{n: l.NumStates, src: l.Src, lab: l.Label, dst: l.Dst, out: l.Out,
 			numLabels: int32(len(l.Labels)), divLabel: -1}

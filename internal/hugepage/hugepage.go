@@ -31,17 +31,9 @@ const hugePageSize = 2 << 20
 // and changes no contents.
 func Make[T any](n int) []T {
 	s := make([]T, n)
-	Advise(s)
-	return s
-}
-
-// Advise asks the OS to back the huge pages that lie wholly inside s with
-// huge pages, as Make does, for a slice made elsewhere (an LTS that the
-// explorer built by appending, read in random order later). It does nothing
-// to slices shorter than minBytes.
-func Advise[T any](s []T) {
 	var zero T
-	if size := uintptr(len(s)) * unsafe.Sizeof(zero); size >= minBytes {
+	if size := uintptr(n) * unsafe.Sizeof(zero); size >= minBytes {
 		advise(unsafe.Pointer(unsafe.SliceData(s)), size)
 	}
+	return s
 }
