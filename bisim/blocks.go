@@ -3,7 +3,6 @@ package bisim
 import (
 	"slices"
 
-	"github.com/linbis/linbis/internal/hugepage"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -56,14 +55,12 @@ type stateRec struct {
 
 // newBlockPartition returns the partition of k's states into one block;
 // the caller fills perm and where, and inertOut, bottom[0] and the τ index
-// if τ can be inert. The per-state arrays are read at the sources of
-// transitions, in no order, so they ask for huge pages (hugepage.Make): on
-// big LTSs a 4 KiB page per read costs a TLB miss too.
+// if τ can be inert.
 func newBlockPartition(k *kernel) blockPartition {
-	n := int(k.n)
-	p := blockPartition{k: k, block: hugepage.Make[int32](n), perm: hugepage.Make[int32](n),
-		where: hugepage.Make[int32](n), st: hugepage.Make[stateRec](n)}
-	p.addBlock(0, k.n)
+	n := k.n
+	p := blockPartition{k: k, block: make([]int32, n), perm: make([]int32, n), where: make([]int32, n),
+		st: make([]stateRec, n)}
+	p.addBlock(0, n)
 	return p
 }
 

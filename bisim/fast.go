@@ -4,7 +4,6 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/linbis/linbis/internal/hugepage"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -277,7 +276,7 @@ func newRefiner(k *kernel) *refiner { return newRefinerArcs(k, !packable(k)) }
 func newRefinerArcs(k *kernel, wide bool) *refiner {
 	n := k.n
 	r := &refiner{blockPartition: newBlockPartition(k),
-		nSeen: hugepage.Make[uint32](int(n)), nLeft: hugepage.Make[int32](int(n)),
+		nSeen: make([]uint32, n), nLeft: make([]int32, n),
 		byLabel: make([][]int32, k.numLabels), keyByLabel: make([][]uint64, k.numLabels)}
 	r.addFastBlock()
 	for s := int32(0); s < n; s++ {
@@ -331,9 +330,7 @@ func (r *refiner) buildArcs(wide bool) {
 	}
 	bounds := ranges(len(k.dst), n)
 	// Count the arcs into each target in live and its τ-arcs in tauEnd.
-	// into and inArc are read at the states of targets and of closures, in
-	// no order: huge pages, as for the core's arrays (newBlockPartition).
-	r.into = hugepage.Make[inRange](int(n))
+	r.into = make([]inRange, n)
 	forEachRange(bounds, func(_ int, lo, hi int32) {
 		for s := int32(0); s < n; s++ {
 			own := lo <= s && s < hi
@@ -358,9 +355,9 @@ func (r *refiner) buildArcs(wide bool) {
 		x := &r.into[d]
 		x.from, x.tauEnd, x.live, next = next, next, next+x.tauEnd, next+x.live
 	}
-	r.inArc = hugepage.Make[int32](len(k.dst))
+	r.inArc = make([]int32, len(k.dst))
 	if wide {
-		r.inLab = hugepage.Make[int32](len(k.dst))
+		r.inLab = make([]int32, len(k.dst))
 	}
 	forEachRange(bounds, func(_ int, lo, hi int32) {
 		for s := int32(0); s < n; s++ {

@@ -1,7 +1,5 @@
 package bisim
 
-import "github.com/linbis/linbis/internal/hugepage"
-
 // splitByEnabledLabels replaces the refiner's single initial block by the
 // classes of an abstraction of each state's weakly enabled labels: the
 // labels a for which the state reaches an a-transition by τ-steps (τ
@@ -24,7 +22,7 @@ import "github.com/linbis/linbis/internal/hugepage"
 func (r *refiner) splitByEnabledLabels() {
 	k := r.k
 	n := k.n
-	mask := hugepage.Make[uint64](int(n)) // read at τ-targets, in no order
+	mask := make([]uint64, n)
 	r.work += int64(n) + int64(len(k.dst))
 	for s := int32(0); s < n; s++ {
 		m := uint64(0)

@@ -3,7 +3,6 @@ package bisim
 import (
 	"slices"
 
-	"github.com/linbis/linbis/internal/hugepage"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -70,10 +69,8 @@ func newKernel(l *lts.LTS, eq Equivalence) *kernel {
 // point.
 func (k *kernel) gather(l *lts.LTS) {
 	m := len(l.Dst)
-	// The refinement reads states' transitions in no order: huge pages
-	// (see newBlockPartition).
-	k.lab, k.dst = hugepage.Make[int32](m), hugepage.Make[int32](m)
-	k.out = hugepage.Make[int32](int(l.NumStates + 1)) // at most one component per state
+	k.lab, k.dst = make([]int32, m), make([]int32, m)
+	k.out = make([]int32, l.NumStates+1) // at most one component per state
 	w, c := int32(0), 0
 	k.comp, k.n = lts.TauSCCsEach(l, func(members []int32, componentOf func(s int32) int32) {
 		for _, s := range members {

@@ -1,7 +1,5 @@
 package lts
 
-import "github.com/linbis/linbis/internal/hugepage"
-
 // SCCs computes the strongly connected components of the subgraph of l made
 // of the transitions t for which keep(t) holds. It is Tarjan's algorithm
 // (Tarjan 1972) in Pearce's space-efficient form (D. J. Pearce, "A space-
@@ -39,7 +37,7 @@ func sccs(l *LTS, keep func(t int32) bool, done func(members []int32, componentO
 	// component it is last-k for the k-th component completed (last =
 	// n-1), which no active state's number exceeds: an edge into a
 	// completed component never lowers a low-link.
-	rindex := hugepage.Make[int32](int(n)) // read at τ-targets, in no order
+	rindex := make([]int32, n)
 	type frame struct{ state, next, num int32 }
 	var calls []frame   // the depth-first search's call stack
 	var active []int32  // Tarjan's stack: active states not on calls
