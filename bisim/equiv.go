@@ -98,11 +98,19 @@ type Options struct {
 	NameA, NameB string
 	// ReleaseInput lets Minimize and Partition clear the input's
 	// transitions (its Src, Label, Dst, Out and Meta become nil) as soon
-	// as the kernel they refine holds what it needs, and collect them
-	// then (runtime.GC), before the refinement allocates: on a model
+	// as the kernel they refine holds what it needs, so that the
+	// collector can reclaim them while the refinement runs: on a model
 	// checker's LTS they are about a third of the peak. The input keeps
 	// its states, initial state and labels. Compare ignores it.
 	ReleaseInput bool
+	// CollectInput, with ReleaseInput, runs a collection (runtime.GC) as
+	// soon as the input is released, before the refinement allocates, so
+	// that the refiner's arrays take the input's pages instead of fresh
+	// ones: reduce on a 7.6 M-transition file peaks at 211 MB instead of
+	// 273 MB and spends about 0.15 s less CPU. verify leaves it off: with
+	// it, the bisimulation stage of a 45 M-transition LTS took about 2 s
+	// longer (measured, not explained).
+	CollectInput bool
 	// stats, if set, receives a count of the refinement's work (tests and
 	// benchmarks only).
 	stats *refineStats

@@ -31,13 +31,14 @@ func partitionKernel(l *lts.LTS, eq Equivalence, opts *Options) (k *kernel, kblo
 	k = newKernel(l, eq)
 	if opts.ReleaseInput {
 		l.Src, l.Label, l.Dst, l.Out, l.Meta = nil, nil, nil, nil, nil
-		// Collected now, the input's arrays, the biggest garbage of the
-		// run, give their pages to the refiner's, which would otherwise
-		// take fresh ones before the collector's next cycle: on the MGC
-		// file (reduce) peak 273 -> 211 MB and 69 k -> 54 k page faults,
-		// system time -0.1 s. The cycle costs little: the live heap is
-		// the kernel's pointer-free arrays.
-		runtime.GC()
+		if opts.CollectInput {
+			// Collected now, the input's arrays, the biggest garbage of
+			// the run, give their pages to the refiner's, which would
+			// otherwise take fresh ones before the collector's next
+			// cycle. The cycle costs little: the live heap is the
+			// kernel's pointer-free arrays.
+			runtime.GC()
+		}
 	}
 	opts.progress("kernel states", int64(k.n))
 	switch opts.Algorithm {

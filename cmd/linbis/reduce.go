@@ -81,7 +81,7 @@ func runReduce(c *cli.Context) error {
 	states, transitions := l.NumStates, l.NumTransitions()
 	// Only l's sizes are used below, so its transitions can be collected
 	// once the kernel holds them.
-	opts.ReleaseInput = true
+	opts.ReleaseInput, opts.CollectInput = true, true
 	q, reachable, err := bisim.MinimizeReachable(l, eq, opts)
 	if err != nil {
 		return err
