@@ -15,22 +15,29 @@ import (
 // same .aut bytes for every equivalence and algorithm, on random LTSs with
 // unreachable states (the copying path) and on random renumberings of
 // their reachable parts (every state reachable, numbered unlike the
-// breadth-first order, the path that refines the input itself).
+// breadth-first order, the path that refines the input itself), and on
+// the reachable parts themselves (numbered breadth-first, which the path
+// that skips the reachable order checks); the input's collection after
+// its release is asked for on every other seed.
 func TestMinimizeReachableIsMinimizeOfReachable(t *testing.T) {
-	direct := 0
+	direct, breadthFirst := 0, 0
 	for seed := range uint64(400) {
 		l := randomLTS(seed, 14)
 		r, _ := lts.Reachable(l)
 		shuffled := renumbered(r, rand.New(rand.NewPCG(seed, 22)))
-		for _, in := range []*lts.LTS{l, shuffled} {
+		for _, in := range []*lts.LTS{l, shuffled, r} {
 			if r.NumStates == in.NumStates {
 				direct++
+			}
+			if lts.BreadthFirstNumbered(in) {
+				breadthFirst++
 			}
 			for _, eq := range allEquivalences {
 				for _, alg := range []Algorithm{Fast, GJ, GV} {
 					want, _, err := Minimize(r, eq, Options{Algorithm: alg})
 					require.NoError(t, err)
-					got, reachable, err := MinimizeReachable(cloneLTS(in), eq, Options{Algorithm: alg, ReleaseInput: true})
+					opts := Options{Algorithm: alg, ReleaseInput: true, CollectInput: seed%2 == 0}
+					got, reachable, err := MinimizeReachable(cloneLTS(in), eq, opts)
 					require.NoError(t, err)
 					require.Equal(t, r.NumStates, reachable)
 					require.Equal(t, autBytes(t, want), autBytes(t, got), "seed %d, %v, %v", seed, eq, alg)
@@ -38,7 +45,8 @@ func TestMinimizeReachableIsMinimizeOfReachable(t *testing.T) {
 			}
 		}
 	}
-	require.Greater(t, direct, 400, "the inputs without unreachable states")
+	require.Greater(t, direct, 800, "the inputs without unreachable states")
+	require.Greater(t, breadthFirst, 400, "the inputs numbered breadth-first")
 }
 
 // renumbered returns l with its states renumbered by a random permutation.
