@@ -25,6 +25,21 @@ func Quotient(l *lts.LTS, eq Equivalence, opts Options) (*lts.LTS, error) {
 
 // minimize is Minimize, with stateMap nil unless withMap is set.
 func minimize(l *lts.LTS, eq Equivalence, opts Options, withMap bool) (q *lts.LTS, stateMap []int32, err error) {
+	if err := checkEquivalence(eq); err != nil {
+		return nil, nil, err
+	}
+	if a, ok := tryAcyclic(l, eq, &opts); ok {
+		var rename []int32
+		var numClasses int32
+		if withMap {
+			stateMap, rename, numClasses = classesOf(l, identity, a.class, a.classes.count())
+		} else {
+			rename, numClasses = numberBlocks(identity, a.class, a.classes.count(), nil, l.NumStates)
+		}
+		q = a.quotient(l, rename, numClasses)
+		opts.progress("quotient states", int64(q.NumStates))
+		return q, stateMap, nil
+	}
 	k, kblock, numBlocks, err := partitionKernel(l, eq, &opts)
 	if err != nil {
 		return nil, nil, err
@@ -60,6 +75,15 @@ func MinimizeReachable(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, re
 			q, _, err = Minimize(r, eq, opts)
 			return q, r.NumStates, err
 		}
+	}
+	if err := checkEquivalence(eq); err != nil {
+		return nil, 0, err
+	}
+	if a, ok := tryAcyclic(l, eq, &opts); ok {
+		rename, numClasses := numberBlocks(identity, a.class, a.classes.count(), order, l.NumStates)
+		q = a.quotient(l, rename, numClasses)
+		opts.progress("quotient states", int64(q.NumStates))
+		return q, l.NumStates, nil
 	}
 	k, kblock, numBlocks, err := partitionKernel(l, eq, &opts)
 	if err != nil {

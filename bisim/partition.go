@@ -11,6 +11,13 @@ import (
 // 0..numBlocks-1 in order of the smallest state of each class, so that the
 // result does not depend on the algorithm.
 func Partition(l *lts.LTS, eq Equivalence, opts Options) (block []int32, numBlocks int32, err error) {
+	if err := checkEquivalence(eq); err != nil {
+		return nil, 0, err
+	}
+	if a, ok := tryAcyclic(l, eq, &opts); ok {
+		block, _, numBlocks = classesOf(l, identity, a.class, a.classes.count())
+		return block, numBlocks, nil
+	}
 	k, kblock, kn, err := partitionKernel(l, eq, &opts)
 	if err != nil {
 		return nil, 0, err
@@ -22,8 +29,8 @@ func Partition(l *lts.LTS, eq Equivalence, opts Options) (block []int32, numBloc
 // partitionKernel builds the kernel of l and refines it; kblock gives the
 // block of every kernel state.
 func partitionKernel(l *lts.LTS, eq Equivalence, opts *Options) (k *kernel, kblock []int32, numBlocks int32, err error) {
-	if eq < Strong || eq > DivBranching {
-		return nil, nil, 0, fmt.Errorf("unknown equivalence %d", int(eq))
+	if err := checkEquivalence(eq); err != nil {
+		return nil, nil, 0, err
 	}
 	if l.NumStates == 0 {
 		return &kernel{divLabel: -1}, nil, 0, nil
@@ -52,4 +59,12 @@ func partitionKernel(l *lts.LTS, eq Equivalence, opts *Options) (k *kernel, kblo
 		return nil, nil, 0, fmt.Errorf("unknown algorithm %d", int(opts.Algorithm))
 	}
 	return k, kblock, numBlocks, nil
+}
+
+// checkEquivalence returns an error for a value of eq that names none.
+func checkEquivalence(eq Equivalence) error {
+	if eq < Strong || eq > DivBranching {
+		return fmt.Errorf("unknown equivalence %d", int(eq))
+	}
+	return nil
 }

@@ -28,25 +28,58 @@ func SCCs(l *LTS, keep func(t int32) bool) (comp []int32, count int32) {
 // on a model checker's LTS of 100 M transitions saves a function call per
 // transition (about 2 s).
 func sccs(l *LTS, keep func(t int32) bool, done func(members []int32, componentOf func(s int32) int32)) (comp []int32, count int32) {
+	var each func(members []int32, componentOf func(s int32) int32) bool
+	if done != nil {
+		each = func(members []int32, componentOf func(s int32) int32) bool {
+			done(members, componentOf)
+			return true
+		}
+	}
+	comp, count, _ = search(l, sccSearch{keep: keep, done: each})
+	return comp, count
+}
+
+// sccSearch says which transitions a search for components follows and
+// whom it tells.
+type sccSearch struct {
+	// keep selects the transitions followed; nil follows the τ-transitions,
+	// unless all is set.
+	keep func(t int32) bool
+	// all follows every transition, without a call per transition.
+	all bool
+	// onCycle, if not nil, is called with every followed transition found
+	// to close a cycle (its target is on the search's stack, so it reaches
+	// the transition's source); returning true stops the search.
+	onCycle func(t int32) bool
+	// done, if not nil, is called with each component as it is completed
+	// (see sccs); returning false stops the search.
+	done func(members []int32, componentOf func(s int32) int32) bool
+}
+
+// search runs the search that sccs describes; completed is false when
+// onCycle or done stopped it, and comp and count are then meaningless.
+func search(l *LTS, how sccSearch) (comp []int32, count int32, completed bool) {
+	keep, done := how.keep, how.done
 	n := l.NumStates
 	// rindex[s] is 0 while s is unvisited. While s is active (visited,
 	// not yet in a component) it is s's DFS number, lowered to the
 	// smallest number reachable (the low-link); the active states are
 	// always numbered 1..#active in visiting order, because they leave in
 	// reverse visiting order, so numbers are reused. Once s is in a
-	// component it is last-k for the k-th component completed (last =
-	// n-1), which no active state's number exceeds: an edge into a
-	// completed component never lowers a low-link.
+	// component it is last-k for the k-th component completed (last = n),
+	// which every active state's number is below (#active ≤ n-(k+1)): an
+	// edge into a completed component never lowers a low-link, and a
+	// target is active exactly when its rindex is below next.
 	rindex := make([]int32, n)
 	type frame struct{ state, next, num int32 }
 	var calls []frame   // the depth-first search's call stack
 	var active []int32  // Tarjan's stack: active states not on calls
 	var members []int32 // the component completed, for done
 	next := int32(1)    // the DFS number of the next state visited
-	last := n - 1       // the rindex of the next component completed
-	// A completed component's rindex is last-k for the k-th (from 0); its
+	last := n           // the rindex of the next component completed
+	// A completed component's rindex is n-k for the k-th (from 0); its
 	// number will be k.
-	componentOf := func(s int32) int32 { return n - 1 - rindex[s] }
+	componentOf := func(s int32) int32 { return n - rindex[s] }
 	visit := func(s int32) {
 		rindex[s] = next
 		calls = append(calls, frame{s, l.Out[s], next})
@@ -64,21 +97,27 @@ func sccs(l *LTS, keep func(t int32) bool, done func(members []int32, componentO
 			for top.next < l.Out[s+1] {
 				t := top.next
 				top.next++
-				if keep == nil {
-					if l.Label[t] != Tau {
+				if !how.all {
+					if keep == nil {
+						if l.Label[t] != Tau {
+							continue
+						}
+					} else if !keep(t) {
 						continue
 					}
-				} else if !keep(t) {
-					continue
 				}
 				d := l.Dst[t]
-				if rindex[d] == 0 {
+				r := rindex[d]
+				if r == 0 {
 					visit(d)
 					descended = true
 					break
 				}
-				if rindex[d] < rindex[s] {
-					rindex[s] = rindex[d]
+				if r < rindex[s] {
+					rindex[s] = r
+				}
+				if how.onCycle != nil && r < next && how.onCycle(t) {
+					return nil, 0, false
 				}
 			}
 			if descended {
@@ -99,8 +138,8 @@ func sccs(l *LTS, keep func(t int32) bool, done func(members []int32, componentO
 				}
 				rindex[s] = last
 				last--
-				if done != nil {
-					done(members, componentOf)
+				if done != nil && !done(members, componentOf) {
+					return nil, 0, false
 				}
 			} else {
 				active = append(active, s)
@@ -112,11 +151,11 @@ func sccs(l *LTS, keep func(t int32) bool, done func(members []int32, componentO
 			}
 		}
 	}
-	// The k-th component completed (from 0) has rindex n-1-k.
+	// The k-th component completed (from 0) has rindex n-k.
 	for s, r := range rindex {
-		rindex[s] = n - 1 - r
+		rindex[s] = n - r
 	}
-	return rindex, n - 1 - last
+	return rindex, n - last, true
 }
 
 // TauSCCs computes the τ-strongly-connected components of l (see SCCs).
@@ -134,6 +173,21 @@ func TauSCCs(l *LTS) (comp []int32, count int32) {
 // order), whose number the search has just read too.
 func TauSCCsEach(l *LTS, done func(members []int32, componentOf func(s int32) int32)) (comp []int32, count int32) {
 	return sccs(l, nil, done)
+}
+
+// SCCsEachWhile computes the strongly connected components of the whole
+// transition graph of l, every transition followed, numbered as SCCs
+// numbers them, and calls done with each as TauSCCsEach does. It is meant
+// for callers that want a graph whose cycles are all of one kind (bisim's
+// pass over LTSs whose only cycles are τ-cycles) and give up on any other:
+// onCycle, if not nil, is called with every transition found to close a
+// cycle (its target is on the search's stack), and the search stops, with
+// completed false and comp nil, as soon as onCycle returns true or done
+// returns false. onCycle sees some transitions of every cycle, not all of
+// them (a cycle can close through a tree edge); done sees all of a
+// component's.
+func SCCsEachWhile(l *LTS, onCycle func(t int32) bool, done func(members []int32, componentOf func(s int32) int32) bool) (comp []int32, count int32, completed bool) {
+	return search(l, sccSearch{all: true, onCycle: onCycle, done: done})
 }
 
 // DivergentComponents marks the components (as numbered by TauSCCs) that

@@ -1,0 +1,312 @@
+package bisim
+
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/linbis/linbis/lts"
+)
+
+// The classes of an LTS whose only cycles are τ-cycles, in one pass.
+//
+// A model checker's LTS of a most-general client with finitely many
+// operations per thread has no cycle through a visible action: every call
+// and return advances its thread's count of them, and no τ-step changes
+// those counts. Once its τ-SCCs are contracted such an LTS is acyclic, and
+// on an acyclic graph bisimilarity needs no refinement: every class can be
+// found bottom up, after the classes of all successors, in one
+// depth-first search (for strong bisimilarity on well-founded graphs this
+// is the rank idea of Dovier, Piazza and Policriti, "An efficient
+// algorithm for computing bisimulation equivalence", TCS 311, 2004).
+// classifyAcyclic does that search (lts.SCCsEachWhile, every transition
+// followed) and gives up, for the refinement to take over, at the first
+// cycle through a visible action (or through any transition under
+// Strong).
+//
+// The signature of a component X whose successors have classes is the
+// set sig(X) of pairs (a, class of t) over the transitions X --a--> t
+// that leave X, with a divergence flag under DivBranching when X holds a
+// τ-cycle. Every class C keeps the signature of the component that created
+// it. The rules, for X completed by the search:
+//
+//  1. X is branching bisimilar to a class C reached by one of its
+//     τ-steps iff every other pair of sig(X) is in sig(C), and C is
+//     divergent if X is. (If: the τ-step into C is then inert, and X adds
+//     no behaviour; only if: C's signature is what its bottom states do
+//     directly, see quotient, and X reaches them by inert τ-steps.) Only
+//     the τ-target class created last can qualify: if X belongs to C,
+//     every other τ-target class C' of X is in sig(C), so the component
+//     that created C had a τ-step into C', which then already existed.
+//  2. Otherwise no τ-step of X is inert, X's class does everything X does
+//     directly, and two such components are bisimilar iff their
+//     signatures and divergence flags are equal (a state with no inert
+//     step matches every step directly): X's class is looked up by its
+//     signature, or created.
+//
+// Under Strong rule 1 never applies. The classes are those of the
+// refinement; TestAcyclicAgainstRefinement holds the pass to Fast, GJ and
+// the naive oracle on random LTSs with τ-cycles and without visible ones.
+//
+// Cost: one search over every transition, a sort of each component's
+// pairs (a few), and hash lookups in tables of the classes' size, which on
+// a model checker's LTS is a hundredth of the input's. The refinement
+// needs a kernel (a copy of the transitions) and then about ten steps per
+// transition.
+
+// acyclicPass is the state of classifyAcyclic.
+type acyclicPass struct {
+	l  *lts.LTS
+	eq Equivalence
+	// compClass is the class of every component completed, by number.
+	compClass []int32
+	// classes holds every class's signature and divergence flag.
+	classes signatures
+	// pairs is the scratch buffer of the component being classified.
+	pairs []uint64
+	// work counts transitions read and pairs compared (refineStats).
+	work int64
+	// progress is reported every progressEvery components.
+	opts *Options
+}
+
+// progressEvery is how many components the pass completes between two
+// progress reports.
+const progressEvery = 1 << 20
+
+// acyclicClasses is the result of classifyAcyclic: the class of every
+// state and what the quotient is built from.
+type acyclicClasses struct {
+	// class[s] is the class of state s, numbered by creation.
+	class []int32
+	// classes holds the signature of every class: its quotient
+	// transitions, targets numbered by creation, the divergence self-loop
+	// aside.
+	classes signatures
+}
+
+// classifyAcyclic returns the classes of l under eq, or ok false when l
+// has a cycle through a visible action (any cycle, under Strong).
+func classifyAcyclic(l *lts.LTS, eq Equivalence, opts *Options) (res acyclicClasses, ok bool) {
+	p := &acyclicPass{l: l, eq: eq, compClass: make([]int32, l.NumStates), opts: opts}
+	p.classes.init()
+	onCycle := func(t int32) bool { return eq == Strong || l.Label[t] != lts.Tau }
+	comp, _, ok := lts.SCCsEachWhile(l, onCycle, p.component)
+	if !ok {
+		return acyclicClasses{}, false
+	}
+	// comp becomes the class of every state, in place.
+	for s, c := range comp {
+		comp[s] = p.compClass[c]
+	}
+	if opts.stats != nil {
+		*opts.stats = refineStats{work: p.work, states: int64(l.NumStates), transitions: int64(len(l.Dst))}
+	}
+	return acyclicClasses{class: comp, classes: p.classes}, true
+}
+
+// component classifies a component just completed by the search: all its
+// successors are classified. It returns false on a visible step inside
+// the component, a cycle through a visible action.
+func (p *acyclicPass) component(members []int32, componentOf func(s int32) int32) bool {
+	l := p.l
+	x := componentOf(members[0])
+	pairs := p.pairs[:0]
+	cyclic := false // X holds a τ-cycle
+	for _, s := range members {
+		for t := l.Out[s]; t < l.Out[s+1]; t++ {
+			a, c := l.Label[t], componentOf(l.Dst[t])
+			if c == x {
+				if a != lts.Tau || p.eq == Strong {
+					return false
+				}
+				cyclic = true
+				continue
+			}
+			pairs = append(pairs, uint64(a)<<32|uint64(p.compClass[c]))
+		}
+		p.work += int64(l.Out[s+1]-l.Out[s]) + 1
+	}
+	if len(pairs) > 1 {
+		slices.Sort(pairs)
+		pairs = slices.Compact(pairs)
+		p.work += int64(len(pairs))
+	}
+	p.pairs = pairs
+	p.compClass[x] = p.classify(pairs, cyclic && p.eq == DivBranching)
+	if x%progressEvery == progressEvery-1 {
+		p.opts.progress("components classified", int64(x)+1)
+	}
+	return true
+}
+
+// classify returns the class of a component with signature pairs (sorted,
+// without duplicates) and divergence flag div, by the rules above.
+func (p *acyclicPass) classify(pairs []uint64, div bool) int32 {
+	if p.eq != Strong {
+		// The τ pairs come first (lts.Tau is 0), by target class.
+		taus := 0
+		for taus < len(pairs) && pairs[taus]>>32 == uint64(lts.Tau) {
+			taus++
+		}
+		if taus > 0 {
+			cand := int32(uint32(pairs[taus-1]))
+			if (!div || p.classes.divergent[cand]) && p.covers(cand, pairs, taus-1) {
+				return cand
+			}
+		}
+	}
+	return p.classes.intern(pairs, div)
+}
+
+// covers reports whether every pair of pairs but pairs[skip] is in the
+// signature of class c.
+func (p *acyclicPass) covers(c int32, pairs []uint64, skip int) bool {
+	sig := p.classes.of(c)
+	if len(pairs)-1 > len(sig) {
+		return false
+	}
+	for i, x := range pairs {
+		if i == skip {
+			continue
+		}
+		p.work += int64(bits.Len(uint(len(sig))))
+		if _, found := slices.BinarySearch(sig, x); !found {
+			return false
+		}
+	}
+	return true
+}
+
+// signatures is a set of classes, each with a signature (sorted pairs
+// label<<32 | target class) and a divergence flag, found by them in a hash
+// table.
+type signatures struct {
+	// start[c] is where class c's pairs begin in pairs; start has one more
+	// entry than there are classes.
+	start []int
+	// pairs holds the signatures of all classes, one after another.
+	pairs []uint64
+	// divergent[c] is class c's divergence flag.
+	divergent []bool
+	// slots is an open-addressing table of class+1 (0: empty) by the hash
+	// of the signature, at most half full; its size is a power of two.
+	slots []int32
+}
+
+// init makes the set empty.
+func (g *signatures) init() {
+	g.start = []int{0}
+	g.slots = make([]int32, 1024)
+}
+
+// count returns the number of classes.
+func (g *signatures) count() int32 { return int32(len(g.divergent)) }
+
+// of returns the signature of class c.
+func (g *signatures) of(c int32) []uint64 { return g.pairs[g.start[c]:g.start[c+1]] }
+
+// intern returns the class with signature pairs and flag div, created if
+// there is none.
+func (g *signatures) intern(pairs []uint64, div bool) int32 {
+	mask := len(g.slots) - 1
+	for i := signatureHash(pairs, div) & uint64(mask); ; i = (i + 1) & uint64(mask) {
+		c := g.slots[i] - 1
+		if c < 0 {
+			break
+		}
+		if g.divergent[c] == div && slices.Equal(g.of(c), pairs) {
+			return c
+		}
+	}
+	c := g.count()
+	g.pairs = append(g.pairs, pairs...)
+	g.start = append(g.start, len(g.pairs))
+	g.divergent = append(g.divergent, div)
+	if 2*int(c+1) > len(g.slots) {
+		g.slots = make([]int32, 2*len(g.slots))
+		for d := range c {
+			g.insert(d)
+		}
+	}
+	g.insert(c)
+	return c
+}
+
+// insert puts class c, which is not in the table, into it.
+func (g *signatures) insert(c int32) {
+	mask := uint64(len(g.slots) - 1)
+	i := signatureHash(g.of(c), g.divergent[c]) & mask
+	for g.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	g.slots[i] = c + 1
+}
+
+// signatureHash mixes a signature and its flag into 64 bits.
+func signatureHash(pairs []uint64, div bool) uint64 {
+	h := uint64(len(pairs))
+	if div {
+		h ^= 1 << 63
+	}
+	for _, x := range pairs {
+		h = (h ^ x) * 0x9e3779b97f4a7c15
+		h ^= h >> 29
+	}
+	return h * 0xbf58476d1ce4e5b9
+}
+
+// tryAcyclic classifies l in one pass when the default algorithm is asked
+// for and l's only cycles are τ-cycles (classifyAcyclic); ok is false when
+// the refinement must run instead. On success the input is released if
+// opts asks for it: nothing reads its transitions afterwards.
+func tryAcyclic(l *lts.LTS, eq Equivalence, opts *Options) (res acyclicClasses, ok bool) {
+	if opts.Algorithm != Fast || opts.alwaysRefine || l.NumStates == 0 {
+		return acyclicClasses{}, false
+	}
+	if res, ok = classifyAcyclic(l, eq, opts); ok && opts.ReleaseInput {
+		l.Src, l.Label, l.Dst, l.Out, l.Meta = nil, nil, nil, nil, nil
+	}
+	return res, ok
+}
+
+// identity is the kernel of an LTS that is its own kernel, for the
+// numbering helpers (numberBlocks, classesOf), which read kernelState only.
+var identity = &kernel{}
+
+// quotient builds the quotient of l from the classes, renamed by rename
+// (numberBlocks): each class's signature, with a τ self-loop for a
+// divergent class, sorted by label and target — what quotient builds from
+// a kernel.
+func (a *acyclicClasses) quotient(l *lts.LTS, rename []int32, numClasses int32) *lts.LTS {
+	q := &lts.LTS{NumStates: numClasses, Labels: slices.Clone(l.Labels), Out: make([]int32, numClasses+1)}
+	q.Initial = rename[a.class[l.Initial]]
+	byName := make([]int32, numClasses) // class by its new number
+	for c, r := range rename {
+		byName[r] = int32(c)
+	}
+	for r, c := range byName {
+		size := int32(len(a.classes.of(c)))
+		if a.classes.divergent[c] {
+			size++
+		}
+		q.Out[r+1] = q.Out[r] + size
+	}
+	m := q.Out[numClasses]
+	q.Src, q.Label, q.Dst = make([]int32, m), make([]int32, m), make([]int32, m)
+	var keys []uint64
+	for r, c := range byName {
+		keys = keys[:0]
+		for _, x := range a.classes.of(c) {
+			keys = append(keys, x>>32<<32|uint64(rename[uint32(x)]))
+		}
+		if a.classes.divergent[c] {
+			keys = append(keys, uint64(lts.Tau)<<32|uint64(r))
+		}
+		slices.Sort(keys)
+		for i, key := range keys {
+			t := q.Out[r] + int32(i)
+			q.Src[t], q.Label[t], q.Dst[t] = int32(r), int32(key>>32), int32(uint32(key))
+		}
+	}
+	return q
+}
