@@ -53,23 +53,58 @@ import (
 // needs a kernel (a copy of the transitions) and then about ten steps per
 // transition.
 
-// acyclicPass is the state of classifyAcyclic.
+// The search and the classification run on two goroutines: the search
+// hands each completed component's steps, their targets numbered by
+// component, in batches to a classifier that names the target components'
+// classes and classifies, in the same order, so that every successor is
+// classified first. The search's part is what the search has just read,
+// the classifier's the random reads of classes, the sorting and the
+// lookups; on verify's largest LTSs the two halves took about the same
+// time in one goroutine, and the bisimulation stage otherwise leaves a
+// core idle.
+
+// acyclicPass is the state of classifyAcyclic. The search goroutine owns
+// batch and searchWork; the classifier owns the rest until it is done.
 type acyclicPass struct {
 	l  *lts.LTS
 	eq Equivalence
+	// batch is the batch the search is filling.
+	batch *componentBatch
+	// full carries filled batches to the classifier; free brings them back.
+	full, free chan *componentBatch
+	// searchWork counts the transitions the search hands over.
+	searchWork int64
+
 	// compClass is the class of every component completed, by number.
 	compClass []int32
 	// classes holds every class's signature and divergence flag.
 	classes signatures
-	// pairs is the scratch buffer of the component being classified.
-	pairs []uint64
-	// work counts transitions read and pairs compared (refineStats).
+	// work counts pairs sorted and compared (refineStats).
 	work int64
-	// progress is reported every progressEvery components.
 	opts *Options
 }
 
-// progressEvery is how many components the pass completes between two
+// componentBatch holds consecutive components completed by the search.
+type componentBatch struct {
+	// first is the number of the batch's first component; the others
+	// follow in order.
+	first int32
+	// ends[i] is where the steps of the batch's i-th component end in
+	// steps; its cyclic flag (a τ-cycle inside) is the top bit.
+	ends []uint32
+	// steps holds each component's steps out of it, label<<32 | target
+	// component; the classifier overwrites the target with its class.
+	steps []uint64
+}
+
+// batchSteps is the number of steps after which a batch is handed over:
+// a batch of this size stays in the shared cache between the cores.
+const batchSteps = 1 << 14
+
+// cyclicBit marks a component with a τ-cycle in componentBatch.ends.
+const cyclicBit = 1 << 31
+
+// progressEvery is how many components the pass classifies between two
 // progress reports.
 const progressEvery = 1 << 20
 
@@ -87,10 +122,28 @@ type acyclicClasses struct {
 // classifyAcyclic returns the classes of l under eq, or ok false when l
 // has a cycle through a visible action (any cycle, under Strong).
 func classifyAcyclic(l *lts.LTS, eq Equivalence, opts *Options) (res acyclicClasses, ok bool) {
-	p := &acyclicPass{l: l, eq: eq, compClass: make([]int32, l.NumStates), opts: opts}
+	p := &acyclicPass{l: l, eq: eq, compClass: make([]int32, l.NumStates), opts: opts,
+		full: make(chan *componentBatch, 2), free: make(chan *componentBatch, 3)}
 	p.classes.init()
+	for range 3 {
+		p.free <- &componentBatch{}
+	}
+	p.batch = <-p.free
+	classified := make(chan struct{})
+	go func() {
+		for b := range p.full {
+			p.classifyBatch(b)
+			p.free <- b
+		}
+		close(classified)
+	}()
 	onCycle := func(t int32) bool { return eq == Strong || l.Label[t] != lts.Tau }
 	comp, _, ok := lts.SCCsEachWhile(l, onCycle, p.component)
+	if ok {
+		p.full <- p.batch
+	}
+	close(p.full)
+	<-classified
 	if !ok {
 		return acyclicClasses{}, false
 	}
@@ -99,19 +152,21 @@ func classifyAcyclic(l *lts.LTS, eq Equivalence, opts *Options) (res acyclicClas
 		comp[s] = p.compClass[c]
 	}
 	if opts.stats != nil {
-		*opts.stats = refineStats{work: p.work, states: int64(l.NumStates), transitions: int64(len(l.Dst))}
+		*opts.stats = refineStats{work: p.searchWork + p.work, states: int64(l.NumStates), transitions: int64(len(l.Dst))}
 	}
 	return acyclicClasses{class: comp, classes: p.classes}, true
 }
 
-// component classifies a component just completed by the search: all its
-// successors are classified. It returns false on a visible step inside
-// the component, a cycle through a visible action.
+// component records a component just completed by the search in the
+// batch, and hands the batch over when it is full. It returns false on a
+// visible step inside the component: a cycle through a visible action.
 func (p *acyclicPass) component(members []int32, componentOf func(s int32) int32) bool {
-	l := p.l
+	l, b := p.l, p.batch
 	x := componentOf(members[0])
-	pairs := p.pairs[:0]
-	cyclic := false // X holds a τ-cycle
+	if len(b.ends) == 0 {
+		b.first = x
+	}
+	end := uint32(0)
 	for _, s := range members {
 		for t := l.Out[s]; t < l.Out[s+1]; t++ {
 			a, c := l.Label[t], componentOf(l.Dst[t])
@@ -119,24 +174,44 @@ func (p *acyclicPass) component(members []int32, componentOf func(s int32) int32
 				if a != lts.Tau || p.eq == Strong {
 					return false
 				}
-				cyclic = true
+				end = cyclicBit
 				continue
 			}
-			pairs = append(pairs, uint64(a)<<32|uint64(p.compClass[c]))
+			b.steps = append(b.steps, uint64(a)<<32|uint64(c))
 		}
-		p.work += int64(l.Out[s+1]-l.Out[s]) + 1
+		p.searchWork += int64(l.Out[s+1]-l.Out[s]) + 1
 	}
-	if len(pairs) > 1 {
-		slices.Sort(pairs)
-		pairs = slices.Compact(pairs)
-		p.work += int64(len(pairs))
-	}
-	p.pairs = pairs
-	p.compClass[x] = p.classify(pairs, cyclic && p.eq == DivBranching)
-	if x%progressEvery == progressEvery-1 {
-		p.opts.progress("components classified", int64(x)+1)
+	b.ends = append(b.ends, end|uint32(len(b.steps)))
+	if len(b.steps) >= batchSteps {
+		p.full <- b
+		p.batch = <-p.free
+		p.batch.ends, p.batch.steps = p.batch.ends[:0], p.batch.steps[:0]
 	}
 	return true
+}
+
+// classifyBatch classifies the components of b in order: all their
+// successors are classified before them.
+func (p *acyclicPass) classifyBatch(b *componentBatch) {
+	start := uint32(0)
+	for i, e := range b.ends {
+		end := e &^ cyclicBit
+		pairs := b.steps[start:end]
+		start = end
+		for j, st := range pairs {
+			pairs[j] = st>>32<<32 | uint64(p.compClass[uint32(st)])
+		}
+		if len(pairs) > 1 {
+			slices.Sort(pairs)
+			pairs = slices.Compact(pairs)
+			p.work += int64(len(pairs))
+		}
+		x := b.first + int32(i)
+		p.compClass[x] = p.classify(pairs, e&cyclicBit != 0 && p.eq == DivBranching)
+		if x%progressEvery == progressEvery-1 {
+			p.opts.progress("components classified", int64(x)+1)
+		}
+	}
 }
 
 // classify returns the class of a component with signature pairs (sorted,
