@@ -92,8 +92,10 @@ type componentBatch struct {
 	// ends[i] is where the steps of the batch's i-th component end in
 	// steps; its cyclic flag (a τ-cycle inside) is the top bit.
 	ends []uint32
-	// steps holds each component's steps out of it, label<<32 | target
-	// component; the classifier overwrites the target with its class.
+	// steps holds each component's steps out of it, transition<<32 |
+	// target component; the classifier overwrites them with label<<32 |
+	// target class. (Reading the labels is the classifier's: the search
+	// has not read them, and is the slower side.)
 	steps []uint64
 }
 
@@ -169,15 +171,15 @@ func (p *acyclicPass) component(members []int32, componentOf func(s int32) int32
 	end := uint32(0)
 	for _, s := range members {
 		for t := l.Out[s]; t < l.Out[s+1]; t++ {
-			a, c := l.Label[t], componentOf(l.Dst[t])
+			c := componentOf(l.Dst[t])
 			if c == x {
-				if a != lts.Tau || p.eq == Strong {
+				if l.Label[t] != lts.Tau || p.eq == Strong {
 					return false
 				}
 				end = cyclicBit
 				continue
 			}
-			b.steps = append(b.steps, uint64(a)<<32|uint64(c))
+			b.steps = append(b.steps, uint64(t)<<32|uint64(c))
 		}
 		p.searchWork += int64(l.Out[s+1]-l.Out[s]) + 1
 	}
@@ -199,7 +201,7 @@ func (p *acyclicPass) classifyBatch(b *componentBatch) {
 		pairs := b.steps[start:end]
 		start = end
 		for j, st := range pairs {
-			pairs[j] = st>>32<<32 | uint64(p.compClass[uint32(st)])
+			pairs[j] = uint64(p.l.Label[st>>32])<<32 | uint64(p.compClass[uint32(st)])
 		}
 		if len(pairs) > 1 {
 			slices.Sort(pairs)

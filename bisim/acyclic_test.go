@@ -54,7 +54,8 @@ func hasOtherCycle(l *lts.LTS, eq Equivalence) bool {
 // TestAcyclicAgainstRefinement holds the one-pass classification to the
 // naive oracle on thousands of small layered LTSs, and to Fast's
 // refinement and GJ on larger ones: the same partition, the same quotient
-// byte for byte, the same state map, for every equivalence.
+// byte for byte, the same state map, the same comparison of two initial
+// states, for every equivalence.
 func TestAcyclicAgainstRefinement(t *testing.T) {
 	seeds := 4000
 	if testing.Short() {
@@ -95,6 +96,14 @@ func TestAcyclicAgainstRefinement(t *testing.T) {
 			require.Equal(t, rq, q, what)
 			require.Equal(t, rMap, stateMap, what)
 			require.Equal(t, block, stateMap, what)
+			other := from(l, int32(seed)%l.NumStates)
+			cmp, err := Compare(l, other, eq, Options{})
+			require.NoError(t, err)
+			rcmp, err := Compare(l, other, eq, Options{alwaysRefine: true})
+			require.NoError(t, err)
+			require.Equal(t, rcmp.Equivalent, cmp.Equivalent, what)
+			require.Equal(t, rcmp.Classes, cmp.Classes, what)
+			require.Equal(t, block[l.Initial] == block[other.Initial], cmp.Equivalent, what)
 			qr, nr, err := MinimizeReachable(l, eq, Options{})
 			require.NoError(t, err)
 			rqr, rnr, err := MinimizeReachable(l, eq, Options{alwaysRefine: true})
