@@ -25,7 +25,10 @@ import (
 // caches, they show the algorithm's growth alone. BenchmarkLinearPass
 // measures what the memory hierarchy alone does to the time per
 // transition on the same random family. kernel-trans is the kernel's m,
-// so that work/trans × kernel-trans is the whole work.
+// so that work/trans × kernel-trans is the whole work. Fast on an input
+// whose only cycles are τ-cycles (mgc, labelchain) is the one-pass
+// classification (acyclic.go): it builds no kernel, and its figures are
+// per input transition; fast-refine is Fast's refinement there.
 
 // benchRandom makes a seeded random LTS with n states and 4n transitions,
 // half of them τ, over four visible labels.

@@ -25,7 +25,10 @@ type Comparison struct {
 // holds in one initial state and not in the other: the shortest trace one
 // side lacks when their traces differ, else a formula read off the
 // refinement's history; the formula is model-checked on both LTSs before it
-// is returned (formula_build.go, formula_compare.go).
+// is returned (formula_build.go, formula_compare.go). With Fast, a union
+// whose only cycles are τ-cycles is classified in one pass first
+// (acyclic.go), and the refinement runs only when the initial states
+// differ, for the evidence.
 func Compare(a, b *lts.LTS, eq Equivalence, opts Options) (*Comparison, error) {
 	if a.NumStates == 0 || b.NumStates == 0 {
 		return nil, fmt.Errorf("cannot compare an LTS without states")

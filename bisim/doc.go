@@ -18,7 +18,15 @@
 // kernel (Algorithm): Fast, the worklist refinement used by default
 // (fast.go); GJ, the O(m log n) constellation refinement after Groote,
 // Jansen, Keiren and Wijs and Groote and Jansen (gj.go); and GV, the
-// Groote–Vaandrager reference (gv.go). All three find the same partition;
-// their design comments say what each costs, and README.md which to use
-// when.
+// Groote–Vaandrager reference (gv.go).
+//
+// Beside them, when Fast is asked for and the LTS's only cycles are
+// τ-cycles (any cycle, under Strong), as in every LTS of a most general
+// client with finitely many operations per thread, the classes are found
+// without a kernel or a refinement: bottom up, in one depth-first search
+// over every transition (acyclic.go). At the first cycle through a visible
+// action the pass gives up and Fast refines; GJ and GV always refine.
+//
+// The pass and the three algorithms find the same partition; their design
+// comments say what each costs, and README.md which to use when.
 package bisim

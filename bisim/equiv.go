@@ -57,11 +57,14 @@ func nameOf[T ~int](names []string, v T, typ string) string {
 	return fmt.Sprintf("%s(%d)", typ, int(v))
 }
 
-// Algorithm selects the partition-refinement algorithm.
+// Algorithm selects the partition-refinement algorithm (and, with Fast,
+// the one-pass classification of an LTS whose only cycles are τ-cycles).
 type Algorithm int
 
 const (
-	// Fast is the worklist refinement of fast.go, the default.
+	// Fast is the default: an LTS whose only cycles are τ-cycles (any
+	// cycle, under Strong) is classified in one pass (acyclic.go), any
+	// other by the worklist refinement of fast.go.
 	Fast Algorithm = iota
 	// GV is the Groote–Vaandrager reference algorithm of gv.go, O(m·n).
 	GV
@@ -83,7 +86,8 @@ func (a Algorithm) String() string { return nameOf(algorithmNames[:], a, "Algori
 
 // Options tune Partition, Minimize and Compare.
 type Options struct {
-	// Algorithm chooses the refinement algorithm; the zero value is Fast.
+	// Algorithm chooses the refinement algorithm; the zero value is Fast,
+	// which first tries the one-pass classification.
 	Algorithm Algorithm
 	// Progress, if not nil, is called now and then with a stage name and a
 	// count (blocks found, pairs explored).
@@ -98,10 +102,11 @@ type Options struct {
 	NameA, NameB string
 	// ReleaseInput lets Minimize and Partition clear the input's
 	// transitions (its Src, Label, Dst, Out and Meta become nil) as soon
-	// as the kernel they refine holds what it needs, so that the
-	// collector can reclaim them while the refinement runs: on a model
-	// checker's LTS they are about a third of the peak. The input keeps
-	// its states, initial state and labels. Compare ignores it.
+	// as the kernel they refine holds what it needs, or the one-pass
+	// classification (acyclic.go) is done, so that the collector can
+	// reclaim them while the refinement runs: on a model checker's LTS
+	// they are about a third of the peak. The input keeps its states,
+	// initial state and labels. Compare ignores it.
 	ReleaseInput bool
 	// CollectInput, with ReleaseInput, runs a collection (runtime.GC) as
 	// soon as the input is released, before the refinement allocates, so
@@ -109,7 +114,8 @@ type Options struct {
 	// ones: reduce on a 7.6 M-transition file peaks at 211 MB instead of
 	// 273 MB and spends about 0.15 s less CPU. verify leaves it off: with
 	// it, the bisimulation stage of a 45 M-transition LTS took about 2 s
-	// longer (measured, not explained).
+	// longer (measured, not explained). After the one-pass classification
+	// there is no refinement to make room for, and no collection.
 	CollectInput bool
 	// alwaysRefine makes Fast refine even an LTS whose only cycles are
 	// τ-cycles, which it otherwise classifies in one pass (acyclic.go):

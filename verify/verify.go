@@ -57,7 +57,10 @@ type Options struct {
 	// MaxPairs bounds the refinement's product pairs (0: refine's default).
 	MaxPairs int
 	// Algorithm chooses the bisimulation algorithm: bisim.Fast (the
-	// default), bisim.GJ (O(m log n)) or bisim.GV (the reference).
+	// default; it classifies an LTS whose only cycles are τ-cycles, as
+	// every LTS with finitely many operations per thread is, in one pass,
+	// and refines any other), bisim.GJ (O(m log n)) or bisim.GV (the
+	// reference); the two always refine.
 	Algorithm bisim.Algorithm
 	// LinPoints checks refinement over the lin(...) events only (Liu et
 	// al. Thm 2); the model must mark its linearization points with `lin`.
@@ -72,8 +75,10 @@ type Options struct {
 	// Progress, if set, receives a stage name and a count now and then.
 	Progress func(stage string, count int64)
 	// ReleaseImpl lets the bisimulation stage release the implementation
-	// LTS's transitions once the minimisation's kernel holds them (a third
-	// of the stage's peak on a model checker's LTS; bisim.ReleaseInput).
+	// LTS's transitions once the minimisation no longer reads them: after
+	// the one-pass classification, or once the refinement's kernel holds
+	// them (a third of the stage's peak on a model checker's LTS;
+	// bisim.ReleaseInput).
 	// Outcome.Impl is then nil, unless the stage had to explore the
 	// implementation again for a counterexample (the explorer is
 	// deterministic, so the LTS is the same). For callers that do not read
@@ -171,8 +176,9 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 			iopts.ReleaseInput = release
 			// The specification is minimised beside the implementation, on
 			// its own goroutine: it is much smaller, and the implementation's
-			// refinement leaves a core idle. It reports no progress, so that
-			// the two do not interleave on stderr.
+			// refinement leaves a core idle (the one-pass classification
+			// uses two goroutines of its own). It reports no progress, so
+			// that the two do not interleave on stderr.
 			specDone := make(chan error, 1)
 			go func() {
 				sopts := bopts

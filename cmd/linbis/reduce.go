@@ -25,7 +25,7 @@ var (
 	bisimEquivFlag = &cli.StringFlag{Name: "equiv", Aliases: []string{"equivalence", "e"}, Value: "divbranching",
 		Usage: "equivalence: strong, branching or divbranching (or mCRL2's names: bisim, branching-bisim, dpbranching-bisim)"}
 	bisimAlgorithmFlag = &cli.StringFlag{Name: "algorithm", Value: "fast",
-		Usage: "partition refinement: fast (default; worklist, fastest measured, O(m·n) worst case), gj (O(m log n) constellations after Groote–Jansen; up to 2× slower under branching, more under strong, see bisim/README.md) or gv (Groote–Vaandrager reference, O(m·n))"}
+		Usage: "bisimulation algorithm: fast (default; an LTS whose only cycles are τ-cycles in one pass, any other by worklist refinement, fastest measured, O(m·n) worst case), gj (O(m log n) constellations after Groote–Jansen, always refines; up to 2× slower than fast's refinement under branching, more under strong, see bisim/README.md) or gv (Groote–Vaandrager reference, O(m·n))"}
 )
 
 // bisimOptions reads --equiv and --algorithm and sets up progress on stderr.
