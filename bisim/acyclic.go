@@ -211,7 +211,7 @@ func (p *acyclicPass) classifyBatch(b *componentBatch) {
 		x := b.first + int32(i)
 		p.compClass[x] = p.classify(pairs, e&cyclicBit != 0 && p.eq == DivBranching)
 		if x%progressEvery == progressEvery-1 {
-			p.opts.progress("components classified", int64(x)+1)
+			p.opts.progress("classify", int64(x)+1)
 		}
 	}
 }

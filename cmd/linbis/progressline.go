@@ -11,6 +11,7 @@ import "github.com/linbis/linbis/internal/meter"
 // the unit it counts.
 var stageWords = map[string]struct{ what, unit string }{
 	"kernel states":    {"bisimulation: reading the LTS", "states"},
+	"classify":         {"bisimulation: classifying bottom up", "components"},
 	"refine":           {"bisimulation: splitting classes", "classes"},
 	"refine (gv)":      {"bisimulation (gv): splitting classes", "classes"},
 	"quotient states":  {"bisimulation: building the quotient", "states"},

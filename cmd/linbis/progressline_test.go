@@ -22,10 +22,12 @@ func TestProgressLineWords(t *testing.T) {
 	line.stage("kernel states", 825)
 	line.stage("refine", 825)
 	line.stage("refinement pairs", 7)
+	line.stage("classify", 1<<20)
 	out := buf.String()
 	assert.Contains(t, out, "bisimulation: reading the LTS: 825 states")
 	assert.Contains(t, out, "bisimulation: splitting classes: 825 classes")
 	assert.Contains(t, out, "trace refinement: 7 pairs")
+	assert.Contains(t, out, "bisimulation: classifying bottom up: 1048576 components")
 	assert.NotContains(t, out, "kernel states")
 	assert.NotContains(t, out, "refine:")
 	for stage, w := range stageWords {
