@@ -54,18 +54,19 @@ import (
 // transition.
 
 // The search and the classification run on two goroutines: the search
-// hands each completed component's steps, their targets numbered by
-// component, in batches to a classifier that names the target components'
-// classes and classifies, in the same order, so that every successor is
-// classified first. The search's part is what the search has just read,
-// the classifier's the random reads of classes, the sorting and the
-// lookups; on verify's largest LTSs the two halves took about the same
-// time in one goroutine, and the bisimulation stage otherwise leaves a
-// core idle.
+// hands each completed component's steps (transition numbers, targets
+// numbered by component) in batches to a classifier that reads their
+// labels, names the target components' classes and classifies, in the
+// same order, so that every successor is classified first. The search's
+// part is what it has just read; the classifier's the labels, the random
+// reads of classes, the sorting and the lookups. In one goroutine the two
+// halves took about the same time on verify's largest LTSs, and the
+// bisimulation stage otherwise leaves a core idle.
 
 // acyclicPass is the state of classifyAcyclic. The search goroutine owns
 // batch and searchWork; the classifier owns the rest until it is done.
 type acyclicPass struct {
+	// l is the LTS classified and eq the equivalence.
 	l  *lts.LTS
 	eq Equivalence
 	// batch is the batch the search is filling.
@@ -81,6 +82,7 @@ type acyclicPass struct {
 	classes signatures
 	// work counts pairs sorted and compared (refineStats).
 	work int64
+	// opts receives the progress reports.
 	opts *Options
 }
 
