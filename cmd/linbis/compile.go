@@ -39,6 +39,14 @@ func runCompile(c *cli.Context) error {
 	if c.Bool("list") {
 		return listModels(c)
 	}
+	// A bad output name is said before the exploration, not after it.
+	for _, out := range []string{c.String("output"), c.String("spec-out")} {
+		if out != "" {
+			if _, err := outputFormat(c, out); err != nil {
+				return err
+			}
+		}
+	}
 	m, err := loadModel(c)
 	if err != nil {
 		return err

@@ -66,6 +66,13 @@ func runReduce(c *cli.Context) error {
 	if c.String("output") == "" {
 		return fmt.Errorf("reduce needs an output file: -o OUT.aut")
 	}
+	// Said before the input is read and reduced, not after.
+	if _, err := outputFormat(c, c.String("output")); err != nil {
+		return err
+	}
+	if c.Bool("json") && c.String("output") == "-" {
+		return fmt.Errorf("--json and -o - both want standard output")
+	}
 	eq, opts, m, err := bisimOptions(c)
 	if err != nil {
 		return err
@@ -91,9 +98,6 @@ func runReduce(c *cli.Context) error {
 		return err
 	}
 	if c.Bool("json") {
-		if c.String("output") == "-" {
-			return fmt.Errorf("--json and -o - both want standard output")
-		}
 		return writeJSON(c, reduceReport{Input: args[0], Output: c.String("output"), Equivalence: eq.String(),
 			States: states, ReachableStates: reachable, Transitions: transitions,
 			QuotientStates: q.NumStates, QuotientTransitions: q.NumTransitions()})

@@ -151,3 +151,24 @@ func TestCompletion(t *testing.T) {
 	assert.Contains(t, complete("linbis", "verify", "tre"), "treiber")
 	assert.Contains(t, complete("linbis", "-q", "compile", "ms"), "ms-queue")
 }
+
+// A bad output name is reported before any work: compile does not explore
+// (the state limit would stop it first, exit 3), reduce does not read its
+// input (a damaged one would be reported instead).
+func TestOutputNameCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	noExt := filepath.Join(dir, "lts")
+	for _, flag := range []string{"-o", "--spec-out"} {
+		code, _, errOut := linbis("compile", "treiber", "--max-states", "1", flag, noExt, "-q")
+		assert.Equal(t, 2, code, errOut)
+		assert.Contains(t, errOut, "unknown LTS format: expected a .aut or .dot file name")
+	}
+	damaged := filepath.Join(dir, "damaged.aut")
+	require.NoError(t, os.WriteFile(damaged, []byte("des (0, 1, 2)\n(0, \"a\""), 0o644))
+	code, _, errOut := linbis("reduce", damaged, "-o", noExt, "-q")
+	assert.Equal(t, 2, code, errOut)
+	assert.Contains(t, errOut, "unknown LTS format: expected a .aut or .dot file name")
+	code, _, errOut = linbis("reduce", damaged, "-o", "-", "--json", "-q")
+	assert.Equal(t, 2, code, errOut)
+	assert.Contains(t, errOut, "--json and -o - both want standard output")
+}
