@@ -448,3 +448,62 @@ func TestStatsAgainstReference(t *testing.T) {
 		require.Equal(t, referenceStats(l), ComputeStats(l), "LTS %d", i)
 	}
 }
+
+// TestSCCsEachWhile checks the search over every transition: completed, it
+// numbers as SCCs with every transition kept and reports each component
+// once, in order, with componentOf right for every member's target; it
+// reports to onCycle exactly transitions that lie on a cycle (both ends in
+// one component), at least one of every component that has a cycle; and
+// it stops, with completed false, where onCycle or done asks.
+func TestSCCsEachWhile(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 7))
+	all := func(int32) bool { return true }
+	for i := 0; i < 3000; i++ {
+		l := randomLTS(rng, 1+rng.IntN(40), rng.IntN(90), 1+rng.IntN(3))
+		want, wantCount := SCCs(l, all)
+		cyclic := make([]bool, wantCount) // components with an edge inside
+		for tr := range l.Dst {
+			if want[l.Src[tr]] == want[l.Dst[tr]] {
+				cyclic[want[l.Src[tr]]] = true
+			}
+		}
+		seen := make([]bool, wantCount)
+		next := int32(0)
+		got, gotCount, completed := SCCsEachWhile(l,
+			func(tr int32) bool {
+				c := want[l.Src[tr]]
+				require.Equal(t, c, want[l.Dst[tr]], "LTS %d: transition %d is on no cycle", i, tr)
+				seen[c] = true
+				return false
+			},
+			func(members []int32, componentOf func(int32) int32) bool {
+				for _, s := range members {
+					require.Equal(t, next, want[s], "LTS %d, member %d", i, s)
+					require.Equal(t, want[s], componentOf(s), "LTS %d, member %d", i, s)
+					for tr := l.Out[s]; tr < l.Out[s+1]; tr++ {
+						require.Equal(t, want[l.Dst[tr]], componentOf(l.Dst[tr]), "LTS %d, target of %d", i, tr)
+					}
+				}
+				next++
+				return true
+			})
+		require.True(t, completed, "LTS %d", i)
+		require.Equal(t, want, got, "LTS %d", i)
+		require.Equal(t, wantCount, gotCount, "LTS %d", i)
+		require.Equal(t, wantCount, next, "LTS %d", i)
+		require.Equal(t, cyclic, seen, "LTS %d: a cycle whose transitions onCycle never saw", i)
+
+		// Stopped by done at a random component, or by onCycle at the first
+		// transition on a cycle.
+		stopAt, calls := rng.Int32N(wantCount), int32(0)
+		got, _, completed = SCCsEachWhile(l, nil, func([]int32, func(int32) int32) bool {
+			calls++
+			return calls <= stopAt
+		})
+		require.False(t, completed, "LTS %d", i)
+		require.Nil(t, got)
+		require.Equal(t, stopAt+1, calls, "LTS %d", i)
+		_, _, completed = SCCsEachWhile(l, func(int32) bool { return true }, nil)
+		require.Equal(t, !slices.Contains(cyclic, true), completed, "LTS %d", i)
+	}
+}
