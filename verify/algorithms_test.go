@@ -1,0 +1,43 @@
+package verify
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/bisim"
+	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/lts"
+)
+
+// TestBundledQuotientsAgreeAcrossAlgorithms minimises the implementation
+// and the specification of every bundled model, at its own bounds, with
+// the default algorithm — which classifies an LTS whose only cycles are
+// τ-cycles in one pass, and refines any other — and with GJ, which always
+// refines: the quotients must be the same, byte for byte, under every
+// equivalence. (A model too big for a unit test at its bounds is skipped:
+// the state limit stops it.)
+func TestBundledQuotientsAgreeAcrossAlgorithms(t *testing.T) {
+	for _, name := range frontend.Examples() {
+		t.Run(name, func(t *testing.T) {
+			src, err := frontend.Example(name)
+			require.NoError(t, err)
+			m, err := frontend.Parse(name+".lin", src)
+			require.NoError(t, err)
+			impl, spec, err := frontend.Compile(m, m.DefaultBounds(), frontend.Options{MaxStates: 200_000})
+			if frontend.IsStateLimit(err) {
+				t.Skip("larger than a unit test's bound at its own bounds")
+			}
+			require.NoError(t, err)
+			for _, eq := range []bisim.Equivalence{bisim.Strong, bisim.Branching, bisim.DivBranching} {
+				for what, l := range map[string]*lts.LTS{"implementation": impl, "specification": spec} {
+					fast, err := bisim.Quotient(l, eq, bisim.Options{})
+					require.NoError(t, err)
+					gj, err := bisim.Quotient(l, eq, bisim.Options{Algorithm: bisim.GJ})
+					require.NoError(t, err)
+					require.Equal(t, gj, fast, "%s, %v", what, eq)
+				}
+			}
+		})
+	}
+}
