@@ -1,12 +1,15 @@
 package verify
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/bisim"
 	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/internal/randmodel"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -29,15 +32,45 @@ func TestBundledQuotientsAgreeAcrossAlgorithms(t *testing.T) {
 				t.Skip("larger than a unit test's bound at its own bounds")
 			}
 			require.NoError(t, err)
-			for _, eq := range []bisim.Equivalence{bisim.Strong, bisim.Branching, bisim.DivBranching} {
-				for what, l := range map[string]*lts.LTS{"implementation": impl, "specification": spec} {
-					fast, err := bisim.Quotient(l, eq, bisim.Options{})
-					require.NoError(t, err)
-					gj, err := bisim.Quotient(l, eq, bisim.Options{Algorithm: bisim.GJ})
-					require.NoError(t, err)
-					require.Equal(t, gj, fast, "%s, %v", what, eq)
-				}
-			}
+			requireSameQuotients(t, name, impl, spec)
 		})
+	}
+}
+
+// TestRandomProgramQuotientsAgreeAcrossAlgorithms is the same on the
+// LTSs of random programs (internal/randmodel).
+func TestRandomProgramQuotientsAgreeAcrossAlgorithms(t *testing.T) {
+	seeds := 250
+	if testing.Short() {
+		seeds = 50
+	}
+	compared := 0
+	for seed := range seeds {
+		p := randmodel.GenerateProgram(rand.New(rand.NewPCG(uint64(seed), 22)), randmodel.Config{})
+		name := fmt.Sprintf("seed%d.lin", seed)
+		m, err := frontend.Parse(name, []byte(p.Source))
+		require.NoError(t, err, name)
+		impl, spec, err := frontend.Compile(m, m.DefaultBounds(), frontend.Options{MaxStates: 50_000})
+		if err != nil {
+			continue // a model error or the state limit: no LTS to minimise
+		}
+		requireSameQuotients(t, name, impl, spec)
+		compared++
+	}
+	require.Greater(t, compared, seeds/2, "most random programs should compile")
+}
+
+// requireSameQuotients requires the default algorithm and GJ to give the
+// same quotients of impl and spec under every equivalence.
+func requireSameQuotients(t *testing.T, what string, impl, spec *lts.LTS) {
+	t.Helper()
+	for _, eq := range []bisim.Equivalence{bisim.Strong, bisim.Branching, bisim.DivBranching} {
+		for side, l := range map[string]*lts.LTS{"implementation": impl, "specification": spec} {
+			fast, err := bisim.Quotient(l, eq, bisim.Options{})
+			require.NoError(t, err)
+			gj, err := bisim.Quotient(l, eq, bisim.Options{Algorithm: bisim.GJ})
+			require.NoError(t, err)
+			require.Equal(t, gj, fast, "%s: %s, %v", what, side, eq)
+		}
 	}
 }
