@@ -343,7 +343,7 @@ func tryAcyclic(l *lts.LTS, eq Equivalence, opts *Options) (res acyclicClasses, 
 		return acyclicClasses{}, false
 	}
 	if res, ok = classifyAcyclic(l, eq, opts); ok && opts.ReleaseInput {
-		l.Src, l.Label, l.Dst, l.Out, l.Meta = nil, nil, nil, nil, nil
+		releaseTransitions(l)
 	}
 	return res, ok
 }

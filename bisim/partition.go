@@ -37,7 +37,7 @@ func partitionKernel(l *lts.LTS, eq Equivalence, opts *Options) (k *kernel, kblo
 	}
 	k = newKernel(l, eq)
 	if opts.ReleaseInput {
-		l.Src, l.Label, l.Dst, l.Out, l.Meta = nil, nil, nil, nil, nil
+		releaseTransitions(l)
 		if opts.CollectInput {
 			// Collected now, the input's arrays, the biggest garbage of
 			// the run, give their pages to the refiner's, which would
@@ -67,4 +67,10 @@ func checkEquivalence(eq Equivalence) error {
 		return fmt.Errorf("unknown equivalence %d", int(eq))
 	}
 	return nil
+}
+
+// releaseTransitions clears what Options.ReleaseInput lets go of: the
+// transitions of l and their metadata; its states and labels stay.
+func releaseTransitions(l *lts.LTS) {
+	l.Src, l.Label, l.Dst, l.Out, l.Meta = nil, nil, nil, nil, nil
 }
