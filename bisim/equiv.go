@@ -22,20 +22,8 @@ const (
 
 var equivalenceNames = [...]string{Strong: "strong", Branching: "branching", DivBranching: "divbranching"}
 
-// mcrl2EquivalenceNames are mCRL2's names (ltscompare, ltsconvert -e) of
-// the same equivalences, accepted as aliases.
-var mcrl2EquivalenceNames = map[string]Equivalence{"bisim": Strong, "branching-bisim": Branching, "dpbranching-bisim": DivBranching}
-
-// ParseEquivalence parses "strong", "branching" or "divbranching", or
-// mCRL2's names for them: "bisim", "branching-bisim", "dpbranching-bisim".
-func ParseEquivalence(s string) (Equivalence, error) {
-	if e, ok := mcrl2EquivalenceNames[s]; ok {
-		return e, nil
-	}
-	return parseName[Equivalence](equivalenceNames[:], s, "equivalence")
-}
-
-// String returns the name accepted by ParseEquivalence.
+// String returns the equivalence's name, which package relation parses
+// (with mCRL2's names for it).
 func (e Equivalence) String() string { return nameOf(equivalenceNames[:], e, "Equivalence") }
 
 // parseName returns the index of s in names, as a T.

@@ -49,20 +49,13 @@ func TestAlgorithmsAgreeWithOracle(t *testing.T) {
 	}
 }
 
-func TestParseNames(t *testing.T) {
-	for _, eq := range allEquivalences {
-		got, err := ParseEquivalence(eq.String())
-		require.NoError(t, err)
-		assert.Equal(t, eq, got)
-	}
+func TestParseAlgorithmNames(t *testing.T) {
 	for _, a := range []Algorithm{Fast, GV, GJ} {
 		got, err := ParseAlgorithm(a.String())
 		require.NoError(t, err)
 		assert.Equal(t, a, got)
 	}
-	_, err := ParseEquivalence("weak")
-	assert.ErrorContains(t, err, "expected strong, branching or divbranching")
-	_, err = ParseAlgorithm("fastest")
+	_, err := ParseAlgorithm("fastest")
 	assert.Error(t, err)
 }
 

@@ -149,6 +149,10 @@ func TestBisimVerbErrors(t *testing.T) {
 		{"no output", []string{"reduce", in}, "needs an output file"},
 		{"bad equiv", []string{"reduce", in, "-o", filepath.Join(dir, "o.aut"), "--equiv", "weak"}, "unknown equivalence"},
 		{"bad algorithm", []string{"compare", in, in, "--algorithm", "quick"}, "unknown algorithm"},
+		// compare accepts five relations and says so (issue 37 item 15).
+		{"unknown relation", []string{"compare", in, in, "-e", "weak-bisim"}, "expected strong, branching, divbranching (mCRL2's bisim, branching-bisim, dpbranching-bisim), trace or weak-trace\n"},
+		{"trace quotient", []string{"reduce", in, "-o", filepath.Join(dir, "o.aut"), "-e", "weak-trace"}, `equivalence "weak-trace" (weak-trace) is not one of strong, branching or divbranching`},
+		{"bisim preorder", []string{"compare", in, in, "-p", "strong"}, `--preorder "strong": expected trace or weak-trace`},
 		{"one file", []string{"compare", in}, "compare needs 2 arguments (A.aut B.aut), got 1: "},
 		{"missing file", []string{"compare", in, filepath.Join(dir, "nope.aut")}, "nope.aut"},
 		{"unknown flag", []string{"reduce", in, "--bogus"}, "linbis: reduce: unknown flag --bogus; see linbis reduce --help\n"},

@@ -2,14 +2,13 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/linbis/linbis/bisim"
-	"github.com/linbis/linbis/internal/files"
+	"github.com/linbis/linbis/internal/meter"
 	"github.com/linbis/linbis/lts"
+	"github.com/linbis/linbis/relation"
 )
 
 var compareCmd = &cli.Command{
@@ -32,7 +31,7 @@ var compareCmd = &cli.Command{
 
 var (
 	compareEquivFlag = &cli.StringFlag{Name: "equiv", Aliases: []string{"equivalence", "e"}, Value: "divbranching",
-		Usage: "equivalence: strong, branching, divbranching (mCRL2's bisim, branching-bisim, dpbranching-bisim), trace or weak-trace"}
+		Usage: "equivalence: " + relation.Names(relation.All())}
 	preorderFlag = &cli.StringFlag{Name: "preorder", Aliases: []string{"p"},
 		Usage: "instead of an equivalence, decide whether A's traces are included in B's: `trace` or weak-trace (as mCRL2's ltscompare -p)"}
 )
@@ -45,89 +44,56 @@ func runCompare(c *cli.Context) error {
 	if err := atLeastOne(c, "max-pairs"); err != nil {
 		return err
 	}
-	relation, preorder := c.String("equiv"), false
-	if c.IsSet("preorder") {
+	opts := relation.Options{NameA: args[0], NameB: args[1], Preorder: c.IsSet("preorder")}
+	var r relation.Relation
+	if opts.Preorder {
 		if c.IsSet("equiv") {
 			return fmt.Errorf("give --equiv or --preorder, not both")
 		}
-		relation, preorder = c.String("preorder"), true
-		if !traceRelations[relation] {
-			return fmt.Errorf("--preorder %q: expected trace or weak-trace", relation)
+		name := c.String("preorder")
+		if r, err = relation.ParseOneOf(name, relation.Preorders()); err != nil {
+			return fmt.Errorf("--preorder %q: expected %s", name, relation.Names(relation.Preorders()))
 		}
-	}
-	if traceRelations[relation] {
-		var ls [2]*lts.LTS
-		for i, name := range args {
-			if ls[i], err = readInput(c, name); err != nil {
-				return err
-			}
-		}
-		return runTraceCompare(c, args, ls, relation, preorder)
-	}
-	eq, opts, m, err := bisimOptions(c)
-	if err != nil {
+	} else if r, err = relation.Parse(c.String("equiv")); err != nil {
 		return err
 	}
-	defer m.Done()
+	if c.IsSet("max-pairs") {
+		opts.MaxPairs = c.Int("max-pairs")
+	}
+	var m *meter.Meter
+	if _, ok := r.Bisimilarity(); ok {
+		if opts.Bisim, m, err = bisimOptions(c); err != nil {
+			return err
+		}
+		defer m.Done()
+	}
 	var ls [2]*lts.LTS
 	for i, name := range args {
 		if ls[i], err = readInput(c, name); err != nil {
 			return err
 		}
 	}
-	opts.NameA, opts.NameB = args[0], args[1]
-	opts.MaxPairs = c.Int("max-pairs")
-	res, err := bisim.Compare(ls[0], ls[1], eq, opts)
+	res, err := relation.Compare(ls[0], ls[1], r, opts)
 	if err != nil {
 		return err
 	}
 	m.Done()
-	ev := res.Evidence
 	if c.Bool("json") {
-		if err := writeJSON(c, res.Report(args[0], args[1], eq)); err != nil {
-			return err
-		}
+		err = writeJSON(c, res.Report)
 	} else {
-		w := c.App.Writer
-		verdict := "equivalent"
-		if !res.Equivalent {
-			verdict = "NOT equivalent"
-		}
-		fmt.Fprintf(w, "%s and %s are %s modulo %s bisimilarity (%d + %d states, %d classes)\n",
-			args[0], args[1], verdict, eq, res.StatesA, res.StatesB, res.Classes)
-		if !res.Equivalent {
-			if err := ev.WriteText(w); err != nil {
-				return err
-			}
-		}
+		err = res.WriteText(c.App.Writer)
 	}
-	if !res.Equivalent {
+	if err != nil {
+		return err
+	}
+	if !res.Holds {
 		// After the verdict: a failed write must not lose it.
 		if file := c.String("counterexample"); file != "" {
-			if err := writeCounterexample(file, ev); err != nil {
+			if err := res.WriteCounterexample(file); err != nil {
 				return err
 			}
 		}
 		return violated
 	}
 	return nil
-}
-
-// writeCounterexample writes the evidence to file in the format its
-// extension names, or in all of them when it has none.
-func writeCounterexample(file string, ev *bisim.FormulaEvidence) error {
-	ext := strings.ToLower(filepath.Ext(file))
-	switch ext {
-	case "":
-		return ev.Export(filepath.Dir(file), filepath.Base(file))
-	case ".aut", ".dot", ".gv":
-		return lts.WriteFile(file, ev.Witness.LTS())
-	case ".txt":
-		return files.Create(file, ev.WriteText)
-	case ".json":
-		return files.Create(file, ev.WriteJSON)
-	case ".mcf": // with the .mcrl2 declarations mCRL2 needs beside it
-		return ev.ExportMCRL2(filepath.Dir(file), strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)))
-	}
-	return fmt.Errorf("%s: unknown counterexample format: expected .txt, .json, .mcf, .aut, .dot or no extension", file)
 }

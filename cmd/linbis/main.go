@@ -8,7 +8,7 @@
 // nothing else, an unknown verb or flag is one line with a suggestion, and
 // every run is guarded by its limits (guard). The --json outputs of the
 // checks are the libraries' report types (verify.Report,
-// bisim.CompareReport, refine.Report, progress.Report, history.Report,
+// relation.Report, refine.Report, progress.Report, history.Report,
 // frontend.CompileReport), which carry their JSON tags; the CLI marshals
 // them and declares only the reports of its file verbs (info, reduce,
 // convert, compile --list).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/linbis/linbis/bisim"
 	"github.com/linbis/linbis/internal/meter"
+	"github.com/linbis/linbis/relation"
 )
 
 var reduceCmd = &cli.Command{
@@ -23,27 +24,23 @@ var reduceCmd = &cli.Command{
 
 var (
 	bisimEquivFlag = &cli.StringFlag{Name: "equiv", Aliases: []string{"equivalence", "e"}, Value: "divbranching",
-		Usage: "equivalence: strong, branching or divbranching (or mCRL2's names: bisim, branching-bisim, dpbranching-bisim)"}
+		Usage: "equivalence: " + relation.Names(relation.Reducibles())}
 	bisimAlgorithmFlag = &cli.StringFlag{Name: "algorithm", Value: "fast",
 		Usage: "bisimulation algorithm: fast (default; an LTS whose only cycles are τ-cycles in one pass, any other by worklist refinement, fastest measured, O(m·n) worst case), gj (O(m log n) constellations after Groote–Jansen, always refines; up to 2× slower than fast's refinement under branching, more under strong, see bisim/README.md) or gv (Groote–Vaandrager reference, O(m·n))"}
 )
 
-// bisimOptions reads --equiv and --algorithm and sets up progress on stderr.
-func bisimOptions(c *cli.Context) (bisim.Equivalence, bisim.Options, *meter.Meter, error) {
-	eq, err := bisim.ParseEquivalence(c.String("equiv"))
-	if err != nil {
-		return 0, bisim.Options{}, nil, err
-	}
+// bisimOptions reads --algorithm and sets up progress on stderr.
+func bisimOptions(c *cli.Context) (bisim.Options, *meter.Meter, error) {
 	alg, err := bisim.ParseAlgorithm(c.String("algorithm"))
 	if err != nil {
-		return 0, bisim.Options{}, nil, err
+		return bisim.Options{}, nil, err
 	}
 	m := meter.ForStderr(c.Bool("quiet"))
 	opts := bisim.Options{Algorithm: alg}
 	if m != nil {
 		opts.Progress = (&progressLine{mt: m}).stage
 	}
-	return eq, opts, m, nil
+	return opts, m, nil
 }
 
 // reduceReport is the --json output of reduce (schema/reduce.json).
@@ -73,7 +70,11 @@ func runReduce(c *cli.Context) error {
 	if c.Bool("json") && c.String("output") == "-" {
 		return fmt.Errorf("--json and -o - both want standard output")
 	}
-	eq, opts, m, err := bisimOptions(c)
+	eq, err := relation.ParseOneOf(c.String("equiv"), relation.Reducibles())
+	if err != nil {
+		return err
+	}
+	opts, m, err := bisimOptions(c)
 	if err != nil {
 		return err
 	}
@@ -89,7 +90,7 @@ func runReduce(c *cli.Context) error {
 	// Only l's sizes are used below, so its transitions can be collected
 	// once the kernel holds them.
 	opts.ReleaseInput, opts.CollectInput = true, true
-	q, reachable, err := bisim.MinimizeReachable(l, eq, opts)
+	q, reachable, err := relation.Reduce(l, eq, opts)
 	if err != nil {
 		return err
 	}

@@ -1,13 +1,13 @@
-package bisim
+package relation
 
-import "github.com/linbis/linbis/lts"
+import (
+	"github.com/linbis/linbis/bisim"
+	"github.com/linbis/linbis/lts"
+)
 
-// CompareReport is the answer of `linbis compare --json`: whether two LTSs
-// are related, in one shape whichever relation was asked. The bisimilarity
-// relations are decided by Compare; the trace relations (trace and
-// weak-trace equivalence, and their preorders) by package refine, whose
-// answer the CLI puts in the same shape.
-type CompareReport struct {
+// Report is the answer of `linbis compare --json`: whether two LTSs are
+// related, in one shape whichever relation was asked.
+type Report struct {
 	A string `json:"a"` // the first LTS compared (side A)
 	B string `json:"b"` // the second (side B)
 	// Relation is strong, branching, divbranching, trace or weak-trace;
@@ -34,20 +34,20 @@ type CompareReport struct {
 	// Kind is "distinguishing-trace" when the counterexample's visible
 	// labels are a trace the other side cannot do, else "formula" (only
 	// then is the relation told apart by Formula alone).
-	Kind    string         `json:"kind,omitempty"`
-	Formula *FormulaReport `json:"formula,omitempty"`
+	Kind    string               `json:"kind,omitempty"`
+	Formula *bisim.FormulaReport `json:"formula,omitempty"`
 }
 
-// Report states c, the comparison of the LTSs named a and b under eq, as
-// a CompareReport.
-func (c *Comparison) Report(a, b string, eq Equivalence) *CompareReport {
-	r := &CompareReport{A: a, B: b, Relation: eq.String(), Holds: c.Equivalent,
+// bisimReport states c, the comparison of the LTSs named a and b under
+// the bisimilarity r, as a Report.
+func bisimReport(c *bisim.Comparison, a, b string, r Relation) *Report {
+	out := &Report{A: a, B: b, Relation: r.String(), Holds: c.Equivalent,
 		StatesA: c.StatesA, StatesB: c.StatesB, Classes: c.Classes}
 	if ev := c.Evidence; !c.Equivalent && ev != nil {
-		r.Side, r.Counterexample, r.Formula, r.Kind = []string{a, b}[ev.HoldsIn], ev.Witness, ev.Report(), "formula"
+		out.Side, out.Counterexample, out.Formula, out.Kind = []string{a, b}[ev.HoldsIn], ev.Witness, ev.Report(), "formula"
 		if ev.TraceDistinguishes {
-			r.Kind = "distinguishing-trace"
+			out.Kind = "distinguishing-trace"
 		}
 	}
-	return r
+	return out
 }
