@@ -1,0 +1,617 @@
+package golang
+
+import (
+	"fmt"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"math"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/linbis/linbis/frontend/syntax"
+)
+
+// maxArray bounds the length of an array or a slice made with a constant
+// length: each element is a slot of the state vector.
+const maxArray = 1024
+
+// checker walks the functions the client reaches, collecting them and
+// refusing every construct outside the subset (frontend/GO.md).
+type checker struct {
+	t    *Target
+	errs syntax.ErrorList
+	// done: functions walked; active: those on the walk's stack (a call of
+	// one is recursion).
+	done, active map[*ssa.Function]bool
+	// interior: parameters that some call passes the address of a field,
+	// an element or a package variable (see addrUses).
+	interior map[*ssa.Parameter]bool
+	globals  map[*ssa.Global]bool
+	// typeWhy caches typeReason; inProgress guards recursive types.
+	typeWhy    map[types.Type]string
+	inProgress map[types.Type]bool
+}
+
+// check walks the methods and the constructor, and everything they call
+// in the package, filling Funcs and Globals.
+func (t *Target) check() error {
+	c := &checker{t: t, done: map[*ssa.Function]bool{}, active: map[*ssa.Function]bool{},
+		interior: map[*ssa.Parameter]bool{}, globals: map[*ssa.Global]bool{},
+		typeWhy: map[types.Type]string{}, inProgress: map[types.Type]bool{}}
+	// A field outside the subset is reported once, where it is declared,
+	// rather than at every use.
+	st := t.Type.Underlying().(*types.Struct)
+	for f := range st.Fields() {
+		if why := c.typeReason(f.Type()); why != "" {
+			c.refuse(f.Pos(), "field "+f.Name()+" of type "+c.typeString(f.Type()), why)
+		}
+	}
+	if len(c.errs) > 0 {
+		c.errs.RemoveMultiples()
+		return c.errs
+	}
+	roots := append([]*ssa.Function(nil), t.Methods...)
+	if t.Ctor != nil {
+		roots = append(roots, t.Ctor)
+	}
+	for _, fn := range roots {
+		c.walk(fn)
+	}
+	for g := range c.globals {
+		t.Globals = append(t.Globals, g)
+	}
+	sortGlobals(t.Globals)
+	c.errs.RemoveMultiples()
+	return c.errs.Err()
+}
+
+// refuse records that construct, at pos, is outside the subset; why says
+// what is supported instead.
+func (c *checker) refuse(pos token.Pos, construct, why string) {
+	c.errs.Add(c.t.Position(pos), fmt.Sprintf("%s is not supported (%s)", construct, why))
+}
+
+// walk checks fn and, depth first, the functions it calls; it appends fn
+// to Funcs after its callees.
+func (c *checker) walk(fn *ssa.Function) {
+	if c.done[fn] {
+		return
+	}
+	c.done[fn], c.active[fn] = true, true
+	if fn.Blocks == nil {
+		c.refuse(fn.Pos(), "function "+fn.Name()+" without a body", "the package's own functions are translated from their Go source")
+	}
+	for _, p := range fn.Params {
+		pos := p.Pos()
+		if !pos.IsValid() {
+			pos = fn.Pos()
+		}
+		c.value(p, pos)
+	}
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			c.instr(fn, in)
+		}
+	}
+	c.active[fn] = false
+	c.t.Funcs = append(c.t.Funcs, fn)
+}
+
+// posOf returns the position of an instruction, or of the nearest one
+// that uses its value, or of its function.
+func posOf(in ssa.Instruction) token.Pos {
+	if p := in.Pos(); p.IsValid() {
+		return p
+	}
+	if v, ok := in.(ssa.Value); ok && v.Referrers() != nil {
+		for _, r := range *v.Referrers() {
+			if p := r.Pos(); p.IsValid() {
+				return p
+			}
+		}
+	}
+	return in.Parent().Pos()
+}
+
+// instr checks one instruction.
+func (c *checker) instr(fn *ssa.Function, in ssa.Instruction) {
+	pos := posOf(in)
+	switch in := in.(type) {
+	case *ssa.Alloc, *ssa.Phi, *ssa.Extract, *ssa.Field, *ssa.ChangeType, *ssa.Store,
+		*ssa.If, *ssa.Jump, *ssa.Return, *ssa.RunDefers, *ssa.Panic, *ssa.DebugRef:
+	case *ssa.FieldAddr:
+		c.addrUses(in)
+	case *ssa.IndexAddr:
+		if _, ok := in.X.Type().Underlying().(*types.Basic); ok {
+			c.refuse(pos, "indexing a string", "strings are outside the subset")
+			return
+		}
+		c.addrUses(in)
+	case *ssa.Index:
+		if _, ok := in.X.Type().Underlying().(*types.Basic); ok {
+			c.refuse(pos, "indexing a string", "strings are outside the subset")
+			return
+		}
+	case *ssa.UnOp:
+		if in.Op == token.ARROW {
+			c.refuse(pos, "channel receive", "channels are outside the subset; the client starts the goroutines")
+			return
+		}
+	case *ssa.BinOp:
+		if types.IsInterface(in.X.Type()) && !isNil(in.X) && !isNil(in.Y) {
+			c.refuse(pos, "comparison of two interface values", "an any value may be compared with nil, or converted back with a type assertion")
+			return
+		}
+		if in.Op == token.SHL || in.Op == token.SHR {
+			if b, ok := in.Y.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger == 0 {
+				c.refuse(pos, "shift by "+b.String(), "shift counts are integers")
+				return
+			}
+		}
+	case *ssa.Convert:
+		if why := convertReason(in.X.Type(), in.Type()); why != "" {
+			c.refuse(pos, fmt.Sprintf("conversion from %s to %s", c.typeString(in.X.Type()), c.typeString(in.Type())), why)
+			return
+		}
+	case *ssa.ChangeInterface:
+		if !isEmptyInterface(in.Type()) {
+			c.refuse(pos, "conversion to "+c.typeString(in.Type()), "the only interface supported is any, holding integers")
+			return
+		}
+	case *ssa.MakeInterface:
+		if onlyPanics(in) {
+			return // panic("…"): the value is only printed
+		}
+		if b, ok := in.X.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+			c.refuse(pos, "conversion of "+c.typeString(in.X.Type())+" to an interface", "an any value may hold integers only")
+			return
+		}
+	case *ssa.TypeAssert:
+		if b, ok := in.AssertedType.Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+			c.refuse(pos, "type assertion to "+c.typeString(in.AssertedType), "an any value holds integers: assert an integer type")
+			return
+		}
+	case *ssa.MakeSlice:
+		if !constOrParam(in.Len) || in.Cap != in.Len && !constOrParam(in.Cap) {
+			c.refuse(pos, "make of a slice whose length is not a constant", "slices have a constant length, or one the constructor's constant arguments give")
+			return
+		}
+	case *ssa.Call:
+		c.call(fn, pos, in.Common(), false)
+	case *ssa.Defer:
+		if inLoop(in.Block()) {
+			c.refuse(pos, "defer inside a loop", "a function's deferred calls must be bounded: defer outside loops")
+			return
+		}
+		c.call(fn, pos, in.Common(), true)
+	case *ssa.Go:
+		c.refuse(pos, "go statement", "the most-general client starts the goroutines; the object's methods may not")
+		return
+	case *ssa.MakeClosure:
+		c.refuse(in.Fn.Pos(), "function literal", "closures are not translated: call a named function or method")
+		return
+	case *ssa.MakeMap:
+		c.refuse(pos, "map", "use an array or a slice of constant length")
+		return
+	case *ssa.MapUpdate:
+		c.refuse(pos, "map update", "use an array or a slice of constant length")
+		return
+	case *ssa.Lookup:
+		c.refuse(pos, "map or string index", "use an array or a slice of constant length")
+		return
+	case *ssa.MakeChan:
+		c.refuse(pos, "channel", "channels are outside the subset; the client starts the goroutines")
+		return
+	case *ssa.Send:
+		c.refuse(pos, "channel send", "channels are outside the subset; the client starts the goroutines")
+		return
+	case *ssa.Select:
+		c.refuse(pos, "select statement", "channels are outside the subset")
+		return
+	case *ssa.Next:
+		return // refused with its Range
+	case *ssa.Range:
+		c.refuse(pos, "range over a map or a string", "range over an integer, an array or a slice of constant length")
+		return
+	case *ssa.Slice:
+		if a, ok := in.X.(*ssa.Alloc); ok && a.Comment == "varargs" {
+			return // the arguments of a variadic call: the call is checked
+		}
+		c.refuse(pos, "slice expression", "slices are made with make and a constant length, and indexed")
+		return
+	case *ssa.SliceToArrayPointer:
+		c.refuse(pos, "conversion of a slice to an array pointer", "index the slice")
+		return
+	case *ssa.MultiConvert:
+		c.refuse(pos, "conversion of a type parameter", "generic types are instantiated: name the type with its type arguments")
+		return
+	default:
+		c.refuse(pos, fmt.Sprintf("%T", in), "not in the subset")
+		return
+	}
+	if v, ok := in.(ssa.Value); ok {
+		if _, isCall := in.(*ssa.Call); !isCall { // a call's results were checked with its callee
+			c.value(v, pos)
+		}
+	}
+	for _, op := range in.Operands(nil) {
+		if op == nil || *op == nil {
+			continue
+		}
+		switch x := (*op).(type) {
+		case *ssa.Const:
+			if _, ok := in.(*ssa.MakeInterface); !ok {
+				c.constant(x, pos)
+			}
+		case *ssa.Global:
+			if !c.globals[x] {
+				c.globals[x] = true
+				c.value(x, pos)
+				c.addrUses(x)
+			}
+		case *ssa.Function:
+			if _, ok := in.(ssa.CallInstruction); !ok || in.(ssa.CallInstruction).Common().Value != x {
+				c.refuse(pos, "function value "+x.Name(), "functions are only called, not stored or passed")
+			}
+		}
+	}
+}
+
+// value refuses a value whose type is outside the subset.
+func (c *checker) value(v ssa.Value, pos token.Pos) {
+	if why := c.typeReason(v.Type()); why != "" {
+		c.refuse(pos, "value of type "+c.typeString(v.Type()), why)
+	}
+}
+
+// constant refuses a constant outside the subset: a string or a float, or
+// an integer whose value, seen as signed at its type's width, does not fit
+// in 32 bits (the machine's values are int32).
+func (c *checker) constant(k *ssa.Const, pos token.Pos) {
+	if k.Value == nil {
+		return // nil, or the zero value of a type checked with its value
+	}
+	if why := c.typeReason(k.Type()); why != "" {
+		c.refuse(pos, "constant of type "+c.typeString(k.Type()), why)
+		return
+	}
+	if k.Value.Kind() != constant.Int {
+		return
+	}
+	if _, ok := SignedView(k.Value, k.Type()); !ok {
+		c.refuse(pos, fmt.Sprintf("constant %s of type %s", k.Value.ExactString(), c.typeString(k.Type())), "values are held in 32 bits: a constant must fit in int32 as its type's signed view (^uint64(0) is -1)")
+	}
+}
+
+// SignedView returns the value of an integer constant of type typ as the
+// machine holds it: its two's-complement bits at typ's width read as a
+// signed number, and whether that fits in int32.
+func SignedView(v constant.Value, typ types.Type) (int32, bool) {
+	b, ok := typ.Underlying().(*types.Basic)
+	if !ok {
+		return 0, false
+	}
+	if b.Info()&types.IsUnsigned != 0 {
+		u, exact := constant.Uint64Val(v)
+		if !exact {
+			return 0, false
+		}
+		s := int64(u) // the bits at width 64; narrower unsigned values are below 2^(w-1) or wrap below
+		if w := widthOf(b); w < 64 && u >= 1<<(w-1) {
+			s = int64(u) - 1<<w
+		}
+		return int32(s), s >= math.MinInt32 && s <= math.MaxInt32
+	}
+	s, exact := constant.Int64Val(v)
+	return int32(s), exact && s >= math.MinInt32 && s <= math.MaxInt32
+}
+
+// widthOf returns the width in bits of an integer type (int, uint and
+// uintptr are 64 bits wide, as on the platforms Go's atomics target).
+func widthOf(b *types.Basic) uint {
+	switch b.Kind() {
+	case types.Int8, types.Uint8:
+		return 8
+	case types.Int16, types.Uint16:
+		return 16
+	case types.Int32, types.Uint32:
+		return 32
+	}
+	return 64
+}
+
+// call checks a call (or a deferred call): of a function of the package,
+// walked in turn; of an intrinsic; of an allowed builtin.
+func (c *checker) call(fn *ssa.Function, pos token.Pos, call *ssa.CallCommon, deferred bool) {
+	if call.IsInvoke() {
+		c.refuse(pos, "call of method "+call.Method.Name()+" through an interface", "calls are static: of the package's functions and methods, sync/atomic, sync.Mutex, sync.RWMutex, runtime.Gosched")
+		return
+	}
+	switch f := call.Value.(type) {
+	case *ssa.Builtin:
+		switch f.Name() {
+		case "len", "cap", "min", "max":
+			if !deferred {
+				return
+			}
+		}
+		c.refuse(pos, "built-in "+f.Name(), "of the built-ins, len, cap, min, max and panic are supported")
+		return
+	case *ssa.Function:
+		if in, ok := intrinsicOf(f); ok {
+			return
+		} else if f.Blocks == nil || f.Pkg != c.t.Pkg && f.Synthetic == "" {
+			c.refuseCall(pos, f, in)
+			return
+		}
+		if f.Signature.Variadic() {
+			c.refuse(pos, "call of variadic function "+f.Name(), "call functions with a fixed number of parameters")
+			return
+		}
+		if c.active[f] {
+			c.refuse(pos, "recursive call of "+f.Name(), "calls are inlined, so they may not form a cycle")
+			return
+		}
+		c.walk(f)
+		for i, a := range call.Args {
+			if isAddr(a, c.interior) {
+				p := f.Params[i]
+				if !c.interior[p] {
+					c.interior[p] = true
+					c.addrUses(p)
+				}
+			}
+		}
+		return
+	}
+	if _, ok := call.Value.(*ssa.MakeClosure); !ok { // a closure is refused where it is made
+		c.refuse(pos, "call of a function value", "calls are static: of the package's functions and methods")
+	}
+}
+
+// refuseCall refuses the call of a function of another package.
+func (c *checker) refuseCall(pos token.Pos, f *ssa.Function, in Intrinsic) {
+	name := in.String()
+	if in.Pkg == "" {
+		name = f.String()
+	}
+	switch {
+	case in.Pkg == "sync" && in.Recv == "Pool":
+		c.refuse(pos, "sync.Pool", "not yet translated")
+	case in.Pkg == "sync/atomic" || in.Pkg == "sync":
+		c.refuse(pos, "call of "+name, "of sync/atomic, the Load, Store, Add, Swap, CompareAndSwap, And and Or functions and methods; of sync, Mutex and RWMutex")
+	default:
+		c.refuse(pos, "call of "+name, "only the package's own functions are translated; of the standard library, sync/atomic, sync.Mutex, sync.RWMutex and runtime.Gosched")
+	}
+}
+
+// isAddr reports whether v is the address of a field, an element or a
+// package variable, rather than a pointer to a whole allocated variable.
+func isAddr(v ssa.Value, interior map[*ssa.Parameter]bool) bool {
+	switch v := v.(type) {
+	case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Global:
+		return true
+	case *ssa.Parameter:
+		return interior[v]
+	}
+	return false
+}
+
+// addrUses refuses the uses of an address (of a field, an element, a
+// package variable) other than those the translation follows statically:
+// loading from it, storing through it, taking a field's or an element's
+// address from it, and passing it to an intrinsic (as the location it
+// operates on) or to a function of the package (whose parameter is then
+// such an address too). A pointer to a whole allocated variable (new,
+// &T{}) is a reference and may go anywhere.
+func (c *checker) addrUses(v ssa.Value) {
+	refs := v.Referrers()
+	if refs == nil {
+		return
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.UnOp:
+			if r.Op == token.MUL {
+				continue
+			}
+		case *ssa.Store:
+			if r.Addr == v && r.Val != v {
+				continue
+			}
+		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.DebugRef:
+			continue
+		case ssa.CallInstruction:
+			cc := r.Common()
+			if f, ok := cc.Value.(*ssa.Function); ok && !cc.IsInvoke() {
+				if _, intr := intrinsicOf(f); intr {
+					if len(cc.Args) > 0 && cc.Args[0] == v && !contains(cc.Args[1:], v) {
+						continue
+					}
+				} else if f.Pkg == c.t.Pkg || f.Synthetic != "" {
+					continue // the parameter is followed in call
+				} else {
+					continue // the call itself is refused
+				}
+			}
+		}
+		c.refuse(posOf(r), "keeping the address of a field, an element or a package variable", "such an address may be loaded from, stored through, and passed to sync/atomic or to the package's functions, but not stored, compared, converted or returned")
+	}
+}
+
+func contains(vs []ssa.Value, v ssa.Value) bool {
+	for _, x := range vs {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// isNil reports whether v is the constant nil.
+func isNil(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.IsNil()
+}
+
+func isEmptyInterface(t types.Type) bool {
+	i, ok := t.Underlying().(*types.Interface)
+	return ok && i.Empty()
+}
+
+// onlyPanics reports whether every use of v is a panic.
+func onlyPanics(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, r := range *refs {
+		if _, ok := r.(*ssa.Panic); !ok {
+			if _, ok := r.(*ssa.DebugRef); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func constOrParam(v ssa.Value) bool {
+	switch v.(type) {
+	case *ssa.Const, *ssa.Parameter:
+		return true
+	}
+	return false
+}
+
+// inLoop reports whether block b lies on a cycle of its function's
+// control flow.
+func inLoop(b *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == b {
+			return true
+		}
+		if !seen[x] {
+			seen[x] = true
+			stack = append(stack, x.Succs...)
+		}
+	}
+	return false
+}
+
+// convertReason says why a conversion is outside the subset, "" if it is
+// inside: between integer types (wrapping to the target's width), and
+// between unsafe.Pointer and pointers.
+func convertReason(from, to types.Type) string {
+	fb, fok := from.Underlying().(*types.Basic)
+	tb, tok := to.Underlying().(*types.Basic)
+	isInt := func(b *types.Basic, ok bool) bool { return ok && b.Info()&types.IsInteger != 0 }
+	isUnsafe := func(b *types.Basic, ok bool) bool { return ok && b.Kind() == types.UnsafePointer }
+	_, fptr := from.Underlying().(*types.Pointer)
+	_, tptr := to.Underlying().(*types.Pointer)
+	switch {
+	case isInt(fb, fok) && isInt(tb, tok):
+		return ""
+	case isUnsafe(fb, fok) && tptr, fptr && isUnsafe(tb, tok), isUnsafe(fb, fok) && isUnsafe(tb, tok):
+		return ""
+	case isUnsafe(fb, fok) || isUnsafe(tb, tok):
+		return "unsafe.Pointer converts to and from pointers only: no pointer arithmetic"
+	}
+	return "conversions are between integer types, and between unsafe.Pointer and pointers"
+}
+
+// typeReason says why values of type t are outside the subset, "" if
+// they are inside.
+func (c *checker) typeReason(t types.Type) string {
+	if why, ok := c.typeWhy[t]; ok {
+		return why
+	}
+	if c.inProgress[t] {
+		return "" // a recursive type: decided where it started
+	}
+	c.inProgress[t] = true
+	why := c.typeReason1(t)
+	delete(c.inProgress, t)
+	c.typeWhy[t] = why
+	return why
+}
+
+func (c *checker) typeReason1(t types.Type) string {
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		if ok, refused := builtinType(n); ok {
+			if n.Obj().Name() == "Pointer" && n.TypeArgs().Len() == 1 {
+				return c.typeReason(n.TypeArgs().At(0))
+			}
+			return ""
+		} else if refused == "sync.Pool" {
+			return "sync.Pool is not translated yet"
+		} else if refused != "" {
+			return refused + " is outside the subset: of sync, Mutex and RWMutex are; of sync/atomic, its functions and the types Int32, Int64, Uint32, Uint64, Uintptr, Bool, Pointer and Value"
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&(types.IsInteger|types.IsBoolean) != 0, u.Kind() == types.UnsafePointer, u.Kind() == types.UntypedNil:
+			return ""
+		case u.Info()&types.IsString != 0:
+			return "strings are outside the subset"
+		case u.Info()&types.IsFloat != 0, u.Info()&types.IsComplex != 0:
+			return "floating-point and complex numbers are outside the subset"
+		}
+		return u.String() + " is outside the subset"
+	case *types.Pointer:
+		return c.typeReason(u.Elem())
+	case *types.Struct:
+		for f := range u.Fields() {
+			if why := c.typeReason(f.Type()); why != "" {
+				return why
+			}
+		}
+		return ""
+	case *types.Array:
+		if u.Len() > maxArray {
+			return fmt.Sprintf("arrays have at most %d elements", maxArray)
+		}
+		return c.typeReason(u.Elem())
+	case *types.Slice:
+		return c.typeReason(u.Elem())
+	case *types.Interface:
+		if u.Empty() {
+			return ""
+		}
+		return "the only interface supported is any, holding integers"
+	case *types.Tuple:
+		for v := range u.Variables() {
+			if why := c.typeReason(v.Type()); why != "" {
+				return why
+			}
+		}
+		return ""
+	case *types.Map:
+		return "maps are outside the subset: use an array or a slice of constant length"
+	case *types.Chan:
+		return "channels are outside the subset"
+	case *types.Signature:
+		return "function values are outside the subset: call functions by name"
+	}
+	return t.String() + " is outside the subset"
+}
+
+// typeString prints a type relative to the package.
+func (c *checker) typeString(t types.Type) string {
+	return types.TypeString(t, types.RelativeTo(c.t.Pkg.Pkg))
+}
+
+// sortGlobals orders globals by position.
+func sortGlobals(gs []*ssa.Global) {
+	for i := 1; i < len(gs); i++ {
+		for j := i; j > 0 && gs[j].Pos() < gs[j-1].Pos(); j-- {
+			gs[j], gs[j-1] = gs[j-1], gs[j]
+		}
+	}
+}

@@ -1,0 +1,181 @@
+// Package refuse has one type per construct outside the subset of Go
+// that linbis translates (frontend/GO.md); each line that uses one says
+// so in a `want` comment: the message's start, and the text at the
+// reported column after @. The refusal tests load each type in turn.
+package refuse
+
+import (
+	"fmt"
+	"sync"
+	"unsafe"
+)
+
+type Chan struct{ n int }
+
+func (x *Chan) Make() {
+	c := make(chan int, 1) // want "channel is not supported" @"("
+	_ = c
+}
+
+type Send struct{ c *Chan }
+
+func (x *Send) Go() {
+	go x.c.Make() // want "go statement is not supported" @"go"
+}
+
+type Closure struct{ n int }
+
+func (x *Closure) Inc() int {
+	f := func() int { return x.n } // want "function literal is not supported" @"func"
+	return f()
+}
+
+type Map struct{ n int }
+
+func (x *Map) Put(k int) {
+	m := make(map[int]int) // want "map is not supported" @"("
+	m[k] = 1               // want "map update is not supported" @"[k]"
+}
+
+type Str struct{ n int }
+
+func (x *Str) Len() int {
+	s := fmt.Sprint(x.n) // want "call of fmt.Sprint is not supported" @"("
+	return len(s)
+}
+
+type Float struct{ n int }
+
+func (x *Float) Half() int {
+	f := float64(x.n) / 2 // want "conversion from int to float64 is not supported" @"("
+	return int(f)         // want "conversion from float64 to int is not supported" @"("
+}
+
+type Iface struct{ n int }
+
+func (x *Iface) Str(s fmt.Stringer) { _ = s } // want "value of type fmt.Stringer is not supported" @"s"
+
+func (x *Iface) Call() {
+	var s fmt.Stringer
+	x.Str(s)
+}
+
+type Rec struct{ n int }
+
+func (x *Rec) Count(k int) int {
+	if k <= 0 {
+		return 0
+	}
+	return x.Count(k-1) + 1 // want "recursive call of Count is not supported" @"("
+}
+
+type DeferLoop struct{ mu sync.Mutex }
+
+func (x *DeferLoop) Lock(k int) {
+	for i := 0; i < k; i++ {
+		x.mu.Lock()
+		defer x.mu.Unlock() // want "defer inside a loop is not supported" @"defer"
+	}
+}
+
+type Append struct{ s []int }
+
+func (x *Append) Add(v int) {
+	x.s = append(x.s, v) // want "built-in append is not supported" @"("
+}
+
+type SliceExpr struct{ s []int }
+
+func (x *SliceExpr) Drop() {
+	x.s = x.s[1:] // want "slice expression is not supported" @"["
+}
+
+type AnyPtr struct{ p *int }
+
+func (x *AnyPtr) Get() any {
+	return x.p // want "conversion of *int to an interface is not supported"
+}
+
+type Assert struct{ v any }
+
+func (x *Assert) Ptr() bool {
+	_, ok := x.v.(*int) // want "type assertion to *int is not supported" @"("
+	return ok
+}
+
+type IfaceEq struct{ a, b any }
+
+func (x *IfaceEq) Same() bool {
+	return x.a == x.b // want "comparison of two interface values is not supported" @"=="
+}
+
+type Addr struct {
+	n int
+	p *int
+}
+
+func (x *Addr) Keep() {
+	x.p = &x.n // want "keeping the address of a field" @"p ="
+}
+
+type Big struct{ n uint64 }
+
+func (x *Big) Set() {
+	x.n = 1 << 40 // want "constant 1099511627776 of type uint64 is not supported" @"n ="
+}
+
+type Pool struct{ p sync.Pool } // want "field p of type sync.Pool is not supported" @"p"
+
+func (x *Pool) Get() int {
+	x.p.Put(1)
+	return 0
+}
+
+type RangeMap struct{ n int }
+
+func (x *RangeMap) Sum() int {
+	t := 0
+	for i := range "abc" { // want "range over a map or a string is not supported" @"for"
+		t += i
+	}
+	return t
+}
+
+type MakeSlice struct{ n int }
+
+func (x *MakeSlice) Make() int {
+	s := make([]int, x.n) // want "make of a slice whose length is not a constant" @"("
+	return s[0]
+}
+
+type Uintptr struct{ p *int }
+
+func (x *Uintptr) Addr() uintptr {
+	return uintptr(unsafe.Pointer(x.p)) // want "conversion from unsafe.Pointer to uintptr is not supported" @"("
+}
+
+type Select struct{ n int }
+
+func (x *Select) Wait() {
+	select {} // want "select statement is not supported" @"select"
+}
+
+// Panic's methods are inside the subset: panic with a constant message,
+// a bounded defer, an any holding an integer.
+type Panic struct {
+	mu sync.Mutex
+	v  any
+}
+
+func (x *Panic) Check(k int) int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if k > 1 {
+		panic("too big")
+	}
+	x.v = k
+	if n, ok := x.v.(int); ok {
+		return n
+	}
+	return -1
+}

@@ -1,0 +1,113 @@
+// Package subset has one type per group of constructs inside the subset
+// of Go that linbis translates (frontend/GO.md); the tests load each.
+package subset
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Arrays uses an array of constant length, len, cap, min and max.
+type Arrays struct {
+	slots [4]atomic.Int32
+	plain [3]int
+}
+
+// Put stores v in slot i mod the length.
+func (a *Arrays) Put(i, v int) int {
+	k := min(max(i, 0), len(a.slots)-1)
+	a.slots[k].Store(int32(v))
+	a.plain[i%cap(a.plain)] = v
+	return k
+}
+
+var hits atomic.Int64
+
+var limit = 3
+
+// Globals uses package variables.
+type Globals struct{ n int }
+
+// Hit counts a hit, up to limit.
+func (g *Globals) Hit() bool {
+	if hits.Load() >= int64(limit) {
+		return false
+	}
+	hits.Add(1)
+	return true
+}
+
+// Flow uses switch, goto, labelled loops, runtime.Gosched, a deferred call
+// of the package's function, several results.
+type Flow struct {
+	mu sync.RWMutex
+	n  uint8
+}
+
+func (f *Flow) done() { f.mu.Unlock() }
+
+func split(v int) (int, bool) { return v / 2, v%2 == 0 }
+
+// Step runs them.
+func (f *Flow) Step(v int) (int, bool) {
+	f.mu.Lock()
+	defer f.done()
+	switch {
+	case v > 2:
+		goto out
+	case v == 1:
+		runtime.Gosched()
+	}
+outer:
+	for i := 0; i < 3; i++ {
+		for j := range 2 {
+			if i+j == v {
+				break outer
+			}
+			if j == 0 {
+				continue outer
+			}
+		}
+	}
+	f.n-- // wraps around
+out:
+	return split(v)
+}
+
+// Read takes the read lock.
+func (f *Flow) Read() uint8 {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.n
+}
+
+// Any holds integers in an any and an atomic.Value.
+type Any struct {
+	v  any
+	av atomic.Value
+}
+
+// Swap stores v and returns the previous value.
+func (a *Any) Swap(v any) any {
+	old := a.av.Swap(v)
+	if old == nil {
+		return nil
+	}
+	if n, ok := old.(int); ok {
+		a.v = n + 1
+	}
+	return old
+}
+
+// Unsafe converts between unsafe.Pointer and pointers, with the address of
+// a field passed to a function of the package.
+type Unsafe struct {
+	p *Unsafe
+	n atomic.Uint64
+}
+
+func bump(n *atomic.Uint64) uint64 { return n.Add(^uint64(0)) }
+
+// Dec decrements with wrap-around.
+func (u *Unsafe) Dec() uint64 { return bump(&u.n) }
