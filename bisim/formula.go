@@ -189,10 +189,16 @@ func (f *Formula) checkArity() error {
 	return nil
 }
 
-// String writes f in a compact mathematical notation: ⟨a⟩φ, (φ)⟨a⟩ψ,
-// Δφ, ¬φ, φ ∧ ψ, φ ∨ ψ, true. Until with φ = true is written ⟨a⟩ψ like
-// a diamond: a comparison uses one or the other, never both (diamonds for
-// strong bisimilarity, until for the branching equivalences).
+// String writes f in a compact mathematical notation that parses one
+// way: ⟨a⟩φ, ((φ)⟨a⟩ψ), Δφ, ¬φ, φ ∧ ψ, φ ∨ ψ, true. The prefix operators
+// ¬, ⟨a⟩ and Δ bind tighter than ∧ and ∧ than ∨, and an operand that is a
+// conjunction or disjunction is parenthesised (a conjunction is never
+// written inside a conjunction: And flattens them). An until is written
+// in parentheses of its own, its φ in a second pair, so that ¬((φ)⟨a⟩ψ)
+// cannot be read as (¬φ)⟨a⟩ψ. Until with φ = true is written ⟨a⟩ψ like a
+// diamond: a comparison uses one or the other, never both (diamonds for
+// strong bisimilarity, until for the branching equivalences), so the
+// logic tells which it is.
 func (f *Formula) String() string {
 	var sb strings.Builder
 	f.write(&sb, false)
@@ -227,13 +233,17 @@ func (f *Formula) write(sb *strings.Builder, nested bool) {
 		fmt.Fprintf(sb, "⟨%s⟩", f.Label)
 		f.Args[0].write(sb, true)
 	case OpUntil:
-		if f.Args[0].Op != OpTrue { // parenthesised: φ⟨a⟩ψ nests badly
-			sb.WriteByte('(')
+		stay := f.Args[0].Op != OpTrue
+		if stay {
+			sb.WriteString("((")
 			f.Args[0].write(sb, false)
 			sb.WriteByte(')')
 		}
 		fmt.Fprintf(sb, "⟨%s⟩", f.Label)
 		f.Args[1].write(sb, true)
+		if stay {
+			sb.WriteByte(')')
+		}
 	case OpDiverge:
 		sb.WriteString("Δ")
 		f.Args[0].write(sb, true)

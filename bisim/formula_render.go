@@ -11,11 +11,13 @@ import (
 
 // English renders f, a property of a state, as an English verb phrase
 // for a person to read after the name of the LTS ("the implementation can
-// call read() in thread 2, then take τ-steps (through states that …) to
-// reach a state that cannot … but can …"): steps in a row read as a chain
-// joined by "then", what must hold on the way as a parenthesis after the
-// step, what holds where the chain ends as "to reach a state that …",
-// negated steps as "cannot", and returns of one operation that are all
+// call read() in thread 2, then take τ-steps (without leaving the states
+// that …) to reach a state that cannot … but can …"): steps in a row read
+// as a chain joined by "then", what must hold on the way (the φ of φ⟨a⟩ψ,
+// in the state where the τ-steps start and every state they pass) as a
+// parenthesis after the step, what holds where the chain ends as "to
+// reach a state that …", negated steps as "cannot", a negated until as
+// "cannot, without leaving the states that φ, do a", and returns of one operation that are all
 // still possible as one phrase ("can still return EMPTY as well as 1 from
 // pop in thread 2"). Under the branching equivalences a step may follow
 // τ-steps (the caller says so once); under strong bisimilarity every step
@@ -33,6 +35,11 @@ func phrase(f *Formula) string {
 		return "holds (true)"
 	case OpNot:
 		g := f.Args[0]
+		if g.Op == OpUntil && g.Args[0].Op != OpTrue {
+			// Not "cannot do a (without leaving …)", which reads as
+			// "cannot do a": what cannot be done is a without leaving.
+			return "cannot, without leaving the states that " + phrase(g.Args[0]) + ", " + chain(Until(True(), g.Label, g.Args[1]))
+		}
 		if g.Op == OpDiamond || g.Op == OpUntil || g.Op == OpDiverge {
 			return "cannot " + strings.TrimPrefix(phrase(g), "can ")
 		}
@@ -79,7 +86,7 @@ func chainParts(f *Formula) (steps string, end *Formula) {
 			step = actionPhrase(f.Label)
 		}
 		if f.Op == OpUntil && f.Args[0].Op != OpTrue {
-			step += " (through states that " + phrase(f.Args[0]) + ")"
+			step += " (without leaving the states that " + phrase(f.Args[0]) + ")"
 		}
 		parts = append(parts, step)
 		next := f.Args[len(f.Args)-1]

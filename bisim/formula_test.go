@@ -161,7 +161,8 @@ func formulaOpsAllowed(f *Formula, eq Equivalence) bool {
 // 10 000 random inequivalent pairs per equivalence (half independent LTSs,
 // half an LTS and a one-step mutation of it) and evaluates it on both
 // sides with the naive evaluator: true in the initial state of the side
-// Compare names, false in the other's. It logs the depth and size.
+// Compare names, false in the other's; its text parses back into the same
+// tree. It logs the depth and size.
 func TestFormulasDistinguishRandomPairs(t *testing.T) {
 	want := 10000
 	if testing.Short() {
@@ -196,6 +197,7 @@ func TestFormulasDistinguishRandomPairs(t *testing.T) {
 					require.True(t, c.Evidence.TraceDistinguishes, "seed %d: the traces differ but the evidence is no trace", seed)
 				}
 				require.True(t, formulaOpsAllowed(f, eq), "seed %d: %v", seed, f)
+				requireParsesBack(t, f, eq != Strong, fmt.Sprintf("seed %d", seed))
 				depths[seed%2] = append(depths[seed%2], f.Depth())
 				sizes[seed%2] = append(sizes[seed%2], f.Size())
 			}
@@ -287,7 +289,7 @@ func TestFormulaJSONRoundTrip(t *testing.T) {
 // TestFormulaNotation pins the three notations on one formula.
 func TestFormulaNotation(t *testing.T) {
 	f := And(Until(Not(Diamond("b", True())), "a", True()), Diverge(True()))
-	assert.Equal(t, "(¬⟨b⟩true)⟨a⟩true ∧ Δtrue", f.String())
+	assert.Equal(t, "((¬⟨b⟩true)⟨a⟩true) ∧ Δtrue", f.String())
 	assert.Equal(t, "((mu X1 . (!(<b>(true)) && (<a>(true) || <tau>X1))) && (nu X2 . (true && <tau>X2)))", f.MCRL2())
 	data, err := json.Marshal(f)
 	require.NoError(t, err)
@@ -369,12 +371,12 @@ func weakTraceOf(l *lts.LTS, visible []string) bool {
 func TestFormulaEnglish(t *testing.T) {
 	f := Until(Until(True(), "ret(2,read,0)", True()), "tau",
 		And(Not(Until(True(), "call(1,write,1)", Until(True(), "ret(2,read,1)", True()))), Diverge(True())))
-	assert.Equal(t, "can take τ-steps (through states that can return 0 from read in thread 2) to reach a state that "+
+	assert.Equal(t, "can take τ-steps (without leaving the states that can return 0 from read in thread 2) to reach a state that "+
 		"cannot call write(1) in thread 1, then return 1 from read in thread 2, but can take τ-steps forever", f.English())
 	ret := func(v string) *Formula { return Until(True(), "ret(2,pop,"+v+")", True()) }
 	g := Until(True(), "call(1,push,1)", Until(And(ret("EMPTY"), ret("1"), Until(True(), "call(1,pop)", ret("1"))), "tau",
 		Or(Not(ret("EMPTY")), Diverge(ret("1")))))
-	assert.Equal(t, "can call push(1) in thread 1, then take τ-steps (through states that can still return EMPTY as well as 1 "+
+	assert.Equal(t, "can call push(1) in thread 1, then take τ-steps (without leaving the states that can still return EMPTY as well as 1 "+
 		"from pop in thread 2, and can call pop() in thread 1, then return 1 from pop in thread 2) to reach a state that "+
 		"either cannot return EMPTY from pop in thread 2 or can take τ-steps forever through states that can return 1 from pop in thread 2",
 		g.English())
