@@ -77,8 +77,8 @@ func TestHandChecked(t *testing.T) {
 		{"set contains", "set", []string{"0 1 add 1", "2 3 remove 1", "4 5 contains 1 -> false"}, Linearizable},
 		{"counter lost update", "counter", []string{"0 1 inc", "0 1 inc", "2 3 read -> 1"}, NotLinearizable},
 		{"counter", "counter", []string{"0 1 inc", "0 4 add 5", "2 3 read -> 1", "5 6 read -> 6"}, Linearizable},
-		{"kv append", "kv", []string{"0 1 append x", "2 3 append y", "4 5 get -> xy"}, Linearizable},
-		{"kv append order", "kv", []string{"0 1 append x", "2 3 append y", "4 5 get -> yx"}, NotLinearizable},
+		{"kv append", "kv", []string{`0 1 append "x"`, `2 3 append "y"`, `4 5 get -> "xy"`}, Linearizable},
+		{"kv append order", "kv", []string{`0 1 append "x"`, `2 3 append "y"`, `4 5 get -> "yx"`}, NotLinearizable},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -318,8 +318,8 @@ func TestTimelineOfWitness(t *testing.T) {
 func TestShowState(t *testing.T) {
 	assert.Equal(t, "nil", ShowState(Nil))
 	assert.Equal(t, "[1 2]", ShowState("1"+sepElem+"2"+sepElem))
-	put := Op{Method: "put", Key: "b", Args: []string{"x"}}
-	app := Op{Method: "append", Key: "a", Args: []string{"y"}}
+	put := Op{Method: "put", Key: `"b"`, Args: []string{`"x"`}}
+	app := Op{Method: "append", Key: `"a"`, Args: []string{`"y"`}}
 	k := newKeyed(kv{}, []Op{put, app})
 	ok, s := k.Step(k.Init(), &put)
 	require.True(t, ok)

@@ -50,6 +50,14 @@
 // Porcupine reads these logs (History.Notes says so); a :fail whose value
 // is a keyword (":fail :read :timed-out") carries an error and is dropped.
 //
+// # Values
+//
+// Values are held as canonical texts (value.go), equal exactly when the
+// values are equal as Jepsen compares them (Clojure's =): typed (the
+// string "1" is not the number 1), maps and sets unordered, vectors equal
+// to lists, 1.0 = 1.00 but 1 ≠ 1.0 in EDN; JSON numbers compare by value
+// (100 = 1e2). Strings that are not UTF-8 are refused.
+//
 // # Specifications
 //
 // A Spec gives an initial state, a step function and a partition of the

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/linbis/linbis/lts"
@@ -35,11 +36,14 @@ const (
 )
 
 // ednValue is one parsed EDN value; text holds scalars (keywords without
-// the colon), items the elements of collections (a map's keys and values
-// alternate), off the byte offset where it starts.
+// the colon, numbers and characters in their canonical text, see
+// value.go), items the elements of collections (a map's keys and values
+// alternate), tag the tag of a tagged literal (without '#'), off the byte
+// offset where it starts.
 type ednValue struct {
 	kind  ednKind
 	text  string
+	tag   string
 	items []ednValue
 	off   int
 }
@@ -140,10 +144,15 @@ func (r *ednReader) read(depth int) (ednValue, error) {
 			if r.pos >= len(r.src) {
 				return ednValue{}, r.errAt(start, "unexpected end of input: expected a character after '\\'")
 			}
-			tok = r.src[r.pos : r.pos+1]
-			r.pos++
+			_, size := utf8.DecodeRuneInString(r.src[r.pos:])
+			tok = r.src[r.pos : r.pos+size]
+			r.pos += size
 		}
-		return ednValue{kind: ednChar, text: tok, off: start}, nil
+		text, ok := charText(tok)
+		if !ok {
+			return ednValue{}, r.errAt(start, "malformed character literal \\%s", tok)
+		}
+		return ednValue{kind: ednChar, text: text, off: start}, nil
 	case '#':
 		r.pos++
 		if r.pos < len(r.src) {
@@ -159,10 +168,20 @@ func (r *ednReader) read(depth int) (ednValue, error) {
 				return r.read(depth + 1)
 			}
 		}
-		if tag := r.token(); tag == "" {
+		tag := r.token()
+		switch tag {
+		case "":
 			return ednValue{}, r.errAt(start, "expected a tag, '{' or '_' after '#'")
+		case "#Inf", "#-Inf", "#NaN":
+			return ednValue{kind: ednFloat, text: "#" + tag, off: start}, nil
 		}
-		return r.read(depth + 1) // a tagged literal: keep the value, drop the tag
+		// A tagged literal: the value, marked with its tag (a #uuid
+		// "…" is not the string).
+		v, err := r.read(depth + 1)
+		if err == nil {
+			v.tag, v.off = tag, start
+		}
+		return v, err
 	}
 	tok := r.token()
 	if tok == "" {
@@ -180,14 +199,11 @@ func (r *ednReader) read(depth int) (ednValue, error) {
 		}
 		return ednValue{kind: ednKeyword, text: tok[1:], off: start}, nil
 	case c >= '0' && c <= '9' || (c == '-' || c == '+') && len(tok) > 1 && tok[1] >= '0' && tok[1] <= '9':
-		num := strings.TrimSuffix(strings.TrimSuffix(tok, "N"), "M")
-		if i, err := strconv.ParseInt(num, 10, 64); err == nil {
-			return ednValue{kind: ednInt, text: strconv.FormatInt(i, 10), off: start}, nil
+		kind, text, ok := ednNumber(tok)
+		if !ok {
+			return ednValue{}, r.errAt(start, "malformed number %q", tok)
 		}
-		if _, err := strconv.ParseFloat(num, 64); err == nil {
-			return ednValue{kind: ednFloat, text: num, off: start}, nil
-		}
-		return ednValue{}, r.errAt(start, "malformed number %q", tok)
+		return ednValue{kind: kind, text: text, off: start}, nil
 	}
 	return ednValue{kind: ednSymbol, text: tok, off: start}, nil
 }
@@ -239,11 +255,11 @@ func (r *ednReader) readString() (ednValue, error) {
 	var b strings.Builder
 	for r.pos < len(r.src) {
 		c := r.src[r.pos]
-		switch c {
-		case '"':
+		switch {
+		case c == '"':
 			r.pos++
 			return ednValue{kind: ednString, text: b.String(), off: start}, nil
-		case '\\':
+		case c == '\\':
 			if r.pos+1 >= len(r.src) {
 				return ednValue{}, r.errAt(start, "unterminated string: expected '\"'")
 			}
@@ -255,28 +271,59 @@ func (r *ednReader) readString() (ednValue, error) {
 				b.WriteByte('\t')
 			case 'r':
 				b.WriteByte('\r')
+			case 'b':
+				b.WriteByte('\b')
+			case 'f':
+				b.WriteByte('\f')
 			case '"', '\\':
 				b.WriteByte(esc)
 			case 'u':
-				if r.pos+6 > len(r.src) {
-					return ednValue{}, r.errAt(r.pos, `malformed \u escape: expected 4 hex digits`)
-				}
-				n, err := strconv.ParseUint(r.src[r.pos+2:r.pos+6], 16, 32)
+				c, err := r.hex4(r.pos)
 				if err != nil {
-					return ednValue{}, r.errAt(r.pos, `malformed \u escape: expected 4 hex digits`)
+					return ednValue{}, err
 				}
-				b.WriteRune(rune(n))
 				r.pos += 4
+				if utf16.IsSurrogate(c) {
+					// A character above the BMP is written as its two
+					// UTF-16 halves; a half alone is no character.
+					var lo rune = -1
+					if r.pos+3 < len(r.src) && r.src[r.pos+2] == '\\' && r.src[r.pos+3] == 'u' {
+						lo, _ = r.hex4(r.pos + 2)
+					}
+					if c >= 0xdc00 || lo < 0xdc00 || lo > 0xdfff {
+						return ednValue{}, r.errAt(r.pos-4, `lone UTF-16 surrogate \u%04x: expected a pair \ud800-\udbff \udc00-\udfff`, c)
+					}
+					c = utf16.DecodeRune(c, lo)
+					r.pos += 6
+				}
+				b.WriteRune(c)
 			default:
 				return ednValue{}, r.errAt(r.pos, "unknown escape \\%c in string", esc)
 			}
 			r.pos += 2
-		default:
+		case c < utf8.RuneSelf:
 			b.WriteByte(c)
 			r.pos++
+		default:
+			c, size := utf8.DecodeRuneInString(r.src[r.pos:])
+			if c == utf8.RuneError && size == 1 {
+				return ednValue{}, r.errAt(r.pos, "byte 0x%02x is not UTF-8: expected text in UTF-8", r.src[r.pos])
+			}
+			b.WriteString(r.src[r.pos : r.pos+size])
+			r.pos += size
 		}
 	}
 	return ednValue{}, r.errAt(start, "unterminated string: expected '\"'")
+}
+
+// hex4 reads the four hex digits of a \u escape at off.
+func (r *ednReader) hex4(off int) (rune, error) {
+	if off+6 <= len(r.src) {
+		if n, err := strconv.ParseUint(r.src[off+2:off+6], 16, 32); err == nil {
+			return rune(n), nil
+		}
+	}
+	return 0, r.errAt(off, `malformed \u escape: expected 4 hex digits`)
 }
 
 // own copies v's text out of the input it was read from.
@@ -287,33 +334,55 @@ func (v *ednValue) own() {
 	}
 }
 
-// canon renders v as a value of a history: strings bare, keywords with
-// their colon, nil as Nil, collections in EDN syntax.
+// canon renders v in its canonical text (value.go): Nil for nil.
 func (v *ednValue) canon() string {
+	if v.kind == ednNil && v.tag == "" {
+		return Nil
+	}
+	return string(v.appendCanon(nil))
+}
+
+// appendCanon appends v's canonical text, nil as nil, to b.
+func (v *ednValue) appendCanon(b []byte) []byte {
+	if v.tag != "" {
+		b = append(append(append(b, '#'), v.tag...), ' ')
+	}
 	switch v.kind {
 	case ednNil:
-		return Nil
-	case ednString, ednInt, ednFloat, ednBool, ednSymbol:
-		return v.text
+		return append(b, "nil"...)
+	case ednString:
+		return appendQuoted(b, v.text)
+	case ednInt, ednFloat, ednBool, ednSymbol, ednChar:
+		return append(b, v.text...)
 	case ednKeyword:
-		return ":" + v.text
-	case ednChar:
-		return `\` + v.text
-	}
-	open, close := map[ednKind]string{ednVector: "[", ednList: "(", ednMap: "{", ednSet: "#{"}[v.kind], map[ednKind]string{ednVector: "]", ednList: ")", ednMap: "}", ednSet: "}"}[v.kind]
-	var b strings.Builder
-	b.WriteString(open)
-	for i := range v.items {
-		if i > 0 {
-			b.WriteByte(' ')
+		return append(append(b, ':'), v.text...)
+	case ednVector, ednList:
+		b = append(b, '[')
+		for i := range v.items {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = v.items[i].appendCanon(b)
 		}
-		it := &v.items[i]
-		if it.kind == ednString {
-			b.WriteString(strconv.Quote(it.text))
-		} else {
-			b.WriteString(show(it.canon()))
-		}
+		return append(b, ']')
 	}
-	b.WriteString(close)
-	return b.String()
+	// Maps and sets: their entries in the order of their text, once each.
+	step := 1
+	if v.kind == ednMap {
+		step = 2
+	}
+	entries := make([]string, 0, len(v.items)/step)
+	for i := 0; i < len(v.items); i += step {
+		e := v.items[i].appendCanon(nil)
+		if step == 2 {
+			e = v.items[i+1].appendCanon(append(e, ' '))
+		}
+		entries = append(entries, string(e))
+	}
+	slices.Sort(entries)
+	entries = slices.Compact(entries)
+	if v.kind == ednSet {
+		return append(append(append(b, "#{"...), strings.Join(entries, " ")...), '}')
+	}
+	return append(append(append(b, '{'), strings.Join(entries, ", ")...), '}')
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -67,29 +66,28 @@ func (op *Op) String() string {
 	return b.String()
 }
 
-// show renders a value for people: Nil as nil; numbers, booleans and EDN
-// or JSON structures (collections, keywords) as written; anything else,
-// the empty string included, as a quoted string, so that a read of ""
-// is seen.
+// show renders a value for people: its canonical text (value.go), which
+// says its type (a string is quoted, so a read of "" is seen), Nil as nil.
 func show(v string) string {
-	switch {
-	case v == Nil:
+	switch v {
+	case Nil:
 		return "nil"
-	case v == "true" || v == "false":
-		return v
-	case v != "" && strings.IndexByte("[{(#:\\", v[0]) >= 0:
-		return v
+	case "":
+		return `""` // a value built in code as the empty string
 	}
-	if _, err := strconv.ParseFloat(v, 64); err == nil && strings.TrimSpace(v) == v {
-		return v
-	}
-	return strconv.Quote(v)
+	return v
 }
+
+// ShowValue renders a value of a history for people (see show).
+func ShowValue(v string) string { return show(v) }
 
 // History is a recorded execution: its operations and where it came from.
 type History struct {
 	Name string
-	Ops  []Op
+	// Format is the format the history was read in (one of Formats but
+	// "auto"), whose data model its values follow; "" when built in code.
+	Format string
+	Ops    []Op
 	// Notes are what the reader decided that the user should know (a
 	// convention chosen); Warnings are what in the input looks wrong but
 	// did not stop the check (events skipped, a client's operations

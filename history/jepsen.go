@@ -169,6 +169,7 @@ func readEDN(r io.Reader, name string, opts ReadOptions, window int) (*History, 
 	if err != nil {
 		return nil, err
 	}
+	h.Format = "edn"
 	for _, p := range skipped {
 		h.Warnings = append(h.Warnings, fmt.Sprintf("%s:%d:%d: skipped %d events of process %s, which is not a client (the first is here)", name, p.first.Line, p.first.Col, p.events, p.name))
 	}
@@ -291,7 +292,11 @@ func ReadJepsenLog(r io.Reader, name string, opts ReadOptions) (*History, error)
 	if opts.CASFail == CASFailAuto {
 		opts.CASFail = CASFailFalse
 	}
-	return assemble(evs, name, opts.CASFail)
+	h, err := assemble(evs, name, opts.CASFail)
+	if err == nil {
+		h.Format = "jepsen-log"
+	}
+	return h, err
 }
 
 // logEvent parses "PROC :TYPE :F VALUE" starting at byte start of text.

@@ -51,28 +51,32 @@ type microOp struct {
 // sepKey separates a key from its value in a multi-register state.
 const sepKey = "\x1e"
 
-// parseTxn reads a transaction written in EDN ([[:r :x 1] [:w :y 2]]) or
-// JSON ([["r","x",1],["w","y",2]]).
+// parseTxn reads a transaction written in EDN ([[:r :x 1] [:w :y 2]], or
+// Knossos's [[:read :x 1] [:write :y 2]]) or JSON ([["r","x",1],["w","y",2]]).
 func parseTxn(text string) ([]microOp, error) {
-	r := &ednReader{src: text, name: "txn"}
-	v, err := r.read(0)
-	if err != nil || !r.atEnd() || (v.kind != ednVector && v.kind != ednList) {
+	_, items, ok := elements(text)
+	if !ok || text[0] != '[' {
 		return nil, fmt.Errorf("txn %s: expected a sequence of [f k v] micro-operations, f :r or :w", show(text))
 	}
-	txn := make([]microOp, 0, len(v.items))
-	for _, m := range v.items {
-		if (m.kind != ednVector && m.kind != ednList) || len(m.items) != 3 {
-			return nil, fmt.Errorf("txn %s: expected [f k v] micro-operations, found %s", show(text), show(m.canon()))
+	txn := make([]microOp, 0, len(items))
+	for _, m := range items {
+		_, parts, ok := elements(m)
+		if !ok || m[0] != '[' || len(parts) != 3 {
+			return nil, fmt.Errorf("txn %s: expected [f k v] micro-operations, found %s", show(text), show(m))
 		}
-		f := strings.TrimPrefix(m.items[0].canon(), ":")
-		if f != "r" && f != "w" {
-			return nil, fmt.Errorf("txn %s: micro-operation %s: expected :r or :w", show(text), show(m.items[0].canon()))
+		f := strings.TrimPrefix(parts[0], ":")
+		if s, ok := unquote(parts[0]); ok {
+			f = s
 		}
-		k, val := m.items[1].canon(), m.items[2].canon()
+		write := f == "w" || f == "write"
+		if !write && f != "r" && f != "read" {
+			return nil, fmt.Errorf("txn %s: micro-operation %s: expected :r or :w (Knossos: :read or :write)", show(text), show(parts[0]))
+		}
+		k, val := parts[1], parts[2]
 		if strings.Contains(k+val, sepElem) || strings.Contains(k+val, sepKey) {
 			return nil, fmt.Errorf("txn %s: a key or value contains a control character reserved for state encodings", show(text))
 		}
-		txn = append(txn, microOp{write: f == "w", key: k, value: val})
+		txn = append(txn, microOp{write: write, key: k, value: val})
 	}
 	return txn, nil
 }
@@ -82,8 +86,7 @@ func parseTxn(text string) ([]microOp, error) {
 // array input gives several arguments).
 func txnText(args []string) string {
 	if len(args) == 1 {
-		r := &ednReader{src: args[0], name: "txn"}
-		if v, err := r.read(0); err == nil && len(v.items) > 0 && (v.items[0].kind == ednVector || v.items[0].kind == ednList) {
+		if _, items, ok := elements(args[0]); ok && len(items) > 0 && strings.HasPrefix(items[0], "[") {
 			return args[0] // already a sequence of micro-operations
 		}
 	}

@@ -101,8 +101,8 @@ func TestJepsenModels(t *testing.T) {
 func TestMultiRegisterRejectsMalformedTxns(t *testing.T) {
 	spec, _ := Builtin("multi-register")
 	for src, want := range map[string]string{
-		`{"client": 1, "call": 1, "return": 2, "method": "txn", "input": [["x", "k", 1]], "output": [["x", "k", 1]]}`: `f:1:1: txn [["x","k",1]]: micro-operation "x": expected :r or :w`,
-		`{"client": 1, "call": 1, "return": 2, "method": "txn", "input": [["r", "k"]], "output": [["r", "k"]]}`:       `f:1:1: txn [["r","k"]]: expected [f k v] micro-operations, found ["r" "k"]`,
+		`{"client": 1, "call": 1, "return": 2, "method": "txn", "input": [["x", "k", 1]], "output": [["x", "k", 1]]}`: `f:1:1: txn [["x" "k" 1]]: micro-operation "x": expected :r or :w (Knossos: :read or :write)`,
+		`{"client": 1, "call": 1, "return": 2, "method": "txn", "input": [["r", "k"]], "output": [["r", "k"]]}`:       `f:1:1: txn [["r" "k"]]: expected [f k v] micro-operations, found ["r" "k"]`,
 		`{"client": 1, "call": 1, "return": 2, "method": "txn", "input": [["r", "k", null]], "output": []}`:           `f:1:1: txn result [] has 0 micro-operations, its invocation 1`,
 	} {
 		h, err := Read(strings.NewReader(src), "f", ReadOptions{Format: "jsonl"})

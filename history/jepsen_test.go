@@ -94,7 +94,9 @@ func TestJepsenSemantics(t *testing.T) {
 			spec, err := Builtin(c.model)
 			require.NoError(t, err)
 			if c.initial != "" {
-				spec, err = WithInitial(spec, ParseValue(c.initial))
+				v, err := ParseValue(c.initial, "edn")
+				require.NoError(t, err)
+				spec, err = WithInitial(spec, v)
 				require.NoError(t, err)
 			}
 			res, err := Check(h, spec, Options{})
@@ -106,11 +108,13 @@ func TestJepsenSemantics(t *testing.T) {
 
 func TestWithInitial(t *testing.T) {
 	for _, c := range []struct{ model, value, init string }{
-		{"register", "0", "0"}, {"cas-register", "nil", Nil}, {"kv", "x", "x"}, {"kv", "nil", ""}, {"counter", "-3", "-3"},
+		{"register", "0", "0"}, {"cas-register", "nil", Nil}, {"kv", `"x"`, `"x"`}, {"kv", "nil", `""`}, {"counter", "-3", "-3"},
 	} {
 		spec, err := Builtin(c.model)
 		require.NoError(t, err)
-		spec, err = WithInitial(spec, ParseValue(c.value))
+		v, err := ParseValue(c.value, "edn")
+		require.NoError(t, err)
+		spec, err = WithInitial(spec, v)
 		require.NoError(t, err, c.model)
 		assert.Equal(t, c.init, spec.Init(), c.model)
 	}

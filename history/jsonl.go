@@ -10,6 +10,8 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/valyala/fastjson"
 
@@ -22,7 +24,7 @@ const maxLine = 16 << 20
 // ReadJSONL reads a history in the JSON Lines schema of the package doc
 // (of opts, only the deadline applies).
 func ReadJSONL(r io.Reader, name string, opts ReadOptions) (*History, error) {
-	h := &History{Name: name, Ops: make([]Op, 0, opts.lines)}
+	h := &History{Name: name, Format: "jsonl", Ops: make([]Op, 0, opts.lines)}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	line := 0
@@ -187,7 +189,9 @@ func (lr *lineReader) op(text []byte, name string, line int) (Op, error) {
 	}
 	op.Method = lr.intern(method)
 	if raw := obj.Get("key"); raw != nil {
-		if op.Key, err = lr.scalar(raw); err != nil {
+		if op.Key, err = lr.scalar(raw); err == errNotUTF8 {
+			return fail("key", `field "key": %v`, err)
+		} else if err != nil {
 			return fail("key", `field "key": expected a string or a number`)
 		}
 	}
@@ -195,14 +199,24 @@ func (lr *lineReader) op(text []byte, name string, line int) (Op, error) {
 		if raw.Type() == fastjson.TypeArray { // Array() of a non-array makes an error: garbage
 			arr, _ := raw.Array()
 			for _, a := range arr {
-				op.Args = append(op.Args, lr.value(a))
+				v, err := lr.value(a)
+				if err != nil {
+					return fail("input", `field "input": %v`, err)
+				}
+				op.Args = append(op.Args, v)
 			}
 		} else {
-			op.Args = []string{lr.value(raw)}
+			v, err := lr.value(raw)
+			if err != nil {
+				return fail("input", `field "input": %v`, err)
+			}
+			op.Args = []string{v}
 		}
 	}
 	if raw := obj.Get("output"); raw != nil {
-		op.Result = lr.value(raw)
+		if op.Result, err = lr.value(raw); err != nil {
+			return fail("output", `field "output": %v`, err)
+		}
 	}
 	if raw := obj.Get("unknown"); raw != nil {
 		u, err := raw.Bool()
@@ -290,24 +304,82 @@ func (lr *lineReader) intern(b []byte) string {
 	return s
 }
 
-// scalar returns a string or number as text.
+// scalar returns a string or number in its canonical text.
 func (lr *lineReader) scalar(v *fastjson.Value) (string, error) {
 	switch v.Type() {
 	case fastjson.TypeString, fastjson.TypeNumber:
-		return lr.value(v), nil
+		return lr.value(v)
 	}
 	return "", errors.New("not a scalar")
 }
 
-// value canonicalises a JSON value: strings as they are, null as Nil,
-// numbers and booleans as written, arrays and objects as compact JSON.
-func (lr *lineReader) value(v *fastjson.Value) string {
+// errNotUTF8 is the error of a JSON string that is not UTF-8.
+var errNotUTF8 = errors.New("a string that is not UTF-8: expected text in UTF-8")
+
+// value returns the canonical text of a JSON value (value.go): null as
+// Nil, numbers by their exact value.
+func (lr *lineReader) value(v *fastjson.Value) (string, error) {
+	if v.Type() == fastjson.TypeNull {
+		return Nil, nil
+	}
+	b, err := lr.appendValue(nil, v)
+	return string(b), err
+}
+
+// appendValue appends the canonical text of v, null as nil, to b.
+func (lr *lineReader) appendValue(b []byte, v *fastjson.Value) ([]byte, error) {
 	switch v.Type() {
 	case fastjson.TypeNull:
-		return Nil
+		return append(b, "nil"...), nil
+	case fastjson.TypeTrue:
+		return append(b, "true"...), nil
+	case fastjson.TypeFalse:
+		return append(b, "false"...), nil
 	case fastjson.TypeString:
-		s, _ := v.StringBytes()
-		return string(s)
+		s := v.GetStringBytes()
+		if !utf8.Valid(s) {
+			return b, errNotUTF8
+		}
+		return appendQuoted(b, string(s)), nil
+	case fastjson.TypeNumber:
+		n, ok := exactDecimal(string(lr.text(v)))
+		if !ok { // the validator let through no other number
+			return b, fmt.Errorf("malformed number %s", lr.text(v))
+		}
+		return append(b, n...), nil
+	case fastjson.TypeArray:
+		arr, _ := v.Array()
+		b = append(b, '[')
+		for i, a := range arr {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			var err error
+			if b, err = lr.appendValue(b, a); err != nil {
+				return b, err
+			}
+		}
+		return append(b, ']'), nil
 	}
-	return string(lr.text(v))
+	// An object: a map, its entries in the order of their text.
+	obj, _ := v.Object()
+	var entries []string
+	var err error
+	obj.Visit(func(k []byte, x *fastjson.Value) {
+		if err != nil {
+			return
+		}
+		if !utf8.Valid(k) {
+			err = errNotUTF8
+			return
+		}
+		e := append(appendQuoted(nil, string(k)), ' ')
+		e, err = lr.appendValue(e, x)
+		entries = append(entries, string(e))
+	})
+	if err != nil {
+		return b, err
+	}
+	slices.Sort(entries)
+	return append(append(append(b, '{'), strings.Join(slices.Compact(entries), ", ")...), '}'), nil
 }

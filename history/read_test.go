@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,15 +29,15 @@ func TestReadJSONL(t *testing.T) {
 	h, err := ReadJSONL(strings.NewReader(src), "h.jsonl", ReadOptions{})
 	require.NoError(t, err)
 	require.Len(t, h.Ops, 5)
-	assert.Equal(t, Op{Client: 1, Call: 10, Return: 25, Method: "write", Key: "x", Args: []string{"3"}, Pos: Pos{2, 1}}, h.Ops[0])
+	assert.Equal(t, Op{Client: 1, Call: 10, Return: 25, Method: "write", Key: `"x"`, Args: []string{"3"}, Pos: Pos{2, 1}}, h.Ops[0])
 	assert.Equal(t, Nil, h.Ops[1].Result)
 	assert.Equal(t, "7", h.Ops[1].Key)
 	assert.Equal(t, clientNumber("bob"), h.Ops[1].Client)
-	assert.Equal(t, []string{"3", "4"}, h.Ops[2].Args)
+	assert.Equal(t, []string{"3", `"4"`}, h.Ops[2].Args)
 	assert.Equal(t, "true", h.Ops[2].Result)
 	assert.True(t, h.Ops[3].IsPending())
 	assert.True(t, h.Ops[3].Unknown)
-	assert.Equal(t, []string{`{"a":[1,2]}`}, h.Ops[3].Args)
+	assert.Equal(t, []string{`{"a" [1 2]}`}, h.Ops[3].Args)
 	assert.True(t, h.Ops[4].Unknown)
 	assert.False(t, h.Ops[4].IsPending())
 	require.NoError(t, h.Validate())
@@ -43,8 +45,8 @@ func TestReadJSONL(t *testing.T) {
 
 // TestReadJSONLValuesAgainstEncodingJSON writes random values with
 // encoding/json (which escapes <, > and & and may indent) and reads them
-// back: a string is its decoded text, null is Nil, anything else the
-// compact JSON encoding/json makes of it, on every line.
+// back: each value is the canonical text of what encoding/json decodes,
+// on every line.
 func TestReadJSONLValuesAgainstEncodingJSON(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 25))
 	var value func(depth int) any
@@ -72,18 +74,36 @@ func TestReadJSONLValuesAgainstEncodingJSON(t *testing.T) {
 			return obj
 		}
 	}
-	canonical := func(v any) string {
+	// canonical is the canonical text (value.go) of a value as
+	// encoding/json decodes it: numbers by their exact value.
+	var canonical func(v any) string
+	canonical = func(v any) string {
 		switch v := v.(type) {
 		case nil:
 			return Nil
 		case string:
-			return v
+			return quoteString(v)
+		case bool:
+			return strconv.FormatBool(v)
+		case int:
+			return strconv.Itoa(v)
+		case float64:
+			s, ok := exactDecimal(strconv.FormatFloat(v, 'g', -1, 64))
+			require.True(t, ok)
+			return s
+		case []any:
+			parts := make([]string, len(v))
+			for i, x := range v {
+				parts[i] = strings.Replace(canonical(x), Nil, "nil", 1)
+			}
+			return "[" + strings.Join(parts, " ") + "]"
 		}
-		raw, err := json.Marshal(v)
-		require.NoError(t, err)
-		var b bytes.Buffer
-		require.NoError(t, json.Compact(&b, raw))
-		return b.String()
+		var parts []string
+		for k, x := range v.(map[string]any) {
+			parts = append(parts, quoteString(k)+" "+strings.Replace(canonical(x), Nil, "nil", 1))
+		}
+		sort.Strings(parts)
+		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	var src strings.Builder
 	var want [][2]string
@@ -162,8 +182,8 @@ func TestReadEDN(t *testing.T) {
 			assert.Less(t, r.Call, w.Return)
 			assert.True(t, info.IsPending() && info.Unknown, ":info stays pending")
 			assert.True(t, app.IsPending(), "an invocation never completed stays pending")
-			assert.Equal(t, "k", app.Key)
-			assert.Equal(t, []string{"x \"y\"\n"}, app.Args)
+			assert.Equal(t, `"k"`, app.Key)
+			assert.Equal(t, []string{`"x \"y\"\n"`}, app.Args)
 			require.NoError(t, h.Validate())
 
 			h, err = ReadEDN(strings.NewReader(src), "h.edn", ReadOptions{CASFail: CASFailFalse})
@@ -227,6 +247,12 @@ func TestReadErrors(t *testing.T) {
 		{"edn", `{:a "x\q"}`, `f:1:7: unknown escape \q in string`},
 		{"edn", `{:a "abc`, `f:1:5: unterminated string: expected '"'`},
 		{"edn", `{:a 12x}`, `f:1:5: malformed number "12x"`},
+		{"edn", "{:a \"ab\xffc\"}", `f:1:8: byte 0xff is not UTF-8: expected text in UTF-8`},
+		{"edn", "{:a\n \"\xc3\"}", `f:2:3: byte 0xc3 is not UTF-8: expected text in UTF-8`},
+		{"edn", `{:a "\ud800"}`, `f:1:6: lone UTF-16 surrogate \ud800: expected a pair \ud800-\udbff \udc00-\udfff`},
+		{"jsonl", "{\"client\": 1, \"call\": 1, \"method\": \"w\", \"input\": \"\xfe\"}", `f:1:41: field "input": a string that is not UTF-8: expected text in UTF-8`},
+		{"jsonl", "{\"client\": 1, \"call\": 1, \"return\": 2, \"method\": \"r\", \"output\": [{\"\xfe\": 1}]}", `f:1:54: field "output": a string that is not UTF-8: expected text in UTF-8`},
+		{"jepsen-log", "INFO  jepsen.util - 1\t:invoke\t:write\t\"\x80\"", `f:1:39: byte 0x80 is not UTF-8: expected text in UTF-8`},
 		{"edn", `{:a ]}`, `f:1:5: unexpected ']': expected a value`},
 		{"edn", "{:process 0 :type :invoke :f :read}\n{:process 0 :type :ok :f :write}", `f:2:1: completion of write "" by process 0 does not match its invocation read "" on line 1`},
 		{"jepsen-log", "INFO  jepsen.util - x\t:invoke\t:read\tnil", `f:1:21: expected a process number`},
@@ -265,7 +291,7 @@ func TestValidateAgainstSpec(t *testing.T) {
 		{"register", `{"client": 1, "call": 1, "return": 2, "method": "cas", "input": [1, 2], "output": true}`,
 			`f:1:1: model register has no method "cas": expected one of get, put, read, write`},
 		{"cas-register", `{"client": 1, "call": 1, "return": 2, "method": "cas", "input": [1, 2], "output": 3}`,
-			`f:1:1: cas result "3": expected true or false`},
+			`f:1:1: cas result 3: expected true or false`},
 		{"queue", `{"client": 1, "call": 1, "return": 2, "method": "enq"}`,
 			`f:1:1: enq of model queue takes 1 argument(s), found 0`},
 		{"counter", `{"client": 1, "call": 1, "return": 2, "method": "add", "input": "x"}`,
@@ -375,7 +401,7 @@ func TestReadWarnings(t *testing.T) {
 func TestShowValues(t *testing.T) {
 	get := Op{Client: 8, Call: 1, Return: 2, Method: "get", Key: "7", Result: ""}
 	assert.Equal(t, `c8 get() on key 7 -> ""`, get.String())
-	put := Op{Client: 3, Call: 1, Return: 2, Method: "put", Key: "x", Args: []string{"a b"}}
+	put := Op{Client: 3, Call: 1, Return: 2, Method: "put", Key: `"x"`, Args: []string{`"a b"`}}
 	assert.Equal(t, `c3 put("a b") on key "x"`, put.String())
 	cas := Op{Client: 1, Call: 1, Return: 2, Method: "cas", Args: []string{Nil, "2"}, Result: "true"}
 	assert.Equal(t, `c1 cas(nil, 2) -> true`, cas.String())
@@ -384,7 +410,7 @@ func TestShowValues(t *testing.T) {
 	assert.Equal(t, `[1 2]`, show("[1 2]"))
 	assert.Equal(t, `:ok`, show(":ok"))
 	assert.Equal(t, `-1.5`, show("-1.5"))
-	assert.Equal(t, `" 1"`, show(" 1"))
+	assert.Equal(t, `" 1"`, show(`" 1"`))
 }
 
 // TestReadDeadline checks that a time limit stops every reader, so that

@@ -101,7 +101,7 @@ func FailureNotes(h *History, f *Failure) []string {
 	var notes []string
 	where := "The history"
 	if f.Key != "" || len(f.Ops) < len(h.Ops) {
-		where = fmt.Sprintf("The partition of key %q (%d of %d operations)", show(f.Key), len(f.Ops), len(h.Ops))
+		where = fmt.Sprintf("The partition of key %s (%d of %d operations)", show(f.Key), len(f.Ops), len(h.Ops))
 	}
 	notes = append(notes, where+" has no linearization.")
 	if f.Pattern != "" {

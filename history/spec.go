@@ -98,13 +98,27 @@ func WithInitial(spec Spec, value string) (Spec, error) {
 	return nil, fmt.Errorf("model %s has no settable initial value (register, cas-register, kv and counter have)", spec.Name())
 }
 
-// ParseValue reads a value given on the command line: nil or null is the
-// absent value, anything else is taken as written.
-func ParseValue(s string) string {
+// ParseValue reads a value given on the command line in the data model of
+// format (JSON for "jsonl", EDN otherwise; see value.go): nil and null are
+// the absent value, a string is written in quotes ('"abc"').
+func ParseValue(s, format string) (string, error) {
 	if s == "nil" || s == "null" {
-		return Nil
+		return Nil, nil
 	}
-	return s
+	if format == "jsonl" {
+		var lr lineReader
+		v, err := lr.p.Parse(s)
+		if err != nil {
+			return "", fmt.Errorf("value %q: expected a JSON value (a string in quotes)", s)
+		}
+		return lr.value(v)
+	}
+	r := &ednReader{src: s, name: "value"}
+	v, err := r.read(0)
+	if err != nil || !r.atEnd() {
+		return "", fmt.Errorf("value %q: expected one EDN value (a string in quotes)", s)
+	}
+	return v.canon(), nil
 }
 
 // byKey is the Partition of every built-in model: one group per key.
@@ -213,7 +227,7 @@ func (r register) Validate(op *Op) error {
 		return err
 	}
 	if isCAS(op.Method) && !op.Unknown && op.Result != "true" && op.Result != "false" {
-		return fmt.Errorf("cas result %q: expected true or false", show(op.Result))
+		return fmt.Errorf("cas result %s: expected true or false", show(op.Result))
 	}
 	return nil
 }
@@ -238,19 +252,27 @@ func (register) Step(s string, op *Op) (bool, string) {
 // missing key reads as the empty string (a nil result equals "").
 type kv struct {
 	byKey
-	init string // every key's initial value, "" unless WithInitial
+	init string // every key's initial value, the empty string unless WithInitial
 }
+
+// emptyString is the canonical empty string, kv's initial value.
+const emptyString = `""`
 
 func (k kv) withInitial(v string) (Spec, error) {
 	if v == Nil {
-		v = ""
+		v = emptyString
 	}
 	k.init = v
 	return k, nil
 }
 
-func (kv) Name() string   { return "kv" }
-func (k kv) Init() string { return k.init }
+func (kv) Name() string { return "kv" }
+func (k kv) Init() string {
+	if k.init == "" {
+		return emptyString
+	}
+	return k.init
+}
 func (kv) Validate(op *Op) error {
 	return arity(op, "kv", map[string]int{"get": 0, "read": 0, "put": 1, "write": 1, "append": 1})
 }
@@ -258,11 +280,31 @@ func (kv) Validate(op *Op) error {
 func (kv) Step(s string, op *Op) (bool, string) {
 	switch op.Method {
 	case "get", "read":
-		return op.Unknown || op.Result == s || (op.Result == Nil && s == ""), s
+		return op.Unknown || op.Result == s || (op.Result == Nil && s == emptyString), s
 	case "put", "write":
 		return true, op.Args[0]
 	}
-	return true, s + op.Args[0]
+	return true, appendText(s, op.Args[0])
+}
+
+// appendText is kv's append: the string of s's text followed by v's. Two
+// strings are joined in their quoted form (quoteString quotes each
+// character on its own); another value contributes its canonical text,
+// nil none.
+func appendText(s, v string) string {
+	if isString(s) && isString(v) {
+		return s[:len(s)-1] + v[1:]
+	}
+	text := func(x string) string {
+		if t, ok := unquote(x); ok {
+			return t
+		}
+		if x == Nil {
+			return ""
+		}
+		return x
+	}
+	return quoteString(text(s) + text(v))
 }
 
 // sequence is a FIFO queue (fifo) or a LIFO stack; removing from an empty
@@ -328,7 +370,7 @@ func (set) Validate(op *Op) error {
 		return err
 	}
 	if op.Method == "contains" && !op.Unknown && op.Result != "true" && op.Result != "false" {
-		return fmt.Errorf("contains result %q: expected true or false", show(op.Result))
+		return fmt.Errorf("contains result %s: expected true or false", show(op.Result))
 	}
 	if op.Method == "read" && !op.Unknown {
 		if _, err := parseElems(op.Result); err != nil {
@@ -345,20 +387,56 @@ func parseElems(text string) (string, error) {
 	if text == Nil {
 		return "", nil // Jepsen reads an empty set as nil at times
 	}
-	r := &ednReader{src: text, name: "read"}
-	v, err := r.read(0)
-	if err != nil || !r.atEnd() || (v.kind != ednSet && v.kind != ednVector && v.kind != ednList) {
+	open, items, ok := elements(text)
+	if !ok || open == '{' {
 		return "", fmt.Errorf("read result %s: expected a collection of the set's elements, such as #{1 2} or [1, 2]", show(text))
 	}
-	elems := make([]string, 0, len(v.items))
-	for i := range v.items {
-		e := v.items[i].canon()
+	elems := make([]string, 0, len(items))
+	for _, e := range items {
 		if err := encodable(e); err != nil {
 			return "", err
 		}
 		elems = append(elems, e+sepElem) // sorted as set.Step keeps them
 	}
 	return strings.Join(slices.Compact(slices.Sorted(slices.Values(elems))), ""), nil
+}
+
+// elements splits the canonical text of a collection into its items'
+// canonical texts (a map's keys and values alternating; nil as Nil), and
+// says which it is by its opening '[', '{' or '#'. The items are cut out
+// of the text, not read again: their text is canonical already, in the
+// data model they were read in (a JSON number keeps its JSON meaning).
+func elements(v string) (open byte, items []string, ok bool) {
+	r := &ednReader{src: v, name: "value"}
+	var closer byte
+	switch {
+	case strings.HasPrefix(v, "["):
+		open, closer, r.pos = '[', ']', 1
+	case strings.HasPrefix(v, "{"):
+		open, closer, r.pos = '{', '}', 1
+	case strings.HasPrefix(v, "#{"):
+		open, closer, r.pos = '#', '}', 2
+	default:
+		return 0, nil, false
+	}
+	for {
+		r.skip()
+		if r.pos >= len(v) {
+			return 0, nil, false
+		}
+		if v[r.pos] == closer {
+			return open, items, r.pos == len(v)-1
+		}
+		from := r.pos
+		if _, err := r.read(1); err != nil {
+			return 0, nil, false
+		}
+		item := v[from:r.pos]
+		if item == "nil" {
+			item = Nil
+		}
+		items = append(items, item)
+	}
 }
 
 func (set) Step(s string, op *Op) (bool, string) {
@@ -420,12 +498,12 @@ func (counter) Validate(op *Op) error {
 	}
 	if len(op.Args) == 1 {
 		if _, err := strconv.ParseInt(op.Args[0], 10, 64); err != nil {
-			return fmt.Errorf("%s argument %q: expected an integer", op.Method, op.Args[0])
+			return fmt.Errorf("%s argument %s: expected an integer", op.Method, show(op.Args[0]))
 		}
 	}
 	if (op.Method == "read" || op.Method == "get") && !op.Unknown {
 		if _, err := strconv.ParseInt(op.Result, 10, 64); err != nil {
-			return fmt.Errorf("%s result %q: expected an integer", op.Method, show(op.Result))
+			return fmt.Errorf("%s result %s: expected an integer", op.Method, show(op.Result))
 		}
 	}
 	return nil

@@ -89,13 +89,15 @@ func porcupineOps(h *history.History) []porcupine.Operation {
 	for i := range h.Ops {
 		op := &h.Ops[i]
 		in := input{method: op.Method, key: op.Key}
+		// Porcupine's models hold plain Go strings: a string value by its
+		// text.
 		if len(op.Args) > 0 {
-			in.arg0 = op.Args[0]
+			in.arg0 = history.Text(op.Args[0])
 		}
 		if len(op.Args) > 1 {
-			in.arg1 = op.Args[1]
+			in.arg1 = history.Text(op.Args[1])
 		}
-		ops[i] = porcupine.Operation{ClientId: op.Client, Input: in, Call: op.Call, Output: output{op.Result, op.Unknown}, Return: op.Return}
+		ops[i] = porcupine.Operation{ClientId: op.Client, Input: in, Call: op.Call, Output: output{history.Text(op.Result), op.Unknown}, Return: op.Return}
 	}
 	return ops
 }

@@ -167,7 +167,11 @@ func historySpec(c *cli.Context, h *history.History) (history.Spec, error) {
 	if err != nil || !c.IsSet("initial") {
 		return spec, err
 	}
-	return history.WithInitial(spec, history.ParseValue(c.String("initial")))
+	v, err := history.ParseValue(c.String("initial"), h.Format)
+	if err != nil {
+		return nil, fmt.Errorf("--initial: %w", err)
+	}
+	return history.WithInitial(spec, v)
 }
 
 func writeTimeline(path string, t *timeline.Timeline) error {
@@ -190,7 +194,7 @@ func printHistoryResult(c *cli.Context, h *history.History, res *history.Result)
 		return
 	}
 	if len(f.Ops) < res.Ops {
-		fmt.Fprintf(w, "  smallest failing partition: key %q, %d operations\n", f.Key, len(f.Ops))
+		fmt.Fprintf(w, "  smallest failing partition: key %s, %d operations\n", history.ShowValue(f.Key), len(f.Ops))
 	}
 	if f.Pattern != "" {
 		fmt.Fprintf(w, "  bad pattern %s\n", f.Pattern)

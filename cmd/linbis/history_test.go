@@ -136,6 +136,7 @@ func TestHistoryErrors(t *testing.T) {
 		{"bad flag after file", []string{writeFile(t, "q.jsonl", badQueue), "--colour"}, "linbis: history: unknown flag --colour; see linbis history --help\n"},
 		{"bad --cas-fail", []string{writeFile(t, "t.edn", timedOutCAS), "--cas-fail", "maybe"}, `--cas-fail "maybe": expected one of auto, drop, false`},
 		{"--initial of a queue", []string{writeFile(t, "q.jsonl", badQueue), "--initial", "1"}, "model queue has no settable initial value"},
+		{"a string not in UTF-8", []string{writeFile(t, "u.edn", "{:process 0 :type :invoke :f :write :value \"a\xe9\"}")}, `u.edn:1:46: byte 0xe9 is not UTF-8: expected text in UTF-8`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

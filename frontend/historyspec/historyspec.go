@@ -74,7 +74,7 @@ func (s *Spec) Validate(op *history.Op) error {
 		return fmt.Errorf("%s: %s of model %s takes %d argument(s), found %d", op, op.Method, s.name, len(sig.Params), len(op.Args))
 	}
 	for i, a := range op.Args {
-		if _, err := frontend.ParseValue(sig.Params[i], a); err != nil {
+		if _, err := frontend.ParseValue(sig.Params[i], history.Text(a)); err != nil {
 			return fmt.Errorf("%s: argument %d: %w", op, i+1, err)
 		}
 	}
@@ -90,9 +90,10 @@ func (s *Spec) Validate(op *history.Op) error {
 // expected renders op's recorded result as the spec prints it: "" for a
 // method without a result (whatever was recorded: Jepsen histories echo
 // the argument of a write as its value), EMPTY for null, integers without
-// a sign or leading zeros.
+// a sign or leading zeros. A string value is read by its text (a JSON
+// history writes EMPTY as "EMPTY").
 func expected(sig frontend.Signature, op *history.Op) (string, error) {
-	r := op.Result
+	r := history.Text(op.Result)
 	if sig.Result == check.Void {
 		return "", nil
 	}
@@ -113,7 +114,7 @@ func (s *Spec) Step(state string, op *history.Op) (bool, string) {
 	want, _ := expected(sig, op)
 	args := make([]int, len(op.Args))
 	for i, a := range op.Args {
-		args[i], _ = frontend.ParseValue(sig.Params[i], a)
+		args[i], _ = frontend.ParseValue(sig.Params[i], history.Text(a))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
