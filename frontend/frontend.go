@@ -169,8 +169,9 @@ func Listing(w io.Writer, m *Model, b Bounds, opts Options) error {
 	fmt.Fprintln(w, "// ▶ a step that has touched shared state stops before this instruction (▶p: unless")
 	fmt.Fprintln(w, "// the nodes it reaches are private); ↺ a back edge: the step ends after it; an")
 	fmt.Fprintln(w, "// atomic block is one step; dead: the locals cleared when a step ends there.")
+	mode := explore.Mode{Explicit: opts.Explicit, FineGrained: opts.FineGrained}
 	fmt.Fprintf(w, "\n// implementation %s\n", m.Program.Impl.Name)
-	if err := explore.Listing(w, m.Program, m.Program.Impl, b, opts); err != nil {
+	if err := explore.Listing(w, m.Program, m.Program.Impl, b, mode); err != nil {
 		return err
 	}
 	if m.Program.Spec.Auto {
@@ -178,7 +179,7 @@ func Listing(w io.Writer, m *Model, b Bounds, opts Options) error {
 	} else {
 		fmt.Fprintf(w, "\n// specification %s\n", m.Program.Spec.Name)
 	}
-	return explore.Listing(w, m.Program, m.Program.Spec, b, opts)
+	return explore.Listing(w, m.Program, m.Program.Spec, b, mode)
 }
 
 //go:embed examples/*.lin

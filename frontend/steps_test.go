@@ -87,7 +87,7 @@ method m() int
 	m, err := Parse("steps.lin", []byte(src))
 	require.NoError(t, err)
 	var buf bytes.Buffer
-	require.NoError(t, explore.Listing(&buf, m.Program, m.Program.Impl, m.DefaultBounds(), Options{}))
+	require.NoError(t, explore.Listing(&buf, m.Program, m.Program.Impl, m.DefaultBounds(), explore.Mode{}))
 	assert.Equal(t, want, buf.String())
 }
 

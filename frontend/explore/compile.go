@@ -78,7 +78,7 @@ func compile(p *check.Program, obj *check.Object, threads int, values []int, fin
 	prog.lay.layThreads(threads, maxLocals)
 	prog.deadSets(c.flow)
 	prog.cleanSets()
-	lowerCode(prog.code) // before the init block runs
+	prog.numberExprs()
 	if prog.init, err = c.initialState(obj.Shared); err != nil {
 		return nil, err
 	}

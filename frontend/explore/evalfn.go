@@ -2,47 +2,36 @@ package explore
 
 import "github.com/linbis/linbis/frontend/syntax"
 
-// Evaluators. Each expression carries the function that evaluates it
-// (expr.ev), chosen once by lower for its kind, operator and operands, so
-// that evaluating it dispatches once: the general evalNode switches on the
+// Evaluators. The machine evaluates each expression with a function
+// chosen once for its kind, operator and operands (evaluatorOf), so that
+// evaluating it dispatches once: the general evalNode switches on the
 // kind, then on the operator, calls binop and tests for the short-circuit
 // operators, and that was a third of the instructions of an interpreter-
-// bound model (the atomic loops of hp-stack's scan). The kinds without an
-// evaluator of their own use evalNode, which gives every failure its
-// message; the evaluators below report the same failures in the same
-// order.
+// bound model (the atomic loops of hp-stack's scan). The instructions are
+// data that the front ends produce; the machine keeps the evaluators in a
+// table indexed by expr.id (evaluators). The kinds without an evaluator of
+// their own use evalNode, which gives every failure its message; the
+// evaluators below report the same failures in the same order.
 
 // evaluator evaluates e on m (see eval).
 type evaluator func(m *machine, e *expr) int32
 
-// lowerCode sets the evaluators of the expressions of every instruction.
-func lowerCode(code []instr) {
-	for i := range code {
-		in := &code[i]
+// evaluators returns the table of the evaluators of p's expressions,
+// indexed by their ids; entry 0, for an expression without an id, is the
+// general evalNode.
+func evaluators(p *program) []evaluator {
+	evals := make([]evaluator, p.nexprs+1)
+	evals[0] = (*machine).evalNode
+	for i := range p.code {
+		in := &p.code[i]
 		for _, l := range in.targets() {
-			lower(l)
+			walkExpr(l, func(e *expr) { evals[e.id] = evaluatorOf(e) })
 		}
 		for _, x := range in.values() {
-			lower(x)
+			walkExpr(x, func(e *expr) { evals[e.id] = evaluatorOf(e) })
 		}
 	}
-}
-
-// lower sets the evaluator of e and of its operands.
-func lower(e *expr) {
-	if e == nil || e.ev != nil {
-		return
-	}
-	lower(e.a)
-	lower(e.b)
-	lower(e.c)
-	for _, x := range e.list {
-		lower(x)
-	}
-	for _, fi := range e.inits {
-		lower(fi.x)
-	}
-	e.ev = evaluatorOf(e)
+	return evals
 }
 
 // binaryEvaluators holds the evaluators of the binary operators that

@@ -49,8 +49,7 @@ func TestBinaryEvaluators(t *testing.T) {
 						b = &expr{k: eConst, v: y}
 					}
 					e := &expr{k: eBinary, op: op, a: &expr{k: eLocal, v: 0}, b: b}
-					lower(e)
-					m := &machine{mem: []int32{0, 0, 0, x, y}}
+					m := machineWith(&program{}, e, []int32{0, 0, 0, x, y})
 					got := m.eval(e)
 					if wantErr {
 						if m.err == nil {
@@ -76,8 +75,7 @@ func TestLocationEvaluators(t *testing.T) {
 	for _, stride := range []int32{0, 2} {
 		for i := int32(-1); i <= 4; i++ {
 			e := &expr{k: eElem, v: 5, lo: 1, n: 3, stride: stride, name: "A", a: &expr{k: eLocal, v: 0}}
-			lower(e)
-			fast := &machine{p: p, mem: append([]int32(nil), mem...)}
+			fast := machineWith(p, e, append([]int32(nil), mem...))
 			fast.mem[tLocals] = i
 			got := fast.eval(e)
 			slow := &machine{p: p, mem: append([]int32(nil), mem...)}
@@ -93,8 +91,7 @@ func TestLocationEvaluators(t *testing.T) {
 	}
 	for id := int32(0); id <= 2; id++ {
 		e := &expr{k: eField, v: 1, name: "next", a: &expr{k: eLocal, v: 0}}
-		lower(e)
-		fast := &machine{p: p, mem: append([]int32(nil), mem...)}
+		fast := machineWith(p, e, append([]int32(nil), mem...))
 		fast.mem[tLocals] = id
 		got := fast.eval(e)
 		slow := &machine{p: p, mem: append([]int32(nil), mem...)}
@@ -107,4 +104,15 @@ func TestLocationEvaluators(t *testing.T) {
 			t.Errorf("node %d's next = %d, %q; want %d, %q", id, got, failMsg(fast), want, failMsg(slow))
 		}
 	}
+}
+
+// machineWith returns a machine over mem that runs a copy of p whose code
+// is the one expression e, so that e has an id and its evaluator.
+func machineWith(p *program, e *expr, mem []int32) *machine {
+	q := *p
+	q.code, q.nexprs = []instr{{op: opEval, x: e}}, 0
+	q.numberExprs()
+	m := newMachine(&q, false, false, 0)
+	m.mem = mem
+	return &m
 }

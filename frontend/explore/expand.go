@@ -25,7 +25,7 @@ type expander struct {
 
 func (x *explorer) newExpander() *expander {
 	return &expander{x: x, set: x.set, seed: x.set.seed, c: x.canon.clone(),
-		m: machine{p: x.p, gc: !x.o.Explicit, lin: x.o.Lin, maxNodes: int32(x.o.MaxNodes)}}
+		m: newMachine(x.p, !x.o.Explicit, x.o.Lin, int32(x.o.MaxNodes))}
 }
 
 // expand fills blk with the successors of its states, stopping after a

@@ -75,31 +75,6 @@ import (
 	"github.com/linbis/linbis/lts"
 )
 
-// Bounds are the bounds of the most-general client: Threads threads each
-// performing up to Ops operations (-1: forever), each with any argument
-// drawn from Values. Its JSON form is the one shape of bounds in every
-// --json output of linbis.
-type Bounds struct {
-	Threads int   `json:"threads"`
-	Ops     int   `json:"ops"` // -1 = forever
-	Values  []int `json:"values"`
-	// Only restricts threads (numbered from 1) to some methods, from the
-	// client block's `only` lines; nil means every thread calls every method.
-	Only map[int][]string `json:"only,omitempty"`
-}
-
-func (b Bounds) String() string {
-	ops := fmt.Sprint(b.Ops)
-	if b.Ops < 0 {
-		ops = "forever"
-	}
-	vs := make([]string, len(b.Values))
-	for i, v := range b.Values {
-		vs[i] = fmt.Sprint(v)
-	}
-	return fmt.Sprintf("threads=%d ops=%s values=%s", b.Threads, ops, strings.Join(vs, ","))
-}
-
 // DefaultMaxStates is the bound on the states of one LTS when
 // Options.MaxStates is 0.
 const DefaultMaxStates = 50_000_000
@@ -311,7 +286,7 @@ func (x *explorer) run() (*lts.LTS, error) {
 func (x *explorer) initialState() ([]int32, error) {
 	init := append([]int32(nil), x.p.init...)
 	if im := x.p.initMethod; im != nil {
-		m := machine{p: x.p, gc: !x.o.Explicit, lin: x.o.Lin, maxNodes: int32(x.o.MaxNodes)}
+		m := newMachine(x.p, !x.o.Explicit, x.o.Lin, int32(x.o.MaxNodes))
 		m.t, m.base, m.mem = 0, x.p.lay.threadBase(0), init
 		init[m.base+tPC] = im.entry
 		m.step()
@@ -700,18 +675,6 @@ func (x *explorer) internLabel(key labelKey) int32 {
 	x.labels[key] = id
 	c.key, c.id = key, id
 	return id
-}
-
-func formatValue(k check.Kind, v int32) string {
-	switch {
-	case k == check.Bool && v == 0:
-		return "false"
-	case k == check.Bool:
-		return "true"
-	case v == Empty:
-		return "EMPTY"
-	}
-	return strconv.Itoa(int(v))
 }
 
 // modelError builds the error for a failure of thread t in state s, with

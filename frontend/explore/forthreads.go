@@ -1,8 +1,6 @@
 package explore
 
 import (
-	"math/bits"
-
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/syntax"
 )
@@ -84,38 +82,6 @@ func (c *compiler) element(e *syntax.IndexExpr) *expr {
 		x.rng = &v.Type
 	}
 	return x
-}
-
-// threadsLeft returns the bit set of the threads that the loop over
-// threads with visited set mask has still to visit.
-func (m *machine) threadsLeft(mask, others int32) uint32 {
-	all := uint32(1)<<uint(m.p.threads) - 1
-	if others != 0 {
-		all &^= 1 << uint(m.t)
-	}
-	return all &^ uint32(mask)
-}
-
-// evalThreads evaluates the expressions of the loops over threads.
-func (m *machine) evalThreads(e *expr) int32 {
-	switch e.k {
-	case eThreadsLeft:
-		if m.threadsLeft(m.eval(e.a), e.v) != 0 {
-			return 1
-		}
-		return 0
-	case ePickThread:
-		left := m.threadsLeft(m.eval(e.a), e.v)
-		if e.lo == 0 {
-			for k := m.choose(bits.OnesCount32(left)); k > 0; k-- {
-				left &= left - 1
-			}
-		}
-		return int32(bits.TrailingZeros32(left)) + 1
-	case eAddThread:
-		return m.eval(e.a) | 1<<uint(m.eval(e.b)-1)
-	}
-	return 0
 }
 
 // inAnyOrder, when false, turns off the ascending order of order-free

@@ -129,9 +129,10 @@ type expr struct {
 	shared bool
 	ref    bool // a location that holds a reference
 	thr    bool // a location declared `thread` (it holds thread ids)
-	// ev evaluates the expression (eval); set by lower once the code is
-	// complete.
-	ev evaluator
+	// id numbers the expression within its program, from 1, so that the
+	// machine can keep per-expression data (its evaluators) in a table;
+	// set by numberExprs once the code is complete.
+	id int32
 }
 
 type fieldInit struct {
@@ -186,6 +187,8 @@ type program struct {
 	// to build the initial state; nil if absent.
 	initMethod *method
 	steps      []stepInfo
+	// nexprs is the number of expressions of code, numbered from 1.
+	nexprs int32
 	threads    int
 	values     []int32
 }
@@ -194,4 +197,40 @@ type stepInfo struct {
 	pos       syntax.Pos
 	text      string
 	procedure string
+}
+
+// walkExpr calls f on e and its subexpressions.
+func walkExpr(e *expr, f func(*expr)) {
+	if e == nil {
+		return
+	}
+	f(e)
+	walkExpr(e.a, f)
+	walkExpr(e.b, f)
+	walkExpr(e.c, f)
+	for _, fi := range e.inits {
+		walkExpr(fi.x, f)
+	}
+	for _, x := range e.list {
+		walkExpr(x, f)
+	}
+}
+
+// numberExprs gives every expression of p's code an id, from 1.
+func (p *program) numberExprs() {
+	for i := range p.code {
+		in := &p.code[i]
+		number := func(e *expr) {
+			if e.id == 0 {
+				p.nexprs++
+				e.id = p.nexprs
+			}
+		}
+		for _, l := range in.targets() {
+			walkExpr(l, number)
+		}
+		for _, x := range in.values() {
+			walkExpr(x, number)
+		}
+	}
 }

@@ -8,9 +8,6 @@ import (
 	"github.com/linbis/linbis/frontend/syntax"
 )
 
-// Empty is the value of the EMPTY constant; it prints as EMPTY in labels.
-const Empty int32 = -(1 << 30)
-
 // maxInt bounds the magnitude of integers; exceeding it is a model error
 // rather than a silent wrap.
 const maxInt = 1 << 24
@@ -18,46 +15,6 @@ const maxInt = 1 << 24
 // stepBudget bounds the loop iterations inside the atomic blocks of one
 // step, which only an atomic block that loops forever can exceed.
 const stepBudget = 1 << 20
-
-func binop(op syntax.Token, x, y int32) (int32, bool) {
-	b := func(c bool) int32 {
-		if c {
-			return 1
-		}
-		return 0
-	}
-	switch op {
-	case syntax.ADD:
-		return x + y, true
-	case syntax.SUB:
-		return x - y, true
-	case syntax.MUL:
-		return int32(int64(x) * int64(y) % (1 << 31)), true
-	case syntax.QUO:
-		if y == 0 {
-			return 0, false
-		}
-		return x / y, true
-	case syntax.REM:
-		if y == 0 {
-			return 0, false
-		}
-		return x % y, true
-	case syntax.EQL:
-		return b(x == y), true
-	case syntax.NEQ:
-		return b(x != y), true
-	case syntax.LSS:
-		return b(x < y), true
-	case syntax.LEQ:
-		return b(x <= y), true
-	case syntax.GTR:
-		return b(x > y), true
-	case syntax.GEQ:
-		return b(x >= y), true
-	}
-	return 0, true
-}
 
 // outcome is what one step of a thread did. (Its fields are ordered so
 // that it takes 16 bytes: one is kept per successor.)
@@ -87,7 +44,9 @@ type failure struct {
 
 // machine executes the steps of one thread on a state vector.
 type machine struct {
-	p        *program
+	p *program
+	// evals are the evaluators of p's expressions, by id (evaluators).
+	evals    []evaluator
 	mem      []int32
 	t        int   // thread, from 0
 	base     int32 // thread's offset in mem
@@ -104,6 +63,12 @@ type machine struct {
 	// method that held references; if not, the heap's shape as seen from
 	// the roots is as before the step (canonicalStep).
 	moved refMoves
+}
+
+// newMachine returns a machine that runs p: gc with a garbage-collected
+// heap, lin with lin events visible, at most maxNodes live nodes.
+func newMachine(p *program, gc, lin bool, maxNodes int32) machine {
+	return machine{p: p, evals: evaluators(p), gc: gc, lin: lin, maxNodes: maxNodes}
 }
 
 func (m *machine) fail(format string, args ...any) {
@@ -273,7 +238,7 @@ func (m *machine) eval(e *expr) int32 {
 	if e.k == eLocal {
 		return m.mem[m.base+tLocals+e.v]
 	}
-	return e.ev(m, e)
+	return m.evals[e.id](m, e)
 }
 
 // evalNode evaluates e: the evaluator of the kinds that have none of

@@ -25,8 +25,8 @@ import (
 // the body of an atomic block is one step. "dead:" lists the locals that
 // are dead before the instruction: they are cleared when a step ends
 // there, so that a spinning thread comes back to the same state.
-func Listing(w io.Writer, prog *check.Program, obj *check.Object, b Bounds, o Options) error {
-	p, err := compile(prog, obj, b.Threads, b.Values, o.FineGrained, o.Explicit || prog.Explicit)
+func Listing(w io.Writer, prog *check.Program, obj *check.Object, b Bounds, mode Mode) error {
+	p, err := compile(prog, obj, b.Threads, b.Values, mode.FineGrained, mode.Explicit || prog.Explicit)
 	if err != nil {
 		return err
 	}

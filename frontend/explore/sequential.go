@@ -92,7 +92,8 @@ func NewSequential(prog *check.Program, obj *check.Object, o SequentialOptions) 
 	// Show prints these states for people: breadth-first numbers read
 	// from the roots down (Top=#1), and speed matters little here.
 	s.x.postorder = false
-	s.m = machine{p: p, gc: !o.Explicit, maxNodes: int32(o.MaxNodes), base: p.lay.threadBase(0)}
+	s.m = newMachine(p, !o.Explicit, false, int32(o.MaxNodes))
+	s.m.base = p.lay.threadBase(0)
 	for _, m := range p.methods {
 		if m.callable {
 			s.byName[m.name] = m

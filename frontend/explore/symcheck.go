@@ -249,23 +249,6 @@ func (c *symChecker) inferThreadIDs() {
 	}
 }
 
-// walkExpr calls f on e and its subexpressions.
-func walkExpr(e *expr, f func(*expr)) {
-	if e == nil {
-		return
-	}
-	f(e)
-	walkExpr(e.a, f)
-	walkExpr(e.b, f)
-	walkExpr(e.c, f)
-	for _, fi := range e.inits {
-		walkExpr(fi.x, f)
-	}
-	for _, x := range e.list {
-		walkExpr(x, f)
-	}
-}
-
 // casSlot is one slot of a cas: its location, expected and new values.
 type casSlot struct{ loc, old, nw *expr }
 

@@ -32,23 +32,6 @@ func tupleRange(t check.Type) (lo, size int32) {
 	return int32(t.Lo), int32(t.Hi - t.Lo + 1)
 }
 
-// pack evaluates ePack: a value outside its component's range is a model
-// error, as a store outside a declared range is.
-func (m *machine) pack(e *expr) int32 {
-	tuple := m.p.methods[e.v].tuple
-	var packed int32
-	for i, x := range e.list {
-		v := m.eval(x)
-		lo, size := tupleRange(tuple[i])
-		if v < lo || v >= lo+size {
-			m.fail("result %d of %s: %d is outside %s", i+1, m.p.methods[e.v].name, v, tuple[i])
-			return 0
-		}
-		packed = packed*size + v - lo
-	}
-	return packed
-}
-
 // formatResult prints the result value v of m as a label shows it: the
 // values of a tuple separated by commas, else the one value.
 func (m *method) formatResult(v int32) string {

@@ -1,0 +1,103 @@
+package explore
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/syntax"
+)
+
+// The values both front ends and the machine share, and the bounds of the
+// most-general client a program is compiled for.
+
+// Empty is the value of the EMPTY constant; it prints as EMPTY in labels.
+const Empty int32 = -(1 << 30)
+
+func binop(op syntax.Token, x, y int32) (int32, bool) {
+	b := func(c bool) int32 {
+		if c {
+			return 1
+		}
+		return 0
+	}
+	switch op {
+	case syntax.ADD:
+		return x + y, true
+	case syntax.SUB:
+		return x - y, true
+	case syntax.MUL:
+		return int32(int64(x) * int64(y) % (1 << 31)), true
+	case syntax.QUO:
+		if y == 0 {
+			return 0, false
+		}
+		return x / y, true
+	case syntax.REM:
+		if y == 0 {
+			return 0, false
+		}
+		return x % y, true
+	case syntax.EQL:
+		return b(x == y), true
+	case syntax.NEQ:
+		return b(x != y), true
+	case syntax.LSS:
+		return b(x < y), true
+	case syntax.LEQ:
+		return b(x <= y), true
+	case syntax.GTR:
+		return b(x > y), true
+	case syntax.GEQ:
+		return b(x >= y), true
+	}
+	return 0, true
+}
+
+// Bounds are the bounds of the most-general client: Threads threads each
+// performing up to Ops operations (-1: forever), each with any argument
+// drawn from Values. Its JSON form is the one shape of bounds in every
+// --json output of linbis.
+type Bounds struct {
+	Threads int   `json:"threads"`
+	Ops     int   `json:"ops"` // -1 = forever
+	Values  []int `json:"values"`
+	// Only restricts threads (numbered from 1) to some methods, from the
+	// client block's `only` lines; nil means every thread calls every method.
+	Only map[int][]string `json:"only,omitempty"`
+}
+
+func (b Bounds) String() string {
+	ops := fmt.Sprint(b.Ops)
+	if b.Ops < 0 {
+		ops = "forever"
+	}
+	vs := make([]string, len(b.Values))
+	for i, v := range b.Values {
+		vs[i] = fmt.Sprint(v)
+	}
+	return fmt.Sprintf("threads=%d ops=%s values=%s", b.Threads, ops, strings.Join(vs, ","))
+}
+
+func formatValue(k check.Kind, v int32) string {
+	switch {
+	case k == check.Bool && v == 0:
+		return "false"
+	case k == check.Bool:
+		return "true"
+	case v == Empty:
+		return "EMPTY"
+	}
+	return strconv.Itoa(int(v))
+}
+
+// Mode says how a program's memory and steps are modelled.
+type Mode struct {
+	// Explicit: explicit memory, nodes come back only through free (see
+	// explore.Options).
+	Explicit bool
+	// FineGrained: accesses to thread-private nodes are steps of their own
+	// (see explore.Options).
+	FineGrained bool
+}
