@@ -188,9 +188,9 @@ type program struct {
 	initMethod *method
 	steps      []stepInfo
 	// nexprs is the number of expressions of code, numbered from 1.
-	nexprs int32
-	threads    int
-	values     []int32
+	nexprs  int32
+	threads int
+	values  []int32
 }
 
 type stepInfo struct {
