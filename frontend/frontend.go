@@ -16,6 +16,7 @@ import (
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/explore"
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/syntax"
 	"github.com/linbis/linbis/lts"
 )
@@ -23,7 +24,7 @@ import (
 // Bounds are the bounds of the most-general client: Threads threads each
 // performing up to Ops operations (-1: forever), each with any argument
 // drawn from Values, and optionally restricted to some methods per thread.
-type Bounds = explore.Bounds
+type Bounds = ir.Bounds
 
 // Model is a parsed and checked model.
 type Model struct {
@@ -164,14 +165,14 @@ func CompileSpec(m *Model, b Bounds, opts Options) (*lts.LTS, error) {
 
 // Listing writes the steps of m's implementation and specification as
 // the explorer executes them under b: every method's instructions, where
-// the steps end and which locals are dead (see explore.Listing).
+// the steps end and which locals are dead (see ir.Listing).
 func Listing(w io.Writer, m *Model, b Bounds, opts Options) error {
 	fmt.Fprintln(w, "// ▶ a step that has touched shared state stops before this instruction (▶p: unless")
 	fmt.Fprintln(w, "// the nodes it reaches are private); ↺ a back edge: the step ends after it; an")
 	fmt.Fprintln(w, "// atomic block is one step; dead: the locals cleared when a step ends there.")
-	mode := explore.Mode{Explicit: opts.Explicit, FineGrained: opts.FineGrained}
+	mode := ir.Mode{Explicit: opts.Explicit, FineGrained: opts.FineGrained}
 	fmt.Fprintf(w, "\n// implementation %s\n", m.Program.Impl.Name)
-	if err := explore.Listing(w, m.Program, m.Program.Impl, b, mode); err != nil {
+	if err := ir.Listing(w, m.Program, m.Program.Impl, b, mode); err != nil {
 		return err
 	}
 	if m.Program.Spec.Auto {
@@ -179,7 +180,7 @@ func Listing(w io.Writer, m *Model, b Bounds, opts Options) error {
 	} else {
 		fmt.Fprintf(w, "\n// specification %s\n", m.Program.Spec.Name)
 	}
-	return explore.Listing(w, m.Program, m.Program.Spec, b, mode)
+	return ir.Listing(w, m.Program, m.Program.Spec, b, mode)
 }
 
 //go:embed examples/*.lin

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/frontend/explore"
+	"github.com/linbis/linbis/frontend/ir"
 )
 
 func sequentialOf(t *testing.T, name string) *Sequential {
@@ -187,7 +188,7 @@ func TestParseValue(t *testing.T) {
 		want int
 		bad  bool
 	}{
-		{"3", 3, false}, {"-2", -2, false}, {"EMPTY", int(explore.Empty), false},
+		{"3", 3, false}, {"-2", -2, false}, {"EMPTY", int(ir.Empty), false},
 		{"x", 0, true}, {"99999999", 0, true}, {"true", 0, true},
 	} {
 		v, err := ParseValue(sig.Params[0], tc.text)

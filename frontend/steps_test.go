@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/linbis/linbis/frontend/explore"
 )
 
 // TestStepListing pins the granularity of the steps (Yang et al.'s
@@ -87,7 +86,7 @@ method m() int
 	m, err := Parse("steps.lin", []byte(src))
 	require.NoError(t, err)
 	var buf bytes.Buffer
-	require.NoError(t, explore.Listing(&buf, m.Program, m.Program.Impl, m.DefaultBounds(), explore.Mode{}))
+	require.NoError(t, ir.Listing(&buf, m.Program, m.Program.Impl, m.DefaultBounds(), ir.Mode{}))
 	assert.Equal(t, want, buf.String())
 }
 

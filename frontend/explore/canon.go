@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"github.com/linbis/linbis/frontend/ir"
 	"iter"
 	"math/bits"
 	"slices"
@@ -11,7 +12,7 @@ import (
 // dead locals zeroed, heap nodes renumbered. It holds the buffers of the
 // renumbering; each goroutine that expands states has its own.
 type canonicaliser struct {
-	p       *program
+	p       *ir.Program
 	threads int
 	// postorder selects the numbering: depth-first post-order in
 	// garbage-collected mode, breadth-first in explicit mode (see renumber).
@@ -26,8 +27,8 @@ type canonicaliser struct {
 	rootBuf     []int32
 }
 
-func newCanonicaliser(p *program, threads int) *canonicaliser {
-	return &canonicaliser{p: p, threads: threads, postorder: !p.lay.explicit}
+func newCanonicaliser(p *ir.Program, threads int) *canonicaliser {
+	return &canonicaliser{p: p, threads: threads, postorder: !p.Layout.Explicit}
 }
 
 // clone returns a canonicaliser with the same program and root slots and
@@ -87,8 +88,8 @@ func (x *canonicaliser) canonicalStep(cur []int32, st []int32, t int, moved refM
 		}
 		return x.renumber(st)
 	}
-	lay := &x.p.lay
-	hb := lay.heapBase
+	lay := &x.p.Layout
+	hb := lay.HeapBase
 	if len(st) != len(cur) || st[hb] == 0 {
 		return x.renumber(st)
 	}
@@ -97,11 +98,11 @@ func (x *canonicaliser) canonicalStep(cur []int32, st []int32, t int, moved refM
 	}
 	if !slices.Equal(st[hb:], cur[hb:]) {
 		// Compare the node types and reference fields only.
-		for a := hb + 1; a < int32(len(st)); a += lay.nodeSize {
-			if lay.typed && st[a] != cur[a] {
+		for a := hb + 1; a < int32(len(st)); a += lay.NodeSize {
+			if lay.Typed && st[a] != cur[a] {
 				return x.renumber(st)
 			}
-			for _, f := range lay.nodeRefOffsets(st, a) {
+			for _, f := range lay.NodeRefOffsets(st, a) {
 				if st[a+f] != cur[a+f] {
 					return x.renumber(st)
 				}
@@ -133,7 +134,7 @@ func (x *canonicaliser) current(cur []int32) {
 		return
 	}
 	n := int32(0) // in a register: x.sharedNodes would be stored each time
-	for _, a := range x.p.lay.refShared {
+	for _, a := range x.p.Layout.RefShared {
 		n = max(n, cur[a])
 	}
 	x.sharedNodes = n
@@ -149,10 +150,10 @@ func (x *canonicaliser) localMovesKeep(cur, st []int32, t int) bool {
 	if t < 0 {
 		return false
 	}
-	base := x.p.lay.threadBase(t)
-	mask := x.p.refMask[cur[base+tPC]] | x.p.refMask[st[base+tPC]]
+	base := x.p.Layout.ThreadBase(t)
+	mask := x.p.RefMask[cur[base+ir.TPC]] | x.p.RefMask[st[base+ir.TPC]]
 	for ; mask != 0; mask &= mask - 1 {
-		i := base + tLocals + int32(bits.TrailingZeros64(mask))
+		i := base + ir.TLocals + int32(bits.TrailingZeros64(mask))
 		if a, b := cur[i], st[i]; a != b && max(a, b) > x.sharedNodes {
 			return false
 		}
@@ -210,17 +211,17 @@ func (x *canonicaliser) zeroDead(st []int32, t int, clean uint64) bool {
 	if t < 0 {
 		return false
 	}
-	base := x.p.lay.threadBase(t)
-	pc := st[base+tPC]
-	dead := x.p.dead[pc]
+	base := x.p.Layout.ThreadBase(t)
+	pc := st[base+ir.TPC]
+	dead := x.p.Dead[pc]
 	if checkSkips {
-		x.checkClean(st[base+tLocals:], dead&clean)
+		x.checkClean(st[base+ir.TLocals:], dead&clean)
 	}
 	if dead &^= clean; dead == 0 {
 		return false
 	}
-	loc := st[base+tLocals:]
-	refs := x.p.refMask[pc]
+	loc := st[base+ir.TLocals:]
+	refs := x.p.RefMask[pc]
 	dropped := false
 	for ; dead != 0; dead &= dead - 1 {
 		i := bits.TrailingZeros64(dead)
@@ -261,19 +262,19 @@ func (x *canonicaliser) checkClean(loc []int32, clean uint64) {
 // On Treiber's stack nearly every step then keeps the numbering, where
 // breadth-first numbering from the top shifted the whole list.
 func (x *canonicaliser) renumber(st []int32) []int32 {
-	lay := &x.p.lay
-	hb := lay.heapBase
+	lay := &x.p.Layout
+	hb := lay.HeapBase
 	count := st[hb]
 	if count == 0 {
 		return st[:hb+1]
 	}
-	if x.postorder && len(x.p.lay.uniform) == 1 {
+	if x.postorder && len(x.p.Layout.Uniform) == 1 {
 		if n, ok := x.listKeepsNumbers(st); ok {
 			if checkSkips {
 				x.checkKeepsNumbers(st, n)
 			}
 			st[hb] = n
-			return st[:hb+1+n*lay.nodeSize]
+			return st[:hb+1+n*lay.NodeSize]
 		}
 	}
 	if cap(x.perm) < int(count)+1 {
@@ -297,12 +298,12 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 		// The numbering is kept; the nodes beyond are garbage (in
 		// post-order, often the node just popped).
 		st[hb] = int32(len(order))
-		return st[:hb+1+int32(len(order))*lay.nodeSize]
+		return st[:hb+1+int32(len(order))*lay.NodeSize]
 	}
 	if cap(x.canon) < len(st) {
 		x.canon = make([]int32, len(st))
 	}
-	nodeSize := lay.nodeSize
+	nodeSize := lay.NodeSize
 	out := x.canon[:hb+1+int32(len(order))*nodeSize]
 	copy(out, st[:hb])
 	for _, a := range roots {
@@ -316,7 +317,7 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 		for k, v := range src { // nodes are short: a loop beats a memmove call
 			dst[k] = v
 		}
-		for _, f := range x.p.lay.nodeRefOffsets(src, 0) {
+		for _, f := range x.p.Layout.NodeRefOffsets(src, 0) {
 			dst[f] = max(perm[src[f]], 0)
 		}
 	}
@@ -332,10 +333,10 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 // or a node at most c (numbered, or on the chain: a cycle), for the
 // search to number the chain next..c backwards.
 func (x *canonicaliser) listKeepsNumbers(st []int32) (int32, bool) {
-	lay := &x.p.lay
-	count := st[lay.heapBase]
-	nodeSize := lay.nodeSize
-	nextField := lay.heapBase + 1 - nodeSize + lay.uniform[0] // + id*nodeSize
+	lay := &x.p.Layout
+	count := st[lay.HeapBase]
+	nodeSize := lay.NodeSize
+	nextField := lay.HeapBase + 1 - nodeSize + lay.Uniform[0] // + id*nodeSize
 	// chain returns next after a root holding c >= next, or 0 if the
 	// numbering changes there. (next is passed and returned rather than
 	// captured: a captured variable that changes lives in memory.)
@@ -356,28 +357,28 @@ func (x *canonicaliser) listKeepsNumbers(st []int32) (int32, bool) {
 	next := int32(1)
 	// The roots as eachRoot yields them, written out: this runs for most
 	// successors, and the iterator cost 2.5 % more instructions in all.
-	for _, a := range lay.refShared {
+	for _, a := range lay.RefShared {
 		if c := st[a]; c >= next {
 			if next = chain(c, next); next == 0 {
 				return 0, false
 			}
 		}
 	}
-	base := lay.nshared
+	base := lay.Nshared
 	for range x.threads {
 		if next > count {
 			// Every node is numbered (on Treiber's stack, mostly by Top
 			// alone): the other roots hold them or null, and keep them.
 			break
 		}
-		for m := x.p.refMask[st[base+tPC]]; m != 0; m &= m - 1 {
-			if c := st[base+tLocals+int32(bits.TrailingZeros64(m))]; c >= next {
+		for m := x.p.RefMask[st[base+ir.TPC]]; m != 0; m &= m - 1 {
+			if c := st[base+ir.TLocals+int32(bits.TrailingZeros64(m))]; c >= next {
 				if next = chain(c, next); next == 0 {
 					return 0, false
 				}
 			}
 		}
-		base += lay.threadSize
+		base += lay.ThreadSize
 	}
 	return next - 1, true
 }
@@ -397,7 +398,7 @@ func numberedInOrder(order []int32) bool {
 // listKeepsNumbers avoided and panics unless it numbers nodes 1..n as they
 // are.
 func (x *canonicaliser) checkKeepsNumbers(st []int32, n int32) {
-	count := st[x.p.lay.heapBase]
+	count := st[x.p.Layout.HeapBase]
 	perm := make([]int32, count+1)
 	perm[0] = -1
 	order := x.postorderFrom(st, x.roots(st), perm)
@@ -421,20 +422,20 @@ func (x *canonicaliser) roots(st []int32) []int32 {
 // order: the shared references, then each busy thread's reference locals.
 func (x *canonicaliser) eachRoot(st []int32) iter.Seq[int32] {
 	return func(yield func(int32) bool) {
-		lay := &x.p.lay
-		for _, a := range lay.refShared {
+		lay := &x.p.Layout
+		for _, a := range lay.RefShared {
 			if !yield(a) {
 				return
 			}
 		}
-		base := lay.nshared
+		base := lay.Nshared
 		for range x.threads {
-			for m := x.p.refMask[st[base+tPC]]; m != 0; m &= m - 1 {
-				if !yield(base + tLocals + int32(bits.TrailingZeros64(m))) {
+			for m := x.p.RefMask[st[base+ir.TPC]]; m != 0; m &= m - 1 {
+				if !yield(base + ir.TLocals + int32(bits.TrailingZeros64(m))) {
 					return
 				}
 			}
-			base += lay.threadSize
+			base += lay.ThreadSize
 		}
 	}
 }
@@ -442,9 +443,9 @@ func (x *canonicaliser) eachRoot(st []int32) iter.Seq[int32] {
 // breadthFirstFrom numbers the nodes reachable from the roots in
 // breadth-first order, in perm, and returns them in that order.
 func (x *canonicaliser) breadthFirstFrom(st, roots, perm []int32) []int32 {
-	lay := &x.p.lay
-	nodeSize := lay.nodeSize
-	node0 := lay.heapBase + 1 - nodeSize
+	lay := &x.p.Layout
+	nodeSize := lay.NodeSize
+	node0 := lay.HeapBase + 1 - nodeSize
 	order := x.order[:0]
 	for _, a := range roots {
 		if ref := st[a]; perm[ref] == 0 {
@@ -454,7 +455,7 @@ func (x *canonicaliser) breadthFirstFrom(st, roots, perm []int32) []int32 {
 	}
 	for i := 0; i < len(order); i++ {
 		src := st[node0+order[i]*nodeSize:][:nodeSize]
-		for _, f := range x.p.lay.nodeRefOffsets(src, 0) {
+		for _, f := range x.p.Layout.NodeRefOffsets(src, 0) {
 			if ref := src[f]; perm[ref] == 0 {
 				order = append(order, ref)
 				perm[ref] = int32(len(order))
@@ -467,17 +468,17 @@ func (x *canonicaliser) breadthFirstFrom(st, roots, perm []int32) []int32 {
 // postorderFrom numbers the nodes reachable from the roots in depth-first
 // post-order, in perm, and returns them in that order.
 func (x *canonicaliser) postorderFrom(st, roots, perm []int32) []int32 {
-	lay := &x.p.lay
-	nodeSize := lay.nodeSize
-	node0 := lay.heapBase + 1 - nodeSize
+	lay := &x.p.Layout
+	nodeSize := lay.NodeSize
+	node0 := lay.HeapBase + 1 - nodeSize
 	order := x.order[:0]
 	const onStack = -2
-	if len(x.p.lay.uniform) == 1 {
+	if len(x.p.Layout.Uniform) == 1 {
 		// Nodes with one reference field (lists): follow each root's
 		// chain to its end or to a node already reached, then number the
 		// chain backwards.
 		chain := x.stack[:0]
-		next := node0 + x.p.lay.uniform[0]
+		next := node0 + x.p.Layout.Uniform[0]
 		for _, a := range roots {
 			for c := st[a]; perm[c] == 0; c = st[next+c*nodeSize] {
 				perm[c] = onStack
@@ -506,7 +507,7 @@ func (x *canonicaliser) postorderFrom(st, roots, perm []int32) []int32 {
 			top := len(stack) - 2
 			id, f := stack[top], stack[top+1]
 			src := st[node0+id*nodeSize:][:nodeSize]
-			if offs := x.p.lay.nodeRefOffsets(src, 0); int(f) < len(offs) {
+			if offs := x.p.Layout.NodeRefOffsets(src, 0); int(f) < len(offs) {
 				stack[top+1]++
 				if c := src[offs[f]]; perm[c] == 0 {
 					perm[c] = onStack

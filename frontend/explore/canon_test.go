@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/syntax"
 	"github.com/linbis/linbis/lts"
 )
@@ -35,7 +36,7 @@ func TestCanonicalStepSkipsOnlyIdentities(t *testing.T) {
 					name += "/explicit"
 				}
 				t.Run(name, func(t *testing.T) {
-					l, err := Explore(prog, obj, Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, Options{Explicit: explicit, Workers: 1, MaxStates: 200_000})
+					l, err := Explore(prog, obj, ir.Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, Options{Explicit: explicit, Workers: 1, MaxStates: 200_000})
 					var me *ModelError
 					if err != nil && !assert.ErrorAs(t, err, &me) {
 						return
@@ -51,20 +52,20 @@ func TestCanonicalStepSkipsOnlyIdentities(t *testing.T) {
 
 // treiberPop compiles Treiber's stack for two threads in the given heap
 // mode and returns it with the entry of pop and pop's reference locals.
-func treiberPop(t *testing.T, explicit bool) (*program, int32, []int32) {
+func treiberPop(t *testing.T, explicit bool) (*ir.Program, int32, []int32) {
 	t.Helper()
 	prog := parseFile(t, "../examples/treiber.lin")
-	p, err := compile(prog, prog.Impl, 2, []int{1}, false, explicit)
+	p, err := ir.Compile(prog, prog.Impl, 2, []int{1}, false, explicit)
 	require.NoError(t, err)
 	var popEntry int32
-	for _, m := range p.methods {
-		if m.name == "pop" {
-			popEntry = m.entry
+	for _, m := range p.Methods {
+		if m.Name == "pop" {
+			popEntry = m.Entry
 		}
 	}
 	require.NotZero(t, popEntry)
 	var refs []int32
-	for m := p.refMask[popEntry]; m != 0; m &= m - 1 {
+	for m := p.RefMask[popEntry]; m != 0; m &= m - 1 {
 		refs = append(refs, int32(bits.TrailingZeros64(m)))
 	}
 	require.Len(t, refs, 2, "pop's reference locals: old, nx")
@@ -105,7 +106,7 @@ client { threads 2; ops 1 }`
 	prog, err := check.Check(ast)
 	require.NoError(t, err)
 	for _, explicit := range []bool{false, true} {
-		l, err := Explore(prog, prog.Impl, Bounds{Threads: 2, Ops: 1, Values: []int{1}}, Options{Explicit: explicit, Workers: 1})
+		l, err := Explore(prog, prog.Impl, ir.Bounds{Threads: 2, Ops: 1, Values: []int{1}}, Options{Explicit: explicit, Workers: 1})
 		require.NoError(t, err)
 		assert.Positive(t, l.NumStates)
 	}
@@ -118,25 +119,25 @@ func TestCanonicalStepTakesShortcut(t *testing.T) {
 	p, popEntry, refs := treiberPop(t, true)
 	c := newCanonicaliser(p, 2)
 	require.False(t, c.postorder)
-	lay := &p.lay
+	lay := &p.Layout
 	// Top → node 1 → node 2; thread 1 runs pop and holds nothing yet.
-	cur := append([]int32(nil), p.init...)
-	cur[lay.refShared[0]] = 1
-	cur = append(cur[:lay.heapBase], 2, 0, 7, 2, 0, 8, 0) // nodes [freed, val, next]
-	base := lay.threadBase(0)
-	cur[base+tPC] = popEntry
+	cur := append([]int32(nil), p.Init...)
+	cur[lay.RefShared[0]] = 1
+	cur = append(cur[:lay.HeapBase], 2, 0, 7, 2, 0, 8, 0) // nodes [freed, val, next]
+	base := lay.ThreadBase(0)
+	cur[base+ir.TPC] = popEntry
 	// old := Top; nx := old.next: the numbering stays.
 	st := append([]int32(nil), cur...)
-	st[base+tLocals+refs[0]], st[base+tLocals+refs[1]] = 1, 2
+	st[base+ir.TLocals+refs[0]], st[base+ir.TLocals+refs[1]] = 1, 2
 	c.current(cur)
 	got := c.canonicalStep(cur, st, -1, movedShared, 0)
 	assert.Same(t, &st[0], &got[0], "reading Top and Top.next keeps the numbering")
 	// nx := node 2 held first, Top then moved to it: renumbered.
 	st2 := append([]int32(nil), st...)
-	st2[lay.refShared[0]] = 2
+	st2[lay.RefShared[0]] = 2
 	c.current(st)
 	got = c.canonicalStep(st, st2, -1, movedShared, 0)
-	assert.Equal(t, int32(1), got[lay.refShared[0]], "the new top is node 1")
+	assert.Equal(t, int32(1), got[lay.RefShared[0]], "the new top is node 1")
 }
 
 // TestPostorderNumbering checks the numbering of garbage-collected mode on
@@ -146,19 +147,19 @@ func TestPostorderNumbering(t *testing.T) {
 	p, popEntry, refs := treiberPop(t, false)
 	c := newCanonicaliser(p, 2)
 	require.True(t, c.postorder)
-	lay := &p.lay
-	top := lay.refShared[0]
-	base := lay.threadBase(0)
-	old, nx := base+tLocals+refs[0], base+tLocals+refs[1]
+	lay := &p.Layout
+	top := lay.RefShared[0]
+	base := lay.ThreadBase(0)
+	old, nx := base+ir.TLocals+refs[0], base+ir.TLocals+refs[1]
 	// Top → node 1 → node 2 is not canonical: the bottom node comes first.
-	st := append([]int32(nil), p.init...)
+	st := append([]int32(nil), p.Init...)
 	st[top] = 1
-	st = append(st[:lay.heapBase], 2, 7, 2, 8, 0) // nodes [val, next]
+	st = append(st[:lay.HeapBase], 2, 7, 2, 8, 0) // nodes [val, next]
 	got := c.canonical(st, -1)
 	assert.Equal(t, int32(2), got[top])
-	assert.Equal(t, []int32{2, 8, 0, 7, 1}, got[lay.heapBase:], "node 1 is the bottom (8), node 2 the top (7)")
+	assert.Equal(t, []int32{2, 8, 0, 7, 1}, got[lay.HeapBase:], "node 1 is the bottom (8), node 2 the top (7)")
 	cur := append([]int32(nil), got...)
-	cur[base+tPC] = popEntry
+	cur[base+ir.TPC] = popEntry
 	// old := Top; nx := old.next; cas(Top, old, nx): Top → node 1, and
 	// thread 1 holds node 2, numbered after the list: the numbers stay.
 	st = append([]int32(nil), cur...)
@@ -171,14 +172,14 @@ func TestPostorderNumbering(t *testing.T) {
 	st2[old], st2[nx] = 0, 0
 	c.current(st)
 	got = c.canonicalStep(st, st2, -1, movedShared, 0)
-	assert.Equal(t, []int32{1, 8, 0}, got[lay.heapBase:])
+	assert.Equal(t, []int32{1, 8, 0}, got[lay.HeapBase:])
 	// Top null and thread 1 holding the bottom node: the top node is
 	// garbage, the bottom one keeps its number.
 	st3 := append([]int32(nil), cur...)
 	st3[top], st3[old] = 0, 1
 	c.current(cur)
 	got = c.canonicalStep(cur, st3, -1, movedShared, 0)
-	assert.Equal(t, []int32{1, 8, 0}, got[lay.heapBase:])
+	assert.Equal(t, []int32{1, 8, 0}, got[lay.HeapBase:])
 	assert.Equal(t, int32(1), got[old])
 }
 
@@ -215,7 +216,7 @@ func TestNodeLayoutWithSeveralHeapTypes(t *testing.T) {
 				if i == 1 {
 					require.Len(t, prog.Impl.Heaps, 2)
 				}
-				ltss[i], err = Explore(prog, prog.Impl, Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, Options{Explicit: explicit, Workers: 1})
+				ltss[i], err = Explore(prog, prog.Impl, ir.Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, Options{Explicit: explicit, Workers: 1})
 				require.NoError(t, err)
 			}
 			a, b := ltss[0], ltss[1]

@@ -1,6 +1,9 @@
 package explore
 
-import "github.com/linbis/linbis/frontend/syntax"
+import (
+	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/syntax"
+)
 
 // Evaluators. The machine evaluates each expression with a function
 // chosen once for its kind, operator and operands (evaluatorOf), so that
@@ -14,21 +17,21 @@ import "github.com/linbis/linbis/frontend/syntax"
 // evaluators below report the same failures in the same order.
 
 // evaluator evaluates e on m (see eval).
-type evaluator func(m *machine, e *expr) int32
+type evaluator func(m *machine, e *ir.Expr) int32
 
 // evaluators returns the table of the evaluators of p's expressions,
 // indexed by their ids; entry 0, for an expression without an id, is the
 // general evalNode.
-func evaluators(p *program) []evaluator {
-	evals := make([]evaluator, p.nexprs+1)
+func evaluators(p *ir.Program) []evaluator {
+	evals := make([]evaluator, p.Nexprs+1)
 	evals[0] = (*machine).evalNode
-	for i := range p.code {
-		in := &p.code[i]
-		for _, l := range in.targets() {
-			walkExpr(l, func(e *expr) { evals[e.id] = evaluatorOf(e) })
+	for i := range p.Code {
+		in := &p.Code[i]
+		for _, l := range in.Targets() {
+			ir.WalkExpr(l, func(e *ir.Expr) { evals[e.Id] = evaluatorOf(e) })
 		}
-		for _, x := range in.values() {
-			walkExpr(x, func(e *expr) { evals[e.id] = evaluatorOf(e) })
+		for _, x := range in.Values() {
+			ir.WalkExpr(x, func(e *ir.Expr) { evals[e.Id] = evaluatorOf(e) })
 		}
 	}
 	return evals
@@ -54,76 +57,76 @@ var binaryEvaluators = map[syntax.Token]evaluator{
 // right operand is a constant (i < n, i + 1, x != null), the most common
 // operators in loops: the constant is read in place.
 var constRightEvaluators = map[syntax.Token]evaluator{
-	syntax.ADD: func(m *machine, e *expr) int32 { return m.checkInt(m.eval(e.a) + e.b.v) },
-	syntax.SUB: func(m *machine, e *expr) int32 { return m.checkInt(m.eval(e.a) - e.b.v) },
-	syntax.EQL: func(m *machine, e *expr) int32 { return b2i(m.eval(e.a) == e.b.v) },
-	syntax.NEQ: func(m *machine, e *expr) int32 { return b2i(m.eval(e.a) != e.b.v) },
-	syntax.LSS: func(m *machine, e *expr) int32 { return b2i(m.eval(e.a) < e.b.v) },
-	syntax.LEQ: func(m *machine, e *expr) int32 { return b2i(m.eval(e.a) <= e.b.v) },
-	syntax.GTR: func(m *machine, e *expr) int32 { return b2i(m.eval(e.a) > e.b.v) },
-	syntax.GEQ: func(m *machine, e *expr) int32 { return b2i(m.eval(e.a) >= e.b.v) },
+	syntax.ADD: func(m *machine, e *ir.Expr) int32 { return m.checkInt(m.eval(e.A) + e.B.V) },
+	syntax.SUB: func(m *machine, e *ir.Expr) int32 { return m.checkInt(m.eval(e.A) - e.B.V) },
+	syntax.EQL: func(m *machine, e *ir.Expr) int32 { return b2i(m.eval(e.A) == e.B.V) },
+	syntax.NEQ: func(m *machine, e *ir.Expr) int32 { return b2i(m.eval(e.A) != e.B.V) },
+	syntax.LSS: func(m *machine, e *ir.Expr) int32 { return b2i(m.eval(e.A) < e.B.V) },
+	syntax.LEQ: func(m *machine, e *ir.Expr) int32 { return b2i(m.eval(e.A) <= e.B.V) },
+	syntax.GTR: func(m *machine, e *ir.Expr) int32 { return b2i(m.eval(e.A) > e.B.V) },
+	syntax.GEQ: func(m *machine, e *ir.Expr) int32 { return b2i(m.eval(e.A) >= e.B.V) },
 }
 
 // evaluatorOf chooses e's evaluator.
-func evaluatorOf(e *expr) evaluator {
-	switch e.k {
-	case eConst:
+func evaluatorOf(e *ir.Expr) evaluator {
+	switch e.Kind {
+	case ir.EConst:
 		return evConst
-	case eLocal:
+	case ir.ELocal:
 		return evLocal
-	case eShared:
+	case ir.EShared:
 		return evShared
-	case eElem:
-		if e.b == nil {
+	case ir.EElem:
+		if e.B == nil {
 			return evElem
 		}
-	case eField:
+	case ir.EField:
 		return evField
-	case eUnary:
-		if e.op == syntax.SUB {
+	case ir.EUnary:
+		if e.Op == syntax.SUB {
 			return evNeg
 		}
 		return evNot
-	case eBinary:
-		if f := constRightEvaluators[e.op]; f != nil && e.b.k == eConst {
+	case ir.EBinary:
+		if f := constRightEvaluators[e.Op]; f != nil && e.B.Kind == ir.EConst {
 			return f
 		}
-		if f := binaryEvaluators[e.op]; f != nil {
+		if f := binaryEvaluators[e.Op]; f != nil {
 			return f
 		}
 	}
 	return (*machine).evalNode
 }
 
-func evConst(_ *machine, e *expr) int32 { return e.v }
+func evConst(_ *machine, e *ir.Expr) int32 { return e.V }
 
-func evLocal(m *machine, e *expr) int32 { return m.mem[m.base+tLocals+e.v] }
+func evLocal(m *machine, e *ir.Expr) int32 { return m.mem[m.base+ir.TLocals+e.V] }
 
-func evShared(m *machine, e *expr) int32 { return m.mem[e.v] }
+func evShared(m *machine, e *ir.Expr) int32 { return m.mem[e.V] }
 
 // evElem reads an element of a shared array of one dimension.
-func evElem(m *machine, e *expr) int32 {
-	i := m.eval(e.a)
-	if i < e.lo || i >= e.lo+e.n || m.err != nil {
+func evElem(m *machine, e *ir.Expr) int32 {
+	i := m.eval(e.A)
+	if i < e.Lo || i >= e.Lo+e.N || m.err != nil {
 		m.indexFailed(e, i)
 		return 0
 	}
-	return m.mem[e.v+(i-e.lo)*max(e.stride, 1)]
+	return m.mem[e.V+(i-e.Lo)*max(e.Stride, 1)]
 }
 
 // evField reads a field of a node.
-func evField(m *machine, e *expr) int32 {
-	id := m.eval(e.a)
+func evField(m *machine, e *ir.Expr) int32 {
+	id := m.eval(e.A)
 	if id == 0 || m.err != nil {
 		m.nullFailed(e)
 		return 0
 	}
-	return m.mem[m.p.lay.nodeAddr(id)+m.p.lay.hdr+e.v]
+	return m.mem[m.p.Layout.NodeAddr(id)+m.p.Layout.Hdr+e.V]
 }
 
-func evNeg(m *machine, e *expr) int32 { return m.checkInt(-m.eval(e.a)) }
+func evNeg(m *machine, e *ir.Expr) int32 { return m.checkInt(-m.eval(e.A)) }
 
-func evNot(m *machine, e *expr) int32 { return 1 - m.eval(e.a) }
+func evNot(m *machine, e *ir.Expr) int32 { return 1 - m.eval(e.A) }
 
 // b2i is a comparison's value.
 func b2i(c bool) int32 {
@@ -136,71 +139,71 @@ func b2i(c bool) int32 {
 // operands evaluates the operands of the binary operator e, the left one
 // first, as evalNode does; a constant right operand (i < n, i + 1), the
 // common case, is read without eval's call.
-func (m *machine) operands(e *expr) (x, y int32) {
-	x = m.eval(e.a)
-	y = e.b.v
-	if e.b.k != eConst {
-		y = m.eval(e.b)
+func (m *machine) operands(e *ir.Expr) (x, y int32) {
+	x = m.eval(e.A)
+	y = e.B.V
+	if e.B.Kind != ir.EConst {
+		y = m.eval(e.B)
 	}
 	return x, y
 }
 
-func evAdd(m *machine, e *expr) int32 {
+func evAdd(m *machine, e *ir.Expr) int32 {
 	x, y := m.operands(e)
 	return m.checkInt(x + y)
 }
 
-func evSub(m *machine, e *expr) int32 {
+func evSub(m *machine, e *ir.Expr) int32 {
 	x, y := m.operands(e)
 	return m.checkInt(x - y)
 }
 
-func evMul(m *machine, e *expr) int32 {
+func evMul(m *machine, e *ir.Expr) int32 {
 	x, y := m.operands(e)
-	v, _ := binop(syntax.MUL, x, y)
+	v, _ := ir.Binop(syntax.MUL, x, y)
 	return m.checkInt(v)
 }
 
-func evEql(m *machine, e *expr) int32 {
+func evEql(m *machine, e *ir.Expr) int32 {
 	x, y := m.operands(e)
 	return b2i(x == y)
 }
 
-func evNeq(m *machine, e *expr) int32 {
+func evNeq(m *machine, e *ir.Expr) int32 {
 	x, y := m.operands(e)
 	return b2i(x != y)
 }
 
-func evLss(m *machine, e *expr) int32 {
+func evLss(m *machine, e *ir.Expr) int32 {
 	x, y := m.operands(e)
 	return b2i(x < y)
 }
 
-func evLeq(m *machine, e *expr) int32 {
+func evLeq(m *machine, e *ir.Expr) int32 {
 	x, y := m.operands(e)
 	return b2i(x <= y)
 }
 
-func evGtr(m *machine, e *expr) int32 {
+func evGtr(m *machine, e *ir.Expr) int32 {
 	x, y := m.operands(e)
 	return b2i(x > y)
 }
 
-func evGeq(m *machine, e *expr) int32 {
+func evGeq(m *machine, e *ir.Expr) int32 {
 	x, y := m.operands(e)
 	return b2i(x >= y)
 }
 
-func evLand(m *machine, e *expr) int32 {
-	if m.eval(e.a) == 0 {
+func evLand(m *machine, e *ir.Expr) int32 {
+	if m.eval(e.A) == 0 {
 		return 0
 	}
-	return m.eval(e.b)
+	return m.eval(e.B)
 }
 
-func evLor(m *machine, e *expr) int32 {
-	if m.eval(e.a) != 0 {
+func evLor(m *machine, e *ir.Expr) int32 {
+	if m.eval(e.A) != 0 {
 		return 1
 	}
-	return m.eval(e.b)
+	return m.eval(e.B)
 }

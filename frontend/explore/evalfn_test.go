@@ -3,6 +3,7 @@ package explore
 import (
 	"testing"
 
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/syntax"
 )
 
@@ -21,7 +22,7 @@ func failMsg(m *machine) string {
 func TestBinaryEvaluators(t *testing.T) {
 	ops := []syntax.Token{syntax.ADD, syntax.SUB, syntax.MUL, syntax.QUO, syntax.REM,
 		syntax.EQL, syntax.NEQ, syntax.LSS, syntax.LEQ, syntax.GTR, syntax.GEQ, syntax.LAND, syntax.LOR}
-	vals := []int32{0, 1, -1, 2, -3, 7, maxInt, -maxInt, maxInt - 1, 1 << 20, Empty}
+	vals := []int32{0, 1, -1, 2, -3, 7, maxInt, -maxInt, maxInt - 1, 1 << 20, ir.Empty}
 	for _, op := range ops {
 		for _, constRight := range []bool{true, false} {
 			for _, x := range vals {
@@ -40,16 +41,16 @@ func TestBinaryEvaluators(t *testing.T) {
 							want = 1
 						}
 					default:
-						v, ok := binop(op, x, y)
+						v, ok := ir.Binop(op, x, y)
 						want = v
-						wantErr = !ok || (v > maxInt || v < -maxInt) && v != Empty
+						wantErr = !ok || (v > maxInt || v < -maxInt) && v != ir.Empty
 					}
-					b := &expr{k: eLocal, v: 1}
+					b := &ir.Expr{Kind: ir.ELocal, V: 1}
 					if constRight {
-						b = &expr{k: eConst, v: y}
+						b = &ir.Expr{Kind: ir.EConst, V: y}
 					}
-					e := &expr{k: eBinary, op: op, a: &expr{k: eLocal, v: 0}, b: b}
-					m := machineWith(&program{}, e, []int32{0, 0, 0, x, y})
+					e := &ir.Expr{Kind: ir.EBinary, Op: op, A: &ir.Expr{Kind: ir.ELocal, V: 0}, B: b}
+					m := machineWith(&ir.Program{}, e, []int32{0, 0, 0, x, y})
 					got := m.eval(e)
 					if wantErr {
 						if m.err == nil {
@@ -70,16 +71,16 @@ func TestBinaryEvaluators(t *testing.T) {
 // fields to the general path, a load from addr's location, in value and
 // failure message, for indices in and out of range and null.
 func TestLocationEvaluators(t *testing.T) {
-	p := &program{lay: layout{heapBase: 12, nodeSize: 2, hdr: 0}}
+	p := &ir.Program{Layout: ir.Layout{HeapBase: 12, NodeSize: 2, Hdr: 0}}
 	mem := []int32{0, 0, 0, 0, 0, 10, 11, 12, 13, 14, 15, 0, 2, 20, 21, 22, 23} // A at 5, two nodes at 13
 	for _, stride := range []int32{0, 2} {
 		for i := int32(-1); i <= 4; i++ {
-			e := &expr{k: eElem, v: 5, lo: 1, n: 3, stride: stride, name: "A", a: &expr{k: eLocal, v: 0}}
+			e := &ir.Expr{Kind: ir.EElem, V: 5, Lo: 1, N: 3, Stride: stride, Name: "A", A: &ir.Expr{Kind: ir.ELocal, V: 0}}
 			fast := machineWith(p, e, append([]int32(nil), mem...))
-			fast.mem[tLocals] = i
+			fast.mem[ir.TLocals] = i
 			got := fast.eval(e)
 			slow := &machine{p: p, mem: append([]int32(nil), mem...)}
-			slow.mem[tLocals] = i
+			slow.mem[ir.TLocals] = i
 			var want int32
 			if a := slow.addr(e); a >= 0 {
 				want = slow.mem[a]
@@ -90,12 +91,12 @@ func TestLocationEvaluators(t *testing.T) {
 		}
 	}
 	for id := int32(0); id <= 2; id++ {
-		e := &expr{k: eField, v: 1, name: "next", a: &expr{k: eLocal, v: 0}}
+		e := &ir.Expr{Kind: ir.EField, V: 1, Name: "next", A: &ir.Expr{Kind: ir.ELocal, V: 0}}
 		fast := machineWith(p, e, append([]int32(nil), mem...))
-		fast.mem[tLocals] = id
+		fast.mem[ir.TLocals] = id
 		got := fast.eval(e)
 		slow := &machine{p: p, mem: append([]int32(nil), mem...)}
-		slow.mem[tLocals] = id
+		slow.mem[ir.TLocals] = id
 		var want int32
 		if a := slow.addr(e); a >= 0 {
 			want = slow.mem[a]
@@ -108,10 +109,10 @@ func TestLocationEvaluators(t *testing.T) {
 
 // machineWith returns a machine over mem that runs a copy of p whose code
 // is the one expression e, so that e has an id and its evaluator.
-func machineWith(p *program, e *expr, mem []int32) *machine {
+func machineWith(p *ir.Program, e *ir.Expr, mem []int32) *machine {
 	q := *p
-	q.code, q.nexprs = []instr{{op: opEval, x: e}}, 0
-	q.numberExprs()
+	q.Code, q.Nexprs = []ir.Instr{{Op: ir.OpEval, X: e}}, 0
+	q.NumberExprs()
 	m := newMachine(&q, false, false, 0)
 	m.mem = mem
 	return &m

@@ -1,6 +1,9 @@
 package explore
 
-import "math/bits"
+import (
+	"github.com/linbis/linbis/frontend/ir"
+	"math/bits"
+)
 
 // The evaluation of the compound forms the compiler emits: the loops over
 // threads (forthreads.go), tuple results (tuples.go), unions (unions.go)
@@ -9,7 +12,7 @@ import "math/bits"
 // threadsLeft returns the bit set of the threads that the loop over
 // threads with visited set mask has still to visit.
 func (m *machine) threadsLeft(mask, others int32) uint32 {
-	all := uint32(1)<<uint(m.p.threads) - 1
+	all := uint32(1)<<uint(m.p.Threads) - 1
 	if others != 0 {
 		all &^= 1 << uint(m.t)
 	}
@@ -17,37 +20,37 @@ func (m *machine) threadsLeft(mask, others int32) uint32 {
 }
 
 // evalThreads evaluates the expressions of the loops over threads.
-func (m *machine) evalThreads(e *expr) int32 {
-	switch e.k {
-	case eThreadsLeft:
-		if m.threadsLeft(m.eval(e.a), e.v) != 0 {
+func (m *machine) evalThreads(e *ir.Expr) int32 {
+	switch e.Kind {
+	case ir.EThreadsLeft:
+		if m.threadsLeft(m.eval(e.A), e.V) != 0 {
 			return 1
 		}
 		return 0
-	case ePickThread:
-		left := m.threadsLeft(m.eval(e.a), e.v)
-		if e.lo == 0 {
+	case ir.EPickThread:
+		left := m.threadsLeft(m.eval(e.A), e.V)
+		if e.Lo == 0 {
 			for k := m.choose(bits.OnesCount32(left)); k > 0; k-- {
 				left &= left - 1
 			}
 		}
 		return int32(bits.TrailingZeros32(left)) + 1
-	case eAddThread:
-		return m.eval(e.a) | 1<<uint(m.eval(e.b)-1)
+	case ir.EAddThread:
+		return m.eval(e.A) | 1<<uint(m.eval(e.B)-1)
 	}
 	return 0
 }
 
 // pack evaluates ePack: a value outside its component's range is a model
 // error, as a store outside a declared range is.
-func (m *machine) pack(e *expr) int32 {
-	tuple := m.p.methods[e.v].tuple
+func (m *machine) pack(e *ir.Expr) int32 {
+	tuple := m.p.Methods[e.V].Tuple
 	var packed int32
-	for i, x := range e.list {
+	for i, x := range e.List {
 		v := m.eval(x)
-		lo, size := tupleRange(tuple[i])
+		lo, size := ir.TupleRange(tuple[i])
 		if v < lo || v >= lo+size {
-			m.fail("result %d of %s: %d is outside %s", i+1, m.p.methods[e.v].name, v, tuple[i])
+			m.fail("result %d of %s: %d is outside %s", i+1, m.p.Methods[e.V].Name, v, tuple[i])
 			return 0
 		}
 		packed = packed*size + v - lo
@@ -58,17 +61,17 @@ func (m *machine) pack(e *expr) int32 {
 // testType evaluates x is T (eIs) and x as T (eAs) on a reference to one
 // of several node types (check/unions.go): the node's type is read from
 // its header, which in a model with several heap types every node has.
-func (m *machine) testType(e *expr) int32 {
-	id := m.eval(e.a)
+func (m *machine) testType(e *ir.Expr) int32 {
+	id := m.eval(e.A)
 	if id == 0 || m.err != nil {
 		return 0
 	}
-	same := m.p.lay.nodeType(m.mem, m.p.lay.nodeAddr(id)) == e.v
+	same := m.p.Layout.NodeType(m.mem, m.p.Layout.NodeAddr(id)) == e.V
 	switch {
-	case e.k == eAs && !same:
-		m.fail("conversion to %s of a node of type %s", e.name, m.p.obj.Heaps[m.p.lay.nodeType(m.mem, m.p.lay.nodeAddr(id))-1].Name)
+	case e.Kind == ir.EAs && !same:
+		m.fail("conversion to %s of a node of type %s", e.Name, m.p.Obj.Heaps[m.p.Layout.NodeType(m.mem, m.p.Layout.NodeAddr(id))-1].Name)
 		return 0
-	case e.k == eAs:
+	case e.Kind == ir.EAs:
 		return id
 	case same:
 		return 1
@@ -78,32 +81,32 @@ func (m *machine) testType(e *expr) int32 {
 
 // assignWord executes opAssignWord: every value is read, and every
 // location found, before any is written.
-func (m *machine) assignWord(in *instr) {
+func (m *machine) assignWord(in *ir.Instr) {
 	// At most 64 slots: a word's, or a local array's being zeroed.
 	var vals, addrs [64]int32
-	for j, x := range in.xN {
+	for j, x := range in.XN {
 		vals[j] = m.eval(x)
 	}
-	for j, l := range in.lhsN {
+	for j, l := range in.LhsN {
 		addrs[j] = m.addr(l)
 	}
 	if m.err != nil {
 		return
 	}
-	for j, l := range in.lhsN {
+	for j, l := range in.LhsN {
 		m.store(l, addrs[j], vals[j])
 	}
 }
 
 // casWord evaluates eCasWord: if every slot of the word holds its expected
 // value, all are replaced by the new ones at once.
-func (m *machine) casWord(e *expr) int32 {
-	k := len(e.list) / 3
-	var addrs, exp, nw [maxWordFields]int32
+func (m *machine) casWord(e *ir.Expr) int32 {
+	k := len(e.List) / 3
+	var addrs, exp, nw [ir.MaxWordFields]int32
 	for j := range k {
-		addrs[j] = m.addr(e.list[j])
-		exp[j] = m.eval(e.list[k+j])
-		nw[j] = m.eval(e.list[2*k+j])
+		addrs[j] = m.addr(e.List[j])
+		exp[j] = m.eval(e.List[k+j])
+		nw[j] = m.eval(e.List[2*k+j])
 	}
 	if m.err != nil {
 		return 0
@@ -114,7 +117,7 @@ func (m *machine) casWord(e *expr) int32 {
 		}
 	}
 	for j := range k {
-		m.store(e.list[j], addrs[j], nw[j])
+		m.store(e.List[j], addrs[j], nw[j])
 	}
 	return 1
 }

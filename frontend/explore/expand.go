@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"github.com/linbis/linbis/frontend/ir"
 	"hash/maphash"
 	"slices"
 )
@@ -146,7 +147,7 @@ func (e *expander) dedup(blk *block) {
 // model error it stops and returns the failing thread and the failure.
 func (e *expander) state() (int, *failure) {
 	x := e.x
-	lay := &x.p.lay
+	lay := &x.p.Layout
 	cur := e.cur
 	// Each successor is built in the machine's memory, a copy of cur. The
 	// slice is resliced in place, not assigned: storing a slice into the
@@ -157,34 +158,34 @@ func (e *expander) state() (int, *failure) {
 		e.m.mem = make([]int32, 0, 2*len(cur))
 	}
 	for t := 0; t < x.b.Threads; t++ {
-		base := lay.threadBase(t)
-		if cur[base+tPC] == 0 {
-			if x.b.Ops >= 0 && int(cur[base+tOps]) >= x.b.Ops {
+		base := lay.ThreadBase(t)
+		if cur[base+ir.TPC] == 0 {
+			if x.b.Ops >= 0 && int(cur[base+ir.TOps]) >= x.b.Ops {
 				continue
 			}
-			for _, m := range x.p.methods {
-				if !x.allowed[t][m.index] {
+			for _, m := range x.p.Methods {
+				if !x.allowed[t][m.Index] {
 					continue
 				}
-				for ai, args := range m.argTuples {
+				for ai, args := range m.ArgTuples {
 					e.m.mem = e.m.mem[:len(cur)]
 					next := e.m.mem
 					copy(next, cur)
-					next[base+tPC] = m.entry
+					next[base+ir.TPC] = m.Entry
 					if x.b.Ops >= 0 {
-						next[base+tOps]++
+						next[base+ir.TOps]++
 					}
-					copy(next[base+tLocals:], args)
+					copy(next[base+ir.TLocals:], args)
 					// An idle thread's locals are zero (resetThread)
 					// but for the arguments, in the first slots.
 					clean := ^(uint64(1)<<uint(len(args)) - 1)
-					e.add(t, outcome{kind: kCall, method: m.index, value: int32(ai), step: m.callStep}, next, 0, clean)
+					e.add(t, outcome{kind: kCall, method: m.Index, value: int32(ai), step: m.CallStep}, next, 0, clean)
 				}
 			}
 			continue
 		}
 		e.m.t, e.m.base = t, base
-		clean := x.p.clean[cur[base+tPC]]
+		clean := x.p.Clean[cur[base+ir.TPC]]
 		for {
 			e.m.mem = e.m.mem[:len(cur)]
 			copy(e.m.mem, cur)

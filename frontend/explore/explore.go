@@ -71,6 +71,7 @@ import (
 	"sync"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
@@ -115,7 +116,7 @@ type Options struct {
 	// keepStates, for the package's tests, is given the program and the
 	// encodings of the states of a finished exploration, in id order,
 	// before the state set is released.
-	keepStates func(p *program, states iter.Seq[[]byte])
+	keepStates func(p *ir.Program, states iter.Seq[[]byte])
 }
 
 // ErrStateLimit is wrapped by the error returned when MaxStates is reached.
@@ -135,8 +136,8 @@ func (e *ModelError) Error() string {
 }
 
 type explorer struct {
-	p   *program
-	b   Bounds
+	p   *ir.Program
+	b   ir.Bounds
 	o   Options
 	set *stateSet
 	// refs[id] refers to the record of state id (see stateSet.claim); the
@@ -169,7 +170,7 @@ type explorer struct {
 
 // Explore builds the LTS of obj (the implementation or the specification
 // of prog) under the bounds.
-func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.LTS, error) {
+func Explore(prog *check.Program, obj *check.Object, b ir.Bounds, o Options) (*lts.LTS, error) {
 	x, err := newExplorer(prog, obj, b, o)
 	if err != nil {
 		return nil, err
@@ -179,7 +180,7 @@ func Explore(prog *check.Program, obj *check.Object, b Bounds, o Options) (*lts.
 
 // newExplorer checks the bounds, compiles obj and prepares an exploration
 // of it, without exploring.
-func newExplorer(prog *check.Program, obj *check.Object, b Bounds, o Options) (*explorer, error) {
+func newExplorer(prog *check.Program, obj *check.Object, b ir.Bounds, o Options) (*explorer, error) {
 	if b.Threads < 1 || b.Threads > 64 {
 		return nil, fmt.Errorf("need between 1 and 64 threads, got %d", b.Threads)
 	}
@@ -192,7 +193,7 @@ func newExplorer(prog *check.Program, obj *check.Object, b Bounds, o Options) (*
 	// A model that declares `heap explicit` is explored in explicit mode
 	// whatever the options say.
 	o.Explicit = o.Explicit || prog.Explicit
-	p, err := compile(prog, obj, b.Threads, b.Values, o.FineGrained, o.Explicit)
+	p, err := ir.Compile(prog, obj, b.Threads, b.Values, o.FineGrained, o.Explicit)
 	if err != nil {
 		return nil, err
 	}
@@ -208,22 +209,22 @@ func newExplorer(prog *check.Program, obj *check.Object, b Bounds, o Options) (*
 	x := &explorer{p: p, b: b, o: o, set: newStateSet(), labels: map[labelKey]int32{},
 		labelNames: []string{lts.TauName}, labelIDs: map[string]int32{lts.TauName: lts.Tau}}
 	x.canon = newCanonicaliser(p, b.Threads)
-	for _, s := range p.steps {
-		pos := p.file.Position(s.pos)
-		x.steps = append(x.steps, lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.text, Procedure: s.procedure})
+	for _, s := range p.Steps {
+		pos := p.File.Position(s.Pos)
+		x.steps = append(x.steps, lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.Text, Procedure: s.Procedure})
 	}
-	if len(p.steps) > 1<<15-1 {
-		return nil, fmt.Errorf("the model has %d source steps; at most %d are supported", len(p.steps), 1<<15-1)
+	if len(p.Steps) > 1<<15-1 {
+		return nil, fmt.Errorf("the model has %d source steps; at most %d are supported", len(p.Steps), 1<<15-1)
 	}
 	x.argTuples()
 	x.allowed = make([][]bool, b.Threads)
 	for t := range x.allowed {
-		x.allowed[t] = make([]bool, len(p.methods))
+		x.allowed[t] = make([]bool, len(p.Methods))
 		only, restricted := b.Only[t+1]
-		for i, m := range p.methods {
-			x.allowed[t][i] = m.callable && !restricted
+		for i, m := range p.Methods {
+			x.allowed[t][i] = m.Callable && !restricted
 			for _, name := range only {
-				x.allowed[t][i] = x.allowed[t][i] || m.callable && name == m.name
+				x.allowed[t][i] = x.allowed[t][i] || m.Callable && name == m.Name
 			}
 		}
 	}
@@ -232,10 +233,10 @@ func newExplorer(prog *check.Program, obj *check.Object, b Bounds, o Options) (*
 
 // argTuples enumerates each method's argument tuples over the domain.
 func (x *explorer) argTuples() {
-	for _, m := range x.p.methods {
+	for _, m := range x.p.Methods {
 		tuples := [][]int32{{}}
-		for _, pt := range m.params {
-			dom := x.p.values
+		for _, pt := range m.Params {
+			dom := x.p.Values
 			if pt.Kind == check.Bool {
 				dom = []int32{0, 1}
 			}
@@ -247,7 +248,7 @@ func (x *explorer) argTuples() {
 			}
 			tuples = next
 		}
-		m.argTuples = tuples
+		m.ArgTuples = tuples
 	}
 }
 
@@ -284,18 +285,18 @@ func (x *explorer) run() (*lts.LTS, error) {
 // values, after the init block if there is one. The vector is the
 // canonicaliser's.
 func (x *explorer) initialState() ([]int32, error) {
-	init := append([]int32(nil), x.p.init...)
-	if im := x.p.initMethod; im != nil {
+	init := append([]int32(nil), x.p.Init...)
+	if im := x.p.InitMethod; im != nil {
 		m := newMachine(x.p, !x.o.Explicit, x.o.Lin, int32(x.o.MaxNodes))
-		m.t, m.base, m.mem = 0, x.p.lay.threadBase(0), init
-		init[m.base+tPC] = im.entry
+		m.t, m.base, m.mem = 0, x.p.Layout.ThreadBase(0), init
+		init[m.base+ir.TPC] = im.Entry
 		m.step()
 		if f := m.err; f != nil {
 			e := &ModelError{Msg: "in the init block: " + f.msg, Trace: &lts.Trace{Title: "model error in init", LoopStart: -1}}
 			if f.step >= 0 {
-				s := x.p.steps[f.step]
-				pos := x.p.file.Position(s.pos)
-				e.Pos = lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.text, Procedure: "init"}
+				s := x.p.Steps[f.step]
+				pos := x.p.File.Position(s.Pos)
+				e.Pos = lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.Text, Procedure: "init"}
 			}
 			return nil, e
 		}
@@ -637,7 +638,7 @@ func (x *explorer) internLabel(key labelKey) int32 {
 		return id
 	}
 	t, out := key.thread(), key.outcome()
-	m := x.p.methods[out.method]
+	m := x.p.Methods[out.method]
 	var sb strings.Builder
 	switch out.kind {
 	case kCall:
@@ -649,19 +650,19 @@ func (x *explorer) internLabel(key labelKey) int32 {
 	}
 	sb.WriteString(strconv.Itoa(t + 1))
 	sb.WriteByte(',')
-	sb.WriteString(m.name)
+	sb.WriteString(m.Name)
 	switch {
 	case out.kind == kCall:
-		for i, v := range m.argTuples[out.value] {
+		for i, v := range m.ArgTuples[out.value] {
 			sb.WriteByte(',')
-			sb.WriteString(formatValue(m.params[i].Kind, v))
+			sb.WriteString(ir.FormatValue(m.Params[i].Kind, v))
 		}
 	case out.hasValue:
 		sb.WriteByte(',')
 		if out.kind == kLin {
-			sb.WriteString(formatValue(check.Int, out.value))
+			sb.WriteString(ir.FormatValue(check.Int, out.value))
 		} else {
-			sb.WriteString(m.formatResult(out.value))
+			sb.WriteString(m.FormatResult(out.value))
 		}
 	}
 	sb.WriteByte(')')

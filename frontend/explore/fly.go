@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -157,7 +158,7 @@ type reducer interface {
 
 // newReducer returns the symmetry reduction of a program, or nil and the
 // reason it does not apply.
-func newReducer(p *program, b Bounds) (reducer, string) {
+func newReducer(p *ir.Program, b ir.Bounds) (reducer, string) {
 	s, why := newSymmetry(p, b)
 	if s == nil {
 		return nil, why
@@ -167,7 +168,7 @@ func newReducer(p *program, b Bounds) (reducer, string) {
 
 // CheckOnTheFly checks the implementation of prog against its
 // specification on the fly (see the comment above).
-func CheckOnTheFly(prog *check.Program, b Bounds, o FlyOptions) (*FlyResult, error) {
+func CheckOnTheFly(prog *check.Program, b ir.Bounds, o FlyOptions) (*FlyResult, error) {
 	if o.Lin {
 		return nil, errors.New("the on-the-fly check does not use lin events")
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -65,14 +66,14 @@ func TestSuccCacheKeepsTheSearch(t *testing.T) {
 	require.NotEmpty(t, files)
 	type model struct {
 		name string
-		b    Bounds
+		b    ir.Bounds
 	}
 	var models []model
 	for _, file := range files {
-		models = append(models, model{file, Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}})
+		models = append(models, model{file, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}})
 	}
-	models = append(models, model{"../examples/hp-stack-sym.lin", Bounds{Threads: 4, Ops: 1, Values: []int{1}}},
-		model{"../examples/treiber.lin", Bounds{Threads: 3, Ops: 2, Values: []int{1}}})
+	models = append(models, model{"../examples/hp-stack-sym.lin", ir.Bounds{Threads: 4, Ops: 1, Values: []int{1}}},
+		model{"../examples/treiber.lin", ir.Bounds{Threads: 3, Ops: 2, Values: []int{1}}})
 	var recognised, successors int64
 	for _, m := range models {
 		prog := parseFile(t, m.name)

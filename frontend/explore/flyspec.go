@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"github.com/linbis/linbis/frontend/ir"
 	"slices"
 	"unsafe"
 )
@@ -65,14 +66,14 @@ type afterEdge struct {
 // noSubset is the id of the empty subset: the specification cannot follow.
 const noSubset = -1
 
-func newFlySpec(x *explorer, impl *program) (*flySpec, error) {
+func newFlySpec(x *explorer, impl *ir.Program) (*flySpec, error) {
 	s := &flySpec{x: x, st: x.newStepper(), set: newStateSet(), subIDs: map[string]int32{},
 		permuted: map[uint64]int32{}, included: map[uint64]bool{}}
-	for _, m := range impl.methods {
+	for _, m := range impl.Methods {
 		idx := int32(-1)
-		for _, sm := range x.p.methods {
-			if sm.name == m.name {
-				idx = sm.index
+		for _, sm := range x.p.Methods {
+			if sm.Name == m.Name {
+				idx = sm.Index
 			}
 		}
 		s.methodOf = append(s.methodOf, idx)
@@ -235,13 +236,13 @@ func isVisible(k labelKey) bool {
 
 // checkSameSignatures reports an error when the specification lacks a
 // method of the implementation; check.Check has compared the signatures.
-func (s *flySpec) checkSameSignatures(impl *program) error {
-	for i, m := range impl.methods {
-		if s.methodOf[i] < 0 && m.callable {
-			return fmt.Errorf("the specification has no method %s", m.name)
+func (s *flySpec) checkSameSignatures(impl *ir.Program) error {
+	for i, m := range impl.Methods {
+		if s.methodOf[i] < 0 && m.Callable {
+			return fmt.Errorf("the specification has no method %s", m.Name)
 		}
-		if s.methodOf[i] >= 0 && len(s.x.p.methods[s.methodOf[i]].params) != len(m.params) {
-			return fmt.Errorf("the specification's method %s has other parameters", m.name)
+		if s.methodOf[i] >= 0 && len(s.x.p.Methods[s.methodOf[i]].Params) != len(m.Params) {
+			return fmt.Errorf("the specification's method %s has other parameters", m.Name)
 		}
 	}
 	return nil

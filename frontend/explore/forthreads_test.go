@@ -10,15 +10,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/lts"
 )
 
 // orderFreePicks counts the loops over threads of p that take their
 // threads in ascending order (orderFree).
-func orderFreePicks(p *program) int {
+func orderFreePicks(p *ir.Program) int {
 	n := 0
-	for _, in := range p.code {
-		if in.x != nil && in.x.k == ePickThread && in.x.lo == 1 {
+	for _, in := range p.Code {
+		if in.X != nil && in.X.Kind == ir.EPickThread && in.X.Lo == 1 {
 			n++
 		}
 	}
@@ -33,13 +34,13 @@ func orderFreePicks(p *program) int {
 func TestOrderFreeLoopsKeepTheLTS(t *testing.T) {
 	cases := []struct {
 		name, file, src string
-		b               Bounds
+		b               ir.Bounds
 		free            int // order-free loops of the implementation
 	}{
-		{"hp-stack-sym", "hp-stack-sym.lin", "", Bounds{Threads: 3, Ops: 1, Values: []int{1}}, 2},
-		{"hp-stack-sym", "hp-stack-sym.lin", "", Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, 2},
+		{"hp-stack-sym", "hp-stack-sym.lin", "", ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}, 2},
+		{"hp-stack-sym", "hp-stack-sym.lin", "", ir.Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, 2},
 		// Its count (c = c + 1) is order-free, but not by orderFree's rule.
-		{"per-thread", "", perThread, Bounds{Threads: 3, Ops: 1, Values: []int{1}}, 0},
+		{"per-thread", "", perThread, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}, 0},
 		{"not order-free", "", `object O {
   shared last thread
   shared A [thread] int = 0
@@ -50,17 +51,17 @@ func TestOrderFreeLoopsKeepTheLTS(t *testing.T) {
   }
 }
 spec auto
-`, Bounds{Threads: 3, Ops: 1, Values: []int{1}}, 0},
+`, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}, 0},
 	}
 	for _, c := range cases {
 		for _, explicit := range []bool{false, true} {
 			prog := loadModel(t, c.name, c.file, c.src)
-			p, err := compile(prog, prog.Impl, c.b.Threads, c.b.Values, false, explicit)
+			p, err := ir.Compile(prog, prog.Impl, c.b.Threads, c.b.Values, false, explicit)
 			require.NoError(t, err)
 			assert.Equal(t, c.free, orderFreePicks(p), "%s: order-free loops", c.name)
 			aut := func(anyOrder bool) string {
-				inAnyOrder = anyOrder
-				defer func() { inAnyOrder = true }()
+				ir.InAnyOrder = anyOrder
+				defer func() { ir.InAnyOrder = true }()
 				l, err := Explore(prog, prog.Impl, c.b, Options{Explicit: explicit, Workers: 1})
 				require.NoError(t, err)
 				var buf bytes.Buffer
@@ -103,7 +104,7 @@ spec auto
 		obj  *check.Object
 		free int
 	}{{prog.Impl, 0}, {prog.Spec, 1}} {
-		p, err := compile(prog, c.obj, 3, []int{1}, false, false)
+		p, err := ir.Compile(prog, c.obj, 3, []int{1}, false, false)
 		require.NoError(t, err)
 		assert.Equal(t, c.free, orderFreePicks(p), "auto=%v", c.obj.Auto)
 	}

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/syntax"
 )
 
@@ -44,7 +45,7 @@ type failure struct {
 
 // machine executes the steps of one thread on a state vector.
 type machine struct {
-	p *program
+	p *ir.Program
 	// evals are the evaluators of p's expressions, by id (evaluators).
 	evals    []evaluator
 	mem      []int32
@@ -67,7 +68,7 @@ type machine struct {
 
 // newMachine returns a machine that runs p: gc with a garbage-collected
 // heap, lin with lin events visible, at most maxNodes live nodes.
-func newMachine(p *program, gc, lin bool, maxNodes int32) machine {
+func newMachine(p *ir.Program, gc, lin bool, maxNodes int32) machine {
 	return machine{p: p, evals: evaluators(p), gc: gc, lin: lin, maxNodes: maxNodes}
 }
 
@@ -134,24 +135,24 @@ func (m *machine) checkInt(v int32) int32 {
 
 // overflow is checkInt's failure.
 func (m *machine) overflow(v int32) {
-	if v != Empty {
+	if v != ir.Empty {
 		m.fail("integer overflow: %d exceeds ±%d", v, maxInt)
 	}
 }
 
 // addr returns the index in mem of a location, or -1 after a failure.
-func (m *machine) addr(e *expr) int32 {
-	switch e.k {
-	case eLocal:
-		return m.base + tLocals + e.v
-	case eShared:
-		return e.v
-	case eElem:
+func (m *machine) addr(e *ir.Expr) int32 {
+	switch e.Kind {
+	case ir.ELocal:
+		return m.base + ir.TLocals + e.V
+	case ir.EShared:
+		return e.V
+	case ir.EElem:
 		return m.elemAddr(e, 0)
-	case eLocalElem:
-		return m.elemAddr(e, m.base+tLocals)
-	case eField:
-		id := m.eval(e.a)
+	case ir.ELocalElem:
+		return m.elemAddr(e, m.base+ir.TLocals)
+	case ir.EField:
+		id := m.eval(e.A)
 		if m.err != nil {
 			return -1
 		}
@@ -159,7 +160,7 @@ func (m *machine) addr(e *expr) int32 {
 			m.nullFailed(e)
 			return -1
 		}
-		return m.p.lay.nodeAddr(id) + m.p.lay.hdr + e.v
+		return m.p.Layout.NodeAddr(id) + m.p.Layout.Hdr + e.V
 	}
 	m.fail("internal error: not a location")
 	return -1
@@ -168,51 +169,51 @@ func (m *machine) addr(e *expr) int32 {
 // elemAddr returns the index in mem of the array element e, whose slots
 // start at base + e.v (0 for a shared array, the thread's locals for a
 // local one), or -1 after a failure.
-func (m *machine) elemAddr(e *expr, base int32) int32 {
-	i := m.eval(e.a)
+func (m *machine) elemAddr(e *ir.Expr, base int32) int32 {
+	i := m.eval(e.A)
 	if m.err != nil {
 		return -1
 	}
-	if i < e.lo || i >= e.lo+e.n {
+	if i < e.Lo || i >= e.Lo+e.N {
 		m.indexFailed(e, i)
 		return -1
 	}
-	k := i - e.lo
-	if e.b != nil { // a second dimension (per-thread arrays, forthreads.go)
-		j := m.eval(e.b)
+	k := i - e.Lo
+	if e.B != nil { // a second dimension (per-thread arrays, forthreads.go)
+		j := m.eval(e.B)
 		if m.err != nil {
 			return -1
 		}
-		if j < e.lo2 || j >= e.lo2+e.n2 {
-			m.fail("index %d out of range [%d..%d] of %s[%d]", j, e.lo2, e.lo2+e.n2-1, e.name, i)
+		if j < e.Lo2 || j >= e.Lo2+e.N2 {
+			m.fail("index %d out of range [%d..%d] of %s[%d]", j, e.Lo2, e.Lo2+e.N2-1, e.Name, i)
 			return -1
 		}
-		k = k*e.n2 + j - e.lo2
+		k = k*e.N2 + j - e.Lo2
 	}
-	return base + e.v + k*max(e.stride, 1)
+	return base + e.V + k*max(e.Stride, 1)
 }
 
 // indexFailed is the failure of index i of the array element e (none
 // if evaluating i failed: fail keeps the first).
-func (m *machine) indexFailed(e *expr, i int32) {
-	m.fail("index %d out of range [%d..%d] of %s", i, e.lo, e.lo+e.n-1, e.name)
+func (m *machine) indexFailed(e *ir.Expr, i int32) {
+	m.fail("index %d out of range [%d..%d] of %s", i, e.Lo, e.Lo+e.N-1, e.Name)
 }
 
 // nullFailed is the failure of the field e of null.
-func (m *machine) nullFailed(e *expr) {
-	m.fail("null dereference reading or writing field %s", e.name)
+func (m *machine) nullFailed(e *ir.Expr) {
+	m.fail("null dereference reading or writing field %s", e.Name)
 }
 
-func (m *machine) store(e *expr, a, v int32) {
-	if e.rng != nil && (int64(v) < e.rng.Lo || int64(v) > e.rng.Hi) {
-		if !e.rng.Wrap {
-			m.fail("value %d out of the declared range %s of %s", v, e.rng, e.name)
+func (m *machine) store(e *ir.Expr, a, v int32) {
+	if e.Rng != nil && (int64(v) < e.Rng.Lo || int64(v) > e.Rng.Hi) {
+		if !e.Rng.Wrap {
+			m.fail("value %d out of the declared range %s of %s", v, e.Rng, e.Name)
 			return
 		}
-		v = wrap(v, e.rng)
+		v = wrap(v, e.Rng)
 	}
-	if e.ref && m.mem[a] != v {
-		if e.k == eLocal || e.k == eLocalElem {
+	if e.Ref && m.mem[a] != v {
+		if e.Kind == ir.ELocal || e.Kind == ir.ELocalElem {
 			m.moved |= movedLocal
 		} else {
 			m.moved |= movedShared
@@ -234,71 +235,71 @@ func wrap(v int32, t *check.Type) int32 {
 // eval evaluates e. Locals, the expressions evaluated most, are read
 // here, in a function small enough to be inlined at its call sites; e's
 // evaluator does the rest (evalfn.go).
-func (m *machine) eval(e *expr) int32 {
-	if e.k == eLocal {
-		return m.mem[m.base+tLocals+e.v]
+func (m *machine) eval(e *ir.Expr) int32 {
+	if e.Kind == ir.ELocal {
+		return m.mem[m.base+ir.TLocals+e.V]
 	}
-	return m.evals[e.id](m, e)
+	return m.evals[e.Id](m, e)
 }
 
 // evalNode evaluates e: the evaluator of the kinds that have none of
 // their own (evalfn.go).
-func (m *machine) evalNode(e *expr) int32 {
-	switch e.k {
-	case eConst:
-		return e.v
-	case eShared:
-		return m.mem[e.v]
-	case eElem, eField, eLocalElem:
+func (m *machine) evalNode(e *ir.Expr) int32 {
+	switch e.Kind {
+	case ir.EConst:
+		return e.V
+	case ir.EShared:
+		return m.mem[e.V]
+	case ir.EElem, ir.EField, ir.ELocalElem:
 		a := m.addr(e)
 		if a < 0 {
 			return 0
 		}
 		return m.mem[a]
-	case eTid:
+	case ir.ETid:
 		return int32(m.t + 1)
-	case eUnary:
-		x := m.eval(e.a)
-		if e.op == syntax.SUB {
+	case ir.EUnary:
+		x := m.eval(e.A)
+		if e.Op == syntax.SUB {
 			return m.checkInt(-x)
 		}
 		return 1 - x
-	case eBinary:
-		switch e.op {
+	case ir.EBinary:
+		switch e.Op {
 		case syntax.LAND:
 			return evLand(m, e)
 		case syntax.LOR:
 			return evLor(m, e)
 		}
 		x, y := m.operands(e)
-		v, ok := binop(e.op, x, y)
+		v, ok := ir.Binop(e.Op, x, y)
 		if !ok {
 			m.fail("division by zero")
 		}
 		return m.checkInt(v)
-	case eCas:
-		a := m.addr(e.a)
-		exp := m.eval(e.b)
-		nw := m.eval(e.c)
+	case ir.ECas:
+		a := m.addr(e.A)
+		exp := m.eval(e.B)
+		nw := m.eval(e.C)
 		if a < 0 || m.err != nil {
 			return 0
 		}
 		if m.mem[a] == exp {
-			m.store(e.a, a, nw)
+			m.store(e.A, a, nw)
 			return 1
 		}
 		return 0
-	case eCasWord:
+	case ir.ECasWord:
 		return m.casWord(e)
-	case eIs, eAs:
+	case ir.EIs, ir.EAs:
 		return m.testType(e)
-	case ePack:
+	case ir.EPack:
 		return m.pack(e)
-	case eNew:
+	case ir.ENew:
 		return m.alloc(e)
-	case eAny:
-		return e.lo + int32(m.choose(int(e.n)))
-	case eThreadsLeft, ePickThread, eAddThread:
+	case ir.EAny:
+		return e.Lo + int32(m.choose(int(e.N)))
+	case ir.EThreadsLeft, ir.EPickThread, ir.EAddThread:
 		return m.evalThreads(e)
 	}
 	return 0
@@ -309,27 +310,27 @@ func (m *machine) evalNode(e *expr) int32 {
 // same type that is still referenced (a reused address: this is how ABA
 // arises); freed nodes that nobody references are indistinguishable from
 // fresh ones and have already been dropped by canonicalisation.
-func (m *machine) alloc(e *expr) int32 {
+func (m *machine) alloc(e *ir.Expr) int32 {
 	var buf [16]int32
 	vals := buf[:]
-	if len(e.inits) > len(buf) {
-		vals = make([]int32, len(e.inits))
+	if len(e.Inits) > len(buf) {
+		vals = make([]int32, len(e.Inits))
 	}
-	for i, fi := range e.inits {
-		vals[i] = m.eval(fi.x)
+	for i, fi := range e.Inits {
+		vals[i] = m.eval(fi.X)
 	}
 	if m.err != nil {
 		return 0
 	}
 	m.moved |= movedShared
-	lay := &m.p.lay
-	count := m.mem[lay.heapBase]
+	lay := &m.p.Layout
+	count := m.mem[lay.HeapBase]
 	id := int32(0)
 	if !m.gc {
 		m.cands = m.cands[:0]
 		for k := int32(1); k <= count; k++ {
-			a := lay.nodeAddr(k)
-			if lay.nodeType(m.mem, a) == e.v && m.mem[a+lay.freedOff] != 0 {
+			a := lay.NodeAddr(k)
+			if lay.NodeType(m.mem, a) == e.V && m.mem[a+lay.FreedOff] != 0 {
 				m.cands = append(m.cands, k)
 			}
 		}
@@ -345,21 +346,21 @@ func (m *machine) alloc(e *expr) int32 {
 			return 0
 		}
 		count++
-		m.mem[lay.heapBase] = count
-		for k := int32(0); k < lay.nodeSize; k++ {
+		m.mem[lay.HeapBase] = count
+		for k := int32(0); k < lay.NodeSize; k++ {
 			m.mem = append(m.mem, 0)
 		}
 		id = count
 	}
-	a := lay.nodeAddr(id)
-	for k := int32(0); k < lay.nodeSize; k++ {
+	a := lay.NodeAddr(id)
+	for k := int32(0); k < lay.NodeSize; k++ {
 		m.mem[a+k] = 0
 	}
-	if lay.typed {
-		m.mem[a] = e.v
+	if lay.Typed {
+		m.mem[a] = e.V
 	}
-	for i, fi := range e.inits {
-		ft := lay.fieldTypes[e.v][fi.field]
+	for i, fi := range e.Inits {
+		ft := lay.FieldTypes[e.V][fi.Field]
 		if ft.HasRange && (int64(vals[i]) < ft.Lo || int64(vals[i]) > ft.Hi) {
 			if ft.Wrap {
 				vals[i] = wrap(vals[i], &ft)
@@ -367,17 +368,17 @@ func (m *machine) alloc(e *expr) int32 {
 				m.fail("value %d out of the declared range %s of field", vals[i], ft)
 			}
 		}
-		m.mem[a+lay.hdr+fi.field] = vals[i]
+		m.mem[a+lay.Hdr+fi.Field] = vals[i]
 	}
 	return id
 }
 
-func (m *machine) free(e *expr) {
+func (m *machine) free(e *ir.Expr) {
 	id := m.eval(e)
 	if id == 0 || m.err != nil || m.gc {
 		return
 	}
-	a := m.p.lay.nodeAddr(id) + m.p.lay.freedOff
+	a := m.p.Layout.NodeAddr(id) + m.p.Layout.FreedOff
 	if m.mem[a] != 0 {
 		m.fail("double free")
 		return
@@ -395,31 +396,31 @@ func (m *machine) private(slots uint64) bool {
 	if slots == 0 {
 		return false
 	}
-	lay := &m.p.lay
+	lay := &m.p.Layout
 	for ; slots != 0; slots &= slots - 1 {
-		n := m.mem[m.base+tLocals+int32(bits.TrailingZeros64(slots))]
+		n := m.mem[m.base+ir.TLocals+int32(bits.TrailingZeros64(slots))]
 		if n == 0 {
 			return false
 		}
-		for _, a := range lay.refShared {
+		for _, a := range lay.RefShared {
 			if m.mem[a] == n {
 				return false
 			}
 		}
-		b := lay.nshared
-		for th := range int(lay.threads) {
+		b := lay.Nshared
+		for th := range int(lay.Threads) {
 			if th != m.t {
-				for r := m.p.refMask[m.mem[b+tPC]]; r != 0; r &= r - 1 {
-					if m.mem[b+tLocals+int32(bits.TrailingZeros64(r))] == n {
+				for r := m.p.RefMask[m.mem[b+ir.TPC]]; r != 0; r &= r - 1 {
+					if m.mem[b+ir.TLocals+int32(bits.TrailingZeros64(r))] == n {
 						return false
 					}
 				}
 			}
-			b += lay.threadSize
+			b += lay.ThreadSize
 		}
-		count := m.mem[lay.heapBase]
-		for a, end := lay.nodeAddr(1), lay.nodeAddr(count+1); a < end; a += lay.nodeSize {
-			for _, f := range lay.nodeRefOffsets(m.mem, a) {
+		count := m.mem[lay.HeapBase]
+		for a, end := lay.NodeAddr(1), lay.NodeAddr(count+1); a < end; a += lay.NodeSize {
+			for _, f := range lay.NodeRefOffsets(m.mem, a) {
 				if m.mem[a+f] == n {
 					return false
 				}
@@ -431,10 +432,10 @@ func (m *machine) private(slots uint64) bool {
 
 // resetThread makes thread m.t idle: dead locals and result cleared.
 func (m *machine) resetThread() {
-	refs := m.p.refMask[m.mem[m.base+tPC]]
+	refs := m.p.RefMask[m.mem[m.base+ir.TPC]]
 	// One pass over the slots: most are clear already, and the common
 	// methods have few locals (a clear() call cost more).
-	loc := m.mem[m.base+tLocals : m.base+m.p.lay.threadSize]
+	loc := m.mem[m.base+ir.TLocals : m.base+m.p.Layout.ThreadSize]
 	for i, v := range loc {
 		if v != 0 {
 			if refs&(1<<i) != 0 {
@@ -443,8 +444,8 @@ func (m *machine) resetThread() {
 			loc[i] = 0
 		}
 	}
-	m.mem[m.base+tPC] = 0
-	m.mem[m.base+tRet] = 0
+	m.mem[m.base+ir.TPC] = 0
+	m.mem[m.base+ir.TRet] = 0
 }
 
 // step runs thread m.t for one step from its pc (which is not idle).
@@ -456,8 +457,8 @@ func (m *machine) resetThread() {
 // loop doing only local work is a τ-cycle rather than a hang). A return
 // whose step touched nothing else is the visible ret step itself.
 func (m *machine) step() outcome {
-	code := m.p.code
-	pc := m.mem[m.base+tPC]
+	code := m.p.Code
+	pc := m.mem[m.base+ir.TPC]
 	did := false
 	depth := 0
 	out := outcome{step: -1}
@@ -467,137 +468,137 @@ func (m *machine) step() outcome {
 	loops := 0 // back edges taken inside atomic blocks (see stepBudget)
 	for {
 		in := &code[pc]
-		if in.boundary && depth == 0 && (in.priv == 0 || !m.private(in.priv)) {
+		if in.Boundary && depth == 0 && (in.Priv == 0 || !m.private(in.Priv)) {
 			if did {
-				m.mem[m.base+tPC] = pc
+				m.mem[m.base+ir.TPC] = pc
 				return m.finish(out, lin, linVal, linHas)
 			}
 			did = true
-			out.step = in.step
+			out.step = in.Step
 		}
-		switch in.op {
-		case opReturn:
+		switch in.Op {
+		case ir.OpReturn:
 			var v int32
 			if depth > 0 {
-				if in.x != nil {
-					v = m.eval(in.x)
+				if in.X != nil {
+					v = m.eval(in.X)
 				}
 				if m.err != nil {
-					m.err.step = in.step
+					m.err.step = in.Step
 					return out
 				}
-				m.mem[m.base+tRet] = v
-				m.mem[m.base+tPC] = m.p.methods[in.method].retPending
+				m.mem[m.base+ir.TRet] = v
+				m.mem[m.base+ir.TPC] = m.p.Methods[in.Method].RetPending
 				return m.finish(out, lin, linVal, linHas)
 			}
 			if did {
-				m.mem[m.base+tPC] = pc
+				m.mem[m.base+ir.TPC] = pc
 				return m.finish(out, lin, linVal, linHas)
 			}
-			if in.x != nil {
-				v = m.eval(in.x)
+			if in.X != nil {
+				v = m.eval(in.X)
 			}
 			if m.err != nil {
-				m.err.step = in.step
+				m.err.step = in.Step
 				return out
 			}
 			m.resetThread()
-			return outcome{kind: kRet, method: in.method, value: v, hasValue: in.x != nil, step: in.step}
-		case opRetPending:
+			return outcome{kind: kRet, method: in.Method, value: v, hasValue: in.X != nil, step: in.Step}
+		case ir.OpRetPending:
 			if did {
-				m.mem[m.base+tPC] = pc
+				m.mem[m.base+ir.TPC] = pc
 				return m.finish(out, lin, linVal, linHas)
 			}
-			v := m.mem[m.base+tRet]
+			v := m.mem[m.base+ir.TRet]
 			m.resetThread()
-			return outcome{kind: kRet, method: in.method, value: v, hasValue: m.p.methods[in.method].result != check.Void, step: in.step}
-		case opAtomicBegin:
+			return outcome{kind: kRet, method: in.Method, value: v, hasValue: m.p.Methods[in.Method].Result != check.Void, step: in.Step}
+		case ir.OpAtomicBegin:
 			depth++
 			pc++
-		case opAtomicEnd:
+		case ir.OpAtomicEnd:
 			depth--
 			pc++
-		case opAssign:
+		case ir.OpAssign:
 			// A local (i = i + 1), the common case, is found without
 			// addr's call, and written without store's if it has no
 			// declared range and holds no reference.
-			l := in.lhs
+			l := in.Lhs
 			var a int32
-			if l.k == eLocal {
-				a = m.base + tLocals + l.v
+			if l.Kind == ir.ELocal {
+				a = m.base + ir.TLocals + l.V
 			} else {
 				a = m.addr(l)
 			}
-			v := in.x.v // a constant (i := 0), without eval's call
-			if in.x.k != eConst {
-				v = m.eval(in.x)
+			v := in.X.V // a constant (i := 0), without eval's call
+			if in.X.Kind != ir.EConst {
+				v = m.eval(in.X)
 			}
 			if m.err == nil && a >= 0 {
-				if l.k == eLocal && l.rng == nil && !l.ref {
+				if l.Kind == ir.ELocal && l.Rng == nil && !l.Ref {
 					m.mem[a] = v
 				} else {
 					m.store(l, a, v)
 				}
 			}
 			pc++
-		case opAssignWord:
+		case ir.OpAssignWord:
 			m.assignWord(in)
 			pc++
-		case opEval:
-			m.eval(in.x)
+		case ir.OpEval:
+			m.eval(in.X)
 			pc++
-		case opBranch:
-			if m.eval(in.x) == 0 {
-				pc = in.target
+		case ir.OpBranch:
+			if m.eval(in.X) == 0 {
+				pc = in.Target
 			} else {
 				pc++
 			}
-		case opJump:
-			pc = in.target
-			if in.back {
+		case ir.OpJump:
+			pc = in.Target
+			if in.Back {
 				if depth == 0 {
 					if out.step < 0 {
-						out.step = in.step
+						out.step = in.Step
 					}
-					m.mem[m.base+tPC] = pc
+					m.mem[m.base+ir.TPC] = pc
 					return m.finish(out, lin, linVal, linHas)
 				}
 				if loops++; loops > stepBudget {
 					m.fail("a step runs a loop more than %d times: an atomic block that never ends?", stepBudget)
 				}
 			}
-		case opAwait:
-			if m.eval(in.x) == 0 && m.err == nil {
+		case ir.OpAwait:
+			if m.eval(in.X) == 0 && m.err == nil {
 				return outcome{kind: kBlocked}
 			}
 			pc++
-		case opAssert:
-			if m.eval(in.x) == 0 && m.err == nil {
+		case ir.OpAssert:
+			if m.eval(in.X) == 0 && m.err == nil {
 				m.fail("assertion failed")
 			}
 			pc++
-		case opFree:
-			m.free(in.x)
+		case ir.OpFree:
+			m.free(in.X)
 			pc++
-		case opLin:
+		case ir.OpLin:
 			if m.lin {
 				lin = true
-				if in.x != nil {
-					linVal, linHas = m.eval(in.x), true
+				if in.X != nil {
+					linVal, linHas = m.eval(in.X), true
 				}
 				if out.step < 0 {
-					out.step = in.step
+					out.step = in.Step
 				}
 			}
 			pc++
-		case opFallOff:
-			m.fail("method %s ended without returning a value", m.p.methods[in.method].name)
+		case ir.OpFallOff:
+			m.fail("method %s ended without returning a value", m.p.Methods[in.Method].Name)
 		default:
-			m.fail("internal error: bad instruction %d at pc %d", in.op, pc)
+			m.fail("internal error: bad instruction %d at pc %d", in.Op, pc)
 		}
 		if m.err != nil {
 			// The failure is this instruction's: fail does not know it.
-			m.err.step = in.step
+			m.err.step = in.Step
 			return out
 		}
 	}
@@ -606,7 +607,7 @@ func (m *machine) step() outcome {
 func (m *machine) finish(out outcome, lin bool, v int32, has bool) outcome {
 	if lin {
 		out.kind, out.value, out.hasValue = kLin, v, has
-		out.method = m.p.code[m.mem[m.base+tPC]].method
+		out.method = m.p.Code[m.mem[m.base+ir.TPC]].Method
 	}
 	return out
 }

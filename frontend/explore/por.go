@@ -1,5 +1,7 @@
 package explore
 
+import "github.com/linbis/linbis/frontend/ir"
+
 // Partial-order reduction for the on-the-fly search: ample sets (Clarke,
 // Grumberg, Peled, "Model Checking", ch. 10; Peled 1993; Valmari's
 // stubborn sets), chosen per implementation state from a static analysis
@@ -117,8 +119,8 @@ type footprint struct {
 // porAnalysis is the partial-order reduction of one program and its
 // bounds: the footprints of each thread's steps.
 type porAnalysis struct {
-	p        *program
-	b        Bounds
+	p        *ir.Program
+	b        ir.Bounds
 	explicit bool
 	nlocs    int
 	heap     int    // the heap-shape location
@@ -139,15 +141,15 @@ type porAnalysis struct {
 
 // newPOR analyses p under b; allowed[t][m] says whether thread t may call
 // method m.
-func newPOR(p *program, b Bounds, allowed [][]bool, explicit bool) *porAnalysis {
+func newPOR(p *ir.Program, b ir.Bounds, allowed [][]bool, explicit bool) *porAnalysis {
 	maxFields := int32(0)
-	for _, n := range p.lay.nfields {
+	for _, n := range p.Layout.Nfields {
 		maxFields = max(maxFields, n)
 	}
-	a := &porAnalysis{p: p, b: b, explicit: explicit, fields: int(p.lay.nshared), own: ownLocals(p)}
+	a := &porAnalysis{p: p, b: b, explicit: explicit, fields: int(p.Layout.Nshared), own: ownLocals(p)}
 	a.heap = a.fields + int(maxFields)
 	a.nlocs = a.heap + 1
-	n := len(p.code)
+	n := len(p.Code)
 	a.step = make([][]footprint, b.Threads)
 	a.stepPriv = make([][]bool, b.Threads)
 	a.fut = make([][]footprint, b.Threads)
@@ -167,9 +169,9 @@ func newPOR(p *program, b Bounds, allowed [][]bool, explicit bool) *porAnalysis 
 			a.fut[t][pc] = a.futFootprint(instrs, pc)
 		}
 		a.calls[t] = a.newFootprint()
-		for _, m := range p.methods {
-			if allowed[t][m.index] {
-				a.calls[t].add(&a.fut[t][m.entry])
+		for _, m := range p.Methods {
+			if allowed[t][m.Index] {
+				a.calls[t].add(&a.fut[t][m.Entry])
 			}
 		}
 		a.others[t] = a.newFootprint()
@@ -219,84 +221,84 @@ func (f *footprint) conflicts(g *footprint) bool {
 // instr is the footprint of instruction pc executed by thread t.
 func (a *porAnalysis) instr(t, pc int) footprint {
 	f := a.newFootprint()
-	in := &a.p.code[pc]
-	switch in.op {
-	case opAssign, opAssignWord:
-		for _, l := range in.targets() {
+	in := &a.p.Code[pc]
+	switch in.Op {
+	case ir.OpAssign, ir.OpAssignWord:
+		for _, l := range in.Targets() {
 			a.write(&f, t, l)
 		}
-		for _, x := range in.values() {
+		for _, x := range in.Values() {
 			a.read(&f, t, x)
 		}
-	case opEval, opBranch, opAssert, opAwait, opLin:
-		a.read(&f, t, in.x)
-	case opReturn:
-		a.read(&f, t, in.x)
+	case ir.OpEval, ir.OpBranch, ir.OpAssert, ir.OpAwait, ir.OpLin:
+		a.read(&f, t, in.X)
+	case ir.OpReturn:
+		a.read(&f, t, in.X)
 		setBits(f.writes, a.heap, a.heap+1) // the thread's references are dropped
-	case opFree:
-		a.read(&f, t, in.x)
+	case ir.OpFree:
+		a.read(&f, t, in.X)
 		if a.explicit {
 			setBits(f.reads, a.heap, a.heap+1)
 			setBits(f.writes, a.heap, a.heap+1)
 		}
-	case opNop, opJump, opAtomicBegin, opAtomicEnd, opFallOff, opRetPending:
+	case ir.OpNop, ir.OpJump, ir.OpAtomicBegin, ir.OpAtomicEnd, ir.OpFallOff, ir.OpRetPending:
 	default:
 		f.opaque = true
 	}
-	if in.boundary && in.priv != 0 {
+	if in.Boundary && in.Priv != 0 {
 		setBits(f.reads, a.heap, a.heap+1) // the privacy test (machine.private)
 	}
 	return f
 }
 
 // read adds what evaluating e reads (and writes: cas, new).
-func (a *porAnalysis) read(f *footprint, t int, e *expr) {
+func (a *porAnalysis) read(f *footprint, t int, e *ir.Expr) {
 	if e == nil {
 		return
 	}
-	switch e.k {
-	case eConst, eLocal, eTid, eNThreads, eAny:
-	case eShared, eElem, eField:
+	switch e.Kind {
+	case ir.EConst, ir.ELocal, ir.ETid, ir.ENThreads, ir.EAny:
+	case ir.EShared, ir.EElem, ir.EField:
 		lo, hi := a.location(f, t, e)
 		setBits(f.reads, lo, hi)
-	case eUnary, eIs, eAs, eLocalElem:
+	case ir.EUnary, ir.EIs, ir.EAs, ir.ELocalElem:
 		// A node's type never changes while it is referenced (eIs, eAs);
 		// a local array's element is the thread's own: only the operands
 		// may touch shared state.
-		a.read(f, t, e.a)
-	case eBinary, eThreadsLeft, ePickThread, eAddThread:
+		a.read(f, t, e.A)
+	case ir.EBinary, ir.EThreadsLeft, ir.EPickThread, ir.EAddThread:
 		// The loops over threads work on the thread's visited-set local.
-		a.read(f, t, e.a)
-		a.read(f, t, e.b)
-	case ePack:
-		for _, x := range e.list {
+		a.read(f, t, e.A)
+		a.read(f, t, e.B)
+	case ir.EPack:
+		for _, x := range e.List {
 			a.read(f, t, x)
 		}
-	case eCas:
-		lo, hi := a.location(f, t, e.a)
+	case ir.ECas:
+		lo, hi := a.location(f, t, e.A)
 		setBits(f.reads, lo, hi)
-		a.read(f, t, e.b)
-		a.read(f, t, e.c)
+		a.read(f, t, e.B)
+		a.read(f, t, e.C)
 		setBits(f.writes, lo, hi)
-		if e.a.ref {
+		if e.A.Ref {
 			setBits(f.writes, a.heap, a.heap+1)
 		}
-	case eCasWord: // k locations, k expected values, k new values
-		k := len(e.list) / 3
-		for _, l := range e.list[:k] {
+	case ir.ECasWord: // k locations, k expected values, k new values
+		k := len(e.List) / 3
+		for _, l := range e.List[:k] {
 			lo, hi := a.location(f, t, l)
 			setBits(f.reads, lo, hi)
 			setBits(f.writes, lo, hi)
-			if l.ref {
+			if l.Ref {
 				setBits(f.writes, a.heap, a.heap+1)
 			}
 		}
-		for _, x := range e.list[k:] {
+		for _, x := range e.List[k:] {
 			a.read(f, t, x)
 		}
-	case eNew:
-		for _, fi := range e.inits {
-			a.read(f, t, fi.x)
+	case ir.ENew:
+		for _, fi := range e.Inits {
+			a.read(f, t, fi.X)
 		}
 		if a.explicit { // may reuse a freed node that is still referenced
 			setBits(f.reads, a.heap, a.heap+1)
@@ -308,15 +310,15 @@ func (a *porAnalysis) read(f *footprint, t int, e *expr) {
 }
 
 // write adds what storing into location e touches.
-func (a *porAnalysis) write(f *footprint, t int, e *expr) {
-	if e.ref {
+func (a *porAnalysis) write(f *footprint, t int, e *ir.Expr) {
+	if e.Ref {
 		setBits(f.writes, a.heap, a.heap+1)
 	}
-	switch e.k {
-	case eLocal:
-	case eLocalElem:
-		a.read(f, t, e.a)
-	case eShared, eElem, eField:
+	switch e.Kind {
+	case ir.ELocal:
+	case ir.ELocalElem:
+		a.read(f, t, e.A)
+	case ir.EShared, ir.EElem, ir.EField:
 		lo, hi := a.location(f, t, e)
 		setBits(f.writes, lo, hi)
 	default:
@@ -330,33 +332,33 @@ func (a *porAnalysis) write(f *footprint, t int, e *expr) {
 // (constants, or values that are t's own id: see ownLocals); a per-thread
 // array's row indexed by t's own id is the row's locations, so that a
 // [thread] or [thread][n] array indexed by tid is private to each thread.
-func (a *porAnalysis) location(f *footprint, t int, e *expr) (int, int) {
-	switch e.k {
-	case eShared:
-		return int(e.v), int(e.v) + 1
-	case eElem:
-		a.read(f, t, e.a)
-		a.read(f, t, e.b)
-		if !e.shared { // not a shared array: the thread's own slots
+func (a *porAnalysis) location(f *footprint, t int, e *ir.Expr) (int, int) {
+	switch e.Kind {
+	case ir.EShared:
+		return int(e.V), int(e.V) + 1
+	case ir.EElem:
+		a.read(f, t, e.A)
+		a.read(f, t, e.B)
+		if !e.Shared { // not a shared array: the thread's own slots
 			return 0, 0
 		}
-		stride := max(e.stride, 1) // an array of words: slots per element
-		whole := [2]int{int(e.v), int(e.v + e.n*max(e.n2, 1)*stride)}
-		i, ok := a.index(t, e.a, e.lo, e.n)
+		stride := max(e.Stride, 1) // an array of words: slots per element
+		whole := [2]int{int(e.V), int(e.V + e.N*max(e.N2, 1)*stride)}
+		i, ok := a.index(t, e.A, e.Lo, e.N)
 		switch {
 		case !ok:
 			return whole[0], whole[1]
-		case e.b == nil:
-			return int(e.v + i*stride), int(e.v+i*stride) + 1
+		case e.B == nil:
+			return int(e.V + i*stride), int(e.V+i*stride) + 1
 		}
-		row := e.v + i*e.n2*stride
-		if j, ok := a.index(t, e.b, e.lo2, e.n2); ok {
+		row := e.V + i*e.N2*stride
+		if j, ok := a.index(t, e.B, e.Lo2, e.N2); ok {
 			return int(row + j*stride), int(row+j*stride) + 1
 		}
-		return int(row), int(row + e.n2*stride)
-	case eField:
-		a.read(f, t, e.a)
-		return a.fields + int(e.v), a.fields + int(e.v) + 1
+		return int(row), int(row + e.N2*stride)
+	case ir.EField:
+		a.read(f, t, e.A)
+		return a.fields + int(e.V), a.fields + int(e.V) + 1
 	}
 	f.opaque = true
 	return 0, 0
@@ -366,12 +368,12 @@ func (a *porAnalysis) location(f *footprint, t int, e *expr) (int, int) {
 // thread t in a dimension starting at lo, when the analysis knows it: a
 // constant, or thread t's own id (tid, or a local that only ever holds
 // it) within range; otherwise the caller takes every element.
-func (a *porAnalysis) index(t int, x *expr, lo, n int32) (int32, bool) {
+func (a *porAnalysis) index(t int, x *ir.Expr, lo, n int32) (int32, bool) {
 	var i int32
 	switch {
-	case x.k == eConst:
-		i = x.v - lo
-	case x.k == eTid || x.k == eLocal && a.own&(1<<uint(x.v)) != 0:
+	case x.Kind == ir.EConst:
+		i = x.V - lo
+	case x.Kind == ir.ETid || x.Kind == ir.ELocal && a.own&(1<<uint(x.V)) != 0:
 		i = int32(t) + 1 - lo
 	default:
 		return 0, false
@@ -384,10 +386,10 @@ func (a *porAnalysis) index(t int, x *expr, lo, n int32) (int32, bool) {
 // 0 or of another such slot, and no method's argument lands in them (a
 // fixpoint from all slots down). `var me thread = tid` makes me one, so
 // that RL[me][i] is as private to the thread as RL[tid][i].
-func ownLocals(p *program) uint64 {
+func ownLocals(p *ir.Program) uint64 {
 	params := 0
-	for _, m := range p.methods {
-		params = max(params, len(m.params))
+	for _, m := range p.Methods {
+		params = max(params, len(m.Params))
 	}
 	own := ^uint64(0)
 	if params < 64 {
@@ -395,8 +397,8 @@ func ownLocals(p *program) uint64 {
 	} else {
 		own = 0
 	}
-	holdsOwn := func(x *expr) bool {
-		return x.k == eTid || x.k == eConst && x.v == 0 || x.k == eLocal && own&(1<<uint(x.v)) != 0
+	holdsOwn := func(x *ir.Expr) bool {
+		return x.Kind == ir.ETid || x.Kind == ir.EConst && x.V == 0 || x.Kind == ir.ELocal && own&(1<<uint(x.V)) != 0
 	}
 	for changed := true; changed; {
 		changed = false
@@ -408,26 +410,26 @@ func ownLocals(p *program) uint64 {
 				}
 			}
 		}
-		for pc := range p.code {
-			in := &p.code[pc]
-			ls, xs := in.targets(), in.values()
+		for pc := range p.Code {
+			in := &p.Code[pc]
+			ls, xs := in.Targets(), in.Values()
 			for k, l := range ls {
 				switch {
-				case l.k == eLocal && (len(xs) != len(ls) || !holdsOwn(xs[k])):
-					drop(l.v, l.v+1)
-				case l.k == eLocalElem:
-					drop(l.v, l.v+l.n*max(l.stride, 1))
+				case l.Kind == ir.ELocal && (len(xs) != len(ls) || !holdsOwn(xs[k])):
+					drop(l.V, l.V+1)
+				case l.Kind == ir.ELocalElem:
+					drop(l.V, l.V+l.N*max(l.Stride, 1))
 				}
 			}
 			for _, x := range xs {
-				walkExpr(x, func(e *expr) {
+				ir.WalkExpr(x, func(e *ir.Expr) {
 					switch {
-					case e.k == eCas && e.a.k == eLocal:
-						drop(e.a.v, e.a.v+1)
-					case e.k == eCasWord:
-						for _, l := range e.list[:len(e.list)/3] {
-							if l.k == eLocal {
-								drop(l.v, l.v+1)
+					case e.Kind == ir.ECas && e.A.Kind == ir.ELocal:
+						drop(e.A.V, e.A.V+1)
+					case e.Kind == ir.ECasWord:
+						for _, l := range e.List[:len(e.List)/3] {
+							if l.Kind == ir.ELocal {
+								drop(l.V, l.V+1)
 							}
 						}
 					}
@@ -444,13 +446,13 @@ func ownLocals(p *program) uint64 {
 // Where the step may end, the reference locals that become dead are
 // cleared: a heap write.
 func (a *porAnalysis) stepFootprint(instrs []footprint, pc0 int) (footprint, bool) {
-	code := a.p.code
+	code := a.p.Code
 	f := a.newFootprint()
 	priv := false
 	seen := map[walkAt]bool{}
 	work := []walkAt{{pc: int32(pc0)}}
 	end := func(pc int32) {
-		if a.p.refMask[pc0]&a.p.dead[pc]&^a.p.dead[pc0] != 0 {
+		if a.p.RefMask[pc0]&a.p.Dead[pc]&^a.p.Dead[pc0] != 0 {
 			setBits(f.writes, a.heap, a.heap+1)
 		}
 	}
@@ -462,8 +464,8 @@ func (a *porAnalysis) stepFootprint(instrs []footprint, pc0 int) (footprint, boo
 		}
 		seen[s] = true
 		in := &code[s.pc]
-		if in.boundary && s.depth == 0 {
-			if in.priv != 0 {
+		if in.Boundary && s.depth == 0 {
+			if in.Priv != 0 {
 				priv = true
 				// Private: no boundary; the instruction runs as local work.
 				a.runInstr(&f, instrs, s, &work, end)
@@ -490,31 +492,31 @@ type walkAt struct {
 // runInstr adds instruction s.pc's footprint and its continuations within
 // the step.
 func (a *porAnalysis) runInstr(f *footprint, instrs []footprint, s walkAt, work *[]walkAt, end func(int32)) {
-	in := &a.p.code[s.pc]
+	in := &a.p.Code[s.pc]
 	f.add(&instrs[s.pc])
 	next := func(pc int32, depth int) { *work = append(*work, walkAt{pc, s.did, depth}) }
-	switch in.op {
-	case opReturn, opRetPending:
+	switch in.Op {
+	case ir.OpReturn, ir.OpRetPending:
 		// The step ends here (before it, if shared state was touched; in
 		// an atomic block, at the method's pending ret).
 		end(s.pc)
-		if in.op == opReturn && s.depth > 0 {
-			end(a.p.methods[in.method].retPending)
+		if in.Op == ir.OpReturn && s.depth > 0 {
+			end(a.p.Methods[in.Method].RetPending)
 		}
-	case opFallOff:
-	case opAtomicBegin:
+	case ir.OpFallOff:
+	case ir.OpAtomicBegin:
 		next(s.pc+1, s.depth+1)
-	case opAtomicEnd:
+	case ir.OpAtomicEnd:
 		next(s.pc+1, s.depth-1)
-	case opBranch:
+	case ir.OpBranch:
 		next(s.pc+1, s.depth)
-		next(in.target, s.depth)
-	case opJump:
-		if in.back && s.depth == 0 {
-			end(in.target)
+		next(in.Target, s.depth)
+	case ir.OpJump:
+		if in.Back && s.depth == 0 {
+			end(in.Target)
 			return
 		}
-		next(in.target, s.depth)
+		next(in.Target, s.depth)
 	default:
 		next(s.pc+1, s.depth)
 	}
@@ -524,7 +526,7 @@ func (a *porAnalysis) runInstr(f *footprint, instrs []footprint, s walkAt, work 
 // reachable from pc in its method; a method with reference locals may
 // clear them at any step.
 func (a *porAnalysis) futFootprint(instrs []footprint, pc0 int) footprint {
-	code := a.p.code
+	code := a.p.Code
 	f := a.newFootprint()
 	seen := make([]bool, len(code))
 	work := []int32{int32(pc0)}
@@ -537,19 +539,19 @@ func (a *porAnalysis) futFootprint(instrs []footprint, pc0 int) footprint {
 		seen[pc] = true
 		f.add(&instrs[pc])
 		in := &code[pc]
-		switch in.op {
-		case opReturn:
-			work = append(work, a.p.methods[in.method].retPending)
-		case opFallOff, opRetPending:
-		case opBranch:
-			work = append(work, pc+1, in.target)
-		case opJump:
-			work = append(work, in.target)
+		switch in.Op {
+		case ir.OpReturn:
+			work = append(work, a.p.Methods[in.Method].RetPending)
+		case ir.OpFallOff, ir.OpRetPending:
+		case ir.OpBranch:
+			work = append(work, pc+1, in.Target)
+		case ir.OpJump:
+			work = append(work, in.Target)
 		default:
 			work = append(work, pc+1)
 		}
 	}
-	if a.p.refMask[pc0] != 0 {
+	if a.p.RefMask[pc0] != 0 {
 		setBits(f.writes, a.heap, a.heap+1)
 	}
 	return f
@@ -561,7 +563,7 @@ func (a *porAnalysis) futFootprint(instrs []footprint, pc0 int) footprint {
 // one with the fewest successors; a thread that has all of them (the
 // others are blocked or done) is no reduction and is not taken.
 func (a *porAnalysis) choose(cur []int32, succs []succ) int {
-	lay := &a.p.lay
+	lay := &a.p.Layout
 	counts := a.counts
 	clear(counts)
 	for i := range succs {
@@ -573,7 +575,7 @@ func (a *porAnalysis) choose(cur []int32, succs []succ) int {
 	}
 	any := false
 	for t := range counts {
-		if pc := cur[lay.threadBase(t)+tPC]; pc != 0 && counts[t] > 0 && counts[t] < len(succs) && !a.stepPriv[t][pc] && !a.step[t][pc].opaque {
+		if pc := cur[lay.ThreadBase(t)+ir.TPC]; pc != 0 && counts[t] > 0 && counts[t] < len(succs) && !a.stepPriv[t][pc] && !a.step[t][pc].opaque {
 			any = true
 		}
 	}
@@ -583,17 +585,17 @@ func (a *porAnalysis) choose(cur []int32, succs []succ) int {
 	for u := range a.others {
 		o := &a.others[u]
 		o.clear()
-		base := lay.threadBase(u)
-		if pc := cur[base+tPC]; pc != 0 {
+		base := lay.ThreadBase(u)
+		if pc := cur[base+ir.TPC]; pc != 0 {
 			o.add(&a.fut[u][pc])
 		}
-		if a.b.Ops < 0 || int(cur[base+tOps]) < a.b.Ops {
+		if a.b.Ops < 0 || int(cur[base+ir.TOps]) < a.b.Ops {
 			o.add(&a.calls[u])
 		}
 	}
 	best := -1
 	for t, n := range counts {
-		pc := cur[lay.threadBase(t)+tPC]
+		pc := cur[lay.ThreadBase(t)+ir.TPC]
 		// A thread with every successor is no reduction: the state is
 		// expanded in full (and the proviso is not needed).
 		if pc == 0 || n <= 0 || n == len(succs) || a.stepPriv[t][pc] || best >= 0 && n >= counts[best] {

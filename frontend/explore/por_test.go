@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -117,7 +118,7 @@ func walkPOR(t *testing.T, visit func(what, name string, a *porAnalysis, st *ste
 	}
 	for _, name := range slices.Sorted(maps.Keys(progs)) {
 		prog := progs[name]
-		for _, b := range []Bounds{{Threads: 3, Ops: 1, Values: []int{1, 2}}, {Threads: 2, Ops: 2, Values: []int{1, 2}}} {
+		for _, b := range []ir.Bounds{{Threads: 3, Ops: 1, Values: []int{1, 2}}, {Threads: 2, Ops: 2, Values: []int{1, 2}}} {
 			for _, explicit := range []bool{false, true} {
 				what := fmt.Sprintf("%s %d/%d explicit=%v", name, b.Threads, b.Ops, explicit)
 				x, err := newExplorer(prog, prog.Impl, b, Options{Explicit: explicit, Workers: 1})
@@ -176,10 +177,10 @@ func TestPORFootprintsCommute(t *testing.T) {
 	var diamonds int
 	perModel := map[string]int{}
 	walkPOR(t, func(what, name string, a *porAnalysis, st *stepper, r *rand.Rand, cur []int32) {
-		lay := &a.p.lay
+		lay := &a.p.Layout
 		for th := range a.b.Threads {
 			for u := th + 1; u < a.b.Threads; u++ {
-				pt, pu := cur[lay.threadBase(th)+tPC], cur[lay.threadBase(u)+tPC]
+				pt, pu := cur[lay.ThreadBase(th)+ir.TPC], cur[lay.ThreadBase(u)+ir.TPC]
 				if pt == 0 || pu == 0 || a.step[th][pt].conflicts(&a.step[u][pu]) {
 					continue
 				}

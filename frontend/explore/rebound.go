@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -38,7 +39,7 @@ const maxReboundNodes = 1 << 20
 // under b must follow every visible step but the last and refuse the
 // last; for a lasso, the loop must end in the state it starts from.
 // Otherwise the error wraps ErrNoReplay.
-func ReplayOnBounds(prog *check.Program, b Bounds, o Options, tr *lts.Trace) (*lts.Trace, error) {
+func ReplayOnBounds(prog *check.Program, b ir.Bounds, o Options, tr *lts.Trace) (*lts.Trace, error) {
 	o.Workers = 1
 	impl, err := newExplorer(prog, prog.Impl, b, o)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/syntax"
 )
 
@@ -24,12 +25,12 @@ import (
 // choices), so Call returns every outcome. A Sequential is not safe for
 // concurrent use.
 type Sequential struct {
-	p       *program
+	p       *ir.Program
 	x       *canonicaliser
 	m       machine
 	init    string
 	maxRuns int
-	byName  map[string]*method
+	byName  map[string]*ir.Method
 	lens    []int32 // per shared variable: its number of slots
 	cur     []int32
 	next    []int32
@@ -77,7 +78,7 @@ func NewSequential(prog *check.Program, obj *check.Object, o SequentialOptions) 
 		return nil, fmt.Errorf("%s: %s %w, which have no meaning for a sequential specification", p, obj.Name, ErrUsesThreads)
 	}
 	o.Explicit = o.Explicit || prog.Explicit
-	p, err := compile(prog, obj, 1, nil, false, o.Explicit)
+	p, err := ir.Compile(prog, obj, 1, nil, false, o.Explicit)
 	if err != nil {
 		return nil, err
 	}
@@ -87,21 +88,21 @@ func NewSequential(prog *check.Program, obj *check.Object, o SequentialOptions) 
 	if o.MaxSteps <= 0 {
 		o.MaxSteps = 100_000
 	}
-	s := &Sequential{p: p, maxRuns: o.MaxSteps, byName: map[string]*method{}, seen: map[string]bool{}}
+	s := &Sequential{p: p, maxRuns: o.MaxSteps, byName: map[string]*ir.Method{}, seen: map[string]bool{}}
 	s.x = newCanonicaliser(p, 1)
 	// Show prints these states for people: breadth-first numbers read
 	// from the roots down (Top=#1), and speed matters little here.
 	s.x.postorder = false
 	s.m = newMachine(p, !o.Explicit, false, int32(o.MaxNodes))
-	s.m.base = p.lay.threadBase(0)
-	for _, m := range p.methods {
-		if m.callable {
-			s.byName[m.name] = m
+	s.m.base = p.Layout.ThreadBase(0)
+	for _, m := range p.Methods {
+		if m.Callable {
+			s.byName[m.Name] = m
 		}
 	}
-	s.lens = p.sharedSlots
-	s.init = string(encode(nil, s.x.canonical(append([]int32(nil), p.init...), -1)))
-	if im := p.initMethod; im != nil {
+	s.lens = p.SharedSlots
+	s.init = string(encode(nil, s.x.canonical(append([]int32(nil), p.Init...), -1)))
+	if im := p.InitMethod; im != nil {
 		outs, err := s.run(s.init, im, nil)
 		if err != nil {
 			return nil, err
@@ -145,9 +146,9 @@ func (s *Sequential) Init() string { return s.init }
 // Methods returns the callable methods in declaration order.
 func (s *Sequential) Methods() []Signature {
 	var out []Signature
-	for _, m := range s.p.methods {
-		if m.callable {
-			out = append(out, Signature{Name: m.name, Params: m.params, Result: m.result})
+	for _, m := range s.p.Methods {
+		if m.Callable {
+			out = append(out, Signature{Name: m.Name, Params: m.Params, Result: m.Result})
 		}
 	}
 	return out
@@ -159,7 +160,7 @@ func (s *Sequential) Method(name string) (Signature, bool) {
 	if !ok {
 		return Signature{}, false
 	}
-	return Signature{Name: m.name, Params: m.params, Result: m.result}, true
+	return Signature{Name: m.Name, Params: m.Params, Result: m.Result}, true
 }
 
 // Call runs method with args to completion on state and returns every
@@ -169,14 +170,14 @@ func (s *Sequential) Method(name string) (Signature, bool) {
 func (s *Sequential) Call(state, method string, args []int) ([]Outcome, error) {
 	m, ok := s.byName[method]
 	if !ok {
-		return nil, fmt.Errorf("%s has no method %s", s.p.obj.Name, method)
+		return nil, fmt.Errorf("%s has no method %s", s.p.Obj.Name, method)
 	}
-	if len(args) != len(m.params) {
-		return nil, fmt.Errorf("%s takes %d argument(s), got %d", method, len(m.params), len(args))
+	if len(args) != len(m.Params) {
+		return nil, fmt.Errorf("%s takes %d argument(s), got %d", method, len(m.Params), len(args))
 	}
 	vals := make([]int32, len(args))
 	for i, a := range args {
-		if err := CheckValue(m.params[i], a); err != nil {
+		if err := CheckValue(m.Params[i], a); err != nil {
 			return nil, fmt.Errorf("argument %d of %s: %w", i+1, method, err)
 		}
 		vals[i] = int32(a)
@@ -187,14 +188,14 @@ func (s *Sequential) Call(state, method string, args []int) ([]Outcome, error) {
 // run explores the single-threaded runs of m from state, depth first over
 // the intermediate states (each visited once, so a loop that never
 // returns ends rather than hangs).
-func (s *Sequential) run(state string, m *method, args []int32) ([]Outcome, error) {
+func (s *Sequential) run(state string, m *ir.Method, args []int32) ([]Outcome, error) {
 	base := s.m.base
 	start := decode(s.cur[:0], []byte(state))
-	if !s.wellFormed(start) || start[base+tPC] != 0 {
-		return nil, fmt.Errorf("not a state of %s", s.p.obj.Name)
+	if !s.wellFormed(start) || start[base+ir.TPC] != 0 {
+		return nil, fmt.Errorf("not a state of %s", s.p.Obj.Name)
 	}
-	start[base+tPC] = m.entry
-	copy(start[base+tLocals:], args)
+	start[base+ir.TPC] = m.Entry
+	copy(start[base+ir.TLocals:], args)
 	clear(s.seen)
 	s.enc = encode(s.enc[:0], s.x.canonical(start, 0))
 	first := string(s.enc)
@@ -221,7 +222,7 @@ func (s *Sequential) run(state string, m *method, args []int32) ([]Outcome, erro
 				case out.kind == kRet:
 					o := Outcome{Next: enc}
 					if out.hasValue {
-						o.Value = m.formatResult(out.value)
+						o.Value = m.FormatResult(out.value)
 					}
 					if !slices.Contains(outs, o) {
 						outs = append(outs, o)
@@ -229,7 +230,7 @@ func (s *Sequential) run(state string, m *method, args []int32) ([]Outcome, erro
 				case !s.seen[enc]:
 					if len(s.seen) >= s.maxRuns {
 						s.m.choices, s.m.limits = s.m.choices[:0], s.m.limits[:0]
-						return nil, fmt.Errorf("%s of %s: more than %d intermediate states in one call; a loop that never ends?", m.name, s.p.obj.Name, s.maxRuns)
+						return nil, fmt.Errorf("%s of %s: more than %d intermediate states in one call; a loop that never ends?", m.Name, s.p.Obj.Name, s.maxRuns)
 					}
 					s.seen[enc] = true
 					s.work = append(s.work, enc)
@@ -243,18 +244,18 @@ func (s *Sequential) run(state string, m *method, args []int32) ([]Outcome, erro
 	return outs, nil
 }
 
-func (s *Sequential) modelError(m *method, f *failure) error {
-	where := s.p.obj.Name
+func (s *Sequential) modelError(m *ir.Method, f *failure) error {
+	where := s.p.Obj.Name
 	if f.step >= 0 {
-		st := s.p.steps[f.step]
-		where = fmt.Sprintf("%s: %s", s.p.file.Position(st.pos), st.text)
+		st := s.p.Steps[f.step]
+		where = fmt.Sprintf("%s: %s", s.p.File.Position(st.Pos), st.Text)
 	}
-	return fmt.Errorf("%s: in %s of %s: %s", where, m.name, s.p.obj.Name, f.msg)
+	return fmt.Errorf("%s: in %s of %s: %s", where, m.Name, s.p.Obj.Name, f.msg)
 }
 
 // FormatValue renders a value of kind k as ret labels print it: EMPTY,
 // true/false, or the integer.
-func FormatValue(k check.Kind, v int) string { return formatValue(k, int32(v)) }
+func FormatValue(k check.Kind, v int) string { return ir.FormatValue(k, int32(v)) }
 
 // ParseValue reads a value of type t as FormatValue prints it; EMPTY is
 // an int. Ranges and magnitude are checked.
@@ -270,7 +271,7 @@ func ParseValue(t check.Type, text string) (int, error) {
 	case t.Kind != check.Int:
 		return 0, fmt.Errorf("values of type %s cannot be written", t)
 	case text == "EMPTY":
-		v = int(Empty)
+		v = int(ir.Empty)
 	default:
 		n, err := strconv.Atoi(strings.TrimSpace(text))
 		if err != nil {
@@ -286,7 +287,7 @@ func CheckValue(t check.Type, v int) error {
 	if t.Kind == check.Bool && v != 0 && v != 1 {
 		return fmt.Errorf("%d is not a bool", v)
 	}
-	if t.Kind == check.Int && v != int(Empty) {
+	if t.Kind == check.Int && v != int(ir.Empty) {
 		if v > maxInt || v < -maxInt {
 			return fmt.Errorf("%d exceeds ±%d", v, maxInt)
 		}
@@ -301,16 +302,16 @@ func CheckValue(t check.Type, v int) error {
 // heap nodes as #id{field: value, …}, e.g. "Top=#1 #1{value: 2, next: null}".
 func (s *Sequential) Show(state string) string {
 	st := decode(nil, []byte(state))
-	lay := &s.p.lay
+	lay := &s.p.Layout
 	if !s.wellFormed(st) {
 		return fmt.Sprintf("%q", state)
 	}
 	var parts []string
 	off := int32(0)
-	for i, v := range s.p.obj.Shared {
+	for i, v := range s.p.Obj.Shared {
 		n, w := s.lens[i], int32(v.Type.Slots())
 		vals := make([]string, 0, n/w)
-		for k := int32(0); k+w <= n && off+k+w <= lay.nshared; k += w {
+		for k := int32(0); k+w <= n && off+k+w <= lay.Nshared; k += w {
 			vals = append(vals, showTyped(v.Type, st[off+k:off+k+w]))
 		}
 		off += n
@@ -320,12 +321,12 @@ func (s *Sequential) Show(state string) string {
 			parts = append(parts, v.Name+"="+vals[0])
 		}
 	}
-	for id := int32(1); id <= st[lay.heapBase]; id++ {
-		a := lay.nodeAddr(id)
-		h := s.p.obj.Heaps[lay.nodeType(st, a)-1]
+	for id := int32(1); id <= st[lay.HeapBase]; id++ {
+		a := lay.NodeAddr(id)
+		h := s.p.Obj.Heaps[lay.NodeType(st, a)-1]
 		fs := make([]string, len(h.Fields))
 		for i, f := range h.Fields {
-			at := a + lay.hdr + int32(f.Index)
+			at := a + lay.Hdr + int32(f.Index)
 			fs[i] = f.Name + ": " + showTyped(f.Type, st[at:at+int32(f.Type.Slots())])
 		}
 		parts = append(parts, fmt.Sprintf("#%d%s{%s}", id, h.Name, strings.Join(fs, ", ")))
@@ -337,28 +338,28 @@ func (s *Sequential) Show(state string) string {
 // its length fits the node count, every node has a known heap type and
 // every reference is null or a node.
 func (s *Sequential) wellFormed(st []int32) bool {
-	lay := &s.p.lay
-	if int32(len(st)) <= lay.heapBase {
+	lay := &s.p.Layout
+	if int32(len(st)) <= lay.HeapBase {
 		return false
 	}
-	n := st[lay.heapBase]
-	if n < 0 || int64(len(st)) != int64(lay.heapBase)+1+int64(n)*int64(lay.nodeSize) {
+	n := st[lay.HeapBase]
+	if n < 0 || int64(len(st)) != int64(lay.HeapBase)+1+int64(n)*int64(lay.NodeSize) {
 		return false
 	}
 	ref := func(v int32) bool { return v >= 0 && v <= n }
-	for _, a := range lay.refShared {
+	for _, a := range lay.RefShared {
 		if !ref(st[a]) {
 			return false
 		}
 	}
 	for id := int32(1); id <= n; id++ {
-		a := lay.nodeAddr(id)
-		h := lay.nodeType(st, a)
-		if h < 1 || int(h) > len(s.p.obj.Heaps) {
+		a := lay.NodeAddr(id)
+		h := lay.NodeType(st, a)
+		if h < 1 || int(h) > len(s.p.Obj.Heaps) {
 			return false
 		}
-		for _, f := range lay.refFields[h] {
-			if !ref(st[a+lay.hdr+f]) {
+		for _, f := range lay.RefFields[h] {
+			if !ref(st[a+lay.Hdr+f]) {
 				return false
 			}
 		}
@@ -387,5 +388,5 @@ func showValue(k check.Kind, v int32) string {
 		}
 		return "#" + strconv.Itoa(int(v))
 	}
-	return formatValue(k, v)
+	return ir.FormatValue(k, v)
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -32,7 +33,7 @@ func randomVector(r *rand.Rand) []int32 {
 	for i := range st {
 		switch r.IntN(10) {
 		case 0:
-			st[i] = []int32{math.MinInt32, math.MaxInt32, Empty, -1, 63, 64, 127, 128}[r.IntN(8)]
+			st[i] = []int32{math.MinInt32, math.MaxInt32, ir.Empty, -1, 63, 64, 127, 128}[r.IntN(8)]
 		case 1:
 			st[i] = r.Int32() - 1<<30
 		default:
@@ -73,7 +74,7 @@ func smallRunVector(r *rand.Rand) []int32 {
 	rare := 1 + r.IntN(60)
 	for i := range st {
 		if r.IntN(rare) == 0 {
-			st[i] = []int32{-1, 64, 65, 127, 128, 255, 256, Empty, math.MinInt32, math.MaxInt32, -64}[r.IntN(11)]
+			st[i] = []int32{-1, 64, 65, 127, 128, 255, 256, ir.Empty, math.MinInt32, math.MaxInt32, -64}[r.IntN(11)]
 		} else {
 			st[i] = r.Int32N(64)
 		}

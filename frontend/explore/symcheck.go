@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/syntax"
 )
 
@@ -44,15 +45,15 @@ import (
 // a one-line reason, naming the source position of the offending use, if
 // it cannot show that permuting threads maps the LTS onto itself (see
 // above). It is meant for both the implementation and the specification.
-func newSymmetry(p *program, b Bounds) (*symmetry, string) {
+func newSymmetry(p *ir.Program, b ir.Bounds) (*symmetry, string) {
 	if len(b.Only) > 0 {
 		where := ""
-		if p.client != nil && len(p.client.Only) > 0 {
-			where = p.file.Position(p.client.Only[0].Pos).String() + ": "
+		if p.Client != nil && len(p.Client.Only) > 0 {
+			where = p.File.Position(p.Client.Only[0].Pos).String() + ": "
 		}
 		return nil, where + "the client's only clause gives threads different methods; thread symmetry needs them interchangeable"
 	}
-	c := &symChecker{p: p, tidLocals: make([]uint64, len(p.methods)), tidVars: map[int32]bool{},
+	c := &symChecker{p: p, tidLocals: make([]uint64, len(p.Methods)), tidVars: map[int32]bool{},
 		indexed: map[int32]bool{}, otherIndex: map[int32]syntax.Pos{}, names: map[int32]string{}}
 	c.inferThreadIDs()
 	c.checkCode()
@@ -62,32 +63,32 @@ func newSymmetry(p *program, b Bounds) (*symmetry, string) {
 	for off := range c.indexed {
 		if pos, ok := c.otherIndex[off]; ok {
 			return nil, fmt.Sprintf("%s: %s is indexed by a thread id elsewhere and by another value here; thread symmetry needs it indexed by thread ids only",
-				p.file.Position(pos), c.names[off])
+				p.File.Position(pos), c.names[off])
 		}
 	}
 	if reason := c.perThreadByData(); reason != "" {
 		return nil, reason
 	}
-	s := &symmetry{p: p, threads: p.threads, maxOrders: maxTiedOrders, tidLocals: c.tidLocals}
+	s := &symmetry{p: p, threads: p.Threads, maxOrders: maxTiedOrders, tidLocals: c.tidLocals}
 	for off := range c.indexed {
-		s.tidArrays = append(s.tidArrays, threadArray{off: off, rowLen: 1})
+		s.tidArrays = append(s.tidArrays, ir.ThreadArray{Off: off, RowLen: 1})
 	}
-	s.tidArrays = append(s.tidArrays, p.threadArrays...)
-	slices.SortFunc(s.tidArrays, func(a, b threadArray) int { return int(a.off - b.off) })
-	s.setLocals = make([]uint64, len(p.methods))
-	for _, ts := range p.threadSets {
-		s.setLocals[ts.method] |= 1 << uint(ts.slot)
+	s.tidArrays = append(s.tidArrays, p.ThreadArrays...)
+	slices.SortFunc(s.tidArrays, func(a, b ir.ThreadArray) int { return int(a.Off - b.Off) })
+	s.setLocals = make([]uint64, len(p.Methods))
+	for _, ts := range p.ThreadSets {
+		s.setLocals[ts.Method] |= 1 << uint(ts.Slot)
 	}
 	for off := range c.tidVars {
 		n := int32(1)
 		if c.indexed[off] {
-			n = int32(p.threads)
+			n = int32(p.Threads)
 		} else if l, ok := c.lengths[off]; ok {
 			n = l
 		}
 		for k := off; k < off+n; k++ {
-			if p.init[k] != 0 {
-				return nil, fmt.Sprintf("%s holds thread ids and is declared %d; thread symmetry needs 0 (no thread)", c.names[off], p.init[k])
+			if p.Init[k] != 0 {
+				return nil, fmt.Sprintf("%s holds thread ids and is declared %d; thread symmetry needs 0 (no thread)", c.names[off], p.Init[k])
 			}
 			s.tidShared = append(s.tidShared, k)
 		}
@@ -98,17 +99,17 @@ func newSymmetry(p *program, b Bounds) (*symmetry, string) {
 			s.tidScalars = append(s.tidScalars, a)
 		}
 	}
-	for _, a := range p.lay.refShared {
+	for _, a := range p.Layout.RefShared {
 		if !s.inTidArray(a) {
 			s.fixedRoots = append(s.fixedRoots, a)
 		}
 	}
 	s.kinds = s.sharedKinds()
-	s.keyLen = int(p.lay.threadSize) + len(s.tidScalars)
+	s.keyLen = int(p.Layout.ThreadSize) + len(s.tidScalars)
 	for _, ta := range s.tidArrays {
 		s.keyLen += s.keyWidth(ta)
 	}
-	if len(s.tidShared) > 0 || len(p.threadSets) > 0 || slices.ContainsFunc(s.tidLocals, func(m uint64) bool { return m != 0 }) {
+	if len(s.tidShared) > 0 || len(p.ThreadSets) > 0 || slices.ContainsFunc(s.tidLocals, func(m uint64) bool { return m != 0 }) {
 		s.keyLen++ // the number of references to the thread from the others
 		s.threadIDs = true
 	}
@@ -119,7 +120,7 @@ func newSymmetry(p *program, b Bounds) (*symmetry, string) {
 // tid-indexed array.
 func (s *symmetry) inTidArray(a int32) bool {
 	for _, ta := range s.tidArrays {
-		if a >= ta.off && a < ta.off+int32(s.threads)*ta.rowLen {
+		if a >= ta.Off && a < ta.Off+int32(s.threads)*ta.RowLen {
 			return true
 		}
 	}
@@ -129,7 +130,7 @@ func (s *symmetry) inTidArray(a int32) bool {
 // symChecker infers the thread-id locations and checks every use of a
 // thread id, for newSymmetry.
 type symChecker struct {
-	p *program
+	p *ir.Program
 	// tidLocals[m]: the local slots of method m that hold thread ids;
 	// tidVars: the shared variables (by offset) that do.
 	tidLocals []uint64
@@ -147,16 +148,16 @@ type symChecker struct {
 
 // isThreadID reports whether e's value is a thread id: tid, or a read of
 // a thread-id location, in method m.
-func (c *symChecker) isThreadID(e *expr, m int32) bool {
-	switch e.k {
-	case eTid, ePickThread:
+func (c *symChecker) isThreadID(e *ir.Expr, m int32) bool {
+	switch e.Kind {
+	case ir.ETid, ir.EPickThread:
 		return true
-	case eLocal:
-		return e.thr || c.tidLocals[m]&(1<<uint(e.v)) != 0
-	case eLocalElem:
-		return c.tidLocals[m]&(1<<uint(e.v)) != 0 // marked whole
-	case eShared, eElem:
-		return e.thr || c.tidVars[e.v]
+	case ir.ELocal:
+		return e.Thr || c.tidLocals[m]&(1<<uint(e.V)) != 0
+	case ir.ELocalElem:
+		return c.tidLocals[m]&(1<<uint(e.V)) != 0 // marked whole
+	case ir.EShared, ir.EElem:
+		return e.Thr || c.tidVars[e.V]
 	}
 	return false
 }
@@ -164,45 +165,45 @@ func (c *symChecker) isThreadID(e *expr, m int32) bool {
 // mark makes the location e of method m a thread-id location, and
 // reports whether it was not one already. Fields are not marked: storing
 // a thread id into one is refused by checkCode.
-func (c *symChecker) mark(e *expr, m int32) bool {
-	switch e.k {
-	case eLocal:
-		bit := uint64(1) << uint(e.v)
+func (c *symChecker) mark(e *ir.Expr, m int32) bool {
+	switch e.Kind {
+	case ir.ELocal:
+		bit := uint64(1) << uint(e.V)
 		if c.tidLocals[m]&bit != 0 {
 			return false
 		}
 		c.tidLocals[m] |= bit
 		return true
-	case eLocalElem:
+	case ir.ELocalElem:
 		// Any element may receive the thread id: they all hold thread
 		// ids (a local array of words holding one is refused).
-		if e.stride > 1 {
-			c.refuse(e.pos, fmt.Sprintf("a thread id is stored in %s, a local array of words; thread symmetry supports thread ids in scalar arrays and variables only", e.name))
+		if e.Stride > 1 {
+			c.refuse(e.Pos, fmt.Sprintf("a thread id is stored in %s, a local array of words; thread symmetry supports thread ids in scalar arrays and variables only", e.Name))
 			return false
 		}
-		bits := (uint64(1)<<uint(e.n) - 1) << uint(e.v)
+		bits := (uint64(1)<<uint(e.N) - 1) << uint(e.V)
 		if c.tidLocals[m]&bits == bits {
 			return false
 		}
 		c.tidLocals[m] |= bits
 		return true
-	case eShared, eElem:
-		if e.stride > 1 {
+	case ir.EShared, ir.EElem:
+		if e.Stride > 1 {
 			// Permuting an array of words would move k slots per
 			// element; the symmetry does not do that.
-			c.refuse(e.pos, fmt.Sprintf("a thread id is stored in %s, an array of words; thread symmetry supports thread ids in scalar arrays and variables only", e.name))
+			c.refuse(e.Pos, fmt.Sprintf("a thread id is stored in %s, an array of words; thread symmetry supports thread ids in scalar arrays and variables only", e.Name))
 			return false
 		}
-		if c.tidVars[e.v] {
+		if c.tidVars[e.V] {
 			return false
 		}
-		c.tidVars[e.v] = true
-		c.names[e.v] = e.name
-		if e.k == eElem {
+		c.tidVars[e.V] = true
+		c.names[e.V] = e.Name
+		if e.Kind == ir.EElem {
 			if c.lengths == nil {
 				c.lengths = map[int32]int32{}
 			}
-			c.lengths[e.v] = e.n * max(1, e.n2)
+			c.lengths[e.V] = e.N * max(1, e.N2)
 		}
 		return true
 	}
@@ -214,33 +215,33 @@ func (c *symChecker) mark(e *expr, m int32) bool {
 // stores included: checkCode refuses them).
 func (c *symChecker) inferThreadIDs() {
 	// The locations declared thread are thread-id locations from the start.
-	for pc := 1; pc < len(c.p.code); pc++ {
-		in := &c.p.code[pc]
-		for _, e := range []*expr{in.lhs, in.x} {
-			walkExpr(e, func(x *expr) {
-				if x.thr {
-					c.mark(x, in.method)
+	for pc := 1; pc < len(c.p.Code); pc++ {
+		in := &c.p.Code[pc]
+		for _, e := range []*ir.Expr{in.Lhs, in.X} {
+			ir.WalkExpr(e, func(x *ir.Expr) {
+				if x.Thr {
+					c.mark(x, in.Method)
 				}
 			})
 		}
 	}
 	for changed := true; changed; {
 		changed = false
-		for pc := 1; pc < len(c.p.code); pc++ {
-			in := &c.p.code[pc]
-			if in.op == opAssign || in.op == opAssignWord {
-				xs := in.values()
-				for j, l := range in.targets() {
-					if c.isThreadID(xs[j], in.method) {
-						changed = c.mark(l, in.method) || changed
+		for pc := 1; pc < len(c.p.Code); pc++ {
+			in := &c.p.Code[pc]
+			if in.Op == ir.OpAssign || in.Op == ir.OpAssignWord {
+				xs := in.Values()
+				for j, l := range in.Targets() {
+					if c.isThreadID(xs[j], in.Method) {
+						changed = c.mark(l, in.Method) || changed
 					}
 				}
 			}
-			for _, e := range append(in.targets(), in.values()...) {
-				walkExpr(e, func(x *expr) {
+			for _, e := range append(in.Targets(), in.Values()...) {
+				ir.WalkExpr(e, func(x *ir.Expr) {
 					for _, s := range casSlots(x) {
-						if c.isThreadID(s.nw, in.method) || c.isThreadID(s.old, in.method) {
-							changed = c.mark(s.loc, in.method) || changed
+						if c.isThreadID(s.nw, in.Method) || c.isThreadID(s.old, in.Method) {
+							changed = c.mark(s.loc, in.Method) || changed
 						}
 					}
 				})
@@ -250,19 +251,19 @@ func (c *symChecker) inferThreadIDs() {
 }
 
 // casSlot is one slot of a cas: its location, expected and new values.
-type casSlot struct{ loc, old, nw *expr }
+type casSlot struct{ loc, old, nw *ir.Expr }
 
 // casSlots returns the slots of the cas e (one for a scalar cas, one per
 // field for a cas on a word), or nil if e is no cas.
-func casSlots(e *expr) []casSlot {
-	switch e.k {
-	case eCas:
-		return []casSlot{{e.a, e.b, e.c}}
-	case eCasWord:
-		k := len(e.list) / 3
+func casSlots(e *ir.Expr) []casSlot {
+	switch e.Kind {
+	case ir.ECas:
+		return []casSlot{{e.A, e.B, e.C}}
+	case ir.ECasWord:
+		k := len(e.List) / 3
 		out := make([]casSlot, k)
 		for j := range k {
-			out[j] = casSlot{e.list[j], e.list[k+j], e.list[2*k+j]}
+			out[j] = casSlot{e.List[j], e.List[k+j], e.List[2*k+j]}
 		}
 		return out
 	}
@@ -273,62 +274,62 @@ func casSlots(e *expr) []casSlot {
 func (c *symChecker) checkCode() {
 	p := c.p
 	initMethod := int32(-1)
-	if p.initMethod != nil {
-		initMethod = p.initMethod.index
+	if p.InitMethod != nil {
+		initMethod = p.InitMethod.Index
 	}
 	for m, mask := range c.tidLocals {
-		if params := uint64(1)<<uint(len(p.methods[m].params)) - 1; mask&params != 0 {
-			c.refuse(p.steps[p.methods[m].callStep].pos, fmt.Sprintf("a parameter of %s is given a thread id; thread symmetry needs parameters to hold data only", p.methods[m].name))
+		if params := uint64(1)<<uint(len(p.Methods[m].Params)) - 1; mask&params != 0 {
+			c.refuse(p.Steps[p.Methods[m].CallStep].Pos, fmt.Sprintf("a parameter of %s is given a thread id; thread symmetry needs parameters to hold data only", p.Methods[m].Name))
 			return
 		}
 	}
-	for pc := 1; pc < len(p.code) && c.reason == ""; pc++ {
-		in := &p.code[pc]
-		c.method = in.method
-		if in.method == initMethod {
+	for pc := 1; pc < len(p.Code) && c.reason == ""; pc++ {
+		in := &p.Code[pc]
+		c.method = in.Method
+		if in.Method == initMethod {
 			c.initStores(in)
 			continue
 		}
 		ctx := "stored"
-		switch in.op {
-		case opBranch, opAssert, opAwait:
+		switch in.Op {
+		case ir.OpBranch, ir.OpAssert, ir.OpAwait:
 			ctx = "as a condition"
-		case opReturn:
+		case ir.OpReturn:
 			ctx = "returned"
-		case opLin:
+		case ir.OpLin:
 			ctx = "as a linearization value"
-		case opFree:
+		case ir.OpFree:
 			ctx = "freed"
 		}
-		if in.op == opAssign || in.op == opAssignWord {
-			xs := in.values()
-			for j, l := range in.targets() {
+		if in.Op == ir.OpAssign || in.Op == ir.OpAssignWord {
+			xs := in.Values()
+			for j, l := range in.Targets() {
 				c.location(l)
 				c.store(l, xs[j])
 			}
 			continue
 		}
-		c.expr(in.x, ctx, false)
+		c.expr(in.X, ctx, false)
 	}
 }
 
 // initStores refuses a store of the init block other than 0 into a
 // shared thread-id location: the thread ids there must start at 0.
-func (c *symChecker) initStores(in *instr) {
-	tidVar := func(e *expr) bool { return (e.k == eShared || e.k == eElem) && c.tidVars[e.v] }
-	if in.op == opAssign || in.op == opAssignWord {
-		xs := in.values()
-		for j, l := range in.targets() {
+func (c *symChecker) initStores(in *ir.Instr) {
+	tidVar := func(e *ir.Expr) bool { return (e.Kind == ir.EShared || e.Kind == ir.EElem) && c.tidVars[e.V] }
+	if in.Op == ir.OpAssign || in.Op == ir.OpAssignWord {
+		xs := in.Values()
+		for j, l := range in.Targets() {
 			if tidVar(l) && !isZero(xs[j]) {
-				c.refuse(l.pos, fmt.Sprintf("the init block sets %s, which holds thread ids; thread symmetry needs it to start at 0", l.name))
+				c.refuse(l.Pos, fmt.Sprintf("the init block sets %s, which holds thread ids; thread symmetry needs it to start at 0", l.Name))
 			}
 		}
 	}
-	for _, e := range append(in.targets(), in.values()...) {
-		walkExpr(e, func(x *expr) {
+	for _, e := range append(in.Targets(), in.Values()...) {
+		ir.WalkExpr(e, func(x *ir.Expr) {
 			for _, s := range casSlots(x) {
 				if tidVar(s.loc) {
-					c.refuse(x.pos, fmt.Sprintf("the init block sets %s, which holds thread ids; thread symmetry needs it to start at 0", s.loc.name))
+					c.refuse(x.Pos, fmt.Sprintf("the init block sets %s, which holds thread ids; thread symmetry needs it to start at 0", s.loc.Name))
 				}
 			}
 		})
@@ -336,13 +337,13 @@ func (c *symChecker) initStores(in *instr) {
 }
 
 // store checks the value x stored into the location lhs.
-func (c *symChecker) store(lhs, x *expr) {
+func (c *symChecker) store(lhs, x *ir.Expr) {
 	switch {
-	case lhs.k == eField && c.isThreadID(x, c.method):
-		c.refuse(x.pos, "a thread id is stored in a heap field; thread symmetry supports thread ids in locals and shared variables only")
+	case lhs.Kind == ir.EField && c.isThreadID(x, c.method):
+		c.refuse(x.Pos, "a thread id is stored in a heap field; thread symmetry supports thread ids in locals and shared variables only")
 	case c.isThreadID(lhs, c.method):
 		if !c.isThreadID(x, c.method) && !isZero(x) {
-			c.refuse(x.pos, fmt.Sprintf("%s holds thread ids and is given another value; thread symmetry needs thread ids or 0 (no thread) there", lhs.name))
+			c.refuse(x.Pos, fmt.Sprintf("%s holds thread ids and is given another value; thread symmetry needs thread ids or 0 (no thread) there", lhs.Name))
 			return
 		}
 		c.expr(x, "stored", true)
@@ -353,128 +354,128 @@ func (c *symChecker) store(lhs, x *expr) {
 
 // location checks the expressions that select the location e (an index,
 // a node).
-func (c *symChecker) location(e *expr) {
-	switch e.k {
-	case eElem:
+func (c *symChecker) location(e *ir.Expr) {
+	switch e.Kind {
+	case ir.EElem:
 		c.index(e)
-	case eLocalElem:
-		c.expr(e.a, "in the index of a local array", false)
-	case eField:
-		c.expr(e.a, "as a node", false)
+	case ir.ELocalElem:
+		c.expr(e.A, "in the index of a local array", false)
+	case ir.EField:
+		c.expr(e.A, "as a node", false)
 	}
 }
 
 // isZero reports whether e is the constant 0 (null, false, no thread).
-func isZero(e *expr) bool { return e.k == eConst && e.v == 0 && e.name == "" }
+func isZero(e *ir.Expr) bool { return e.Kind == ir.EConst && e.V == 0 && e.Name == "" }
 
 // index checks the index of the array element e.
-func (c *symChecker) index(e *expr) {
-	c.names[e.v] = e.name
-	if e.tdims > 0 {
+func (c *symChecker) index(e *ir.Expr) {
+	c.names[e.V] = e.Name
+	if e.Tdims > 0 {
 		c.threadIndex(e)
 		return
 	}
-	if c.isThreadID(e.a, c.method) {
-		if e.stride > 1 {
-			c.refuse(e.a.pos, fmt.Sprintf("a thread id indexes %s, an array of words; thread symmetry needs thread ids only as the index of a scalar shared [1..nthreads] array", e.name))
+	if c.isThreadID(e.A, c.method) {
+		if e.Stride > 1 {
+			c.refuse(e.A.Pos, fmt.Sprintf("a thread id indexes %s, an array of words; thread symmetry needs thread ids only as the index of a scalar shared [1..nthreads] array", e.Name))
 			return
 		}
-		if e.lo != 1 || e.n != int32(c.p.threads) {
-			c.refuse(e.a.pos, fmt.Sprintf("a thread id indexes %s, whose indices are %d..%d, not 1..nthreads; thread symmetry needs thread ids only as the index of a shared [1..nthreads] array",
-				e.name, e.lo, e.lo+e.n-1))
+		if e.Lo != 1 || e.N != int32(c.p.Threads) {
+			c.refuse(e.A.Pos, fmt.Sprintf("a thread id indexes %s, whose indices are %d..%d, not 1..nthreads; thread symmetry needs thread ids only as the index of a shared [1..nthreads] array",
+				e.Name, e.Lo, e.Lo+e.N-1))
 			return
 		}
-		c.indexed[e.v] = true
-		c.expr(e.a, "as an index", true)
+		c.indexed[e.V] = true
+		c.expr(e.A, "as an index", true)
 		return
 	}
-	if _, ok := c.otherIndex[e.v]; !ok {
-		c.otherIndex[e.v] = e.a.pos
+	if _, ok := c.otherIndex[e.V]; !ok {
+		c.otherIndex[e.V] = e.A.Pos
 	}
-	c.expr(e.a, "in an index other than a thread id alone", false)
+	c.expr(e.A, "in an index other than a thread id alone", false)
 }
 
 // expr checks e, found in the context ctx (how its value is used, for the
 // message); threadOK tells whether the context accepts a thread id.
-func (c *symChecker) expr(e *expr, ctx string, threadOK bool) {
+func (c *symChecker) expr(e *ir.Expr, ctx string, threadOK bool) {
 	if e == nil || c.reason != "" {
 		return
 	}
 	if !threadOK && c.isThreadID(e, c.method) {
 		what := "tid"
-		if e.k != eTid {
-			what = "the thread id in " + e.name
+		if e.Kind != ir.ETid {
+			what = "the thread id in " + e.Name
 		}
-		c.refuse(e.pos, what+" is used "+ctx+"; thread symmetry needs thread ids only stored, compared with == or != and used as indices of per-thread arrays (HP[tid], RL[tid][i]: see LANGUAGE.md, Per-thread data)")
+		c.refuse(e.Pos, what+" is used "+ctx+"; thread symmetry needs thread ids only stored, compared with == or != and used as indices of per-thread arrays (HP[tid], RL[tid][i]: see LANGUAGE.md, Per-thread data)")
 		return
 	}
-	switch e.k {
-	case eAddThread:
-		c.expr(e.b, "added to a set of threads", true)
-	case eElem:
+	switch e.Kind {
+	case ir.EAddThread:
+		c.expr(e.B, "added to a set of threads", true)
+	case ir.EElem:
 		c.index(e)
-	case eLocalElem:
-		c.expr(e.a, "in the index of a local array", false)
-	case ePack:
-		for _, x := range e.list {
+	case ir.ELocalElem:
+		c.expr(e.A, "in the index of a local array", false)
+	case ir.EPack:
+		for _, x := range e.List {
 			c.expr(x, ctx, false)
 		}
-	case eUnary:
-		c.expr(e.a, "in arithmetic", false)
-	case eBinary:
+	case ir.EUnary:
+		c.expr(e.A, "in arithmetic", false)
+	case ir.EBinary:
 		ctx, ok := "in arithmetic", false
-		switch e.op {
+		switch e.Op {
 		case syntax.EQL, syntax.NEQ:
 			ctx = "compared with a value that is not a thread id"
-			a, b := c.isThreadID(e.a, c.method), c.isThreadID(e.b, c.method)
-			ok = a && (b || isZero(e.b)) || b && isZero(e.a)
+			a, b := c.isThreadID(e.A, c.method), c.isThreadID(e.B, c.method)
+			ok = a && (b || isZero(e.B)) || b && isZero(e.A)
 		case syntax.LSS, syntax.LEQ, syntax.GTR, syntax.GEQ:
 			ctx = "in an order comparison"
 		case syntax.LAND, syntax.LOR:
 			ctx = "as a condition"
 		}
-		c.expr(e.a, ctx, ok)
-		c.expr(e.b, ctx, ok)
-	case eCas, eCasWord:
+		c.expr(e.A, ctx, ok)
+		c.expr(e.B, ctx, ok)
+	case ir.ECas, ir.ECasWord:
 		for _, s := range casSlots(e) {
 			c.location(s.loc)
 			ok := c.isThreadID(s.loc, c.method)
 			if ok && (!c.isThreadID(s.old, c.method) && !isZero(s.old) || !c.isThreadID(s.nw, c.method) && !isZero(s.nw)) {
-				c.refuse(e.pos, fmt.Sprintf("cas on %s, which holds thread ids, with a value that is neither a thread id nor 0", s.loc.name))
+				c.refuse(e.Pos, fmt.Sprintf("cas on %s, which holds thread ids, with a value that is neither a thread id nor 0", s.loc.Name))
 				return
 			}
 			c.expr(s.old, "in a cas", ok)
 			c.expr(s.nw, "stored", ok)
 		}
-	case eField, eIs, eAs:
-		c.expr(e.a, "as a node", false)
-	case eNew:
-		for _, fi := range e.inits {
-			if c.isThreadID(fi.x, c.method) {
-				c.refuse(fi.x.pos, "a thread id is stored in a heap field; thread symmetry supports thread ids in locals and shared variables only")
+	case ir.EField, ir.EIs, ir.EAs:
+		c.expr(e.A, "as a node", false)
+	case ir.ENew:
+		for _, fi := range e.Inits {
+			if c.isThreadID(fi.X, c.method) {
+				c.refuse(fi.X.Pos, "a thread id is stored in a heap field; thread symmetry supports thread ids in locals and shared variables only")
 				return
 			}
-			c.expr(fi.x, "stored", false)
+			c.expr(fi.X, "stored", false)
 		}
 	}
 }
 
 func (c *symChecker) refuse(pos syntax.Pos, msg string) {
 	if c.reason == "" {
-		c.reason = c.p.file.Position(pos).String() + ": " + msg
+		c.reason = c.p.File.Position(pos).String() + ": " + msg
 	}
 }
 
 // threadIndex checks the indices of an element of an array declared with
 // [thread] dimensions: thread ids in those, data in the ordinary one.
-func (c *symChecker) threadIndex(e *expr) {
-	for k, ix := range []*expr{e.a, e.b} {
+func (c *symChecker) threadIndex(e *ir.Expr) {
+	for k, ix := range []*ir.Expr{e.A, e.B} {
 		if ix == nil {
 			continue
 		}
-		if k < int(e.tdims) {
+		if k < int(e.Tdims) {
 			if !c.isThreadID(ix, c.method) {
-				c.refuse(ix.pos, fmt.Sprintf("a [thread] dimension of %s is indexed by a value that is not a thread id", e.name))
+				c.refuse(ix.Pos, fmt.Sprintf("a [thread] dimension of %s is indexed by a value that is not a thread id", e.Name))
 				return
 			}
 			c.expr(ix, "as an index", true)
@@ -488,13 +489,13 @@ func (c *symChecker) threadIndex(e *expr) {
 // declared with the indices [1..nthreads]: one slot per thread.
 func (c *symChecker) declaredPerThread(off int32) bool {
 	o := int32(0)
-	for i, v := range c.p.obj.Shared {
+	for i, v := range c.p.Obj.Shared {
 		if o == off {
 			lo, ok := v.LenLo.(*syntax.IntLit)
 			hi, ok2 := v.Len.(*syntax.Ident)
 			return v.ThreadDims == 0 && ok && lo.Value == 1 && ok2 && hi.Name == "nthreads"
 		}
-		o += c.p.sharedSlots[i]
+		o += c.p.SharedSlots[i]
 	}
 	return false
 }
@@ -516,5 +517,5 @@ func (c *symChecker) perThreadByData() string {
 		return ""
 	}
 	return fmt.Sprintf("%s: %s [1..nthreads] is indexed by a value that is not a thread id; thread symmetry needs per-thread slots indexed by thread ids (declare it [thread] and visit the threads with for j in others)",
-		c.p.file.Position(first), name)
+		c.p.File.Position(first), name)
 }

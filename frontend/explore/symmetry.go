@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"github.com/linbis/linbis/frontend/ir"
 	"math"
 	"math/bits"
 	"slices"
@@ -100,7 +101,7 @@ const maxTiedOrders = 5040
 // permutations move, and the buffers of canon and apply. Like a
 // canonicaliser, it belongs to one goroutine; clone gives another its own.
 type symmetry struct {
-	p       *program
+	p       *ir.Program
 	threads int
 	// tieOrder is the product of the factorials of the sizes of the
 	// groups of threads with equal keys of the last canon call: the
@@ -110,7 +111,7 @@ type symmetry struct {
 	// with [thread] dimensions, and the [1..nthreads] arrays indexed by
 	// thread ids (rows of one element); their rows move with the threads
 	// (and the columns of square ones).
-	tidArrays []threadArray
+	tidArrays []ir.ThreadArray
 	// fixedRoots: the shared reference slots outside the tid-indexed
 	// arrays, in layout order. No permutation moves them: the nodes they
 	// reach are numbered alike in every state of an orbit (see key).
@@ -185,17 +186,17 @@ func (s *symmetry) clone() *symmetry {
 // buffer of s or of c, valid until the next call of apply or canon on s
 // or of a renumbering on c; st is not modified.
 func (s *symmetry) apply(st []int32, perm []uint8, c *canonicaliser) []int32 {
-	lay := &s.p.lay
+	lay := &s.p.Layout
 	s.moved = append(s.moved[:0], st...)
 	moved := s.moved
-	size := lay.threadSize
+	size := lay.ThreadSize
 	for t, to := range perm {
-		from := lay.threadBase(t)
-		copy(moved[lay.threadBase(int(to)):][:size], st[from:from+size])
+		from := lay.ThreadBase(t)
+		copy(moved[lay.ThreadBase(int(to)):][:size], st[from:from+size])
 		for _, ta := range s.tidArrays {
-			src, dst := ta.off+int32(t)*ta.rowLen, ta.off+int32(to)*ta.rowLen
-			if !ta.square {
-				copy(moved[dst:dst+ta.rowLen], st[src:src+ta.rowLen])
+			src, dst := ta.Off+int32(t)*ta.RowLen, ta.Off+int32(to)*ta.RowLen
+			if !ta.Square {
+				copy(moved[dst:dst+ta.RowLen], st[src:src+ta.RowLen])
 				continue
 			}
 			for u, tu := range perm {
@@ -218,20 +219,20 @@ func (s *symmetry) renameThreadIDs(st []int32, perm []uint8) {
 		}
 		return v
 	}
-	lay := &s.p.lay
+	lay := &s.p.Layout
 	for t := range s.threads {
-		base := lay.threadBase(t)
-		pc := st[base+tPC]
+		base := lay.ThreadBase(t)
+		pc := st[base+ir.TPC]
 		if pc == 0 {
 			continue
 		}
-		method := s.p.code[pc].method
+		method := s.p.Code[pc].Method
 		for m := s.tidLocals[method]; m != 0; m &= m - 1 {
-			i := base + tLocals + int32(bits.TrailingZeros64(m))
+			i := base + ir.TLocals + int32(bits.TrailingZeros64(m))
 			st[i] = rename(st[i])
 		}
 		for m := s.setLocals[method]; m != 0; m &= m - 1 {
-			i := base + tLocals + int32(bits.TrailingZeros64(m))
+			i := base + ir.TLocals + int32(bits.TrailingZeros64(m))
 			set := uint32(0)
 			for b := uint32(st[i]); b != 0; b &= b - 1 {
 				set |= 1 << perm[bits.TrailingZeros32(b)]
@@ -428,7 +429,7 @@ const (
 // slots that hold it (see the design comment).
 func (s *symmetry) computeKeys(st []int32) {
 	s.numberFromFixedRoots(st)
-	lay := &s.p.lay
+	lay := &s.p.Layout
 	n := s.threads
 	s.keys = slices.Grow(s.keys[:0], n*s.keyLen)[:n*s.keyLen]
 	s.marked = slices.Grow(s.marked[:0], n)[:n]
@@ -450,28 +451,28 @@ func (s *symmetry) computeKeys(st []int32) {
 	}
 	for t := range n {
 		key := s.keys[t*s.keyLen:][:s.keyLen]
-		base := lay.threadBase(t)
-		copy(key, st[base:base+lay.threadSize])
-		pc := st[base+tPC]
-		for m := s.p.refMask[pc]; m != 0; m &= m - 1 {
-			i := tLocals + bits.TrailingZeros64(m)
+		base := lay.ThreadBase(t)
+		copy(key, st[base:base+lay.ThreadSize])
+		pc := st[base+ir.TPC]
+		for m := s.p.RefMask[pc]; m != 0; m &= m - 1 {
+			i := ir.TLocals + bits.TrailingZeros64(m)
 			key[i] = s.refKey(key[i])
 			s.marked[t] = s.marked[t] || key[i] == keyMarker
 		}
 		if s.threadIDs && pc != 0 {
-			method := s.p.code[pc].method
+			method := s.p.Code[pc].Method
 			for m := s.tidLocals[method]; m != 0; m &= m - 1 {
-				i := tLocals + bits.TrailingZeros64(m)
+				i := ir.TLocals + bits.TrailingZeros64(m)
 				key[i] = tidKey(t, key[i])
 				s.marked[t] = s.marked[t] || key[i] == keyMarker
 			}
 			for m := s.setLocals[method]; m != 0; m &= m - 1 {
-				i := tLocals + bits.TrailingZeros64(m)
+				i := ir.TLocals + bits.TrailingZeros64(m)
 				key[i] = s.setKey(t, uint32(key[i]), named)
 				s.marked[t] = s.marked[t] || key[i] > 1
 			}
 		}
-		pos := int(lay.threadSize)
+		pos := int(lay.ThreadSize)
 		for _, ta := range s.tidArrays {
 			pos += s.rowKey(st, t, ta, key[pos:], tidKey)
 		}
@@ -499,8 +500,8 @@ const (
 // thread id or neither: rowKey asks for every slot of every row of every
 // candidate state, so a lookup beats a search of refShared and tidShared.
 func (s *symmetry) sharedKinds() []uint8 {
-	kinds := make([]uint8, s.p.lay.nshared)
-	for _, a := range s.p.lay.refShared {
+	kinds := make([]uint8, s.p.Layout.Nshared)
+	for _, a := range s.p.Layout.RefShared {
 		kinds[a] = kindRef
 	}
 	for _, a := range s.tidShared {
@@ -526,8 +527,8 @@ func (s *symmetry) refKey(v int32) int32 {
 // taken in layout order: the numbers depend only on the heap's shape as
 // seen from those roots, which no permutation of the threads changes.
 func (s *symmetry) numberFromFixedRoots(st []int32) {
-	lay := &s.p.lay
-	count := st[lay.heapBase]
+	lay := &s.p.Layout
+	count := st[lay.HeapBase]
 	s.fixedNum = slices.Grow(s.fixedNum[:0], int(count)+1)[:count+1]
 	clear(s.fixedNum)
 	next := int32(1)
@@ -542,8 +543,8 @@ func (s *symmetry) numberFromFixedRoots(st []int32) {
 			}
 			s.fixedNum[id] = next
 			next++
-			node := lay.nodeAddr(id)
-			offs := lay.nodeRefOffsets(st, node)
+			node := lay.NodeAddr(id)
+			offs := lay.NodeRefOffsets(st, node)
 			for i := len(offs) - 1; i >= 0; i-- { // the first field on top
 				stack = append(stack, st[node+offs[i]])
 			}

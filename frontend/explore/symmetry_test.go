@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/syntax"
 	"github.com/linbis/linbis/lts"
 )
@@ -121,7 +122,7 @@ func parseSource(t *testing.T, name, src string) *check.Program {
 
 // explored is an exploration with its state vectors, by id.
 type explored struct {
-	p      *program
+	p      *ir.Program
 	l      *lts.LTS
 	states [][]int32
 	ids    map[string]int32 // by encoding
@@ -129,7 +130,7 @@ type explored struct {
 
 // exploreStates explores obj and keeps its state vectors (through the
 // test hook Options.keepStates).
-func exploreStates(t *testing.T, prog *check.Program, obj *check.Object, b Bounds, explicit bool) *explored {
+func exploreStates(t *testing.T, prog *check.Program, obj *check.Object, b ir.Bounds, explicit bool) *explored {
 	t.Helper()
 	x, err := tryExploreStates(prog, obj, b, explicit, 500_000)
 	require.NoError(t, err)
@@ -137,10 +138,10 @@ func exploreStates(t *testing.T, prog *check.Program, obj *check.Object, b Bound
 }
 
 // tryExploreStates is exploreStates returning the exploration's error.
-func tryExploreStates(prog *check.Program, obj *check.Object, b Bounds, explicit bool, maxStates int) (*explored, error) {
+func tryExploreStates(prog *check.Program, obj *check.Object, b ir.Bounds, explicit bool, maxStates int) (*explored, error) {
 	x := &explored{ids: map[string]int32{}}
 	o := Options{Explicit: explicit, Workers: 1, MaxStates: maxStates}
-	o.keepStates = func(p *program, states iter.Seq[[]byte]) {
+	o.keepStates = func(p *ir.Program, states iter.Seq[[]byte]) {
 		x.p = p
 		for enc := range states {
 			x.ids[string(enc)] = int32(len(x.states))
@@ -187,19 +188,19 @@ var symmetricModels = []struct {
 	name string
 	file string // under ../examples, or "" for src
 	src  string
-	b    Bounds
+	b    ir.Bounds
 }{
-	{"treiber", "treiber.lin", "", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
-	{"treiber-free", "treiber-free.lin", "", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
-	{"ms-queue", "ms-queue.lin", "", Bounds{Threads: 3, Ops: 1, Values: []int{1}}},
-	{"spinlock-stack", "spinlock-stack.lin", "", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
-	{"hw-queue", "hw-queue.lin", "", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
-	{"counter3", "counter3.lin", "", Bounds{Threads: 3, Ops: 2, Values: []int{1}}},
-	{"cas-counter", "cas-counter.lin", "", Bounds{Threads: 3, Ops: 2, Values: []int{1}}},
-	{"hp-treiber", "", hpTreiber, Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
-	{"owner-lock-stack", "", ownerLockStack, Bounds{Threads: 3, Ops: 1, Values: []int{1}}},
-	{"hp-stack-sym", "hp-stack-sym.lin", "", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
-	{"per-thread", "", perThread, Bounds{Threads: 3, Ops: 1, Values: []int{1}}},
+	{"treiber", "treiber.lin", "", ir.Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"treiber-free", "treiber-free.lin", "", ir.Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"ms-queue", "ms-queue.lin", "", ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}},
+	{"spinlock-stack", "spinlock-stack.lin", "", ir.Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"hw-queue", "hw-queue.lin", "", ir.Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"counter3", "counter3.lin", "", ir.Bounds{Threads: 3, Ops: 2, Values: []int{1}}},
+	{"cas-counter", "cas-counter.lin", "", ir.Bounds{Threads: 3, Ops: 2, Values: []int{1}}},
+	{"hp-treiber", "", hpTreiber, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"owner-lock-stack", "", ownerLockStack, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}},
+	{"hp-stack-sym", "hp-stack-sym.lin", "", ir.Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
+	{"per-thread", "", perThread, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}},
 }
 
 // perThread exercises the per-thread forms: a thread-valued square array
@@ -240,7 +241,7 @@ func TestSymmetryAcceptsSymmetricModels(t *testing.T) {
 	for _, m := range symmetricModels {
 		prog := loadModel(t, m.name, m.file, m.src)
 		for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
-			p, err := compile(prog, obj, m.b.Threads, m.b.Values, false, false)
+			p, err := ir.Compile(prog, obj, m.b.Threads, m.b.Values, false, false)
 			require.NoError(t, err)
 			s, reason := newSymmetry(p, m.b)
 			require.NotNil(t, s, "%s/%s: %s", m.name, obj.Name, reason)
@@ -251,7 +252,7 @@ func TestSymmetryAcceptsSymmetricModels(t *testing.T) {
 				assert.Len(t, s.fixedRoots, 1, "Top")
 				assert.False(t, s.threadIDs)
 			case m.name == "hp-stack-sym" && obj == prog.Impl:
-				assert.Equal(t, []threadArray{{off: 1, rowLen: 1}, {off: 4, rowLen: 3}, {off: 13, rowLen: 3, square: true}}, s.tidArrays, "HP, RL, PL")
+				assert.Equal(t, []ir.ThreadArray{{Off: 1, RowLen: 1}, {Off: 4, RowLen: 3}, {Off: 13, RowLen: 3, Square: true}}, s.tidArrays, "HP, RL, PL")
 				assert.Len(t, s.fixedRoots, 1, "Top")
 				assert.True(t, s.threadIDs, "the visited sets of the loops over threads")
 			case m.name == "per-thread" && obj == prog.Impl:
@@ -280,7 +281,7 @@ func TestSymmetryRefusesAsymmetricModels(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name, file, src string
-		b               Bounds
+		b               ir.Bounds
 		want            string // in the reason, after the file name
 		// at, for a file: the reason names the position atOff bytes into
 		// the first occurrence of at in the file.
@@ -289,7 +290,7 @@ func TestSymmetryRefusesAsymmetricModels(t *testing.T) {
 	}{
 		{name: "hp-stack tid arithmetic", file: "hp-stack.lin", at: "base := (tid - 1)", atOff: 9, want: "tid is used in arithmetic"},
 		{name: "hp-stack-revised loop over thread indices", file: "hp-stack-revised.lin", at: "if i != tid", atOff: 8, want: "tid is used compared with a value that is not a thread id"},
-		{name: "kregister only", file: "kregister.lin", b: Bounds{Only: map[int][]string{1: {"write"}, 2: {"read"}}},
+		{name: "kregister only", file: "kregister.lin", b: ir.Bounds{Only: map[int][]string{1: {"write"}, 2: {"read"}}},
 			at: "only 1: write", want: "the client's only clause"},
 		{name: "in a node", src: variant("    x.value = tid"), want: ":15:15: a thread id is stored in a heap field"},
 		{name: "in a new node", src: variant("    y := new Node{value: tid}"), want: ":15:26: a thread id is stored in a heap field"},
@@ -322,7 +323,7 @@ func TestSymmetryRefusesAsymmetricModels(t *testing.T) {
 			}
 			b := c.b
 			b.Threads, b.Ops, b.Values = 3, 1, []int{1}
-			p, err := compile(prog, prog.Impl, b.Threads, b.Values, false, false)
+			p, err := ir.Compile(prog, prog.Impl, b.Threads, b.Values, false, false)
 			require.NoError(t, err)
 			s, reason := newSymmetry(p, b)
 			assert.Nil(t, s)
@@ -342,8 +343,8 @@ func TestSymmetryRefusesAsymmetricModels(t *testing.T) {
 func TestSymmetryInitBlockExempt(t *testing.T) {
 	src := strings.Replace(hpTreiber, "  method push(v int) {", "  init { i := tid\n while i <= nthreads { Pushes[i] = 1; i = i + 1 } }\n  method push(v int) {", 1)
 	prog := parseSource(t, "init.lin", src)
-	b := Bounds{Threads: 2, Ops: 1, Values: []int{1}}
-	p, err := compile(prog, prog.Impl, b.Threads, b.Values, false, false)
+	b := ir.Bounds{Threads: 2, Ops: 1, Values: []int{1}}
+	p, err := ir.Compile(prog, prog.Impl, b.Threads, b.Values, false, false)
 	require.NoError(t, err)
 	s, reason := newSymmetry(p, b)
 	require.NotNil(t, s, reason)
@@ -530,7 +531,7 @@ func checkTransitionsPermute(t *testing.T, x *explored, group [][]uint8, image [
 // lists a stabiliser only up to the size asked.
 func TestSymmetryFallback(t *testing.T) {
 	prog := parseFile(t, "../examples/treiber.lin")
-	b := Bounds{Threads: 3, Ops: 1, Values: []int{1}}
+	b := ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}
 	x := exploreStates(t, prog, prog.Impl, b, false)
 	s, reason := newSymmetry(x.p, b)
 	require.NotNil(t, s, reason)
@@ -586,11 +587,11 @@ func TestSymmetryOrbitFigures(t *testing.T) {
 		{"treiber-free.lin", 3, 2, true},
 	} {
 		prog := parseFile(t, "../examples/"+c.file)
-		b := Bounds{Threads: c.threads, Ops: c.ops, Values: []int{1, 2}}
+		b := ir.Bounds{Threads: c.threads, Ops: c.ops, Values: []int{1, 2}}
 		o := Options{Explicit: c.explicit, MaxStates: 5_000_000}
 		reps := map[string]bool{}
 		var s *symmetry
-		o.keepStates = func(p *program, states iter.Seq[[]byte]) {
+		o.keepStates = func(p *ir.Program, states iter.Seq[[]byte]) {
 			var reason string
 			s, reason = newSymmetry(p, b)
 			require.NotNil(t, s, reason)
@@ -619,11 +620,11 @@ func TestSymmetryOrbitFigures(t *testing.T) {
 // iteration, cycling through them.
 func BenchmarkSymmetryCanon(b *testing.B) {
 	prog := parseFile(b, "../examples/treiber.lin")
-	bounds := Bounds{Threads: 4, Ops: 1, Values: []int{1, 2}}
+	bounds := ir.Bounds{Threads: 4, Ops: 1, Values: []int{1, 2}}
 	var states [][]int32
-	var p *program
+	var p *ir.Program
 	o := Options{Workers: 1}
-	o.keepStates = func(pr *program, encs iter.Seq[[]byte]) {
+	o.keepStates = func(pr *ir.Program, encs iter.Seq[[]byte]) {
 		p = pr
 		for enc := range encs {
 			states = append(states, decode(nil, enc))
@@ -673,9 +674,9 @@ func renameLabel(t *testing.T, label string, perm []uint8) string {
 // threads (hp-stack-sym) is accepted, at several thread counts.
 func TestSymmetryHPStackForms(t *testing.T) {
 	for _, threads := range []int{2, 3, 4} {
-		b := Bounds{Threads: threads, Ops: 1, Values: []int{1}}
+		b := ir.Bounds{Threads: threads, Ops: 1, Values: []int{1}}
 		old := parseFile(t, "../examples/hp-stack.lin")
-		p, err := compile(old, old.Impl, threads, b.Values, false, false)
+		p, err := ir.Compile(old, old.Impl, threads, b.Values, false, false)
 		require.NoError(t, err)
 		s, reason := newSymmetry(p, b)
 		assert.Nil(t, s)
@@ -683,7 +684,7 @@ func TestSymmetryHPStackForms(t *testing.T) {
 
 		sym := parseFile(t, "../examples/hp-stack-sym.lin")
 		for _, obj := range []*check.Object{sym.Impl, sym.Spec} {
-			p, err := compile(sym, obj, threads, b.Values, false, false)
+			p, err := ir.Compile(sym, obj, threads, b.Values, false, false)
 			require.NoError(t, err)
 			s, reason := newSymmetry(p, b)
 			assert.NotNil(t, s, reason)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/syntax"
 )
 
@@ -176,7 +177,7 @@ func TestSymmetryRandomModels(t *testing.T) {
 		require.NoError(t, err, src)
 		prog, err := check.Check(ast)
 		require.NoError(t, err, src)
-		b := Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}
+		b := ir.Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}
 		for _, explicit := range []bool{false, true} {
 			for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
 				x, err := tryExploreStates(prog, obj, b, explicit, 5_000)

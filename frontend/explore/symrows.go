@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"github.com/linbis/linbis/frontend/ir"
 	"math/bits"
 	"slices"
 )
@@ -12,11 +13,11 @@ import (
 // keyWidth is the number of key slots of a thread's row of ta: the row
 // itself, or, for a square array, the diagonal element and the row and
 // column without it, each sorted (a permutation reorders them).
-func (s *symmetry) keyWidth(ta threadArray) int {
-	if ta.square {
+func (s *symmetry) keyWidth(ta ir.ThreadArray) int {
+	if ta.Square {
 		return 1 + 2*(s.threads-1)
 	}
-	return int(ta.rowLen)
+	return int(ta.RowLen)
 }
 
 // rowKey writes into key the key of thread t's row of ta in st and returns
@@ -26,7 +27,7 @@ func (s *symmetry) keyWidth(ta threadArray) int {
 // the thread is marked when any of those is not 0 (null, no thread), since
 // its exchange with a thread of equal key would then move other threads'
 // entries too.
-func (s *symmetry) rowKey(st []int32, t int, ta threadArray, key []int32, tidKey func(int, int32) int32) int {
+func (s *symmetry) rowKey(st []int32, t int, ta ir.ThreadArray, key []int32, tidKey func(int, int32) int32) int {
 	slot := func(a int32) int32 {
 		v := st[a]
 		switch s.kinds[a] {
@@ -38,12 +39,12 @@ func (s *symmetry) rowKey(st []int32, t int, ta threadArray, key []int32, tidKey
 		s.marked[t] = s.marked[t] || v == keyMarker
 		return v
 	}
-	row := ta.off + int32(t)*ta.rowLen
-	if !ta.square {
-		for k := range ta.rowLen {
+	row := ta.Off + int32(t)*ta.RowLen
+	if !ta.Square {
+		for k := range ta.RowLen {
 			key[k] = slot(row + k)
 		}
-		return int(ta.rowLen)
+		return int(ta.RowLen)
 	}
 	n := s.threads
 	key[0] = slot(row + int32(t))
@@ -53,7 +54,7 @@ func (s *symmetry) rowKey(st []int32, t int, ta threadArray, key []int32, tidKey
 		if u == t {
 			continue
 		}
-		ra, ca := row+int32(u), ta.off+int32(u)*ta.rowLen+int32(t)
+		ra, ca := row+int32(u), ta.Off+int32(u)*ta.RowLen+int32(t)
 		s.marked[t] = s.marked[t] || st[ra] != 0 || st[ca] != 0
 		r[i], c[i] = slot(ra), slot(ca)
 		i++

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/ir"
 )
 
 // wordLockStack is a Treiber stack whose top is a (reference, tag) word,
@@ -54,8 +55,8 @@ func TestSymmetryWords(t *testing.T) {
 func symmetryRefusal(t *testing.T, src string) string {
 	t.Helper()
 	prog := parseSource(t, "v.lin", src)
-	b := Bounds{Threads: 2, Ops: 1, Values: []int{1}}
-	p, err := compile(prog, prog.Impl, b.Threads, b.Values, false, false)
+	b := ir.Bounds{Threads: 2, Ops: 1, Values: []int{1}}
+	p, err := ir.Compile(prog, prog.Impl, b.Threads, b.Values, false, false)
 	require.NoError(t, err)
 	s, reason := newSymmetry(p, b)
 	assert.Nil(t, s)
@@ -68,9 +69,9 @@ func symmetryRefusal(t *testing.T, src string) string {
 // heap modes; it returns the implementation's symmetry.
 func checkSymmetric(t *testing.T, name, src string, r *rand.Rand) *symmetry {
 	t.Helper()
-	b := Bounds{Threads: 3, Ops: 1, Values: []int{1}}
+	b := ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}
 	prog := parseSource(t, name, src)
-	p, err := compile(prog, prog.Impl, b.Threads, b.Values, false, false)
+	p, err := ir.Compile(prog, prog.Impl, b.Threads, b.Values, false, false)
 	require.NoError(t, err)
 	s, reason := newSymmetry(p, b)
 	require.NotNil(t, s, reason)

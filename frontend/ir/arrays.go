@@ -1,4 +1,4 @@
-package explore
+package ir
 
 import (
 	"github.com/linbis/linbis/frontend/check"
@@ -14,17 +14,17 @@ import (
 
 // elem returns element idx of the array v, at slot j of the element (a
 // field of a word element, 0 for a scalar): shared or local.
-func (c *compiler) elem(v *check.Var, idx *expr, j int32) *expr {
+func (c *compiler) elem(v *check.Var, idx *Expr, j int32) *Expr {
 	stride := int32(v.Type.Slots())
 	if v.Kind == check.SharedVar {
 		off, lo, n := c.shared(v)
-		return &expr{k: eElem, v: off + j, lo: lo, n: n, stride: stride, a: idx, name: v.Name, shared: true}
+		return &Expr{Kind: EElem, V: off + j, Lo: lo, N: n, Stride: stride, A: idx, Name: v.Name, Shared: true}
 	}
 	lo := int32(0)
 	if v.LenLo != nil {
 		lo, _ = c.constEval(v.LenLo) // a literal (checked)
 	}
-	return &expr{k: eLocalElem, v: c.frameBase() + int32(v.Slot) + j, lo: lo, n: int32(v.Elems), stride: stride, a: idx, name: v.Name}
+	return &Expr{Kind: ELocalElem, V: c.frameBase() + int32(v.Slot) + j, Lo: lo, N: int32(v.Elems), Stride: stride, A: idx, Name: v.Name}
 }
 
 // frameBase is the slot of the first local of the frame being lowered.
@@ -38,14 +38,14 @@ func (c *compiler) frameBase() int32 {
 // zeroArray lowers `var a [n] T`: every slot of the array is zeroed, so
 // that a declaration inside a loop starts each iteration afresh.
 func (c *compiler) zeroArray(s *syntax.VarStmt, v *check.Var) {
-	var lhs, xs []*expr
+	var lhs, xs []*Expr
 	base := c.frameBase() + int32(v.Slot)
 	comps := v.Type.Components()
 	for e := range v.Elems {
 		for j, ct := range comps {
 			slot := base + int32(e*len(comps)+j)
-			lhs = append(lhs, &expr{k: eLocal, v: slot, name: v.Name, ref: ct.Kind == check.Ref, pos: s.Pos})
-			xs = append(xs, &expr{k: eConst})
+			lhs = append(lhs, &Expr{Kind: ELocal, V: slot, Name: v.Name, Ref: ct.Kind == check.Ref, Pos: s.Pos})
+			xs = append(xs, &Expr{Kind: EConst})
 		}
 	}
 	c.assign(s, lhs, xs)

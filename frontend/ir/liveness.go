@@ -1,4 +1,4 @@
-package explore
+package ir
 
 // flow is the dataflow of an instruction, for the liveness analysis; it
 // is kept beside the code rather than in it, so that the instructions that
@@ -12,15 +12,15 @@ type flow struct {
 // liveness computes, for every instruction, the locals live before it
 // (backward may-analysis to a fixpoint). Dead locals are zeroed in stored
 // states so that a thread spinning in a loop returns to the very same state.
-func liveness(code []instr, flows []flow) {
+func liveness(code []Instr, flows []flow) {
 	succ := func(i int) (a, b int32) {
 		in := &code[i]
-		switch in.op {
-		case opJump:
-			return in.target, -1
-		case opBranch:
-			return int32(i + 1), in.target
-		case opReturn, opFallOff, opRetPending, opNop:
+		switch in.Op {
+		case OpJump:
+			return in.Target, -1
+		case OpBranch:
+			return int32(i + 1), in.Target
+		case OpReturn, OpFallOff, OpRetPending, OpNop:
 			return -1, -1
 		}
 		return int32(i + 1), -1
@@ -47,23 +47,23 @@ func liveness(code []instr, flows []flow) {
 
 // deadSets computes the liveness of locals and fills refMask and dead, per
 // instruction.
-func (prog *program) deadSets(flows []flow) {
-	liveness(prog.code, flows)
-	prog.refMask = make([]uint64, len(prog.code))
-	prog.dead = make([]uint64, len(prog.code))
-	for pc, in := range prog.code {
+func (prog *Program) deadSets(flows []flow) {
+	liveness(prog.Code, flows)
+	prog.RefMask = make([]uint64, len(prog.Code))
+	prog.Dead = make([]uint64, len(prog.Code))
+	for pc, in := range prog.Code {
 		// An idle thread's slots are clear already (resetThread): none
 		// to zero at pc 0.
 		slots := uint64(0)
 		if pc > 0 {
-			m := prog.methods[in.method]
-			prog.refMask[pc] = m.refMask
+			m := prog.Methods[in.Method]
+			prog.RefMask[pc] = m.RefMask
 			// The slots beyond the method's locals stay zero while it
 			// runs (it starts from an idle thread, whose slots are
 			// clear): they need no zeroing.
-			slots = uint64(1)<<uint(m.nlocals) - 1
+			slots = uint64(1)<<uint(m.Nlocals) - 1
 		}
-		prog.dead[pc] = ^flows[pc].live & slots
+		prog.Dead[pc] = ^flows[pc].live & slots
 	}
 }
 
@@ -81,9 +81,9 @@ func (prog *program) deadSets(flows []flow) {
 // slots may not count (machine.private): it is passed as if it did not.
 // (did 0 is "not certainly passed one", so that the set found is never
 // smaller than the one the machine writes.)
-func (prog *program) cleanSets() {
-	code := prog.code
-	prog.clean = make([]uint64, len(code))
+func (prog *Program) cleanSets() {
+	code := prog.Code
+	prog.Clean = make([]uint64, len(code))
 	depth := make([]int32, len(code))
 	seen := make([]uint8, len(code)) // bit 1<<did: reached with did
 	type node struct {
@@ -92,7 +92,7 @@ func (prog *program) cleanSets() {
 	}
 	var stack []node
 	for start := 1; start < len(code); start++ {
-		if prog.dead[start] == 0 {
+		if prog.Dead[start] == 0 {
 			continue
 		}
 		clear(seen)
@@ -105,7 +105,7 @@ func (prog *program) cleanSets() {
 			pc, did := top.pc, top.did
 			in := &code[pc]
 			d := depth[pc]
-			if in.boundary && d == 0 && in.priv == 0 {
+			if in.Boundary && d == 0 && in.Priv == 0 {
 				if did == 1 {
 					continue // the step ends before in
 				}
@@ -113,22 +113,22 @@ func (prog *program) cleanSets() {
 			}
 			w |= instrWrites(in)
 			next := [2]int32{pc + 1, -1}
-			switch in.op {
-			case opAtomicBegin:
+			switch in.Op {
+			case OpAtomicBegin:
 				d++
-			case opAtomicEnd:
+			case OpAtomicEnd:
 				if d--; d < 0 { // not a step's start: assume anything
 					w = ^uint64(0)
 				}
-			case opReturn, opRetPending, opFallOff:
+			case OpReturn, OpRetPending, OpFallOff:
 				next[0] = -1
-			case opJump:
-				next[0] = in.target
-				if in.back && d == 0 { // the step ends after the jump
+			case OpJump:
+				next[0] = in.Target
+				if in.Back && d == 0 { // the step ends after the jump
 					next[0] = -1
 				}
-			case opBranch:
-				next[1] = in.target
+			case OpBranch:
+				next[1] = in.Target
 			}
 			for _, n := range next {
 				if n > 0 && int(n) < len(code) && seen[n]&(1<<did) == 0 {
@@ -138,18 +138,18 @@ func (prog *program) cleanSets() {
 				}
 			}
 		}
-		prog.clean[start] = prog.dead[start] &^ w
+		prog.Clean[start] = prog.Dead[start] &^ w
 	}
 }
 
 // instrWrites returns the local slots that in may write: the targets of
 // its stores, and of the cas operations it evaluates.
-func instrWrites(in *instr) uint64 {
+func instrWrites(in *Instr) uint64 {
 	var w uint64
-	for _, l := range in.targets() {
+	for _, l := range in.Targets() {
 		w |= localSlots(l) | casWrites(l)
 	}
-	for _, x := range in.values() {
+	for _, x := range in.Values() {
 		w |= casWrites(x)
 	}
 	return w
@@ -158,26 +158,26 @@ func instrWrites(in *instr) uint64 {
 // localSlots returns the local slots that a store into the location e can
 // write, as a bit set: none for a shared location or a node's field, all
 // if e is not understood.
-func localSlots(e *expr) uint64 {
-	switch e.k {
-	case eLocal:
-		if e.v < 64 {
-			return 1 << uint(e.v)
+func localSlots(e *Expr) uint64 {
+	switch e.Kind {
+	case ELocal:
+		if e.V < 64 {
+			return 1 << uint(e.V)
 		}
-	case eLocalElem:
-		if e.b != nil {
+	case ELocalElem:
+		if e.B != nil {
 			break
 		}
 		var w uint64
-		for k := range e.n {
-			s := e.v + k*max(e.stride, 1)
+		for k := range e.N {
+			s := e.V + k*max(e.Stride, 1)
 			if s >= 64 {
 				return ^uint64(0)
 			}
 			w |= 1 << uint(s)
 		}
 		return w
-	case eShared, eElem, eField:
+	case EShared, EElem, EField:
 		return 0
 	}
 	return ^uint64(0)
@@ -185,25 +185,25 @@ func localSlots(e *expr) uint64 {
 
 // casWrites returns the local slots that the cas operations within e can
 // write (see localSlots).
-func casWrites(e *expr) uint64 {
+func casWrites(e *Expr) uint64 {
 	if e == nil {
 		return 0
 	}
 	var w uint64
-	switch e.k {
-	case eCas:
-		w = localSlots(e.a)
-	case eCasWord:
-		for _, l := range e.list[:len(e.list)/3] {
+	switch e.Kind {
+	case ECas:
+		w = localSlots(e.A)
+	case ECasWord:
+		for _, l := range e.List[:len(e.List)/3] {
 			w |= localSlots(l)
 		}
 	}
-	w |= casWrites(e.a) | casWrites(e.b) | casWrites(e.c)
-	for _, x := range e.list {
+	w |= casWrites(e.A) | casWrites(e.B) | casWrites(e.C)
+	for _, x := range e.List {
 		w |= casWrites(x)
 	}
-	for _, fi := range e.inits {
-		w |= casWrites(fi.x)
+	for _, fi := range e.Inits {
+		w |= casWrites(fi.X)
 	}
 	return w
 }

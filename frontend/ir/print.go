@@ -1,4 +1,4 @@
-package explore
+package ir
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ import (
 // are dead before the instruction: they are cleared when a step ends
 // there, so that a spinning thread comes back to the same state.
 func Listing(w io.Writer, prog *check.Program, obj *check.Object, b Bounds, mode Mode) error {
-	p, err := compile(prog, obj, b.Threads, b.Values, mode.FineGrained, mode.Explicit || prog.Explicit)
+	p, err := Compile(prog, obj, b.Threads, b.Values, mode.FineGrained, mode.Explicit || prog.Explicit)
 	if err != nil {
 		return err
 	}
@@ -34,7 +34,7 @@ func Listing(w io.Writer, prog *check.Program, obj *check.Object, b Bounds, mode
 	if obj.Init != nil {
 		all = append(all, obj.Init)
 	}
-	for i, m := range p.methods {
+	for i, m := range p.Methods {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
@@ -44,8 +44,8 @@ func Listing(w io.Writer, prog *check.Program, obj *check.Object, b Bounds, mode
 }
 
 // printMethod writes the instructions of m (compiled from cm).
-func (p *program) printMethod(w io.Writer, m *method, cm *check.Method) {
-	names := make([]string, m.nlocals)
+func (p *Program) printMethod(w io.Writer, m *Method, cm *check.Method) {
+	names := make([]string, m.Nlocals)
 	for _, l := range cm.Locals {
 		slot := l.Slot
 		for e := range max(l.Elems, 1) {
@@ -65,74 +65,74 @@ func (p *program) printMethod(w io.Writer, m *method, cm *check.Method) {
 		}
 	}
 	// The locals of inlined procedures are named after their procedure.
-	for pc := m.entry; pc < int32(len(p.code)) && p.code[pc].method == m.index; pc++ {
-		in := &p.code[pc]
-		for _, x := range append(in.targets(), in.values()...) {
+	for pc := m.Entry; pc < int32(len(p.Code)) && p.Code[pc].Method == m.Index; pc++ {
+		in := &p.Code[pc]
+		for _, x := range append(in.Targets(), in.Values()...) {
 			nameSlots(x, names)
 		}
 	}
-	fmt.Fprintln(w, p.file.Text(cm.Decl.Pos, cm.Decl.Body.Pos))
-	for pc := m.entry; pc < int32(len(p.code)) && p.code[pc].method == m.index; pc++ {
-		in := &p.code[pc]
+	fmt.Fprintln(w, p.File.Text(cm.Decl.Pos, cm.Decl.Body.Pos))
+	for pc := m.Entry; pc < int32(len(p.Code)) && p.Code[pc].Method == m.Index; pc++ {
+		in := &p.Code[pc]
 		mark := ""
 		switch {
-		case in.op == opJump && in.back:
+		case in.Op == OpJump && in.Back:
 			mark = "↺"
-		case in.boundary && in.priv != 0:
+		case in.Boundary && in.Priv != 0:
 			mark = "▶p"
-		case in.boundary:
+		case in.Boundary:
 			mark = "▶"
 		}
 		line := ""
-		if in.step >= 0 {
-			line = fmt.Sprintf("L%d", p.file.Position(p.steps[in.step].pos).Line)
+		if in.Step >= 0 {
+			line = fmt.Sprintf("L%d", p.File.Position(p.Steps[in.Step].Pos).Line)
 		}
 		var dead []string
-		for d := p.dead[pc]; d != 0; d &= d - 1 {
+		for d := p.Dead[pc]; d != 0; d &= d - 1 {
 			dead = append(dead, names[bits.TrailingZeros64(d)])
 		}
 		text := p.instrText(pc)
 		if len(dead) > 0 {
-			fmt.Fprintf(w, "%4d %-2s %-9s %-40s %-4s dead: %s\n", pc, mark, in.op, text, line, strings.Join(dead, " "))
+			fmt.Fprintf(w, "%4d %-2s %-9s %-40s %-4s dead: %s\n", pc, mark, in.Op, text, line, strings.Join(dead, " "))
 		} else {
-			fmt.Fprintf(w, "%4d %-2s %-9s %-40s %s\n", pc, mark, in.op, text, line)
+			fmt.Fprintf(w, "%4d %-2s %-9s %-40s %s\n", pc, mark, in.Op, text, line)
 		}
 	}
 }
 
 // nameSlots names the local slots that e reads or writes, keeping the
 // names it has (those of the method's own locals).
-func nameSlots(e *expr, names []string) {
-	walkExpr(e, func(x *expr) {
-		if x.k == eLocal && int(x.v) < len(names) && names[x.v] == "" {
-			names[x.v] = x.name
+func nameSlots(e *Expr, names []string) {
+	WalkExpr(e, func(x *Expr) {
+		if x.Kind == ELocal && int(x.V) < len(names) && names[x.V] == "" {
+			names[x.V] = x.Name
 		}
 	})
 }
 
 // instrText is the source of the instruction at pc, with its target for
 // a jump or branch.
-func (p *program) instrText(pc int32) string {
-	in := &p.code[pc]
+func (p *Program) instrText(pc int32) string {
+	in := &p.Code[pc]
 	text := ""
-	if in.step >= 0 {
-		text = p.steps[in.step].text
-		if p.steps[in.step].procedure != p.methods[in.method].name {
-			text = p.steps[in.step].procedure + ": " + text
+	if in.Step >= 0 {
+		text = p.Steps[in.Step].Text
+		if p.Steps[in.Step].Procedure != p.Methods[in.Method].Name {
+			text = p.Steps[in.Step].Procedure + ": " + text
 		}
 	}
-	switch in.op {
-	case opAssign, opAssignWord:
-		if in.step < 0 {
-			text = in.targets()[0].name + " := argument" // passing a local or a constant to a procedure
+	switch in.Op {
+	case OpAssign, OpAssignWord:
+		if in.Step < 0 {
+			text = in.Targets()[0].Name + " := argument" // passing a local or a constant to a procedure
 		}
-	case opJump:
-		text = strings.TrimSpace(fmt.Sprintf("%s → %d", text, in.target))
-	case opBranch:
-		text = fmt.Sprintf("%s, else → %d", text, in.target)
-	case opAtomicEnd:
+	case OpJump:
+		text = strings.TrimSpace(fmt.Sprintf("%s → %d", text, in.Target))
+	case OpBranch:
+		text = fmt.Sprintf("%s, else → %d", text, in.Target)
+	case OpAtomicEnd:
 		text = "}"
-	case opRetPending:
+	case OpRetPending:
 		text = "ret of the value returned in the atomic block"
 	}
 	if r := []rune(text); len(r) > 40 {
@@ -142,13 +142,14 @@ func (p *program) instrText(pc int32) string {
 }
 
 var opNames = [...]string{
-	opNop: "nop", opAssign: "assign", opEval: "eval", opBranch: "branch", opJump: "jump",
-	opAtomicBegin: "atomic", opAtomicEnd: "end", opAssert: "assert", opFree: "free",
-	opLin: "lin", opReturn: "return", opFallOff: "falloff", opRetPending: "ret", opAwait: "await",
-	opAssignWord: "assignw",
+	OpNop: "nop", OpAssign: "assign", OpEval: "eval", OpBranch: "branch", OpJump: "jump",
+	OpAtomicBegin: "atomic", OpAtomicEnd: "end", OpAssert: "assert", OpFree: "free",
+	OpLin: "lin", OpReturn: "return", OpFallOff: "falloff", OpRetPending: "ret", OpAwait: "await",
+	OpAssignWord: "assignw",
 }
 
-func (op opcode) String() string {
+// String names the operation as listings print it.
+func (op Opcode) String() string {
 	if int(op) < len(opNames) {
 		return opNames[op]
 	}

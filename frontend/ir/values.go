@@ -1,4 +1,4 @@
-package explore
+package ir
 
 import (
 	"fmt"
@@ -15,7 +15,9 @@ import (
 // Empty is the value of the EMPTY constant; it prints as EMPTY in labels.
 const Empty int32 = -(1 << 30)
 
-func binop(op syntax.Token, x, y int32) (int32, bool) {
+// Binop applies the binary operator op to x and y; false for a division
+// by zero.
+func Binop(op syntax.Token, x, y int32) (int32, bool) {
 	b := func(c bool) int32 {
 		if c {
 			return 1
@@ -68,6 +70,7 @@ type Bounds struct {
 	Only map[int][]string `json:"only,omitempty"`
 }
 
+// String prints the bounds as threads=N ops=M values=V,….
 func (b Bounds) String() string {
 	ops := fmt.Sprint(b.Ops)
 	if b.Ops < 0 {
@@ -80,7 +83,8 @@ func (b Bounds) String() string {
 	return fmt.Sprintf("threads=%d ops=%s values=%s", b.Threads, ops, strings.Join(vs, ","))
 }
 
-func formatValue(k check.Kind, v int32) string {
+// FormatValue renders a value of kind k as labels print it.
+func FormatValue(k check.Kind, v int32) string {
 	switch {
 	case k == check.Bool && v == 0:
 		return "false"

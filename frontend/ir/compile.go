@@ -1,4 +1,4 @@
-package explore
+package ir
 
 import (
 	"fmt"
@@ -11,9 +11,9 @@ import (
 // instructions, expressions to trees with their variables resolved to
 // slots and offsets.
 type compiler struct {
-	prog   *program
+	prog   *Program
 	info   *check.Info
-	m      *method
+	m      *Method
 	cm     *check.Method
 	errs   syntax.ErrorList
 	atomic bool   // compiling the spec auto: every body is one atomic block
@@ -41,7 +41,7 @@ type compiler struct {
 type frame struct {
 	proc  *check.Method
 	base  int32     // slot of its first local
-	dests [][]*expr // where its results go, slot by slot (nil: discarded)
+	dests [][]*Expr // where its results go, slot by slot (nil: discarded)
 	exits []int32   // the jumps of its returns, to patch with its end
 	depth int       // atomic blocks around the call
 }
@@ -58,28 +58,28 @@ type loopTargets struct {
 // layout is fixed first (layout.go), then every method is lowered to
 // instructions (this file), then the liveness of locals is computed
 // (liveness.go).
-func compile(p *check.Program, obj *check.Object, threads int, values []int, fine, explicit bool) (*program, error) {
+func Compile(p *check.Program, obj *check.Object, threads int, values []int, fine, explicit bool) (*Program, error) {
 	c := &compiler{info: p.Info, atomic: obj.Auto, fine: fine}
-	prog := &program{file: p.File, client: p.Client, obj: obj, threads: threads}
+	prog := &Program{File: p.File, Client: p.Client, Obj: obj, Threads: threads}
 	for _, v := range values {
-		prog.values = append(prog.values, int32(v))
+		prog.Values = append(prog.Values, int32(v))
 	}
 	c.prog = prog
-	prog.code = []instr{{op: opNop, step: -1}} // pc 0: idle
+	prog.Code = []Instr{{Op: OpNop, Step: -1}} // pc 0: idle
 	c.flow = []flow{{}}
 	if err := c.layShared(obj.Shared); err != nil {
 		return nil, err
 	}
-	prog.lay.layHeap(obj.Heaps, explicit)
+	prog.Layout.layHeap(obj.Heaps, explicit)
 	maxLocals, err := c.methods(obj)
 	if err != nil {
 		return nil, err
 	}
-	prog.lay.layThreads(threads, maxLocals)
+	prog.Layout.layThreads(threads, maxLocals)
 	prog.deadSets(c.flow)
 	prog.cleanSets()
-	prog.numberExprs()
-	if prog.init, err = c.initialState(obj.Shared); err != nil {
+	prog.NumberExprs()
+	if prog.Init, err = c.initialState(obj.Shared); err != nil {
 		return nil, err
 	}
 	return prog, nil
@@ -97,22 +97,22 @@ func (c *compiler) methods(obj *check.Object) (int, error) {
 		if cm == obj.Init {
 			c.atomic = true
 			c.method(cm)
-			c.prog.initMethod = c.prog.methods[len(c.prog.methods)-1]
+			c.prog.InitMethod = c.prog.Methods[len(c.prog.Methods)-1]
 		} else {
 			c.method(cm)
-			c.prog.methods[len(c.prog.methods)-1].callable = true
+			c.prog.Methods[len(c.prog.Methods)-1].Callable = true
 		}
-		if m := c.prog.methods[len(c.prog.methods)-1]; m.nlocals > 64 {
-			return 0, c.errAt(cm.Decl.Pos, fmt.Sprintf("method %s has %d local slots (one per local, per field of a word, per element of an array, with those of the procedures it calls); at most 64 are supported", cm.Name, m.nlocals))
+		if m := c.prog.Methods[len(c.prog.Methods)-1]; m.Nlocals > 64 {
+			return 0, c.errAt(cm.Decl.Pos, fmt.Sprintf("method %s has %d local slots (one per local, per field of a word, per element of an array, with those of the procedures it calls); at most 64 are supported", cm.Name, m.Nlocals))
 		}
-		maxLocals = max(maxLocals, c.prog.methods[len(c.prog.methods)-1].nlocals)
+		maxLocals = max(maxLocals, c.prog.Methods[len(c.prog.Methods)-1].Nlocals)
 	}
 	return maxLocals, c.errs.Err()
 }
 
 func (c *compiler) errAt(pos syntax.Pos, msg string) error {
 	var l syntax.ErrorList
-	l.Add(c.prog.file.Position(pos), msg)
+	l.Add(c.prog.File.Position(pos), msg)
 	return l
 }
 
@@ -133,7 +133,7 @@ func (c *compiler) constEval(e syntax.Expr) (int32, error) {
 	case *syntax.Ident:
 		switch c.info.Uses[e].Kind {
 		case check.BuiltinNThreads:
-			return int32(c.prog.threads), nil
+			return int32(c.prog.Threads), nil
 		case check.BuiltinEmpty:
 			return Empty, nil
 		}
@@ -152,7 +152,7 @@ func (c *compiler) constEval(e syntax.Expr) (int32, error) {
 		if err != nil {
 			return 0, err
 		}
-		v, ok := binop(e.Op, x, y)
+		v, ok := Binop(e.Op, x, y)
 		if !ok {
 			return 0, c.errAt(e.OpPos, "division by zero in a constant")
 		}
@@ -161,19 +161,19 @@ func (c *compiler) constEval(e syntax.Expr) (int32, error) {
 	return 0, c.errAt(e.Start(), "not a constant")
 }
 
-func (c *compiler) emit(in instr) int32 {
-	in.method = c.m.index
+func (c *compiler) emit(in Instr) int32 {
+	in.Method = c.m.Index
 	// A return is never the start of a step of its own: the machine
 	// handles it before the shared-access check (see machine.step).
-	in.boundary = in.shared && in.op != opReturn && in.op != opRetPending
-	c.prog.code = append(c.prog.code, in)
+	in.Boundary = in.Shared && in.Op != OpReturn && in.Op != OpRetPending
+	c.prog.Code = append(c.prog.Code, in)
 	c.flow = append(c.flow, flow{})
-	return int32(len(c.prog.code) - 1)
+	return int32(len(c.prog.Code) - 1)
 }
 
 func (c *compiler) step(n syntax.Node) int32 {
 	pos := n.Start()
-	f := c.prog.file
+	f := c.prog.File
 	var text string
 	switch n := n.(type) {
 	case *syntax.IfStmt:
@@ -188,48 +188,48 @@ func (c *compiler) step(n syntax.Node) int32 {
 			text = text[:57] + "..."
 		}
 	case *syntax.SkipStmt: // end of a method
-		text = "end of " + c.m.name
+		text = "end of " + c.m.Name
 	default:
 		text = f.Text(pos, syntax.NoPos)
 	}
-	name := c.m.name
+	name := c.m.Name
 	if len(c.frames) > 0 {
 		name = c.frames[len(c.frames)-1].proc.Name
 	}
-	c.prog.steps = append(c.prog.steps, stepInfo{pos: pos, text: text, procedure: name})
-	return int32(len(c.prog.steps) - 1)
+	c.prog.Steps = append(c.prog.Steps, StepInfo{Pos: pos, Text: text, Procedure: name})
+	return int32(len(c.prog.Steps) - 1)
 }
 
 func (c *compiler) method(cm *check.Method) {
-	m := &method{name: cm.Name, index: int32(len(c.prog.methods)), result: cm.Result.Kind, nlocals: cm.Slots}
-	c.prog.methods = append(c.prog.methods, m)
+	m := &Method{Name: cm.Name, Index: int32(len(c.prog.Methods)), Result: cm.Result.Kind, Nlocals: cm.Slots}
+	c.prog.Methods = append(c.prog.Methods, m)
 	c.m, c.cm = m, cm
 	for _, p := range cm.Params {
-		m.params = append(m.params, p.Type)
+		m.Params = append(m.Params, p.Type)
 	}
-	m.refMask = refSlots(cm.Locals, 0)
+	m.RefMask = refSlots(cm.Locals, 0)
 	if len(cm.Results) > 1 {
-		m.result, m.tuple = check.Int, cm.Results
+		m.Result, m.Tuple = check.Int, cm.Results
 	}
 	c.procBase, c.nslots, c.depth = map[*check.Method]int32{}, int32(cm.Slots), 0
-	m.callStep = c.step(cm.Decl)
-	m.entry = int32(len(c.prog.code))
+	m.CallStep = c.step(cm.Decl)
+	m.Entry = int32(len(c.prog.Code))
 	if c.atomic {
-		c.emit(instr{op: opAtomicBegin, shared: true, step: c.step(cm.Decl)})
+		c.emit(Instr{Op: OpAtomicBegin, Shared: true, Step: c.step(cm.Decl)})
 		c.depth++
 	}
 	c.block(cm.Decl.Body)
-	m.nlocals = int(c.nslots)
+	m.Nlocals = int(c.nslots)
 	end := &syntax.SkipStmt{Pos: cm.Decl.End}
 	if cm.Result.Kind == check.Void {
-		c.emit(instr{op: opReturn, step: c.step(end)})
+		c.emit(Instr{Op: OpReturn, Step: c.step(end)})
 	} else {
-		c.emit(instr{op: opFallOff, step: c.step(end)})
+		c.emit(Instr{Op: OpFallOff, Step: c.step(end)})
 	}
 	if c.atomic {
-		c.emit(instr{op: opAtomicEnd, step: -1})
+		c.emit(Instr{Op: OpAtomicEnd, Step: -1})
 	}
-	m.retPending = c.emit(instr{op: opRetPending, step: c.step(end)})
+	m.RetPending = c.emit(Instr{Op: OpRetPending, Step: c.step(end)})
 }
 
 func (c *compiler) block(b *syntax.Block) {
@@ -238,38 +238,38 @@ func (c *compiler) block(b *syntax.Block) {
 	}
 }
 
-func (c *compiler) simple(op opcode, n syntax.Node, lhs, x *expr) int32 {
-	return c.emitStmt(instr{op: op, step: c.step(n), lhs: lhs, x: x})
+func (c *compiler) simple(op Opcode, n syntax.Node, lhs, x *Expr) int32 {
+	return c.emitStmt(Instr{Op: op, Step: c.step(n), Lhs: lhs, X: x})
 }
 
 // emitStmt emits in, the instruction of a statement, with whether it
 // touches shared state, the locals through which it reaches nodes (priv)
 // and its dataflow.
-func (c *compiler) emitStmt(in instr) int32 {
+func (c *compiler) emitStmt(in Instr) int32 {
 	var f flow
-	for _, l := range in.targets() {
-		in.shared = in.shared || l.shared
-		if l.k == eLocal {
-			f.def |= 1 << uint(l.v)
+	for _, l := range in.Targets() {
+		in.Shared = in.Shared || l.Shared
+		if l.Kind == ELocal {
+			f.def |= 1 << uint(l.V)
 		} else {
 			f.use |= uses(l)
 		}
 	}
-	for _, x := range in.values() {
-		in.shared = in.shared || x.shared
+	for _, x := range in.Values() {
+		in.Shared = in.Shared || x.Shared
 		f.use |= uses(x)
 	}
-	if in.op == opFree {
-		in.shared = true
+	if in.Op == OpFree {
+		in.Shared = true
 	}
-	if in.shared && in.op != opFree && !c.fine {
+	if in.Shared && in.Op != OpFree && !c.fine {
 		bases, ok := []int32(nil), true
-		for _, e := range append(in.targets(), in.values()...) {
+		for _, e := range append(in.Targets(), in.Values()...) {
 			bases, ok = fieldBases(e, bases, ok)
 		}
 		if ok {
 			for _, b := range bases {
-				in.priv |= 1 << uint(b)
+				in.Priv |= 1 << uint(b)
 			}
 		}
 	}
@@ -280,26 +280,26 @@ func (c *compiler) emitStmt(in instr) int32 {
 
 // fieldBases collects the locals used as x in field accesses x.f within e
 // and reports whether those are e's only shared accesses.
-func fieldBases(e *expr, out []int32, ok bool) ([]int32, bool) {
+func fieldBases(e *Expr, out []int32, ok bool) ([]int32, bool) {
 	if e == nil || !ok {
 		return out, ok
 	}
-	switch e.k {
-	case eShared, eElem, eCas, eCasWord:
+	switch e.Kind {
+	case EShared, EElem, ECas, ECasWord:
 		return out, false
-	case eField:
-		if e.a.k != eLocal {
+	case EField:
+		if e.A.Kind != ELocal {
 			return out, false
 		}
-		return append(out, e.a.v), true
+		return append(out, e.A.V), true
 	}
-	out, ok = fieldBases(e.a, out, ok)
-	out, ok = fieldBases(e.b, out, ok)
-	out, ok = fieldBases(e.c, out, ok)
-	for _, fi := range e.inits {
-		out, ok = fieldBases(fi.x, out, ok)
+	out, ok = fieldBases(e.A, out, ok)
+	out, ok = fieldBases(e.B, out, ok)
+	out, ok = fieldBases(e.C, out, ok)
+	for _, fi := range e.Inits {
+		out, ok = fieldBases(fi.X, out, ok)
 	}
-	for _, x := range e.list {
+	for _, x := range e.List {
 		out, ok = fieldBases(x, out, ok)
 	}
 	return out, ok
@@ -324,12 +324,12 @@ func refSlots(locals []*check.Var, base int32) uint64 {
 
 // local is the location of a local variable or parameter: of the method,
 // or of the procedure being inlined.
-func (c *compiler) local(v *check.Var) *expr {
+func (c *compiler) local(v *check.Var) *Expr {
 	slot := int32(v.Slot)
 	if len(c.frames) > 0 {
 		slot += c.frames[len(c.frames)-1].base
 	}
-	return &expr{k: eLocal, v: slot, name: v.Name, ref: v.Type.Kind == check.Ref, thr: v.Type.Kind == check.Thread}
+	return &Expr{Kind: ELocal, V: slot, Name: v.Name, Ref: v.Type.Kind == check.Ref, Thr: v.Type.Kind == check.Thread}
 }
 
 // inline lowers the call of a procedure in statement s: the arguments
@@ -337,16 +337,16 @@ func (c *compiler) local(v *check.Var) *expr {
 // assigning the results to dests (nil: discarded) and jumping to its end.
 // Every statement of the body is lowered as if written at the call, but
 // keeps its own source line.
-func (c *compiler) inline(s syntax.Stmt, call *syntax.CallExpr, dests [][]*expr) {
+func (c *compiler) inline(s syntax.Stmt, call *syntax.CallExpr, dests [][]*Expr) {
 	p := c.info.Calls[call]
 	base, ok := c.procBase[p]
 	if !ok {
 		base = c.nslots
 		c.procBase[p] = base
 		c.nslots += int32(p.Slots)
-		c.m.refMask |= refSlots(p.Locals, base)
+		c.m.RefMask |= refSlots(p.Locals, base)
 	}
-	args := make([][]*expr, len(call.Args))
+	args := make([][]*Expr, len(call.Args))
 	for i, a := range call.Args {
 		args[i] = c.values(a)
 	}
@@ -358,19 +358,19 @@ func (c *compiler) inline(s syntax.Stmt, call *syntax.CallExpr, dests [][]*expr)
 			// step's shared access: it needs no source step of its own,
 			// so that a call numbers the source steps as the inlined
 			// text would.
-			c.prog.code[pc].step = -1
-			c.prog.steps = c.prog.steps[:len(c.prog.steps)-1]
+			c.prog.Code[pc].Step = -1
+			c.prog.Steps = c.prog.Steps[:len(c.prog.Steps)-1]
 		}
 	}
 	if dests == nil {
-		dests = make([][]*expr, len(p.Results))
+		dests = make([][]*Expr, len(p.Results))
 	}
 	c.frames = append(c.frames, frame{proc: p, base: base, dests: dests, depth: c.depth})
 	c.block(p.Decl.Body)
 	f := c.frames[len(c.frames)-1]
 	c.frames = c.frames[:len(c.frames)-1]
 	for _, j := range f.exits {
-		c.prog.code[j].target = int32(len(c.prog.code))
+		c.prog.Code[j].Target = int32(len(c.prog.Code))
 	}
 }
 
@@ -385,15 +385,15 @@ func (c *compiler) procReturn(s *syntax.ReturnStmt) {
 				c.assign(s, f.dests[i], c.values(v))
 			} else {
 				for _, x := range c.values(v) {
-					c.simple(opEval, s, nil, x)
+					c.simple(OpEval, s, nil, x)
 				}
 			}
 		}
 	}
 	for d := c.depth; d > f.depth; d-- {
-		c.emit(instr{op: opAtomicEnd, step: -1})
+		c.emit(Instr{Op: OpAtomicEnd, Step: -1})
 	}
-	f.exits = append(f.exits, c.emit(instr{op: opJump, step: -1}))
+	f.exits = append(f.exits, c.emit(Instr{Op: OpJump, Step: -1}))
 }
 
 // callOf returns e as a procedure call, or nil.
@@ -411,7 +411,7 @@ func (c *compiler) stmt(s syntax.Stmt) {
 	case *syntax.DefineStmt:
 		v := c.info.Defs[s]
 		if call := c.callOf(s.Value); call != nil {
-			dests := [][]*expr{c.slots(v, -1)}
+			dests := [][]*Expr{c.slots(v, -1)}
 			for _, id := range s.Rest {
 				dests = append(dests, c.slots(c.info.Uses[id], -1))
 			}
@@ -421,7 +421,7 @@ func (c *compiler) stmt(s syntax.Stmt) {
 		c.assign(s, c.slots(v, -1), c.values(s.Value))
 	case *syntax.AssignStmt:
 		if call := c.callOf(s.Value); call != nil {
-			var dests [][]*expr
+			var dests [][]*Expr
 			for _, l := range append([]syntax.Expr{s.LHS}, s.Rest...) {
 				dests = append(dests, c.values(l))
 			}
@@ -434,71 +434,71 @@ func (c *compiler) stmt(s syntax.Stmt) {
 			c.inline(s, call, nil)
 			return
 		}
-		c.simple(opEval, s, nil, c.expr(s.X))
+		c.simple(OpEval, s, nil, c.expr(s.X))
 	case *syntax.AssertStmt:
-		c.simple(opAssert, s, nil, c.expr(s.Cond))
+		c.simple(OpAssert, s, nil, c.expr(s.Cond))
 	case *syntax.AwaitStmt:
-		c.simple(opAwait, s, nil, c.expr(s.Cond))
+		c.simple(OpAwait, s, nil, c.expr(s.Cond))
 	case *syntax.FreeStmt:
-		c.simple(opFree, s, nil, c.expr(s.X))
+		c.simple(OpFree, s, nil, c.expr(s.X))
 	case *syntax.LinStmt:
-		var x *expr
+		var x *Expr
 		if s.Value != nil {
 			x = c.expr(s.Value)
 		}
-		c.simple(opLin, s, nil, x)
+		c.simple(OpLin, s, nil, x)
 	case *syntax.SkipStmt:
 	case *syntax.ReturnStmt:
 		if len(c.frames) > 0 {
 			c.procReturn(s)
 			return
 		}
-		var x *expr
+		var x *Expr
 		switch {
 		case len(s.Rest) > 0:
 			x = c.pack(s)
 		case s.Value != nil:
 			x = c.expr(s.Value)
 		}
-		c.simple(opReturn, s, nil, x)
+		c.simple(OpReturn, s, nil, x)
 	case *syntax.AtomicStmt:
-		c.emit(instr{op: opAtomicBegin, shared: true, step: c.step(s)})
+		c.emit(Instr{Op: OpAtomicBegin, Shared: true, Step: c.step(s)})
 		c.depth++
 		c.block(s.Body)
 		c.depth--
-		c.emit(instr{op: opAtomicEnd, step: -1})
+		c.emit(Instr{Op: OpAtomicEnd, Step: -1})
 	case *syntax.IfStmt:
-		br := c.simple(opBranch, s, nil, c.expr(s.Cond))
+		br := c.simple(OpBranch, s, nil, c.expr(s.Cond))
 		c.block(s.Then)
 		if s.Else == nil {
-			c.prog.code[br].target = int32(len(c.prog.code))
+			c.prog.Code[br].Target = int32(len(c.prog.Code))
 			return
 		}
-		j := c.emit(instr{op: opJump, step: -1})
-		c.prog.code[br].target = int32(len(c.prog.code))
+		j := c.emit(Instr{Op: OpJump, Step: -1})
+		c.prog.Code[br].Target = int32(len(c.prog.Code))
 		c.stmt(s.Else)
-		c.prog.code[j].target = int32(len(c.prog.code))
+		c.prog.Code[j].Target = int32(len(c.prog.Code))
 	case *syntax.WhileStmt:
-		head := int32(len(c.prog.code))
+		head := int32(len(c.prog.Code))
 		// while true has no test to run on every iteration; its step is
 		// registered all the same, so that the source steps are numbered
 		// as with the test.
 		cond := c.expr(s.Cond)
-		test := cond.k != eConst || cond.v == 0
+		test := cond.Kind != EConst || cond.V == 0
 		if test {
-			c.simple(opBranch, s, nil, cond)
+			c.simple(OpBranch, s, nil, cond)
 		} else {
 			c.step(s)
 		}
 		c.loops = append(c.loops, loopTargets{loop: s, head: head})
 		c.block(s.Body)
-		c.emit(instr{op: opJump, back: true, target: head, step: c.step(s)})
-		end := int32(len(c.prog.code))
+		c.emit(Instr{Op: OpJump, Back: true, Target: head, Step: c.step(s)})
+		end := int32(len(c.prog.Code))
 		if test {
-			c.prog.code[head].target = end
+			c.prog.Code[head].Target = end
 		}
 		for _, j := range c.loops[len(c.loops)-1].breaks {
-			c.prog.code[j].target = end
+			c.prog.Code[j].Target = end
 		}
 		c.loops = c.loops[:len(c.loops)-1]
 	case *syntax.ForStmt:
@@ -511,9 +511,9 @@ func (c *compiler) stmt(s syntax.Stmt) {
 		}
 		if s.Tok == syntax.CONTINUE {
 			// Like the loop's own back edge, a continue ends the step.
-			c.emit(instr{op: opJump, back: true, target: c.loops[i].head, step: c.step(s)})
+			c.emit(Instr{Op: OpJump, Back: true, Target: c.loops[i].head, Step: c.step(s)})
 		} else {
-			c.loops[i].breaks = append(c.loops[i].breaks, c.emit(instr{op: opJump, step: -1}))
+			c.loops[i].breaks = append(c.loops[i].breaks, c.emit(Instr{Op: OpJump, Step: -1}))
 		}
 	case *syntax.VarStmt:
 		v := c.info.Vars[s]
@@ -521,12 +521,12 @@ func (c *compiler) stmt(s syntax.Stmt) {
 			c.zeroArray(s, v)
 			return
 		}
-		var xs []*expr
+		var xs []*Expr
 		if s.Value != nil {
 			xs = c.values(s.Value)
 		} else {
 			for range v.Type.Slots() {
-				xs = append(xs, &expr{k: eConst})
+				xs = append(xs, &Expr{Kind: EConst})
 			}
 		}
 		c.assign(s, c.slots(v, -1), xs)
@@ -536,75 +536,75 @@ func (c *compiler) stmt(s syntax.Stmt) {
 		var ends []int32
 		for i, b := range s.Alts {
 			if i < len(s.Alts)-1 {
-				pick := &expr{k: eBinary, op: syntax.EQL, a: &expr{k: eAny, n: 2}, b: &expr{k: eConst}}
-				br := c.simple(opBranch, s, nil, pick)
+				pick := &Expr{Kind: EBinary, Op: syntax.EQL, A: &Expr{Kind: EAny, N: 2}, B: &Expr{Kind: EConst}}
+				br := c.simple(OpBranch, s, nil, pick)
 				c.block(b)
-				ends = append(ends, c.emit(instr{op: opJump, step: -1}))
-				c.prog.code[br].target = int32(len(c.prog.code))
+				ends = append(ends, c.emit(Instr{Op: OpJump, Step: -1}))
+				c.prog.Code[br].Target = int32(len(c.prog.Code))
 			} else {
 				c.block(b)
 			}
 		}
 		for _, j := range ends {
-			c.prog.code[j].target = int32(len(c.prog.code))
+			c.prog.Code[j].Target = int32(len(c.prog.Code))
 		}
 	}
 }
 
 // uses returns the locals read by e (for an assignment target, those read
 // to find the location).
-func uses(e *expr) uint64 {
+func uses(e *Expr) uint64 {
 	if e == nil {
 		return 0
 	}
 	var u uint64
-	switch e.k {
-	case eLocal:
-		u = 1 << uint(e.v)
-	case eLocalElem:
+	switch e.Kind {
+	case ELocal:
+		u = 1 << uint(e.V)
+	case ELocalElem:
 		// Any element may be read: the whole array is used.
-		u = (uint64(1)<<uint(e.n*max(e.stride, 1)) - 1) << uint(e.v)
+		u = (uint64(1)<<uint(e.N*max(e.Stride, 1)) - 1) << uint(e.V)
 	}
-	u |= uses(e.a) | uses(e.b) | uses(e.c)
-	for _, fi := range e.inits {
-		u |= uses(fi.x)
+	u |= uses(e.A) | uses(e.B) | uses(e.C)
+	for _, fi := range e.Inits {
+		u |= uses(fi.X)
 	}
-	for _, x := range e.list {
+	for _, x := range e.List {
 		u |= uses(x)
 	}
 	return u
 }
 
-func (c *compiler) expr(e syntax.Expr) *expr {
+func (c *compiler) expr(e syntax.Expr) *Expr {
 	if c.info.Types[e].Kind == check.Word {
 		// Words are compiled slot by slot (values); one expression
 		// cannot hold one.
-		c.errs.Add(c.prog.file.Position(e.Start()), "internal error: a word where a scalar is expected")
-		return &expr{k: eConst}
+		c.errs.Add(c.prog.File.Position(e.Start()), "internal error: a word where a scalar is expected")
+		return &Expr{Kind: EConst}
 	}
 	x := c.expr1(e)
-	x.pos = e.Start()
-	x.shared = x.shared || x.a != nil && x.a.shared || x.b != nil && x.b.shared || x.c != nil && x.c.shared
-	for _, fi := range x.inits {
-		x.shared = x.shared || fi.x.shared
+	x.Pos = e.Start()
+	x.Shared = x.Shared || x.A != nil && x.A.Shared || x.B != nil && x.B.Shared || x.C != nil && x.C.Shared
+	for _, fi := range x.Inits {
+		x.Shared = x.Shared || fi.X.Shared
 	}
-	for _, y := range x.list {
-		x.shared = x.shared || y.shared
+	for _, y := range x.List {
+		x.Shared = x.Shared || y.Shared
 	}
 	return x
 }
 
-func (c *compiler) expr1(e syntax.Expr) *expr {
+func (c *compiler) expr1(e syntax.Expr) *Expr {
 	switch e := e.(type) {
 	case *syntax.IntLit:
-		return &expr{k: eConst, v: int32(e.Value)}
+		return &Expr{Kind: EConst, V: int32(e.Value)}
 	case *syntax.BoolLit:
 		if e.Value {
-			return &expr{k: eConst, v: 1}
+			return &Expr{Kind: EConst, V: 1}
 		}
-		return &expr{k: eConst}
+		return &Expr{Kind: EConst}
 	case *syntax.NullLit:
-		return &expr{k: eConst}
+		return &Expr{Kind: EConst}
 	case *syntax.ParenExpr:
 		return c.expr(e.X)
 	case *syntax.Ident:
@@ -612,36 +612,36 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 		switch v.Kind {
 		case check.SharedVar:
 			off, _, _ := c.shared(v)
-			x := &expr{k: eShared, v: off, name: v.Name, shared: true, ref: v.Type.Kind == check.Ref, thr: v.Type.Kind == check.Thread}
+			x := &Expr{Kind: EShared, V: off, Name: v.Name, Shared: true, Ref: v.Type.Kind == check.Ref, Thr: v.Type.Kind == check.Thread}
 			if v.Type.HasRange {
-				x.rng = &v.Type
+				x.Rng = &v.Type
 			}
 			return x
 		case check.LocalVar, check.ParamVar:
 			return c.local(v)
 		case check.BuiltinTid:
-			return &expr{k: eTid}
+			return &Expr{Kind: ETid}
 		case check.BuiltinNThreads:
 			// Named, for the symmetry check (newSymmetry).
-			return &expr{k: eConst, v: int32(c.prog.threads), name: "nthreads"}
+			return &Expr{Kind: EConst, V: int32(c.prog.Threads), Name: "nthreads"}
 		case check.BuiltinEmpty:
-			return &expr{k: eConst, v: Empty}
+			return &Expr{Kind: EConst, V: Empty}
 		}
 	case *syntax.UnaryExpr:
-		return &expr{k: eUnary, op: e.Op, a: c.expr(e.X)}
+		return &Expr{Kind: EUnary, Op: e.Op, A: c.expr(e.X)}
 	case *syntax.BinaryExpr:
 		if c.info.Types[e.X].Kind == check.Word {
 			return c.compareWords(e)
 		}
-		return &expr{k: eBinary, op: e.Op, a: c.expr(e.X), b: c.expr(e.Y)}
+		return &Expr{Kind: EBinary, Op: e.Op, A: c.expr(e.X), B: c.expr(e.Y)}
 	case *syntax.IndexExpr:
 		if id, _ := check.Indices(e); id != nil && c.info.Uses[id].Kind != check.SharedVar {
 			// a local array (arrays.go)
 			v := c.info.Uses[id]
 			x := c.elem(v, c.expr(e.Index), 0)
-			x.ref = v.Type.Kind == check.Ref
+			x.Ref = v.Type.Kind == check.Ref
 			if v.Type.HasRange {
-				x.rng = &v.Type
+				x.Rng = &v.Type
 			}
 			return x
 		}
@@ -651,44 +651,44 @@ func (c *compiler) expr1(e syntax.Expr) *expr {
 		if c.info.Types[e.X].Kind == check.Word {
 			return c.values(e.X)[f.Index]
 		}
-		x := &expr{k: eField, v: int32(f.Index), a: c.expr(e.X), name: e.Sel.Name, shared: true, ref: f.Type.Kind == check.Ref}
+		x := &Expr{Kind: EField, V: int32(f.Index), A: c.expr(e.X), Name: e.Sel.Name, Shared: true, Ref: f.Type.Kind == check.Ref}
 		if f.Type.HasRange {
-			x.rng = &f.Type
+			x.Rng = &f.Type
 		}
 		return x
 	case *syntax.CallExpr: // cas
 		if c.info.Types[e.Args[0]].Kind == check.Word {
 			return c.casWord(e)
 		}
-		return &expr{k: eCas, a: c.expr(e.Args[0]), b: c.expr(e.Args[1]), c: c.expr(e.Args[2]), shared: true}
+		return &Expr{Kind: ECas, A: c.expr(e.Args[0]), B: c.expr(e.Args[1]), C: c.expr(e.Args[2]), Shared: true}
 	case *syntax.TestExpr:
 		h := c.info.Tests[e]
-		x := &expr{k: eIs, v: int32(h.ID), a: c.expr(e.X), name: h.Name}
+		x := &Expr{Kind: EIs, V: int32(h.ID), A: c.expr(e.X), Name: h.Name}
 		if e.As {
-			x.k, x.ref = eAs, true
+			x.Kind, x.Ref = EAs, true
 		}
 		return x
 	case *syntax.AnyExpr:
 		lo, err1 := c.constEval(e.Lo)
 		hi, err2 := c.constEval(e.Hi)
 		if err1 != nil || err2 != nil || hi < lo || hi-lo >= 1024 {
-			c.errs.Add(c.prog.file.Position(e.Pos), fmt.Sprintf("any %d..%d: the range must hold between 1 and 1024 values", lo, hi))
-			return &expr{k: eConst}
+			c.errs.Add(c.prog.File.Position(e.Pos), fmt.Sprintf("any %d..%d: the range must hold between 1 and 1024 values", lo, hi))
+			return &Expr{Kind: EConst}
 		}
-		return &expr{k: eAny, lo: lo, n: hi - lo + 1}
+		return &Expr{Kind: EAny, Lo: lo, N: hi - lo + 1}
 	case *syntax.NewExpr:
 		h := c.info.Heaps[e]
-		x := &expr{k: eNew, v: int32(h.ID), name: h.Name}
+		x := &Expr{Kind: ENew, V: int32(h.ID), Name: h.Name}
 		for _, fi := range e.Inits {
 			for _, f := range h.Fields {
 				if f.Name == fi.Name.Name {
 					for j, v := range c.values(fi.Value) {
-						x.inits = append(x.inits, fieldInit{field: int32(f.Index + j), x: v})
+						x.Inits = append(x.Inits, FieldInit{Field: int32(f.Index + j), X: v})
 					}
 				}
 			}
 		}
 		return x
 	}
-	return &expr{k: eConst}
+	return &Expr{Kind: EConst}
 }

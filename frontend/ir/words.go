@@ -1,4 +1,4 @@
-package explore
+package ir
 
 import (
 	"fmt"
@@ -21,34 +21,34 @@ import (
 
 // maxWordFields bounds the fields of a word (the machine keeps a word's
 // values in fixed arrays); the checker enforces it.
-const maxWordFields = check.MaxWordFields
+const MaxWordFields = check.MaxWordFields
 
 // slots returns the locations of the local v's slots: one for a scalar,
 // one per field for a word. base is the slot of the first local of v's
 // procedure frame, or -1 for the frame being lowered.
-func (c *compiler) slots(v *check.Var, base int32) []*expr {
+func (c *compiler) slots(v *check.Var, base int32) []*Expr {
 	if base < 0 {
 		base = c.frameBase()
 	}
 	if v.Type.Kind != check.Word {
-		return []*expr{{k: eLocal, v: base + int32(v.Slot), name: v.Name, ref: v.Type.Kind == check.Ref, thr: v.Type.Kind == check.Thread, pos: v.Pos}}
+		return []*Expr{{Kind: ELocal, V: base + int32(v.Slot), Name: v.Name, Ref: v.Type.Kind == check.Ref, Thr: v.Type.Kind == check.Thread, Pos: v.Pos}}
 	}
-	out := make([]*expr, len(v.Type.Word.Fields))
+	out := make([]*Expr, len(v.Type.Word.Fields))
 	for j, f := range v.Type.Word.Fields {
-		out[j] = &expr{k: eLocal, v: base + int32(v.Slot+j), name: v.Name + "." + f.Name, ref: f.Type.Kind == check.Ref, pos: v.Pos}
+		out[j] = &Expr{Kind: ELocal, V: base + int32(v.Slot+j), Name: v.Name + "." + f.Name, Ref: f.Type.Kind == check.Ref, Pos: v.Pos}
 	}
 	return out
 }
 
 // values compiles e slot by slot: for a word, one expression per field
 // (a location's, or a construction's argument); else e alone.
-func (c *compiler) values(e syntax.Expr) []*expr {
+func (c *compiler) values(e syntax.Expr) []*Expr {
 	t := c.info.Types[e]
 	if t.Kind != check.Word {
-		return []*expr{c.expr(e)}
+		return []*Expr{c.expr(e)}
 	}
 	fields := t.Word.Fields
-	out := make([]*expr, len(fields))
+	out := make([]*Expr, len(fields))
 	switch e := e.(type) {
 	case *syntax.ParenExpr:
 		return c.values(e.X)
@@ -62,26 +62,26 @@ func (c *compiler) values(e syntax.Expr) []*expr {
 		if v.Kind != check.SharedVar {
 			out = c.slots(v, -1)
 			for _, x := range out {
-				x.pos = e.Pos
+				x.Pos = e.Pos
 			}
 			return out
 		}
 		off, _, _ := c.shared(v)
 		for j, f := range fields {
-			out[j] = c.component(&expr{k: eShared, v: off + int32(j), shared: true, pos: e.Pos}, v.Name, f)
+			out[j] = c.component(&Expr{Kind: EShared, V: off + int32(j), Shared: true, Pos: e.Pos}, v.Name, f)
 		}
 		return out
 	case *syntax.IndexExpr:
 		id, idx := check.Indices(e)
 		v := c.info.Uses[id]
 		if v.ThreadDims > 0 || len(idx) != 1 {
-			c.errs.Add(c.prog.file.Position(e.Start()), fmt.Sprintf("%s: arrays of words with [thread] dimensions are not supported; use a scalar type or a one-dimensional array", v.Name))
+			c.errs.Add(c.prog.File.Position(e.Start()), fmt.Sprintf("%s: arrays of words with [thread] dimensions are not supported; use a scalar type or a one-dimensional array", v.Name))
 			return out
 		}
 		for j, f := range fields {
 			idx := c.pure(c.expr(e.Index), "an index of the array of words "+v.Name)
 			x := c.elem(v, idx, int32(j))
-			x.pos = e.Start()
+			x.Pos = e.Start()
 			out[j] = c.component(x, v.Name, f)
 		}
 		return out
@@ -89,21 +89,21 @@ func (c *compiler) values(e syntax.Expr) []*expr {
 		hf := c.info.Fields[e]
 		node := c.pure(c.expr(e.X), "the node of the word field "+hf.Name)
 		for j, f := range fields {
-			out[j] = c.component(&expr{k: eField, v: int32(hf.Index + j), a: node, shared: true, pos: e.Start()}, hf.Name, f)
+			out[j] = c.component(&Expr{Kind: EField, V: int32(hf.Index + j), A: node, Shared: true, Pos: e.Start()}, hf.Name, f)
 		}
 		return out
 	}
-	c.errs.Add(c.prog.file.Position(e.Start()), "internal error: not a word expression")
+	c.errs.Add(c.prog.File.Position(e.Start()), "internal error: not a word expression")
 	return out
 }
 
 // component completes the location x of field f of the word called
 // name: its name for messages, whether it holds a reference, its range.
-func (c *compiler) component(x *expr, name string, f *check.Field) *expr {
-	x.name = name + "." + f.Name
-	x.ref = f.Type.Kind == check.Ref
+func (c *compiler) component(x *Expr, name string, f *check.Field) *Expr {
+	x.Name = name + "." + f.Name
+	x.Ref = f.Type.Kind == check.Ref
 	if f.Type.HasRange {
-		x.rng = &f.Type
+		x.Rng = &f.Type
 	}
 	return x
 }
@@ -111,29 +111,31 @@ func (c *compiler) component(x *expr, name string, f *check.Field) *expr {
 // pure returns x after checking that evaluating it has no effect: the
 // location of a word is computed once per field, which must not allocate
 // or choose several times.
-func (c *compiler) pure(x *expr, what string) *expr {
+func (c *compiler) pure(x *Expr, what string) *Expr {
 	impure := false
-	walkExpr(x, func(y *expr) { impure = impure || y.k == eNew || y.k == eAny || y.k == eCas || y.k == eCasWord })
+	WalkExpr(x, func(y *Expr) {
+		impure = impure || y.Kind == ENew || y.Kind == EAny || y.Kind == ECas || y.Kind == ECasWord
+	})
 	if impure {
-		c.errs.Add(c.prog.file.Position(x.pos), fmt.Sprintf("%s may not use new, any or cas (it is evaluated once per field of the word); compute it into a local first", what))
+		c.errs.Add(c.prog.File.Position(x.Pos), fmt.Sprintf("%s may not use new, any or cas (it is evaluated once per field of the word); compute it into a local first", what))
 	}
 	return x
 }
 
 // assign emits the assignment of the values xs to the locations lhs, slot
 // by slot: a plain assignment for a scalar, opAssignWord for a word.
-func (c *compiler) assign(n syntax.Node, lhs, xs []*expr) int32 {
+func (c *compiler) assign(n syntax.Node, lhs, xs []*Expr) int32 {
 	if len(lhs) == 1 {
-		return c.simple(opAssign, n, lhs[0], xs[0])
+		return c.simple(OpAssign, n, lhs[0], xs[0])
 	}
-	return c.emitStmt(instr{op: opAssignWord, step: c.step(n), lhsN: lhs, xN: xs})
+	return c.emitStmt(Instr{Op: OpAssignWord, Step: c.step(n), LhsN: lhs, XN: xs})
 }
 
 // localOrConst reports whether every expression of xs is a local or a
 // constant.
-func localOrConst(xs []*expr) bool {
+func localOrConst(xs []*Expr) bool {
 	for _, x := range xs {
-		if x.k != eLocal && x.k != eConst {
+		if x.Kind != ELocal && x.Kind != EConst {
 			return false
 		}
 	}
@@ -142,30 +144,30 @@ func localOrConst(xs []*expr) bool {
 
 // compareWords compiles w == v (every field equal) or w != v (some field
 // differs) on words.
-func (c *compiler) compareWords(e *syntax.BinaryExpr) *expr {
+func (c *compiler) compareWords(e *syntax.BinaryExpr) *Expr {
 	xs, ys := c.values(e.X), c.values(e.Y)
 	join := syntax.LAND
 	if e.Op == syntax.NEQ {
 		join = syntax.LOR
 	}
-	var out *expr
+	var out *Expr
 	for j := range xs {
-		cmp := &expr{k: eBinary, op: e.Op, a: xs[j], b: ys[j], pos: e.OpPos}
-		cmp.shared = xs[j].shared || ys[j].shared
+		cmp := &Expr{Kind: EBinary, Op: e.Op, A: xs[j], B: ys[j], Pos: e.OpPos}
+		cmp.Shared = xs[j].Shared || ys[j].Shared
 		if out == nil {
 			out = cmp
 		} else {
-			out = &expr{k: eBinary, op: join, a: out, b: cmp, pos: e.OpPos, shared: out.shared || cmp.shared}
+			out = &Expr{Kind: EBinary, Op: join, A: out, B: cmp, Pos: e.OpPos, Shared: out.Shared || cmp.Shared}
 		}
 	}
 	return out
 }
 
 // casWord compiles cas(w, old, new) on a word location w.
-func (c *compiler) casWord(e *syntax.CallExpr) *expr {
-	x := &expr{k: eCasWord, shared: true}
+func (c *compiler) casWord(e *syntax.CallExpr) *Expr {
+	x := &Expr{Kind: ECasWord, Shared: true}
 	for _, a := range e.Args {
-		x.list = append(x.list, c.values(a)...)
+		x.List = append(x.List, c.values(a)...)
 	}
 	return x
 }

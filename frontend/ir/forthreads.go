@@ -1,4 +1,4 @@
-package explore
+package ir
 
 import (
 	"github.com/linbis/linbis/frontend/check"
@@ -33,37 +33,37 @@ func (c *compiler) forThreads(s *syntax.ForStmt) {
 	if s.Others {
 		others = 1
 	}
-	visited := &expr{k: eLocal, v: c.nslots, name: "visited(" + s.Var.Name + ")"}
+	visited := &Expr{Kind: ELocal, V: c.nslots, Name: "visited(" + s.Var.Name + ")"}
 	c.nslots++
-	c.prog.threadSets = append(c.prog.threadSets, threadSet{method: c.m.index, slot: visited.v})
+	c.prog.ThreadSets = append(c.prog.ThreadSets, ThreadSet{Method: c.m.Index, Slot: visited.V})
 	j := c.local(c.info.Uses[s.Var])
-	c.simple(opAssign, s, visited, &expr{k: eConst})
-	head := c.simple(opBranch, s, nil, &expr{k: eThreadsLeft, a: visited, v: others})
-	pick := &expr{k: ePickThread, a: visited, v: others}
+	c.simple(OpAssign, s, visited, &Expr{Kind: EConst})
+	head := c.simple(OpBranch, s, nil, &Expr{Kind: EThreadsLeft, A: visited, V: others})
+	pick := &Expr{Kind: EPickThread, A: visited, V: others}
 	if c.orderFree(s) {
-		pick.lo = 1 // the lowest thread left: every order ends alike
+		pick.Lo = 1 // the lowest thread left: every order ends alike
 	}
-	c.simple(opAssign, s, j, pick)
-	c.simple(opAssign, s, visited, &expr{k: eAddThread, a: visited, b: j})
+	c.simple(OpAssign, s, j, pick)
+	c.simple(OpAssign, s, visited, &Expr{Kind: EAddThread, A: visited, B: j})
 	c.block(s.Body)
-	c.emit(instr{op: opJump, back: true, target: head, step: c.step(s)})
-	c.prog.code[head].target = int32(len(c.prog.code))
+	c.emit(Instr{Op: OpJump, Back: true, Target: head, Step: c.step(s)})
+	c.prog.Code[head].Target = int32(len(c.prog.Code))
 }
 
-// threadSet is the hidden visited set of a loop over threads: a local
+// ThreadSet is the hidden visited set of a loop over threads: a local
 // slot of a method.
-type threadSet struct {
-	method, slot int32
+type ThreadSet struct {
+	Method, Slot int32
 }
 
 // element lowers an array element a[i], a[t][i] or a[t][u].
-func (c *compiler) element(e *syntax.IndexExpr) *expr {
+func (c *compiler) element(e *syntax.IndexExpr) *Expr {
 	id, idx := check.Indices(e)
 	v := c.info.Uses[id]
 	off, lo, n := c.shared(v)
-	x := &expr{k: eElem, v: off, name: v.Name, shared: true, ref: v.Type.Kind == check.Ref,
-		thr: v.Type.Kind == check.Thread, tdims: int8(v.ThreadDims), stride: 1, a: c.expr(idx[0])}
-	threads := int32(c.prog.threads)
+	x := &Expr{Kind: EElem, V: off, Name: v.Name, Shared: true, Ref: v.Type.Kind == check.Ref,
+		Thr: v.Type.Kind == check.Thread, Tdims: int8(v.ThreadDims), Stride: 1, A: c.expr(idx[0])}
+	threads := int32(c.prog.Threads)
 	// The dimensions: [thread] ones first (indices 1..threads), then the
 	// ordinary one.
 	dims := make([][2]int32, 0, 2)
@@ -73,20 +73,20 @@ func (c *compiler) element(e *syntax.IndexExpr) *expr {
 	if v.Len != nil {
 		dims = append(dims, [2]int32{lo, n})
 	}
-	x.lo, x.n = dims[0][0], dims[0][1]
+	x.Lo, x.N = dims[0][0], dims[0][1]
 	if len(idx) == 2 {
-		x.b = c.expr(idx[1])
-		x.lo2, x.n2 = dims[1][0], dims[1][1]
+		x.B = c.expr(idx[1])
+		x.Lo2, x.N2 = dims[1][0], dims[1][1]
 	}
 	if v.Type.HasRange {
-		x.rng = &v.Type
+		x.Rng = &v.Type
 	}
 	return x
 }
 
 // inAnyOrder, when false, turns off the ascending order of order-free
 // loops (orderFree), for the test that shows it changes no LTS.
-var inAnyOrder = true
+var InAnyOrder = true
 
 // orderFree reports whether the loop over threads s, inside an atomic
 // block, ends in the same state (or fails alike) whatever the order of
@@ -111,7 +111,7 @@ var inAnyOrder = true
 // some iteration set it, and each array element holds its constant if
 // some iteration wrote it.
 func (c *compiler) orderFree(s *syntax.ForStmt) bool {
-	if !inAnyOrder || c.depth == 0 {
+	if !InAnyOrder || c.depth == 0 {
 		return false
 	}
 	f := &orderCheck{info: c.info, inner: map[*check.Var]bool{c.info.Uses[s.Var]: true},

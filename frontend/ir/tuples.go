@@ -1,4 +1,4 @@
-package explore
+package ir
 
 import (
 	"strings"
@@ -15,17 +15,17 @@ import (
 // call's arguments are.
 
 // pack compiles `return a, b, …` of a method with a tuple result.
-func (c *compiler) pack(s *syntax.ReturnStmt) *expr {
-	x := &expr{k: ePack, v: c.m.index}
+func (c *compiler) pack(s *syntax.ReturnStmt) *Expr {
+	x := &Expr{Kind: EPack, V: c.m.Index}
 	for _, v := range append([]syntax.Expr{s.Value}, s.Rest...) {
-		x.list = append(x.list, c.expr(v))
+		x.List = append(x.List, c.expr(v))
 	}
 	return x
 }
 
 // tupleRange returns the lowest value and the number of values of a
 // component of a tuple result.
-func tupleRange(t check.Type) (lo, size int32) {
+func TupleRange(t check.Type) (lo, size int32) {
 	if t.Kind == check.Bool {
 		return 0, 2
 	}
@@ -34,14 +34,14 @@ func tupleRange(t check.Type) (lo, size int32) {
 
 // formatResult prints the result value v of m as a label shows it: the
 // values of a tuple separated by commas, else the one value.
-func (m *method) formatResult(v int32) string {
-	if m.tuple == nil {
-		return formatValue(m.result, v)
+func (m *Method) FormatResult(v int32) string {
+	if m.Tuple == nil {
+		return FormatValue(m.Result, v)
 	}
-	vals := make([]string, len(m.tuple))
-	for i := len(m.tuple) - 1; i >= 0; i-- {
-		lo, size := tupleRange(m.tuple[i])
-		vals[i] = formatValue(m.tuple[i].Kind, lo+v%size)
+	vals := make([]string, len(m.Tuple))
+	for i := len(m.Tuple) - 1; i >= 0; i-- {
+		lo, size := TupleRange(m.Tuple[i])
+		vals[i] = FormatValue(m.Tuple[i].Kind, lo+v%size)
 		v /= size
 	}
 	return strings.Join(vals, ",")

@@ -1,4 +1,4 @@
-package explore
+package ir
 
 import (
 	"fmt"
@@ -15,58 +15,63 @@ import (
 // object has several heap types, the freed flag only in explicit memory
 // mode (garbage-collected nodes are never freed). Shorter vectors are
 // cheaper to copy, renumber, encode, hash and store.
-type layout struct {
-	nshared    int32
-	threads    int32
-	threadSize int32
-	heapBase   int32 // index of the node count
-	nodeSize   int32
+type Layout struct {
+	Nshared    int32
+	Threads    int32
+	ThreadSize int32
+	HeapBase   int32 // index of the node count
+	NodeSize   int32
 	// typed: a node's first slot is its heap type; else every node has
 	// heap type 1, the only one.
-	typed bool
+	Typed bool
 	// explicit: explicit memory (no garbage collection; see Options).
-	explicit bool
+	Explicit bool
 	// freedOff: the offset in a node of its freed flag, -1 if none.
-	freedOff int32
+	FreedOff int32
 	// hdr: the offset in a node of its first field.
-	hdr       int32
-	refShared []int32   // shared offsets holding references
-	refFields [][]int32 // per heap id: field indices holding references
+	Hdr       int32
+	RefShared []int32   // shared offsets holding references
+	RefFields [][]int32 // per heap id: field indices holding references
 	// refOffs[h]: the offsets in a node of heap type h of its reference
 	// fields; uniform: the offsets shared by every heap type, or nil if
 	// they differ (then refOffs by type).
-	refOffs    [][]int32
-	uniform    []int32
-	nfields    []int32 // per heap id
-	fieldTypes [][]check.Type
+	RefOffs    [][]int32
+	Uniform    []int32
+	Nfields    []int32 // per heap id
+	FieldTypes [][]check.Type
 }
 
+// The slots of a thread, from its base (Layout.ThreadBase): the program
+// counter, the operations done, the return value, then the locals.
 const (
-	tPC     = 0
-	tOps    = 1
-	tRet    = 2
-	tLocals = 3
+	TPC     = 0
+	TOps    = 1
+	TRet    = 2
+	TLocals = 3
 )
 
-func (l *layout) threadBase(t int) int32 { return l.nshared + int32(t)*l.threadSize }
-func (l *layout) nodeAddr(id int32) int32 {
-	return l.heapBase + 1 + (id-1)*l.nodeSize
+// ThreadBase is the offset of thread t (from 0) in a state.
+func (l *Layout) ThreadBase(t int) int32 { return l.Nshared + int32(t)*l.ThreadSize }
+
+// NodeAddr is the offset of node id (from 1) in a state.
+func (l *Layout) NodeAddr(id int32) int32 {
+	return l.HeapBase + 1 + (id-1)*l.NodeSize
 }
 
 // refOffsets fills refOffs and uniform from refFields and hdr.
-func (l *layout) refOffsets() {
-	for _, fs := range l.refFields {
+func (l *Layout) refOffsets() {
+	for _, fs := range l.RefFields {
 		offs := make([]int32, len(fs))
 		for i, f := range fs {
-			offs[i] = l.hdr + f
+			offs[i] = l.Hdr + f
 		}
-		l.refOffs = append(l.refOffs, offs)
+		l.RefOffs = append(l.RefOffs, offs)
 	}
-	if len(l.refOffs) > 1 {
-		l.uniform = l.refOffs[1]
-		for _, offs := range l.refOffs[2:] {
-			if !slices.Equal(offs, l.uniform) {
-				l.uniform = nil
+	if len(l.RefOffs) > 1 {
+		l.Uniform = l.RefOffs[1]
+		for _, offs := range l.RefOffs[2:] {
+			if !slices.Equal(offs, l.Uniform) {
+				l.Uniform = nil
 				break
 			}
 		}
@@ -75,16 +80,16 @@ func (l *layout) refOffsets() {
 
 // nodeRefOffsets returns the offsets of the reference fields of the node
 // at address a of st.
-func (l *layout) nodeRefOffsets(st []int32, a int32) []int32 {
-	if l.uniform != nil {
-		return l.uniform
+func (l *Layout) NodeRefOffsets(st []int32, a int32) []int32 {
+	if l.Uniform != nil {
+		return l.Uniform
 	}
-	return l.refOffs[st[a]]
+	return l.RefOffs[st[a]]
 }
 
 // nodeType returns the heap type of the node at address a of st.
-func (l *layout) nodeType(st []int32, a int32) int32 {
-	if l.typed {
+func (l *Layout) NodeType(st []int32, a int32) int32 {
+	if l.Typed {
 		return st[a]
 	}
 	return 1
@@ -95,12 +100,12 @@ func (l *layout) nodeType(st []int32, a int32) int32 {
 // its threads' rows of n elements, thread 1 first), each word as its
 // fields in order.
 func (c *compiler) layShared(vars []*check.Var) error {
-	lay := &c.prog.lay
+	lay := &c.prog.Layout
 	c.sharedOff = make([]int32, len(vars))
 	c.sharedLo = make([]int32, len(vars))
 	c.sharedLen = make([]int32, len(vars))
 	c.plainLen = make([]int32, len(vars))
-	c.prog.sharedSlots = make([]int32, len(vars))
+	c.prog.SharedSlots = make([]int32, len(vars))
 	var n int32
 	for i, v := range vars {
 		c.sharedOff[i] = n
@@ -124,26 +129,26 @@ func (c *compiler) layShared(vars []*check.Var) error {
 		}
 		c.sharedLen[i] = c.plainLen[i]
 		for range v.ThreadDims {
-			c.sharedLen[i] *= int32(c.prog.threads)
+			c.sharedLen[i] *= int32(c.prog.Threads)
 		}
 		if c.sharedLen[i] > 1024 {
 			return c.errAt(v.Pos, fmt.Sprintf("array %s has %d elements; it needs between 1 and 1024", v.Name, c.sharedLen[i]))
 		}
 		comps := v.Type.Components()
 		if v.ThreadDims > 0 {
-			c.prog.threadArrays = append(c.prog.threadArrays, threadArray{off: n, rowLen: c.sharedLen[i] / int32(c.prog.threads) * int32(len(comps)), square: v.ThreadDims == 2})
+			c.prog.ThreadArrays = append(c.prog.ThreadArrays, ThreadArray{Off: n, RowLen: c.sharedLen[i] / int32(c.prog.Threads) * int32(len(comps)), Square: v.ThreadDims == 2})
 		}
 		for k := int32(0); k < c.sharedLen[i]; k++ {
 			for j, ct := range comps {
 				if ct.Kind == check.Ref {
-					lay.refShared = append(lay.refShared, n+k*int32(len(comps))+int32(j))
+					lay.RefShared = append(lay.RefShared, n+k*int32(len(comps))+int32(j))
 				}
 			}
 		}
-		c.prog.sharedSlots[i] = c.sharedLen[i] * int32(len(comps))
-		n += c.prog.sharedSlots[i]
+		c.prog.SharedSlots[i] = c.sharedLen[i] * int32(len(comps))
+		n += c.prog.SharedSlots[i]
 	}
-	lay.nshared = n
+	lay.Nshared = n
 	return nil
 }
 
@@ -156,58 +161,58 @@ func (c *compiler) shared(v *check.Var) (off, lo, length int32) {
 // threadArray is a shared array with [thread] dimensions: threads rows of
 // rowLen slots from off; square: the second dimension is a [thread] one
 // too (rowLen = threads), so a permutation moves columns as well.
-type threadArray struct {
-	off, rowLen int32
-	square      bool
+type ThreadArray struct {
+	Off, RowLen int32
+	Square      bool
 }
 
 // layHeap fixes the layout of a node: its header, then its fields, padded
 // to the widest heap type.
-func (l *layout) layHeap(heaps []*check.Heap, explicit bool) {
+func (l *Layout) layHeap(heaps []*check.Heap, explicit bool) {
 	maxFields := int32(0)
-	l.refFields = make([][]int32, len(heaps)+1)
-	l.nfields = make([]int32, len(heaps)+1)
-	l.fieldTypes = make([][]check.Type, len(heaps)+1)
+	l.RefFields = make([][]int32, len(heaps)+1)
+	l.Nfields = make([]int32, len(heaps)+1)
+	l.FieldTypes = make([][]check.Type, len(heaps)+1)
 	for _, h := range heaps {
 		// A word field takes one slot per field of its word.
 		for _, f := range h.Fields {
 			for j, ct := range f.Type.Components() {
-				l.fieldTypes[h.ID] = append(l.fieldTypes[h.ID], ct)
+				l.FieldTypes[h.ID] = append(l.FieldTypes[h.ID], ct)
 				if ct.Kind == check.Ref {
-					l.refFields[h.ID] = append(l.refFields[h.ID], int32(f.Index+j))
+					l.RefFields[h.ID] = append(l.RefFields[h.ID], int32(f.Index+j))
 				}
 			}
 		}
-		l.nfields[h.ID] = int32(len(l.fieldTypes[h.ID]))
-		maxFields = max(maxFields, l.nfields[h.ID])
+		l.Nfields[h.ID] = int32(len(l.FieldTypes[h.ID]))
+		maxFields = max(maxFields, l.Nfields[h.ID])
 	}
-	l.typed = len(heaps) > 1
-	l.freedOff = -1
-	if l.typed {
-		l.hdr++
+	l.Typed = len(heaps) > 1
+	l.FreedOff = -1
+	if l.Typed {
+		l.Hdr++
 	}
-	l.explicit = explicit
+	l.Explicit = explicit
 	if explicit {
-		l.freedOff = l.hdr
-		l.hdr++
+		l.FreedOff = l.Hdr
+		l.Hdr++
 	}
-	l.nodeSize = l.hdr + maxFields
+	l.NodeSize = l.Hdr + maxFields
 	l.refOffsets()
 }
 
 // layThreads places the threads after the shared variables, each with
 // room for the largest method's locals, and the heap after them.
-func (l *layout) layThreads(threads, maxLocals int) {
-	l.threads = int32(threads)
-	l.threadSize = tLocals + int32(maxLocals)
-	l.heapBase = l.nshared + int32(threads)*l.threadSize
+func (l *Layout) layThreads(threads, maxLocals int) {
+	l.Threads = int32(threads)
+	l.ThreadSize = TLocals + int32(maxLocals)
+	l.HeapBase = l.Nshared + int32(threads)*l.ThreadSize
 }
 
 // initialState returns the state vector before the init block runs: the
 // shared variables at their declared initial values, every thread idle,
 // the heap empty.
 func (c *compiler) initialState(vars []*check.Var) ([]int32, error) {
-	st := make([]int32, c.prog.lay.heapBase+1)
+	st := make([]int32, c.prog.Layout.HeapBase+1)
 	for i, v := range vars {
 		if v.Init == nil {
 			continue

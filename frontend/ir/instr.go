@@ -1,0 +1,243 @@
+package ir
+
+import (
+	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/syntax"
+)
+
+// Opcode is an instruction's operation. Method bodies are lowered to a
+// flat array of instructions; a thread's program counter indexes it
+// (0 = idle).
+type Opcode uint8
+
+// The operations.
+const (
+	OpNop         Opcode = iota // does nothing (pc 0, idle)
+	OpAssign                    // lhs = x
+	OpEval                      // evaluate x for its effect (a cas statement)
+	OpBranch                    // if !x goto target
+	OpJump                      // goto target; back marks a loop's back edge
+	OpAtomicBegin               // start of an atomic block
+	OpAtomicEnd                 // end of an atomic block
+	OpAssert                    // assert x
+	OpFree                      // free(x)
+	OpLin                       // linearization-point marker, optional value x
+	OpReturn                    // return [x]
+	OpFallOff                   // end of a method with a result: a model error
+	OpRetPending                // the return value is in the retval slot: emit ret
+	OpAwait                     // the step is enabled only if x holds
+	OpAssignWord                // lhsN[i] = xN[i] for every i, all read before any is written
+)
+
+// Instr is one instruction of a method body.
+type Instr struct {
+	Op     Opcode
+	Back   bool // opJump: a loop's back edge
+	Shared bool // reads or writes shared state (shared variables, heap fields, cas)
+	// boundary: shared, and not a return: a step that has touched shared
+	// state already ends before it, unless the nodes of priv are private.
+	Boundary bool
+	Target   int32 // opBranch, opJump
+	Method   int32
+	Step     int32 // index into program.steps
+	// priv is the set of local slots through which this instruction
+	// reaches heap fields, when that is its only shared access: if every
+	// node they hold is private to the thread, the instruction is local
+	// work.
+	Priv uint64
+	Lhs  *Expr
+	X    *Expr
+	// lhsN, xN: opAssignWord's locations and values, one per slot of the
+	// word (see words.go).
+	LhsN, XN []*Expr
+}
+
+// targets returns the locations that in writes.
+func (in *Instr) Targets() []*Expr {
+	if in.Lhs != nil {
+		return []*Expr{in.Lhs}
+	}
+	return in.LhsN
+}
+
+// values returns the expressions that in evaluates, other than to find
+// the locations it writes.
+func (in *Instr) Values() []*Expr {
+	if in.X != nil {
+		return []*Expr{in.X}
+	}
+	return in.XN
+}
+
+// ExprKind is the kind of a compiled expression.
+type ExprKind uint8
+
+// The kinds of expressions.
+const (
+	EConst    ExprKind = iota // the constant V
+	ELocal                    // the thread's local slot V
+	EShared                   // the shared slot V
+	EElem                     // an element of the shared array at V (A, B: the indices)
+	EField                    // field V of the node A refers to
+	ETid                      // the running thread's id
+	ENThreads                 // the number of threads
+	EUnary                    // Op A
+	EBinary                   // A Op B
+	ECas                      // cas(A, B, C): if A holds B, store C; 1 if it did
+	ENew                      // a new node of heap type V, its fields from Inits
+	EAny                      // lo + a nondeterministic choice in [0, n)
+	// eCasWord is a cas on a word: list holds its k locations, then the k
+	// expected values, then the k new ones (one per slot of the word).
+	ECasWord
+	// The loops over threads (forthreads.go); a is the loop's visited
+	// set, a local holding a bit set of thread ids (bit t-1 for thread t),
+	// and v is 1 for `others` (the running thread excluded), 0 for
+	// `threads`.
+	EThreadsLeft // whether a thread is left to visit
+	EPickThread  // any thread id left to visit (a nondeterministic choice; lo = 1: the lowest)
+	EAddThread   // the set a with the thread id b added
+	// eIs tests whether the node a holds (not null) has heap type v; eAs
+	// converts a to a reference of heap type v, failing if it holds a
+	// node of another type. Neither is a shared access: a node's type
+	// never changes while it is referenced.
+	EIs // A is a node of heap type V
+	EAs // A converted to heap type V
+	// eLocalElem is an element of a local array: slot v + (a - lo)·stride
+	// of the thread's locals, a in [lo, lo+n).
+	ELocalElem
+	// ePack packs the values of list, a method's tuple result, into one
+	// value (the method is v; see tuples.go).
+	EPack
+)
+
+// expr is a compiled expression with its variables resolved to slots.
+type Expr struct {
+	Kind  ExprKind
+	Op    syntax.Token
+	V     int32 // constant, local slot, shared offset, field index or heap id
+	Lo, N int32 // eElem: lowest index and length of the first dimension; eAny: lowest value and count
+	// lo2, n2: eElem of a two-dimensional array: the lowest index and the
+	// length of its second dimension (b is the index).
+	Lo2, N2 int32
+	// tdims: eElem: the array's leading [thread] dimensions (0–2).
+	Tdims int8
+	// stride: eElem: the slots per element (an array of words), 0 or 1 for
+	// a scalar array.
+	Stride int32
+	List   []*Expr // eCasWord's operands
+	A, B   *Expr   // operands; eElem: a and b are the indices; eField: a is the node
+	C      *Expr   // eCas: new value
+	Inits  []FieldInit
+	Rng    *check.Type // for locations with a declared range
+	Name   string      // for messages
+	Pos    syntax.Pos
+	Shared bool
+	Ref    bool // a location that holds a reference
+	Thr    bool // a location declared `thread` (it holds thread ids)
+	// id numbers the expression within its program, from 1, so that the
+	// machine can keep per-expression data (its evaluators) in a table;
+	// set by numberExprs once the code is complete.
+	Id int32
+}
+
+// FieldInit is a field of a new node and the value it starts with.
+type FieldInit struct {
+	Field int32
+	X     *Expr
+}
+
+// method is a compiled method.
+type Method struct {
+	Name       string
+	Index      int32
+	Entry      int32 // first instruction
+	RetPending int32
+	Params     []check.Type
+	Result     check.Kind
+	// tuple: the types of a tuple result, whose values are packed into
+	// one (result is then Int); nil otherwise.
+	Tuple     []check.Type
+	Nlocals   int
+	RefMask   uint64 // local slots holding references, as a bit set
+	CallStep  int32
+	ArgTuples [][]int32
+	Callable  bool // false for the init block
+}
+
+// program is an object compiled for given bounds.
+type Program struct {
+	File    *syntax.File
+	Client  *syntax.Client // the file's client block, nil if none (for messages)
+	Obj     *check.Object
+	Code    []Instr
+	Methods []*Method
+	// refMask[pc]: the reference locals of the method of pc as a bit set
+	// (0 at pc 0, idle): a thread's references are found by one load and a
+	// loop over the set bits. dead[pc]: the method's locals dead at pc,
+	// likewise.
+	RefMask, Dead []uint64
+	// clean[pc]: the locals of the method of pc that are zero after any
+	// step of a thread from pc in a canonical state (see cleanSets).
+	Clean  []uint64
+	Layout Layout
+	// sharedSlots: per shared variable, the slots it takes (elements ×
+	// slots per element).
+	SharedSlots []int32
+	// threadArrays are the shared arrays with [thread] dimensions, whose
+	// rows (and columns) move when the threads are permuted.
+	ThreadArrays []ThreadArray
+	// threadSets are the visited sets of the loops over threads.
+	ThreadSets []ThreadSet
+	Init       []int32 // initial state, before the init block runs
+	// initMethod is the compiled init block, run atomically by thread 1
+	// to build the initial state; nil if absent.
+	InitMethod *Method
+	Steps      []StepInfo
+	// nexprs is the number of expressions of code, numbered from 1.
+	Nexprs  int32
+	Threads int
+	Values  []int32
+}
+
+// StepInfo is the source of a step, for counterexamples and listings.
+type StepInfo struct {
+	Pos       syntax.Pos
+	Text      string
+	Procedure string
+}
+
+// walkExpr calls f on e and its subexpressions.
+func WalkExpr(e *Expr, f func(*Expr)) {
+	if e == nil {
+		return
+	}
+	f(e)
+	WalkExpr(e.A, f)
+	WalkExpr(e.B, f)
+	WalkExpr(e.C, f)
+	for _, fi := range e.Inits {
+		WalkExpr(fi.X, f)
+	}
+	for _, x := range e.List {
+		WalkExpr(x, f)
+	}
+}
+
+// numberExprs gives every expression of p's code an id, from 1.
+func (p *Program) NumberExprs() {
+	for i := range p.Code {
+		in := &p.Code[i]
+		number := func(e *Expr) {
+			if e.Id == 0 {
+				p.Nexprs++
+				e.Id = p.Nexprs
+			}
+		}
+		for _, l := range in.Targets() {
+			WalkExpr(l, number)
+		}
+		for _, x := range in.Values() {
+			WalkExpr(x, number)
+		}
+	}
+}
