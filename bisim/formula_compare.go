@@ -21,8 +21,12 @@ import (
 //
 // When the weak traces differ the formula says so: it is the path of a
 // shortest trace that one side has and the other lacks (found on the
-// quotient by distinguishingTrace), the best evidence there is. Otherwise
-// it is read off the refinement's history: Fast's own splits when it
+// quotient by distinguishingTrace), the best evidence there is. When they
+// are the same and, under DivBranching, one side can diverge after a trace
+// where the other cannot, the formula is that trace followed by Δtrue
+// (divergence is set): the whole difference of a model that is not
+// lock-free, where the refinement's history would spell out every choice
+// on the way. Otherwise it is read off the refinement's history: Fast's own splits when it
 // recorded them (strong bisimilarity: historyBuilder), else rounds on the
 // quotient (formulaBuilder).
 //
@@ -31,7 +35,7 @@ import (
 // transition several times, so the search stays a small part of Compare
 // even where it gives up (then the explanation says so).
 func distinguishingFormula(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rename []int32, numClasses int32,
-	eq Equivalence, opts *Options) (f *Formula, holdsIn int, sameTraces bool, err error) {
+	eq Equivalence, opts *Options) (f *Formula, holdsIn int, sameTraces, divergence bool, err error) {
 	x, y := class[a.Initial], class[off+b.Initial]
 	maxPairs := opts.MaxPairs
 	if maxPairs <= 0 {
@@ -46,7 +50,11 @@ func distinguishingFormula(a, b, u *lts.LTS, off int32, k *kernel, kblock, class
 		q = quotient(u, k, kblock, rename, numClasses)
 		g = quotientGraph{q}
 	}
-	labels, side, ok, complete := distinguishingTrace(g, x, y, maxPairs, traceWork(u))
+	var diverges func(int32) bool
+	if eq == DivBranching && q != nil {
+		diverges = func(c int32) bool { return hasTauLoop(q, c) }
+	}
+	labels, side, ok, complete, divergence := distinguishingTrace(g, x, y, maxPairs, traceWork(u), diverges)
 	sameTraces = !ok && complete
 	switch {
 	case ok:
@@ -57,30 +65,46 @@ func distinguishingFormula(a, b, u *lts.LTS, off int32, k *kernel, kblock, class
 		}
 		path, ok := lts.Replay(holder, names)
 		if !ok {
-			return nil, 0, false, fmt.Errorf("internal error: the distinguishing trace %v of the quotient is not a trace of side %c", names, "AB"[side])
+			return nil, 0, false, false, fmt.Errorf("internal error: the distinguishing trace %v of the quotient is not a trace of side %c", names, "AB"[side])
 		}
 		f, holdsIn = traceFormula(holder, path, eq), side
+	case divergence:
+		f, holdsIn = Diverge(True()), side
+		for i := len(labels) - 1; i >= 0; i-- {
+			f = Until(True(), u.Labels[labels[i]], f)
+		}
 	case fromHistory:
 		hb := &historyBuilder{h: opts.history, l: u, block: kblock, memo: map[[2]int32]*Formula{}}
 		if f, err = hb.distinguish(a.Initial, off+b.Initial); err != nil {
-			return nil, 0, false, err
+			return nil, 0, false, false, err
 		}
 	default:
 		fb, err := newFormulaBuilder(q, eq, x, y)
 		if err != nil {
-			return nil, 0, false, err
+			return nil, 0, false, false, err
 		}
 		if f, err = fb.distinguish(x, y); err != nil {
-			return nil, 0, false, err
+			return nil, 0, false, false, err
 		}
 	}
 	if !ok && f.Op == OpNot { // say what one side can do rather than what it cannot
 		f, holdsIn = f.Args[0], 1
 	}
 	if err := CheckDistinguishes(a, b, f, holdsIn); err != nil {
-		return nil, 0, false, err
+		return nil, 0, false, false, err
 	}
-	return f, holdsIn, sameTraces, nil
+	return f, holdsIn, sameTraces, divergence, nil
+}
+
+// hasTauLoop reports whether state s of l has a τ self-loop: in a
+// DivBranching quotient, whether class s diverges.
+func hasTauLoop(l *lts.LTS, s int32) bool {
+	for t := l.Out[s]; t < l.Out[s+1]; t++ {
+		if l.Label[t] == lts.Tau && l.Dst[t] == s {
+			return true
+		}
+	}
+	return false
 }
 
 // traceWork is the bound on the states and steps distinguishingTrace reads
@@ -136,7 +160,7 @@ type FormulaEvidence struct {
 // witnessing paths and its explanation.
 func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rename []int32, numClasses int32,
 	eq Equivalence, opts *Options) (*FormulaEvidence, error) {
-	f, side, sameTraces, err := distinguishingFormula(a, b, u, off, k, kblock, class, rename, numClasses, eq, opts)
+	f, side, sameTraces, divergence, err := distinguishingFormula(a, b, u, off, k, kblock, class, rename, numClasses, eq, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -173,10 +197,14 @@ func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rena
 		if limit <= 0 {
 			limit = DefaultMaxPairs
 		}
-		if sameTraces {
+		switch {
+		case divergence:
+			fmt.Fprintf(&sb, "%s can take the same visible steps, and the two have the same traces: the difference is that %s can then take τ-steps forever and %s cannot (%s bisimilarity, not trace equivalence).",
+				e.Other, e.Holder, e.Other, proseName(eq))
+		case sameTraces:
 			fmt.Fprintf(&sb, "%s can take the same visible steps, and the two have the same traces: the difference is in the choices left open along the way (%s bisimilarity, not trace equivalence).",
 				e.Other, proseName(eq))
-		} else {
+		default:
 			fmt.Fprintf(&sb, "%s can take the same visible steps (whether their traces differ elsewhere was not settled: the search for a distinguishing trace stopped at its limit of %d pairs of state sets or %d states and steps read).",
 				e.Other, limit, traceWork(u))
 		}

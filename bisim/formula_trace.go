@@ -20,13 +20,20 @@ import (
 // Traces are invariant under all three equivalences, so a trace of the
 // quotient's class is a trace of the states in it.
 //
+// When the weak traces are equal and diverges is not nil (under
+// DivBranching: the classes with a τ-cycle), it looks among the pairs it
+// explored, shortest trace first, for one where only one side's set has a
+// state that diverges, and returns its trace with divergence set: after
+// those labels, one side can take τ-steps forever and the other cannot,
+// often the whole difference (a model that is not lock-free).
+//
 // Under strong bisimilarity the quotient is often nearly as large as the
 // inputs and every τ-closure is large, so the search is the formula's main
 // cost there: closures use a stamp array rather than a map, successors are
 // grouped by sorting (label, state) pairs, pairs of sets are found again by
 // a hash of their contents rather than a printed key, and maxWork keeps
 // the search a small fraction of the minimisation (distinguishingFormula).
-func distinguishingTrace(g traceGraph, x, y int32, maxPairs int, maxWork int64) (labels []int32, side int, ok, complete bool) {
+func distinguishingTrace(g traceGraph, x, y int32, maxPairs int, maxWork int64, diverges func(int32) bool) (labels []int32, side int, ok, complete, divergence bool) {
 	ts := traceSearch{g: g, stamp: make([]uint32, g.numStates()), seed: maphash.MakeSeed(), seen: map[uint64][]int32{}}
 	ts.add([2][]int32{ts.closure([]int32{x}), ts.closure([]int32{y})}, -1, 0)
 	var steps [2][]uint64 // label<<32 | successor, sorted
@@ -64,17 +71,35 @@ func distinguishingTrace(g traceGraph, x, y int32, maxPairs int, maxWork int64) 
 				if len(after[0]) == 0 {
 					side = 1
 				}
-				labels = []int32{a}
-				for j := i; ts.nodes[j].parent >= 0; j = ts.nodes[j].parent {
-					labels = append(labels, ts.nodes[j].label)
-				}
-				slices.Reverse(labels)
-				return labels, side, true, true
+				return append(ts.labels(i), a), side, true, true, false
 			}
 			ts.add([2][]int32{ts.closure(after[0]), ts.closure(after[1])}, i, a)
 		}
 	}
-	return nil, 0, false, i == len(ts.nodes)
+	complete = i == len(ts.nodes)
+	if complete && diverges != nil {
+		for j, n := range ts.nodes {
+			d0, d1 := slices.ContainsFunc(n.sets[0], diverges), slices.ContainsFunc(n.sets[1], diverges)
+			if d0 != d1 {
+				side = 0
+				if d1 {
+					side = 1
+				}
+				return ts.labels(j), side, false, true, true
+			}
+		}
+	}
+	return nil, 0, false, complete, false
+}
+
+// labels returns the labels that lead from the first node to node i.
+func (ts *traceSearch) labels(i int) []int32 {
+	var labels []int32
+	for j := i; ts.nodes[j].parent >= 0; j = ts.nodes[j].parent {
+		labels = append(labels, ts.nodes[j].label)
+	}
+	slices.Reverse(labels)
+	return labels
 }
 
 // traceGraph is what distinguishingTrace explores: the quotient, or the

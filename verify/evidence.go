@@ -49,14 +49,20 @@ func finishEvidence(r *Report) {
 				"Thm 5.4 does not apply: the implementation keeps a choice open that the atomic specification " +
 				"has already made, as when linearization points depend on the future (the K-valued register).\n" + e.Explanation
 		case r.Refines == No && e.Formula.DistinguishingTrace:
-			e.Explanation = "The refinement violation above is the evidence of non-linearizability; " +
-				"this formula is a trace of one side that the other lacks, found by the bisimulation check.\n" + e.Explanation
+			e.Explanation = violationFirst + "this formula is a trace of one side that the other lacks, found by the bisimulation check.\n" + e.Explanation
 		case r.Refines == No:
-			e.Explanation = "The refinement violation above is the evidence of non-linearizability; " +
-				"this formula shows, in addition, how the branching structures differ.\n" + e.Explanation
+			e.Explanation = violationFirst + "this formula shows, in addition, how the branching structures differ.\n" + e.Explanation
 		}
 	}
 }
+
+// violationFirst begins the explanation of a formula found beside a
+// refinement violation. It names the violation by its place in the report
+// and the name `verify --export` gives it (1-refinement-violation.*),
+// not as "above", so that it reads right in the exported formula's file
+// too, where nothing is above it.
+const violationFirst = "The evidence of non-linearizability is the refinement violation, " +
+	"the report's first evidence (exported as 1-refinement-violation); "
 
 func violation(tr *lts.Trace) Evidence {
 	hist := History(tr)

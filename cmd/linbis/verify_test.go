@@ -77,6 +77,13 @@ func TestVerifyExportAndHTML(t *testing.T) {
 	}
 	// The formula is a trace the specification lacks: no path of it to show.
 	assert.NoFileExists(t, filepath.Join(dir, "2-distinguishing-formula-other.aut"))
+	// Read alone, the formula's file points at the violation by its place
+	// in the report and its file, not as "above" (issue 37 item 11).
+	text, err := os.ReadFile(filepath.Join(dir, "2-distinguishing-formula-formula.txt"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(text), "above")
+	assert.True(t, strings.HasPrefix(string(text), "The evidence of non-linearizability is the refinement violation, "+
+		"the report's first evidence (exported as 1-refinement-violation); "), "%.200s", text)
 	tr, err := lts.ReadAutFile(filepath.Join(dir, "1-refinement-violation.aut"), lts.ReadOptions{})
 	require.NoError(t, err)
 	assert.Positive(t, tr.NumTransitions())
