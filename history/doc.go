@@ -38,17 +38,18 @@
 // invocation never completed) stays pending to the end of the history, so
 // it may or may not have taken effect; the :value of a read's invocation
 // is ignored, and a read completed :ok with value nil is a read whose
-// value is not known, matching any state. ReadOptions.CASFail =
-// CASFailFalse reads a :fail cas without an :error as a cas that returned
-// false instead (Porcupine's convention). Non-integer processes (:nemesis)
-// are skipped.
+// value is not known, matching any state (ReadOptions.NilRead =
+// NilReadAbsent: a read of no value, Porcupine's reading and the default
+// for JSON Lines). ReadOptions.CASFail = CASFailFalse reads a :fail cas
+// without an :error as a cas that returned false instead (Porcupine's
+// convention). Non-integer processes (:nemesis) are skipped with a
+// warning; a history without operations is linearizable.
 //
 // Jepsen text log (ReadJepsenLog), the format of Porcupine's etcd tests:
 // lines "INFO  jepsen.util - PROC  :TYPE  :F  VALUE"; other lines are
-// skipped. The events mean what they mean in EDN, except that a :fail cas
-// echoing its [from to] is by default a cas that returned false, as
-// Porcupine reads these logs (History.Notes says so); a :fail whose value
-// is a keyword (":fail :read :timed-out") carries an error and is dropped.
+// skipped, and so are lines of non-client processes (:nemesis). The
+// events mean what they mean in EDN; a :fail whose value is a keyword
+// (":fail :read :timed-out") carries an error and is dropped.
 //
 // # Values
 //

@@ -23,6 +23,8 @@ type ReadOptions struct {
 	Format string
 	// CASFail gives the meaning of a :fail cas in Jepsen formats.
 	CASFail CASFail
+	// NilRead gives the meaning of a read that returned nil.
+	NilRead NilRead
 	// Deadline, if not zero, stops reading with ErrDeadline once passed,
 	// so that a time limit covers reading too.
 	Deadline time.Time

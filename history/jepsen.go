@@ -29,13 +29,10 @@ type event struct {
 type CASFail int
 
 const (
-	// CASFailAuto is Jepsen's reading (CASFailDrop) for EDN and
-	// Porcupine's (CASFailFalse) for Jepsen text logs, the format of
-	// Porcupine's etcd test data, whose convention it is.
-	CASFailAuto CASFail = iota
-	// CASFailDrop is Jepsen's meaning: a :fail did not take effect, for
-	// every operation; the failed cas is dropped.
-	CASFailDrop
+	// CASFailDrop is Jepsen's meaning, the default for every format: a
+	// :fail did not take effect, for every operation; the failed cas is
+	// dropped.
+	CASFailDrop CASFail = iota
 	// CASFailFalse is Porcupine's convention: a :fail cas that carries no
 	// error is a cas that returned false (the comparison failed), which
 	// constrains the register's value during the call. A :fail carrying an
@@ -44,7 +41,7 @@ const (
 )
 
 // CASFailModes names the CASFail values as --cas-fail spells them.
-var CASFailModes = []string{"auto", "drop", "false"}
+var CASFailModes = []string{"drop", "false"}
 
 // ParseCASFail parses a --cas-fail value.
 func ParseCASFail(s string) (CASFail, error) {
@@ -59,6 +56,91 @@ func ParseCASFail(s string) (CASFail, error) {
 // String names m as --cas-fail spells it.
 func (m CASFail) String() string { return CASFailModes[m] }
 
+// NilRead says what a read (read, get) that returned nil means.
+type NilRead int
+
+const (
+	// NilReadAuto is the reading of the format's tool: NilReadUnknown for
+	// Jepsen's EDN and text logs (Knossos), NilReadAbsent for JSON Lines
+	// (Porcupine, whose etcd model reads nil as a key not there).
+	NilReadAuto NilRead = iota
+	// NilReadUnknown is Knossos's reading: the value was not observed, and
+	// the read matches any state.
+	NilReadUnknown
+	// NilReadAbsent is Porcupine's: the register or key holds no value
+	// (nil, which a register never written holds; kv's empty string).
+	NilReadAbsent
+)
+
+// NilReadModes names the NilRead values as --nil-read spells them.
+var NilReadModes = []string{"auto", "unknown", "absent"}
+
+// ParseNilRead parses a --nil-read value.
+func ParseNilRead(s string) (NilRead, error) {
+	for i, m := range NilReadModes {
+		if s == m {
+			return NilRead(i), nil
+		}
+	}
+	return 0, fmt.Errorf("--nil-read %q: expected one of %s", s, strings.Join(NilReadModes, ", "))
+}
+
+// String names m as --nil-read spells it.
+func (m NilRead) String() string { return NilReadModes[m] }
+
+// or returns m, or def when m is NilReadAuto.
+func (m NilRead) or(def NilRead) NilRead {
+	if m == NilReadAuto {
+		return def
+	}
+	return m
+}
+
+// nilReadNote says how n reads of nil were taken, for History.Notes.
+func nilReadNote(name string, n int, m NilRead) string {
+	if m == NilReadAbsent {
+		return fmt.Sprintf("%s: %d reads returned nil, taken as Porcupine takes them: no value (--nil-read absent; --nil-read unknown: value not known, as Knossos)", name, n)
+	}
+	return fmt.Sprintf("%s: %d reads returned nil, taken as Knossos takes them: value not known, matching any state (--nil-read unknown; --nil-read absent: no value, as Porcupine)", name, n)
+}
+
+// skippedProcesses counts the events of non-client processes (the
+// :nemesis), per process, in order of first appearance.
+type skippedProcesses struct {
+	index map[string]int
+	list  []skippedProcess
+}
+
+// skippedProcess is one non-client process: its name, where its first
+// event is and how many it has.
+type skippedProcess struct {
+	name   string
+	first  Pos
+	events int
+}
+
+// add counts an event of process name at pos.
+func (s *skippedProcesses) add(name string, pos Pos) {
+	k, ok := s.index[name]
+	if !ok {
+		if s.index == nil {
+			s.index = map[string]int{}
+		}
+		k = len(s.list)
+		name = strings.Clone(name) // out of the reader's window
+		s.index[name] = k
+		s.list = append(s.list, skippedProcess{name: name, first: pos})
+	}
+	s.list[k].events++
+}
+
+// warn appends a warning per skipped process to h.Warnings.
+func (s *skippedProcesses) warn(h *History) {
+	for _, p := range s.list {
+		h.Warnings = append(h.Warnings, fmt.Sprintf("%s:%d:%d: skipped %d events of process %s, which is not a client (the first is here)", h.Name, p.first.Line, p.first.Col, p.events, p.name))
+	}
+}
+
 // ReadEDN reads a Jepsen history in EDN: one vector of operation maps, or a
 // sequence of maps (typically one per line). See the package doc; opts
 // gives the meaning of a failed cas.
@@ -72,15 +154,7 @@ func readEDN(r io.Reader, name string, opts ReadOptions, window int) (*History, 
 	// of the text is held, and no parsed map outlives its event.
 	s := newEDNStream(r, name, window)
 	evs := make([]event, 0, opts.lines) // Jepsen writes an event per line
-	// Events of non-client processes, counted per process, listed in
-	// order of first appearance with where that was.
-	type skippedProcess struct {
-		name   string
-		first  Pos
-		events int
-	}
-	var skipped []skippedProcess
-	index := map[string]int{}
+	var skipped skippedProcesses
 	texts := map[string]string{} // the event's names, copied out of the window once
 	add := func(m *ednValue) error {
 		ev, skip, err := mapEvent(&s.er, m)
@@ -88,14 +162,7 @@ func readEDN(r io.Reader, name string, opts ReadOptions, window int) (*History, 
 			return err
 		}
 		if skip != "" {
-			k, ok := index[skip]
-			if !ok {
-				k = len(skipped)
-				skip = strings.Clone(skip)
-				index[skip] = k
-				skipped = append(skipped, skippedProcess{name: skip, first: ev.pos})
-			}
-			skipped[k].events++
+			skipped.add(skip, ev.pos)
 			return nil
 		}
 		ev.own(texts)
@@ -162,17 +229,11 @@ func readEDN(r io.Reader, name string, opts ReadOptions, window int) (*History, 
 			}
 		}
 	}
-	if opts.CASFail == CASFailAuto {
-		opts.CASFail = CASFailDrop
-	}
-	h, err := assemble(evs, name, opts.CASFail)
+	h, err := assemble(evs, name, opts, &skipped)
 	if err != nil {
 		return nil, err
 	}
 	h.Format = "edn"
-	for _, p := range skipped {
-		h.Warnings = append(h.Warnings, fmt.Sprintf("%s:%d:%d: skipped %d events of process %s, which is not a client (the first is here)", name, p.first.Line, p.first.Col, p.events, p.name))
-	}
 	return h, nil
 }
 
@@ -267,6 +328,7 @@ func ReadJepsenLog(r io.Reader, name string, opts ReadOptions) (*History, error)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var evs []event
+	var skipped skippedProcesses
 	line := 0
 	clock := readingClock{deadline: opts.Deadline}
 	for sc.Scan() {
@@ -280,27 +342,30 @@ func ReadJepsenLog(r io.Reader, name string, opts ReadOptions) (*History, error)
 		if at < 0 {
 			continue
 		}
-		ev, err := logEvent(text, at+len(marker), name, line)
+		ev, skip, err := logEvent(text, at+len(marker), name, line)
 		if err != nil {
 			return nil, err
+		}
+		if skip != "" {
+			skipped.add(skip, ev.pos)
+			continue
 		}
 		evs = append(evs, ev)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, &lts.ParseError{File: name, Line: line + 1, Col: 1, Msg: "unreadable line: " + err.Error()}
 	}
-	if opts.CASFail == CASFailAuto {
-		opts.CASFail = CASFailFalse
-	}
-	h, err := assemble(evs, name, opts.CASFail)
+	h, err := assemble(evs, name, opts, &skipped)
 	if err == nil {
 		h.Format = "jepsen-log"
 	}
 	return h, err
 }
 
-// logEvent parses "PROC :TYPE :F VALUE" starting at byte start of text.
-func logEvent(text string, start int, name string, line int) (event, error) {
+// logEvent parses "PROC :TYPE :F VALUE" starting at byte start of text;
+// skip names the process of an event of a non-client process (the
+// :nemesis), which is skipped.
+func logEvent(text string, start int, name string, line int) (ev event, skip string, err error) {
 	er := &ednReader{src: text, name: name, pos: start}
 	fix := func(err error) error {
 		var pe *lts.ParseError
@@ -309,55 +374,59 @@ func logEvent(text string, start int, name string, line int) (event, error) {
 		}
 		return err
 	}
-	ev := event{pos: Pos{Line: line, Col: start + 1}}
+	ev = event{pos: Pos{Line: line, Col: start + 1}}
 	var fields [3]ednValue
 	for i, what := range []string{"a process number", "an operation type (:invoke, :ok, :fail or :info)", "an operation name such as :read"} {
 		if er.atEnd() {
-			return ev, fix(er.errAt(er.pos, "expected %s", what))
+			return ev, "", fix(er.errAt(er.pos, "expected %s", what))
 		}
 		v, err := er.read(0)
 		if err != nil {
-			return ev, fix(err)
+			return ev, "", fix(err)
 		}
 		fields[i] = v
+		if i == 0 && (v.kind == ednKeyword || v.kind == ednSymbol || v.kind == ednString) {
+			return ev, v.canon(), nil // :nemesis and other non-client processes
+		}
 	}
 	p, err := strconv.Atoi(fields[0].text)
 	if fields[0].kind != ednInt || err != nil {
-		return ev, fix(er.errAt(fields[0].off, "expected a process number"))
+		return ev, "", fix(er.errAt(fields[0].off, "expected a process number or a name such as :nemesis"))
 	}
 	ev.process = p
 	if fields[1].kind != ednKeyword || !validType(fields[1].text) {
-		return ev, fix(er.errAt(fields[1].off, "expected an operation type (:invoke, :ok, :fail or :info)"))
+		return ev, "", fix(er.errAt(fields[1].off, "expected an operation type (:invoke, :ok, :fail or :info)"))
 	}
 	ev.typ = fields[1].text
 	if fields[2].kind != ednKeyword {
-		return ev, fix(er.errAt(fields[2].off, "expected an operation name such as :read"))
+		return ev, "", fix(er.errAt(fields[2].off, "expected an operation name such as :read"))
 	}
 	ev.f = fields[2].text
 	ev.value = ednValue{kind: ednNil, off: er.pos}
 	if !er.atEnd() {
 		if ev.value, err = er.read(0); err != nil {
-			return ev, fix(err)
+			return ev, "", fix(err)
 		}
 		if !er.atEnd() {
-			return ev, fix(er.errAt(er.pos, "unexpected text after the value"))
+			return ev, "", fix(er.errAt(er.pos, "unexpected text after the value"))
 		}
 	}
 	// A text log has no :error field: a failure gives the error in place
 	// of the value (":fail :read :timed-out").
 	ev.failed = ev.typ == "fail" && ev.value.kind == ednKeyword
-	return ev, nil
+	return ev, "", nil
 }
 
 // assemble pairs invocations with completions per process (the n-th event
-// of the file is time n) following the conventions of the package doc;
-// casFail (not CASFailAuto) gives the meaning of a failed cas.
-func assemble(evs []event, name string, casFail CASFail) (*History, error) {
+// of the file is time n) following the conventions of the package doc and
+// opts (a failed cas, a read of nil), and warns of the skipped processes.
+func assemble(evs []event, name string, opts ReadOptions, skipped *skippedProcesses) (*History, error) {
+	nilRead := opts.NilRead.or(NilReadUnknown)
 	// Most events pair up: half of them are invocations.
 	h := &History{Name: name, Ops: make([]Op, 0, len(evs)/2+1)}
 	open := map[int]int{} // process -> index of its invocation in h.Ops
 	casFalse := 0         // failed cas read as returning false
-	nilReads := 0         // reads that returned nil, read as unknown
+	nilReads := 0         // reads that returned nil
 	keep := make([]bool, 0, len(evs)/2)
 	for t, ev := range evs {
 		at := func(format string, args ...any) error {
@@ -405,11 +474,13 @@ func assemble(evs []event, name string, casFail CASFail) (*History, error) {
 				// Knossos's models take a nil read as "value not known"
 				// (the invocation's nil not yet filled in): it matches any
 				// state.
-				op.Unknown, op.Result = true, ""
+				if nilRead == NilReadUnknown {
+					op.Unknown, op.Result = true, ""
+				}
 				nilReads++
 			}
 		case "fail":
-			if isCAS(ev.f) && casFail == CASFailFalse && !ev.failed {
+			if isCAS(ev.f) && opts.CASFail == CASFailFalse && !ev.failed {
 				op.Return, op.Unknown, op.Result = int64(t), false, "false"
 				casFalse++
 			} else {
@@ -426,16 +497,23 @@ func assemble(evs []event, name string, casFail CASFail) (*History, error) {
 		}
 	}
 	h.Ops = out
-	if len(evs) == 0 {
-		return nil, &lts.ParseError{File: name, Line: 1, Col: 1, Msg: "no operations: expected Jepsen events {:process … :type … :f …}"}
-	}
+	skipped.warn(h)
+	warnEmpty(h)
 	if nilReads > 0 {
-		h.Notes = append(h.Notes, fmt.Sprintf("%s: %d reads completed :ok with value nil, taken as Knossos takes them: value not known, matching any state", name, nilReads))
+		h.Notes = append(h.Notes, nilReadNote(name, nilReads, nilRead))
 	}
 	if casFalse > 0 {
-		h.Notes = append(h.Notes, fmt.Sprintf("%s: %d :fail cas completions read as a cas that returned false (Porcupine's convention; --cas-fail drop reads them as Jepsen does: not taken effect)", name, casFalse))
+		h.Notes = append(h.Notes, fmt.Sprintf("%s: %d :fail cas completions read as a cas that returned false (Porcupine's convention, --cas-fail false; by default they did not take effect, as in Jepsen)", name, casFalse))
 	}
 	return h, nil
+}
+
+// warnEmpty warns when h has no operations: it is linearizable, as
+// Knossos and Porcupine say, but a file without any is often a mistake.
+func warnEmpty(h *History) {
+	if len(h.Ops) == 0 {
+		h.Warnings = append(h.Warnings, h.Name+": no operations (an empty history is linearizable)")
+	}
 }
 
 func isCAS(f string) bool { return f == "cas" || f == "compare-and-set" }

@@ -21,7 +21,7 @@ func TestJepsenSemantics(t *testing.T) {
 		src     string
 		want    Verdict
 	}{
-		{"a cas failed by a timeout did not take effect", "cas-register", "", CASFailAuto, `[
+		{"a cas failed by a timeout did not take effect", "cas-register", "", CASFailDrop, `[
 {:process 0 :type :invoke :f :write :value 3}
 {:process 0 :type :ok :f :write :value 3}
 {:process 1 :type :invoke :f :cas :value [3 4]}
@@ -41,49 +41,49 @@ func TestJepsenSemantics(t *testing.T) {
 {:process 0 :type :ok :f :write :value 3}
 {:process 1 :type :invoke :f :cas :value [3 4]}
 {:process 1 :type :fail :f :cas :value [3 4]}]`, Linearizable},
-		{"failed reads and writes did not take effect", "register", "", CASFailAuto, `
+		{"failed reads and writes did not take effect", "register", "", CASFailDrop, `
 {:process 0 :type :invoke :f :write :value 1}
 {:process 0 :type :fail :f :write :value 1 :error :timeout}
 {:process 1 :type :invoke :f :read :value nil}
 {:process 1 :type :fail :f :read :value 7 :error :timeout}
 {:process 1 :type :invoke :f :read :value nil}
 {:process 1 :type :ok :f :read :value 1}`, NotLinearizable},
-		{"an :info write may take effect later", "register", "", CASFailAuto, `
+		{"an :info write may take effect later", "register", "", CASFailDrop, `
 {:process 0 :type :invoke :f :write :value 1}
 {:process 0 :type :info :f :write :value 1 :error :timeout}
 {:process 1 :type :invoke :f :read :value nil}
 {:process 1 :type :ok :f :read :value nil}
 {:process 1 :type :invoke :f :read :value nil}
 {:process 1 :type :ok :f :read :value 1}`, Linearizable},
-		{"an :info write may never take effect", "register", "0", CASFailAuto, `
+		{"an :info write may never take effect", "register", "0", CASFailDrop, `
 {:process 0 :type :invoke :f :write :value 1}
 {:process 0 :type :info :f :write :value 1}
 {:process 1 :type :invoke :f :read}
 {:process 1 :type :ok :f :read :value 0}`, Linearizable},
-		{"a read's invocation value is ignored", "register", "", CASFailAuto, `
+		{"a read's invocation value is ignored", "register", "", CASFailDrop, `
 {:process 0 :type :invoke :f :write :value 2}
 {:process 0 :type :ok :f :write :value 2}
 {:process 1 :type :invoke :f :read :value 5}
 {:process 1 :type :ok :f :read :value 2}`, Linearizable},
-		{"a read's invocation value is not its result", "register", "", CASFailAuto, `
+		{"a read's invocation value is not its result", "register", "", CASFailDrop, `
 {:process 0 :type :invoke :f :write :value 2}
 {:process 0 :type :ok :f :write :value 2}
 {:process 1 :type :invoke :f :read :value 5}
 {:process 1 :type :ok :f :read :value 5}`, NotLinearizable},
-		{"an :ok read of nil matches any value (Knossos)", "register", "", CASFailAuto, `
+		{"an :ok read of nil matches any value (Knossos)", "register", "", CASFailDrop, `
 {:process 0 :type :invoke :f :write :value 2}
 {:process 0 :type :ok :f :write :value 2}
 {:process 1 :type :invoke :f :read}
 {:process 1 :type :ok :f :read :value nil}`, Linearizable},
-		{"--initial 0: a read of 0 before any write", "cas-register", "0", CASFailAuto, `
+		{"--initial 0: a read of 0 before any write", "cas-register", "0", CASFailDrop, `
 {:process 1 :type :invoke :f :read}
 {:process 1 :type :ok :f :read :value 0}
 {:process 1 :type :invoke :f :cas :value [0 1]}
 {:process 1 :type :ok :f :cas :value [0 1]}`, Linearizable},
-		{"without --initial the register starts at nil", "cas-register", "", CASFailAuto, `
+		{"without --initial the register starts at nil", "cas-register", "", CASFailDrop, `
 {:process 1 :type :invoke :f :read}
 {:process 1 :type :ok :f :read :value 0}`, NotLinearizable},
-		{"--initial 0: a cas from nil cannot succeed", "cas-register", "0", CASFailAuto, `
+		{"--initial 0: a cas from nil cannot succeed", "cas-register", "0", CASFailDrop, `
 {:process 1 :type :invoke :f :cas :value [nil 1]}
 {:process 1 :type :ok :f :cas :value [nil 1]}`, NotLinearizable},
 	}
@@ -134,5 +134,5 @@ func TestParseCASFail(t *testing.T) {
 		assert.Equal(t, m, got.String())
 	}
 	_, err := ParseCASFail("maybe")
-	assert.EqualError(t, err, `--cas-fail "maybe": expected one of auto, drop, false`)
+	assert.EqualError(t, err, `--cas-fail "maybe": expected one of drop, false`)
 }

@@ -22,7 +22,7 @@ import (
 const maxLine = 16 << 20
 
 // ReadJSONL reads a history in the JSON Lines schema of the package doc
-// (of opts, only the deadline applies).
+// (of opts, the deadline and the reading of nil reads apply).
 func ReadJSONL(r io.Reader, name string, opts ReadOptions) (*History, error) {
 	h := &History{Name: name, Format: "jsonl", Ops: make([]Op, 0, opts.lines)}
 	sc := bufio.NewScanner(r)
@@ -30,6 +30,7 @@ func ReadJSONL(r io.Reader, name string, opts ReadOptions) (*History, error) {
 	line := 0
 	clock := readingClock{deadline: opts.Deadline}
 	var lr lineReader
+	nilRead, nilReads := opts.NilRead.or(NilReadAbsent), 0
 	for sc.Scan() {
 		line++
 		if clock.expired() {
@@ -43,13 +44,20 @@ func ReadJSONL(r io.Reader, name string, opts ReadOptions) (*History, error) {
 		if err != nil {
 			return nil, err
 		}
+		if isRead(op.Method) && !op.Unknown && op.Result == Nil {
+			if nilRead == NilReadUnknown {
+				op.Unknown, op.Result = true, ""
+			}
+			nilReads++
+		}
 		h.Ops = append(h.Ops, op)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, &lts.ParseError{File: name, Line: line + 1, Col: 1, Msg: "unreadable line: " + err.Error()}
 	}
-	if len(h.Ops) == 0 {
-		return nil, &lts.ParseError{File: name, Line: line + 1, Col: 1, Msg: "no operations: expected one JSON object per line"}
+	warnEmpty(h)
+	if nilReads > 0 {
+		h.Notes = append(h.Notes, nilReadNote(name, nilReads, nilRead))
 	}
 	warnOverlaps(h)
 	return h, nil

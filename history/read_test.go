@@ -192,7 +192,7 @@ func TestReadEDN(t *testing.T) {
 			cas := h.Ops[2]
 			assert.Equal(t, []string{"3", "4"}, cas.Args)
 			assert.Equal(t, "false", cas.Result, "a failed cas is a cas that returned false")
-			assert.Equal(t, []string{"h.edn: 1 :fail cas completions read as a cas that returned false (Porcupine's convention; --cas-fail drop reads them as Jepsen does: not taken effect)"}, h.Notes)
+			assert.Equal(t, []string{"h.edn: 1 :fail cas completions read as a cas that returned false (Porcupine's convention, --cas-fail false; by default they did not take effect, as in Jepsen)"}, h.Notes)
 		})
 	}
 }
@@ -232,11 +232,8 @@ func TestReadErrors(t *testing.T) {
 		{"jsonl", `{"client": 1, "call": 5, "method": "r", "key": [1]}`, `f:1:41: field "key": expected a string or a number`},
 		{"jsonl", `{"client": 1.5, "call": 5, "method": "r"}`, `f:1:2: field "client": expected an integer or a string, found 1.5`},
 		{"jsonl", `{"client": null, "call": 5, "method": "r"}`, `f:1:2: field "client": expected an integer or a string, found null`},
-		{"jsonl", "\n# nothing\n", `f:3:1: no operations: expected one JSON object per line`},
-		{"edn", "; nothing\n", `f:1:1: no operations: expected Jepsen events {:process … :type … :f …}`},
 		{"edn", `{:process 1.5 :type :invoke :f :read}`, `f:1:11: :process: expected an integer (a client) or a name such as :nemesis`},
 		{"edn", `{:process nil :type :invoke :f :read}`, `f:1:11: :process: expected an integer (a client) or a name such as :nemesis`},
-		{"jepsen-log", "INFO  jepsen.core - nothing\n", `f:1:1: no operations: expected Jepsen events {:process … :type … :f …}`},
 		{"edn", `{:process 0 :type :invoke :f :read`, `f:1:1: unclosed collection: expected '}' before the end of input`},
 		{"edn", "{:process 0 :type :invoke :f :read}\n{:process 0 :type :invoke :f :read}", `f:2:1: process 0 invokes read before its read of line 1 completed`},
 		{"edn", `{:process 0 :type :ok :f :read}`, `f:1:1: ok of read by process 0 without an invocation`},
@@ -255,7 +252,7 @@ func TestReadErrors(t *testing.T) {
 		{"jepsen-log", "INFO  jepsen.util - 1\t:invoke\t:write\t\"\x80\"", `f:1:39: byte 0x80 is not UTF-8: expected text in UTF-8`},
 		{"edn", `{:a ]}`, `f:1:5: unexpected ']': expected a value`},
 		{"edn", "{:process 0 :type :invoke :f :read}\n{:process 0 :type :ok :f :write}", `f:2:1: completion of write "" by process 0 does not match its invocation read "" on line 1`},
-		{"jepsen-log", "INFO  jepsen.util - x\t:invoke\t:read\tnil", `f:1:21: expected a process number`},
+		{"jepsen-log", "INFO  jepsen.util - 1.5\t:invoke\t:read\tnil", `f:1:21: expected a process number or a name such as :nemesis`},
 		{"jepsen-log", "\nINFO  jepsen.util - 1\t:start\t:read\tnil", `f:2:23: expected an operation type (:invoke, :ok, :fail or :info)`},
 		{"jepsen-log", "INFO  jepsen.util - 1\t:invoke\t:read\tnil 5", `f:1:41: unexpected text after the value`},
 		{"jepsen-log", "INFO  jepsen.util - 1\t:invoke", `f:1:30: expected an operation name such as :read`},
@@ -425,5 +422,112 @@ func TestReadDeadline(t *testing.T) {
 	for format, src := range map[string]string{"jsonl": jsonl.String(), "edn": edn.String(), "jepsen-log": strings.Repeat("INFO  jepsen.util - 0\t:invoke\t:read\tnil\n", 5000)} {
 		_, err := Read(strings.NewReader(src), "f", ReadOptions{Format: format, Deadline: past})
 		assert.ErrorIs(t, err, ErrDeadline, format)
+	}
+}
+
+// TestEmptyAndNemesisOnlyHistories checks that a history without
+// operations (an empty file, or only events of the nemesis) is read
+// without error, with a warning, and is linearizable, in every format;
+// and that a text log skips nemesis lines as EDN skips nemesis events.
+func TestEmptyAndNemesisOnlyHistories(t *testing.T) {
+	cases := []struct{ name, format, src, warning string }{
+		{"empty JSON Lines", "jsonl", "\n# nothing\n", "f: no operations (an empty history is linearizable)"},
+		{"empty EDN", "edn", "; nothing\n", "f: no operations (an empty history is linearizable)"},
+		{"empty EDN vector", "edn", "[]", "f: no operations (an empty history is linearizable)"},
+		{"empty log", "jepsen-log", "INFO  jepsen.core - nothing\n", "f: no operations (an empty history is linearizable)"},
+		{"EDN of the nemesis", "edn", "{:process :nemesis :type :info :f :start :value nil}\n{:process :nemesis :type :info :f :stop}",
+			"f:1:1: skipped 2 events of process :nemesis, which is not a client (the first is here)"},
+		{"log of the nemesis", "jepsen-log", "INFO  jepsen.util - :nemesis :info :start nil\nINFO  jepsen.util - :nemesis\t:info\t:start\t[:isolated {}]",
+			"f:1:21: skipped 2 events of process :nemesis, which is not a client (the first is here)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h, err := Read(strings.NewReader(c.src), "f", ReadOptions{Format: c.format})
+			require.NoError(t, err)
+			assert.Empty(t, h.Ops)
+			assert.Contains(t, h.Warnings, c.warning)
+			model, err := GuessModel(h)
+			require.NoError(t, err)
+			spec, err := Builtin(model)
+			require.NoError(t, err)
+			res, err := Check(h, spec, Options{})
+			require.NoError(t, err)
+			assert.Equal(t, Linearizable, res.Verdict)
+		})
+	}
+	// Between a client's events, a nemesis line is skipped.
+	src := "INFO  jepsen.util - 0\t:invoke\t:write\t1\nINFO  jepsen.util - :nemesis :info :start nil\nINFO  jepsen.util - 0\t:ok\t:write\t1\n"
+	h, err := Read(strings.NewReader(src), "n.log", ReadOptions{})
+	require.NoError(t, err)
+	require.Len(t, h.Ops, 1)
+	assert.Equal(t, []string{"n.log:2:21: skipped 1 events of process :nemesis, which is not a client (the first is here)"}, h.Warnings)
+}
+
+// TestNilRead checks both readings of a read that returned nil, their
+// defaults per format (Knossos's for Jepsen's formats, Porcupine's for
+// JSON Lines) and the note that says which was applied.
+func TestNilRead(t *testing.T) {
+	// A write of 1, then a read of nil: not linearizable when nil means
+	// "no value", linearizable when it means "not known".
+	edn := "{:process 0 :type :invoke :f :write :value 1}\n{:process 0 :type :ok :f :write :value 1}\n" +
+		"{:process 1 :type :invoke :f :read :value nil}\n{:process 1 :type :ok :f :read :value nil}\n"
+	log := "INFO  jepsen.util - 0\t:invoke\t:write\t1\nINFO  jepsen.util - 0\t:ok\t:write\t1\n" +
+		"INFO  jepsen.util - 1\t:invoke\t:read\tnil\nINFO  jepsen.util - 1\t:ok\t:read\tnil\n"
+	jsonl := `{"client": 0, "call": 0, "return": 1, "method": "write", "input": 1}` + "\n" +
+		`{"client": 1, "call": 2, "return": 3, "method": "read", "output": null}` + "\n"
+	unknown := "f: 1 reads returned nil, taken as Knossos takes them: value not known, matching any state (--nil-read unknown; --nil-read absent: no value, as Porcupine)"
+	absent := "f: 1 reads returned nil, taken as Porcupine takes them: no value (--nil-read absent; --nil-read unknown: value not known, as Knossos)"
+	cases := []struct {
+		format, src string
+		mode        NilRead
+		want        Verdict
+		note        string
+	}{
+		{"edn", edn, NilReadAuto, Linearizable, unknown},
+		{"edn", edn, NilReadAbsent, NotLinearizable, absent},
+		{"jepsen-log", log, NilReadAuto, Linearizable, unknown},
+		{"jepsen-log", log, NilReadAbsent, NotLinearizable, absent},
+		{"jsonl", jsonl, NilReadAuto, NotLinearizable, absent},
+		{"jsonl", jsonl, NilReadUnknown, Linearizable, unknown},
+	}
+	for _, c := range cases {
+		t.Run(c.format+"/"+c.mode.String(), func(t *testing.T) {
+			h, err := Read(strings.NewReader(c.src), "f", ReadOptions{Format: c.format, NilRead: c.mode})
+			require.NoError(t, err)
+			assert.Equal(t, []string{c.note}, h.Notes)
+			spec, _ := Builtin("register")
+			res, err := Check(h, spec, Options{})
+			require.NoError(t, err)
+			assert.Equal(t, c.want, res.Verdict)
+		})
+	}
+	_, err := ParseNilRead("maybe")
+	assert.EqualError(t, err, `--nil-read "maybe": expected one of auto, unknown, absent`)
+}
+
+// TestFailedCASOneReadingForEveryFormat checks that a :fail cas did not
+// take effect, Jepsen's meaning, in EDN and in text logs alike, and that
+// --cas-fail false reads it as a cas that returned false in both.
+func TestFailedCASOneReadingForEveryFormat(t *testing.T) {
+	// The register holds 3; a cas [3 4] fails without an error. Jepsen:
+	// it did not happen (linearizable). Porcupine: it returned false,
+	// impossible while the register held 3.
+	edn := "{:process 0 :type :invoke :f :write :value 3}\n{:process 0 :type :ok :f :write :value 3}\n" +
+		"{:process 1 :type :invoke :f :cas :value [3 4]}\n{:process 1 :type :fail :f :cas :value [3 4]}\n"
+	log := "INFO  jepsen.util - 0\t:invoke\t:write\t3\nINFO  jepsen.util - 0\t:ok\t:write\t3\n" +
+		"INFO  jepsen.util - 1\t:invoke\t:cas\t[3 4]\nINFO  jepsen.util - 1\t:fail\t:cas\t[3 4]\n"
+	for _, c := range []struct{ format, src string }{{"edn", edn}, {"jepsen-log", log}} {
+		for _, mode := range []CASFail{CASFailDrop, CASFailFalse} {
+			h, err := Read(strings.NewReader(c.src), "f", ReadOptions{Format: c.format, CASFail: mode})
+			require.NoError(t, err)
+			spec, _ := Builtin("cas-register")
+			res, err := Check(h, spec, Options{})
+			require.NoError(t, err)
+			want := Linearizable
+			if mode == CASFailFalse {
+				want = NotLinearizable
+			}
+			assert.Equal(t, want, res.Verdict, "%s, --cas-fail %s", c.format, mode)
+		}
 	}
 }

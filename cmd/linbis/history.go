@@ -28,7 +28,8 @@ var historyCmd = &cli.Command{
 		&cli.StringFlag{Name: "model", Value: "auto", Usage: "sequential specification: auto (guess from the methods), " + strings.Join(history.Models, ", ")},
 		&cli.StringFlag{Name: "spec", Usage: "check against the spec object of a linbis model `M.lin` (a file or a bundled model name, e.g. treiber)"},
 		&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: " + strings.Join(history.Formats, ", ")},
-		&cli.StringFlag{Name: "cas-fail", Value: "auto", Usage: "meaning of a :fail cas in Jepsen input: drop (Jepsen: did not take effect), false (Porcupine: returned false), auto (drop for EDN, false for text logs)"},
+		&cli.StringFlag{Name: "cas-fail", Value: "drop", Usage: "meaning of a :fail cas in Jepsen input: drop (Jepsen: did not take effect), false (Porcupine: returned false)"},
+		&cli.StringFlag{Name: "nil-read", Value: "auto", Usage: "meaning of a read that returned nil: unknown (Knossos: value not known), absent (Porcupine: no value), auto (unknown for EDN and text logs, absent for JSON Lines)"},
 		&cli.StringFlag{Name: "initial", Usage: "initial `VALUE` of register, cas-register, kv and counter (nil if unset; counter 0)"},
 		&cli.BoolFlag{Name: "no-partition", Usage: "check all keys together instead of one partition per key"},
 		&cli.BoolFlag{Name: "general", Usage: "always use the general search (no polynomial bad-pattern check)"},
@@ -49,6 +50,10 @@ func runHistory(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	nilRead, err := history.ParseNilRead(c.String("nil-read"))
+	if err != nil {
+		return err
+	}
 	lim, err := limitsFromFlags(c)
 	if err != nil {
 		return err
@@ -59,7 +64,7 @@ func runHistory(c *cli.Context) error {
 	if lim.Time > 0 {
 		deadline = start.Add(lim.Time)
 	}
-	h, err := history.ReadFile(args[0], history.ReadOptions{Format: c.String("format"), CASFail: casFail, Deadline: deadline})
+	h, err := history.ReadFile(args[0], history.ReadOptions{Format: c.String("format"), CASFail: casFail, NilRead: nilRead, Deadline: deadline})
 	if errors.Is(err, history.ErrDeadline) {
 		stop := &stoppedError{timeLimit, fmt.Sprintf("time budget of %v exhausted while reading %s", lim.Time, args[0])}
 		if c.Bool("json") {

@@ -59,6 +59,12 @@ const (
  {:process 1 :type :fail :f :cas :value [3 4]}]`
 	readZero = `{:process 0 :type :invoke :f :read :value nil}
 {:process 0 :type :ok :f :read :value 0}`
+	failedCASLog = "INFO  jepsen.util - 0\t:invoke\t:write\t3\nINFO  jepsen.util - 0\t:ok\t:write\t3\n" +
+		"INFO  jepsen.util - 1\t:invoke\t:cas\t[3 4]\nINFO  jepsen.util - 1\t:fail\t:cas\t[3 4]\n"
+	nilRead = `{:process 0 :type :invoke :f :write :value 1}
+{:process 0 :type :ok :f :write :value 1}
+{:process 1 :type :invoke :f :read :value nil}
+{:process 1 :type :ok :f :read :value nil}`
 )
 
 func TestHistoryVerdicts(t *testing.T) {
@@ -84,6 +90,12 @@ func TestHistoryVerdicts(t *testing.T) {
 		{"--cas-fail false, no error", []string{writeFile(t, "f.edn", failedCAS), "--cas-fail", "false"}, 1, "not linearizable"},
 		{"--initial", []string{writeFile(t, "r.edn", readZero), "--initial", "0"}, 0, "r.edn: linearizable"},
 		{"no --initial", []string{writeFile(t, "r.edn", readZero)}, 1, "r.edn: not linearizable"},
+		{"a log's failed cas did not happen", []string{writeFile(t, "c.log", failedCASLog)}, 0, "c.log: linearizable"},
+		{"a log's failed cas returned false", []string{writeFile(t, "c.log", failedCASLog), "--cas-fail", "false"}, 1, "c.log: not linearizable"},
+		{"a nemesis line", []string{writeFile(t, "n.log", "INFO  jepsen.util - :nemesis :info :start nil\n")}, 0, "n.log: linearizable"},
+		{"an empty history", []string{writeFile(t, "e.jsonl", "")}, 0, "e.jsonl: linearizable"},
+		{"a read of nil, Knossos", []string{writeFile(t, "n.edn", nilRead)}, 0, "n.edn: linearizable"},
+		{"a read of nil, Porcupine", []string{writeFile(t, "n.edn", nilRead), "--nil-read", "absent"}, 1, "n.edn: not linearizable"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -110,7 +122,7 @@ func TestHistoryJSONAndHTML(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
 	require.NotNil(t, res.Linearizable)
 	assert.False(t, *res.Linearizable)
-	assert.Equal(t, 85, res.Failure.Operations)
+	assert.Equal(t, 65, res.Failure.Operations, "85 events less the 20 failed cas, which did not happen")
 	assert.NotEmpty(t, res.Failure.Prefix)
 	assert.Equal(t, 85, res.Failure.CannotPlace.Line)
 	html, err := os.ReadFile(page)
@@ -134,7 +146,7 @@ func TestHistoryErrors(t *testing.T) {
 		{"no file", nil, "history needs 1 argument (FILE), got none"},
 		{"missing file", []string{"no-such-file.jsonl"}, "no-such-file.jsonl"},
 		{"bad flag after file", []string{writeFile(t, "q.jsonl", badQueue), "--colour"}, "linbis: history: unknown flag --colour; see linbis history --help\n"},
-		{"bad --cas-fail", []string{writeFile(t, "t.edn", timedOutCAS), "--cas-fail", "maybe"}, `--cas-fail "maybe": expected one of auto, drop, false`},
+		{"bad --cas-fail", []string{writeFile(t, "t.edn", timedOutCAS), "--cas-fail", "maybe"}, `--cas-fail "maybe": expected one of drop, false`},
 		{"--initial of a queue", []string{writeFile(t, "q.jsonl", badQueue), "--initial", "1"}, "model queue has no settable initial value"},
 		{"a string not in UTF-8", []string{writeFile(t, "u.edn", "{:process 0 :type :invoke :f :write :value \"a\xe9\"}")}, `u.edn:1:46: byte 0xe9 is not UTF-8: expected text in UTF-8`},
 	}
