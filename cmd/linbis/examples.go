@@ -127,7 +127,14 @@ func statedBounds(name string, args []string) (b frontend.Bounds, extra []string
 		case "--explicit":
 			extra = append(extra, "explicit heap")
 		default:
-			extra = append(extra, strings.TrimPrefix(flag, "--"))
+			// Another flag of verify, with its value when it takes one:
+			// "with --method fly", not "method, fly".
+			option := "with " + flag
+			if f := findFlag(verifyCmd.Flags, strings.TrimLeft(flag, "-")); f != nil && !isBool(f) && i+1 < len(args) {
+				option += " " + val
+				i++
+			}
+			extra = append(extra, option)
 		}
 	}
 	return b, extra, nil

@@ -75,6 +75,9 @@ func TestListAndShow(t *testing.T) {
 		assert.Contains(t, out, name)
 	}
 	assert.Contains(t, out, "NOT linearizable at threads=2 ops=3 values=1,2, explicit heap")
+	// A flag with a value is one option (issue 37 item 12: it read
+	// "values=1,2, method, fly").
+	assert.Contains(t, out, "NOT linearizable at threads=3 ops=3 values=1,2, with --method fly\n")
 
 	code, out, errOut = linbis("compile", "--list", "--json")
 	require.Equal(t, 0, code, errOut)
