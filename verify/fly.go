@@ -76,6 +76,11 @@ func runFly(r *Report, m *frontend.Model, b frontend.Bounds, opts Options, timed
 		}
 		var err error
 		res, stages, err = checkByLadder(m, b, copts, opts)
+		if frontend.IsStateLimit(err) {
+			// The search stores pairs, not states: say which flag they
+			// count against.
+			return "", fmt.Errorf("the on-the-fly search counts its product pairs against --max-states: %w", err)
+		}
 		if err != nil {
 			return "", err
 		}

@@ -127,8 +127,13 @@ func watchLimits(c *cli.Context) (stop func(), err error) {
 	if limitedByLibrary[c.Command.Name] {
 		return func() {}, nil
 	}
-	w := limits.Watch(l, 100*time.Millisecond, func(msg string) {
-		fmt.Fprintf(c.App.ErrWriter, "linbis %s: %s\n", c.Command.Name, msg)
+	w := limits.Watch(l, 100*time.Millisecond, func(which limits.Kind, msg string) {
+		hit := timeLimit
+		if which == limits.Memory {
+			hit = memoryLimit
+		}
+		// The line of every other limit (run), from another goroutine.
+		fmt.Fprintf(c.App.ErrWriter, "linbis: no verdict: %s (limit: %s)\n", msg, hit.flag)
 		exitProcess(exitLimit)
 	})
 	return w.Stop, nil

@@ -39,14 +39,15 @@ func runLimited(t *testing.T, args ...string) (int, string) {
 func TestTimeoutStopsTheRunPlainly(t *testing.T) {
 	code, stderr := runLimited(t, "--timeout", "10ms")
 	assert.Equal(t, 3, code)
-	assert.Contains(t, stderr, "linbis spin: time limit reached: still running after 10ms")
+	// The README's form, as every other limit (issue 37 item 13).
+	assert.Equal(t, "linbis: no verdict: time limit reached: still running after 10ms (limit: --timeout)\n", stderr)
 }
 
 func TestMaxMemoryStopsTheRunPlainly(t *testing.T) {
 	code, stderr := runLimited(t, "MODEL", "--max-memory", "1KiB") // flags after the argument work too
 	assert.Equal(t, 3, code)
-	assert.Contains(t, stderr, "linbis spin: memory limit reached")
-	assert.Contains(t, stderr, "limit 1.0 KiB")
+	assert.True(t, strings.HasPrefix(stderr, "linbis: no verdict: memory limit reached: "), stderr)
+	assert.True(t, strings.HasSuffix(stderr, " in use, limit 1.0 KiB (limit: --max-memory)\n"), stderr)
 }
 
 func TestLimitFlagsAreChecked(t *testing.T) {
@@ -77,6 +78,7 @@ func TestLimitsExitThree(t *testing.T) {
 	}{
 		{[]string{"compile", "treiber", "--max-states", "10"}, "--max-states"},
 		{[]string{"verify", "treiber", "--max-states", "10"}, "--max-states"},
+		{[]string{"verify", "treiber", "--method", "fly", "--max-states", "10"}, "--max-states"},
 		{[]string{"verify", "treiber", "--method", "refine", "--max-pairs", "3"}, "--max-pairs"},
 		{[]string{"progress", "treiber", "--max-states", "10"}, "--max-states"},
 		{[]string{"refine", a, b, "--max-pairs", "1", "--quotient=false"}, "--max-pairs"},
@@ -97,4 +99,7 @@ func TestLimitsExitThree(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &r))
 	assert.Equal(t, "pairs", r["stopped_by"])
 	assert.Contains(t, errOut, "pair limit reached")
+	// On the fly, --max-states bounds product pairs, and the line says so.
+	_, _, errOut = linbis("verify", "treiber", "--method", "fly", "--max-states", "10", "-q")
+	assert.Contains(t, errOut, "the on-the-fly search counts its product pairs against --max-states: ")
 }

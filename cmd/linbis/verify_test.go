@@ -179,12 +179,12 @@ func TestOnTheFlyLimits(t *testing.T) {
 	}
 	_, code, out := child("verify", "treiber", "--method", "fly", "--threads", "6", "-q", "--timeout", "1s")
 	assert.Equal(t, 3, code, out)
-	assert.Equal(t, "linbis verify: time limit reached: still running after 1s (raise it with --timeout; 0 for none)", out)
+	assert.Equal(t, "linbis: no verdict: time limit reached: still running after 1s (limit: --timeout)", out)
 
 	const limit = 64 << 20
 	cmd, code, out := child("verify", "treiber", "--method", "fly", "--threads", "6", "-q", "--max-memory", "64MiB")
 	assert.Equal(t, 3, code, out)
-	assert.Regexp(t, `^linbis verify: memory limit reached: \d+ MiB in use, limit 64 MiB`, out)
+	assert.Regexp(t, `^linbis: no verdict: memory limit reached: \d+ MiB in use, limit 64 MiB \(limit: --max-memory\)$`, out)
 	assert.NotContains(t, out, "\n")
 	// The watchdog samples every 100 ms and the search's tables grow by
 	// doubling, so the peak may pass the limit by one growth step; without

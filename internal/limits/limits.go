@@ -35,12 +35,21 @@ type Watchdog struct {
 	done chan struct{}
 }
 
+// Kind names a limit of Limits.
+type Kind int
+
+// The limits Watch enforces.
+const (
+	Time Kind = iota
+	Memory
+)
+
 // Watch starts watching the current process against l, sampling every
-// interval, and calls hit once, with a message that says which limit was
-// reached, when one is. The memory limit is also handed to the garbage
+// interval, and calls hit once, with the limit reached and a message that
+// says what was reached, when one is. The memory limit is also handed to the garbage
 // collector (debug.SetMemoryLimit), so that it collects harder before the
 // limit is declared hit.
-func Watch(l Limits, interval time.Duration, hit func(msg string)) *Watchdog {
+func Watch(l Limits, interval time.Duration, hit func(which Kind, msg string)) *Watchdog {
 	w := &Watchdog{stop: make(chan struct{}), done: make(chan struct{})}
 	if l.Time <= 0 && l.Memory <= 0 {
 		close(w.done)
@@ -60,11 +69,11 @@ func Watch(l Limits, interval time.Duration, hit func(msg string)) *Watchdog {
 				return
 			case now := <-tick.C:
 				if elapsed := now.Sub(start); l.Time > 0 && elapsed >= l.Time {
-					hit(fmt.Sprintf("time limit reached: still running after %s (raise it with --timeout; 0 for none)", l.Time))
+					hit(Time, fmt.Sprintf("time limit reached: still running after %s", l.Time))
 					return
 				}
 				if held := Held(); l.Memory > 0 && held >= l.Memory {
-					hit(fmt.Sprintf("memory limit reached: %s in use, limit %s (raise it with --max-memory; 0 for none)",
+					hit(Memory, fmt.Sprintf("memory limit reached: %s in use, limit %s",
 						humanize.IBytes(uint64(held)), humanize.IBytes(uint64(l.Memory))))
 					return
 				}

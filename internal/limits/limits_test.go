@@ -11,12 +11,14 @@ import (
 
 func TestTimeLimitIsReported(t *testing.T) {
 	hits := make(chan string, 1)
-	w := Watch(Limits{Time: 20 * time.Millisecond}, time.Millisecond, func(msg string) { hits <- msg })
+	w := Watch(Limits{Time: 20 * time.Millisecond}, time.Millisecond, func(which Kind, msg string) {
+		assert.Equal(t, Time, which)
+		hits <- msg
+	})
 	defer w.Stop()
 	select {
 	case msg := <-hits:
-		assert.Contains(t, msg, "time limit reached")
-		assert.Contains(t, msg, "--timeout")
+		assert.Equal(t, "time limit reached: still running after 20ms", msg)
 	case <-time.After(5 * time.Second):
 		t.Fatal("the time limit was not reported")
 	}
@@ -26,12 +28,15 @@ func TestMemoryLimitIsReported(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	hits := make(chan string, 1)
 	// Any running Go process holds more than one byte.
-	w := Watch(Limits{Memory: 1}, time.Millisecond, func(msg string) { hits <- msg })
+	w := Watch(Limits{Memory: 1}, time.Millisecond, func(which Kind, msg string) {
+		assert.Equal(t, Memory, which)
+		hits <- msg
+	})
 	defer w.Stop()
 	select {
 	case msg := <-hits:
-		assert.Contains(t, msg, "memory limit reached")
-		assert.Contains(t, msg, "--max-memory")
+		assert.Contains(t, msg, "memory limit reached: ")
+		assert.Contains(t, msg, "in use, limit 1 B")
 	case <-time.After(5 * time.Second):
 		t.Fatal("the memory limit was not reported")
 	}
@@ -39,11 +44,11 @@ func TestMemoryLimitIsReported(t *testing.T) {
 
 func TestNoLimitNoReport(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	w := Watch(Limits{Time: time.Hour, Memory: 1 << 50}, time.Millisecond, func(msg string) { t.Errorf("unexpected: %s", msg) })
+	w := Watch(Limits{Time: time.Hour, Memory: 1 << 50}, time.Millisecond, func(_ Kind, msg string) { t.Errorf("unexpected: %s", msg) })
 	time.Sleep(20 * time.Millisecond)
 	w.Stop()
 	w.Stop() // idempotent
-	Watch(Limits{}, time.Millisecond, func(msg string) { t.Errorf("unexpected: %s", msg) }).Stop()
+	Watch(Limits{}, time.Millisecond, func(_ Kind, msg string) { t.Errorf("unexpected: %s", msg) }).Stop()
 }
 
 func TestHeldAndDefault(t *testing.T) {
