@@ -10,7 +10,10 @@ import (
 // Every bad flag value is one line on stderr naming the flag and what it
 // expects, exit 2, nothing on stdout.
 func TestBadFlagValuesAreOneLine(t *testing.T) {
-	aut := writeAut(t, t.TempDir(), "in.aut", exampleAut)
+	dir := t.TempDir()
+	aut := writeAut(t, dir, "in.aut", exampleAut)
+	autAsDot := writeAut(t, dir, "in.dot", exampleAut)
+	dotAsAut := writeAut(t, dir, "g.aut", "digraph {\n  0 -> 1 [label=\"a\"]\n}\n")
 	cases := []struct {
 		args []string
 		line string
@@ -28,6 +31,12 @@ func TestBadFlagValuesAreOneLine(t *testing.T) {
 		{[]string{"compare", aut, aut, "--max-pairs", "0"}, `linbis: --max-pairs must be at least 1, got 0`},
 		{[]string{"progress", aut, "--max-product", "-3"}, `linbis: --max-product must be at least 1, got -3`},
 		{[]string{"reduce", aut, "-o", "x.aut", "--equiv", "bisimm"}, ``},
+		// Issue 37 item 15: the size limit said, a folder called one, a
+		// file whose text is the other format's said plainly.
+		{[]string{"verify", "--values", "1..100000"}, `linbis: --values "1..100000": a range holds at most 64 values, this one 100000`},
+		{[]string{"info", dir}, `linbis: ` + dir + `: is a directory, expected an LTS file (.aut or .dot)`},
+		{[]string{"info", autAsDot}, `linbis: ` + autAsDot + `:1:1: expected a DOT graph (digraph …) as the name .dot says, found an .aut header (des …): rename the file to .aut`},
+		{[]string{"compare", dotAsAut, aut}, `linbis: ` + dotAsAut + `:1:1: expected an .aut header (des …) as the name .aut says, found a DOT graph (digraph …): rename the file to .dot`},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {

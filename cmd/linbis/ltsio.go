@@ -57,12 +57,6 @@ func outputFormat(c *cli.Context, path string) (string, error) {
 // readLTS reads the LTS at path, or on standard input for "-".
 func readLTS(path string, opts lts.ReadOptions) (*lts.LTS, error) {
 	format := extFormat(path)
-	if format == "aut" {
-		return lts.ReadAutFile(path, opts)
-	}
-	if format == "dot" {
-		return lts.ReadDotFile(path, opts)
-	}
 	name, r := path, stdin
 	if path == "-" {
 		name = "<stdin>"
@@ -72,19 +66,44 @@ func readLTS(path string, opts lts.ReadOptions) (*lts.LTS, error) {
 			return nil, err
 		}
 		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.IsDir() {
+			return nil, fmt.Errorf("%s: is a directory, expected an LTS file (.aut or .dot)", path)
+		}
 		r = f
 	}
 	in := bufio.NewReader(r)
 	head, _ := in.Peek(64)
 	head = bytes.TrimSpace(head)
+	content := ""
 	switch {
 	case bytes.HasPrefix(head, []byte("des")):
+		content = "aut"
+	case bytes.HasPrefix(head, []byte("digraph")), bytes.HasPrefix(head, []byte("strict")):
+		content = "dot"
+	}
+	if format != "" && content != "" && content != format {
+		// Said plainly, rather than the other format's parser's first
+		// complaint ("expected one of strict, graphx or digraph").
+		return nil, fmt.Errorf("%s:1:1: expected %s as the name .%s says, found %s: rename the file to .%s",
+			name, formatText[format], format, formatText[content], content)
+	}
+	switch format {
+	case "aut":
+		return lts.ReadAutFile(path, opts) // by name: it sizes its tables by the file's size
+	case "dot":
+		return lts.ReadDotFile(path, opts)
+	}
+	switch content {
+	case "aut":
 		return lts.ReadAut(in, name, opts)
-	case bytes.HasPrefix(head, []byte("digraph")):
+	case "dot":
 		return lts.ReadDot(in, name, opts)
 	}
 	return nil, fmt.Errorf("%s: unknown LTS format: expected an .aut file (starting with des) or a .dot file (starting with digraph)", name)
 }
+
+// formatText says what the text of an LTS format starts with.
+var formatText = map[string]string{"aut": "an .aut header (des …)", "dot": "a DOT graph (digraph …)"}
 
 // writeLTS writes l whole to path, or to standard output for "-".
 func writeLTS(c *cli.Context, path string, l *lts.LTS) error {

@@ -158,8 +158,11 @@ func parseValues(s string) ([]int, error) {
 	if lo, hi, ok := strings.Cut(s, ".."); ok {
 		a, err1 := strconv.Atoi(strings.TrimSpace(lo))
 		z, err2 := strconv.Atoi(strings.TrimSpace(hi))
-		if err1 != nil || err2 != nil || z < a || z-a >= 64 {
+		if err1 != nil || err2 != nil || z < a {
 			return nil, bad
+		}
+		if z-a >= syntax.MaxValues {
+			return nil, fmt.Errorf("--values %q: a range holds at most %d values, this one %d", s, syntax.MaxValues, z-a+1)
 		}
 		var vs []int
 		for v := a; v <= z; v++ {

@@ -820,15 +820,17 @@ func (p *parser) intLit(signed bool) int {
 	return v
 }
 
-const maxValues = 64
+// MaxValues is the most values a client's argument range may hold
+// (values 1..3, --values).
+const MaxValues = 64
 
 func (p *parser) parseValues() []int {
 	pos := p.pos
 	lo := p.intLit(true)
 	if p.got(DOTDOT) {
 		hi := p.intLit(true)
-		if hi < lo || hi-lo >= maxValues {
-			p.errorAt(pos, fmt.Sprintf("values range %d..%d must be non-empty and hold at most %d values", lo, hi, maxValues))
+		if hi < lo || hi-lo >= MaxValues {
+			p.errorAt(pos, fmt.Sprintf("values range %d..%d must be non-empty and hold at most %d values", lo, hi, MaxValues))
 			return []int{lo}
 		}
 		var vs []int
