@@ -18,8 +18,9 @@ import (
 
 var showCmd = &cli.Command{
 	Name:      "show",
-	Usage:     "print a bundled model's source (or a .lin file) with line numbers, as counterexamples cite them",
+	Usage:     "print a bundled model's source (or a .lin file, or the model a Go package's type is translated to, with --type) with line numbers, as counterexamples cite them",
 	ArgsUsage: "MODEL",
+	Flags:     goFlags(),
 	Action:    runShow,
 }
 
@@ -29,6 +30,11 @@ func runShow(c *cli.Context) error {
 		return err
 	}
 	name, src, err := modelSource(args[0])
+	if c.IsSet("type") {
+		// A Go package: the model it is translated to, whose origin
+		// directives name the Go lines that traces cite.
+		name, src, err = goModel(c, args[0])
+	}
 	if err != nil {
 		return err
 	}

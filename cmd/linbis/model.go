@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/frontend/golang"
 	"github.com/linbis/linbis/frontend/syntax"
 	"github.com/linbis/linbis/internal/meter"
 	"github.com/linbis/linbis/lts"
@@ -38,7 +39,16 @@ func modelFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "lin", Usage: "make lin statements visible as lin(T,M,VAL) events (linearization-point mode)"},
 		&cli.IntFlag{Name: "workers", Usage: "goroutines that expand states (0 or less: one per core); the LTS is the same for any number"},
 		quietFlag,
-	}, limitFlags()...)
+	}, append(goFlags(), limitFlags()...)...)
+}
+
+// goFlags are the flags that read a Go package as the model (frontend/GO.md).
+func goFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "type", Usage: "the model is a Go package (a directory or an import path): verify its type `T` (Stack[int] instantiates a generic type; default type argument int)"},
+		&cli.StringFlag{Name: "methods", Usage: "with --type: the client's methods, a `LIST` Push,Pop (default: the exported methods of *T with integer, bool or any parameters)"},
+		&cli.StringFlag{Name: "new", Usage: "with --type: the constructor `CALL`, with constant arguments, NewRing(2) (default: NewT() or New() returning *T, else the zero value)"},
+	}
 }
 
 // loadModel reads and checks the model named by the first argument: a file,
@@ -49,7 +59,47 @@ func loadModel(c *cli.Context) (*frontend.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.IsSet("type") {
+		return readGoModel(c, args[0])
+	}
+	if fi, err := os.Stat(args[0]); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s: a directory: name the type of this Go package to verify with --type", args[0])
+	}
 	return readModel(args[0], c.App.ErrWriter)
+}
+
+// goModel translates the Go package pkg's type named by --type into a
+// model: its name and source.
+func goModel(c *cli.Context, pkg string) (string, []byte, error) {
+	cfg := golang.Config{Type: c.String("type"), New: c.String("new")}
+	if c.IsSet("methods") {
+		cfg.Methods = strings.Split(c.String("methods"), ",")
+	}
+	t, err := golang.Load(pkg, cfg)
+	if err == nil {
+		var name string
+		var src []byte
+		if name, src, err = t.Model(); err == nil {
+			return name, src, nil
+		}
+	}
+	var list syntax.ErrorList
+	if errors.As(err, &list) && len(list) > 1 {
+		for _, e := range list {
+			fmt.Fprintln(c.App.ErrWriter, e)
+		}
+		return "", nil, fmt.Errorf("%s: %d errors", pkg, len(list))
+	}
+	return "", nil, err
+}
+
+// readGoModel reads a Go package's type as a model (frontend/GO.md).
+func readGoModel(c *cli.Context, pkg string) (*frontend.Model, error) {
+	name, src, err := goModel(c, pkg)
+	if err != nil {
+		return nil, err
+	}
+	return frontend.Parse(name, src)
 }
 
 // readModel reads and checks a model: a file, or else a bundled example

@@ -9,6 +9,10 @@
 //
 // Only what the client's methods and the constructor reach is checked:
 // the rest of the package, and its tests, may use anything.
+//
+// Target.Model then translates the target into a model of the modeling
+// language whose statements cite their Go lines (translate.go, lower.go),
+// which the .lin front end compiles and every route of linbis verifies.
 package golang
 
 import (

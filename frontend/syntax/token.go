@@ -1,6 +1,10 @@
 package syntax
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Pos is a byte offset into a file plus one; NoPos (0) is no position.
 // A Pos is turned into a line and column only when printed (File.Position).
@@ -18,6 +22,23 @@ type File struct {
 	Src   []byte
 	lines []int32 // offsets of line starts
 	ends  map[Pos]Pos
+	// origins: by line (from 1), where a line of generated source came
+	// from (see OriginDirective).
+	origins map[int]origin
+}
+
+// OriginDirective, at the start of a line of a model, says where the next
+// line came from: `//linbis:origin FILE:LINE:COL TEXT`. A front end that
+// generates a model from another language (the Go front end) writes one
+// before each statement, so that positions (Position) and step texts
+// (Text, LineText) name the original source, in errors, traces and
+// listings alike.
+const OriginDirective = "//linbis:origin "
+
+// origin is the original position and text of a generated line.
+type origin struct {
+	pos  Position
+	text string
 }
 
 // SetEnd records where the statement starting at start ends (the parser
@@ -35,6 +56,9 @@ func (f *File) SetEnd(start, end Pos) {
 func (f *File) Text(start, end Pos) string {
 	if !start.IsValid() {
 		return ""
+	}
+	if o, ok := f.originOf(start); ok {
+		return o.text
 	}
 	if !end.IsValid() {
 		end = f.ends[start]
@@ -65,7 +89,47 @@ func NewFile(name string, src []byte) *File {
 			f.lines = append(f.lines, int32(i+1))
 		}
 	}
+	for l, start := range f.lines {
+		if o, ok := parseOrigin(src[start:]); ok {
+			if f.origins == nil {
+				f.origins = map[int]origin{}
+			}
+			f.origins[l+2] = o // the line after the directive, from 1
+		}
+	}
 	return f
+}
+
+// parseOrigin reads an origin directive at the start of line.
+func parseOrigin(line []byte) (origin, bool) {
+	rest, ok := strings.CutPrefix(string(line[:min(len(line), len(OriginDirective))]), OriginDirective)
+	if !ok || rest != "" {
+		return origin{}, false
+	}
+	text := string(line[len(OriginDirective):])
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		text = text[:i]
+	}
+	loc, text, _ := strings.Cut(text, " ")
+	parts := strings.Split(loc, ":")
+	if len(parts) < 3 {
+		return origin{}, false
+	}
+	line1, err1 := strconv.Atoi(parts[len(parts)-2])
+	col, err2 := strconv.Atoi(parts[len(parts)-1])
+	if err1 != nil || err2 != nil {
+		return origin{}, false
+	}
+	return origin{pos: Position{File: strings.Join(parts[:len(parts)-2], ":"), Line: line1, Col: col}, text: strings.TrimSpace(text)}, true
+}
+
+// originOf returns the origin of the line holding p, if it has one.
+func (f *File) originOf(p Pos) (origin, bool) {
+	if f.origins == nil || !p.IsValid() {
+		return origin{}, false
+	}
+	o, ok := f.origins[f.line(p)]
+	return o, ok
 }
 
 // Pos returns the Pos of byte offset off.
@@ -89,6 +153,15 @@ func (f *File) Position(p Pos) Position {
 	if !p.IsValid() {
 		return Position{File: f.Name}
 	}
+	if o, ok := f.originOf(p); ok {
+		return o.pos
+	}
+	l := f.line(p)
+	return Position{File: f.Name, Line: l, Col: int(int32(p-1)-f.lines[l-1]) + 1}
+}
+
+// line returns the line (from 1) holding the valid position p.
+func (f *File) line(p Pos) int {
 	off := int32(p - 1)
 	lo, hi := 0, len(f.lines)
 	for hi-lo > 1 {
@@ -99,7 +172,7 @@ func (f *File) Position(p Pos) Position {
 			hi = m
 		}
 	}
-	return Position{File: f.Name, Line: lo + 1, Col: int(off-f.lines[lo]) + 1}
+	return lo + 1
 }
 
 // LineText returns the text of the line holding p, without its newline and
@@ -107,6 +180,9 @@ func (f *File) Position(p Pos) Position {
 func (f *File) LineText(p Pos) string {
 	if !p.IsValid() {
 		return ""
+	}
+	if o, ok := f.originOf(p); ok {
+		return o.text
 	}
 	off := int(p - 1)
 	start := off

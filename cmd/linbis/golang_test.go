@@ -1,0 +1,54 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// goExample is the directory of a Go example, relative to this package.
+func goExample(name string) string { return "../../frontend/golang/testdata/" + name }
+
+// TestVerifyGoPackage: verify, compile, progress and show take a Go
+// package with --type; verdicts and traces in Go's terms.
+func TestVerifyGoPackage(t *testing.T) {
+	code, out, errOut := linbis("verify", goExample("treiber"), "--type", "Stack[int]")
+	assert.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `LINEARIZABLE\s+YES`, out)
+
+	code, out, errOut = linbis("verify", goExample("loadstore"), "--type", "Counter")
+	assert.Equal(t, 1, code, errOut)
+	assert.Regexp(t, `LINEARIZABLE\s+NO`, out)
+	assert.Contains(t, out, "v := c.n.Load() + 1", "the trace cites the Go line")
+
+	code, out, errOut = linbis("progress", goExample("spincounter"), "--type", "Counter")
+	assert.Equal(t, 1, code, errOut)
+	assert.Contains(t, out, "for !c.locked.CompareAndSwap(false, true) {")
+
+	code, out, errOut = linbis("compile", goExample("msqueue"), "--type", "Queue", "--steps")
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "if cas(&tail.next, next, n) {")
+
+	code, out, errOut = linbis("show", goExample("msqueue"), "--type", "Queue", "--methods", "Enqueue")
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "method Enqueue(")
+	assert.NotContains(t, out, "method Dequeue(")
+}
+
+// TestGoPackageErrors: a construct outside the subset is one line with its
+// position, exit 2; so is a directory without --type.
+func TestGoPackageErrors(t *testing.T) {
+	code, _, errOut := linbis("verify", goExample("refuse"), "--type", "Chan")
+	assert.Equal(t, 2, code)
+	assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, errOut)
+	assert.Contains(t, errOut, "refuse/refuse.go:16:11: channel is not supported (")
+
+	code, _, errOut = linbis("verify", goExample("treiber"))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "name the type of this Go package to verify with --type")
+
+	code, _, errOut = linbis("compile", goExample("treiber"), "--type", "Nope")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "has no type Nope")
+}

@@ -1,0 +1,829 @@
+package golang
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// addr is a location of the model: a field of the node a reference
+// expression holds, or a shared variable (base "").
+type addr struct {
+	base string     // a reference expression (a local, Obj), "" for a shared variable
+	name string     // the flattened field name, or the shared variable's name
+	typ  types.Type // the Go type stored there
+	// dyn, if not nil, makes the location an element chosen by a variable
+	// index: name is then unused.
+	dyn *dynIndex
+}
+
+// dynIndex is an element of an array chosen by a variable index: the
+// index's model text (a local or a constant) and the flattened name of
+// the location for each index.
+type dynIndex struct {
+	index string
+	names []string
+}
+
+// loc returns the location's model text.
+func (a addr) loc() string {
+	if a.base == "" {
+		return a.name
+	}
+	return a.base + "." + a.name
+}
+
+// frame is a function being written: a client method, the constructor,
+// or a function of the package inlined where it is called.
+type frame struct {
+	g  *gen
+	fn *ssa.Function
+	// vals: the model text of the function's values (locals, folded
+	// expressions, the receiver Obj, parameters bound to arguments);
+	// addrs: the values that are addresses.
+	vals  map[ssa.Value]string
+	addrs map[ssa.Value]addr
+	// returns: a client method (Return is a return); else dests receive
+	// the results and exit is the label a return breaks out of ("": the
+	// body falls through).
+	returns bool
+	dests   []string
+	exit    string
+	// results, for an inlined function of one block, receives the text
+	// of the values it returns (no locals needed).
+	results *[]string
+	prefix  string // of labels, unique per inlined call
+	rpo     map[*ssa.BasicBlock]int
+	// header: loop headers (the target of a back edge); merge: blocks
+	// entered by several forward edges.
+	header, merge map[*ssa.BasicBlock]bool
+	defers        []deferred
+}
+
+// deferred is a deferred call: its callee and arguments, captured where
+// the defer runs, and the local flag that says it ran ("" when its block
+// dominates every return).
+type deferred struct {
+	in   *ssa.Defer
+	args []arg
+	flag string
+}
+
+// arg is an argument of a call: an address or a value's text.
+type arg struct {
+	addr *addr
+	text string
+}
+
+// body writes fn's blocks, structured.
+func (g *gen) body(fr *frame) {
+	fn := fr.fn
+	fr.rpo = map[*ssa.BasicBlock]int{}
+	var post []*ssa.BasicBlock
+	seen := map[*ssa.BasicBlock]bool{}
+	var visit func(b *ssa.BasicBlock)
+	visit = func(b *ssa.BasicBlock) {
+		seen[b] = true
+		for _, s := range b.Succs {
+			if !seen[s] {
+				visit(s)
+			}
+		}
+		post = append(post, b)
+	}
+	visit(fn.Blocks[0])
+	for i, b := range post {
+		fr.rpo[b] = len(post) - 1 - i
+	}
+	fr.header, fr.merge = map[*ssa.BasicBlock]bool{}, map[*ssa.BasicBlock]bool{}
+	for b := range fr.rpo {
+		forward := 0
+		for _, p := range b.Preds {
+			if fr.rpo[p] >= fr.rpo[b] {
+				fr.header[b] = true
+			} else {
+				forward++
+			}
+		}
+		fr.merge[b] = forward > 1
+	}
+	g.doTree(fr, fn.Blocks[0])
+}
+
+// doTree writes block x and the blocks it dominates (Ramsey's doTree).
+func (g *gen) doTree(fr *frame, x *ssa.BasicBlock) {
+	var ys []*ssa.BasicBlock
+	for _, y := range x.Dominees() {
+		if fr.merge[y] {
+			ys = append(ys, y)
+		}
+	}
+	slices.SortFunc(ys, func(a, b *ssa.BasicBlock) int { return fr.rpo[b] - fr.rpo[a] })
+	if fr.header[x] {
+		g.line(blockPos(x), "%sL%d: while true {", fr.prefix, x.Index)
+		g.indent++
+		g.nodeWithin(fr, x, ys)
+		g.indent--
+		g.line(token.NoPos, "}")
+		return
+	}
+	g.nodeWithin(fr, x, ys)
+}
+
+// nodeWithin writes x's code inside the blocks after which its merge
+// children ys come, the latest last.
+func (g *gen) nodeWithin(fr *frame, x *ssa.BasicBlock, ys []*ssa.BasicBlock) {
+	if len(ys) == 0 {
+		g.block(fr, x)
+		return
+	}
+	y := ys[0]
+	g.line(token.NoPos, "%sB%d: while true {", fr.prefix, y.Index)
+	g.indent++
+	g.nodeWithin(fr, x, ys[1:])
+	g.indent--
+	g.line(token.NoPos, "}")
+	g.doTree(fr, y)
+}
+
+// doBranch writes the transfer of control from x to y: the φ moves, then
+// a continue (a back edge), a break (to a merge node) or y's own code.
+func (g *gen) doBranch(fr *frame, x, y *ssa.BasicBlock, pos token.Pos) {
+	g.phiMoves(fr, x, y, pos)
+	switch {
+	case fr.rpo[y] <= fr.rpo[x]:
+		g.line(pos, "continue %sL%d", fr.prefix, y.Index)
+	case fr.merge[y]:
+		g.line(token.NoPos, "break %sB%d", fr.prefix, y.Index)
+	default:
+		g.doTree(fr, y)
+	}
+}
+
+// phiMoves assigns y's φ-nodes their values on the edge from x, through
+// temporaries when one reads another.
+func (g *gen) phiMoves(fr *frame, x, y *ssa.BasicBlock, pos token.Pos) {
+	k := slices.Index(y.Preds, x)
+	var phis []*ssa.Phi
+	for _, in := range y.Instrs {
+		if phi, ok := in.(*ssa.Phi); ok {
+			phis = append(phis, phi)
+		}
+	}
+	if len(phis) == 0 {
+		return
+	}
+	readsPhi := false
+	for _, phi := range phis {
+		if p, ok := phi.Edges[k].(*ssa.Phi); ok && p.Block() == y {
+			readsPhi = true
+		}
+	}
+	vals := make([]string, len(phis))
+	for i, phi := range phis {
+		vals[i] = fr.value(phi.Edges[k], pos)
+		if readsPhi {
+			tmp := g.local("m", g.scalar(phi.Type(), pos))
+			g.line(token.NoPos, "%s = %s", tmp, vals[i])
+			vals[i] = tmp
+		}
+	}
+	for i, phi := range phis {
+		if dst := fr.phiLocal(phi); dst != vals[i] {
+			g.line(token.NoPos, "%s = %s", dst, vals[i])
+		}
+	}
+}
+
+// phiLocal returns the local of a φ-node, declaring it on first use.
+func (fr *frame) phiLocal(phi *ssa.Phi) string {
+	if v, ok := fr.vals[phi]; ok {
+		return v
+	}
+	v := fr.g.local("f", fr.g.scalar(phi.Type(), phi.Pos()))
+	fr.vals[phi] = v
+	return v
+}
+
+// blockPos returns the position of a block's first instruction that has
+// one.
+func blockPos(b *ssa.BasicBlock) token.Pos {
+	for _, in := range b.Instrs {
+		if p := in.Pos(); p.IsValid() {
+			return p
+		}
+	}
+	return token.NoPos
+}
+
+// value returns the model text of v.
+func (fr *frame) value(v ssa.Value, pos token.Pos) string {
+	if s, ok := fr.vals[v]; ok {
+		return s
+	}
+	switch v := v.(type) {
+	case *ssa.Const:
+		return fr.g.constant(v, pos)
+	case *ssa.Phi:
+		return fr.phiLocal(v)
+	}
+	fr.g.refuse(pos, fmt.Sprintf("value %s (%T)", v.Name(), v), "not translated yet")
+	return "0"
+}
+
+// addrOf returns the location an address value denotes: a field or an
+// element's address, a package variable, or a pointer to a node (its one
+// field v, or its fields from the top for a struct).
+func (fr *frame) addrOf(v ssa.Value, pos token.Pos) addr {
+	if a, ok := fr.addrs[v]; ok {
+		return a
+	}
+	if gl, ok := v.(*ssa.Global); ok {
+		return addr{name: fr.g.globals[gl], typ: gl.Type().(*types.Pointer).Elem()}
+	}
+	elem := v.Type().Underlying().(*types.Pointer).Elem()
+	name := "v"
+	if _, ok := elem.Underlying().(*types.Struct); ok && !isBuiltinType(elem) {
+		name = ""
+	}
+	return addr{base: fr.value(v, pos), name: name, typ: elem}
+}
+
+// join names a leaf below a flattened name.
+func join(base, name string) string {
+	if base == "" {
+		return ident(name)
+	}
+	return base + "_" + name
+}
+
+// isScalar reports whether values of typ take one slot.
+func isScalar(typ types.Type) bool {
+	if isBuiltinType(typ) {
+		return true
+	}
+	switch typ.Underlying().(type) {
+	case *types.Struct, *types.Array:
+		return false
+	}
+	return true
+}
+
+// uses returns v's referrers other than debugging references.
+func uses(v ssa.Value) []ssa.Instruction {
+	var out []ssa.Instruction
+	if refs := v.Referrers(); refs != nil {
+		for _, r := range *refs {
+			if _, ok := r.(*ssa.DebugRef); !ok {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// nextInstr returns the instruction after in within its block, debugging
+// references skipped.
+func nextInstr(in ssa.Instruction) ssa.Instruction {
+	instrs := in.Block().Instrs
+	i := slices.Index(instrs, in)
+	for i++; i < len(instrs); i++ {
+		if _, ok := instrs[i].(*ssa.DebugRef); !ok {
+			return instrs[i]
+		}
+	}
+	return nil
+}
+
+// narrow reports whether an integer type is 8 or 16 bits wide: its values
+// are stored as they are, in a wrapping range.
+func narrow(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0 && widthOf(b) <= 16
+}
+
+// define gives v the model text x: folded into its one use when that is
+// the next If of its block (an access to memory) or in its block (pure
+// work), else assigned to a local at pos.
+func (fr *frame) define(v ssa.Value, x string, pos token.Pos, memory bool) {
+	us := uses(v)
+	if len(us) == 0 {
+		if memory {
+			fr.g.line(pos, "%s = %s", fr.g.local("u", fr.g.scalar(v.Type(), pos)), x)
+		}
+		return
+	}
+	in := v.(ssa.Instruction)
+	if len(us) == 1 && !narrow(v.Type()) {
+		_, isPhi := us[0].(*ssa.Phi)
+		if _, isIf := us[0].(*ssa.If); memory && isIf && nextInstr(in) == us[0] ||
+			!memory && !isPhi && us[0].Block() == in.Block() {
+			fr.vals[v] = x
+			return
+		}
+	}
+	name := fr.g.local("t", fr.g.scalar(v.Type(), pos))
+	fr.vals[v] = name
+	fr.g.line(pos, "%s = %s", name, x)
+}
+
+// block writes the instructions of b and its transfer of control.
+func (g *gen) block(fr *frame, b *ssa.BasicBlock) {
+	for _, in := range b.Instrs {
+		g.instr(fr, in)
+	}
+}
+
+// binOps maps Go's operators to the model's.
+var binOps = map[token.Token]string{
+	token.ADD: "+", token.SUB: "-", token.MUL: "*", token.QUO: "/", token.REM: "%",
+	token.EQL: "==", token.NEQ: "!=", token.LSS: "<", token.LEQ: "<=", token.GTR: ">", token.GEQ: ">=",
+}
+
+// instr writes one instruction.
+func (g *gen) instr(fr *frame, in ssa.Instruction) {
+	pos := posOf(in)
+	switch in := in.(type) {
+	case *ssa.DebugRef, *ssa.Phi:
+	case *ssa.Alloc:
+		h := g.heap(in.Type().(*types.Pointer).Elem(), pos)
+		name := g.local("a", "ref "+h.name)
+		fr.vals[in] = name
+		g.line(pos, "%s = new %s{}", name, h.name)
+	case *ssa.FieldAddr:
+		a := fr.addrOf(in.X, pos)
+		st := in.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+		f := st.Field(in.Field)
+		fa := addr{base: a.base, name: join(a.name, f.Name()), typ: f.Type()}
+		if a.dyn != nil {
+			fa.dyn = &dynIndex{index: a.dyn.index}
+			for _, n := range a.dyn.names {
+				fa.dyn.names = append(fa.dyn.names, join(n, f.Name()))
+			}
+		}
+		fr.addrs[in] = fa
+	case *ssa.IndexAddr:
+		arr, isArr := in.X.Type().Underlying().(*types.Pointer)
+		if !isArr {
+			g.refuse(pos, "indexing a slice", "not translated yet")
+			return
+		}
+		at := arr.Elem().Underlying().(*types.Array)
+		a := fr.addrOf(in.X, pos)
+		if k, ok := in.Index.(*ssa.Const); ok && a.dyn == nil {
+			i, _ := SignedView(k.Value, k.Type())
+			if i < 0 || int64(i) >= at.Len() {
+				g.line(pos, "assert false") // index out of range: a panic
+				return
+			}
+			fr.addrs[in] = addr{base: a.base, name: join(a.name, fmt.Sprint(i)), typ: at.Elem()}
+			return
+		}
+		if a.dyn != nil {
+			g.refuse(pos, "indexing an array of arrays with variables", "not translated yet")
+			return
+		}
+		idx := fr.value(in.Index, pos)
+		if !simple(idx) {
+			// The index is read once, here, whichever element is accessed.
+			tmp := g.local("i", "int")
+			g.line(pos, "%s = %s", tmp, idx)
+			idx = tmp
+		}
+		d := &dynIndex{index: idx}
+		for i := range at.Len() {
+			d.names = append(d.names, join(a.name, fmt.Sprint(i)))
+		}
+		fr.addrs[in] = addr{base: a.base, typ: at.Elem(), dyn: d}
+	case *ssa.UnOp:
+		switch in.Op {
+		case token.MUL:
+			a := fr.addrOf(in.X, pos)
+			if !isScalar(a.typ) {
+				g.refuse(pos, "copying a struct or an array", "not translated yet: access its fields")
+				return
+			}
+			if a.dyn == nil {
+				fr.define(in, a.loc(), pos, true)
+				return
+			}
+			r := g.local("t", g.scalar(in.Type(), pos))
+			fr.vals[in] = r
+			g.access(a, pos, func(loc string) string { return r + " = " + loc })
+		case token.NOT:
+			fr.define(in, "!"+fr.value(in.X, pos), pos, false)
+		case token.SUB:
+			fr.define(in, "(-"+fr.value(in.X, pos)+")", pos, false)
+		default:
+			g.refuse(pos, "operator "+in.Op.String(), "not translated yet")
+		}
+	case *ssa.BinOp:
+		x, y := fr.value(in.X, pos), fr.value(in.Y, pos)
+		op, ok := binOps[in.Op]
+		if !ok {
+			g.refuse(pos, "operator "+in.Op.String(), "bitwise operators are not translated yet")
+			return
+		}
+		e := fmt.Sprintf("(%s %s %s)", x, op, y)
+		if b, ok := in.X.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsUnsigned != 0 && !narrow(b) {
+			switch in.Op {
+			case token.LSS, token.LEQ, token.GTR, token.GEQ:
+				// Unsigned values are held as their signed view: the order
+				// flips where the signs differ.
+				e = fmt.Sprintf("(%s != ((%s < 0) != (%s < 0)))", e, x, y)
+			case token.QUO, token.REM:
+				g.refuse(pos, "unsigned division", "not translated yet")
+			}
+		}
+		fr.define(in, e, pos, false)
+	case *ssa.Convert:
+		fr.define(in, fr.value(in.X, pos), pos, false)
+	case *ssa.ChangeType:
+		if a, ok := fr.addrs[in.X]; ok {
+			fr.addrs[in] = a
+			return
+		}
+		fr.define(in, fr.value(in.X, pos), pos, false)
+	case *ssa.Store:
+		a := fr.addrOf(in.Addr, pos)
+		if !isScalar(a.typ) {
+			if k, ok := in.Val.(*ssa.Const); ok && k.Value == nil {
+				g.zero(a, pos)
+				return
+			}
+			g.refuse(pos, "storing a struct or an array", "not translated yet: store its fields")
+			return
+		}
+		x := fr.value(in.Val, pos)
+		g.access(a, pos, func(loc string) string { return loc + " = " + x })
+	case *ssa.Call:
+		g.call(fr, in, in.Common(), pos, nil)
+	case *ssa.Extract:
+		ds, ok := strings.CutPrefix(fr.vals[in.Tuple], "tuple:")
+		if !ok {
+			g.refuse(pos, "this use of several results", "not translated yet")
+			return
+		}
+		fr.vals[in] = strings.Split(ds, ",")[in.Index]
+	case *ssa.Defer:
+		g.deferCall(fr, in, pos)
+	case *ssa.RunDefers:
+		for i := len(fr.defers) - 1; i >= 0; i-- {
+			d := fr.defers[i]
+			if d.flag != "" {
+				g.line(token.NoPos, "if %s {", d.flag)
+				g.indent++
+			}
+			g.call(fr, nil, d.in.Common(), posOf(d.in), d.args)
+			if d.flag != "" {
+				g.indent--
+				g.line(token.NoPos, "}")
+			}
+		}
+	case *ssa.Panic:
+		g.line(pos, "assert false")
+	case *ssa.Return:
+		var rs []string
+		for _, r := range in.Results {
+			rs = append(rs, fr.value(r, pos))
+		}
+		switch {
+		case fr.returns && len(rs) == 0:
+			g.line(pos, "return")
+			return
+		case fr.returns:
+			g.line(pos, "return %s", strings.Join(rs, ", "))
+			return
+		case fr.results != nil:
+			*fr.results = rs
+			return
+		}
+		for i, r := range rs {
+			g.line(pos, "%s = %s", fr.dests[i], r)
+		}
+		if fr.exit != "" {
+			g.line(token.NoPos, "break %s", fr.exit)
+		}
+	case *ssa.Jump:
+		g.doBranch(fr, in.Block(), in.Block().Succs[0], pos)
+	case *ssa.If:
+		b := in.Block()
+		if c, ok := in.Cond.(ssa.Instruction); ok && c.Pos().IsValid() {
+			pos = c.Pos() // the if tests its condition: cite the condition's line
+		}
+		g.line(pos, "if %s {", fr.value(in.Cond, pos))
+		g.indent++
+		g.doBranch(fr, b, b.Succs[0], pos)
+		g.indent--
+		g.line(token.NoPos, "} else {")
+		g.indent++
+		g.doBranch(fr, b, b.Succs[1], pos)
+		g.indent--
+		g.line(token.NoPos, "}")
+	default:
+		g.refuse(pos, fmt.Sprintf("%T", in)[5:], "not translated yet")
+	}
+}
+
+// zero stores the zero value in every leaf of a struct or an array.
+func (g *gen) zero(a addr, pos token.Pos) {
+	for _, s := range g.flatten(a.typ, a.name, pos) {
+		z := "0"
+		switch {
+		case s.typ == "bool":
+			z = "false"
+		case strings.HasPrefix(s.typ, "ref "):
+			z = "null"
+		}
+		g.line(pos, "%s = %s", addr{base: a.base, name: s.name}.loc(), z)
+	}
+}
+
+// deferCall records a deferred call, its arguments evaluated now.
+func (g *gen) deferCall(fr *frame, in *ssa.Defer, pos token.Pos) {
+	d := deferred{in: in}
+	for i, a := range in.Call.Args {
+		if _, ok := fr.addrs[a]; ok || i == 0 && isIntrinsicCall(in.Common()) {
+			ad := fr.addrOf(a, pos)
+			d.args = append(d.args, arg{addr: &ad})
+			continue
+		}
+		x := fr.value(a, pos)
+		if _, ok := a.(*ssa.Const); !ok {
+			tmp := g.local("d", g.scalar(a.Type(), pos))
+			g.line(pos, "%s = %s", tmp, x)
+			x = tmp
+		}
+		d.args = append(d.args, arg{text: x})
+	}
+	for _, b := range fr.fn.Blocks {
+		for _, r := range b.Instrs {
+			if _, ok := r.(*ssa.RunDefers); ok && !in.Block().Dominates(b) {
+				d.flag = g.local("d", "bool")
+			}
+		}
+		if d.flag != "" {
+			break
+		}
+	}
+	if d.flag != "" {
+		g.line(pos, "%s = true", d.flag)
+	}
+	fr.defers = append(fr.defers, d)
+}
+
+func isIntrinsicCall(c *ssa.CallCommon) bool {
+	f, ok := c.Value.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	_, ok = intrinsicOf(f)
+	return ok
+}
+
+// call writes a call: of an intrinsic, or of a function of the package,
+// inlined. v is the call's value (nil for a deferred call); bound, if not
+// nil, are the arguments evaluated already (a deferred call's).
+func (g *gen) call(fr *frame, v *ssa.Call, c *ssa.CallCommon, pos token.Pos, bound []arg) {
+	args := bound
+	if args == nil {
+		for i, a := range c.Args {
+			if _, ok := fr.addrs[a]; ok || i == 0 && isIntrinsicCall(c) {
+				ad := fr.addrOf(a, pos)
+				args = append(args, arg{addr: &ad})
+			} else {
+				args = append(args, arg{text: fr.value(a, pos)})
+			}
+		}
+	}
+	switch f := c.Value.(type) {
+	case *ssa.Builtin:
+		g.builtin(fr, v, f, args, pos)
+	case *ssa.Function:
+		if in, ok := intrinsicOf(f); ok {
+			g.intrinsic(fr, v, in, args, pos)
+			return
+		}
+		g.inline(fr, v, f, args, pos)
+	}
+}
+
+// builtin writes len, cap, min and max.
+func (g *gen) builtin(fr *frame, v *ssa.Call, f *ssa.Builtin, args []arg, pos token.Pos) {
+	switch f.Name() {
+	case "len", "cap":
+		if at, ok := v.Call.Args[0].Type().Underlying().(*types.Array); ok {
+			fr.define(v, fmt.Sprint(at.Len()), pos, false)
+			return
+		}
+		if pt, ok := v.Call.Args[0].Type().Underlying().(*types.Pointer); ok {
+			if at, ok := pt.Elem().Underlying().(*types.Array); ok {
+				fr.define(v, fmt.Sprint(at.Len()), pos, false)
+				return
+			}
+		}
+	case "min", "max":
+		r := g.local("t", g.scalar(v.Type(), pos))
+		fr.vals[v] = r
+		op := "<"
+		if f.Name() == "max" {
+			op = ">"
+		}
+		g.line(pos, "%s = %s", r, args[0].text)
+		for _, a := range args[1:] {
+			g.line(pos, "if %s %s %s { %s = %s }", a.text, op, r, r, a.text)
+		}
+		return
+	}
+	g.refuse(pos, "built-in "+f.Name()+" here", "not translated yet")
+}
+
+// intrinsic writes an operation of sync/atomic, sync or runtime: one step.
+func (g *gen) intrinsic(fr *frame, v *ssa.Call, in Intrinsic, args []arg, pos token.Pos) {
+	if in.Pkg == "runtime" { // Gosched: a step that changes nothing
+		g.line(pos, "atomic { skip }")
+		return
+	}
+	a := *args[0].addr
+	val := func(i int) string { return args[i].text }
+	// stmt writes the statement f makes of the location; result gives the
+	// call the value f makes of it (a memory access).
+	stmt := func(f func(loc string) string) { g.access(a, pos, f) }
+	result := func(f func(loc string) string) {
+		switch {
+		case v == nil:
+			stmt(f)
+		case a.dyn == nil:
+			fr.define(v, f(a.loc()), pos, true)
+		default:
+			r := g.local("t", g.scalar(v.Type(), pos))
+			fr.vals[v] = r
+			stmt(func(loc string) string { return r + " = " + f(loc) })
+		}
+	}
+	op := in.Name
+	if in.Recv == "" { // LoadInt32 → Load
+		for _, p := range []string{"CompareAndSwap", "Load", "Store", "Add", "Swap", "And", "Or"} {
+			if strings.HasPrefix(op, p) {
+				op = p
+				break
+			}
+		}
+	}
+	switch in.Recv {
+	case "Mutex", "RWMutex":
+		held := "1"
+		if in.Recv == "RWMutex" {
+			held = "(-1)"
+		}
+		switch op {
+		case "Lock":
+			stmt(func(loc string) string { return fmt.Sprintf("while !cas(%s, 0, %s) { skip }", loc, held) })
+		case "Unlock":
+			stmt(func(loc string) string { return fmt.Sprintf("atomic { assert %s == %s; %s = 0 }", loc, held, loc) })
+		case "TryLock":
+			result(func(loc string) string { return fmt.Sprintf("cas(%s, 0, %s)", loc, held) })
+		case "RLock":
+			ok := g.local("k", "bool")
+			g.line(pos, "%s = false", ok)
+			stmt(func(loc string) string {
+				return fmt.Sprintf("while !%s { atomic { if %s >= 0 { %s = %s + 1; %s = true } } }", ok, loc, loc, loc, ok)
+			})
+		case "RUnlock":
+			stmt(func(loc string) string { return fmt.Sprintf("atomic { assert %s > 0; %s = %s - 1 }", loc, loc, loc) })
+		case "TryRLock":
+			ok := g.local("k", "bool")
+			stmt(func(loc string) string {
+				return fmt.Sprintf("atomic { %s = false; if %s >= 0 { %s = %s + 1; %s = true } }", ok, loc, loc, loc, ok)
+			})
+			if v != nil {
+				fr.vals[v] = ok
+			}
+		}
+		return
+	}
+	switch op {
+	case "Load":
+		result(func(loc string) string { return loc })
+	case "Store":
+		stmt(func(loc string) string { return loc + " = " + val(1) })
+	case "CompareAndSwap":
+		result(func(loc string) string { return fmt.Sprintf("cas(%s, %s, %s)", loc, val(1), val(2)) })
+	case "Add", "Swap":
+		r := g.local("t", g.scalar(args0Type(v, in), pos))
+		if v != nil {
+			fr.vals[v] = r
+		}
+		if op == "Add" {
+			stmt(func(loc string) string {
+				return fmt.Sprintf("atomic { %s = %s + %s; %s = %s }", loc, loc, val(1), r, loc)
+			})
+		} else {
+			stmt(func(loc string) string { return fmt.Sprintf("atomic { %s = %s; %s = %s }", r, loc, loc, val(1)) })
+		}
+	default:
+		g.refuse(pos, in.String(), "not translated yet")
+	}
+}
+
+// access writes the statement f makes of location a: for an element
+// chosen by a variable index, one branch per element, each with its own
+// constant location (one step, whichever runs), and a panic for an index
+// out of range.
+func (g *gen) access(a addr, pos token.Pos, f func(loc string) string) {
+	if a.dyn == nil {
+		g.line(pos, "%s", f(a.loc()))
+		return
+	}
+	for i, name := range a.dyn.names {
+		if i == 0 {
+			g.line(pos, "if %s == 0 {", a.dyn.index)
+		} else {
+			g.line(pos, "} else if %s == %d {", a.dyn.index, i)
+		}
+		g.indent++
+		g.line(pos, "%s", f(addr{base: a.base, name: name}.loc()))
+		g.indent--
+	}
+	g.line(pos, "} else {")
+	g.line(pos, "  assert false") // index out of range: a panic
+	g.line(token.NoPos, "}")
+}
+
+// args0Type returns the type of an atomic operation's result.
+func args0Type(v *ssa.Call, in Intrinsic) types.Type {
+	if v != nil {
+		return v.Type()
+	}
+	return types.Typ[types.Int]
+}
+
+// inline writes the body of f where it is called, its parameters bound
+// to the arguments and its results to fresh locals.
+func (g *gen) inline(fr *frame, v *ssa.Call, f *ssa.Function, args []arg, pos token.Pos) {
+	g.fresh++
+	sub := &frame{g: g, fn: f, vals: map[ssa.Value]string{}, addrs: map[ssa.Value]addr{}, prefix: fmt.Sprintf("c%d_", g.fresh)}
+	for i, p := range f.Params {
+		switch a := args[i]; {
+		case a.addr != nil:
+			sub.addrs[p] = *a.addr
+		case simple(a.text):
+			sub.vals[p] = a.text
+		default:
+			tmp := g.local("p", g.scalar(p.Type(), pos))
+			g.line(pos, "%s = %s", tmp, a.text)
+			sub.vals[p] = tmp
+		}
+	}
+	results := f.Signature.Results()
+	bind := func(vals []string) {
+		switch {
+		case v == nil || len(vals) == 0:
+		case len(vals) == 1:
+			fr.vals[v] = vals[0]
+		default:
+			fr.vals[v] = "tuple:" + strings.Join(vals, ",")
+		}
+	}
+	if len(f.Blocks) == 1 {
+		// One block: its return is its last instruction, and the values
+		// it returns stand for the call's (a value is never assigned
+		// twice).
+		sub.results = &[]string{}
+		g.body(sub)
+		bind(*sub.results)
+		return
+	}
+	for r := range results.Variables() {
+		sub.dests = append(sub.dests, g.local("r", g.scalar(r.Type(), pos)))
+	}
+	bind(sub.dests)
+	sub.exit = sub.prefix + "C"
+	g.line(pos, "%s: while true {", sub.exit)
+	g.indent++
+	g.body(sub)
+	g.indent--
+	g.line(token.NoPos, "}")
+}
+
+// simple reports whether a model expression is a name, a literal or a
+// negative literal in parentheses, which may be substituted for a
+// parameter wherever it is used.
+func simple(x string) bool {
+	if inner, ok := strings.CutPrefix(x, "(-"); ok {
+		x = strings.TrimSuffix(inner, ")")
+	}
+	if x == "" {
+		return false
+	}
+	for _, r := range x {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}

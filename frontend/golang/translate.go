@@ -1,0 +1,491 @@
+package golang
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"os"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/linbis/linbis/frontend/syntax"
+)
+
+// The translation writes the target as a model of the modeling language
+// (frontend/LANGUAGE.md), which the .lin front end then compiles to the
+// instruction set like any other: so every route (bisimulation, refinement,
+// on the fly with its reductions, progress, --steps, --export, --html)
+// works on Go input unchanged. Every statement of the model is preceded by
+// an origin directive (syntax.OriginDirective) naming the Go line it comes
+// from, so that errors, traces and listings cite the Go source.
+//
+// The model:
+//   - a heap type per Go type that is allocated or pointed to (a struct's
+//     fields flattened: nested structs and arrays give a field per leaf;
+//     atomics and locks are one int, bool or ref field each; a non-struct
+//     type is boxed in a node with one field v);
+//   - `shared Obj ref T`, the object, made by the init block (the
+//     constructor, inlined, or a zero T), and a shared variable per
+//     package variable the methods use;
+//   - a method per client method, every call of the package's functions
+//     inlined, the SSA blocks structured with labelled loops (Ramsey,
+//     "Beyond Relooper", ICFP 2022): a loop header is `Lb: while true`, a
+//     block reached by several forward edges is entered by `break Bb` out
+//     of a `Bb: while true` around the code that precedes it, a back edge
+//     is `continue Lb` (which ends the step, as a Go loop's iteration
+//     does), the φ-nodes are assignments on the edges;
+//   - one statement per access to memory (a load, a store, an atomic
+//     operation): one step each; purely local work is folded;
+//   - `spec auto`: each method one atomic step (Yang et al.).
+
+// Model returns the target as a model of the modeling language: its file
+// name (for messages) and source. Constructs the loader accepts but the
+// translation does not handle yet are refused, one line each.
+func (t *Target) Model() (string, []byte, error) {
+	g := &gen{t: t, heaps: map[string]*heapType{}, sources: map[string][]string{}}
+	src := g.model()
+	if len(g.errs) > 0 {
+		g.errs.RemoveMultiples()
+		return "", nil, g.errs
+	}
+	return t.Pkg.Pkg.Name() + "." + t.Type.Obj().Name() + ".lin", src, nil
+}
+
+// gen is the state of one translation.
+type gen struct {
+	t     *Target
+	errs  syntax.ErrorList
+	heaps map[string]*heapType // by Go type string
+	// heapOrder lists the heap types in the order they were made.
+	heapOrder []*heapType
+	sources   map[string][]string // Go files' lines, by name
+	globals   map[*ssa.Global]string
+	// The method being written: its body, its locals' declarations, a
+	// counter for fresh names.
+	out    strings.Builder
+	indent int
+	decls  []string
+	fresh  int
+	// done: whether the statement just written ends the control flow
+	// (a return, break or continue), so that nothing follows it.
+	done bool
+}
+
+// heapType is a heap node type of the model.
+type heapType struct {
+	name   string
+	fields []slot
+}
+
+// slot is a leaf of a flattened Go type: its name and model type.
+type slot struct {
+	name, typ string
+}
+
+// refuse records a construct the translation does not handle yet.
+func (g *gen) refuse(pos token.Pos, construct, why string) {
+	g.errs.Add(g.t.Position(pos), fmt.Sprintf("%s is not supported (%s)", construct, why))
+}
+
+// keywords of the modeling language, which Go names must avoid.
+var keywords = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields(`object spec auto client heap shared method init if else while return
+		atomic assert await free retire new skip lin true false null int bool ref threads ops values forever
+		only break continue var choose or any proc for explicit wrap word thread in others tid nthreads EMPTY Obj`) {
+		keywords[k] = true
+	}
+}
+
+// ident makes a Go name usable in the model.
+func ident(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	s := strings.TrimRight(b.String(), "_")
+	if keywords[s] || s == "" {
+		s += "_"
+	}
+	return s
+}
+
+// model writes the whole model.
+func (g *gen) model() []byte {
+	t := g.t
+	objHeap := g.heap(t.Type, t.Type.Obj().Pos())
+	g.globals = map[*ssa.Global]string{}
+	var shared []string
+	for _, gl := range t.Globals {
+		name := "g_" + ident(gl.Name())
+		g.globals[gl] = name
+		for _, s := range g.flatten(gl.Type().(*types.Pointer).Elem(), name, gl.Pos()) {
+			shared = append(shared, fmt.Sprintf("  shared %s %s", s.name, s.typ))
+		}
+	}
+	g.globalInits(shared)
+	var methods []string
+	for _, m := range t.Methods {
+		methods = append(methods, g.method(m))
+	}
+	init := g.initBlock(objHeap)
+	var b strings.Builder
+	fmt.Fprintf(&b, "// generated by linbis from Go package %s, type %s\n", t.Pkg.Pkg.Path(), g.t.typeName())
+	fmt.Fprintf(&b, "object %s {\n", ident(t.Type.Obj().Name()))
+	for _, h := range g.heapOrder {
+		var fs []string
+		for _, f := range h.fields {
+			fs = append(fs, f.name+" "+f.typ)
+		}
+		if len(fs) == 0 {
+			fs = []string{"unused_ bool"}
+		}
+		fmt.Fprintf(&b, "  heap %s { %s }\n", h.name, strings.Join(fs, "; "))
+	}
+	fmt.Fprintf(&b, "  shared Obj ref %s\n", objHeap.name)
+	for _, s := range shared {
+		b.WriteString(s + "\n")
+	}
+	b.WriteString(init)
+	for _, m := range methods {
+		b.WriteString(m)
+	}
+	b.WriteString("}\nspec auto\n")
+	return []byte(b.String())
+}
+
+// globalInits gives the package variables their initial values: the
+// constants the package's initialisation stores in them.
+func (g *gen) globalInits(shared []string) {
+	init := g.t.Pkg.Func("init")
+	if init == nil {
+		return
+	}
+	for _, b := range init.Blocks {
+		for _, in := range b.Instrs {
+			st, ok := in.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			gl, ok := st.Addr.(*ssa.Global)
+			if !ok || g.globals[gl] == "" {
+				continue
+			}
+			k, ok := st.Val.(*ssa.Const)
+			if !ok {
+				g.refuse(st.Pos(), "initialising package variable "+gl.Name()+" with a non-constant value", "package variables the methods use start as constants")
+				continue
+			}
+			for i, s := range shared {
+				if strings.HasPrefix(s, "  shared "+g.globals[gl]+" ") {
+					shared[i] += " = " + g.constant(k, st.Pos())
+				}
+			}
+		}
+	}
+}
+
+// heap returns the heap type for values of Go type typ (what a pointer to
+// typ points to), making it on first use.
+func (g *gen) heap(typ types.Type, pos token.Pos) *heapType {
+	key := types.TypeString(typ, nil)
+	if h, ok := g.heaps[key]; ok {
+		return h
+	}
+	name := ident(types.TypeString(typ, func(*types.Package) string { return "" }))
+	for taken := true; taken; {
+		taken = false
+		for _, h := range g.heapOrder {
+			if h.name == name {
+				name += "_"
+				taken = true
+			}
+		}
+	}
+	h := &heapType{name: name}
+	g.heaps[key] = h
+	g.heapOrder = append(g.heapOrder, h)
+	if _, ok := typ.Underlying().(*types.Struct); ok && !isBuiltinType(typ) {
+		h.fields = g.flatten(typ, "", pos)
+	} else {
+		h.fields = g.flatten(typ, "v", pos)
+	}
+	return h
+}
+
+func isBuiltinType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	ok, _ = builtinType(n)
+	return ok
+}
+
+// flatten returns the leaves of a value of type typ stored under name:
+// a struct's fields (name_field, or field at the top), an array's
+// elements (name_i), else one slot.
+func (g *gen) flatten(typ types.Type, name string, pos token.Pos) []slot {
+	join := func(a, b string) string {
+		if a == "" {
+			return ident(b)
+		}
+		return a + "_" + b
+	}
+	if !isBuiltinType(typ) {
+		switch u := typ.Underlying().(type) {
+		case *types.Struct:
+			var out []slot
+			for f := range u.Fields() {
+				out = append(out, g.flatten(f.Type(), join(name, f.Name()), pos)...)
+			}
+			return out
+		case *types.Array:
+			var out []slot
+			for i := range u.Len() {
+				out = append(out, g.flatten(u.Elem(), join(name, fmt.Sprint(i)), pos)...)
+			}
+			return out
+		}
+	}
+	return []slot{{name: name, typ: g.scalar(typ, pos)}}
+}
+
+// scalar returns the model type of a one-slot Go type.
+func (g *gen) scalar(typ types.Type, pos token.Pos) string {
+	if n, ok := types.Unalias(typ).(*types.Named); ok && isBuiltinType(typ) {
+		switch n.Obj().Name() {
+		case "Bool":
+			return "bool"
+		case "Pointer":
+			return "ref " + g.heap(n.TypeArgs().At(0), pos).name
+		case "Value":
+			g.refuse(pos, "atomic.Value", "not translated yet")
+			return "int"
+		}
+		return "int" // the integers, Mutex (0 or 1), RWMutex (-1 written, n readers)
+	}
+	switch u := typ.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsBoolean != 0:
+			return "bool"
+		case u.Kind() == types.UnsafePointer:
+			return "ref " + g.unsafeHeap(pos).name
+		}
+		switch u.Kind() {
+		case types.Int8:
+			return "int(-128..127) wrap"
+		case types.Uint8:
+			return "int(0..255) wrap"
+		case types.Int16:
+			return "int(-32768..32767) wrap"
+		case types.Uint16:
+			return "int(0..65535) wrap"
+		}
+		return "int"
+	case *types.Pointer:
+		return "ref " + g.heap(u.Elem(), pos).name
+	case *types.Slice:
+		g.refuse(pos, "slice", "not translated yet")
+	case *types.Interface:
+		g.refuse(pos, "any", "not translated yet")
+	case *types.Struct, *types.Array:
+		g.refuse(pos, "struct or array value held in a variable", "not translated yet: use pointers")
+	}
+	return "int"
+}
+
+// unsafeHeap returns the heap type an unsafe.Pointer refers to: the one
+// pointer type every conversion to or from unsafe.Pointer in the code
+// the client reaches uses.
+func (g *gen) unsafeHeap(pos token.Pos) *heapType {
+	var target types.Type
+	for _, fn := range g.t.Funcs {
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				cv, ok := in.(*ssa.Convert)
+				if !ok {
+					continue
+				}
+				for _, ty := range []types.Type{cv.X.Type(), cv.Type()} {
+					if p, ok := ty.Underlying().(*types.Pointer); ok {
+						if target != nil && !types.Identical(target, p.Elem()) {
+							g.refuse(cv.Pos(), "unsafe.Pointer converted to several pointer types", "not translated yet")
+						}
+						target = p.Elem()
+					}
+				}
+			}
+		}
+	}
+	if target == nil {
+		g.refuse(pos, "unsafe.Pointer never converted to a pointer type", "convert it to the pointer type it holds")
+		target = types.Typ[types.Int]
+	}
+	return g.heap(target, pos)
+}
+
+// fieldName returns the flattened name of field i of struct type st
+// within a value stored under base ("" at a node's top).
+func fieldName(st *types.Struct, i int, base string) string {
+	if base == "" {
+		return ident(st.Field(i).Name())
+	}
+	return base + "_" + st.Field(i).Name()
+}
+
+// goLine returns the Go source text of the line of pos, trimmed.
+func (g *gen) goLine(pos token.Pos) string {
+	p := g.t.Fset.Position(pos)
+	lines, ok := g.sources[p.Filename]
+	if !ok {
+		src, _ := os.ReadFile(p.Filename)
+		lines = strings.Split(string(src), "\n")
+		g.sources[p.Filename] = lines
+	}
+	if p.Line < 1 || p.Line > len(lines) {
+		return ""
+	}
+	return strings.TrimSpace(lines[p.Line-1])
+}
+
+// line writes one line of the method being written, after an origin
+// directive for pos if it is valid.
+func (g *gen) line(pos token.Pos, format string, args ...any) {
+	if pos.IsValid() {
+		p := g.t.Position(pos)
+		fmt.Fprintf(&g.out, "%s%s:%d:%d %s\n", syntax.OriginDirective, p.File, p.Line, p.Col, g.goLine(pos))
+	}
+	g.out.WriteString(strings.Repeat("  ", g.indent+2))
+	fmt.Fprintf(&g.out, format, args...)
+	g.out.WriteByte('\n')
+}
+
+// local declares a fresh local of model type typ and returns its name.
+func (g *gen) local(prefix, typ string) string {
+	g.fresh++
+	name := fmt.Sprintf("%s%d", prefix, g.fresh)
+	g.decls = append(g.decls, fmt.Sprintf("var %s %s", name, typ))
+	return name
+}
+
+// method writes a client method.
+func (g *gen) method(fn *ssa.Function) string {
+	g.out.Reset()
+	g.decls, g.fresh, g.indent = nil, 0, 0
+	fr := &frame{g: g, fn: fn, vals: map[ssa.Value]string{}, addrs: map[ssa.Value]addr{}}
+	var params []string
+	for i, p := range fn.Params {
+		if i == 0 && fn.Signature.Recv() != nil {
+			fr.vals[p] = "Obj"
+			continue
+		}
+		name := ident("p_" + p.Name())
+		fr.vals[p] = name
+		params = append(params, name+" "+g.scalar(p.Type(), p.Pos()))
+	}
+	results := fn.Signature.Results()
+	var result string
+	switch {
+	case results.Len() == 1:
+		result = " " + g.scalar(results.At(0).Type(), fn.Pos())
+	case results.Len() > 1:
+		// A tuple's int components take a range, so that the tuple packs
+		// into one value (LANGUAGE.md): as wide as 2^24 combinations allow.
+		ints := 0
+		for r := range results.Variables() {
+			if g.scalar(r.Type(), fn.Pos()) != "bool" {
+				ints++
+			}
+		}
+		bits := (24 - (results.Len() - ints)) / max(ints, 1)
+		var rs []string
+		for r := range results.Variables() {
+			if ty := g.scalar(r.Type(), fn.Pos()); ty == "bool" {
+				rs = append(rs, ty)
+			} else {
+				hi := 1<<(bits-1) - 1
+				rs = append(rs, fmt.Sprintf("int(%d..%d)", -hi-1, hi))
+			}
+		}
+		result = " (" + strings.Join(rs, ", ") + ")"
+	}
+	fr.returns = true
+	g.body(fr)
+	var b strings.Builder
+	p := g.t.Position(fn.Pos())
+	fmt.Fprintf(&b, "%s%s:%d:%d %s\n", syntax.OriginDirective, p.File, p.Line, p.Col, g.goLine(fn.Pos()))
+	fmt.Fprintf(&b, "  method %s(%s)%s {\n", MethodName(fn), strings.Join(params, ", "), result)
+	for _, d := range g.decls {
+		b.WriteString("    " + d + "\n")
+	}
+	b.WriteString(g.out.String())
+	b.WriteString("  }\n")
+	return b.String()
+}
+
+// initBlock writes the init block: the object made by the constructor,
+// inlined, or a zero node.
+func (g *gen) initBlock(obj *heapType) string {
+	g.out.Reset()
+	g.decls, g.fresh, g.indent = nil, 0, 0
+	if g.t.Ctor == nil {
+		g.line(g.t.Type.Obj().Pos(), "Obj = new %s{}", obj.name)
+	} else {
+		fr := &frame{g: g, fn: g.t.Ctor, vals: map[ssa.Value]string{}, addrs: map[ssa.Value]addr{}}
+		for i, p := range g.t.Ctor.Params {
+			fr.vals[p] = g.constant(g.t.CtorArgs[i], g.t.Ctor.Pos())
+		}
+		res := g.local("r", "ref "+obj.name)
+		fr.dests = []string{res}
+		fr.exit = "C0"
+		g.line(g.t.Ctor.Pos(), "C0: while true {")
+		g.indent++
+		g.body(fr)
+		g.indent--
+		g.line(token.NoPos, "}")
+		g.line(g.t.Ctor.Pos(), "Obj = %s", res)
+	}
+	var b strings.Builder
+	b.WriteString("  init {\n")
+	for _, d := range g.decls {
+		b.WriteString("    " + d + "\n")
+	}
+	b.WriteString(g.out.String())
+	b.WriteString("  }\n")
+	return b.String()
+}
+
+// constant returns the model text of a Go constant.
+func (g *gen) constant(k *ssa.Const, pos token.Pos) string {
+	switch {
+	case k.IsNil():
+		return "null"
+	case k.Value == nil:
+		if b, ok := k.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 {
+			return "false"
+		}
+		return "0"
+	}
+	if b, ok := k.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 {
+		return k.Value.ExactString()
+	}
+	if b, ok := k.Type().Underlying().(*types.Basic); ok && widthOf(b) <= 16 {
+		return k.Value.ExactString() // narrow types keep their natural value
+	}
+	v, ok := SignedView(k.Value, k.Type())
+	if !ok {
+		g.refuse(pos, "constant "+k.Value.ExactString(), "does not fit in 32 bits")
+	}
+	if v < 0 {
+		return fmt.Sprintf("(%d)", v)
+	}
+	return fmt.Sprint(v)
+}
