@@ -371,7 +371,7 @@ func (o *partOutcome) failure(h *History, group []int) *Failure {
 // checkPartition decides one partition with the best applicable
 // procedure; a search works in the memory of x.
 func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop, x *scratch) partOutcome {
-	if q, ok := spec.(sequence); algo == Auto && ok {
+	if decide, name := fastProcedure(spec); algo == Auto && decide != nil {
 		// The bad patterns read an array of the partition's operations. A
 		// partition that is the whole history is not copied: the
 		// operations are the largest structure of a small run. Nothing
@@ -384,11 +384,7 @@ func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop,
 			}
 		}
 		// Queues: the bad patterns decide; stacks: patterns, then peeling.
-		check, name := stackDecide, StackPeel
-		if q.fifo {
-			check, name = queuePatterns, QueuePatterns
-		}
-		if v, ok := check(ops); ok {
+		if v, ok := decide(ops); ok {
 			o := partOutcome{algo: name, res: searchResult{stuck: -1}}
 			if v == nil {
 				o.res.verdict = Linearizable

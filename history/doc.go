@@ -65,8 +65,9 @@
 // operations into independent objects (P-compositionality, Herlihy and
 // Wing): built in are register, cas-register, kv, queue, stack, set,
 // counter, and the models of Jepsen's workloads mutex, multi-register and
-// unordered-queue (see Builtin). States are strings, so that they can be
-// interned and hashed.
+// unordered-queue, one table (Builtins) that Builtin, Models, GuessModel,
+// Check's choice of procedure and the command line's help read. States
+// are strings, so that they can be interned and hashed.
 //
 // # Algorithms
 //

@@ -18,7 +18,7 @@ type mutex struct{ byKey }
 func (mutex) Name() string { return "mutex" }
 func (mutex) Init() string { return "free" }
 func (mutex) Validate(op *Op) error {
-	return arity(op, "mutex", map[string]int{"acquire": 0, "release": 0, "lock": 0, "unlock": 0})
+	return arity(op, "mutex", methodsOf("mutex"))
 }
 
 func (mutex) Step(s string, op *Op) (bool, string) {
@@ -36,10 +36,35 @@ func (mutex) Step(s string, op *Op) (bool, string) {
 // (reads filled in); a pending one is taken from its invocation, reads
 // unknown. States list key=value pairs, sorted by key, each ended by
 // sepElem.
-type multiRegister struct{ byKey }
+type multiRegister struct {
+	byKey
+	init string // the initial state: no register written, unless WithInitial
+}
 
-func (multiRegister) Name() string { return "multi-register" }
-func (multiRegister) Init() string { return "" }
+func (multiRegister) Name() string   { return "multi-register" }
+func (m multiRegister) Init() string { return m.init }
+
+// withInitial starts the registers from a map of their values ({:x 0
+// :y 0}, as Knossos's (multi-register {:x 0 :y 0})); nil is no value.
+func (m multiRegister) withInitial(v string) (Spec, error) {
+	if v == Nil {
+		m.init = ""
+		return m, nil
+	}
+	open, items, ok := elements(v)
+	if !ok || open != '{' {
+		return nil, fmt.Errorf("initial value %s of model multi-register: expected a map of registers to values, such as {:x 0 :y 0}", show(v))
+	}
+	regs := map[string]string{}
+	for i := 0; i < len(items); i += 2 {
+		if strings.Contains(items[i]+items[i+1], sepElem) || strings.Contains(items[i]+items[i+1], sepKey) {
+			return nil, fmt.Errorf("initial value %s contains a control character reserved for state encodings", show(v))
+		}
+		regs[items[i]] = items[i+1]
+	}
+	m.init = encodeRegisters(regs)
+	return m, nil
+}
 
 // microOp is one [f k v] of a transaction.
 type microOp struct {
@@ -94,7 +119,7 @@ func txnText(args []string) string {
 }
 
 func (multiRegister) Validate(op *Op) error {
-	if err := arity(op, "multi-register", map[string]int{"txn": -1}); err != nil {
+	if err := arity(op, "multi-register", methodsOf("multi-register")); err != nil {
 		return err
 	}
 	want, err := parseTxn(txnText(op.Args))
@@ -142,6 +167,12 @@ func (multiRegister) Step(s string, op *Op) (bool, string) {
 			return false, s
 		}
 	}
+	return true, encodeRegisters(regs)
+}
+
+// encodeRegisters is the state of registers regs: key=value pairs sorted
+// by key, each ended by sepElem.
+func encodeRegisters(regs map[string]string) string {
 	keys := make([]string, 0, len(regs))
 	for k := range regs {
 		keys = append(keys, k)
@@ -151,7 +182,7 @@ func (multiRegister) Step(s string, op *Op) (bool, string) {
 	for _, k := range keys {
 		b.WriteString(k + sepKey + regs[k] + sepElem)
 	}
-	return true, b.String()
+	return b.String()
 }
 
 // ShowState renders a multi-register state as {k v, …}.
@@ -179,7 +210,7 @@ const sepSet = "\x1d"
 func (unorderedQueue) Name() string { return "unordered-queue" }
 func (unorderedQueue) Init() string { return "" }
 func (unorderedQueue) Validate(op *Op) error {
-	err := arity(op, "unordered-queue", map[string]int{"enqueue": 1, "enq": 1, "dequeue": 0, "deq": 0})
+	err := arity(op, "unordered-queue", methodsOf("unordered-queue"))
 	if err == nil && strings.Contains(strings.Join(append(op.Args, op.Result), ""), sepSet) {
 		return fmt.Errorf("value contains a control character reserved for state encodings")
 	}

@@ -14,46 +14,52 @@ func TestJepsenModels(t *testing.T) {
 	cases := []struct {
 		name, model, src string
 		want             Verdict
+		initial          string // --initial, if any
 	}{
 		{"mutex held twice", "mutex", `
 {:process 0 :type :invoke :f :acquire}
 {:process 0 :type :ok :f :acquire}
 {:process 1 :type :invoke :f :acquire}
-{:process 1 :type :ok :f :acquire}`, NotLinearizable},
+{:process 1 :type :ok :f :acquire}`, NotLinearizable, ""},
 		{"mutex handed over", "mutex", `
 {:process 0 :type :invoke :f :acquire}
 {:process 0 :type :ok :f :acquire}
 {:process 1 :type :invoke :f :acquire}
 {:process 0 :type :invoke :f :release}
 {:process 0 :type :ok :f :release}
-{:process 1 :type :ok :f :acquire}`, Linearizable},
+{:process 1 :type :ok :f :acquire}`, Linearizable, ""},
 		{"txn reads its own write", "multi-register", `
 {:process 0 :type :invoke :f :txn :value [[:w :x 1] [:r :x nil]]}
 {:process 0 :type :ok :f :txn :value [[:w :x 1] [:r :x 1]]}
 {:process 1 :type :invoke :f :txn :value [[:r :x nil] [:r :y nil]]}
-{:process 1 :type :ok :f :txn :value [[:r :x 1] [:r :y nil]]}`, Linearizable},
+{:process 1 :type :ok :f :txn :value [[:r :x 1] [:r :y nil]]}`, Linearizable, ""},
 		{"txns are atomic", "multi-register", `
 {:process 0 :type :invoke :f :txn :value [[:w :x 1] [:w :y 1]]}
 {:process 1 :type :invoke :f :txn :value [[:r :x nil] [:r :y nil]]}
 {:process 1 :type :ok :f :txn :value [[:r :x 1] [:r :y 0]]}
-{:process 0 :type :ok :f :txn :value [[:w :x 1] [:w :y 1]]}`, NotLinearizable},
+{:process 0 :type :ok :f :txn :value [[:w :x 1] [:w :y 1]]}`, NotLinearizable, ""},
 		{"an :info txn may have taken effect", "multi-register", `
 {:process 0 :type :invoke :f :txn :value [[:w :x 1]]}
 {:process 0 :type :info :f :txn :value [[:w :x 1]]}
 {:process 1 :type :invoke :f :txn :value [[:r :x nil]]}
-{:process 1 :type :ok :f :txn :value [[:r :x 1]]}`, Linearizable},
+{:process 1 :type :ok :f :txn :value [[:r :x 1]]}`, Linearizable, ""},
+		{"Knossos's spelling: :read and :write", "multi-register", knossosTxns, NotLinearizable, ""},
+		{"Knossos's spelling, registers from 0", "multi-register", knossosTxns, Linearizable, "{:x 0 :y 0}"},
+		{"registers from 0, a read of 1 before any write", "multi-register", `
+{:process 0 :type :invoke :f :txn :value [[:read :x nil]]}
+{:process 0 :type :ok :f :txn :value [[:read :x 1]]}`, NotLinearizable, "{:x 0, :y 0}"},
 		{"set: a final read sees every add", "set", `
 {:process 0 :type :invoke :f :add :value 1}
 {:process 0 :type :ok :f :add :value 1}
 {:process 1 :type :invoke :f :add :value 2}
 {:process 1 :type :info :f :add :value 2}
 {:process 0 :type :invoke :f :read :value nil}
-{:process 0 :type :ok :f :read :value #{1 2}}`, Linearizable},
+{:process 0 :type :ok :f :read :value #{1 2}}`, Linearizable, ""},
 		{"set: a read lost an add", "set", `
 {:process 0 :type :invoke :f :add :value 1}
 {:process 0 :type :ok :f :add :value 1}
 {:process 0 :type :invoke :f :read :value nil}
-{:process 0 :type :ok :f :read :value #{}}`, NotLinearizable},
+{:process 0 :type :ok :f :read :value #{}}`, NotLinearizable, ""},
 		{"unordered queue: any order", "unordered-queue", `
 {:process 0 :type :invoke :f :enqueue :value 1}
 {:process 0 :type :ok :f :enqueue :value 1}
@@ -62,14 +68,14 @@ func TestJepsenModels(t *testing.T) {
 {:process 1 :type :invoke :f :dequeue}
 {:process 1 :type :ok :f :dequeue :value 2}
 {:process 1 :type :invoke :f :dequeue}
-{:process 1 :type :ok :f :dequeue :value 1}`, Linearizable},
+{:process 1 :type :ok :f :dequeue :value 1}`, Linearizable, ""},
 		{"unordered queue: a value dequeued twice", "unordered-queue", `
 {:process 0 :type :invoke :f :enqueue :value 1}
 {:process 0 :type :ok :f :enqueue :value 1}
 {:process 1 :type :invoke :f :dequeue}
 {:process 1 :type :ok :f :dequeue :value 1}
 {:process 1 :type :invoke :f :dequeue}
-{:process 1 :type :ok :f :dequeue :value 1}`, NotLinearizable},
+{:process 1 :type :ok :f :dequeue :value 1}`, NotLinearizable, ""},
 		{"unordered queue: an :info dequeue took some value", "unordered-queue", `
 {:process 0 :type :invoke :f :enqueue :value 1}
 {:process 0 :type :ok :f :enqueue :value 1}
@@ -80,7 +86,7 @@ func TestJepsenModels(t *testing.T) {
 {:process 2 :type :invoke :f :dequeue}
 {:process 2 :type :ok :f :dequeue :value 1}
 {:process 2 :type :invoke :f :dequeue}
-{:process 2 :type :ok :f :dequeue :value nil}`, Linearizable},
+{:process 2 :type :ok :f :dequeue :value nil}`, Linearizable, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -91,12 +97,29 @@ func TestJepsenModels(t *testing.T) {
 			assert.Equal(t, c.model, guess)
 			spec, err := Builtin(c.model)
 			require.NoError(t, err)
+			if c.initial != "" {
+				v, err := ParseValue(c.initial, "edn")
+				require.NoError(t, err)
+				spec, err = WithInitial(spec, v)
+				require.NoError(t, err)
+			}
 			res, err := Check(h, spec, Options{})
 			require.NoError(t, err)
 			assert.Equal(t, c.want, res.Verdict)
 		})
 	}
 }
+
+// knossosTxns is a multi-register history in Knossos's spelling: a read
+// of x and y sees 0 before anything is written, which holds only when the
+// registers start at 0.
+const knossosTxns = `
+{:process 0 :type :invoke :f :txn :value [[:read :x nil] [:read :y nil]]}
+{:process 0 :type :ok :f :txn :value [[:read :x 0] [:read :y 0]]}
+{:process 1 :type :invoke :f :txn :value [[:write :x 1] [:write :y 2]]}
+{:process 1 :type :ok :f :txn :value [[:write :x 1] [:write :y 2]]}
+{:process 0 :type :invoke :f :txn :value [[:read :y nil]]}
+{:process 0 :type :ok :f :txn :value [[:read :y 2]]}`
 
 func TestMultiRegisterRejectsMalformedTxns(t *testing.T) {
 	spec, _ := Builtin("multi-register")

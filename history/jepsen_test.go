@@ -123,7 +123,7 @@ func TestWithInitial(t *testing.T) {
 	assert.EqualError(t, err, `initial value "x" of model counter: expected an integer`)
 	queue, _ := Builtin("queue")
 	_, err = WithInitial(queue, "1")
-	assert.EqualError(t, err, "model queue has no settable initial value (register, cas-register, kv and counter have)")
+	assert.EqualError(t, err, "model queue has no settable initial value (register, cas-register, counter, kv, multi-register have)")
 }
 
 func TestParseCASFail(t *testing.T) {

@@ -305,7 +305,7 @@ func TestValidateAgainstSpec(t *testing.T) {
 		})
 	}
 	_, err := Builtin("tree")
-	assert.EqualError(t, err, `unknown model "tree": expected one of register, cas-register, kv, queue, stack, set, counter, mutex, multi-register, unordered-queue`)
+	assert.EqualError(t, err, `unknown model "tree": expected one of register, cas-register, queue, stack, set, counter, kv, mutex, multi-register, unordered-queue`)
 }
 
 // FuzzRead feeds arbitrary bytes to every reader: they must return a

@@ -57,47 +57,6 @@ var (
 	_ Spec = unorderedQueue{}
 )
 
-// Models lists the built-in model names.
-var Models = []string{"register", "cas-register", "kv", "queue", "stack", "set", "counter", "mutex", "multi-register", "unordered-queue"}
-
-// Builtin returns the built-in specification called name.
-func Builtin(name string) (Spec, error) {
-	switch name {
-	case "register":
-		return register{init: Nil}, nil
-	case "cas-register":
-		return register{cas: true, init: Nil}, nil
-	case "kv":
-		return kv{}, nil
-	case "queue":
-		return sequence{fifo: true}, nil
-	case "stack":
-		return sequence{}, nil
-	case "set":
-		return set{}, nil
-	case "counter":
-		return counter{init: "0"}, nil
-	case "mutex":
-		return mutex{}, nil
-	case "multi-register":
-		return multiRegister{}, nil
-	case "unordered-queue":
-		return unorderedQueue{}, nil
-	}
-	return nil, fmt.Errorf("unknown model %q: expected one of %s", name, strings.Join(Models, ", "))
-}
-
-// WithInitial returns spec starting from value instead of its default
-// initial state (Jepsen's register tests start at 0, Knossos's models at
-// nil). Only models with a single value have one: register, cas-register,
-// kv (every key) and counter.
-func WithInitial(spec Spec, value string) (Spec, error) {
-	if s, ok := spec.(interface{ withInitial(string) (Spec, error) }); ok {
-		return s.withInitial(value)
-	}
-	return nil, fmt.Errorf("model %s has no settable initial value (register, cas-register, kv and counter have)", spec.Name())
-}
-
 // ParseValue reads a value given on the command line in the data model of
 // format (JSON for "jsonl", EDN otherwise; see value.go): nil and null are
 // the absent value, a string is written in quotes ('"abc"').
@@ -218,12 +177,7 @@ func (r register) Name() string {
 func (r register) Init() string { return r.init }
 
 func (r register) Validate(op *Op) error {
-	m := map[string]int{"read": 0, "get": 0, "write": 1, "put": 1}
-	if r.cas {
-		m["cas"] = 2
-		m["compare-and-set"] = 2
-	}
-	if err := arity(op, r.Name(), m); err != nil {
+	if err := arity(op, r.Name(), methodsOf(r.Name())); err != nil {
 		return err
 	}
 	if isCAS(op.Method) && !op.Unknown && op.Result != "true" && op.Result != "false" {
@@ -274,7 +228,7 @@ func (k kv) Init() string {
 	return k.init
 }
 func (kv) Validate(op *Op) error {
-	return arity(op, "kv", map[string]int{"get": 0, "read": 0, "put": 1, "write": 1, "append": 1})
+	return arity(op, "kv", methodsOf("kv"))
 }
 
 func (kv) Step(s string, op *Op) (bool, string) {
@@ -324,10 +278,7 @@ func (q sequence) Name() string {
 func (sequence) Init() string { return "" }
 
 func (q sequence) Validate(op *Op) error {
-	if q.fifo {
-		return arity(op, "queue", map[string]int{"enq": 1, "enqueue": 1, "offer": 1, "deq": 0, "dequeue": 0, "poll": 0})
-	}
-	return arity(op, "stack", map[string]int{"push": 1, "pop": 0})
+	return arity(op, q.Name(), methodsOf(q.Name()))
 }
 
 // isInsert reports whether op adds an element (enq, push, …).
@@ -366,7 +317,7 @@ type set struct{ byKey }
 func (set) Name() string { return "set" }
 func (set) Init() string { return "" }
 func (set) Validate(op *Op) error {
-	if err := arity(op, "set", map[string]int{"add": 1, "remove": 1, "contains": 1, "read": 0}); err != nil {
+	if err := arity(op, "set", methodsOf("set")); err != nil {
 		return err
 	}
 	if op.Method == "contains" && !op.Unknown && op.Result != "true" && op.Result != "false" {
@@ -490,7 +441,7 @@ func (c counter) withInitial(v string) (Spec, error) {
 func (counter) Name() string   { return "counter" }
 func (c counter) Init() string { return c.init }
 func (counter) Validate(op *Op) error {
-	if err := arity(op, "counter", map[string]int{"inc": -1, "dec": -1, "add": 1, "read": 0, "get": 0}); err != nil {
+	if err := arity(op, "counter", methodsOf("counter")); err != nil {
 		return err
 	}
 	if len(op.Args) > 1 {

@@ -23,6 +23,7 @@ var historyCmd = &cli.Command{
 	ArgsUsage: "FILE",
 	Description: "FILE is JSON Lines of operations, a Jepsen EDN history or a Jepsen text log (see --format).\n" +
 		"Operations with a key are checked per key (P-compositionality) unless --no-partition.\n" +
+		"Models (--model):\n" + history.ModelHelp() +
 		exitHelp("linearizable", "not linearizable (the operation that cannot be placed is printed)", "--timeout", "--max-memory"),
 	Flags: append([]cli.Flag{
 		&cli.StringFlag{Name: "model", Value: "auto", Usage: "sequential specification: auto (guess from the methods), " + strings.Join(history.Models, ", ")},
@@ -30,7 +31,7 @@ var historyCmd = &cli.Command{
 		&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: " + strings.Join(history.Formats, ", ")},
 		&cli.StringFlag{Name: "cas-fail", Value: "drop", Usage: "meaning of a :fail cas in Jepsen input: drop (Jepsen: did not take effect), false (Porcupine: returned false)"},
 		&cli.StringFlag{Name: "nil-read", Value: "auto", Usage: "meaning of a read that returned nil: unknown (Knossos: value not known), absent (Porcupine: no value), auto (unknown for EDN and text logs, absent for JSON Lines)"},
-		&cli.StringFlag{Name: "initial", Usage: "initial `VALUE` of register, cas-register, kv and counter (nil if unset; counter 0)"},
+		&cli.StringFlag{Name: "initial", Usage: "initial `VALUE` of the models that have one (see above), in the file's data model: 0, nil, '\"abc\"', '{:x 0 :y 0}'"},
 		&cli.BoolFlag{Name: "no-partition", Usage: "check all keys together instead of one partition per key"},
 		&cli.BoolFlag{Name: "general", Usage: "always use the general search (no polynomial bad-pattern check)"},
 		&cli.IntFlag{Name: "workers", Usage: "partitions checked at once (0: one per core)"},

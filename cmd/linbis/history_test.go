@@ -61,6 +61,8 @@ const (
 {:process 0 :type :ok :f :read :value 0}`
 	failedCASLog = "INFO  jepsen.util - 0\t:invoke\t:write\t3\nINFO  jepsen.util - 0\t:ok\t:write\t3\n" +
 		"INFO  jepsen.util - 1\t:invoke\t:cas\t[3 4]\nINFO  jepsen.util - 1\t:fail\t:cas\t[3 4]\n"
+	knossosTxns = `{:process 0 :type :invoke :f :txn :value [[:read :x nil] [:write :y 2]]}
+{:process 0 :type :ok :f :txn :value [[:read :x 0] [:write :y 2]]}`
 	nilRead = `{:process 0 :type :invoke :f :write :value 1}
 {:process 0 :type :ok :f :write :value 1}
 {:process 1 :type :invoke :f :read :value nil}
@@ -93,6 +95,8 @@ func TestHistoryVerdicts(t *testing.T) {
 		{"a log's failed cas did not happen", []string{writeFile(t, "c.log", failedCASLog)}, 0, "c.log: linearizable"},
 		{"a log's failed cas returned false", []string{writeFile(t, "c.log", failedCASLog), "--cas-fail", "false"}, 1, "c.log: not linearizable"},
 		{"a nemesis line", []string{writeFile(t, "n.log", "INFO  jepsen.util - :nemesis :info :start nil\n")}, 0, "n.log: linearizable"},
+		{"Knossos's multi-register from nil", []string{writeFile(t, "m.edn", knossosTxns)}, 1, "m.edn: not linearizable"},
+		{"Knossos's multi-register from 0", []string{writeFile(t, "m.edn", knossosTxns), "--initial", "{:x 0 :y 0}"}, 0, "m.edn: linearizable"},
 		{"an empty history", []string{writeFile(t, "e.jsonl", "")}, 0, "e.jsonl: linearizable"},
 		{"a read of nil, Knossos", []string{writeFile(t, "n.edn", nilRead)}, 0, "n.edn: linearizable"},
 		{"a read of nil, Porcupine", []string{writeFile(t, "n.edn", nilRead), "--nil-read", "absent"}, 1, "n.edn: not linearizable"},
@@ -148,6 +152,8 @@ func TestHistoryErrors(t *testing.T) {
 		{"bad flag after file", []string{writeFile(t, "q.jsonl", badQueue), "--colour"}, "linbis: history: unknown flag --colour; see linbis history --help\n"},
 		{"bad --cas-fail", []string{writeFile(t, "t.edn", timedOutCAS), "--cas-fail", "maybe"}, `--cas-fail "maybe": expected one of drop, false`},
 		{"--initial of a queue", []string{writeFile(t, "q.jsonl", badQueue), "--initial", "1"}, "model queue has no settable initial value"},
+		{"--initial of a multi-register", []string{writeFile(t, "m.edn", knossosTxns), "--initial", "0"}, "initial value 0 of model multi-register: expected a map of registers to values, such as {:x 0 :y 0}"},
+		{"--initial not a value", []string{writeFile(t, "m.edn", knossosTxns), "--initial", "{:x"}, `--initial: value "{:x": expected one EDN value (a string in quotes)`},
 		{"a string not in UTF-8", []string{writeFile(t, "u.edn", "{:process 0 :type :invoke :f :write :value \"a\xe9\"}")}, `u.edn:1:46: byte 0xe9 is not UTF-8: expected text in UTF-8`},
 	}
 	for _, c := range cases {

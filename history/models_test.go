@@ -1,0 +1,72 @@
+package history
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestModelTable checks that the table of built-in models is what every
+// reader of it sees: Builtin gives each model under its name, its spec
+// accepts exactly the table's methods with their arities, the fast
+// procedure is the table's and only for the model itself (not the
+// product over keys), a history of a model's preferred methods is guessed
+// as that model, and the help names every model.
+func TestModelTable(t *testing.T) {
+	help := ModelHelp()
+	for i := range Builtins {
+		m := &Builtins[i]
+		t.Run(m.Name, func(t *testing.T) {
+			spec, err := Builtin(m.Name)
+			require.NoError(t, err)
+			assert.Equal(t, m.Name, spec.Name())
+			assert.Equal(t, m.Name, Models[i])
+			for f, n := range m.Methods {
+				op := Op{Method: f, Unknown: true}
+				for range max(n, 0) {
+					op.Args = append(op.Args, "1")
+				}
+				if m.Name == "multi-register" {
+					op.Args = []string{"[:r :x nil]"}
+				}
+				assert.NoError(t, spec.Validate(&op), f)
+				if n >= 0 {
+					op.Args = append(op.Args, "1")
+					assert.Error(t, spec.Validate(&op), "%s with one argument too many", f)
+				}
+			}
+			assert.Error(t, spec.Validate(&Op{Method: "frobnicate", Unknown: true}))
+			decide, fast := fastProcedure(spec)
+			assert.Equal(t, m.Fast, fast)
+			assert.Equal(t, m.Fast != Search, decide != nil)
+			decide, _ = fastProcedure(newKeyed(spec, nil))
+			assert.Nil(t, decide, "no fast procedure for the product over keys")
+			_, err = WithInitial(spec, "0")
+			assert.Equal(t, m.Initial == "", err != nil && strings.Contains(err.Error(), "no settable initial value"))
+			assert.Contains(t, help, m.Name)
+			if len(m.Prefer) > 0 {
+				h := &History{Name: "h"}
+				for _, f := range m.Prefer {
+					h.Ops = append(h.Ops, Op{Method: f})
+				}
+				guess, err := GuessModel(h)
+				require.NoError(t, err)
+				assert.Equal(t, m.Name, guess)
+			}
+		})
+	}
+	for methods, want := range map[string]string{"read write": "register", "read cas": "cas-register", "enq deq": "queue",
+		"get put append": "kv", "push pop": "stack", "txn": "multi-register", "inc read": "counter", "": "register"} {
+		h := &History{Name: "h"}
+		for _, f := range strings.Fields(methods) {
+			h.Ops = append(h.Ops, Op{Method: f, Key: `"k"`})
+		}
+		guess, err := GuessModel(h)
+		require.NoError(t, err)
+		assert.Equal(t, want, guess, methods)
+	}
+	_, err := GuessModel(&History{Name: "h", Ops: []Op{{Method: "push"}, {Method: "enq"}}})
+	assert.EqualError(t, err, "h: no built-in model has the methods enq, push: give --model")
+}
