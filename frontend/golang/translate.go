@@ -484,6 +484,9 @@ func (g *gen) constant(k *ssa.Const, pos token.Pos) string {
 	if !ok {
 		g.refuse(pos, "constant "+k.Value.ExactString(), "does not fit in 32 bits")
 	}
+	if v == -1<<30 {
+		return "EMPTY" // the modeling language's EMPTY, printed so in labels
+	}
 	if v < 0 {
 		return fmt.Sprintf("(%d)", v)
 	}

@@ -1,0 +1,59 @@
+package golang
+
+import (
+	"testing"
+
+	"github.com/linbis/linbis/bisim"
+	"github.com/linbis/linbis/frontend"
+)
+
+// TestTwinsBisimilar: one program, two front ends. Each bundled model
+// with a Go twin in testdata/twins is compiled from both, and the two
+// implementation LTSs must be divergence-preserving branching bisimilar
+// (the labels are the same: the twins keep the models' method names and
+// EMPTY), under two clients.
+func TestTwinsBisimilar(t *testing.T) {
+	for _, c := range []struct {
+		model, dir, typ string
+	}{
+		{"treiber", "twins/treiber", "Stack"},
+		{"ms-queue", "twins/msqueue", "Queue"},
+		{"spinlock-stack", "twins/spinlockstack", "Stack"},
+	} {
+		src, err := frontend.Example(c.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lin, err := frontend.Parse(c.model+".lin", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		methods := []string{"push", "pop"}
+		if c.model == "ms-queue" {
+			methods = []string{"enq", "deq"}
+		}
+		golang := model(t, c.dir, Config{Type: c.typ, Methods: methods})
+		for _, b := range []frontend.Bounds{
+			{Threads: 2, Ops: 2, Values: []int{1, 2}},
+			{Threads: 3, Ops: 1, Values: []int{1}},
+		} {
+			a, err := frontend.CompileImpl(lin, b, frontend.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := frontend.CompileImpl(golang, b, frontend.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmp, err := bisim.Compare(a, g, bisim.DivBranching, bisim.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !cmp.Equivalent {
+				t.Errorf("%s under %v: the .lin LTS (%d states) and the Go LTS (%d states) are not divergence-preserving branching bisimilar", c.model, b, a.NumStates, g.NumStates)
+			} else {
+				t.Logf("%s under %v: .lin %d states, Go %d states", c.model, b, a.NumStates, g.NumStates)
+			}
+		}
+	}
+}
