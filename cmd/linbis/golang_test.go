@@ -52,3 +52,18 @@ func TestGoPackageErrors(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "has no type Nope")
 }
+
+// TestGoOnly: --only restricts threads to methods, as the client block's
+// only clause: the stack whose length is updated after the CAS is
+// linearizable when one thread pushes and the other only reads the length.
+func TestGoOnly(t *testing.T) {
+	code, out, errOut := linbis("verify", goExample("lencount"), "--type", "Stack", "--only", "1:Push;2:Length")
+	assert.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `LINEARIZABLE\s+YES`, out)
+	code, _, errOut = linbis("verify", goExample("racecounter"), "--type", "Counter", "--only", "1:Nope")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "has no method Nope")
+	code, _, errOut = linbis("verify", goExample("racecounter"), "--type", "Counter", "--only", "Inc")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "expected THREAD:METHOD")
+}

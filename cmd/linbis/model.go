@@ -48,7 +48,24 @@ func goFlags() []cli.Flag {
 		&cli.StringFlag{Name: "type", Usage: "the model is a Go package (a directory or an import path): verify its type `T` (Stack[int] instantiates a generic type; default type argument int)"},
 		&cli.StringFlag{Name: "methods", Usage: "with --type: the client's methods, a `LIST` Push,Pop (default: the exported methods of *T with integer, bool or any parameters)"},
 		&cli.StringFlag{Name: "new", Usage: "with --type: the constructor `CALL`, with constant arguments, NewRing(2) (default: NewT() or New() returning *T, else the zero value)"},
+		&cli.StringFlag{Name: "only", Usage: "with --type: restrict threads to some methods, `T:M,N[;T:M]` (1:pushHead,popHead;2:steal), as the modeling language's only clause"},
 	}
+}
+
+// parseOnly reads --only: thread:method,method clauses separated by ';'.
+func parseOnly(s string) (map[int][]string, error) {
+	only := map[int][]string{}
+	for _, clause := range strings.Split(s, ";") {
+		th, methods, ok := strings.Cut(strings.TrimSpace(clause), ":")
+		n, err := strconv.Atoi(strings.TrimSpace(th))
+		if !ok || err != nil || n < 1 || strings.TrimSpace(methods) == "" {
+			return nil, fmt.Errorf("--only %q: expected THREAD:METHOD,METHOD clauses separated by ';' (1:pushHead,popHead;2:steal), threads from 1", s)
+		}
+		for _, m := range strings.Split(methods, ",") {
+			only[n] = append(only[n], strings.TrimSpace(m))
+		}
+	}
+	return only, nil
 }
 
 // loadModel reads and checks the model named by the first argument: a file,
@@ -74,6 +91,13 @@ func goModel(c *cli.Context, pkg string) (string, []byte, error) {
 	cfg := golang.Config{Type: c.String("type"), New: c.String("new")}
 	if c.IsSet("methods") {
 		cfg.Methods = strings.Split(c.String("methods"), ",")
+	}
+	if c.IsSet("only") {
+		only, err := parseOnly(c.String("only"))
+		if err != nil {
+			return "", nil, err
+		}
+		cfg.Only = only
 	}
 	t, err := golang.Load(pkg, cfg)
 	if err == nil {

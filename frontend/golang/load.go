@@ -46,6 +46,11 @@ type Config struct {
 	// constant arguments; otherwise NewT() or New() returning *T is used
 	// if the package has one, else the type's zero value.
 	New string
+	// Only restricts threads (from 1) to some of the client's methods, as
+	// the modeling language's `only T: m, n` (a single-producer or
+	// work-stealing structure's owner); nil means every thread calls every
+	// method.
+	Only map[int][]string
 }
 
 // Package is a loaded Go package in SSA form.
@@ -75,6 +80,8 @@ type Target struct {
 	Funcs []*ssa.Function
 	// Globals are the package variables they use.
 	Globals []*ssa.Global
+	// Only is Config.Only.
+	Only map[int][]string
 }
 
 // Load loads the package named by pattern in the current directory and
@@ -155,6 +162,7 @@ func (p *Package) Target(cfg Config) (*Target, error) {
 	if err := t.check(); err != nil {
 		return nil, err
 	}
+	t.Only = cfg.Only
 	return t, nil
 }
 

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -157,6 +159,13 @@ func (g *gen) model() []byte {
 		b.WriteString(m)
 	}
 	b.WriteString("}\nspec auto\n")
+	if len(t.Only) > 0 {
+		var only []string
+		for _, th := range slices.Sorted(maps.Keys(t.Only)) {
+			only = append(only, fmt.Sprintf("only %d: %s", th, strings.Join(t.Only[th], ", ")))
+		}
+		fmt.Fprintf(&b, "client { %s }\n", strings.Join(only, "; "))
+	}
 	return []byte(b.String())
 }
 
