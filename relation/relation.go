@@ -3,17 +3,20 @@
 // branching and divergence-preserving branching bisimilarity, decided and
 // reduced by package bisim, and trace and weak-trace equivalence, each also
 // a preorder (inclusion), decided by package refine. It parses the names
-// the command line accepts (mCRL2's -e bisim|branching-bisim|
+// the command line accepts (mCRL2's bisim, branching-bisim and
 // dpbranching-bisim among them) and dispatches Compare and Reduce, so that
 // no caller switches over relations.
 //
-// To add an equivalence: give it a constant and its names in relation.go
-// (the table says whether it has a preorder and whether it reduces),
-// decide it in compare.go's Compare (and quotient it in Reduce, if it
-// reduces), in the package that computes it (bisim's Equivalence and its
-// kernel in bisim/kernel.go for a bisimilarity; refine for a relation on
-// traces), and add it to relation_test.go's table. The command line
-// (compare -e, reduce -e) reads the names from here and needs no change.
+// To add an equivalence (at most four files): a bisimilarity gets its
+// constant in bisim/equiv.go and its kernel in bisim/kernel.go (the
+// refinement algorithms and the formulas work on kernels), then its row
+// in relation.go's table (name, mCRL2's name, the bisim.Equivalence);
+// Compare and Reduce dispatch on the table and need no change. A relation
+// on traces gets its row in relation.go's table (its definition and
+// preorder in words) and its treatment of τ in compare.go's
+// compareTraces, decided by refine.Check. Either way relation_test.go's
+// tables take it in. The command line (compare -e/-p, reduce -e, their
+// help and errors) reads the names from here and needs no change.
 package relation
 
 import (
