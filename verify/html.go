@@ -3,15 +3,18 @@ package verify
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/linbis/linbis/history/timeline"
 )
 
 // WriteHTML writes the report as a self-contained page: the history of the
 // first counterexample drawn as a timeline of operations per thread (as
-// Porcupine draws histories), the verdict, and every counterexample's
-// interleaving table below; a distinguishing formula with its explanation
-// (the formula and its English reading) and the paths of both sides.
+// Porcupine draws histories; no drawing when nothing failed), the verdict,
+// the sizes, stages and verdicts of the text report, and every
+// counterexample's interleaving table below; a distinguishing formula with
+// its explanation (the formula and its English reading) and the paths of
+// both sides.
 func WriteHTML(w io.Writer, r *Report) error {
 	tl := &timeline.Timeline{
 		Title:   fmt.Sprintf("linbis verify: %s (%s)", r.Model, r.Bounds),
@@ -52,6 +55,11 @@ func WriteHTML(w io.Writer, r *Report) error {
 			tl.Bars = append(tl.Bars, bar)
 		}
 	}
+	// What was checked and what holds, as the text report says it: a
+	// passing run has no history to draw, and this is its page.
+	var run strings.Builder
+	writeSummary(&run, r)
+	tl.Sections = append(tl.Sections, timeline.Section{Heading: "the run: sizes, stages and verdicts", Text: run.String()})
 	for _, e := range r.Evidence {
 		if e.Formula != nil {
 			tl.Sections = append(tl.Sections, formulaSections(&e)...)

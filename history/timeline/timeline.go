@@ -1,6 +1,7 @@
 // Package timeline draws a concurrent history as a self-contained HTML
 // page: one row of operation bars per client, in the style of Porcupine's
-// visualisation, with annotations explaining a verdict. The page needs no
+// visualisation, with annotations explaining a verdict (a timeline without
+// bars is a page of its notes and sections). The page needs no
 // network (no scripts, fonts or style sheets from elsewhere): the drawing
 // is inline SVG (each bar clips its label) and tool tips are SVG titles.
 //
@@ -84,6 +85,9 @@ const (
 	// page opens on the drawing by event order: bars of a short history
 	// are easier to read with their times spread out.
 	compressAbove = 1000
+	// fitWidth is the widest a drawing may grow so that its labels fit
+	// (fitLabels).
+	fitWidth = 3000
 )
 
 type svgBar struct {
@@ -176,8 +180,9 @@ func WriteHTML(w io.Writer, t *Timeline) error {
 	for _, b := range t.Bars {
 		p.HasStuck = p.HasStuck || b.Kind == Stuck
 	}
-	p.ByOrder = draw(t.Bars, barY, byEventOrder(t.Bars), "stuck")
-	p.ByTime = draw(t.Bars, barY, byTime(t.Bars), "stuck-by-time")
+	step, col := fitLabels(t.Bars)
+	p.ByOrder = draw(t.Bars, barY, byEventOrder(t.Bars, step), "stuck")
+	p.ByTime = draw(t.Bars, barY, byTime(t.Bars, col), "stuck-by-time")
 	p.Compress = p.ByTime.Width > compressAbove
 	return pageTemplate().Execute(w, &p)
 }
@@ -188,9 +193,32 @@ type axis struct {
 	end    int
 }
 
-// byTime gives each distinct time a column, in order: the gaps between
-// times are not drawn, but every time is.
-func byTime(bars []Bar) axis {
+// fitLabels returns the widths of a step of the drawing by event order
+// and of a column of the drawing by time: stepW and colW, widened so that
+// the shortest bar holds the longest label (a bar is a nested SVG that
+// clips its text) as long as each drawing stays within fitWidth; a longer
+// history keeps the narrow units, its labels whole in the tool tips and
+// the table.
+func fitLabels(bars []Bar) (step, col int) {
+	need := 0 // px of the longest label in its box: 11 px monospace, x=4
+	for _, b := range bars {
+		need = max(need, 7*utf8.RuneCountInString(b.Label)+8)
+	}
+	step, col = stepW, colW
+	// The shortest closed bar is 3/4 of a step (call and return in one
+	// step), or 3/2 of a column (return in the column after the call).
+	if s := (4*need + 2) / 3; s > step && byEventOrder(bars, s).end <= fitWidth {
+		step = s
+	}
+	if c := (2*need + 2) / 3; c > col && byTime(bars, c).end <= fitWidth {
+		col = c
+	}
+	return step, col
+}
+
+// byTime gives each distinct time a column of width colW, in order: the
+// gaps between times are not drawn, but every time is.
+func byTime(bars []Bar, colW int) axis {
 	var times []int64
 	for _, b := range bars {
 		times = append(times, b.Start)
@@ -224,7 +252,8 @@ func byTime(bars []Bar) axis {
 // start of their step, returns near its end. So a bar ends before another
 // starts exactly when its return is earlier than the other's call, and a
 // run of calls or of returns takes one step however many times it spans.
-func byEventOrder(bars []Bar) axis {
+// A step is stepW wide.
+func byEventOrder(bars []Bar, stepW int) axis {
 	type event struct {
 		at   int64
 		ret  bool
@@ -316,7 +345,7 @@ tr.stuck{background:#ffd0d0} tr.witness{background:#ffe7a8} tr.lin{background:#e
 <h1>{{.Title}}</h1>
 <p class="verdict{{if .Bad}} bad{{end}}">{{.Verdict}}</p>
 {{range .Notes}}<p>{{.}}</p>
-{{end}}<p class="legend"><span style="background:#c8ecd0">linearized, in order</span><span style="background:#ffd0d0">cannot be placed</span><span style="background:#ffe7a8">in the bad pattern</span><span style="background:#e8e8e8">other</span> dashed: pending (never returned)</p>
+{{end}}{{if .Bars}}<p class="legend"><span style="background:#c8ecd0">linearized, in order</span><span style="background:#ffd0d0">cannot be placed</span><span style="background:#ffe7a8">in the bad pattern</span><span style="background:#e8e8e8">other</span> dashed: pending (never returned)</p>
 <input type="checkbox" id="by-order"{{if .Compress}} checked{{end}}><label for="by-order"> time compressed to the order of events</label>
 <span class="hint">(a new step only where an operation returns before another is called; untick to give every distinct time its own column)</span>
 {{if .HasStuck}}<p class="by-order"><a href="#{{.ByOrder.ID}}">Go to the operation that cannot be placed</a> (red).</p>
@@ -325,7 +354,7 @@ tr.stuck{background:#ffd0d0} tr.witness{background:#ffe7a8} tr.lin{background:#e
 <table><tr><th>#</th><th>lane</th><th>operation</th><th>order</th></tr>
 {{range $i, $b := .Rows}}<tr class="{{if eq $b.Kind 1}}lin{{else if eq $b.Kind 2}}stuck{{else if eq $b.Kind 3}}witness{{end}}"><td>{{$i}}</td><td>{{index $.Timeline.Lanes $b.Lane}}</td><td>{{$b.Detail}}</td><td>{{if $b.Order}}{{$b.Order}}{{end}}</td></tr>
 {{end}}</table>
-{{range .Timeline.Sections}}<h2>{{.Heading}}</h2>
+{{end}}{{range .Timeline.Sections}}<h2>{{.Heading}}</h2>
 {{if .Intro}}<p>{{.Intro}}</p>
 {{end}}<pre>{{.Text}}</pre>
 {{end}}</body></html>

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -84,7 +85,7 @@ func TestByEventOrderKeepsRealTimeOrder(t *testing.T) {
 			}
 			bars[i] = Bar{Start: start, End: end}
 		}
-		ax := byEventOrder(bars)
+		ax := byEventOrder(bars, stepW)
 		for i, a := range bars {
 			require.LessOrEqual(t, ax.x0[i], ax.x1[i])
 			for j, b := range bars {
@@ -95,6 +96,44 @@ func TestByEventOrderKeepsRealTimeOrder(t *testing.T) {
 				require.Equal(t, precedes, ax.x1[i] < ax.x0[j], "bars %v and %v", a, b)
 			}
 		}
-		require.LessOrEqual(t, ax.end*colW, byTime(bars).end*stepW, "%v", bars)
+		require.LessOrEqual(t, ax.end*colW, byTime(bars, colW).end*stepW, "%v", bars)
 	}
+}
+
+// A short history's bars are wide enough for their labels, in both
+// drawings (issue 37 item 14: one-step bars were 24 px wide, their labels
+// readable only on hover); a long one keeps the narrow units.
+func TestLabelsFitTheirBars(t *testing.T) {
+	bars := []Bar{
+		{Lane: 0, Start: 1, End: 2, Label: "push(1)"},
+		{Lane: 1, Start: 3, End: 4, Label: "pop() → EMPTY"},
+		{Lane: 0, Start: 5, End: Open, Label: "push(2)"},
+		{Lane: 1, Start: 5, End: 6, Label: "pop() → 2"},
+	}
+	barY := make([]int, len(bars))
+	step, col := fitLabels(bars)
+	for _, d := range []drawing{draw(bars, barY, byEventOrder(bars, step), "a"), draw(bars, barY, byTime(bars, col), "b")} {
+		for _, b := range d.Bars {
+			assert.GreaterOrEqual(t, b.W, 7*utf8.RuneCountInString(b.Label)+8, "%s in drawing %s", b.Label, d.ID)
+		}
+	}
+	var long []Bar
+	for i := range 500 {
+		long = append(long, Bar{Start: int64(2 * i), End: int64(2*i + 1), Label: "a long label for an op"})
+	}
+	step, col = fitLabels(long)
+	assert.Equal(t, [2]int{stepW, colW}, [2]int{step, col})
+}
+
+// A timeline without bars (a run with nothing to draw) is a page of its
+// notes and sections, without an empty drawing or table.
+func TestNoBarsNoDrawing(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, WriteHTML(&b, &Timeline{Title: "t", Verdict: "holds", Lanes: []string{"thread 1"},
+		Sections: []Section{{Heading: "the run", Text: "LINEARIZABLE YES"}}}))
+	out := b.String()
+	for _, absent := range []string{"<svg", "<table", `class="legend"`, `type="checkbox"`} {
+		assert.NotContains(t, out, absent)
+	}
+	assert.Contains(t, out, "<h2>the run</h2>\n<pre>LINEARIZABLE YES</pre>")
 }
