@@ -73,11 +73,48 @@ func TestHistoryHTMLInChromium(t *testing.T) {
 	html, err := os.ReadFile(page)
 	require.NoError(t, err)
 	require.NotContains(t, string(html), "<script", "the page itself has no script; the probe is added to a copy")
-	probe := filepath.Join(dir, "probe.html")
-	require.NoError(t, os.WriteFile(probe, []byte(strings.Replace(string(html), "</body>", probeScript+"</body>", 1)), 0o644))
-
+	got := probePage(t, string(html), probeScript)
 	size := fmt.Sprintf("--window-size=%d,%d", windowW, windowH)
-	cmd, _ := headlessChromium(t, size, "--dump-dom", "file://"+probe)
+	assert.Equal(t, "true", got["order-shown"], "a long log opens compressed")
+	assert.Equal(t, "false", got["time-shown"])
+	assert.Equal(t, "false", got["clicked-order-shown"], "the check box switches drawings")
+	assert.Equal(t, "true", got["clicked-time-shown"])
+	orderW, err := strconv.ParseFloat(got["order-width"], 64)
+	require.NoError(t, err)
+	timeW, err := strconv.ParseFloat(got["time-width"], 64)
+	require.NoError(t, err)
+	assert.Greater(t, timeW, 2500.0, "one column per distinct time: about 3 000 px for the log's 114 distinct times")
+	assert.Less(t, orderW, timeW/2, "compressed to event order, the drawing is less than half as wide")
+
+	var l [4]int // left, top, right, bottom of the stuck label
+	_, err = fmt.Sscanf(got["label"], "%d %d %d %d", &l[0], &l[1], &l[2], &l[3])
+	require.NoError(t, err)
+	assert.True(t, l[0] >= 0 && l[2] <= windowW && l[1] >= 0 && l[3] <= windowH, "the stuck label %v is in the window without scrolling", l)
+	assert.Equal(t, "true", got["label-on-top"], "no other drawing covers the stuck label")
+
+	// The page as shipped, painted: the label's box holds red text.
+	shot := filepath.Join(dir, "shot.png")
+	cmd, _ := headlessChromium(t, size, "--screenshot="+shot, "file://"+page)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	f, err := os.Open(shot)
+	require.NoError(t, err)
+	defer f.Close()
+	img, err := png.Decode(f)
+	require.NoError(t, err)
+	assert.Greater(t, redPixels(img, image.Rect(l[0], l[1], l[2], l[3])), 20, "the stuck label is painted red in the screenshot")
+	assert.Zero(t, redPixels(img, image.Rect(l[0], l[3]+40, l[2], l[3]+80)), "and only there: the rows below it are not red")
+}
+
+// probePage renders a copy of the page html with script added at the end
+// of its body in headless Chromium, in the window of the rendering tests,
+// and returns what the script wrote into a <pre id=probe> as lines
+// "name value".
+func probePage(t *testing.T, html, script string) map[string]string {
+	t.Helper()
+	probe := filepath.Join(t.TempDir(), "probe.html")
+	require.NoError(t, os.WriteFile(probe, []byte(strings.Replace(html, "</body>", script+"</body>", 1)), 0o644))
+	cmd, _ := headlessChromium(t, fmt.Sprintf("--window-size=%d,%d", windowW, windowH), "--dump-dom", "file://"+probe)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	dom, err := cmd.Output()
@@ -90,35 +127,7 @@ func TestHistoryHTMLInChromium(t *testing.T) {
 		got[name] = value
 	}
 	t.Logf("rendered: %v", got)
-	assert.Equal(t, "true", got["order-shown"], "a long log opens compressed")
-	assert.Equal(t, "false", got["time-shown"])
-	assert.Equal(t, "false", got["clicked-order-shown"], "the check box switches drawings")
-	assert.Equal(t, "true", got["clicked-time-shown"])
-	orderW, err := strconv.ParseFloat(got["order-width"], 64)
-	require.NoError(t, err)
-	timeW, err := strconv.ParseFloat(got["time-width"], 64)
-	require.NoError(t, err)
-	assert.Greater(t, timeW, 3500.0, "one column per distinct time: the 4 000 px the issue complains of")
-	assert.Less(t, orderW, timeW/2, "compressed to event order, the drawing is less than half as wide")
-
-	var l [4]int // left, top, right, bottom of the stuck label
-	_, err = fmt.Sscanf(got["label"], "%d %d %d %d", &l[0], &l[1], &l[2], &l[3])
-	require.NoError(t, err)
-	assert.True(t, l[0] >= 0 && l[2] <= windowW && l[1] >= 0 && l[3] <= windowH, "the stuck label %v is in the window without scrolling", l)
-	assert.Equal(t, "true", got["label-on-top"], "no other drawing covers the stuck label")
-
-	// The page as shipped, painted: the label's box holds red text.
-	shot := filepath.Join(dir, "shot.png")
-	cmd, _ = headlessChromium(t, size, "--screenshot="+shot, "file://"+page)
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, string(out))
-	f, err := os.Open(shot)
-	require.NoError(t, err)
-	defer f.Close()
-	img, err := png.Decode(f)
-	require.NoError(t, err)
-	assert.Greater(t, redPixels(img, image.Rect(l[0], l[1], l[2], l[3])), 20, "the stuck label is painted red in the screenshot")
-	assert.Zero(t, redPixels(img, image.Rect(l[0], l[3]+40, l[2], l[3]+80)), "and only there: the rows below it are not red")
+	return got
 }
 
 // redPixels counts the pixels of r in img that are the red of the page's
