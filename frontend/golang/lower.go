@@ -320,7 +320,8 @@ func (fr *frame) define(v ssa.Value, x string, pos token.Pos, memory bool) {
 	in := v.(ssa.Instruction)
 	if len(us) == 1 && !narrow(v.Type()) {
 		_, isPhi := us[0].(*ssa.Phi)
-		if _, isIf := us[0].(*ssa.If); memory && isIf && nextInstr(in) == us[0] ||
+		_, isIf := us[0].(*ssa.If)
+		if memory && isIf && nextInstr(in) == us[0] ||
 			!memory && !isPhi && us[0].Block() == in.Block() {
 			fr.vals[v] = x
 			return
@@ -349,6 +350,10 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 	pos := posOf(in)
 	switch in := in.(type) {
 	case *ssa.DebugRef, *ssa.Phi:
+	case *ssa.MakeInterface:
+		if !onlyPanics(in) {
+			g.refuse(pos, "MakeInterface", "not translated yet")
+		} // else: panic's message, not part of the model
 	case *ssa.Alloc:
 		h := g.heap(in.Type().(*types.Pointer).Elem(), pos)
 		name := g.local("a", "ref "+h.name)
@@ -486,6 +491,15 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		}
 	case *ssa.Panic:
 		g.line(pos, "assert false")
+		if fr.returns && fr.fn.Signature.Results().Len() > 0 {
+			// Never reached; the model's checker wants every path of a
+			// method with a result to end in a return.
+			var zs []string
+			for r := range fr.fn.Signature.Results().Variables() {
+				zs = append(zs, zeroText(g.scalar(r.Type(), pos)))
+			}
+			g.line(token.NoPos, "return %s", strings.Join(zs, ", "))
+		}
 	case *ssa.Return:
 		var rs []string
 		for _, r := range in.Results {
@@ -529,17 +543,21 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 	}
 }
 
+// zeroText is the zero value of a model type.
+func zeroText(typ string) string {
+	switch {
+	case typ == "bool":
+		return "false"
+	case strings.HasPrefix(typ, "ref "):
+		return "null"
+	}
+	return "0"
+}
+
 // zero stores the zero value in every leaf of a struct or an array.
 func (g *gen) zero(a addr, pos token.Pos) {
 	for _, s := range g.flatten(a.typ, a.name, pos) {
-		z := "0"
-		switch {
-		case s.typ == "bool":
-			z = "false"
-		case strings.HasPrefix(s.typ, "ref "):
-			z = "null"
-		}
-		g.line(pos, "%s = %s", addr{base: a.base, name: s.name}.loc(), z)
+		g.line(pos, "%s = %s", addr{base: a.base, name: s.name}.loc(), zeroText(s.typ))
 	}
 }
 
