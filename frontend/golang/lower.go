@@ -354,6 +354,11 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		if !onlyPanics(in) {
 			g.refuse(pos, "MakeInterface", "not translated yet")
 		} // else: panic's message, not part of the model
+	case *ssa.MakeSlice:
+		h := g.sliceHeap(in.Type().Underlying().(*types.Slice), pos)
+		name := g.local("a", "ref "+h.name)
+		fr.vals[in] = name
+		g.line(pos, "%s = new %s{}", name, h.name)
 	case *ssa.Alloc:
 		h := g.heap(in.Type().(*types.Pointer).Elem(), pos)
 		name := g.local("a", "ref "+h.name)
@@ -372,13 +377,16 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		}
 		fr.addrs[in] = fa
 	case *ssa.IndexAddr:
-		arr, isArr := in.X.Type().Underlying().(*types.Pointer)
-		if !isArr {
-			g.refuse(pos, "indexing a slice", "not translated yet")
-			return
+		var at *types.Array
+		var a addr
+		if st, ok := in.X.Type().Underlying().(*types.Slice); ok {
+			// A slice is a reference to a node of its elements.
+			at = types.NewArray(st.Elem(), g.lens[types.TypeString(st.Elem(), nil)])
+			a = addr{base: fr.value(in.X, pos), name: "v", typ: at}
+		} else {
+			at = in.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array)
+			a = fr.addrOf(in.X, pos)
 		}
-		at := arr.Elem().Underlying().(*types.Array)
-		a := fr.addrOf(in.X, pos)
 		if k, ok := in.Index.(*ssa.Const); ok && a.dyn == nil {
 			i, _ := SignedView(k.Value, k.Type())
 			if i < 0 || int64(i) >= at.Len() {
@@ -634,6 +642,13 @@ func (g *gen) call(fr *frame, v *ssa.Call, c *ssa.CallCommon, pos token.Pos, bou
 func (g *gen) builtin(fr *frame, v *ssa.Call, f *ssa.Builtin, args []arg, pos token.Pos) {
 	switch f.Name() {
 	case "len", "cap":
+		if st, ok := v.Call.Args[0].Type().Underlying().(*types.Slice); ok {
+			r := g.local("t", "int")
+			fr.vals[v] = r
+			g.line(pos, "%s = %d", r, g.lens[types.TypeString(st.Elem(), nil)])
+			g.line(pos, "if %s == null { %s = 0 }", args[0].text, r) // a nil slice
+			return
+		}
 		if at, ok := v.Call.Args[0].Type().Underlying().(*types.Array); ok {
 			fr.define(v, fmt.Sprint(at.Len()), pos, false)
 			return

@@ -63,6 +63,9 @@ type gen struct {
 	heapOrder []*heapType
 	sources   map[string][]string // Go files' lines, by name
 	globals   map[*ssa.Global]string
+	// lens: per slice element type (its type string), the one length every
+	// slice of it is made with (a slice is a node of that many elements).
+	lens map[string]int64
 	// The method being written: its body, its locals' declarations, a
 	// counter for fresh names.
 	out    strings.Builder
@@ -121,6 +124,7 @@ func ident(name string) string {
 // model writes the whole model.
 func (g *gen) model() []byte {
 	t := g.t
+	g.sliceLens()
 	objHeap := g.heap(t.Type, t.Type.Obj().Pos())
 	g.globals = map[*ssa.Global]string{}
 	var shared []string
@@ -208,6 +212,9 @@ func (g *gen) heap(typ types.Type, pos token.Pos) *heapType {
 		return h
 	}
 	name := ident(types.TypeString(typ, func(*types.Package) string { return "" }))
+	if at, ok := typ.(*types.Array); ok { // a slice's or an array's elements
+		name = ident(fmt.Sprintf("arr%d_%s", at.Len(), types.TypeString(at.Elem(), func(*types.Package) string { return "" })))
+	}
 	for taken := true; taken; {
 		taken = false
 		for _, h := range g.heapOrder {
@@ -302,13 +309,58 @@ func (g *gen) scalar(typ types.Type, pos token.Pos) string {
 	case *types.Pointer:
 		return "ref " + g.heap(u.Elem(), pos).name
 	case *types.Slice:
-		g.refuse(pos, "slice", "not translated yet")
+		return "ref " + g.sliceHeap(u, pos).name
 	case *types.Interface:
 		g.refuse(pos, "any", "not translated yet")
 	case *types.Struct, *types.Array:
 		g.refuse(pos, "struct or array value held in a variable", "not translated yet: use pointers")
 	}
 	return "int"
+}
+
+// sliceLens finds the length of the slices of each element type: the
+// constant (or the constructor's constant argument) that every make of
+// them in the code the client reaches gives.
+func (g *gen) sliceLens() {
+	g.lens = map[string]int64{}
+	for _, fn := range g.t.Funcs {
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				mk, ok := in.(*ssa.MakeSlice)
+				if !ok {
+					continue
+				}
+				var n int64 = -1
+				switch l := mk.Len.(type) {
+				case *ssa.Const:
+					n = l.Int64()
+				case *ssa.Parameter:
+					if fn == g.t.Ctor {
+						n = g.t.CtorArgs[slices.Index(fn.Params, l)].Int64()
+					}
+				}
+				elem := types.TypeString(mk.Type().Underlying().(*types.Slice).Elem(), nil)
+				switch old, seen := g.lens[elem]; {
+				case n < 0 || n > maxArray:
+					g.refuse(mk.Pos(), "make of a slice whose length is not a constant or the constructor's argument (at most 1024)", "slices have one constant length")
+				case seen && old != n:
+					g.refuse(mk.Pos(), fmt.Sprintf("slices of %s of lengths %d and %d", elem, old, n), "not translated yet: every slice of an element type has one length")
+				default:
+					g.lens[elem] = n
+				}
+			}
+		}
+	}
+}
+
+// sliceHeap returns the heap type of the elements of the slices of
+// type st: a node of the one length they are made with.
+func (g *gen) sliceHeap(st *types.Slice, pos token.Pos) *heapType {
+	n, ok := g.lens[types.TypeString(st.Elem(), nil)]
+	if !ok {
+		g.refuse(pos, "a slice that is never made", "slices are made with make and a constant length")
+	}
+	return g.heap(types.NewArray(st.Elem(), max(n, 1)), pos)
 }
 
 // unsafeHeap returns the heap type an unsafe.Pointer refers to: the one

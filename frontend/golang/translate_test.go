@@ -28,9 +28,10 @@ func model(t *testing.T, dir string, cfg Config) *frontend.Model {
 
 // wantVerdicts verifies testdata/dir's type typ at 2 threads × 2
 // operations, values 1..2, and holds its verdicts to lin and lockFree.
-func wantVerdicts(t *testing.T, dir, typ string, lin, lockFree verify.Verdict) {
+func wantVerdicts(t *testing.T, dir string, cfg Config, lin, lockFree verify.Verdict) {
 	t.Helper()
-	m := model(t, dir, Config{Type: typ})
+	typ := cfg.Type
+	m := model(t, dir, cfg)
 	out, err := verify.Run(dir, m, frontend.Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, verify.Options{})
 	if err != nil {
 		t.Errorf("%s %s: %v", dir, typ, err)
@@ -59,7 +60,7 @@ func TestExampleVerdicts(t *testing.T) {
 		{"loadstore", "Counter", verify.No, verify.Yes},
 		{"lencount", "Stack", verify.No, verify.Yes},
 	} {
-		wantVerdicts(t, c.dir, c.typ, c.lin, c.lockFree)
+		wantVerdicts(t, c.dir, Config{Type: c.typ}, c.lin, c.lockFree)
 	}
 }
 
@@ -104,8 +105,11 @@ func TestSubsetVerdicts(t *testing.T) {
 		{"Flow", verify.Yes, verify.No},
 		{"Unsafe", verify.Yes, verify.Yes},
 	} {
-		wantVerdicts(t, "subset", c.typ, c.lin, c.lockFree)
+		wantVerdicts(t, "subset", Config{Type: c.typ}, c.lin, c.lockFree)
 	}
+	// A slice made by the constructor with its constant argument, indexed
+	// by a variable.
+	wantVerdicts(t, "ctor", Config{Type: "Ring", New: "NewRing(2)"}, verify.Yes, verify.Yes)
 }
 
 // TestNotTranslatedYet: what the loader accepts but the translation does
