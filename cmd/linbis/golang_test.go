@@ -16,6 +16,7 @@ func TestVerifyGoPackage(t *testing.T) {
 	code, out, errOut := linbis("verify", goExample("treiber"), "--type", "Stack[int]")
 	assert.Equal(t, 0, code, errOut)
 	assert.Regexp(t, `LINEARIZABLE\s+YES`, out)
+	assert.Contains(t, out, "if it is free of data races", "the verdict says what it rests on")
 
 	code, out, errOut = linbis("verify", goExample("loadstore"), "--type", "Counter")
 	assert.Equal(t, 1, code, errOut)

@@ -99,6 +99,11 @@ func runVerify(c *cli.Context) error {
 		return reportModelError(c, name, err)
 	}
 	r := out.Report
+	if c.IsSet("type") {
+		// DRF-SC: the interleavings explored are the Go program's
+		// executions only if it has no data race, which is not checked yet.
+		r.Notes = append(r.Notes, "a Go package: the verdicts hold of the Go program if it is free of data races (Go's memory model guarantees sequential consistency only then); linbis does not check for data races yet")
+	}
 	// The verdict first: a failed write afterwards must not lose it.
 	if c.Bool("json") {
 		err = writeJSON(c, r)

@@ -417,12 +417,17 @@ func (g *gen) goLine(pos token.Pos) string {
 	return strings.TrimSpace(lines[p.Line-1])
 }
 
+// origin writes the origin directive of Go position pos to b.
+func (g *gen) origin(b *strings.Builder, pos token.Pos) {
+	p := g.t.Position(pos)
+	fmt.Fprintf(b, "%s%s:%d:%d %s\n", syntax.OriginDirective, p.File, p.Line, p.Col, g.goLine(pos))
+}
+
 // line writes one line of the method being written, after an origin
 // directive for pos if it is valid.
 func (g *gen) line(pos token.Pos, format string, args ...any) {
 	if pos.IsValid() {
-		p := g.t.Position(pos)
-		fmt.Fprintf(&g.out, "%s%s:%d:%d %s\n", syntax.OriginDirective, p.File, p.Line, p.Col, g.goLine(pos))
+		g.origin(&g.out, pos)
 	}
 	g.out.WriteString(strings.Repeat("  ", g.indent+2))
 	fmt.Fprintf(&g.out, format, args...)
@@ -481,13 +486,17 @@ func (g *gen) method(fn *ssa.Function) string {
 	fr.returns = true
 	g.body(fr)
 	var b strings.Builder
-	p := g.t.Position(fn.Pos())
-	fmt.Fprintf(&b, "%s%s:%d:%d %s\n", syntax.OriginDirective, p.File, p.Line, p.Col, g.goLine(fn.Pos()))
+	g.origin(&b, fn.Pos())
 	fmt.Fprintf(&b, "  method %s(%s)%s {\n", MethodName(fn), strings.Join(params, ", "), result)
 	for _, d := range g.decls {
+		// The locals are declared (zeroed) on entry: the function's line.
+		g.origin(&b, fn.Pos())
 		b.WriteString("    " + d + "\n")
 	}
 	b.WriteString(g.out.String())
+	if syn := fn.Syntax(); syn != nil {
+		g.origin(&b, syn.End()-1) // the closing brace: where a method ends
+	}
 	b.WriteString("  }\n")
 	return b.String()
 }
