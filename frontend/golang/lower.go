@@ -47,6 +47,8 @@ type frame struct {
 	// addrs: the values that are addresses.
 	vals  map[ssa.Value]string
 	addrs map[ssa.Value]addr
+	// plainFold: the plain loads folded into the if that tests them.
+	plainFold map[ssa.Value]bool
 	// returns: a client method (Return is a return); else dests receive
 	// the results and exit is the label a return breaks out of ("": the
 	// body falls through).
@@ -62,6 +64,12 @@ type frame struct {
 	// entered by several forward edges.
 	header, merge map[*ssa.BasicBlock]bool
 	defers        []deferred
+}
+
+// newFrame returns the frame of fn, its labels prefixed by prefix.
+func newFrame(g *gen, fn *ssa.Function, prefix string) *frame {
+	return &frame{g: g, fn: fn, vals: map[ssa.Value]string{}, addrs: map[ssa.Value]addr{},
+		plainFold: map[ssa.Value]bool{}, prefix: prefix}
 }
 
 // deferred is a deferred call: its callee and arguments, captured where
@@ -309,10 +317,14 @@ func narrow(t types.Type) bool {
 // define gives v the model text x: folded into its one use when that is
 // the next If of its block (an access to memory) or in its block (pure
 // work), else assigned to a local at pos.
-func (fr *frame) define(v ssa.Value, x string, pos token.Pos, memory bool) {
+//
+// plain says that the access to memory is a plain one (checked for data
+// races): the statement that makes it is marked so (PlainDirective).
+func (fr *frame) define(v ssa.Value, x string, pos token.Pos, memory, plain bool) {
 	us := uses(v)
 	if len(us) == 0 {
 		if memory {
+			fr.g.plain = plain
 			fr.g.line(pos, "%s = %s", fr.g.local("u", fr.g.scalar(v.Type(), pos)), x)
 		}
 		return
@@ -324,11 +336,15 @@ func (fr *frame) define(v ssa.Value, x string, pos token.Pos, memory bool) {
 		if memory && isIf && nextInstr(in) == us[0] ||
 			!memory && !isPhi && us[0].Block() == in.Block() {
 			fr.vals[v] = x
+			if plain {
+				fr.plainFold[v] = true // the if's test makes the access
+			}
 			return
 		}
 	}
 	name := fr.g.local("t", fr.g.scalar(v.Type(), pos))
 	fr.vals[v] = name
+	fr.g.plain = plain
 	fr.g.line(pos, "%s = %s", name, x)
 }
 
@@ -421,16 +437,16 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 				return
 			}
 			if a.dyn == nil {
-				fr.define(in, a.loc(), pos, true)
+				fr.define(in, a.loc(), pos, true, true)
 				return
 			}
 			r := g.local("t", g.scalar(in.Type(), pos))
 			fr.vals[in] = r
-			g.access(a, pos, func(loc string) string { return r + " = " + loc })
+			g.access(a, pos, true, func(loc string) string { return r + " = " + loc })
 		case token.NOT:
-			fr.define(in, "!"+fr.value(in.X, pos), pos, false)
+			fr.define(in, "!"+fr.value(in.X, pos), pos, false, false)
 		case token.SUB:
-			fr.define(in, "(-"+fr.value(in.X, pos)+")", pos, false)
+			fr.define(in, "(-"+fr.value(in.X, pos)+")", pos, false, false)
 		default:
 			g.refuse(pos, "operator "+in.Op.String(), "not translated yet")
 		}
@@ -452,15 +468,15 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 				g.refuse(pos, "unsigned division", "not translated yet")
 			}
 		}
-		fr.define(in, e, pos, false)
+		fr.define(in, e, pos, false, false)
 	case *ssa.Convert:
-		fr.define(in, fr.value(in.X, pos), pos, false)
+		fr.define(in, fr.value(in.X, pos), pos, false, false)
 	case *ssa.ChangeType:
 		if a, ok := fr.addrs[in.X]; ok {
 			fr.addrs[in] = a
 			return
 		}
-		fr.define(in, fr.value(in.X, pos), pos, false)
+		fr.define(in, fr.value(in.X, pos), pos, false, false)
 	case *ssa.Store:
 		a := fr.addrOf(in.Addr, pos)
 		if !isScalar(a.typ) {
@@ -472,7 +488,7 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			return
 		}
 		x := fr.value(in.Val, pos)
-		g.access(a, pos, func(loc string) string { return loc + " = " + x })
+		g.access(a, pos, true, func(loc string) string { return loc + " = " + x })
 	case *ssa.Call:
 		g.call(fr, in, in.Common(), pos, nil)
 	case *ssa.Extract:
@@ -537,6 +553,7 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		if c, ok := in.Cond.(ssa.Instruction); ok && c.Pos().IsValid() {
 			pos = c.Pos() // the if tests its condition: cite the condition's line
 		}
+		g.plain = fr.plainFold[in.Cond]
 		g.line(pos, "if %s {", fr.value(in.Cond, pos))
 		g.indent++
 		g.doBranch(fr, b, b.Succs[0], pos)
@@ -565,6 +582,7 @@ func zeroText(typ string) string {
 // zero stores the zero value in every leaf of a struct or an array.
 func (g *gen) zero(a addr, pos token.Pos) {
 	for _, s := range g.flatten(a.typ, a.name, pos) {
+		g.plain = true
 		g.line(pos, "%s = %s", addr{base: a.base, name: s.name}.loc(), zeroText(s.typ))
 	}
 }
@@ -650,12 +668,12 @@ func (g *gen) builtin(fr *frame, v *ssa.Call, f *ssa.Builtin, args []arg, pos to
 			return
 		}
 		if at, ok := v.Call.Args[0].Type().Underlying().(*types.Array); ok {
-			fr.define(v, fmt.Sprint(at.Len()), pos, false)
+			fr.define(v, fmt.Sprint(at.Len()), pos, false, false)
 			return
 		}
 		if pt, ok := v.Call.Args[0].Type().Underlying().(*types.Pointer); ok {
 			if at, ok := pt.Elem().Underlying().(*types.Array); ok {
-				fr.define(v, fmt.Sprint(at.Len()), pos, false)
+				fr.define(v, fmt.Sprint(at.Len()), pos, false, false)
 				return
 			}
 		}
@@ -685,13 +703,13 @@ func (g *gen) intrinsic(fr *frame, v *ssa.Call, in Intrinsic, args []arg, pos to
 	val := func(i int) string { return args[i].text }
 	// stmt writes the statement f makes of the location; result gives the
 	// call the value f makes of it (a memory access).
-	stmt := func(f func(loc string) string) { g.access(a, pos, f) }
+	stmt := func(f func(loc string) string) { g.access(a, pos, false, f) }
 	result := func(f func(loc string) string) {
 		switch {
 		case v == nil:
 			stmt(f)
 		case a.dyn == nil:
-			fr.define(v, f(a.loc()), pos, true)
+			fr.define(v, f(a.loc()), pos, true, false)
 		default:
 			r := g.local("t", g.scalar(v.Type(), pos))
 			fr.vals[v] = r
@@ -767,8 +785,9 @@ func (g *gen) intrinsic(fr *frame, v *ssa.Call, in Intrinsic, args []arg, pos to
 // chosen by a variable index, one branch per element, each with its own
 // constant location (one step, whichever runs), and a panic for an index
 // out of range.
-func (g *gen) access(a addr, pos token.Pos, f func(loc string) string) {
+func (g *gen) access(a addr, pos token.Pos, plain bool, f func(loc string) string) {
 	if a.dyn == nil {
+		g.plain = plain
 		g.line(pos, "%s", f(a.loc()))
 		return
 	}
@@ -779,6 +798,7 @@ func (g *gen) access(a addr, pos token.Pos, f func(loc string) string) {
 			g.line(pos, "} else if %s == %d {", a.dyn.index, i)
 		}
 		g.indent++
+		g.plain = plain
 		g.line(pos, "%s", f(addr{base: a.base, name: name}.loc()))
 		g.indent--
 	}
@@ -799,7 +819,7 @@ func args0Type(v *ssa.Call, in Intrinsic) types.Type {
 // to the arguments and its results to fresh locals.
 func (g *gen) inline(fr *frame, v *ssa.Call, f *ssa.Function, args []arg, pos token.Pos) {
 	g.fresh++
-	sub := &frame{g: g, fn: f, vals: map[ssa.Value]string{}, addrs: map[ssa.Value]addr{}, prefix: fmt.Sprintf("c%d_", g.fresh)}
+	sub := newFrame(g, f, fmt.Sprintf("c%d_", g.fresh))
 	for i, p := range f.Params {
 		switch a := args[i]; {
 		case a.addr != nil:

@@ -72,9 +72,9 @@ type gen struct {
 	indent int
 	decls  []string
 	fresh  int
-	// done: whether the statement just written ends the control flow
-	// (a return, break or continue), so that nothing follows it.
-	done bool
+	// plain: the next line written makes a plain access to memory
+	// (line marks it with a plain directive and clears it).
+	plain bool
 }
 
 // heapType is a heap node type of the model.
@@ -419,16 +419,25 @@ func (g *gen) goLine(pos token.Pos) string {
 
 // origin writes the origin directive of Go position pos to b.
 func (g *gen) origin(b *strings.Builder, pos token.Pos) {
+	g.directive(b, syntax.OriginDirective, pos)
+}
+
+// directive writes an origin or a plain directive for pos to b.
+func (g *gen) directive(b *strings.Builder, d string, pos token.Pos) {
 	p := g.t.Position(pos)
-	fmt.Fprintf(b, "%s%s:%d:%d %s\n", syntax.OriginDirective, p.File, p.Line, p.Col, g.goLine(pos))
+	fmt.Fprintf(b, "%s%s:%d:%d %s\n", d, p.File, p.Line, p.Col, g.goLine(pos))
 }
 
 // line writes one line of the method being written, after an origin
 // directive for pos if it is valid.
 func (g *gen) line(pos token.Pos, format string, args ...any) {
-	if pos.IsValid() {
+	switch {
+	case pos.IsValid() && g.plain:
+		g.directive(&g.out, syntax.PlainDirective, pos)
+	case pos.IsValid():
 		g.origin(&g.out, pos)
 	}
+	g.plain = false
 	g.out.WriteString(strings.Repeat("  ", g.indent+2))
 	fmt.Fprintf(&g.out, format, args...)
 	g.out.WriteByte('\n')
@@ -446,7 +455,7 @@ func (g *gen) local(prefix, typ string) string {
 func (g *gen) method(fn *ssa.Function) string {
 	g.out.Reset()
 	g.decls, g.fresh, g.indent = nil, 0, 0
-	fr := &frame{g: g, fn: fn, vals: map[ssa.Value]string{}, addrs: map[ssa.Value]addr{}}
+	fr := newFrame(g, fn, "")
 	var params []string
 	for i, p := range fn.Params {
 		if i == 0 && fn.Signature.Recv() != nil {
@@ -509,7 +518,7 @@ func (g *gen) initBlock(obj *heapType) string {
 	if g.t.Ctor == nil {
 		g.line(g.t.Type.Obj().Pos(), "Obj = new %s{}", obj.name)
 	} else {
-		fr := &frame{g: g, fn: g.t.Ctor, vals: map[ssa.Value]string{}, addrs: map[ssa.Value]addr{}}
+		fr := newFrame(g, g.t.Ctor, "")
 		for i, p := range g.t.Ctor.Params {
 			fr.vals[p] = g.constant(g.t.CtorArgs[i], g.t.Ctor.Pos())
 		}

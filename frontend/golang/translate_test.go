@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/frontend/syntax"
 	"github.com/linbis/linbis/verify"
 )
 
@@ -123,5 +124,27 @@ func TestNotTranslatedYet(t *testing.T) {
 	_, _, err = tg.Model()
 	if err == nil || !strings.Contains(err.Error(), "subset.go:86:6: any is not supported (not translated yet)") {
 		t.Errorf("an any field translated: %v", err)
+	}
+}
+
+// TestPlainMarked: the statements of plain loads and stores are marked
+// plain (syntax.PlainDirective), atomic operations are not: c.n++ and
+// return c.n make three plain accesses, the atomic counter none.
+func TestPlainMarked(t *testing.T) {
+	for _, c := range []struct {
+		dir, typ string
+		plain    int
+	}{{"racecounter", "Counter", 3}, {"loadstore", "Counter", 0}, {"treiber", "Stack", 4}} {
+		tg, err := load(c.dir, Config{Type: c.typ})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, src, err := tg.Model()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(src), syntax.PlainDirective); n != c.plain {
+			t.Errorf("%s: %d plain accesses, want %d\n%s", c.dir, n, c.plain, src)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -35,10 +36,17 @@ type File struct {
 // listings alike.
 const OriginDirective = "//linbis:origin "
 
-// origin is the original position and text of a generated line.
+// PlainDirective is an origin directive that also says the statement's
+// access to shared memory is plain (not atomic) in the original source, so
+// that it is checked for data races: `//linbis:plain FILE:LINE:COL TEXT`.
+const PlainDirective = "//linbis:plain "
+
+// origin is the original position and text of a generated line, and
+// whether its access is plain.
 type origin struct {
-	pos  Position
-	text string
+	pos   Position
+	text  string
+	plain bool
 }
 
 // SetEnd records where the statement starting at start ends (the parser
@@ -100,13 +108,18 @@ func NewFile(name string, src []byte) *File {
 	return f
 }
 
-// parseOrigin reads an origin directive at the start of line.
+// parseOrigin reads an origin or plain directive at the start of line.
 func parseOrigin(line []byte) (origin, bool) {
-	rest, ok := strings.CutPrefix(string(line[:min(len(line), len(OriginDirective))]), OriginDirective)
-	if !ok || rest != "" {
+	var o origin
+	var text string
+	switch {
+	case bytes.HasPrefix(line, []byte(OriginDirective)):
+		text = string(line[len(OriginDirective):])
+	case bytes.HasPrefix(line, []byte(PlainDirective)):
+		text, o.plain = string(line[len(PlainDirective):]), true
+	default:
 		return origin{}, false
 	}
-	text := string(line[len(OriginDirective):])
 	if i := strings.IndexByte(text, '\n'); i >= 0 {
 		text = text[:i]
 	}
@@ -120,7 +133,15 @@ func parseOrigin(line []byte) (origin, bool) {
 	if err1 != nil || err2 != nil {
 		return origin{}, false
 	}
-	return origin{pos: Position{File: strings.Join(parts[:len(parts)-2], ":"), Line: line1, Col: col}, text: strings.TrimSpace(text)}, true
+	o.pos, o.text = Position{File: strings.Join(parts[:len(parts)-2], ":"), Line: line1, Col: col}, strings.TrimSpace(text)
+	return o, true
+}
+
+// Plain reports whether the statement at p came from a plain (non-atomic)
+// access of the original source (PlainDirective).
+func (f *File) Plain(p Pos) bool {
+	o, ok := f.originOf(p)
+	return ok && o.plain
 }
 
 // originOf returns the origin of the line holding p, if it has one.

@@ -28,3 +28,20 @@ func TestOriginDirective(t *testing.T) {
 		t.Errorf("Text of the next line = %q", got)
 	}
 }
+
+// TestPlainDirective: a plain directive is an origin that also marks the
+// statement's access as plain.
+func TestPlainDirective(t *testing.T) {
+	src := "//linbis:plain c.go:12:2 c.n++\nx = 1\n//linbis:origin c.go:13:2 return\ny = 2\nz = 3\n"
+	f := NewFile("gen.lin", []byte(src))
+	x, y, z := f.Pos(strings.Index(src, "x =")), f.Pos(strings.Index(src, "y =")), f.Pos(strings.Index(src, "z ="))
+	if !f.Plain(x) || f.Plain(y) || f.Plain(z) {
+		t.Errorf("Plain = %v, %v, %v; want true, false, false", f.Plain(x), f.Plain(y), f.Plain(z))
+	}
+	if got := f.Position(x); got != (Position{File: "c.go", Line: 12, Col: 2}) {
+		t.Errorf("Position = %v, want c.go:12:2", got)
+	}
+	if got := f.Text(x, NoPos); got != "c.n++" {
+		t.Errorf("Text = %q", got)
+	}
+}
