@@ -65,6 +65,25 @@ func TestExampleVerdicts(t *testing.T) {
 	}
 }
 
+// TestMoreVerdicts: further objects written as Go programmers write them
+// (testdata/more): Michael and Scott's two-lock queue and a ring under a
+// mutex (defer, switch, an index that wraps) linearizable and not
+// lock-free; a CAS-loop counter linearizable and lock-free; a plain flag
+// linearizable (its data race is not reported yet).
+func TestMoreVerdicts(t *testing.T) {
+	for _, c := range []struct {
+		typ           string
+		lin, lockFree verify.Verdict
+	}{
+		{"TwoLockQueue", verify.Yes, verify.No},
+		{"CASCounter", verify.Yes, verify.Yes},
+		{"Ring", verify.Yes, verify.No},
+		{"Flag", verify.Yes, verify.Yes},
+	} {
+		wantVerdicts(t, "more", Config{Type: c.typ}, c.lin, c.lockFree)
+	}
+}
+
 // TestTracesCiteGo: the counterexample of the length counter cites the Go
 // lines of its steps, file, line and text.
 func TestTracesCiteGo(t *testing.T) {

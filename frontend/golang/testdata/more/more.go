@@ -1,0 +1,108 @@
+// Package more has further concurrent objects written as Go programmers
+// write them, for the translation's tests.
+package more
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+type qnode struct {
+	value int
+	next  *qnode
+}
+
+// TwoLockQueue is Michael and Scott's two-lock queue (PODC 1996, Fig. 2):
+// a lock for each end and a dummy node. Linearizable, not lock-free.
+type TwoLockQueue struct {
+	headLock, tailLock sync.Mutex
+	head, tail         *qnode
+}
+
+// NewTwoLockQueue returns an empty queue.
+func NewTwoLockQueue() *TwoLockQueue {
+	d := &qnode{}
+	return &TwoLockQueue{head: d, tail: d}
+}
+
+// Enqueue adds v at the tail.
+func (q *TwoLockQueue) Enqueue(v int) {
+	n := &qnode{value: v}
+	q.tailLock.Lock()
+	q.tail.next = n
+	q.tail = n
+	q.tailLock.Unlock()
+}
+
+// Dequeue removes the value at the head.
+func (q *TwoLockQueue) Dequeue() (int, bool) {
+	q.headLock.Lock()
+	defer q.headLock.Unlock()
+	first := q.head.next
+	if first == nil {
+		return 0, false
+	}
+	q.head = first
+	return first.value, true
+}
+
+// CASCounter counts with a CAS loop. Linearizable and lock-free.
+type CASCounter struct{ v atomic.Int32 }
+
+// Inc adds one and returns the new count.
+func (c *CASCounter) Inc() int32 {
+	for {
+		old := c.v.Load()
+		if c.v.CompareAndSwap(old, old+1) {
+			return old + 1
+		}
+	}
+}
+
+// Get returns the count.
+func (c *CASCounter) Get() int32 { return c.v.Load() }
+
+// Ring is a bounded queue in an array under a mutex, its indices
+// wrapping. Linearizable, not lock-free.
+type Ring struct {
+	mu         sync.Mutex
+	buf        [3]int
+	head, size int
+}
+
+// Put appends v; false when full.
+func (r *Ring) Put(v int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.size == len(r.buf) {
+		return false
+	}
+	r.buf[(r.head+r.size)%len(r.buf)] = v
+	r.size++
+	return true
+}
+
+// Take removes the oldest value.
+func (r *Ring) Take() (int, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch r.size {
+	case 0:
+		return 0, false
+	default:
+		v := r.buf[r.head]
+		r.head = (r.head + 1) % len(r.buf)
+		r.size--
+		return v, true
+	}
+}
+
+// Flag is set once; readers see it set or not. A plain bool written and
+// read without synchronisation: a data race.
+type Flag struct{ set bool }
+
+// Set sets the flag.
+func (f *Flag) Set() { f.set = true }
+
+// IsSet reads it.
+func (f *Flag) IsSet() bool { return f.set }
