@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/lts"
 	"github.com/stretchr/testify/require"
 )
@@ -57,10 +58,7 @@ func hasOtherCycle(l *lts.LTS, eq Equivalence) bool {
 // byte for byte, the same state map, the same comparison of two initial
 // states, for every equivalence.
 func TestAcyclicAgainstRefinement(t *testing.T) {
-	seeds := 4000
-	if testing.Short() {
-		seeds = 400
-	}
+	seeds := testsize.Count(400, 4000)
 	for seed := range seeds {
 		small := seed%2 == 0
 		maxStates := 8
@@ -119,10 +117,7 @@ func TestAcyclicAgainstRefinement(t *testing.T) {
 // on random LTSs with and without them, and that Partition still answers
 // there (by the refinement).
 func TestAcyclicGivesUpOnVisibleCycles(t *testing.T) {
-	seeds := 3000
-	if testing.Short() {
-		seeds = 300
-	}
+	seeds := testsize.Count(300, 3000)
 	declined := 0
 	for seed := range seeds {
 		l := randomLTS(uint64(seed), 9)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -154,10 +155,7 @@ func TestSmallKnownAnswers(t *testing.T) {
 // TestCompareRandomPairs checks Compare's verdict against the oracle on the
 // disjoint union, and replays every counterexample.
 func TestCompareRandomPairs(t *testing.T) {
-	seeds := 3000
-	if testing.Short() {
-		seeds = 300
-	}
+	seeds := testsize.Count(300, 3000)
 	kinds := map[string]int{}
 	for seed := range seeds {
 		a := randomLTS(uint64(2*seed), 5)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -18,10 +19,7 @@ import (
 // derivation was not exercised. benchRandom(2000), too big to check at every target, has
 // its contracted giant τ-SCC, the case the groups are for.
 func TestFastGroups(t *testing.T) {
-	seeds := 3000
-	if testing.Short() {
-		seeds = 300
-	}
+	seeds := testsize.Count(300, 3000)
 	unread := 0
 	run := func(l *lts.LTS, eq Equivalence, check bool, minIn int32, what string) {
 		t.Helper()

@@ -4,14 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/internal/mcrl2check"
+	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -36,16 +35,13 @@ func withDataLabels(l *lts.LTS) *lts.LTS {
 // mCRL2 must say true on the side linbis names and false on the other,
 // as linbis's checker and the naive evaluator do. It needs mCRL2's tools
 // on PATH or in $LINBIS_MCRL2_BIN and skips without them (CI has none);
-// $LINBIS_MCRL2_PAIRS sets the pairs per equivalence (default 40).
+// It checks 40 pairs per equivalence, 200 at full size (internal/testsize).
 func TestFormulasCheckedByMCRL2(t *testing.T) {
 	tools, err := mcrl2check.Find()
 	if err != nil {
 		t.Skip(err)
 	}
-	want := 40
-	if n, err := strconv.Atoi(os.Getenv("LINBIS_MCRL2_PAIRS")); err == nil {
-		want = n
-	}
+	want := testsize.Count(40, 200)
 	for _, eq := range allEquivalences {
 		t.Run(eq.String(), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(eq), 2323))

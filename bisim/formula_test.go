@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/lts"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -164,10 +165,7 @@ func formulaOpsAllowed(f *Formula, eq Equivalence) bool {
 // Compare names, false in the other's; its text parses back into the same
 // tree. It logs the depth and size.
 func TestFormulasDistinguishRandomPairs(t *testing.T) {
-	want := 10000
-	if testing.Short() {
-		want = 1000
-	}
+	want := testsize.Count(1000, 10000)
 	for _, eq := range allEquivalences {
 		t.Run(eq.String(), func(t *testing.T) {
 			// by kind of pair: 0 independent, 1 mutated

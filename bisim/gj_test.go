@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/internal/testsize"
 )
 
 // TestGJInvariants runs GJ on random LTSs with its sanity check after
@@ -19,10 +21,7 @@ import (
 // argument), the charges of register's walks over slices
 // (checkWalkBound), and that the cases of its splits all occur.
 func TestGJInvariants(t *testing.T) {
-	seeds := 300
-	if testing.Short() {
-		seeds = 30
-	}
+	seeds := testsize.Count(30, 300)
 	var paths gjPaths
 	check := func(r *gjRefiner, what string) {
 		t.Helper()
@@ -114,10 +113,7 @@ func (r *gjRefiner) checkWalkBound() error {
 // register nested parts and split under slices no bottom state has (see
 // the counts in TestGJInvariants).
 func TestGJSweep(t *testing.T) {
-	seeds := 2000
-	if testing.Short() {
-		seeds = 200
-	}
+	seeds := testsize.Count(200, 2000)
 	for seed := range seeds {
 		requireAgreesWithGV(t, randomLTS(uint64(9_000_000+seed), 25+seed%200), fmt.Sprintf("seed %d", seed))
 	}

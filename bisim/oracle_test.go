@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/linbis/linbis/internal/randlts"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -107,17 +108,19 @@ func oracleDivergent(l *lts.LTS, R [][]bool, u int32) bool {
 }
 
 // randomLTS makes a small LTS with τ-cycles, self-loops, deadlocks and a few
-// labels, from a seed.
+// labels, from a seed: up to maxStates states, up to three per state
+// transitions, none to three visible labels, and τ as likely as two of them.
 func randomLTS(seed uint64, maxStates int) *lts.LTS {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
-	n := int32(1 + rng.IntN(maxStates))
-	labels := []string{"tau", "tau", "a", "b", "c"}[:2+rng.IntN(4)]
-	m := rng.IntN(int(3*n) + 1)
+	n := 1 + rng.IntN(maxStates)
+	labels := []string{"a", "b", "c"}[:rng.IntN(4)]
 	b := lts.NewBuilder()
-	b.SetNumStates(n)
-	b.SetInitial(rng.Int32N(n))
-	for range m {
-		b.AddTransition(rng.Int32N(n), b.Label(labels[rng.IntN(len(labels))]), rng.Int32N(n))
-	}
+	randlts.Fill(rng, b, randlts.Config{
+		States:        n,
+		Transitions:   rng.IntN(3*n + 1),
+		Labels:        labels,
+		Tau:           2 / float64(2+len(labels)),
+		RandomInitial: true,
+	})
 	return b.Build()
 }

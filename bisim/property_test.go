@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/lts"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,10 +28,7 @@ func samePartition(block []int32, R [][]bool) error {
 // TestAlgorithmsAgreeWithOracle checks Fast, GV and GJ against the naive
 // oracle on 10 000 seeded random LTSs, for every equivalence.
 func TestAlgorithmsAgreeWithOracle(t *testing.T) {
-	seeds := 10000
-	if testing.Short() {
-		seeds = 1000
-	}
+	seeds := testsize.Count(1000, 10000)
 	for _, eq := range allEquivalences {
 		t.Run(eq.String(), func(t *testing.T) {
 			for seed := range seeds {
@@ -63,10 +61,7 @@ func TestParseAlgorithmNames(t *testing.T) {
 // oracle is too slow: a few hundred random LTSs of up to 300 states, with
 // fewer τs so that τ-SCCs stay small and blocks split deep.
 func TestFastMatchesGVOnLargerLTSs(t *testing.T) {
-	seeds := 300
-	if testing.Short() {
-		seeds = 30
-	}
+	seeds := testsize.Count(30, 300)
 	for seed := range seeds {
 		requireAgreesWithGV(t, randomLTS(uint64(1_000_000+seed), 300), fmt.Sprintf("seed %d", seed))
 	}
@@ -116,10 +111,7 @@ func TestFastNewBottomSeparation(t *testing.T) {
 	}{
 		{5_018_628, 20}, {5_001_860, 40}, {5_001_892, 40}, {5_001_703, 100}, {5_002_419, 100},
 	}
-	sweep := 2000
-	if testing.Short() {
-		sweep = 200
-	}
+	sweep := testsize.Count(200, 2000)
 	for seed := range sweep {
 		cases = append(cases, struct {
 			seed      uint64

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -20,8 +21,9 @@ import (
 // that skips the reachable order checks); the input's collection after
 // its release is asked for on every other seed.
 func TestMinimizeReachableIsMinimizeOfReachable(t *testing.T) {
+	seeds := testsize.Count(60, 400)
 	direct, breadthFirst := 0, 0
-	for seed := range uint64(400) {
+	for seed := range uint64(seeds) {
 		l := randomLTS(seed, 14)
 		r, _ := lts.Reachable(l)
 		shuffled := renumbered(r, rand.New(rand.NewPCG(seed, 22)))
@@ -45,8 +47,8 @@ func TestMinimizeReachableIsMinimizeOfReachable(t *testing.T) {
 			}
 		}
 	}
-	require.Greater(t, direct, 800, "the inputs without unreachable states")
-	require.Greater(t, breadthFirst, 400, "the inputs numbered breadth-first")
+	require.Greater(t, direct, 2*seeds, "the inputs without unreachable states")
+	require.Greater(t, breadthFirst, seeds, "the inputs numbered breadth-first")
 }
 
 // renumbered returns l with its states renumbered by a random permutation.

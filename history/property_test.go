@@ -3,13 +3,14 @@ package history
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/internal/testsize"
 )
 
 // bruteForce is the naive oracle of Hamza's slides: is there an order of
@@ -325,10 +326,7 @@ func TestQueuePatternsAgainstSearch(t *testing.T) {
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(7, 7))
 	patterns := map[string]int{}
-	trials, maxN := 3000, 8
-	if os.Getenv("LINBIS_LONG") != "" { // a long run, for reports
-		trials, maxN = 300000, 12
-	}
+	trials, maxN := testsize.Count(3000, 300_000), testsize.Count(8, 12)
 	for trial := range trials {
 		n := 2 + rng.IntN(maxN-1)
 		ops := genHistory(rng, spec, n, 1, true, false)
@@ -365,10 +363,7 @@ func TestStackPeelAgainstSearch(t *testing.T) {
 	patterns := map[string]int{}
 	verdicts := [2]int{}
 	peeled := 0 // violations found by the peeling alone
-	trials, maxN, bruteN := 10000, 9, 7
-	if os.Getenv("LINBIS_LONG") != "" { // a long run, for reports
-		trials, maxN, bruteN = 300000, 14, 10
-	}
+	trials, maxN, bruteN := testsize.Count(10_000, 100_000), testsize.Count(9, 12), testsize.Count(7, 8)
 	for trial := range trials {
 		n := 2 + rng.IntN(maxN-1)
 		ops := genHistory(rng, spec, n, 1, true, false)

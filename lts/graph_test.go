@@ -10,24 +10,20 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/internal/randlts"
 )
 
 // randomLTS returns a seeded random LTS with n states, m transitions and
-// the given number of visible labels; about a third of the steps are τ.
+// the given number of visible labels: a step is τ with probability 1/3 and
+// else drawn uniformly among τ and the labels.
 func randomLTS(rng *rand.Rand, n, m, labels int) *LTS {
+	names := make([]string, labels)
+	for i := range names {
+		names[i] = string(rune('a' + i))
+	}
 	b := NewBuilder()
-	b.SetNumStates(int32(n))
-	ids := []int32{Tau}
-	for i := 0; i < labels; i++ {
-		ids = append(ids, b.Label(string(rune('a'+i))))
-	}
-	for i := 0; i < m; i++ {
-		lab := ids[rng.IntN(len(ids))]
-		if rng.IntN(3) == 0 {
-			lab = Tau
-		}
-		b.AddTransition(int32(rng.IntN(n)), lab, int32(rng.IntN(n)))
-	}
+	randlts.Fill(rng, b, randlts.Config{States: n, Transitions: m, Labels: names, Tau: 1.0/3 + 2.0/3/float64(labels+1)})
 	return b.Build()
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/linbis/linbis/internal/randlts"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -169,14 +170,7 @@ func isTrace(spec *lts.LTS, w []string) bool {
 // and nondeterminism arise freely.
 func randomLTS(r *rand.Rand, n, m int, labels []string, tau float64) *lts.LTS {
 	b := lts.NewBuilder()
-	b.SetNumStates(int32(n))
-	for range m {
-		label := lts.TauName
-		if r.Float64() >= tau {
-			label = labels[r.IntN(len(labels))]
-		}
-		b.AddTransition(int32(r.IntN(n)), b.Label(label), int32(r.IntN(n)))
-	}
+	randlts.Fill(r, b, randlts.Config{States: n, Transitions: m, Labels: labels, Tau: tau})
 	return b.Build()
 }
 

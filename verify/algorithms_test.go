@@ -10,6 +10,7 @@ import (
 	"github.com/linbis/linbis/bisim"
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/internal/randmodel"
+	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -40,10 +41,7 @@ func TestBundledQuotientsAgreeAcrossAlgorithms(t *testing.T) {
 // TestRandomProgramQuotientsAgreeAcrossAlgorithms is the same on the
 // LTSs of random programs (internal/randmodel).
 func TestRandomProgramQuotientsAgreeAcrossAlgorithms(t *testing.T) {
-	seeds := 250
-	if testing.Short() {
-		seeds = 50
-	}
+	seeds := testsize.Count(50, 250)
 	compared := 0
 	for seed := range seeds {
 		p := randmodel.GenerateProgram(rand.New(rand.NewPCG(uint64(seed), 22)), randmodel.Config{})

@@ -12,6 +12,7 @@ import (
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/internal/randmodel"
+	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/lts"
 	"github.com/linbis/linbis/progress"
 	"github.com/linbis/linbis/refine"
@@ -46,20 +47,13 @@ func TestLadderRungs(t *testing.T) {
 	assert.Equal(t, b.Only, rungs[1].Only)
 }
 
-// ladderRandomSeeds is the number of random programs the ladder is held
-// to the full LTS on.
-const ladderRandomSeeds = 300
-
 // TestLadderAgreesWithFullLTS holds the on-the-fly method with its bounds
 // ladder to the refinement and progress checkers on the full LTS of random
 // programs under bounds one operation above their own: the verdicts agree,
 // and a counterexample found on a lower rung is a path of the full
 // implementation LTS whose last action the specification refuses.
 func TestLadderAgreesWithFullLTS(t *testing.T) {
-	n := ladderRandomSeeds
-	if testing.Short() {
-		n = 60
-	}
+	n := testsize.Count(60, 300) // random programs
 	type outcome struct{ violation, lower bool }
 	outcomes := make([]outcome, n)
 	parallel.ForEach(runtime.GOMAXPROCS(0), n, func(seed int) {
