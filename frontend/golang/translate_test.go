@@ -27,19 +27,27 @@ func model(t *testing.T, dir string, cfg Config) *frontend.Model {
 	return m
 }
 
-// wantVerdicts verifies testdata/dir's type typ at 2 threads × 2
-// operations, values 1..2, and holds its verdicts to lin and lockFree.
-func wantVerdicts(t *testing.T, dir string, cfg Config, lin, lockFree verify.Verdict) {
+// verdictCase is a type of a testdata package and its verdicts at 2
+// threads × 2 operations, values 1..2.
+type verdictCase struct {
+	dir           string
+	cfg           Config
+	lin, lockFree verify.Verdict
+}
+
+// wantVerdicts verifies each case and holds its verdicts to the case's.
+func wantVerdicts(t *testing.T, cases []verdictCase) {
 	t.Helper()
-	typ := cfg.Type
-	m := model(t, dir, cfg)
-	out, err := verify.Run(dir, m, frontend.Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, verify.Options{})
-	if err != nil {
-		t.Errorf("%s %s: %v", dir, typ, err)
-		return
-	}
-	if r := out.Report; r.Linearizable != lin || r.LockFree != lockFree {
-		t.Errorf("%s %s: linearizable %v, lock-free %v; want %v, %v", dir, typ, r.Linearizable, r.LockFree, lin, lockFree)
+	for _, c := range cases {
+		m := model(t, c.dir, c.cfg)
+		out, err := verify.Run(c.dir, m, frontend.Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, verify.Options{})
+		if err != nil {
+			t.Errorf("%s %s: %v", c.dir, c.cfg.Type, err)
+			continue
+		}
+		if r := out.Report; r.Linearizable != c.lin || r.LockFree != c.lockFree {
+			t.Errorf("%s %s: linearizable %v, lock-free %v; want %v, %v", c.dir, c.cfg.Type, r.Linearizable, r.LockFree, c.lin, c.lockFree)
+		}
 	}
 }
 
@@ -49,20 +57,15 @@ func wantVerdicts(t *testing.T, dir string, cfg Config, lin, lockFree verify.Ver
 // linearizable and not lock-free, the three bugs not linearizable (the
 // plain c.n++ loses an update: its data race is not reported as one yet).
 func TestExampleVerdicts(t *testing.T) {
-	for _, c := range []struct {
-		dir, typ      string
-		lin, lockFree verify.Verdict
-	}{
-		{"treiber", "Stack", verify.Yes, verify.Yes},
-		{"msqueue", "Queue", verify.Yes, verify.Yes},
-		{"spincounter", "Counter", verify.Yes, verify.No},
-		{"mutexstack", "Stack", verify.Yes, verify.No},
-		{"racecounter", "Counter", verify.No, verify.Yes},
-		{"loadstore", "Counter", verify.No, verify.Yes},
-		{"lencount", "Stack", verify.No, verify.Yes},
-	} {
-		wantVerdicts(t, c.dir, Config{Type: c.typ}, c.lin, c.lockFree)
-	}
+	wantVerdicts(t, []verdictCase{
+		{"treiber", Config{Type: "Stack"}, verify.Yes, verify.Yes},
+		{"msqueue", Config{Type: "Queue"}, verify.Yes, verify.Yes},
+		{"spincounter", Config{Type: "Counter"}, verify.Yes, verify.No},
+		{"mutexstack", Config{Type: "Stack"}, verify.Yes, verify.No},
+		{"racecounter", Config{Type: "Counter"}, verify.No, verify.Yes},
+		{"loadstore", Config{Type: "Counter"}, verify.No, verify.Yes},
+		{"lencount", Config{Type: "Stack"}, verify.No, verify.Yes},
+	})
 }
 
 // TestMoreVerdicts: further objects written as Go programmers write them
@@ -71,17 +74,12 @@ func TestExampleVerdicts(t *testing.T) {
 // lock-free; a CAS-loop counter linearizable and lock-free; a plain flag
 // linearizable (its data race is not reported yet).
 func TestMoreVerdicts(t *testing.T) {
-	for _, c := range []struct {
-		typ           string
-		lin, lockFree verify.Verdict
-	}{
-		{"TwoLockQueue", verify.Yes, verify.No},
-		{"CASCounter", verify.Yes, verify.Yes},
-		{"Ring", verify.Yes, verify.No},
-		{"Flag", verify.Yes, verify.Yes},
-	} {
-		wantVerdicts(t, "more", Config{Type: c.typ}, c.lin, c.lockFree)
-	}
+	wantVerdicts(t, []verdictCase{
+		{"more", Config{Type: "TwoLockQueue"}, verify.Yes, verify.No},
+		{"more", Config{Type: "CASCounter"}, verify.Yes, verify.Yes},
+		{"more", Config{Type: "Ring"}, verify.Yes, verify.No},
+		{"more", Config{Type: "Flag"}, verify.Yes, verify.Yes},
+	})
 }
 
 // TestTracesCiteGo: the counterexample of the length counter cites the Go
@@ -114,22 +112,16 @@ func TestTracesCiteGo(t *testing.T) {
 // variable) not linearizable; Flow (an RWMutex, defer, goto, labelled
 // loops, Gosched, a uint8 that wraps) linearizable, not lock-free; Unsafe
 // (the address of a field passed to a function, Add(^uint64(0)))
-// linearizable and lock-free.
+// linearizable and lock-free; and a slice made by the constructor with
+// its constant argument, indexed by a variable.
 func TestSubsetVerdicts(t *testing.T) {
-	for _, c := range []struct {
-		typ           string
-		lin, lockFree verify.Verdict
-	}{
-		{"Arrays", verify.Yes, verify.Yes},
-		{"Globals", verify.No, verify.Yes},
-		{"Flow", verify.Yes, verify.No},
-		{"Unsafe", verify.Yes, verify.Yes},
-	} {
-		wantVerdicts(t, "subset", Config{Type: c.typ}, c.lin, c.lockFree)
-	}
-	// A slice made by the constructor with its constant argument, indexed
-	// by a variable.
-	wantVerdicts(t, "ctor", Config{Type: "Ring", New: "NewRing(2)"}, verify.Yes, verify.Yes)
+	wantVerdicts(t, []verdictCase{
+		{"subset", Config{Type: "Arrays"}, verify.Yes, verify.Yes},
+		{"subset", Config{Type: "Globals"}, verify.No, verify.Yes},
+		{"subset", Config{Type: "Flow"}, verify.Yes, verify.No},
+		{"subset", Config{Type: "Unsafe"}, verify.Yes, verify.Yes},
+		{"ctor", Config{Type: "Ring", New: "NewRing(2)"}, verify.Yes, verify.Yes},
+	})
 }
 
 // TestNotTranslatedYet: what the loader accepts but the translation does
