@@ -12,6 +12,7 @@ import (
 	"github.com/linbis/linbis/bisim"
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/internal/randmodel"
+	"github.com/linbis/linbis/internal/testsize"
 )
 
 // TestRandomTwins: one program, two front ends, on random programs. Each
@@ -21,10 +22,7 @@ import (
 // divergence-preserving branching bisimilar (or both stop at a model
 // error).
 func TestRandomTwins(t *testing.T) {
-	n := 300 // about 130 of them expressible in Go
-	if testing.Short() {
-		n = 120
-	}
+	n := testsize.Count(120, 300) // about 130 of 300 expressible in Go
 	keep := randmodel.Heap | randmodel.Lock | randmodel.FlagWait | randmodel.Proc | randmodel.Queue |
 		randmodel.Break | randmodel.Var | randmodel.Assert
 	type twin struct {
