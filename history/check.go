@@ -231,6 +231,15 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 		maxMemory = DefaultMaxMemory
 	}
 	st.budget = &budget{limit: searchBudget(maxMemory)}
+	// The partition's arrays and the witness: 16 bytes an operation.
+	held := &account{b: st.budget}
+	held.charge(16 * int64(len(h.Ops)))
+	defer held.close()
+	if k, ok := check.(*keyed); ok {
+		// The product's object states are held as long as the search.
+		k.acct = &account{b: st.budget}
+		defer k.acct.close()
+	}
 	outs := checkAll(h, groups, check, opts.Algorithm, workers, st, &done)
 	used := [StackPeel + 1]bool{}
 	for _, o := range outs {

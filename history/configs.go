@@ -197,6 +197,7 @@ type budget struct {
 type account struct {
 	b    *budget // nil: no budget
 	held int64
+	full bool // a structure could not grow within the budget
 }
 
 // charge records n more bytes held (n < 0: released).
@@ -213,7 +214,7 @@ func (a *account) afford(n int64) bool {
 }
 
 // exhausted reports whether the budget is spent.
-func (a *account) exhausted() bool { return !a.afford(0) }
+func (a *account) exhausted() bool { return a.full || !a.afford(0) }
 
 // close releases everything the search held.
 func (a *account) close() { a.charge(-a.held) }

@@ -326,14 +326,6 @@ func (r *ednReader) hex4(off int) (rune, error) {
 	return 0, r.errAt(off, `malformed \u escape: expected 4 hex digits`)
 }
 
-// own copies v's text out of the input it was read from.
-func (v *ednValue) own() {
-	v.text = strings.Clone(v.text)
-	for i := range v.items {
-		v.items[i].own()
-	}
-}
-
 // canon renders v in its canonical text (value.go): Nil for nil.
 func (v *ednValue) canon() string {
 	if v.kind == ednNil && v.tag == "" {

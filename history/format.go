@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"time"
 )
@@ -28,6 +30,11 @@ type ReadOptions struct {
 	// Deadline, if not zero, stops reading with ErrDeadline once passed,
 	// so that a time limit covers reading too.
 	Deadline time.Time
+	// MaxMemory, if positive, stops reading with ErrMemory when the live
+	// heap passes readingShare of it, so that a memory limit covers
+	// reading too (Options.MaxMemory then leaves the search what reading
+	// left).
+	MaxMemory int64
 	// lines, if positive, is the number of lines of the input (ReadFile
 	// counts them): JSON Lines have at most that many operations.
 	lines int
@@ -36,21 +43,54 @@ type ReadOptions struct {
 // ErrDeadline is the error of a reader stopped by ReadOptions.Deadline.
 var ErrDeadline = errors.New("time limit reached while reading")
 
-// readingClock checks a reader's deadline every so many lines or forms.
+// ErrMemory is the error of a reader stopped by ReadOptions.MaxMemory.
+var ErrMemory = errors.New("memory limit reached while reading")
+
+// readingShare is the share of ReadOptions.MaxMemory that reading may
+// hold: what is left is for the search and the collector's margin.
+const readingShare = 0.8
+
+// readingClock checks a reader's deadline and memory every so many lines
+// or forms.
 type readingClock struct {
-	deadline time.Time
-	ticks    int
+	deadline  time.Time
+	maxMemory int64
+	ticks     int
 }
 
-// expired reports, every 1024 calls, whether the deadline has passed.
-func (c *readingClock) expired() bool {
+// newReadingClock watches the limits of opts.
+func newReadingClock(opts ReadOptions) readingClock {
+	return readingClock{deadline: opts.Deadline, maxMemory: opts.MaxMemory}
+}
+
+// tick reports, every 1024 calls, that the limits are due to be checked.
+func (c *readingClock) tick() bool {
 	c.ticks++
-	return c.ticks&1023 == 0 && !c.deadline.IsZero() && time.Now().After(c.deadline)
+	return c.ticks&1023 == 0
 }
 
-// deadlineError is ErrDeadline at a line of name.
-func deadlineError(name string, line int) error {
-	return fmt.Errorf("%s:%d: %w", name, line, ErrDeadline)
+// check returns ErrDeadline at line of name when the deadline has passed,
+// and ErrMemory when the live heap is over readingShare of the memory
+// limit.
+func (c *readingClock) check(name string, line int) error {
+	if !c.deadline.IsZero() && time.Now().After(c.deadline) {
+		return fmt.Errorf("%s:%d: %w", name, line, ErrDeadline)
+	}
+	if c.maxMemory > 0 {
+		over := int64(float64(c.maxMemory) * readingShare)
+		m := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		metrics.Read(m)
+		if int64(m[0].Value.Uint64()) > over {
+			// Garbage counts too: only a collection says what is live.
+			runtime.GC()
+			m[0].Name = "/gc/heap/live:bytes"
+			metrics.Read(m)
+			if int64(m[0].Value.Uint64()) > over {
+				return fmt.Errorf("%s:%d: %w", name, line, ErrMemory)
+			}
+		}
+	}
+	return nil
 }
 
 // Read reads a history in the format opts names.

@@ -153,23 +153,21 @@ func readEDN(r io.Reader, name string, opts ReadOptions, window int) (*History, 
 	// The events are converted as they are read (ednStream): only a window
 	// of the text is held, and no parsed map outlives its event.
 	s := newEDNStream(r, name, window)
-	evs := make([]event, 0, opts.lines) // Jepsen writes an event per line
-	var skipped skippedProcesses
-	texts := map[string]string{} // the event's names, copied out of the window once
+	asm := newAssembler(name, opts, opts.lines) // Jepsen writes an event per line
+	texts := map[string]string{}                // the event's names, copied out of the window once
 	add := func(m *ednValue) error {
 		ev, skip, err := mapEvent(&s.er, m)
 		if err != nil {
 			return err
 		}
 		if skip != "" {
-			skipped.add(skip, ev.pos)
+			asm.skipped.add(skip, ev.pos)
 			return nil
 		}
 		ev.own(texts)
-		evs = append(evs, ev)
-		return nil
+		return asm.add(&ev)
 	}
-	clock := readingClock{deadline: opts.Deadline}
+	clock := newReadingClock(opts)
 	var vector *Pos // where the first form starts when it is a vector or list of events
 	for forms := 0; ; forms++ {
 		end, err := s.atEnd()
@@ -179,9 +177,11 @@ func readEDN(r io.Reader, name string, opts ReadOptions, window int) (*History, 
 		if end {
 			break
 		}
-		if clock.expired() {
+		if clock.tick() {
 			line, _ := s.er.lineCol(s.er.pos)
-			return nil, deadlineError(name, line)
+			if err := clock.check(name, line); err != nil {
+				return nil, err
+			}
 		}
 		if vector != nil {
 			// More than one form: the vector was not the history but a
@@ -216,9 +216,11 @@ func readEDN(r io.Reader, name string, opts ReadOptions, window int) (*History, 
 				s.er.pos++
 				break
 			}
-			if clock.expired() {
+			if clock.tick() {
 				line, _ := s.er.lineCol(s.er.pos)
-				return nil, deadlineError(name, line)
+				if err := clock.check(name, line); err != nil {
+					return nil, err
+				}
 			}
 			m, err := s.read(1)
 			if err == nil {
@@ -229,10 +231,7 @@ func readEDN(r io.Reader, name string, opts ReadOptions, window int) (*History, 
 			}
 		}
 	}
-	h, err := assemble(evs, name, opts, &skipped)
-	if err != nil {
-		return nil, err
-	}
+	h := asm.finish()
 	h.Format = "edn"
 	return h, nil
 }
@@ -240,9 +239,10 @@ func readEDN(r io.Reader, name string, opts ReadOptions, window int) (*History, 
 // notAnEvent is the error at a form where an event map should be.
 const notAnEvent = "expected an operation map {:process … :type … :f …}"
 
-// own copies ev's text out of the input it was read from (a window of an
-// ednStream), names through texts (a history has few of them), so that the
-// input can go.
+// own copies ev's names out of the input it was read from (a window of an
+// ednStream, a line of a log) through texts (a history has few of them),
+// so that the input can go; the operation's values are canonical texts of
+// their own (ednValue.canon).
 func (ev *event) own(texts map[string]string) {
 	name := func(s string) string {
 		t, ok := texts[s]
@@ -253,7 +253,6 @@ func (ev *event) own(texts map[string]string) {
 		return t
 	}
 	ev.typ, ev.f, ev.key = name(ev.typ), name(ev.f), name(ev.key)
-	ev.value.own()
 }
 
 // mapEvent converts one operation map; skip names the process of an
@@ -327,14 +326,16 @@ func validType(t string) bool {
 func ReadJepsenLog(r io.Reader, name string, opts ReadOptions) (*History, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	var evs []event
-	var skipped skippedProcesses
+	asm := newAssembler(name, opts, opts.lines)
+	texts := map[string]string{} // the event's names, copied out of the line once
 	line := 0
-	clock := readingClock{deadline: opts.Deadline}
+	clock := newReadingClock(opts)
 	for sc.Scan() {
 		line++
-		if clock.expired() {
-			return nil, deadlineError(name, line)
+		if clock.tick() {
+			if err := clock.check(name, line); err != nil {
+				return nil, err
+			}
 		}
 		text := sc.Text()
 		const marker = "jepsen.util - "
@@ -347,19 +348,20 @@ func ReadJepsenLog(r io.Reader, name string, opts ReadOptions) (*History, error)
 			return nil, err
 		}
 		if skip != "" {
-			skipped.add(skip, ev.pos)
+			asm.skipped.add(skip, ev.pos)
 			continue
 		}
-		evs = append(evs, ev)
+		ev.own(texts)
+		if err := asm.add(&ev); err != nil {
+			return nil, err
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, &lts.ParseError{File: name, Line: line + 1, Col: 1, Msg: "unreadable line: " + err.Error()}
 	}
-	h, err := assemble(evs, name, opts, &skipped)
-	if err == nil {
-		h.Format = "jepsen-log"
-	}
-	return h, err
+	h := asm.finish()
+	h.Format = "jepsen-log"
+	return h, nil
 }
 
 // logEvent parses "PROC :TYPE :F VALUE" starting at byte start of text;
@@ -417,95 +419,118 @@ func logEvent(text string, start int, name string, line int) (ev event, skip str
 	return ev, "", nil
 }
 
-// assemble pairs invocations with completions per process (the n-th event
-// of the file is time n) following the conventions of the package doc and
-// opts (a failed cas, a read of nil), and warns of the skipped processes.
-func assemble(evs []event, name string, opts ReadOptions, skipped *skippedProcesses) (*History, error) {
-	nilRead := opts.NilRead.or(NilReadUnknown)
+// assembler pairs invocations with completions per process, event by
+// event as they are read (the n-th event is time n), following the
+// conventions of the package doc and of its options (a failed cas, a read
+// of nil): the events are not held, only the operations they make.
+type assembler struct {
+	h        *History
+	opts     ReadOptions
+	nilRead  NilRead
+	open     map[int]int // process -> index of its invocation in h.Ops
+	keep     []bool      // per operation: false when it did not take effect
+	events   int         // events so far, the time of the next
+	casFalse int         // failed cas read as returning false
+	nilReads int         // reads that returned nil
+	skipped  skippedProcesses
+}
+
+// newAssembler starts a history called name; events, if positive, is
+// about how many events will come (the file's lines).
+func newAssembler(name string, opts ReadOptions, events int) *assembler {
 	// Most events pair up: half of them are invocations.
-	h := &History{Name: name, Ops: make([]Op, 0, len(evs)/2+1)}
-	open := map[int]int{} // process -> index of its invocation in h.Ops
-	casFalse := 0         // failed cas read as returning false
-	nilReads := 0         // reads that returned nil
-	keep := make([]bool, 0, len(evs)/2)
-	for t, ev := range evs {
-		at := func(format string, args ...any) error {
-			return &lts.ParseError{File: name, Line: ev.pos.Line, Col: ev.pos.Col, Msg: fmt.Sprintf(format, args...)}
-		}
-		if ev.typ == "invoke" {
-			if i, busy := open[ev.process]; busy {
-				return nil, at("process %d invokes %s before its %s of line %d completed", ev.process, ev.f, h.Ops[i].Method, h.Ops[i].Pos.Line)
-			}
-			op := Op{Client: ev.process, Call: int64(t), Return: Pending, Unknown: true, Method: ev.f, Key: ev.key, Pos: ev.pos}
-			switch {
-			case ev.value.kind == ednNil:
-			case isRead(ev.f):
-				// Jepsen clients may put a placeholder or the read's key in
-				// the invocation; the result comes with the completion.
-			case ev.value.kind == ednVector && isCAS(ev.f):
-				for i := range ev.value.items {
-					op.Args = append(op.Args, ev.value.items[i].canon())
-				}
-			default:
-				op.Args = []string{ev.value.canon()}
-			}
-			open[ev.process] = len(h.Ops)
-			h.Ops = append(h.Ops, op)
-			keep = append(keep, true)
-			continue
-		}
-		i, ok := open[ev.process]
-		if !ok {
-			return nil, at("%s of %s by process %d without an invocation", ev.typ, ev.f, ev.process)
-		}
-		op := &h.Ops[i]
-		if op.Method != ev.f || op.Key != ev.key {
-			return nil, at("completion of %s %q by process %d does not match its invocation %s %q on line %d", ev.f, ev.key, ev.process, op.Method, op.Key, op.Pos.Line)
-		}
-		delete(open, ev.process)
-		switch ev.typ {
-		case "ok":
-			op.Return, op.Unknown = int64(t), false
-			op.Result = ev.value.canon()
-			switch {
-			case isCAS(ev.f):
-				op.Result = "true"
-			case isRead(ev.f) && ev.value.kind == ednNil:
-				// Knossos's models take a nil read as "value not known"
-				// (the invocation's nil not yet filled in): it matches any
-				// state.
-				if nilRead == NilReadUnknown {
-					op.Unknown, op.Result = true, ""
-				}
-				nilReads++
-			}
-		case "fail":
-			if isCAS(ev.f) && opts.CASFail == CASFailFalse && !ev.failed {
-				op.Return, op.Unknown, op.Result = int64(t), false, "false"
-				casFalse++
-			} else {
-				keep[i] = false // did not take effect
-			}
-		case "info":
-			// Stays pending: it may take effect at any time after its call.
-		}
+	return &assembler{h: &History{Name: name, Ops: make([]Op, 0, events/2+1)}, opts: opts,
+		nilRead: opts.NilRead.or(NilReadUnknown), open: map[int]int{}, keep: make([]bool, 0, events/2+1)}
+}
+
+// add takes the next event.
+func (a *assembler) add(ev *event) error {
+	h, t := a.h, a.events
+	a.events++
+	at := func(format string, args ...any) error {
+		return &lts.ParseError{File: h.Name, Line: ev.pos.Line, Col: ev.pos.Col, Msg: fmt.Sprintf(format, args...)}
 	}
+	if ev.typ == "invoke" {
+		if i, busy := a.open[ev.process]; busy {
+			return at("process %d invokes %s before its %s of line %d completed", ev.process, ev.f, h.Ops[i].Method, h.Ops[i].Pos.Line)
+		}
+		op := Op{Client: ev.process, Call: int64(t), Return: Pending, Unknown: true, Method: ev.f, Key: ev.key, Pos: ev.pos}
+		switch {
+		case ev.value.kind == ednNil && ev.value.tag == "":
+		case isRead(ev.f):
+			// Jepsen clients may put a placeholder or the read's key in
+			// the invocation; the result comes with the completion.
+		case (ev.value.kind == ednVector || ev.value.kind == ednList) && isCAS(ev.f):
+			for i := range ev.value.items {
+				op.Args = append(op.Args, ev.value.items[i].canon())
+			}
+		default:
+			op.Args = []string{ev.value.canon()}
+		}
+		a.open[ev.process] = len(h.Ops)
+		h.Ops = append(h.Ops, op)
+		a.keep = append(a.keep, true)
+		return nil
+	}
+	i, ok := a.open[ev.process]
+	if !ok {
+		return at("%s of %s by process %d without an invocation", ev.typ, ev.f, ev.process)
+	}
+	op := &h.Ops[i]
+	if op.Method != ev.f || op.Key != ev.key {
+		return at("completion of %s %s by process %d does not match its invocation %s %s on line %d", ev.f, show(ev.key), ev.process, op.Method, show(op.Key), op.Pos.Line)
+	}
+	delete(a.open, ev.process)
+	switch ev.typ {
+	case "ok":
+		op.Return, op.Unknown = int64(t), false
+		op.Result = ev.value.canon()
+		switch {
+		case isCAS(ev.f):
+			op.Result = "true"
+		case isRead(ev.f) && op.Result == Nil:
+			// Knossos's models take a nil read as "value not known"
+			// (the invocation's nil not yet filled in): it matches any
+			// state.
+			if a.nilRead == NilReadUnknown {
+				op.Unknown, op.Result = true, ""
+			}
+			a.nilReads++
+		}
+	case "fail":
+		if isCAS(ev.f) && a.opts.CASFail == CASFailFalse && !ev.failed {
+			op.Return, op.Unknown, op.Result = int64(t), false, "false"
+			a.casFalse++
+		} else {
+			a.keep[i] = false // did not take effect
+		}
+	case "info":
+		// Stays pending: it may take effect at any time after its call.
+	}
+	return nil
+}
+
+// finish drops the operations that did not take effect and returns the
+// history, with its warnings and notes.
+func (a *assembler) finish() *History {
+	h := a.h
 	out := h.Ops[:0]
-	for i, k := range keep {
+	for i, k := range a.keep {
 		if k {
 			out = append(out, h.Ops[i])
 		}
 	}
+	clear(h.Ops[len(out):]) // let the dropped operations' values go
 	h.Ops = out
-	skipped.warn(h)
+	a.skipped.warn(h)
 	warnEmpty(h)
-	if nilReads > 0 {
-		h.Notes = append(h.Notes, nilReadNote(name, nilReads, nilRead))
+	if a.nilReads > 0 {
+		h.Notes = append(h.Notes, nilReadNote(h.Name, a.nilReads, a.nilRead))
 	}
-	if casFalse > 0 {
-		h.Notes = append(h.Notes, fmt.Sprintf("%s: %d :fail cas completions read as a cas that returned false (Porcupine's convention, --cas-fail false; by default they did not take effect, as in Jepsen)", name, casFalse))
+	if a.casFalse > 0 {
+		h.Notes = append(h.Notes, fmt.Sprintf("%s: %d :fail cas completions read as a cas that returned false (Porcupine's convention, --cas-fail false; by default they did not take effect, as in Jepsen)", h.Name, a.casFalse))
 	}
-	return h, nil
+	return h
 }
 
 // warnEmpty warns when h has no operations: it is linearizable, as

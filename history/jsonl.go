@@ -28,13 +28,15 @@ func ReadJSONL(r io.Reader, name string, opts ReadOptions) (*History, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	line := 0
-	clock := readingClock{deadline: opts.Deadline}
+	clock := newReadingClock(opts)
 	var lr lineReader
 	nilRead, nilReads := opts.NilRead.or(NilReadAbsent), 0
 	for sc.Scan() {
 		line++
-		if clock.expired() {
-			return nil, deadlineError(name, line)
+		if clock.tick() {
+			if err := clock.check(name, line); err != nil {
+				return nil, err
+			}
 		}
 		text := bytes.TrimSpace(sc.Bytes())
 		if len(text) == 0 || text[0] == '#' {

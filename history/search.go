@@ -279,7 +279,9 @@ func searchSorted(ops opView, spec Spec, st stop, x *scratch) searchResult {
 	defer acct.close()
 	list := &x.list
 	list.reset(ops)
-	acct.charge(int64(ops.len()) * 40) // the list, the bits, the hashes
+	// Per operation: the list, the bits and the hashes (40 bytes), the
+	// path (16), the longest prefix (8) and the call-order index (4).
+	acct.charge(int64(ops.len()) * 68)
 	memo := &x.memo
 	memo.reset(acct)
 	cache := &x.cache

@@ -488,6 +488,7 @@ type keyed struct {
 	slot   map[string]int
 	ids    map[string]uint32
 	states []string
+	acct   *account // charged for the interned object states (nil: no budget)
 }
 
 // newKeyed returns the product of inner over the keys of ops.
@@ -512,6 +513,9 @@ func (k *keyed) intern(s string) uint32 {
 		id = uint32(len(k.states))
 		k.ids[s] = id
 		k.states = append(k.states, s)
+		if k.acct != nil {
+			k.acct.charge(stateCost(s))
+		}
 	}
 	return id
 }

@@ -63,10 +63,20 @@ func (c *stepCache) step(state int32, i int, op *Op) int32 {
 	if ok, next := c.spec.Step(c.states[state], op); ok {
 		ns = c.intern(next)
 	}
+	if c.acct.full && 4*c.count > 3*len(c.keys) {
+		return ns // the search stops at its next poll: keep the table from filling
+	}
 	c.keys[j], c.vals[j] = key, ns
 	c.count++
-	if 2*c.count > len(c.keys) {
-		c.grow()
+	if 2*c.count > len(c.keys) && !c.acct.full {
+		// The doubled table, while the old one is still held, must fit
+		// the budget; else the budget is spent (forgetting transitions
+		// instead made the search crawl on to the same end).
+		if c.acct.afford(int64(len(c.keys)) * 24) {
+			c.grow()
+		} else {
+			c.acct.full = true
+		}
 	}
 	return ns
 }
@@ -75,7 +85,7 @@ func (c *stepCache) step(state int32, i int, op *Op) int32 {
 func (c *stepCache) grow() {
 	oldK, oldV := c.keys, c.vals
 	c.keys, c.vals = make([]uint64, 2*len(oldK)), make([]int32, 2*len(oldK))
-	c.acct.charge(int64(len(oldK)) * 12) // the old table is garbage, not yet collected
+	c.acct.charge(int64(len(oldK)) * 12) // twice the old table held, the old one garbage
 	mask := uint64(len(c.keys) - 1)
 	for t, k := range oldK {
 		if k != 0 {

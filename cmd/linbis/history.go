@@ -59,18 +59,28 @@ func runHistory(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	// The time limit covers reading the file too.
+	// The limits cover reading the file too. The memory limit is
+	// --max-memory or its default (0: none), told to the runtime too, so
+	// that garbage does not carry the heap past it.
 	start := time.Now()
 	var deadline time.Time
 	if lim.Time > 0 {
 		deadline = start.Add(lim.Time)
 	}
-	h, err := history.ReadFile(args[0], history.ReadOptions{Format: c.String("format"), CASFail: casFail, NilRead: nilRead, Deadline: deadline})
-	if errors.Is(err, history.ErrDeadline) {
+	mem := lim.Memory
+	if mem > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(mem))
+	}
+	h, err := history.ReadFile(args[0], history.ReadOptions{Format: c.String("format"), CASFail: casFail, NilRead: nilRead, Deadline: deadline, MaxMemory: mem})
+	if errors.Is(err, history.ErrDeadline) || errors.Is(err, history.ErrMemory) {
 		stop := &stoppedError{timeLimit, fmt.Sprintf("time budget of %v exhausted while reading %s", lim.Time, args[0])}
+		res := &history.Result{Verdict: history.Unknown, Limit: history.TimeLimit, Reason: stop.msg, Algorithms: []history.Procedure{}}
+		if errors.Is(err, history.ErrMemory) {
+			stop = &stoppedError{memoryLimit, fmt.Sprintf("memory budget of %d MiB exhausted while reading %s", mem>>20, args[0])}
+			res.Limit, res.Reason = history.MemoryLimit, stop.msg
+		}
 		if c.Bool("json") {
 			// The same object as a limit met by the search: no verdict, the limit named.
-			res := &history.Result{Verdict: history.Unknown, Limit: history.TimeLimit, Reason: stop.msg, Algorithms: []history.Procedure{}}
 			if err := writeJSON(c, history.NewReport(&history.History{Name: args[0]}, res)); err != nil {
 				return err
 			}
@@ -92,17 +102,8 @@ func runHistory(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	// The search's own budget: what --max-memory allows (0: none), else
-	// the library's default; the runtime is told too, so that garbage
-	// does not carry the heap past it.
-	mem := int64(0)
-	if c.IsSet("max-memory") {
-		if mem = lim.Memory; mem == 0 {
-			mem = math.MaxInt64
-		}
-	}
-	if mem > 0 && mem < math.MaxInt64 {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(mem))
+	if mem == 0 {
+		mem = math.MaxInt64 // no limit
 	}
 	opts := history.Options{Start: start, Timeout: lim.Time, NoPartition: c.Bool("no-partition"), Workers: c.Int("workers"), MaxMemory: mem}
 	if c.Bool("general") {
