@@ -99,11 +99,10 @@ type Options struct {
 	// CollectInput, with ReleaseInput, runs a collection (runtime.GC) as
 	// soon as the input is released, before the refinement allocates, so
 	// that the refiner's arrays take the input's pages instead of fresh
-	// ones: reduce on a 7.6 M-transition file peaks at 211 MB instead of
-	// 273 MB and spends about 0.15 s less CPU. verify leaves it off: with
-	// it, the bisimulation stage of a 45 M-transition LTS took about 2 s
-	// longer (measured, not explained). After the one-pass classification
-	// there is no refinement to make room for, and no collection.
+	// ones, which lowers reduce's peak memory. verify leaves it off: its
+	// bisimulation stage took longer with it (benchmarks/RESULTS.md).
+	// After the one-pass classification there is no refinement to make
+	// room for, and no collection.
 	CollectInput bool
 	// alwaysRefine makes Fast refine even an LTS whose only cycles are
 	// τ-cycles, which it otherwise classifies in one pass (acyclic.go):

@@ -98,35 +98,20 @@ import (
 // τ-steps costs the side that reaches the splitter, however large, and the
 // part a split reads to check new bottom states is not bounded by the
 // smaller half. In practice doubling the input about doubles the work on
-// every benchmark family (2.0–2.3×; the random family's work per
-// transition grows as log n; figures in benchmarks/RESULTS.md). The
-// random family was quadratic
-// until separateNewBottom and the choice in split: a contracted giant τ-SCC
-// G, holding a sixth of the kernel's transitions, was the only old bottom
-// state of its block and so the reference of nearly every new-bottom
-// check, and the targets on which the new bottom states differed from G
-// were re-read one by one (on benchRandom(10k/20k/40k): 2.4 M/8.0 M/31 M
-// transitions of G read, 1.0 M/3.5 M/11.9 M arcs re-read, against
-// 52 k/119 k/248 k for the targets made dirty by splits). benchTauSCC, a
-// τ-SCC that half the transitions enter, was superlinear (work 2.4–3.1×
-// per doubling from 25 k to 400 k states) until checkBottomKeys recorded
-// local splitters instead of making that SCC target-dirty again and again
-// (re-read 9, 11, 30, 32 times at 50 k … 400 k states, each time about n
-// transitions); now 2.0–2.3×. A chain of n states with a label per step
-// was quadratic (4× per doubling) while processTarget looped over every
-// label for every target, and checkBottomKeys walked the labels in order
-// with a cursor per state; both now visit only the labels they meet.
-// What remained of the growth on benchTauSCC and benchRandom was
-// re-reading the bigger half of a split: a block of thousands of states
-// peeled a few states at a time was re-read after each peel. Dropping the
-// arcs from singleton blocks (dropDeadArcs) and taking equal-sized targets
-// first in, first out (popTarget) cut benchTauSCC's divbranching work at
-// 800 k states from 24.5 to 18.3 per transition, and not re-reading the
-// last part of a block that was not target-dirty (groups) to 12.2 (at
-// most 2.07× per doubling); on benchRandom the block of the giant τ-SCC
-// was read 2 to 4 times, as the instance fell, and is now read once
-// (divbranching at most 2.29× per doubling, was 2.40×;
-// benchmarks/RESULTS.md, 2026-11-28).
+// every benchmark family, and the random family's work per transition
+// grows as log n (the factors per doubling, and how they came down:
+// benchmarks/RESULTS.md, "Fast's refinement"). Four costs once made a
+// family superlinear; their fixes keep it near linear:
+//   - a contracted giant τ-SCC as the reference of nearly every new-bottom
+//     check (random): separateNewBottom and the choice in split;
+//   - a τ-SCC that half the transitions enter made target-dirty again and
+//     again (tauscc): checkBottomKeys records local splitters instead;
+//   - every label looped over for every target, and the labels walked in
+//     order with a cursor per state (labelchain): processTarget and
+//     checkBottomKeys visit only the labels they meet;
+//   - the bigger half of a split re-read after every peel of a few states
+//     (tauscc, random): dropDeadArcs, popTarget's first in, first out
+//     within a size class, and the groups (fast_group.go).
 func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 	r := newRefiner(k)
 	if opts.history != nil && !k.inert { // strong only: every split is one (a, C)

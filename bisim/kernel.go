@@ -32,13 +32,13 @@ type kernel struct {
 // newKernel prepares l for deciding eq. Kernel states are numbered as
 // lts.TauSCCs numbers the components, in reverse topological order of the
 // τ graph, even where no τ-cycle joins two states: that order keeps states
-// near their τ-neighbours, and the refinement runs about 20 % faster on it
-// than on the input's numbering (measured on a Treiber stack LTS of 3.5 M
-// transitions). The transitions of every kernel state are sorted by
-// (label, target) without duplicates, which contraction creates in bulk (a
-// big τ-SCC has many transitions with the same label into the same
-// component): τ, label 0, comes first in a state's range, which split
-// relies on to stop early, and the divergence mark last.
+// near their τ-neighbours, and the refinement runs faster on it than on
+// the input's numbering (benchmarks/RESULTS.md). The transitions of every
+// kernel state are sorted by (label, target) without duplicates, which
+// contraction creates in bulk (a big τ-SCC has many transitions with the
+// same label into the same component): τ, label 0, comes first in a
+// state's range, which split relies on to stop early, and the divergence
+// mark last.
 func newKernel(l *lts.LTS, eq Equivalence) *kernel {
 	if eq == Strong {
 		return &kernel{n: l.NumStates, src: l.Src, lab: l.Label, dst: l.Dst, out: l.Out,

@@ -62,7 +62,7 @@ func minimize(l *lts.LTS, eq Equivalence, opts Options, withMap bool) (q *lts.LT
 // When every state is reachable, as in most files, it refines l itself
 // and numbers the classes in l's breadth-first order, instead of building
 // the renumbered copy (three transition arrays: on the 2 M-state MGC file
-// 92 MB and a fifth of a second). The classes are the same either way:
+// 92 MB). The classes are the same either way:
 // bisimilarity is the coarsest stable partition, whatever the numbering.
 func MinimizeReachable(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, reachable int32, err error) {
 	// A file numbered breadth-first, as most are, is checked in one pass

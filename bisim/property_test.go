@@ -146,7 +146,7 @@ func requireAgreesWithGV(t *testing.T, l *lts.LTS, what string) {
 // The last step is benchTauSCC from 200 k to 400 k states, where Fast's
 // divbranching grew 2.32× while processTarget re-read the arcs from
 // singleton blocks and the worklist re-read the block pushed last first
-// (benchmarks/RESULTS.md, 2026-11-28). benchRandom from 5 k to 40 k states
+// (benchmarks/RESULTS.md, "Fast's refinement"). benchRandom from 5 k to 40 k states
 // under branching and divbranching: Fast re-read the block of the giant
 // contracted τ-SCC 2 to 4 times, as the instance fell, until the groups
 // of fast_group.go (2.40× from 10 k to 20 k states before). (The counts

@@ -175,8 +175,8 @@ func (sh quotientShape) fill(q *lts.LTS, keys []uint64) {
 // quotient is hundreds of times smaller, the set stays in cache and the
 // only random read per transition is the block of its target, where
 // collecting the transitions class by class read every member's
-// transitions out of order (a third of verify's bisimulation stage on
-// Treiber 6/1 went to the quotients). It gives up (ok false) when a
+// transitions out of order (on Treiber 6/1 a large share of verify's
+// bisimulation stage). It gives up (ok false) when a
 // transition does not fit in 63 bits or the set outgrows a quarter of the
 // kernel's transitions; then the caller goes class by class.
 func hashedQuotientKeys(k *kernel, kblock, rename []int32, numClasses int32) (keys []uint64, shape quotientShape, ok bool) {

@@ -14,8 +14,7 @@ import (
 // follows, the window is extended and the form parsed again, so a form is
 // read exactly as the whole text would read it, with the same errors at
 // the same positions. Reading a whole Jepsen history and all of its parsed
-// maps before converting any of them held the file and about 1 kB per
-// event.
+// maps before converting any of them held the file and every map at once.
 type ednStream struct {
 	r      io.Reader
 	er     ednReader // over the window, positions counted in the file

@@ -110,10 +110,10 @@ func warnOverlaps(h *History) {
 
 // lineReader decodes the lines of one JSON Lines history. Its parser
 // (fastjson) reuses its memory from line to line: decoding each line into a
-// map with encoding/json made most of the reading time and 30 MB of garbage
-// for a 0.75 MB file, which set the peak memory of small runs. Lines the
-// parser rejects are decoded again by encoding/json only to report the
-// error, with its position (syntaxError).
+// map with encoding/json made most of the reading time and garbage many
+// times the file's size, which set the peak memory of small runs
+// (benchmarks/RESULTS.md). Lines the parser rejects are decoded again by
+// encoding/json only to report the error, with its position (syntaxError).
 type lineReader struct {
 	p fastjson.Parser
 	// methods interns method names: a history has a handful of them.

@@ -361,8 +361,7 @@ func (p *autParser) transition(b *Builder, nstates int64) (src, label, dst int32
 // well-formed or not, is left to transition, which reads every variant and
 // says what is wrong: this path (and quickLine, which reads such lines in
 // the reader's buffer) only skips the checks and the cursor bookkeeping
-// that a 2 M-state file would pay 7.6 M times (it reads one in a third of
-// the time).
+// that a 2 M-state file would pay 7.6 M times (benchmarks/RESULTS.md).
 func (p *autParser) quickTransition(b *Builder, nstates int64) (src, label, dst int32, ok bool) {
 	s, d, name, end := quickPrefix(p.buf, nstates)
 	if end != len(p.buf) {

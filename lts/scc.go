@@ -25,8 +25,8 @@ func SCCs(l *LTS, keep func(t int32) bool) (comp []int32, count int32) {
 // component as it is completed, that is in the order of the components'
 // numbers (the slice is reused afterwards), and componentOf (see
 // TauSCCsEach). A nil keep keeps the τ-transitions: tested inline, which
-// on a model checker's LTS of 100 M transitions saves a function call per
-// transition (about 2 s).
+// saves a function call per transition, seconds on a model checker's LTS
+// of 100 M transitions (benchmarks/RESULTS.md).
 func sccs(l *LTS, keep func(t int32) bool, done func(members []int32, componentOf func(s int32) int32)) (comp []int32, count int32) {
 	var each func(members []int32, componentOf func(s int32) int32) bool
 	if done != nil {
