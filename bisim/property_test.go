@@ -81,8 +81,12 @@ func TestFamiliesAgreeWithGV(t *testing.T) {
 		{"random", benchRandom}, {"manylabels", benchManyLabels}, {"labelchain", benchLabelChain},
 		{"tauchains", benchTauChains}, {"tauscc", benchTauSCC},
 	}
+	sizes := []int32{300, 1000}
+	if testsize.Full() {
+		sizes = append(sizes, 2000) // GV is O(m·n): most of the sweep's time
+	}
 	for _, f := range families {
-		for _, n := range []int32{300, 1000, 2000} {
+		for _, n := range sizes {
 			l := f.make(n)
 			for _, eq := range allEquivalences {
 				t.Run(fmt.Sprintf("%s/n=%d/%v", f.name, n, eq), func(t *testing.T) {

@@ -3,7 +3,8 @@
 // check against their oracles. Each caller says the family it draws from
 // (sizes, labels, the share of τ-steps) in a Config; the draws are uniform,
 // so τ-cycles, self-loops, nondeterminism, deadlocks and unreachable states
-// all arise.
+// all arise. (progress draws its object LTSs itself: their labels follow
+// the pending operations of each state, which a uniform draw does not.)
 //
 // It fills a Builder rather than returning an *lts.LTS so that the tests
 // inside package lts can use it too (they cannot import a package that
