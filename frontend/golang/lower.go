@@ -470,7 +470,21 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		}
 		fr.define(in, e, pos, false, false)
 	case *ssa.Convert:
-		fr.define(in, fr.value(in.X, pos), pos, false, false)
+		x := fr.value(in.X, pos)
+		from, fok := in.X.Type().Underlying().(*types.Basic)
+		to, tok := in.Type().Underlying().(*types.Basic)
+		if fok && tok && from.Info()&types.IsUnsigned != 0 && widthOf(from) == 32 && widthOf(to) == 64 {
+			// A uint32 of 2^31 or more is held as a negative signed view;
+			// widened, its value needs more than 32 bits: a model error,
+			// as any value that does not fit (GO.md).
+			if !simple(x) {
+				tmp := g.local("t", "int")
+				g.line(pos, "%s = %s", tmp, x)
+				x = tmp
+			}
+			g.line(pos, "assert %s >= 0", x)
+		}
+		fr.define(in, x, pos, false, false)
 	case *ssa.ChangeType:
 		if a, ok := fr.addrs[in.X]; ok {
 			fr.addrs[in] = a

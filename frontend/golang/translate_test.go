@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -157,5 +158,17 @@ func TestPlainMarked(t *testing.T) {
 		if n := strings.Count(string(src), syntax.PlainDirective); n != c.plain {
 			t.Errorf("%s: %d plain accesses, want %d\n%s", c.dir, n, c.plain, src)
 		}
+	}
+}
+
+// TestWideningError: a uint32 of 2^31 or more, held as its negative
+// signed view, widened to 64 bits would need more than 32: a model error,
+// not a silently wrong value.
+func TestWideningError(t *testing.T) {
+	m := model(t, "subset", Config{Type: "Widen"})
+	_, err := verify.Run("Widen", m, frontend.Bounds{Threads: 1, Ops: 1, Values: []int{1}}, verify.Options{})
+	var me *frontend.ModelError
+	if !errors.As(err, &me) || !strings.Contains(me.Error(), "assertion failed") || !strings.Contains(me.Pos.Text, "uint64(w.n.Add(^uint32(0)))") {
+		t.Errorf("widening 4294967295: %v, want a model error at the conversion", err)
 	}
 }

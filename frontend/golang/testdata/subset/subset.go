@@ -111,3 +111,10 @@ func bump(n *atomic.Uint64) uint64 { return n.Add(^uint64(0)) }
 
 // Dec decrements with wrap-around.
 func (u *Unsafe) Dec() uint64 { return bump(&u.n) }
+
+// Widen converts a uint32 to uint64: its high values need more than 32
+// bits, a model error.
+type Widen struct{ n atomic.Uint32 }
+
+// Dec decrements and widens.
+func (w *Widen) Dec() uint64 { return uint64(w.n.Add(^uint32(0))) }
