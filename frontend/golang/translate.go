@@ -495,6 +495,9 @@ func (g *gen) method(fn *ssa.Function) string {
 	fr.returns = true
 	g.body(fr)
 	var b strings.Builder
+	if f := resultFormats(results); f != "" {
+		b.WriteString(syntax.ResultsDirective + f + "\n")
+	}
 	g.origin(&b, fn.Pos())
 	fmt.Fprintf(&b, "  method %s(%s)%s {\n", MethodName(fn), strings.Join(params, ", "), result)
 	for _, d := range g.decls {
@@ -508,6 +511,31 @@ func (g *gen) method(fn *ssa.Function) string {
 	}
 	b.WriteString("  }\n")
 	return b.String()
+}
+
+// resultFormats returns the results directive's formats for a method's
+// results (syntax.ResultsDirective): u64 or u32 for the unsigned integers
+// of 32 bits and more, whose values are held as their signed view; "" if
+// there are none.
+func resultFormats(results *types.Tuple) string {
+	var fs []string
+	unsigned := false
+	for r := range results.Variables() {
+		f := "-"
+		if b, ok := r.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsUnsigned != 0 {
+			switch widthOf(b) {
+			case 64:
+				f, unsigned = "u64", true
+			case 32:
+				f, unsigned = "u32", true
+			}
+		}
+		fs = append(fs, f)
+	}
+	if !unsigned {
+		return ""
+	}
+	return strings.Join(fs, ",")
 }
 
 // initBlock writes the init block: the object made by the constructor,

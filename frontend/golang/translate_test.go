@@ -84,7 +84,8 @@ func TestMoreVerdicts(t *testing.T) {
 }
 
 // TestTracesCiteGo: the counterexample of the length counter cites the Go
-// lines of its steps, file, line and text.
+// lines of its steps, file, line and text, and prints its uint64 result
+// as Go does.
 func TestTracesCiteGo(t *testing.T) {
 	m := model(t, "lencount", Config{Type: "Stack"})
 	out, err := verify.Run("lencount", m, frontend.Bounds{Threads: 2, Ops: 2, Values: []int{1}}, verify.Options{})
@@ -104,6 +105,16 @@ func TestTracesCiteGo(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(texts, "\n"), "s.length.Add(^uint64(0))") {
 		t.Errorf("the counterexample's steps %q do not show the decrement after the CAS", texts)
+	}
+	// The uint64 the length wraps to is printed as Go prints it.
+	found := false
+	for _, ev := range out.Report.Evidence {
+		for _, s := range ev.Trace.Steps {
+			found = found || s.Label == "ret(2,Length,18446744073709551615)"
+		}
+	}
+	if !found {
+		t.Error("no step ret(2,Length,18446744073709551615): the uint64 result is not printed as Go's")
 	}
 }
 

@@ -204,6 +204,7 @@ func (c *compiler) method(cm *check.Method) {
 	m := &Method{Name: cm.Name, Index: int32(len(c.prog.Methods)), Result: cm.Result.Kind, Nlocals: cm.Slots}
 	c.prog.Methods = append(c.prog.Methods, m)
 	c.m, c.cm = m, cm
+	m.Formats = c.prog.File.ResultFormats(cm.Decl.Pos)
 	for _, p := range cm.Params {
 		m.Params = append(m.Params, p.Type)
 	}

@@ -162,6 +162,11 @@ type Method struct {
 	CallStep  int32
 	ArgTuples [][]int32
 	Callable  bool // false for the init block
+	// Formats, if not nil, say how each result is printed in labels, from
+	// a front end's results directive (syntax.ResultsDirective): "u64" and
+	// "u32" print the unsigned integer of that width whose signed view
+	// the value is (the Go front end's uint64 -1 is 18446744073709551615).
+	Formats []string
 }
 
 // program is an object compiled for given bounds.

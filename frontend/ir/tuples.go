@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/linbis/linbis/frontend/check"
@@ -36,13 +37,26 @@ func TupleRange(t check.Type) (lo, size int32) {
 // values of a tuple separated by commas, else the one value.
 func (m *Method) FormatResult(v int32) string {
 	if m.Tuple == nil {
-		return FormatValue(m.Result, v)
+		return m.format(0, m.Result, v)
 	}
 	vals := make([]string, len(m.Tuple))
 	for i := len(m.Tuple) - 1; i >= 0; i-- {
 		lo, size := TupleRange(m.Tuple[i])
-		vals[i] = FormatValue(m.Tuple[i].Kind, lo+v%size)
+		vals[i] = m.format(i, m.Tuple[i].Kind, lo+v%size)
 		v /= size
 	}
 	return strings.Join(vals, ",")
+}
+
+// format prints result i, of kind k, as its format says (Formats).
+func (m *Method) format(i int, k check.Kind, v int32) string {
+	if i < len(m.Formats) {
+		switch m.Formats[i] {
+		case "u64":
+			return strconv.FormatUint(uint64(int64(v)), 10)
+		case "u32":
+			return strconv.FormatUint(uint64(uint32(v)), 10)
+		}
+	}
+	return FormatValue(k, v)
 }

@@ -26,6 +26,9 @@ type File struct {
 	// origins: by line (from 1), where a line of generated source came
 	// from (see OriginDirective).
 	origins map[int]origin
+	// results: by line, the result formats of the method declared there
+	// (see ResultsDirective).
+	results map[int][]string
 }
 
 // OriginDirective, at the start of a line of a model, says where the next
@@ -40,6 +43,15 @@ const OriginDirective = "//linbis:origin "
 // access to shared memory is plain (not atomic) in the original source, so
 // that it is checked for data races: `//linbis:plain FILE:LINE:COL TEXT`.
 const PlainDirective = "//linbis:plain "
+
+// ResultsDirective, on a line of its own, says how the results of the
+// method declared on the next line that is not a directive are printed in
+// labels, a format per result separated by commas: `//linbis:results
+// u64,bool`. The formats are a front end's (ir.Method.FormatResult):
+// "u64" and "u32" print a value as the unsigned integer of that width
+// whose signed view it is (-1 as 18446744073709551615); anything else, as
+// the modeling language prints it.
+const ResultsDirective = "//linbis:results "
 
 // origin is the original position and text of a generated line, and
 // whether its access is plain.
@@ -97,15 +109,41 @@ func NewFile(name string, src []byte) *File {
 			f.lines = append(f.lines, int32(i+1))
 		}
 	}
+	var results []string // a results directive waiting for its line
 	for l, start := range f.lines {
-		if o, ok := parseOrigin(src[start:]); ok {
+		line := src[start:]
+		if o, ok := parseOrigin(line); ok {
 			if f.origins == nil {
 				f.origins = map[int]origin{}
 			}
 			f.origins[l+2] = o // the line after the directive, from 1
+			continue
+		}
+		if rest, ok := bytes.CutPrefix(line, []byte(ResultsDirective)); ok {
+			if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+				rest = rest[:i]
+			}
+			results = strings.Split(strings.TrimSpace(string(rest)), ",")
+			continue
+		}
+		if results != nil {
+			if f.results == nil {
+				f.results = map[int][]string{}
+			}
+			f.results[l+1] = results
+			results = nil
 		}
 	}
 	return f
+}
+
+// ResultFormats returns the formats a results directive gives the results
+// of the method declared on the line of p, nil if none.
+func (f *File) ResultFormats(p Pos) []string {
+	if f.results == nil || !p.IsValid() {
+		return nil
+	}
+	return f.results[f.line(p)]
 }
 
 // parseOrigin reads an origin or plain directive at the start of line.

@@ -45,3 +45,20 @@ func TestPlainDirective(t *testing.T) {
 		t.Errorf("Text = %q", got)
 	}
 }
+
+// TestResultsDirective: a results directive gives its formats to the next
+// line that is not a directive, and to no other.
+func TestResultsDirective(t *testing.T) {
+	src := "//linbis:results u64,bool\n//linbis:origin s.go:3:1 func (s *S) Pop() (uint64, bool) {\nmethod Pop() (int, bool) {\nx := 1\n"
+	f := NewFile("gen.lin", []byte(src))
+	m, x := f.Pos(strings.Index(src, "method")), f.Pos(strings.Index(src, "x :="))
+	if got := f.ResultFormats(m); len(got) != 2 || got[0] != "u64" || got[1] != "bool" {
+		t.Errorf("ResultFormats of the method = %q, want [u64 bool]", got)
+	}
+	if got := f.ResultFormats(x); got != nil {
+		t.Errorf("ResultFormats of the next line = %q, want none", got)
+	}
+	if got := f.Position(m); got.File != "s.go" {
+		t.Errorf("the origin is lost: %v", got)
+	}
+}
