@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -84,6 +85,8 @@ type acyclicPass struct {
 	work int64
 	// opts receives the progress reports.
 	opts *Options
+	// stopped is the cause of opts.Context's end, once the search saw it.
+	stopped error
 }
 
 // componentBatch holds consecutive components completed by the search.
@@ -148,6 +151,9 @@ func classifyAcyclic(l *lts.LTS, eq Equivalence, opts *Options) (res acyclicClas
 	}
 	close(p.full)
 	<-classified
+	if p.stopped != nil {
+		panic(stopped{p.stopped})
+	}
 	if !ok {
 		return acyclicClasses{}, false
 	}
@@ -190,6 +196,9 @@ func (p *acyclicPass) component(members []int32, componentOf func(s int32) int32
 		p.full <- b
 		p.batch = <-p.free
 		p.batch.ends, p.batch.steps = p.batch.ends[:0], p.batch.steps[:0]
+		if p.stopped = limits.Err(p.opts.Context); p.stopped != nil {
+			return false // classifyAcyclic panics once the classifier is done
+		}
 	}
 	return true
 }

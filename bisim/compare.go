@@ -29,7 +29,8 @@ type Comparison struct {
 // whose only cycles are τ-cycles is classified in one pass first
 // (acyclic.go), and the refinement runs only when the initial states
 // differ, for the evidence.
-func Compare(a, b *lts.LTS, eq Equivalence, opts Options) (*Comparison, error) {
+func Compare(a, b *lts.LTS, eq Equivalence, opts Options) (c *Comparison, err error) {
+	defer recoverStopped(&err)
 	if a.NumStates == 0 || b.NumStates == 0 {
 		return nil, fmt.Errorf("cannot compare an LTS without states")
 	}
@@ -50,7 +51,7 @@ func Compare(a, b *lts.LTS, eq Equivalence, opts Options) (*Comparison, error) {
 		return nil, err
 	}
 	block, rename, numClasses := classesOf(u, k, kblock, kn)
-	c := &Comparison{Classes: numClasses, StatesA: a.NumStates, StatesB: b.NumStates}
+	c = &Comparison{Classes: numClasses, StatesA: a.NumStates, StatesB: b.NumStates}
 	c.Equivalent = block[a.Initial] == block[off+b.Initial]
 	if !c.Equivalent {
 		if c.Evidence, err = formulaEvidence(a, b, u, off, k, kblock, block, rename, numClasses, eq, &opts); err != nil {

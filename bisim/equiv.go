@@ -1,8 +1,11 @@
 package bisim
 
 import (
+	"context"
 	"fmt"
 	"strings"
+
+	"github.com/linbis/linbis/internal/limits"
 )
 
 // Equivalence selects the behavioural equivalence to decide.
@@ -80,6 +83,11 @@ type Options struct {
 	// Progress, if not nil, is called now and then with a stage name and a
 	// count (blocks found, pairs explored).
 	Progress func(stage string, done int64)
+	// Context, if set, stops the computation when it ends: the refinement
+	// and the one-pass classification poll it where they report progress,
+	// and Partition, Minimize, Quotient, MinimizeReachable and Compare
+	// return an error wrapping its cause (limits.Err).
+	Context context.Context
 	// MaxPairs bounds the pairs of state sets Compare's search for a
 	// distinguishing trace explores (distinguishingTrace); 0 means
 	// DefaultMaxPairs. Past it, the formula is built without that search.
@@ -140,5 +148,29 @@ const DefaultMaxPairs = 100_000
 func (o *Options) progress(stage string, done int64) {
 	if o.Progress != nil {
 		o.Progress(stage, done)
+	}
+}
+
+// stopped is the panic of a computation stopped by Options.Context: the
+// refinements poll it deep inside loops that return no error, and the
+// exported functions recover it (recoverStopped).
+type stopped struct{ cause error }
+
+// poll panics with stopped once o.Context has ended. Only the goroutine
+// of the exported call polls, so that its recover sees the panic.
+func (o *Options) poll() {
+	if err := limits.Err(o.Context); err != nil {
+		panic(stopped{err})
+	}
+}
+
+// recoverStopped turns the panic of poll into *err; other panics go on.
+func recoverStopped(err *error) {
+	if r := recover(); r != nil {
+		s, ok := r.(stopped)
+		if !ok {
+			panic(r)
+		}
+		*err = fmt.Errorf("bisimulation stopped: %w", s.cause)
 	}
 }

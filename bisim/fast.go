@@ -146,6 +146,7 @@ func (r *refiner) refine(opts *Options) {
 		}
 		if steps++; steps&1023 == 0 {
 			opts.progress("refine", int64(r.numBlocks))
+			opts.poll()
 		}
 	}
 }

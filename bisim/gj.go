@@ -157,6 +157,7 @@ func (r *gjRefiner) run(opts *Options) (block []int32, numBlocks int32) {
 		r.round(c)
 		if rounds%1024 == 0 {
 			opts.progress("refine", int64(r.numBlocks))
+			opts.poll()
 		}
 	}
 }

@@ -72,6 +72,7 @@ func gvRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 			}
 		}
 		opts.progress("refine (gv)", int64(numBlocks))
+		opts.poll()
 	}
 	return block, numBlocks
 }

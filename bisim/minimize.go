@@ -11,6 +11,7 @@ import (
 // class keeps a τ self-loop. Duplicate transitions are merged and
 // per-transition metadata is dropped.
 func Minimize(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, stateMap []int32, err error) {
+	defer recoverStopped(&err)
 	return minimize(l, eq, opts, true)
 }
 
@@ -18,8 +19,9 @@ func Minimize(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, stateMap []
 // quotient alone (verify, refine): on a model checker's LTS the map is an
 // array of one class per input state (80 MB at 20 M states), written at
 // the end of the bisimulation stage, when memory peaks.
-func Quotient(l *lts.LTS, eq Equivalence, opts Options) (*lts.LTS, error) {
-	q, _, err := minimize(l, eq, opts, false)
+func Quotient(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, err error) {
+	defer recoverStopped(&err)
+	q, _, err = minimize(l, eq, opts, false)
 	return q, err
 }
 
@@ -65,6 +67,7 @@ func minimize(l *lts.LTS, eq Equivalence, opts Options, withMap bool) (q *lts.LT
 // 92 MB). The classes are the same either way:
 // bisimilarity is the coarsest stable partition, whatever the numbering.
 func MinimizeReachable(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, reachable int32, err error) {
+	defer recoverStopped(&err)
 	// A file numbered breadth-first, as most are, is checked in one pass
 	// over its targets; order then stays nil, numberBlocks' identity.
 	var order []int32

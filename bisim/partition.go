@@ -11,6 +11,7 @@ import (
 // 0..numBlocks-1 in order of the smallest state of each class, so that the
 // result does not depend on the algorithm.
 func Partition(l *lts.LTS, eq Equivalence, opts Options) (block []int32, numBlocks int32, err error) {
+	defer recoverStopped(&err)
 	if err := checkEquivalence(eq); err != nil {
 		return nil, 0, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -115,6 +116,9 @@ func (c *Checker) Check(p Property) (*Result, error) {
 			r.Explanation = fmt.Sprintf("not starvation-free: thread %d's operation never completes, because %s",
 				r.Thread, strings.TrimPrefix(r.Explanation, "not deadlock-free: "))
 		}
+	}
+	if err := c.opts.stopped(p.String(), int64(len(c.m.order))); err != nil {
+		return nil, err
 	}
 	if r.Holds {
 		r.Explanation += c.notes(p)
@@ -307,6 +311,9 @@ func (c *Checker) perThread(p Property, spec func(th int32) cycleSpec) *Result {
 	cand := c.candidates()
 	for th := int32(0); th < int32(m.threads); th++ {
 		c.opts.report(p.String(), int64(th), "threads done")
+		if limits.Err(c.opts.Context) != nil {
+			return nil // Check returns the error
+		}
 		if cand[th/64]&(1<<(th%64)) == 0 {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -173,6 +174,10 @@ func TestAmbiguousStates(t *testing.T) {
 	_, err = NewCheckerOptions(l, Options{MaxProductStates: 3})
 	assert.ErrorIs(t, err, ErrLimit)
 	assert.ErrorContains(t, err, "exceeds 3 states")
+	var le *limits.LimitError
+	require.ErrorAs(t, err, &le, "the limit is typed")
+	assert.Equal(t, limits.Product, le.Limit)
+	assert.Equal(t, int64(3), le.Value)
 }
 
 func labels(tr *lts.Trace) []string {

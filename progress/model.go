@@ -119,7 +119,11 @@ func annotateStates(l *lts.LTS, opts Options) (*model, error) {
 	m.order = append(m.order, l.Initial)
 	next := make([]uint64, m.words)
 	for i := 0; i < len(m.order); i++ {
-		if i&(1<<20-1) == 0 {
+		if i&(pollEvery-1) == pollEvery-1 {
+			if err := opts.stopped("annotate", int64(i)); err != nil {
+				return nil, err
+			}
+		} else if i&(1<<20-1) == 0 {
 			opts.report("annotate", int64(i), "states")
 		}
 		s := m.order[i]

@@ -1,10 +1,12 @@
 package progress
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -22,6 +24,19 @@ type Options struct {
 	// its unit (as meter.Report takes them), e.g. ("annotate", 1048576,
 	// "states").
 	Progress func(stage string, count int64, unit string)
+	// Context, if set, stops the annotation, the product and the
+	// searches of Check when it ends: they poll it every few thousand
+	// states and return an error wrapping its cause (limits.Err).
+	Context context.Context
+}
+
+// stopped returns an error wrapping the cause of o.Context's end, or nil
+// while it lasts; done says how far the stage came.
+func (o Options) stopped(stage string, done int64) error {
+	if err := limits.Err(o.Context); err != nil {
+		return fmt.Errorf("progress check stopped (%s, %d states): %w", stage, done, err)
+	}
+	return nil
 }
 
 // report calls the progress callback, if any.
@@ -31,7 +46,12 @@ func (o Options) report(stage string, count int64, unit string) {
 	}
 }
 
-// ErrLimit is wrapped by the error returned when a limit of Options is hit.
+// pollEvery is how many states pass between two polls of
+// Options.Context (a power of two).
+const pollEvery = 1 << 14
+
+// ErrLimit is wrapped by the error returned when a limit of Options is
+// hit: a *limits.LimitError whose Limit is limits.Product.
 var ErrLimit = errors.New("limit reached")
 
 // annotate builds the model of l. When the pending set is not a function
@@ -50,7 +70,7 @@ func annotate(l *lts.LTS, opts Options) (*model, error) {
 	if limit <= 0 {
 		limit = DefaultMaxProductStates
 	}
-	p, origin, err := product(l, limit)
+	p, origin, err := product(l, limit, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +94,7 @@ func annotate(l *lts.LTS, opts Options) (*model, error) {
 // attribution and labels as in l (same label ids), and origin mapping its
 // states to l's. A malformed call or ret is kept with the set it would
 // give, for annotateStates to report.
-func product(l *lts.LTS, limit int) (p *lts.LTS, origin []int32, err error) {
+func product(l *lts.LTS, limit int, opts Options) (p *lts.LTS, origin []int32, err error) {
 	kind := make([]Kind, len(l.Labels))
 	thread := make([]int32, len(l.Labels))
 	maxThread := int32(0)
@@ -121,6 +141,11 @@ func product(l *lts.LTS, limit int) (p *lts.LTS, origin []int32, err error) {
 	intern(l.Initial, make([]uint64, words))
 	next := make([]uint64, words)
 	for q := int32(0); int(q) < len(origin); q++ {
+		if q&(pollEvery-1) == 0 {
+			if err := opts.stopped("product", int64(q)); err != nil {
+				return nil, nil, err
+			}
+		}
 		s := origin[q]
 		for t := l.Out[s]; t < l.Out[s+1]; t++ {
 			copy(next, sets[q])
@@ -130,8 +155,9 @@ func product(l *lts.LTS, limit int) (p *lts.LTS, origin []int32, err error) {
 			}
 			d, _ := intern(l.Dst[t], next)
 			if len(origin) > limit {
-				return nil, nil, fmt.Errorf("the states do not determine which operations are pending, and their product "+
-					"with the pending sets exceeds %d states (%w): check the unreduced LTS or raise the limit", limit, ErrLimit)
+				return nil, nil, &limits.LimitError{Limit: limits.Product, Value: int64(limit), Err: fmt.Errorf(
+					"the states do not determine which operations are pending, and their product "+
+						"with the pending sets exceeds %d states (%w): check the unreduced LTS or raise the limit", limit, ErrLimit)}
 			}
 			step := int32(-1)
 			if hasThreads(l) {

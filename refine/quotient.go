@@ -1,6 +1,8 @@
 package refine
 
 import (
+	"context"
+
 	"github.com/linbis/linbis/bisim"
 	"github.com/linbis/linbis/lts"
 )
@@ -12,6 +14,6 @@ import (
 // may merge a few more states (it does not separate divergent states from
 // others); the divergence-preserving quotient is the one the rest of linbis
 // computes. Its τ self-loops on divergent classes cost the search nothing.
-func quotient(l *lts.LTS) (*lts.LTS, error) {
-	return bisim.Quotient(l, bisim.DivBranching, bisim.Options{})
+func quotient(ctx context.Context, l *lts.LTS) (*lts.LTS, error) {
+	return bisim.Quotient(l, bisim.DivBranching, bisim.Options{Context: ctx})
 }

@@ -1,6 +1,7 @@
 package refine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -13,7 +14,8 @@ import (
 const DefaultMaxPairs = 50_000_000
 
 // ErrPairLimit is wrapped by the error Check returns when it explored
-// Options.MaxPairs pairs without reaching a verdict.
+// Options.MaxPairs pairs without reaching a verdict: a
+// *limits.LimitError whose Limit is limits.Pairs.
 var ErrPairLimit = errors.New("pair limit reached")
 
 // Options tune Check. The zero value is a plain check without antichains or
@@ -37,6 +39,10 @@ type Options struct {
 	// Progress, if set, is called now and then with the number of pairs
 	// explored so far.
 	Progress func(pairs int64)
+	// Context, if set, stops Check when it ends: the search polls it
+	// every few thousand pairs and returns an error wrapping its cause
+	// (limits.Err), as does the minimisation of Quotient.
+	Context context.Context
 	// Alphabet, if set, says which labels are visible; all others are
 	// treated as τ in both LTSs (linearization-point mode, Liu et al.
 	// Thm 2: only the lin(...) events visible; see the package doc for when
@@ -80,8 +86,9 @@ type Result struct {
 }
 
 // Check decides whether every trace of impl is a trace of spec. Labels are
-// matched by name. It returns an error for invalid LTSs and, wrapping
-// ErrPairLimit, when the pair limit is hit.
+// matched by name. It returns an error for invalid LTSs, an error wrapping
+// ErrPairLimit when the pair limit is hit, and one wrapping the cause of
+// Options.Context's end when that stops it.
 func Check(impl, spec *lts.LTS, opts Options) (*Result, error) {
 	for _, x := range []struct {
 		name string
@@ -125,10 +132,10 @@ func Check(impl, spec *lts.LTS, opts Options) (*Result, error) {
 	} else if opts.Quotient {
 		start := time.Now()
 		var err error
-		if sImpl, err = quotient(hImpl); err != nil {
+		if sImpl, err = quotient(opts.Context, hImpl); err != nil {
 			return nil, fmt.Errorf("minimising the implementation: %w", err)
 		}
-		if sSpec, err = quotient(hSpec); err != nil {
+		if sSpec, err = quotient(opts.Context, hSpec); err != nil {
 			return nil, fmt.Errorf("minimising the specification: %w", err)
 		}
 		st.QuotientTime = time.Since(start)

@@ -251,9 +251,9 @@ func TestGivenQuotients(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			iq, err := quotient(tc.impl)
+			iq, err := quotient(nil, tc.impl)
 			require.NoError(t, err)
-			sq, err := quotient(tc.spec)
+			sq, err := quotient(nil, tc.spec)
 			require.NoError(t, err)
 			res, err := Check(tc.impl, tc.spec, Options{Antichain: true, Quotient: true, ImplQuotient: iq, SpecQuotient: sq})
 			require.NoError(t, err)

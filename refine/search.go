@@ -3,6 +3,7 @@ package refine
 import (
 	"fmt"
 
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -16,6 +17,8 @@ type search struct {
 	opts     Options
 	depth    int  // visible layer being explored
 	full     bool // the pair limit was hit
+	// stopped is the cause of Options.Context's end, once add saw it.
+	stopped error
 
 	layer, next []int32 // pair ids of the current and the next layer
 	cands       []candidate
@@ -44,8 +47,8 @@ func newSearch(impl, spec *lts.LTS, opts Options) *search {
 	}
 }
 
-// progressEvery is how many new pairs pass between Progress calls (a power
-// of two).
+// progressEvery is how many new pairs pass between Progress calls and
+// polls of Options.Context (a power of two).
 const progressEvery = 1 << 12
 
 // run explores the product layer by layer. It returns the pair and the impl
@@ -81,8 +84,8 @@ func (s *search) run() (pair, trans int32, err error) {
 				}
 				s.cands = append(s.cands, candidate{d, q, p, t})
 			}
-			if s.full {
-				return -1, -1, s.limitError()
+			if s.full || s.stopped != nil {
+				return -1, -1, s.stopError()
 			}
 		}
 		s.next = s.next[:0]
@@ -91,8 +94,8 @@ func (s *search) run() (pair, trans int32, err error) {
 				s.next = append(s.next, q)
 			}
 		}
-		if s.full {
-			return -1, -1, s.limitError()
+		if s.full || s.stopped != nil {
+			return -1, -1, s.stopError()
 		}
 		s.layer, s.next = s.next, s.layer
 	}
@@ -101,22 +104,31 @@ func (s *search) run() (pair, trans int32, err error) {
 }
 
 // add adds a pair and reports progress; at the pair limit it adds nothing
-// and sets s.full.
+// and sets s.full, and once Options.Context has ended it sets s.stopped.
 func (s *search) add(st, sub, parent, via int32) int32 {
 	if s.pairs.len() >= s.opts.MaxPairs {
 		s.full = true
 		return -1
 	}
 	q := s.pairs.add(st, sub, parent, via)
-	if q >= 0 && q&(progressEvery-1) == 0 && s.opts.Progress != nil {
-		s.opts.Progress(int64(q))
+	if q >= 0 && q&(progressEvery-1) == 0 {
+		if s.opts.Progress != nil {
+			s.opts.Progress(int64(q))
+		}
+		s.stopped = limits.Err(s.opts.Context)
 	}
 	return q
 }
 
-func (s *search) limitError() error {
-	return fmt.Errorf("%w: explored %d pairs (%d specification subsets) up to traces of %d visible actions without finding a violation; the verdict is unknown",
-		ErrPairLimit, s.pairs.len(), s.norm.count(), s.depth)
+// stopError is the error of a search stopped by the pair limit or by
+// Options.Context.
+func (s *search) stopError() error {
+	if s.stopped != nil {
+		return fmt.Errorf("refinement stopped after %d pairs: %w", s.pairs.len(), s.stopped)
+	}
+	return &limits.LimitError{Limit: limits.Pairs, Value: int64(s.opts.MaxPairs), Err: fmt.Errorf(
+		"%w: explored %d pairs (%d specification subsets) up to traces of %d visible actions without finding a violation; the verdict is unknown",
+		ErrPairLimit, s.pairs.len(), s.norm.count(), s.depth)}
 }
 
 // path returns the impl transitions from the initial state to pair p,

@@ -22,8 +22,9 @@ type Options struct {
 	// whether they are equivalent; only a relation with HasPreorder has
 	// one.
 	Preorder bool
-	// Bisim tunes the bisimilarities: the algorithm, progress. Its names
-	// and MaxPairs are set from these options.
+	// Bisim tunes the bisimilarities: the algorithm, progress, the
+	// context. Its names and MaxPairs are set from these options; its
+	// Context stops the trace relations' refinement too.
 	Bisim bisim.Options
 	// MaxPairs bounds the pairs searched: by the search for a
 	// distinguishing trace under a bisimilarity (past it, the formula is
@@ -101,7 +102,7 @@ func compareTraces(a, b *lts.LTS, r Relation, opts Options) (*Result, error) {
 		sides = [2]*lts.LTS{lts.Relabel(a, expose), lts.Relabel(b, expose)}
 	}
 	names := [2]string{opts.NameA, opts.NameB}
-	ropts := refine.Options{Antichain: true, Quotient: true, MaxPairs: opts.MaxPairs}
+	ropts := refine.Options{Antichain: true, Quotient: true, MaxPairs: opts.MaxPairs, Context: opts.Bisim.Context}
 	out := &Report{A: names[0], B: names[1], Relation: r.String(), Preorder: opts.Preorder, Holds: true,
 		StatesA: a.NumStates, StatesB: b.NumStates}
 	dirs := [][2]int{{0, 1}}

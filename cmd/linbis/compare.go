@@ -67,6 +67,7 @@ func runCompare(c *cli.Context) error {
 		}
 		defer m.Done()
 	}
+	opts.Bisim.Context = c.Context
 	var ls [2]*lts.LTS
 	for i, name := range args {
 		if ls[i], err = readInput(c, name); err != nil {

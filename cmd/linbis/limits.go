@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -11,8 +12,6 @@ import (
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/history"
 	"github.com/linbis/linbis/internal/limits"
-	"github.com/linbis/linbis/progress"
-	"github.com/linbis/linbis/refine"
 )
 
 // A run stopped by a limit has no verdict, whichever verb it was: it exits
@@ -34,16 +33,19 @@ var (
 	productLimit = limit{"product", "--max-product"}
 )
 
-// libraryLimits are the errors the libraries wrap when a limit stops them.
+// libraryLimits are the errors the libraries wrap when a limit stops them
+// without a *limits.LimitError.
 var libraryLimits = []struct {
 	err   error
 	limit limit
 }{
 	{frontend.ErrStateLimit, stateLimit},
-	{refine.ErrPairLimit, pairLimit},
-	{progress.ErrLimit, productLimit},
 	{history.ErrDeadline, timeLimit},
 }
+
+// limitOf maps the kinds of limits.LimitError to the CLI's limits.
+var limitOf = map[limits.Kind]limit{limits.Time: timeLimit, limits.Memory: memoryLimit,
+	limits.States: stateLimit, limits.Pairs: pairLimit, limits.Product: productLimit}
 
 // stoppedError is a run stopped by l after it reported what it had (a
 // report whose verdicts are left undecided); msg says what was hit.
@@ -54,26 +56,42 @@ type stoppedError struct {
 
 func (e *stoppedError) Error() string { return e.msg }
 
-// stoppedBy returns the limit that err says stopped the run, or nil.
-func stoppedBy(err error) *limit {
+// stoppedBy returns the limit that err says stopped the run, or nil, and
+// the message of the line that names it: err's, or for the time and
+// memory limits, which stop whichever stage is running, the limit's own.
+func stoppedBy(err error) (*limit, string) {
 	var s *stoppedError
 	if errors.As(err, &s) {
-		return &s.l
+		return &s.l, s.msg
+	}
+	var le *limits.LimitError
+	if errors.As(err, &le) {
+		l := limitOf[le.Limit]
+		if le.Limit == limits.Time || le.Limit == limits.Memory {
+			return &l, le.Error()
+		}
+		return &l, err.Error()
 	}
 	for _, ll := range libraryLimits {
 		if errors.Is(err, ll.err) {
-			return &ll.limit
+			return &ll.limit, err.Error()
 		}
 	}
-	return nil
+	return nil, ""
 }
 
-// exitProcess ends the process when a limit is hit; tests replace it.
+// exitProcess ends the process when a limit is hit and the run did not
+// stop by itself; tests replace it.
 var exitProcess = exitOnLimit
 
+// stopGrace is how long a run may take to stop after its context has
+// ended before the process is ended instead: a stage that does not poll
+// the context (reading an input, writing an output) goes on until then.
+var stopGrace = 2 * time.Second
+
 // limitFlags are --timeout and --max-memory, the same on every verb that
-// can run long; guard enforces them with a watchdog that stops the process
-// with a plain message (exitLimit) when a limit is reached.
+// can run long; guard enforces them through the verb's context
+// (watchLimits).
 func limitFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.DurationFlag{Name: "timeout", Usage: "stop with no verdict (exit 3) after this long, e.g. 10m (default: 0, no limit)"},
@@ -114,8 +132,12 @@ func hasLimits(cmd *cli.Command) bool { return findFlag(cmd.Flags, "timeout") !=
 // report that the watchdog would cut short.
 var limitedByLibrary = map[string]bool{"history": true}
 
-// watchLimits starts the watchdog of the running verb, if it takes limits;
-// stop ends it.
+// watchLimits bounds the running verb by its limits, if it takes them:
+// c.Context becomes a context that --timeout and --max-memory end
+// (limits.Watch), which the verb hands to the libraries, whose loops poll
+// it and return an error wrapping a *limits.LimitError; run prints the
+// line. A run that has not returned stopGrace after the context ended is
+// ended with that line. stop ends the watch.
 func watchLimits(c *cli.Context) (stop func(), err error) {
 	if !hasLimits(c.Command) {
 		return func() {}, nil
@@ -127,16 +149,42 @@ func watchLimits(c *cli.Context) (stop func(), err error) {
 	if limitedByLibrary[c.Command.Name] {
 		return func() {}, nil
 	}
-	w := limits.Watch(l, 100*time.Millisecond, func(which limits.Kind, msg string) {
-		hit := timeLimit
-		if which == limits.Memory {
-			hit = memoryLimit
+	ctx, stopWatch := limits.Watch(c.Context, l, 100*time.Millisecond)
+	c.Context = ctx
+	var mu sync.Mutex
+	returned := false
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-done:
+			return
+		}
+		select {
+		case <-time.After(stopGrace):
+		case <-done:
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if returned {
+			return
+		}
+		hit, msg := stoppedBy(limits.Err(ctx))
+		if hit == nil {
+			return
 		}
 		// The line of every other limit (run), from another goroutine.
 		fmt.Fprintf(c.App.ErrWriter, "linbis: no verdict: %s (limit: %s)\n", msg, hit.flag)
 		exitProcess(exitLimit)
-	})
-	return w.Stop, nil
+	}()
+	return func() {
+		mu.Lock()
+		returned = true
+		mu.Unlock()
+		close(done)
+		stopWatch()
+	}, nil
 }
 
 // quietFlag silences progress reports; every verb that reports progress

@@ -8,14 +8,16 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
 )
 
-// runLimited runs a verb that blocks until the watchdog "exits" the
-// process, and returns the exit code it asked for and stderr.
+// runLimited runs a verb that ignores its context and blocks until the
+// watch "exits" the process, and returns the exit code it asked for and
+// stderr.
 func runLimited(t *testing.T, args ...string) (int, string) {
 	t.Helper()
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
@@ -23,6 +25,8 @@ func runLimited(t *testing.T, args ...string) (int, string) {
 	saved := exitProcess
 	exitProcess = func(code int) { exited <- code }
 	defer func() { exitProcess = saved }()
+	defer func(g time.Duration) { stopGrace = g }(stopGrace)
+	stopGrace = time.Millisecond
 	code := -1
 	cmd := guard(&cli.Command{Name: "spin", Flags: limitFlags(), Action: func(*cli.Context) error {
 		code = <-exited // stands for a long run that the exit would end

@@ -120,8 +120,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if errors.As(err, &v) {
 		return v.code
 	}
-	if l := stoppedBy(err); l != nil {
-		fmt.Fprintf(stderr, "linbis: no verdict: %v (limit: %s)\n", err, l.flag)
+	if l, msg := stoppedBy(err); l != nil {
+		fmt.Fprintf(stderr, "linbis: no verdict: %s (limit: %s)\n", msg, l.flag)
 		return exitLimit
 	}
 	fmt.Fprintf(stderr, "linbis: %v\n", err)

@@ -36,7 +36,7 @@ func bisimOptions(c *cli.Context) (bisim.Options, *meter.Meter, error) {
 		return bisim.Options{}, nil, err
 	}
 	m := meter.ForStderr(c.Bool("quiet"))
-	opts := bisim.Options{Algorithm: alg}
+	opts := bisim.Options{Algorithm: alg, Context: c.Context}
 	if m != nil {
 		opts.Progress = (&progressLine{mt: m}).stage
 	}

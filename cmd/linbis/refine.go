@@ -48,7 +48,8 @@ func runRefine(c *cli.Context) error {
 	if err := atLeastOne(c, "max-pairs"); err != nil {
 		return err
 	}
-	opts := refine.Options{Antichain: c.Bool("antichain"), Quotient: c.Bool("quotient"), MaxPairs: c.Int("max-pairs")}
+	opts := refine.Options{Antichain: c.Bool("antichain"), Quotient: c.Bool("quotient"), MaxPairs: c.Int("max-pairs"),
+		Context: c.Context}
 	if pat := c.String("visible"); pat != "" {
 		rx, err := regexp.Compile(pat)
 		if err != nil {

@@ -1,22 +1,24 @@
-// Package limits enforces a command's time and memory limits with a
-// watchdog: a goroutine that samples the elapsed time and the memory the Go
-// runtime holds, and reports the first limit hit.
+// Package limits names the limits that can stop a run (LimitError) and
+// enforces a command's time and memory limits through a context: its
+// deadline is the time limit, and a watchdog, a goroutine that samples the
+// memory the Go runtime holds, cancels it when the memory limit is
+// reached. Either way the context's cause is a *LimitError.
 //
-// The checkers do not take a context: their inner loops run over flat
-// arrays and a cancellation check there would cost on every run to serve
-// the rare one that is stopped. A limit is therefore the end of the
-// process (the CLI prints what was hit and exits), which is what a user
-// who set it wants, and what the OS would otherwise do less politely.
+// The checkers poll the context (Err) at a coarse grain, every few
+// thousand states, pairs or transitions, next to their progress reports,
+// so that a run stopped by a limit returns, with what it decided, instead
+// of the process exiting under it.
 package limits
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -28,66 +30,111 @@ type Limits struct {
 	Memory int64 // bytes held by the Go runtime (heap, stacks, metadata), released pages excluded
 }
 
-// Watchdog watches one run; Stop ends the watch.
-type Watchdog struct {
-	stop chan struct{}
-	once sync.Once
-	done chan struct{}
-}
-
-// Kind names a limit of Limits.
+// Kind names a limit.
 type Kind int
 
-// The limits Watch enforces.
+// The limits: Time and Memory are Limits'; States, Pairs and Product are
+// the checkers' own (an exploration's states, a refinement's pairs,
+// progress's product states).
 const (
 	Time Kind = iota
 	Memory
+	States
+	Pairs
+	Product
 )
 
-// Watch starts watching the current process against l, sampling every
-// interval, and calls hit once, with the limit reached and a message that
-// says what was reached, when one is. The memory limit is also handed to the garbage
-// collector (debug.SetMemoryLimit), so that it collects harder before the
-// limit is declared hit.
-func Watch(l Limits, interval time.Duration, hit func(which Kind, msg string)) *Watchdog {
-	w := &Watchdog{stop: make(chan struct{}), done: make(chan struct{})}
-	if l.Time <= 0 && l.Memory <= 0 {
-		close(w.done)
-		return w
+// kindNames are the names of the kinds, as JSON reports' "stopped_by"
+// spells them.
+var kindNames = [...]string{Time: "time", Memory: "memory", States: "states", Pairs: "pairs", Product: "product"}
+
+// String returns the name of k in JSON reports' "stopped_by".
+func (k Kind) String() string {
+	if k < 0 || int(k) >= len(kindNames) {
+		return fmt.Sprintf("Kind(%d)", int(k))
 	}
-	if l.Memory > 0 {
-		debug.SetMemoryLimit(l.Memory)
+	return kindNames[k]
+}
+
+// LimitError is a run stopped by a limit before its verdict. A limit is
+// not a finding about the input: the run has no verdict.
+type LimitError struct {
+	// Limit is the limit reached and Value its setting: nanoseconds,
+	// bytes, states, pairs or product states.
+	Limit Kind
+	Value int64
+	// Err says what was reached, with the counts of the stage it stopped
+	// (e.g. refine's error wrapping refine.ErrPairLimit); it is the
+	// message.
+	Err error
+}
+
+// Error returns the message of Err.
+func (e *LimitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("%s limit %d reached", e.Limit, e.Value)
 	}
-	start := time.Now()
+	return e.Err.Error()
+}
+
+// Unwrap returns Err, so that errors.Is finds the library's sentinel.
+func (e *LimitError) Unwrap() error { return e.Err }
+
+// Err returns nil while ctx is live (a nil ctx always is), and its cause
+// once it has ended: a *LimitError when Watch's limits ended it,
+// context.Canceled or context.DeadlineExceeded when nothing more precise
+// was given.
+func Err(ctx context.Context) error {
+	if ctx == nil || ctx.Err() == nil {
+		return nil
+	}
+	return context.Cause(ctx)
+}
+
+// Watch returns a context derived from parent that ends when a limit of l
+// is reached, with a *LimitError as its cause: at the deadline l.Time
+// after now, or when the memory sampled every interval reaches l.Memory.
+// The memory limit is also handed to the garbage collector
+// (debug.SetMemoryLimit), so that it collects harder before the limit is
+// declared hit. stop releases the context and ends the watch.
+func Watch(parent context.Context, l Limits, interval time.Duration) (ctx context.Context, stop func()) {
+	ctx, cancelTime := parent, context.CancelFunc(func() {})
+	if l.Time > 0 {
+		ctx, cancelTime = context.WithTimeoutCause(parent, l.Time,
+			&LimitError{Limit: Time, Value: int64(l.Time), Err: fmt.Errorf("time limit reached: still running after %s", l.Time)})
+	}
+	if l.Memory <= 0 {
+		return ctx, cancelTime
+	}
+	debug.SetMemoryLimit(l.Memory)
+	ctx, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
 	go func() {
-		defer close(w.done)
+		defer close(done)
 		tick := time.NewTicker(interval)
 		defer tick.Stop()
 		for {
 			select {
-			case <-w.stop:
+			case <-ctx.Done():
 				return
-			case now := <-tick.C:
-				if elapsed := now.Sub(start); l.Time > 0 && elapsed >= l.Time {
-					hit(Time, fmt.Sprintf("time limit reached: still running after %s", l.Time))
-					return
-				}
-				if held := Held(); l.Memory > 0 && held >= l.Memory {
-					hit(Memory, fmt.Sprintf("memory limit reached: %s in use, limit %s",
-						humanize.IBytes(uint64(held)), humanize.IBytes(uint64(l.Memory))))
+			case <-tick.C:
+				if held := Held(); held >= l.Memory {
+					cancel(&LimitError{Limit: Memory, Value: l.Memory, Err: fmt.Errorf("memory limit reached: %s in use, limit %s",
+						humanize.IBytes(uint64(held)), humanize.IBytes(uint64(l.Memory)))})
 					return
 				}
 			}
 		}
 	}()
-	return w
+	return ctx, func() {
+		cancel(errStopped)
+		<-done
+		cancelTime()
+	}
 }
 
-// Stop ends the watch and waits for the watchdog to finish.
-func (w *Watchdog) Stop() {
-	w.once.Do(func() { close(w.stop) })
-	<-w.done
-}
+// errStopped is the cause of a watch's context after stop.
+var errStopped = errors.New("the watch was stopped")
 
 var heldSamples = []metrics.Sample{
 	{Name: "/memory/classes/total:bytes"},

@@ -1,6 +1,9 @@
 package limits
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"runtime/debug"
 	"testing"
 	"time"
@@ -9,46 +12,64 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestTimeLimitIsReported(t *testing.T) {
-	hits := make(chan string, 1)
-	w := Watch(Limits{Time: 20 * time.Millisecond}, time.Millisecond, func(which Kind, msg string) {
-		assert.Equal(t, Time, which)
-		hits <- msg
-	})
-	defer w.Stop()
+// limitOf waits for ctx to end and returns its cause's LimitError.
+func limitOf(t *testing.T, ctx context.Context) *LimitError {
+	t.Helper()
 	select {
-	case msg := <-hits:
-		assert.Equal(t, "time limit reached: still running after 20ms", msg)
+	case <-ctx.Done():
 	case <-time.After(5 * time.Second):
-		t.Fatal("the time limit was not reported")
+		t.Fatal("the limit was not reported")
 	}
+	var le *LimitError
+	require.ErrorAs(t, Err(ctx), &le)
+	return le
+}
+
+func TestTimeLimitIsReported(t *testing.T) {
+	ctx, stop := Watch(context.Background(), Limits{Time: 20 * time.Millisecond}, time.Millisecond)
+	defer stop()
+	le := limitOf(t, ctx)
+	assert.Equal(t, Time, le.Limit)
+	assert.Equal(t, int64(20*time.Millisecond), le.Value)
+	assert.Equal(t, "time limit reached: still running after 20ms", le.Error())
+	assert.Equal(t, "time", le.Limit.String())
 }
 
 func TestMemoryLimitIsReported(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	hits := make(chan string, 1)
 	// Any running Go process holds more than one byte.
-	w := Watch(Limits{Memory: 1}, time.Millisecond, func(which Kind, msg string) {
-		assert.Equal(t, Memory, which)
-		hits <- msg
-	})
-	defer w.Stop()
-	select {
-	case msg := <-hits:
-		assert.Contains(t, msg, "memory limit reached: ")
-		assert.Contains(t, msg, "in use, limit 1 B")
-	case <-time.After(5 * time.Second):
-		t.Fatal("the memory limit was not reported")
-	}
+	ctx, stop := Watch(context.Background(), Limits{Memory: 1}, time.Millisecond)
+	defer stop()
+	le := limitOf(t, ctx)
+	assert.Equal(t, Memory, le.Limit)
+	assert.Contains(t, le.Error(), "memory limit reached: ")
+	assert.Contains(t, le.Error(), "in use, limit 1 B")
 }
 
 func TestNoLimitNoReport(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	w := Watch(Limits{Time: time.Hour, Memory: 1 << 50}, time.Millisecond, func(_ Kind, msg string) { t.Errorf("unexpected: %s", msg) })
+	ctx, stop := Watch(context.Background(), Limits{Time: time.Hour, Memory: 1 << 50}, time.Millisecond)
 	time.Sleep(20 * time.Millisecond)
-	w.Stop()
-	w.Stop() // idempotent
-	Watch(Limits{}, time.Millisecond, func(_ Kind, msg string) { t.Errorf("unexpected: %s", msg) }).Stop()
+	assert.NoError(t, Err(ctx))
+	stop()
+	ctx, stop = Watch(context.Background(), Limits{}, time.Millisecond)
+	assert.NoError(t, Err(ctx))
+	stop()
+	assert.NoError(t, Err(nil), "a nil context never ends")
+}
+
+// TestLimitErrorWraps: a LimitError says its stage's message and lets
+// errors.Is find the library's sentinel.
+func TestLimitErrorWraps(t *testing.T) {
+	sentinel := errors.New("pair limit reached")
+	err := fmt.Errorf("refinement: %w", &LimitError{Limit: Pairs, Value: 3, Err: fmt.Errorf("%w: explored 3 pairs", sentinel)})
+	var le *LimitError
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, Pairs, le.Limit)
+	assert.Equal(t, "pair limit reached: explored 3 pairs", le.Error())
+	assert.ErrorIs(t, err, sentinel)
+	assert.Equal(t, "states limit 10 reached", (&LimitError{Limit: States, Value: 10}).Error())
+	assert.Equal(t, "Kind(9)", Kind(9).String())
 }
 
 func TestHeldAndDefault(t *testing.T) {
