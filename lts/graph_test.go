@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/internal/randlts"
+	"github.com/linbis/linbis/internal/testsize"
 )
 
 // randomLTS returns a seeded random LTS with n states, m transitions and
@@ -55,7 +56,7 @@ func tauReach(l *LTS) [][]bool {
 
 func TestTauSCCsAgainstReachability(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < 500; i++ {
+	for range testsize.Count(500, 5000) {
 		l := randomLTS(rng, 1+rng.IntN(12), rng.IntN(30), 2)
 		comp, count := TauSCCs(l)
 		reach := tauReach(l)
@@ -150,7 +151,7 @@ func tarjanSCCs(l *LTS, keep func(t int32) bool) (comp []int32, count int32) {
 
 func TestSCCsNumberAsTarjan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
-	for i := 0; i < 3000; i++ {
+	for i := range testsize.Count(3000, 30_000) {
 		l := randomLTS(rng, 1+rng.IntN(40), rng.IntN(120), 1+rng.IntN(3))
 		preds := map[string]func(int32) bool{
 			"tau": func(t int32) bool { return l.Label[t] == Tau },
@@ -173,7 +174,7 @@ func TestSCCsNumberAsTarjan(t *testing.T) {
 // target of a member's τ-step.
 func TestTauSCCsEachReportsComponents(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 5))
-	for i := 0; i < 3000; i++ {
+	for i := range testsize.Count(3000, 30_000) {
 		l := randomLTS(rng, 1+rng.IntN(40), rng.IntN(120), 1+rng.IntN(3))
 		want, wantCount := TauSCCs(l)
 		var reported [][]int32
@@ -347,7 +348,7 @@ func TestStats(t *testing.T) {
 
 func TestReachableCountAgainstReachOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 4))
-	for i := 0; i < 2000; i++ {
+	for i := range testsize.Count(2000, 20_000) {
 		l := randomLTS(rng, 1+rng.IntN(100), rng.IntN(150), 2)
 		l.Initial = rng.Int32N(l.NumStates)
 		order, _ := reachOrder(l)
@@ -362,7 +363,7 @@ func TestReachableCountAgainstReachOrder(t *testing.T) {
 func TestBreadthFirstNumbered(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 5))
 	yes := 0
-	for i := range 3000 {
+	for i := range testsize.Count(3000, 30_000) {
 		n := 1 + rng.IntN(60)
 		l := randomLTS(rng, n, rng.IntN(4*n), 2)
 		if rng.IntN(2) == 0 {
@@ -420,7 +421,7 @@ func referenceStats(l *LTS) Stats {
 // random initial states.
 func TestStatsAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 1))
-	for i := 0; i < 3000; i++ {
+	for i := range testsize.Count(3000, 30_000) {
 		l := randomLTS(rng, 1+rng.IntN(60), rng.IntN(150), 2)
 		if i%2 == 0 {
 			b := NewBuilder()
@@ -454,7 +455,7 @@ func TestStatsAgainstReference(t *testing.T) {
 func TestSCCsEachWhile(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 7))
 	all := func(int32) bool { return true }
-	for i := 0; i < 3000; i++ {
+	for i := range testsize.Count(3000, 30_000) {
 		l := randomLTS(rng, 1+rng.IntN(40), rng.IntN(90), 1+rng.IntN(3))
 		want, wantCount := SCCs(l, all)
 		cyclic := make([]bool, wantCount) // components with an edge inside

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -400,7 +401,7 @@ func dump(l *lts.LTS) string {
 func TestRandomAgainstOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 2026))
 	violated, rejected, products := map[Property]int{}, 0, 0
-	for i := 0; i < 6000; i++ {
+	for i := range testsize.Count(6000, 60_000) {
 		l := randomLTS(rng)
 		r := compareWithOracle(t, l)
 		if t.Failed() {
@@ -434,7 +435,7 @@ func TestRandomAgainstOracle(t *testing.T) {
 func TestRandomObjectsLattice(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 2013))
 	count, checked := map[string]int{}, 0
-	for i := 0; i < 800; i++ {
+	for i := range testsize.Count(800, 8000) {
 		forever := rng.IntN(2) == 0
 		progs := []program{randomProgram(rng, forever), randomProgram(rng, forever)}
 		if rng.IntN(3) == 0 {

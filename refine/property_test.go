@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -65,7 +66,8 @@ func checkCounterexample(t *testing.T, impl, spec *lts.LTS, tr *lts.Trace, want 
 // the exact naive determinisation and the brute-force bounded trace
 // enumerator on thousands of seeded random small LTS pairs.
 func TestAgainstOracles(t *testing.T) {
-	const seeds, bound = 3000, 6
+	const bound = 6
+	seeds := testsize.Count(3000, 30_000)
 	counts := map[string]int{}
 	for seed := range seeds {
 		r := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
