@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/linbis/linbis/internal/randlts"
 	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/lts"
 )
@@ -261,7 +262,8 @@ func (o *oracle) simpleCycleLockFree() bool {
 
 // randomLTS makes a small LTS whose states mostly carry a consistent pending
 // set, so that most instances are well formed, with a few stray labels that
-// make some malformed or ambiguous; thread attribution is random.
+// make some malformed or ambiguous; thread attribution is random. The
+// steps are drawn by randlts, labelled here from the pending sets.
 func randomLTS(rng *rand.Rand) *lts.LTS {
 	n := int32(1 + rng.IntN(8))
 	threads := 1 + rng.IntN(3)
@@ -272,15 +274,12 @@ func randomLTS(rng *rand.Rand) *lts.LTS {
 		}
 	}
 	b := lts.NewBuilder()
-	b.SetNumStates(n)
 	meta := rng.IntN(4) != 0
 	// In a third of the LTSs some internal steps change the pending set,
 	// as if states that differ in it had been merged: the checker must
 	// then work on the product.
 	merged := rng.IntN(3) == 0
-	m := rng.IntN(int(3*n) + 1)
-	for i := 0; i < m; i++ {
-		src, dst := rng.Int32N(n), rng.Int32N(n)
+	add := func(src, dst int32) {
 		diff := pend[src] ^ pend[dst]
 		label := "tau"
 		thread := int32(1 + rng.IntN(threads))
@@ -305,7 +304,7 @@ func randomLTS(rng *rand.Rand) *lts.LTS {
 				label = fmt.Sprintf("ret(%d,m,%d)", thread, rng.IntN(2))
 			}
 		default:
-			continue
+			return
 		}
 		if meta {
 			if rng.IntN(8) == 0 {
@@ -316,6 +315,7 @@ func randomLTS(rng *rand.Rand) *lts.LTS {
 			b.AddTransition(src, b.Label(label), dst)
 		}
 	}
+	randlts.Fill(rng, b, randlts.Config{States: int(n), Transitions: rng.IntN(int(3*n) + 1), Add: add})
 	return b.Build()
 }
 

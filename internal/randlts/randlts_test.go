@@ -52,3 +52,23 @@ func TestFillDrawsTheFamily(t *testing.T) {
 		require.Equal(t, lts.Tau, allTau.Label[tr], "no visible labels: every step τ")
 	}
 }
+
+// TestFillWithAdd checks that Add is given every drawn pair, in range, and
+// that Fill then adds no transition of its own.
+func TestFillWithAdd(t *testing.T) {
+	b := lts.NewBuilder()
+	var pairs [][2]int32
+	randlts.Fill(rand.New(rand.NewPCG(4, 1)), b, randlts.Config{States: 4, Transitions: 300, Add: func(src, dst int32) {
+		pairs = append(pairs, [2]int32{src, dst})
+	}})
+	l := b.Build()
+	assert.Equal(t, int32(4), l.NumStates)
+	assert.Zero(t, l.NumTransitions(), "Add decides every step")
+	require.Len(t, pairs, 300)
+	seen := map[[2]int32]bool{}
+	for _, p := range pairs {
+		require.True(t, p[0] >= 0 && p[0] < 4 && p[1] >= 0 && p[1] < 4, "%v", p)
+		seen[p] = true
+	}
+	assert.Len(t, seen, 16, "every pair of states drawn somewhere")
+}
