@@ -16,14 +16,16 @@ import (
 )
 
 // randomLTS returns a seeded random LTS with n states, m transitions and
-// the given number of visible labels: a step is τ with probability 1/3 and
-// else drawn uniformly among τ and the labels.
+// the given number of visible labels, all in its label table whether used
+// or not: a step is τ with probability 1/3 and else drawn uniformly among
+// τ and the labels.
 func randomLTS(rng *rand.Rand, n, m, labels int) *LTS {
 	names := make([]string, labels)
+	b := NewBuilder()
 	for i := range names {
 		names[i] = string(rune('a' + i))
+		b.Label(names[i])
 	}
-	b := NewBuilder()
 	randlts.Fill(rng, b, randlts.Config{States: n, Transitions: m, Labels: names, Tau: 1.0/3 + 2.0/3/float64(labels+1)})
 	return b.Build()
 }
