@@ -28,7 +28,7 @@ type Builder interface {
 // Config is the family an LTS is drawn from.
 type Config struct {
 	States      int      // number of states, at least 1
-	Transitions int      // number of transitions, each between two states drawn uniformly
+	Transitions int      // number of steps drawn, each between two states drawn uniformly
 	Labels      []string // the visible labels; a visible step's label is drawn uniformly
 	Tau         float64  // the probability that a step is τ (1 when Labels is empty)
 	// RandomInitial draws the initial state uniformly; else it is state 0.
