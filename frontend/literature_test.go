@@ -1,6 +1,7 @@
 package frontend_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -61,7 +62,7 @@ func TestLiteratureModels(t *testing.T) {
 			if tc.threads > 0 {
 				b.Threads, b.Ops = tc.threads, tc.ops
 			}
-			out, err := verify.Run(tc.model, m, b, verify.Options{Method: verify.Auto, Compile: frontend.Options{}})
+			out, err := verify.Run(context.Background(), tc.model, m, b, verify.Options{Method: verify.Auto, Compile: frontend.Options{}})
 			require.NoError(t, err)
 			assert.Equal(t, tc.lin, out.Report.Linearizable, "linearizable at %v", b)
 			assert.Equal(t, tc.lf, out.Report.LockFree, "lock-free at %v", b)
@@ -86,7 +87,7 @@ func TestWordMutantsAreCaught(t *testing.T) {
 			require.NotEqual(t, string(src), mutant)
 			m, err := frontend.Parse(tc.model+"-mutant.lin", []byte(mutant))
 			require.NoError(t, err)
-			out, err := verify.Run(tc.model, m, m.DefaultBounds(), verify.Options{Method: verify.Auto, Compile: frontend.Options{}})
+			out, err := verify.Run(context.Background(), tc.model, m, m.DefaultBounds(), verify.Options{Method: verify.Auto, Compile: frontend.Options{}})
 			require.NoError(t, err)
 			assert.Equal(t, verify.No, out.Report.Linearizable)
 		})

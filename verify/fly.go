@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -52,22 +53,13 @@ type FlyReport struct {
 	FoundAt *BoundsReport `json:"found_at,omitempty"`
 }
 
-// runFly fills r by the on-the-fly check.
-func runFly(r *Report, m *frontend.Model, b frontend.Bounds, opts Options, timed func(string, func() (string, error)) error) error {
-	if opts.LinPoints {
-		return fmt.Errorf("--lin-points needs the refinement method (the on-the-fly check compares calls and returns)")
-	}
-	r.Method = string(Fly)
-	if opts.Shortest && opts.Reductions.PartialOrder {
-		// The reduced graph's breadth-first search may take independent
-		// steps early and find a longer counterexample first; symmetry
-		// keeps distances.
-		opts.Reductions.PartialOrder = false
-		r.Notes = append(r.Notes, "partial-order reduction not applied: --shortest asks for a shortest counterexample, and the reduced search may find a longer one first")
-	}
+// fly fills the report by the on-the-fly check of p.
+func (x *run) fly(p *Plan) error {
+	r, m, b, opts := x.r, x.model, x.bounds, x.opts
+	opts.Reductions = p.Reductions
 	var res *frontend.FlyResult
 	var stages []LadderStage
-	err := timed("on-the-fly", func() (string, error) {
+	err := x.stage("on-the-fly", func() (string, error) {
 		copts := opts.Compile
 		if opts.Progress != nil {
 			// The search reports its pairs, not an exploration's states
@@ -76,10 +68,10 @@ func runFly(r *Report, m *frontend.Model, b frontend.Bounds, opts Options, timed
 		}
 		var err error
 		res, stages, err = checkByLadder(m, b, copts, opts)
-		if frontend.IsStateLimit(err) {
+		if frontend.IsStateLimit(err) && limits.Err(x.ctx) == nil {
 			// The search stores pairs, not states: say which flag they
 			// count against.
-			return "", fmt.Errorf("the on-the-fly search counts its product pairs against --max-states: %w", err)
+			return "", x.asLimit(fmt.Errorf("the on-the-fly search counts its product pairs against --max-states: %w", err), copts.MaxStates)
 		}
 		if err != nil {
 			return "", err

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -80,7 +81,7 @@ func TestLadderAgreesWithFullLTS(t *testing.T) {
 		// The product holds several pairs per state.
 		fopts := copts
 		fopts.MaxStates = 1_000_000
-		out, err := Run(name, m, b, Options{Method: Fly, Compile: fopts, Reductions: frontend.Reductions{Symmetry: true}})
+		out, err := Run(context.Background(), name, m, b, Options{Method: Fly, Compile: fopts, Reductions: frontend.Reductions{Symmetry: true}})
 		if !assert.NoError(t, err, name) {
 			return
 		}
@@ -145,7 +146,7 @@ client { threads 3; ops 1 }
 func TestLadderRefusesWhatDoesNotReplay(t *testing.T) {
 	m, err := frontend.Parse("two.lin", []byte(twoThreadBug))
 	require.NoError(t, err)
-	out, err := Run("two", m, m.DefaultBounds(), Options{Method: Fly, Reductions: frontend.Reductions{Symmetry: true}})
+	out, err := Run(context.Background(), "two", m, m.DefaultBounds(), Options{Method: Fly, Reductions: frontend.Reductions{Symmetry: true}})
 	require.NoError(t, err)
 	r := out.Report
 	assert.Equal(t, Yes, r.Linearizable)
@@ -158,7 +159,7 @@ func TestLadderRefusesWhatDoesNotReplay(t *testing.T) {
 	// Under 2 threads the bug is real.
 	b := m.DefaultBounds()
 	b.Threads = 2
-	out, err = Run("two", m, b, Options{Method: Fly})
+	out, err = Run(context.Background(), "two", m, b, Options{Method: Fly})
 	require.NoError(t, err)
 	assert.Equal(t, No, out.Report.Linearizable)
 }

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -42,7 +43,7 @@ func TestReleaseImplSameReport(t *testing.T) {
 			run := func(release bool) *Outcome {
 				opts := Options{Method: Bisim, Antichain: true, ReleaseImpl: release}
 				opts.Compile.Explicit = c.explicit
-				out, err := Run(c.model, m, b, opts)
+				out, err := Run(context.Background(), c.model, m, b, opts)
 				require.NoError(t, err)
 				return out
 			}

@@ -114,8 +114,9 @@ type Report struct {
 	Evidence []Evidence `json:"evidence,omitempty"`
 	// Notes are plain remarks, e.g. a limit that was hit.
 	Notes []string `json:"notes,omitempty"`
-	// StoppedBy names the limit that left a verdict undecided ("pairs":
-	// Options.MaxPairs); empty when none was hit.
+	// StoppedBy names the limit that left a verdict undecided (the
+	// limits.Kind: "pairs" for Options.MaxPairs, "states", "time",
+	// "memory"); empty when none was hit.
 	StoppedBy string `json:"stopped_by,omitempty"`
 }
 

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/linbis/linbis/bisim"
 	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/lts"
 	"github.com/linbis/linbis/progress"
 	"github.com/linbis/linbis/refine"
@@ -92,218 +94,303 @@ type Outcome struct {
 	Report                     *Report
 	Impl, Spec                 *lts.LTS
 	ImplQuotient, SpecQuotient *lts.LTS
+	// Finished is true when every stage of the plan ran; a limit that
+	// stops a stage (time, memory, states) leaves the rest unrun and the
+	// report partial, while the pair limit leaves only the refinement's
+	// verdict undecided.
+	Finished bool
 }
 
-// Run verifies a parsed model under bounds.
-func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outcome, error) {
-	r := &Report{Model: name, Method: string(opts.Method), Bisimilar: Unknown, Refines: Unknown,
-		Linearizable: Unknown, LockFree: Unknown,
-		Bounds: b}
-	out := &Outcome{Report: r}
-	timed := func(stage string, f func() (string, error)) error {
-		start := time.Now()
-		result, err := f()
-		r.Stages = append(r.Stages, Stage{Name: stage, Seconds: time.Since(start).Seconds(), Result: result})
-		return err
-	}
+// LimitError is a limit that left the verdicts undecided (limits.Kind
+// names it): Run returns it, with the report of what was decided.
+type LimitError = limits.LimitError
 
-	if opts.Method == Fly {
-		return out, runFly(r, m, b, opts, timed)
-	}
-	// autoCapped: method auto bounded the implementation by AutoStates
-	// rather than by the caller's smaller MaxStates, so reaching it means
-	// "go on the fly", not a limit the caller set.
-	autoCapped := false
-	err := timed("compile", func() (string, error) {
-		var err error
-		copts := compileOptions(opts)
-		if opts.Method == Auto && !opts.LinPoints {
-			limit := copts.MaxStates
-			if limit <= 0 || limit > AutoStates {
-				copts.MaxStates, autoCapped = AutoStates, true
-			}
-			out.Impl, err = frontend.CompileImpl(m, b, copts)
-			if frontend.IsStateLimit(err) && autoCapped {
-				return "too large", err
-			}
-			if err != nil {
-				return "", fmt.Errorf("implementation %s: %w", m.Name, err)
-			}
-			copts.MaxStates = limit
-			out.Spec, err = frontend.CompileSpec(m, b, copts)
-			if err != nil {
-				return "", fmt.Errorf("specification of %s: %w", m.Name, err)
-			}
-			return "", frontend.CheckSpec(out.Spec)
-		}
-		out.Impl, out.Spec, err = frontend.Compile(m, b, copts)
-		return "", err
-	})
-	if autoCapped && frontend.IsStateLimit(err) && out.Impl == nil {
-		r.Notes = append(r.Notes, fmt.Sprintf("method auto: the implementation's LTS has more than %d states, so it is checked on the fly", AutoStates))
-		opts.Method = Fly
-		r.Method = string(Fly)
-		return out, runFly(r, m, b, opts, timed)
-	}
+// Run verifies a parsed model under bounds by the stages of PlanFor(opts).
+// It returns the outcome; or the outcome and a *LimitError when a limit
+// left verdicts undecided, the report then saying what was decided and
+// naming the limit in StoppedBy (ctx's end is such a limit when its cause
+// is a *LimitError, as limits.Watch makes it); or another error and no
+// outcome. ctx stops every stage's long loops when it ends.
+func Run(ctx context.Context, name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outcome, error) {
+	p, err := PlanFor(opts)
 	if err != nil {
 		return nil, err
 	}
-	if opts.Method == Auto {
-		opts.Method = Bisim
-		r.Method = string(Bisim)
-	}
-	r.Impl, r.Spec = sizeOf(out.Impl), sizeOf(out.Spec)
-	bopts := bisim.Options{Algorithm: opts.Algorithm, Progress: opts.Progress,
-		NameA: "the implementation", NameB: "the specification"}
-	if opts.LinPoints {
-		if opts.Method != Refine {
-			r.Notes = append(r.Notes, "with linearization points only the refinement over lin events is checked (Liu et al. Thm 2)")
-		}
-		opts.Method = Refine
-		r.Method = string(Refine)
-	}
-
-	if opts.Method != Refine {
-		// Minimise each side, then compare the quotients: impl ≈ spec iff
-		// their quotients are equivalent, and the quotients are small. Only
-		// when they differ is the comparison rerun on the LTSs themselves,
-		// for a distinguishing trace whose steps carry source lines.
-		err := timed("bisimulation", func() (string, error) {
-			var err error
-			// Under Both the refinement reads the LTS afterwards.
-			release := opts.ReleaseImpl && opts.Method == Bisim && out.Impl.NumTransitions() >= releaseMinTransitions
-			iopts := bopts
-			iopts.ReleaseInput = release
-			// The specification is minimised beside the implementation, on
-			// its own goroutine: it is much smaller, and the implementation's
-			// refinement leaves a core idle (the one-pass classification
-			// uses two goroutines of its own). It reports no progress, so
-			// that the two do not interleave on stderr.
-			specDone := make(chan error, 1)
-			go func() {
-				sopts := bopts
-				sopts.Progress = nil
-				var err error
-				out.SpecQuotient, err = bisim.Quotient(out.Spec, bisim.DivBranching, sopts)
-				specDone <- err
-			}()
-			out.ImplQuotient, err = bisim.Quotient(out.Impl, bisim.DivBranching, iopts)
-			if specErr := <-specDone; err == nil {
-				err = specErr
-			}
-			if err != nil {
-				return "", err
-			}
-			if release {
-				out.Impl = nil // its transitions are gone
-			}
-			cmp, err := bisim.Compare(out.ImplQuotient, out.SpecQuotient, bisim.DivBranching, bopts)
-			if err != nil {
-				return "", err
-			}
-			r.Bisimilar = verdictOf(cmp.Equivalent)
-			if cmp.Equivalent {
-				return "bisimilar", nil
-			}
-			if out.Impl == nil {
-				if out.Impl, err = frontend.CompileImpl(m, b, compileOptions(opts)); err != nil {
-					return "", fmt.Errorf("implementation %s: %w", m.Name, err)
-				}
-				r.Notes = append(r.Notes, "the implementation's LTS, released during the bisimulation, was explored again for the counterexample")
-			}
-			if cmp, err = bisim.Compare(out.Impl, out.Spec, bisim.DivBranching, bopts); err != nil {
-				return "", err
-			}
-			if cmp.Equivalent {
-				return "", errors.New("internal error: the quotients differ but the LTSs are equivalent")
-			}
-			r.Evidence = append(r.Evidence, distinguishing(cmp))
-			return "not bisimilar", nil
-		})
-		if err != nil {
+	x := &run{ctx: ctx, opts: opts, model: m, bounds: b,
+		r: &Report{Model: name, Method: string(p.Method), Bisimilar: Unknown, Refines: Unknown,
+			Linearizable: Unknown, LockFree: Unknown, Bounds: b}}
+	x.out = &Outcome{Report: x.r}
+	if err := x.follow(p); err != nil {
+		var le *LimitError
+		if !errors.As(err, &le) {
 			return nil, err
 		}
-		r.ImplQuotient, r.SpecQuotient = sizeOf(out.ImplQuotient), sizeOf(out.SpecQuotient)
+		// Stopped: the report says what the stages that ran decided.
+		x.r.StoppedBy = le.Limit.String()
+		if x.r.Theorem == "" {
+			x.r.Theorem = theoremText(x.r, opts.LinPoints)
+		}
+		finishEvidence(x.r)
+		return x.out, le
+	}
+	x.out.Finished = true
+	if x.softLimit != nil {
+		return x.out, x.softLimit
+	}
+	return x.out, nil
+}
+
+// run is one verification under way: the context that stops it, what it
+// verifies, and the report and outcome the stages fill.
+type run struct {
+	ctx    context.Context
+	opts   Options
+	model  *frontend.Model
+	bounds frontend.Bounds
+	r      *Report
+	out    *Outcome
+	// softLimit is a limit that left a verdict undecided while the stages
+	// went on (the refinement's pair limit).
+	softLimit *LimitError
+}
+
+// stage runs one timed stage and records it with its one-word result; a
+// stage stopped by a limit is recorded with the result "limit".
+func (x *run) stage(name string, f func() (string, error)) error {
+	start := time.Now()
+	result, err := f()
+	var le *LimitError
+	if errors.As(err, &le) {
+		result = "limit"
+	}
+	x.r.Stages = append(x.r.Stages, Stage{Name: name, Seconds: time.Since(start).Seconds(), Result: result})
+	return err
+}
+
+// follow runs the stages of p.
+func (x *run) follow(p *Plan) error {
+	x.r.Method = string(p.Method)
+	x.r.Notes = append(x.r.Notes, p.Notes...)
+	if p.Method == Fly {
+		return x.fly(p)
+	}
+	err := x.stage("compile", func() (string, error) { return x.compile(p) })
+	if errors.Is(err, errTooLarge) {
+		return x.follow(p.AutoFly)
+	}
+	if err != nil {
+		return err
+	}
+	r := x.r
+	r.Impl, r.Spec = sizeOf(x.out.Impl), sizeOf(x.out.Spec)
+	if p.Bisimulation {
+		if err := x.stage("bisimulation", func() (string, error) { return x.bisimulation(p) }); err != nil {
+			return err
+		}
+		r.ImplQuotient, r.SpecQuotient = sizeOf(x.out.ImplQuotient), sizeOf(x.out.SpecQuotient)
 		if r.Bisimilar == Yes {
 			r.Linearizable, r.LockFree = Yes, Yes
 			r.Theorem = "Thm 5.4 (Yang et al.): impl and spec are divergence-preserving branching bisimilar, " +
 				"so the object is linearizable and lock-free"
+			if !p.RefineAlways {
+				return nil
+			}
 		}
 	}
-	if opts.Method == Bisim && r.Bisimilar == Yes {
-		return out, nil
-	}
-
-	err = timed("refinement", func() (string, error) {
-		// Refine on the bisimulation quotients when the bisimulation stage
-		// made them (the follow-up of Yang et al.); minimising only for the
-		// refinement costs more than it saves on these models, so without
-		// them it runs on the LTSs as they are.
-		ropts := refine.Options{Antichain: opts.Antichain, MaxPairs: opts.MaxPairs,
-			Quotient: out.ImplQuotient != nil && !opts.LinPoints, ImplQuotient: out.ImplQuotient, SpecQuotient: out.SpecQuotient}
-		if opts.Progress != nil {
-			ropts.Progress = func(pairs int64) { opts.Progress("refinement pairs", pairs) }
-		}
-		if opts.LinPoints {
-			ropts.Alphabet = func(label string) bool { return strings.HasPrefix(label, "lin(") }
-		}
-		res, err := refine.Check(out.Impl, out.Spec, ropts)
-		if errors.Is(err, refine.ErrPairLimit) {
-			r.Notes = append(r.Notes, err.Error())
-			r.StoppedBy = "pairs"
-			return "limit", nil
-		}
-		if err != nil {
-			return "", err
-		}
-		r.RefinementPairs = res.Stats.Pairs
-		r.Refines = verdictOf(res.Refines)
-		if !res.Refines {
-			r.Evidence = append(r.Evidence, violation(res.Counterexample))
-			return "fails", nil
-		}
-		return "holds", nil
-	})
-	if err != nil {
-		return nil, err
+	if err := x.stage("refinement", x.refinement); err != nil {
+		return err
 	}
 	if r.Linearizable != Unknown && r.Refines != Unknown && r.Linearizable != r.Refines {
 		r.Notes = append(r.Notes, fmt.Sprintf("INCONSISTENT: bisimulation says linearizable=%s, refinement says %s", r.Linearizable, r.Refines))
 	}
 	if r.Linearizable == Unknown && r.Refines != Unknown {
 		r.Linearizable = r.Refines
-		if opts.LinPoints && r.Refines == No {
+		if x.opts.LinPoints && r.Refines == No {
 			// With lin points a failure may be the points' fault (Liu et al. Thm 2).
 			r.Linearizable = Unknown
 			r.Notes = append(r.Notes, "refinement over lin events fails: either the object is not linearizable or the marked linearization points are wrong")
 		}
 	}
-
-	err = timed("progress", func() (string, error) {
-		res, err := progress.Check(out.Impl, progress.LockFree)
-		if err != nil {
-			return "", err
-		}
-		if r.LockFree == Unknown {
-			r.LockFree = verdictOf(res.Holds)
-		} else if r.LockFree != verdictOf(res.Holds) {
-			// Both methods ran and disagree: a bug in linbis, said plainly.
-			r.Notes = append(r.Notes, fmt.Sprintf("INCONSISTENT: bisimulation says lock-free=%s, the direct check says %s", r.LockFree, verdictOf(res.Holds)))
-		}
-		if !res.Holds {
-			r.Evidence = append(r.Evidence, lasso(res))
-			return "violated", nil
-		}
-		return "holds", nil
-	})
-	if err != nil {
-		return nil, err
+	if err := x.stage("progress", x.progress); err != nil {
+		return err
 	}
 	if r.Theorem == "" {
-		r.Theorem = theoremText(r, opts.LinPoints)
+		r.Theorem = theoremText(r, x.opts.LinPoints)
 	}
 	finishEvidence(r)
-	return out, nil
+	return nil
+}
+
+// errTooLarge is the compile stage's error when the implementation has
+// more than Plan.AutoCap states: the run follows Plan.AutoFly instead.
+var errTooLarge = errors.New("the implementation's LTS is too large for the bisimulation route")
+
+// compile explores the implementation and the specification.
+func (x *run) compile(p *Plan) (string, error) {
+	m, out := x.model, x.out
+	copts := x.compileOptions()
+	var err error
+	if p.AutoCap <= 0 {
+		out.Impl, out.Spec, err = frontend.Compile(m, x.bounds, copts)
+		return "", x.asLimit(err, copts.MaxStates)
+	}
+	limit := copts.MaxStates
+	copts.MaxStates = p.AutoCap
+	out.Impl, err = frontend.CompileImpl(m, x.bounds, copts)
+	if frontend.IsStateLimit(err) && x.ctx.Err() == nil {
+		x.r.Notes = append(x.r.Notes, fmt.Sprintf("method auto: the implementation's LTS has more than %d states, so it is checked on the fly", p.AutoCap))
+		return "too large", errTooLarge
+	}
+	if err != nil {
+		return "", x.asLimit(fmt.Errorf("implementation %s: %w", m.Name, err), limit)
+	}
+	copts.MaxStates = limit
+	out.Spec, err = frontend.CompileSpec(m, x.bounds, copts)
+	if err != nil {
+		return "", x.asLimit(fmt.Errorf("specification of %s: %w", m.Name, err), limit)
+	}
+	return "", frontend.CheckSpec(out.Spec)
+}
+
+// asLimit returns err as a *LimitError when a limit stopped the stage
+// (the explorer's state limit, max being its setting), and err otherwise.
+func (x *run) asLimit(err error, max int) error {
+	var le *LimitError
+	if err == nil || errors.As(err, &le) {
+		return err
+	}
+	if frontend.IsStateLimit(err) {
+		if max <= 0 {
+			max = frontend.DefaultMaxStates
+		}
+		return &LimitError{Limit: limits.States, Value: int64(max), Err: err}
+	}
+	return err
+}
+
+// bisimulation minimises each side, then compares the quotients: impl ≈
+// spec iff their quotients are equivalent, and the quotients are small.
+// Only when they differ is the comparison rerun on the LTSs themselves,
+// for a distinguishing trace whose steps carry source lines.
+func (x *run) bisimulation(p *Plan) (string, error) {
+	out, r := x.out, x.r
+	bopts := x.bisimOptions()
+	release := p.ReleaseImpl && out.Impl.NumTransitions() >= releaseMinTransitions
+	iopts := bopts
+	iopts.ReleaseInput = release
+	// The specification is minimised beside the implementation, on its
+	// own goroutine: it is much smaller, and the implementation's
+	// refinement leaves a core idle (the one-pass classification uses two
+	// goroutines of its own). It reports no progress, so that the two do
+	// not interleave on stderr.
+	specDone := make(chan error, 1)
+	go func() {
+		sopts := bopts
+		sopts.Progress = nil
+		var err error
+		out.SpecQuotient, err = bisim.Quotient(out.Spec, bisim.DivBranching, sopts)
+		specDone <- err
+	}()
+	var err error
+	out.ImplQuotient, err = bisim.Quotient(out.Impl, bisim.DivBranching, iopts)
+	if specErr := <-specDone; err == nil {
+		err = specErr
+	}
+	if err != nil {
+		return "", err
+	}
+	if release {
+		out.Impl = nil // its transitions are gone
+	}
+	cmp, err := bisim.Compare(out.ImplQuotient, out.SpecQuotient, bisim.DivBranching, bopts)
+	if err != nil {
+		return "", err
+	}
+	r.Bisimilar = verdictOf(cmp.Equivalent)
+	if cmp.Equivalent {
+		return "bisimilar", nil
+	}
+	if out.Impl == nil {
+		copts := x.compileOptions()
+		if out.Impl, err = frontend.CompileImpl(x.model, x.bounds, copts); err != nil {
+			return "", x.asLimit(fmt.Errorf("implementation %s: %w", x.model.Name, err), copts.MaxStates)
+		}
+		r.Notes = append(r.Notes, "the implementation's LTS, released during the bisimulation, was explored again for the counterexample")
+	}
+	if cmp, err = bisim.Compare(out.Impl, out.Spec, bisim.DivBranching, bopts); err != nil {
+		return "", err
+	}
+	if cmp.Equivalent {
+		return "", errors.New("internal error: the quotients differ but the LTSs are equivalent")
+	}
+	r.Evidence = append(r.Evidence, distinguishing(cmp))
+	return "not bisimilar", nil
+}
+
+// refinement checks trace refinement. It refines the bisimulation
+// quotients when the bisimulation stage made them (the follow-up of Yang
+// et al.); minimising only for the refinement costs more than it saves on
+// these models, so without them it runs on the LTSs as they are.
+func (x *run) refinement() (string, error) {
+	out, r, opts := x.out, x.r, x.opts
+	ropts := refine.Options{Antichain: opts.Antichain, MaxPairs: opts.MaxPairs, Context: x.ctx,
+		Quotient: out.ImplQuotient != nil && !opts.LinPoints, ImplQuotient: out.ImplQuotient, SpecQuotient: out.SpecQuotient}
+	if opts.Progress != nil {
+		ropts.Progress = func(pairs int64) { opts.Progress("refinement pairs", pairs) }
+	}
+	if opts.LinPoints {
+		ropts.Alphabet = func(label string) bool { return strings.HasPrefix(label, "lin(") }
+	}
+	res, err := refine.Check(out.Impl, out.Spec, ropts)
+	var le *LimitError
+	if errors.As(err, &le) && le.Limit == limits.Pairs {
+		// The pair limit leaves this verdict undecided; the progress
+		// stage still runs.
+		r.Notes = append(r.Notes, err.Error())
+		x.softLimit = le
+		r.StoppedBy = le.Limit.String()
+		return "limit", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	r.RefinementPairs = res.Stats.Pairs
+	r.Refines = verdictOf(res.Refines)
+	if !res.Refines {
+		r.Evidence = append(r.Evidence, violation(res.Counterexample))
+		return "fails", nil
+	}
+	return "holds", nil
+}
+
+// progress checks lock-freedom on the implementation's LTS.
+func (x *run) progress() (string, error) {
+	r := x.r
+	c, err := progress.NewCheckerOptions(x.out.Impl, progress.Options{Context: x.ctx})
+	if err != nil {
+		return "", err
+	}
+	res, err := c.Check(progress.LockFree)
+	if err != nil {
+		return "", err
+	}
+	if r.LockFree == Unknown {
+		r.LockFree = verdictOf(res.Holds)
+	} else if r.LockFree != verdictOf(res.Holds) {
+		// Both methods ran and disagree: a bug in linbis, said plainly.
+		r.Notes = append(r.Notes, fmt.Sprintf("INCONSISTENT: bisimulation says lock-free=%s, the direct check says %s", r.LockFree, verdictOf(res.Holds)))
+	}
+	if !res.Holds {
+		r.Evidence = append(r.Evidence, lasso(res))
+		return "violated", nil
+	}
+	return "holds", nil
+}
+
+// bisimOptions returns the options of the bisimulation stage.
+func (x *run) bisimOptions() bisim.Options {
+	return bisim.Options{Algorithm: x.opts.Algorithm, Progress: x.opts.Progress, Context: x.ctx,
+		NameA: "the implementation", NameB: "the specification"}
 }
 
 // releaseMinTransitions is the smallest implementation LTS that
@@ -312,8 +399,9 @@ func Run(name string, m *frontend.Model, b frontend.Bounds, opts Options) (*Outc
 // that tests can exercise the release on small models.
 var releaseMinTransitions = 1 << 20
 
-// compileOptions returns the explorer's options of a verification.
-func compileOptions(opts Options) frontend.Options {
+// compileOptions returns the explorer's options of the run.
+func (x *run) compileOptions() frontend.Options {
+	opts := x.opts
 	copts := opts.Compile
 	if opts.Progress != nil && copts.Progress == nil {
 		copts.Progress = func(states, _ int64) { opts.Progress("exploring", states) }

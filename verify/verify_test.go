@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -32,7 +33,7 @@ func runExampleReduced(t *testing.T, name string, ops int, method Method, explic
 	}
 	copts := frontend.Options{}
 	copts.Explicit = explicit
-	out, err := Run(name, m, b, Options{Method: method, Antichain: true, Compile: copts, Reductions: red})
+	out, err := Run(context.Background(), name, m, b, Options{Method: method, Antichain: true, Compile: copts, Reductions: red})
 	require.NoError(t, err)
 	return out
 }
@@ -211,7 +212,7 @@ func TestLinPoints(t *testing.T) {
 	verifyLin := func(src []byte) *Report {
 		m, err := frontend.Parse("treiber-lin.lin", src)
 		require.NoError(t, err)
-		out, err := Run("treiber-lin", m, m.DefaultBounds(), Options{Method: Bisim, LinPoints: true, Antichain: true, Compile: frontend.Options{}})
+		out, err := Run(context.Background(), "treiber-lin", m, m.DefaultBounds(), Options{Method: Bisim, LinPoints: true, Antichain: true, Compile: frontend.Options{}})
 		require.NoError(t, err)
 		validateReport(t, out.Report)
 		return out.Report

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +14,6 @@ import (
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/internal/files"
 	"github.com/linbis/linbis/lts"
-	"github.com/linbis/linbis/refine"
 	"github.com/linbis/linbis/verify"
 )
 
@@ -93,9 +93,10 @@ func runVerify(c *cli.Context) error {
 	if mt != nil {
 		opts.Progress = (&progressLine{mt: mt}).stage
 	}
-	out, err := verify.Run(name, m, b, opts)
+	out, err := verify.Run(c.Context, name, m, b, opts)
 	mt.Done()
-	if err != nil {
+	var stopped *verify.LimitError
+	if err != nil && (out == nil || !errors.As(err, &stopped)) {
 		return reportModelError(c, name, err)
 	}
 	r := out.Report
@@ -112,6 +113,11 @@ func runVerify(c *cli.Context) error {
 	}
 	if err != nil {
 		return err
+	}
+	if !out.Finished {
+		// Stopped half-way by a limit: the report says what was decided,
+		// and no output file is written from a partial run.
+		return stopped
 	}
 	if dir := c.String("export"); dir != "" {
 		if err := exportOutcome(dir, out); err != nil {
@@ -130,14 +136,8 @@ func runVerify(c *cli.Context) error {
 		// Refines alone fails with --lin-points: the object or its marked
 		// points are wrong, a finding either way.
 		return violated
-	case r.StoppedBy == pairLimit.name:
-		msg := refine.ErrPairLimit.Error()
-		for _, n := range r.Notes {
-			if strings.HasPrefix(n, msg) {
-				msg = n // the note with the counts
-			}
-		}
-		return &stoppedError{pairLimit, msg}
+	case stopped != nil:
+		return stopped
 	}
 	return fmt.Errorf("internal error: no verdict, and no limit was hit (notes: %s)", strings.Join(r.Notes, "; "))
 }

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -41,7 +42,7 @@ func wantVerdicts(t *testing.T, cases []verdictCase) {
 	t.Helper()
 	for _, c := range cases {
 		m := model(t, c.dir, c.cfg)
-		out, err := verify.Run(c.dir, m, frontend.Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, verify.Options{})
+		out, err := verify.Run(context.Background(), c.dir, m, frontend.Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, verify.Options{})
 		if err != nil {
 			t.Errorf("%s %s: %v", c.dir, c.cfg.Type, err)
 			continue
@@ -88,7 +89,7 @@ func TestMoreVerdicts(t *testing.T) {
 // as Go does.
 func TestTracesCiteGo(t *testing.T) {
 	m := model(t, "lencount", Config{Type: "Stack"})
-	out, err := verify.Run("lencount", m, frontend.Bounds{Threads: 2, Ops: 2, Values: []int{1}}, verify.Options{})
+	out, err := verify.Run(context.Background(), "lencount", m, frontend.Bounds{Threads: 2, Ops: 2, Values: []int{1}}, verify.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestPlainMarked(t *testing.T) {
 // not a silently wrong value.
 func TestWideningError(t *testing.T) {
 	m := model(t, "subset", Config{Type: "Widen"})
-	_, err := verify.Run("Widen", m, frontend.Bounds{Threads: 1, Ops: 1, Values: []int{1}}, verify.Options{})
+	_, err := verify.Run(context.Background(), "Widen", m, frontend.Bounds{Threads: 1, Ops: 1, Values: []int{1}}, verify.Options{})
 	var me *frontend.ModelError
 	if !errors.As(err, &me) || !strings.Contains(me.Error(), "assertion failed") || !strings.Contains(me.Pos.Text, "uint64(w.n.Add(^uint32(0)))") {
 		t.Errorf("widening 4294967295: %v, want a model error at the conversion", err)

@@ -1,6 +1,7 @@
 package randmodel
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -60,7 +61,7 @@ func verifyProgram(name string, p Program, gc bool) (*verify.Report, error) {
 	copts.Explicit = !gc
 	copts.MaxStates = maxStates
 	copts.Workers = 1
-	out, err := verify.Run(name, m, m.DefaultBounds(), verify.Options{Method: verify.Both, Antichain: true, Compile: copts})
+	out, err := verify.Run(context.Background(), name, m, m.DefaultBounds(), verify.Options{Method: verify.Both, Antichain: true, Compile: copts})
 	if err != nil {
 		return nil, err
 	}
