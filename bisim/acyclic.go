@@ -351,7 +351,7 @@ func tryAcyclic(l *lts.LTS, eq Equivalence, opts *Options) (res acyclicClasses, 
 	if opts.Algorithm != Fast || opts.alwaysRefine || l.NumStates == 0 {
 		return acyclicClasses{}, false
 	}
-	if res, ok = classifyAcyclic(l, eq, opts); ok && opts.ReleaseInput {
+	if res, ok = classifyAcyclic(l, eq, opts); ok && opts.release {
 		releaseTransitions(l)
 	}
 	return res, ok

@@ -38,7 +38,7 @@ func Compare(a, b *lts.LTS, eq Equivalence, opts Options) (c *Comparison, err er
 	if eq == Strong && opts.Algorithm == Fast {
 		opts.history = &splitHistory{} // for the formula, if they differ
 	}
-	opts.ReleaseInput = false // u is read again for the evidence
+	opts.release = false // u is read again for the evidence
 	if one, ok := tryAcyclic(u, eq, &opts); ok {
 		block, _, numClasses := classesOf(u, identity, one.class, one.classes.count())
 		if block[a.Initial] == block[off+b.Initial] {

@@ -96,22 +96,18 @@ type Options struct {
 	// Title and Final, e.g. "the implementation" and "the specification";
 	// empty means "A" and "B".
 	NameA, NameB string
-	// ReleaseInput lets Minimize and Partition clear the input's
-	// transitions (its Src, Label, Dst, Out and Meta become nil) as soon
-	// as the kernel they refine holds what it needs, or the one-pass
-	// classification (acyclic.go) is done, so that the collector can
-	// reclaim them while the refinement runs: on a model checker's LTS
-	// they are about a third of the peak. The input keeps its states,
-	// initial state and labels. Compare ignores it.
-	ReleaseInput bool
-	// CollectInput, with ReleaseInput, runs a collection (runtime.GC) as
-	// soon as the input is released, before the refinement allocates, so
+	// CollectInput, in a consuming call (Consumed), runs a collection
+	// (runtime.GC) as soon as the input is released, before the
+	// refinement allocates, so
 	// that the refiner's arrays take the input's pages instead of fresh
 	// ones, which lowers reduce's peak memory. verify leaves it off: its
 	// bisimulation stage took longer with it (benchmarks/RESULTS.md).
 	// After the one-pass classification there is no refinement to make
 	// room for, and no collection.
 	CollectInput bool
+	// release lets the refinement clear the input's transitions: set by
+	// the consuming calls (Consumed) alone.
+	release bool
 	// alwaysRefine makes Fast refine even an LTS whose only cycles are
 	// τ-cycles, which it otherwise classifies in one pass (acyclic.go):
 	// tests use it to hold the two to each other.

@@ -37,7 +37,7 @@ func partitionKernel(l *lts.LTS, eq Equivalence, opts *Options) (k *kernel, kblo
 		return &kernel{divLabel: -1}, nil, 0, nil
 	}
 	k = newKernel(l, eq)
-	if opts.ReleaseInput {
+	if opts.release {
 		releaseTransitions(l)
 		if opts.CollectInput {
 			// Collected now, the input's arrays, the biggest garbage of
@@ -70,7 +70,7 @@ func checkEquivalence(eq Equivalence) error {
 	return nil
 }
 
-// releaseTransitions clears what Options.ReleaseInput lets go of: the
+// releaseTransitions clears what a consuming call lets go of: the
 // transitions of l and their metadata; its states and labels stay.
 func releaseTransitions(l *lts.LTS) {
 	l.Src, l.Label, l.Dst, l.Out, l.Meta = nil, nil, nil, nil, nil

@@ -38,8 +38,8 @@ func TestMinimizeReachableIsMinimizeOfReachable(t *testing.T) {
 				for _, alg := range []Algorithm{Fast, GJ, GV} {
 					want, _, err := Minimize(r, eq, Options{Algorithm: alg})
 					require.NoError(t, err)
-					opts := Options{Algorithm: alg, ReleaseInput: true, CollectInput: seed%2 == 0}
-					got, reachable, err := MinimizeReachable(cloneLTS(in), eq, opts)
+					opts := Options{Algorithm: alg, CollectInput: seed%2 == 0}
+					got, reachable, err := MinimizeReachableConsuming(Consume(cloneLTS(in)), eq, opts)
 					require.NoError(t, err)
 					require.Equal(t, r.NumStates, reachable)
 					require.Equal(t, autBytes(t, want), autBytes(t, got), "seed %d, %v, %v", seed, eq, alg)
@@ -66,7 +66,7 @@ func renumbered(l *lts.LTS, rng *rand.Rand) *lts.LTS {
 	return b.Build()
 }
 
-// cloneLTS copies l's transitions, which ReleaseInput clears.
+// cloneLTS copies l's transitions, which a consuming call clears.
 func cloneLTS(l *lts.LTS) *lts.LTS {
 	c := *l
 	c.Src, c.Label, c.Dst, c.Out = append([]int32(nil), l.Src...), append([]int32(nil), l.Label...),

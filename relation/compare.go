@@ -247,3 +247,13 @@ func Reduce(l *lts.LTS, r Relation, opts bisim.Options) (q *lts.LTS, reachable i
 	}
 	return bisim.MinimizeReachable(l, eq, opts)
 }
+
+// ReduceConsuming is Reduce, consuming its input (bisim.Consumed): for a
+// caller that reads no more than the LTS's sizes afterwards.
+func ReduceConsuming(in *bisim.Consumed, r Relation, opts bisim.Options) (q *lts.LTS, reachable int32, err error) {
+	eq, ok := r.Bisimilarity()
+	if !ok {
+		return nil, 0, fmt.Errorf("no quotient modulo %s: expected %s", r, Names(Reducibles()))
+	}
+	return bisim.MinimizeReachableConsuming(in, eq, opts)
+}

@@ -79,8 +79,8 @@ type Options struct {
 	// ReleaseImpl lets the bisimulation stage release the implementation
 	// LTS's transitions once the minimisation no longer reads them: after
 	// the one-pass classification, or once the refinement's kernel holds
-	// them (a third of the stage's peak on a model checker's LTS;
-	// bisim.ReleaseInput).
+	// them (a third of the stage's peak on a model checker's LTS; by
+	// bisim.QuotientConsuming: the LTS is the run's own, built by its compile stage).
 	// Outcome.Impl is then nil, unless the stage had to explore the
 	// implementation again for a counterexample (the explorer is
 	// deterministic, so the LTS is the same). For callers that do not read
@@ -276,8 +276,6 @@ func (x *run) bisimulation(p *Plan) (string, error) {
 	out, r := x.out, x.r
 	bopts := x.bisimOptions()
 	release := p.ReleaseImpl && out.Impl.NumTransitions() >= releaseMinTransitions
-	iopts := bopts
-	iopts.ReleaseInput = release
 	// The specification is minimised beside the implementation, on its
 	// own goroutine: it is much smaller, and the implementation's
 	// refinement leaves a core idle (the one-pass classification uses two
@@ -292,15 +290,19 @@ func (x *run) bisimulation(p *Plan) (string, error) {
 		specDone <- err
 	}()
 	var err error
-	out.ImplQuotient, err = bisim.Quotient(out.Impl, bisim.DivBranching, iopts)
+	if release {
+		// Consumed: its transitions are gone once the kernel holds them.
+		impl := out.Impl
+		out.Impl = nil
+		out.ImplQuotient, err = bisim.QuotientConsuming(bisim.Consume(impl), bisim.DivBranching, bopts)
+	} else {
+		out.ImplQuotient, err = bisim.Quotient(out.Impl, bisim.DivBranching, bopts)
+	}
 	if specErr := <-specDone; err == nil {
 		err = specErr
 	}
 	if err != nil {
 		return "", err
-	}
-	if release {
-		out.Impl = nil // its transitions are gone
 	}
 	cmp, err := bisim.Compare(out.ImplQuotient, out.SpecQuotient, bisim.DivBranching, bopts)
 	if err != nil {

@@ -87,10 +87,10 @@ func runReduce(c *cli.Context) error {
 	// reachable from the initial state; unreachable states are no part
 	// of the behaviour.
 	states, transitions := l.NumStates, l.NumTransitions()
-	// Only l's sizes are used below, so its transitions can be collected
-	// once the kernel holds them.
-	opts.ReleaseInput, opts.CollectInput = true, true
-	q, reachable, err := relation.Reduce(l, eq, opts)
+	// Only l's sizes are used below, so it is consumed: its transitions
+	// can be collected once the kernel holds them.
+	opts.CollectInput = true
+	q, reachable, err := relation.ReduceConsuming(bisim.Consume(l), eq, opts)
 	if err != nil {
 		return err
 	}
