@@ -210,7 +210,7 @@ func newExplorer(prog *check.Program, obj *check.Object, b ir.Bounds, o Options)
 		labelNames: []string{lts.TauName}, labelIDs: map[string]int32{lts.TauName: lts.Tau}}
 	x.canon = newCanonicaliser(p, b.Threads)
 	for _, s := range p.Steps {
-		pos := p.File.Position(s.Pos)
+		pos := p.Source.Position(s.Pos)
 		x.steps = append(x.steps, lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.Text, Procedure: s.Procedure})
 	}
 	if len(p.Steps) > 1<<15-1 {
@@ -295,7 +295,7 @@ func (x *explorer) initialState() ([]int32, error) {
 			e := &ModelError{Msg: "in the init block: " + f.msg, Trace: &lts.Trace{Title: "model error in init", LoopStart: -1}}
 			if f.step >= 0 {
 				s := x.p.Steps[f.step]
-				pos := x.p.File.Position(s.Pos)
+				pos := x.p.Source.Position(s.Pos)
 				e.Pos = lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.Text, Procedure: "init"}
 			}
 			return nil, e

@@ -248,7 +248,7 @@ func (s *Sequential) modelError(m *ir.Method, f *failure) error {
 	where := s.p.Obj.Name
 	if f.step >= 0 {
 		st := s.p.Steps[f.step]
-		where = fmt.Sprintf("%s: %s", s.p.File.Position(st.Pos), st.Text)
+		where = fmt.Sprintf("%s: %s", s.p.Source.Position(st.Pos), st.Text)
 	}
 	return fmt.Errorf("%s: in %s of %s: %s", where, m.Name, s.p.Obj.Name, f.msg)
 }

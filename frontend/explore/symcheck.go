@@ -49,7 +49,7 @@ func newSymmetry(p *ir.Program, b ir.Bounds) (*symmetry, string) {
 	if len(b.Only) > 0 {
 		where := ""
 		if p.Client != nil && len(p.Client.Only) > 0 {
-			where = p.File.Position(p.Client.Only[0].Pos).String() + ": "
+			where = p.Source.Position(p.Client.Only[0].Pos).String() + ": "
 		}
 		return nil, where + "the client's only clause gives threads different methods; thread symmetry needs them interchangeable"
 	}
@@ -63,7 +63,7 @@ func newSymmetry(p *ir.Program, b ir.Bounds) (*symmetry, string) {
 	for off := range c.indexed {
 		if pos, ok := c.otherIndex[off]; ok {
 			return nil, fmt.Sprintf("%s: %s is indexed by a thread id elsewhere and by another value here; thread symmetry needs it indexed by thread ids only",
-				p.File.Position(pos), c.names[off])
+				p.Source.Position(pos), c.names[off])
 		}
 	}
 	if reason := c.perThreadByData(); reason != "" {
@@ -462,7 +462,7 @@ func (c *symChecker) expr(e *ir.Expr, ctx string, threadOK bool) {
 
 func (c *symChecker) refuse(pos syntax.Pos, msg string) {
 	if c.reason == "" {
-		c.reason = c.p.File.Position(pos).String() + ": " + msg
+		c.reason = c.p.Source.Position(pos).String() + ": " + msg
 	}
 }
 
@@ -517,5 +517,5 @@ func (c *symChecker) perThreadByData() string {
 		return ""
 	}
 	return fmt.Sprintf("%s: %s [1..nthreads] is indexed by a value that is not a thread id; thread symmetry needs per-thread slots indexed by thread ids (declare it [thread] and visit the threads with for j in others)",
-		c.p.File.Position(first), name)
+		c.p.Source.Position(first), name)
 }

@@ -12,6 +12,7 @@ import (
 // slots and offsets.
 type compiler struct {
 	prog   *Program
+	file   *syntax.File // the source, for the text of steps
 	info   *check.Info
 	m      *Method
 	cm     *check.Method
@@ -60,7 +61,8 @@ type loopTargets struct {
 // (liveness.go).
 func Compile(p *check.Program, obj *check.Object, threads int, values []int, fine, explicit bool) (*Program, error) {
 	c := &compiler{info: p.Info, atomic: obj.Auto, fine: fine}
-	prog := &Program{File: p.File, Client: p.Client, Obj: obj, Threads: threads}
+	c.file = p.File
+	prog := &Program{Source: p.File, Client: p.Client, Obj: obj, Threads: threads}
 	for _, v := range values {
 		prog.Values = append(prog.Values, int32(v))
 	}
@@ -112,7 +114,7 @@ func (c *compiler) methods(obj *check.Object) (int, error) {
 
 func (c *compiler) errAt(pos syntax.Pos, msg string) error {
 	var l syntax.ErrorList
-	l.Add(c.prog.File.Position(pos), msg)
+	l.Add(c.file.Position(pos), msg)
 	return l
 }
 
@@ -173,7 +175,7 @@ func (c *compiler) emit(in Instr) int32 {
 
 func (c *compiler) step(n syntax.Node) int32 {
 	pos := n.Start()
-	f := c.prog.File
+	f := c.file
 	var text string
 	switch n := n.(type) {
 	case *syntax.IfStmt:
@@ -204,7 +206,7 @@ func (c *compiler) method(cm *check.Method) {
 	m := &Method{Name: cm.Name, Index: int32(len(c.prog.Methods)), Result: cm.Result.Kind, Nlocals: cm.Slots}
 	c.prog.Methods = append(c.prog.Methods, m)
 	c.m, c.cm = m, cm
-	m.Formats = c.prog.File.ResultFormats(cm.Decl.Pos)
+	m.Formats = c.file.ResultFormats(cm.Decl.Pos)
 	for _, p := range cm.Params {
 		m.Params = append(m.Params, p.Type)
 	}
@@ -580,7 +582,7 @@ func (c *compiler) expr(e syntax.Expr) *Expr {
 	if c.info.Types[e].Kind == check.Word {
 		// Words are compiled slot by slot (values); one expression
 		// cannot hold one.
-		c.errs.Add(c.prog.File.Position(e.Start()), "internal error: a word where a scalar is expected")
+		c.errs.Add(c.file.Position(e.Start()), "internal error: a word where a scalar is expected")
 		return &Expr{Kind: EConst}
 	}
 	x := c.expr1(e)
@@ -673,7 +675,7 @@ func (c *compiler) expr1(e syntax.Expr) *Expr {
 		lo, err1 := c.constEval(e.Lo)
 		hi, err2 := c.constEval(e.Hi)
 		if err1 != nil || err2 != nil || hi < lo || hi-lo >= 1024 {
-			c.errs.Add(c.prog.File.Position(e.Pos), fmt.Sprintf("any %d..%d: the range must hold between 1 and 1024 values", lo, hi))
+			c.errs.Add(c.file.Position(e.Pos), fmt.Sprintf("any %d..%d: the range must hold between 1 and 1024 values", lo, hi))
 			return &Expr{Kind: EConst}
 		}
 		return &Expr{Kind: EAny, Lo: lo, N: hi - lo + 1}

@@ -169,9 +169,11 @@ type Method struct {
 	Formats []string
 }
 
-// program is an object compiled for given bounds.
+// Program is an object compiled for given bounds.
 type Program struct {
-	File    *syntax.File
+	// Source resolves the positions of the program's expressions and
+	// steps (a .lin file, or a Go package's files).
+	Source Source
 	Client  *syntax.Client // the file's client block, nil if none (for messages)
 	Obj     *check.Object
 	Code    []Instr
@@ -245,4 +247,10 @@ func (p *Program) NumberExprs() {
 			WalkExpr(x, number)
 		}
 	}
+}
+
+// Source resolves positions of a front end's source for messages and
+// counterexamples.
+type Source interface {
+	Position(syntax.Pos) syntax.Position
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/syntax"
 )
 
 // Listing writes the instructions of obj compiled under the bounds and
@@ -38,13 +39,13 @@ func Listing(w io.Writer, prog *check.Program, obj *check.Object, b Bounds, mode
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		p.printMethod(w, m, all[i])
+		p.printMethod(w, m, all[i], prog.File)
 	}
 	return nil
 }
 
-// printMethod writes the instructions of m (compiled from cm).
-func (p *Program) printMethod(w io.Writer, m *Method, cm *check.Method) {
+// printMethod writes the instructions of m (compiled from cm, in f).
+func (p *Program) printMethod(w io.Writer, m *Method, cm *check.Method, f *syntax.File) {
 	names := make([]string, m.Nlocals)
 	for _, l := range cm.Locals {
 		slot := l.Slot
@@ -71,7 +72,7 @@ func (p *Program) printMethod(w io.Writer, m *Method, cm *check.Method) {
 			nameSlots(x, names)
 		}
 	}
-	fmt.Fprintln(w, p.File.Text(cm.Decl.Pos, cm.Decl.Body.Pos))
+	fmt.Fprintln(w, f.Text(cm.Decl.Pos, cm.Decl.Body.Pos))
 	for pc := m.Entry; pc < int32(len(p.Code)) && p.Code[pc].Method == m.Index; pc++ {
 		in := &p.Code[pc]
 		mark := ""
@@ -85,7 +86,7 @@ func (p *Program) printMethod(w io.Writer, m *Method, cm *check.Method) {
 		}
 		line := ""
 		if in.Step >= 0 {
-			line = fmt.Sprintf("L%d", p.File.Position(p.Steps[in.Step].Pos).Line)
+			line = fmt.Sprintf("L%d", p.Source.Position(p.Steps[in.Step].Pos).Line)
 		}
 		var dead []string
 		for d := p.Dead[pc]; d != 0; d &= d - 1 {

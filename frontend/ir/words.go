@@ -75,7 +75,7 @@ func (c *compiler) values(e syntax.Expr) []*Expr {
 		id, idx := check.Indices(e)
 		v := c.info.Uses[id]
 		if v.ThreadDims > 0 || len(idx) != 1 {
-			c.errs.Add(c.prog.File.Position(e.Start()), fmt.Sprintf("%s: arrays of words with [thread] dimensions are not supported; use a scalar type or a one-dimensional array", v.Name))
+			c.errs.Add(c.file.Position(e.Start()), fmt.Sprintf("%s: arrays of words with [thread] dimensions are not supported; use a scalar type or a one-dimensional array", v.Name))
 			return out
 		}
 		for j, f := range fields {
@@ -93,7 +93,7 @@ func (c *compiler) values(e syntax.Expr) []*Expr {
 		}
 		return out
 	}
-	c.errs.Add(c.prog.File.Position(e.Start()), "internal error: not a word expression")
+	c.errs.Add(c.file.Position(e.Start()), "internal error: not a word expression")
 	return out
 }
 
@@ -117,7 +117,7 @@ func (c *compiler) pure(x *Expr, what string) *Expr {
 		impure = impure || y.Kind == ENew || y.Kind == EAny || y.Kind == ECas || y.Kind == ECasWord
 	})
 	if impure {
-		c.errs.Add(c.prog.File.Position(x.Pos), fmt.Sprintf("%s may not use new, any or cas (it is evaluated once per field of the word); compute it into a local first", what))
+		c.errs.Add(c.file.Position(x.Pos), fmt.Sprintf("%s may not use new, any or cas (it is evaluated once per field of the word); compute it into a local first", what))
 	}
 	return x
 }
