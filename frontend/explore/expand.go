@@ -2,31 +2,21 @@ package explore
 
 import (
 	"bytes"
-	"github.com/linbis/linbis/frontend/ir"
-	"hash/maphash"
-	"slices"
 )
 
-// expander computes the successors of states: it runs the threads' steps
-// and the client's calls and canonicalises, encodes and hashes the
-// resulting states, and looks them up in the state set. It reads the explorer's program and bounds and writes
-// only its own buffers and the block it is given, so that several
-// expanders can run at once.
-type expander struct {
-	x     *explorer   // read-only: p, b, o, allowed
+// worker expands the blocks of a breadth-first search: an expander computes
+// their states' successors, which the worker looks up in the state set. It
+// writes only its own buffers and the block it is given, so that several
+// workers can run at once.
+type worker struct {
+	*expander
 	set   *stateSet   // looked up in and claimed in, concurrently
 	arena arenaCursor // where its claimed records go
-	seed  maphash.Seed
-	m     machine
-	c     *canonicaliser
-	cur   []int32 // the state being expanded
-	blk   *block  // the block being filled
-	seen  []int32 // dedup's table
+	seen  []int32     // dedup's table
 }
 
-func (x *explorer) newExpander() *expander {
-	return &expander{x: x, set: x.set, seed: x.set.seed, c: x.canon.clone(),
-		m: newMachine(x.p, !x.o.Explicit, x.o.Lin, int32(x.o.MaxNodes))}
+func (x *explorer) newWorker() *worker {
+	return &worker{expander: x.newExpander(x.set.seed), set: x.set}
 }
 
 // expand fills blk with the successors of its states, stopping after a
@@ -34,10 +24,10 @@ func (x *explorer) newExpander() *expander {
 // records for those not found: the lookups and the records, the larger
 // part of the cost of the set, are then off the inserting goroutine,
 // which only numbers the new states.
-func (e *expander) expand(blk *block) {
+func (e *worker) expand(blk *block) {
 	blk.batch, blk.succs, blk.ends = blk.batch[:0], blk.succs[:0], blk.ends[:0]
 	blk.failed = nil
-	e.blk = blk
+	e.blk = &blk.successors
 	for _, ref := range blk.refs {
 		enc := e.set.encoding(ref)
 		if cap(e.cur) < len(enc) {
@@ -69,7 +59,7 @@ func (e *expander) expand(blk *block) {
 // Two passes of independent loads come first (see touch), by groups: the
 // lines and pages that a group's loads bring into the caches and the TLB
 // are still there when its lookups run.
-func (e *expander) lookUp(blk *block) {
+func (e *worker) lookUp(blk *block) {
 	k := 0
 	for i := range blk.succs {
 		if blk.succs[i].first < 0 {
@@ -115,7 +105,7 @@ const lookupGroup = 64
 // commute, for one), and only its first occurrence needs a lookup in the
 // large set, whose table is mostly out of the cache; a small table of the
 // block's own successors finds the others.
-func (e *expander) dedup(blk *block) {
+func (e *worker) dedup(blk *block) {
 	n := 16
 	for n < 2*len(blk.succs) {
 		n *= 2
@@ -141,92 +131,4 @@ func (e *expander) dedup(blk *block) {
 			}
 		}
 	}
-}
-
-// state adds the successors of e.cur to the block, thread by thread; on a
-// model error it stops and returns the failing thread and the failure.
-func (e *expander) state() (int, *failure) {
-	x := e.x
-	lay := &x.p.Layout
-	cur := e.cur
-	// Each successor is built in the machine's memory, a copy of cur. The
-	// slice is resliced in place, not assigned: storing a slice into the
-	// expander, a heap object, costs a GC write barrier whenever the
-	// collector is marking, and once per successor that was 4 % of the
-	// instructions of an exploration.
-	if cap(e.m.mem) < len(cur) {
-		e.m.mem = make([]int32, 0, 2*len(cur))
-	}
-	for t := 0; t < x.b.Threads; t++ {
-		base := lay.ThreadBase(t)
-		if cur[base+ir.TPC] == 0 {
-			if x.b.Ops >= 0 && int(cur[base+ir.TOps]) >= x.b.Ops {
-				continue
-			}
-			for _, m := range x.p.Methods {
-				if !x.allowed[t][m.Index] {
-					continue
-				}
-				for ai, args := range m.ArgTuples {
-					e.m.mem = e.m.mem[:len(cur)]
-					next := e.m.mem
-					copy(next, cur)
-					next[base+ir.TPC] = m.Entry
-					if x.b.Ops >= 0 {
-						next[base+ir.TOps]++
-					}
-					copy(next[base+ir.TLocals:], args)
-					// An idle thread's locals are zero (resetThread)
-					// but for the arguments, in the first slots.
-					clean := ^(uint64(1)<<uint(len(args)) - 1)
-					e.add(t, outcome{kind: kCall, method: m.Index, value: int32(ai), step: m.CallStep}, next, 0, clean)
-				}
-			}
-			continue
-		}
-		e.m.t, e.m.base = t, base
-		clean := x.p.Clean[cur[base+ir.TPC]]
-		for {
-			e.m.mem = e.m.mem[:len(cur)]
-			copy(e.m.mem, cur)
-			// m.err is nil here: a failure ends the expansion below.
-			e.m.ci, e.m.moved = 0, 0
-			out := e.m.step()
-			if f := e.m.err; f != nil {
-				e.m.choices, e.m.limits, e.m.err = e.m.choices[:0], e.m.limits[:0], nil
-				return t, f
-			}
-			if out.kind != kBlocked {
-				e.add(t, out, e.m.mem, e.m.moved, clean)
-			}
-			if !e.m.nextChoice() {
-				break
-			}
-		}
-	}
-	return 0, nil
-}
-
-// add canonicalises, encodes and hashes a successor of e.cur by thread t
-// and puts it in the block; moved is the machine's (0 for a call), clean
-// the locals of t known to be zero (see canonicalStep).
-func (e *expander) add(t int, out outcome, next []int32, moved refMoves, clean uint64) {
-	blk := e.blk
-	st := e.c.canonicalStep(e.cur, next, t, moved, clean)
-	start := int32(len(blk.batch))
-	if cap(blk.batch)-len(blk.batch) < maxEncoding(len(st)) {
-		blk.batch = slices.Grow(blk.batch, maxEncoding(len(st)))
-	}
-	// Resliced in place: no pointer store (see state).
-	blk.batch = blk.batch[:len(blk.batch)+encodeTo(blk.batch[len(blk.batch):cap(blk.batch)], st)]
-	end := int32(len(blk.batch))
-	if end-start > 65535 {
-		panic("state too large") // unreachable with the node and array limits
-	}
-	var key labelKey
-	if out.kind != kTau {
-		key = keyOf(t, out)
-	}
-	blk.succs = append(blk.succs, succ{start: start, end: end, hash: hashState(e.seed, blk.batch[start:end]), id: -1, first: -1,
-		thread: uint8(t), step: out.step, label: key})
 }

@@ -61,13 +61,8 @@
 package explore
 
 import (
-	"errors"
 	"fmt"
-	"iter"
-	"runtime"
 	"runtime/debug"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/linbis/linbis/frontend/check"
@@ -76,96 +71,23 @@ import (
 	"github.com/linbis/linbis/lts"
 )
 
-// DefaultMaxStates is the bound on the states of one LTS when
-// Options.MaxStates is 0.
-const DefaultMaxStates = 50_000_000
-
-// DefaultMaxNodes is the bound on live heap nodes when Options.MaxNodes
-// is 0.
-const DefaultMaxNodes = 64
-
-// Options tune an exploration. The zero Options are the defaults: a
-// garbage-collected heap, the limits DefaultMaxStates and
-// DefaultMaxNodes, one worker per core.
-type Options struct {
-	// MaxStates bounds each LTS; 0 means DefaultMaxStates. Reaching it is
-	// an error wrapping ErrStateLimit.
-	MaxStates int
-	// Explicit turns off garbage collection: nodes come back only through
-	// free, and a freed node may be reallocated while still referenced
-	// (ABA). A model that declares `heap explicit` is explored so anyway.
-	Explicit bool
-	// MaxNodes bounds the live heap nodes; 0 means DefaultMaxNodes.
-	MaxNodes int
-	// Lin makes `lin` statements visible as lin(T,M[,VAL]) events (Liu
-	// et al.'s linearization-point mode); otherwise they are τ.
-	Lin bool
-	// FineGrained keeps accesses to thread-private heap nodes (reachable
-	// only from the thread's own locals, e.g. a node being initialised
-	// before it is published) as steps of their own; by default they are
-	// folded into the neighbouring step like other local work.
-	FineGrained bool
-	// Progress, if set, is called now and then with the states and
-	// transitions found so far.
-	Progress func(states, transitions int64)
-	// Workers is the number of goroutines that share the search (each
-	// expands states and inserts their successors in turn; see search), the
-	// calling one among them, 0 meaning GOMAXPROCS; with 1 the search runs
-	// on the calling goroutine alone. The LTS does not depend on it.
-	Workers int
-	// keepStates, for the package's tests, is given the program and the
-	// encodings of the states of a finished exploration, in id order,
-	// before the state set is released.
-	keepStates func(p *ir.Program, states iter.Seq[[]byte])
-}
-
-// ErrStateLimit is wrapped by the error returned when MaxStates is reached.
-var ErrStateLimit = errors.New("state limit reached")
-
-// ModelError is an error of the model found during exploration (a failed
-// assert, a null dereference, a value out of its declared range, …), with
-// the shortest trace that leads to it.
-type ModelError struct {
-	Msg   string
-	Pos   lts.SourceStep
-	Trace *lts.Trace
-}
-
-func (e *ModelError) Error() string {
-	return fmt.Sprintf("%s: %s", e.Pos.String(), e.Msg)
-}
-
+// explorer is one breadth-first search of a system's states.
 type explorer struct {
-	p   *ir.Program
-	b   ir.Bounds
-	o   Options
+	*system
 	set *stateSet
 	// refs[id] refers to the record of state id (see stateSet.claim); the
 	// states numbered so far are refs' values.
-	refs   column[uint32]
-	arena  arenaCursor    // for the initial state's record
-	canon  *canonicaliser // of the initial state; the expanders clone it
-	labels map[labelKey]int32
-	// labelCache is a direct-mapped cache in front of labels, by key (0:
-	// empty; keys are not 0): few distinct labels occur, and the map
-	// lookup per transition showed in profiles.
-	labelCache [256]struct {
-		key labelKey
-		id  int32
-	}
-	allowed [][]bool // per thread and method: may the client call it
+	refs  column[uint32]
+	arena arenaCursor // for the initial state's record
 	// The LTS under construction. Transitions are found in order of their
 	// source (breadth-first), so the CSR index is built as states are
 	// expanded and Src is recovered from it at the end.
-	out        column[int32] // out[s]: first transition of state s
-	labelCol   column[uint16]
-	dst        column[int32]
-	thread     column[uint8]
-	stepCol    column[int16]
-	labelNames []string
-	labelIDs   map[string]int32
-	steps      []lts.SourceStep
-	enc        []byte
+	out      column[int32] // out[s]: first transition of state s
+	labelCol column[uint16]
+	dst      column[int32]
+	thread   column[uint8]
+	stepCol  column[int16]
+	enc      []byte
 }
 
 // Explore builds the LTS of obj (the implementation or the specification
@@ -181,75 +103,11 @@ func Explore(prog *check.Program, obj *check.Object, b ir.Bounds, o Options) (*l
 // newExplorer checks the bounds, compiles obj and prepares an exploration
 // of it, without exploring.
 func newExplorer(prog *check.Program, obj *check.Object, b ir.Bounds, o Options) (*explorer, error) {
-	if b.Threads < 1 || b.Threads > 64 {
-		return nil, fmt.Errorf("need between 1 and 64 threads, got %d", b.Threads)
-	}
-	if b.Ops == 0 || b.Ops < -1 {
-		return nil, fmt.Errorf("ops must be at least 1 or forever (-1), got %d", b.Ops)
-	}
-	if len(b.Values) == 0 {
-		return nil, fmt.Errorf("the value domain is empty")
-	}
-	// A model that declares `heap explicit` is explored in explicit mode
-	// whatever the options say.
-	o.Explicit = o.Explicit || prog.Explicit
-	p, err := ir.Compile(prog, obj, b.Threads, b.Values, o.FineGrained, o.Explicit)
+	sys, err := newSystem(prog, obj, b, o)
 	if err != nil {
 		return nil, err
 	}
-	if o.MaxNodes <= 0 {
-		o.MaxNodes = DefaultMaxNodes
-	}
-	if o.MaxStates <= 0 {
-		o.MaxStates = DefaultMaxStates
-	}
-	if o.Workers <= 0 {
-		o.Workers = runtime.GOMAXPROCS(0)
-	}
-	x := &explorer{p: p, b: b, o: o, set: newStateSet(), labels: map[labelKey]int32{},
-		labelNames: []string{lts.TauName}, labelIDs: map[string]int32{lts.TauName: lts.Tau}}
-	x.canon = newCanonicaliser(p, b.Threads)
-	for _, s := range p.Steps {
-		pos := p.Source.Position(s.Pos)
-		x.steps = append(x.steps, lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.Text, Procedure: s.Procedure})
-	}
-	if len(p.Steps) > 1<<15-1 {
-		return nil, fmt.Errorf("the model has %d source steps; at most %d are supported", len(p.Steps), 1<<15-1)
-	}
-	x.argTuples()
-	x.allowed = make([][]bool, b.Threads)
-	for t := range x.allowed {
-		x.allowed[t] = make([]bool, len(p.Methods))
-		only, restricted := b.Only[t+1]
-		for i, m := range p.Methods {
-			x.allowed[t][i] = m.Callable && !restricted
-			for _, name := range only {
-				x.allowed[t][i] = x.allowed[t][i] || m.Callable && name == m.Name
-			}
-		}
-	}
-	return x, nil
-}
-
-// argTuples enumerates each method's argument tuples over the domain.
-func (x *explorer) argTuples() {
-	for _, m := range x.p.Methods {
-		tuples := [][]int32{{}}
-		for _, pt := range m.Params {
-			dom := x.p.Values
-			if pt.Kind == check.Bool {
-				dom = []int32{0, 1}
-			}
-			var next [][]int32
-			for _, t := range tuples {
-				for _, v := range dom {
-					next = append(next, append(append([]int32(nil), t...), v))
-				}
-			}
-			tuples = next
-		}
-		m.ArgTuples = tuples
-	}
+	return &explorer{system: sys, set: newStateSet()}, nil
 }
 
 func (x *explorer) run() (*lts.LTS, error) {
@@ -281,31 +139,6 @@ func (x *explorer) run() (*lts.LTS, error) {
 	return x.build(), nil
 }
 
-// initialState returns the canonical initial state: the declared initial
-// values, after the init block if there is one. The vector is the
-// canonicaliser's.
-func (x *explorer) initialState() ([]int32, error) {
-	init := append([]int32(nil), x.p.Init...)
-	if im := x.p.InitMethod; im != nil {
-		m := newMachine(x.p, !x.o.Explicit, x.o.Lin, int32(x.o.MaxNodes))
-		m.t, m.base, m.mem = 0, x.p.Layout.ThreadBase(0), init
-		init[m.base+ir.TPC] = im.Entry
-		m.step()
-		if f := m.err; f != nil {
-			e := &ModelError{Msg: "in the init block: " + f.msg, Trace: &lts.Trace{Title: "model error in init", LoopStart: -1}}
-			if f.step >= 0 {
-				s := x.p.Steps[f.step]
-				pos := x.p.Source.Position(s.Pos)
-				e.Pos = lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.Text, Procedure: "init"}
-			}
-			return nil, e
-		}
-		init = m.mem
-		m.resetThread()
-	}
-	return x.canon.canonical(init, -1), nil
-}
-
 // search explores breadth-first from the initial state, which is in the
 // set. States are expanded in blocks of consecutive ids, and the blocks'
 // successors are inserted (numbered, their transitions recorded) block
@@ -335,9 +168,9 @@ func (x *explorer) search(workers int) error {
 	sch.mu.Unlock()
 	// The expanders are made first: once a goroutine runs, a model error
 	// may release the state set (modelError builds the LTS found so far).
-	expanders := make([]*expander, workers)
+	expanders := make([]*worker, workers)
 	for i := range expanders {
-		expanders[i] = x.newExpander()
+		expanders[i] = x.newWorker()
 	}
 	var wg sync.WaitGroup
 	for _, e := range expanders[1:] {
@@ -367,7 +200,7 @@ type schedule struct {
 
 // work is the loop of one goroutine of a search (see search); it returns
 // when the search is over or has failed.
-func (x *explorer) work(sch *schedule, e *expander) {
+func (x *explorer) work(sch *schedule, e *worker) {
 	sch.mu.Lock()
 	defer sch.mu.Unlock()
 	for sch.err == nil {
@@ -442,9 +275,8 @@ type block struct {
 	refs  []uint64 // the states' records: arena offsets
 	// The successors, state after state: those of state first+i are
 	// succs[ends[i-1]:ends[i]], their encodings in batch.
-	batch []byte
-	succs []succ
-	ends  []int32
+	successors
+	ends []int32
 	// failed: the expansion of state first+len(ends)-1 stopped at a model
 	// error of thread failThread; its successors before the failing step
 	// are in succs.
@@ -519,27 +351,6 @@ func (x *explorer) build() *lts.LTS {
 	return l
 }
 
-// succ is a successor of a state being expanded, waiting in its block.
-// (It takes 48 bytes.)
-type succ struct {
-	start, end int32 // its encoding: block.batch[start:end]
-	hash       uint32
-	// id is its id if the expander found it numbered, else -1 until
-	// inserted; first is the index in the block of an earlier identical
-	// successor, -1 if none: its id is that one's.
-	id, first int32
-	step      int32 // the source step (outcome.step)
-	// ref refers to its record when id is -1 and first is -1: found
-	// unnumbered or claimed by the expander (see stateSet.claim).
-	ref    uint32
-	thread uint8 // the thread that took the step, from 0
-	// labelID is the label's id in the LTS, set by flush (in the padding
-	// after thread).
-	labelID uint16
-	slot    uint64   // the first table slot of its lookup
-	label   labelKey // 0 for τ
-}
-
 // flush adds the transitions of state src to its successors succs[start:
 // end] of its block to the table, in order, numbering the successors whose
 // records the expander found or claimed unnumbered: the first to be
@@ -601,80 +412,6 @@ func (x *explorer) number(ref uint32) int32 {
 	id := int32(x.refs.len())
 	x.set.setID(ref, id)
 	x.refs.append(ref)
-	return id
-}
-
-// labelKey names the label of a visible step: its kind, whether it has a
-// value, the thread, the method and the value (for a call, the index of
-// the argument tuple), packed into 64 bits; never 0.
-type labelKey uint64
-
-// keyOf returns the label key of a visible outcome of thread t.
-func keyOf(t int, out outcome) labelKey {
-	k := labelKey(out.kind)<<60 | labelKey(t)<<48 | labelKey(out.method)<<32 | labelKey(uint32(out.value))
-	if out.hasValue {
-		k |= 1 << 59
-	}
-	return k
-}
-
-// thread returns the thread of a key (from 0).
-func (k labelKey) thread() int { return int(k >> 48 & 0x7ff) }
-
-// outcome returns the outcome of a key, without its step.
-func (k labelKey) outcome() outcome {
-	return outcome{kind: labelKind(k >> 60), hasValue: k>>59&1 != 0, method: int32(k >> 32 & 0xffff), value: int32(uint32(k))}
-}
-
-// slot is the key's entry in the label cache.
-func (k labelKey) slot() uint8 { return uint8(k * 0x9e3779b97f4a7c15 >> 56) }
-
-// internLabel interns the label of a key and caches its id in labelCache
-// (flush looks there first).
-func (x *explorer) internLabel(key labelKey) int32 {
-	c := &x.labelCache[key.slot()]
-	if id, ok := x.labels[key]; ok {
-		c.key, c.id = key, id
-		return id
-	}
-	t, out := key.thread(), key.outcome()
-	m := x.p.Methods[out.method]
-	var sb strings.Builder
-	switch out.kind {
-	case kCall:
-		sb.WriteString("call(")
-	case kRet:
-		sb.WriteString("ret(")
-	case kLin:
-		sb.WriteString("lin(")
-	}
-	sb.WriteString(strconv.Itoa(t + 1))
-	sb.WriteByte(',')
-	sb.WriteString(m.Name)
-	switch {
-	case out.kind == kCall:
-		for i, v := range m.ArgTuples[out.value] {
-			sb.WriteByte(',')
-			sb.WriteString(ir.FormatValue(m.Params[i].Kind, v))
-		}
-	case out.hasValue:
-		sb.WriteByte(',')
-		if out.kind == kLin {
-			sb.WriteString(ir.FormatValue(check.Int, out.value))
-		} else {
-			sb.WriteString(m.FormatResult(out.value))
-		}
-	}
-	sb.WriteByte(')')
-	name := sb.String()
-	id, ok := x.labelIDs[name]
-	if !ok {
-		id = int32(len(x.labelNames))
-		x.labelNames = append(x.labelNames, name)
-		x.labelIDs[name] = id
-	}
-	x.labels[key] = id
-	c.key, c.id = key, id
 	return id
 }
 

@@ -176,11 +176,11 @@ func CheckOnTheFly(prog *check.Program, b ir.Bounds, o FlyOptions) (*FlyResult, 
 		o.MaxStates = DefaultMaxStates
 	}
 	o.Workers = 1
-	impl, err := newExplorer(prog, prog.Impl, b, o.Options)
+	impl, err := newSystem(prog, prog.Impl, b, o.Options)
 	if err != nil {
 		return nil, err
 	}
-	spec, err := newExplorer(prog, prog.Spec, b, o.Options)
+	spec, err := newSystem(prog, prog.Spec, b, o.Options)
 	if err != nil {
 		return nil, fmt.Errorf("specification: %w", err)
 	}
@@ -226,7 +226,7 @@ func identity(n int) []uint8 {
 
 // flySearch is one on-the-fly check.
 type flySearch struct {
-	x   *explorer // the implementation's program and bounds
+	x   *system // the implementation's program and bounds
 	st  *stepper
 	o   FlyOptions
 	sym reducer

@@ -19,7 +19,7 @@ import (
 // implementation state it is paired with, and permute renames it with
 // that state when the symmetry reduction moves it to its representative.
 type flySpec struct {
-	x  *explorer // the specification's compiled program and bounds
+	x  *system // the specification's compiled program and bounds
 	st *stepper
 	// sym renames the specification's threads (nil without the symmetry
 	// reduction).
@@ -66,7 +66,7 @@ type afterEdge struct {
 // noSubset is the id of the empty subset: the specification cannot follow.
 const noSubset = -1
 
-func newFlySpec(x *explorer, impl *ir.Program) (*flySpec, error) {
+func newFlySpec(x *system, impl *ir.Program) (*flySpec, error) {
 	s := &flySpec{x: x, st: x.newStepper(), set: newStateSet(), subIDs: map[string]int32{},
 		permuted: map[uint64]int32{}, included: map[uint64]bool{}}
 	for _, m := range impl.Methods {

@@ -41,11 +41,11 @@ const maxReboundNodes = 1 << 20
 // Otherwise the error wraps ErrNoReplay.
 func ReplayOnBounds(prog *check.Program, b ir.Bounds, o Options, tr *lts.Trace) (*lts.Trace, error) {
 	o.Workers = 1
-	impl, err := newExplorer(prog, prog.Impl, b, o)
+	impl, err := newSystem(prog, prog.Impl, b, o)
 	if err != nil {
 		return nil, err
 	}
-	spec, err := newExplorer(prog, prog.Spec, b, o)
+	spec, err := newSystem(prog, prog.Spec, b, o)
 	if err != nil {
 		return nil, fmt.Errorf("specification: %w", err)
 	}
@@ -77,7 +77,7 @@ func ReplayOnBounds(prog *check.Program, b ir.Bounds, o Options, tr *lts.Trace) 
 // rebound is one replay of a trace under other bounds: a depth-first
 // search over the successors that match the trace's steps.
 type rebound struct {
-	x    *explorer
+	x    *system
 	st   *stepper
 	spec *flySpec
 	tr   *lts.Trace
@@ -172,7 +172,7 @@ func (r *rebound) labelName(k labelKey) string {
 
 // sameSource reports whether the explorer's step is the source step src
 // (both absent counts as the same).
-func sameSource(x *explorer, step int32, src *lts.SourceStep) bool {
+func sameSource(x *system, step int32, src *lts.SourceStep) bool {
 	if step < 0 || src == nil {
 		return step < 0 && src == nil
 	}

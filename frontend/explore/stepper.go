@@ -1,5 +1,7 @@
 package explore
 
+import "hash/maphash"
+
 // stepper computes the successors of one state at a time, for the
 // searches that do not go breadth-first in blocks (the on-the-fly checks
 // and the replay of their counterexamples): it runs an expander on a block
@@ -7,10 +9,11 @@ package explore
 // encoded, without looking them up.
 type stepper struct {
 	e   *expander
-	blk block
+	blk successors
 }
 
-func (x *explorer) newStepper() *stepper { return &stepper{e: x.newExpander()} }
+// newStepper returns a stepper over x.
+func (x *system) newStepper() *stepper { return &stepper{e: x.newExpander(maphash.MakeSeed())} }
 
 // successors fills s.blk.succs and s.blk.batch with the successors of the
 // canonical state cur, in the explorer's order (thread by thread). On a
