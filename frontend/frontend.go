@@ -17,6 +17,7 @@ import (
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/explore"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/frontend/syntax"
 	"github.com/linbis/linbis/lts"
 )
@@ -87,14 +88,14 @@ func (m *Model) DefaultBounds() Bounds {
 // Options tune Compile. The zero Options are the defaults: a
 // garbage-collected heap, at most DefaultMaxStates states per LTS and
 // DefaultMaxNodes live nodes, one worker per core.
-type Options = explore.Options
+type Options = semantics.Options
 
 // DefaultMaxStates is the bound on the states of one LTS when
 // Options.MaxStates is 0.
-const DefaultMaxStates = explore.DefaultMaxStates
+const DefaultMaxStates = semantics.DefaultMaxStates
 
 // DefaultMaxNodes is the bound on live heap nodes when Options.MaxNodes is 0.
-const DefaultMaxNodes = explore.DefaultMaxNodes
+const DefaultMaxNodes = semantics.DefaultMaxNodes
 
 // DefaultOptions returns the zero Options, which are the defaults.
 //
@@ -102,11 +103,11 @@ const DefaultMaxNodes = explore.DefaultMaxNodes
 func DefaultOptions() Options { return Options{} }
 
 // ErrStateLimit is wrapped by the error Compile returns when MaxStates is reached.
-var ErrStateLimit = explore.ErrStateLimit
+var ErrStateLimit = semantics.ErrStateLimit
 
 // ModelError is a run-time error of the model (failed assert, null
 // dereference, value out of range, heap exhausted, …) with its trace.
-type ModelError = explore.ModelError
+type ModelError = semantics.ModelError
 
 // AssertionError is the name the API contract uses for ModelError.
 type AssertionError = ModelError

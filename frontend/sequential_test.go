@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/linbis/linbis/frontend/explore"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
 )
 
 func sequentialOf(t *testing.T, name string) *Sequential {
@@ -175,7 +175,7 @@ spec auto
 }
 spec auto
 `)
-	assert.True(t, errors.Is(err, explore.ErrUsesThreads), "%v", err)
+	assert.True(t, errors.Is(err, semantics.ErrUsesThreads), "%v", err)
 	assert.ErrorContains(t, err, "t.lin:2:")
 }
 

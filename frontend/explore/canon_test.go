@@ -12,13 +12,14 @@ import (
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/frontend/syntax"
 	"github.com/linbis/linbis/lts"
 )
 
 // The shortcut of canonicalStep is cross-checked in every exploration of
 // the package's tests, the external ones (workers_test.go) included.
-func init() { checkSkips = true }
+func init() { semantics.CheckSkips = true }
 
 // TestCanonicalStepSkipsOnlyIdentities explores every bundled model, both
 // objects, in both heap modes, with canonicalStep checking each renumbering
@@ -36,8 +37,8 @@ func TestCanonicalStepSkipsOnlyIdentities(t *testing.T) {
 					name += "/explicit"
 				}
 				t.Run(name, func(t *testing.T) {
-					l, err := Explore(prog, obj, ir.Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, Options{Explicit: explicit, Workers: 1, MaxStates: 200_000})
-					var me *ModelError
+					l, err := Explore(prog, obj, ir.Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, semantics.Options{Explicit: explicit, Workers: 1, MaxStates: 200_000})
+					var me *semantics.ModelError
 					if err != nil && !assert.ErrorAs(t, err, &me) {
 						return
 					}
@@ -106,7 +107,7 @@ client { threads 2; ops 1 }`
 	prog, err := check.Check(ast)
 	require.NoError(t, err)
 	for _, explicit := range []bool{false, true} {
-		l, err := Explore(prog, prog.Impl, ir.Bounds{Threads: 2, Ops: 1, Values: []int{1}}, Options{Explicit: explicit, Workers: 1})
+		l, err := Explore(prog, prog.Impl, ir.Bounds{Threads: 2, Ops: 1, Values: []int{1}}, semantics.Options{Explicit: explicit, Workers: 1})
 		require.NoError(t, err)
 		assert.Positive(t, l.NumStates)
 	}
@@ -117,8 +118,8 @@ client { threads 2; ops 1 }`
 // numbering.
 func TestCanonicalStepTakesShortcut(t *testing.T) {
 	p, popEntry, refs := treiberPop(t, true)
-	c := newCanonicaliser(p, 2)
-	require.False(t, c.postorder)
+	c := semantics.NewCanonicaliser(p, 2)
+	require.False(t, c.Postorder)
 	lay := &p.Layout
 	// Top → node 1 → node 2; thread 1 runs pop and holds nothing yet.
 	cur := append([]int32(nil), p.Init...)
@@ -129,14 +130,14 @@ func TestCanonicalStepTakesShortcut(t *testing.T) {
 	// old := Top; nx := old.next: the numbering stays.
 	st := append([]int32(nil), cur...)
 	st[base+ir.TLocals+refs[0]], st[base+ir.TLocals+refs[1]] = 1, 2
-	c.current(cur)
-	got := c.canonicalStep(cur, st, -1, movedShared, 0)
+	c.Current(cur)
+	got := c.CanonicalStep(cur, st, -1, semantics.MovedShared, 0)
 	assert.Same(t, &st[0], &got[0], "reading Top and Top.next keeps the numbering")
 	// nx := node 2 held first, Top then moved to it: renumbered.
 	st2 := append([]int32(nil), st...)
 	st2[lay.RefShared[0]] = 2
-	c.current(st)
-	got = c.canonicalStep(st, st2, -1, movedShared, 0)
+	c.Current(st)
+	got = c.CanonicalStep(st, st2, -1, semantics.MovedShared, 0)
 	assert.Equal(t, int32(1), got[lay.RefShared[0]], "the new top is node 1")
 }
 
@@ -145,8 +146,8 @@ func TestCanonicalStepTakesShortcut(t *testing.T) {
 // every number, and a node that becomes garbage is dropped.
 func TestPostorderNumbering(t *testing.T) {
 	p, popEntry, refs := treiberPop(t, false)
-	c := newCanonicaliser(p, 2)
-	require.True(t, c.postorder)
+	c := semantics.NewCanonicaliser(p, 2)
+	require.True(t, c.Postorder)
 	lay := &p.Layout
 	top := lay.RefShared[0]
 	base := lay.ThreadBase(0)
@@ -155,7 +156,7 @@ func TestPostorderNumbering(t *testing.T) {
 	st := append([]int32(nil), p.Init...)
 	st[top] = 1
 	st = append(st[:lay.HeapBase], 2, 7, 2, 8, 0) // nodes [val, next]
-	got := c.canonical(st, -1)
+	got := c.Canonical(st, -1)
 	assert.Equal(t, int32(2), got[top])
 	assert.Equal(t, []int32{2, 8, 0, 7, 1}, got[lay.HeapBase:], "node 1 is the bottom (8), node 2 the top (7)")
 	cur := append([]int32(nil), got...)
@@ -164,21 +165,21 @@ func TestPostorderNumbering(t *testing.T) {
 	// thread 1 holds node 2, numbered after the list: the numbers stay.
 	st = append([]int32(nil), cur...)
 	st[old], st[nx], st[top] = 2, 1, 1
-	c.current(cur)
-	got = c.canonicalStep(cur, st, -1, movedShared, 0)
+	c.Current(cur)
+	got = c.CanonicalStep(cur, st, -1, semantics.MovedShared, 0)
 	assert.Same(t, &st[0], &got[0], "a pop keeps the numbering")
 	// The popped node, dropped by the thread, is garbage: cut off.
 	st2 := append([]int32(nil), got...)
 	st2[old], st2[nx] = 0, 0
-	c.current(st)
-	got = c.canonicalStep(st, st2, -1, movedShared, 0)
+	c.Current(st)
+	got = c.CanonicalStep(st, st2, -1, semantics.MovedShared, 0)
 	assert.Equal(t, []int32{1, 8, 0}, got[lay.HeapBase:])
 	// Top null and thread 1 holding the bottom node: the top node is
 	// garbage, the bottom one keeps its number.
 	st3 := append([]int32(nil), cur...)
 	st3[top], st3[old] = 0, 1
-	c.current(cur)
-	got = c.canonicalStep(cur, st3, -1, movedShared, 0)
+	c.Current(cur)
+	got = c.CanonicalStep(cur, st3, -1, semantics.MovedShared, 0)
 	assert.Equal(t, []int32{1, 8, 0}, got[lay.HeapBase:])
 	assert.Equal(t, int32(1), got[old])
 }
@@ -216,7 +217,7 @@ func TestNodeLayoutWithSeveralHeapTypes(t *testing.T) {
 				if i == 1 {
 					require.Len(t, prog.Impl.Heaps, 2)
 				}
-				ltss[i], err = Explore(prog, prog.Impl, ir.Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, Options{Explicit: explicit, Workers: 1})
+				ltss[i], err = Explore(prog, prog.Impl, ir.Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, semantics.Options{Explicit: explicit, Workers: 1})
 				require.NoError(t, err)
 			}
 			a, b := ltss[0], ltss[1]

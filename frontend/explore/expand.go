@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"github.com/linbis/linbis/frontend/semantics"
 )
 
 // worker expands the blocks of a breadth-first search: an expander computes
@@ -9,14 +10,14 @@ import (
 // writes only its own buffers and the block it is given, so that several
 // workers can run at once.
 type worker struct {
-	*expander
-	set   *stateSet   // looked up in and claimed in, concurrently
-	arena arenaCursor // where its claimed records go
-	seen  []int32     // dedup's table
+	*semantics.Expander
+	set   *semantics.StateSet   // looked up in and claimed in, concurrently
+	arena semantics.ArenaCursor // where its claimed records go
+	seen  []int32               // dedup's table
 }
 
 func (x *explorer) newWorker() *worker {
-	return &worker{expander: x.newExpander(x.set.seed), set: x.set}
+	return &worker{Expander: x.NewExpander(x.set.Seed), set: x.set}
 }
 
 // expand fills blk with the successors of its states, stopping after a
@@ -25,26 +26,26 @@ func (x *explorer) newWorker() *worker {
 // part of the cost of the set, are then off the inserting goroutine,
 // which only numbers the new states.
 func (e *worker) expand(blk *block) {
-	blk.batch, blk.succs, blk.ends = blk.batch[:0], blk.succs[:0], blk.ends[:0]
+	blk.Batch, blk.Succs, blk.ends = blk.Batch[:0], blk.Succs[:0], blk.ends[:0]
 	blk.failed = nil
-	e.blk = &blk.successors
+	e.Blk = &blk.Successors
 	for _, ref := range blk.refs {
-		enc := e.set.encoding(ref)
-		if cap(e.cur) < len(enc) {
-			e.cur = make([]int32, 0, 2*len(enc))
+		enc := e.set.Encoding(ref)
+		if cap(e.Cur) < len(enc) {
+			e.Cur = make([]int32, 0, 2*len(enc))
 		}
 		// Reslicing e.cur in place, rather than assigning decode's result,
 		// stores no pointer (see state).
-		e.cur = e.cur[:decodeTo(e.cur[:cap(e.cur)], enc)]
-		e.c.current(e.cur)
-		t, f := e.state()
-		blk.ends = append(blk.ends, int32(len(blk.succs)))
+		e.Cur = e.Cur[:semantics.DecodeTo(e.Cur[:cap(e.Cur)], enc)]
+		e.C.Current(e.Cur)
+		t, f := e.State()
+		blk.ends = append(blk.ends, int32(len(blk.Succs)))
 		if f != nil {
 			blk.failed, blk.failThread = f, t
 			break
 		}
 	}
-	e.blk = nil
+	e.Blk = nil
 	e.dedup(blk)
 	e.lookUp(blk)
 }
@@ -61,37 +62,37 @@ func (e *worker) expand(blk *block) {
 // are still there when its lookups run.
 func (e *worker) lookUp(blk *block) {
 	k := 0
-	for i := range blk.succs {
-		if blk.succs[i].first < 0 {
+	for i := range blk.Succs {
+		if blk.Succs[i].First < 0 {
 			k++
 		}
 	}
-	e.set.reserve(k)
+	e.set.Reserve(k)
 	added := 0
 	var sink uint64
-	for g := 0; g < len(blk.succs); g += lookupGroup {
-		group := blk.succs[g:min(g+lookupGroup, len(blk.succs))]
+	for g := 0; g < len(blk.Succs); g += lookupGroup {
+		group := blk.Succs[g:min(g+lookupGroup, len(blk.Succs))]
 		for i := range group {
-			if sc := &group[i]; sc.first < 0 {
-				sc.slot = e.set.slot(sc.hash)
+			if sc := &group[i]; sc.First < 0 {
+				sc.Slot = e.set.Slot(sc.Hash)
 			}
 		}
 		for i := range group {
-			if sc := &group[i]; sc.first < 0 {
-				sink += e.set.touch(sc.slot, sc.hash)
+			if sc := &group[i]; sc.First < 0 {
+				sink += e.set.Touch(sc.Slot, sc.Hash)
 			}
 		}
 		for i := range group {
-			if sc := &group[i]; sc.first < 0 {
+			if sc := &group[i]; sc.First < 0 {
 				var isNew bool
-				sc.id, sc.ref, isNew = e.set.claim(blk.batch[sc.start:sc.end], sc.hash, &e.arena)
+				sc.Id, sc.Ref, isNew = e.set.Claim(blk.Batch[sc.Start:sc.End], sc.Hash, &e.arena)
 				if isNew {
 					added++
 				}
 			}
 		}
 	}
-	e.set.release(k, added)
+	e.set.Release(k, added)
 	blk.sink = sink
 }
 
@@ -107,7 +108,7 @@ const lookupGroup = 64
 // block's own successors finds the others.
 func (e *worker) dedup(blk *block) {
 	n := 16
-	for n < 2*len(blk.succs) {
+	for n < 2*len(blk.Succs) {
 		n *= 2
 	}
 	if cap(e.seen) < n {
@@ -116,17 +117,17 @@ func (e *worker) dedup(blk *block) {
 	seen := e.seen[:n]
 	clear(seen)
 	mask := uint32(n - 1)
-	for i := range blk.succs {
-		sc := &blk.succs[i]
-		sc.first = -1
-		for k := sc.hash & mask; ; k = (k + 1) & mask {
+	for i := range blk.Succs {
+		sc := &blk.Succs[i]
+		sc.First = -1
+		for k := sc.Hash & mask; ; k = (k + 1) & mask {
 			j := seen[k] - 1
 			if j < 0 {
 				seen[k] = int32(i) + 1
 				break
 			}
-			if o := &blk.succs[j]; o.hash == sc.hash && bytes.Equal(blk.batch[o.start:o.end], blk.batch[sc.start:sc.end]) {
-				sc.first = j
+			if o := &blk.Succs[j]; o.Hash == sc.Hash && bytes.Equal(blk.Batch[o.Start:o.End], blk.Batch[sc.Start:sc.End]) {
+				sc.First = j
 				break
 			}
 		}

@@ -67,18 +67,19 @@ import (
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
 
 // explorer is one breadth-first search of a system's states.
 type explorer struct {
-	*system
-	set *stateSet
+	*semantics.System
+	set *semantics.StateSet
 	// refs[id] refers to the record of state id (see stateSet.claim); the
 	// states numbered so far are refs' values.
 	refs  column[uint32]
-	arena arenaCursor // for the initial state's record
+	arena semantics.ArenaCursor // for the initial state's record
 	// The LTS under construction. Transitions are found in order of their
 	// source (breadth-first), so the CSR index is built as states are
 	// expanded and Src is recovered from it at the end.
@@ -92,7 +93,7 @@ type explorer struct {
 
 // Explore builds the LTS of obj (the implementation or the specification
 // of prog) under the bounds.
-func Explore(prog *check.Program, obj *check.Object, b ir.Bounds, o Options) (*lts.LTS, error) {
+func Explore(prog *check.Program, obj *check.Object, b ir.Bounds, o semantics.Options) (*lts.LTS, error) {
 	x, err := newExplorer(prog, obj, b, o)
 	if err != nil {
 		return nil, err
@@ -102,39 +103,39 @@ func Explore(prog *check.Program, obj *check.Object, b ir.Bounds, o Options) (*l
 
 // newExplorer checks the bounds, compiles obj and prepares an exploration
 // of it, without exploring.
-func newExplorer(prog *check.Program, obj *check.Object, b ir.Bounds, o Options) (*explorer, error) {
-	sys, err := newSystem(prog, obj, b, o)
+func newExplorer(prog *check.Program, obj *check.Object, b ir.Bounds, o semantics.Options) (*explorer, error) {
+	sys, err := semantics.NewSystem(prog, obj, b, o)
 	if err != nil {
 		return nil, err
 	}
-	return &explorer{system: sys, set: newStateSet()}, nil
+	return &explorer{System: sys, set: semantics.NewStateSet()}, nil
 }
 
 func (x *explorer) run() (*lts.LTS, error) {
-	init, err := x.initialState()
+	init, err := x.InitialState()
 	if err != nil {
 		return nil, err
 	}
-	x.enc = encode(x.enc[:0], init)
-	x.set.reserve(1)
-	_, ref, _ := x.set.claim(x.enc, x.set.hash(x.enc), &x.arena)
-	x.set.release(1, 1)
+	x.enc = semantics.Encode(x.enc[:0], init)
+	x.set.Reserve(1)
+	_, ref, _ := x.set.Claim(x.enc, x.set.Hash(x.enc), &x.arena)
+	x.set.Release(1, 1)
 	x.number(ref)
 
-	if err := x.search(x.o.Workers); err != nil {
+	if err := x.search(x.O.Workers); err != nil {
 		return nil, err
 	}
-	if x.o.keepStates != nil {
-		x.o.keepStates(x.p, func(yield func([]byte) bool) {
+	if x.O.KeepStates != nil {
+		x.O.KeepStates(x.P, func(yield func([]byte) bool) {
 			for id := range x.refs.len() {
-				if !yield(x.set.encoding(recordOffset(uint64(x.refs.at(id))))) {
+				if !yield(x.set.Encoding(semantics.RecordOffset(uint64(x.refs.at(id))))) {
 					return
 				}
 			}
 		})
 	}
-	if x.o.Progress != nil {
-		x.o.Progress(int64(x.refs.len()), int64(x.dst.len()))
+	if x.O.Progress != nil {
+		x.O.Progress(int64(x.refs.len()), int64(x.dst.len()))
 	}
 	return x.build(), nil
 }
@@ -255,7 +256,7 @@ func (x *explorer) dispatch(sch *schedule) {
 		blk.first, blk.expanded = sch.dispatched, false
 		blk.refs = blk.refs[:0]
 		for int(sch.dispatched) < x.refs.len() && len(blk.refs) < blockStates {
-			blk.refs = append(blk.refs, recordOffset(uint64(x.refs.at(int(sch.dispatched)))))
+			blk.refs = append(blk.refs, semantics.RecordOffset(uint64(x.refs.at(int(sch.dispatched)))))
 			sch.dispatched++
 		}
 		sch.queue = append(sch.queue, blk)
@@ -275,12 +276,12 @@ type block struct {
 	refs  []uint64 // the states' records: arena offsets
 	// The successors, state after state: those of state first+i are
 	// succs[ends[i-1]:ends[i]], their encodings in batch.
-	successors
+	semantics.Successors
 	ends []int32
 	// failed: the expansion of state first+len(ends)-1 stopped at a model
 	// error of thread failThread; its successors before the failing step
 	// are in succs.
-	failed     *failure
+	failed     *semantics.Failure
 	failThread int
 	sink       uint64 // see stateSet.touch
 	expanded   bool   // its expansion is complete (guarded by schedule.mu)
@@ -292,8 +293,8 @@ func (x *explorer) insertBlock(blk *block) error {
 	start := int32(0)
 	for i, end := range blk.ends {
 		s := blk.first + int32(i)
-		if x.o.Progress != nil && s&0xffff == 0 {
-			x.o.Progress(int64(s), int64(x.dst.len()))
+		if x.O.Progress != nil && s&0xffff == 0 {
+			x.O.Progress(int64(s), int64(x.dst.len()))
 		}
 		x.out.append(int32(x.dst.len()))
 		if err := x.flush(s, blk, start, end); err != nil {
@@ -320,10 +321,10 @@ func (x *explorer) build() *lts.LTS {
 	for int32(x.out.len()) < n+1 { // the states not expanded, and the end
 		x.out.append(m)
 	}
-	out := flatten[int32](&x.out, x.o.Workers)
+	out := flatten[int32](&x.out, x.O.Workers)
 	src := make([]int32, m)
 	const statesPerPart = 1 << 16
-	parallel.ForEach(x.o.Workers, int(n+statesPerPart-1)/statesPerPart, func(part int) {
+	parallel.ForEach(x.O.Workers, int(n+statesPerPart-1)/statesPerPart, func(part int) {
 		lo := int32(part) * statesPerPart
 		for s := lo; s < min(lo+statesPerPart, n); s++ {
 			for t := out[s]; t < out[s+1]; t++ {
@@ -340,14 +341,14 @@ func (x *explorer) build() *lts.LTS {
 			debug.FreeOSMemory()
 		}
 	}
-	l := &lts.LTS{Initial: 0, NumStates: n, Labels: x.labelNames, Src: src, Out: out}
-	l.Label = flatten[int32](&x.labelCol, x.o.Workers)
+	l := &lts.LTS{Initial: 0, NumStates: n, Labels: x.LabelNames, Src: src, Out: out}
+	l.Label = flatten[int32](&x.labelCol, x.O.Workers)
 	gc()
-	l.Dst = flatten[int32](&x.dst, x.o.Workers)
+	l.Dst = flatten[int32](&x.dst, x.O.Workers)
 	gc()
-	l.Meta = &lts.Meta{Thread: flatten[uint8](&x.thread, x.o.Workers)}
+	l.Meta = &lts.Meta{Thread: flatten[uint8](&x.thread, x.O.Workers)}
 	gc()
-	l.Meta.Step, l.Meta.Steps = flatten[int16](&x.stepCol, x.o.Workers), x.steps
+	l.Meta.Step, l.Meta.Steps = flatten[int16](&x.stepCol, x.O.Workers), x.Steps
 	return l
 }
 
@@ -359,30 +360,30 @@ func (x *explorer) build() *lts.LTS {
 // The ids and labels are found first, then the columns written a state's
 // transitions at a time, with one test of room for them all.
 func (x *explorer) flush(src int32, blk *block, start, end int32) error {
-	succs := blk.succs[start:end]
+	succs := blk.Succs[start:end]
 	for i := range succs {
 		sc := &succs[i]
 		switch {
-		case sc.first >= 0:
-			sc.id = blk.succs[sc.first].id
-		case sc.id < 0:
-			if sc.id = x.set.id(sc.ref); sc.id < 0 {
-				sc.id = x.number(sc.ref)
-				if x.refs.len() > x.o.MaxStates {
+		case sc.First >= 0:
+			sc.Id = blk.Succs[sc.First].Id
+		case sc.Id < 0:
+			if sc.Id = x.set.Id(sc.Ref); sc.Id < 0 {
+				sc.Id = x.number(sc.Ref)
+				if x.refs.len() > x.O.MaxStates {
 					return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
-						ErrStateLimit, x.o.MaxStates, x.dst.len()+i, src)
+						semantics.ErrStateLimit, x.O.MaxStates, x.dst.len()+i, src)
 				}
 			}
 		}
-		sc.labelID = uint16(lts.Tau) // the common case, without the call
-		if sc.label != 0 {
+		sc.LabelID = uint16(lts.Tau) // the common case, without the call
+		if sc.Label != 0 {
 			// The label cache's hit, written out: it is the common case.
-			if c := &x.labelCache[sc.label.slot()]; c.key == sc.label {
-				sc.labelID = uint16(c.id)
-			} else if label := x.internLabel(sc.label); label > 0xffff {
+			if c := &x.LabelCache[sc.Label.Slot()]; c.Key == sc.Label {
+				sc.LabelID = uint16(c.Id)
+			} else if label := x.InternLabel(sc.Label); label > 0xffff {
 				return fmt.Errorf("more than %d distinct labels; use fewer threads or values", 0xffff)
 			} else {
-				sc.labelID = uint16(label)
+				sc.LabelID = uint16(label)
 			}
 		}
 	}
@@ -392,16 +393,16 @@ func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 		dst, thread, step := x.dst.grow(len(succs)), x.thread.grow(len(succs)), x.stepCol.grow(len(succs))
 		for i := range succs {
 			sc := &succs[i]
-			labels[i], dst[i], thread[i], step[i] = sc.labelID, sc.id, sc.thread+1, int16(sc.step)
+			labels[i], dst[i], thread[i], step[i] = sc.LabelID, sc.Id, sc.Thread+1, int16(sc.Step)
 		}
 		return nil
 	}
 	for i := range succs { // across the end of a chunk
 		sc := &succs[i]
-		x.labelCol.append(sc.labelID)
-		x.dst.append(sc.id)
-		x.thread.append(sc.thread + 1)
-		x.stepCol.append(int16(sc.step))
+		x.labelCol.append(sc.LabelID)
+		x.dst.append(sc.Id)
+		x.thread.append(sc.Thread + 1)
+		x.stepCol.append(int16(sc.Step))
 	}
 	return nil
 }
@@ -410,16 +411,16 @@ func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 // returns it.
 func (x *explorer) number(ref uint32) int32 {
 	id := int32(x.refs.len())
-	x.set.setID(ref, id)
+	x.set.SetID(ref, id)
 	x.refs.append(ref)
 	return id
 }
 
 // modelError builds the error for a failure of thread t in state s, with
 // the BFS path to s and the failing step.
-func (x *explorer) modelError(s int32, t int, f *failure) error {
+func (x *explorer) modelError(s int32, t int, f *semantics.Failure) error {
 	l := x.build()
-	tr := &lts.Trace{Title: "model error: " + f.msg, LoopStart: -1}
+	tr := &lts.Trace{Title: "model error: " + f.Msg, LoopStart: -1}
 	// Shortest path from the initial state to s, by breadth-first search
 	// over the transitions found so far.
 	via := make([]int32, l.NumStates)
@@ -445,14 +446,14 @@ func (x *explorer) modelError(s int32, t int, f *failure) error {
 	for i := len(path) - 1; i >= 0; i-- {
 		tr.Steps = append(tr.Steps, lts.StepFromTransition(l, path[i]))
 	}
-	e := &ModelError{Msg: f.msg, Trace: tr}
-	last := lts.TraceStep{From: s, Label: "tau", To: -1, Thread: int32(t + 1), Note: f.msg}
-	if f.step >= 0 {
-		src := l.Meta.Steps[f.step]
+	e := &semantics.ModelError{Msg: f.Msg, Trace: tr}
+	last := lts.TraceStep{From: s, Label: "tau", To: -1, Thread: int32(t + 1), Note: f.Msg}
+	if f.Step >= 0 {
+		src := l.Meta.Steps[f.Step]
 		last.Source = &src
 		e.Pos = src
 	}
 	tr.Steps = append(tr.Steps, last)
-	tr.Final = fmt.Sprintf("thread %d: %s", t+1, f.msg)
+	tr.Final = fmt.Sprintf("thread %d: %s", t+1, f.Msg)
 	return e
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -81,7 +82,7 @@ type FlyOptions struct {
 	// Options are the explorer's: heap mode, node bound, granularity.
 	// MaxStates bounds the number of product pairs; Progress receives the
 	// pairs and the implementation states stored so far.
-	Options
+	semantics.Options
 	// Symmetry applies the thread-symmetry reduction when the model is
 	// symmetric (FlyResult.SymmetryNote says why not otherwise).
 	Symmetry bool
@@ -150,10 +151,10 @@ type FlyStats struct {
 type reducer interface {
 	// canon returns the representative of st's orbit and the permutation
 	// that takes st to it (rep = apply(st, perm)).
-	canon(st []int32, c *canonicaliser) (rep []int32, perm []uint8)
+	canon(st []int32, c *semantics.Canonicaliser) (rep []int32, perm []uint8)
 	// apply returns the canonical state in which thread t's role is
 	// played by thread perm[t].
-	apply(st []int32, perm []uint8, c *canonicaliser) []int32
+	apply(st []int32, perm []uint8, c *semantics.Canonicaliser) []int32
 }
 
 // newReducer returns the symmetry reduction of a program, or nil and the
@@ -173,29 +174,29 @@ func CheckOnTheFly(prog *check.Program, b ir.Bounds, o FlyOptions) (*FlyResult, 
 		return nil, errors.New("the on-the-fly check does not use lin events")
 	}
 	if o.MaxStates <= 0 {
-		o.MaxStates = DefaultMaxStates
+		o.MaxStates = semantics.DefaultMaxStates
 	}
 	o.Workers = 1
-	impl, err := newSystem(prog, prog.Impl, b, o.Options)
+	impl, err := semantics.NewSystem(prog, prog.Impl, b, o.Options)
 	if err != nil {
 		return nil, err
 	}
-	spec, err := newSystem(prog, prog.Spec, b, o.Options)
+	spec, err := semantics.NewSystem(prog, prog.Spec, b, o.Options)
 	if err != nil {
 		return nil, fmt.Errorf("specification: %w", err)
 	}
-	f := &flySearch{x: impl, st: impl.newStepper(), o: o, res: &FlyResult{}}
-	if f.spec, err = newFlySpec(spec, impl.p); err != nil {
+	f := &flySearch{x: impl, st: impl.NewStepper(), o: o, res: &FlyResult{}}
+	if f.spec, err = newFlySpec(spec, impl.P); err != nil {
 		return nil, err
 	}
-	if err := f.spec.checkSameSignatures(impl.p); err != nil {
+	if err := f.spec.checkSameSignatures(impl.P); err != nil {
 		return nil, err
 	}
 	f.perms = [][]uint8{identity(b.Threads)}
 	f.permIDs = map[string]uint16{string(f.perms[0]): 0}
 	if o.Symmetry {
-		implSym, why := newReducer(impl.p, b)
-		specSym, specWhy := newReducer(spec.p, b)
+		implSym, why := newReducer(impl.P, b)
+		specSym, specWhy := newReducer(spec.P, b)
 		switch {
 		case implSym == nil:
 			f.res.SymmetryNote = why
@@ -210,7 +211,7 @@ func CheckOnTheFly(prog *check.Program, b ir.Bounds, o FlyOptions) (*FlyResult, 
 		}
 	}
 	if o.PartialOrder {
-		f.por = newPOR(impl.p, b, impl.allowed, impl.o.Explicit)
+		f.por = newPOR(impl.P, b, impl.Allowed, impl.O.Explicit)
 		f.res.PartialOrder = true
 	}
 	return f.run()
@@ -226,8 +227,8 @@ func identity(n int) []uint8 {
 
 // flySearch is one on-the-fly check.
 type flySearch struct {
-	x   *system // the implementation's program and bounds
-	st  *stepper
+	x   *semantics.System // the implementation's program and bounds
+	st  *semantics.Stepper
 	o   FlyOptions
 	sym reducer
 	// por is the partial-order reduction, nil without; ample is the
@@ -252,7 +253,7 @@ type flySearch struct {
 	// (arena offsets/4: records are aligned), headPair the last pair that
 	// holds each, from which nextPair chains the pairs of the state
 	// (lookupPair).
-	set      *stateSet
+	set      *semantics.StateSet
 	offs     []uint32
 	headPair []int32
 	nextPair []int32
@@ -281,15 +282,15 @@ type flySearch struct {
 
 // run searches the product, then the τ-cycles.
 func (f *flySearch) run() (*FlyResult, error) {
-	f.set = newStateSet()
-	init, err := f.x.initialState()
+	f.set = semantics.NewStateSet()
+	init, err := f.x.InitialState()
 	if err != nil {
 		return nil, err
 	}
 	initPerm := uint16(0)
 	if f.sym != nil {
 		var perm []uint8
-		init, perm = f.sym.canon(init, f.st.e.c)
+		init, perm = f.sym.canon(init, f.st.E.C)
 		initPerm = f.internPerm(perm)
 	}
 	sub, err := f.spec.initial()
@@ -309,8 +310,8 @@ func (f *flySearch) run() (*FlyResult, error) {
 		return nil, err
 	}
 	f.res.Stats.Pairs = int64(len(f.state))
-	f.res.Stats.States = int64(f.set.len())
-	f.res.Stats.SpecStates = int64(f.spec.set.len())
+	f.res.Stats.States = int64(f.set.Len())
+	f.res.Stats.SpecStates = int64(f.spec.set.Len())
 	f.res.Stats.Subsets = int64(len(f.spec.subs))
 	if violation != nil {
 		f.res.Counterexample, err = f.replayViolation(violation)
@@ -356,7 +357,7 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 	for lo := int32(0); int(lo) < len(f.state); {
 		hi := int32(len(f.state))
 		if f.cache != nil {
-			f.cache = f.cache.fit(f.set.len())
+			f.cache = f.cache.fit(f.set.Len())
 		}
 		level = level[:0]
 		for p := lo; p < hi; p++ {
@@ -370,7 +371,7 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 				j++
 			}
 			if f.o.Progress != nil && f.res.Stats.Expanded&0x3fff == 0 {
-				f.o.Progress(int64(len(f.state)), int64(f.set.len()))
+				f.o.Progress(int64(len(f.state)), int64(f.set.Len()))
 			}
 			t, fail := f.expand(s)
 			if fail != nil {
@@ -401,7 +402,7 @@ type flySucc struct {
 	to     int32
 	thread uint8
 	perm   uint16
-	label  labelKey
+	label  semantics.LabelKey
 	// succEnc[encStart:encEnd] is the representative's encoding.
 	encStart, encEnd int32
 	// stab and exact are the representative's stabiliser order, for
@@ -424,14 +425,14 @@ func (f *flySearch) remember() {
 	if f.cache == nil {
 		return
 	}
-	blk := &f.st.blk
+	blk := &f.st.Blk
 	for i := range f.succs {
 		sc := &f.succs[i]
 		if sc.cached || sc.to < 0 || sc.altStart != sc.altEnd {
 			continue
 		}
-		b := &blk.succs[i]
-		f.cache.add(blk.batch[b.start:b.end], b.hash, sc.to, sc.perm)
+		b := &blk.Succs[i]
+		f.cache.add(blk.Batch[b.Start:b.End], b.Hash, sc.to, sc.perm)
 	}
 }
 
@@ -439,36 +440,36 @@ func (f *flySearch) remember() {
 // ones with their ids: follow stores the others it takes) and, with the
 // partial-order reduction, the ample thread into f.ample; on a model error
 // it returns the failing thread and the failure.
-func (f *flySearch) expand(s int32) (int, *failure) {
-	blk := &f.st.blk
+func (f *flySearch) expand(s int32) (int, *semantics.Failure) {
+	blk := &f.st.Blk
 	f.cur = f.stored(f.cur[:0], s)
-	t, fail := f.st.successors(f.cur)
+	t, fail := f.st.Successors(f.cur)
 	f.res.Stats.Expanded++
-	f.res.Stats.Transitions += int64(len(blk.succs))
+	f.res.Stats.Transitions += int64(len(blk.Succs))
 	f.ample, f.followedAll = -1, f.por == nil
 	if f.por != nil && fail == nil {
-		f.ample = f.por.choose(f.cur, blk.succs)
+		f.ample = f.por.choose(f.cur, blk.Succs)
 	}
 	f.succs, f.alts, f.succEnc = f.succs[:0], f.alts[:0], f.succEnc[:0]
-	look := f.set.snapshot()
-	for i := range blk.succs {
-		sc := &blk.succs[i]
+	look := f.set.Snapshot()
+	for i := range blk.Succs {
+		sc := &blk.Succs[i]
 		if f.cache != nil {
-			if to, perm, ok := f.cache.find(blk.batch[sc.start:sc.end], sc.hash); ok {
+			if to, perm, ok := f.cache.find(blk.Batch[sc.Start:sc.End], sc.Hash); ok {
 				f.res.Stats.Recognised++
 				enc, alt := int32(len(f.succEnc)), int32(len(f.alts))
-				f.succs = append(f.succs, flySucc{to: to, thread: sc.thread, perm: perm, label: sc.label, cached: true,
+				f.succs = append(f.succs, flySucc{to: to, thread: sc.Thread, perm: perm, label: sc.Label, cached: true,
 					encStart: enc, encEnd: enc, altStart: alt, altEnd: alt, stab: 1, exact: true})
 				continue
 			}
 		}
-		to, perm := f.representative(blk.batch[sc.start:sc.end])
+		to, perm := f.representative(blk.Batch[sc.Start:sc.End])
 		altStart := int32(len(f.alts))
 		stab, exact := f.stabilizer(perm)
 		encStart := int32(len(f.succEnc))
-		f.succEnc = encodeSparse(f.succEnc, to)
+		f.succEnc = semantics.EncodeSparse(f.succEnc, to)
 		enc := f.succEnc[encStart:]
-		f.succs = append(f.succs, flySucc{to: look.find(enc, f.set.hash(enc)), thread: sc.thread, perm: perm, label: sc.label,
+		f.succs = append(f.succs, flySucc{to: look.Find(enc, f.set.Hash(enc)), thread: sc.Thread, perm: perm, label: sc.Label,
 			encStart: encStart, encEnd: int32(len(f.succEnc)), altStart: altStart, altEnd: int32(len(f.alts)), stab: stab, exact: exact})
 	}
 	return t, fail
@@ -524,7 +525,7 @@ func (f *flySearch) countOrbit(stab int64, exact bool) {
 		f.res.Stats.Represented++
 		return
 	}
-	f.res.Stats.Represented += factorial(f.x.b.Threads) / stab
+	f.res.Stats.Represented += factorial(f.x.B.Threads) / stab
 	f.res.Stats.RepresentedExact = f.res.Stats.RepresentedExact && exact
 }
 
@@ -570,7 +571,7 @@ func (f *flySearch) follow(p int32) (*flyStep, error) {
 		}
 		if len(f.state) >= f.o.MaxStates {
 			return nil, fmt.Errorf("%w: more than %d product pairs (%d implementation states); raise the limit or lower the bounds",
-				ErrStateLimit, f.o.MaxStates, f.set.len())
+				semantics.ErrStateLimit, f.o.MaxStates, f.set.Len())
 		}
 		if sc.to < 0 {
 			f.insertSucc(sc)
@@ -620,22 +621,22 @@ func (f *flySearch) provisoHolds(p int32) bool {
 // representative (the state itself without symmetry) and the permutation
 // id that takes it there.
 func (f *flySearch) representative(enc []byte) ([]int32, uint16) {
-	f.cur = decode(f.cur[:0], enc)
+	f.cur = semantics.Decode(f.cur[:0], enc)
 	if f.sym == nil {
 		return f.cur, 0
 	}
-	rep, perm := f.sym.canon(f.cur, f.st.e.c)
+	rep, perm := f.sym.canon(f.cur, f.st.E.C)
 	return rep, f.internPerm(perm)
 }
 
 // stored appends to dst the vector of implementation state s.
 func (f *flySearch) stored(dst []int32, s int32) []int32 {
-	return decodeSparse(dst, f.set.encoding(uint64(f.offs[s])<<2))
+	return semantics.DecodeSparse(dst, f.set.Encoding(uint64(f.offs[s])<<2))
 }
 
 // insertState returns the id of an implementation state, adding it if new.
 func (f *flySearch) insertState(st []int32) (int32, bool) {
-	f.enc = encodeSparse(f.enc[:0], st)
+	f.enc = semantics.EncodeSparse(f.enc[:0], st)
 	return f.insertEncoded(f.enc)
 }
 
@@ -650,9 +651,9 @@ func (f *flySearch) insertSucc(sc *flySucc) {
 
 // insertEncoded is insertState for an encoded state.
 func (f *flySearch) insertEncoded(enc []byte) (int32, bool) {
-	id, isNew := f.set.insert(enc, f.set.hash(enc))
+	id, isNew := f.set.Insert(enc, f.set.Hash(enc))
 	if isNew {
-		f.offs = append(f.offs, uint32(f.set.lastOffset()>>2))
+		f.offs = append(f.offs, uint32(f.set.LastOffset()>>2))
 		f.headPair = append(f.headPair, -1)
 		f.tauStart = append(f.tauStart, 0)
 	}
@@ -717,7 +718,7 @@ func (f *flySearch) path(p int32) []flyStep {
 
 // modelError reports a model error of thread t in the state of pair p,
 // with the replayed trace that leads to it.
-func (f *flySearch) modelError(p int32, t int, fail *failure) error {
+func (f *flySearch) modelError(p int32, t int, fail *semantics.Failure) error {
 	r, err := f.newReplay()
 	if err != nil {
 		return err
@@ -725,14 +726,14 @@ func (f *flySearch) modelError(p int32, t int, fail *failure) error {
 	if err := r.follow(f.path(p)); err != nil {
 		return err
 	}
-	tr := &lts.Trace{Title: "model error: " + fail.msg, LoopStart: -1, Steps: r.steps}
-	e := &ModelError{Msg: fail.msg, Trace: tr}
-	last := lts.TraceStep{From: -1, Label: lts.TauName, To: -1, Thread: int32(r.rho[t]) + 1, Note: fail.msg}
-	if fail.step >= 0 {
-		src := f.x.steps[fail.step]
+	tr := &lts.Trace{Title: "model error: " + fail.Msg, LoopStart: -1, Steps: r.steps}
+	e := &semantics.ModelError{Msg: fail.Msg, Trace: tr}
+	last := lts.TraceStep{From: -1, Label: lts.TauName, To: -1, Thread: int32(r.rho[t]) + 1, Note: fail.Msg}
+	if fail.Step >= 0 {
+		src := f.x.Steps[fail.Step]
 		last.Source, e.Pos = &src, src
 	}
 	tr.Steps = append(tr.Steps, last)
-	tr.Final = fmt.Sprintf("thread %d: %s", r.rho[t]+1, fail.msg)
+	tr.Final = fmt.Sprintf("thread %d: %s", r.rho[t]+1, fail.Msg)
 	return e
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -80,7 +81,7 @@ func TestSuccCacheKeepsTheSearch(t *testing.T) {
 		for _, explicit := range []bool{false, true} {
 			for _, por := range []bool{explicit} { // two of the four combinations: the test's time
 				what := fmt.Sprintf("%s %v explicit=%v por=%v", filepath.Base(m.name), m.b, explicit, por)
-				o := FlyOptions{Options: Options{Explicit: explicit}, Symmetry: true, PartialOrder: por}
+				o := FlyOptions{Options: semantics.Options{Explicit: explicit}, Symmetry: true, PartialOrder: por}
 				with, err := CheckOnTheFly(prog, m.b, o)
 				o.noSuccCache = true
 				without, err2 := CheckOnTheFly(prog, m.b, o)

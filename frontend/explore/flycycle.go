@@ -3,6 +3,7 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"github.com/linbis/linbis/frontend/semantics"
 	"math"
 )
 
@@ -23,7 +24,7 @@ func (f *flySearch) recordTau(s int32) error {
 	if f.tauStart[s] == 0 {
 		if len(f.tauTo) >= math.MaxUint32-len(f.succs)-1 {
 			return fmt.Errorf("%w: more than %d τ-successors recorded for the cycle search; lower the bounds",
-				ErrStateLimit, math.MaxUint32-1)
+				semantics.ErrStateLimit, math.MaxUint32-1)
 		}
 		at := len(f.tauTo)
 		f.tauStart[s] = uint32(at) + 1
@@ -72,7 +73,7 @@ func (f *flySearch) tauEdges(s int32) []int32 {
 // state depth-first for a cycle; it returns the cycle's steps (from state
 // cycle[0].from back to it) or nil.
 func (f *flySearch) findTauCycle() ([]flyStep, error) {
-	n := f.set.len()
+	n := f.set.Len()
 	colour := make([]uint8, n) // 0 unvisited, 1 on the stack, 2 done
 	type frame struct {
 		state int32
@@ -134,21 +135,21 @@ func (f *flySearch) findTauCycle() ([]flyStep, error) {
 // followed, with its thread and permutation, for a cycle's replay.
 func (f *flySearch) tauStep(from, to int32) (flyStep, error) {
 	f.cur = f.stored(f.cur[:0], from)
-	t, fail := f.st.successors(f.cur)
+	t, fail := f.st.Successors(f.cur)
 	if fail != nil { // found by the pair search already
-		return flyStep{}, fmt.Errorf("internal error: model error of thread %d: %s in the cycle search", t+1, fail.msg)
+		return flyStep{}, fmt.Errorf("internal error: model error of thread %d: %s in the cycle search", t+1, fail.Msg)
 	}
-	blk := &f.st.blk
-	look := f.set.snapshot()
-	for i := range blk.succs {
-		sc := &blk.succs[i]
-		if sc.label != 0 {
+	blk := &f.st.Blk
+	look := f.set.Snapshot()
+	for i := range blk.Succs {
+		sc := &blk.Succs[i]
+		if sc.Label != 0 {
 			continue
 		}
-		rep, perm := f.representative(blk.batch[sc.start:sc.end])
-		f.enc = encodeSparse(f.enc[:0], rep)
-		if look.find(f.enc, f.set.hash(f.enc)) == to {
-			return flyStep{from: from, thread: sc.thread, perm: perm, to: to}, nil
+		rep, perm := f.representative(blk.Batch[sc.Start:sc.End])
+		f.enc = semantics.EncodeSparse(f.enc[:0], rep)
+		if look.Find(f.enc, f.set.Hash(f.enc)) == to {
+			return flyStep{from: from, thread: sc.Thread, perm: perm, to: to}, nil
 		}
 	}
 	return flyStep{}, errors.New("internal error: a τ-edge of the cycle search is not a step of the implementation")

@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
 	"slices"
 	"unsafe"
 )
@@ -19,14 +20,14 @@ import (
 // implementation state it is paired with, and permute renames it with
 // that state when the symmetry reduction moves it to its representative.
 type flySpec struct {
-	x  *system // the specification's compiled program and bounds
-	st *stepper
+	x  *semantics.System // the specification's compiled program and bounds
+	st *semantics.Stepper
 	// sym renames the specification's threads (nil without the symmetry
 	// reduction).
 	sym reducer
 	// The specification states found so far: set gives their ids, offs
 	// their records, edges their transitions once computed (nil before).
-	set   *stateSet
+	set   *semantics.StateSet
 	offs  []uint64
 	edges [][]specEdge
 	// methodOf maps an implementation method index to the specification's.
@@ -52,26 +53,26 @@ type flySpec struct {
 // specEdge is a transition of a specification state: its label key (0 for
 // τ) and target.
 type specEdge struct {
-	key labelKey
+	key semantics.LabelKey
 	dst int32
 }
 
 // afterEdge is a cached result of afterLabel: the subset reached by a
 // label key.
 type afterEdge struct {
-	key labelKey
+	key semantics.LabelKey
 	to  int32
 }
 
 // noSubset is the id of the empty subset: the specification cannot follow.
 const noSubset = -1
 
-func newFlySpec(x *system, impl *ir.Program) (*flySpec, error) {
-	s := &flySpec{x: x, st: x.newStepper(), set: newStateSet(), subIDs: map[string]int32{},
+func newFlySpec(x *semantics.System, impl *ir.Program) (*flySpec, error) {
+	s := &flySpec{x: x, st: x.NewStepper(), set: semantics.NewStateSet(), subIDs: map[string]int32{},
 		permuted: map[uint64]int32{}, included: map[uint64]bool{}}
 	for _, m := range impl.Methods {
 		idx := int32(-1)
-		for _, sm := range x.p.Methods {
+		for _, sm := range x.P.Methods {
 			if sm.Name == m.Name {
 				idx = sm.Index
 			}
@@ -83,7 +84,7 @@ func newFlySpec(x *system, impl *ir.Program) (*flySpec, error) {
 
 // initial returns the subset of the specification's initial state.
 func (s *flySpec) initial() (int32, error) {
-	init, err := s.x.initialState()
+	init, err := s.x.InitialState()
 	if err != nil {
 		return 0, fmt.Errorf("specification: %w", err)
 	}
@@ -93,10 +94,10 @@ func (s *flySpec) initial() (int32, error) {
 
 // state returns the id of a canonical specification state, adding it if new.
 func (s *flySpec) state(st []int32) int32 {
-	s.enc = encode(s.enc[:0], st)
-	id, isNew := s.set.insert(s.enc, s.set.hash(s.enc))
+	s.enc = semantics.Encode(s.enc[:0], st)
+	id, isNew := s.set.Insert(s.enc, s.set.Hash(s.enc))
 	if isNew {
-		s.offs = append(s.offs, s.set.lastOffset())
+		s.offs = append(s.offs, s.set.LastOffset())
 		s.edges = append(s.edges, nil)
 	}
 	return id
@@ -108,17 +109,17 @@ func (s *flySpec) transitions(id int32) ([]specEdge, error) {
 	if s.edges[id] != nil {
 		return s.edges[id], nil
 	}
-	s.cur = decode(s.cur[:0], s.set.encoding(s.offs[id]))
-	t, f := s.st.successors(s.cur)
+	s.cur = semantics.Decode(s.cur[:0], s.set.Encoding(s.offs[id]))
+	t, f := s.st.Successors(s.cur)
 	if f != nil {
-		return nil, fmt.Errorf("specification: model error of thread %d: %s", t+1, f.msg)
+		return nil, fmt.Errorf("specification: model error of thread %d: %s", t+1, f.Msg)
 	}
-	blk := &s.st.blk
-	edges := make([]specEdge, 0, len(blk.succs))
-	for i := range blk.succs {
-		sc := &blk.succs[i]
-		s.cur = decode(s.cur[:0], blk.batch[sc.start:sc.end])
-		edges = append(edges, specEdge{key: sc.label, dst: s.state(s.cur)})
+	blk := &s.st.Blk
+	edges := make([]specEdge, 0, len(blk.Succs))
+	for i := range blk.Succs {
+		sc := &blk.Succs[i]
+		s.cur = semantics.Decode(s.cur[:0], blk.Batch[sc.Start:sc.End])
+		edges = append(edges, specEdge{key: sc.Label, dst: s.state(s.cur)})
 	}
 	// A state without transitions gets an empty, non-nil slice.
 	s.edges[id] = slices.Clip(append(edges, specEdge{}))[:len(edges)]
@@ -169,15 +170,15 @@ func (s *flySpec) intern(set []int32) int32 {
 
 // specKey translates the label key of an implementation step into the
 // specification's numbering of methods.
-func (s *flySpec) specKey(k labelKey) labelKey {
+func (s *flySpec) specKey(k semantics.LabelKey) semantics.LabelKey {
 	m := s.methodOf[k>>32&0xffff]
-	return k&^(0xffff<<32) | labelKey(uint16(m))<<32
+	return k&^(0xffff<<32) | semantics.LabelKey(uint16(m))<<32
 }
 
 // afterLabel returns the subset reached from subset sub by the visible
 // implementation label key k, closed under τ; noSubset if the
 // specification cannot do k there.
-func (s *flySpec) afterLabel(sub int32, k labelKey) (int32, error) {
+func (s *flySpec) afterLabel(sub int32, k semantics.LabelKey) (int32, error) {
 	for _, e := range s.after[sub] {
 		if e.key == k {
 			return e.to, nil
@@ -219,8 +220,8 @@ func (s *flySpec) permute(sub int32, perm uint16, perms [][]uint8) int32 {
 	}
 	var out []int32
 	for _, st := range s.subs[sub] {
-		s.cur = decode(s.cur[:0], s.set.encoding(s.offs[st]))
-		out = append(out, s.state(s.sym.apply(s.cur, perms[perm], s.st.e.c)))
+		s.cur = semantics.Decode(s.cur[:0], s.set.Encoding(s.offs[st]))
+		out = append(out, s.state(s.sym.apply(s.cur, perms[perm], s.st.E.C)))
 	}
 	id := s.intern(out)
 	s.permuted[pk] = id
@@ -229,9 +230,9 @@ func (s *flySpec) permute(sub int32, perm uint16, perms [][]uint8) int32 {
 
 // isVisible reports whether a label key is a call or a return: the
 // actions of the refinement. (lin events are not used on the fly.)
-func isVisible(k labelKey) bool {
-	kind := k.outcome().kind
-	return kind == kCall || kind == kRet
+func isVisible(k semantics.LabelKey) bool {
+	kind := k.Outcome().Kind
+	return kind == semantics.KCall || kind == semantics.KRet
 }
 
 // checkSameSignatures reports an error when the specification lacks a
@@ -241,7 +242,7 @@ func (s *flySpec) checkSameSignatures(impl *ir.Program) error {
 		if s.methodOf[i] < 0 && m.Callable {
 			return fmt.Errorf("the specification has no method %s", m.Name)
 		}
-		if s.methodOf[i] >= 0 && len(s.x.p.Methods[s.methodOf[i]].Params) != len(m.Params) {
+		if s.methodOf[i] >= 0 && len(s.x.P.Methods[s.methodOf[i]].Params) != len(m.Params) {
 			return fmt.Errorf("the specification's method %s has other parameters", m.Name)
 		}
 	}

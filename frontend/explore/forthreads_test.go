@@ -11,6 +11,7 @@ import (
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -62,7 +63,7 @@ spec auto
 			aut := func(anyOrder bool) string {
 				ir.InAnyOrder = anyOrder
 				defer func() { ir.InAnyOrder = true }()
-				l, err := Explore(prog, prog.Impl, c.b, Options{Explicit: explicit, Workers: 1})
+				l, err := Explore(prog, prog.Impl, c.b, semantics.Options{Explicit: explicit, Workers: 1})
 				require.NoError(t, err)
 				var buf bytes.Buffer
 				require.NoError(t, lts.WriteAut(&buf, l))

@@ -1,6 +1,9 @@
 package explore
 
-import "github.com/linbis/linbis/frontend/ir"
+import (
+	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
+)
 
 // Partial-order reduction for the on-the-fly search: ample sets (Clarke,
 // Grumberg, Peled, "Model Checking", ch. 10; Peled 1993; Valmari's
@@ -562,16 +565,16 @@ func (a *porAnalysis) futFootprint(instrs []footprint, pc0 int) footprint {
 // (see the comment at the top). Among the threads that qualify it takes
 // one with the fewest successors; a thread that has all of them (the
 // others are blocked or done) is no reduction and is not taken.
-func (a *porAnalysis) choose(cur []int32, succs []succ) int {
+func (a *porAnalysis) choose(cur []int32, succs []semantics.Succ) int {
 	lay := &a.p.Layout
 	counts := a.counts
 	clear(counts)
 	for i := range succs {
 		sc := &succs[i]
-		if sc.label != 0 {
-			counts[sc.thread] = -1 << 30 // a visible step: not a candidate
+		if sc.Label != 0 {
+			counts[sc.Thread] = -1 << 30 // a visible step: not a candidate
 		}
-		counts[sc.thread]++
+		counts[sc.Thread]++
 	}
 	any := false
 	for t := range counts {

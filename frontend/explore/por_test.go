@@ -10,6 +10,7 @@ import (
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -17,19 +18,19 @@ import (
 // porSucc is a successor copied out of a stepper's block.
 type porSucc struct {
 	thread uint8
-	label  labelKey
+	label  semantics.LabelKey
 	enc    string
 }
 
 // porSuccessors returns the successors of the canonical state cur, or
 // false on a model error.
-func porSuccessors(st *stepper, cur []int32) ([]porSucc, bool) {
-	if _, fail := st.successors(cur); fail != nil {
+func porSuccessors(st *semantics.Stepper, cur []int32) ([]porSucc, bool) {
+	if _, fail := st.Successors(cur); fail != nil {
 		return nil, false
 	}
 	var out []porSucc
-	for _, sc := range st.blk.succs {
-		out = append(out, porSucc{sc.thread, sc.label, string(st.blk.batch[sc.start:sc.end])})
+	for _, sc := range st.Blk.Succs {
+		out = append(out, porSucc{sc.Thread, sc.Label, string(st.Blk.Batch[sc.Start:sc.End])})
 	}
 	return out, true
 }
@@ -48,15 +49,15 @@ func ofThread(succs []porSucc, t int) []porSucc {
 // cur: after any step of u, t has the same labels as at cur, and after
 // any step of t, u has; and t-then-u reaches the same states as u-then-t.
 // It reports whether it could check (no model error on the way).
-func checkDiamond(t *testing.T, st *stepper, what string, cur []int32, th, u int) bool {
+func checkDiamond(t *testing.T, st *semantics.Stepper, what string, cur []int32, th, u int) bool {
 	t.Helper()
 	all, ok := porSuccessors(st, cur)
 	if !ok {
 		return false
 	}
 	ts, us := ofThread(all, th), ofThread(all, u)
-	labels := func(ss []porSucc) []labelKey {
-		var ls []labelKey
+	labels := func(ss []porSucc) []semantics.LabelKey {
+		var ls []semantics.LabelKey
 		for _, s := range ss {
 			ls = append(ls, s.label)
 		}
@@ -65,7 +66,7 @@ func checkDiamond(t *testing.T, st *stepper, what string, cur []int32, th, u int
 	}
 	tu, ut := map[string]bool{}, map[string]bool{}
 	for _, a := range ts {
-		next, ok := porSuccessors(st, decode(nil, []byte(a.enc)))
+		next, ok := porSuccessors(st, semantics.Decode(nil, []byte(a.enc)))
 		if !ok {
 			return false
 		}
@@ -76,7 +77,7 @@ func checkDiamond(t *testing.T, st *stepper, what string, cur []int32, th, u int
 		}
 	}
 	for _, b := range us {
-		next, ok := porSuccessors(st, decode(nil, []byte(b.enc)))
+		next, ok := porSuccessors(st, semantics.Decode(nil, []byte(b.enc)))
 		if !ok {
 			return false
 		}
@@ -110,7 +111,7 @@ func porModels(t *testing.T) map[string]*check.Program {
 // walkPOR calls visit on the states of random walks through every model
 // of porModels at 3/1 and 2/2, in both heap modes, with the model's
 // analysis and a stepper whose successors of cur have been computed.
-func walkPOR(t *testing.T, visit func(what, name string, a *porAnalysis, st *stepper, r *rand.Rand, cur []int32)) {
+func walkPOR(t *testing.T, visit func(what, name string, a *porAnalysis, st *semantics.Stepper, r *rand.Rand, cur []int32)) {
 	progs := porModels(t)
 	walks := 60
 	if testing.Short() {
@@ -121,24 +122,24 @@ func walkPOR(t *testing.T, visit func(what, name string, a *porAnalysis, st *ste
 		for _, b := range []ir.Bounds{{Threads: 3, Ops: 1, Values: []int{1, 2}}, {Threads: 2, Ops: 2, Values: []int{1, 2}}} {
 			for _, explicit := range []bool{false, true} {
 				what := fmt.Sprintf("%s %d/%d explicit=%v", name, b.Threads, b.Ops, explicit)
-				x, err := newExplorer(prog, prog.Impl, b, Options{Explicit: explicit, Workers: 1})
+				x, err := newExplorer(prog, prog.Impl, b, semantics.Options{Explicit: explicit, Workers: 1})
 				require.NoError(t, err, what)
-				init, err := x.initialState()
+				init, err := x.InitialState()
 				if err != nil {
 					continue // a model error in init
 				}
-				a := newPOR(x.p, b, x.allowed, x.o.Explicit)
-				st := x.newStepper()
+				a := newPOR(x.P, b, x.Allowed, x.O.Explicit)
+				st := x.NewStepper()
 				r := rand.New(rand.NewPCG(uint64(len(name)), uint64(b.Ops)))
 				for range walks {
 					cur := slices.Clone(init)
 					for range 4 + r.IntN(30) {
-						if _, fail := st.successors(cur); fail != nil || len(st.blk.succs) == 0 {
+						if _, fail := st.Successors(cur); fail != nil || len(st.Blk.Succs) == 0 {
 							break
 						}
 						visit(what, name, a, st, r, cur)
 						all, _ := porSuccessors(st, cur)
-						cur = decode(nil, []byte(all[r.IntN(len(all))].enc))
+						cur = semantics.Decode(nil, []byte(all[r.IntN(len(all))].enc))
 					}
 				}
 			}
@@ -155,8 +156,8 @@ func walkPOR(t *testing.T, visit func(what, name string, a *porAnalysis, st *ste
 func TestPORIndependence(t *testing.T) {
 	var ample, diamonds int
 	perModel := map[string]int{}
-	walkPOR(t, func(what, name string, a *porAnalysis, st *stepper, r *rand.Rand, cur []int32) {
-		if th := a.choose(cur, st.blk.succs); th >= 0 {
+	walkPOR(t, func(what, name string, a *porAnalysis, st *semantics.Stepper, r *rand.Rand, cur []int32) {
+		if th := a.choose(cur, st.Blk.Succs); th >= 0 {
 			ample++
 			perModel[name]++
 			diamonds += checkAmple(t, r, st, what, cur, th)
@@ -176,7 +177,7 @@ func TestPORIndependence(t *testing.T) {
 func TestPORFootprintsCommute(t *testing.T) {
 	var diamonds int
 	perModel := map[string]int{}
-	walkPOR(t, func(what, name string, a *porAnalysis, st *stepper, r *rand.Rand, cur []int32) {
+	walkPOR(t, func(what, name string, a *porAnalysis, st *semantics.Stepper, r *rand.Rand, cur []int32) {
 		lay := &a.p.Layout
 		for th := range a.b.Threads {
 			for u := th + 1; u < a.b.Threads; u++ {
@@ -236,7 +237,7 @@ spec auto
 // checkAmple checks the ample thread th of cur: its successors are τ and
 // its step commutes with the other threads' steps at cur and along a
 // random walk of theirs. It returns the diamonds checked.
-func checkAmple(t *testing.T, r *rand.Rand, st *stepper, what string, cur []int32, th int) int {
+func checkAmple(t *testing.T, r *rand.Rand, st *semantics.Stepper, what string, cur []int32, th int) int {
 	t.Helper()
 	all, ok := porSuccessors(st, cur)
 	if !ok {
@@ -261,12 +262,12 @@ func checkAmple(t *testing.T, r *rand.Rand, st *stepper, what string, cur []int3
 		if len(others) == 0 {
 			return n
 		}
-		for u := range st.e.x.b.Threads {
+		for u := range st.E.X.B.Threads {
 			if u != th && len(ofThread(succs, u)) > 0 && checkDiamond(t, st, what, w, th, u) {
 				n++
 			}
 		}
-		w = decode(nil, []byte(others[r.IntN(len(others))].enc))
+		w = semantics.Decode(nil, []byte(others[r.IntN(len(others))].enc))
 	}
 	return n
 }

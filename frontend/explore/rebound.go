@@ -6,6 +6,7 @@ import (
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -39,21 +40,21 @@ const maxReboundNodes = 1 << 20
 // under b must follow every visible step but the last and refuse the
 // last; for a lasso, the loop must end in the state it starts from.
 // Otherwise the error wraps ErrNoReplay.
-func ReplayOnBounds(prog *check.Program, b ir.Bounds, o Options, tr *lts.Trace) (*lts.Trace, error) {
+func ReplayOnBounds(prog *check.Program, b ir.Bounds, o semantics.Options, tr *lts.Trace) (*lts.Trace, error) {
 	o.Workers = 1
-	impl, err := newSystem(prog, prog.Impl, b, o)
+	impl, err := semantics.NewSystem(prog, prog.Impl, b, o)
 	if err != nil {
 		return nil, err
 	}
-	spec, err := newSystem(prog, prog.Spec, b, o)
+	spec, err := semantics.NewSystem(prog, prog.Spec, b, o)
 	if err != nil {
 		return nil, fmt.Errorf("specification: %w", err)
 	}
-	fs, err := newFlySpec(spec, impl.p)
+	fs, err := newFlySpec(spec, impl.P)
 	if err != nil {
 		return nil, err
 	}
-	init, err := impl.initialState()
+	init, err := impl.InitialState()
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +62,7 @@ func ReplayOnBounds(prog *check.Program, b ir.Bounds, o Options, tr *lts.Trace) 
 	if err != nil {
 		return nil, err
 	}
-	r := &rebound{x: impl, st: impl.newStepper(), spec: fs, tr: tr}
+	r := &rebound{x: impl, st: impl.NewStepper(), spec: fs, tr: tr}
 	ok, err := r.search(0, init, sub)
 	switch {
 	case err != nil:
@@ -77,8 +78,8 @@ func ReplayOnBounds(prog *check.Program, b ir.Bounds, o Options, tr *lts.Trace) 
 // rebound is one replay of a trace under other bounds: a depth-first
 // search over the successors that match the trace's steps.
 type rebound struct {
-	x    *system
-	st   *stepper
+	x    *semantics.System
+	st   *semantics.Stepper
 	spec *flySpec
 	tr   *lts.Trace
 	// steps is the replayed trace so far; loopAt the encoded state where a
@@ -91,7 +92,7 @@ type rebound struct {
 // match is a successor that matches a trace step.
 type match struct {
 	enc   []byte
-	label labelKey
+	label semantics.LabelKey
 	step  int32
 }
 
@@ -104,11 +105,11 @@ func (r *rebound) search(i int, cur []int32, sub int32) (bool, error) {
 	}
 	lasso := r.tr.LoopStart >= 0
 	if lasso && i == r.tr.LoopStart {
-		r.loopAt = string(encode(nil, cur))
+		r.loopAt = string(semantics.Encode(nil, cur))
 	}
 	if i == len(r.tr.Steps) {
 		if lasso {
-			return string(encode(nil, cur)) == r.loopAt, nil
+			return string(semantics.Encode(nil, cur)) == r.loopAt, nil
 		}
 		return sub == noSubset, nil
 	}
@@ -127,11 +128,11 @@ func (r *rebound) search(i int, cur []int32, sub int32) (bool, error) {
 		}
 		ts := lts.TraceStep{From: -1, Label: want.Label, To: -1, Thread: want.Thread, Note: want.Note}
 		if m.step >= 0 {
-			src := r.x.steps[m.step]
+			src := r.x.Steps[m.step]
 			ts.Source = &src
 		}
 		r.steps = append(r.steps, ts)
-		ok, err := r.search(i+1, decode(nil, m.enc), next)
+		ok, err := r.search(i+1, semantics.Decode(nil, m.enc), next)
 		if ok || err != nil {
 			return ok, err
 		}
@@ -144,38 +145,38 @@ func (r *rebound) search(i int, cur []int32, sub int32) (bool, error) {
 // label and source step, copied out of the stepper's block.
 func (r *rebound) matches(cur []int32, want lts.TraceStep) []match {
 	thread := int(want.Thread) - 1
-	if thread < 0 || thread >= r.x.b.Threads {
+	if thread < 0 || thread >= r.x.B.Threads {
 		return nil
 	}
-	t, fail := r.st.successors(cur)
+	t, fail := r.st.Successors(cur)
 	if fail != nil && t == thread {
 		return nil
 	}
 	var out []match
-	blk := &r.st.blk
-	for i := range blk.succs {
-		sc := &blk.succs[i]
-		if int(sc.thread) != thread || r.labelName(sc.label) != want.Label || !sameSource(r.x, sc.step, want.Source) {
+	blk := &r.st.Blk
+	for i := range blk.Succs {
+		sc := &blk.Succs[i]
+		if int(sc.Thread) != thread || r.labelName(sc.Label) != want.Label || !sameSource(r.x, sc.Step, want.Source) {
 			continue
 		}
-		out = append(out, match{enc: append([]byte(nil), blk.batch[sc.start:sc.end]...), label: sc.label, step: sc.step})
+		out = append(out, match{enc: append([]byte(nil), blk.Batch[sc.Start:sc.End]...), label: sc.Label, step: sc.Step})
 	}
 	return out
 }
 
-func (r *rebound) labelName(k labelKey) string {
+func (r *rebound) labelName(k semantics.LabelKey) string {
 	if k == 0 {
 		return lts.TauName
 	}
-	return r.x.labelNames[r.x.internLabel(k)]
+	return r.x.LabelNames[r.x.InternLabel(k)]
 }
 
 // sameSource reports whether the explorer's step is the source step src
 // (both absent counts as the same).
-func sameSource(x *system, step int32, src *lts.SourceStep) bool {
+func sameSource(x *semantics.System, step int32, src *lts.SourceStep) bool {
 	if step < 0 || src == nil {
 		return step < 0 && src == nil
 	}
-	s := x.steps[step]
+	s := x.Steps[step]
 	return s.Line == src.Line && s.Col == src.Col && s.Procedure == src.Procedure
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -19,10 +20,10 @@ import (
 // bug of the reduction and is reported as an internal error.
 type replay struct {
 	f   *flySearch
-	st  *stepper // of the implementation, unreduced
-	c   []int32  // the concrete state
-	rho []uint8  // reduced thread t is concrete thread rho[t]
-	sub int32    // the concrete subset, noSubset once the specification cannot follow
+	st  *semantics.Stepper // of the implementation, unreduced
+	c   []int32            // the concrete state
+	rho []uint8            // reduced thread t is concrete thread rho[t]
+	sub int32              // the concrete subset, noSubset once the specification cannot follow
 	// diverged is the index of the first step after which the
 	// specification could not follow (-1 if none).
 	diverged int
@@ -31,7 +32,7 @@ type replay struct {
 }
 
 func (f *flySearch) newReplay() (*replay, error) {
-	init, err := f.x.initialState()
+	init, err := f.x.InitialState()
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +40,7 @@ func (f *flySearch) newReplay() (*replay, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &replay{f: f, st: f.x.newStepper(), c: append([]int32(nil), init...), sub: sub, diverged: -1}
+	r := &replay{f: f, st: f.x.NewStepper(), c: append([]int32(nil), init...), sub: sub, diverged: -1}
 	r.rho = inverse(f.perms[f.perm[0]])
 	return r, nil
 }
@@ -73,29 +74,29 @@ func (r *replay) step(s flyStep) error {
 	v := f.stored(nil, s.to)
 	target := v
 	if f.sym != nil {
-		target = f.sym.apply(v, next, r.st.e.c)
+		target = f.sym.apply(v, next, r.st.E.C)
 	}
-	r.enc = encode(r.enc[:0], target)
+	r.enc = semantics.Encode(r.enc[:0], target)
 	thread := r.rho[s.thread]
-	t, fail := r.st.successors(r.c)
-	blk := &r.st.blk
-	for i := range blk.succs {
-		sc := &blk.succs[i]
-		if sc.thread != thread || !bytes.Equal(blk.batch[sc.start:sc.end], r.enc) {
+	t, fail := r.st.Successors(r.c)
+	blk := &r.st.Blk
+	for i := range blk.Succs {
+		sc := &blk.Succs[i]
+		if sc.Thread != thread || !bytes.Equal(blk.Batch[sc.Start:sc.End], r.enc) {
 			continue
 		}
 		label := lts.TauName
-		if sc.label != 0 {
-			label = f.x.labelNames[f.x.internLabel(sc.label)]
+		if sc.Label != 0 {
+			label = f.x.LabelNames[f.x.InternLabel(sc.Label)]
 		}
 		ts := lts.TraceStep{From: -1, Label: label, To: -1, Thread: int32(thread) + 1}
-		if sc.step >= 0 {
-			src := f.x.steps[sc.step]
+		if sc.Step >= 0 {
+			src := f.x.Steps[sc.Step]
 			ts.Source = &src
 		}
 		r.steps = append(r.steps, ts)
-		if sc.label != 0 && isVisible(sc.label) && r.sub != noSubset {
-			sub, err := f.spec.afterLabel(r.sub, sc.label)
+		if sc.Label != 0 && isVisible(sc.Label) && r.sub != noSubset {
+			sub, err := f.spec.afterLabel(r.sub, sc.Label)
 			if err != nil {
 				return err
 			}
@@ -103,12 +104,12 @@ func (r *replay) step(s flyStep) error {
 				r.diverged = len(r.steps) - 1
 			}
 		}
-		r.c = decode(r.c[:0], blk.batch[sc.start:sc.end])
+		r.c = semantics.Decode(r.c[:0], blk.Batch[sc.Start:sc.End])
 		r.rho = next
 		return nil
 	}
 	if fail != nil && int(thread) == t {
-		return fmt.Errorf("internal error: replaying the reduced search, thread %d fails: %s", t+1, fail.msg)
+		return fmt.Errorf("internal error: replaying the reduced search, thread %d fails: %s", t+1, fail.Msg)
 	}
 	return fmt.Errorf("internal error: a step of thread %d of the reduced search has no match in the unreduced semantics (step %d of the replay)", thread+1, len(r.steps)+1)
 }
@@ -152,7 +153,7 @@ func (f *flySearch) replayLasso(cycle []flyStep) (*lts.Trace, error) {
 	}
 	starts := map[string]int{}
 	for round := 0; round < maxLassoRounds; round++ {
-		r.enc = encode(r.enc[:0], r.c)
+		r.enc = semantics.Encode(r.enc[:0], r.c)
 		if at, ok := starts[string(r.enc)]; ok {
 			tr := &lts.Trace{Title: "lock-freedom violated", Steps: r.steps, LoopStart: at,
 				Final: "the cycle repeats forever: no operation returns"}

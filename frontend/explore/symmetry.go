@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
 	"math"
 	"math/bits"
 	"slices"
@@ -185,7 +186,7 @@ func (s *symmetry) clone() *symmetry {
 // the heap is renumbered by c. The result may be a
 // buffer of s or of c, valid until the next call of apply or canon on s
 // or of a renumbering on c; st is not modified.
-func (s *symmetry) apply(st []int32, perm []uint8, c *canonicaliser) []int32 {
+func (s *symmetry) apply(st []int32, perm []uint8, c *semantics.Canonicaliser) []int32 {
 	lay := &s.p.Layout
 	s.moved = append(s.moved[:0], st...)
 	moved := s.moved
@@ -207,7 +208,7 @@ func (s *symmetry) apply(st []int32, perm []uint8, c *canonicaliser) []int32 {
 	if s.threadIDs {
 		s.renameThreadIDs(moved, perm)
 	}
-	return c.renumber(moved)
+	return c.Renumber(moved)
 }
 
 // renameThreadIDs renames by perm the thread ids in the thread-id
@@ -251,7 +252,7 @@ func (s *symmetry) renameThreadIDs(st []int32, perm []uint8) {
 // a buffer of s, valid until the next call of apply or canon on s or of a
 // renumbering on c. It leaves in s what stabilizer needs to list the
 // stabiliser of rep.
-func (s *symmetry) canon(st []int32, c *canonicaliser) (rep []int32, perm []uint8) {
+func (s *symmetry) canon(st []int32, c *semantics.Canonicaliser) (rep []int32, perm []uint8) {
 	s.counts.canons++
 	s.sortThreads(st)
 	n := s.threads

@@ -15,6 +15,7 @@ import (
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/frontend/syntax"
 	"github.com/linbis/linbis/lts"
 )
@@ -140,12 +141,12 @@ func exploreStates(t *testing.T, prog *check.Program, obj *check.Object, b ir.Bo
 // tryExploreStates is exploreStates returning the exploration's error.
 func tryExploreStates(prog *check.Program, obj *check.Object, b ir.Bounds, explicit bool, maxStates int) (*explored, error) {
 	x := &explored{ids: map[string]int32{}}
-	o := Options{Explicit: explicit, Workers: 1, MaxStates: maxStates}
-	o.keepStates = func(p *ir.Program, states iter.Seq[[]byte]) {
+	o := semantics.Options{Explicit: explicit, Workers: 1, MaxStates: maxStates}
+	o.KeepStates = func(p *ir.Program, states iter.Seq[[]byte]) {
 		x.p = p
 		for enc := range states {
 			x.ids[string(enc)] = int32(len(x.states))
-			x.states = append(x.states, decode(nil, enc))
+			x.states = append(x.states, semantics.Decode(nil, enc))
 		}
 	}
 	l, err := Explore(prog, obj, b, o)
@@ -161,7 +162,7 @@ func tryExploreStates(prog *check.Program, obj *check.Object, b ir.Bounds, expli
 
 // id returns the id of a state vector, or -1 if it is not in the LTS.
 func (x *explored) id(st []int32) int32 {
-	if id, ok := x.ids[string(encode(nil, st))]; ok {
+	if id, ok := x.ids[string(semantics.Encode(nil, st))]; ok {
 		return id
 	}
 	return -1
@@ -394,7 +395,7 @@ func TestSymmetryCanonicalRepresentatives(t *testing.T) {
 // checkRepresentatives runs the checks of
 // TestSymmetryCanonicalRepresentatives on one exploration.
 func checkRepresentatives(t *testing.T, r *rand.Rand, x *explored, s *symmetry) {
-	c := newCanonicaliser(x.p, s.threads)
+	c := semantics.NewCanonicaliser(x.p, s.threads)
 	group := permutations(s.threads)
 	n := len(x.states)
 	// image[g][id]: the id of group[g]·states[id].
@@ -427,7 +428,7 @@ func checkRepresentatives(t *testing.T, r *rand.Rand, x *explored, s *symmetry) 
 	for id, st := range x.states {
 		rep, perm := s.canon(st, c)
 		rep = slices.Clone(rep) // apply below may reuse its buffer
-		key := string(encode(nil, rep))
+		key := string(semantics.Encode(nil, rep))
 		require.Equal(t, rep, s.apply(st, perm, c), "rep = apply(st, perm) for state %d", id)
 		require.Equal(t, orbitOf[id], orbitOf[x.id(rep)], "the representative of state %d is in its orbit", id)
 		if k, ok := repOfOrbit[orbitOf[id]]; ok {
@@ -461,7 +462,7 @@ func checkRepresentatives(t *testing.T, r *rand.Rand, x *explored, s *symmetry) 
 		perm = group[r.IntN(len(group))]
 		moved := slices.Clone(s.apply(st, perm, c))
 		rep2, _ := s.canon(moved, c)
-		require.Equal(t, key, string(encode(nil, rep2)), "(a) state %d permuted by %v", id, perm)
+		require.Equal(t, key, string(semantics.Encode(nil, rep2)), "(a) state %d permuted by %v", id, perm)
 	}
 	assert.Equal(t, orbits, len(orbitOfRep), "(d) representatives vs orbits by Burnside's lemma")
 	assert.Zero(t, s.counts.fallbacks)
@@ -536,7 +537,7 @@ func TestSymmetryFallback(t *testing.T) {
 	s, reason := newSymmetry(x.p, b)
 	require.NotNil(t, s, reason)
 	s.maxOrders = 1
-	c := newCanonicaliser(x.p, 3)
+	c := semantics.NewCanonicaliser(x.p, 3)
 	group := permutations(3)
 	for _, st := range x.states {
 		fallbacks := s.counts.fallbacks
@@ -588,18 +589,18 @@ func TestSymmetryOrbitFigures(t *testing.T) {
 	} {
 		prog := parseFile(t, "../examples/"+c.file)
 		b := ir.Bounds{Threads: c.threads, Ops: c.ops, Values: []int{1, 2}}
-		o := Options{Explicit: c.explicit, MaxStates: 5_000_000}
+		o := semantics.Options{Explicit: c.explicit, MaxStates: 5_000_000}
 		reps := map[string]bool{}
 		var s *symmetry
-		o.keepStates = func(p *ir.Program, states iter.Seq[[]byte]) {
+		o.KeepStates = func(p *ir.Program, states iter.Seq[[]byte]) {
 			var reason string
 			s, reason = newSymmetry(p, b)
 			require.NotNil(t, s, reason)
-			cn := newCanonicaliser(p, c.threads)
+			cn := semantics.NewCanonicaliser(p, c.threads)
 			for enc := range states {
-				st := decode(nil, enc)
+				st := semantics.Decode(nil, enc)
 				rep, _ := s.canon(st, cn)
-				reps[string(encode(nil, rep))] = true
+				reps[string(semantics.Encode(nil, rep))] = true
 			}
 		}
 		l, err := Explore(prog, prog.Impl, b, o)
@@ -623,22 +624,22 @@ func BenchmarkSymmetryCanon(b *testing.B) {
 	bounds := ir.Bounds{Threads: 4, Ops: 1, Values: []int{1, 2}}
 	var states [][]int32
 	var p *ir.Program
-	o := Options{Workers: 1}
-	o.keepStates = func(pr *ir.Program, encs iter.Seq[[]byte]) {
+	o := semantics.Options{Workers: 1}
+	o.KeepStates = func(pr *ir.Program, encs iter.Seq[[]byte]) {
 		p = pr
 		for enc := range encs {
-			states = append(states, decode(nil, enc))
+			states = append(states, semantics.Decode(nil, enc))
 		}
 	}
 	_, err := Explore(prog, prog.Impl, bounds, o)
 	require.NoError(b, err)
 	s, reason := newSymmetry(p, bounds)
 	require.NotNil(b, s, reason)
-	c := newCanonicaliser(p, bounds.Threads)
+	c := semantics.NewCanonicaliser(p, bounds.Threads)
 	buf := make([]int32, 0, 256)
 	// The tests' self-check of the renumbering is off, as in a real run.
-	checkSkips = false
-	defer func() { checkSkips = true }()
+	semantics.CheckSkips = false
+	defer func() { semantics.CheckSkips = true }()
 	identities := int64(0)
 	b.ReportAllocs()
 	i := 0

@@ -13,6 +13,7 @@ import (
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/frontend/syntax"
 )
 
@@ -181,8 +182,8 @@ func TestSymmetryRandomModels(t *testing.T) {
 		for _, explicit := range []bool{false, true} {
 			for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
 				x, err := tryExploreStates(prog, obj, b, explicit, 5_000)
-				var me *ModelError
-				if errors.As(err, &me) || errors.Is(err, ErrStateLimit) {
+				var me *semantics.ModelError
+				if errors.As(err, &me) || errors.Is(err, semantics.ErrStateLimit) {
 					continue
 				}
 				require.NoError(t, err, src)

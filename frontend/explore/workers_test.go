@@ -10,6 +10,7 @@ import (
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/explore"
+	"github.com/linbis/linbis/frontend/semantics"
 )
 
 // TestWorkersSameLTS checks that the parallel search numbers states and
@@ -42,11 +43,11 @@ func TestWorkersSameLTS(t *testing.T) {
 				o    *check.Object
 			}{{"impl", m.Program.Impl}, {"spec", m.Program.Spec}}
 			for _, obj := range objs {
-				want, err := explore.Explore(m.Program, obj.o, b, explore.Options{Explicit: c.explicit, Workers: 1})
+				want, err := explore.Explore(m.Program, obj.o, b, semantics.Options{Explicit: c.explicit, Workers: 1})
 				require.NoError(t, err)
 				require.Greater(t, want.NumStates, int32(100))
 				for _, w := range []int{2, 3, 8} {
-					got, err := explore.Explore(m.Program, obj.o, b, explore.Options{Explicit: c.explicit, Workers: w})
+					got, err := explore.Explore(m.Program, obj.o, b, semantics.Options{Explicit: c.explicit, Workers: w})
 					require.NoError(t, err)
 					assert.Equal(t, want.NumStates, got.NumStates, "%s, %d workers: states", obj.name, w)
 					assert.Equal(t, want.Labels, got.Labels, "%s, %d workers: labels", obj.name, w)
@@ -68,21 +69,21 @@ func TestWorkersSameErrors(t *testing.T) {
 	m, err := frontend.Parse("m.lin", []byte(src))
 	require.NoError(t, err)
 	b := frontend.Bounds{Threads: 3, Ops: 2, Values: []int{1}}
-	_, want := explore.Explore(m.Program, m.Program.Impl, b, explore.Options{Workers: 1})
-	var wantME *explore.ModelError
+	_, want := explore.Explore(m.Program, m.Program.Impl, b, semantics.Options{Workers: 1})
+	var wantME *semantics.ModelError
 	require.ErrorAs(t, want, &wantME)
 	require.Greater(t, len(wantME.Trace.Steps), 5)
 	tr, err := frontend.Parse("treiber.lin", must(frontend.Example("treiber")))
 	require.NoError(t, err)
 	tb := frontend.Bounds{Threads: 3, Ops: 2, Values: []int{1}}
-	_, wantLimit := explore.Explore(tr.Program, tr.Program.Impl, tb, explore.Options{MaxStates: 5000, Workers: 1})
-	require.ErrorIs(t, wantLimit, explore.ErrStateLimit)
+	_, wantLimit := explore.Explore(tr.Program, tr.Program.Impl, tb, semantics.Options{MaxStates: 5000, Workers: 1})
+	require.ErrorIs(t, wantLimit, semantics.ErrStateLimit)
 	for _, w := range []int{2, 3, 8} {
-		_, got := explore.Explore(m.Program, m.Program.Impl, b, explore.Options{Workers: w})
-		var gotME *explore.ModelError
+		_, got := explore.Explore(m.Program, m.Program.Impl, b, semantics.Options{Workers: w})
+		var gotME *semantics.ModelError
 		require.ErrorAs(t, got, &gotME)
 		assert.Equal(t, wantME, gotME, "%d workers", w)
-		_, gotLimit := explore.Explore(tr.Program, tr.Program.Impl, tb, explore.Options{MaxStates: 5000, Workers: w})
+		_, gotLimit := explore.Explore(tr.Program, tr.Program.Impl, tb, semantics.Options{MaxStates: 5000, Workers: w})
 		assert.Equal(t, wantLimit, gotLimit, "%d workers", w)
 	}
 }

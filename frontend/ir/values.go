@@ -99,9 +99,9 @@ func FormatValue(k check.Kind, v int32) string {
 // Mode says how a program's memory and steps are modelled.
 type Mode struct {
 	// Explicit: explicit memory, nodes come back only through free (see
-	// explore.Options).
+	// semantics.Options).
 	Explicit bool
 	// FineGrained: accesses to thread-private nodes are steps of their own
-	// (see explore.Options).
+	// (see semantics.Options).
 	FineGrained bool
 }

@@ -1,4 +1,4 @@
-package explore
+package semantics
 
 import (
 	"github.com/linbis/linbis/frontend/ir"

@@ -1,4 +1,4 @@
-package explore
+package semantics
 
 import (
 	"fmt"
@@ -23,24 +23,26 @@ type outcome struct {
 	method   int32
 	value    int32
 	step     int32
-	kind     labelKind
+	Kind     LabelKind
 	hasValue bool
 }
 
-type labelKind uint8
+// LabelKind is the kind of a step's outcome.
+type LabelKind uint8
 
+// The kinds of outcomes.
 const (
-	kTau labelKind = iota
-	kCall
-	kRet
-	kLin
-	kBlocked // an await found its condition false: no transition
+	KTau     LabelKind = iota // an internal step
+	KCall                     // a call
+	KRet                      // a return
+	KLin                      // a lin statement, visible in linearization-point mode
+	KBlocked                  // an await found its condition false: no transition
 )
 
 // failure is a model error found while executing a step.
-type failure struct {
-	msg  string
-	step int32
+type Failure struct {
+	Msg  string
+	Step int32
 }
 
 // machine executes the steps of one thread on a state vector.
@@ -54,7 +56,7 @@ type machine struct {
 	gc       bool
 	lin      bool
 	maxNodes int32
-	err      *failure
+	err      *Failure
 	choices  []int // nondeterministic choices of this run (explicit-mode allocation)
 	limits   []int
 	ci       int
@@ -63,7 +65,7 @@ type machine struct {
 	// thread's locals only, or elsewhere), allocated a node or ended a
 	// method that held references; if not, the heap's shape as seen from
 	// the roots is as before the step (canonicalStep).
-	moved refMoves
+	moved RefMoves
 }
 
 // newMachine returns a machine that runs p: gc with a garbage-collected
@@ -74,7 +76,7 @@ func newMachine(p *ir.Program, gc, lin bool, maxNodes int32) machine {
 
 func (m *machine) fail(format string, args ...any) {
 	if m.err == nil {
-		m.err = &failure{msg: fmt.Sprintf(format, args...), step: -1} // step sets the step
+		m.err = &Failure{Msg: fmt.Sprintf(format, args...), Step: -1} // step sets the step
 	}
 }
 
@@ -214,9 +216,9 @@ func (m *machine) store(e *ir.Expr, a, v int32) {
 	}
 	if e.Ref && m.mem[a] != v {
 		if e.Kind == ir.ELocal || e.Kind == ir.ELocalElem {
-			m.moved |= movedLocal
+			m.moved |= MovedLocal
 		} else {
-			m.moved |= movedShared
+			m.moved |= MovedShared
 		}
 	}
 	m.mem[a] = v
@@ -322,7 +324,7 @@ func (m *machine) alloc(e *ir.Expr) int32 {
 	if m.err != nil {
 		return 0
 	}
-	m.moved |= movedShared
+	m.moved |= MovedShared
 	lay := &m.p.Layout
 	count := m.mem[lay.HeapBase]
 	id := int32(0)
@@ -439,7 +441,7 @@ func (m *machine) resetThread() {
 	for i, v := range loc {
 		if v != 0 {
 			if refs&(1<<i) != 0 {
-				m.moved |= movedLocal
+				m.moved |= MovedLocal
 			}
 			loc[i] = 0
 		}
@@ -484,7 +486,7 @@ func (m *machine) step() outcome {
 					v = m.eval(in.X)
 				}
 				if m.err != nil {
-					m.err.step = in.Step
+					m.err.Step = in.Step
 					return out
 				}
 				m.mem[m.base+ir.TRet] = v
@@ -499,11 +501,11 @@ func (m *machine) step() outcome {
 				v = m.eval(in.X)
 			}
 			if m.err != nil {
-				m.err.step = in.Step
+				m.err.Step = in.Step
 				return out
 			}
 			m.resetThread()
-			return outcome{kind: kRet, method: in.Method, value: v, hasValue: in.X != nil, step: in.Step}
+			return outcome{Kind: KRet, method: in.Method, value: v, hasValue: in.X != nil, step: in.Step}
 		case ir.OpRetPending:
 			if did {
 				m.mem[m.base+ir.TPC] = pc
@@ -511,7 +513,7 @@ func (m *machine) step() outcome {
 			}
 			v := m.mem[m.base+ir.TRet]
 			m.resetThread()
-			return outcome{kind: kRet, method: in.Method, value: v, hasValue: m.p.Methods[in.Method].Result != check.Void, step: in.Step}
+			return outcome{Kind: KRet, method: in.Method, value: v, hasValue: m.p.Methods[in.Method].Result != check.Void, step: in.Step}
 		case ir.OpAtomicBegin:
 			depth++
 			pc++
@@ -569,7 +571,7 @@ func (m *machine) step() outcome {
 			}
 		case ir.OpAwait:
 			if m.eval(in.X) == 0 && m.err == nil {
-				return outcome{kind: kBlocked}
+				return outcome{Kind: KBlocked}
 			}
 			pc++
 		case ir.OpAssert:
@@ -598,7 +600,7 @@ func (m *machine) step() outcome {
 		}
 		if m.err != nil {
 			// The failure is this instruction's: fail does not know it.
-			m.err.step = in.Step
+			m.err.Step = in.Step
 			return out
 		}
 	}
@@ -606,7 +608,7 @@ func (m *machine) step() outcome {
 
 func (m *machine) finish(out outcome, lin bool, v int32, has bool) outcome {
 	if lin {
-		out.kind, out.value, out.hasValue = kLin, v, has
+		out.Kind, out.value, out.hasValue = KLin, v, has
 		out.method = m.p.Code[m.mem[m.base+ir.TPC]].Method
 	}
 	return out

@@ -1,4 +1,4 @@
-package explore
+package semantics
 
 import (
 	"encoding/binary"
@@ -19,7 +19,7 @@ import (
 // bulk); the on-the-fly search encodes one state at a time.
 
 // encodeSparse appends the sparse encoding of st to dst.
-func encodeSparse(dst []byte, st []int32) []byte {
+func EncodeSparse(dst []byte, st []int32) []byte {
 	n := len(st)
 	dst = binary.AppendUvarint(dst, uint64(n))
 	start, nmask := len(dst), (n+7)/8
@@ -48,7 +48,7 @@ func encodeSparse(dst []byte, st []int32) []byte {
 }
 
 // decodeSparse appends the values of a sparse encoding to dst.
-func decodeSparse(dst []int32, b []byte) []int32 {
+func DecodeSparse(dst []int32, b []byte) []int32 {
 	n64, k := binary.Uvarint(b) // the encodings are ours: never malformed
 	n := int(n64)
 	b = b[k:]

@@ -1,4 +1,4 @@
-package explore
+package semantics
 
 import (
 	"fmt"
@@ -11,37 +11,39 @@ import (
 // canonicaliser makes state vectors canonical (see the package comment):
 // dead locals zeroed, heap nodes renumbered. It holds the buffers of the
 // renumbering; each goroutine that expands states has its own.
-type canonicaliser struct {
-	p       *ir.Program
-	threads int
+type Canonicaliser struct {
+	P       *ir.Program
+	Threads int
 	// postorder selects the numbering: depth-first post-order in
 	// garbage-collected mode, breadth-first in explicit mode (see renumber).
-	postorder bool
+	Postorder bool
 	// Set by current: see there.
-	curRoots    int32
-	sharedNodes int32
-	canon       []int32
-	perm        []int32
-	order       []int32
-	stack       []int32
-	rootBuf     []int32
+	CurRoots    int32
+	SharedNodes int32
+	Canon       []int32
+	Perm        []int32
+	Order       []int32
+	Stack       []int32
+	RootBuf     []int32
 }
 
-func newCanonicaliser(p *ir.Program, threads int) *canonicaliser {
-	return &canonicaliser{p: p, threads: threads, postorder: !p.Layout.Explicit}
+// NewCanonicaliser returns a canonicaliser of p's states for the given
+// number of threads.
+func NewCanonicaliser(p *ir.Program, threads int) *Canonicaliser {
+	return &Canonicaliser{P: p, Threads: threads, Postorder: !p.Layout.Explicit}
 }
 
 // clone returns a canonicaliser with the same program and root slots and
 // buffers of its own.
-func (c *canonicaliser) clone() *canonicaliser {
-	return &canonicaliser{p: c.p, threads: c.threads, postorder: c.postorder}
+func (c *Canonicaliser) clone() *Canonicaliser {
+	return &Canonicaliser{P: c.P, Threads: c.Threads, Postorder: c.Postorder}
 }
 
 // canonical zeroes the dead locals of thread t (-1: none moved) and
 // renumbers the heap; it returns a vector owned by the canonicaliser.
-func (x *canonicaliser) canonical(st []int32, t int) []int32 {
+func (x *Canonicaliser) Canonical(st []int32, t int) []int32 {
 	x.zeroDead(st, t, 0)
-	return x.renumber(st)
+	return x.Renumber(st)
 }
 
 // canonicalStep is canonical for a successor st of the canonical state
@@ -74,37 +76,37 @@ func (x *canonicaliser) canonical(st []int32, t int) []int32 {
 // number order that refers to it, so in the order of the numbers. That
 // covers steps that move references between roots (Treiber's read of Top,
 // or of Top.next into a local).
-func (x *canonicaliser) canonicalStep(cur []int32, st []int32, t int, moved refMoves, clean uint64) []int32 {
+func (x *Canonicaliser) CanonicalStep(cur []int32, st []int32, t int, moved RefMoves, clean uint64) []int32 {
 	if dropped := x.zeroDead(st, t, clean); moved == 0 && !dropped {
 		// No reference changed: the roots and the heap's shape are those
 		// of cur, whose numbering is canonical.
 		x.checkSkip(st)
 		return st
 	}
-	if x.postorder {
-		if moved&movedShared == 0 && x.localMovesKeep(cur, st, t) {
+	if x.Postorder {
+		if moved&MovedShared == 0 && x.localMovesKeep(cur, st, t) {
 			x.checkSkip(st)
 			return st
 		}
-		return x.renumber(st)
+		return x.Renumber(st)
 	}
-	lay := &x.p.Layout
+	lay := &x.P.Layout
 	hb := lay.HeapBase
 	if len(st) != len(cur) || st[hb] == 0 {
-		return x.renumber(st)
+		return x.Renumber(st)
 	}
-	if r := x.rootPrefix(st); r < 0 || r < x.curRoots {
-		return x.renumber(st)
+	if r := x.rootPrefix(st); r < 0 || r < x.CurRoots {
+		return x.Renumber(st)
 	}
 	if !slices.Equal(st[hb:], cur[hb:]) {
 		// Compare the node types and reference fields only.
 		for a := hb + 1; a < int32(len(st)); a += lay.NodeSize {
 			if lay.Typed && st[a] != cur[a] {
-				return x.renumber(st)
+				return x.Renumber(st)
 			}
 			for _, f := range lay.NodeRefOffsets(st, a) {
 				if st[a+f] != cur[a+f] {
-					return x.renumber(st)
+					return x.Renumber(st)
 				}
 			}
 		}
@@ -113,14 +115,14 @@ func (x *canonicaliser) canonicalStep(cur []int32, st []int32, t int, moved refM
 	return st
 }
 
-// refMoves tells what a step did to references: nothing, moved some of
+// RefMoves tells what a step did to references: nothing, moved some of
 // the running thread's locals, or moved others (shared variables, node
 // fields) or allocated.
-type refMoves uint8
+type RefMoves uint8
 
 const (
-	movedLocal refMoves = 1 << iota
-	movedShared
+	MovedLocal  RefMoves = 1 << iota // moved some of the running thread's locals
+	MovedShared                      // moved other references, or allocated
 )
 
 // current prepares canonicalStep for the successors of the canonical
@@ -128,16 +130,16 @@ const (
 // the number of nodes reached from the shared variables, which the
 // post-order numbers first: the largest node a shared variable holds (the
 // last depth-first tree started from a shared variable ends at its root).
-func (x *canonicaliser) current(cur []int32) {
-	if !x.postorder {
-		x.curRoots = x.rootPrefix(cur)
+func (x *Canonicaliser) Current(cur []int32) {
+	if !x.Postorder {
+		x.CurRoots = x.rootPrefix(cur)
 		return
 	}
 	n := int32(0) // in a register: x.sharedNodes would be stored each time
-	for _, a := range x.p.Layout.RefShared {
+	for _, a := range x.P.Layout.RefShared {
 		n = max(n, cur[a])
 	}
-	x.sharedNodes = n
+	x.SharedNodes = n
 }
 
 // localMovesKeep reports whether the successor st of cur, in which only
@@ -146,15 +148,15 @@ func (x *canonicaliser) current(cur []int32) {
 // the shared variables. Those nodes are numbered first, the same in both,
 // so the changed roots reach nothing new, lose nothing that becomes
 // garbage, and every other root reaches what it reached in cur.
-func (x *canonicaliser) localMovesKeep(cur, st []int32, t int) bool {
+func (x *Canonicaliser) localMovesKeep(cur, st []int32, t int) bool {
 	if t < 0 {
 		return false
 	}
-	base := x.p.Layout.ThreadBase(t)
-	mask := x.p.RefMask[cur[base+ir.TPC]] | x.p.RefMask[st[base+ir.TPC]]
+	base := x.P.Layout.ThreadBase(t)
+	mask := x.P.RefMask[cur[base+ir.TPC]] | x.P.RefMask[st[base+ir.TPC]]
 	for ; mask != 0; mask &= mask - 1 {
 		i := base + ir.TLocals + int32(bits.TrailingZeros64(mask))
-		if a, b := cur[i], st[i]; a != b && max(a, b) > x.sharedNodes {
+		if a, b := cur[i], st[i]; a != b && max(a, b) > x.SharedNodes {
 			return false
 		}
 	}
@@ -165,15 +167,15 @@ func (x *canonicaliser) localMovesKeep(cur, st []int32, t int) bool {
 // renumbering canonicalStep skipped, and panics unless it is the identity.
 // It is small enough to be inlined: the test of checkSkips is all that
 // runs outside the tests.
-func (x *canonicaliser) checkSkip(st []int32) {
-	if checkSkips {
+func (x *Canonicaliser) checkSkip(st []int32) {
+	if CheckSkips {
 		x.verifySkip(st)
 	}
 }
 
 // verifySkip is checkSkip's check.
-func (x *canonicaliser) verifySkip(st []int32) {
-	if out := x.renumber(st); len(out) != len(st) || &out[0] != &st[0] {
+func (x *Canonicaliser) verifySkip(st []int32) {
+	if out := x.Renumber(st); len(out) != len(st) || &out[0] != &st[0] {
 		panic(fmt.Sprintf("canonicalStep skipped a renumbering that is not the identity: %v renumbers to %v", st, out))
 	}
 }
@@ -182,13 +184,13 @@ func (x *canonicaliser) verifySkip(st []int32) {
 // renumberings it skips, and renumber the searches that listKeepsNumbers
 // avoids, and panic unless they agree: every exploration of the tests
 // cross-checks the shortcuts.
-var checkSkips bool
+var CheckSkips bool
 
 // rootPrefix returns r if the roots of st (shared references, then each
 // busy thread's reference locals), taken in the renumbering's order,
 // nulls and repeats skipped, are nodes 1, 2, …, r: then the renumbering
 // gives them the numbers they have. It returns -1 otherwise.
-func (x *canonicaliser) rootPrefix(st []int32) int32 {
+func (x *Canonicaliser) rootPrefix(st []int32) int32 {
 	next := int32(1) // the nodes below next are numbered
 	for a := range x.eachRoot(st) {
 		if v := st[a]; v >= next {
@@ -207,21 +209,21 @@ func (x *canonicaliser) rootPrefix(st []int32) int32 {
 // step, those dead before it that it cannot write (program.clean); most
 // of a method's locals are dead at most of its instructions, and a step
 // writes few.
-func (x *canonicaliser) zeroDead(st []int32, t int, clean uint64) bool {
+func (x *Canonicaliser) zeroDead(st []int32, t int, clean uint64) bool {
 	if t < 0 {
 		return false
 	}
-	base := x.p.Layout.ThreadBase(t)
+	base := x.P.Layout.ThreadBase(t)
 	pc := st[base+ir.TPC]
-	dead := x.p.Dead[pc]
-	if checkSkips {
+	dead := x.P.Dead[pc]
+	if CheckSkips {
 		x.checkClean(st[base+ir.TLocals:], dead&clean)
 	}
 	if dead &^= clean; dead == 0 {
 		return false
 	}
 	loc := st[base+ir.TLocals:]
-	refs := x.p.RefMask[pc]
+	refs := x.P.RefMask[pc]
 	dropped := false
 	for ; dead != 0; dead &= dead - 1 {
 		i := bits.TrailingZeros64(dead)
@@ -235,7 +237,7 @@ func (x *canonicaliser) zeroDead(st []int32, t int, clean uint64) bool {
 
 // checkClean, in the package's tests, panics unless the locals loc of
 // the set clean are zero, as zeroDead assumes without looking.
-func (x *canonicaliser) checkClean(loc []int32, clean uint64) {
+func (x *Canonicaliser) checkClean(loc []int32, clean uint64) {
 	for ; clean != 0; clean &= clean - 1 {
 		if i := bits.TrailingZeros64(clean); loc[i] != 0 {
 			panic(fmt.Sprintf("zeroDead skipped local %d, which holds %d", i, loc[i]))
@@ -261,50 +263,50 @@ func (x *canonicaliser) checkClean(loc []int32, clean uint64) {
 // references into the list, leave every other node's number as it is.
 // On Treiber's stack nearly every step then keeps the numbering, where
 // breadth-first numbering from the top shifted the whole list.
-func (x *canonicaliser) renumber(st []int32) []int32 {
-	lay := &x.p.Layout
+func (x *Canonicaliser) Renumber(st []int32) []int32 {
+	lay := &x.P.Layout
 	hb := lay.HeapBase
 	count := st[hb]
 	if count == 0 {
 		return st[:hb+1]
 	}
-	if x.postorder && len(x.p.Layout.Uniform) == 1 {
+	if x.Postorder && len(x.P.Layout.Uniform) == 1 {
 		if n, ok := x.listKeepsNumbers(st); ok {
-			if checkSkips {
+			if CheckSkips {
 				x.checkKeepsNumbers(st, n)
 			}
 			st[hb] = n
 			return st[:hb+1+n*lay.NodeSize]
 		}
 	}
-	if cap(x.perm) < int(count)+1 {
-		x.perm = make([]int32, count+1)
+	if cap(x.Perm) < int(count)+1 {
+		x.Perm = make([]int32, count+1)
 	}
 	// perm[id]: the new number of node id, 0 while unreached (negative
 	// while on the depth-first stack). perm[0] is not 0 during the search,
 	// so that null needs no test of its own.
-	perm := x.perm[:count+1]
+	perm := x.Perm[:count+1]
 	clear(perm)
 	perm[0] = -1
 	roots := x.roots(st)
 	var order []int32
-	if x.postorder {
+	if x.Postorder {
 		order = x.postorderFrom(st, roots, perm)
 	} else {
 		order = x.breadthFirstFrom(st, roots, perm)
 	}
-	x.order = order
+	x.Order = order
 	if numberedInOrder(order) {
 		// The numbering is kept; the nodes beyond are garbage (in
 		// post-order, often the node just popped).
 		st[hb] = int32(len(order))
 		return st[:hb+1+int32(len(order))*lay.NodeSize]
 	}
-	if cap(x.canon) < len(st) {
-		x.canon = make([]int32, len(st))
+	if cap(x.Canon) < len(st) {
+		x.Canon = make([]int32, len(st))
 	}
 	nodeSize := lay.NodeSize
-	out := x.canon[:hb+1+int32(len(order))*nodeSize]
+	out := x.Canon[:hb+1+int32(len(order))*nodeSize]
 	copy(out, st[:hb])
 	for _, a := range roots {
 		out[a] = max(perm[st[a]], 0)
@@ -317,7 +319,7 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 		for k, v := range src { // nodes are short: a loop beats a memmove call
 			dst[k] = v
 		}
-		for _, f := range x.p.Layout.NodeRefOffsets(src, 0) {
+		for _, f := range x.P.Layout.NodeRefOffsets(src, 0) {
 			dst[f] = max(perm[src[f]], 0)
 		}
 	}
@@ -332,8 +334,8 @@ func (x *canonicaliser) renumber(st []int32) []int32 {
 // must start the chain c → c-1 → … → next, whose last node refers to null
 // or a node at most c (numbered, or on the chain: a cycle), for the
 // search to number the chain next..c backwards.
-func (x *canonicaliser) listKeepsNumbers(st []int32) (int32, bool) {
-	lay := &x.p.Layout
+func (x *Canonicaliser) listKeepsNumbers(st []int32) (int32, bool) {
+	lay := &x.P.Layout
 	count := st[lay.HeapBase]
 	nodeSize := lay.NodeSize
 	nextField := lay.HeapBase + 1 - nodeSize + lay.Uniform[0] // + id*nodeSize
@@ -365,13 +367,13 @@ func (x *canonicaliser) listKeepsNumbers(st []int32) (int32, bool) {
 		}
 	}
 	base := lay.Nshared
-	for range x.threads {
+	for range x.Threads {
 		if next > count {
 			// Every node is numbered (on Treiber's stack, mostly by Top
 			// alone): the other roots hold them or null, and keep them.
 			break
 		}
-		for m := x.p.RefMask[st[base+ir.TPC]]; m != 0; m &= m - 1 {
+		for m := x.P.RefMask[st[base+ir.TPC]]; m != 0; m &= m - 1 {
 			if c := st[base+ir.TLocals+int32(bits.TrailingZeros64(m))]; c >= next {
 				if next = chain(c, next); next == 0 {
 					return 0, false
@@ -397,8 +399,8 @@ func numberedInOrder(order []int32) bool {
 // checkKeepsNumbers, in the package's tests, runs the search that
 // listKeepsNumbers avoided and panics unless it numbers nodes 1..n as they
 // are.
-func (x *canonicaliser) checkKeepsNumbers(st []int32, n int32) {
-	count := st[x.p.Layout.HeapBase]
+func (x *Canonicaliser) checkKeepsNumbers(st []int32, n int32) {
+	count := st[x.P.Layout.HeapBase]
 	perm := make([]int32, count+1)
 	perm[0] = -1
 	order := x.postorderFrom(st, x.roots(st), perm)
@@ -409,28 +411,28 @@ func (x *canonicaliser) checkKeepsNumbers(st []int32, n int32) {
 
 // roots returns the offsets in st of its roots in the renumbering's order
 // (see eachRoot).
-func (x *canonicaliser) roots(st []int32) []int32 {
-	roots := x.rootBuf[:0]
+func (x *Canonicaliser) roots(st []int32) []int32 {
+	roots := x.RootBuf[:0]
 	for a := range x.eachRoot(st) {
 		roots = append(roots, a)
 	}
-	x.rootBuf = roots
+	x.RootBuf = roots
 	return roots
 }
 
 // eachRoot yields the offsets in st of its roots in the renumbering's
 // order: the shared references, then each busy thread's reference locals.
-func (x *canonicaliser) eachRoot(st []int32) iter.Seq[int32] {
+func (x *Canonicaliser) eachRoot(st []int32) iter.Seq[int32] {
 	return func(yield func(int32) bool) {
-		lay := &x.p.Layout
+		lay := &x.P.Layout
 		for _, a := range lay.RefShared {
 			if !yield(a) {
 				return
 			}
 		}
 		base := lay.Nshared
-		for range x.threads {
-			for m := x.p.RefMask[st[base+ir.TPC]]; m != 0; m &= m - 1 {
+		for range x.Threads {
+			for m := x.P.RefMask[st[base+ir.TPC]]; m != 0; m &= m - 1 {
 				if !yield(base + ir.TLocals + int32(bits.TrailingZeros64(m))) {
 					return
 				}
@@ -442,11 +444,11 @@ func (x *canonicaliser) eachRoot(st []int32) iter.Seq[int32] {
 
 // breadthFirstFrom numbers the nodes reachable from the roots in
 // breadth-first order, in perm, and returns them in that order.
-func (x *canonicaliser) breadthFirstFrom(st, roots, perm []int32) []int32 {
-	lay := &x.p.Layout
+func (x *Canonicaliser) breadthFirstFrom(st, roots, perm []int32) []int32 {
+	lay := &x.P.Layout
 	nodeSize := lay.NodeSize
 	node0 := lay.HeapBase + 1 - nodeSize
-	order := x.order[:0]
+	order := x.Order[:0]
 	for _, a := range roots {
 		if ref := st[a]; perm[ref] == 0 {
 			order = append(order, ref)
@@ -455,7 +457,7 @@ func (x *canonicaliser) breadthFirstFrom(st, roots, perm []int32) []int32 {
 	}
 	for i := 0; i < len(order); i++ {
 		src := st[node0+order[i]*nodeSize:][:nodeSize]
-		for _, f := range x.p.Layout.NodeRefOffsets(src, 0) {
+		for _, f := range x.P.Layout.NodeRefOffsets(src, 0) {
 			if ref := src[f]; perm[ref] == 0 {
 				order = append(order, ref)
 				perm[ref] = int32(len(order))
@@ -467,18 +469,18 @@ func (x *canonicaliser) breadthFirstFrom(st, roots, perm []int32) []int32 {
 
 // postorderFrom numbers the nodes reachable from the roots in depth-first
 // post-order, in perm, and returns them in that order.
-func (x *canonicaliser) postorderFrom(st, roots, perm []int32) []int32 {
-	lay := &x.p.Layout
+func (x *Canonicaliser) postorderFrom(st, roots, perm []int32) []int32 {
+	lay := &x.P.Layout
 	nodeSize := lay.NodeSize
 	node0 := lay.HeapBase + 1 - nodeSize
-	order := x.order[:0]
+	order := x.Order[:0]
 	const onStack = -2
-	if len(x.p.Layout.Uniform) == 1 {
+	if len(x.P.Layout.Uniform) == 1 {
 		// Nodes with one reference field (lists): follow each root's
 		// chain to its end or to a node already reached, then number the
 		// chain backwards.
-		chain := x.stack[:0]
-		next := node0 + x.p.Layout.Uniform[0]
+		chain := x.Stack[:0]
+		next := node0 + x.P.Layout.Uniform[0]
 		for _, a := range roots {
 			for c := st[a]; perm[c] == 0; c = st[next+c*nodeSize] {
 				perm[c] = onStack
@@ -490,12 +492,12 @@ func (x *canonicaliser) postorderFrom(st, roots, perm []int32) []int32 {
 			}
 			chain = chain[:0]
 		}
-		x.stack = chain
+		x.Stack = chain
 		return order
 	}
 	// The stack holds pairs: a node, and the index of its next reference
 	// field to follow.
-	stack := x.stack[:0]
+	stack := x.Stack[:0]
 	for _, a := range roots {
 		ref := st[a]
 		if perm[ref] != 0 {
@@ -507,7 +509,7 @@ func (x *canonicaliser) postorderFrom(st, roots, perm []int32) []int32 {
 			top := len(stack) - 2
 			id, f := stack[top], stack[top+1]
 			src := st[node0+id*nodeSize:][:nodeSize]
-			if offs := x.p.Layout.NodeRefOffsets(src, 0); int(f) < len(offs) {
+			if offs := x.P.Layout.NodeRefOffsets(src, 0); int(f) < len(offs) {
 				stack[top+1]++
 				if c := src[offs[f]]; perm[c] == 0 {
 					perm[c] = onStack
@@ -520,6 +522,6 @@ func (x *canonicaliser) postorderFrom(st, roots, perm []int32) []int32 {
 			stack = stack[:top]
 		}
 	}
-	x.stack = stack
+	x.Stack = stack
 	return order
 }

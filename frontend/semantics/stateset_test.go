@@ -1,4 +1,4 @@
-package explore
+package semantics
 
 import (
 	"bytes"
@@ -60,9 +60,9 @@ func TestCodingRoundTrip(t *testing.T) {
 // naive coding, and decode, appending to a value, as its inverse.
 func requireCoding(t *testing.T, st []int32) {
 	t.Helper()
-	enc := encode([]byte{7}, st)
+	enc := Encode([]byte{7}, st)
 	require.Equal(t, append([]byte{7}, naiveEncode(st)...), enc)
-	require.Equal(t, append([]int32{-5}, st...), decode([]int32{-5}, enc[1:]))
+	require.Equal(t, append([]int32{-5}, st...), Decode([]int32{-5}, enc[1:]))
 }
 
 // smallRunVector is mostly long runs of values in [0, 64), with a rare
@@ -158,7 +158,7 @@ func FuzzCoding(f *testing.F) {
 // back in id order.
 func TestStateSet(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	s := newStateSet()
+	s := NewStateSet()
 	ref := map[string]int32{}
 	var order []string
 	for range 60000 {
@@ -166,8 +166,8 @@ func TestStateSet(t *testing.T) {
 		if len(st) > 6 {
 			st = st[:6] // many repeats
 		}
-		enc := encode(nil, st)
-		id, isNew := s.insert(enc, s.hash(enc))
+		enc := Encode(nil, st)
+		id, isNew := s.Insert(enc, s.Hash(enc))
 		want, seen := ref[string(enc)]
 		if !seen {
 			want = int32(len(ref))
@@ -177,31 +177,31 @@ func TestStateSet(t *testing.T) {
 		require.Equal(t, !seen, isNew)
 		require.Equal(t, want, id)
 	}
-	assert.Equal(t, len(ref), s.len())
+	assert.Equal(t, len(ref), s.Len())
 	for _, enc := range order {
-		require.Equal(t, enc, string(s.encoding(s.next())))
+		require.Equal(t, enc, string(s.Encoding(s.next())))
 	}
 }
 
 // TestStateSetChunks fills more than one arena chunk and reads every
 // state back, in order, across the chunk boundary, and finds each again.
 func TestStateSetChunks(t *testing.T) {
-	s := newStateSet()
+	s := NewStateSet()
 	st := make([]int32, 40)
 	var encs [][]byte
-	for i := int32(0); s.nchunks < 2 || len(encs)%1000 != 0; i++ {
+	for i := int32(0); s.Nchunks < 2 || len(encs)%1000 != 0; i++ {
 		for k := range st {
 			st[k] = i*int32(k+1) + int32(k)
 		}
-		enc := encode(nil, st)
-		id, isNew := s.insert(enc, s.hash(enc))
+		enc := Encode(nil, st)
+		id, isNew := s.Insert(enc, s.Hash(enc))
 		require.True(t, isNew)
 		require.Equal(t, int32(len(encs)), id)
 		encs = append(encs, enc)
 	}
 	for i, enc := range encs {
-		require.Equal(t, enc, s.encoding(s.next()))
-		id, isNew := s.insert(enc, s.hash(enc))
+		require.Equal(t, enc, s.Encoding(s.next()))
+		id, isNew := s.Insert(enc, s.Hash(enc))
 		require.False(t, isNew)
 		require.Equal(t, int32(i), id)
 	}
@@ -214,7 +214,7 @@ func TestStateSetChunks(t *testing.T) {
 func TestStateSetConcurrentFind(t *testing.T) {
 	const n = 200_000
 	encs := distinctEncodings(n, 24)
-	s := newStateSet()
+	s := NewStateSet()
 	done := make(chan struct{})
 	errs := make(chan string, 4)
 	for g := range 2 {
@@ -227,10 +227,10 @@ func TestStateSetConcurrentFind(t *testing.T) {
 					return
 				default:
 				}
-				l := s.snapshot()
+				l := s.Snapshot()
 				for range 1000 {
 					i := r.IntN(n)
-					if id := l.find(encs[i], hashState(s.seed, encs[i])); id != -1 && id != int32(i) {
+					if id := l.Find(encs[i], hashState(s.Seed, encs[i])); id != -1 && id != int32(i) {
 						errs <- "wrong id"
 						return
 					}
@@ -239,7 +239,7 @@ func TestStateSetConcurrentFind(t *testing.T) {
 		}()
 	}
 	for i, enc := range encs {
-		id, isNew := s.insert(enc, s.hash(enc))
+		id, isNew := s.Insert(enc, s.Hash(enc))
 		require.True(t, isNew)
 		require.Equal(t, int32(i), id)
 	}
@@ -247,35 +247,35 @@ func TestStateSetConcurrentFind(t *testing.T) {
 	for range 2 {
 		assert.Empty(t, <-errs)
 	}
-	l := s.snapshot()
+	l := s.Snapshot()
 	for i, enc := range encs {
-		require.Equal(t, int32(i), l.find(enc, s.hash(enc)))
+		require.Equal(t, int32(i), l.Find(enc, s.Hash(enc)))
 	}
-	require.Equal(t, int32(-1), l.find(encode(nil, []int32{-5, 7}), s.hash(encode(nil, []int32{-5, 7}))))
+	require.Equal(t, int32(-1), l.Find(Encode(nil, []int32{-5, 7}), s.Hash(Encode(nil, []int32{-5, 7}))))
 }
 
 // TestStateSetBeyond4GiB checks records whose arena offset passes 4 GiB
 // (the HP stack at 6 threads gets there): offsets are 64-bit arithmetic.
 // The full chunks in front share one buffer, so the test needs 32 MiB.
 func TestStateSetBeyond4GiB(t *testing.T) {
-	s := newStateSet()
+	s := NewStateSet()
 	filler := new([chunkSize]byte)
 	const full = 300 // 300 × 16 MiB = 4.7 GiB
 	for k := range full {
-		s.chunks[k], s.used[k] = filler, chunkSize
+		s.Chunks[k], s.Used[k] = filler, chunkSize
 	}
-	s.nchunks = full
+	s.Nchunks = full
 	a, b := []byte{1, 2, 3}, []byte{4, 5, 6, 7}
-	ida, isNew := s.insert(a, s.hash(a))
+	ida, isNew := s.Insert(a, s.Hash(a))
 	require.True(t, isNew)
-	idb, isNew := s.insert(b, s.hash(b))
+	idb, isNew := s.Insert(b, s.Hash(b))
 	require.True(t, isNew)
-	again, isNew := s.insert(a, s.hash(a))
+	again, isNew := s.Insert(a, s.Hash(a))
 	assert.False(t, isNew, "the record past 4 GiB is found again")
 	assert.Equal(t, ida, again)
-	assert.Equal(t, idb, s.snapshot().find(b, s.hash(b)))
+	assert.Equal(t, idb, s.Snapshot().Find(b, s.Hash(b)))
 	off := uint64(full) << chunkBits
-	assert.Equal(t, off, recordOffset(slotRef(off)))
+	assert.Equal(t, off, RecordOffset(slotRef(off)))
 }
 
 // BenchmarkCoding measures encode and decode on state-like vectors (long
@@ -290,17 +290,17 @@ func BenchmarkCoding(b *testing.B) {
 	b.Run("encode", func(b *testing.B) {
 		var buf []byte
 		for i := 0; b.Loop(); i++ {
-			buf = encode(buf[:0], vecs[i%len(vecs)])
+			buf = Encode(buf[:0], vecs[i%len(vecs)])
 		}
 	})
 	b.Run("decode", func(b *testing.B) {
 		encs := make([][]byte, len(vecs))
 		for i, v := range vecs {
-			encs[i] = encode(nil, v)
+			encs[i] = Encode(nil, v)
 		}
 		var out []int32
 		for i := 0; b.Loop(); i++ {
-			out = decode(out[:0], encs[i%len(encs)])
+			out = Decode(out[:0], encs[i%len(encs)])
 		}
 	})
 }
@@ -321,9 +321,9 @@ func TestSparseCoding(t *testing.T) {
 			}
 		}
 		prefix := []byte{9}
-		enc := encodeSparse(prefix, st)
+		enc := EncodeSparse(prefix, st)
 		require.Equal(t, byte(9), enc[0], "appends")
-		got := decodeSparse([]int32{5}, enc[1:])
+		got := DecodeSparse([]int32{5}, enc[1:])
 		require.Equal(t, append([]int32{5}, st...), got, "round trip of %v", st)
 	}
 }
@@ -338,7 +338,7 @@ func TestSparseCoding(t *testing.T) {
 func TestStateSetConcurrentClaim(t *testing.T) {
 	const n, goroutines, batch = 100_000, 4, 300
 	encs := distinctEncodings(n, 30)
-	s := newStateSet()
+	s := NewStateSet()
 	refs := make([][]uint32, goroutines)
 	added := make([]int, goroutines)
 	var wg sync.WaitGroup
@@ -349,19 +349,19 @@ func TestStateSetConcurrentClaim(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(g), 11))
 			perm := r.Perm(n)
 			refs[g] = make([]uint32, n)
-			var a arenaCursor
+			var a ArenaCursor
 			for lo := 0; lo < n; lo += batch {
 				part := perm[lo:min(lo+batch, n)]
-				s.reserve(len(part))
+				s.Reserve(len(part))
 				k := 0
 				for _, i := range part {
-					_, ref, isNew := s.claim(encs[i], s.hash(encs[i]), &a)
+					_, ref, isNew := s.Claim(encs[i], s.Hash(encs[i]), &a)
 					refs[g][i] = ref
 					if isNew {
 						k++
 					}
 				}
-				s.release(len(part), k)
+				s.Release(len(part), k)
 				added[g] += k
 			}
 		})
@@ -369,10 +369,10 @@ func TestStateSetConcurrentClaim(t *testing.T) {
 	wg.Go(func() {
 		r := rand.New(rand.NewPCG(99, 1))
 		for range 200 {
-			l := s.snapshot()
+			l := s.Snapshot()
 			for range 500 {
 				i := r.IntN(n)
-				if id, ref := l.findRef(encs[i], s.hash(encs[i])); id != -1 || (ref != 0 && !bytes.Equal(s.encoding(recordOffset(uint64(ref))), encs[i])) {
+				if id, ref := l.findRef(encs[i], s.Hash(encs[i])); id != -1 || (ref != 0 && !bytes.Equal(s.Encoding(RecordOffset(uint64(ref))), encs[i])) {
 					t.Errorf("state %d: found id %d, ref %d before any numbering", i, id, ref)
 					return
 				}
@@ -385,21 +385,21 @@ func TestStateSetConcurrentClaim(t *testing.T) {
 		total += k
 	}
 	require.Equal(t, n, total, "each state is added once")
-	require.Equal(t, int64(n), s.claimed.Load())
+	require.Equal(t, int64(n), s.Claimed.Load())
 	for i := range encs {
 		for g := 1; g < goroutines; g++ {
 			require.Equal(t, refs[0][i], refs[g][i], "state %d: one record", i)
 		}
-		require.Equal(t, encs[i], s.encoding(recordOffset(uint64(refs[0][i]))))
+		require.Equal(t, encs[i], s.Encoding(RecordOffset(uint64(refs[0][i]))))
 	}
 	// Number the records in reverse order: ids come from setID, not from
 	// the order of the claims.
 	for i := range encs {
-		s.setID(refs[0][i], int32(n-1-i))
+		s.SetID(refs[0][i], int32(n-1-i))
 	}
-	l := s.snapshot()
+	l := s.Snapshot()
 	for i, enc := range encs {
-		id, ref := l.findRef(enc, s.hash(enc))
+		id, ref := l.findRef(enc, s.Hash(enc))
 		require.Equal(t, int32(n-1-i), id)
 		require.Equal(t, refs[0][i], ref)
 	}
@@ -414,7 +414,7 @@ func distinctEncodings(n, width int) [][]byte {
 		for k := range st {
 			st[k] = int32(i)*int32(k+1) + int32(k)
 		}
-		encs[i] = encode(nil, st)
+		encs[i] = Encode(nil, st)
 	}
 	return encs
 }

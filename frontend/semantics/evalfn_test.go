@@ -1,4 +1,4 @@
-package explore
+package semantics
 
 import (
 	"testing"
@@ -12,7 +12,7 @@ func failMsg(m *machine) string {
 	if m.err == nil {
 		return ""
 	}
-	return m.err.msg
+	return m.err.Msg
 }
 
 // TestBinaryEvaluators holds each binary operator's evaluator to binop and

@@ -1,4 +1,4 @@
-package explore
+package semantics
 
 import "hash/maphash"
 
@@ -7,26 +7,26 @@ import "hash/maphash"
 // and the replay of their counterexamples): it runs an expander on a block
 // of its own and leaves the successors there, canonical for the heap and
 // encoded, without looking them up.
-type stepper struct {
-	e   *expander
-	blk successors
+type Stepper struct {
+	E   *Expander
+	Blk Successors
 }
 
 // newStepper returns a stepper over x.
-func (x *system) newStepper() *stepper { return &stepper{e: x.newExpander(maphash.MakeSeed())} }
+func (x *System) NewStepper() *Stepper { return &Stepper{E: x.NewExpander(maphash.MakeSeed())} }
 
 // successors fills s.blk.succs and s.blk.batch with the successors of the
 // canonical state cur, in the explorer's order (thread by thread). On a
 // model error it stops and returns the failing thread and the failure;
 // the successors before the failing step are in the block.
-func (s *stepper) successors(cur []int32) (int, *failure) {
-	blk := &s.blk
-	blk.batch, blk.succs = blk.batch[:0], blk.succs[:0]
-	e := s.e
-	e.cur = append(e.cur[:0], cur...)
-	e.c.current(e.cur)
-	e.blk = blk
-	t, f := e.state()
-	e.blk = nil
+func (s *Stepper) Successors(cur []int32) (int, *Failure) {
+	blk := &s.Blk
+	blk.Batch, blk.Succs = blk.Batch[:0], blk.Succs[:0]
+	e := s.E
+	e.Cur = append(e.Cur[:0], cur...)
+	e.C.Current(e.Cur)
+	e.Blk = blk
+	t, f := e.State()
+	e.Blk = nil
 	return t, f
 }

@@ -1,4 +1,4 @@
-package explore
+package semantics
 
 import (
 	"errors"
@@ -17,27 +17,27 @@ import (
 // LTS, with its initial state (initialState), the successors of a state
 // (expander) and the names of its labels (internLabel). The searches
 // (explore's breadth-first search, the on-the-fly checks) run over it.
-type system struct {
-	p *ir.Program
-	b ir.Bounds
-	o Options
+type System struct {
+	P *ir.Program
+	B ir.Bounds
+	O Options
 	// canon is the canonicaliser of the initial state; the expanders clone it.
-	canon *canonicaliser
+	Canon *Canonicaliser
 	// allowed[t][m]: may the client call method m on thread t (from 0).
-	allowed [][]bool
+	Allowed [][]bool
 	// steps are the program's source steps, as the LTS's metadata names them.
-	steps []lts.SourceStep
+	Steps []lts.SourceStep
 	// labels interns the names of visible steps by key (internLabel);
 	// labelNames[id] is the name of label id (0: τ), labelIDs its inverse.
-	labels     map[labelKey]int32
-	labelNames []string
-	labelIDs   map[string]int32
+	Labels     map[LabelKey]int32
+	LabelNames []string
+	LabelIDs   map[string]int32
 	// labelCache is a direct-mapped cache in front of labels, by key (0:
 	// empty; keys are not 0): few distinct labels occur, and the map
 	// lookup per transition showed in profiles.
-	labelCache [256]struct {
-		key labelKey
-		id  int32
+	LabelCache [256]struct {
+		Key LabelKey
+		Id  int32
 	}
 }
 
@@ -81,7 +81,7 @@ type Options struct {
 	// keepStates, for the package's tests, is given the program and the
 	// encodings of the states of a finished exploration, in id order,
 	// before the state set is released.
-	keepStates func(p *ir.Program, states iter.Seq[[]byte])
+	KeepStates func(p *ir.Program, states iter.Seq[[]byte])
 }
 
 // ErrStateLimit is wrapped by the error returned when MaxStates is reached.
@@ -96,16 +96,17 @@ type ModelError struct {
 	Trace *lts.Trace
 }
 
+// Error prints the position and the message.
 func (e *ModelError) Error() string {
 	return fmt.Sprintf("%s: %s", e.Pos.String(), e.Msg)
 }
 
 // argTuples enumerates each method's argument tuples over the domain.
-func (x *system) argTuples() {
-	for _, m := range x.p.Methods {
+func (x *System) argTuples() {
+	for _, m := range x.P.Methods {
 		tuples := [][]int32{{}}
 		for _, pt := range m.Params {
-			dom := x.p.Values
+			dom := x.P.Values
 			if pt.Kind == check.Bool {
 				dom = []int32{0, 1}
 			}
@@ -124,18 +125,18 @@ func (x *system) argTuples() {
 // initialState returns the canonical initial state: the declared initial
 // values, after the init block if there is one. The vector is the
 // canonicaliser's.
-func (x *system) initialState() ([]int32, error) {
-	init := append([]int32(nil), x.p.Init...)
-	if im := x.p.InitMethod; im != nil {
-		m := newMachine(x.p, !x.o.Explicit, x.o.Lin, int32(x.o.MaxNodes))
-		m.t, m.base, m.mem = 0, x.p.Layout.ThreadBase(0), init
+func (x *System) InitialState() ([]int32, error) {
+	init := append([]int32(nil), x.P.Init...)
+	if im := x.P.InitMethod; im != nil {
+		m := newMachine(x.P, !x.O.Explicit, x.O.Lin, int32(x.O.MaxNodes))
+		m.t, m.base, m.mem = 0, x.P.Layout.ThreadBase(0), init
 		init[m.base+ir.TPC] = im.Entry
 		m.step()
 		if f := m.err; f != nil {
-			e := &ModelError{Msg: "in the init block: " + f.msg, Trace: &lts.Trace{Title: "model error in init", LoopStart: -1}}
-			if f.step >= 0 {
-				s := x.p.Steps[f.step]
-				pos := x.p.Source.Position(s.Pos)
+			e := &ModelError{Msg: "in the init block: " + f.Msg, Trace: &lts.Trace{Title: "model error in init", LoopStart: -1}}
+			if f.Step >= 0 {
+				s := x.P.Steps[f.Step]
+				pos := x.P.Source.Position(s.Pos)
 				e.Pos = lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.Text, Procedure: "init"}
 			}
 			return nil, e
@@ -143,17 +144,17 @@ func (x *system) initialState() ([]int32, error) {
 		init = m.mem
 		m.resetThread()
 	}
-	return x.canon.canonical(init, -1), nil
+	return x.Canon.Canonical(init, -1), nil
 }
 
 // labelKey names the label of a visible step: its kind, whether it has a
 // value, the thread, the method and the value (for a call, the index of
 // the argument tuple), packed into 64 bits; never 0.
-type labelKey uint64
+type LabelKey uint64
 
 // keyOf returns the label key of a visible outcome of thread t.
-func keyOf(t int, out outcome) labelKey {
-	k := labelKey(out.kind)<<60 | labelKey(t)<<48 | labelKey(out.method)<<32 | labelKey(uint32(out.value))
+func keyOf(t int, out outcome) LabelKey {
+	k := LabelKey(out.Kind)<<60 | LabelKey(t)<<48 | LabelKey(out.method)<<32 | LabelKey(uint32(out.value))
 	if out.hasValue {
 		k |= 1 << 59
 	}
@@ -161,47 +162,47 @@ func keyOf(t int, out outcome) labelKey {
 }
 
 // thread returns the thread of a key (from 0).
-func (k labelKey) thread() int { return int(k >> 48 & 0x7ff) }
+func (k LabelKey) thread() int { return int(k >> 48 & 0x7ff) }
 
 // outcome returns the outcome of a key, without its step.
-func (k labelKey) outcome() outcome {
-	return outcome{kind: labelKind(k >> 60), hasValue: k>>59&1 != 0, method: int32(k >> 32 & 0xffff), value: int32(uint32(k))}
+func (k LabelKey) Outcome() outcome {
+	return outcome{Kind: LabelKind(k >> 60), hasValue: k>>59&1 != 0, method: int32(k >> 32 & 0xffff), value: int32(uint32(k))}
 }
 
 // slot is the key's entry in the label cache.
-func (k labelKey) slot() uint8 { return uint8(k * 0x9e3779b97f4a7c15 >> 56) }
+func (k LabelKey) Slot() uint8 { return uint8(k * 0x9e3779b97f4a7c15 >> 56) }
 
 // internLabel interns the label of a key and caches its id in labelCache
 // (flush looks there first).
-func (x *system) internLabel(key labelKey) int32 {
-	c := &x.labelCache[key.slot()]
-	if id, ok := x.labels[key]; ok {
-		c.key, c.id = key, id
+func (x *System) InternLabel(key LabelKey) int32 {
+	c := &x.LabelCache[key.Slot()]
+	if id, ok := x.Labels[key]; ok {
+		c.Key, c.Id = key, id
 		return id
 	}
-	t, out := key.thread(), key.outcome()
-	m := x.p.Methods[out.method]
+	t, out := key.thread(), key.Outcome()
+	m := x.P.Methods[out.method]
 	var sb strings.Builder
-	switch out.kind {
-	case kCall:
+	switch out.Kind {
+	case KCall:
 		sb.WriteString("call(")
-	case kRet:
+	case KRet:
 		sb.WriteString("ret(")
-	case kLin:
+	case KLin:
 		sb.WriteString("lin(")
 	}
 	sb.WriteString(strconv.Itoa(t + 1))
 	sb.WriteByte(',')
 	sb.WriteString(m.Name)
 	switch {
-	case out.kind == kCall:
+	case out.Kind == KCall:
 		for i, v := range m.ArgTuples[out.value] {
 			sb.WriteByte(',')
 			sb.WriteString(ir.FormatValue(m.Params[i].Kind, v))
 		}
 	case out.hasValue:
 		sb.WriteByte(',')
-		if out.kind == kLin {
+		if out.Kind == KLin {
 			sb.WriteString(ir.FormatValue(check.Int, out.value))
 		} else {
 			sb.WriteString(m.FormatResult(out.value))
@@ -209,20 +210,20 @@ func (x *system) internLabel(key labelKey) int32 {
 	}
 	sb.WriteByte(')')
 	name := sb.String()
-	id, ok := x.labelIDs[name]
+	id, ok := x.LabelIDs[name]
 	if !ok {
-		id = int32(len(x.labelNames))
-		x.labelNames = append(x.labelNames, name)
-		x.labelIDs[name] = id
+		id = int32(len(x.LabelNames))
+		x.LabelNames = append(x.LabelNames, name)
+		x.LabelIDs[name] = id
 	}
-	x.labels[key] = id
-	c.key, c.id = key, id
+	x.Labels[key] = id
+	c.Key, c.Id = key, id
 	return id
 }
 
 // newSystem checks the bounds and compiles obj (the implementation or the
 // specification of prog) under them.
-func newSystem(prog *check.Program, obj *check.Object, b ir.Bounds, o Options) (*system, error) {
+func NewSystem(prog *check.Program, obj *check.Object, b ir.Bounds, o Options) (*System, error) {
 	if b.Threads < 1 || b.Threads > 64 {
 		return nil, fmt.Errorf("need between 1 and 64 threads, got %d", b.Threads)
 	}
@@ -248,25 +249,25 @@ func newSystem(prog *check.Program, obj *check.Object, b ir.Bounds, o Options) (
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
-	x := &system{p: p, b: b, o: o, labels: map[labelKey]int32{},
-		labelNames: []string{lts.TauName}, labelIDs: map[string]int32{lts.TauName: lts.Tau}}
-	x.canon = newCanonicaliser(p, b.Threads)
+	x := &System{P: p, B: b, O: o, Labels: map[LabelKey]int32{},
+		LabelNames: []string{lts.TauName}, LabelIDs: map[string]int32{lts.TauName: lts.Tau}}
+	x.Canon = NewCanonicaliser(p, b.Threads)
 	for _, s := range p.Steps {
 		pos := p.Source.Position(s.Pos)
-		x.steps = append(x.steps, lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.Text, Procedure: s.Procedure})
+		x.Steps = append(x.Steps, lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.Text, Procedure: s.Procedure})
 	}
 	if len(p.Steps) > 1<<15-1 {
 		return nil, fmt.Errorf("the model has %d source steps; at most %d are supported", len(p.Steps), 1<<15-1)
 	}
 	x.argTuples()
-	x.allowed = make([][]bool, b.Threads)
-	for t := range x.allowed {
-		x.allowed[t] = make([]bool, len(p.Methods))
+	x.Allowed = make([][]bool, b.Threads)
+	for t := range x.Allowed {
+		x.Allowed[t] = make([]bool, len(p.Methods))
 		only, restricted := b.Only[t+1]
 		for i, m := range p.Methods {
-			x.allowed[t][i] = m.Callable && !restricted
+			x.Allowed[t][i] = m.Callable && !restricted
 			for _, name := range only {
-				x.allowed[t][i] = x.allowed[t][i] || m.Callable && name == m.Name
+				x.Allowed[t][i] = x.Allowed[t][i] || m.Callable && name == m.Name
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package explore
+package semantics
 
 import (
 	"bytes"
@@ -43,28 +43,28 @@ import (
 // (setID), in the order of the sequential search, so that ids stay
 // breadth-first and deterministic while the probing and copying run on
 // every core. A set is used through insert or through claim, not both.
-type stateSet struct {
+type StateSet struct {
 	// Records: id uint32, length uint16, encoding, padding to 4 bytes.
 	// chunks[:nchunks] are in use, used[k] bytes of chunk k.
-	chunks  [maxChunks]*[chunkSize]byte
-	used    [maxChunks]int32
-	nchunks int
-	table   []uint64 // hash<<32 | offset/4+1; 0 = empty
-	shared  atomic.Pointer[[]uint64]
-	n       int
-	seed    maphash.Seed
-	bytes   int64
+	Chunks  [maxChunks]*[chunkSize]byte
+	Used    [maxChunks]int32
+	Nchunks int
+	Table   []uint64 // hash<<32 | offset/4+1; 0 = empty
+	Shared  atomic.Pointer[[]uint64]
+	N       int
+	Seed    maphash.Seed
+	Bytes   int64
 	// Reading cursor of next: chunk and offset of the next record.
-	rc, ro int
+	Rc, Ro int
 	// lastRec is the offset in the last chunk of the record added last.
-	lastRec int32
+	LastRec int32
 	// chunkMu guards the allocation of chunks (nchunks).
-	chunkMu sync.Mutex
+	ChunkMu sync.Mutex
 	// For claim: tableMu is held shared by the claiming goroutines and
 	// exclusively to grow the table; claimed counts the records claimed
 	// plus the slots reserved (reserve) and not yet released.
-	tableMu sync.RWMutex
-	claimed atomic.Int64
+	TableMu sync.RWMutex
+	Claimed atomic.Int64
 }
 
 const (
@@ -74,24 +74,25 @@ const (
 	recHeader = 6                         // id uint32, length uint16
 )
 
-func newStateSet() *stateSet {
-	s := &stateSet{table: make([]uint64, 1<<12), seed: maphash.MakeSeed()}
+// NewStateSet returns an empty state set.
+func NewStateSet() *StateSet {
+	s := &StateSet{Table: make([]uint64, 1<<12), Seed: maphash.MakeSeed()}
 	s.publish()
 	return s
 }
 
 // publish makes the current table the one that find reads.
-func (s *stateSet) publish() {
-	t := s.table
-	s.shared.Store(&t)
+func (s *StateSet) publish() {
+	t := s.Table
+	s.Shared.Store(&t)
 }
 
 // len returns the number of states inserted (by insert; claimed records
 // are counted by their numbering).
-func (s *stateSet) len() int { return s.n }
+func (s *StateSet) Len() int { return s.N }
 
 // hash returns the hash of an encoding: its low bits index the table.
-func (s *stateSet) hash(enc []byte) uint32 { return hashState(s.seed, enc) }
+func (s *StateSet) Hash(enc []byte) uint32 { return hashState(s.Seed, enc) }
 
 // hashState is the hash of an encoding under a set's seed, for the
 // goroutines that hash states without touching the set.
@@ -107,27 +108,27 @@ func slotRef(off uint64) uint64 { return off>>2 + 1 }
 
 // recordOffset is the arena offset of the record that slot e refers to.
 // The arithmetic is 64-bit: offsets pass 4 GiB on large state spaces.
-func recordOffset(e uint64) uint64 { return uint64(uint32(e)-1) << 2 }
+func RecordOffset(e uint64) uint64 { return uint64(uint32(e)-1) << 2 }
 
 // record returns the id and encoding of the record of a table slot; the
 // id is -1 while a claimed record is not numbered.
-func (s *stateSet) record(e uint64) (int32, []byte) {
-	return s.id(uint32(e)), s.encoding(recordOffset(e))
+func (s *StateSet) record(e uint64) (int32, []byte) {
+	return s.Id(uint32(e)), s.Encoding(RecordOffset(e))
 }
 
 // idField returns the id field of the record that a slot's low 32 bits
 // (ref) refer to. Records are 4-byte aligned, so it can be accessed
 // atomically: a claimed record is numbered while others read it.
-func (s *stateSet) idField(ref uint32) *uint32 {
-	off := recordOffset(uint64(ref))
-	return (*uint32)(unsafe.Pointer(&s.chunks[off>>chunkBits][off&(chunkSize-1)]))
+func (s *StateSet) idField(ref uint32) *uint32 {
+	off := RecordOffset(uint64(ref))
+	return (*uint32)(unsafe.Pointer(&s.Chunks[off>>chunkBits][off&(chunkSize-1)]))
 }
 
 // id returns the id of the record ref refers to, -1 if it is not numbered.
-func (s *stateSet) id(ref uint32) int32 { return int32(atomic.LoadUint32(s.idField(ref))) }
+func (s *StateSet) Id(ref uint32) int32 { return int32(atomic.LoadUint32(s.idField(ref))) }
 
 // setID numbers the claimed record ref refers to.
-func (s *stateSet) setID(ref uint32, id int32) { atomic.StoreUint32(s.idField(ref), uint32(id)) }
+func (s *StateSet) SetID(ref uint32, id int32) { atomic.StoreUint32(s.idField(ref), uint32(id)) }
 
 // unnumbered is the id field of a claimed record before setID.
 const unnumbered = ^uint32(0)
@@ -135,20 +136,20 @@ const unnumbered = ^uint32(0)
 // next returns the arena offset of the state after the one it returned
 // last (the first state on the first call): states are read back in id
 // order. encoding gives the state's bytes.
-func (s *stateSet) next() uint64 {
-	if s.ro == int(s.used[s.rc]) {
-		s.rc, s.ro = s.rc+1, 0
+func (s *StateSet) next() uint64 {
+	if s.Ro == int(s.Used[s.Rc]) {
+		s.Rc, s.Ro = s.Rc+1, 0
 	}
-	off := uint64(s.rc)<<chunkBits | uint64(s.ro)
-	s.ro += recLen(int(binary.LittleEndian.Uint16(s.chunks[s.rc][s.ro+4:])))
+	off := uint64(s.Rc)<<chunkBits | uint64(s.Ro)
+	s.Ro += recLen(int(binary.LittleEndian.Uint16(s.Chunks[s.Rc][s.Ro+4:])))
 	return off
 }
 
 // encoding returns the encoding of the record at an arena offset that
 // next returned. It may run while another goroutine inserts: records never
 // move.
-func (s *stateSet) encoding(off uint64) []byte {
-	c := s.chunks[off>>chunkBits]
+func (s *StateSet) Encoding(off uint64) []byte {
+	c := s.Chunks[off>>chunkBits]
 	o := off & (chunkSize - 1)
 	n := uint64(binary.LittleEndian.Uint16(c[o+4:]))
 	return c[o+recHeader : o+recHeader+n]
@@ -156,8 +157,8 @@ func (s *stateSet) encoding(off uint64) []byte {
 
 // slot returns the table slot where a lookup of hash h starts. Claims
 // may be under way (within reserve and release, which keep the table).
-func (s *stateSet) slot(h uint32) uint64 {
-	return atomic.LoadUint64(&s.table[uint64(h)&uint64(len(s.table)-1)])
+func (s *StateSet) Slot(h uint32) uint64 {
+	return atomic.LoadUint64(&s.Table[uint64(h)&uint64(len(s.Table)-1)])
 }
 
 // touch reads the head of the record that slot e, the first slot for hash
@@ -169,31 +170,31 @@ func (s *stateSet) slot(h uint32) uint64 {
 // processor overlap the cache misses, which lookups one after another
 // cannot do: each waits for the previous one's outcome, and a branch on a
 // loaded value that is mispredicted discards the loads issued after it.
-func (s *stateSet) touch(e uint64, h uint32) uint64 {
+func (s *StateSet) Touch(e uint64, h uint32) uint64 {
 	// Without branches: off is the record's offset if the slot is used and
 	// its hash bits match, else 0, a record that is in the cache anyway.
 	hashEq := (uint64(uint32(e>>32)^h) - 1) >> 63 // 1 if equal
 	used := 1 - (uint64(uint32(e))-1)>>63         // 1 if e != 0
-	off := recordOffset(e) & -(hashEq & used)
+	off := RecordOffset(e) & -(hashEq & used)
 	// The length field, in the record's line: the id may be being written
 	// (setID), the length never changes.
-	return uint64(s.chunks[off>>chunkBits][off&(chunkSize-1)+4])
+	return uint64(s.Chunks[off>>chunkBits][off&(chunkSize-1)+4])
 }
 
 // lookup is a snapshot of a set for concurrent lookups (find): the table
 // published when it was taken. Take a new one now and then to see the
 // states inserted since.
 type lookup struct {
-	s     *stateSet
+	s     *StateSet
 	table []uint64
 }
 
 // snapshot returns a lookup on the table published last.
-func (s *stateSet) snapshot() lookup { return lookup{s, *s.shared.Load()} }
+func (s *StateSet) Snapshot() lookup { return lookup{s, *s.Shared.Load()} }
 
 // find returns the id of enc, whose hash is h, or -1 if it is not in the
 // snapshot's table (yet). It may run while another goroutine inserts.
-func (l lookup) find(enc []byte, h uint32) int32 {
+func (l lookup) Find(enc []byte, h uint32) int32 {
 	id, _ := l.findRef(enc, h)
 	return id
 }
@@ -217,20 +218,20 @@ func (l lookup) findRef(enc []byte, h uint32) (int32, uint32) {
 
 // insert adds enc, whose hash is h, if absent and returns its id and
 // whether it is new.
-func (s *stateSet) insert(enc []byte, h uint32) (int32, bool) {
+func (s *StateSet) Insert(enc []byte, h uint32) (int32, bool) {
 	// Grow at a load of 3/4: a table twice as large costs a grow, whose
 	// writes and fresh pages are a good part of the inserting goroutine's
 	// time, and memory, and saves less in probes than it costs (a slot
 	// keeps 32 hash bits, and the next slots are in the same cache line).
-	if (s.n+1)*4 > len(s.table)*3 {
+	if (s.N+1)*4 > len(s.Table)*3 {
 		s.grow()
 	}
-	mask := uint64(len(s.table) - 1)
+	mask := uint64(len(s.Table) - 1)
 	for i := uint64(h) & mask; ; i = (i + 1) & mask {
-		e := s.table[i]
+		e := s.Table[i]
 		if e == 0 {
-			id := int32(s.n)
-			atomic.StoreUint64(&s.table[i], uint64(h)<<32|slotRef(s.add(id, enc)))
+			id := int32(s.N)
+			atomic.StoreUint64(&s.Table[i], uint64(h)<<32|slotRef(s.add(id, enc)))
 			return id, true
 		}
 		if uint32(e>>32) == h {
@@ -243,77 +244,77 @@ func (s *stateSet) insert(enc []byte, h uint32) (int32, bool) {
 
 // lastOffset returns the arena offset of the record added last (by
 // insert), for a caller that reads states back by id rather than in order.
-func (s *stateSet) lastOffset() uint64 {
-	k := s.nchunks - 1
-	return uint64(k)<<chunkBits | uint64(s.lastRec)
+func (s *StateSet) LastOffset() uint64 {
+	k := s.Nchunks - 1
+	return uint64(k)<<chunkBits | uint64(s.LastRec)
 }
 
 // add appends a record and returns its offset.
-func (s *stateSet) add(id int32, enc []byte) uint64 {
-	k := s.nchunks
+func (s *StateSet) add(id int32, enc []byte) uint64 {
+	k := s.Nchunks
 	size := recLen(len(enc))
-	if k == 0 || int(s.used[k-1])+size > chunkSize {
+	if k == 0 || int(s.Used[k-1])+size > chunkSize {
 		k = s.allocChunk() + 1
 	}
-	c := s.chunks[k-1]
-	o := s.used[k-1]
+	c := s.Chunks[k-1]
+	o := s.Used[k-1]
 	off := uint64(k-1)<<chunkBits | uint64(o)
 	binary.LittleEndian.PutUint32(c[o:], uint32(id))
 	binary.LittleEndian.PutUint16(c[o+4:], uint16(len(enc)))
 	copy(c[o+recHeader:], enc) // the padding is zero already
-	s.used[k-1] = o + int32(size)
-	s.lastRec = o
-	s.n++
-	s.bytes += int64(len(enc))
+	s.Used[k-1] = o + int32(size)
+	s.LastRec = o
+	s.N++
+	s.Bytes += int64(len(enc))
 	return off
 }
 
 // allocChunk adds an arena chunk and returns its index.
-func (s *stateSet) allocChunk() int {
-	s.chunkMu.Lock()
-	defer s.chunkMu.Unlock()
-	k := s.nchunks
+func (s *StateSet) allocChunk() int {
+	s.ChunkMu.Lock()
+	defer s.ChunkMu.Unlock()
+	k := s.Nchunks
 	if k == maxChunks {
 		panic("state arena full (16 GiB)") // beyond the state limit
 	}
-	s.chunks[k] = new([chunkSize]byte)
-	s.nchunks++
+	s.Chunks[k] = new([chunkSize]byte)
+	s.Nchunks++
 	return k
 }
 
 // arenaCursor is where a claiming goroutine writes its next record: in a
 // chunk of its own (none yet when c is nil).
-type arenaCursor struct {
-	c *[chunkSize]byte
-	k int   // c's index in the set's chunks
-	o int32 // offset of the next record in c
+type ArenaCursor struct {
+	C    *[chunkSize]byte
+	Kind int   // c's index in the set's chunks
+	O    int32 // offset of the next record in c
 }
 
 // reserve holds the table for up to k claims, growing it first if k more
 // records would take it past its load of 3/4. The caller claims, then
 // calls release.
-func (s *stateSet) reserve(k int) {
+func (s *StateSet) Reserve(k int) {
 	for {
-		s.tableMu.RLock()
-		if n := s.claimed.Add(int64(k)); n*4 <= int64(len(s.table))*3 {
+		s.TableMu.RLock()
+		if n := s.Claimed.Add(int64(k)); n*4 <= int64(len(s.Table))*3 {
 			return
 		}
-		s.claimed.Add(-int64(k))
-		s.tableMu.RUnlock()
-		s.tableMu.Lock()
+		s.Claimed.Add(-int64(k))
+		s.TableMu.RUnlock()
+		s.TableMu.Lock()
 		// No claims are under way: claimed counts the records.
-		for (s.claimed.Load()+int64(k))*4 > int64(len(s.table))*3 {
+		for (s.Claimed.Load()+int64(k))*4 > int64(len(s.Table))*3 {
 			s.grow()
 		}
-		s.tableMu.Unlock()
+		s.TableMu.Unlock()
 	}
 }
 
 // release ends the claims of a reserve for k, of which added added a
 // record.
-func (s *stateSet) release(k, added int) {
-	s.claimed.Add(int64(added - k))
-	s.tableMu.RUnlock()
+func (s *StateSet) Release(k, added int) {
+	s.Claimed.Add(int64(added - k))
+	s.TableMu.RUnlock()
 }
 
 // claim adds enc, whose hash is h, unnumbered, unless it is in the table,
@@ -321,8 +322,8 @@ func (s *stateSet) release(k, added int) {
 // the record (what a slot keeps of it) and whether it added it; a's chunk
 // receives the record. Several goroutines may claim at once, within
 // reserve and release, and others find.
-func (s *stateSet) claim(enc []byte, h uint32, a *arenaCursor) (int32, uint32, bool) {
-	t := s.table // not replaced before release
+func (s *StateSet) Claim(enc []byte, h uint32, a *ArenaCursor) (int32, uint32, bool) {
+	t := s.Table // not replaced before release
 	mask := uint64(len(t) - 1)
 	var ref uint64 // the record written at a, not yet published
 	for i := uint64(h) & mask; ; i = (i + 1) & mask {
@@ -332,7 +333,7 @@ func (s *stateSet) claim(enc []byte, h uint32, a *arenaCursor) (int32, uint32, b
 				ref = slotRef(s.stage(a, enc))
 			}
 			if atomic.CompareAndSwapUint64(&t[i], 0, uint64(h)<<32|ref) {
-				a.o += int32(recLen(len(enc)))
+				a.O += int32(recLen(len(enc)))
 				return -1, uint32(ref), true
 			}
 			// Another goroutine took the slot: it may hold enc. The
@@ -350,39 +351,39 @@ func (s *stateSet) claim(enc []byte, h uint32, a *arenaCursor) (int32, uint32, b
 // stage writes an unnumbered record of enc at a, starting a chunk if the
 // current one is full, and returns its arena offset; a is advanced only
 // when the record is published.
-func (s *stateSet) stage(a *arenaCursor, enc []byte) uint64 {
+func (s *StateSet) stage(a *ArenaCursor, enc []byte) uint64 {
 	size := recLen(len(enc))
-	if a.c == nil || int(a.o)+size > chunkSize {
-		a.k = s.allocChunk()
-		a.c, a.o = s.chunks[a.k], 0
+	if a.C == nil || int(a.O)+size > chunkSize {
+		a.Kind = s.allocChunk()
+		a.C, a.O = s.Chunks[a.Kind], 0
 	}
-	c, o := a.c, a.o
+	c, o := a.C, a.O
 	binary.LittleEndian.PutUint32(c[o:], unnumbered)
 	binary.LittleEndian.PutUint16(c[o+4:], uint16(len(enc)))
 	copy(c[o+recHeader:], enc) // the padding is not read
-	return uint64(a.k)<<chunkBits | uint64(o)
+	return uint64(a.Kind)<<chunkBits | uint64(o)
 }
 
 // grow doubles the table and publishes the new one.
-func (s *stateSet) grow() {
-	old := s.table
-	s.table = make([]uint64, 2*len(old))
-	mask := uint64(len(s.table) - 1)
+func (s *StateSet) grow() {
+	old := s.Table
+	s.Table = make([]uint64, 2*len(old))
+	mask := uint64(len(s.Table) - 1)
 	for _, e := range old {
 		if e == 0 {
 			continue
 		}
 		i := e >> 32 & mask
-		for s.table[i] != 0 {
+		for s.Table[i] != 0 {
 			i = (i + 1) & mask
 		}
-		s.table[i] = e
+		s.Table[i] = e
 	}
 	s.publish()
 }
 
 // encode appends st to dst as zigzag varints (see encodeTo).
-func encode(dst []byte, st []int32) []byte {
+func Encode(dst []byte, st []int32) []byte {
 	dst = slices.Grow(dst, maxEncoding(len(st)))
 	return dst[:len(dst)+encodeTo(dst[len(dst):cap(dst)], st)]
 }
@@ -410,16 +411,16 @@ func encodeTo(b []byte, st []int32) int {
 }
 
 // decode appends the values encoded in b to dst (see decodeTo).
-func decode(dst []int32, b []byte) []int32 {
+func Decode(dst []int32, b []byte) []int32 {
 	dst = slices.Grow(dst, len(b))
-	return dst[:len(dst)+decodeTo(dst[len(dst):cap(dst)], b)]
+	return dst[:len(dst)+DecodeTo(dst[len(dst):cap(dst)], b)]
 }
 
 // decodeTo writes the values encoded in b to out, which has room for
 // len(b) values (a value takes at least a byte), and returns their number.
 // Runs of one-byte codes of values in [0, 64) are decoded many at a time
 // by unpackSmallPrefix.
-func decodeTo(out []int32, b []byte) int {
+func DecodeTo(out []int32, b []byte) int {
 	out = out[:len(b)]
 	k := 0 // values decoded; the codes of k values take at least k bytes
 	for {

@@ -1,4 +1,4 @@
-package explore
+package semantics
 
 import (
 	"errors"
@@ -26,7 +26,7 @@ import (
 // concurrent use.
 type Sequential struct {
 	p       *ir.Program
-	x       *canonicaliser
+	x       *Canonicaliser
 	m       machine
 	init    string
 	maxRuns int
@@ -89,10 +89,10 @@ func NewSequential(prog *check.Program, obj *check.Object, o SequentialOptions) 
 		o.MaxSteps = 100_000
 	}
 	s := &Sequential{p: p, maxRuns: o.MaxSteps, byName: map[string]*ir.Method{}, seen: map[string]bool{}}
-	s.x = newCanonicaliser(p, 1)
+	s.x = NewCanonicaliser(p, 1)
 	// Show prints these states for people: breadth-first numbers read
 	// from the roots down (Top=#1), and speed matters little here.
-	s.x.postorder = false
+	s.x.Postorder = false
 	s.m = newMachine(p, !o.Explicit, false, int32(o.MaxNodes))
 	s.m.base = p.Layout.ThreadBase(0)
 	for _, m := range p.Methods {
@@ -101,7 +101,7 @@ func NewSequential(prog *check.Program, obj *check.Object, o SequentialOptions) 
 		}
 	}
 	s.lens = p.SharedSlots
-	s.init = string(encode(nil, s.x.canonical(append([]int32(nil), p.Init...), -1)))
+	s.init = string(Encode(nil, s.x.Canonical(append([]int32(nil), p.Init...), -1)))
 	if im := p.InitMethod; im != nil {
 		outs, err := s.run(s.init, im, nil)
 		if err != nil {
@@ -190,14 +190,14 @@ func (s *Sequential) Call(state, method string, args []int) ([]Outcome, error) {
 // returns ends rather than hangs).
 func (s *Sequential) run(state string, m *ir.Method, args []int32) ([]Outcome, error) {
 	base := s.m.base
-	start := decode(s.cur[:0], []byte(state))
+	start := Decode(s.cur[:0], []byte(state))
 	if !s.wellFormed(start) || start[base+ir.TPC] != 0 {
 		return nil, fmt.Errorf("not a state of %s", s.p.Obj.Name)
 	}
 	start[base+ir.TPC] = m.Entry
 	copy(start[base+ir.TLocals:], args)
 	clear(s.seen)
-	s.enc = encode(s.enc[:0], s.x.canonical(start, 0))
+	s.enc = Encode(s.enc[:0], s.x.Canonical(start, 0))
 	first := string(s.enc)
 	s.seen[first] = true
 	s.work = append(s.work[:0], first)
@@ -205,7 +205,7 @@ func (s *Sequential) run(state string, m *ir.Method, args []int32) ([]Outcome, e
 	for len(s.work) > 0 {
 		cur := s.work[len(s.work)-1]
 		s.work = s.work[:len(s.work)-1]
-		s.cur = decode(s.cur[:0], []byte(cur))
+		s.cur = Decode(s.cur[:0], []byte(cur))
 		for {
 			s.next = append(s.next[:0], s.cur...)
 			s.m.mem, s.m.ci, s.m.err = s.next, 0, nil
@@ -215,11 +215,11 @@ func (s *Sequential) run(state string, m *ir.Method, args []int32) ([]Outcome, e
 				s.m.choices, s.m.limits = s.m.choices[:0], s.m.limits[:0]
 				return nil, s.modelError(m, f)
 			}
-			if out.kind != kBlocked {
-				s.enc = encode(s.enc[:0], s.x.canonical(s.next, 0))
+			if out.Kind != KBlocked {
+				s.enc = Encode(s.enc[:0], s.x.Canonical(s.next, 0))
 				enc := string(s.enc)
 				switch {
-				case out.kind == kRet:
+				case out.Kind == KRet:
 					o := Outcome{Next: enc}
 					if out.hasValue {
 						o.Value = m.FormatResult(out.value)
@@ -244,13 +244,13 @@ func (s *Sequential) run(state string, m *ir.Method, args []int32) ([]Outcome, e
 	return outs, nil
 }
 
-func (s *Sequential) modelError(m *ir.Method, f *failure) error {
+func (s *Sequential) modelError(m *ir.Method, f *Failure) error {
 	where := s.p.Obj.Name
-	if f.step >= 0 {
-		st := s.p.Steps[f.step]
+	if f.Step >= 0 {
+		st := s.p.Steps[f.Step]
 		where = fmt.Sprintf("%s: %s", s.p.Source.Position(st.Pos), st.Text)
 	}
-	return fmt.Errorf("%s: in %s of %s: %s", where, m.Name, s.p.Obj.Name, f.msg)
+	return fmt.Errorf("%s: in %s of %s: %s", where, m.Name, s.p.Obj.Name, f.Msg)
 }
 
 // FormatValue renders a value of kind k as ret labels print it: EMPTY,
@@ -301,7 +301,7 @@ func CheckValue(t check.Type, v int) error {
 // Show renders a state for people: the shared variables by name, then the
 // heap nodes as #id{field: value, …}, e.g. "Top=#1 #1{value: 2, next: null}".
 func (s *Sequential) Show(state string) string {
-	st := decode(nil, []byte(state))
+	st := Decode(nil, []byte(state))
 	lay := &s.p.Layout
 	if !s.wellFormed(st) {
 		return fmt.Sprintf("%q", state)

@@ -1,4 +1,4 @@
-package explore
+package semantics
 
 // The state coding's fast paths in SSE2 assembly (amd64's baseline), see
 // pack.go: encoding was the largest single cost of an exploration (15 % of

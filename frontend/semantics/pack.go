@@ -1,4 +1,4 @@
-package explore
+package semantics
 
 // The fast paths of the state coding (encode, decode): most values of a
 // state vector are small, and are coded many at a time by
