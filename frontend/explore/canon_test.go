@@ -29,7 +29,7 @@ func TestCanonicalStepSkipsOnlyIdentities(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	for _, f := range files {
-		prog := parseFile(t, f)
+		prog := checkedModel(t, f)
 		for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
 			for _, explicit := range []bool{false, true} {
 				name := strings.TrimSuffix(filepath.Base(f), ".lin") + "/" + obj.Name
@@ -55,7 +55,7 @@ func TestCanonicalStepSkipsOnlyIdentities(t *testing.T) {
 // mode and returns it with the entry of pop and pop's reference locals.
 func treiberPop(t *testing.T, explicit bool) (*ir.Program, int32, []int32) {
 	t.Helper()
-	prog := parseFile(t, "../examples/treiber.lin")
+	prog := checkedModel(t, "../examples/treiber.lin")
 	p, err := ir.Compile(prog, prog.Impl, 2, []int{1}, false, explicit)
 	require.NoError(t, err)
 	var popEntry int32
@@ -184,18 +184,6 @@ func TestPostorderNumbering(t *testing.T) {
 	assert.Equal(t, int32(1), got[old])
 }
 
-// parseFile parses and checks a model file.
-func parseFile(t testing.TB, path string) *check.Program {
-	t.Helper()
-	src, err := os.ReadFile(path)
-	require.NoError(t, err)
-	ast, err := syntax.Parse(path, src)
-	require.NoError(t, err)
-	prog, err := check.Check(ast)
-	require.NoError(t, err)
-	return prog
-}
-
 // TestNodeLayoutWithSeveralHeapTypes checks the node layout that keeps a
 // heap-type slot: declaring an unused heap type in front of Treiber's
 // Node (which becomes heap type 2, with other reference fields than the
@@ -229,4 +217,16 @@ func TestNodeLayoutWithSeveralHeapTypes(t *testing.T) {
 			assert.Equal(t, a.Dst, b.Dst)
 		})
 	}
+}
+
+// checkedModel parses and checks a model file.
+func checkedModel(t testing.TB, path string) *check.Program {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
+	ast, err := syntax.Parse(path, src)
+	require.NoError(t, err)
+	prog, err := check.Check(ast)
+	require.NoError(t, err)
+	return prog
 }

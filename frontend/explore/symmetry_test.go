@@ -111,8 +111,16 @@ const ownerLockStack = `object OwnerLockStack {
 spec auto
 client { threads 3; ops 1 }`
 
+// parseFile parses and checks a model file.
+func parseFile(t testing.TB, path string) *check.Program {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return parseSource(t, path, string(src))
+}
+
 // parseSource parses and checks a model given as text.
-func parseSource(t *testing.T, name, src string) *check.Program {
+func parseSource(t testing.TB, name, src string) *check.Program {
 	t.Helper()
 	ast, err := syntax.Parse(name, []byte(src))
 	require.NoError(t, err)
