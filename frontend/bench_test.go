@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/linbis/linbis/onthefly"
 )
 
 // BenchmarkExplore measures the explorer on the sizes of Yang, Katoen, Lin
@@ -88,7 +90,7 @@ func BenchmarkFly(b *testing.B) {
 		b.Run(fmt.Sprintf("%s/%d-%d", c.model, c.threads, c.ops), func(b *testing.B) {
 			m := parseExample(b, c.model)
 			bounds := Bounds{Threads: c.threads, Ops: c.ops, Values: []int{1}}
-			var res *FlyResult
+			var res *onthefly.Result
 			var err error
 			var heap uint64
 			for b.Loop() {
@@ -102,7 +104,7 @@ func BenchmarkFly(b *testing.B) {
 					runtime.ReadMemStats(&ms)
 					heap = max(heap, ms.HeapInuse-min(ms.HeapInuse, base))
 				}
-				res, err = CheckOnTheFly(m, bounds, Options{Progress: sample}, Reductions{Symmetry: true, PartialOrder: true})
+				res, err = onthefly.Check(m.Program, bounds, onthefly.Options{Options: Options{Progress: sample}, Reductions: onthefly.Reductions{Symmetry: true, PartialOrder: true}})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/lts"
+	"github.com/linbis/linbis/onthefly"
 	"github.com/linbis/linbis/progress"
 	"github.com/linbis/linbis/refine"
 )
@@ -77,8 +78,8 @@ type flyComparison struct {
 	failed bool
 	// The full LTS's verdicts.
 	refines, lockFree bool
-	// byMode are the on-the-fly results under each of ReductionModes.
-	byMode [4]*FlyResult
+	// byMode are the on-the-fly results under each of onthefly.ReductionModes.
+	byMode [4]*onthefly.Result
 }
 
 // compareFlyWithFull builds the full LTSs of m under b and holds the
@@ -94,7 +95,7 @@ func compareFlyWithFull(t *testing.T, what string, m *Model, b Bounds, opts Opti
 	var cmp flyComparison
 	impl, spec, err := Compile(m, b, opts)
 	if err != nil {
-		_, ferr := CheckOnTheFly(m, b, opts, Reductions{})
+		_, ferr := onthefly.Check(m.Program, b, onthefly.Options{Options: opts})
 		assert.Error(t, ferr, "%s: the full exploration failed with %v", what, err)
 		cmp.failed = true
 		return cmp
@@ -108,7 +109,7 @@ func compareFlyWithFull(t *testing.T, what string, m *Model, b Bounds, opts Opti
 		return cmp
 	}
 	cmp.refines, cmp.lockFree = want.Refines, lf.Holds
-	for i, mode := range ReductionModes {
+	for i, mode := range onthefly.ReductionModes {
 		if mode.Symmetry && mode.PartialOrder {
 			if sym, por := cmp.byMode[1], cmp.byMode[2]; sym != nil && por != nil && (!sym.Symmetric ||
 				por.LockFreeChecked && por.Stats.Ample == 0 && por.Stats.ProvisoFull == 0) {
@@ -124,7 +125,7 @@ func compareFlyWithFull(t *testing.T, what string, m *Model, b Bounds, opts Opti
 				continue
 			}
 		}
-		got, err := CheckOnTheFly(m, b, opts, mode.Reductions)
+		got, err := onthefly.Check(m.Program, b, onthefly.Options{Options: opts, Reductions: mode.Reductions})
 		if !assert.NoError(t, err, what) {
 			return cmp
 		}
@@ -152,7 +153,7 @@ func compareFlyWithFull(t *testing.T, what string, m *Model, b Bounds, opts Opti
 		if !got.LockFree {
 			checkLasso(t, impl, got.Lasso)
 		}
-		if mode.Reductions == (Reductions{}) {
+		if mode.Reductions == (onthefly.Reductions{}) {
 			assert.Equal(t, int64(impl.NumStates), got.Stats.States, "unreduced, every state is stored: %s", run)
 		} else {
 			assert.LessOrEqual(t, got.Stats.States, int64(impl.NumStates), "reduced, at most the states of the LTS: %s", run)

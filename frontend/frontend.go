@@ -1,8 +1,9 @@
 // Package frontend reads models of concurrent objects written in the linbis
 // modeling language and compiles them to the implementation and
 // specification LTSs that the checkers compare. The language is described
-// in LANGUAGE.md; the stages live in syntax (scanner, parser, AST),
-// check (resolver and type checker) and explore (state-space explorer).
+// in LANGUAGE.md; the stages live in syntax (scanner, parser, AST), check
+// (resolver and type checker), ir (the instructions), semantics (the
+// machine) and explore (the breadth-first search that builds an LTS).
 package frontend
 
 import (

@@ -12,26 +12,26 @@ import (
 	"github.com/linbis/linbis/frontend/semantics"
 )
 
-func sequentialOf(t *testing.T, name string) *Sequential {
+func sequentialOf(t *testing.T, name string) *semantics.Sequential {
 	t.Helper()
 	src, err := Example(name)
 	require.NoError(t, err)
 	m, err := Parse(name+".lin", src)
 	require.NoError(t, err)
-	s, err := NewSequential(m, SequentialOptions{})
+	s, err := semantics.NewSequential(m.Program, m.Program.Spec, semantics.SequentialOptions{})
 	require.NoError(t, err)
 	return s
 }
 
-func sequentialSrc(t *testing.T, src string) (*Sequential, error) {
+func sequentialSrc(t *testing.T, src string) (*semantics.Sequential, error) {
 	t.Helper()
 	m, err := Parse("t.lin", []byte(src))
 	require.NoError(t, err)
-	return NewSequential(m, SequentialOptions{})
+	return semantics.NewSequential(m.Program, m.Program.Spec, semantics.SequentialOptions{})
 }
 
 // call runs one call that must have exactly one outcome.
-func call(t *testing.T, s *Sequential, state, method string, args ...int) (value, next string) {
+func call(t *testing.T, s *semantics.Sequential, state, method string, args ...int) (value, next string) {
 	t.Helper()
 	outs, err := s.Call(state, method, args)
 	require.NoError(t, err)
@@ -95,7 +95,7 @@ func TestSequentialRegisterInitAndShow(t *testing.T) {
 	hw := sequentialOf(t, "hw-queue")
 	_, st = call(t, hw, hw.Init(), "enq", 4)
 	assert.Equal(t, "Front=0 Rear=1 Q=[4 0 0 0 0 0 0 0]", hw.Show(st))
-	assert.Equal(t, []Signature{
+	assert.Equal(t, []semantics.Signature{
 		{Name: "enq", Params: hw.Methods()[0].Params, Result: hw.Methods()[0].Result},
 		{Name: "deq", Result: hw.Methods()[1].Result},
 	}, hw.Methods())
@@ -121,7 +121,7 @@ spec auto
 	require.NoError(t, err)
 	outs, err = s.Call(s.Init(), "get", nil)
 	require.NoError(t, err)
-	assert.Equal(t, []Outcome{{Value: "0", Next: s.Init()}}, outs)
+	assert.Equal(t, []semantics.Outcome{{Value: "0", Next: s.Init()}}, outs)
 	_, err = s.Call(s.Init(), "spin", nil)
 	require.Error(t, err, "an atomic block that never ends is a model error")
 	_, err = s.Call(s.Init(), "bad", nil)
@@ -191,14 +191,14 @@ func TestParseValue(t *testing.T) {
 		{"3", 3, false}, {"-2", -2, false}, {"EMPTY", int(ir.Empty), false},
 		{"x", 0, true}, {"99999999", 0, true}, {"true", 0, true},
 	} {
-		v, err := ParseValue(sig.Params[0], tc.text)
+		v, err := semantics.ParseValue(sig.Params[0], tc.text)
 		if tc.bad {
 			assert.Error(t, err, tc.text)
 			continue
 		}
 		require.NoError(t, err, tc.text)
 		assert.Equal(t, tc.want, v)
-		assert.Equal(t, tc.text, FormatValue(sig.Params[0].Kind, v))
+		assert.Equal(t, tc.text, semantics.FormatValue(sig.Params[0].Kind, v))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/lts"
+	"github.com/linbis/linbis/onthefly"
 )
 
 // FlyReport describes an on-the-fly check: what it stored and computed,
@@ -57,7 +58,7 @@ type FlyReport struct {
 func (x *run) fly(p *Plan) error {
 	r, m, b, opts := x.r, x.model, x.bounds, x.opts
 	opts.Reductions = p.Reductions
-	var res *frontend.FlyResult
+	var res *onthefly.Result
 	var stages []LadderStage
 	err := x.stage("on-the-fly", func() (string, error) {
 		copts := opts.Compile

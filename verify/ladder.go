@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/linbis/linbis/frontend"
-	"github.com/linbis/linbis/frontend/explore"
+	"github.com/linbis/linbis/onthefly"
 )
 
 // The bounds ladder of the on-the-fly method. A breadth-first search must
@@ -17,7 +17,7 @@ import (
 // fewer threads, fewer operations each, the same values — up to the
 // requested bounds, each rung a complete breadth-first search. A refinement
 // violation found on a lower rung is replayed on the unreduced semantics of the
-// requested bounds (frontend.ReplayOnBounds) and reported only if it
+// requested bounds (onthefly.ReplayOnBounds) and reported only if it
 // replays there; then it is a shortest counterexample of the rung's client,
 // and a shorter one may exist under the requested bounds (Options.Shortest
 // searches those alone). A lower rung's lasso does not end the climb: it
@@ -75,7 +75,7 @@ func ladder(b frontend.Bounds) []frontend.Bounds {
 
 // checkByLadder runs the on-the-fly check rung by rung (see above) and
 // returns the result that decides, with the rung it was found on.
-func checkByLadder(m *frontend.Model, b frontend.Bounds, copts frontend.Options, opts Options) (*frontend.FlyResult, []LadderStage, error) {
+func checkByLadder(m *frontend.Model, b frontend.Bounds, copts frontend.Options, opts Options) (*onthefly.Result, []LadderStage, error) {
 	rungs := ladder(b)
 	if opts.Shortest {
 		rungs = rungs[len(rungs)-1:]
@@ -83,7 +83,7 @@ func checkByLadder(m *frontend.Model, b frontend.Bounds, copts frontend.Options,
 	var stages []LadderStage
 	for i := 0; i < len(rungs); i++ {
 		rb, last := rungs[i], i == len(rungs)-1
-		res, err := frontend.CheckOnTheFly(m, rb, copts, opts.Reductions)
+		res, err := onthefly.Check(m.Program, rb, onthefly.Options{Options: copts, Reductions: opts.Reductions})
 		stage := LadderStage{Threads: rb.Threads, Ops: rb.Ops}
 		if res != nil {
 			stage.Pairs, stage.States = res.Stats.Pairs, res.Stats.States
@@ -115,8 +115,8 @@ func checkByLadder(m *frontend.Model, b frontend.Bounds, copts frontend.Options,
 			stages = append(stages, stage)
 			continue
 		}
-		replayed, err := frontend.ReplayOnBounds(m, b, copts, res.Counterexample)
-		if errors.Is(err, explore.ErrNoReplay) {
+		replayed, err := onthefly.ReplayOnBounds(m.Program, b, copts, res.Counterexample)
+		if errors.Is(err, onthefly.ErrNoReplay) {
 			stage.Result = "does not replay"
 			stages = append(stages, stage)
 			continue
@@ -131,7 +131,7 @@ func checkByLadder(m *frontend.Model, b frontend.Bounds, copts frontend.Options,
 }
 
 // flyResultWord names an on-the-fly outcome for the ladder's record.
-func flyResultWord(res *frontend.FlyResult) string {
+func flyResultWord(res *onthefly.Result) string {
 	switch {
 	case !res.Refines:
 		return "not linearizable"

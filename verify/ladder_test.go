@@ -15,6 +15,7 @@ import (
 	"github.com/linbis/linbis/internal/randmodel"
 	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/lts"
+	"github.com/linbis/linbis/onthefly"
 	"github.com/linbis/linbis/progress"
 	"github.com/linbis/linbis/refine"
 )
@@ -81,7 +82,7 @@ func TestLadderAgreesWithFullLTS(t *testing.T) {
 		// The product holds several pairs per state.
 		fopts := copts
 		fopts.MaxStates = 1_000_000
-		out, err := Run(context.Background(), name, m, b, Options{Method: Fly, Compile: fopts, Reductions: frontend.Reductions{Symmetry: true}})
+		out, err := Run(context.Background(), name, m, b, Options{Method: Fly, Compile: fopts, Reductions: onthefly.Reductions{Symmetry: true}})
 		if !assert.NoError(t, err, name) {
 			return
 		}
@@ -146,7 +147,7 @@ client { threads 3; ops 1 }
 func TestLadderRefusesWhatDoesNotReplay(t *testing.T) {
 	m, err := frontend.Parse("two.lin", []byte(twoThreadBug))
 	require.NoError(t, err)
-	out, err := Run(context.Background(), "two", m, m.DefaultBounds(), Options{Method: Fly, Reductions: frontend.Reductions{Symmetry: true}})
+	out, err := Run(context.Background(), "two", m, m.DefaultBounds(), Options{Method: Fly, Reductions: onthefly.Reductions{Symmetry: true}})
 	require.NoError(t, err)
 	r := out.Report
 	assert.Equal(t, Yes, r.Linearizable)

@@ -3,7 +3,7 @@ package verify
 import (
 	"fmt"
 
-	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/onthefly"
 )
 
 // Plan is the stages a verification takes and why, decided once from its
@@ -33,7 +33,7 @@ type Plan struct {
 	ReleaseImpl bool
 	// Reductions are the on-the-fly route's reductions, and Shortest its
 	// search of the requested bounds alone (Options.Shortest).
-	Reductions frontend.Reductions
+	Reductions onthefly.Reductions
 	Shortest   bool
 	// Notes say what the plan decided against the options, for the
 	// report.

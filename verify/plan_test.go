@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/onthefly"
 )
 
 // TestPlanFor: the plan of every method, and what linearization points,
@@ -14,7 +15,7 @@ import (
 func TestPlanFor(t *testing.T) {
 	linNote := "with linearization points only the refinement over lin events is checked (Liu et al. Thm 2)"
 	porNote := "partial-order reduction not applied: --shortest asks for a shortest counterexample, and the reduced search may find a longer one first"
-	all := frontend.Reductions{Symmetry: true, PartialOrder: true}
+	all := onthefly.Reductions{Symmetry: true, PartialOrder: true}
 	cases := []struct {
 		name string
 		opts Options
@@ -25,7 +26,7 @@ func TestPlanFor(t *testing.T) {
 		{"refine", Options{Method: Refine}, Plan{Method: Refine, RefineAlways: true}},
 		{"fly", Options{Method: Fly, Reductions: all}, Plan{Method: Fly, Reductions: all}},
 		{"fly shortest", Options{Method: Fly, Reductions: all, Shortest: true},
-			Plan{Method: Fly, Reductions: frontend.Reductions{Symmetry: true}, Shortest: true, Notes: []string{porNote}}},
+			Plan{Method: Fly, Reductions: onthefly.Reductions{Symmetry: true}, Shortest: true, Notes: []string{porNote}}},
 		{"auto under a small state limit", Options{Method: Auto, Compile: frontend.Options{MaxStates: 10}}, Plan{Method: Bisim, Bisimulation: true}},
 		{"bisim with lin points", Options{Method: Bisim, LinPoints: true}, Plan{Method: Refine, RefineAlways: true, Notes: []string{linNote}}},
 		{"auto with lin points", Options{Method: Auto, LinPoints: true}, Plan{Method: Refine, RefineAlways: true, Notes: []string{linNote}}},

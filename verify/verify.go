@@ -11,6 +11,7 @@ import (
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/lts"
+	"github.com/linbis/linbis/onthefly"
 	"github.com/linbis/linbis/progress"
 	"github.com/linbis/linbis/refine"
 )
@@ -68,7 +69,7 @@ type Options struct {
 	// al. Thm 2); the model must mark its linearization points with `lin`.
 	LinPoints bool
 	// Reductions select the reductions of the on-the-fly method.
-	Reductions frontend.Reductions
+	Reductions onthefly.Reductions
 	// Shortest makes the on-the-fly method search the requested bounds
 	// alone, without the ladder of smaller clients (ladder.go): a
 	// counterexample is then a shortest one under them, at the cost of

@@ -10,18 +10,19 @@ import (
 
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/lts"
+	"github.com/linbis/linbis/onthefly"
 )
 
 // runExample verifies a bundled model under its own client bounds, with
 // the number of operations per thread replaced by ops when ops != 0.
 func runExample(t *testing.T, name string, ops int, method Method, explicit bool) *Outcome {
 	t.Helper()
-	return runExampleReduced(t, name, ops, method, explicit, frontend.Reductions{})
+	return runExampleReduced(t, name, ops, method, explicit, onthefly.Reductions{})
 }
 
 // runExampleReduced is runExample with the reductions of the on-the-fly
 // method.
-func runExampleReduced(t *testing.T, name string, ops int, method Method, explicit bool, red frontend.Reductions) *Outcome {
+func runExampleReduced(t *testing.T, name string, ops int, method Method, explicit bool, red onthefly.Reductions) *Outcome {
 	t.Helper()
 	src, err := frontend.Example(name)
 	require.NoError(t, err)
@@ -94,7 +95,7 @@ func TestBundledModelVerdicts(t *testing.T) {
 			// The on-the-fly method, with and without symmetry, gives the
 			// same verdicts, stopping at a refinement violation, and its
 			// counterexamples are paths of the implementation's LTS.
-			for _, red := range []frontend.Reductions{{}, {Symmetry: true}} {
+			for _, red := range []onthefly.Reductions{{}, {Symmetry: true}} {
 				fly := runExampleReduced(t, c.model, c.ops, Fly, c.explicit, red).Report
 				assert.Equal(t, c.linearizable, fly.Linearizable, "fly %+v: %s", red, c.source)
 				if c.linearizable == Yes {

@@ -14,6 +14,7 @@ import (
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/internal/files"
 	"github.com/linbis/linbis/lts"
+	"github.com/linbis/linbis/onthefly"
 	"github.com/linbis/linbis/verify"
 )
 
@@ -177,11 +178,11 @@ func exportOutcome(dir string, out *verify.Outcome) error {
 }
 
 // parseReductions parses a --reduce value.
-func parseReductions(s string) (frontend.Reductions, error) {
-	for _, m := range frontend.ReductionModes {
+func parseReductions(s string) (onthefly.Reductions, error) {
+	for _, m := range onthefly.ReductionModes {
 		if m.Name == s {
 			return m.Reductions, nil
 		}
 	}
-	return frontend.Reductions{}, fmt.Errorf("--reduce: unknown reduction %q: expected none, symmetry, por or all", s)
+	return onthefly.Reductions{}, fmt.Errorf("--reduce: unknown reduction %q: expected none, symmetry, por or all", s)
 }

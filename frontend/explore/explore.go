@@ -1,22 +1,12 @@
-// Package explore compiles a checked model to instructions and explores
-// its state space breadth-first under a most-general client, producing an
-// LTS whose visible actions are call(T,M,ARGS) and ret(T,M,VAL).
+// Package explore builds the LTS of a system (package semantics)
+// breadth-first, with visible actions call(T,M,ARGS) and ret(T,M,VAL):
+// Explore compiles a checked model's object (package ir), makes it a
+// system under the bounds and searches it.
 //
-// Design. A state is a flat []int32 vector (see layout): shared variables,
-// then per thread [pc, ops done, return value, locals], then the heap.
-// States are made canonical before they are stored: locals that are dead
-// at the thread's pc are zeroed (liveness analysis on the instructions),
-// and heap nodes are renumbered in a canonical order of reachability from
-// the shared variables and then the threads' locals (depth-first
-// post-order with garbage collection, breadth-first in explicit mode; see
-// renumber), which drops unreachable nodes (garbage collection) and
-// identifies states that differ only in addresses; the renumbering is
-// skipped when a step can be seen to keep the numbering (canonicalStep). Canonical vectors are stored as
-// zigzag varints in a chunked arena and found through an open-addressing
-// table (stateSet). States are expanded in blocks of consecutive ids
-// (expander): running the steps and canonicalising, encoding, hashing and
-// looking up the successors, and adding the records of those not found
-// (stateSet.claim: unnumbered, one record per state whichever goroutine
+// States are expanded in blocks of consecutive ids (worker, expand.go):
+// running the steps and canonicalising, encoding, hashing and looking up
+// the successors, and adding the records of those not found
+// (StateSet.Claim: unnumbered, one record per state whichever goroutine
 // wins), is done by several goroutines, one block each; then the
 // successors are numbered and their transitions recorded one block at a
 // time (by whichever goroutine finds the oldest block expanded), block
@@ -28,36 +18,11 @@
 // of a state are looked up together, so that the cache misses of their
 // lookups overlap.
 //
-// Measured and left out (Treiber's stack, one core): taking a state's
-// successors from the diamonds that its discovering step closes with
-// another thread's steps (independence from per-step read and write sets
-// of shared and heap slots), which skips running, canonicalising and
-// looking up those successors. It was exact (the LTSs byte for byte the
-// same, every shortcut re-checked in the tests) but gave 15-33 % of the
-// successors, not the 47-79 % of diamonds the LTSs have: nearly every
-// step reads or writes Top. Reading the parent's and the sibling's
-// transitions back cost as many cache misses as the lookups it saved, and
-// the explorer was no faster (3/4, 4/2, 5/1). Transparent huge pages for
-// the state set (THP "always") did not help either: the misses are cache
-// misses, not TLB misses.
-//
-// Besides the LTS, the package decides linearizability and lock-freedom
-// on the fly, without building it (fly.go, with the specification side in
-// flyspec.go and the replay of counterexamples in replay.go), reduced by
-// thread symmetry (symmetry.go, symcheck.go) and partial-order reduction
-// (por.go: ample sets from the locations each step may touch).
-//
 // The granularity follows Yang et al. (divergence-sensitive bisimulation
 // for concurrent stacks, §2): one τ step per statement that touches shared
 // state, an atomic block as one step, local work folded into the step
 // before it; the method body of `spec auto` is one atomic block, so the
 // specification does call, τ, ret per operation.
-//
-// CheckOnTheFly (fly.go) decides refinement and lock-freedom without
-// building the LTSs; with thread symmetry it stores one representative per
-// orbit of the thread permutations, when symcheck.go shows the model
-// symmetric (tid only stored, compared for equality and used as the index
-// of [1..nthreads] arrays) and says why not otherwise (symmetry.go).
 package explore
 
 import (
@@ -94,7 +59,7 @@ type explorer struct {
 // Explore builds the LTS of obj (the implementation or the specification
 // of prog) under the bounds.
 func Explore(prog *check.Program, obj *check.Object, b ir.Bounds, o semantics.Options) (*lts.LTS, error) {
-	x, err := newExplorer(prog, obj, b, o)
+	x, err := NewExplorer(prog, obj, b, o)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +68,7 @@ func Explore(prog *check.Program, obj *check.Object, b ir.Bounds, o semantics.Op
 
 // newExplorer checks the bounds, compiles obj and prepares an exploration
 // of it, without exploring.
-func newExplorer(prog *check.Program, obj *check.Object, b ir.Bounds, o semantics.Options) (*explorer, error) {
+func NewExplorer(prog *check.Program, obj *check.Object, b ir.Bounds, o semantics.Options) (*explorer, error) {
 	sys, err := semantics.NewSystem(prog, obj, b, o)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/history"
 )
 
@@ -31,9 +32,9 @@ import (
 // cached, as the search asks for the same (state, call) many times.
 type Spec struct {
 	name string
-	seq  *frontend.Sequential
+	seq  *semantics.Sequential
 	mu   sync.Mutex
-	memo map[string][]frontend.Outcome
+	memo map[string][]semantics.Outcome
 	key  []byte // buffer for memo keys
 	err  error  // the first model error met while stepping
 }
@@ -41,12 +42,12 @@ type Spec struct {
 // New adapts m's spec object. It fails when m has no spec object the
 // sequential interpreter can run.
 func New(m *frontend.Model) (*Spec, error) {
-	seq, err := frontend.NewSequential(m, frontend.SequentialOptions{})
+	seq, err := semantics.NewSequential(m.Program, m.Program.Spec, semantics.SequentialOptions{})
 	if err != nil {
 		return nil, err
 	}
 	name := fmt.Sprintf("%s (spec %s)", strings.TrimSuffix(m.File, " (bundled)"), m.Program.Spec.Name)
-	return &Spec{name: name, seq: seq, memo: map[string][]frontend.Outcome{}}, nil
+	return &Spec{name: name, seq: seq, memo: map[string][]semantics.Outcome{}}, nil
 }
 
 // Name names the model file and its spec object.
@@ -74,7 +75,7 @@ func (s *Spec) Validate(op *history.Op) error {
 		return fmt.Errorf("%s: %s of model %s takes %d argument(s), found %d", op, op.Method, s.name, len(sig.Params), len(op.Args))
 	}
 	for i, a := range op.Args {
-		if _, err := frontend.ParseValue(sig.Params[i], history.Text(a)); err != nil {
+		if _, err := semantics.ParseValue(sig.Params[i], history.Text(a)); err != nil {
 			return fmt.Errorf("%s: argument %d: %w", op, i+1, err)
 		}
 	}
@@ -92,7 +93,7 @@ func (s *Spec) Validate(op *history.Op) error {
 // the argument of a write as its value), EMPTY for null, integers without
 // a sign or leading zeros. A string value is read by its text (a JSON
 // history writes EMPTY as "EMPTY").
-func expected(sig frontend.Signature, op *history.Op) (string, error) {
+func expected(sig semantics.Signature, op *history.Op) (string, error) {
 	r := history.Text(op.Result)
 	if sig.Result == check.Void {
 		return "", nil
@@ -100,11 +101,11 @@ func expected(sig frontend.Signature, op *history.Op) (string, error) {
 	if r == history.Nil && sig.Result == check.Int {
 		return "EMPTY", nil
 	}
-	v, err := frontend.ParseValue(check.Type{Kind: sig.Result}, r)
+	v, err := semantics.ParseValue(check.Type{Kind: sig.Result}, r)
 	if err != nil {
 		return "", fmt.Errorf("output of %s: %w", op.Method, err)
 	}
-	return frontend.FormatValue(sig.Result, v), nil
+	return semantics.FormatValue(sig.Result, v), nil
 }
 
 // Step runs op on every state of the set and keeps the successors of the
@@ -114,7 +115,7 @@ func (s *Spec) Step(state string, op *history.Op) (bool, string) {
 	want, _ := expected(sig, op)
 	args := make([]int, len(op.Args))
 	for i, a := range op.Args {
-		args[i], _ = frontend.ParseValue(sig.Params[i], history.Text(a))
+		args[i], _ = semantics.ParseValue(sig.Params[i], history.Text(a))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -140,7 +141,7 @@ func (s *Spec) Step(state string, op *history.Op) (bool, string) {
 }
 
 // call is Sequential.Call, memoised.
-func (s *Spec) call(state, method string, args []int) ([]frontend.Outcome, error) {
+func (s *Spec) call(state, method string, args []int) ([]semantics.Outcome, error) {
 	key := append(s.key[:0], method...)
 	for _, a := range args {
 		key = strconv.AppendInt(append(key, ','), int64(a), 10)

@@ -1,4 +1,4 @@
-package explore
+package reduce
 
 import (
 	"math/rand/v2"
@@ -31,7 +31,7 @@ spec auto`
 // representatives pass the checks of TestSymmetryCanonicalRepresentatives.
 func TestSymmetryLocalArrays(t *testing.T) {
 	s := checkSymmetric(t, "ownerlog.lin", ownerLog, rand.New(rand.NewPCG(26, 2)))
-	assert.Equal(t, uint64(0b11), s.tidLocals[0]&0b11, "seen[0] and seen[1]")
+	assert.Equal(t, uint64(0b11), s.TidLocals[0]&0b11, "seen[0] and seen[1]")
 }
 
 // TestSymmetryRefusesLocalArrayIndex: a thread id as the index of a local

@@ -1,4 +1,4 @@
-package explore
+package onthefly
 
 import (
 	"fmt"
@@ -65,7 +65,7 @@ func TestSuccCacheFindsOnlyWhatWasAdded(t *testing.T) {
 // reduction in explicit mode and without it in garbage-collected mode;
 // and the cache spares a good share of the canonicalisations.
 func TestSuccCacheKeepsTheSearch(t *testing.T) {
-	files, err := filepath.Glob("../examples/*.lin")
+	files, err := filepath.Glob("../frontend/examples/*.lin")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	type model struct {
@@ -76,8 +76,8 @@ func TestSuccCacheKeepsTheSearch(t *testing.T) {
 	for _, file := range files {
 		models = append(models, model{file, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}})
 	}
-	models = append(models, model{"../examples/hp-stack-sym.lin", ir.Bounds{Threads: 4, Ops: 1, Values: []int{1}}},
-		model{"../examples/treiber.lin", ir.Bounds{Threads: 3, Ops: 2, Values: []int{1}}})
+	models = append(models, model{"../frontend/examples/hp-stack-sym.lin", ir.Bounds{Threads: 4, Ops: 1, Values: []int{1}}},
+		model{"../frontend/examples/treiber.lin", ir.Bounds{Threads: 3, Ops: 2, Values: []int{1}}})
 	var recognised, successors int64
 	for _, m := range models {
 		src, err := os.ReadFile(m.name)
@@ -89,10 +89,10 @@ func TestSuccCacheKeepsTheSearch(t *testing.T) {
 		for _, explicit := range []bool{false, true} {
 			for _, por := range []bool{explicit} { // two of the four combinations: the test's time
 				what := fmt.Sprintf("%s %v explicit=%v por=%v", filepath.Base(m.name), m.b, explicit, por)
-				o := FlyOptions{Options: semantics.Options{Explicit: explicit}, Symmetry: true, PartialOrder: por}
-				with, err := CheckOnTheFly(prog, m.b, o)
+				o := Options{Options: semantics.Options{Explicit: explicit}, Reductions: Reductions{Symmetry: true, PartialOrder: por}}
+				with, err := Check(prog, m.b, o)
 				o.noSuccCache = true
-				without, err2 := CheckOnTheFly(prog, m.b, o)
+				without, err2 := Check(prog, m.b, o)
 				if err != nil || err2 != nil {
 					require.Equal(t, fmt.Sprint(err2), fmt.Sprint(err), what)
 					continue

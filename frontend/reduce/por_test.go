@@ -1,4 +1,4 @@
-package explore
+package reduce
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/explore"
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/stretchr/testify/assert"
@@ -111,7 +112,7 @@ func porModels(t *testing.T) map[string]*check.Program {
 // walkPOR calls visit on the states of random walks through every model
 // of porModels at 3/1 and 2/2, in both heap modes, with the model's
 // analysis and a stepper whose successors of cur have been computed.
-func walkPOR(t *testing.T, visit func(what, name string, a *porAnalysis, st *semantics.Stepper, r *rand.Rand, cur []int32)) {
+func walkPOR(t *testing.T, visit func(what, name string, a *PorAnalysis, st *semantics.Stepper, r *rand.Rand, cur []int32)) {
 	progs := porModels(t)
 	walks := 60
 	if testing.Short() {
@@ -122,13 +123,13 @@ func walkPOR(t *testing.T, visit func(what, name string, a *porAnalysis, st *sem
 		for _, b := range []ir.Bounds{{Threads: 3, Ops: 1, Values: []int{1, 2}}, {Threads: 2, Ops: 2, Values: []int{1, 2}}} {
 			for _, explicit := range []bool{false, true} {
 				what := fmt.Sprintf("%s %d/%d explicit=%v", name, b.Threads, b.Ops, explicit)
-				x, err := newExplorer(prog, prog.Impl, b, semantics.Options{Explicit: explicit, Workers: 1})
+				x, err := explore.NewExplorer(prog, prog.Impl, b, semantics.Options{Explicit: explicit, Workers: 1})
 				require.NoError(t, err, what)
 				init, err := x.InitialState()
 				if err != nil {
 					continue // a model error in init
 				}
-				a := newPOR(x.P, b, x.Allowed, x.O.Explicit)
+				a := NewPOR(x.P, b, x.Allowed, x.O.Explicit)
 				st := x.NewStepper()
 				r := rand.New(rand.NewPCG(uint64(len(name)), uint64(b.Ops)))
 				for range walks {
@@ -156,8 +157,8 @@ func walkPOR(t *testing.T, visit func(what, name string, a *porAnalysis, st *sem
 func TestPORIndependence(t *testing.T) {
 	var ample, diamonds int
 	perModel := map[string]int{}
-	walkPOR(t, func(what, name string, a *porAnalysis, st *semantics.Stepper, r *rand.Rand, cur []int32) {
-		if th := a.choose(cur, st.Blk.Succs); th >= 0 {
+	walkPOR(t, func(what, name string, a *PorAnalysis, st *semantics.Stepper, r *rand.Rand, cur []int32) {
+		if th := a.Choose(cur, st.Blk.Succs); th >= 0 {
 			ample++
 			perModel[name]++
 			diamonds += checkAmple(t, r, st, what, cur, th)
@@ -177,12 +178,12 @@ func TestPORIndependence(t *testing.T) {
 func TestPORFootprintsCommute(t *testing.T) {
 	var diamonds int
 	perModel := map[string]int{}
-	walkPOR(t, func(what, name string, a *porAnalysis, st *semantics.Stepper, r *rand.Rand, cur []int32) {
-		lay := &a.p.Layout
-		for th := range a.b.Threads {
-			for u := th + 1; u < a.b.Threads; u++ {
+	walkPOR(t, func(what, name string, a *PorAnalysis, st *semantics.Stepper, r *rand.Rand, cur []int32) {
+		lay := &a.P.Layout
+		for th := range a.B.Threads {
+			for u := th + 1; u < a.B.Threads; u++ {
 				pt, pu := cur[lay.ThreadBase(th)+ir.TPC], cur[lay.ThreadBase(u)+ir.TPC]
-				if pt == 0 || pu == 0 || a.step[th][pt].conflicts(&a.step[u][pu]) {
+				if pt == 0 || pu == 0 || a.Step[th][pt].conflicts(&a.Step[u][pu]) {
 					continue
 				}
 				if checkDiamond(t, st, what, cur, th, u) {

@@ -1,4 +1,4 @@
-package explore
+package reduce
 
 import (
 	"fmt"
@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/explore"
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/frontend/syntax"
@@ -157,7 +158,7 @@ func tryExploreStates(prog *check.Program, obj *check.Object, b ir.Bounds, expli
 			x.states = append(x.states, semantics.Decode(nil, enc))
 		}
 	}
-	l, err := Explore(prog, obj, b, o)
+	l, err := explore.Explore(prog, obj, b, o)
 	if err != nil {
 		return nil, err
 	}
@@ -252,27 +253,27 @@ func TestSymmetryAcceptsSymmetricModels(t *testing.T) {
 		for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
 			p, err := ir.Compile(prog, obj, m.b.Threads, m.b.Values, false, false)
 			require.NoError(t, err)
-			s, reason := newSymmetry(p, m.b)
+			s, reason := NewSymmetry(p, m.b)
 			require.NotNil(t, s, "%s/%s: %s", m.name, obj.Name, reason)
 			assert.Empty(t, reason)
 			switch {
 			case m.name == "hp-treiber" && obj == prog.Impl:
-				assert.Len(t, s.tidArrays, 2, "HP and Pushes")
-				assert.Len(t, s.fixedRoots, 1, "Top")
-				assert.False(t, s.threadIDs)
+				assert.Len(t, s.TidArrays, 2, "HP and Pushes")
+				assert.Len(t, s.FixedRoots, 1, "Top")
+				assert.False(t, s.ThreadIDs)
 			case m.name == "hp-stack-sym" && obj == prog.Impl:
-				assert.Equal(t, []ir.ThreadArray{{Off: 1, RowLen: 1}, {Off: 4, RowLen: 3}, {Off: 13, RowLen: 3, Square: true}}, s.tidArrays, "HP, RL, PL")
-				assert.Len(t, s.fixedRoots, 1, "Top")
-				assert.True(t, s.threadIDs, "the visited sets of the loops over threads")
+				assert.Equal(t, []ir.ThreadArray{{Off: 1, RowLen: 1}, {Off: 4, RowLen: 3}, {Off: 13, RowLen: 3, Square: true}}, s.TidArrays, "HP, RL, PL")
+				assert.Len(t, s.FixedRoots, 1, "Top")
+				assert.True(t, s.ThreadIDs, "the visited sets of the loops over threads")
 			case m.name == "per-thread" && obj == prog.Impl:
-				assert.Len(t, s.tidArrays, 2, "Seen, Mine")
-				assert.Equal(t, []int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, s.tidShared, "last and Seen")
-				assert.Equal(t, []int32{1}, s.tidScalars, "last")
+				assert.Len(t, s.TidArrays, 2, "Seen, Mine")
+				assert.Equal(t, []int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, s.TidShared, "last and Seen")
+				assert.Equal(t, []int32{1}, s.TidScalars, "last")
 			case m.name == "owner-lock-stack" && obj == prog.Impl:
-				assert.Len(t, s.tidArrays, 2, "Last and Helped")
-				assert.Equal(t, []int32{0, 2, 3, 4}, s.tidShared, "owner and Last")
-				assert.Equal(t, []int32{0}, s.tidScalars, "owner")
-				assert.True(t, s.threadIDs)
+				assert.Len(t, s.TidArrays, 2, "Last and Helped")
+				assert.Equal(t, []int32{0, 2, 3, 4}, s.TidShared, "owner and Last")
+				assert.Equal(t, []int32{0}, s.TidScalars, "owner")
+				assert.True(t, s.ThreadIDs)
 			}
 		}
 	}
@@ -334,7 +335,7 @@ func TestSymmetryRefusesAsymmetricModels(t *testing.T) {
 			b.Threads, b.Ops, b.Values = 3, 1, []int{1}
 			p, err := ir.Compile(prog, prog.Impl, b.Threads, b.Values, false, false)
 			require.NoError(t, err)
-			s, reason := newSymmetry(p, b)
+			s, reason := NewSymmetry(p, b)
 			assert.Nil(t, s)
 			assert.Contains(t, reason, want)
 			assert.NotContains(t, reason, "\n", "one line")
@@ -355,7 +356,7 @@ func TestSymmetryInitBlockExempt(t *testing.T) {
 	b := ir.Bounds{Threads: 2, Ops: 1, Values: []int{1}}
 	p, err := ir.Compile(prog, prog.Impl, b.Threads, b.Values, false, false)
 	require.NoError(t, err)
-	s, reason := newSymmetry(p, b)
+	s, reason := NewSymmetry(p, b)
 	require.NotNil(t, s, reason)
 }
 
@@ -391,7 +392,7 @@ func TestSymmetryCanonicalRepresentatives(t *testing.T) {
 			for _, mode := range symmetryModes {
 				t.Run(m.name+"/"+obj.Name+"/"+mode.name, func(t *testing.T) {
 					x := exploreStates(t, prog, obj, m.b, mode.explicit)
-					s, reason := newSymmetry(x.p, m.b)
+					s, reason := NewSymmetry(x.p, m.b)
 					require.NotNil(t, s, reason)
 					checkRepresentatives(t, r, x, s)
 				})
@@ -402,9 +403,9 @@ func TestSymmetryCanonicalRepresentatives(t *testing.T) {
 
 // checkRepresentatives runs the checks of
 // TestSymmetryCanonicalRepresentatives on one exploration.
-func checkRepresentatives(t *testing.T, r *rand.Rand, x *explored, s *symmetry) {
-	c := semantics.NewCanonicaliser(x.p, s.threads)
-	group := permutations(s.threads)
+func checkRepresentatives(t *testing.T, r *rand.Rand, x *explored, s *Symmetry) {
+	c := semantics.NewCanonicaliser(x.p, s.Threads)
+	group := permutations(s.Threads)
 	n := len(x.states)
 	// image[g][id]: the id of group[g]·states[id].
 	image := make([][]int32, len(group))
@@ -412,7 +413,7 @@ func checkRepresentatives(t *testing.T, r *rand.Rand, x *explored, s *symmetry) 
 	for g, perm := range group {
 		image[g] = make([]int32, n)
 		for id, st := range x.states {
-			image[g][id] = x.id(s.apply(st, perm, c))
+			image[g][id] = x.id(s.Apply(st, perm, c))
 			require.GreaterOrEqual(t, image[g][id], int32(0), "the permutation %v of state %d %v is not a state of the LTS", perm, id, st)
 			if image[g][id] == int32(id) {
 				fixed++
@@ -434,10 +435,10 @@ func checkRepresentatives(t *testing.T, r *rand.Rand, x *explored, s *symmetry) 
 	repOfOrbit := map[int32]string{}
 	orbitOfRep := map[string]int32{}
 	for id, st := range x.states {
-		rep, perm := s.canon(st, c)
+		rep, perm := s.Canon(st, c)
 		rep = slices.Clone(rep) // apply below may reuse its buffer
 		key := string(semantics.Encode(nil, rep))
-		require.Equal(t, rep, s.apply(st, perm, c), "rep = apply(st, perm) for state %d", id)
+		require.Equal(t, rep, s.Apply(st, perm, c), "rep = apply(st, perm) for state %d", id)
 		require.Equal(t, orbitOf[id], orbitOf[x.id(rep)], "the representative of state %d is in its orbit", id)
 		if k, ok := repOfOrbit[orbitOf[id]]; ok {
 			require.Equal(t, k, key, "(a) two states of an orbit (one is state %d) have different representatives", id)
@@ -449,7 +450,7 @@ func checkRepresentatives(t *testing.T, r *rand.Rand, x *explored, s *symmetry) 
 		orbitOfRep[key] = orbitOf[id]
 		// The stabiliser of the representative, as canon found it,
 		// against brute force.
-		flat, count, order, exact := s.stabilizer(nil, maxTiedOrders)
+		flat, count, order, exact := s.Stabilizer(nil, maxTiedOrders)
 		require.True(t, exact)
 		require.Equal(t, int64(count), order)
 		var stab [][]uint8
@@ -460,7 +461,7 @@ func checkRepresentatives(t *testing.T, r *rand.Rand, x *explored, s *symmetry) 
 		require.Equal(t, group[0], stab[0], "the identity first")
 		var want [][]uint8
 		for _, g := range group {
-			if slices.Equal(s.apply(rep, g, c), rep) {
+			if slices.Equal(s.Apply(rep, g, c), rep) {
 				want = append(want, g)
 			}
 		}
@@ -468,14 +469,14 @@ func checkRepresentatives(t *testing.T, r *rand.Rand, x *explored, s *symmetry) 
 		require.Equal(t, want, stab, "the stabiliser of the representative of state %d", id)
 		// (a) directly, on a random permutation of the state.
 		perm = group[r.IntN(len(group))]
-		moved := slices.Clone(s.apply(st, perm, c))
-		rep2, _ := s.canon(moved, c)
+		moved := slices.Clone(s.Apply(st, perm, c))
+		rep2, _ := s.Canon(moved, c)
 		require.Equal(t, key, string(semantics.Encode(nil, rep2)), "(a) state %d permuted by %v", id, perm)
 	}
 	assert.Equal(t, orbits, len(orbitOfRep), "(d) representatives vs orbits by Burnside's lemma")
-	assert.Zero(t, s.counts.fallbacks)
+	assert.Zero(t, s.Counts.fallbacks)
 	t.Logf("%d states, %d orbits; %d of %d canonicalisations tried tied orders (%d orders)",
-		n, orbits, s.counts.enumerated, s.counts.canons, s.counts.orders)
+		n, orbits, s.Counts.enumerated, s.Counts.canons, s.Counts.orders)
 }
 
 // checkTransitionsPermute checks that each permutation maps the LTS onto
@@ -542,38 +543,38 @@ func TestSymmetryFallback(t *testing.T) {
 	prog := parseFile(t, "../examples/treiber.lin")
 	b := ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}
 	x := exploreStates(t, prog, prog.Impl, b, false)
-	s, reason := newSymmetry(x.p, b)
+	s, reason := NewSymmetry(x.p, b)
 	require.NotNil(t, s, reason)
-	s.maxOrders = 1
+	s.MaxOrders = 1
 	c := semantics.NewCanonicaliser(x.p, 3)
 	group := permutations(3)
 	for _, st := range x.states {
-		fallbacks := s.counts.fallbacks
-		rep, perm := s.canon(st, c)
-		if s.counts.fallbacks > fallbacks {
-			_, count, order, exact := s.stabilizer(nil, maxTiedOrders)
+		fallbacks := s.Counts.fallbacks
+		rep, perm := s.Canon(st, c)
+		if s.Counts.fallbacks > fallbacks {
+			_, count, order, exact := s.Stabilizer(nil, maxTiedOrders)
 			assert.False(t, exact, "the stabiliser is not known after a fallback")
 			assert.Zero(t, count)
 			assert.GreaterOrEqual(t, order, int64(2), "a bound: the permutations within the tied groups")
 		}
 		rep = slices.Clone(rep) // apply below may reuse its buffer
-		require.Equal(t, rep, s.apply(st, perm, c))
+		require.Equal(t, rep, s.Apply(st, perm, c))
 		inOrbit := false
 		for _, g := range group {
-			inOrbit = inOrbit || slices.Equal(rep, s.apply(st, g, c))
+			inOrbit = inOrbit || slices.Equal(rep, s.Apply(st, g, c))
 		}
 		require.True(t, inOrbit)
 	}
-	assert.Positive(t, s.counts.fallbacks, "treiber has states with threads tied on private nodes")
-	assert.Zero(t, s.counts.enumerated)
+	assert.Positive(t, s.Counts.fallbacks, "treiber has states with threads tied on private nodes")
+	assert.Zero(t, s.Counts.enumerated)
 	// The initial state's three idle threads: 6 orders, more than 5.
-	s.canon(x.states[0], c)
-	stab, count, order, exact := s.stabilizer(nil, 5)
+	s.Canon(x.states[0], c)
+	stab, count, order, exact := s.Stabilizer(nil, 5)
 	assert.True(t, exact)
 	assert.Equal(t, int64(6), order)
 	assert.Zero(t, count)
 	assert.Empty(t, stab)
-	stab, count, _, _ = s.stabilizer(nil, 6)
+	stab, count, _, _ = s.Stabilizer(nil, 6)
 	assert.Equal(t, 6, count, "every permutation fixes the initial state")
 	assert.Len(t, stab, 6*3)
 }
@@ -599,19 +600,19 @@ func TestSymmetryOrbitFigures(t *testing.T) {
 		b := ir.Bounds{Threads: c.threads, Ops: c.ops, Values: []int{1, 2}}
 		o := semantics.Options{Explicit: c.explicit, MaxStates: 5_000_000}
 		reps := map[string]bool{}
-		var s *symmetry
+		var s *Symmetry
 		o.KeepStates = func(p *ir.Program, states iter.Seq[[]byte]) {
 			var reason string
-			s, reason = newSymmetry(p, b)
+			s, reason = NewSymmetry(p, b)
 			require.NotNil(t, s, reason)
 			cn := semantics.NewCanonicaliser(p, c.threads)
 			for enc := range states {
 				st := semantics.Decode(nil, enc)
-				rep, _ := s.canon(st, cn)
+				rep, _ := s.Canon(st, cn)
 				reps[string(semantics.Encode(nil, rep))] = true
 			}
 		}
-		l, err := Explore(prog, prog.Impl, b, o)
+		l, err := explore.Explore(prog, prog.Impl, b, o)
 		require.NoError(t, err)
 		fact := 1
 		for k := 2; k <= c.threads; k++ {
@@ -620,7 +621,7 @@ func TestSymmetryOrbitFigures(t *testing.T) {
 		assert.GreaterOrEqual(t, len(reps)*fact, int(l.NumStates))
 		t.Logf("%s %d/%d explicit=%v: %d states, %d orbits (%.2fx); canon: %d calls, %d tried tied orders (%d orders), %d fallbacks",
 			c.file, c.threads, c.ops, c.explicit, l.NumStates, len(reps), float64(l.NumStates)/float64(len(reps)),
-			s.counts.canons, s.counts.enumerated, s.counts.orders, s.counts.fallbacks)
+			s.Counts.canons, s.Counts.enumerated, s.Counts.orders, s.Counts.fallbacks)
 	}
 }
 
@@ -639,9 +640,9 @@ func BenchmarkSymmetryCanon(b *testing.B) {
 			states = append(states, semantics.Decode(nil, enc))
 		}
 	}
-	_, err := Explore(prog, prog.Impl, bounds, o)
+	_, err := explore.Explore(prog, prog.Impl, bounds, o)
 	require.NoError(b, err)
-	s, reason := newSymmetry(p, bounds)
+	s, reason := NewSymmetry(p, bounds)
 	require.NotNil(b, s, reason)
 	c := semantics.NewCanonicaliser(p, bounds.Threads)
 	buf := make([]int32, 0, 256)
@@ -655,13 +656,13 @@ func BenchmarkSymmetryCanon(b *testing.B) {
 		// A copy, as the search gives canon a fresh successor: the
 		// state's bytes are not in the cache.
 		buf = append(buf[:0], states[i]...)
-		if rep, _ := s.canon(buf, c); &rep[0] == &buf[0] {
+		if rep, _ := s.Canon(buf, c); &rep[0] == &buf[0] {
 			identities++
 		}
 		i = (i + 1) % len(states)
 	}
-	b.ReportMetric(float64(s.counts.enumerated)/float64(s.counts.canons), "tied/op")
-	b.ReportMetric(float64(identities)/float64(s.counts.canons), "kept/op")
+	b.ReportMetric(float64(s.Counts.enumerated)/float64(s.Counts.canons), "tied/op")
+	b.ReportMetric(float64(identities)/float64(s.Counts.canons), "kept/op")
 }
 
 // renameLabel renames the thread of a visible label, e.g. call(1,push,2),
@@ -687,7 +688,7 @@ func TestSymmetryHPStackForms(t *testing.T) {
 		old := parseFile(t, "../examples/hp-stack.lin")
 		p, err := ir.Compile(old, old.Impl, threads, b.Values, false, false)
 		require.NoError(t, err)
-		s, reason := newSymmetry(p, b)
+		s, reason := NewSymmetry(p, b)
 		assert.Nil(t, s)
 		assert.Regexp(t, `^\.\./examples/hp-stack\.lin:\d+:\d+: tid is used in arithmetic; [^\n]*$`, reason)
 
@@ -695,7 +696,7 @@ func TestSymmetryHPStackForms(t *testing.T) {
 		for _, obj := range []*check.Object{sym.Impl, sym.Spec} {
 			p, err := ir.Compile(sym, obj, threads, b.Values, false, false)
 			require.NoError(t, err)
-			s, reason := newSymmetry(p, b)
+			s, reason := NewSymmetry(p, b)
 			assert.NotNil(t, s, reason)
 			assert.Empty(t, reason)
 		}

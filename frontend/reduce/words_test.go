@@ -1,4 +1,4 @@
-package explore
+package reduce
 
 import (
 	"math/rand/v2"
@@ -46,8 +46,8 @@ spec auto`
 // checks of TestSymmetryCanonicalRepresentatives in both heap modes.
 func TestSymmetryWords(t *testing.T) {
 	s := checkSymmetric(t, "wordlock.lin", wordLockStack, rand.New(rand.NewPCG(26, 1)))
-	assert.Equal(t, []int32{0}, s.tidShared, "lock.owner only")
-	assert.Equal(t, []int32{2}, s.fixedRoots, "Top.ref")
+	assert.Equal(t, []int32{0}, s.TidShared, "lock.owner only")
+	assert.Equal(t, []int32{2}, s.FixedRoots, "Top.ref")
 }
 
 // symmetryRefusal returns why the symmetry checker refuses the model src
@@ -58,7 +58,7 @@ func symmetryRefusal(t *testing.T, src string) string {
 	b := ir.Bounds{Threads: 2, Ops: 1, Values: []int{1}}
 	p, err := ir.Compile(prog, prog.Impl, b.Threads, b.Values, false, false)
 	require.NoError(t, err)
-	s, reason := newSymmetry(p, b)
+	s, reason := NewSymmetry(p, b)
 	assert.Nil(t, s)
 	return reason
 }
@@ -67,19 +67,19 @@ func symmetryRefusal(t *testing.T, src string) string {
 // at three threads and one operation, and its representatives to pass the
 // checks of TestSymmetryCanonicalRepresentatives, both objects in both
 // heap modes; it returns the implementation's symmetry.
-func checkSymmetric(t *testing.T, name, src string, r *rand.Rand) *symmetry {
+func checkSymmetric(t *testing.T, name, src string, r *rand.Rand) *Symmetry {
 	t.Helper()
 	b := ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}
 	prog := parseSource(t, name, src)
 	p, err := ir.Compile(prog, prog.Impl, b.Threads, b.Values, false, false)
 	require.NoError(t, err)
-	s, reason := newSymmetry(p, b)
+	s, reason := NewSymmetry(p, b)
 	require.NotNil(t, s, reason)
 	for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
 		for _, mode := range symmetryModes {
 			t.Run(obj.Name+"/"+mode.name, func(t *testing.T) {
 				x := exploreStates(t, prog, obj, b, mode.explicit)
-				s, reason := newSymmetry(x.p, b)
+				s, reason := NewSymmetry(x.p, b)
 				require.NotNil(t, s, reason)
 				checkRepresentatives(t, r, x, s)
 			})

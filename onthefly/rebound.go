@@ -1,4 +1,4 @@
-package explore
+package onthefly
 
 import (
 	"errors"
@@ -34,7 +34,7 @@ var ErrNoReplay = errors.New("the trace does not replay under these bounds")
 const maxReboundNodes = 1 << 20
 
 // ReplayOnBounds replays tr — a refinement violation (LoopStart < 0) or a
-// lock-freedom lasso found by CheckOnTheFly, with real thread ids and
+// lock-freedom lasso found by Check, with real thread ids and
 // source steps — on the implementation of prog under b, and returns it as
 // a trace of that implementation. For a violation, the specification
 // under b must follow every visible step but the last and refuse the

@@ -1,4 +1,4 @@
-package explore
+package onthefly
 
 import (
 	"fmt"
@@ -221,7 +221,7 @@ func (s *flySpec) permute(sub int32, perm uint16, perms [][]uint8) int32 {
 	var out []int32
 	for _, st := range s.subs[sub] {
 		s.cur = semantics.Decode(s.cur[:0], s.set.Encoding(s.offs[st]))
-		out = append(out, s.state(s.sym.apply(s.cur, perms[perm], s.st.E.C)))
+		out = append(out, s.state(s.sym.Apply(s.cur, perms[perm], s.st.E.C)))
 	}
 	id := s.intern(out)
 	s.permuted[pk] = id

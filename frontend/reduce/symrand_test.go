@@ -1,4 +1,4 @@
-package explore
+package reduce
 
 import (
 	"errors"
@@ -187,14 +187,14 @@ func TestSymmetryRandomModels(t *testing.T) {
 					continue
 				}
 				require.NoError(t, err, src)
-				s, reason := newSymmetry(x.p, b)
+				s, reason := NewSymmetry(x.p, b)
 				require.NotNil(t, s, "%s\n%s", reason, src)
 				ok := t.Run(fmt.Sprintf("model%d/%s/explicit=%v", i, obj.Name, explicit), func(t *testing.T) {
 					checkRepresentatives(t, r, x, s)
 				})
 				require.True(t, ok, src)
 				checked++
-				enumerated += s.counts.enumerated
+				enumerated += s.Counts.enumerated
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package explore
+package onthefly
 
 import (
 	"errors"

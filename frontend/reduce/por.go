@@ -1,4 +1,4 @@
-package explore
+package reduce
 
 import (
 	"github.com/linbis/linbis/frontend/ir"
@@ -121,69 +121,69 @@ type footprint struct {
 
 // porAnalysis is the partial-order reduction of one program and its
 // bounds: the footprints of each thread's steps.
-type porAnalysis struct {
-	p        *ir.Program
-	b        ir.Bounds
-	explicit bool
-	nlocs    int
-	heap     int    // the heap-shape location
-	fields   int    // the first field location
-	own      uint64 // the local slots that hold the thread's own id (ownLocals)
+type PorAnalysis struct {
+	P        *ir.Program
+	B        ir.Bounds
+	Explicit bool
+	Nlocs    int
+	Heap     int    // the heap-shape location
+	Fields   int    // the first field location
+	Own      uint64 // the local slots that hold the thread's own id (ownLocals)
 	// step[t][pc]: what the step of thread t from pc may touch; stepPriv:
 	// whether it may test privacy (then t is never the ample thread).
-	step     [][]footprint
-	stepPriv [][]bool
+	Step     [][]footprint
+	StepPriv [][]bool
 	// fut[t][pc]: what any step of t from pc to the end of its operation
 	// may touch; calls[t]: any operation t may call.
-	fut   [][]footprint
-	calls []footprint
+	Fut   [][]footprint
+	Calls []footprint
 	// Buffers of choose: the future of each thread at the current state.
-	others []footprint
-	counts []int
+	Others []footprint
+	Counts []int
 }
 
 // newPOR analyses p under b; allowed[t][m] says whether thread t may call
 // method m.
-func newPOR(p *ir.Program, b ir.Bounds, allowed [][]bool, explicit bool) *porAnalysis {
+func NewPOR(p *ir.Program, b ir.Bounds, allowed [][]bool, explicit bool) *PorAnalysis {
 	maxFields := int32(0)
 	for _, n := range p.Layout.Nfields {
 		maxFields = max(maxFields, n)
 	}
-	a := &porAnalysis{p: p, b: b, explicit: explicit, fields: int(p.Layout.Nshared), own: ownLocals(p)}
-	a.heap = a.fields + int(maxFields)
-	a.nlocs = a.heap + 1
+	a := &PorAnalysis{P: p, B: b, Explicit: explicit, Fields: int(p.Layout.Nshared), Own: ownLocals(p)}
+	a.Heap = a.Fields + int(maxFields)
+	a.Nlocs = a.Heap + 1
 	n := len(p.Code)
-	a.step = make([][]footprint, b.Threads)
-	a.stepPriv = make([][]bool, b.Threads)
-	a.fut = make([][]footprint, b.Threads)
-	a.calls = make([]footprint, b.Threads)
-	a.others = make([]footprint, b.Threads)
-	a.counts = make([]int, b.Threads)
+	a.Step = make([][]footprint, b.Threads)
+	a.StepPriv = make([][]bool, b.Threads)
+	a.Fut = make([][]footprint, b.Threads)
+	a.Calls = make([]footprint, b.Threads)
+	a.Others = make([]footprint, b.Threads)
+	a.Counts = make([]int, b.Threads)
 	for t := 0; t < b.Threads; t++ {
 		instrs := make([]footprint, n)
 		for pc := 1; pc < n; pc++ {
 			instrs[pc] = a.instr(t, pc)
 		}
-		a.step[t] = make([]footprint, n)
-		a.stepPriv[t] = make([]bool, n)
-		a.fut[t] = make([]footprint, n)
+		a.Step[t] = make([]footprint, n)
+		a.StepPriv[t] = make([]bool, n)
+		a.Fut[t] = make([]footprint, n)
 		for pc := 1; pc < n; pc++ {
-			a.step[t][pc], a.stepPriv[t][pc] = a.stepFootprint(instrs, pc)
-			a.fut[t][pc] = a.futFootprint(instrs, pc)
+			a.Step[t][pc], a.StepPriv[t][pc] = a.stepFootprint(instrs, pc)
+			a.Fut[t][pc] = a.futFootprint(instrs, pc)
 		}
-		a.calls[t] = a.newFootprint()
+		a.Calls[t] = a.newFootprint()
 		for _, m := range p.Methods {
 			if allowed[t][m.Index] {
-				a.calls[t].add(&a.fut[t][m.Entry])
+				a.Calls[t].add(&a.Fut[t][m.Entry])
 			}
 		}
-		a.others[t] = a.newFootprint()
+		a.Others[t] = a.newFootprint()
 	}
 	return a
 }
 
-func (a *porAnalysis) newFootprint() footprint {
-	w := (a.nlocs + 63) / 64
+func (a *PorAnalysis) newFootprint() footprint {
+	w := (a.Nlocs + 63) / 64
 	return footprint{reads: make([]uint64, w), writes: make([]uint64, w)}
 }
 
@@ -222,9 +222,9 @@ func (f *footprint) conflicts(g *footprint) bool {
 }
 
 // instr is the footprint of instruction pc executed by thread t.
-func (a *porAnalysis) instr(t, pc int) footprint {
+func (a *PorAnalysis) instr(t, pc int) footprint {
 	f := a.newFootprint()
-	in := &a.p.Code[pc]
+	in := &a.P.Code[pc]
 	switch in.Op {
 	case ir.OpAssign, ir.OpAssignWord:
 		for _, l := range in.Targets() {
@@ -237,25 +237,25 @@ func (a *porAnalysis) instr(t, pc int) footprint {
 		a.read(&f, t, in.X)
 	case ir.OpReturn:
 		a.read(&f, t, in.X)
-		setBits(f.writes, a.heap, a.heap+1) // the thread's references are dropped
+		setBits(f.writes, a.Heap, a.Heap+1) // the thread's references are dropped
 	case ir.OpFree:
 		a.read(&f, t, in.X)
-		if a.explicit {
-			setBits(f.reads, a.heap, a.heap+1)
-			setBits(f.writes, a.heap, a.heap+1)
+		if a.Explicit {
+			setBits(f.reads, a.Heap, a.Heap+1)
+			setBits(f.writes, a.Heap, a.Heap+1)
 		}
 	case ir.OpNop, ir.OpJump, ir.OpAtomicBegin, ir.OpAtomicEnd, ir.OpFallOff, ir.OpRetPending:
 	default:
 		f.opaque = true
 	}
 	if in.Boundary && in.Priv != 0 {
-		setBits(f.reads, a.heap, a.heap+1) // the privacy test (machine.private)
+		setBits(f.reads, a.Heap, a.Heap+1) // the privacy test (machine.private)
 	}
 	return f
 }
 
 // read adds what evaluating e reads (and writes: cas, new).
-func (a *porAnalysis) read(f *footprint, t int, e *ir.Expr) {
+func (a *PorAnalysis) read(f *footprint, t int, e *ir.Expr) {
 	if e == nil {
 		return
 	}
@@ -284,7 +284,7 @@ func (a *porAnalysis) read(f *footprint, t int, e *ir.Expr) {
 		a.read(f, t, e.C)
 		setBits(f.writes, lo, hi)
 		if e.A.Ref {
-			setBits(f.writes, a.heap, a.heap+1)
+			setBits(f.writes, a.Heap, a.Heap+1)
 		}
 	case ir.ECasWord: // k locations, k expected values, k new values
 		k := len(e.List) / 3
@@ -293,7 +293,7 @@ func (a *porAnalysis) read(f *footprint, t int, e *ir.Expr) {
 			setBits(f.reads, lo, hi)
 			setBits(f.writes, lo, hi)
 			if l.Ref {
-				setBits(f.writes, a.heap, a.heap+1)
+				setBits(f.writes, a.Heap, a.Heap+1)
 			}
 		}
 		for _, x := range e.List[k:] {
@@ -303,9 +303,9 @@ func (a *porAnalysis) read(f *footprint, t int, e *ir.Expr) {
 		for _, fi := range e.Inits {
 			a.read(f, t, fi.X)
 		}
-		if a.explicit { // may reuse a freed node that is still referenced
-			setBits(f.reads, a.heap, a.heap+1)
-			setBits(f.writes, a.fields, a.heap+1)
+		if a.Explicit { // may reuse a freed node that is still referenced
+			setBits(f.reads, a.Heap, a.Heap+1)
+			setBits(f.writes, a.Fields, a.Heap+1)
 		}
 	default:
 		f.opaque = true
@@ -313,9 +313,9 @@ func (a *porAnalysis) read(f *footprint, t int, e *ir.Expr) {
 }
 
 // write adds what storing into location e touches.
-func (a *porAnalysis) write(f *footprint, t int, e *ir.Expr) {
+func (a *PorAnalysis) write(f *footprint, t int, e *ir.Expr) {
 	if e.Ref {
-		setBits(f.writes, a.heap, a.heap+1)
+		setBits(f.writes, a.Heap, a.Heap+1)
 	}
 	switch e.Kind {
 	case ir.ELocal:
@@ -335,7 +335,7 @@ func (a *porAnalysis) write(f *footprint, t int, e *ir.Expr) {
 // (constants, or values that are t's own id: see ownLocals); a per-thread
 // array's row indexed by t's own id is the row's locations, so that a
 // [thread] or [thread][n] array indexed by tid is private to each thread.
-func (a *porAnalysis) location(f *footprint, t int, e *ir.Expr) (int, int) {
+func (a *PorAnalysis) location(f *footprint, t int, e *ir.Expr) (int, int) {
 	switch e.Kind {
 	case ir.EShared:
 		return int(e.V), int(e.V) + 1
@@ -361,7 +361,7 @@ func (a *porAnalysis) location(f *footprint, t int, e *ir.Expr) (int, int) {
 		return int(row), int(row + e.N2*stride)
 	case ir.EField:
 		a.read(f, t, e.A)
-		return a.fields + int(e.V), a.fields + int(e.V) + 1
+		return a.Fields + int(e.V), a.Fields + int(e.V) + 1
 	}
 	f.opaque = true
 	return 0, 0
@@ -371,12 +371,12 @@ func (a *porAnalysis) location(f *footprint, t int, e *ir.Expr) (int, int) {
 // thread t in a dimension starting at lo, when the analysis knows it: a
 // constant, or thread t's own id (tid, or a local that only ever holds
 // it) within range; otherwise the caller takes every element.
-func (a *porAnalysis) index(t int, x *ir.Expr, lo, n int32) (int32, bool) {
+func (a *PorAnalysis) index(t int, x *ir.Expr, lo, n int32) (int32, bool) {
 	var i int32
 	switch {
 	case x.Kind == ir.EConst:
 		i = x.V - lo
-	case x.Kind == ir.ETid || x.Kind == ir.ELocal && a.own&(1<<uint(x.V)) != 0:
+	case x.Kind == ir.ETid || x.Kind == ir.ELocal && a.Own&(1<<uint(x.V)) != 0:
 		i = int32(t) + 1 - lo
 	default:
 		return 0, false
@@ -448,15 +448,15 @@ func ownLocals(p *ir.Program) uint64 {
 // branch and of every privacy test), and whether it may test privacy.
 // Where the step may end, the reference locals that become dead are
 // cleared: a heap write.
-func (a *porAnalysis) stepFootprint(instrs []footprint, pc0 int) (footprint, bool) {
-	code := a.p.Code
+func (a *PorAnalysis) stepFootprint(instrs []footprint, pc0 int) (footprint, bool) {
+	code := a.P.Code
 	f := a.newFootprint()
 	priv := false
 	seen := map[walkAt]bool{}
 	work := []walkAt{{pc: int32(pc0)}}
 	end := func(pc int32) {
-		if a.p.RefMask[pc0]&a.p.Dead[pc]&^a.p.Dead[pc0] != 0 {
-			setBits(f.writes, a.heap, a.heap+1)
+		if a.P.RefMask[pc0]&a.P.Dead[pc]&^a.P.Dead[pc0] != 0 {
+			setBits(f.writes, a.Heap, a.Heap+1)
 		}
 	}
 	for len(work) > 0 {
@@ -494,8 +494,8 @@ type walkAt struct {
 
 // runInstr adds instruction s.pc's footprint and its continuations within
 // the step.
-func (a *porAnalysis) runInstr(f *footprint, instrs []footprint, s walkAt, work *[]walkAt, end func(int32)) {
-	in := &a.p.Code[s.pc]
+func (a *PorAnalysis) runInstr(f *footprint, instrs []footprint, s walkAt, work *[]walkAt, end func(int32)) {
+	in := &a.P.Code[s.pc]
 	f.add(&instrs[s.pc])
 	next := func(pc int32, depth int) { *work = append(*work, walkAt{pc, s.did, depth}) }
 	switch in.Op {
@@ -504,7 +504,7 @@ func (a *porAnalysis) runInstr(f *footprint, instrs []footprint, s walkAt, work 
 		// an atomic block, at the method's pending ret).
 		end(s.pc)
 		if in.Op == ir.OpReturn && s.depth > 0 {
-			end(a.p.Methods[in.Method].RetPending)
+			end(a.P.Methods[in.Method].RetPending)
 		}
 	case ir.OpFallOff:
 	case ir.OpAtomicBegin:
@@ -528,8 +528,8 @@ func (a *porAnalysis) runInstr(f *footprint, instrs []footprint, s walkAt, work 
 // futFootprint is the union of the footprints of every instruction
 // reachable from pc in its method; a method with reference locals may
 // clear them at any step.
-func (a *porAnalysis) futFootprint(instrs []footprint, pc0 int) footprint {
-	code := a.p.Code
+func (a *PorAnalysis) futFootprint(instrs []footprint, pc0 int) footprint {
+	code := a.P.Code
 	f := a.newFootprint()
 	seen := make([]bool, len(code))
 	work := []int32{int32(pc0)}
@@ -544,7 +544,7 @@ func (a *porAnalysis) futFootprint(instrs []footprint, pc0 int) footprint {
 		in := &code[pc]
 		switch in.Op {
 		case ir.OpReturn:
-			work = append(work, a.p.Methods[in.Method].RetPending)
+			work = append(work, a.P.Methods[in.Method].RetPending)
 		case ir.OpFallOff, ir.OpRetPending:
 		case ir.OpBranch:
 			work = append(work, pc+1, in.Target)
@@ -554,8 +554,8 @@ func (a *porAnalysis) futFootprint(instrs []footprint, pc0 int) footprint {
 			work = append(work, pc+1)
 		}
 	}
-	if a.p.RefMask[pc0] != 0 {
-		setBits(f.writes, a.heap, a.heap+1)
+	if a.P.RefMask[pc0] != 0 {
+		setBits(f.writes, a.Heap, a.Heap+1)
 	}
 	return f
 }
@@ -565,9 +565,9 @@ func (a *porAnalysis) futFootprint(instrs []footprint, pc0 int) footprint {
 // (see the comment at the top). Among the threads that qualify it takes
 // one with the fewest successors; a thread that has all of them (the
 // others are blocked or done) is no reduction and is not taken.
-func (a *porAnalysis) choose(cur []int32, succs []semantics.Succ) int {
-	lay := &a.p.Layout
-	counts := a.counts
+func (a *PorAnalysis) Choose(cur []int32, succs []semantics.Succ) int {
+	lay := &a.P.Layout
+	counts := a.Counts
 	clear(counts)
 	for i := range succs {
 		sc := &succs[i]
@@ -578,22 +578,22 @@ func (a *porAnalysis) choose(cur []int32, succs []semantics.Succ) int {
 	}
 	any := false
 	for t := range counts {
-		if pc := cur[lay.ThreadBase(t)+ir.TPC]; pc != 0 && counts[t] > 0 && counts[t] < len(succs) && !a.stepPriv[t][pc] && !a.step[t][pc].opaque {
+		if pc := cur[lay.ThreadBase(t)+ir.TPC]; pc != 0 && counts[t] > 0 && counts[t] < len(succs) && !a.StepPriv[t][pc] && !a.Step[t][pc].opaque {
 			any = true
 		}
 	}
 	if !any {
 		return -1
 	}
-	for u := range a.others {
-		o := &a.others[u]
+	for u := range a.Others {
+		o := &a.Others[u]
 		o.clear()
 		base := lay.ThreadBase(u)
 		if pc := cur[base+ir.TPC]; pc != 0 {
-			o.add(&a.fut[u][pc])
+			o.add(&a.Fut[u][pc])
 		}
-		if a.b.Ops < 0 || int(cur[base+ir.TOps]) < a.b.Ops {
-			o.add(&a.calls[u])
+		if a.B.Ops < 0 || int(cur[base+ir.TOps]) < a.B.Ops {
+			o.add(&a.Calls[u])
 		}
 	}
 	best := -1
@@ -601,13 +601,13 @@ func (a *porAnalysis) choose(cur []int32, succs []semantics.Succ) int {
 		pc := cur[lay.ThreadBase(t)+ir.TPC]
 		// A thread with every successor is no reduction: the state is
 		// expanded in full (and the proviso is not needed).
-		if pc == 0 || n <= 0 || n == len(succs) || a.stepPriv[t][pc] || best >= 0 && n >= counts[best] {
+		if pc == 0 || n <= 0 || n == len(succs) || a.StepPriv[t][pc] || best >= 0 && n >= counts[best] {
 			continue
 		}
-		st := &a.step[t][pc]
+		st := &a.Step[t][pc]
 		ok := true
-		for u := range a.others {
-			if u != t && st.conflicts(&a.others[u]) {
+		for u := range a.Others {
+			if u != t && st.conflicts(&a.Others[u]) {
 				ok = false
 				break
 			}

@@ -8,7 +8,7 @@
 // The reduction is computed on the full LTS, so it is an upper bound of what a
 // reduction during generation could reach: a generator can only prove a
 // τ-step confluent from the model's text (as the partial-order reduction of
-// frontend/explore does with footprints), whereas here the largest confluent
+// frontend/reduce does with footprints), whereas here the largest confluent
 // set is found from the LTS itself.
 //
 // Definitions. A set T of τ-transitions (τ-self-loops excluded) is confluent

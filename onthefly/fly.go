@@ -1,4 +1,4 @@
-package explore
+package onthefly
 
 import (
 	"cmp"
@@ -8,11 +8,12 @@ import (
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/reduce"
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/lts"
 )
 
-// On-the-fly verification. CheckOnTheFly decides trace refinement of the
+// On-the-fly verification. Check decides trace refinement of the
 // implementation by the specification — linearizability, Yang et al. Thm
 // 3.3, Liu et al. Thm 1 — and lock-freedom without building either LTS.
 //
@@ -77,26 +78,21 @@ import (
 // loop to come back to its first concrete state) before it is returned; a
 // counterexample that does not replay is a bug and is reported as one.
 
-// FlyOptions configure CheckOnTheFly.
-type FlyOptions struct {
+// Options configure Check.
+type Options struct {
 	// Options are the explorer's: heap mode, node bound, granularity.
 	// MaxStates bounds the number of product pairs; Progress receives the
 	// pairs and the implementation states stored so far.
 	semantics.Options
-	// Symmetry applies the thread-symmetry reduction when the model is
-	// symmetric (FlyResult.SymmetryNote says why not otherwise).
-	Symmetry bool
-	// PartialOrder applies the partial-order reduction (por.go): a pair
-	// follows the successors of one thread only, when they are invisible
-	// and independent of everything the other threads may still do.
-	PartialOrder bool
+	// Reductions are the state-space reductions to apply.
+	Reductions
 	// noSuccCache turns off the cache of recent successors (flycache.go),
 	// for the test that holds the search to the same outcome without it.
 	noSuccCache bool
 }
 
-// FlyResult is the outcome of CheckOnTheFly.
-type FlyResult struct {
+// Result is the outcome of Check.
+type Result struct {
 	// Refines reports trace refinement impl ⊑ spec; when false,
 	// Counterexample is a shortest trace of the implementation (with real
 	// thread ids and source steps) whose last action the specification
@@ -149,27 +145,27 @@ type FlyStats struct {
 // reducer maps states to representatives of their orbits under thread
 // permutations (symmetry.go).
 type reducer interface {
-	// canon returns the representative of st's orbit and the permutation
-	// that takes st to it (rep = apply(st, perm)).
-	canon(st []int32, c *semantics.Canonicaliser) (rep []int32, perm []uint8)
-	// apply returns the canonical state in which thread t's role is
+	// Canon returns the representative of st's orbit and the permutation
+	// that takes st to it (rep = Apply(st, perm)).
+	Canon(st []int32, c *semantics.Canonicaliser) (rep []int32, perm []uint8)
+	// Apply returns the canonical state in which thread t's role is
 	// played by thread perm[t].
-	apply(st []int32, perm []uint8, c *semantics.Canonicaliser) []int32
+	Apply(st []int32, perm []uint8, c *semantics.Canonicaliser) []int32
 }
 
 // newReducer returns the symmetry reduction of a program, or nil and the
 // reason it does not apply.
 func newReducer(p *ir.Program, b ir.Bounds) (reducer, string) {
-	s, why := newSymmetry(p, b)
+	s, why := reduce.NewSymmetry(p, b)
 	if s == nil {
 		return nil, why
 	}
 	return s, ""
 }
 
-// CheckOnTheFly checks the implementation of prog against its
+// Check checks the implementation of prog against its
 // specification on the fly (see the comment above).
-func CheckOnTheFly(prog *check.Program, b ir.Bounds, o FlyOptions) (*FlyResult, error) {
+func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 	if o.Lin {
 		return nil, errors.New("the on-the-fly check does not use lin events")
 	}
@@ -185,7 +181,7 @@ func CheckOnTheFly(prog *check.Program, b ir.Bounds, o FlyOptions) (*FlyResult, 
 	if err != nil {
 		return nil, fmt.Errorf("specification: %w", err)
 	}
-	f := &flySearch{x: impl, st: impl.NewStepper(), o: o, res: &FlyResult{}}
+	f := &flySearch{x: impl, st: impl.NewStepper(), o: o, res: &Result{}}
 	if f.spec, err = newFlySpec(spec, impl.P); err != nil {
 		return nil, err
 	}
@@ -211,7 +207,7 @@ func CheckOnTheFly(prog *check.Program, b ir.Bounds, o FlyOptions) (*FlyResult, 
 		}
 	}
 	if o.PartialOrder {
-		f.por = newPOR(impl.P, b, impl.Allowed, impl.O.Explicit)
+		f.por = reduce.NewPOR(impl.P, b, impl.Allowed, impl.O.Explicit)
 		f.res.PartialOrder = true
 	}
 	return f.run()
@@ -229,13 +225,13 @@ func identity(n int) []uint8 {
 type flySearch struct {
 	x   *semantics.System // the implementation's program and bounds
 	st  *semantics.Stepper
-	o   FlyOptions
+	o   Options
 	sym reducer
 	// por is the partial-order reduction, nil without; ample is the
 	// thread chosen for the state expanded last (-1: none), and
 	// followedAll records that some pair of it followed all its
 	// successors (the cycle search follows the same edges: recordTau).
-	por         *porAnalysis
+	por         *reduce.PorAnalysis
 	ample       int
 	followedAll bool
 	// The τ-edges that the search followed, for the cycle search
@@ -248,7 +244,7 @@ type flySearch struct {
 	// the symmetry reduction; nil without.
 	cache *succCache
 	spec  *flySpec
-	res   *FlyResult
+	res   *Result
 	// The implementation states: set gives their ids, offs their records
 	// (arena offsets/4: records are aligned), headPair the last pair that
 	// holds each, from which nextPair chains the pairs of the state
@@ -281,7 +277,7 @@ type flySearch struct {
 }
 
 // run searches the product, then the τ-cycles.
-func (f *flySearch) run() (*FlyResult, error) {
+func (f *flySearch) run() (*Result, error) {
 	f.set = semantics.NewStateSet()
 	init, err := f.x.InitialState()
 	if err != nil {
@@ -290,7 +286,7 @@ func (f *flySearch) run() (*FlyResult, error) {
 	initPerm := uint16(0)
 	if f.sym != nil {
 		var perm []uint8
-		init, perm = f.sym.canon(init, f.st.E.C)
+		init, perm = f.sym.Canon(init, f.st.E.C)
 		initPerm = f.internPerm(perm)
 	}
 	sub, err := f.spec.initial()
@@ -448,7 +444,7 @@ func (f *flySearch) expand(s int32) (int, *semantics.Failure) {
 	f.res.Stats.Transitions += int64(len(blk.Succs))
 	f.ample, f.followedAll = -1, f.por == nil
 	if f.por != nil && fail == nil {
-		f.ample = f.por.choose(f.cur, blk.Succs)
+		f.ample = f.por.Choose(f.cur, blk.Succs)
 	}
 	f.succs, f.alts, f.succEnc = f.succs[:0], f.alts[:0], f.succEnc[:0]
 	look := f.set.Snapshot()
@@ -494,14 +490,14 @@ const maxStabilizer = 120
 // It returns the stabiliser's order, or a bound on it and false when canon
 // could not try every order of the tied threads.
 func (f *flySearch) stabilizer(perm uint16) (int64, bool) {
-	sym, ok := f.sym.(*symmetry)
+	sym, ok := f.sym.(*reduce.Symmetry)
 	if !ok {
 		return 1, true
 	}
 	var count int
 	var order int64
 	var exact bool
-	f.stab, count, order, exact = sym.stabilizer(f.stab[:0], maxStabilizer)
+	f.stab, count, order, exact = sym.Stabilizer(f.stab[:0], maxStabilizer)
 	if count < 2 {
 		return order, exact
 	}
@@ -525,7 +521,7 @@ func (f *flySearch) countOrbit(stab int64, exact bool) {
 		f.res.Stats.Represented++
 		return
 	}
-	f.res.Stats.Represented += factorial(f.x.B.Threads) / stab
+	f.res.Stats.Represented += reduce.Factorial(f.x.B.Threads) / stab
 	f.res.Stats.RepresentedExact = f.res.Stats.RepresentedExact && exact
 }
 
@@ -625,7 +621,7 @@ func (f *flySearch) representative(enc []byte) ([]int32, uint16) {
 	if f.sym == nil {
 		return f.cur, 0
 	}
-	rep, perm := f.sym.canon(f.cur, f.st.E.C)
+	rep, perm := f.sym.Canon(f.cur, f.st.E.C)
 	return rep, f.internPerm(perm)
 }
 
@@ -736,4 +732,27 @@ func (f *flySearch) modelError(p int32, t int, fail *semantics.Failure) error {
 	tr.Steps = append(tr.Steps, last)
 	tr.Final = fmt.Sprintf("thread %d: %s", r.rho[t]+1, fail.Msg)
 	return e
+}
+
+// Reductions select the state-space reductions of an on-the-fly check.
+type Reductions struct {
+	// Symmetry identifies states that differ by a permutation of the
+	// threads, when the model can be shown symmetric (Result.SymmetryNote
+	// says why not otherwise).
+	Symmetry bool
+	// PartialOrder follows, where it can, the steps of one thread only:
+	// invisible steps independent of everything the other threads may
+	// still do (ample sets with the cycle proviso; see frontend/reduce).
+	PartialOrder bool
+}
+
+// ReductionModes are the values of --reduce, each with its reductions.
+var ReductionModes = []struct {
+	Name string
+	Reductions
+}{
+	{"none", Reductions{}},
+	{"symmetry", Reductions{Symmetry: true}},
+	{"por", Reductions{PartialOrder: true}},
+	{"all", Reductions{Symmetry: true, PartialOrder: true}},
 }

@@ -1,4 +1,4 @@
-package explore
+package reduce
 
 import (
 	"fmt"
@@ -45,7 +45,7 @@ import (
 // a one-line reason, naming the source position of the offending use, if
 // it cannot show that permuting threads maps the LTS onto itself (see
 // above). It is meant for both the implementation and the specification.
-func newSymmetry(p *ir.Program, b ir.Bounds) (*symmetry, string) {
+func NewSymmetry(p *ir.Program, b ir.Bounds) (*Symmetry, string) {
 	if len(b.Only) > 0 {
 		where := ""
 		if p.Client != nil && len(p.Client.Only) > 0 {
@@ -69,15 +69,15 @@ func newSymmetry(p *ir.Program, b ir.Bounds) (*symmetry, string) {
 	if reason := c.perThreadByData(); reason != "" {
 		return nil, reason
 	}
-	s := &symmetry{p: p, threads: p.Threads, maxOrders: maxTiedOrders, tidLocals: c.tidLocals}
+	s := &Symmetry{P: p, Threads: p.Threads, MaxOrders: maxTiedOrders, TidLocals: c.tidLocals}
 	for off := range c.indexed {
-		s.tidArrays = append(s.tidArrays, ir.ThreadArray{Off: off, RowLen: 1})
+		s.TidArrays = append(s.TidArrays, ir.ThreadArray{Off: off, RowLen: 1})
 	}
-	s.tidArrays = append(s.tidArrays, p.ThreadArrays...)
-	slices.SortFunc(s.tidArrays, func(a, b ir.ThreadArray) int { return int(a.Off - b.Off) })
-	s.setLocals = make([]uint64, len(p.Methods))
+	s.TidArrays = append(s.TidArrays, p.ThreadArrays...)
+	slices.SortFunc(s.TidArrays, func(a, b ir.ThreadArray) int { return int(a.Off - b.Off) })
+	s.SetLocals = make([]uint64, len(p.Methods))
 	for _, ts := range p.ThreadSets {
-		s.setLocals[ts.Method] |= 1 << uint(ts.Slot)
+		s.SetLocals[ts.Method] |= 1 << uint(ts.Slot)
 	}
 	for off := range c.tidVars {
 		n := int32(1)
@@ -90,37 +90,37 @@ func newSymmetry(p *ir.Program, b ir.Bounds) (*symmetry, string) {
 			if p.Init[k] != 0 {
 				return nil, fmt.Sprintf("%s holds thread ids and is declared %d; thread symmetry needs 0 (no thread)", c.names[off], p.Init[k])
 			}
-			s.tidShared = append(s.tidShared, k)
+			s.TidShared = append(s.TidShared, k)
 		}
 	}
-	slices.Sort(s.tidShared)
-	for _, a := range s.tidShared {
+	slices.Sort(s.TidShared)
+	for _, a := range s.TidShared {
 		if !s.inTidArray(a) {
-			s.tidScalars = append(s.tidScalars, a)
+			s.TidScalars = append(s.TidScalars, a)
 		}
 	}
 	for _, a := range p.Layout.RefShared {
 		if !s.inTidArray(a) {
-			s.fixedRoots = append(s.fixedRoots, a)
+			s.FixedRoots = append(s.FixedRoots, a)
 		}
 	}
-	s.kinds = s.sharedKinds()
-	s.keyLen = int(p.Layout.ThreadSize) + len(s.tidScalars)
-	for _, ta := range s.tidArrays {
-		s.keyLen += s.keyWidth(ta)
+	s.Kinds = s.sharedKinds()
+	s.KeyLen = int(p.Layout.ThreadSize) + len(s.TidScalars)
+	for _, ta := range s.TidArrays {
+		s.KeyLen += s.keyWidth(ta)
 	}
-	if len(s.tidShared) > 0 || len(p.ThreadSets) > 0 || slices.ContainsFunc(s.tidLocals, func(m uint64) bool { return m != 0 }) {
-		s.keyLen++ // the number of references to the thread from the others
-		s.threadIDs = true
+	if len(s.TidShared) > 0 || len(p.ThreadSets) > 0 || slices.ContainsFunc(s.TidLocals, func(m uint64) bool { return m != 0 }) {
+		s.KeyLen++ // the number of references to the thread from the others
+		s.ThreadIDs = true
 	}
 	return s, ""
 }
 
 // inTidArray reports whether the shared slot a is an element of a
 // tid-indexed array.
-func (s *symmetry) inTidArray(a int32) bool {
-	for _, ta := range s.tidArrays {
-		if a >= ta.Off && a < ta.Off+int32(s.threads)*ta.RowLen {
+func (s *Symmetry) inTidArray(a int32) bool {
+	for _, ta := range s.TidArrays {
+		if a >= ta.Off && a < ta.Off+int32(s.Threads)*ta.RowLen {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package explore
+package reduce
 
 import (
 	"github.com/linbis/linbis/frontend/ir"
@@ -101,57 +101,57 @@ const maxTiedOrders = 5040
 // symmetry is the thread symmetry of a compiled program: which slots the
 // permutations move, and the buffers of canon and apply. Like a
 // canonicaliser, it belongs to one goroutine; clone gives another its own.
-type symmetry struct {
-	p       *ir.Program
-	threads int
+type Symmetry struct {
+	P       *ir.Program
+	Threads int
 	// tieOrder is the product of the factorials of the sizes of the
 	// groups of threads with equal keys of the last canon call: the
 	// permutations that keep the keys.
-	tieOrder int64
+	TieOrder int64
 	// tidArrays: the shared arrays with a row per thread: those declared
 	// with [thread] dimensions, and the [1..nthreads] arrays indexed by
 	// thread ids (rows of one element); their rows move with the threads
 	// (and the columns of square ones).
-	tidArrays []ir.ThreadArray
+	TidArrays []ir.ThreadArray
 	// fixedRoots: the shared reference slots outside the tid-indexed
 	// arrays, in layout order. No permutation moves them: the nodes they
 	// reach are numbered alike in every state of an orbit (see key).
-	fixedRoots []int32
+	FixedRoots []int32
 	// tidLocals[m]: the local slots of method m that hold thread ids;
 	// tidShared: the shared slots that do, tidScalars those of them
 	// outside the tid-indexed arrays; threadIDs: there are some.
-	tidLocals             []uint64
-	tidShared, tidScalars []int32
+	TidLocals             []uint64
+	TidShared, TidScalars []int32
 	// setLocals[m]: the local slots of method m that hold the visited
 	// sets of loops over threads (bit t-1 for thread t).
-	setLocals []uint64
-	threadIDs bool
+	SetLocals []uint64
+	ThreadIDs bool
 	// kinds[a]: what shared slot a holds (sharedKinds).
-	kinds []uint8
+	Kinds []uint8
 	// maxOrders is maxTiedOrders, lowered by tests.
-	maxOrders int
-	counts    symmetryCounts
+	MaxOrders int
+	Counts    symmetryCounts
 
 	// Buffers.
-	moved    []int32 // apply's permuted vector, before the renumbering
-	best     []int32 // canon: the least vector found so far
-	fixedNum []int32 // key: per node, its number from the fixed roots, 0 if unreached
-	stack    []int32 // key: the depth-first search's stack
-	keys     []int32 // keys, keyLen per thread
-	keyLen   int
-	marked   []bool  // per thread: its key has a marker
-	order    []uint8 // threads sorted by key
-	perm     []uint8 // canon's result
-	tryPerm  []uint8
-	ties     []tieGroup
-	free     []tieGroup // groups of tied threads without a marker
+	Moved    []int32 // apply's permuted vector, before the renumbering
+	Best     []int32 // canon: the least vector found so far
+	FixedNum []int32 // key: per node, its number from the fixed roots, 0 if unreached
+	Stack    []int32 // key: the depth-first search's stack
+	Keys     []int32 // keys, keyLen per thread
+	KeyLen   int
+	Marked   []bool  // per thread: its key has a marker
+	Order    []uint8 // threads sorted by key
+	Perm     []uint8 // canon's result
+	TryPerm  []uint8
+	Ties     []tieGroup
+	Free     []tieGroup // groups of tied threads without a marker
 	// What canon found of the stabiliser of its representative (see
 	// stabilizer): stabKnown, unless it fell back; stabMarked, the
 	// permutations of the marked groups that fix it, flat, the identity
 	// first; equal, the orders that gave the least vector.
-	stabKnown  bool
-	stabMarked []uint8
-	equal      []uint8
+	StabKnown  bool
+	StabMarked []uint8
+	Equal      []uint8
 }
 
 // tieGroup is a run of threads, in sorted order, with equal keys that
@@ -173,10 +173,10 @@ type symmetryCounts struct {
 
 // clone returns a symmetry of the same program with buffers and counts of
 // its own, for another goroutine.
-func (s *symmetry) clone() *symmetry {
-	return &symmetry{p: s.p, threads: s.threads, tidArrays: s.tidArrays, fixedRoots: s.fixedRoots,
-		tidLocals: s.tidLocals, tidShared: s.tidShared, setLocals: s.setLocals, tidScalars: s.tidScalars, threadIDs: s.threadIDs, kinds: s.kinds,
-		maxOrders: s.maxOrders, keyLen: s.keyLen}
+func (s *Symmetry) clone() *Symmetry {
+	return &Symmetry{P: s.P, Threads: s.Threads, TidArrays: s.TidArrays, FixedRoots: s.FixedRoots,
+		TidLocals: s.TidLocals, TidShared: s.TidShared, SetLocals: s.SetLocals, TidScalars: s.TidScalars, ThreadIDs: s.ThreadIDs, Kinds: s.Kinds,
+		MaxOrders: s.MaxOrders, KeyLen: s.KeyLen}
 }
 
 // apply returns the canonical vector of the state in which thread t's role
@@ -186,15 +186,15 @@ func (s *symmetry) clone() *symmetry {
 // the heap is renumbered by c. The result may be a
 // buffer of s or of c, valid until the next call of apply or canon on s
 // or of a renumbering on c; st is not modified.
-func (s *symmetry) apply(st []int32, perm []uint8, c *semantics.Canonicaliser) []int32 {
-	lay := &s.p.Layout
-	s.moved = append(s.moved[:0], st...)
-	moved := s.moved
+func (s *Symmetry) Apply(st []int32, perm []uint8, c *semantics.Canonicaliser) []int32 {
+	lay := &s.P.Layout
+	s.Moved = append(s.Moved[:0], st...)
+	moved := s.Moved
 	size := lay.ThreadSize
 	for t, to := range perm {
 		from := lay.ThreadBase(t)
 		copy(moved[lay.ThreadBase(int(to)):][:size], st[from:from+size])
-		for _, ta := range s.tidArrays {
+		for _, ta := range s.TidArrays {
 			src, dst := ta.Off+int32(t)*ta.RowLen, ta.Off+int32(to)*ta.RowLen
 			if !ta.Square {
 				copy(moved[dst:dst+ta.RowLen], st[src:src+ta.RowLen])
@@ -205,7 +205,7 @@ func (s *symmetry) apply(st []int32, perm []uint8, c *semantics.Canonicaliser) [
 			}
 		}
 	}
-	if s.threadIDs {
+	if s.ThreadIDs {
 		s.renameThreadIDs(moved, perm)
 	}
 	return c.Renumber(moved)
@@ -213,26 +213,26 @@ func (s *symmetry) apply(st []int32, perm []uint8, c *semantics.Canonicaliser) [
 
 // renameThreadIDs renames by perm the thread ids in the thread-id
 // locations of st, whose threads have been moved already.
-func (s *symmetry) renameThreadIDs(st []int32, perm []uint8) {
+func (s *Symmetry) renameThreadIDs(st []int32, perm []uint8) {
 	rename := func(v int32) int32 {
 		if v > 0 {
 			return int32(perm[v-1]) + 1
 		}
 		return v
 	}
-	lay := &s.p.Layout
-	for t := range s.threads {
+	lay := &s.P.Layout
+	for t := range s.Threads {
 		base := lay.ThreadBase(t)
 		pc := st[base+ir.TPC]
 		if pc == 0 {
 			continue
 		}
-		method := s.p.Code[pc].Method
-		for m := s.tidLocals[method]; m != 0; m &= m - 1 {
+		method := s.P.Code[pc].Method
+		for m := s.TidLocals[method]; m != 0; m &= m - 1 {
 			i := base + ir.TLocals + int32(bits.TrailingZeros64(m))
 			st[i] = rename(st[i])
 		}
-		for m := s.setLocals[method]; m != 0; m &= m - 1 {
+		for m := s.SetLocals[method]; m != 0; m &= m - 1 {
 			i := base + ir.TLocals + int32(bits.TrailingZeros64(m))
 			set := uint32(0)
 			for b := uint32(st[i]); b != 0; b &= b - 1 {
@@ -241,7 +241,7 @@ func (s *symmetry) renameThreadIDs(st []int32, perm []uint8) {
 			st[i] = int32(set)
 		}
 	}
-	for _, a := range s.tidShared {
+	for _, a := range s.TidShared {
 		st[a] = rename(st[a])
 	}
 }
@@ -252,74 +252,74 @@ func (s *symmetry) renameThreadIDs(st []int32, perm []uint8) {
 // a buffer of s, valid until the next call of apply or canon on s or of a
 // renumbering on c. It leaves in s what stabilizer needs to list the
 // stabiliser of rep.
-func (s *symmetry) canon(st []int32, c *semantics.Canonicaliser) (rep []int32, perm []uint8) {
-	s.counts.canons++
+func (s *Symmetry) Canon(st []int32, c *semantics.Canonicaliser) (rep []int32, perm []uint8) {
+	s.Counts.canons++
 	s.sortThreads(st)
-	n := s.threads
-	s.perm = slices.Grow(s.perm[:0], n)[:n]
-	s.stabKnown = true
-	s.stabMarked = s.stabMarked[:0]
+	n := s.Threads
+	s.Perm = slices.Grow(s.Perm[:0], n)[:n]
+	s.StabKnown = true
+	s.StabMarked = s.StabMarked[:0]
 	orders := 1
-	for _, g := range s.ties {
+	for _, g := range s.Ties {
 		for k := 2; k <= g.n; k++ {
 			orders *= k
-			if orders > s.maxOrders {
+			if orders > s.MaxOrders {
 				break
 			}
 		}
-		if orders > s.maxOrders {
+		if orders > s.MaxOrders {
 			break
 		}
 	}
-	if orders > s.maxOrders {
-		s.counts.fallbacks++
-		s.stabKnown = false
+	if orders > s.MaxOrders {
+		s.Counts.fallbacks++
+		s.StabKnown = false
 		orders = 1
 	}
 	if orders == 1 {
 		identity := true
-		for i, t := range s.order {
-			s.perm[t] = uint8(i)
+		for i, t := range s.Order {
+			s.Perm[t] = uint8(i)
 			identity = identity && int(t) == i
 		}
-		s.stabMarked = appendIdentity(s.stabMarked, n)
+		s.StabMarked = appendIdentity(s.StabMarked, n)
 		if identity {
-			return st, s.perm
+			return st, s.Perm
 		}
-		return s.apply(st, s.perm, c), s.perm
+		return s.Apply(st, s.Perm, c), s.Perm
 	}
 	// Every order of the tied groups: an odometer of permutations, each
 	// group's stepped in lexicographic order (slices of s.order).
-	s.counts.enumerated++
-	s.counts.orders += int64(orders)
-	for _, g := range s.ties {
-		slices.Sort(s.order[g.start : g.start+g.n])
+	s.Counts.enumerated++
+	s.Counts.orders += int64(orders)
+	for _, g := range s.Ties {
+		slices.Sort(s.Order[g.start : g.start+g.n])
 	}
-	s.tryPerm = slices.Grow(s.tryPerm[:0], n)[:n]
-	s.best = s.best[:0]
+	s.TryPerm = slices.Grow(s.TryPerm[:0], n)[:n]
+	s.Best = s.Best[:0]
 	// s.equal: the orders tried that give the least vector so far, flat.
-	s.equal = s.equal[:0]
+	s.Equal = s.Equal[:0]
 	for {
-		for i, t := range s.order {
-			s.tryPerm[t] = uint8(i)
+		for i, t := range s.Order {
+			s.TryPerm[t] = uint8(i)
 		}
-		cand := s.apply(st, s.tryPerm, c)
+		cand := s.Apply(st, s.TryPerm, c)
 		cmp := -1
-		if len(s.best) > 0 {
-			cmp = slices.Compare(cand, s.best)
+		if len(s.Best) > 0 {
+			cmp = slices.Compare(cand, s.Best)
 		}
 		if cmp < 0 {
-			s.best = append(s.best[:0], cand...)
-			copy(s.perm, s.tryPerm)
-			s.equal = s.equal[:0]
+			s.Best = append(s.Best[:0], cand...)
+			copy(s.Perm, s.TryPerm)
+			s.Equal = s.Equal[:0]
 		}
 		if cmp <= 0 {
-			s.equal = append(s.equal, s.tryPerm...)
+			s.Equal = append(s.Equal, s.TryPerm...)
 		}
-		g := len(s.ties) - 1
+		g := len(s.Ties) - 1
 		for ; g >= 0; g-- {
-			tie := s.ties[g]
-			if nextPermutation(s.order[tie.start : tie.start+tie.n]) {
+			tie := s.Ties[g]
+			if nextPermutation(s.Order[tie.start : tie.start+tie.n]) {
 				break
 			}
 			// nextPermutation has wrapped the group round to its first order.
@@ -331,15 +331,15 @@ func (s *symmetry) canon(st []int32, c *semantics.Canonicaliser) (rep []int32, p
 	// Each order p that gives the least vector too yields g = p∘perm⁻¹,
 	// which fixes it: apply(rep, g) = apply(st, p) = rep. The first is
 	// perm itself: the identity.
-	for k := 0; k < len(s.equal); k += n {
-		p := s.equal[k : k+n]
-		g := len(s.stabMarked)
-		s.stabMarked = slices.Grow(s.stabMarked, n)[:g+n]
+	for k := 0; k < len(s.Equal); k += n {
+		p := s.Equal[k : k+n]
+		g := len(s.StabMarked)
+		s.StabMarked = slices.Grow(s.StabMarked, n)[:g+n]
 		for t := range n {
-			s.stabMarked[g+int(s.perm[t])] = p[t]
+			s.StabMarked[g+int(s.Perm[t])] = p[t]
 		}
 	}
-	return s.best, s.perm
+	return s.Best, s.Perm
 }
 
 // appendIdentity appends the identity permutation of n threads to ps.
@@ -375,43 +375,43 @@ func nextPermutation(a []uint8) bool {
 // s.order (ties by thread), and finds the groups of tied threads whose
 // keys hold a marker (s.ties), those whose keys do not (s.free), and the
 // product of the factorials of all those groups' sizes (s.tieOrder).
-func (s *symmetry) sortThreads(st []int32) {
+func (s *Symmetry) sortThreads(st []int32) {
 	s.computeKeys(st)
-	n := s.threads
-	s.order = slices.Grow(s.order[:0], n)[:n]
-	for t := range s.order {
-		s.order[t] = uint8(t)
+	n := s.Threads
+	s.Order = slices.Grow(s.Order[:0], n)[:n]
+	for t := range s.Order {
+		s.Order[t] = uint8(t)
 	}
 	// Few threads: insertion sort, stable.
 	for i := 1; i < n; i++ {
-		for j := i; j > 0 && s.compareKeys(s.order[j-1], s.order[j]) > 0; j-- {
-			s.order[j-1], s.order[j] = s.order[j], s.order[j-1]
+		for j := i; j > 0 && s.compareKeys(s.Order[j-1], s.Order[j]) > 0; j-- {
+			s.Order[j-1], s.Order[j] = s.Order[j], s.Order[j-1]
 		}
 	}
-	s.ties, s.free = s.ties[:0], s.free[:0]
-	s.tieOrder = 1
+	s.Ties, s.Free = s.Ties[:0], s.Free[:0]
+	s.TieOrder = 1
 	for i := 0; i < n; {
 		j := i + 1
-		for j < n && s.compareKeys(s.order[i], s.order[j]) == 0 {
+		for j < n && s.compareKeys(s.Order[i], s.Order[j]) == 0 {
 			j++
 		}
 		if j-i > 1 {
 			g := tieGroup{start: i, n: j - i}
-			if s.marked[s.order[i]] {
-				s.ties = append(s.ties, g)
+			if s.Marked[s.Order[i]] {
+				s.Ties = append(s.Ties, g)
 			} else {
-				s.free = append(s.free, g)
+				s.Free = append(s.Free, g)
 			}
-			s.tieOrder = satMul(s.tieOrder, factorial(j-i))
+			s.TieOrder = satMul(s.TieOrder, Factorial(j-i))
 		}
 		i = j
 	}
 }
 
 // compareKeys compares the keys of threads a and b.
-func (s *symmetry) compareKeys(a, b uint8) int {
-	k := s.keyLen
-	return slices.Compare(s.keys[int(a)*k:][:k], s.keys[int(b)*k:][:k])
+func (s *Symmetry) compareKeys(a, b uint8) int {
+	k := s.KeyLen
+	return slices.Compare(s.Keys[int(a)*k:][:k], s.Keys[int(b)*k:][:k])
 }
 
 // keyMarker stands in a key for a reference to a node that the fixed
@@ -428,18 +428,18 @@ const (
 // keySelf or keyMarker; then, with thread ids, whether each shared
 // thread-id scalar holds the thread, and the number of the other threads'
 // slots that hold it (see the design comment).
-func (s *symmetry) computeKeys(st []int32) {
+func (s *Symmetry) computeKeys(st []int32) {
 	s.numberFromFixedRoots(st)
-	lay := &s.p.Layout
-	n := s.threads
-	s.keys = slices.Grow(s.keys[:0], n*s.keyLen)[:n*s.keyLen]
-	s.marked = slices.Grow(s.marked[:0], n)[:n]
-	clear(s.marked)
-	if s.threadIDs {
-		clear(s.keys)
+	lay := &s.P.Layout
+	n := s.Threads
+	s.Keys = slices.Grow(s.Keys[:0], n*s.KeyLen)[:n*s.KeyLen]
+	s.Marked = slices.Grow(s.Marked[:0], n)[:n]
+	clear(s.Marked)
+	if s.ThreadIDs {
+		clear(s.Keys)
 	}
 	// named counts, per thread, the other threads' slots that hold its id.
-	named := s.keys[s.keyLen-1:]
+	named := s.Keys[s.KeyLen-1:]
 	tidKey := func(t int, v int32) int32 {
 		switch {
 		case v == 0:
@@ -447,45 +447,45 @@ func (s *symmetry) computeKeys(st []int32) {
 		case v == int32(t)+1:
 			return keySelf
 		}
-		named[int(v-1)*s.keyLen]++
+		named[int(v-1)*s.KeyLen]++
 		return keyMarker
 	}
 	for t := range n {
-		key := s.keys[t*s.keyLen:][:s.keyLen]
+		key := s.Keys[t*s.KeyLen:][:s.KeyLen]
 		base := lay.ThreadBase(t)
 		copy(key, st[base:base+lay.ThreadSize])
 		pc := st[base+ir.TPC]
-		for m := s.p.RefMask[pc]; m != 0; m &= m - 1 {
+		for m := s.P.RefMask[pc]; m != 0; m &= m - 1 {
 			i := ir.TLocals + bits.TrailingZeros64(m)
 			key[i] = s.refKey(key[i])
-			s.marked[t] = s.marked[t] || key[i] == keyMarker
+			s.Marked[t] = s.Marked[t] || key[i] == keyMarker
 		}
-		if s.threadIDs && pc != 0 {
-			method := s.p.Code[pc].Method
-			for m := s.tidLocals[method]; m != 0; m &= m - 1 {
+		if s.ThreadIDs && pc != 0 {
+			method := s.P.Code[pc].Method
+			for m := s.TidLocals[method]; m != 0; m &= m - 1 {
 				i := ir.TLocals + bits.TrailingZeros64(m)
 				key[i] = tidKey(t, key[i])
-				s.marked[t] = s.marked[t] || key[i] == keyMarker
+				s.Marked[t] = s.Marked[t] || key[i] == keyMarker
 			}
-			for m := s.setLocals[method]; m != 0; m &= m - 1 {
+			for m := s.SetLocals[method]; m != 0; m &= m - 1 {
 				i := ir.TLocals + bits.TrailingZeros64(m)
 				key[i] = s.setKey(t, uint32(key[i]), named)
-				s.marked[t] = s.marked[t] || key[i] > 1
+				s.Marked[t] = s.Marked[t] || key[i] > 1
 			}
 		}
 		pos := int(lay.ThreadSize)
-		for _, ta := range s.tidArrays {
+		for _, ta := range s.TidArrays {
 			pos += s.rowKey(st, t, ta, key[pos:], tidKey)
 		}
-		for i, a := range s.tidScalars {
+		for i, a := range s.TidScalars {
 			if st[a] == int32(t)+1 {
 				key[pos+i] = 1
 			}
 		}
 	}
-	if s.threadIDs {
+	if s.ThreadIDs {
 		for t := range n {
-			s.marked[t] = s.marked[t] || named[t*s.keyLen] > 0
+			s.Marked[t] = s.Marked[t] || named[t*s.KeyLen] > 0
 		}
 	}
 }
@@ -500,12 +500,12 @@ const (
 // sharedKinds returns, per shared slot, whether it holds a reference, a
 // thread id or neither: rowKey asks for every slot of every row of every
 // candidate state, so a lookup beats a search of refShared and tidShared.
-func (s *symmetry) sharedKinds() []uint8 {
-	kinds := make([]uint8, s.p.Layout.Nshared)
-	for _, a := range s.p.Layout.RefShared {
+func (s *Symmetry) sharedKinds() []uint8 {
+	kinds := make([]uint8, s.P.Layout.Nshared)
+	for _, a := range s.P.Layout.RefShared {
 		kinds[a] = kindRef
 	}
-	for _, a := range s.tidShared {
+	for _, a := range s.TidShared {
 		kinds[a] = kindThreadID
 	}
 	return kinds
@@ -513,11 +513,11 @@ func (s *symmetry) sharedKinds() []uint8 {
 
 // refKey is the key of a reference: null, a node's number from the fixed
 // roots, or keyMarker.
-func (s *symmetry) refKey(v int32) int32 {
+func (s *Symmetry) refKey(v int32) int32 {
 	if v == 0 {
 		return 0
 	}
-	if num := s.fixedNum[v]; num > 0 {
+	if num := s.FixedNum[v]; num > 0 {
 		return num
 	}
 	return keyMarker
@@ -527,22 +527,22 @@ func (s *symmetry) refKey(v int32) int32 {
 // fixed roots in the order of a depth-first search (pre-order), the roots
 // taken in layout order: the numbers depend only on the heap's shape as
 // seen from those roots, which no permutation of the threads changes.
-func (s *symmetry) numberFromFixedRoots(st []int32) {
-	lay := &s.p.Layout
+func (s *Symmetry) numberFromFixedRoots(st []int32) {
+	lay := &s.P.Layout
 	count := st[lay.HeapBase]
-	s.fixedNum = slices.Grow(s.fixedNum[:0], int(count)+1)[:count+1]
-	clear(s.fixedNum)
+	s.FixedNum = slices.Grow(s.FixedNum[:0], int(count)+1)[:count+1]
+	clear(s.FixedNum)
 	next := int32(1)
-	stack := s.stack[:0]
-	for _, a := range s.fixedRoots {
+	stack := s.Stack[:0]
+	for _, a := range s.FixedRoots {
 		stack = append(stack, st[a])
 		for len(stack) > 0 {
 			id := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			if id == 0 || s.fixedNum[id] != 0 {
+			if id == 0 || s.FixedNum[id] != 0 {
 				continue
 			}
-			s.fixedNum[id] = next
+			s.FixedNum[id] = next
 			next++
 			node := lay.NodeAddr(id)
 			offs := lay.NodeRefOffsets(st, node)
@@ -551,11 +551,11 @@ func (s *symmetry) numberFromFixedRoots(st []int32) {
 			}
 		}
 	}
-	s.stack = stack
+	s.Stack = stack
 }
 
 // factorial returns n!, saturating at math.MaxInt64.
-func factorial(n int) int64 {
+func Factorial(n int) int64 {
 	f := int64(1)
 	for k := 2; k <= n; k++ {
 		f = satMul(f, int64(k))
@@ -590,34 +590,34 @@ func satMul(a, b int64) int64 {
 // one, canon tried every order, and each that gave rep again is an element
 // (see canon). The stabiliser is the product of the two parts, which act
 // on different threads.
-func (s *symmetry) stabilizer(dst []uint8, most int) (out []uint8, count int, order int64, exact bool) {
-	if !s.stabKnown {
-		return dst, 0, s.tieOrder, false
+func (s *Symmetry) Stabilizer(dst []uint8, most int) (out []uint8, count int, order int64, exact bool) {
+	if !s.StabKnown {
+		return dst, 0, s.TieOrder, false
 	}
-	n := s.threads
-	order = int64(len(s.stabMarked) / n)
-	for _, g := range s.free {
-		order = satMul(order, factorial(g.n))
+	n := s.Threads
+	order = int64(len(s.StabMarked) / n)
+	for _, g := range s.Free {
+		order = satMul(order, Factorial(g.n))
 	}
 	if order > int64(most) {
 		return dst, 0, order, true
 	}
 	// An odometer over the orders of the free groups (positions of rep),
 	// each combined with every element of the marked part.
-	free := slices.Grow(s.tryPerm[:0], n)[:n]
+	free := slices.Grow(s.TryPerm[:0], n)[:n]
 	for t := range free {
 		free[t] = uint8(t)
 	}
 	for {
-		for k := 0; k < len(s.stabMarked); k += n {
-			m := s.stabMarked[k : k+n]
+		for k := 0; k < len(s.StabMarked); k += n {
+			m := s.StabMarked[k : k+n]
 			for t := range n {
 				dst = append(dst, free[m[t]])
 			}
 		}
-		g := len(s.free) - 1
+		g := len(s.Free) - 1
 		for ; g >= 0; g-- {
-			if nextPermutation(free[s.free[g].start : s.free[g].start+s.free[g].n]) {
+			if nextPermutation(free[s.Free[g].start : s.Free[g].start+s.Free[g].n]) {
 				break
 			}
 		}

@@ -155,7 +155,7 @@ func TestReduceKeepsModelVerdicts(t *testing.T) {
 // BenchmarkReduce is the study: for each model it reports the share of
 // τ-steps that are confluent and the share of states the representatives keep.
 //
-//	go test ./internal/confluence -run '^$' -bench . -benchtime 1x
+//	go test ./benchmarks/confluence -run '^$' -bench . -benchtime 1x
 func BenchmarkReduce(b *testing.B) {
 	cases := []struct {
 		model      string

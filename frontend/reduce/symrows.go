@@ -1,4 +1,4 @@
-package explore
+package reduce
 
 import (
 	"github.com/linbis/linbis/frontend/ir"
@@ -13,9 +13,9 @@ import (
 // keyWidth is the number of key slots of a thread's row of ta: the row
 // itself, or, for a square array, the diagonal element and the row and
 // column without it, each sorted (a permutation reorders them).
-func (s *symmetry) keyWidth(ta ir.ThreadArray) int {
+func (s *Symmetry) keyWidth(ta ir.ThreadArray) int {
 	if ta.Square {
-		return 1 + 2*(s.threads-1)
+		return 1 + 2*(s.Threads-1)
 	}
 	return int(ta.RowLen)
 }
@@ -27,16 +27,16 @@ func (s *symmetry) keyWidth(ta ir.ThreadArray) int {
 // the thread is marked when any of those is not 0 (null, no thread), since
 // its exchange with a thread of equal key would then move other threads'
 // entries too.
-func (s *symmetry) rowKey(st []int32, t int, ta ir.ThreadArray, key []int32, tidKey func(int, int32) int32) int {
+func (s *Symmetry) rowKey(st []int32, t int, ta ir.ThreadArray, key []int32, tidKey func(int, int32) int32) int {
 	slot := func(a int32) int32 {
 		v := st[a]
-		switch s.kinds[a] {
+		switch s.Kinds[a] {
 		case kindRef:
 			v = s.refKey(v)
 		case kindThreadID:
 			v = tidKey(t, v)
 		}
-		s.marked[t] = s.marked[t] || v == keyMarker
+		s.Marked[t] = s.Marked[t] || v == keyMarker
 		return v
 	}
 	row := ta.Off + int32(t)*ta.RowLen
@@ -46,7 +46,7 @@ func (s *symmetry) rowKey(st []int32, t int, ta ir.ThreadArray, key []int32, tid
 		}
 		return int(ta.RowLen)
 	}
-	n := s.threads
+	n := s.Threads
 	key[0] = slot(row + int32(t))
 	r, c := key[1:n], key[n:2*n-1]
 	i := 0
@@ -55,7 +55,7 @@ func (s *symmetry) rowKey(st []int32, t int, ta ir.ThreadArray, key []int32, tid
 			continue
 		}
 		ra, ca := row+int32(u), ta.Off+int32(u)*ta.RowLen+int32(t)
-		s.marked[t] = s.marked[t] || st[ra] != 0 || st[ca] != 0
+		s.Marked[t] = s.Marked[t] || st[ra] != 0 || st[ca] != 0
 		r[i], c[i] = slot(ra), slot(ca)
 		i++
 	}
@@ -67,7 +67,7 @@ func (s *symmetry) rowKey(st []int32, t int, ta ir.ThreadArray, key []int32, tid
 // setKey is the key of the visited set set of a loop of thread t: whether
 // it holds t, and twice the number of the other threads it holds, which it
 // counts in named (a key > 1 marks the thread).
-func (s *symmetry) setKey(t int, set uint32, named []int32) int32 {
+func (s *Symmetry) setKey(t int, set uint32, named []int32) int32 {
 	k := int32(0)
 	for b := set; b != 0; b &= b - 1 {
 		u := bits.TrailingZeros32(b)
@@ -76,7 +76,7 @@ func (s *symmetry) setKey(t int, set uint32, named []int32) int32 {
 			continue
 		}
 		k += 2
-		named[u*s.keyLen]++
+		named[u*s.KeyLen]++
 	}
 	return k
 }

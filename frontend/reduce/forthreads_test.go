@@ -1,4 +1,4 @@
-package explore
+package reduce
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/explore"
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/lts"
@@ -63,7 +64,7 @@ spec auto
 			aut := func(anyOrder bool) string {
 				ir.InAnyOrder = anyOrder
 				defer func() { ir.InAnyOrder = true }()
-				l, err := Explore(prog, prog.Impl, c.b, semantics.Options{Explicit: explicit, Workers: 1})
+				l, err := explore.Explore(prog, prog.Impl, c.b, semantics.Options{Explicit: explicit, Workers: 1})
 				require.NoError(t, err)
 				var buf bytes.Buffer
 				require.NoError(t, lts.WriteAut(&buf, l))
