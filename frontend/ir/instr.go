@@ -173,7 +173,7 @@ type Method struct {
 type Program struct {
 	// Source resolves the positions of the program's expressions and
 	// steps (a .lin file, or a Go package's files).
-	Source Source
+	Source  Source
 	Client  *syntax.Client // the file's client block, nil if none (for messages)
 	Obj     *check.Object
 	Code    []Instr
