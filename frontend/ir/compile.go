@@ -80,7 +80,6 @@ func Compile(p *check.Program, obj *check.Object, threads int, values []int, fin
 	prog.Layout.layThreads(threads, maxLocals)
 	prog.deadSets(c.flow)
 	prog.cleanSets()
-	prog.NumberExprs()
 	if prog.Init, err = c.initialState(obj.Shared); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package ir
 
 import (
+	"unsafe"
+
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/syntax"
 )
@@ -134,10 +136,12 @@ type Expr struct {
 	Shared bool
 	Ref    bool // a location that holds a reference
 	Thr    bool // a location declared `thread` (it holds thread ids)
-	// id numbers the expression within its program, from 1, so that the
-	// machine can keep per-expression data (its evaluators) in a table;
-	// set by numberExprs once the code is complete.
-	Id int32
+	// Eval is the machine's evaluator of the expression, set when
+	// frontend/semantics lowers the program and never read by ir: the
+	// machine's own type, held here so that evaluating an expression is
+	// one load and one call (a table beside the program cost more
+	// instructions in exploration).
+	Eval unsafe.Pointer
 }
 
 // FieldInit is a field of a new node and the value it starts with.
@@ -200,10 +204,8 @@ type Program struct {
 	// to build the initial state; nil if absent.
 	InitMethod *Method
 	Steps      []StepInfo
-	// nexprs is the number of expressions of code, numbered from 1.
-	Nexprs  int32
-	Threads int
-	Values  []int32
+	Threads    int
+	Values     []int32
 }
 
 // StepInfo is the source of a step, for counterexamples and listings.
@@ -227,25 +229,6 @@ func WalkExpr(e *Expr, f func(*Expr)) {
 	}
 	for _, x := range e.List {
 		WalkExpr(x, f)
-	}
-}
-
-// numberExprs gives every expression of p's code an id, from 1.
-func (p *Program) NumberExprs() {
-	for i := range p.Code {
-		in := &p.Code[i]
-		number := func(e *Expr) {
-			if e.Id == 0 {
-				p.Nexprs++
-				e.Id = p.Nexprs
-			}
-		}
-		for _, l := range in.Targets() {
-			WalkExpr(l, number)
-		}
-		for _, x := range in.Values() {
-			WalkExpr(x, number)
-		}
 	}
 }
 

@@ -1,6 +1,8 @@
 package semantics
 
 import (
+	"unsafe"
+
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/syntax"
 )
@@ -10,32 +12,36 @@ import (
 // evaluating it dispatches once: the general evalNode switches on the
 // kind, then on the operator, calls binop and tests for the short-circuit
 // operators, and that was a third of the instructions of an interpreter-
-// bound model (the atomic loops of hp-stack's scan). The instructions are
-// data that the front ends produce; the machine keeps the evaluators in a
-// table indexed by expr.id (evaluators). The kinds without an evaluator of
-// their own use evalNode, which gives every failure its message; the
-// evaluators below report the same failures in the same order.
+// bound model (the atomic loops of hp-stack's scan). lower stores each
+// expression's evaluator in its Eval field, which ir keeps for the
+// machine. The kinds without an evaluator of their own use evalNode, which
+// gives every failure its message; the evaluators below report the same
+// failures in the same order.
 
 // evaluator evaluates e on m (see eval).
 type evaluator func(m *machine, e *ir.Expr) int32
 
-// evaluators returns the table of the evaluators of p's expressions,
-// indexed by their ids; entry 0, for an expression without an id, is the
-// general evalNode.
-func evaluators(p *ir.Program) []evaluator {
-	evals := make([]evaluator, p.Nexprs+1)
-	evals[0] = (*machine).evalNode
+// lower sets the evaluators of p's expressions. newMachine calls it, so
+// that a program is lowered before a machine runs it; it writes the same
+// evaluators each time, and machines are made before they run
+// concurrently.
+func lower(p *ir.Program) {
+	set := func(e *ir.Expr) { *evalOf(e) = evaluatorOf(e) }
 	for i := range p.Code {
 		in := &p.Code[i]
 		for _, l := range in.Targets() {
-			ir.WalkExpr(l, func(e *ir.Expr) { evals[e.Id] = evaluatorOf(e) })
+			ir.WalkExpr(l, set)
 		}
 		for _, x := range in.Values() {
-			ir.WalkExpr(x, func(e *ir.Expr) { evals[e.Id] = evaluatorOf(e) })
+			ir.WalkExpr(x, set)
 		}
 	}
-	return evals
 }
+
+// evalOf is e's evaluator, in the field that ir keeps for the machine: a
+// func value is one pointer, which the unsafe.Pointer holds and the
+// collector traces.
+func evalOf(e *ir.Expr) *evaluator { return (*evaluator)(unsafe.Pointer(&e.Eval)) }
 
 // binaryEvaluators holds the evaluators of the binary operators that
 // have one; the others (division, which can fail) use evalNode.

@@ -108,11 +108,10 @@ func TestLocationEvaluators(t *testing.T) {
 }
 
 // machineWith returns a machine over mem that runs a copy of p whose code
-// is the one expression e, so that e has an id and its evaluator.
+// is the one expression e, lowered.
 func machineWith(p *ir.Program, e *ir.Expr, mem []int32) *machine {
 	q := *p
-	q.Code, q.Nexprs = []ir.Instr{{Op: ir.OpEval, X: e}}, 0
-	q.NumberExprs()
+	q.Code = []ir.Instr{{Op: ir.OpEval, X: e}}
 	m := newMachine(&q, false, false, 0)
 	m.mem = mem
 	return &m

@@ -47,9 +47,7 @@ type Failure struct {
 
 // machine executes the steps of one thread on a state vector.
 type machine struct {
-	p *ir.Program
-	// evals are the evaluators of p's expressions, by id (evaluators).
-	evals    []evaluator
+	p        *ir.Program
 	mem      []int32
 	t        int   // thread, from 0
 	base     int32 // thread's offset in mem
@@ -71,7 +69,8 @@ type machine struct {
 // newMachine returns a machine that runs p: gc with a garbage-collected
 // heap, lin with lin events visible, at most maxNodes live nodes.
 func newMachine(p *ir.Program, gc, lin bool, maxNodes int32) machine {
-	return machine{p: p, evals: evaluators(p), gc: gc, lin: lin, maxNodes: maxNodes}
+	lower(p)
+	return machine{p: p, gc: gc, lin: lin, maxNodes: maxNodes}
 }
 
 func (m *machine) fail(format string, args ...any) {
@@ -241,7 +240,7 @@ func (m *machine) eval(e *ir.Expr) int32 {
 	if e.Kind == ir.ELocal {
 		return m.mem[m.base+ir.TLocals+e.V]
 	}
-	return m.evals[e.Id](m, e)
+	return (*evalOf(e))(m, e)
 }
 
 // evalNode evaluates e: the evaluator of the kinds that have none of
