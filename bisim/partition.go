@@ -49,6 +49,7 @@ func partitionKernel(l *lts.LTS, eq Equivalence, opts *Options) (k *kernel, kblo
 		}
 	}
 	opts.progress("kernel states", int64(k.n))
+	opts.poll()
 	switch opts.Algorithm {
 	case Fast:
 		kblock, numBlocks = fastRefine(k, opts)

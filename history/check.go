@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
@@ -232,9 +231,6 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 		maxMemory = DefaultMaxMemory
 	}
 	st.budget = &budget{limit: searchBudget(maxMemory)}
-	if maxMemory < math.MaxInt64 {
-		st.budget.live = int64(float64(runtimeShare(maxMemory)) * (1 - 2*gcMargin))
-	}
 	// The partition's arrays and the witness: 16 bytes an operation.
 	held := &account{b: st.budget}
 	held.charge(16 * int64(len(h.Ops)))
@@ -243,7 +239,6 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 		// The product's object states are held as long as the search.
 		k.acct = &account{b: st.budget}
 		defer k.acct.close()
-		k.inner = forSearch(k.inner, k.acct)
 	}
 	outs := checkAll(h, groups, check, opts.Algorithm, workers, st, &done)
 	used := [StackPeel + 1]bool{}
@@ -295,13 +290,6 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// runtimeShare is what a limit on the process's memory leaves the Go
-// runtime: less the resident memory outside it (the binary's pages), at
-// least half.
-func runtimeShare(limit int64) int64 {
-	return max(limit/2, limit-limits.Outside())
-}
-
 // gcMargin is the share of Options.MaxMemory kept for the garbage
 // collector's work and the runtime's own memory.
 const gcMargin = 0.1
@@ -313,7 +301,6 @@ func searchBudget(maxMemory int64) int64 {
 	if maxMemory == math.MaxInt64 {
 		return 0 // no limit
 	}
-	maxMemory = runtimeShare(maxMemory)
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(live)
 	return max(1, int64(float64(maxMemory)*(1-gcMargin))-int64(live[0].Value.Uint64()))
@@ -422,12 +409,16 @@ func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop,
 			}
 			quick.cancelled, quick.configs = nil, nil
 			if r := search(h.Ops, group, spec, quick, x); r.verdict == NotLinearizable {
-				o.res.prefix, o.res.stuck, o.res.state, o.res.configs = r.prefix, r.stuck, r.state, r.configs
+				o.res.prefix, o.res.stuck, o.res.state, o.res.configs = r.prefix, r.stuck, showState(spec, r.state), r.configs
 			}
 			return o
 		}
 	}
-	return partOutcome{algo: Search, res: search(h.Ops, group, spec, st, x)}
+	r := search(h.Ops, group, spec, st, x)
+	if r.verdict == NotLinearizable {
+		r.state = showState(spec, r.state)
+	}
+	return partOutcome{algo: Search, res: r}
 }
 
 // ShowState renders a state of a built-in spec for people: elements of

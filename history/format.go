@@ -60,11 +60,7 @@ type readingClock struct {
 
 // newReadingClock watches the limits of opts.
 func newReadingClock(opts ReadOptions) readingClock {
-	c := readingClock{deadline: opts.Deadline}
-	if opts.MaxMemory > 0 {
-		c.maxMemory = runtimeShare(opts.MaxMemory)
-	}
-	return c
+	return readingClock{deadline: opts.Deadline, maxMemory: opts.MaxMemory}
 }
 
 // tick reports, every 1024 calls, that the limits are due to be checked.

@@ -48,7 +48,7 @@ type searchResult struct {
 	// searched; pending operations left out did not take effect).
 	prefix []int
 	stuck  int    // the operation that could not be placed after prefix, -1 if none
-	state  string // the spec state after prefix, shown (showState)
+	state  string // the spec state after prefix
 	// configs counts the configurations stored.
 	configs int64
 	// limit says which budget stopped an Unknown search.
@@ -80,7 +80,7 @@ func (s *stop) limitHit(acct *account) (Limit, bool) {
 		return NoLimit, true
 	case !s.deadline.IsZero() && time.Now().After(s.deadline):
 		return TimeLimit, true
-	case acct.exhausted() || s.budget.liveOver():
+	case acct.exhausted():
 		return MemoryLimit, true
 	}
 	return NoLimit, false
@@ -284,7 +284,6 @@ func searchSorted(ops opView, spec Spec, st stop, x *scratch) searchResult {
 	acct.charge(int64(ops.len()) * 68)
 	memo := &x.memo
 	memo.reset(acct)
-	spec = forSearch(spec, acct)
 	cache := &x.cache
 	cache.reset(spec, acct)
 	state := cache.intern(spec.Init())
@@ -387,10 +386,6 @@ func searchSorted(ops opView, spec Spec, st stop, x *scratch) searchResult {
 	}
 	if res.verdict == Unknown {
 		res.prefix, res.stuck, res.state = nil, -1, ""
-	}
-	if res.stuck >= 0 {
-		// Shown by the spec that made it: one of its own (forSearch).
-		res.state = showState(spec, res.state)
 	}
 	return res
 }

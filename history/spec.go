@@ -44,21 +44,6 @@ type Spec interface {
 // values containing it.
 const sepElem = "\x1f"
 
-// searchSpec is a Spec that gives each search an instance of its own
-// (whose states only that instance understands), charged to the search's
-// account.
-type searchSpec interface {
-	forSearch(acct *account) Spec
-}
-
-// forSearch returns spec's instance for one search, or spec itself.
-func forSearch(spec Spec, acct *account) Spec {
-	if f, ok := spec.(searchSpec); ok {
-		return f.forSearch(acct)
-	}
-	return spec
-}
-
 // The built-in models implement Spec (checked at compile time).
 var (
 	_ Spec = register{}
@@ -219,18 +204,9 @@ func (register) Step(s string, op *Op) (bool, string) {
 
 // kv is one key of a key-value store: get, put and append of strings; a
 // missing key reads as the empty string (a nil result equals "").
-//
-// The value of a key is a put's value followed by appended values. As the
-// whole text, each state of a search held a copy of all of it (Porcupine's
-// kv histories append hundreds of values to a key: the texts were most of
-// the memory); so a search's kv (forSearch) keeps values as nodes of a
-// tree, a node being a value appended to its parent's, and a state is a
-// node's 4-byte id. States of equal text with different nodes (put "ab";
-// put "a" then append "b") are equivalent, just not merged.
 type kv struct {
 	byKey
-	init  string   // every key's initial value, the empty string unless WithInitial
-	nodes *kvNodes // one search's values; nil in the table's kv, whose states are texts
+	init string // every key's initial value, the empty string unless WithInitial
 }
 
 // emptyString is the canonical empty string, kv's initial value.
@@ -246,23 +222,16 @@ func (k kv) withInitial(v string) (Spec, error) {
 
 func (kv) Name() string { return "kv" }
 func (k kv) Init() string {
-	init := k.init
-	if init == "" {
-		init = emptyString
+	if k.init == "" {
+		return emptyString
 	}
-	if k.nodes != nil {
-		return k.nodes.state(k.nodes.node(noParent, init))
-	}
-	return init
+	return k.init
 }
 func (kv) Validate(op *Op) error {
 	return arity(op, "kv", methodsOf("kv"))
 }
 
-func (k kv) Step(s string, op *Op) (bool, string) {
-	if k.nodes != nil {
-		return k.nodes.step(s, op)
-	}
+func (kv) Step(s string, op *Op) (bool, string) {
 	switch op.Method {
 	case "get", "read":
 		return op.Unknown || op.Result == s || (op.Result == Nil && s == emptyString), s
@@ -270,121 +239,6 @@ func (k kv) Step(s string, op *Op) (bool, string) {
 		return true, op.Args[0]
 	}
 	return true, appendText(s, op.Args[0])
-}
-
-// forSearch gives each search its own tree of values.
-func (k kv) forSearch(acct *account) Spec {
-	k.nodes = &kvNodes{ids: map[uint64]uint32{}, valueIDs: map[string]uint32{}, acct: acct}
-	return k
-}
-
-// ShowState renders a state as its text.
-func (k kv) ShowState(s string) string {
-	if k.nodes != nil {
-		s = k.nodes.text(k.nodes.id(s))
-	}
-	return show(s)
-}
-
-// kvNodes are the values of one kv search: node i is the value
-// values[nodes[i].value] appended to the value of node nodes[i].parent,
-// or that value alone when its parent is noParent. A node with a parent
-// holds a string, and so does its parent (other appends make a node of
-// their whole text).
-type kvNodes struct {
-	nodes    []kvNode
-	ids      map[uint64]uint32 // parent<<32 | value -> node
-	values   []string          // the canonical values met, each once
-	valueIDs map[string]uint32
-	acct     *account // charged for the nodes and values
-}
-
-// kvNode is a value: values[value] appended to the parent node's.
-type kvNode struct {
-	parent, value uint32
-}
-
-// noParent is the parent of a whole value.
-const noParent = ^uint32(0)
-
-// node interns a node.
-func (t *kvNodes) node(parent uint32, value string) uint32 {
-	v, ok := t.valueIDs[value]
-	if !ok {
-		v = uint32(len(t.values))
-		t.values = append(t.values, value)
-		t.valueIDs[value] = v
-		t.acct.charge(48) // the slot and the map entry; the text is the operation's
-	}
-	key := uint64(parent)<<32 | uint64(v)
-	if id, ok := t.ids[key]; ok {
-		return id
-	}
-	id := uint32(len(t.nodes))
-	t.nodes = append(t.nodes, kvNode{parent, v})
-	t.ids[key] = id
-	t.acct.charge(32) // the node and its map entry
-	return id
-}
-
-// state encodes a node as a state; id decodes it.
-func (t *kvNodes) state(id uint32) string {
-	return string([]byte{byte(id), byte(id >> 8), byte(id >> 16), byte(id >> 24)})
-}
-
-func (t *kvNodes) id(s string) uint32 { return slotID(s, 0) }
-
-// text is the canonical text of node id's value.
-func (t *kvNodes) text(id uint32) string {
-	n := t.nodes[id]
-	if n.parent == noParent {
-		return t.values[n.value]
-	}
-	return appendText(t.text(n.parent), t.values[n.value])
-}
-
-// equals reports whether node id's value is the canonical value want,
-// comparing the quoted pieces from the end instead of building the text.
-func (t *kvNodes) equals(id uint32, want string) bool {
-	n := t.nodes[id]
-	if n.parent == noParent {
-		return t.values[n.value] == want
-	}
-	if !isString(want) {
-		return false // a node with a parent holds a string
-	}
-	rest := want[1 : len(want)-1]
-	for n.parent != noParent {
-		v := t.values[n.value]
-		piece := v[1 : len(v)-1]
-		if !strings.HasSuffix(rest, piece) {
-			return false
-		}
-		rest = rest[:len(rest)-len(piece)]
-		n = t.nodes[n.parent]
-	}
-	v := t.values[n.value]
-	return v[1:len(v)-1] == rest
-}
-
-func (t *kvNodes) step(s string, op *Op) (bool, string) {
-	id := t.id(s)
-	switch op.Method {
-	case "get", "read":
-		return op.Unknown || t.equals(id, op.Result) || (op.Result == Nil && t.equals(id, emptyString)), s
-	case "put", "write":
-		return true, t.state(t.node(noParent, op.Args[0]))
-	}
-	v, base := op.Args[0], t.nodes[id]
-	switch {
-	case !isString(v) || !isString(t.values[base.value]):
-		text := appendText(t.text(id), v) // a value that is no string: the whole text
-		t.acct.charge(int64(len(text)))
-		return true, t.state(t.node(noParent, text))
-	case base.parent == noParent && t.values[base.value] == emptyString:
-		return true, t.state(t.node(noParent, v)) // "" followed by v is v
-	}
-	return true, t.state(t.node(id, v))
 }
 
 // appendText is kv's append: the string of s's text followed by v's. Two

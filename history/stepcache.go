@@ -13,9 +13,6 @@ type stepCache struct {
 	acct   *account // charged for the states and the table
 }
 
-// maxStepSlots bounds the table: a full one is emptied, not grown.
-var maxStepSlots = 1 << 16
-
 func newStepCache(spec Spec, acct *account) *stepCache {
 	c := &stepCache{}
 	c.reset(spec, acct)
@@ -75,15 +72,9 @@ func (c *stepCache) step(state int32, i int, op *Op) int32 {
 		// The doubled table, while the old one is still held, must fit
 		// the budget; else the budget is spent (forgetting transitions
 		// instead made the search crawl on to the same end).
-		switch {
-		case len(c.keys) >= maxStepSlots:
-			// Past this size the table costs more than it saves: the
-			// transitions the search needs again are mostly recent.
-			clear(c.keys)
-			c.count = 0
-		case c.acct.afford(int64(len(c.keys)) * 24):
+		if c.acct.afford(int64(len(c.keys)) * 24) {
 			c.grow()
-		default:
+		} else {
 			c.acct.full = true
 		}
 	}

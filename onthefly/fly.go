@@ -10,6 +10,7 @@ import (
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/reduce"
 	"github.com/linbis/linbis/frontend/semantics"
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -366,8 +367,13 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 			for j < len(level) && f.state[level[j]] == s {
 				j++
 			}
-			if f.o.Progress != nil && f.res.Stats.Expanded&0x3fff == 0 {
-				f.o.Progress(int64(len(f.state)), int64(f.set.Len()))
+			if f.res.Stats.Expanded&(1<<12-1) == 0 {
+				if f.o.Progress != nil && f.res.Stats.Expanded&0x3fff == 0 {
+					f.o.Progress(int64(len(f.state)), int64(f.set.Len()))
+				}
+				if err := limits.Err(f.o.Context); err != nil {
+					return nil, fmt.Errorf("the on-the-fly search stopped after %d product pairs: %w", len(f.state), err)
+				}
 			}
 			t, fail := f.expand(s)
 			if fail != nil {
@@ -566,8 +572,9 @@ func (f *flySearch) follow(p int32) (*flyStep, error) {
 			}
 		}
 		if len(f.state) >= f.o.MaxStates {
-			return nil, fmt.Errorf("%w: more than %d product pairs (%d implementation states); raise the limit or lower the bounds",
-				semantics.ErrStateLimit, f.o.MaxStates, f.set.Len())
+			return nil, &limits.LimitError{Limit: limits.States, Value: int64(f.o.MaxStates), Err: fmt.Errorf(
+				"%w: more than %d product pairs (%d implementation states); raise the limit or lower the bounds",
+				semantics.ErrStateLimit, f.o.MaxStates, f.set.Len())}
 		}
 		if sc.to < 0 {
 			f.insertSucc(sc)

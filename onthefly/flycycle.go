@@ -3,8 +3,10 @@ package onthefly
 import (
 	"errors"
 	"fmt"
-	"github.com/linbis/linbis/frontend/semantics"
 	"math"
+
+	"github.com/linbis/linbis/frontend/semantics"
+	"github.com/linbis/linbis/internal/limits"
 )
 
 // The cycle search of the on-the-fly check (lock-freedom, see fly.go).
@@ -83,6 +85,11 @@ func (f *flySearch) findTauCycle() ([]flyStep, error) {
 	for root := int32(0); int(root) < n; root++ {
 		if colour[root] != 0 {
 			continue
+		}
+		if root&(1<<14-1) == 0 {
+			if err := limits.Err(f.o.Context); err != nil {
+				return nil, fmt.Errorf("the on-the-fly cycle search stopped: %w", err)
+			}
 		}
 		if f.tauStart[root] == 0 {
 			return nil, errors.New("internal error: a stored state was never expanded")

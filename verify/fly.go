@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/linbis/linbis/frontend"
-	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/lts"
 	"github.com/linbis/linbis/onthefly"
 )
@@ -62,6 +61,7 @@ func (x *run) fly(p *Plan) error {
 	var stages []LadderStage
 	err := x.stage("on-the-fly", func() (string, error) {
 		copts := opts.Compile
+		copts.Context = x.ctx
 		if opts.Progress != nil {
 			// The search reports its pairs, not an exploration's states
 			// (the CLI sets both callbacks).
@@ -69,7 +69,7 @@ func (x *run) fly(p *Plan) error {
 		}
 		var err error
 		res, stages, err = checkByLadder(m, b, copts, opts)
-		if frontend.IsStateLimit(err) && limits.Err(x.ctx) == nil {
+		if frontend.IsStateLimit(err) {
 			// The search stores pairs, not states: say which flag they
 			// count against.
 			return "", x.asLimit(fmt.Errorf("the on-the-fly search counts its product pairs against --max-states: %w", err), copts.MaxStates)

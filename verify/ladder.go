@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/onthefly"
 )
 
@@ -93,6 +94,9 @@ func checkByLadder(m *frontend.Model, b frontend.Bounds, copts frontend.Options,
 			if err == nil {
 				stage.Result = flyResultWord(res)
 			}
+			return res, append(stages, stage), err
+		case err != nil && limits.Err(copts.Context) != nil:
+			// The run's context ended: no rung goes on.
 			return res, append(stages, stage), err
 		case err != nil:
 			// A model error or a limit on a lower rung: the requested

@@ -253,14 +253,22 @@ func (x *run) compile(p *Plan) (string, error) {
 	return "", frontend.CheckSpec(out.Spec)
 }
 
-// asLimit returns err as a *LimitError when a limit stopped the stage
-// (the explorer's state limit, max being its setting), and err otherwise.
+// asLimit returns err as a *LimitError when a limit stopped the stage,
+// and err otherwise: the time and memory limits as they are (they say
+// what was reached, whichever stage ran), a stage's own limit with the
+// stage's whole message (the explorer's state limit, max being its
+// setting).
 func (x *run) asLimit(err error, max int) error {
 	var le *LimitError
-	if err == nil || errors.As(err, &le) {
-		return err
-	}
-	if frontend.IsStateLimit(err) {
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &le):
+		if le.Limit == limits.Time || le.Limit == limits.Memory || le == err {
+			return le
+		}
+		return &LimitError{Limit: le.Limit, Value: le.Value, Err: err}
+	case frontend.IsStateLimit(err):
 		if max <= 0 {
 			max = frontend.DefaultMaxStates
 		}
@@ -410,6 +418,7 @@ func (x *run) compileOptions() frontend.Options {
 		copts.Progress = func(states, _ int64) { opts.Progress("exploring", states) }
 	}
 	copts.Lin = copts.Lin || opts.LinPoints
+	copts.Context = x.ctx
 	return copts
 }
 

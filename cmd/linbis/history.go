@@ -14,7 +14,6 @@ import (
 	"github.com/linbis/linbis/history"
 	"github.com/linbis/linbis/history/timeline"
 	"github.com/linbis/linbis/internal/files"
-	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/internal/meter"
 )
 
@@ -70,8 +69,7 @@ func runHistory(c *cli.Context) error {
 	}
 	mem := lim.Memory
 	if mem > 0 {
-		// The runtime's share: the binary's resident pages are outside it.
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(max(mem/2, mem-limits.Outside())))
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(mem))
 	}
 	h, err := history.ReadFile(args[0], history.ReadOptions{Format: c.String("format"), CASFail: casFail, NilRead: nilRead, Deadline: deadline, MaxMemory: mem})
 	if errors.Is(err, history.ErrDeadline) || errors.Is(err, history.ErrMemory) {

@@ -128,8 +128,8 @@ func limitsFromFlags(c *cli.Context) (limits.Limits, error) {
 func hasLimits(cmd *cli.Command) bool { return findFlag(cmd.Flags, "timeout") != nil }
 
 // limitedByLibrary holds the verbs whose library honours --timeout and
-// --max-memory itself and reports what it decided before the limit, a
-// report that the watchdog would cut short.
+// --max-memory itself, from its own budgets, and reports what it decided
+// before the limit.
 var limitedByLibrary = map[string]bool{"history": true}
 
 // watchLimits bounds the running verb by its limits, if it takes them:

@@ -107,3 +107,40 @@ func TestLimitsExitThree(t *testing.T) {
 	_, _, errOut = linbis("verify", "treiber", "--method", "fly", "--max-states", "10", "-q")
 	assert.Contains(t, errOut, "the on-the-fly search counts its product pairs against --max-states: ")
 }
+
+// TestTimeoutStopsVerify: --timeout on a long verify ends the run's
+// context, and every stage polls it: the run stops by itself (the
+// process's exit is not needed), prints its partial report with
+// stopped_by "time" and the README's line, exits 3, and leaves no output
+// file.
+func TestTimeoutStopsVerify(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	saved := exitProcess
+	defer func() { exitProcess = saved }()
+	exitProcess = func(int) { t.Errorf("the run did not stop by itself within %s of its deadline", stopGrace) }
+	dir := t.TempDir()
+	for _, method := range []string{"bisim", "fly"} {
+		t.Run(method, func(t *testing.T) {
+			start := time.Now()
+			// Treiber with 3 threads of 3 operations: minutes of work.
+			code, out, errOut := linbis("verify", "treiber", "--threads", "3", "--ops", "3", "--method", method, "--timeout", "300ms",
+				"--json", "-q", "--html", filepath.Join(dir, "v.html"), "--export", filepath.Join(dir, "export"))
+			elapsed := time.Since(start)
+			assert.Equal(t, 3, code, errOut)
+			assert.Equal(t, "linbis: no verdict: time limit reached: still running after 300ms (limit: --timeout)\n", errOut)
+			var r struct {
+				StoppedBy string `json:"stopped_by"`
+				Stages    []struct{ Name, Result string }
+			}
+			require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+			assert.Equal(t, "time", r.StoppedBy)
+			require.NotEmpty(t, r.Stages)
+			assert.Equal(t, "limit", r.Stages[len(r.Stages)-1].Result)
+			entries, err := os.ReadDir(dir)
+			require.NoError(t, err)
+			assert.Empty(t, entries, "no output file")
+			t.Logf("stopped after %s", elapsed)
+			assert.Less(t, elapsed, 300*time.Millisecond+stopGrace)
+		})
+	}
+}

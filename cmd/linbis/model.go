@@ -260,6 +260,7 @@ func parseValues(s string) ([]int, error) {
 // callers and not shown); the returned meter must be closed with Done.
 func optionsFromFlags(c *cli.Context, stage string) (frontend.Options, *meter.Meter) {
 	var o frontend.Options
+	o.Context = c.Context
 	o.MaxStates = c.Int("max-states")
 	o.MaxNodes = c.Int("max-nodes")
 	o.Explicit = c.Bool("explicit")

@@ -43,8 +43,9 @@ func checkOutputs(c *cli.Context) error {
 	return nil
 }
 
-// exitOnLimit ends the process when a limit is hit, leaving no incomplete
-// output; tests replace exitProcess.
+// exitOnLimit ends the process when a limit was hit and the run did not
+// stop by itself (watchLimits), leaving no incomplete output; tests
+// replace exitProcess.
 func exitOnLimit(code int) {
 	files.Abandon()
 	os.Exit(code)

@@ -162,31 +162,42 @@ func TestVerifyOnTheFly(t *testing.T) {
 }
 
 // TestOnTheFlyLimits stops on-the-fly runs by --timeout and --max-memory,
-// each in a process of its own (the limits end the process), and checks
-// the exit code, the one plain line, and for memory that the peak resident
-// memory the process really reached stayed near the limit.
+// each in a process of its own (the memory limit is the runtime's), and
+// checks the exit code, the partial report's stopped_by, the one plain
+// line last, and for memory that the peak resident memory the process
+// really reached stayed near the limit.
 func TestOnTheFlyLimits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs child processes for seconds")
 	}
+	// child returns the process, the exit code and stderr without the
+	// child's peak line; stdout is the report.
 	child := func(args ...string) (*exec.Cmd, int, string) {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestHistoryChild$")
 		cmd.Env = append(os.Environ(), childArgs+"="+strings.Join(append([]string{"linbis"}, args...), "\n"))
-		out, err := cmd.CombinedOutput()
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
 		var ee *exec.ExitError
-		require.ErrorAs(t, err, &ee, "%s", out)
-		return cmd, ee.ExitCode(), strings.TrimSpace(string(out))
+		require.ErrorAs(t, err, &ee, "%s", stderr.String())
+		var r struct {
+			StoppedBy string `json:"stopped_by"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(stdout.String()), &r), stdout.String())
+		assert.Contains(t, []string{"time", "memory"}, r.StoppedBy)
+		line, _, _ := strings.Cut(stderr.String(), "\n"+peakLine)
+		return cmd, ee.ExitCode(), strings.TrimSpace(line)
 	}
-	_, code, out := child("verify", "treiber", "--method", "fly", "--threads", "6", "-q", "--timeout", "1s")
+	_, code, out := child("verify", "treiber", "--method", "fly", "--threads", "6", "-q", "--json", "--timeout", "1s")
 	assert.Equal(t, 3, code, out)
 	assert.Equal(t, "linbis: no verdict: time limit reached: still running after 1s (limit: --timeout)", out)
 
 	const limit = 64 << 20
-	cmd, code, out := child("verify", "treiber", "--method", "fly", "--threads", "6", "-q", "--max-memory", "64MiB")
+	cmd, code, out := child("verify", "treiber", "--method", "fly", "--threads", "6", "-q", "--json", "--max-memory", "64MiB")
 	assert.Equal(t, 3, code, out)
 	assert.Regexp(t, `^linbis: no verdict: memory limit reached: \d+ MiB in use, limit 64 MiB \(limit: --max-memory\)$`, out)
 	assert.NotContains(t, out, "\n")
-	// The watchdog samples every 100 ms and the search's tables grow by
+	// The watch samples every 100 ms and the search's tables grow by
 	// doubling, so the peak may pass the limit by one growth step; without
 	// the limit the run would need about 800 MB.
 	peak := int64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) << 10 // KiB on Linux

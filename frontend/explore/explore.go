@@ -33,6 +33,7 @@ import (
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/semantics"
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
@@ -258,8 +259,13 @@ func (x *explorer) insertBlock(blk *block) error {
 	start := int32(0)
 	for i, end := range blk.ends {
 		s := blk.first + int32(i)
-		if x.O.Progress != nil && s&0xffff == 0 {
-			x.O.Progress(int64(s), int64(x.dst.len()))
+		if s&(1<<14-1) == 0 {
+			if x.O.Progress != nil && s&0xffff == 0 {
+				x.O.Progress(int64(s), int64(x.dst.len()))
+			}
+			if err := limits.Err(x.O.Context); err != nil {
+				return fmt.Errorf("exploration stopped after %d states: %w", s, err)
+			}
 		}
 		x.out.append(int32(x.dst.len()))
 		if err := x.flush(s, blk, start, end); err != nil {
@@ -335,8 +341,9 @@ func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 			if sc.Id = x.set.Id(sc.Ref); sc.Id < 0 {
 				sc.Id = x.number(sc.Ref)
 				if x.refs.len() > x.O.MaxStates {
-					return fmt.Errorf("%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
-						semantics.ErrStateLimit, x.O.MaxStates, x.dst.len()+i, src)
+					return &limits.LimitError{Limit: limits.States, Value: int64(x.O.MaxStates), Err: fmt.Errorf(
+						"%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
+						semantics.ErrStateLimit, x.O.MaxStates, x.dst.len()+i, src)}
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package semantics
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"iter"
@@ -73,6 +74,10 @@ type Options struct {
 	// Progress, if set, is called now and then with the states and
 	// transitions found so far.
 	Progress func(states, transitions int64)
+	// Context, if set, stops the search when it ends: the explorer and
+	// the on-the-fly search poll it where they report progress, and
+	// return an error wrapping its cause (limits.Err).
+	Context context.Context
 	// Workers is the number of goroutines that share the search (each
 	// expands states and inserts their successors in turn; see search), the
 	// calling one among them, 0 meaning GOMAXPROCS; with 1 the search runs
@@ -84,7 +89,8 @@ type Options struct {
 	KeepStates func(p *ir.Program, states iter.Seq[[]byte])
 }
 
-// ErrStateLimit is wrapped by the error returned when MaxStates is reached.
+// ErrStateLimit is wrapped by the error returned when MaxStates is
+// reached: a *limits.LimitError whose Limit is limits.States.
 var ErrStateLimit = errors.New("state limit reached")
 
 // ModelError is an error of the model found during exploration (a failed

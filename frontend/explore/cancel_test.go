@@ -1,0 +1,47 @@
+package explore_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/frontend/explore"
+	"github.com/linbis/linbis/frontend/semantics"
+	"github.com/linbis/linbis/internal/limits"
+)
+
+// TestDeadlineStopsTheSearch: a search that would take minutes (Treiber,
+// 3 threads of 3 operations) stops soon after its context's deadline,
+// with one goroutine or several, with an error wrapping the context's
+// cause; and the state limit is a *limits.LimitError.
+func TestDeadlineStopsTheSearch(t *testing.T) {
+	src, err := frontend.Example("treiber")
+	require.NoError(t, err)
+	m, err := frontend.Parse("treiber.lin", src)
+	require.NoError(t, err)
+	b := frontend.Bounds{Threads: 3, Ops: 3, Values: []int{1, 2}}
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			_, err := explore.Explore(m.Program, m.Program.Impl, b, semantics.Options{Context: ctx, Workers: workers})
+			elapsed := time.Since(start)
+			assert.ErrorIs(t, err, context.DeadlineExceeded)
+			assert.ErrorContains(t, err, "exploration stopped after ")
+			t.Logf("stopped after %s", elapsed)
+			assert.Less(t, elapsed, 5*time.Second, "stopped promptly")
+		})
+	}
+	_, err = explore.Explore(m.Program, m.Program.Impl, b, semantics.Options{MaxStates: 100})
+	var le *limits.LimitError
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, limits.States, le.Limit)
+	assert.Equal(t, int64(100), le.Value)
+	assert.ErrorIs(t, err, semantics.ErrStateLimit)
+}

@@ -1,0 +1,48 @@
+package onthefly
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
+	"github.com/linbis/linbis/frontend/syntax"
+	"github.com/linbis/linbis/internal/limits"
+)
+
+// TestDeadlineStopsTheSearch: an on-the-fly check that would take
+// minutes (Treiber, 4 threads of 3 operations, unreduced) stops soon
+// after its context's deadline with an error wrapping the context's
+// cause; and the pair limit is a *limits.LimitError on --max-states.
+func TestDeadlineStopsTheSearch(t *testing.T) {
+	const file = "../frontend/examples/treiber.lin"
+	src, err := os.ReadFile(file)
+	require.NoError(t, err)
+	ast, err := syntax.Parse(file, src)
+	require.NoError(t, err)
+	prog, err := check.Check(ast)
+	require.NoError(t, err)
+	b := ir.Bounds{Threads: 4, Ops: 3, Values: []int{1, 2}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = Check(prog, b, Options{Options: semantics.Options{Context: ctx}})
+	elapsed := time.Since(start)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.ErrorContains(t, err, "the on-the-fly search stopped after ")
+	t.Logf("stopped after %s", elapsed)
+	assert.Less(t, elapsed, 5*time.Second, "stopped promptly")
+
+	_, err = Check(prog, b, Options{Options: semantics.Options{MaxStates: 100}})
+	var le *limits.LimitError
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, limits.States, le.Limit)
+	assert.Equal(t, int64(100), le.Value)
+	assert.ErrorIs(t, err, semantics.ErrStateLimit)
+}
