@@ -730,7 +730,13 @@ func (f *flySearch) modelError(p int32, t int, fail *semantics.Failure) error {
 		return err
 	}
 	tr := &lts.Trace{Title: "model error: " + fail.Msg, LoopStart: -1, Steps: r.steps}
-	e := &semantics.ModelError{Msg: fail.Msg, Trace: tr}
+	e := &semantics.ModelError{Msg: fail.Msg, Trace: tr, Race: fail.Race != nil}
+	if fail.Race != nil {
+		// The threads as the replayed run numbers them.
+		msg := f.x.RaceMessage(fail.Race, r.rho)
+		fail = &semantics.Failure{Msg: msg, Step: fail.Step, Race: fail.Race}
+		tr.Title, e.Msg = "data race: "+msg, msg
+	}
 	last := lts.TraceStep{From: -1, Label: lts.TauName, To: -1, Thread: int32(r.rho[t]) + 1, Note: fail.Msg}
 	if fail.Step >= 0 {
 		src := f.x.Steps[fail.Step]

@@ -16,7 +16,7 @@ func TestVerifyGoPackage(t *testing.T) {
 	code, out, errOut := linbis("verify", goExample("treiber"), "--type", "Stack[int]")
 	assert.Equal(t, 0, code, errOut)
 	assert.Regexp(t, `LINEARIZABLE\s+YES`, out)
-	assert.Contains(t, out, "if it is free of data races", "the verdict says what it rests on")
+	assert.Contains(t, out, "no data race is reachable under these bounds", "the verdict says what it rests on")
 
 	code, out, errOut = linbis("verify", goExample("loadstore"), "--type", "Counter")
 	assert.Equal(t, 1, code, errOut)
@@ -67,4 +67,16 @@ func TestGoOnly(t *testing.T) {
 	code, _, errOut = linbis("verify", goExample("racecounter"), "--type", "Counter", "--only", "Inc")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "expected THREAD:METHOD")
+}
+
+// TestGoDataRace: a plain c.n++ is a data race, reported with the run that
+// reaches it and both source lines, exit 1, "data_race" in the JSON.
+func TestGoDataRace(t *testing.T) {
+	code, out, errOut := linbis("verify", goExample("racecounter"), "--type", "Counter")
+	assert.Equal(t, 1, code, errOut)
+	assert.Contains(t, out, "data race: ")
+	assert.Contains(t, out, "thread 1 writes (racecounter.go:12 c.n++) and thread 2 reads (racecounter.go:12 c.n++)")
+	code, out, errOut = linbis("verify", goExample("racecounter"), "--type", "Counter", "--json")
+	assert.Equal(t, 1, code, errOut)
+	assert.Contains(t, out, `"data_race": {`)
 }

@@ -278,8 +278,10 @@ func optionsFromFlags(c *cli.Context, stage string) (frontend.Options, *meter.Me
 // modelErrorReport is the --json output of a verb stopped by a run-time
 // error of the model.
 type modelErrorReport struct {
-	Model      string     `json:"model"`
-	ModelError modelError `json:"model_error"`
+	Model      string      `json:"model"`
+	ModelError *modelError `json:"model_error,omitempty"`
+	// DataRace, in place of ModelError, is a data race of a Go package.
+	DataRace *modelError `json:"data_race,omitempty"`
 }
 
 type modelError struct {
@@ -300,9 +302,13 @@ func reportModelError(c *cli.Context, model string, err error) error {
 		return err
 	}
 	// me, not err: the position comes first, whichever verb wrapped it.
-	rep := modelErrorReport{Model: model, ModelError: modelError{Message: me.Error(), Trace: me.Trace}}
+	found := &modelError{Message: me.Error(), Trace: me.Trace}
 	if me.Trace != nil {
-		rep.ModelError.Schedule = verify.Interleaving(me.Trace)
+		found.Schedule = verify.Interleaving(me.Trace)
+	}
+	rep, what := modelErrorReport{Model: model, ModelError: found}, "model error"
+	if me.Race {
+		rep, what = modelErrorReport{Model: model, DataRace: found}, "data race"
 	}
 	if c.Bool("json") {
 		if werr := writeJSON(c, rep); werr != nil {
@@ -311,9 +317,9 @@ func reportModelError(c *cli.Context, model string, err error) error {
 		return violated
 	}
 	w := c.App.Writer
-	fmt.Fprintf(w, "model error: %s\n", rep.ModelError.Message)
-	if rep.ModelError.Schedule != "" {
-		fmt.Fprintf(w, "\n%s\n", rep.ModelError.Schedule)
+	fmt.Fprintf(w, "%s: %s\n", what, found.Message)
+	if found.Schedule != "" {
+		fmt.Fprintf(w, "\n%s\n", found.Schedule)
 	}
 	return violated
 }

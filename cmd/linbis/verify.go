@@ -103,8 +103,9 @@ func runVerify(c *cli.Context) error {
 	r := out.Report
 	if c.IsSet("type") {
 		// DRF-SC: the interleavings explored are the Go program's
-		// executions only if it has no data race, which is not checked yet.
-		r.Notes = append(r.Notes, "a Go package: the verdicts hold of the Go program if it is free of data races (Go's memory model guarantees sequential consistency only then); linbis does not check for data races yet")
+		// executions because it has no data race (a race is reported
+		// instead of verdicts).
+		r.Notes = append(r.Notes, "a Go package: no data race is reachable under these bounds, so Go's memory model guarantees these interleavings are its executions (sequential consistency for data-race-free programs), and the verdicts speak of the Go program")
 	}
 	// The verdict first: a failed write afterwards must not lose it.
 	if c.Bool("json") {

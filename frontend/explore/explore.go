@@ -418,7 +418,10 @@ func (x *explorer) modelError(s int32, t int, f *semantics.Failure) error {
 	for i := len(path) - 1; i >= 0; i-- {
 		tr.Steps = append(tr.Steps, lts.StepFromTransition(l, path[i]))
 	}
-	e := &semantics.ModelError{Msg: f.Msg, Trace: tr}
+	e := &semantics.ModelError{Msg: f.Msg, Trace: tr, Race: f.Race != nil}
+	if f.Race != nil {
+		tr.Title = "data race: " + f.Msg
+	}
 	last := lts.TraceStep{From: s, Label: "tau", To: -1, Thread: int32(t + 1), Note: f.Msg}
 	if f.Step >= 0 {
 		src := l.Meta.Steps[f.Step]

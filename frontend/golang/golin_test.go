@@ -24,10 +24,14 @@ type goPrinter struct {
 	// labelled: the loops some break or continue names (Go refuses a
 	// label that nothing uses).
 	labelled map[*syntax.WhileStmt]bool
-	suffix   string // makes the type names of one program unique in a package
-	out      strings.Builder
-	indent   int
-	err      error
+	// plain: the shared variables and fields (by name) printed as plain Go
+	// fields, loaded and stored without atomics (printGo's plain mode:
+	// those no cas touches).
+	plain  map[string]bool
+	suffix string // makes the type names of one program unique in a package
+	out    strings.Builder
+	indent int
+	err    error
 }
 
 var errInexpressible = errors.New("not expressible in Go with the same steps")
@@ -47,10 +51,33 @@ func (p *goPrinter) line(format string, args ...any) {
 // printGo prints the model's object as Go type Rand<suffix>; it returns
 // the type's name, the client's methods and the Go source (declarations
 // only, for a package that holds several).
-func printGo(m *frontend.Model, suffix string) (typ string, methods []string, src string, err error) {
+//
+// With plain, the shared variables and fields that no cas touches are
+// plain Go fields (racy where two threads reach them unsynchronised).
+func printGo(m *frontend.Model, suffix string, plain bool) (typ string, methods []string, src string, err error) {
 	prog := m.Program
 	obj := prog.Impl.Decl
-	p := &goPrinter{info: prog.Info, suffix: suffix, labelled: map[*syntax.WhileStmt]bool{}}
+	p := &goPrinter{info: prog.Info, suffix: suffix, labelled: map[*syntax.WhileStmt]bool{}, plain: map[string]bool{}}
+	if plain {
+		for _, v := range obj.Shared {
+			p.plain[v.Name.Name] = true
+		}
+		for _, h := range obj.Heaps {
+			for _, f := range h.Fields {
+				p.plain[f.Name.Name] = true
+			}
+		}
+		for e := range prog.Info.Types {
+			if call, ok := e.(*syntax.CallExpr); ok && prog.Info.Calls[call] == nil && call.Fun.Name == "cas" {
+				switch loc := call.Args[0].(type) {
+				case *syntax.Ident:
+					delete(p.plain, loc.Name)
+				case *syntax.SelectorExpr:
+					delete(p.plain, loc.Sel.Name)
+				}
+			}
+		}
+	}
 	for br, loop := range prog.Info.Loops {
 		if br.Label != nil {
 			p.labelled[loop] = true
@@ -64,7 +91,7 @@ func printGo(m *frontend.Model, suffix string) (typ string, methods []string, sr
 		p.line("type %s struct {", p.heapName(h.Name.Name))
 		p.indent++
 		for _, f := range h.Fields {
-			p.line("%s %s", f.Name.Name, p.atomicType(f.Type))
+			p.line("%s %s", f.Name.Name, p.fieldType(f.Name.Name, f.Type))
 		}
 		p.indent--
 		p.line("}")
@@ -72,7 +99,7 @@ func printGo(m *frontend.Model, suffix string) (typ string, methods []string, sr
 		var params, stores []string
 		for _, f := range h.Fields {
 			params = append(params, f.Name.Name+" "+p.goType(f.Type))
-			stores = append(stores, fmt.Sprintf("n.%s.Store(%s)", f.Name.Name, f.Name.Name))
+			stores = append(stores, p.store("n", f.Name.Name, f.Name.Name))
 		}
 		p.line("func new%s(%s) *%s { n := &%s{}; %s; return n }", p.heapName(h.Name.Name), strings.Join(params, ", "),
 			p.heapName(h.Name.Name), p.heapName(h.Name.Name), strings.Join(stores, "; "))
@@ -83,7 +110,7 @@ func printGo(m *frontend.Model, suffix string) (typ string, methods []string, sr
 		if v.Type.Len != nil || len(v.Type.ThreadDims) > 0 {
 			p.fail("shared array")
 		}
-		p.line("%s %s", v.Name.Name, p.atomicType(v.Type))
+		p.line("%s %s", v.Name.Name, p.fieldType(v.Name.Name, v.Type))
 	}
 	p.indent--
 	p.line("}")
@@ -94,7 +121,7 @@ func printGo(m *frontend.Model, suffix string) (typ string, methods []string, sr
 	p.line("s := &%s{}", typ)
 	for _, v := range obj.Shared {
 		if v.Init != nil {
-			p.line("s.%s.Store(%s)", v.Name.Name, p.expr(v.Init))
+			p.line("%s", p.store("s", v.Name.Name, p.expr(v.Init)))
 		}
 	}
 	if obj.Init != nil {
@@ -133,6 +160,29 @@ func (p *goPrinter) goType(t *syntax.Type) string {
 	}
 	p.fail("type " + fmt.Sprint(t.Kind))
 	return "int64"
+}
+
+// fieldType is the Go type of the shared location name, of model type t.
+func (p *goPrinter) fieldType(name string, t *syntax.Type) string {
+	if p.plain[name] {
+		return p.goType(t)
+	}
+	return p.atomicType(t)
+}
+
+// load and store print an access to field name of base.
+func (p *goPrinter) load(base, name string) string {
+	if p.plain[name] {
+		return base + "." + name
+	}
+	return base + "." + name + ".Load()"
+}
+
+func (p *goPrinter) store(base, name, x string) string {
+	if p.plain[name] {
+		return fmt.Sprintf("%s.%s = %s", base, name, x)
+	}
+	return fmt.Sprintf("%s.%s.Store(%s)", base, name, x)
 }
 
 // atomicType is the Go type of a shared location of model type t.
@@ -296,14 +346,14 @@ func (p *goPrinter) stmt(s syntax.Stmt) {
 		case *syntax.Ident:
 			if v := p.info.Uses[l]; v != nil && v.Kind == check.SharedVar {
 				p.oneStep(l, s.Value)
-				p.line("s.%s.Store(%s)", l.Name, p.expr(s.Value))
+				p.line("%s", p.store("s", l.Name, p.expr(s.Value)))
 				return
 			}
 			p.oneStep(s.Value)
 			p.line("%s = %s", l.Name, p.expr(s.Value))
 		case *syntax.SelectorExpr:
 			p.oneStep(l, s.Value)
-			p.line("%s.%s.Store(%s)", p.expr(l.X), l.Sel.Name, p.expr(s.Value))
+			p.line("%s", p.store(p.expr(l.X), l.Sel.Name, p.expr(s.Value)))
 		default:
 			p.fail("an assignment to an element")
 		}
@@ -411,7 +461,7 @@ func (p *goPrinter) expr(e syntax.Expr) string {
 		case v == nil:
 			p.fail("an unresolved name")
 		case v.Kind == check.SharedVar:
-			return "s." + e.Name + ".Load()"
+			return p.load("s", e.Name)
 		case v.Kind == check.BuiltinEmpty:
 			return "(-1 << 30)"
 		case v.Kind == check.BuiltinTid || v.Kind == check.BuiltinNThreads:
@@ -431,7 +481,7 @@ func (p *goPrinter) expr(e syntax.Expr) string {
 		}
 		return fmt.Sprintf("%s %s %s", p.expr(e.X), op, p.expr(e.Y))
 	case *syntax.SelectorExpr:
-		return p.expr(e.X) + "." + e.Sel.Name + ".Load()"
+		return p.load(p.expr(e.X), e.Sel.Name)
 	case *syntax.CallExpr:
 		var args []string
 		if p.info.Calls[e] != nil {

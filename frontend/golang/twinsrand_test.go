@@ -15,23 +15,27 @@ import (
 	"github.com/linbis/linbis/internal/testsize"
 )
 
-// TestRandomTwins: one program, two front ends, on random programs. Each
-// random model (internal/randmodel, with the constructs Go can say with
-// the same steps) is printed as Go (goPrinter), the Go translated back by
-// this package, and the two implementation LTSs must be
-// divergence-preserving branching bisimilar (or both stop at a model
-// error).
-func TestRandomTwins(t *testing.T) {
-	n := testsize.Count(120, 300) // about 130 of 300 expressible in Go
+// twin is a random model and its Go twin's translation.
+type twin struct {
+	seed   uint64
+	lin, g *frontend.Model
+}
+
+// randomTwins draws n random models (internal/randmodel, with the
+// constructs Go can say with the same steps), prints each that Go can say
+// as Go (goPrinter; plain: with plain fields where no cas is made), loads
+// them as one package, and returns each with its translation.
+func randomTwins(t *testing.T, n int, plain bool) []twin {
+	t.Helper()
 	keep := randmodel.Heap | randmodel.Lock | randmodel.FlagWait | randmodel.Proc | randmodel.Queue |
 		randmodel.Break | randmodel.Var | randmodel.Assert
-	type twin struct {
+	type printed struct {
 		seed    uint64
 		lin     *frontend.Model
 		typ     string
 		methods []string
 	}
-	var twins []twin
+	var ps []printed
 	var src strings.Builder
 	src.WriteString("package randtwins\n\nimport \"sync/atomic\"\n\nvar _ atomic.Int64\n\n")
 	for seed := range uint64(n) {
@@ -40,18 +44,18 @@ func TestRandomTwins(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, p.Source)
 		}
-		typ, methods, g, err := printGo(m, fmt.Sprint(seed))
+		typ, methods, g, err := printGo(m, fmt.Sprint(seed), plain)
 		if errors.Is(err, errInexpressible) {
 			continue
 		}
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		twins = append(twins, twin{seed: seed, lin: m, typ: typ, methods: methods})
+		ps = append(ps, printed{seed: seed, lin: m, typ: typ, methods: methods})
 		src.WriteString(g + "\n")
 	}
-	if len(twins) < n/4 {
-		t.Fatalf("only %d of %d random programs can be said in Go with the same steps", len(twins), n)
+	if len(ps) < n/4 {
+		t.Fatalf("only %d of %d random programs can be said in Go with the same steps", len(ps), n)
 	}
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module randtwins\n\ngo 1.22\n"), 0o644); err != nil {
@@ -64,26 +68,41 @@ func TestRandomTwins(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the printed Go does not load: %v", err)
 	}
-	agreed := 0
-	for _, tw := range twins {
-		tg, err := pkg.Target(Config{Type: tw.typ, Methods: tw.methods})
+	var twins []twin
+	for _, p := range ps {
+		tg, err := pkg.Target(Config{Type: p.typ, Methods: p.methods})
 		if err != nil {
-			t.Errorf("seed %d: %v", tw.seed, err)
+			t.Errorf("seed %d: %v", p.seed, err)
 			continue
 		}
 		name, gsrc, err := tg.Model()
 		if err != nil {
-			t.Errorf("seed %d: %v", tw.seed, err)
+			t.Errorf("seed %d: %v", p.seed, err)
 			continue
 		}
 		gm, err := frontend.Parse(name, gsrc)
 		if err != nil {
-			t.Errorf("seed %d: the translation does not check: %v", tw.seed, err)
+			t.Errorf("seed %d: the translation does not check: %v", p.seed, err)
 			continue
 		}
+		twins = append(twins, twin{seed: p.seed, lin: p.lin, g: gm})
+	}
+	return twins
+}
+
+// TestRandomTwins: one program, two front ends, on random programs. Each
+// random model that Go can say with the same steps is printed as Go, the
+// Go translated back by this package, and the two implementation LTSs
+// must be divergence-preserving branching bisimilar (or both stop at a
+// model error).
+func TestRandomTwins(t *testing.T) {
+	n := testsize.Count(120, 300) // about 130 of 300 expressible in Go
+	twins := randomTwins(t, n, false)
+	agreed := 0
+	for _, tw := range twins {
 		b := tw.lin.DefaultBounds()
 		a, errA := frontend.CompileImpl(tw.lin, b, frontend.Options{})
-		g, errG := frontend.CompileImpl(gm, b, frontend.Options{})
+		g, errG := frontend.CompileImpl(tw.g, b, frontend.Options{})
 		var meA, meG *frontend.ModelError
 		switch {
 		case errors.As(errA, &meA) && errors.As(errG, &meG):

@@ -28,6 +28,12 @@
 // chosen once per expression (evalfn.go), kept in a table by expression id:
 // the IR stays data that any front end can produce.
 //
+// A program from the Go front end, whose plain (non-atomic) accesses are
+// marked in its source, is checked for data races as its states are
+// expanded (race.go): two threads whose next steps access the same
+// location, one writing and one plain, make the expansion fail with a
+// Failure whose Race says so.
+//
 // Sequential runs a specification one call at a time, for checking recorded
 // histories against it (linbis history --spec).
 package semantics

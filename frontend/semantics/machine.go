@@ -43,6 +43,9 @@ const (
 type Failure struct {
 	Msg  string
 	Step int32
+	// Race, if not nil, makes the failure a data race of a program from
+	// the Go front end (race.go), not an error of the model.
+	Race *RaceInfo
 }
 
 // machine executes the steps of one thread on a state vector.
@@ -64,6 +67,12 @@ type machine struct {
 	// method that held references; if not, the heap's shape as seen from
 	// the roots is as before the step (canonicalStep).
 	moved RefMoves
+	// race, if not nil, makes each step record what its first shared
+	// instruction accesses (race.go): acc, and its source step accStep (-1
+	// if none).
+	race    *races
+	acc     []access
+	accStep int32
 }
 
 // newMachine returns a machine that runs p: gc with a garbage-collected
@@ -476,6 +485,9 @@ func (m *machine) step() outcome {
 			}
 			did = true
 			out.step = in.Step
+			if m.race != nil && m.race.may[pc] {
+				m.acc, m.accStep = m.locations(pc, m.acc[:0]), in.Step
+			}
 		}
 		switch in.Op {
 		case ir.OpReturn:

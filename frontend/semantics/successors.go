@@ -19,13 +19,20 @@ type Expander struct {
 	C    *Canonicaliser
 	Cur  []int32     // the state being expanded
 	Blk  *Successors // where its successors go
+	// acc: per thread, what its next step accesses, for the data-race
+	// check (race.go); nil without it.
+	acc []threadAccess
 }
 
 // newExpander returns an expander whose hashes are those of a state set
 // with the given seed.
 func (x *System) NewExpander(seed maphash.Seed) *Expander {
-	return &Expander{X: x, Seed: seed, C: x.Canon.clone(),
+	e := &Expander{X: x, Seed: seed, C: x.Canon.clone(),
 		M: newMachine(x.P, !x.O.Explicit, x.O.Lin, int32(x.O.MaxNodes))}
+	if x.races != nil {
+		e.M.race, e.acc = x.races, make([]threadAccess, x.B.Threads)
+	}
+	return e
 }
 
 // successors are the successors of states, in the order an expander
@@ -51,6 +58,9 @@ func (e *Expander) State() (int, *Failure) {
 	}
 	for t := 0; t < x.B.Threads; t++ {
 		base := lay.ThreadBase(t)
+		if e.acc != nil {
+			e.acc[t].step, e.acc[t].accs = -1, e.acc[t].accs[:0]
+		}
 		if cur[base+ir.TPC] == 0 {
 			if x.B.Ops >= 0 && int(cur[base+ir.TOps]) >= x.B.Ops {
 				continue
@@ -82,7 +92,7 @@ func (e *Expander) State() (int, *Failure) {
 			e.M.mem = e.M.mem[:len(cur)]
 			copy(e.M.mem, cur)
 			// m.err is nil here: a failure ends the expansion below.
-			e.M.ci, e.M.moved = 0, 0
+			e.M.ci, e.M.moved, e.M.accStep = 0, 0, -1
 			out := e.M.step()
 			if f := e.M.err; f != nil {
 				e.M.choices, e.M.limits, e.M.err = e.M.choices[:0], e.M.limits[:0], nil
@@ -90,11 +100,21 @@ func (e *Expander) State() (int, *Failure) {
 			}
 			if out.Kind != KBlocked {
 				e.add(t, out, e.M.mem, e.M.moved, clean)
+				if e.acc != nil && e.M.accStep >= 0 {
+					ta := &e.acc[t]
+					if ta.step < 0 {
+						ta.step, ta.plain = e.M.accStep, x.races.plain[e.M.accStep]
+					}
+					ta.accs = append(ta.accs, e.M.acc...)
+				}
 			}
 			if !e.M.nextChoice() {
 				break
 			}
 		}
+	}
+	if e.acc != nil {
+		return x.race(e.acc)
 	}
 	return 0, nil
 }

@@ -28,6 +28,9 @@ type System struct {
 	Allowed [][]bool
 	// steps are the program's source steps, as the LTS's metadata names them.
 	Steps []lts.SourceStep
+	// races is the data-race check, nil for a program without plain
+	// accesses (race.go).
+	races *races
 	// labels interns the names of visible steps by key (internLabel);
 	// labelNames[id] is the name of label id (0: τ), labelIDs its inverse.
 	Labels     map[LabelKey]int32
@@ -71,6 +74,10 @@ type Options struct {
 	// before it is published) as steps of their own; by default they are
 	// folded into the neighbouring step like other local work.
 	FineGrained bool
+	// RaceEveryStep makes the data-race check (race.go) compute the
+	// locations of every step, not only of the steps its static filter
+	// keeps: for the tests that hold the filter to the unfiltered check.
+	RaceEveryStep bool
 	// Progress, if set, is called now and then with the states and
 	// transitions found so far.
 	Progress func(states, transitions int64)
@@ -100,6 +107,9 @@ type ModelError struct {
 	Msg   string
 	Pos   lts.SourceStep
 	Trace *lts.Trace
+	// Race: the finding is a data race of a program from the Go front
+	// end (race.go), not an error of the model.
+	Race bool
 }
 
 // Error prints the position and the message.
@@ -258,6 +268,7 @@ func NewSystem(prog *check.Program, obj *check.Object, b ir.Bounds, o Options) (
 	x := &System{P: p, B: b, O: o, Labels: map[LabelKey]int32{},
 		LabelNames: []string{lts.TauName}, LabelIDs: map[string]int32{lts.TauName: lts.Tau}}
 	x.Canon = NewCanonicaliser(p, b.Threads)
+	x.races = newRaces(p, o.RaceEveryStep)
 	for _, s := range p.Steps {
 		pos := p.Source.Position(s.Pos)
 		x.Steps = append(x.Steps, lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.Text, Procedure: s.Procedure})
