@@ -188,6 +188,17 @@ func (r *ednReader) read(depth int) (ednValue, error) {
 		_, size := utf8.DecodeRuneInString(r.src[r.pos:])
 		return ednValue{}, r.errAt(start, "unexpected %q: expected a value", r.src[r.pos:r.pos+size])
 	}
+	if !utf8.ValidString(tok) {
+		at := start
+		for at < r.pos && utf8.FullRuneInString(r.src[at:r.pos]) {
+			c, size := utf8.DecodeRuneInString(r.src[at:r.pos])
+			if c == utf8.RuneError && size == 1 {
+				break
+			}
+			at += size
+		}
+		return ednValue{}, r.errAt(at, "byte 0x%02x is not UTF-8: expected text in UTF-8", r.src[at])
+	}
 	switch {
 	case tok == "nil":
 		return ednValue{kind: ednNil, off: start}, nil

@@ -87,7 +87,11 @@ type History struct {
 	// Format is the format the history was read in (one of Formats but
 	// "auto"), whose data model its values follow; "" when built in code.
 	Format string
-	Ops    []Op
+	// NilRead and CASFail are the readings the reader applied to reads of
+	// nil and to failed cas operations (NilReadAuto when built in code).
+	NilRead NilRead
+	CASFail CASFail
+	Ops     []Op
 	// Notes are what the reader decided that the user should know (a
 	// convention chosen); Warnings are what in the input looks wrong but
 	// did not stop the check (events skipped, a client's operations

@@ -439,8 +439,9 @@ type assembler struct {
 // about how many events will come (the file's lines).
 func newAssembler(name string, opts ReadOptions, events int) *assembler {
 	// Most events pair up: half of them are invocations.
-	return &assembler{h: &History{Name: name, Ops: make([]Op, 0, events/2+1)}, opts: opts,
-		nilRead: opts.NilRead.or(NilReadUnknown), open: map[int]int{}, keep: make([]bool, 0, events/2+1)}
+	nilRead := opts.NilRead.or(NilReadUnknown)
+	h := &History{Name: name, NilRead: nilRead, CASFail: opts.CASFail, Ops: make([]Op, 0, events/2+1)}
+	return &assembler{h: h, opts: opts, nilRead: nilRead, open: map[int]int{}, keep: make([]bool, 0, events/2+1)}
 }
 
 // add takes the next event.

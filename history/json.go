@@ -9,19 +9,23 @@ type Report struct {
 	// Linearizable is true, false, or null when a limit stopped the
 	// check; StoppedBy then names the limit and Reason says how far the
 	// check came.
-	Linearizable   Verdict        `json:"linearizable"`
-	StoppedBy      Limit          `json:"stopped_by,omitempty"`
-	Model          string         `json:"model"`
-	Operations     int            `json:"operations"`
-	Partitions     int            `json:"partitions"`
-	Decided        int            `json:"decided"`
-	Algorithms     []Procedure    `json:"algorithms"`
-	Configurations int64          `json:"configurations"`
-	Seconds        float64        `json:"seconds"`
-	Reason         string         `json:"reason,omitempty"`
-	Warnings       []string       `json:"warnings,omitempty"`
-	Notes          []string       `json:"notes,omitempty"`
-	Failure        *FailureReport `json:"failure,omitempty"`
+	Linearizable   Verdict     `json:"linearizable"`
+	StoppedBy      Limit       `json:"stopped_by,omitempty"`
+	Model          string      `json:"model"`
+	Operations     int         `json:"operations"`
+	Partitions     int         `json:"partitions"`
+	Decided        int         `json:"decided"`
+	Algorithms     []Procedure `json:"algorithms"`
+	Configurations int64       `json:"configurations"`
+	Seconds        float64     `json:"seconds"`
+	Reason         string      `json:"reason,omitempty"`
+	// NilRead and CASFail name the readings applied to reads of nil
+	// (unknown, absent) and to failed cas operations (drop, false).
+	NilRead  string         `json:"nil_read,omitempty"`
+	CASFail  string         `json:"cas_fail,omitempty"`
+	Warnings []string       `json:"warnings,omitempty"`
+	Notes    []string       `json:"notes,omitempty"`
+	Failure  *FailureReport `json:"failure,omitempty"`
 	// Witness is, per partition, a linearization as operation indices.
 	Witness [][]int `json:"witness,omitempty"`
 }
@@ -56,6 +60,9 @@ func NewReport(h *History, res *Result) *Report {
 	r := &Report{File: h.Name, Linearizable: res.Verdict, StoppedBy: res.Limit, Model: res.Model, Operations: res.Ops,
 		Partitions: res.Partitions, Decided: res.Decided, Algorithms: res.Algorithms, Configurations: res.Configurations,
 		Seconds: res.Elapsed.Seconds(), Reason: res.Reason, Warnings: h.Warnings, Notes: h.Notes, Witness: res.Witness}
+	if h.NilRead != NilReadAuto { // a history read from a file
+		r.NilRead, r.CASFail = h.NilRead.String(), h.CASFail.String()
+	}
 	if f := res.Failure; f != nil {
 		r.Failure = &FailureReport{Key: f.Key, Operations: len(f.Ops), Pattern: f.Pattern,
 			Witness: ops(f.Witness), Prefix: ops(f.Prefix), State: f.State}

@@ -24,13 +24,14 @@ const maxLine = 16 << 20
 // ReadJSONL reads a history in the JSON Lines schema of the package doc
 // (of opts, the deadline and the reading of nil reads apply).
 func ReadJSONL(r io.Reader, name string, opts ReadOptions) (*History, error) {
-	h := &History{Name: name, Format: "jsonl", Ops: make([]Op, 0, opts.lines)}
+	h := &History{Name: name, Format: "jsonl", CASFail: opts.CASFail, Ops: make([]Op, 0, opts.lines)}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	line := 0
 	clock := newReadingClock(opts)
 	var lr lineReader
 	nilRead, nilReads := opts.NilRead.or(NilReadAbsent), 0
+	h.NilRead = nilRead
 	for sc.Scan() {
 		line++
 		if clock.tick() {
@@ -196,6 +197,9 @@ func (lr *lineReader) op(text []byte, name string, line int) (Op, error) {
 	}
 	if len(method) == 0 {
 		return fail("method", `field "method": expected a non-empty string`)
+	}
+	if !utf8.Valid(method) {
+		return fail("method", `field "method": %v`, errNotUTF8)
 	}
 	op.Method = lr.intern(method)
 	if raw := obj.Get("key"); raw != nil {

@@ -246,6 +246,8 @@ func TestReadErrors(t *testing.T) {
 		{"edn", `{:a 12x}`, `f:1:5: malformed number "12x"`},
 		{"edn", "{:a \"ab\xffc\"}", `f:1:8: byte 0xff is not UTF-8: expected text in UTF-8`},
 		{"edn", "{:a\n \"\xc3\"}", `f:2:3: byte 0xc3 is not UTF-8: expected text in UTF-8`},
+		{"edn", "{:a :b\xffc}", `f:1:7: byte 0xff is not UTF-8: expected text in UTF-8`},
+		{"jsonl", "{\"client\": 1, \"call\": 1, \"method\": \"w\xfe\"}", `f:1:26: field "method": a string that is not UTF-8: expected text in UTF-8`},
 		{"edn", `{:a "\ud800"}`, `f:1:6: lone UTF-16 surrogate \ud800: expected a pair \ud800-\udbff \udc00-\udfff`},
 		{"jsonl", "{\"client\": 1, \"call\": 1, \"method\": \"w\", \"input\": \"\xfe\"}", `f:1:41: field "input": a string that is not UTF-8: expected text in UTF-8`},
 		{"jsonl", "{\"client\": 1, \"call\": 1, \"return\": 2, \"method\": \"r\", \"output\": [{\"\xfe\": 1}]}", `f:1:54: field "output": a string that is not UTF-8: expected text in UTF-8`},
@@ -496,6 +498,11 @@ func TestNilRead(t *testing.T) {
 			h, err := Read(strings.NewReader(c.src), "f", ReadOptions{Format: c.format, NilRead: c.mode})
 			require.NoError(t, err)
 			assert.Equal(t, []string{c.note}, h.Notes)
+			applied := NilReadAbsent
+			if c.note == unknown {
+				applied = NilReadUnknown
+			}
+			assert.Equal(t, applied, h.NilRead, "the reading applied, as the report names it")
 			spec, _ := Builtin("register")
 			res, err := Check(h, spec, Options{})
 			require.NoError(t, err)
