@@ -102,6 +102,36 @@ spec auto`,
 (6,"ret(1,m)",7)
 `,
 	}, {
+		// faa and swap: faa(x, 2), a statement, is a shared step of its
+		// own (x = 3) that stops before the return, which touches x
+		// again; the return's swap gives x's old value 3, in the ret
+		// step itself.
+		name: "swap-faa",
+		src: `object O {
+  shared x int = 1
+  method m() int { faa(x, 2); return swap(x, 7) }
+}
+spec auto`,
+		aut: `des (0, 3, 4)
+(0,"call(1,m)",1)
+(1,"tau",2)
+(2,"ret(1,m,3)",3)
+`,
+	}, {
+		// faa on a wrapping range: t gets the old 1, c wraps to 0; the
+		// step stops before the return, which reads c.
+		name: "faa-wrap",
+		src: `object O {
+  shared c int(0..1) wrap = 1
+  method m() int { t := faa(c, 1); return t + c * 10 }
+}
+spec auto`,
+		aut: `des (0, 3, 4)
+(0,"call(1,m)",1)
+(1,"tau",2)
+(2,"ret(1,m,1)",3)
+`,
+	}, {
 		// var: p starts as null and n as 2 without touching shared
 		// state, so the return is the step itself: one ret.
 		name: "var",
@@ -318,6 +348,24 @@ func TestRewritesKeepTheLTS(t *testing.T) {
 			if tc.sameDigest {
 				assert.Equal(t, ltsDigest(want), ltsDigest(got))
 			}
+		})
+	}
+}
+
+// TestRMWModelErrors: faa's sum is checked as a store is, against the
+// int bounds and the location's declared range, and so is swap's value
+// against the range; each is a model error at the access.
+func TestRMWModelErrors(t *testing.T) {
+	for _, c := range []struct{ name, decl, stmt, msg string }{
+		{"faa past the range", "shared c int(0..2) = 2", "faa(c, 1)", "value 3 out of the declared range"},
+		{"faa overflow", "shared c int = 16777216", "t := faa(c, 1)", "integer overflow"},
+		{"swap past the range", "shared c int(0..2) = 0", "t := swap(c, 5)", "value 5 out of the declared range"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := "object O {\n  " + c.decl + "\n  method m() {\n    " + c.stmt + "\n  }\n}\nspec auto"
+			me := modelError(t, "r.lin", src, Bounds{Threads: 1, Ops: 1, Values: []int{1}})
+			assert.Contains(t, me.Msg, c.msg)
+			assert.True(t, strings.HasPrefix(me.Error(), "r.lin:4:"), me.Error())
 		})
 	}
 }

@@ -69,11 +69,12 @@ func TestGoldenWord(t *testing.T) {
 // versions (testdata/workarounds), which kept each field of a word in a
 // field or variable of its own and made every access of the pair an
 // atomic block, merged RDCSS's value and descriptor into one node type,
-// and collected the snapshot into scalar locals: both must give
+// collected the snapshot into scalar locals, and wrote the Herlihy-Wing
+// queue's swap and fetch-and-add as atomic blocks: both must give
 // divergence-preserving branching bisimilar implementations. This
 // cross-checks the lowering of each new form (whole reads, writes and cas
 // over several slots, equality, field reads; type tests and conversions;
-// indexed locals) against the old encodings, on the models' own bounds.
+// indexed locals; swap and faa) against the old encodings, on the models' own bounds.
 func TestRewritesAgreeWithWorkarounds(t *testing.T) {
 	for _, tc := range []struct {
 		model, pairs string
@@ -86,6 +87,8 @@ func TestRewritesAgreeWithWorkarounds(t *testing.T) {
 		{"elimination-stack", "elimination-stack-pairs.lin", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
 		{"rdcss", "rdcss-merged.lin", Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}},
 		{"snapshot", "snapshot-scalars.lin", Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}},
+		{"hw-queue", "hw-queue-atomic.lin", Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}},
+		{"hw-queue", "hw-queue-atomic.lin", Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
 	} {
 		t.Run(tc.model, func(t *testing.T) {
 			src, err := Example(tc.model)

@@ -92,7 +92,7 @@ func (c *checker) object(d *syntax.Object) *Object {
 	c.obj = o
 	seen := map[string]syntax.Pos{}
 	declare := func(id *syntax.Ident, what string) bool {
-		if _, ok := builtins[id.Name]; ok || id.Name == "cas" {
+		if _, ok := builtins[id.Name]; ok || builtinFuncs[id.Name] {
 			c.errorf(id.Pos, "%s %s redeclares a builtin name", what, id.Name)
 			return false
 		}
@@ -390,7 +390,7 @@ func (c *checker) terminates(s syntax.Stmt) bool {
 
 func (c *checker) declareLocal(id *syntax.Ident, t Type, kind VarKind) *Var {
 	top := c.scopes[len(c.scopes)-1]
-	if _, ok := builtins[id.Name]; ok || id.Name == "cas" {
+	if _, ok := builtins[id.Name]; ok || builtinFuncs[id.Name] {
 		c.errorf(id.Pos, "cannot declare %s: it is a builtin name", id.Name)
 	} else if prev, ok := top[id.Name]; ok {
 		c.errorf(id.Pos, "%s redeclared in this block (first declared at %s)", id.Name, c.file.Position(prev.Pos))
@@ -544,9 +544,9 @@ func (c *checker) stmt(s syntax.Stmt) {
 			return
 		}
 		t := c.expr(s.X)
-		if call, ok := s.X.(*syntax.CallExpr); !ok || call.Fun.Name != "cas" {
+		if call, ok := s.X.(*syntax.CallExpr); !ok || !builtinFuncs[call.Fun.Name] {
 			if t.Kind != Invalid {
-				c.errorf(s.X.Start(), "this expression is evaluated but not used; only cas(...) may stand alone")
+				c.errorf(s.X.Start(), "this expression is evaluated but not used; only cas(...), swap(...) and faa(...) may stand alone")
 			}
 		}
 	}
@@ -754,39 +754,29 @@ func (c *checker) expr1(e syntax.Expr) Type {
 		if w := c.word(e.Fun.Name); w != nil {
 			return c.build(e, w)
 		}
-		if e.Fun.Name != "cas" {
-			names := []string{"cas"}
-			for _, p := range c.obj.Procs {
-				names = append(names, p.Name)
-			}
-			procs := len(names) - 1
-			for _, w := range c.obj.Words {
-				names = append(names, w.Name)
-			}
-			if procs == 0 {
-				c.errorf(e.Fun.Pos, "unknown function %s; the only builtin function is cas(location, expected, new)%s", e.Fun.Name, hint(e.Fun.Name, names))
-			} else {
-				c.errorf(e.Fun.Pos, "unknown function %s; the functions are cas(location, expected, new) and the procedures %s%s", e.Fun.Name, strings.Join(names[1:procs+1], ", "), hint(e.Fun.Name, names))
-			}
-			for _, a := range e.Args {
-				c.expr(a)
-			}
-			return Type{}
+		switch e.Fun.Name {
+		case "cas":
+			return c.cas(e)
+		case "swap", "faa":
+			return c.rmw(e)
 		}
-		if len(e.Args) != 3 {
-			c.errorf(e.Fun.Pos, "cas takes 3 arguments (location, expected, new), got %d", len(e.Args))
-			for _, a := range e.Args {
-				c.expr(a)
-			}
-			return Type{Kind: Bool}
+		names := []string{"cas", "swap", "faa"}
+		for _, p := range c.obj.Procs {
+			names = append(names, p.Name)
 		}
-		lt := c.lvalue(e.Args[0])
-		for _, a := range e.Args[1:] {
-			if at := c.expr(a); !assignable(lt, at) {
-				c.errorf(a.Start(), "cas: %s does not match the location's type %s", at, lt)
-			}
+		procs := len(names) - 3
+		for _, w := range c.obj.Words {
+			names = append(names, w.Name)
 		}
-		return Type{Kind: Bool}
+		if procs == 0 {
+			c.errorf(e.Fun.Pos, "unknown function %s; the builtin functions are %s%s", e.Fun.Name, builtinFuncList, hint(e.Fun.Name, names))
+		} else {
+			c.errorf(e.Fun.Pos, "unknown function %s; the builtin functions are %s, the procedures %s%s", e.Fun.Name, builtinFuncList, strings.Join(names[3:procs+3], ", "), hint(e.Fun.Name, names))
+		}
+		for _, a := range e.Args {
+			c.expr(a)
+		}
+		return Type{}
 	case *syntax.TestExpr:
 		return c.test(e)
 	case *syntax.AnyExpr:
@@ -833,6 +823,65 @@ func (c *checker) expr1(e syntax.Expr) Type {
 		return Type{Kind: Ref, Node: h}
 	}
 	return Type{}
+}
+
+// builtinFuncs are the names of the builtin functions, which no
+// declaration may take; builtinFuncList lists them for messages.
+var builtinFuncs = map[string]bool{"cas": true, "swap": true, "faa": true}
+
+const builtinFuncList = "cas(location, expected, new), swap(location, new) and faa(location, delta)"
+
+// cas checks `cas(location, expected, new)`.
+func (c *checker) cas(e *syntax.CallExpr) Type {
+	if len(e.Args) != 3 {
+		c.errorf(e.Fun.Pos, "cas takes 3 arguments (location, expected, new), got %d", len(e.Args))
+		for _, a := range e.Args {
+			c.expr(a)
+		}
+		return Type{Kind: Bool}
+	}
+	lt := c.lvalue(e.Args[0])
+	for _, a := range e.Args[1:] {
+		if at := c.expr(a); !assignable(lt, at) {
+			c.errorf(a.Start(), "cas: %s does not match the location's type %s", at, lt)
+		}
+	}
+	return Type{Kind: Bool}
+}
+
+// rmw checks the atomic read-modify-writes `swap(location, new)` (store
+// new, give the old value) and `faa(location, delta)` (add delta to an
+// int, give the old value). Their value is the location's type without
+// its range (a local that keeps it declares it).
+func (c *checker) rmw(e *syntax.CallExpr) Type {
+	name := e.Fun.Name
+	second := "new"
+	if name == "faa" {
+		second = "delta"
+	}
+	if len(e.Args) != 2 {
+		c.errorf(e.Fun.Pos, "%s takes 2 arguments (location, %s), got %d", name, second, len(e.Args))
+		for _, a := range e.Args {
+			c.expr(a)
+		}
+		return Type{}
+	}
+	lt := c.lvalue(e.Args[0])
+	at := c.expr(e.Args[1])
+	switch {
+	case lt.Kind == Word:
+		c.errorf(e.Args[0].Start(), "%s on the word %s: a word is swapped whole with cas; read it, then cas(location, old, new)", name, lt)
+		return Type{}
+	case name == "faa" && lt.Kind != Int && lt.Kind != Invalid:
+		c.errorf(e.Args[0].Start(), "faa adds to an int location, not to %s", lt)
+		return Type{}
+	case name == "faa" && at.Kind != Int && at.Kind != Invalid:
+		c.errorf(e.Args[1].Start(), "faa: the delta must be an int, not %s", at)
+	case name == "swap" && !assignable(lt, at):
+		c.errorf(e.Args[1].Start(), "swap: %s does not match the location's type %s", at, lt)
+	}
+	lt.HasRange, lt.Wrap = false, false
+	return lt
 }
 
 func (c *checker) operands(e *syntax.BinaryExpr, x, y Type, want Kind) {

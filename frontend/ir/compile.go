@@ -287,7 +287,7 @@ func fieldBases(e *Expr, out []int32, ok bool) ([]int32, bool) {
 		return out, ok
 	}
 	switch e.Kind {
-	case EShared, EElem, ECas, ECasWord:
+	case EShared, EElem, ECas, ECasWord, ESwap, EFaa:
 		return out, false
 	case EField:
 		if e.A.Kind != ELocal {
@@ -658,7 +658,18 @@ func (c *compiler) expr1(e syntax.Expr) *Expr {
 			x.Rng = &f.Type
 		}
 		return x
-	case *syntax.CallExpr: // cas
+	case *syntax.CallExpr: // a builtin function
+		switch e.Fun.Name {
+		case "swap", "faa":
+			// Ref and Thr describe the location, as for a local: the
+			// value is what it held.
+			x := &Expr{Kind: ESwap, A: c.expr(e.Args[0]), B: c.expr(e.Args[1]), Name: e.Fun.Name, Shared: true}
+			if e.Fun.Name == "faa" {
+				x.Kind = EFaa
+			}
+			x.Ref, x.Thr = x.A.Ref, x.A.Thr
+			return x
+		}
 		if c.info.Types[e.Args[0]].Kind == check.Word {
 			return c.casWord(e)
 		}

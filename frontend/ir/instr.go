@@ -110,6 +110,10 @@ const (
 	// ePack packs the values of list, a method's tuple result, into one
 	// value (the method is v; see tuples.go).
 	EPack
+	// The atomic read-modify-writes, one shared access each, as cas is:
+	// their value is what the location A held before.
+	ESwap // swap(A, B): store B into A
+	EFaa  // faa(A, B): add B to the int in A
 )
 
 // expr is a compiled expression with its variables resolved to slots.
@@ -128,7 +132,7 @@ type Expr struct {
 	Stride int32
 	List   []*Expr // eCasWord's operands
 	A, B   *Expr   // operands; eElem: a and b are the indices; eField: a is the node
-	C      *Expr   // eCas: new value
+	C      *Expr   // eCas: new value (eSwap, eFaa: b is the operand)
 	Inits  []FieldInit
 	Rng    *check.Type // for locations with a declared range
 	Name   string      // for messages

@@ -183,7 +183,7 @@ func localSlots(e *Expr) uint64 {
 	return ^uint64(0)
 }
 
-// casWrites returns the local slots that the cas operations within e can
+// casWrites returns the local slots that the cas, swap and faa operations within e can
 // write (see localSlots).
 func casWrites(e *Expr) uint64 {
 	if e == nil {
@@ -191,7 +191,7 @@ func casWrites(e *Expr) uint64 {
 	}
 	var w uint64
 	switch e.Kind {
-	case ECas:
+	case ECas, ESwap, EFaa:
 		w = localSlots(e.A)
 	case ECasWord:
 		for _, l := range e.List[:len(e.List)/3] {

@@ -114,10 +114,10 @@ func (c *compiler) component(x *Expr, name string, f *check.Field) *Expr {
 func (c *compiler) pure(x *Expr, what string) *Expr {
 	impure := false
 	WalkExpr(x, func(y *Expr) {
-		impure = impure || y.Kind == ENew || y.Kind == EAny || y.Kind == ECas || y.Kind == ECasWord
+		impure = impure || y.Kind == ENew || y.Kind == EAny || y.Kind == ECas || y.Kind == ECasWord || y.Kind == ESwap || y.Kind == EFaa
 	})
 	if impure {
-		c.errs.Add(c.file.Position(x.Pos), fmt.Sprintf("%s may not use new, any or cas (it is evaluated once per field of the word); compute it into a local first", what))
+		c.errs.Add(c.file.Position(x.Pos), fmt.Sprintf("%s may not use new, any, cas, swap or faa (it is evaluated once per field of the word); compute it into a local first", what))
 	}
 	return x
 }

@@ -277,7 +277,7 @@ func (a *PorAnalysis) read(f *footprint, t int, e *ir.Expr) {
 		for _, x := range e.List {
 			a.read(f, t, x)
 		}
-	case ir.ECas:
+	case ir.ECas, ir.ESwap, ir.EFaa: // swap and faa: a cas that always stores (no c)
 		lo, hi := a.location(f, t, e.A)
 		setBits(f.reads, lo, hi)
 		a.read(f, t, e.B)
@@ -427,7 +427,7 @@ func ownLocals(p *ir.Program) uint64 {
 			for _, x := range xs {
 				ir.WalkExpr(x, func(e *ir.Expr) {
 					switch {
-					case e.Kind == ir.ECas && e.A.Kind == ir.ELocal:
+					case (e.Kind == ir.ECas || e.Kind == ir.ESwap || e.Kind == ir.EFaa) && e.A.Kind == ir.ELocal:
 						drop(e.A.V, e.A.V+1)
 					case e.Kind == ir.ECasWord:
 						for _, l := range e.List[:len(e.List)/3] {

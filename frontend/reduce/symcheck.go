@@ -158,6 +158,8 @@ func (c *symChecker) isThreadID(e *ir.Expr, m int32) bool {
 		return c.tidLocals[m]&(1<<uint(e.V)) != 0 // marked whole
 	case ir.EShared, ir.EElem:
 		return e.Thr || c.tidVars[e.V]
+	case ir.ESwap:
+		return c.isThreadID(e.A, m) // the value the location held
 	}
 	return false
 }
@@ -244,6 +246,9 @@ func (c *symChecker) inferThreadIDs() {
 							changed = c.mark(s.loc, in.Method) || changed
 						}
 					}
+					if x.Kind == ir.ESwap && c.isThreadID(x.B, in.Method) {
+						changed = c.mark(x.A, in.Method) || changed
+					}
 				})
 			}
 		}
@@ -309,7 +314,9 @@ func (c *symChecker) checkCode() {
 			}
 			continue
 		}
-		c.expr(in.X, ctx, false)
+		// An evaluated statement's value is dropped: a swap's old
+		// thread id may be.
+		c.expr(in.X, ctx, in.Op == ir.OpEval)
 	}
 }
 
@@ -331,6 +338,9 @@ func (c *symChecker) initStores(in *ir.Instr) {
 				if tidVar(s.loc) {
 					c.refuse(x.Pos, fmt.Sprintf("the init block sets %s, which holds thread ids; thread symmetry needs it to start at 0", s.loc.Name))
 				}
+			}
+			if (x.Kind == ir.ESwap || x.Kind == ir.EFaa) && tidVar(x.A) {
+				c.refuse(x.Pos, fmt.Sprintf("the init block sets %s, which holds thread ids; thread symmetry needs it to start at 0", x.A.Name))
 			}
 		})
 	}
@@ -447,6 +457,27 @@ func (c *symChecker) expr(e *ir.Expr, ctx string, threadOK bool) {
 			c.expr(s.old, "in a cas", ok)
 			c.expr(s.nw, "stored", ok)
 		}
+	case ir.ESwap:
+		// A store, as an assignment's: a thread-id location takes thread
+		// ids or 0; the old value it gives is checked where it is used
+		// (isThreadID).
+		c.location(e.A)
+		if e.A.Kind == ir.EField && c.isThreadID(e.B, c.method) {
+			c.refuse(e.B.Pos, "a thread id is stored in a heap field; thread symmetry supports thread ids in locals and shared variables only")
+			return
+		}
+		if c.isThreadID(e.A, c.method) && !c.isThreadID(e.B, c.method) && !isZero(e.B) {
+			c.refuse(e.B.Pos, fmt.Sprintf("swap into %s, which holds thread ids, of a value that is neither a thread id nor 0", e.A.Name))
+			return
+		}
+		c.expr(e.B, "stored", c.isThreadID(e.A, c.method))
+	case ir.EFaa:
+		c.location(e.A)
+		if c.isThreadID(e.A, c.method) {
+			c.refuse(e.Pos, fmt.Sprintf("faa on %s, which holds thread ids: thread symmetry needs thread ids only stored and compared", e.A.Name))
+			return
+		}
+		c.expr(e.B, "in arithmetic", false)
 	case ir.EField, ir.EIs, ir.EAs:
 		c.expr(e.A, "as a node", false)
 	case ir.ENew:
@@ -457,6 +488,12 @@ func (c *symChecker) expr(e *ir.Expr, ctx string, threadOK bool) {
 			}
 			c.expr(fi.X, "stored", false)
 		}
+	case ir.EConst, ir.ELocal, ir.EShared, ir.ETid, ir.ENThreads, ir.EAny, ir.EThreadsLeft, ir.EPickThread:
+		// Leaves: values, locations read whole, and the loops over
+		// threads, whose visited set (a local) the permutations rename.
+	default:
+		// A kind this check does not know: refused, never let through.
+		c.refuse(e.Pos, fmt.Sprintf("internal error: the symmetry check does not classify expressions of kind %d", e.Kind))
 	}
 }
 

@@ -211,7 +211,25 @@ var symmetricModels = []struct {
 	{"owner-lock-stack", "", ownerLockStack, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}},
 	{"hp-stack-sym", "hp-stack-sym.lin", "", ir.Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}},
 	{"per-thread", "", perThread, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}},
+	{"swap-tids", "", swapTids, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}},
 }
+
+// swapTids passes thread ids through swap: last (an int) holds thread ids
+// because swap stores tid into it, prev holds the one swap gives back, a
+// swap of 0 as a statement drops one, and faa counts data.
+const swapTids = `object SwapTids {
+  shared last int = 0
+  shared seen [1..nthreads] int = 0
+  shared c int(0..3) wrap = 0
+  method visit() bool {
+    prev := swap(last, tid)
+    if prev != 0 { seen[prev] = faa(c, 1) }
+    swap(last, 0)
+    return prev == tid
+  }
+}
+spec auto
+`
 
 // perThread exercises the per-thread forms: a thread-valued square array
 // (Seen), a [thread][2] array of references (Mine), a shared thread
@@ -269,6 +287,9 @@ func TestSymmetryAcceptsSymmetricModels(t *testing.T) {
 				assert.Len(t, s.TidArrays, 2, "Seen, Mine")
 				assert.Equal(t, []int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, s.TidShared, "last and Seen")
 				assert.Equal(t, []int32{1}, s.TidScalars, "last")
+			case m.name == "swap-tids" && obj == prog.Impl:
+				assert.Equal(t, []int32{0}, s.TidShared, "last")
+				assert.Equal(t, []ir.ThreadArray{{Off: 1, RowLen: 1}}, s.TidArrays, "seen, indexed by the thread ids swap gives")
 			case m.name == "owner-lock-stack" && obj == prog.Impl:
 				assert.Len(t, s.TidArrays, 2, "Last and Helped")
 				assert.Equal(t, []int32{0, 2, 3, 4}, s.TidShared, "owner and Last")
@@ -315,6 +336,10 @@ func TestSymmetryRefusesAsymmetricModels(t *testing.T) {
 		{name: "index expression", src: variant("    Pushes[tid + 0] = 2"), want: ":15:12: tid is used in arithmetic"},
 		{name: "array not 1..nthreads", src: strings.Replace(variant("    Pushes[tid] = 1"), "Pushes [1..nthreads]", "Pushes [0..nthreads]", 1),
 			want: ":15:12: a thread id indexes Pushes, whose indices are 0..3, not 1..nthreads"},
+		{name: "faa on thread ids", src: variant("    me := tid\n    faa(me, 1)"), want: ":16:5: faa on me, which holds thread ids"},
+		{name: "swap of data into thread ids", src: variant("    me := tid\n    o := swap(me, 2)"), want: ":16:19: swap into me, which holds thread ids, of a value that is neither a thread id nor 0"},
+		{name: "swapped-out thread id in arithmetic", src: variant("    me := tid\n    Pushes[tid] = swap(me, tid) + 1"), want: ":16:19: the thread id in swap is used in arithmetic"},
+		{name: "swap of a thread id into a node", src: variant("    o := swap(x.value, tid)"), want: ":15:24: a thread id is stored in a heap field"},
 		{name: "scan of a per-thread array", src: variant("    i := 1\n    while i <= nthreads { Pushes[i] = 0; i = i + 1 }"),
 			want: ":16:34: Pushes [1..nthreads] is indexed by a value that is not a thread id"},
 	} {

@@ -301,6 +301,8 @@ func (m *machine) evalNode(e *ir.Expr) int32 {
 		return 0
 	case ir.ECasWord:
 		return m.casWord(e)
+	case ir.ESwap, ir.EFaa:
+		return m.rmw(e)
 	case ir.EIs, ir.EAs:
 		return m.testType(e)
 	case ir.EPack:
@@ -313,6 +315,27 @@ func (m *machine) evalNode(e *ir.Expr) int32 {
 		return m.evalThreads(e)
 	}
 	return 0
+}
+
+// rmw evaluates swap(a, b) or faa(a, b): one access that reads the
+// location and stores b, or the old value plus b, into it (a model error
+// if the sum overflows or leaves the location's range, as a store's is).
+// Its value is the old one.
+func (m *machine) rmw(e *ir.Expr) int32 {
+	a := m.addr(e.A)
+	v := m.eval(e.B)
+	if a < 0 || m.err != nil {
+		return 0
+	}
+	old := m.mem[a]
+	if e.Kind == ir.EFaa {
+		v = m.checkInt(old + v)
+		if m.err != nil {
+			return 0
+		}
+	}
+	m.store(e.A, a, v)
+	return old
 }
 
 // alloc allocates a node. In garbage-collected mode the node is fresh. In

@@ -123,6 +123,9 @@ const (
 	// ForThreads: loops over the other threads or all of them (`for j in
 	// others`, `for j in threads`), in any order, reading their rows.
 	ForThreads
+	// RMW: the atomic read-modify-writes swap and faa, as expressions
+	// and statements, on ints (and swap on the thread value Last).
+	RMW
 
 	numFeatures = iota
 )
@@ -145,7 +148,7 @@ const TidBeyondIndex = TidValue | TidCount | ThreadValue | ForThreads
 var featureNames = [numFeatures]string{"heap", "free", "lock", "flag-wait", "await", "assert",
 	"hand-spec", "mutated-spec", "tid-index", "tid-value", "tid-count", "tid-arith", "tid-order",
 	"tid-scan", "only", "hazard", "queue", "explicit-heap", "proc", "break", "choose", "any", "var",
-	"per-thread", "thread-value", "for-threads"}
+	"per-thread", "thread-value", "for-threads", "rmw"}
 
 // String lists the features, e.g. "heap+free".
 func (f Feature) String() string {

@@ -55,6 +55,7 @@ func fragments() []idiom {
 		{ThreadValue | PerThread, 2, 1, (*gen).myRow},
 		{ThreadValue, 2, 1, (*gen).lastThread},
 		{ForThreads | PerThread, 3, 1, (*gen).othersLoop},
+		{RMW, 3, 1, (*gen).rmw},
 	}
 }
 
@@ -428,4 +429,22 @@ func (g *gen) spinReturn(m *method) []stmt {
 		body: []stmt{define(t, x), ifElse(t+" != 0", []stmt{ret(m, t, t+" > 1")}, nil)},
 		spec: []stmt{simple("await " + x + " != 0"), ret(m, x, x+" > 1")},
 	}}
+}
+
+// rmw is an atomic read-modify-write: a fetch-and-add of 1 (a ticket, a
+// count) or a swap of a small constant whose old value is kept, either as
+// a statement; or, with thread values, a swap of tid into Last that acts
+// if Last held the thread already.
+func (g *gen) rmw(m *method) []stmt {
+	if g.allowed(ThreadValue) && g.chance(4) {
+		g.use(ThreadValue)
+		l, p := g.sharedVar("Last"), m.fresh("was")
+		return []stmt{define(p, "swap("+l+", tid)"), ifElse(p+" == tid", g.simpleUpdate(m), nil)}
+	}
+	x, t := g.intVar(), m.fresh("t")
+	op := g.pick("faa("+x+", 1)", "swap("+x+", "+g.pick("0", "1", "2")+")")
+	if g.chance(3) {
+		return []stmt{simple(op)}
+	}
+	return append([]stmt{define(t, op)}, g.record(m, t)...)
 }

@@ -198,12 +198,13 @@ var evidence = map[Feature]*regexp.Regexp{
 	Any:          regexp.MustCompile(`any \d`),
 	Var:          regexp.MustCompile(`var \w+ (int|bool)`),
 	PerThread:    regexp.MustCompile(`shared [PRS] \[thread\]`),
-	ThreadValue:  regexp.MustCompile(`thread = tid|Last = tid`),
+	ThreadValue:  regexp.MustCompile(`thread = tid|Last = tid|swap\(Last, tid\)`),
 	ForThreads:   regexp.MustCompile(`for j\d+ in (others|threads)`),
+	RMW:          regexp.MustCompile(`(swap|faa)\(`),
 }
 
 // symmetricTid matches the uses of tid allowed in a symmetric program.
-var symmetricTid = regexp.MustCompile(`(A|HP|P|R|S)\[tid\]|cas\(Owner, 0, tid\)|Owner == tid|i\d+ != tid &&|thread = tid|Last (=|==) tid`)
+var symmetricTid = regexp.MustCompile(`(A|HP|P|R|S)\[tid\]|cas\(Owner, 0, tid\)|Owner == tid|i\d+ != tid &&|thread = tid|Last (=|==) tid|swap\(Last, tid\)|was\d+ == tid`)
 
 // indexOnlyTid matches the uses of tid allowed in a symmetric program
 // without the TidBeyondIndex features.
