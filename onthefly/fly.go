@@ -115,11 +115,11 @@ type Result struct {
 	// (Stats.Ample counts the pairs it reduced).
 	PartialOrder bool
 	// Stats count the work.
-	Stats FlyStats
+	Stats Stats
 }
 
-// FlyStats count what an on-the-fly check stored and computed.
-type FlyStats struct {
+// Stats count what an on-the-fly check stored and computed.
+type Stats struct {
 	Pairs       int64 // product pairs stored
 	States      int64 // implementation states stored (orbit representatives under symmetry)
 	Expanded    int64 // implementation states expanded (a state once per level it is paired in)
@@ -183,17 +183,17 @@ func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 		return nil, fmt.Errorf("specification: %w", err)
 	}
 	f := &flySearch{x: impl, st: impl.NewStepper(), o: o, res: &Result{}}
-	if f.spec, err = newFlySpec(spec, impl.P); err != nil {
+	if f.spec, err = newFlySpec(spec, impl.Program); err != nil {
 		return nil, err
 	}
-	if err := f.spec.checkSameSignatures(impl.P); err != nil {
+	if err := f.spec.checkSameSignatures(impl.Program); err != nil {
 		return nil, err
 	}
 	f.perms = [][]uint8{identity(b.Threads)}
 	f.permIDs = map[string]uint16{string(f.perms[0]): 0}
 	if o.Symmetry {
-		implSym, why := newReducer(impl.P, b)
-		specSym, specWhy := newReducer(spec.P, b)
+		implSym, why := newReducer(impl.Program, b)
+		specSym, specWhy := newReducer(spec.Program, b)
 		switch {
 		case implSym == nil:
 			f.res.SymmetryNote = why
@@ -208,7 +208,7 @@ func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 		}
 	}
 	if o.PartialOrder {
-		f.por = reduce.NewPOR(impl.P, b, impl.Allowed, impl.O.Explicit)
+		f.por = reduce.NewPOR(impl.Program, b, impl.Allowed, impl.Options.Explicit)
 		f.res.PartialOrder = true
 	}
 	return f.run()
@@ -232,7 +232,7 @@ type flySearch struct {
 	// thread chosen for the state expanded last (-1: none), and
 	// followedAll records that some pair of it followed all its
 	// successors (the cycle search follows the same edges: recordTau).
-	por         *reduce.PorAnalysis
+	por         *reduce.POR
 	ample       int
 	followedAll bool
 	// The τ-edges that the search followed, for the cycle search
@@ -287,7 +287,7 @@ func (f *flySearch) run() (*Result, error) {
 	initPerm := uint16(0)
 	if f.sym != nil {
 		var perm []uint8
-		init, perm = f.sym.Canon(init, f.st.E.C)
+		init, perm = f.sym.Canon(init, f.st.Expander.Canon)
 		initPerm = f.internPerm(perm)
 	}
 	sub, err := f.spec.initial()
@@ -527,7 +527,7 @@ func (f *flySearch) countOrbit(stab int64, exact bool) {
 		f.res.Stats.Represented++
 		return
 	}
-	f.res.Stats.Represented += reduce.Factorial(f.x.B.Threads) / stab
+	f.res.Stats.Represented += reduce.Factorial(f.x.Bounds.Threads) / stab
 	f.res.Stats.RepresentedExact = f.res.Stats.RepresentedExact && exact
 }
 
@@ -628,7 +628,7 @@ func (f *flySearch) representative(enc []byte) ([]int32, uint16) {
 	if f.sym == nil {
 		return f.cur, 0
 	}
-	rep, perm := f.sym.Canon(f.cur, f.st.E.C)
+	rep, perm := f.sym.Canon(f.cur, f.st.Expander.Canon)
 	return rep, f.internPerm(perm)
 }
 

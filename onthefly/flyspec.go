@@ -72,7 +72,7 @@ func newFlySpec(x *semantics.System, impl *ir.Program) (*flySpec, error) {
 		permuted: map[uint64]int32{}, included: map[uint64]bool{}}
 	for _, m := range impl.Methods {
 		idx := int32(-1)
-		for _, sm := range x.P.Methods {
+		for _, sm := range x.Program.Methods {
 			if sm.Name == m.Name {
 				idx = sm.Index
 			}
@@ -221,7 +221,7 @@ func (s *flySpec) permute(sub int32, perm uint16, perms [][]uint8) int32 {
 	var out []int32
 	for _, st := range s.subs[sub] {
 		s.cur = semantics.Decode(s.cur[:0], s.set.Encoding(s.offs[st]))
-		out = append(out, s.state(s.sym.Apply(s.cur, perms[perm], s.st.E.C)))
+		out = append(out, s.state(s.sym.Apply(s.cur, perms[perm], s.st.Expander.Canon)))
 	}
 	id := s.intern(out)
 	s.permuted[pk] = id
@@ -242,7 +242,7 @@ func (s *flySpec) checkSameSignatures(impl *ir.Program) error {
 		if s.methodOf[i] < 0 && m.Callable {
 			return fmt.Errorf("the specification has no method %s", m.Name)
 		}
-		if s.methodOf[i] >= 0 && len(s.x.P.Methods[s.methodOf[i]].Params) != len(m.Params) {
+		if s.methodOf[i] >= 0 && len(s.x.Program.Methods[s.methodOf[i]].Params) != len(m.Params) {
 			return fmt.Errorf("the specification's method %s has other parameters", m.Name)
 		}
 	}

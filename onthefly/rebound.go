@@ -50,7 +50,7 @@ func ReplayOnBounds(prog *check.Program, b ir.Bounds, o semantics.Options, tr *l
 	if err != nil {
 		return nil, fmt.Errorf("specification: %w", err)
 	}
-	fs, err := newFlySpec(spec, impl.P)
+	fs, err := newFlySpec(spec, impl.Program)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +145,7 @@ func (r *rebound) search(i int, cur []int32, sub int32) (bool, error) {
 // label and source step, copied out of the stepper's block.
 func (r *rebound) matches(cur []int32, want lts.TraceStep) []match {
 	thread := int(want.Thread) - 1
-	if thread < 0 || thread >= r.x.B.Threads {
+	if thread < 0 || thread >= r.x.Bounds.Threads {
 		return nil
 	}
 	t, fail := r.st.Successors(cur)

@@ -74,7 +74,7 @@ func (r *replay) step(s flyStep) error {
 	v := f.stored(nil, s.to)
 	target := v
 	if f.sym != nil {
-		target = f.sym.Apply(v, next, r.st.E.C)
+		target = f.sym.Apply(v, next, r.st.Expander.Canon)
 	}
 	r.enc = semantics.Encode(r.enc[:0], target)
 	thread := r.rho[s.thread]

@@ -37,7 +37,7 @@ func (e *worker) expand(blk *block) {
 		// Reslicing e.cur in place, rather than assigning decode's result,
 		// stores no pointer (see state).
 		e.Cur = e.Cur[:semantics.DecodeTo(e.Cur[:cap(e.Cur)], enc)]
-		e.C.Current(e.Cur)
+		e.Canon.Current(e.Cur)
 		t, f := e.State()
 		blk.ends = append(blk.ends, int32(len(blk.Succs)))
 		if f != nil {

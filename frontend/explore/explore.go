@@ -67,7 +67,7 @@ func Explore(prog *check.Program, obj *check.Object, b ir.Bounds, o semantics.Op
 	return x.run()
 }
 
-// newExplorer checks the bounds, compiles obj and prepares an exploration
+// NewExplorer checks the bounds, compiles obj and prepares an exploration
 // of it, without exploring.
 func NewExplorer(prog *check.Program, obj *check.Object, b ir.Bounds, o semantics.Options) (*explorer, error) {
 	sys, err := semantics.NewSystem(prog, obj, b, o)
@@ -88,11 +88,11 @@ func (x *explorer) run() (*lts.LTS, error) {
 	x.set.Release(1, 1)
 	x.number(ref)
 
-	if err := x.search(x.O.Workers); err != nil {
+	if err := x.search(x.Options.Workers); err != nil {
 		return nil, err
 	}
-	if x.O.KeepStates != nil {
-		x.O.KeepStates(x.P, func(yield func([]byte) bool) {
+	if x.Options.KeepStates != nil {
+		x.Options.KeepStates(x.Program, func(yield func([]byte) bool) {
 			for id := range x.refs.len() {
 				if !yield(x.set.Encoding(semantics.RecordOffset(uint64(x.refs.at(id))))) {
 					return
@@ -100,8 +100,8 @@ func (x *explorer) run() (*lts.LTS, error) {
 			}
 		})
 	}
-	if x.O.Progress != nil {
-		x.O.Progress(int64(x.refs.len()), int64(x.dst.len()))
+	if x.Options.Progress != nil {
+		x.Options.Progress(int64(x.refs.len()), int64(x.dst.len()))
 	}
 	return x.build(), nil
 }
@@ -260,10 +260,10 @@ func (x *explorer) insertBlock(blk *block) error {
 	for i, end := range blk.ends {
 		s := blk.first + int32(i)
 		if s&(1<<14-1) == 0 {
-			if x.O.Progress != nil && s&0xffff == 0 {
-				x.O.Progress(int64(s), int64(x.dst.len()))
+			if x.Options.Progress != nil && s&0xffff == 0 {
+				x.Options.Progress(int64(s), int64(x.dst.len()))
 			}
-			if err := limits.Err(x.O.Context); err != nil {
+			if err := limits.Err(x.Options.Context); err != nil {
 				return fmt.Errorf("exploration stopped after %d states: %w", s, err)
 			}
 		}
@@ -292,10 +292,10 @@ func (x *explorer) build() *lts.LTS {
 	for int32(x.out.len()) < n+1 { // the states not expanded, and the end
 		x.out.append(m)
 	}
-	out := flatten[int32](&x.out, x.O.Workers)
+	out := flatten[int32](&x.out, x.Options.Workers)
 	src := make([]int32, m)
 	const statesPerPart = 1 << 16
-	parallel.ForEach(x.O.Workers, int(n+statesPerPart-1)/statesPerPart, func(part int) {
+	parallel.ForEach(x.Options.Workers, int(n+statesPerPart-1)/statesPerPart, func(part int) {
 		lo := int32(part) * statesPerPart
 		for s := lo; s < min(lo+statesPerPart, n); s++ {
 			for t := out[s]; t < out[s+1]; t++ {
@@ -313,13 +313,13 @@ func (x *explorer) build() *lts.LTS {
 		}
 	}
 	l := &lts.LTS{Initial: 0, NumStates: n, Labels: x.LabelNames, Src: src, Out: out}
-	l.Label = flatten[int32](&x.labelCol, x.O.Workers)
+	l.Label = flatten[int32](&x.labelCol, x.Options.Workers)
 	gc()
-	l.Dst = flatten[int32](&x.dst, x.O.Workers)
+	l.Dst = flatten[int32](&x.dst, x.Options.Workers)
 	gc()
-	l.Meta = &lts.Meta{Thread: flatten[uint8](&x.thread, x.O.Workers)}
+	l.Meta = &lts.Meta{Thread: flatten[uint8](&x.thread, x.Options.Workers)}
 	gc()
-	l.Meta.Step, l.Meta.Steps = flatten[int16](&x.stepCol, x.O.Workers), x.Steps
+	l.Meta.Step, l.Meta.Steps = flatten[int16](&x.stepCol, x.Options.Workers), x.Steps
 	return l
 }
 
@@ -340,10 +340,10 @@ func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 		case sc.Id < 0:
 			if sc.Id = x.set.Id(sc.Ref); sc.Id < 0 {
 				sc.Id = x.number(sc.Ref)
-				if x.refs.len() > x.O.MaxStates {
-					return &limits.LimitError{Limit: limits.States, Value: int64(x.O.MaxStates), Err: fmt.Errorf(
+				if x.refs.len() > x.Options.MaxStates {
+					return &limits.LimitError{Limit: limits.States, Value: int64(x.Options.MaxStates), Err: fmt.Errorf(
 						"%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
-						semantics.ErrStateLimit, x.O.MaxStates, x.dst.len()+i, src)}
+						semantics.ErrStateLimit, x.Options.MaxStates, x.dst.len()+i, src)}
 				}
 			}
 		}
@@ -351,7 +351,7 @@ func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 		if sc.Label != 0 {
 			// The label cache's hit, written out: it is the common case.
 			if c := &x.LabelCache[sc.Label.Slot()]; c.Key == sc.Label {
-				sc.LabelID = uint16(c.Id)
+				sc.LabelID = uint16(c.ID)
 			} else if label := x.InternLabel(sc.Label); label > 0xffff {
 				return fmt.Errorf("more than %d distinct labels; use fewer threads or values", 0xffff)
 			} else {

@@ -54,7 +54,7 @@ type loopTargets struct {
 	breaks []int32 // the jumps of the loop's breaks, to patch with its end
 }
 
-// compile lowers obj for the given number of threads and argument values;
+// Compile lowers obj for the given number of threads and argument values;
 // explicit selects explicit memory (nodes carry a freed flag). The state
 // layout is fixed first (layout.go), then every method is lowered to
 // instructions (this file), then the liveness of locals is computed

@@ -84,7 +84,7 @@ func (c *compiler) element(e *syntax.IndexExpr) *Expr {
 	return x
 }
 
-// inAnyOrder, when false, turns off the ascending order of order-free
+// InAnyOrder, when false, turns off the ascending order of order-free
 // loops (orderFree), for the test that shows it changes no LTS.
 var InAnyOrder = true
 

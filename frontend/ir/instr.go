@@ -36,25 +36,25 @@ type Instr struct {
 	Op     Opcode
 	Back   bool // opJump: a loop's back edge
 	Shared bool // reads or writes shared state (shared variables, heap fields, cas)
-	// boundary: shared, and not a return: a step that has touched shared
+	// Boundary: shared, and not a return: a step that has touched shared
 	// state already ends before it, unless the nodes of priv are private.
 	Boundary bool
 	Target   int32 // opBranch, opJump
 	Method   int32
 	Step     int32 // index into program.steps
-	// priv is the set of local slots through which this instruction
+	// Priv is the set of local slots through which this instruction
 	// reaches heap fields, when that is its only shared access: if every
 	// node they hold is private to the thread, the instruction is local
 	// work.
 	Priv uint64
 	Lhs  *Expr
 	X    *Expr
-	// lhsN, xN: opAssignWord's locations and values, one per slot of the
+	// LhsN, xN: opAssignWord's locations and values, one per slot of the
 	// word (see words.go).
 	LhsN, XN []*Expr
 }
 
-// targets returns the locations that in writes.
+// Targets returns the locations that in writes.
 func (in *Instr) Targets() []*Expr {
 	if in.Lhs != nil {
 		return []*Expr{in.Lhs}
@@ -62,7 +62,7 @@ func (in *Instr) Targets() []*Expr {
 	return in.LhsN
 }
 
-// values returns the expressions that in evaluates, other than to find
+// Values returns the expressions that in evaluates, other than to find
 // the locations it writes.
 func (in *Instr) Values() []*Expr {
 	if in.X != nil {
@@ -88,7 +88,7 @@ const (
 	ECas                      // cas(A, B, C): if A holds B, store C; 1 if it did
 	ENew                      // a new node of heap type V, its fields from Inits
 	EAny                      // lo + a nondeterministic choice in [0, n)
-	// eCasWord is a cas on a word: list holds its k locations, then the k
+	// ECasWord is a cas on a word: list holds its k locations, then the k
 	// expected values, then the k new ones (one per slot of the word).
 	ECasWord
 	// The loops over threads (forthreads.go); a is the loop's visited
@@ -98,16 +98,16 @@ const (
 	EThreadsLeft // whether a thread is left to visit
 	EPickThread  // any thread id left to visit (a nondeterministic choice; lo = 1: the lowest)
 	EAddThread   // the set a with the thread id b added
-	// eIs tests whether the node a holds (not null) has heap type v; eAs
+	// EIs tests whether the node a holds (not null) has heap type v; eAs
 	// converts a to a reference of heap type v, failing if it holds a
 	// node of another type. Neither is a shared access: a node's type
 	// never changes while it is referenced.
 	EIs // A is a node of heap type V
 	EAs // A converted to heap type V
-	// eLocalElem is an element of a local array: slot v + (a - lo)·stride
+	// ELocalElem is an element of a local array: slot v + (a - lo)·stride
 	// of the thread's locals, a in [lo, lo+n).
 	ELocalElem
-	// ePack packs the values of list, a method's tuple result, into one
+	// EPack packs the values of list, a method's tuple result, into one
 	// value (the method is v; see tuples.go).
 	EPack
 	// The atomic read-modify-writes, one shared access each, as cas is:
@@ -116,18 +116,18 @@ const (
 	EFaa  // faa(A, B): add B to the int in A
 )
 
-// expr is a compiled expression with its variables resolved to slots.
+// Expr is a compiled expression with its variables resolved to slots.
 type Expr struct {
 	Kind  ExprKind
 	Op    syntax.Token
 	V     int32 // constant, local slot, shared offset, field index or heap id
 	Lo, N int32 // eElem: lowest index and length of the first dimension; eAny: lowest value and count
-	// lo2, n2: eElem of a two-dimensional array: the lowest index and the
+	// Lo2, n2: eElem of a two-dimensional array: the lowest index and the
 	// length of its second dimension (b is the index).
 	Lo2, N2 int32
-	// tdims: eElem: the array's leading [thread] dimensions (0–2).
+	// Tdims: eElem: the array's leading [thread] dimensions (0–2).
 	Tdims int8
-	// stride: eElem: the slots per element (an array of words), 0 or 1 for
+	// Stride: eElem: the slots per element (an array of words), 0 or 1 for
 	// a scalar array.
 	Stride int32
 	List   []*Expr // eCasWord's operands
@@ -154,7 +154,7 @@ type FieldInit struct {
 	X     *Expr
 }
 
-// method is a compiled method.
+// Method is a compiled method.
 type Method struct {
 	Name       string
 	Index      int32
@@ -162,7 +162,7 @@ type Method struct {
 	RetPending int32
 	Params     []check.Type
 	Result     check.Kind
-	// tuple: the types of a tuple result, whose values are packed into
+	// Tuple: the types of a tuple result, whose values are packed into
 	// one (result is then Int); nil otherwise.
 	Tuple     []check.Type
 	Nlocals   int
@@ -195,16 +195,16 @@ type Program struct {
 	// step of a thread from pc in a canonical state (see cleanSets).
 	Clean  []uint64
 	Layout Layout
-	// sharedSlots: per shared variable, the slots it takes (elements ×
+	// SharedSlots: per shared variable, the slots it takes (elements ×
 	// slots per element).
 	SharedSlots []int32
-	// threadArrays are the shared arrays with [thread] dimensions, whose
+	// ThreadArrays are the shared arrays with [thread] dimensions, whose
 	// rows (and columns) move when the threads are permuted.
 	ThreadArrays []ThreadArray
-	// threadSets are the visited sets of the loops over threads.
+	// ThreadSets are the visited sets of the loops over threads.
 	ThreadSets []ThreadSet
 	Init       []int32 // initial state, before the init block runs
-	// initMethod is the compiled init block, run atomically by thread 1
+	// InitMethod is the compiled init block, run atomically by thread 1
 	// to build the initial state; nil if absent.
 	InitMethod *Method
 	Steps      []StepInfo
@@ -219,7 +219,7 @@ type StepInfo struct {
 	Procedure string
 }
 
-// walkExpr calls f on e and its subexpressions.
+// WalkExpr calls f on e and its subexpressions.
 func WalkExpr(e *Expr, f func(*Expr)) {
 	if e == nil {
 		return

@@ -7,7 +7,7 @@ import (
 	"github.com/linbis/linbis/frontend/check"
 )
 
-// layout fixes where everything lives in a state vector:
+// Layout fixes where everything lives in a state vector:
 // [shared | thread 1 | … | thread n | node count | node 1 | node 2 | …],
 // each thread being [pc, ops done, retval, locals…] and each node
 // [heap type, freed, fields…] (fields padded to the widest heap type).
@@ -21,14 +21,14 @@ type Layout struct {
 	ThreadSize int32
 	HeapBase   int32 // index of the node count
 	NodeSize   int32
-	// typed: a node's first slot is its heap type; else every node has
+	// Typed: a node's first slot is its heap type; else every node has
 	// heap type 1, the only one.
 	Typed bool
-	// explicit: explicit memory (no garbage collection; see Options).
+	// Explicit: explicit memory (no garbage collection; see Options).
 	Explicit bool
-	// freedOff: the offset in a node of its freed flag, -1 if none.
+	// FreedOff: the offset in a node of its freed flag, -1 if none.
 	FreedOff int32
-	// hdr: the offset in a node of its first field.
+	// Hdr: the offset in a node of its first field.
 	Hdr       int32
 	RefShared []int32   // shared offsets holding references
 	RefFields [][]int32 // per heap id: field indices holding references
@@ -78,7 +78,7 @@ func (l *Layout) refOffsets() {
 	}
 }
 
-// nodeRefOffsets returns the offsets of the reference fields of the node
+// NodeRefOffsets returns the offsets of the reference fields of the node
 // at address a of st.
 func (l *Layout) NodeRefOffsets(st []int32, a int32) []int32 {
 	if l.Uniform != nil {
@@ -87,7 +87,7 @@ func (l *Layout) NodeRefOffsets(st []int32, a int32) []int32 {
 	return l.RefOffs[st[a]]
 }
 
-// nodeType returns the heap type of the node at address a of st.
+// NodeType returns the heap type of the node at address a of st.
 func (l *Layout) NodeType(st []int32, a int32) int32 {
 	if l.Typed {
 		return st[a]
@@ -158,7 +158,7 @@ func (c *compiler) shared(v *check.Var) (off, lo, length int32) {
 	return c.sharedOff[v.Index], c.sharedLo[v.Index], c.plainLen[v.Index]
 }
 
-// threadArray is a shared array with [thread] dimensions: threads rows of
+// ThreadArray is a shared array with [thread] dimensions: threads rows of
 // rowLen slots from off; square: the second dimension is a [thread] one
 // too (rowLen = threads), so a permutation moves columns as well.
 type ThreadArray struct {

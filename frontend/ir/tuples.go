@@ -24,7 +24,7 @@ func (c *compiler) pack(s *syntax.ReturnStmt) *Expr {
 	return x
 }
 
-// tupleRange returns the lowest value and the number of values of a
+// TupleRange returns the lowest value and the number of values of a
 // component of a tuple result.
 func TupleRange(t check.Type) (lo, size int32) {
 	if t.Kind == check.Bool {
@@ -33,7 +33,7 @@ func TupleRange(t check.Type) (lo, size int32) {
 	return int32(t.Lo), int32(t.Hi - t.Lo + 1)
 }
 
-// formatResult prints the result value v of m as a label shows it: the
+// FormatResult prints the result value v of m as a label shows it: the
 // values of a tuple separated by commas, else the one value.
 func (m *Method) FormatResult(v int32) string {
 	if m.Tuple == nil {

@@ -19,7 +19,7 @@ import (
 // opAssignWord or eCasWord — so it behaves as one location: the
 // double-width CAS of a marked or counted pointer.
 
-// maxWordFields bounds the fields of a word (the machine keeps a word's
+// MaxWordFields bounds the fields of a word (the machine keeps a word's
 // values in fixed arrays); the checker enforces it.
 const MaxWordFields = check.MaxWordFields
 

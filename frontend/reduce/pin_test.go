@@ -45,10 +45,10 @@ func TestBundledReductionsPinned(t *testing.T) {
 				sys, err := semantics.NewSystem(prog, obj, b, semantics.Options{Explicit: explicit})
 				require.NoError(t, err, name)
 				sym := "symmetric"
-				if _, why := NewSymmetry(sys.P, b); why != "" {
+				if _, why := NewSymmetry(sys.Program, b); why != "" {
 					sym = "not symmetric: " + why
 				}
-				a := NewPOR(sys.P, b, sys.Allowed, sys.O.Explicit)
+				a := NewPOR(sys.Program, b, sys.Allowed, sys.Options.Explicit)
 				fmt.Fprintf(&out, "%s %s explicit=%v: %s; footprints %s\n", name, role, explicit, sym, footprintDigest(a))
 			}
 		}
@@ -65,7 +65,7 @@ func TestBundledReductionsPinned(t *testing.T) {
 // footprintDigest is the first 8 bytes, in hex, of a SHA-256 over every
 // step footprint of a (reads, writes, opaque, privacy test), thread by
 // thread and pc by pc.
-func footprintDigest(a *PorAnalysis) string {
+func footprintDigest(a *POR) string {
 	h := sha256.New()
 	var buf [8]byte
 	word := func(w uint64) {

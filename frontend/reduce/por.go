@@ -119,9 +119,9 @@ type footprint struct {
 	opaque        bool
 }
 
-// porAnalysis is the partial-order reduction of one program and its
+// POR is the partial-order reduction of one program and its
 // bounds: the footprints of each thread's steps.
-type PorAnalysis struct {
+type POR struct {
 	P        *ir.Program
 	B        ir.Bounds
 	Explicit bool
@@ -142,14 +142,14 @@ type PorAnalysis struct {
 	Counts []int
 }
 
-// newPOR analyses p under b; allowed[t][m] says whether thread t may call
+// NewPOR analyses p under b; allowed[t][m] says whether thread t may call
 // method m.
-func NewPOR(p *ir.Program, b ir.Bounds, allowed [][]bool, explicit bool) *PorAnalysis {
+func NewPOR(p *ir.Program, b ir.Bounds, allowed [][]bool, explicit bool) *POR {
 	maxFields := int32(0)
 	for _, n := range p.Layout.Nfields {
 		maxFields = max(maxFields, n)
 	}
-	a := &PorAnalysis{P: p, B: b, Explicit: explicit, Fields: int(p.Layout.Nshared), Own: ownLocals(p)}
+	a := &POR{P: p, B: b, Explicit: explicit, Fields: int(p.Layout.Nshared), Own: ownLocals(p)}
 	a.Heap = a.Fields + int(maxFields)
 	a.Nlocs = a.Heap + 1
 	n := len(p.Code)
@@ -182,7 +182,7 @@ func NewPOR(p *ir.Program, b ir.Bounds, allowed [][]bool, explicit bool) *PorAna
 	return a
 }
 
-func (a *PorAnalysis) newFootprint() footprint {
+func (a *POR) newFootprint() footprint {
 	w := (a.Nlocs + 63) / 64
 	return footprint{reads: make([]uint64, w), writes: make([]uint64, w)}
 }
@@ -222,7 +222,7 @@ func (f *footprint) conflicts(g *footprint) bool {
 }
 
 // instr is the footprint of instruction pc executed by thread t.
-func (a *PorAnalysis) instr(t, pc int) footprint {
+func (a *POR) instr(t, pc int) footprint {
 	f := a.newFootprint()
 	in := &a.P.Code[pc]
 	switch in.Op {
@@ -255,7 +255,7 @@ func (a *PorAnalysis) instr(t, pc int) footprint {
 }
 
 // read adds what evaluating e reads (and writes: cas, new).
-func (a *PorAnalysis) read(f *footprint, t int, e *ir.Expr) {
+func (a *POR) read(f *footprint, t int, e *ir.Expr) {
 	if e == nil {
 		return
 	}
@@ -313,7 +313,7 @@ func (a *PorAnalysis) read(f *footprint, t int, e *ir.Expr) {
 }
 
 // write adds what storing into location e touches.
-func (a *PorAnalysis) write(f *footprint, t int, e *ir.Expr) {
+func (a *POR) write(f *footprint, t int, e *ir.Expr) {
 	if e.Ref {
 		setBits(f.writes, a.Heap, a.Heap+1)
 	}
@@ -335,7 +335,7 @@ func (a *PorAnalysis) write(f *footprint, t int, e *ir.Expr) {
 // (constants, or values that are t's own id: see ownLocals); a per-thread
 // array's row indexed by t's own id is the row's locations, so that a
 // [thread] or [thread][n] array indexed by tid is private to each thread.
-func (a *PorAnalysis) location(f *footprint, t int, e *ir.Expr) (int, int) {
+func (a *POR) location(f *footprint, t int, e *ir.Expr) (int, int) {
 	switch e.Kind {
 	case ir.EShared:
 		return int(e.V), int(e.V) + 1
@@ -371,7 +371,7 @@ func (a *PorAnalysis) location(f *footprint, t int, e *ir.Expr) (int, int) {
 // thread t in a dimension starting at lo, when the analysis knows it: a
 // constant, or thread t's own id (tid, or a local that only ever holds
 // it) within range; otherwise the caller takes every element.
-func (a *PorAnalysis) index(t int, x *ir.Expr, lo, n int32) (int32, bool) {
+func (a *POR) index(t int, x *ir.Expr, lo, n int32) (int32, bool) {
 	var i int32
 	switch {
 	case x.Kind == ir.EConst:
@@ -448,7 +448,7 @@ func ownLocals(p *ir.Program) uint64 {
 // branch and of every privacy test), and whether it may test privacy.
 // Where the step may end, the reference locals that become dead are
 // cleared: a heap write.
-func (a *PorAnalysis) stepFootprint(instrs []footprint, pc0 int) (footprint, bool) {
+func (a *POR) stepFootprint(instrs []footprint, pc0 int) (footprint, bool) {
 	code := a.P.Code
 	f := a.newFootprint()
 	priv := false
@@ -494,7 +494,7 @@ type walkAt struct {
 
 // runInstr adds instruction s.pc's footprint and its continuations within
 // the step.
-func (a *PorAnalysis) runInstr(f *footprint, instrs []footprint, s walkAt, work *[]walkAt, end func(int32)) {
+func (a *POR) runInstr(f *footprint, instrs []footprint, s walkAt, work *[]walkAt, end func(int32)) {
 	in := &a.P.Code[s.pc]
 	f.add(&instrs[s.pc])
 	next := func(pc int32, depth int) { *work = append(*work, walkAt{pc, s.did, depth}) }
@@ -528,7 +528,7 @@ func (a *PorAnalysis) runInstr(f *footprint, instrs []footprint, s walkAt, work 
 // futFootprint is the union of the footprints of every instruction
 // reachable from pc in its method; a method with reference locals may
 // clear them at any step.
-func (a *PorAnalysis) futFootprint(instrs []footprint, pc0 int) footprint {
+func (a *POR) futFootprint(instrs []footprint, pc0 int) footprint {
 	code := a.P.Code
 	f := a.newFootprint()
 	seen := make([]bool, len(code))
@@ -560,12 +560,12 @@ func (a *PorAnalysis) futFootprint(instrs []footprint, pc0 int) footprint {
 	return f
 }
 
-// choose returns the ample thread of state cur, whose successors (every
+// Choose returns the ample thread of state cur, whose successors (every
 // thread's, in thread order) are succs, or -1 when no thread qualifies
 // (see the comment at the top). Among the threads that qualify it takes
 // one with the fewest successors; a thread that has all of them (the
 // others are blocked or done) is no reduction and is not taken.
-func (a *PorAnalysis) Choose(cur []int32, succs []semantics.Succ) int {
+func (a *POR) Choose(cur []int32, succs []semantics.Succ) int {
 	lay := &a.P.Layout
 	counts := a.Counts
 	clear(counts)

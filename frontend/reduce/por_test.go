@@ -112,7 +112,7 @@ func porModels(t *testing.T) map[string]*check.Program {
 // walkPOR calls visit on the states of random walks through every model
 // of porModels at 3/1 and 2/2, in both heap modes, with the model's
 // analysis and a stepper whose successors of cur have been computed.
-func walkPOR(t *testing.T, visit func(what, name string, a *PorAnalysis, st *semantics.Stepper, r *rand.Rand, cur []int32)) {
+func walkPOR(t *testing.T, visit func(what, name string, a *POR, st *semantics.Stepper, r *rand.Rand, cur []int32)) {
 	progs := porModels(t)
 	walks := 60
 	if testing.Short() {
@@ -129,7 +129,7 @@ func walkPOR(t *testing.T, visit func(what, name string, a *PorAnalysis, st *sem
 				if err != nil {
 					continue // a model error in init
 				}
-				a := NewPOR(x.P, b, x.Allowed, x.O.Explicit)
+				a := NewPOR(x.Program, b, x.Allowed, x.Options.Explicit)
 				st := x.NewStepper()
 				r := rand.New(rand.NewPCG(uint64(len(name)), uint64(b.Ops)))
 				for range walks {
@@ -157,7 +157,7 @@ func walkPOR(t *testing.T, visit func(what, name string, a *PorAnalysis, st *sem
 func TestPORIndependence(t *testing.T) {
 	var ample, diamonds int
 	perModel := map[string]int{}
-	walkPOR(t, func(what, name string, a *PorAnalysis, st *semantics.Stepper, r *rand.Rand, cur []int32) {
+	walkPOR(t, func(what, name string, a *POR, st *semantics.Stepper, r *rand.Rand, cur []int32) {
 		if th := a.Choose(cur, st.Blk.Succs); th >= 0 {
 			ample++
 			perModel[name]++
@@ -178,7 +178,7 @@ func TestPORIndependence(t *testing.T) {
 func TestPORFootprintsCommute(t *testing.T) {
 	var diamonds int
 	perModel := map[string]int{}
-	walkPOR(t, func(what, name string, a *PorAnalysis, st *semantics.Stepper, r *rand.Rand, cur []int32) {
+	walkPOR(t, func(what, name string, a *POR, st *semantics.Stepper, r *rand.Rand, cur []int32) {
 		lay := &a.P.Layout
 		for th := range a.B.Threads {
 			for u := th + 1; u < a.B.Threads; u++ {
@@ -266,7 +266,7 @@ func checkAmple(t *testing.T, r *rand.Rand, st *semantics.Stepper, what string, 
 		if len(others) == 0 {
 			return n
 		}
-		for u := range st.E.X.B.Threads {
+		for u := range st.Expander.System.Bounds.Threads {
 			if u != th && len(ofThread(succs, u)) > 0 && checkDiamond(t, st, what, w, th, u) {
 				n++
 			}

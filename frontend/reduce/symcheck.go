@@ -41,7 +41,7 @@ import (
 // design comment in symmetry.go) except that it may not store into
 // thread-id locations.
 
-// newSymmetry returns the thread symmetry of p under bounds b, or nil and
+// NewSymmetry returns the thread symmetry of p under bounds b, or nil and
 // a one-line reason, naming the source position of the offending use, if
 // it cannot show that permuting threads maps the LTS onto itself (see
 // above). It is meant for both the implementation and the specification.

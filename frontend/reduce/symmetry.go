@@ -98,22 +98,22 @@ import (
 // maxTiedOrders bounds the orders of tied threads that canon tries (7!).
 const maxTiedOrders = 5040
 
-// symmetry is the thread symmetry of a compiled program: which slots the
+// Symmetry is the thread symmetry of a compiled program: which slots the
 // permutations move, and the buffers of canon and apply. Like a
 // canonicaliser, it belongs to one goroutine; clone gives another its own.
 type Symmetry struct {
 	P       *ir.Program
 	Threads int
-	// tieOrder is the product of the factorials of the sizes of the
+	// TieOrder is the product of the factorials of the sizes of the
 	// groups of threads with equal keys of the last canon call: the
 	// permutations that keep the keys.
 	TieOrder int64
-	// tidArrays: the shared arrays with a row per thread: those declared
+	// TidArrays: the shared arrays with a row per thread: those declared
 	// with [thread] dimensions, and the [1..nthreads] arrays indexed by
 	// thread ids (rows of one element); their rows move with the threads
 	// (and the columns of square ones).
 	TidArrays []ir.ThreadArray
-	// fixedRoots: the shared reference slots outside the tid-indexed
+	// FixedRoots: the shared reference slots outside the tid-indexed
 	// arrays, in layout order. No permutation moves them: the nodes they
 	// reach are numbered alike in every state of an orbit (see key).
 	FixedRoots []int32
@@ -128,7 +128,7 @@ type Symmetry struct {
 	ThreadIDs bool
 	// kinds[a]: what shared slot a holds (sharedKinds).
 	Kinds []uint8
-	// maxOrders is maxTiedOrders, lowered by tests.
+	// MaxOrders is maxTiedOrders, lowered by tests.
 	MaxOrders int
 	Counts    symmetryCounts
 
@@ -179,7 +179,7 @@ func (s *Symmetry) clone() *Symmetry {
 		MaxOrders: s.MaxOrders, KeyLen: s.KeyLen}
 }
 
-// apply returns the canonical vector of the state in which thread t's role
+// Apply returns the canonical vector of the state in which thread t's role
 // is played by thread perm[t], st being a canonical vector (as stored):
 // thread t's block and its elements of the tid-indexed arrays move to
 // perm[t]'s place, the thread ids in thread-id locations are renamed, and
@@ -246,7 +246,7 @@ func (s *Symmetry) renameThreadIDs(st []int32, perm []uint8) {
 	}
 }
 
-// canon returns the representative of the orbit of the canonical vector
+// Canon returns the representative of the orbit of the canonical vector
 // st and the permutation that maps st to it (rep = apply(st, perm)); see
 // the design comment. rep may be st itself or a buffer of s or c, and perm
 // a buffer of s, valid until the next call of apply or canon on s or of a
@@ -554,7 +554,7 @@ func (s *Symmetry) numberFromFixedRoots(st []int32) {
 	s.Stack = stack
 }
 
-// factorial returns n!, saturating at math.MaxInt64.
+// Factorial returns n!, saturating at math.MaxInt64.
 func Factorial(n int) int64 {
 	f := int64(1)
 	for k := 2; k <= n; k++ {
@@ -571,7 +571,7 @@ func satMul(a, b int64) int64 {
 	return a * b
 }
 
-// stabilizer lists the stabiliser of the representative rep that canon
+// Stabilizer lists the stabiliser of the representative rep that canon
 // returned last: the permutations π with apply(rep, π) = rep, the identity
 // first — for the product of the on-the-fly search: the pairs of one orbit
 // that canon takes to rep carry the subsets σ·X of one subset X, σ in

@@ -8,13 +8,13 @@ import (
 	"slices"
 )
 
-// canonicaliser makes state vectors canonical (see the package comment):
+// Canonicaliser makes state vectors canonical (see the package comment):
 // dead locals zeroed, heap nodes renumbered. It holds the buffers of the
 // renumbering; each goroutine that expands states has its own.
 type Canonicaliser struct {
-	P       *ir.Program
+	Program *ir.Program
 	Threads int
-	// postorder selects the numbering: depth-first post-order in
+	// Postorder selects the numbering: depth-first post-order in
 	// garbage-collected mode, breadth-first in explicit mode (see renumber).
 	Postorder bool
 	// Set by current: see there.
@@ -30,23 +30,23 @@ type Canonicaliser struct {
 // NewCanonicaliser returns a canonicaliser of p's states for the given
 // number of threads.
 func NewCanonicaliser(p *ir.Program, threads int) *Canonicaliser {
-	return &Canonicaliser{P: p, Threads: threads, Postorder: !p.Layout.Explicit}
+	return &Canonicaliser{Program: p, Threads: threads, Postorder: !p.Layout.Explicit}
 }
 
 // clone returns a canonicaliser with the same program and root slots and
 // buffers of its own.
 func (c *Canonicaliser) clone() *Canonicaliser {
-	return &Canonicaliser{P: c.P, Threads: c.Threads, Postorder: c.Postorder}
+	return &Canonicaliser{Program: c.Program, Threads: c.Threads, Postorder: c.Postorder}
 }
 
-// canonical zeroes the dead locals of thread t (-1: none moved) and
+// Canonical zeroes the dead locals of thread t (-1: none moved) and
 // renumbers the heap; it returns a vector owned by the canonicaliser.
 func (x *Canonicaliser) Canonical(st []int32, t int) []int32 {
 	x.zeroDead(st, t, 0)
 	return x.Renumber(st)
 }
 
-// canonicalStep is canonical for a successor st of the canonical state
+// CanonicalStep is canonical for a successor st of the canonical state
 // cur by a step of thread t; moved tells whether and where the step
 // changed references (see machine.moved) and the locals of t in clean are
 // zero in st (see zeroDead). current(cur) must have been
@@ -90,7 +90,7 @@ func (x *Canonicaliser) CanonicalStep(cur []int32, st []int32, t int, moved RefM
 		}
 		return x.Renumber(st)
 	}
-	lay := &x.P.Layout
+	lay := &x.Program.Layout
 	hb := lay.HeapBase
 	if len(st) != len(cur) || st[hb] == 0 {
 		return x.Renumber(st)
@@ -125,7 +125,7 @@ const (
 	MovedShared                      // moved other references, or allocated
 )
 
-// current prepares canonicalStep for the successors of the canonical
+// Current prepares canonicalStep for the successors of the canonical
 // state cur: rootPrefix(cur) in explicit mode; in garbage-collected mode,
 // the number of nodes reached from the shared variables, which the
 // post-order numbers first: the largest node a shared variable holds (the
@@ -136,7 +136,7 @@ func (x *Canonicaliser) Current(cur []int32) {
 		return
 	}
 	n := int32(0) // in a register: x.sharedNodes would be stored each time
-	for _, a := range x.P.Layout.RefShared {
+	for _, a := range x.Program.Layout.RefShared {
 		n = max(n, cur[a])
 	}
 	x.SharedNodes = n
@@ -152,8 +152,8 @@ func (x *Canonicaliser) localMovesKeep(cur, st []int32, t int) bool {
 	if t < 0 {
 		return false
 	}
-	base := x.P.Layout.ThreadBase(t)
-	mask := x.P.RefMask[cur[base+ir.TPC]] | x.P.RefMask[st[base+ir.TPC]]
+	base := x.Program.Layout.ThreadBase(t)
+	mask := x.Program.RefMask[cur[base+ir.TPC]] | x.Program.RefMask[st[base+ir.TPC]]
 	for ; mask != 0; mask &= mask - 1 {
 		i := base + ir.TLocals + int32(bits.TrailingZeros64(mask))
 		if a, b := cur[i], st[i]; a != b && max(a, b) > x.SharedNodes {
@@ -180,7 +180,7 @@ func (x *Canonicaliser) verifySkip(st []int32) {
 	}
 }
 
-// checkSkips, set by the package's tests, makes canonicalStep run the
+// CheckSkips, set by the package's tests, makes canonicalStep run the
 // renumberings it skips, and renumber the searches that listKeepsNumbers
 // avoids, and panic unless they agree: every exploration of the tests
 // cross-checks the shortcuts.
@@ -213,9 +213,9 @@ func (x *Canonicaliser) zeroDead(st []int32, t int, clean uint64) bool {
 	if t < 0 {
 		return false
 	}
-	base := x.P.Layout.ThreadBase(t)
+	base := x.Program.Layout.ThreadBase(t)
 	pc := st[base+ir.TPC]
-	dead := x.P.Dead[pc]
+	dead := x.Program.Dead[pc]
 	if CheckSkips {
 		x.checkClean(st[base+ir.TLocals:], dead&clean)
 	}
@@ -223,7 +223,7 @@ func (x *Canonicaliser) zeroDead(st []int32, t int, clean uint64) bool {
 		return false
 	}
 	loc := st[base+ir.TLocals:]
-	refs := x.P.RefMask[pc]
+	refs := x.Program.RefMask[pc]
 	dropped := false
 	for ; dead != 0; dead &= dead - 1 {
 		i := bits.TrailingZeros64(dead)
@@ -245,7 +245,7 @@ func (x *Canonicaliser) checkClean(loc []int32, clean uint64) {
 	}
 }
 
-// renumber renumbers the heap nodes of st in the canonical order of
+// Renumber renumbers the heap nodes of st in the canonical order of
 // reachability from the roots (shared references, then each busy thread's
 // reference locals), dropping unreachable nodes; it returns st itself if
 // the numbering is already canonical, else a vector owned by the
@@ -264,13 +264,13 @@ func (x *Canonicaliser) checkClean(loc []int32, clean uint64) {
 // On Treiber's stack nearly every step then keeps the numbering, where
 // breadth-first numbering from the top shifted the whole list.
 func (x *Canonicaliser) Renumber(st []int32) []int32 {
-	lay := &x.P.Layout
+	lay := &x.Program.Layout
 	hb := lay.HeapBase
 	count := st[hb]
 	if count == 0 {
 		return st[:hb+1]
 	}
-	if x.Postorder && len(x.P.Layout.Uniform) == 1 {
+	if x.Postorder && len(x.Program.Layout.Uniform) == 1 {
 		if n, ok := x.listKeepsNumbers(st); ok {
 			if CheckSkips {
 				x.checkKeepsNumbers(st, n)
@@ -319,7 +319,7 @@ func (x *Canonicaliser) Renumber(st []int32) []int32 {
 		for k, v := range src { // nodes are short: a loop beats a memmove call
 			dst[k] = v
 		}
-		for _, f := range x.P.Layout.NodeRefOffsets(src, 0) {
+		for _, f := range x.Program.Layout.NodeRefOffsets(src, 0) {
 			dst[f] = max(perm[src[f]], 0)
 		}
 	}
@@ -335,7 +335,7 @@ func (x *Canonicaliser) Renumber(st []int32) []int32 {
 // or a node at most c (numbered, or on the chain: a cycle), for the
 // search to number the chain next..c backwards.
 func (x *Canonicaliser) listKeepsNumbers(st []int32) (int32, bool) {
-	lay := &x.P.Layout
+	lay := &x.Program.Layout
 	count := st[lay.HeapBase]
 	nodeSize := lay.NodeSize
 	nextField := lay.HeapBase + 1 - nodeSize + lay.Uniform[0] // + id*nodeSize
@@ -373,7 +373,7 @@ func (x *Canonicaliser) listKeepsNumbers(st []int32) (int32, bool) {
 			// alone): the other roots hold them or null, and keep them.
 			break
 		}
-		for m := x.P.RefMask[st[base+ir.TPC]]; m != 0; m &= m - 1 {
+		for m := x.Program.RefMask[st[base+ir.TPC]]; m != 0; m &= m - 1 {
 			if c := st[base+ir.TLocals+int32(bits.TrailingZeros64(m))]; c >= next {
 				if next = chain(c, next); next == 0 {
 					return 0, false
@@ -400,7 +400,7 @@ func numberedInOrder(order []int32) bool {
 // listKeepsNumbers avoided and panics unless it numbers nodes 1..n as they
 // are.
 func (x *Canonicaliser) checkKeepsNumbers(st []int32, n int32) {
-	count := st[x.P.Layout.HeapBase]
+	count := st[x.Program.Layout.HeapBase]
 	perm := make([]int32, count+1)
 	perm[0] = -1
 	order := x.postorderFrom(st, x.roots(st), perm)
@@ -424,7 +424,7 @@ func (x *Canonicaliser) roots(st []int32) []int32 {
 // order: the shared references, then each busy thread's reference locals.
 func (x *Canonicaliser) eachRoot(st []int32) iter.Seq[int32] {
 	return func(yield func(int32) bool) {
-		lay := &x.P.Layout
+		lay := &x.Program.Layout
 		for _, a := range lay.RefShared {
 			if !yield(a) {
 				return
@@ -432,7 +432,7 @@ func (x *Canonicaliser) eachRoot(st []int32) iter.Seq[int32] {
 		}
 		base := lay.Nshared
 		for range x.Threads {
-			for m := x.P.RefMask[st[base+ir.TPC]]; m != 0; m &= m - 1 {
+			for m := x.Program.RefMask[st[base+ir.TPC]]; m != 0; m &= m - 1 {
 				if !yield(base + ir.TLocals + int32(bits.TrailingZeros64(m))) {
 					return
 				}
@@ -445,7 +445,7 @@ func (x *Canonicaliser) eachRoot(st []int32) iter.Seq[int32] {
 // breadthFirstFrom numbers the nodes reachable from the roots in
 // breadth-first order, in perm, and returns them in that order.
 func (x *Canonicaliser) breadthFirstFrom(st, roots, perm []int32) []int32 {
-	lay := &x.P.Layout
+	lay := &x.Program.Layout
 	nodeSize := lay.NodeSize
 	node0 := lay.HeapBase + 1 - nodeSize
 	order := x.Order[:0]
@@ -457,7 +457,7 @@ func (x *Canonicaliser) breadthFirstFrom(st, roots, perm []int32) []int32 {
 	}
 	for i := 0; i < len(order); i++ {
 		src := st[node0+order[i]*nodeSize:][:nodeSize]
-		for _, f := range x.P.Layout.NodeRefOffsets(src, 0) {
+		for _, f := range x.Program.Layout.NodeRefOffsets(src, 0) {
 			if ref := src[f]; perm[ref] == 0 {
 				order = append(order, ref)
 				perm[ref] = int32(len(order))
@@ -470,17 +470,17 @@ func (x *Canonicaliser) breadthFirstFrom(st, roots, perm []int32) []int32 {
 // postorderFrom numbers the nodes reachable from the roots in depth-first
 // post-order, in perm, and returns them in that order.
 func (x *Canonicaliser) postorderFrom(st, roots, perm []int32) []int32 {
-	lay := &x.P.Layout
+	lay := &x.Program.Layout
 	nodeSize := lay.NodeSize
 	node0 := lay.HeapBase + 1 - nodeSize
 	order := x.Order[:0]
 	const onStack = -2
-	if len(x.P.Layout.Uniform) == 1 {
+	if len(x.Program.Layout.Uniform) == 1 {
 		// Nodes with one reference field (lists): follow each root's
 		// chain to its end or to a node already reached, then number the
 		// chain backwards.
 		chain := x.Stack[:0]
-		next := node0 + x.P.Layout.Uniform[0]
+		next := node0 + x.Program.Layout.Uniform[0]
 		for _, a := range roots {
 			for c := st[a]; perm[c] == 0; c = st[next+c*nodeSize] {
 				perm[c] = onStack
@@ -509,7 +509,7 @@ func (x *Canonicaliser) postorderFrom(st, roots, perm []int32) []int32 {
 			top := len(stack) - 2
 			id, f := stack[top], stack[top+1]
 			src := st[node0+id*nodeSize:][:nodeSize]
-			if offs := x.P.Layout.NodeRefOffsets(src, 0); int(f) < len(offs) {
+			if offs := x.Program.Layout.NodeRefOffsets(src, 0); int(f) < len(offs) {
 				stack[top+1]++
 				if c := src[offs[f]]; perm[c] == 0 {
 					perm[c] = onStack

@@ -39,7 +39,7 @@ const (
 	KBlocked                  // an await found its condition false: no transition
 )
 
-// failure is a model error found while executing a step.
+// Failure is a model error found while executing a step.
 type Failure struct {
 	Msg  string
 	Step int32

@@ -18,7 +18,7 @@ import (
 // unpacks many values at a time (the successors of a block, looked up in
 // bulk); the on-the-fly search encodes one state at a time.
 
-// encodeSparse appends the sparse encoding of st to dst.
+// EncodeSparse appends the sparse encoding of st to dst.
 func EncodeSparse(dst []byte, st []int32) []byte {
 	n := len(st)
 	dst = binary.AppendUvarint(dst, uint64(n))
@@ -47,7 +47,7 @@ func EncodeSparse(dst []byte, st []int32) []byte {
 	return dst[:start+w]
 }
 
-// decodeSparse appends the values of a sparse encoding to dst.
+// DecodeSparse appends the values of a sparse encoding to dst.
 func DecodeSparse(dst []int32, b []byte) []int32 {
 	n64, k := binary.Uvarint(b) // the encodings are ours: never malformed
 	n := int(n64)

@@ -10,7 +10,7 @@ import (
 	"unsafe"
 )
 
-// stateSet stores canonical state encodings in an arena of byte chunks and
+// StateSet stores canonical state encodings in an arena of byte chunks and
 // finds them with an open-addressing (linear probing) hash table; no Go map
 // and no per-state heap object. State ids are dense, in insertion order.
 //
@@ -56,9 +56,9 @@ type StateSet struct {
 	Bytes   int64
 	// Reading cursor of next: chunk and offset of the next record.
 	Rc, Ro int
-	// lastRec is the offset in the last chunk of the record added last.
+	// LastRec is the offset in the last chunk of the record added last.
 	LastRec int32
-	// chunkMu guards the allocation of chunks (nchunks).
+	// ChunkMu guards the allocation of chunks (nchunks).
 	ChunkMu sync.Mutex
 	// For claim: tableMu is held shared by the claiming goroutines and
 	// exclusively to grow the table; claimed counts the records claimed
@@ -87,11 +87,11 @@ func (s *StateSet) publish() {
 	s.Shared.Store(&t)
 }
 
-// len returns the number of states inserted (by insert; claimed records
+// Len returns the number of states inserted (by insert; claimed records
 // are counted by their numbering).
 func (s *StateSet) Len() int { return s.N }
 
-// hash returns the hash of an encoding: its low bits index the table.
+// Hash returns the hash of an encoding: its low bits index the table.
 func (s *StateSet) Hash(enc []byte) uint32 { return hashState(s.Seed, enc) }
 
 // hashState is the hash of an encoding under a set's seed, for the
@@ -106,7 +106,7 @@ func recLen(n int) int { return (recHeader + n + 3) &^ 3 }
 // address the whole 16 GiB arena.
 func slotRef(off uint64) uint64 { return off>>2 + 1 }
 
-// recordOffset is the arena offset of the record that slot e refers to.
+// RecordOffset is the arena offset of the record that slot e refers to.
 // The arithmetic is 64-bit: offsets pass 4 GiB on large state spaces.
 func RecordOffset(e uint64) uint64 { return uint64(uint32(e)-1) << 2 }
 
@@ -124,10 +124,10 @@ func (s *StateSet) idField(ref uint32) *uint32 {
 	return (*uint32)(unsafe.Pointer(&s.Chunks[off>>chunkBits][off&(chunkSize-1)]))
 }
 
-// id returns the id of the record ref refers to, -1 if it is not numbered.
+// Id returns the id of the record ref refers to, -1 if it is not numbered.
 func (s *StateSet) Id(ref uint32) int32 { return int32(atomic.LoadUint32(s.idField(ref))) }
 
-// setID numbers the claimed record ref refers to.
+// SetID numbers the claimed record ref refers to.
 func (s *StateSet) SetID(ref uint32, id int32) { atomic.StoreUint32(s.idField(ref), uint32(id)) }
 
 // unnumbered is the id field of a claimed record before setID.
@@ -145,7 +145,7 @@ func (s *StateSet) next() uint64 {
 	return off
 }
 
-// encoding returns the encoding of the record at an arena offset that
+// Encoding returns the encoding of the record at an arena offset that
 // next returned. It may run while another goroutine inserts: records never
 // move.
 func (s *StateSet) Encoding(off uint64) []byte {
@@ -155,13 +155,13 @@ func (s *StateSet) Encoding(off uint64) []byte {
 	return c[o+recHeader : o+recHeader+n]
 }
 
-// slot returns the table slot where a lookup of hash h starts. Claims
+// Slot returns the table slot where a lookup of hash h starts. Claims
 // may be under way (within reserve and release, which keep the table).
 func (s *StateSet) Slot(h uint32) uint64 {
 	return atomic.LoadUint64(&s.Table[uint64(h)&uint64(len(s.Table)-1)])
 }
 
-// touch reads the head of the record that slot e, the first slot for hash
+// Touch reads the head of the record that slot e, the first slot for hash
 // h, points to if its hash bits match, and returns a value depending on it
 // so that the read is not optimised away.
 //
@@ -189,10 +189,10 @@ type lookup struct {
 	table []uint64
 }
 
-// snapshot returns a lookup on the table published last.
+// Snapshot returns a lookup on the table published last.
 func (s *StateSet) Snapshot() lookup { return lookup{s, *s.Shared.Load()} }
 
-// find returns the id of enc, whose hash is h, or -1 if it is not in the
+// Find returns the id of enc, whose hash is h, or -1 if it is not in the
 // snapshot's table (yet). It may run while another goroutine inserts.
 func (l lookup) Find(enc []byte, h uint32) int32 {
 	id, _ := l.findRef(enc, h)
@@ -216,7 +216,7 @@ func (l lookup) findRef(enc []byte, h uint32) (int32, uint32) {
 	}
 }
 
-// insert adds enc, whose hash is h, if absent and returns its id and
+// Insert adds enc, whose hash is h, if absent and returns its id and
 // whether it is new.
 func (s *StateSet) Insert(enc []byte, h uint32) (int32, bool) {
 	// Grow at a load of 3/4: a table twice as large costs a grow, whose
@@ -242,7 +242,7 @@ func (s *StateSet) Insert(enc []byte, h uint32) (int32, bool) {
 	}
 }
 
-// lastOffset returns the arena offset of the record added last (by
+// LastOffset returns the arena offset of the record added last (by
 // insert), for a caller that reads states back by id rather than in order.
 func (s *StateSet) LastOffset() uint64 {
 	k := s.Nchunks - 1
@@ -282,15 +282,15 @@ func (s *StateSet) allocChunk() int {
 	return k
 }
 
-// arenaCursor is where a claiming goroutine writes its next record: in a
+// ArenaCursor is where a claiming goroutine writes its next record: in a
 // chunk of its own (none yet when c is nil).
 type ArenaCursor struct {
-	C    *[chunkSize]byte
-	Kind int   // c's index in the set's chunks
-	O    int32 // offset of the next record in c
+	chunk *[chunkSize]byte
+	Kind  int   // c's index in the set's chunks
+	off   int32 // offset of the next record in c
 }
 
-// reserve holds the table for up to k claims, growing it first if k more
+// Reserve holds the table for up to k claims, growing it first if k more
 // records would take it past its load of 3/4. The caller claims, then
 // calls release.
 func (s *StateSet) Reserve(k int) {
@@ -310,14 +310,14 @@ func (s *StateSet) Reserve(k int) {
 	}
 }
 
-// release ends the claims of a reserve for k, of which added added a
+// Release ends the claims of a reserve for k, of which added added a
 // record.
 func (s *StateSet) Release(k, added int) {
 	s.Claimed.Add(int64(added - k))
 	s.TableMu.RUnlock()
 }
 
-// claim adds enc, whose hash is h, unnumbered, unless it is in the table,
+// Claim adds enc, whose hash is h, unnumbered, unless it is in the table,
 // and returns the id of its record (-1 if unnumbered), the reference to
 // the record (what a slot keeps of it) and whether it added it; a's chunk
 // receives the record. Several goroutines may claim at once, within
@@ -333,7 +333,7 @@ func (s *StateSet) Claim(enc []byte, h uint32, a *ArenaCursor) (int32, uint32, b
 				ref = slotRef(s.stage(a, enc))
 			}
 			if atomic.CompareAndSwapUint64(&t[i], 0, uint64(h)<<32|ref) {
-				a.O += int32(recLen(len(enc)))
+				a.off += int32(recLen(len(enc)))
 				return -1, uint32(ref), true
 			}
 			// Another goroutine took the slot: it may hold enc. The
@@ -353,11 +353,11 @@ func (s *StateSet) Claim(enc []byte, h uint32, a *ArenaCursor) (int32, uint32, b
 // when the record is published.
 func (s *StateSet) stage(a *ArenaCursor, enc []byte) uint64 {
 	size := recLen(len(enc))
-	if a.C == nil || int(a.O)+size > chunkSize {
+	if a.chunk == nil || int(a.off)+size > chunkSize {
 		a.Kind = s.allocChunk()
-		a.C, a.O = s.Chunks[a.Kind], 0
+		a.chunk, a.off = s.Chunks[a.Kind], 0
 	}
-	c, o := a.C, a.O
+	c, o := a.chunk, a.off
 	binary.LittleEndian.PutUint32(c[o:], unnumbered)
 	binary.LittleEndian.PutUint16(c[o+4:], uint16(len(enc)))
 	copy(c[o+recHeader:], enc) // the padding is not read
@@ -382,7 +382,7 @@ func (s *StateSet) grow() {
 	s.publish()
 }
 
-// encode appends st to dst as zigzag varints (see encodeTo).
+// Encode appends st to dst as zigzag varints (see encodeTo).
 func Encode(dst []byte, st []int32) []byte {
 	dst = slices.Grow(dst, maxEncoding(len(st)))
 	return dst[:len(dst)+encodeTo(dst[len(dst):cap(dst)], st)]
@@ -410,13 +410,13 @@ func encodeTo(b []byte, st []int32) int {
 	}
 }
 
-// decode appends the values encoded in b to dst (see decodeTo).
+// Decode appends the values encoded in b to dst (see decodeTo).
 func Decode(dst []int32, b []byte) []int32 {
 	dst = slices.Grow(dst, len(b))
 	return dst[:len(dst)+DecodeTo(dst[len(dst):cap(dst)], b)]
 }
 
-// decodeTo writes the values encoded in b to out, which has room for
+// DecodeTo writes the values encoded in b to out, which has room for
 // len(b) values (a value takes at least a byte), and returns their number.
 // Runs of one-byte codes of values in [0, 64) are decoded many at a time
 // by unpackSmallPrefix.

@@ -2,29 +2,29 @@ package semantics
 
 import "hash/maphash"
 
-// stepper computes the successors of one state at a time, for the
+// Stepper computes the successors of one state at a time, for the
 // searches that do not go breadth-first in blocks (the on-the-fly checks
 // and the replay of their counterexamples): it runs an expander on a block
 // of its own and leaves the successors there, canonical for the heap and
 // encoded, without looking them up.
 type Stepper struct {
-	E   *Expander
-	Blk Successors
+	Expander *Expander
+	Blk      Successors
 }
 
-// newStepper returns a stepper over x.
-func (x *System) NewStepper() *Stepper { return &Stepper{E: x.NewExpander(maphash.MakeSeed())} }
+// NewStepper returns a stepper over x.
+func (x *System) NewStepper() *Stepper { return &Stepper{Expander: x.NewExpander(maphash.MakeSeed())} }
 
-// successors fills s.blk.succs and s.blk.batch with the successors of the
+// Successors fills s.blk.succs and s.blk.batch with the successors of the
 // canonical state cur, in the explorer's order (thread by thread). On a
 // model error it stops and returns the failing thread and the failure;
 // the successors before the failing step are in the block.
 func (s *Stepper) Successors(cur []int32) (int, *Failure) {
 	blk := &s.Blk
 	blk.Batch, blk.Succs = blk.Batch[:0], blk.Succs[:0]
-	e := s.E
+	e := s.Expander
 	e.Cur = append(e.Cur[:0], cur...)
-	e.C.Current(e.Cur)
+	e.Canon.Current(e.Cur)
 	e.Blk = blk
 	t, f := e.State()
 	e.Blk = nil

@@ -7,74 +7,74 @@ import (
 	"github.com/linbis/linbis/frontend/ir"
 )
 
-// expander computes the successors of states: it runs the threads' steps
+// Expander computes the successors of states: it runs the threads' steps
 // and the client's calls, and canonicalises, encodes and hashes the
 // resulting states. It reads the system and writes only its own buffers
 // and the successors it is given, so that several expanders can run at
 // once.
 type Expander struct {
-	X    *System // read-only
-	Seed maphash.Seed
-	M    machine
-	C    *Canonicaliser
-	Cur  []int32     // the state being expanded
-	Blk  *Successors // where its successors go
+	System *System // read-only
+	Seed   maphash.Seed
+	m      machine
+	Canon  *Canonicaliser
+	Cur    []int32     // the state being expanded
+	Blk    *Successors // where its successors go
 	// acc: per thread, what its next step accesses, for the data-race
 	// check (race.go); nil without it.
 	acc []threadAccess
 }
 
-// newExpander returns an expander whose hashes are those of a state set
+// NewExpander returns an expander whose hashes are those of a state set
 // with the given seed.
 func (x *System) NewExpander(seed maphash.Seed) *Expander {
-	e := &Expander{X: x, Seed: seed, C: x.Canon.clone(),
-		M: newMachine(x.P, !x.O.Explicit, x.O.Lin, int32(x.O.MaxNodes))}
+	e := &Expander{System: x, Seed: seed, Canon: x.Canon.clone(),
+		m: newMachine(x.Program, !x.Options.Explicit, x.Options.Lin, int32(x.Options.MaxNodes))}
 	if x.races != nil {
-		e.M.race, e.acc = x.races, make([]threadAccess, x.B.Threads)
+		e.m.race, e.acc = x.races, make([]threadAccess, x.Bounds.Threads)
 	}
 	return e
 }
 
-// successors are the successors of states, in the order an expander
+// Successors are the successors of states, in the order an expander
 // found them, each encoded in batch.
 type Successors struct {
 	Batch []byte
 	Succs []Succ
 }
 
-// state adds the successors of e.cur to the block, thread by thread; on a
+// State adds the successors of e.cur to the block, thread by thread; on a
 // model error it stops and returns the failing thread and the failure.
 func (e *Expander) State() (int, *Failure) {
-	x := e.X
-	lay := &x.P.Layout
+	x := e.System
+	lay := &x.Program.Layout
 	cur := e.Cur
 	// Each successor is built in the machine's memory, a copy of cur. The
 	// slice is resliced in place, not assigned: storing a slice into the
 	// expander, a heap object, costs a GC write barrier whenever the
 	// collector is marking, and once per successor that was 4 % of the
 	// instructions of an exploration.
-	if cap(e.M.mem) < len(cur) {
-		e.M.mem = make([]int32, 0, 2*len(cur))
+	if cap(e.m.mem) < len(cur) {
+		e.m.mem = make([]int32, 0, 2*len(cur))
 	}
-	for t := 0; t < x.B.Threads; t++ {
+	for t := 0; t < x.Bounds.Threads; t++ {
 		base := lay.ThreadBase(t)
 		if e.acc != nil {
 			e.acc[t].step, e.acc[t].accs = -1, e.acc[t].accs[:0]
 		}
 		if cur[base+ir.TPC] == 0 {
-			if x.B.Ops >= 0 && int(cur[base+ir.TOps]) >= x.B.Ops {
+			if x.Bounds.Ops >= 0 && int(cur[base+ir.TOps]) >= x.Bounds.Ops {
 				continue
 			}
-			for _, m := range x.P.Methods {
+			for _, m := range x.Program.Methods {
 				if !x.Allowed[t][m.Index] {
 					continue
 				}
 				for ai, args := range m.ArgTuples {
-					e.M.mem = e.M.mem[:len(cur)]
-					next := e.M.mem
+					e.m.mem = e.m.mem[:len(cur)]
+					next := e.m.mem
 					copy(next, cur)
 					next[base+ir.TPC] = m.Entry
-					if x.B.Ops >= 0 {
+					if x.Bounds.Ops >= 0 {
 						next[base+ir.TOps]++
 					}
 					copy(next[base+ir.TLocals:], args)
@@ -86,29 +86,29 @@ func (e *Expander) State() (int, *Failure) {
 			}
 			continue
 		}
-		e.M.t, e.M.base = t, base
-		clean := x.P.Clean[cur[base+ir.TPC]]
+		e.m.t, e.m.base = t, base
+		clean := x.Program.Clean[cur[base+ir.TPC]]
 		for {
-			e.M.mem = e.M.mem[:len(cur)]
-			copy(e.M.mem, cur)
+			e.m.mem = e.m.mem[:len(cur)]
+			copy(e.m.mem, cur)
 			// m.err is nil here: a failure ends the expansion below.
-			e.M.ci, e.M.moved, e.M.accStep = 0, 0, -1
-			out := e.M.step()
-			if f := e.M.err; f != nil {
-				e.M.choices, e.M.limits, e.M.err = e.M.choices[:0], e.M.limits[:0], nil
+			e.m.ci, e.m.moved, e.m.accStep = 0, 0, -1
+			out := e.m.step()
+			if f := e.m.err; f != nil {
+				e.m.choices, e.m.limits, e.m.err = e.m.choices[:0], e.m.limits[:0], nil
 				return t, f
 			}
 			if out.Kind != KBlocked {
-				e.add(t, out, e.M.mem, e.M.moved, clean)
-				if e.acc != nil && e.M.accStep >= 0 {
+				e.add(t, out, e.m.mem, e.m.moved, clean)
+				if e.acc != nil && e.m.accStep >= 0 {
 					ta := &e.acc[t]
 					if ta.step < 0 {
-						ta.step, ta.plain = e.M.accStep, x.races.plain[e.M.accStep]
+						ta.step, ta.plain = e.m.accStep, x.races.plain[e.m.accStep]
 					}
-					ta.accs = append(ta.accs, e.M.acc...)
+					ta.accs = append(ta.accs, e.m.acc...)
 				}
 			}
-			if !e.M.nextChoice() {
+			if !e.m.nextChoice() {
 				break
 			}
 		}
@@ -124,7 +124,7 @@ func (e *Expander) State() (int, *Failure) {
 // the locals of t known to be zero (see canonicalStep).
 func (e *Expander) add(t int, out outcome, next []int32, moved RefMoves, clean uint64) {
 	blk := e.Blk
-	st := e.C.CanonicalStep(e.Cur, next, t, moved, clean)
+	st := e.Canon.CanonicalStep(e.Cur, next, t, moved, clean)
 	start := int32(len(blk.Batch))
 	if cap(blk.Batch)-len(blk.Batch) < maxEncoding(len(st)) {
 		blk.Batch = slices.Grow(blk.Batch, maxEncoding(len(st)))
@@ -143,21 +143,21 @@ func (e *Expander) add(t int, out outcome, next []int32, moved RefMoves, clean u
 		Thread: uint8(t), Step: out.step, Label: key})
 }
 
-// succ is a successor of a state being expanded, waiting in its block.
+// Succ is a successor of a state being expanded, waiting in its block.
 // (It takes 48 bytes.)
 type Succ struct {
 	Start, End int32 // its encoding: block.batch[start:end]
 	Hash       uint32
-	// id is its id if the expander found it numbered, else -1 until
+	// Id is its id if the expander found it numbered, else -1 until
 	// inserted; first is the index in the block of an earlier identical
 	// successor, -1 if none: its id is that one's.
 	Id, First int32
 	Step      int32 // the source step (outcome.step)
-	// ref refers to its record when id is -1 and first is -1: found
+	// Ref refers to its record when id is -1 and first is -1: found
 	// unnumbered or claimed by the expander (see stateSet.claim).
 	Ref    uint32
 	Thread uint8 // the thread that took the step, from 0
-	// labelID is the label's id in the LTS, set by flush (in the padding
+	// LabelID is the label's id in the LTS, set by flush (in the padding
 	// after thread).
 	LabelID uint16
 	Slot    uint64   // the first table slot of its lookup

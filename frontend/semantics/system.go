@@ -14,34 +14,34 @@ import (
 	"github.com/linbis/linbis/lts"
 )
 
-// system is a compiled program under a most-general client: an implicit
+// System is a compiled program under a most-general client: an implicit
 // LTS, with its initial state (initialState), the successors of a state
 // (expander) and the names of its labels (internLabel). The searches
 // (explore's breadth-first search, the on-the-fly checks) run over it.
 type System struct {
-	P *ir.Program
-	B ir.Bounds
-	O Options
-	// canon is the canonicaliser of the initial state; the expanders clone it.
+	Program *ir.Program
+	Bounds  ir.Bounds
+	Options Options
+	// Canon is the canonicaliser of the initial state; the expanders clone it.
 	Canon *Canonicaliser
 	// allowed[t][m]: may the client call method m on thread t (from 0).
 	Allowed [][]bool
-	// steps are the program's source steps, as the LTS's metadata names them.
+	// Steps are the program's source steps, as the LTS's metadata names them.
 	Steps []lts.SourceStep
 	// races is the data-race check, nil for a program without plain
 	// accesses (race.go).
 	races *races
-	// labels interns the names of visible steps by key (internLabel);
+	// Labels interns the names of visible steps by key (internLabel);
 	// labelNames[id] is the name of label id (0: τ), labelIDs its inverse.
 	Labels     map[LabelKey]int32
 	LabelNames []string
 	LabelIDs   map[string]int32
-	// labelCache is a direct-mapped cache in front of labels, by key (0:
+	// LabelCache is a direct-mapped cache in front of labels, by key (0:
 	// empty; keys are not 0): few distinct labels occur, and the map
 	// lookup per transition showed in profiles.
 	LabelCache [256]struct {
 		Key LabelKey
-		Id  int32
+		ID  int32
 	}
 }
 
@@ -90,7 +90,7 @@ type Options struct {
 	// calling one among them, 0 meaning GOMAXPROCS; with 1 the search runs
 	// on the calling goroutine alone. The LTS does not depend on it.
 	Workers int
-	// keepStates, for the package's tests, is given the program and the
+	// KeepStates, for the package's tests, is given the program and the
 	// encodings of the states of a finished exploration, in id order,
 	// before the state set is released.
 	KeepStates func(p *ir.Program, states iter.Seq[[]byte])
@@ -119,10 +119,10 @@ func (e *ModelError) Error() string {
 
 // argTuples enumerates each method's argument tuples over the domain.
 func (x *System) argTuples() {
-	for _, m := range x.P.Methods {
+	for _, m := range x.Program.Methods {
 		tuples := [][]int32{{}}
 		for _, pt := range m.Params {
-			dom := x.P.Values
+			dom := x.Program.Values
 			if pt.Kind == check.Bool {
 				dom = []int32{0, 1}
 			}
@@ -138,21 +138,21 @@ func (x *System) argTuples() {
 	}
 }
 
-// initialState returns the canonical initial state: the declared initial
+// InitialState returns the canonical initial state: the declared initial
 // values, after the init block if there is one. The vector is the
 // canonicaliser's.
 func (x *System) InitialState() ([]int32, error) {
-	init := append([]int32(nil), x.P.Init...)
-	if im := x.P.InitMethod; im != nil {
-		m := newMachine(x.P, !x.O.Explicit, x.O.Lin, int32(x.O.MaxNodes))
-		m.t, m.base, m.mem = 0, x.P.Layout.ThreadBase(0), init
+	init := append([]int32(nil), x.Program.Init...)
+	if im := x.Program.InitMethod; im != nil {
+		m := newMachine(x.Program, !x.Options.Explicit, x.Options.Lin, int32(x.Options.MaxNodes))
+		m.t, m.base, m.mem = 0, x.Program.Layout.ThreadBase(0), init
 		init[m.base+ir.TPC] = im.Entry
 		m.step()
 		if f := m.err; f != nil {
 			e := &ModelError{Msg: "in the init block: " + f.Msg, Trace: &lts.Trace{Title: "model error in init", LoopStart: -1}}
 			if f.Step >= 0 {
-				s := x.P.Steps[f.Step]
-				pos := x.P.Source.Position(s.Pos)
+				s := x.Program.Steps[f.Step]
+				pos := x.Program.Source.Position(s.Pos)
 				e.Pos = lts.SourceStep{File: pos.File, Line: int32(pos.Line), Col: int32(pos.Col), Text: s.Text, Procedure: "init"}
 			}
 			return nil, e
@@ -163,7 +163,7 @@ func (x *System) InitialState() ([]int32, error) {
 	return x.Canon.Canonical(init, -1), nil
 }
 
-// labelKey names the label of a visible step: its kind, whether it has a
+// LabelKey names the label of a visible step: its kind, whether it has a
 // value, the thread, the method and the value (for a call, the index of
 // the argument tuple), packed into 64 bits; never 0.
 type LabelKey uint64
@@ -180,24 +180,24 @@ func keyOf(t int, out outcome) LabelKey {
 // thread returns the thread of a key (from 0).
 func (k LabelKey) thread() int { return int(k >> 48 & 0x7ff) }
 
-// outcome returns the outcome of a key, without its step.
+// Outcome returns the outcome of a key, without its step.
 func (k LabelKey) Outcome() outcome {
 	return outcome{Kind: LabelKind(k >> 60), hasValue: k>>59&1 != 0, method: int32(k >> 32 & 0xffff), value: int32(uint32(k))}
 }
 
-// slot is the key's entry in the label cache.
+// Slot is the key's entry in the label cache.
 func (k LabelKey) Slot() uint8 { return uint8(k * 0x9e3779b97f4a7c15 >> 56) }
 
-// internLabel interns the label of a key and caches its id in labelCache
+// InternLabel interns the label of a key and caches its id in labelCache
 // (flush looks there first).
 func (x *System) InternLabel(key LabelKey) int32 {
 	c := &x.LabelCache[key.Slot()]
 	if id, ok := x.Labels[key]; ok {
-		c.Key, c.Id = key, id
+		c.Key, c.ID = key, id
 		return id
 	}
 	t, out := key.thread(), key.Outcome()
-	m := x.P.Methods[out.method]
+	m := x.Program.Methods[out.method]
 	var sb strings.Builder
 	switch out.Kind {
 	case KCall:
@@ -233,11 +233,11 @@ func (x *System) InternLabel(key LabelKey) int32 {
 		x.LabelIDs[name] = id
 	}
 	x.Labels[key] = id
-	c.Key, c.Id = key, id
+	c.Key, c.ID = key, id
 	return id
 }
 
-// newSystem checks the bounds and compiles obj (the implementation or the
+// NewSystem checks the bounds and compiles obj (the implementation or the
 // specification of prog) under them.
 func NewSystem(prog *check.Program, obj *check.Object, b ir.Bounds, o Options) (*System, error) {
 	if b.Threads < 1 || b.Threads > 64 {
@@ -265,7 +265,7 @@ func NewSystem(prog *check.Program, obj *check.Object, b ir.Bounds, o Options) (
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
-	x := &System{P: p, B: b, O: o, Labels: map[LabelKey]int32{},
+	x := &System{Program: p, Bounds: b, Options: o, Labels: map[LabelKey]int32{},
 		LabelNames: []string{lts.TauName}, LabelIDs: map[string]int32{lts.TauName: lts.Tau}}
 	x.Canon = NewCanonicaliser(p, b.Threads)
 	x.races = newRaces(p, o.RaceEveryStep)
