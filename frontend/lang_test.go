@@ -369,3 +369,92 @@ func TestRMWModelErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestProcedureCallsInExpressions: a call of a procedure inside an
+// expression is `t := p(…)` written before the statement (inside && and
+// ||, only when the left side lets the right be evaluated; in a loop's
+// condition, on every iteration): each model gives the same LTS as its
+// hand-written expansion, at 2 threads × 2 operations.
+func TestProcedureCallsInExpressions(t *testing.T) {
+	const decls = `  heap Node { key int; next ref Node }
+  word W { r ref Node; n int }
+  shared Head ref Node = null
+  shared Top W
+  shared Ws [2] W
+  shared x int = 0
+  proc validate(p ref Node, k int) bool { return p.key == k && Head == p }
+  proc inc(d int) int { v := x; x = v + d; return v }
+  proc mk(p ref Node) W { return W(p, x) }
+`
+	for _, c := range []struct{ name, body, expanded string }{
+		{"if", `n := new Node{key: k}
+    Head = n
+    if validate(n, k) { return 1 }
+    return 0`, `n := new Node{key: k}
+    Head = n
+    t := validate(n, k)
+    if t { return 1 }
+    return 0`},
+		{"short circuit", `p := Head
+    if p != null && validate(p, k) { return 1 }
+    if p == null || !validate(p, 2) { return 2 }
+    return 0`, `p := Head
+    t := p != null
+    if t { t = validate(p, k) }
+    if t { return 1 }
+    u := p == null
+    if !u { v := validate(p, 2); u = !v }
+    if u { return 2 }
+    return 0`},
+		{"while", `while inc(1) < 2 { x = x + k }
+    return x`, `while true {
+      t := inc(1)
+      if !(t < 2) { break }
+      x = x + k
+    }
+    return x`},
+		{"nested and returned", `return inc(inc(k) + 1) + inc(0)`, `a := inc(k)
+    b := inc(a + 1)
+    c := inc(0)
+    return b + c`},
+		{"an index of an array of words", `Ws[inc(1) % 2] = mk(null)
+    return 0`, `i := inc(1)
+    w := mk(null)
+    Ws[i % 2] = w
+    return 0`},
+		{"a word", `old := Top
+    if cas(Top, old, mk(null)) { return 1 }
+    return 0`, `old := Top
+    w := mk(null)
+    if cas(Top, old, w) { return 1 }
+    return 0`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			model := func(body string) string {
+				return "object O {\n" + decls + "  method m(k int) int {\n    " + body + "\n  }\n}\nspec auto\n"
+			}
+			b := Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}
+			want, got := autOf(t, model(c.expanded), b), autOf(t, model(c.body), b)
+			// (not assert.Equal: a diff of two LTSs would drown the report)
+			assert.True(t, want == got, "the LTSs differ: %s, expanded %s", strings.SplitN(got, "\n", 2)[0], strings.SplitN(want, "\n", 2)[0])
+		})
+	}
+}
+
+// TestMethodAndProcedureNamespaces: a method may share its name with a
+// procedure (the method that does its work in it, as the papers write
+// them); in code the name is the procedure's. The call reads x (a τ
+// that stops before the return, as `t := scan()` would), then returns.
+func TestMethodAndProcedureNamespaces(t *testing.T) {
+	src := `object O {
+  shared x int = 3
+  proc scan() int { return x }
+  method scan() int { return scan() + 1 }
+}
+spec auto`
+	assert.Equal(t, `des (0, 3, 4)
+(0,"call(1,scan)",1)
+(1,"tau",2)
+(2,"ret(1,scan,4)",3)
+`, autOf(t, src, Bounds{Threads: 1, Ops: 1, Values: []int{1}}))
+}

@@ -60,6 +60,8 @@ type checker struct {
 	loops []loopScope
 	// atomics counts the atomic blocks enclosing the statement.
 	atomics int
+	// awaitCond: an await's condition is being checked.
+	awaitCond bool
 	// calls are the procedure calls in each procedure's body, to find
 	// recursion.
 	calls map[*Method][]procCall
@@ -90,8 +92,12 @@ var builtins = map[string]*Var{
 func (c *checker) object(d *syntax.Object) *Object {
 	o := &Object{Name: d.Name.Name, Decl: d}
 	c.obj = o
-	seen := map[string]syntax.Pos{}
-	declare := func(id *syntax.Ident, what string) bool {
+	// Two namespaces: the names the code uses (types, shared variables,
+	// procedures), and the methods, which only the client calls (and a
+	// spec matches), so that a method may share its name with the
+	// procedure that does its work.
+	seen, methods := map[string]syntax.Pos{}, map[string]syntax.Pos{}
+	declareIn := func(seen map[string]syntax.Pos, id *syntax.Ident, what string) bool {
 		if _, ok := builtins[id.Name]; ok || builtinFuncs[id.Name] {
 			c.errorf(id.Pos, "%s %s redeclares a builtin name", what, id.Name)
 			return false
@@ -103,6 +109,7 @@ func (c *checker) object(d *syntax.Object) *Object {
 		seen[id.Name] = id.Pos
 		return true
 	}
+	declare := func(id *syntax.Ident, what string) bool { return declareIn(seen, id, what) }
 	for _, h := range d.Heaps {
 		declare(h.Name, "heap type")
 		o.Heaps = append(o.Heaps, &Heap{Name: h.Name.Name, ID: len(o.Heaps) + 1})
@@ -147,7 +154,7 @@ func (c *checker) object(d *syntax.Object) *Object {
 		c.body(p)
 	}
 	for _, md := range d.Methods {
-		if !declare(md.Name, "method") {
+		if !declareIn(methods, md.Name, "method") {
 			continue
 		}
 		o.Methods = append(o.Methods, c.methodDecl(md, len(o.Methods)))
@@ -156,7 +163,7 @@ func (c *checker) object(d *syntax.Object) *Object {
 		o.Init = c.methodDecl(d.Init, -1)
 	}
 	c.recursion(o.Procs)
-	if len(o.Methods) == 0 {
+	if len(d.Methods) == 0 { // (not when the methods it declares are wrong)
 		c.errorf(d.Pos, "%s declares no methods", o.Name)
 	}
 	return o
@@ -454,7 +461,9 @@ func (c *checker) stmt(s syntax.Stmt) {
 		t.HasRange, t.Wrap, t.Tid = false, false, false
 		c.info.Defs[s] = c.declareLocal(s.Name, t, LocalVar)
 	case *syntax.AssignStmt:
-		if call := c.procCallOf(s.Value); call != nil || len(s.Rest) > 0 {
+		// x, y = p(…) and x = p(…) to locals take the results; a call
+		// assigned to another location is a call in an expression.
+		if call := c.procCallOf(s.Value); len(s.Rest) > 0 || call != nil && c.localTarget(s.LHS) {
 			c.assignResults(s, call)
 			return
 		}
@@ -526,7 +535,9 @@ func (c *checker) stmt(s syntax.Stmt) {
 	case *syntax.AssertStmt:
 		c.cond(s.Cond, "assert")
 	case *syntax.AwaitStmt:
+		c.awaitCond = true
 		c.cond(s.Cond, "await")
+		c.awaitCond = false
 	case *syntax.FreeStmt:
 		if t := c.expr(s.X); t.Kind != Ref && t.Kind != Invalid {
 			c.errorf(s.X.Start(), "free needs a reference, not %s", t)
@@ -744,12 +755,8 @@ func (c *checker) expr1(e syntax.Expr) Type {
 	case *syntax.IndexExpr:
 		return c.index(e)
 	case *syntax.CallExpr:
-		if c.proc(e.Fun.Name) != nil {
-			c.errorf(e.Fun.Pos, "a call of procedure %s must stand alone: as a statement, or as the whole right side of := or =", e.Fun.Name)
-			for _, a := range e.Args {
-				c.expr(a)
-			}
-			return Type{}
+		if p := c.proc(e.Fun.Name); p != nil {
+			return c.callValue(e, p)
 		}
 		if w := c.word(e.Fun.Name); w != nil {
 			return c.build(e, w)
@@ -1021,6 +1028,41 @@ func (c *checker) call(call *syntax.CallExpr) []Type {
 		}
 	}
 	return p.Results
+}
+
+// localTarget reports whether the assignment target e is a local
+// variable or parameter.
+func (c *checker) localTarget(e syntax.Expr) bool {
+	id, ok := syntax.Unparen(e).(*syntax.Ident)
+	if !ok {
+		return false
+	}
+	v := c.lookup(id.Name)
+	return v != nil && (v.Kind == LocalVar || v.Kind == ParamVar) && !v.IsArray()
+}
+
+// callValue checks a procedure call inside an expression, which gives
+// the procedure's one result (the compiler inlines the call before the
+// statement, into a temporary; inside && and || only when the left side
+// lets the right be evaluated).
+func (c *checker) callValue(e *syntax.CallExpr, p *Method) Type {
+	results := c.call(e)
+	switch {
+	case c.method == nil:
+		return Type{} // a constant context reports it
+	case c.awaitCond:
+		c.errorf(e.Fun.Pos, "a call of procedure %s in an await condition: the condition is re-evaluated until it holds, the call's steps are not; compute it in a loop (while !%s(…) { }) or in an atomic block", p.Name, p.Name)
+		return Type{}
+	case len(results) == 0:
+		c.errorf(e.Fun.Pos, "procedure %s has no result, so its call has no value; call it as a statement", p.Name)
+		return Type{}
+	case len(results) > 1:
+		c.errorf(e.Fun.Pos, "procedure %s returns %d values; a call inside an expression gives one (call it as the whole right side of x, y := %s(…))", p.Name, len(results), p.Name)
+		return Type{}
+	}
+	t := results[0]
+	t.HasRange, t.Wrap = false, false
+	return t
 }
 
 // countResults reports whether a call of p gives n values.

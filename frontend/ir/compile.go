@@ -2,6 +2,8 @@ package ir
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/syntax"
@@ -35,7 +37,12 @@ type compiler struct {
 	// active twice at once (calls form no cycle).
 	procBase map[*check.Method]int32
 	nslots   int32
-	depth    int // atomic blocks around the instruction being emitted
+	// temps: per call of a procedure inside an expression (and per && or
+	// || whose right side holds one), the first slot of the temporaries
+	// that hold its value. One per source expression: an expression in
+	// an inlined procedure cannot be evaluated twice at once.
+	temps map[syntax.Expr]int32
+	depth int // atomic blocks around the instruction being emitted
 }
 
 // frame is a procedure being inlined.
@@ -214,6 +221,7 @@ func (c *compiler) method(cm *check.Method) {
 		m.Result, m.Tuple = check.Int, cm.Results
 	}
 	c.procBase, c.nslots, c.depth = map[*check.Method]int32{}, int32(cm.Slots), 0
+	c.temps = map[syntax.Expr]int32{}
 	m.CallStep = c.step(cm.Decl)
 	m.Entry = int32(len(c.prog.Code))
 	if c.atomic {
@@ -339,7 +347,7 @@ func (c *compiler) local(v *check.Var) *Expr {
 // assigning the results to dests (nil: discarded) and jumping to its end.
 // Every statement of the body is lowered as if written at the call, but
 // keeps its own source line.
-func (c *compiler) inline(s syntax.Stmt, call *syntax.CallExpr, dests [][]*Expr) {
+func (c *compiler) inline(s syntax.Node, call *syntax.CallExpr, dests [][]*Expr) {
 	p := c.info.Calls[call]
 	base, ok := c.procBase[p]
 	if !ok {
@@ -380,11 +388,12 @@ func (c *compiler) inline(s syntax.Stmt, call *syntax.CallExpr, dests [][]*Expr)
 // left to right, to the call's destinations, the end of the atomic blocks
 // it leaves, and a jump to the end of the body.
 func (c *compiler) procReturn(s *syntax.ReturnStmt) {
-	f := &c.frames[len(c.frames)-1]
+	// The frame by index: a call inside a returned value pushes frames.
+	fi := len(c.frames) - 1
 	if s.Value != nil {
 		for i, v := range append([]syntax.Expr{s.Value}, s.Rest...) {
-			if f.dests[i] != nil {
-				c.assign(s, f.dests[i], c.values(v))
+			if d := c.frames[fi].dests[i]; d != nil {
+				c.assign(s, d, c.values(v))
 			} else {
 				for _, x := range c.values(v) {
 					c.simple(OpEval, s, nil, x)
@@ -392,10 +401,104 @@ func (c *compiler) procReturn(s *syntax.ReturnStmt) {
 			}
 		}
 	}
+	f := &c.frames[fi]
 	for d := c.depth; d > f.depth; d-- {
 		c.emit(Instr{Op: OpAtomicEnd, Step: -1})
 	}
 	f.exits = append(f.exits, c.emit(Instr{Op: OpJump, Step: -1}))
+}
+
+// callValue lowers a call of a procedure inside an expression: the call
+// is inlined where the expression is compiled, before the instruction
+// that evaluates it, with its result going to temporaries (one per slot),
+// which it returns to be read in its place. The call's steps are those of
+// `t := p(…)` written before the statement.
+func (c *compiler) callValue(call *syntax.CallExpr) []*Expr {
+	t := c.info.Calls[call].Results[0]
+	dest := c.temp(call, t, call.Fun.Name+"()")
+	c.inline(call, call, [][]*Expr{dest})
+	return copyExprs(dest)
+}
+
+// temp returns the temporaries of the expression e, of type t: fresh
+// local slots, the first time, of the method being compiled.
+func (c *compiler) temp(e syntax.Expr, t check.Type, name string) []*Expr {
+	base, ok := c.temps[e]
+	if !ok {
+		base = c.nslots
+		c.temps[e] = base
+		c.nslots += int32(t.Slots())
+		c.m.RefMask |= refSlots([]*check.Var{{Type: t}}, base)
+	}
+	out := c.slots(&check.Var{Name: name, Type: t, Pos: e.Start()}, base)
+	return out
+}
+
+// copyExprs returns fresh copies of the leaves xs: an expression belongs
+// to one instruction (it is numbered once).
+func copyExprs(xs []*Expr) []*Expr {
+	out := make([]*Expr, len(xs))
+	for i, x := range xs {
+		y := *x
+		out[i] = &y
+	}
+	return out
+}
+
+// hasCall reports whether e holds a call of a procedure.
+func (c *compiler) hasCall(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.CallExpr:
+		if c.info.Calls[e] != nil {
+			return true
+		}
+		return slices.ContainsFunc(e.Args, c.hasCall)
+	case *syntax.ParenExpr:
+		return c.hasCall(e.X)
+	case *syntax.UnaryExpr:
+		return c.hasCall(e.X)
+	case *syntax.BinaryExpr:
+		return c.hasCall(e.X) || c.hasCall(e.Y)
+	case *syntax.SelectorExpr:
+		return c.hasCall(e.X)
+	case *syntax.IndexExpr:
+		return c.hasCall(e.X) || c.hasCall(e.Index)
+	case *syntax.TestExpr:
+		return c.hasCall(e.X)
+	case *syntax.NewExpr:
+		return slices.ContainsFunc(e.Inits, func(fi *syntax.FieldInit) bool { return c.hasCall(fi.Value) })
+	}
+	return false
+}
+
+// shortCircuit lowers x && y or x || y whose right side calls a
+// procedure: y, and so the call, is evaluated only when x lets it be,
+//
+//	t = x; if !t goto end (for ||: if t goto end); t = y; end:
+//
+// and t holds the value.
+func (c *compiler) shortCircuit(e *syntax.BinaryExpr) *Expr {
+	t := c.temp(e, check.Type{Kind: check.Bool}, "("+opText(e.Op)+")")
+	c.assign(e, copyExprs(t), []*Expr{c.expr(e.X)})
+	cond := copyExprs(t)[0]
+	if e.Op == syntax.LOR {
+		cond = &Expr{Kind: EUnary, Op: syntax.NOT, A: cond}
+	}
+	br := c.simple(OpBranch, e, nil, cond)
+	c.assign(e, copyExprs(t), []*Expr{c.expr(e.Y)})
+	c.prog.Code[br].Target = int32(len(c.prog.Code))
+	return copyExprs(t)[0]
+}
+
+// localTarget reports whether the assignment target e is a local (the
+// checker's rule for the results of a call).
+func (c *compiler) localTarget(e syntax.Expr) bool {
+	id, ok := syntax.Unparen(e).(*syntax.Ident)
+	if !ok {
+		return false
+	}
+	v := c.info.Uses[id]
+	return v != nil && (v.Kind == check.LocalVar || v.Kind == check.ParamVar) && !v.IsArray()
 }
 
 // callOf returns e as a procedure call, or nil.
@@ -422,7 +525,7 @@ func (c *compiler) stmt(s syntax.Stmt) {
 		}
 		c.assign(s, c.slots(v, -1), c.values(s.Value))
 	case *syntax.AssignStmt:
-		if call := c.callOf(s.Value); call != nil {
+		if call := c.callOf(s.Value); call != nil && (len(s.Rest) > 0 || c.localTarget(s.LHS)) {
 			var dests [][]*Expr
 			for _, l := range append([]syntax.Expr{s.LHS}, s.Rest...) {
 				dests = append(dests, c.values(l))
@@ -481,14 +584,17 @@ func (c *compiler) stmt(s syntax.Stmt) {
 		c.stmt(s.Else)
 		c.prog.Code[j].Target = int32(len(c.prog.Code))
 	case *syntax.WhileStmt:
+		// head: where every iteration starts, with the calls of the
+		// condition (if any) before its test.
 		head := int32(len(c.prog.Code))
 		// while true has no test to run on every iteration; its step is
 		// registered all the same, so that the source steps are numbered
 		// as with the test.
 		cond := c.expr(s.Cond)
 		test := cond.Kind != EConst || cond.V == 0
+		br := int32(-1)
 		if test {
-			c.simple(OpBranch, s, nil, cond)
+			br = c.simple(OpBranch, s, nil, cond)
 		} else {
 			c.step(s)
 		}
@@ -497,7 +603,7 @@ func (c *compiler) stmt(s syntax.Stmt) {
 		c.emit(Instr{Op: OpJump, Back: true, Target: head, Step: c.step(s)})
 		end := int32(len(c.prog.Code))
 		if test {
-			c.prog.Code[head].Target = end
+			c.prog.Code[br].Target = end
 		}
 		for _, j := range c.loops[len(c.loops)-1].breaks {
 			c.prog.Code[j].Target = end
@@ -635,6 +741,9 @@ func (c *compiler) expr1(e syntax.Expr) *Expr {
 		if c.info.Types[e.X].Kind == check.Word {
 			return c.compareWords(e)
 		}
+		if (e.Op == syntax.LAND || e.Op == syntax.LOR) && c.hasCall(e.Y) {
+			return c.shortCircuit(e)
+		}
 		return &Expr{Kind: EBinary, Op: e.Op, A: c.expr(e.X), B: c.expr(e.Y)}
 	case *syntax.IndexExpr:
 		if id, _ := check.Indices(e); id != nil && c.info.Uses[id].Kind != check.SharedVar {
@@ -658,7 +767,10 @@ func (c *compiler) expr1(e syntax.Expr) *Expr {
 			x.Rng = &f.Type
 		}
 		return x
-	case *syntax.CallExpr: // a builtin function
+	case *syntax.CallExpr: // a procedure, or a builtin function
+		if c.info.Calls[e] != nil {
+			return c.callValue(e)[0]
+		}
 		switch e.Fun.Name {
 		case "swap", "faa":
 			// Ref and Thr describe the location, as for a local: the
@@ -705,3 +817,6 @@ func (c *compiler) expr1(e syntax.Expr) *Expr {
 	}
 	return &Expr{Kind: EConst}
 }
+
+// opText is an operator as written in source.
+func opText(t syntax.Token) string { return strings.Trim(t.String(), "'") }

@@ -52,7 +52,10 @@ func (c *compiler) values(e syntax.Expr) []*Expr {
 	switch e := e.(type) {
 	case *syntax.ParenExpr:
 		return c.values(e.X)
-	case *syntax.CallExpr: // a construction W(a, b)
+	case *syntax.CallExpr: // a construction W(a, b), or a procedure's word
+		if c.info.Calls[e] != nil {
+			return c.callValue(e)
+		}
 		for j, a := range e.Args {
 			out[j] = c.expr(a)
 		}
@@ -78,8 +81,18 @@ func (c *compiler) values(e syntax.Expr) []*Expr {
 			c.errs.Add(c.file.Position(e.Start()), fmt.Sprintf("%s: arrays of words with [thread] dimensions are not supported; use a scalar type or a one-dimensional array", v.Name))
 			return out
 		}
+		// The index is compiled once per field, but a procedure it calls
+		// runs once: its value is then shared by the fields.
+		var once *Expr
+		if c.hasCall(e.Index) {
+			once = c.expr(e.Index)
+		}
 		for j, f := range fields {
-			idx := c.pure(c.expr(e.Index), "an index of the array of words "+v.Name)
+			idx := once
+			if idx == nil {
+				idx = c.expr(e.Index)
+			}
+			idx = c.pure(idx, "an index of the array of words "+v.Name)
 			x := c.elem(v, idx, int32(j))
 			x.Pos = e.Start()
 			out[j] = c.component(x, v.Name, f)
