@@ -364,22 +364,52 @@ var binOps = map[token.Token]string{
 // instr writes one instruction.
 func (g *gen) instr(fr *frame, in ssa.Instruction) {
 	pos := posOf(in)
+	errs := len(g.errs)
+	defer func() {
+		// A refused value's uses say nothing more: the refusal is the
+		// one line about it.
+		if v, ok := in.(ssa.Value); ok && len(g.errs) > errs {
+			if _, done := fr.vals[v]; !done {
+				fr.vals[v] = "0"
+			}
+		}
+	}()
 	switch in := in.(type) {
 	case *ssa.DebugRef, *ssa.Phi:
 	case *ssa.MakeInterface:
-		if !onlyPanics(in) {
-			g.refuse(pos, "MakeInterface", "not translated yet")
-		} // else: panic's message, not part of the model
+		if onlyPanics(in) {
+			return // panic's message, not part of the model
+		}
+		// An integer in an any is the integer (anyType: one type only).
+		fr.define(in, fr.value(in.X, pos), pos, false, false)
+	case *ssa.ChangeInterface:
+		fr.define(in, fr.value(in.X, pos), pos, false, false)
+	case *ssa.TypeAssert:
+		x := fr.value(in.X, pos)
+		if !simple(x) {
+			tmp := g.local("t", "int")
+			g.line(pos, "%s = %s", tmp, x)
+			x = tmp
+		}
+		if !in.CommaOk {
+			g.line(pos, "assert %s != EMPTY", x) // asserting on nil panics
+			fr.define(in, x, pos, false, false)
+			return
+		}
+		v, ok := g.local("t", "int"), g.local("t", "bool")
+		g.line(pos, "%s = %s != EMPTY", ok, x)
+		g.line(pos, "if %s { %s = %s } else { %s = 0 }", ok, v, x, v)
+		fr.vals[in] = "tuple:" + v + "," + ok
 	case *ssa.MakeSlice:
 		h := g.sliceHeap(in.Type().Underlying().(*types.Slice), pos)
 		name := g.local("a", "ref "+h.name)
 		fr.vals[in] = name
-		g.line(pos, "%s = new %s{}", name, h.name)
+		g.line(pos, "%s = %s", name, h.newNode())
 	case *ssa.Alloc:
 		h := g.heap(in.Type().(*types.Pointer).Elem(), pos)
 		name := g.local("a", "ref "+h.name)
 		fr.vals[in] = name
-		g.line(pos, "%s = new %s{}", name, h.name)
+		g.line(pos, "%s = %s", name, h.newNode())
 	case *ssa.FieldAddr:
 		a := fr.addrOf(in.X, pos)
 		st := in.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
@@ -596,8 +626,12 @@ func zeroText(typ string) string {
 // zero stores the zero value in every leaf of a struct or an array.
 func (g *gen) zero(a addr, pos token.Pos) {
 	for _, s := range g.flatten(a.typ, a.name, pos) {
+		z := zeroText(s.typ)
+		if s.nilAny {
+			z = "EMPTY"
+		}
 		g.plain = true
-		g.line(pos, "%s = %s", addr{base: a.base, name: s.name}.loc(), zeroText(s.typ))
+		g.line(pos, "%s = %s", addr{base: a.base, name: s.name}.loc(), z)
 	}
 }
 

@@ -83,9 +83,11 @@ type heapType struct {
 	fields []slot
 }
 
-// slot is a leaf of a flattened Go type: its name and model type.
+// slot is a leaf of a flattened Go type: its name and model type; nilAny:
+// an any (or atomic.Value), whose zero value, nil, is held as EMPTY.
 type slot struct {
 	name, typ string
+	nilAny    bool
 }
 
 // refuse records a construct the translation does not handle yet.
@@ -125,6 +127,7 @@ func ident(name string) string {
 func (g *gen) model() []byte {
 	t := g.t
 	g.sliceLens()
+	g.anyType()
 	objHeap := g.heap(t.Type, t.Type.Obj().Pos())
 	g.globals = map[*ssa.Global]string{}
 	var shared []string
@@ -132,7 +135,11 @@ func (g *gen) model() []byte {
 		name := "g_" + ident(gl.Name())
 		g.globals[gl] = name
 		for _, s := range g.flatten(gl.Type().(*types.Pointer).Elem(), name, gl.Pos()) {
-			shared = append(shared, fmt.Sprintf("  shared %s %s", s.name, s.typ))
+			decl := fmt.Sprintf("  shared %s %s", s.name, s.typ)
+			if s.nilAny {
+				decl += " = EMPTY"
+			}
+			shared = append(shared, decl)
 		}
 	}
 	g.globalInits(shared)
@@ -270,7 +277,29 @@ func (g *gen) flatten(typ types.Type, name string, pos token.Pos) []slot {
 			return out
 		}
 	}
-	return []slot{{name: name, typ: g.scalar(typ, pos)}}
+	return []slot{{name: name, typ: g.scalar(typ, pos), nilAny: isAny(typ)}}
+}
+
+// isAny reports whether values of typ are interfaces held as one slot (any,
+// atomic.Value): nil is EMPTY, an integer itself.
+func isAny(typ types.Type) bool {
+	if n, ok := types.Unalias(typ).(*types.Named); ok && isBuiltinType(typ) {
+		return n.Obj().Name() == "Value"
+	}
+	_, ok := typ.Underlying().(*types.Interface)
+	return ok
+}
+
+// newNode returns the model expression that allocates a node of h: its
+// any fields start as nil (EMPTY), the others zero.
+func (h *heapType) newNode() string {
+	var inits []string
+	for _, f := range h.fields {
+		if f.nilAny {
+			inits = append(inits, f.name+": EMPTY")
+		}
+	}
+	return "new " + h.name + "{" + strings.Join(inits, ", ") + "}"
 }
 
 // scalar returns the model type of a one-slot Go type.
@@ -282,8 +311,7 @@ func (g *gen) scalar(typ types.Type, pos token.Pos) string {
 		case "Pointer":
 			return "ref " + g.heap(n.TypeArgs().At(0), pos).name
 		case "Value":
-			g.refuse(pos, "atomic.Value", "not translated yet")
-			return "int"
+			return "int" // holding integers, or nil (EMPTY)
 		}
 		return "int" // the integers, Mutex (0 or 1), RWMutex (-1 written, n readers)
 	}
@@ -311,7 +339,7 @@ func (g *gen) scalar(typ types.Type, pos token.Pos) string {
 	case *types.Slice:
 		return "ref " + g.sliceHeap(u, pos).name
 	case *types.Interface:
-		g.refuse(pos, "any", "not translated yet")
+		return "int" // holding integers of one type (anyType), or nil (EMPTY)
 	case *types.Struct, *types.Array:
 		g.refuse(pos, "struct or array value held in a variable", "not translated yet: use pointers")
 	}
@@ -347,6 +375,35 @@ func (g *gen) sliceLens() {
 					g.refuse(mk.Pos(), fmt.Sprintf("slices of %s of lengths %d and %d", elem, old, n), "not translated yet: every slice of an element type has one length")
 				default:
 					g.lens[elem] = n
+				}
+			}
+		}
+	}
+}
+
+// anyType checks that the any values of the code the client reaches
+// hold integers of one type: an any is held as the integer itself (nil as
+// EMPTY), so a type assertion can only tell nil from a value.
+func (g *gen) anyType() {
+	var held types.Type
+	note := func(t types.Type, pos token.Pos) {
+		switch {
+		case held == nil:
+			held = t
+		case !types.Identical(held, t):
+			g.refuse(pos, fmt.Sprintf("any holding integers of two types (%s and %s)", held, t), "not translated yet: an any holds integers of one type")
+		}
+	}
+	for _, fn := range g.t.Funcs {
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				switch in := in.(type) {
+				case *ssa.MakeInterface:
+					if !onlyPanics(in) {
+						note(in.X.Type(), in.Pos())
+					}
+				case *ssa.TypeAssert:
+					note(in.AssertedType, in.Pos())
 				}
 			}
 		}
@@ -522,6 +579,9 @@ func resultFormats(results *types.Tuple) string {
 	unsigned := false
 	for r := range results.Variables() {
 		f := "-"
+		if isAny(r.Type()) {
+			f, unsigned = "any", true
+		}
 		if b, ok := r.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsUnsigned != 0 {
 			switch widthOf(b) {
 			case 64:
@@ -544,7 +604,7 @@ func (g *gen) initBlock(obj *heapType) string {
 	g.out.Reset()
 	g.decls, g.fresh, g.indent = nil, 0, 0
 	if g.t.Ctor == nil {
-		g.line(g.t.Type.Obj().Pos(), "Obj = new %s{}", obj.name)
+		g.line(g.t.Type.Obj().Pos(), "Obj = %s", obj.newNode())
 	} else {
 		fr := newFrame(g, g.t.Ctor, "")
 		for i, p := range g.t.Ctor.Params {
@@ -573,6 +633,8 @@ func (g *gen) initBlock(obj *heapType) string {
 // constant returns the model text of a Go constant.
 func (g *gen) constant(k *ssa.Const, pos token.Pos) string {
 	switch {
+	case k.IsNil() && isAny(k.Type()):
+		return "EMPTY" // a nil any
 	case k.IsNil():
 		return "null"
 	case k.Value == nil:

@@ -3,6 +3,7 @@ package golang
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -136,7 +137,10 @@ func TestTracesCiteGo(t *testing.T) {
 // variable) not linearizable; Flow (an RWMutex, defer, goto, labelled
 // loops, Gosched, a uint8 that wraps) linearizable, not lock-free; Unsafe
 // (the address of a field passed to a function, Add(^uint64(0)))
-// linearizable and lock-free; and a slice made by the constructor with
+// linearizable and lock-free; Box (an any behind a mutex, nil and
+// integers) linearizable, not lock-free; Any (an atomic.Value, a type
+// assertion, a plain field written by two threads) a data race; and a
+// slice made by the constructor with
 // its constant argument, indexed by a variable (plain writes by two
 // threads: a data race).
 func TestSubsetVerdicts(t *testing.T) {
@@ -145,6 +149,8 @@ func TestSubsetVerdicts(t *testing.T) {
 		{"subset", Config{Type: "Globals"}, verify.No, verify.Yes, false},
 		{"subset", Config{Type: "Flow"}, verify.Yes, verify.No, false},
 		{"subset", Config{Type: "Unsafe"}, verify.Yes, verify.Yes, false},
+		{"subset", Config{Type: "Box"}, verify.Yes, verify.No, false},
+		{"subset", Config{Type: "Any"}, verify.Unknown, verify.Unknown, true},
 		{"ctor", Config{Type: "Ring", New: "NewRing(2)"}, verify.Unknown, verify.Unknown, true},
 	})
 }
@@ -153,13 +159,13 @@ func TestSubsetVerdicts(t *testing.T) {
 // not handle yet is refused, one line per construct, never translated
 // wrongly.
 func TestNotTranslatedYet(t *testing.T) {
-	tg, err := load("subset", Config{Type: "Any"})
+	tg, err := load("subset", Config{Type: "Bits"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = tg.Model()
-	if err == nil || !strings.Contains(err.Error(), "subset.go:86:6: any is not supported (not translated yet)") {
-		t.Errorf("an any field translated: %v", err)
+	if err == nil || err.Error() != "testdata/subset/subset.go:149:48: operator & is not supported (bitwise operators are not translated yet)" {
+		t.Errorf("a bitwise and: %v", err)
 	}
 }
 
@@ -194,5 +200,23 @@ func TestWideningError(t *testing.T) {
 	var me *frontend.ModelError
 	if !errors.As(err, &me) || !strings.Contains(me.Error(), "assertion failed") || !strings.Contains(me.Pos.Text, "uint64(w.n.Add(^uint32(0)))") {
 		t.Errorf("widening 4294967295: %v, want a model error at the conversion", err)
+	}
+}
+
+// TestAnyLabels: an any result prints nil as Go does, and its integers.
+func TestAnyLabels(t *testing.T) {
+	m := model(t, "subset", Config{Type: "Box"})
+	l, err := frontend.CompileImpl(m, frontend.Bounds{Threads: 1, Ops: 2, Values: []int{1}}, frontend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, name := range l.Labels {
+		if strings.HasPrefix(name, "ret(1,Take") {
+			got = append(got, name)
+		}
+	}
+	if !slices.Equal(got, []string{"ret(1,Take,nil)", "ret(1,Take,1)"}) && !slices.Equal(got, []string{"ret(1,Take,1)", "ret(1,Take,nil)"}) {
+		t.Errorf("Take's labels %q, want ret(1,Take,nil) and ret(1,Take,1)", got)
 	}
 }

@@ -173,7 +173,8 @@ type Method struct {
 	// Formats, if not nil, say how each result is printed in labels, from
 	// a front end's results directive (syntax.ResultsDirective): "u64" and
 	// "u32" print the unsigned integer of that width whose signed view
-	// the value is (the Go front end's uint64 -1 is 18446744073709551615).
+	// the value is (the Go front end's uint64 -1 is 18446744073709551615);
+	// "any" prints EMPTY as nil (the Go front end's nil interface).
 	Formats []string
 }
 

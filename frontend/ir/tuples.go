@@ -56,6 +56,10 @@ func (m *Method) format(i int, k check.Kind, v int32) string {
 			return strconv.FormatUint(uint64(int64(v)), 10)
 		case "u32":
 			return strconv.FormatUint(uint64(uint32(v)), 10)
+		case "any":
+			if v == Empty {
+				return "nil"
+			}
 		}
 	}
 	return FormatValue(k, v)

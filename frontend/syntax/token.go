@@ -49,8 +49,8 @@ const PlainDirective = "//linbis:plain "
 // labels, a format per result separated by commas: `//linbis:results
 // u64,bool`. The formats are a front end's (ir.Method.FormatResult):
 // "u64" and "u32" print a value as the unsigned integer of that width
-// whose signed view it is (-1 as 18446744073709551615); anything else, as
-// the modeling language prints it.
+// whose signed view it is (-1 as 18446744073709551615), "any" prints EMPTY
+// as nil; anything else, as the modeling language prints it.
 const ResultsDirective = "//linbis:results "
 
 // origin is the original position and text of a generated line, and

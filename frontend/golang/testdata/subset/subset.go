@@ -118,3 +118,32 @@ type Widen struct{ n atomic.Uint32 }
 
 // Dec decrements and widens.
 func (w *Widen) Dec() uint64 { return uint64(w.n.Add(^uint32(0))) }
+
+// Box holds an any behind a mutex: Put stores an integer, Take returns it
+// and leaves nil.
+type Box struct {
+	mu sync.Mutex
+	v  any
+}
+
+// Put stores v.
+func (b *Box) Put(v int) {
+	b.mu.Lock()
+	b.v = v
+	b.mu.Unlock()
+}
+
+// Take returns the value, nil if none, and empties the box.
+func (b *Box) Take() any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	v := b.v
+	b.v = nil
+	return v
+}
+
+// Bits uses a bitwise operator, not translated yet.
+type Bits struct{ n atomic.Int32 }
+
+// Low returns the low bit.
+func (b *Bits) Low() int32 { return b.n.Load() & 1 }
