@@ -128,3 +128,24 @@ func TestCompileWorkersDoNotChangeTheLTS(t *testing.T) {
 	}
 	assert.Equal(t, files[0], files[1], "the same .aut, byte for byte, with 1 and 3 workers")
 }
+
+// TestCompileWarnsOfIdleOnly: an only clause for a thread that --threads
+// leaves out is warned about on stderr, with its position; the compile
+// goes on.
+func TestCompileWarnsOfIdleOnly(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "reg.lin")
+	require.NoError(t, os.WriteFile(file, []byte(`object R {
+  shared c int = 0
+  method set(v int) { c = v }
+  method get() int { return c }
+}
+spec auto
+client { threads 3; ops 1; values 1; only 3: get }
+`), 0o644))
+	code, _, errOut := linbis("compile", "--json", file)
+	require.Equal(t, 0, code, errOut)
+	assert.NotContains(t, errOut, "warning")
+	code, _, errOut = linbis("compile", "--json", "--threads", "2", file)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "linbis: warning: "+file+":7:38: only 3: there are 2 threads")
+}

@@ -175,7 +175,8 @@ func isLTS(name string, src []byte) bool {
 	return bytes.HasPrefix(bytes.TrimSpace(src), []byte("des "))
 }
 
-// boundsFromFlags starts from the model's client block and applies the flags.
+// boundsFromFlags starts from the model's client block and applies the
+// flags; it prints the model's warnings under the bounds (Model.Warnings).
 func boundsFromFlags(c *cli.Context, m *frontend.Model) (frontend.Bounds, error) {
 	b := m.DefaultBounds()
 	if err := atLeastOne(c, "max-states", "max-nodes"); err != nil {
@@ -200,6 +201,9 @@ func boundsFromFlags(c *cli.Context, m *frontend.Model) (frontend.Bounds, error)
 			return b, err
 		}
 		b.Values = vs
+	}
+	for _, w := range m.Warnings(b) {
+		fmt.Fprintf(c.App.ErrWriter, "linbis: warning: %s\n", w)
 	}
 	return b, nil
 }
