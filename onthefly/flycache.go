@@ -7,9 +7,9 @@ import "bytes"
 // own thread order), the stored state that represents it and the
 // permutation to that state. Canonicalising a successor under the symmetry
 // reduction is the on-the-fly search's main cost, and about half of the
-// successors computed are vectors computed before (on hp-stack-sym at 3×2
-// and 4×1: 48 % and 46 %): the two orders of independent steps of two
-// threads, met again one or two levels later. A hit gives exactly what
+// successors computed are vectors computed before (benchmarks/RESULTS.md):
+// the two orders of independent steps of two threads, met again one or two
+// levels later. A hit gives exactly what
 // canon and stabilizer would give, so the search stores and finds the
 // same pairs; only successors whose representative is stored and whose
 // stabiliser gives no alternative permutations are remembered.

@@ -662,24 +662,16 @@ func (c *compiler) stmt(s syntax.Stmt) {
 // uses returns the locals read by e (for an assignment target, those read
 // to find the location).
 func uses(e *Expr) uint64 {
-	if e == nil {
-		return 0
-	}
 	var u uint64
-	switch e.Kind {
-	case ELocal:
-		u = 1 << uint(e.V)
-	case ELocalElem:
-		// Any element may be read: the whole array is used.
-		u = (uint64(1)<<uint(e.N*max(e.Stride, 1)) - 1) << uint(e.V)
-	}
-	u |= uses(e.A) | uses(e.B) | uses(e.C)
-	for _, fi := range e.Inits {
-		u |= uses(fi.X)
-	}
-	for _, x := range e.List {
-		u |= uses(x)
-	}
+	WalkExpr(e, func(x *Expr) {
+		switch x.Kind {
+		case ELocal:
+			u |= 1 << uint(x.V)
+		case ELocalElem:
+			// Any element may be read: the whole array is used.
+			u |= (uint64(1)<<uint(x.N*max(x.Stride, 1)) - 1) << uint(x.V)
+		}
+	})
 	return u
 }
 

@@ -183,27 +183,19 @@ func localSlots(e *Expr) uint64 {
 	return ^uint64(0)
 }
 
-// casWrites returns the local slots that the cas, swap and faa operations within e can
-// write (see localSlots).
+// casWrites returns the local slots that the cas, swap and faa operations
+// within e can write (see localSlots).
 func casWrites(e *Expr) uint64 {
-	if e == nil {
-		return 0
-	}
 	var w uint64
-	switch e.Kind {
-	case ECas, ESwap, EFaa:
-		w = localSlots(e.A)
-	case ECasWord:
-		for _, l := range e.List[:len(e.List)/3] {
-			w |= localSlots(l)
+	WalkExpr(e, func(x *Expr) {
+		switch x.Kind {
+		case ECas, ESwap, EFaa:
+			w |= localSlots(x.A)
+		case ECasWord:
+			for _, l := range x.List[:len(x.List)/3] {
+				w |= localSlots(l)
+			}
 		}
-	}
-	w |= casWrites(e.A) | casWrites(e.B) | casWrites(e.C)
-	for _, x := range e.List {
-		w |= casWrites(x)
-	}
-	for _, fi := range e.Inits {
-		w |= casWrites(fi.X)
-	}
+	})
 	return w
 }

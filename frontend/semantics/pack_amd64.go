@@ -1,8 +1,8 @@
 package semantics
 
 // The state coding's fast paths in SSE2 assembly (amd64's baseline), see
-// pack.go: encoding was the largest single cost of an exploration (15 % of
-// its instructions, measured with callgrind) with the best Go loop found.
+// pack.go: encoding was the largest single cost of an exploration with the
+// best Go loop found (benchmarks/RESULTS.md).
 
 //go:noescape
 func packSmall(dst *byte, src *int32, n int) int
