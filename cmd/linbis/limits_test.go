@@ -114,10 +114,7 @@ func TestLimitsExitThree(t *testing.T) {
 // stopped_by "time" and the README's line, exits 3, and leaves no output
 // file.
 func TestTimeoutStopsVerify(t *testing.T) {
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	saved := exitProcess
-	defer func() { exitProcess = saved }()
-	exitProcess = func(int) { t.Errorf("the run did not stop by itself within %s of its deadline", stopGrace) }
+	stopByItself(t)
 	dir := t.TempDir()
 	for _, method := range []string{"bisim", "fly"} {
 		t.Run(method, func(t *testing.T) {
@@ -143,4 +140,40 @@ func TestTimeoutStopsVerify(t *testing.T) {
 			assert.Less(t, elapsed, 300*time.Millisecond+stopGrace)
 		})
 	}
+}
+
+// TestTimeoutStopsOtherVerbs: the verbs that explore a model stop by
+// their context too, with the one line, exit 3 and no output file.
+func TestTimeoutStopsOtherVerbs(t *testing.T) {
+	stopByItself(t)
+	dir := t.TempDir()
+	long := []string{"treiber", "--threads", "3", "--ops", "3", "--timeout", "300ms", "-q"}
+	for _, args := range [][]string{
+		append([]string{"compile", "-o", filepath.Join(dir, "impl.aut")}, long...),
+		append([]string{"progress", "--json"}, long...),
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			start := time.Now()
+			code, _, errOut := linbis(args...)
+			assert.Equal(t, 3, code, errOut)
+			assert.Equal(t, "linbis: no verdict: time limit reached: still running after 300ms (limit: --timeout)\n", errOut)
+			assert.Less(t, time.Since(start), 300*time.Millisecond+stopGrace)
+			entries, err := os.ReadDir(dir)
+			require.NoError(t, err)
+			assert.Empty(t, entries, "no output file")
+		})
+	}
+}
+
+// stopByItself makes the runs of the test fail if they have to be ended
+// by the process's exit (watchLimits' fallback) instead of returning.
+func stopByItself(t *testing.T) {
+	t.Helper()
+	limit := debug.SetMemoryLimit(-1)
+	saved := exitProcess
+	t.Cleanup(func() {
+		exitProcess = saved
+		debug.SetMemoryLimit(limit)
+	})
+	exitProcess = func(int) { t.Errorf("the run did not stop by itself within %s of its deadline", stopGrace) }
 }
