@@ -71,9 +71,9 @@ func runVerify(bin string, c Case, cfg Config, flags ...string) *run {
 	if r.err != nil {
 		return r
 	}
-	// Exit 0 and 1 are verdicts; exit 3 is a run that hit a limit (with a
-	// report on stdout when the pair limit stopped it, its notes say which);
-	// any other failure is an error.
+	// Exit 0 and 1 are verdicts; exit 3 is a run that hit a limit (with
+	// the report of what it decided on stdout, its stopped_by naming the
+	// limit); any other failure is an error.
 	var exit *exec.ExitError
 	verdict := err == nil || (errors.As(err, &exit) && exit.ExitCode() == 1)
 	report := &verify.Report{}
