@@ -118,7 +118,7 @@ func (x *run) fly(p *Plan) error {
 		r.LockFree = verdictOf(res.LockFree)
 	} else {
 		r.Evidence = append(r.Evidence, violation(res.Counterexample))
-		r.Notes = append(r.Notes, "the on-the-fly search stopped at the first violation: lock-freedom was not checked")
+		r.Notes = append(r.Notes, "the on-the-fly search stopped at the first violation: lock-freedom was not checked, nor a model error deeper than the violation looked for (the search reports the first of the two in breadth-first order; --method bisim explores the whole implementation and reports a reachable model error with the violation)")
 	}
 	if res.Lasso != nil {
 		r.Evidence = append(r.Evidence, lassoEvidence(res.Lasso))

@@ -180,7 +180,7 @@ func (x *run) follow(p *Plan) error {
 		return x.follow(p.AutoFly)
 	}
 	if err != nil {
-		return err
+		return x.violationBefore(err)
 	}
 	r := x.r
 	r.Impl, r.Spec = sizeOf(x.out.Impl), sizeOf(x.out.Spec)
@@ -220,6 +220,43 @@ func (x *run) follow(p *Plan) error {
 	}
 	finishEvidence(r)
 	return nil
+}
+
+// ModelErrorAndViolation is what the bisimulation route returns when
+// both are found: a model error stopped the exploration of the
+// implementation (Err, a *frontend.ModelError inside), and the on-the-fly
+// search, run for it, found a refinement violation before reaching it.
+type ModelErrorAndViolation struct {
+	Err error
+	// Violation is the violation's evidence (Kind "refinement-violation").
+	Violation Evidence
+}
+
+func (e *ModelErrorAndViolation) Error() string { return e.Err.Error() }
+
+// Unwrap returns the model error, so that errors.As finds it.
+func (e *ModelErrorAndViolation) Unwrap() error { return e.Err }
+
+// violationBefore looks, after the compile stage stopped with err, for
+// what the on-the-fly route would have reported instead: its
+// breadth-first search of the product stops at its first finding, so if
+// that is a refinement violation (shallower than the model error, or as
+// shallow and met first), both are returned (ModelErrorAndViolation).
+// Other errors, and model errors that the search meets first, are
+// returned as they are. The search ends at the model error's depth at the
+// latest.
+func (x *run) violationBefore(err error) error {
+	var me *frontend.ModelError
+	if !errors.As(err, &me) || x.opts.LinPoints {
+		return err
+	}
+	copts := x.compileOptions()
+	copts.Progress = nil
+	res, ferr := onthefly.Check(x.model.Program, x.bounds, onthefly.Options{Options: copts, Reductions: x.opts.Reductions})
+	if ferr != nil || res.Refines {
+		return err
+	}
+	return &ModelErrorAndViolation{Err: err, Violation: violation(res.Counterexample)}
 }
 
 // errTooLarge is the compile stage's error when the implementation has

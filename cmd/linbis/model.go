@@ -286,6 +286,9 @@ type modelErrorReport struct {
 	ModelError *modelError `json:"model_error,omitempty"`
 	// DataRace, in place of ModelError, is a data race of a Go package.
 	DataRace *modelError `json:"data_race,omitempty"`
+	// Violation: a refinement violation that the on-the-fly search found
+	// before reaching the model error (verify's bisimulation route).
+	Violation *verify.Evidence `json:"violation,omitempty"`
 }
 
 type modelError struct {
@@ -314,6 +317,10 @@ func reportModelError(c *cli.Context, model string, err error) error {
 	if me.Race {
 		rep, what = modelErrorReport{Model: model, DataRace: found}, "data race"
 	}
+	var both *verify.ModelErrorAndViolation
+	if errors.As(err, &both) {
+		rep.Violation = &both.Violation
+	}
 	if c.Bool("json") {
 		if werr := writeJSON(c, rep); werr != nil {
 			return werr
@@ -324,6 +331,9 @@ func reportModelError(c *cli.Context, model string, err error) error {
 	fmt.Fprintf(w, "%s: %s\n", what, found.Message)
 	if found.Schedule != "" {
 		fmt.Fprintf(w, "\n%s\n", found.Schedule)
+	}
+	if v := rep.Violation; v != nil {
+		fmt.Fprintf(w, "\nNOT linearizable as well: the on-the-fly search found this violation before the %s: %s\n\n%s\n", what, v.Explanation, v.Interleaving)
 	}
 	return violated
 }

@@ -40,3 +40,39 @@ func TestModelErrorsOneRule(t *testing.T) {
 		})
 	}
 }
+
+// TestModelErrorWithViolation: when verify's bisimulation route stops at
+// a model error and the on-the-fly search finds a violation before it,
+// both are reported: the model error first, then the violation (in the
+// JSON, a violation object beside model_error).
+func TestModelErrorWithViolation(t *testing.T) {
+	model := writeAut(t, t.TempDir(), "both.lin", `object Both {
+  heap explicit
+  heap Node { v int }
+  shared c int = 0
+  method inc() int { t := c; c = t + 1; return t }
+  method bad() { n := new Node{v: 1}; free(n); if c == 2 { free(n) } }
+}
+spec S {
+  shared c int = 0
+  method inc() int { atomic { t := c; c = t + 1; return t } }
+  method bad() { skip }
+}
+client { threads 2; ops 2; values 1 }
+`)
+	code, out, errOut := linbis("verify", model, "-q", "--method", "bisim")
+	assert.Equal(t, 1, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "model error: "+model+":6:60: free(n): double free"), out)
+	assert.Contains(t, out, "NOT linearizable as well: the on-the-fly search found this violation before the model error")
+	assert.Contains(t, out, "← the specification cannot do this")
+
+	code, out, errOut = linbis("verify", model, "-q", "--method", "bisim", "--json")
+	assert.Equal(t, 1, code, errOut)
+	var rep struct {
+		ModelError struct{ Message string } `json:"model_error"`
+		Violation  struct{ Kind string }    `json:"violation"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
+	assert.Contains(t, rep.ModelError.Message, "double free")
+	assert.Equal(t, "refinement-violation", rep.Violation.Kind)
+}
