@@ -48,6 +48,7 @@ func goFlags() []cli.Flag {
 		&cli.StringFlag{Name: "type", Usage: "the model is a Go package (a directory or an import path): verify its type `T` (Stack[int] instantiates a generic type; default type argument int)"},
 		&cli.StringFlag{Name: "methods", Usage: "with --type: the client's methods, a `LIST` Push,Pop (default: the exported methods of *T with integer, bool or any parameters)"},
 		&cli.StringFlag{Name: "new", Usage: "with --type: the constructor `CALL`, with constant arguments, NewRing(2) (default: NewT() or New() returning *T, else the zero value)"},
+		&cli.StringFlag{Name: "spec", Usage: "with --type: the specification is the sequential reference type `R` of the package (same methods), each method one atomic step (default: T's own methods so)"},
 		&cli.StringFlag{Name: "only", Usage: "with --type: restrict threads to some methods, `T:M,N[;T:M]` (1:pushHead,popHead;2:steal), as the modeling language's only clause"},
 	}
 }
@@ -88,7 +89,7 @@ func loadModel(c *cli.Context) (*frontend.Model, error) {
 // goModel translates the Go package pkg's type named by --type into a
 // model: its name and source.
 func goModel(c *cli.Context, pkg string) (string, []byte, error) {
-	cfg := golang.Config{Type: c.String("type"), New: c.String("new")}
+	cfg := golang.Config{Type: c.String("type"), New: c.String("new"), Spec: c.String("spec")}
 	if c.IsSet("methods") {
 		cfg.Methods = strings.Split(c.String("methods"), ",")
 	}

@@ -46,6 +46,12 @@ type Config struct {
 	// constant arguments; otherwise NewT() or New() returning *T is used
 	// if the package has one, else the type's zero value.
 	New string
+	// Spec, if not empty, names a sequential reference type of the
+	// package with the client's methods (same names and signatures),
+	// whose methods, each run as one atomic step, are the specification;
+	// otherwise the specification is the type's own methods run so
+	// (spec auto).
+	Spec string
 	// Only restricts threads (from 1) to some of the client's methods, as
 	// the modeling language's `only T: m, n` (a single-producer or
 	// work-stealing structure's owner); nil means every thread calls every
@@ -82,6 +88,9 @@ type Target struct {
 	Globals []*ssa.Global
 	// Only is Config.Only.
 	Only map[int][]string
+	// Spec is the reference type's target (Config.Spec), nil for spec
+	// auto.
+	Spec *Target
 }
 
 // Load loads the package named by pattern in the current directory and
@@ -149,6 +158,7 @@ func LoadPackage(pattern, dir string) (*Package, error) {
 // Target finds the type cfg names in the package, its client's methods
 // and its constructor, and checks what they reach.
 func (p *Package) Target(cfg Config) (*Target, error) {
+	var err error
 	t := &Target{Package: p}
 	if err := t.findType(cfg.Type); err != nil {
 		return nil, err
@@ -163,7 +173,33 @@ func (p *Package) Target(cfg Config) (*Target, error) {
 		return nil, err
 	}
 	t.Only = cfg.Only
+	if cfg.Spec != "" {
+		if t.Spec, err = t.specTarget(cfg.Spec); err != nil {
+			return nil, err
+		}
+	}
 	return t, nil
+}
+
+// specTarget loads the reference type name with the client's methods,
+// which must have the same signatures.
+func (t *Target) specTarget(name string) (*Target, error) {
+	var names []string
+	for _, m := range t.Methods {
+		names = append(names, MethodName(m))
+	}
+	s, err := t.Package.Target(Config{Type: name, Methods: names})
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range t.Methods {
+		a, b := m.Signature, s.Methods[i].Signature
+		if !types.Identical(types.NewSignatureType(nil, nil, nil, a.Params(), a.Results(), a.Variadic()),
+			types.NewSignatureType(nil, nil, nil, b.Params(), b.Results(), b.Variadic())) {
+			return nil, t.errAt(s.Methods[i].Pos(), "--spec %s: method %s has signature %s, but %s's is %s", name, names[i], b, t.typeName(), a)
+		}
+	}
+	return s, nil
 }
 
 // errPos converts go/packages' "file:line:col" (or "-") to a position.

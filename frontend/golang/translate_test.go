@@ -86,11 +86,15 @@ func TestExampleVerdicts(t *testing.T) {
 // lock-free, but the two-lock queue has a data race (Michael and Scott's
 // enqueuer links the last node while a dequeuer reads the dummy's next
 // field, plainly: benign in their C, a race in Go); a CAS-loop counter
-// linearizable and lock-free; a plain flag a data race.
+// linearizable and lock-free, also against its sequential reference
+// (--spec SeqCounter), and not against a wrong one (OffByOne, which counts
+// from 1); a plain flag a data race.
 func TestMoreVerdicts(t *testing.T) {
 	wantVerdicts(t, []verdictCase{
 		{"more", Config{Type: "TwoLockQueue"}, verify.Unknown, verify.Unknown, true},
 		{"more", Config{Type: "CASCounter"}, verify.Yes, verify.Yes, false},
+		{"more", Config{Type: "CASCounter", Spec: "SeqCounter"}, verify.Yes, verify.Yes, false},
+		{"more", Config{Type: "CASCounter", Spec: "OffByOne"}, verify.No, verify.Yes, false},
 		{"more", Config{Type: "Ring"}, verify.Yes, verify.No, false},
 		{"more", Config{Type: "Flag"}, verify.Unknown, verify.Unknown, true},
 	})
@@ -218,5 +222,17 @@ func TestAnyLabels(t *testing.T) {
 	}
 	if !slices.Equal(got, []string{"ret(1,Take,nil)", "ret(1,Take,1)"}) && !slices.Equal(got, []string{"ret(1,Take,1)", "ret(1,Take,nil)"}) {
 		t.Errorf("Take's labels %q, want ret(1,Take,nil) and ret(1,Take,1)", got)
+	}
+}
+
+// TestSpecSignature: a reference type whose methods' signatures differ
+// from the type's is refused, at the method.
+func TestSpecSignature(t *testing.T) {
+	_, err := load("more", Config{Type: "CASCounter", Spec: "WrongSig"})
+	if err == nil || !strings.Contains(err.Error(), "more.go:141:20: --spec WrongSig: method Inc has signature func() int64, but CASCounter's is func() int32") {
+		t.Errorf("a reference with another signature: %v", err)
+	}
+	if _, err := load("more", Config{Type: "CASCounter", Spec: "Nope"}); err == nil || !strings.Contains(err.Error(), "has no type Nope") {
+		t.Errorf("a missing reference: %v", err)
 	}
 }

@@ -106,3 +106,39 @@ func (f *Flag) Set() { f.set = true }
 
 // IsSet reads it.
 func (f *Flag) IsSet() bool { return f.set }
+
+// SeqCounter is CASCounter's sequential reference (--spec SeqCounter).
+type SeqCounter struct{ n int32 }
+
+// Inc adds one and returns the new count.
+func (c *SeqCounter) Inc() int32 {
+	c.n++
+	return c.n
+}
+
+// Get returns the count.
+func (c *SeqCounter) Get() int32 { return c.n }
+
+// OffByOne is a wrong reference for CASCounter: it counts from 1.
+type OffByOne struct{ n int32 }
+
+// NewOffByOne starts at 1.
+func NewOffByOne() *OffByOne { return &OffByOne{n: 1} }
+
+// Inc adds one and returns the new count.
+func (c *OffByOne) Inc() int32 {
+	c.n++
+	return c.n
+}
+
+// Get returns the count.
+func (c *OffByOne) Get() int32 { return c.n }
+
+// WrongSig has Inc with another result type.
+type WrongSig struct{ n int64 }
+
+// Inc adds one.
+func (c *WrongSig) Inc() int64 { c.n++; return c.n }
+
+// Get returns the count.
+func (c *WrongSig) Get() int64 { return c.n }
