@@ -458,3 +458,49 @@ spec auto`
 (2,"ret(1,scan,4)",3)
 `, autOf(t, src, Bounds{Threads: 1, Ops: 1, Values: []int{1}}))
 }
+
+// TestLocalLoopsFolded: a loop doing local work only runs within the step
+// that enters it. The sum over a local array costs no τ-step per
+// iteration: the step that reads x goes on through the loop and stops
+// before the return (call, τ, ret). A local loop that never ends is still
+// a τ-cycle once its locals repeat (the thread diverges, as before
+// folding), and one whose locals never repeat is a model error, not a
+// hang.
+func TestLocalLoopsFolded(t *testing.T) {
+	one := Bounds{Threads: 1, Ops: 1, Values: []int{1}}
+	assert.Equal(t, `des (0, 3, 4)
+(0,"call(1,m)",1)
+(1,"tau",2)
+(2,"ret(1,m,6)",3)
+`, autOf(t, `object O {
+  shared x int = 1
+  method m() int {
+    var a [3] int
+    a[0] = x
+    a[1] = 2
+    a[2] = 3
+    i := 0
+    s := 0
+    while i < 3 { s = s + a[i]; i = i + 1 }
+    return s
+  }
+}
+spec auto`, one))
+
+	m, err := Parse("spin.lin", []byte(`object O {
+  shared x int = 0
+  method spin() { i := 0; while true { i = (i + 1) % 3 } }
+}
+spec auto`))
+	require.NoError(t, err)
+	impl, err := CompileImpl(m, one, Options{})
+	require.NoError(t, err)
+	assert.Positive(t, lts.ComputeStats(impl).DivergentStates, "the spinning thread diverges")
+
+	me := modelError(t, "up.lin", `object O {
+  shared x int = 0
+  method up() { i := 0; while true { i = i + 1 } }
+}
+spec auto`, one)
+	assert.Contains(t, me.Msg, "a loop doing local work only (folded into one step) that never ends?")
+}

@@ -59,6 +59,9 @@ type loopTargets struct {
 	loop   *syntax.WhileStmt
 	head   int32   // where continue jumps
 	breaks []int32 // the jumps of the loop's breaks, to patch with its end
+	// continues are the back edges of the loop's continues, folded with
+	// its own if the loop does local work only (foldLocalLoop).
+	continues []int32
 }
 
 // Compile lowers obj for the given number of threads and argument values;
@@ -600,7 +603,8 @@ func (c *compiler) stmt(s syntax.Stmt) {
 		}
 		c.loops = append(c.loops, loopTargets{loop: s, head: head})
 		c.block(s.Body)
-		c.emit(Instr{Op: OpJump, Back: true, Target: head, Step: c.step(s)})
+		back := c.emit(Instr{Op: OpJump, Back: true, Target: head, Step: c.step(s)})
+		c.foldLocalLoop(head, back, c.loops[len(c.loops)-1].continues)
 		end := int32(len(c.prog.Code))
 		if test {
 			c.prog.Code[br].Target = end
@@ -618,8 +622,10 @@ func (c *compiler) stmt(s syntax.Stmt) {
 			i--
 		}
 		if s.Tok == syntax.CONTINUE {
-			// Like the loop's own back edge, a continue ends the step.
-			c.emit(Instr{Op: OpJump, Back: true, Target: c.loops[i].head, Step: c.step(s)})
+			// Like the loop's own back edge, a continue ends the step
+			// (unless the loop is folded).
+			j := c.emit(Instr{Op: OpJump, Back: true, Target: c.loops[i].head, Step: c.step(s)})
+			c.loops[i].continues = append(c.loops[i].continues, j)
 		} else {
 			c.loops[i].breaks = append(c.loops[i].breaks, c.emit(Instr{Op: OpJump, Step: -1}))
 		}
@@ -656,6 +662,28 @@ func (c *compiler) stmt(s syntax.Stmt) {
 		for _, j := range ends {
 			c.prog.Code[j].Target = int32(len(c.prog.Code))
 		}
+	}
+}
+
+// foldLocalLoop folds a loop that does local work only into the step
+// that enters it: if none of its instructions, from its head to its back
+// edge, touches shared state (or awaits, or marks a linearization point),
+// its back edge and continues are jumps that do not end the step (Fold,
+// not Back), so that a purely local loop, a compare loop over a collected
+// array, costs no τ-step and no state per iteration. Inside an atomic
+// block every back edge is already one.
+func (c *compiler) foldLocalLoop(head, back int32, continues []int32) {
+	if c.depth > 0 {
+		return
+	}
+	for pc := head; pc < back; pc++ {
+		switch in := &c.prog.Code[pc]; {
+		case in.Shared, in.Op == OpAwait, in.Op == OpLin, in.Op == OpAtomicBegin:
+			return
+		}
+	}
+	for _, j := range append(continues, back) {
+		c.prog.Code[j].Back, c.prog.Code[j].Fold = false, true
 	}
 }
 

@@ -14,7 +14,8 @@
 // concurrent stacks, §2): one τ step per statement that touches shared
 // state (Instr.Boundary marks where a step that touched shared state
 // stops), an atomic block as one step, local work folded into the step
-// before it.
+// before it, a loop that does local work only too (Instr.Fold: its back
+// edge does not end the step).
 //
 // Every analysis that looks into expressions walks them with WalkExpr,
 // which visits every operand of every kind, so that a new kind of

@@ -33,8 +33,11 @@ const (
 
 // Instr is one instruction of a method body.
 type Instr struct {
-	Op     Opcode
-	Back   bool // opJump: a loop's back edge
+	Op   Opcode
+	Back bool // opJump: a loop's back edge, which ends the step
+	// Fold: opJump: the back edge of a loop that does local work only,
+	// which does not end the step (the machine bounds its iterations).
+	Fold   bool
 	Shared bool // reads or writes shared state (shared variables, heap fields, cas)
 	// Boundary: shared, and not a return: a step that has touched shared
 	// state already ends before it, unless the nodes of priv are private.

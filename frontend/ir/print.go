@@ -79,6 +79,8 @@ func (p *Program) printMethod(w io.Writer, m *Method, cm *check.Method, f *synta
 		switch {
 		case in.Op == OpJump && in.Back:
 			mark = "↺"
+		case in.Op == OpJump && in.Fold:
+			mark = "↻"
 		case in.Boundary && in.Priv != 0:
 			mark = "▶p"
 		case in.Boundary:

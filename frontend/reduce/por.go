@@ -519,6 +519,11 @@ func (a *POR) runInstr(f *footprint, instrs []footprint, s walkAt, work *[]walkA
 			end(in.Target)
 			return
 		}
+		if in.Fold && s.depth == 0 {
+			// A folded loop goes on, or ends the step at its head once
+			// its locals repeat (machine.localCycle).
+			end(in.Target)
+		}
 		next(in.Target, s.depth)
 	default:
 		next(s.pc+1, s.depth)

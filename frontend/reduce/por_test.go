@@ -204,7 +204,8 @@ func TestPORFootprintsCommute(t *testing.T) {
 // porForms has steps that touch only the running thread's own data,
 // through the forms whose footprints are precise: rows of [thread],
 // [thread][n] and [thread][thread] arrays indexed by tid or by a local
-// that only ever holds tid (read, written, swapped, fetched-and-added), local arrays, type tests and conversions of
+// that only ever holds tid (read, written, swapped, fetched-and-added), local arrays
+// (and a loop over one, folded into its step), type tests and conversions of
 // a union reference, a tuple result; and steps that are not independent
 // (a loop over the other threads' rows, a shared counter).
 const porForms = `object Rows {
@@ -226,6 +227,8 @@ const porForms = `object Rows {
     ok := s is Val
     w := s as Val
     loc[0] = w.v
+    k := 0
+    while k < 2 { loc[k] = loc[k] + 1; k = k + 1 }
     n := faa(Log[me][1], 1)
     o := swap(Peer[tid][me], n)
     for j in others { c := Log[j][0]; Peer[me][j] = c }

@@ -3,6 +3,7 @@ package semantics
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
@@ -14,8 +15,47 @@ import (
 const maxInt = 1 << 24
 
 // stepBudget bounds the loop iterations inside the atomic blocks of one
-// step, which only an atomic block that loops forever can exceed.
+// step and those of the loops folded into it (ir.Instr.Fold), which only
+// a loop that never ends can exceed.
 const stepBudget = 1 << 20
+
+// loopCycle detects that a loop folded into a step (ir.Instr.Fold) has
+// come back to the locals it had at its head, by Brent's algorithm: saved
+// is the thread's locals at a power-of-two iteration, lam the iterations
+// since, power the next power of two.
+type loopCycle struct {
+	head       int32
+	saved      []int32
+	lam, power int
+}
+
+// localCycle records that thread m.t took the folded back edge to head
+// and reports whether its locals repeat those of an earlier iteration of
+// this step: a loop doing local work only, which is deterministic on the
+// path the step follows, then runs forever.
+func (m *machine) localCycle(cycles *[]loopCycle, head int32) bool {
+	locals := m.mem[m.base+ir.TLocals : m.base+m.p.Layout.ThreadSize]
+	var c *loopCycle
+	for i := range *cycles {
+		if (*cycles)[i].head == head {
+			c = &(*cycles)[i]
+		}
+	}
+	if c == nil {
+		*cycles = append(*cycles, loopCycle{head: head, saved: slices.Clone(locals), power: 1})
+		return false
+	}
+	c.lam++
+	if slices.Equal(c.saved, locals) {
+		return true
+	}
+	if c.lam == c.power {
+		c.saved = append(c.saved[:0], locals...)
+		c.power *= 2
+		c.lam = 0
+	}
+	return false
+}
 
 // outcome is what one step of a thread did. (Its fields are ordered so
 // that it takes 16 bytes: one is kept per successor.)
@@ -486,8 +526,10 @@ func (m *machine) resetThread() {
 // Granularity: a step executes at most one instruction that touches shared
 // state (an atomic block counts as one) together with the local-only work
 // around it, and stops before the next shared instruction, before a return
-// once shared state was touched, and after a loop's back edge (so that a
-// loop doing only local work is a τ-cycle rather than a hang). A return
+// once shared state was touched, and after a loop's back edge. A loop doing
+// local work only has its back edge folded (ir.Instr.Fold): it runs within
+// the step, which ends at its head when its locals repeat (localCycle), so
+// that a local loop that never ends is a τ-cycle rather than a hang. A return
 // whose step touched nothing else is the visible ret step itself.
 func (m *machine) step() outcome {
 	code := m.p.Code
@@ -498,7 +540,8 @@ func (m *machine) step() outcome {
 	lin := false
 	var linVal int32
 	linHas := false
-	loops := 0 // back edges taken inside atomic blocks (see stepBudget)
+	loops := 0             // back edges taken inside atomic blocks and folded ones (see stepBudget)
+	var cycles []loopCycle // the folded loops' cycle detection (localCycle)
 	for {
 		in := &code[pc]
 		if in.Boundary && depth == 0 && (in.Priv == 0 || !m.private(in.Priv)) {
@@ -601,6 +644,19 @@ func (m *machine) step() outcome {
 				}
 				if loops++; loops > stepBudget {
 					m.fail("a step runs a loop more than %d times: an atomic block that never ends?", stepBudget)
+				}
+			} else if in.Fold {
+				if m.localCycle(&cycles, pc) {
+					// The loop came back to locals it had: it runs
+					// forever, a τ-cycle, as it was before folding.
+					if out.step < 0 {
+						out.step = in.Step
+					}
+					m.mem[m.base+ir.TPC] = pc
+					return m.finish(out, lin, linVal, linHas)
+				}
+				if loops++; loops > stepBudget {
+					m.fail("a step runs a loop more than %d times: a loop doing local work only (folded into one step) that never ends?", stepBudget)
 				}
 			}
 		case ir.OpAwait:

@@ -126,6 +126,9 @@ const (
 	// RMW: the atomic read-modify-writes swap and faa, as expressions
 	// and statements, on ints (and swap on the thread value Last).
 	RMW
+	// LocalLoop: a loop doing local work only (a sum over a counter),
+	// which runs within the step that enters it.
+	LocalLoop
 
 	numFeatures = iota
 )
@@ -148,7 +151,7 @@ const TidBeyondIndex = TidValue | TidCount | ThreadValue | ForThreads
 var featureNames = [numFeatures]string{"heap", "free", "lock", "flag-wait", "await", "assert",
 	"hand-spec", "mutated-spec", "tid-index", "tid-value", "tid-count", "tid-arith", "tid-order",
 	"tid-scan", "only", "hazard", "queue", "explicit-heap", "proc", "break", "choose", "any", "var",
-	"per-thread", "thread-value", "for-threads", "rmw"}
+	"per-thread", "thread-value", "for-threads", "rmw", "local-loop"}
 
 // String lists the features, e.g. "heap+free".
 func (f Feature) String() string {

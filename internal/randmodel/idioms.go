@@ -56,6 +56,7 @@ func fragments() []idiom {
 		{ThreadValue, 2, 1, (*gen).lastThread},
 		{ForThreads | PerThread, 3, 1, (*gen).othersLoop},
 		{RMW, 3, 1, (*gen).rmw},
+		{LocalLoop, 2, 1, (*gen).localLoop},
 	}
 }
 
@@ -447,4 +448,13 @@ func (g *gen) rmw(m *method) []stmt {
 		return []stmt{simple(op)}
 	}
 	return append([]stmt{define(t, op)}, g.record(m, t)...)
+}
+
+// localLoop sums a local counter in a loop that touches no shared state
+// (folded into the step that enters it), starting from a shared int read
+// before it, and records the sum.
+func (g *gen) localLoop(m *method) []stmt {
+	k, s := m.fresh("k"), m.fresh("s")
+	loop := block("while "+k+" < 2", simple(s+" = "+s+" + "+k), simple(k+" = "+k+" + 1"))
+	return append([]stmt{define(k, "0"), define(s, g.intVar()), loop}, g.record(m, "("+s+") % 3")...)
 }

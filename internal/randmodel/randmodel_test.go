@@ -201,6 +201,7 @@ var evidence = map[Feature]*regexp.Regexp{
 	ThreadValue:  regexp.MustCompile(`thread = tid|Last = tid|swap\(Last, tid\)`),
 	ForThreads:   regexp.MustCompile(`for j\d+ in (others|threads)`),
 	RMW:          regexp.MustCompile(`(swap|faa)\(`),
+	LocalLoop:    regexp.MustCompile(`while k\d+ < 2`),
 }
 
 // symmetricTid matches the uses of tid allowed in a symmetric program.
