@@ -144,7 +144,15 @@ func compareFlyWithFull(t *testing.T, what string, m *Model, b Bounds, opts Opti
 				assert.LessOrEqual(t, len(got.Counterexample.Steps), len(want.Counterexample.Steps),
 					"breadth-first, the violation is a shortest path: %s", run)
 			}
-			continue
+			// Past the violation the search goes on over the
+			// implementation alone and decides lock-freedom too; with
+			// FirstViolation it stops there, leaving it undecided.
+			first, err := onthefly.Check(m.Program, b, onthefly.Options{Options: opts, Reductions: mode.Reductions, FirstViolation: true})
+			if assert.NoError(t, err, run) {
+				assert.False(t, first.Refines, "first violation: %s", run)
+				assert.False(t, first.LockFreeChecked, "first violation: %s", run)
+				assert.Equal(t, got.Counterexample.Steps, first.Counterexample.Steps, "the same first violation: %s", run)
+			}
 		}
 		if !assert.True(t, got.LockFreeChecked, run) {
 			continue

@@ -87,6 +87,17 @@ type Options struct {
 	semantics.Options
 	// Reductions are the state-space reductions to apply.
 	Reductions
+	// FirstViolation stops the search at the first refinement violation,
+	// leaving lock-freedom undecided (Result.LockFreeChecked false): the
+	// quickest way to a counterexample. By default the search goes on past
+	// a violation over the implementation alone (the pairs after it hold
+	// the empty subset, which covers every other pair of its state), so
+	// that lock-freedom is decided as well.
+	FirstViolation bool
+	// LockFreeOnly decides lock-freedom alone: the search covers the
+	// implementation's states without the specification (every pair holds
+	// the empty subset), and Refines and Counterexample mean nothing.
+	LockFreeOnly bool
 	// noSuccCache turns off the cache of recent successors (flycache.go),
 	// for the test that holds the search to the same outcome without it.
 	noSuccCache bool
@@ -101,10 +112,13 @@ type Result struct {
 	Refines        bool
 	Counterexample *lts.Trace
 	// LockFreeChecked is false when the search stopped at a refinement
-	// violation before it had seen every implementation state; then
-	// LockFree means nothing.
+	// violation before it had seen every implementation state
+	// (Options.FirstViolation); then LockFree means nothing.
 	LockFreeChecked bool
 	LockFree        bool
+	// ModelError is a model error that the search met past the
+	// violation, which ended it: lock-freedom is then not checked.
+	ModelError error
 	// Lasso shows a τ-cycle with an operation pending when LockFree is false.
 	Lasso *lts.Trace
 	// Symmetric reports that the symmetry reduction was applied; when it
@@ -246,6 +260,9 @@ type flySearch struct {
 	cache *succCache
 	spec  *flySpec
 	res   *Result
+	// violation is the first step the specification could not follow,
+	// nil while there is none: the search's first, so a shortest one.
+	violation *flyStep
 	// The implementation states: set gives their ids, offs their records
 	// (arena offsets/4: records are aligned), headPair the last pair that
 	// holds each, from which nextPair chains the pairs of the state
@@ -290,11 +307,13 @@ func (f *flySearch) run() (*Result, error) {
 		init, perm = f.sym.Canon(init, f.st.Expander.Canon)
 		initPerm = f.internPerm(perm)
 	}
-	sub, err := f.spec.initial()
-	if err != nil {
-		return nil, err
+	sub := f.spec.empty
+	if !f.o.LockFreeOnly {
+		if sub, err = f.spec.initial(); err != nil {
+			return nil, err
+		}
+		sub = f.spec.permute(sub, initPerm, f.perms)
 	}
-	sub = f.spec.permute(sub, initPerm, f.perms)
 	f.res.Stats.RepresentedExact = true
 	stab, exact := f.stabilizer(initPerm)
 	f.alts = f.alts[:0]
@@ -311,10 +330,11 @@ func (f *flySearch) run() (*Result, error) {
 	f.res.Stats.SpecStates = int64(f.spec.set.Len())
 	f.res.Stats.Subsets = int64(len(f.spec.subs))
 	if violation != nil {
-		f.res.Counterexample, err = f.replayViolation(violation)
-		return f.res, err
+		if f.res.Counterexample, err = f.replayViolation(violation); err != nil || f.o.FirstViolation || f.res.ModelError != nil {
+			return f.res, err
+		}
 	}
-	f.res.Refines = true
+	f.res.Refines = violation == nil && !f.o.LockFreeOnly
 	f.res.LockFreeChecked = true
 	cycle, err := f.findTauCycle()
 	if err != nil {
@@ -340,8 +360,9 @@ type flyStep struct {
 }
 
 // searchPairs runs the breadth-first search of the product, level by
-// level. It returns the violating step when the specification cannot
-// follow one.
+// level. It returns the first step the specification cannot follow, nil if
+// there is none; it stops there with Options.FirstViolation, else it goes
+// on over every reachable state.
 //
 // A state is usually paired with several subsets (the histories that
 // reach it differ), and its successors are the same for each: within a
@@ -377,11 +398,18 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 			}
 			t, fail := f.expand(s)
 			if fail != nil {
-				return nil, f.modelError(level[i], t, fail)
+				err := f.modelError(level[i], t, fail)
+				if f.violation != nil {
+					// Past the violation: it stands, and the model error
+					// ends the search for lock-freedom.
+					f.res.ModelError = err
+					return f.violation, nil
+				}
+				return nil, err
 			}
 			for _, p := range level[i:j] {
-				if v, err := f.follow(p); v != nil || err != nil {
-					return v, err
+				if err := f.follow(p); err != nil || f.violation != nil && f.o.FirstViolation {
+					return f.violation, err
 				}
 			}
 			if err := f.recordTau(s); err != nil {
@@ -392,7 +420,7 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 		}
 		lo = hi
 	}
-	return nil, nil
+	return f.violation, nil
 }
 
 // flySucc is a successor of the state being expanded: the id of its
@@ -532,9 +560,10 @@ func (f *flySearch) countOrbit(stab int64, exact bool) {
 }
 
 // follow adds the successors of pair p, whose state has just been
-// expanded, and returns the violating step if the specification cannot
-// follow one.
-func (f *flySearch) follow(p int32) (*flyStep, error) {
+// expanded; the first step the specification cannot follow is recorded in
+// f.violation, and the successor it leads to is paired with the empty
+// subset, unless the search stops there (Options.FirstViolation).
+func (f *flySearch) follow(p int32) error {
 	ample := f.ample >= 0 && f.provisoHolds(p)
 	switch {
 	case ample:
@@ -552,16 +581,23 @@ func (f *flySearch) follow(p int32) (*flyStep, error) {
 			continue
 		}
 		sub := f.subset[p]
-		if sc.label != 0 && isVisible(sc.label) {
+		if sc.label != 0 && isVisible(sc.label) && sub != f.spec.empty {
 			next, err := f.spec.afterLabel(sub, sc.label)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if next == noSubset {
 				if sc.to < 0 { // stored for the replay
 					f.insertSucc(sc)
 				}
-				return &flyStep{from: p, thread: sc.thread, perm: sc.perm, to: sc.to}, nil
+				if f.violation == nil {
+					f.violation = &flyStep{from: p, thread: sc.thread, perm: sc.perm, to: sc.to}
+				}
+				if f.o.FirstViolation {
+					return nil
+				}
+				// Past a violation the implementation goes on alone.
+				next = f.spec.empty
 			}
 			sub = next
 		}
@@ -572,7 +608,7 @@ func (f *flySearch) follow(p int32) (*flyStep, error) {
 			}
 		}
 		if len(f.state) >= f.o.MaxStates {
-			return nil, &limits.LimitError{Limit: limits.States, Value: int64(f.o.MaxStates), Err: fmt.Errorf(
+			return &limits.LimitError{Limit: limits.States, Value: int64(f.o.MaxStates), Err: fmt.Errorf(
 				"%w: more than %d product pairs (%d implementation states); raise the limit or lower the bounds",
 				semantics.ErrStateLimit, f.o.MaxStates, f.set.Len())}
 		}
@@ -581,7 +617,7 @@ func (f *flySearch) follow(p int32) (*flyStep, error) {
 		}
 		f.addPair(sc.to, sub, p, sc.thread, perm)
 	}
-	return nil, nil
+	return nil
 }
 
 // renamed returns the subset of successor sc of a pair, sub after sc's

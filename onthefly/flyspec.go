@@ -38,6 +38,8 @@ type flySpec struct {
 	subs   [][]int32
 	subIDs map[string]int32
 	sigs   []uint64
+	// empty is the id of the empty subset (see newFlySpec).
+	empty int32
 	// after, permuted and included cache the subset operations by their
 	// operands: after[sub] lists the labels met from sub (a few: a
 	// list is quicker than a map), permuted and included are keyed by
@@ -64,12 +66,17 @@ type afterEdge struct {
 	to  int32
 }
 
-// noSubset is the id of the empty subset: the specification cannot follow.
+// noSubset stands for no subset: the specification cannot follow.
 const noSubset = -1
 
 func newFlySpec(x *semantics.System, impl *ir.Program) (*flySpec, error) {
 	s := &flySpec{x: x, st: x.NewStepper(), set: semantics.NewStateSet(), subIDs: map[string]int32{},
 		permuted: map[uint64]int32{}, included: map[uint64]bool{}}
+	// The empty subset, where the implementation goes on alone past a
+	// violation (Options.FirstViolation): it follows nothing, includes
+	// only itself and every subset includes it.
+	s.empty = int32(len(s.subs))
+	s.subs, s.sigs, s.after = append(s.subs, nil), append(s.sigs, 0), append(s.after, nil)
 	for _, m := range impl.Methods {
 		idx := int32(-1)
 		for _, sm := range x.Program.Methods {
@@ -211,7 +218,7 @@ func (s *flySpec) afterLabel(sub int32, k semantics.LabelKey) (int32, error) {
 // permute returns subset sub with its threads renamed by perms[perm] (see
 // reducer.apply).
 func (s *flySpec) permute(sub int32, perm uint16, perms [][]uint8) int32 {
-	if s.sym == nil || perm == 0 {
+	if s.sym == nil || perm == 0 || sub == s.empty {
 		return sub
 	}
 	pk := uint64(sub)<<16 | uint64(perm)

@@ -1,10 +1,12 @@
 package verify
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/lts"
 	"github.com/linbis/linbis/onthefly"
 )
@@ -93,7 +95,17 @@ func (x *run) fly(p *Plan) error {
 		SpecStates: res.Stats.SpecStates, Subsets: res.Stats.Subsets, Complete: res.LockFreeChecked,
 		AmplePairs: res.Stats.Ample, FullPairs: res.Stats.Full, ProvisoFull: res.Stats.ProvisoFull}
 	fr.Ladder = stages
-	if last := stages[len(stages)-1]; last.Threads != b.Threads || last.Ops != b.Ops {
+	// The rung that decided: the one whose violation was replayed, else
+	// the last (lockFreeAfter's search of the requested bounds may follow
+	// a lower rung's violation).
+	last := stages[len(stages)-1]
+	for _, st := range stages {
+		if st.Result == "not linearizable" {
+			last = st
+			break
+		}
+	}
+	if last.Threads != b.Threads || last.Ops != b.Ops {
 		fr.FoundAt = &BoundsReport{Threads: last.Threads, Ops: last.Ops, Values: b.Values}
 		shortest := "it is a shortest one of that client"
 		if res.PartialOrder {
@@ -114,11 +126,30 @@ func (x *run) fly(p *Plan) error {
 	r.OnTheFly = fr
 	r.Refines = verdictOf(res.Refines)
 	r.Linearizable = r.Refines
-	if res.Refines {
+	if res.LockFreeChecked {
 		r.LockFree = verdictOf(res.LockFree)
-	} else {
+	}
+	if !res.Refines {
 		r.Evidence = append(r.Evidence, violation(res.Counterexample))
-		r.Notes = append(r.Notes, "the on-the-fly search stopped at the first violation: lock-freedom was not checked, nor a model error deeper than the violation looked for (the search reports the first of the two in breadth-first order; --method bisim explores the whole implementation and reports a reachable model error with the violation)")
+		if !res.LockFreeChecked {
+			note := "the on-the-fly search stopped at the first violation (--first-violation): lock-freedom was not checked, nor a model error deeper than the violation looked for (the search reports the first of the two in breadth-first order; --method bisim explores the whole implementation and reports a reachable model error with the violation)"
+			if res.ModelError != nil {
+				note = "lock-freedom is not decided: past the violation the search met a model error, " + res.ModelError.Error()
+			}
+			if st := stages[len(stages)-1]; st.Result == "model error" || st.Result == "limit" {
+				if st.Result == "limit" {
+					// The limit that left lock-freedom undecided: the
+					// run's time or memory, else the search's pairs.
+					r.StoppedBy = limits.States.String()
+					var le *limits.LimitError
+					if errors.As(limits.Err(x.ctx), &le) {
+						r.StoppedBy = le.Limit.String()
+					}
+				}
+				note = fmt.Sprintf("lock-freedom under the requested bounds is not decided: the search of the implementation alone stopped at a %s", map[string]string{"limit": "limit (--max-states, --max-memory or --timeout)", "model error": "model error"}[st.Result])
+			}
+			r.Notes = append(r.Notes, note)
+		}
 	}
 	if res.Lasso != nil {
 		r.Evidence = append(r.Evidence, lassoEvidence(res.Lasso))

@@ -84,7 +84,10 @@ func checkByLadder(m *frontend.Model, b frontend.Bounds, copts frontend.Options,
 	var stages []LadderStage
 	for i := 0; i < len(rungs); i++ {
 		rb, last := rungs[i], i == len(rungs)-1
-		res, err := onthefly.Check(m.Program, rb, onthefly.Options{Options: copts, Reductions: opts.Reductions})
+		// A lower rung stops at its first violation: the requested
+		// bounds decide lock-freedom (lockFreeAfter).
+		res, err := onthefly.Check(m.Program, rb, onthefly.Options{Options: copts, Reductions: opts.Reductions,
+			FirstViolation: !last || opts.FirstViolation})
 		stage := LadderStage{Threads: rb.Threads, Ops: rb.Ops}
 		if res != nil {
 			stage.Pairs, stage.States = res.Stats.Pairs, res.Stats.States
@@ -129,7 +132,11 @@ func checkByLadder(m *frontend.Model, b frontend.Bounds, copts frontend.Options,
 			return nil, nil, fmt.Errorf("replaying the counterexample of %s under %s: %w", rb, b, err)
 		}
 		res.Counterexample = replayed
-		return res, append(stages, stage), nil
+		stages = append(stages, stage)
+		if !opts.FirstViolation {
+			stages, err = lockFreeAfter(m, b, copts, opts, res, stages)
+		}
+		return res, stages, err
 	}
 	panic("unreachable: the ladder ends with the requested bounds")
 }
@@ -143,4 +150,35 @@ func flyResultWord(res *onthefly.Result) string {
 		return "not lock-free"
 	}
 	return "holds"
+}
+
+// lockFreeAfter decides lock-freedom under the requested bounds b after a
+// lower rung's violation (res): a search of the implementation alone
+// (onthefly.Options.LockFreeOnly), recorded as a rung of its own. A limit,
+// the run's time and memory included, leaves lock-freedom undecided and
+// the violation's verdict standing; only a run cancelled otherwise (a
+// signal) is an error.
+func lockFreeAfter(m *frontend.Model, b frontend.Bounds, copts frontend.Options, opts Options, res *onthefly.Result, stages []LadderStage) ([]LadderStage, error) {
+	lf, err := onthefly.Check(m.Program, b, onthefly.Options{Options: copts, Reductions: opts.Reductions, LockFreeOnly: true})
+	stage := LadderStage{Threads: b.Threads, Ops: b.Ops, Result: "limit"}
+	if lf != nil {
+		stage.Pairs, stage.States = lf.Stats.Pairs, lf.Stats.States
+	}
+	var limit *limits.LimitError
+	switch {
+	case err != nil && limits.Err(copts.Context) != nil && !errors.As(limits.Err(copts.Context), &limit):
+		return append(stages, stage), err
+	case err != nil:
+		var me *frontend.ModelError
+		if errors.As(err, &me) {
+			stage.Result = "model error"
+		}
+		return append(stages, stage), nil
+	}
+	res.LockFreeChecked, res.LockFree, res.Lasso = true, lf.LockFree, lf.Lasso
+	stage.Result = "lock-free"
+	if !lf.LockFree {
+		stage.Result = "not lock-free"
+	}
+	return append(stages, stage), nil
 }

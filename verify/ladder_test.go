@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -53,7 +54,8 @@ func TestLadderRungs(t *testing.T) {
 // ladder to the refinement and progress checkers on the full LTS of random
 // programs under bounds one operation above their own: the verdicts agree,
 // and a counterexample found on a lower rung is a path of the full
-// implementation LTS whose last action the specification refuses.
+// implementation LTS whose last action the specification refuses;
+// lock-freedom is decided whether or not the program is linearizable.
 func TestLadderAgreesWithFullLTS(t *testing.T) {
 	n := testsize.Count(60, 300) // random programs
 	type outcome struct{ violation, lower bool }
@@ -88,9 +90,10 @@ func TestLadderAgreesWithFullLTS(t *testing.T) {
 		}
 		r := out.Report
 		assert.Equal(t, verdictOf(want.Refines), r.Linearizable, name)
-		if want.Refines {
-			assert.Equal(t, verdictOf(lf.Holds), r.LockFree, name)
-		}
+		// Lock-freedom is decided after a violation too: the search goes
+		// on over the implementation alone, or, after a lower rung's
+		// violation, searches the requested bounds' implementation.
+		assert.Equal(t, verdictOf(lf.Holds), r.LockFree, name)
 		outcomes[seed] = outcome{violation: !want.Refines || !lf.Holds, lower: r.OnTheFly.FoundAt != nil}
 		for _, e := range r.Evidence {
 			switch e.Kind {
@@ -163,4 +166,39 @@ func TestLadderRefusesWhatDoesNotReplay(t *testing.T) {
 	out, err = Run(context.Background(), "two", m, b, Options{Method: Fly})
 	require.NoError(t, err)
 	assert.Equal(t, No, out.Report.Linearizable)
+}
+
+// TestLockFreeAfterViolationStopsAtLimit: when the search of the requested
+// bounds' implementation that follows a lower rung's violation stops at a
+// limit, the violation stands, lock-freedom is left undecided, and the
+// report names the limit; --first-violation skips that search.
+func TestLockFreeAfterViolationStopsAtLimit(t *testing.T) {
+	src, err := frontend.Example("shann-queue-8")
+	require.NoError(t, err)
+	m, err := frontend.Parse("shann-queue-8.lin", src)
+	require.NoError(t, err)
+	b := m.DefaultBounds()
+	b.Threads, b.Ops = 3, 3
+	red := onthefly.Reductions{Symmetry: true, PartialOrder: true}
+	// The 2×2 rung finds the violation within 30 000 pairs; 3×3's
+	// implementation alone needs far more.
+	opts := Options{Method: Fly, Compile: frontend.Options{MaxStates: 30_000}, Reductions: red}
+	out, err := Run(context.Background(), "shann-queue-8", m, b, opts)
+	require.NoError(t, err)
+	r := out.Report
+	assert.Equal(t, No, r.Linearizable)
+	assert.Equal(t, Unknown, r.LockFree)
+	assert.Equal(t, "states", r.StoppedBy)
+	require.NotNil(t, r.OnTheFly.FoundAt)
+	last := r.OnTheFly.Ladder[len(r.OnTheFly.Ladder)-1]
+	assert.Equal(t, LadderStage{Threads: 3, Ops: 3, Result: "limit"}, last)
+	assert.Contains(t, strings.Join(r.Notes, "\n"), "lock-freedom under the requested bounds is not decided")
+
+	opts.FirstViolation = true
+	out, err = Run(context.Background(), "shann-queue-8", m, b, opts)
+	require.NoError(t, err)
+	assert.Equal(t, No, out.Report.Linearizable)
+	assert.Equal(t, Unknown, out.Report.LockFree)
+	assert.Empty(t, out.Report.StoppedBy)
+	assert.NotEqual(t, 3, out.Report.OnTheFly.Ladder[len(out.Report.OnTheFly.Ladder)-1].Threads, "no search of the requested bounds")
 }

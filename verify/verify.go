@@ -75,6 +75,11 @@ type Options struct {
 	// counterexample is then a shortest one under them, at the cost of
 	// exhausting every level above it.
 	Shortest bool
+	// FirstViolation stops the on-the-fly method at the first refinement
+	// violation, leaving lock-freedom undecided; by default the search
+	// goes on over the implementation alone to decide it too
+	// (onthefly.Options.FirstViolation).
+	FirstViolation bool
 	// Progress, if set, receives a stage name and a count now and then.
 	Progress func(stage string, count int64)
 	// ReleaseImpl lets the bisimulation stage release the implementation
@@ -252,7 +257,7 @@ func (x *run) violationBefore(err error) error {
 	}
 	copts := x.compileOptions()
 	copts.Progress = nil
-	res, ferr := onthefly.Check(x.model.Program, x.bounds, onthefly.Options{Options: copts, Reductions: x.opts.Reductions})
+	res, ferr := onthefly.Check(x.model.Program, x.bounds, onthefly.Options{Options: copts, Reductions: x.opts.Reductions, FirstViolation: true})
 	if ferr != nil || res.Refines {
 		return err
 	}

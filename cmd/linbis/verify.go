@@ -36,6 +36,7 @@ func verifyFlags() []cli.Flag {
 	return append(modelFlags(),
 		&cli.StringFlag{Name: "method", Value: "auto", Usage: "auto (bisim while the implementation's LTS has at most 1 M states, else fly), bisim (bisimulation, falling back to refinement), refine, both (timings side by side), or fly (on the fly, without building the LTSs)"},
 		&cli.StringFlag{Name: "reduce", Value: "all", Usage: "reductions of the on-the-fly method: none, symmetry, por (partial-order) or all"},
+		&cli.BoolFlag{Name: "first-violation", Usage: "on the fly, stop at the first linearizability violation, leaving lock-freedom unchecked (by default the search goes on over the implementation alone to decide it too)"},
 		&cli.BoolFlag{Name: "shortest", Usage: "on the fly, search the requested bounds alone, not first the ladder of smaller clients: a counterexample is then a shortest one under them (partial-order reduction is then off)"},
 		&cli.BoolFlag{Name: "antichain", Value: true, Usage: "antichain pruning in the refinement check"},
 		&cli.IntFlag{Name: "max-pairs", Usage: "stop the refinement check after this many pairs (0: its default)"},
@@ -88,7 +89,7 @@ func runVerify(c *cli.Context) error {
 	defer mt.Done()
 	opts := verify.Options{
 		Method: method, Compile: copts, Antichain: c.Bool("antichain"), MaxPairs: c.Int("max-pairs"),
-		Algorithm: alg, LinPoints: c.Bool("lin-points"), Reductions: reductions, Shortest: c.Bool("shortest"),
+		Algorithm: alg, LinPoints: c.Bool("lin-points"), Reductions: reductions, Shortest: c.Bool("shortest"), FirstViolation: c.Bool("first-violation"),
 		ReleaseImpl: c.String("export") == "", // only --export reads out.Impl
 	}
 	if mt != nil {
