@@ -133,20 +133,18 @@ func (x *run) fly(p *Plan) error {
 		r.Evidence = append(r.Evidence, violation(res.Counterexample))
 		if !res.LockFreeChecked {
 			note := "the on-the-fly search stopped at the first violation (--first-violation): lock-freedom was not checked, nor a model error deeper than the violation looked for (the search reports the first of the two in breadth-first order; --method bisim explores the whole implementation and reports a reachable model error with the violation)"
-			if res.ModelError != nil {
-				note = "lock-freedom is not decided: past the violation the search met a model error, " + res.ModelError.Error()
-			}
-			if st := stages[len(stages)-1]; st.Result == "model error" || st.Result == "limit" {
-				if st.Result == "limit" {
-					// The limit that left lock-freedom undecided: the
-					// run's time or memory, else the search's pairs.
-					r.StoppedBy = limits.States.String()
-					var le *limits.LimitError
-					if errors.As(limits.Err(x.ctx), &le) {
-						r.StoppedBy = le.Limit.String()
-					}
+			switch st := stages[len(stages)-1]; {
+			case res.ModelError != nil:
+				note = "lock-freedom is not decided: past the violation the search of the implementation met a model error, " + res.ModelError.Error()
+			case st.Result == "limit":
+				// The limit that left lock-freedom undecided: the run's
+				// time or memory, else the search's pairs.
+				r.StoppedBy = limits.States.String()
+				var le *limits.LimitError
+				if errors.As(limits.Err(x.ctx), &le) {
+					r.StoppedBy = le.Limit.String()
 				}
-				note = fmt.Sprintf("lock-freedom under the requested bounds is not decided: the search of the implementation alone stopped at a %s", map[string]string{"limit": "limit (--max-states, --max-memory or --timeout)", "model error": "model error"}[st.Result])
+				note = "lock-freedom under the requested bounds is not decided: the search of the implementation alone stopped at a limit (--max-states, --max-memory or --timeout)"
 			}
 			r.Notes = append(r.Notes, note)
 		}

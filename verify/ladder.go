@@ -172,6 +172,7 @@ func lockFreeAfter(m *frontend.Model, b frontend.Bounds, copts frontend.Options,
 		var me *frontend.ModelError
 		if errors.As(err, &me) {
 			stage.Result = "model error"
+			res.ModelError = err
 		}
 		return append(stages, stage), nil
 	}

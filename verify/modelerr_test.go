@@ -38,8 +38,10 @@ client { threads 2; ops 2; values 1 }
 // TestModelErrorAndViolation: both routes report a violation that the
 // breadth-first search meets before a model error. The bisimulation
 // route's exploration stops at the model error, and then reports the
-// violation with it; the on-the-fly route stops at the violation, and
-// says that deeper model errors were not looked for. A model error met
+// violation with it; the on-the-fly route goes on past the violation and
+// reports the model error as what left lock-freedom undecided (with
+// FirstViolation it stops at the violation, and says that deeper model
+// errors were not looked for). A model error met
 // first (here: bad frees twice at once) is reported alone.
 func TestModelErrorAndViolation(t *testing.T) {
 	m, err := frontend.Parse("both.lin", []byte(bothFound))
@@ -56,7 +58,17 @@ func TestModelErrorAndViolation(t *testing.T) {
 		assert.Contains(t, both.Violation.Explanation, "[t1:inc() → 0, t2:inc() → 0]")
 	}
 
+	// The on-the-fly route goes on past the violation to decide
+	// lock-freedom, meets the double free, and says so; with
+	// FirstViolation it stops at the violation and says that deeper
+	// model errors were not looked for.
 	out, err := Run(context.Background(), "both.lin", m, b, Options{Method: Fly, Reductions: onthefly.Reductions{Symmetry: true, PartialOrder: true}})
+	require.NoError(t, err)
+	assert.Equal(t, No, out.Report.Linearizable)
+	assert.Equal(t, Unknown, out.Report.LockFree)
+	assert.True(t, slicesContain(out.Report.Notes, "past the violation the search of the implementation met a model error"), "%q", out.Report.Notes)
+	assert.True(t, slicesContain(out.Report.Notes, "double free"), "%q", out.Report.Notes)
+	out, err = Run(context.Background(), "both.lin", m, b, Options{Method: Fly, FirstViolation: true, Reductions: onthefly.Reductions{Symmetry: true, PartialOrder: true}})
 	require.NoError(t, err)
 	assert.Equal(t, No, out.Report.Linearizable)
 	assert.True(t, slicesContain(out.Report.Notes, "nor a model error deeper than the violation looked for"), "%q", out.Report.Notes)
