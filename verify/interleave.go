@@ -45,7 +45,9 @@ func cell(s lts.TraceStep) string {
 // one row per step: calls and returns as events, internal steps by their
 // source line. Steps whose thread is unknown go in a column "?". The first
 // step of a lasso's cycle is preceded by a marker row, and a step's note
-// (e.g. "spec cannot do this") follows its cell.
+// (e.g. "spec cannot do this") follows its cell without counting in its
+// column's width, so that a long note (a model error's or a data race's
+// message) does not push the other threads' cells to the right.
 func Interleaving(tr *lts.Trace) string {
 	maxThread := int32(0)
 	unknown := false
@@ -72,20 +74,16 @@ func Interleaving(tr *lts.Trace) string {
 		header[cols-1] = "?"
 	}
 	rows := [][]string{}
-	marks := []string{}
+	marks, notes := []string{}, []string{}
 	for i, s := range tr.Steps {
 		if i == tr.LoopStart {
 			rows = append(rows, nil) // cycle marker
-			marks = append(marks, "")
+			marks, notes = append(marks, ""), append(notes, "")
 		}
 		row := make([]string, cols)
-		text := cell(s)
-		if s.Note != "" {
-			text += "   ← " + s.Note
-		}
-		row[col(threadOf(s))] = text
+		row[col(threadOf(s))] = cell(s)
 		rows = append(rows, row)
-		marks = append(marks, strconv.Itoa(i+1))
+		marks, notes = append(marks, strconv.Itoa(i+1)), append(notes, s.Note)
 	}
 	width := make([]int, cols)
 	for i, h := range header {
@@ -97,7 +95,7 @@ func Interleaving(tr *lts.Trace) string {
 		}
 	}
 	var sb strings.Builder
-	line := func(mark string, cells []string) {
+	line := func(mark string, cells []string, note string) {
 		var lb strings.Builder
 		fmt.Fprintf(&lb, "%5s", mark)
 		for i, c := range cells {
@@ -105,16 +103,20 @@ func Interleaving(tr *lts.Trace) string {
 			lb.WriteString(c)
 			lb.WriteString(strings.Repeat(" ", width[i]-utf8.RuneCountInString(c)))
 		}
-		sb.WriteString(strings.TrimRight(lb.String(), " "))
+		text := strings.TrimRight(lb.String(), " ")
+		if note != "" {
+			text += "   ← " + note
+		}
+		sb.WriteString(text)
 		sb.WriteString("\n")
 	}
-	line("step", header)
+	line("step", header, "")
 	for i, r := range rows {
 		if r == nil {
 			sb.WriteString("  ─── cycle: the steps below repeat forever ───\n")
 			continue
 		}
-		line(marks[i], r)
+		line(marks[i], r, notes[i])
 	}
 	return sb.String()
 }
