@@ -27,7 +27,7 @@ import (
 // specification lacks: the search stops there, and since it is
 // breadth-first the violating trace is a shortest one. Only the states are
 // stored — the implementation's as canonical vectors in the sparse
-// encoding (sparse.go) in the explorer's state set, the pairs as two
+// encoding (frontend/semantics/sparse.go) in the explorer's state set, the pairs as two
 // int32s with their parent for the counterexample — and no transitions. The specification is explored as
 // far as the pairs need it (flySpec).
 //
@@ -50,7 +50,7 @@ import (
 // reduced search stands for the pairs of its orbit. This is sound and
 // complete for both checks because the successor relation, the labels
 // (with their thread renamed) and the specification commute with thread
-// permutations when the model is symmetric (symmetry.go decides that):
+// permutations when the model is symmetric (frontend/reduce/symmetry.go decides that):
 //   - a pair reached in the reduced search is a permutation of a reachable
 //     pair, and a permuted pair has the empty subset iff the original has,
 //     so a violation found is real; conversely the representative of every
@@ -61,14 +61,14 @@ import (
 //     group is finite, π^m = id for some m: a τ-cycle of the original.
 //     Conversely a τ-cycle of the original maps to one of the reduced
 //     graph.
-// Partial-order reduction (por.go). A pair may follow the successors of
+// Partial-order reduction (frontend/reduce/por.go). A pair may follow the successors of
 // one thread only — an ample set: invisible steps that are independent of
 // everything the other threads may still do — when the cycle proviso
 // allows it (each of those successors is a new pair or one stored after
 // it); otherwise it follows all. The reduced product keeps a stuttering-
 // equivalent path for every path of the full one, so the same visible
 // traces and a τ-cycle iff there is one; the cycle search follows the
-// edges the reduced search followed. por.go argues this and how it
+// edges the reduced search followed. frontend/reduce/por.go argues this and how it
 // composes with symmetry. The reduced breadth-first search finds a
 // shortest violation of the reduced graph, which may be longer than the
 // shortest of the full one.
@@ -158,7 +158,7 @@ type Stats struct {
 }
 
 // reducer maps states to representatives of their orbits under thread
-// permutations (symmetry.go).
+// permutations (frontend/reduce/symmetry.go).
 type reducer interface {
 	// Canon returns the representative of st's orbit and the permutation
 	// that takes st to it (rep = Apply(st, perm)).
@@ -636,7 +636,7 @@ func (f *flySearch) renamed(sub int32, sc *flySucc) (int32, uint16) {
 	return sub, perm
 }
 
-// provisoHolds is the cycle proviso (C3, por.go) for pair p and the ample
+// provisoHolds is the cycle proviso (C3, frontend/reduce/por.go) for pair p and the ample
 // thread of its state: each ample successor is a new pair or a pair
 // stored after p, never an earlier one, nor one subsumed by a stored pair.
 // Then every edge of the reduced graph that leaves a pair not fully

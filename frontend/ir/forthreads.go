@@ -25,7 +25,7 @@ import (
 //
 // so that each iteration's first step picks its thread, and the visited
 // set is a local like any other: dead (reset) after the loop, renamed by
-// the symmetry (symmetry.go) as a set of thread ids.
+// the symmetry (frontend/reduce/symmetry.go) as a set of thread ids.
 
 // forThreads lowers a loop over threads (see above).
 func (c *compiler) forThreads(s *syntax.ForStmt) {

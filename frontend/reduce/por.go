@@ -30,7 +30,7 @@ import (
 //     depends only on what u reads, so it is still enabled after t's step
 //     and is found when its state is expanded (every stored state's
 //     successors are computed in full, whatever is followed).
-//   - C3: the cycle proviso, in fly.go's follow: a pair follows only its
+//   - C3: the cycle proviso, in onthefly/fly.go's follow: a pair follows only its
 //     ample successors when each of them is a new pair or a pair stored
 //     after it (a larger id; for a breadth-first search this is
 //     Bošnački and Holzmann's proviso, made exact by the ids); otherwise
@@ -84,7 +84,7 @@ import (
 // infinite path with finitely many visible actions; its stuttering-
 // equivalent reduced path also ends in infinitely many τ-steps, a τ-cycle
 // of the reduced graph (finite); conversely a reduced τ-cycle is a real
-// one. The cycle search (fly.go) runs over the edges the reduced search
+// one. The cycle search (onthefly/flycycle.go) runs over the edges the reduced search
 // followed: all τ-successors of a state of which some pair was fully
 // expanded, the ample thread's (all τ by C2) otherwise; every pair of a
 // state that was not fully expanded followed exactly those edges, so each

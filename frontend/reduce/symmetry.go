@@ -25,7 +25,7 @@ import (
 // heap is then renumbered canonically (canonicaliser.renumber), since its
 // numbering follows the threads' order.
 //
-// When the group acts by automorphisms (newSymmetry, symcheck.go). π is
+// When the group acts by automorphisms (NewSymmetry, symcheck.go). π is
 // an automorphism of the LTS, up to the renaming of thread ids in labels,
 // when every transition s -a-> s' of thread t gives π·s -π(a)-> π·s' of
 // thread π[t], and conversely (π⁻¹ is a permutation too). A step of thread
