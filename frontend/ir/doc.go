@@ -21,12 +21,15 @@
 // which visits every operand of every kind, so that a new kind of
 // expression is seen by all of them.
 //
-// Adding an expression kind: its constant and operands in instr.go (and
-// WalkExpr if it has operands of a new shape), its lowering in compile.go,
-// and its evaluation in frontend/semantics (evalNode in machine.go, or an
-// evaluator in evalfn.go); the analyses that classify expressions
-// (frontend/reduce's symmetry check and footprints) name what they do with
-// kinds they do not know.
+// Adding an expression kind (swap and faa took this path): its constant
+// in instr.go (and WalkExpr if it has operands of a new shape); its
+// lowering in compile.go; liveness.go if it writes a location that may be
+// a local; its evaluation in frontend/semantics (evalNode in machine.go,
+// or an evaluator in evalfn.go); and what frontend/reduce's symmetry check
+// (symcheck.go) and partial-order footprints (por.go) make of it — both
+// refuse or treat as touching everything a kind they do not know. A kind
+// that the modeling language writes also needs its syntax and type check
+// (frontend/syntax, frontend/check) and LANGUAGE.md.
 //
 // Listing prints a compiled program, one line per instruction, for
 // `linbis compile --steps`.
