@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/linbis/linbis/frontend/check"
@@ -82,8 +83,9 @@ import (
 // Options configure Check.
 type Options struct {
 	// Options are the explorer's: heap mode, node bound, granularity.
-	// MaxStates bounds the number of product pairs; Progress receives the
-	// pairs and the implementation states stored so far.
+	// MaxStates bounds the number of product pairs (0: no count, the
+	// run's memory bounds them); Progress receives the pairs and the
+	// implementation states stored so far.
 	semantics.Options
 	// Reductions are the state-space reductions to apply.
 	Reductions
@@ -185,7 +187,10 @@ func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 		return nil, errors.New("the on-the-fly check does not use lin events")
 	}
 	if o.MaxStates <= 0 {
-		o.MaxStates = semantics.DefaultMaxStates
+		// No count: the product is bounded by the run's memory
+		// (--max-memory), which a search of pairs reaches long before
+		// any count that fits the machine would.
+		o.MaxStates = math.MaxInt32
 	}
 	o.Workers = 1
 	impl, err := semantics.NewSystem(prog, prog.Impl, b, o.Options)

@@ -32,7 +32,7 @@ func modelFlags() []cli.Flag {
 		&cli.IntFlag{Name: "threads", Usage: "number of client threads (default: the model's client block, else 2)"},
 		&cli.StringFlag{Name: "ops", Usage: "operations per thread: a number `N` ≥ 1, or forever (default: the model's, else 2)"},
 		&cli.StringFlag{Name: "values", Usage: "argument domain, as a range 1..3 or a `LIST` 1,2,5 (default: the model's, else 1..2)"},
-		&cli.IntFlag{Name: "max-states", Value: frontend.DefaultMaxStates, Usage: "stop exploring an LTS after this many states (at least 1; reaching it is a limit: no verdict, exit 3)"},
+		&cli.IntFlag{Name: "max-states", Value: frontend.DefaultMaxStates, Usage: "stop exploring an LTS after this many states, or the on-the-fly search after this many product pairs (at least 1; reaching it is a limit: no verdict, exit 3; by default an LTS's states stop at 50 M and the on-the-fly search at --max-memory)"},
 		&cli.IntFlag{Name: "max-nodes", Value: frontend.DefaultMaxNodes, Usage: "bound on live heap nodes (at least 1; part of the model: exceeding it is a model error, exit 1)"},
 		&cli.BoolFlag{Name: "explicit", Usage: "explicit memory: no garbage collection; freed nodes may be reused while referenced (ABA)"},
 		&cli.BoolFlag{Name: "fine-grained", Usage: "make accesses to thread-private heap nodes steps of their own (default: folded into the neighbouring step)"},
@@ -266,7 +266,11 @@ func parseValues(s string) ([]int, error) {
 func optionsFromFlags(c *cli.Context, stage string) (frontend.Options, *meter.Meter) {
 	var o frontend.Options
 	o.Context = c.Context
-	o.MaxStates = c.Int("max-states")
+	// Unset, the explorer applies its default count; the on-the-fly
+	// search, which stores pairs, is bounded by memory alone.
+	if c.IsSet("max-states") {
+		o.MaxStates = c.Int("max-states")
+	}
 	o.MaxNodes = c.Int("max-nodes")
 	o.Explicit = c.Bool("explicit")
 	o.Lin = c.Bool("lin")
