@@ -11,6 +11,10 @@ import (
 
 // The cycle search of the on-the-fly check (lock-freedom, see fly.go).
 
+// maxTauRecorded bounds the τ-successors recordTau keeps: their list is
+// indexed by uint32 (tauStart). A variable so that a test can reach it.
+var maxTauRecorded = math.MaxUint32 - 1
+
 // recordTau records the τ-successors of state s that the pairs of s just
 // followed (f.succs, with the ids of those stored): all of them if some
 // pair followed all its successors, else the ample thread's. The first
@@ -24,9 +28,10 @@ func (f *flySearch) recordTau(s int32) error {
 		}
 	}
 	if f.tauStart[s] == 0 {
-		if len(f.tauTo) >= math.MaxUint32-len(f.succs)-1 {
-			return fmt.Errorf("%w: more than %d τ-successors recorded for the cycle search; lower the bounds",
-				semantics.ErrStateLimit, math.MaxUint32-1)
+		if len(f.tauTo) >= maxTauRecorded-len(f.succs) {
+			return &limits.LimitError{Limit: limits.States, Value: int64(maxTauRecorded), Err: fmt.Errorf(
+				"%w: more than %d τ-successors recorded for the cycle search; lower the bounds",
+				semantics.ErrStateLimit, maxTauRecorded)}
 		}
 		at := len(f.tauTo)
 		f.tauStart[s] = uint32(at) + 1
