@@ -254,55 +254,37 @@ func (a *POR) instr(t, pc int) footprint {
 	return f
 }
 
-// read adds what evaluating e reads (and writes: cas, new).
+// read adds what evaluating e reads (and writes: cas, new): every node
+// of e, visited by ir.WalkExpr, adds what it touches itself (touch), so
+// that the operands of a kind are read without a case here naming them.
 func (a *POR) read(f *footprint, t int, e *ir.Expr) {
-	if e == nil {
-		return
-	}
+	ir.WalkExpr(e, func(x *ir.Expr) { a.touch(f, t, x) })
+}
+
+// touch adds what node e touches itself, its operands aside (the walk in
+// read visits them): the location of a shared variable, an element or a
+// field it reads, the location a cas, swap or faa also writes, the heap a
+// new node may reuse. A kind it does not know touches everything.
+func (a *POR) touch(f *footprint, t int, e *ir.Expr) {
 	switch e.Kind {
-	case ir.EConst, ir.ELocal, ir.ETid, ir.ENThreads, ir.EAny:
-	case ir.EShared, ir.EElem, ir.EField:
-		lo, hi := a.location(f, t, e)
-		setBits(f.reads, lo, hi)
+	case ir.EConst, ir.ELocal, ir.ETid, ir.ENThreads, ir.EAny, ir.EPack:
 	case ir.EUnary, ir.EIs, ir.EAs, ir.ELocalElem:
 		// A node's type never changes while it is referenced (eIs, eAs);
 		// a local array's element is the thread's own: only the operands
 		// may touch shared state.
-		a.read(f, t, e.A)
 	case ir.EBinary, ir.EThreadsLeft, ir.EPickThread, ir.EAddThread:
 		// The loops over threads work on the thread's visited-set local.
-		a.read(f, t, e.A)
-		a.read(f, t, e.B)
-	case ir.EPack:
-		for _, x := range e.List {
-			a.read(f, t, x)
-		}
-	case ir.ECas, ir.ESwap, ir.EFaa: // swap and faa: a cas that always stores (no c)
-		lo, hi := a.location(f, t, e.A)
+	case ir.EShared, ir.EElem, ir.EField:
+		lo, hi := a.location(f, t, e)
 		setBits(f.reads, lo, hi)
-		a.read(f, t, e.B)
-		a.read(f, t, e.C)
-		setBits(f.writes, lo, hi)
-		if e.A.Ref {
-			setBits(f.writes, a.Heap, a.Heap+1)
-		}
+	case ir.ECas, ir.ESwap, ir.EFaa: // swap and faa: a cas that always stores (no c)
+		// The walk reads A, its location, as it reads any operand.
+		a.writeLocation(f, t, e.A)
 	case ir.ECasWord: // k locations, k expected values, k new values
-		k := len(e.List) / 3
-		for _, l := range e.List[:k] {
-			lo, hi := a.location(f, t, l)
-			setBits(f.reads, lo, hi)
-			setBits(f.writes, lo, hi)
-			if l.Ref {
-				setBits(f.writes, a.Heap, a.Heap+1)
-			}
-		}
-		for _, x := range e.List[k:] {
-			a.read(f, t, x)
+		for _, l := range e.List[:len(e.List)/3] {
+			a.writeLocation(f, t, l)
 		}
 	case ir.ENew:
-		for _, fi := range e.Inits {
-			a.read(f, t, fi.X)
-		}
 		if a.Explicit { // may reuse a freed node that is still referenced
 			setBits(f.reads, a.Heap, a.Heap+1)
 			setBits(f.writes, a.Fields, a.Heap+1)
@@ -312,36 +294,49 @@ func (a *POR) read(f *footprint, t int, e *ir.Expr) {
 	}
 }
 
-// write adds what storing into location e touches.
+// writeLocation adds the write of a read-modify-write into location l,
+// which the walk reads as an operand.
+func (a *POR) writeLocation(f *footprint, t int, l *ir.Expr) {
+	lo, hi := a.location(f, t, l)
+	setBits(f.writes, lo, hi)
+	if l.Ref {
+		setBits(f.writes, a.Heap, a.Heap+1)
+	}
+}
+
+// write adds what storing into location e touches: the location, and
+// what its operands (indices, the node of a field) read.
 func (a *POR) write(f *footprint, t int, e *ir.Expr) {
 	if e.Ref {
 		setBits(f.writes, a.Heap, a.Heap+1)
 	}
 	switch e.Kind {
-	case ir.ELocal:
-	case ir.ELocalElem:
-		a.read(f, t, e.A)
+	case ir.ELocal, ir.ELocalElem:
 	case ir.EShared, ir.EElem, ir.EField:
 		lo, hi := a.location(f, t, e)
 		setBits(f.writes, lo, hi)
 	default:
 		f.opaque = true
 	}
+	ir.WalkExpr(e, func(x *ir.Expr) {
+		if x != e {
+			a.touch(f, t, x)
+		}
+	})
 }
 
 // location returns the locations [lo, hi) that e (a shared variable, an
-// array element or a field) may denote for thread t, adding what its
-// address reads. An element is one location when its indices are known
-// (constants, or values that are t's own id: see ownLocals); a per-thread
-// array's row indexed by t's own id is the row's locations, so that a
-// [thread] or [thread][n] array indexed by tid is private to each thread.
+// array element or a field) may denote for thread t; its operands are
+// read by the caller's walk. An element is one location when its indices
+// are known (constants, or values that are t's own id: see ownLocals); a
+// per-thread array's row indexed by t's own id is the row's locations,
+// so that a [thread] or [thread][n] array indexed by tid is private to
+// each thread.
 func (a *POR) location(f *footprint, t int, e *ir.Expr) (int, int) {
 	switch e.Kind {
 	case ir.EShared:
 		return int(e.V), int(e.V) + 1
 	case ir.EElem:
-		a.read(f, t, e.A)
-		a.read(f, t, e.B)
 		if !e.Shared { // not a shared array: the thread's own slots
 			return 0, 0
 		}
@@ -360,7 +355,6 @@ func (a *POR) location(f *footprint, t int, e *ir.Expr) (int, int) {
 		}
 		return int(row), int(row + e.N2*stride)
 	case ir.EField:
-		a.read(f, t, e.A)
 		return a.Fields + int(e.V), a.Fields + int(e.V) + 1
 	}
 	f.opaque = true
