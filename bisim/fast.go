@@ -196,12 +196,14 @@ type refiner struct {
 	// groupPrev and groupNext link a group's parts, -1 at the ends.
 	// Per group: groups[g] its first part, -1 once it has ended, and
 	// groupSpent[g] what bigStable has read for it. scanFrom and hubHit
-	// keep what hasStepInto found, hubs the hubs' successor sets.
+	// keep what hasStepInto found; hubs the hubs' successor sets, by the
+	// first transition of their range, and hubStates the hubs that have one.
 	groupOf, groupPrev, groupNext []int32
 	groups                        []int32
 	groupSpent                    []int64
 	scanFrom, hubHit              map[int32]scanCursor
-	hubs                          map[int32][][]uint64
+	hubs                          map[int32][]uint64
+	hubStates                     map[int32]bool
 	// The fewest transitions into a block whose parts form a group
 	// (groupMinIn; tests lower it to exercise groups on small LTSs).
 	minGroupIn int32
@@ -281,7 +283,8 @@ func newRefinerArcs(k *kernel, wide bool) *refiner {
 	r.splitByEnabledLabels()
 	r.eventCap, r.minGroupIn = -1, groupMinIn
 	r.scanFrom = make(map[int32]scanCursor)
-	r.hubs = make(map[int32][][]uint64)
+	r.hubs = make(map[int32][]uint64)
+	r.hubStates = make(map[int32]bool)
 	r.hubHit = make(map[int32]scanCursor)
 	return r
 }

@@ -276,7 +276,7 @@ func (r *refiner) hasStepInto(s, a, g int32, states, limit int64) (has bool, cos
 		m := r.block[d]
 		return r.groupOf[m] == g && !(a == lts.Tau && r.block[s] == m)
 	}
-	if hub := r.hubSteps(s, a); hub != nil && states < int64(hi-from) {
+	if hub := r.hubSteps(s, lo, hi); hub != nil && states < int64(hi-from) {
 		if c, ok := r.hubHit[lo]; ok && c.group == g {
 			cost++
 			if c.pos < 0 {
@@ -344,36 +344,38 @@ const longScan = 32
 // (-1: none).
 type scanCursor struct{ group, pos int32 }
 
-// hubSteps returns the set of the a-successors of s, one bit per state,
-// if s is a hub: a state with at least hubMin transitions and a
-// sixteenth as many as the kernel has states (a contracted giant τ-SCC),
-// a source into nearly every part read, asked again and again whether
-// it has an a-step into the parts left. The sets are made on the hub's
-// first use, a step per transition, for at most 16 hubs (n bits per
-// label each); else nil.
-func (r *refiner) hubSteps(s, a int32) []uint64 {
+// hubSteps returns the set of the targets of the a-steps [lo, hi) of s,
+// one bit per state, if s is a hub: a state with at least hubMin
+// transitions and a sixteenth as many as the kernel has states (a
+// contracted giant τ-SCC), a source into nearly every part read, asked
+// again and again whether it has an a-step into the parts left. A set is
+// made on its first use, for at most 16 hubs, and only for a range of at
+// least n/64 steps, so that its n bits cost at most 8 bytes a step: the
+// sets' memory is bounded by the hubs' transitions, not by their labels
+// times the states (a hub with 20 000 labels held 20 000 sets of n bits).
+// A shorter range gets nil and is scanned or probed by binary search.
+func (r *refiner) hubSteps(s, lo, hi int32) []uint64 {
 	k := r.k
 	out := k.out[s+1] - k.out[s]
-	if out < hubMin || out < k.n/16 {
+	if out < hubMin || out < k.n/16 || int64(hi-lo)*64 < int64(k.n) {
 		return nil
 	}
-	sets, ok := r.hubs[s]
+	set, ok := r.hubs[lo]
 	if !ok {
-		if len(r.hubs) == 16 {
-			return nil
-		}
-		sets = make([][]uint64, k.numLabels)
-		r.work += int64(out)
-		for t := k.out[s]; t < k.out[s+1]; t++ {
-			b, d := k.lab[t], k.dst[t]
-			if sets[b] == nil {
-				sets[b] = make([]uint64, (k.n+63)/64)
+		if !r.hubStates[s] {
+			if len(r.hubStates) == 16 {
+				return nil
 			}
-			sets[b][d>>6] |= 1 << (d & 63)
+			r.hubStates[s] = true
 		}
-		r.hubs[s] = sets
+		set = make([]uint64, (k.n+63)/64)
+		r.work += int64(hi - lo)
+		for _, d := range k.dst[lo:hi] {
+			set[d>>6] |= 1 << (d & 63)
+		}
+		r.hubs[lo] = set
 	}
-	return sets[a]
+	return set
 }
 
 // hubMin is the fewest transitions a hub has (see hubSteps).

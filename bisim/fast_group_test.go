@@ -2,10 +2,13 @@ package bisim
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/linbis/linbis/internal/randlts"
 	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/lts"
 )
@@ -48,4 +51,47 @@ func TestFastGroups(t *testing.T) {
 	}
 	require.Positive(t, unread, "no group part was left unread")
 	run(benchRandom(2000), DivBranching, false, groupMinIn, "benchRandom(2000)")
+}
+
+// TestHubSetsBoundedByTransitions holds the hubs' successor sets
+// (hubSteps) to 8 bytes a step of the hubs: on a giant τ-SCC with many
+// labels (the random family with 20 000 labels, scaled down) a set per
+// label held labels × states bits. With few labels (benchRandom) the sets
+// are made, so the bound is not met by making none; both partitions are
+// GJ's.
+func TestHubSetsBoundedByTransitions(t *testing.T) {
+	names := make([]string, 2000)
+	for i := range names {
+		names[i] = fmt.Sprintf("a%d", i)
+	}
+	b := lts.NewBuilder()
+	randlts.Fill(rand.New(rand.NewPCG(39, 1)), b, randlts.Config{States: 4000, Transitions: 20000, Labels: names, Tau: 0.3})
+	for _, c := range []struct {
+		name string
+		l    *lts.LTS
+		sets bool // some set must be made
+	}{{"2000 labels", b.Build(), false}, {"benchRandom", benchRandom(2000), true}} {
+		k := newKernel(c.l, DivBranching)
+		r := newRefiner(k)
+		r.refine(&Options{})
+		gj, _, err := Partition(c.l, DivBranching, Options{Algorithm: GJ})
+		require.NoError(t, err)
+		got, _, _ := classesOf(c.l, k, r.block, r.numBlocks)
+		require.Equal(t, gj, got, c.name)
+		hub := false
+		for s := range k.n {
+			out := k.out[s+1] - k.out[s]
+			hub = hub || out >= hubMin && out >= k.n/16
+		}
+		require.True(t, hub, "%s: the kernel has no hub", c.name)
+		var bytes, steps int64
+		for _, set := range r.hubs {
+			bytes += 8 * int64(len(set))
+		}
+		for s := range r.hubStates {
+			steps += int64(k.out[s+1] - k.out[s])
+		}
+		assert.LessOrEqual(t, bytes, 8*steps+8*int64(len(r.hubs)), c.name) // a set's last word is rounded up
+		assert.Equal(t, c.sets, len(r.hubs) > 0, c.name)
+	}
 }
