@@ -1,6 +1,8 @@
 package history
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -11,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
@@ -64,7 +67,7 @@ type Limit uint8
 const (
 	// NoLimit: no budget ran out.
 	NoLimit Limit = iota
-	// TimeLimit: Options.Timeout ran out.
+	// TimeLimit: Options.Context's deadline passed.
 	TimeLimit
 	// MemoryLimit: Options.MaxMemory ran out.
 	MemoryLimit
@@ -91,11 +94,13 @@ const (
 
 // Options tune Check; the zero value is sensible.
 type Options struct {
-	// Timeout bounds the whole check (0: none), counted from Start (zero:
-	// when Check is called; a caller that reads the history first can
-	// make the budget cover reading); running out gives Unknown.
-	Timeout time.Duration
-	Start   time.Time
+	// Context, if set, stops the check when it ends (its deadline is the
+	// time limit; a caller that reads the history first can start it
+	// before reading, so that the limit covers reading too): the searches
+	// poll it every few thousand steps (limits.Err), and Check returns
+	// what it decided, Unknown if that is not the verdict, with an error
+	// (see Check).
+	Context context.Context
 	// NoPartition checks the history as one object instead of one
 	// partition per key (P-compositionality); slower, for cross-checks.
 	NoPartition bool
@@ -175,8 +180,13 @@ type Result struct {
 }
 
 // Check decides whether h is linearizable with respect to spec. An error
-// means h does not fit spec (an unknown method, a wrong arity); it names
-// the operation's file position.
+// with a nil Result means h does not fit spec (an unknown method, a wrong
+// arity); it names the operation's file position. A limit that stops the
+// check before its verdict (the memory budget, Options.Context's end)
+// gives a Result, Verdict Unknown with what was decided, and an error
+// whose message is Result.Reason: a *limits.LimitError (Time or Memory)
+// for the budget, the context's deadline or a context the run's limits
+// ended, otherwise one wrapping the context's cause.
 func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	start := time.Now()
 	for i := range h.Ops {
@@ -205,7 +215,7 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	// partition reported is the first failing one in this order (see
 	// checkAll), the same on every run.
 	sort.SliceStable(groups, func(a, b int) bool { return len(groups[a]) < len(groups[b]) })
-	res := &Result{Verdict: Linearizable, Model: spec.Name(), Ops: len(h.Ops), Partitions: len(groups)}
+	res := &Result{Verdict: Linearizable, Model: spec.Name(), Ops: len(h.Ops), Partitions: len(groups), Algorithms: []Procedure{}}
 	st := stop{}
 	var done atomic.Int64
 	if opts.Progress != nil {
@@ -214,13 +224,7 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 			opts.Progress(Progress{Done: int(done.Load()), Total: len(groups), Configurations: st.configs.Load()})
 		}
 	}
-	if opts.Timeout > 0 {
-		from := opts.Start
-		if from.IsZero() {
-			from = start
-		}
-		st.deadline = from.Add(opts.Timeout)
-	}
+	st.ctx = opts.Context
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -276,19 +280,56 @@ func Check(h *History, spec Spec, opts Options) (*Result, error) {
 	if res.Failure != nil || len(res.Witness) < len(groups) {
 		res.Witness = nil // only complete witnesses
 	}
+	var err error
 	switch {
 	case res.Failure != nil:
 		res.Verdict, res.Limit = NotLinearizable, NoLimit
-	case res.Decided < len(groups) && res.Limit == MemoryLimit:
-		res.Verdict = Unknown
-		res.Reason = fmt.Sprintf("memory budget of %d MiB exhausted with %d of %d partitions decided", maxMemory>>20, res.Decided, len(groups))
 	case res.Decided < len(groups):
-		res.Verdict, res.Limit = Unknown, TimeLimit
-		res.Reason = fmt.Sprintf("time budget of %v exhausted with %d of %d partitions decided", opts.Timeout, res.Decided, len(groups))
+		res.Verdict = Unknown
+		decided := fmt.Sprintf(" with %d of %d partitions decided", res.Decided, len(groups))
+		le := &limits.LimitError{Limit: limits.Memory, Value: maxMemory}
+		cause := limits.Err(opts.Context)
+		var ctxLimit *limits.LimitError
+		switch {
+		case res.Limit == MemoryLimit || cause == nil:
+			res.Limit = MemoryLimit
+			res.Reason = fmt.Sprintf("memory budget of %d MiB exhausted", maxMemory>>20) + decided
+		case errors.As(cause, &ctxLimit):
+			le.Limit, le.Value = ctxLimit.Limit, ctxLimit.Value
+			res.Limit, res.Reason = TimeLimit, fmt.Sprintf("time budget of %v exhausted", time.Duration(le.Value))+decided
+			if le.Limit != limits.Time {
+				res.Limit, res.Reason = MemoryLimit, ctxLimit.Error()+decided
+			}
+		case errors.Is(cause, context.DeadlineExceeded):
+			le.Limit, le.Value = limits.Time, 0
+			if d, ok := opts.Context.Deadline(); ok {
+				le.Value = int64(d.Sub(start))
+			}
+			res.Limit, res.Reason = TimeLimit, "time limit reached"+decided
+		default: // cancelled: no limit, no verdict
+			le = nil
+			res.Limit, res.Reason = NoLimit, "the check was stopped ("+cause.Error()+")"+decided
+		}
+		err = &stopError{reason: res.Reason, cause: cause}
+		if le != nil {
+			le.Err = err
+			err = le
+		}
 	}
 	res.Elapsed = time.Since(start)
-	return res, nil
+	return res, err
 }
+
+// stopError is what stopped a check before its verdict: its message is
+// the Result's Reason, and it wraps the context's cause (nil: the memory
+// budget).
+type stopError struct {
+	reason string
+	cause  error
+}
+
+func (e *stopError) Error() string { return e.reason }
+func (e *stopError) Unwrap() error { return e.cause }
 
 // gcMargin is the share of Options.MaxMemory kept for the garbage
 // collector's work and the runtime's own memory.
@@ -325,8 +366,8 @@ func checkAll(h *History, groups [][]int, spec Spec, algo Algorithm, workers int
 	// A worker's searches share one scratch, one after the other.
 	free := make(chan *scratch, workers)
 	parallel.ForEach(workers, len(groups), func(g int) {
-		if int64(g) > firstFailed.Load() {
-			return
+		if int64(g) > firstFailed.Load() || st.ctx != nil && st.ctx.Err() != nil {
+			return // left undecided
 		}
 		st := st
 		st.cancelled = func() bool { return int64(g) > firstFailed.Load() }

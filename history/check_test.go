@@ -1,6 +1,8 @@
 package history
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/history/timeline"
+	"github.com/linbis/linbis/internal/limits"
 )
 
 // ops builds a history from "call return method args -> result" lines;
@@ -177,6 +180,14 @@ func TestStackPeelCases(t *testing.T) {
 	}
 }
 
+// within returns Options whose context ends after d with a time limit,
+// as the history verb's --timeout does.
+func within(t *testing.T, d time.Duration) Options {
+	ctx, cancel := context.WithTimeoutCause(context.Background(), d, &limits.LimitError{Limit: limits.Time, Value: int64(d)})
+	t.Cleanup(cancel)
+	return Options{Context: ctx}
+}
+
 func TestTimeoutGivesUnknown(t *testing.T) {
 	// Many concurrent writes and one impossible read: the search must try
 	// every order of the writes before it can say no.
@@ -187,22 +198,64 @@ func TestTimeoutGivesUnknown(t *testing.T) {
 	lines = append(lines, "0 100 read -> 2")
 	h := ops(t, lines...)
 	spec, _ := Builtin("register")
-	res, err := Check(h, spec, Options{Timeout: time.Millisecond})
-	require.NoError(t, err)
+	res, err := Check(h, spec, within(t, time.Millisecond))
+	require.NotNil(t, res, "%v", err)
 	// Memoisation makes this one quick (all writes are alike), so it may
 	// also be decided; what must never happen is a wrong answer.
 	assert.Contains(t, []Verdict{NotLinearizable, Unknown}, res.Verdict)
+	assert.Equal(t, res.Verdict == Unknown, err != nil, "%v", err)
 
 	kv, _ := Builtin("kv")
 	h, err = ReadFile(filepath.Join(porcupineDir, "kv", "c10-ok.txt"), ReadOptions{Format: "edn"})
 	if err != nil {
 		t.Skip("Porcupine histories not found")
 	}
-	res, err = Check(h, kv, Options{NoPartition: true, Timeout: time.Nanosecond})
-	require.NoError(t, err)
+	opts := within(t, time.Nanosecond)
+	opts.NoPartition = true
+	res, err = Check(h, kv, opts)
+	var le *limits.LimitError
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, limits.Time, le.Limit)
 	assert.Equal(t, Unknown, res.Verdict)
+	assert.Equal(t, TimeLimit, res.Limit)
 	assert.Equal(t, 0, res.Decided)
-	assert.Contains(t, res.Reason, "time budget of 1ns exhausted with 0 of 1 partitions decided")
+	assert.Equal(t, "time budget of 1ns exhausted with 0 of 1 partitions decided", res.Reason)
+	assert.EqualError(t, err, res.Reason)
+}
+
+// TestCancelStopsTheSearch: a search that would run for minutes (kv's
+// c50 history unpartitioned) returns promptly once its context ends,
+// with the context's *limits.LimitError, and a context cancelled without
+// a limit leaves no verdict and names no limit.
+func TestCancelStopsTheSearch(t *testing.T) {
+	kv, _ := Builtin("kv")
+	h, err := ReadFile(filepath.Join(porcupineDir, "kv", "c50-ok.txt"), ReadOptions{Format: "edn"})
+	if err != nil {
+		t.Skip("Porcupine histories not found")
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		cancel(&limits.LimitError{Limit: limits.Time, Value: int64(50 * time.Millisecond)})
+	}()
+	start := time.Now()
+	res, err := Check(h, kv, Options{NoPartition: true, Context: ctx})
+	elapsed := time.Since(start)
+	var le *limits.LimitError
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, limits.Time, le.Limit)
+	assert.Equal(t, Unknown, res.Verdict)
+	assert.Less(t, elapsed, 5*time.Second, "stopped promptly")
+	t.Logf("stopped after %s", elapsed)
+
+	ctx, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	res, err = Check(h, kv, Options{Context: ctx})
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.False(t, errors.As(err, &le), "a cancel is no limit")
+	assert.Equal(t, Unknown, res.Verdict)
+	assert.Equal(t, NoLimit, res.Limit)
+	assert.Equal(t, 0, res.Decided)
 }
 
 func TestMemoryBudgetGivesUnknown(t *testing.T) {
@@ -211,8 +264,13 @@ func TestMemoryBudgetGivesUnknown(t *testing.T) {
 	spec, _ := Builtin("queue")
 	ops := genHistory(rand.New(rand.NewPCG(1, 400)), spec, 400, 1, true, false)
 	h := &History{Name: "gen", Ops: ops}
-	res, err := Check(h, spec, Options{Algorithm: General, MaxMemory: 4 << 20, Timeout: 20 * time.Second})
-	require.NoError(t, err)
+	opts := within(t, 20*time.Second)
+	opts.Algorithm, opts.MaxMemory = General, 4<<20
+	res, err := Check(h, spec, opts)
+	var le *limits.LimitError
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, limits.Memory, le.Limit)
+	assert.Equal(t, int64(4<<20), le.Value)
 	assert.Equal(t, Unknown, res.Verdict)
 	assert.Equal(t, "memory budget of 4 MiB exhausted with 0 of 1 partitions decided", res.Reason)
 	res, err = Check(h, spec, Options{})
@@ -243,7 +301,7 @@ func TestProgressAndWorkers(t *testing.T) {
 func TestQueuePatternsScale(t *testing.T) {
 	spec, _ := Builtin("queue")
 	ops := genHistory(rand.New(rand.NewPCG(2, 2)), spec, 3000, 1, true, false)
-	res, err := Check(&History{Name: "gen", Ops: ops}, spec, Options{Timeout: 10 * time.Second})
+	res, err := Check(&History{Name: "gen", Ops: ops}, spec, within(t, 10*time.Second))
 	require.NoError(t, err)
 	assert.Equal(t, Linearizable, res.Verdict)
 	assert.Equal(t, []Procedure{QueuePatterns}, res.Algorithms)

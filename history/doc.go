@@ -76,6 +76,8 @@
 // state) pairs (see search.go), or for queues with unique values the
 // polynomial bad-pattern check of Bouajjani, Emmi, Enea and Hamza (see
 // queue.go), or for stacks with unique values a polynomial peeling of
-// values that can lie at the bottom of the stack (stack.go). Time and memory
-// budgets yield an honest Unknown verdict.
+// values that can lie at the bottom of the stack (stack.go). A limit (the end of
+// Options.Context, whose deadline is the time limit, or the memory
+// budget) yields an honest Unknown verdict, with what was decided, and a
+// *limits.LimitError.
 package history

@@ -352,12 +352,14 @@ func FuzzCheck(f *testing.F) {
 		}
 		for _, model := range Models {
 			spec, _ := Builtin(model)
-			auto, err := Check(h, spec, Options{Timeout: time.Second})
-			if err != nil {
+			auto, err := Check(h, spec, within(t, time.Second))
+			if auto == nil {
 				continue
 			}
-			gen, err := Check(h, spec, Options{Timeout: time.Second, Algorithm: General})
-			if err != nil {
+			opts := within(t, time.Second)
+			opts.Algorithm = General
+			gen, err := Check(h, spec, opts)
+			if gen == nil {
 				t.Fatalf("%s: the general search rejects what Auto accepted: %v", model, err)
 			}
 			if auto.Verdict != Unknown && gen.Verdict != Unknown && auto.Verdict != gen.Verdict {

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"context"
 	"slices"
 	"sort"
 	"sync/atomic"
@@ -57,7 +58,10 @@ type searchResult struct {
 
 // stop tells a search when to give up.
 type stop struct {
-	deadline time.Time // zero: none
+	// ctx ends the search when it ends (nil: never); deadline, if not
+	// zero, ends it too (the quick search for a bad pattern's prefix).
+	ctx      context.Context
+	deadline time.Time
 	// cancelled, if set, reports that the answer is no longer needed
 	// (a smaller partition failed).
 	cancelled func() bool
@@ -78,8 +82,8 @@ func (s *stop) limitHit(acct *account) (Limit, bool) {
 	switch {
 	case s.cancelled != nil && s.cancelled():
 		return NoLimit, true
-	case !s.deadline.IsZero() && time.Now().After(s.deadline):
-		return TimeLimit, true
+	case s.ctx != nil && s.ctx.Err() != nil, !s.deadline.IsZero() && time.Now().After(s.deadline):
+		return TimeLimit, true // Check says which limit from the context
 	case acct.exhausted():
 		return MemoryLimit, true
 	}

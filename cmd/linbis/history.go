@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"github.com/linbis/linbis/history"
 	"github.com/linbis/linbis/history/timeline"
 	"github.com/linbis/linbis/internal/files"
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/internal/meter"
 )
 
@@ -105,7 +107,16 @@ func runHistory(c *cli.Context) error {
 	if mem == 0 {
 		mem = math.MaxInt64 // no limit
 	}
-	opts := history.Options{Start: start, Timeout: lim.Time, NoPartition: c.Bool("no-partition"), Workers: c.Int("workers"), MaxMemory: mem}
+	// The time limit is the context's deadline, counted from before the
+	// file was read; the memory limit is the check's own budget.
+	ctx := c.Context
+	if lim.Time > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadlineCause(ctx, deadline, &limits.LimitError{Limit: limits.Time, Value: int64(lim.Time),
+			Err: fmt.Errorf("time limit reached: still running after %s", lim.Time)})
+		defer cancel()
+	}
+	opts := history.Options{Context: ctx, NoPartition: c.Bool("no-partition"), Workers: c.Int("workers"), MaxMemory: mem}
 	if c.Bool("general") {
 		opts.Algorithm = history.General
 	}
@@ -119,9 +130,11 @@ func runHistory(c *cli.Context) error {
 	if m != nil {
 		m.Done()
 	}
-	if err != nil {
+	if res == nil {
 		return err
 	}
+	// err is now the limit that left the verdict Unknown, if one did: the
+	// report is written first.
 	// A model's spec can fail while stepping (a failed assert); then no
 	// verdict holds.
 	if e, ok := spec.(interface{ Err() error }); ok && e.Err() != nil {
@@ -139,15 +152,11 @@ func runHistory(c *cli.Context) error {
 	} else {
 		printHistoryResult(c, h, res)
 	}
-	switch res.Verdict {
-	case history.NotLinearizable:
+	if err != nil {
+		return err
+	}
+	if res.Verdict == history.NotLinearizable {
 		return violated
-	case history.Unknown:
-		l := timeLimit
-		if res.Limit == history.MemoryLimit {
-			l = memoryLimit
-		}
-		return &stoppedError{l, res.Reason}
 	}
 	return nil
 }

@@ -127,9 +127,10 @@ func limitsFromFlags(c *cli.Context) (limits.Limits, error) {
 // hasLimits reports whether a verb takes limitFlags.
 func hasLimits(cmd *cli.Command) bool { return findFlag(cmd.Flags, "timeout") != nil }
 
-// limitedByLibrary holds the verbs whose library honours --timeout and
-// --max-memory itself, from its own budgets, and reports what it decided
-// before the limit.
+// limitedByLibrary holds the verbs that bound themselves and report what
+// they decided before the limit: history's check keeps its own memory
+// budget, and the verb makes the context of --timeout, counted from
+// before the file is read.
 var limitedByLibrary = map[string]bool{"history": true}
 
 // watchLimits bounds the running verb by its limits, if it takes them:
