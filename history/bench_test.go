@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/linbis/linbis/history/format"
+	"github.com/linbis/linbis/history/record"
 	"github.com/stretchr/testify/require"
 )
 
@@ -21,7 +23,7 @@ func BenchmarkEtcdAll(b *testing.B) {
 			if i == 95 {
 				continue
 			}
-			h, err := ReadFile(etcdFile(i), ReadOptions{Format: "jepsen-log"})
+			h, err := format.ReadFile(etcdFile(i), format.ReadOptions{Format: "jepsen-log"})
 			require.NoError(b, err)
 			res, err := Check(h, spec, Options{})
 			require.NoError(b, err)
@@ -39,7 +41,7 @@ func BenchmarkKV(b *testing.B) {
 	spec, err := Builtin("kv")
 	require.NoError(b, err)
 	for _, name := range []string{"c01-ok", "c01-bad", "c10-ok", "c10-bad", "c50-ok", "c50-bad"} {
-		h, err := ReadFile(filepath.Join(porcupineDir, "kv", name+".txt"), ReadOptions{Format: "edn"})
+		h, err := format.ReadFile(filepath.Join(porcupineDir, "kv", name+".txt"), format.ReadOptions{Format: "edn"})
 		require.NoError(b, err)
 		for _, whole := range []bool{false, true} {
 			if whole && name[:3] == "c50" {
@@ -71,7 +73,7 @@ func BenchmarkQueue(b *testing.B) {
 	require.NoError(b, err)
 	for _, n := range []int{100, 1000} {
 		ops := genHistory(rand.New(rand.NewPCG(1, uint64(n))), spec, n, 1, true, false)
-		h := &History{Name: "gen", Ops: ops}
+		h := &record.History{Name: "gen", Ops: ops}
 		for _, algo := range []Algorithm{Auto, General} {
 			if algo == General && n > 100 {
 				continue
@@ -103,12 +105,12 @@ func BenchmarkStack(b *testing.B) {
 		rng := rand.New(rand.NewPCG(2, uint64(n)))
 		ops := genHistory(rng, spec, n, 1, true, false)
 		widen(rng, ops, 40)
-		good := &History{Name: "gen", Ops: ops}
-		bad := &History{Name: "gen+bad", Ops: append([]Op(nil), ops...)}
+		good := &record.History{Name: "gen", Ops: ops}
+		bad := &record.History{Name: "gen+bad", Ops: append([]record.Op(nil), ops...)}
 		t0 := int64(10*n + 1000)
 		for _, o := range [][4]int64{{1, 13, 'u', 0}, {4, 31, 'u', 1}, {30, 50, 'u', 2}, {36, 63, 'u', 3},
 			{32, 52, 'u', 4}, {51, 77, 'o', 4}, {53, 79, 'o', 0}, {72, 89, 'o', 2}} {
-			op := Op{Client: len(bad.Ops), Call: t0 + o[0], Return: t0 + o[1], Method: "push"}
+			op := record.Op{Client: len(bad.Ops), Call: t0 + o[0], Return: t0 + o[1], Method: "push"}
 			v := fmt.Sprint("bad", o[3])
 			if o[2] == 'u' {
 				op.Args = []string{v}
@@ -118,7 +120,7 @@ func BenchmarkStack(b *testing.B) {
 			bad.Ops = append(bad.Ops, op)
 		}
 		for _, c := range []struct {
-			h    *History
+			h    *record.History
 			want Verdict
 		}{{good, Linearizable}, {bad, NotLinearizable}} {
 			verdict := map[Verdict]string{Linearizable: "ok", NotLinearizable: "bad"}[c.want]
@@ -157,9 +159,9 @@ func BenchmarkStack(b *testing.B) {
 func BenchmarkStackNested(b *testing.B) {
 	for _, n := range []int{1000, 10000, 40000} {
 		k := n / 2
-		ops := make([]Op, 0, n)
+		ops := make([]record.Op, 0, n)
 		for i := range n {
-			op := Op{Client: 1, Call: int64(10 * i), Return: int64(10*i + 5), Method: "push", Args: []string{fmt.Sprint(i)}}
+			op := record.Op{Client: 1, Call: int64(10 * i), Return: int64(10*i + 5), Method: "push", Args: []string{fmt.Sprint(i)}}
 			if i >= k {
 				op.Method, op.Args, op.Result = "pop", nil, fmt.Sprint(n-1-i)
 			}

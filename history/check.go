@@ -8,11 +8,11 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/linbis/linbis/history/record"
 	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
@@ -40,26 +40,6 @@ func (v Verdict) String() string {
 func (v Verdict) MarshalJSON() ([]byte, error) {
 	return []byte([...]string{"true", "false", "null"}[v]), nil
 }
-
-// Procedure names a decision procedure that decided a partition.
-type Procedure uint8
-
-const (
-	// Search is the Wing–Gong–Lowe search (search.go).
-	Search Procedure = iota
-	// QueuePatterns is the bad-pattern check for queues (queue.go).
-	QueuePatterns
-	// StackPeel is the peeling procedure for stacks (stack.go).
-	StackPeel
-)
-
-// String names the procedure as the CLI prints it.
-func (p Procedure) String() string {
-	return [...]string{"search", "queue-patterns", "stack-peel"}[p]
-}
-
-// MarshalText makes a procedure its name in JSON.
-func (p Procedure) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
 // Limit names the budget that stopped a check.
 type Limit uint8
@@ -187,7 +167,7 @@ type Result struct {
 // whose message is Result.Reason: a *limits.LimitError (Time or Memory)
 // for the budget, the context's deadline or a context the run's limits
 // ended, otherwise one wrapping the context's cause.
-func Check(h *History, spec Spec, opts Options) (*Result, error) {
+func Check(h *record.History, spec Spec, opts Options) (*Result, error) {
 	start := time.Now()
 	for i := range h.Ops {
 		if err := spec.Validate(&h.Ops[i]); err != nil {
@@ -358,7 +338,7 @@ type outcome struct {
 // A failure of partition g cancels the partitions after g but not those
 // before, which may still fail: the first failing partition is then always
 // among the outcomes, whatever the workers' timing.
-func checkAll(h *History, groups [][]int, spec Spec, algo Algorithm, workers int, st stop, done *atomic.Int64) []outcome {
+func checkAll(h *record.History, groups [][]int, spec Spec, algo Algorithm, workers int, st stop, done *atomic.Int64) []outcome {
 	outs := make([]outcome, 0, len(groups))
 	var mu sync.Mutex
 	var firstFailed atomic.Int64
@@ -404,7 +384,7 @@ type partOutcome struct {
 }
 
 // failure maps a failing partition's local evidence to history indices.
-func (o *partOutcome) failure(h *History, group []int) *Failure {
+func (o *partOutcome) failure(h *record.History, group []int) *Failure {
 	f := &Failure{Key: h.Ops[group[0]].Key, Ops: group, Stuck: -1, State: o.res.state, Pattern: o.pattern}
 	for _, i := range o.res.prefix {
 		f.Prefix = append(f.Prefix, group[i])
@@ -418,17 +398,26 @@ func (o *partOutcome) failure(h *History, group []int) *Failure {
 	return f
 }
 
+// fastDecide holds the polynomial procedures that the models' table
+// names (Model.Fast): each returns ok false when it does not apply to
+// ops, and otherwise the violation it found, nil if ops is linearizable.
+var fastDecide = map[Procedure]func(ops []record.Op) (v *violation, ok bool){
+	QueuePatterns: queuePatterns,
+	StackPeel:     stackDecide,
+}
+
 // checkPartition decides one partition with the best applicable
 // procedure; a search works in the memory of x.
-func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop, x *scratch) partOutcome {
-	if decide, name := fastProcedure(spec); algo == Auto && decide != nil {
+func checkPartition(h *record.History, group []int, spec Spec, algo Algorithm, st stop, x *scratch) partOutcome {
+	if name := fastProcedure(spec); algo == Auto && name != Search {
+		decide := fastDecide[name]
 		// The bad patterns read an array of the partition's operations. A
 		// partition that is the whole history is not copied: the
 		// operations are the largest structure of a small run. Nothing
 		// below writes to them.
 		ops := h.Ops
 		if !isSeq(group, len(h.Ops)) {
-			ops = make([]Op, len(group))
+			ops = make([]record.Op, len(group))
 			for i, g := range group {
 				ops[i] = h.Ops[g]
 			}
@@ -460,26 +449,4 @@ func checkPartition(h *History, group []int, spec Spec, algo Algorithm, st stop,
 		r.state = showState(spec, r.state)
 	}
 	return partOutcome{algo: Search, res: r}
-}
-
-// ShowState renders a state of a built-in spec for people: elements of
-// queues, stacks and sets in brackets, nil as nil.
-func ShowState(s string) string {
-	if strings.Contains(s, sepElem) {
-		parts := strings.Split(strings.TrimSuffix(s, sepElem), sepElem)
-		for i := range parts {
-			parts[i] = show(parts[i])
-		}
-		return "[" + strings.Join(parts, " ") + "]"
-	}
-	return show(s)
-}
-
-// showState renders a state of spec, by the spec's own ShowState method
-// if it has one.
-func showState(spec Spec, s string) string {
-	if sh, ok := spec.(interface{ ShowState(string) string }); ok {
-		return sh.ShowState(s)
-	}
-	return ShowState(s)
 }

@@ -15,23 +15,25 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/linbis/linbis/history/format"
+	"github.com/linbis/linbis/history/record"
 	"github.com/linbis/linbis/history/timeline"
 	"github.com/linbis/linbis/internal/limits"
 )
 
 // ops builds a history from "call return method args -> result" lines;
 // return "-" is pending, result "?" unknown, "nil" the absent value.
-func ops(t *testing.T, lines ...string) *History {
+func ops(t *testing.T, lines ...string) *record.History {
 	t.Helper()
-	h := &History{Name: "inline"}
+	h := &record.History{Name: "inline"}
 	for i, l := range lines {
 		f := strings.Fields(l)
 		require.GreaterOrEqual(t, len(f), 3, l)
-		op := Op{Client: i, Method: f[2], Pos: Pos{Line: i + 1, Col: 1}}
+		op := record.Op{Client: i, Method: f[2], Pos: record.Pos{Line: i + 1, Col: 1}}
 		_, err := fmtSscan(f[0], &op.Call)
 		require.NoError(t, err)
 		if f[1] == "-" {
-			op.Return, op.Unknown = Pending, true
+			op.Return, op.Unknown = record.Pending, true
 		} else {
 			_, err = fmtSscan(f[1], &op.Return)
 			require.NoError(t, err)
@@ -46,7 +48,7 @@ func ops(t *testing.T, lines ...string) *History {
 			case "?":
 				op.Unknown, op.Result = true, ""
 			case "nil":
-				op.Result = Nil
+				op.Result = record.Nil
 			}
 		}
 		h.Ops = append(h.Ops, op)
@@ -206,7 +208,7 @@ func TestTimeoutGivesUnknown(t *testing.T) {
 	assert.Equal(t, res.Verdict == Unknown, err != nil, "%v", err)
 
 	kv, _ := Builtin("kv")
-	h, err = ReadFile(filepath.Join(porcupineDir, "kv", "c10-ok.txt"), ReadOptions{Format: "edn"})
+	h, err = format.ReadFile(filepath.Join(porcupineDir, "kv", "c10-ok.txt"), format.ReadOptions{Format: "edn"})
 	if err != nil {
 		t.Skip("Porcupine histories not found")
 	}
@@ -229,7 +231,7 @@ func TestTimeoutGivesUnknown(t *testing.T) {
 // a limit leaves no verdict and names no limit.
 func TestCancelStopsTheSearch(t *testing.T) {
 	kv, _ := Builtin("kv")
-	h, err := ReadFile(filepath.Join(porcupineDir, "kv", "c50-ok.txt"), ReadOptions{Format: "edn"})
+	h, err := format.ReadFile(filepath.Join(porcupineDir, "kv", "c50-ok.txt"), format.ReadOptions{Format: "edn"})
 	if err != nil {
 		t.Skip("Porcupine histories not found")
 	}
@@ -263,7 +265,7 @@ func TestMemoryBudgetGivesUnknown(t *testing.T) {
 	// explores many queue contents (the bad patterns decide it at once).
 	spec, _ := Builtin("queue")
 	ops := genHistory(rand.New(rand.NewPCG(1, 400)), spec, 400, 1, true, false)
-	h := &History{Name: "gen", Ops: ops}
+	h := &record.History{Name: "gen", Ops: ops}
 	opts := within(t, 20*time.Second)
 	opts.Algorithm, opts.MaxMemory = General, 4<<20
 	res, err := Check(h, spec, opts)
@@ -281,7 +283,7 @@ func TestMemoryBudgetGivesUnknown(t *testing.T) {
 func TestProgressAndWorkers(t *testing.T) {
 	spec, _ := Builtin("register")
 	rng := rand.New(rand.NewPCG(5, 5))
-	h := &History{Name: "gen", Ops: genHistory(rng, spec, 200, 7, false, true)}
+	h := &record.History{Name: "gen", Ops: genHistory(rng, spec, 200, 7, false, true)}
 	var calls []int
 	var mu sync.Mutex
 	res, err := Check(h, spec, Options{Workers: 1, Progress: func(p Progress) {
@@ -301,13 +303,13 @@ func TestProgressAndWorkers(t *testing.T) {
 func TestQueuePatternsScale(t *testing.T) {
 	spec, _ := Builtin("queue")
 	ops := genHistory(rand.New(rand.NewPCG(2, 2)), spec, 3000, 1, true, false)
-	res, err := Check(&History{Name: "gen", Ops: ops}, spec, within(t, 10*time.Second))
+	res, err := Check(&record.History{Name: "gen", Ops: ops}, spec, within(t, 10*time.Second))
 	require.NoError(t, err)
 	assert.Equal(t, Linearizable, res.Verdict)
 	assert.Equal(t, []Procedure{QueuePatterns}, res.Algorithms)
 	// A pending operation makes the patterns inapplicable: the search runs.
-	ops[0].Return, ops[0].Unknown = Pending, true
-	res, err = Check(&History{Name: "gen", Ops: ops[:50]}, spec, Options{})
+	ops[0].Return, ops[0].Unknown = record.Pending, true
+	res, err = Check(&record.History{Name: "gen", Ops: ops[:50]}, spec, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, []Procedure{Search}, res.Algorithms)
 }
@@ -327,15 +329,15 @@ func TestGuessModel(t *testing.T) {
 		{[]string{"inc", "read"}, "", "counter"},
 	}
 	for _, c := range cases {
-		h := &History{Name: "h"}
+		h := &record.History{Name: "h"}
 		for _, m := range c.methods {
-			h.Ops = append(h.Ops, Op{Method: m, Key: c.key})
+			h.Ops = append(h.Ops, record.Op{Method: m, Key: c.key})
 		}
 		got, err := GuessModel(h)
 		require.NoError(t, err)
 		assert.Equal(t, c.want, got, c.methods)
 	}
-	_, err := GuessModel(&History{Name: "h", Ops: []Op{{Method: "frobnicate"}}})
+	_, err := GuessModel(&record.History{Name: "h", Ops: []record.Op{{Method: "frobnicate"}}})
 	assert.EqualError(t, err, "h: no built-in model has the methods frobnicate: give --model")
 }
 
@@ -374,11 +376,11 @@ func TestTimelineOfWitness(t *testing.T) {
 }
 
 func TestShowState(t *testing.T) {
-	assert.Equal(t, "nil", ShowState(Nil))
+	assert.Equal(t, "nil", ShowState(record.Nil))
 	assert.Equal(t, "[1 2]", ShowState("1"+sepElem+"2"+sepElem))
-	put := Op{Method: "put", Key: `"b"`, Args: []string{`"x"`}}
-	app := Op{Method: "append", Key: `"a"`, Args: []string{`"y"`}}
-	k := newKeyed(kv{}, []Op{put, app})
+	put := record.Op{Method: "put", Key: `"b"`, Args: []string{`"x"`}}
+	app := record.Op{Method: "append", Key: `"a"`, Args: []string{`"y"`}}
+	k := newKeyed(kv{}, []record.Op{put, app})
 	ok, s := k.Step(k.Init(), &put)
 	require.True(t, ok)
 	_, s = k.Step(s, &app)
@@ -400,13 +402,13 @@ func fmtSscan(s string, v *int64) (int, error) { return fmt.Sscan(s, v) }
 func TestSmallestFailingPartitionIsDeterministic(t *testing.T) {
 	needPorcupine(t)
 	spec, _ := Builtin("kv")
-	h, err := ReadFile(filepath.Join(porcupineDir, "kv", "c10-bad.txt"), ReadOptions{})
+	h, err := format.ReadFile(filepath.Join(porcupineDir, "kv", "c10-bad.txt"), format.ReadOptions{})
 	require.NoError(t, err)
 	groups := spec.Partition(h.Ops)
 	sort.SliceStable(groups, func(a, b int) bool { return len(groups[a]) < len(groups[b]) })
 	want := ""
 	for _, g := range groups {
-		part := &History{Name: "part", Ops: make([]Op, len(g))}
+		part := &record.History{Name: "part", Ops: make([]record.Op, len(g))}
 		for k, i := range g {
 			part.Ops[k] = h.Ops[i]
 		}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/linbis/linbis/history/record"
 	"github.com/stretchr/testify/require"
 )
 
@@ -17,13 +18,13 @@ func TestEntryListOrder(t *testing.T) {
 	var l entryList
 	for trial := range 2000 {
 		n := rng.IntN(30)
-		ops := make([]Op, n)
+		ops := make([]record.Op, n)
 		call := int64(0)
 		for i := range ops {
 			call += rng.Int64N(3)
 			ops[i].Call, ops[i].Return = call, call+rng.Int64N(8)
 			if rng.IntN(6) == 0 {
-				ops[i].Return = Pending
+				ops[i].Return = record.Pending
 			}
 		}
 		want := make([]int32, 2*n)

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/linbis/linbis/history/format"
+	"github.com/linbis/linbis/history/record"
 )
 
 // This file holds the models of Jepsen's workloads that have no older
@@ -17,11 +20,11 @@ type mutex struct{ byKey }
 
 func (mutex) Name() string { return "mutex" }
 func (mutex) Init() string { return "free" }
-func (mutex) Validate(op *Op) error {
+func (mutex) Validate(op *record.Op) error {
 	return arity(op, "mutex", methodsOf("mutex"))
 }
 
-func (mutex) Step(s string, op *Op) (bool, string) {
+func (mutex) Step(s string, op *record.Op) (bool, string) {
 	if op.Method == "acquire" || op.Method == "lock" {
 		return s == "free", "held"
 	}
@@ -47,18 +50,18 @@ func (m multiRegister) Init() string { return m.init }
 // withInitial starts the registers from a map of their values ({:x 0
 // :y 0}, as Knossos's (multi-register {:x 0 :y 0})); nil is no value.
 func (m multiRegister) withInitial(v string) (Spec, error) {
-	if v == Nil {
+	if v == record.Nil {
 		m.init = ""
 		return m, nil
 	}
-	open, items, ok := elements(v)
+	open, items, ok := format.Elements(v)
 	if !ok || open != '{' {
-		return nil, fmt.Errorf("initial value %s of model multi-register: expected a map of registers to values, such as {:x 0 :y 0}", show(v))
+		return nil, fmt.Errorf("initial value %s of model multi-register: expected a map of registers to values, such as {:x 0 :y 0}", record.ShowValue(v))
 	}
 	regs := map[string]string{}
 	for i := 0; i < len(items); i += 2 {
 		if strings.Contains(items[i]+items[i+1], sepElem) || strings.Contains(items[i]+items[i+1], sepKey) {
-			return nil, fmt.Errorf("initial value %s contains a control character reserved for state encodings", show(v))
+			return nil, fmt.Errorf("initial value %s contains a control character reserved for state encodings", record.ShowValue(v))
 		}
 		regs[items[i]] = items[i+1]
 	}
@@ -79,27 +82,27 @@ const sepKey = "\x1e"
 // parseTxn reads a transaction written in EDN ([[:r :x 1] [:w :y 2]], or
 // Knossos's [[:read :x 1] [:write :y 2]]) or JSON ([["r","x",1],["w","y",2]]).
 func parseTxn(text string) ([]microOp, error) {
-	_, items, ok := elements(text)
+	_, items, ok := format.Elements(text)
 	if !ok || text[0] != '[' {
-		return nil, fmt.Errorf("txn %s: expected a sequence of [f k v] micro-operations, f :r or :w", show(text))
+		return nil, fmt.Errorf("txn %s: expected a sequence of [f k v] micro-operations, f :r or :w", record.ShowValue(text))
 	}
 	txn := make([]microOp, 0, len(items))
 	for _, m := range items {
-		_, parts, ok := elements(m)
+		_, parts, ok := format.Elements(m)
 		if !ok || m[0] != '[' || len(parts) != 3 {
-			return nil, fmt.Errorf("txn %s: expected [f k v] micro-operations, found %s", show(text), show(m))
+			return nil, fmt.Errorf("txn %s: expected [f k v] micro-operations, found %s", record.ShowValue(text), record.ShowValue(m))
 		}
 		f := strings.TrimPrefix(parts[0], ":")
-		if s, ok := unquote(parts[0]); ok {
+		if s, ok := format.Unquote(parts[0]); ok {
 			f = s
 		}
 		write := f == "w" || f == "write"
 		if !write && f != "r" && f != "read" {
-			return nil, fmt.Errorf("txn %s: micro-operation %s: expected :r or :w (Knossos: :read or :write)", show(text), show(parts[0]))
+			return nil, fmt.Errorf("txn %s: micro-operation %s: expected :r or :w (Knossos: :read or :write)", record.ShowValue(text), record.ShowValue(parts[0]))
 		}
 		k, val := parts[1], parts[2]
 		if strings.Contains(k+val, sepElem) || strings.Contains(k+val, sepKey) {
-			return nil, fmt.Errorf("txn %s: a key or value contains a control character reserved for state encodings", show(text))
+			return nil, fmt.Errorf("txn %s: a key or value contains a control character reserved for state encodings", record.ShowValue(text))
 		}
 		txn = append(txn, microOp{write: write, key: k, value: val})
 	}
@@ -111,14 +114,14 @@ func parseTxn(text string) ([]microOp, error) {
 // array input gives several arguments).
 func txnText(args []string) string {
 	if len(args) == 1 {
-		if _, items, ok := elements(args[0]); ok && len(items) > 0 && strings.HasPrefix(items[0], "[") {
+		if _, items, ok := format.Elements(args[0]); ok && len(items) > 0 && strings.HasPrefix(items[0], "[") {
 			return args[0] // already a sequence of micro-operations
 		}
 	}
 	return "[" + strings.Join(args, " ") + "]"
 }
 
-func (multiRegister) Validate(op *Op) error {
+func (multiRegister) Validate(op *record.Op) error {
 	if err := arity(op, "multi-register", methodsOf("multi-register")); err != nil {
 		return err
 	}
@@ -134,12 +137,12 @@ func (multiRegister) Validate(op *Op) error {
 		return fmt.Errorf("result: %w", err)
 	}
 	if len(done) != len(want) {
-		return fmt.Errorf("txn result %s has %d micro-operations, its invocation %d", show(op.Result), len(done), len(want))
+		return fmt.Errorf("txn result %s has %d micro-operations, its invocation %d", record.ShowValue(op.Result), len(done), len(want))
 	}
 	return nil
 }
 
-func (multiRegister) Step(s string, op *Op) (bool, string) {
+func (multiRegister) Step(s string, op *record.Op) (bool, string) {
 	text := op.Result
 	if op.Unknown {
 		text = txnText(op.Args)
@@ -157,12 +160,12 @@ func (multiRegister) Step(s string, op *Op) (bool, string) {
 	for _, m := range txn {
 		cur, ok := regs[m.key]
 		if !ok {
-			cur = Nil
+			cur = record.Nil
 		}
 		switch {
 		case m.write:
 			regs[m.key] = m.value
-		case op.Unknown || m.value == Nil:
+		case op.Unknown || m.value == record.Nil:
 		case m.value != cur:
 			return false, s
 		}
@@ -190,7 +193,7 @@ func (multiRegister) ShowState(s string) string {
 	var parts []string
 	for _, kv := range strings.Split(strings.TrimSuffix(s, sepElem), sepElem) {
 		if k, v, ok := strings.Cut(kv, sepKey); ok {
-			parts = append(parts, show(k)+" "+show(v))
+			parts = append(parts, record.ShowValue(k)+" "+record.ShowValue(v))
 		}
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
@@ -209,7 +212,7 @@ const sepSet = "\x1d"
 
 func (unorderedQueue) Name() string { return "unordered-queue" }
 func (unorderedQueue) Init() string { return "" }
-func (unorderedQueue) Validate(op *Op) error {
+func (unorderedQueue) Validate(op *record.Op) error {
 	err := arity(op, "unordered-queue", methodsOf("unordered-queue"))
 	if err == nil && strings.Contains(strings.Join(append(op.Args, op.Result), ""), sepSet) {
 		return fmt.Errorf("value contains a control character reserved for state encodings")
@@ -217,7 +220,7 @@ func (unorderedQueue) Validate(op *Op) error {
 	return err
 }
 
-func (unorderedQueue) Step(s string, op *Op) (bool, string) {
+func (unorderedQueue) Step(s string, op *record.Op) (bool, string) {
 	next := map[string]bool{}
 	for _, content := range strings.Split(s, sepSet) {
 		elems := splitElems(content)
@@ -225,7 +228,7 @@ func (unorderedQueue) Step(s string, op *Op) (bool, string) {
 			next[joinSorted(append(elems, op.Args[0]))] = true
 			continue
 		}
-		if len(elems) == 0 && (op.Unknown || op.Result == Nil) {
+		if len(elems) == 0 && (op.Unknown || op.Result == record.Nil) {
 			next[content] = true
 		}
 		for i, e := range elems {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/linbis/linbis/history/format"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -90,7 +91,7 @@ func TestJepsenModels(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h, err := Read(strings.NewReader(c.src), "h.edn", ReadOptions{})
+			h, err := format.Read(strings.NewReader(c.src), "h.edn", format.ReadOptions{})
 			require.NoError(t, err)
 			guess, err := GuessModel(h)
 			require.NoError(t, err)
@@ -98,7 +99,7 @@ func TestJepsenModels(t *testing.T) {
 			spec, err := Builtin(c.model)
 			require.NoError(t, err)
 			if c.initial != "" {
-				v, err := ParseValue(c.initial, "edn")
+				v, err := format.ParseValue(c.initial, "edn")
 				require.NoError(t, err)
 				spec, err = WithInitial(spec, v)
 				require.NoError(t, err)
@@ -128,7 +129,7 @@ func TestMultiRegisterRejectsMalformedTxns(t *testing.T) {
 		`{"client": 1, "call": 1, "return": 2, "method": "txn", "input": [["r", "k"]], "output": [["r", "k"]]}`:       `f:1:1: txn [["r" "k"]]: expected [f k v] micro-operations, found ["r" "k"]`,
 		`{"client": 1, "call": 1, "return": 2, "method": "txn", "input": [["r", "k", null]], "output": []}`:           `f:1:1: txn result [] has 0 micro-operations, its invocation 1`,
 	} {
-		h, err := Read(strings.NewReader(src), "f", ReadOptions{Format: "jsonl"})
+		h, err := format.Read(strings.NewReader(src), "f", format.ReadOptions{Format: "jsonl"})
 		require.NoError(t, err)
 		_, err = Check(h, spec, Options{})
 		assert.EqualError(t, err, want)

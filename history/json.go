@@ -1,5 +1,7 @@
 package history
 
+import "github.com/linbis/linbis/history/record"
+
 // Report is the answer of `linbis history --json`: the verdict with its
 // evidence (the smallest failing partition) or a linearization, and the
 // check's statistics. Operations are named by their index in the
@@ -49,7 +51,7 @@ type OpReport struct {
 }
 
 // NewReport states res, the check of h.
-func NewReport(h *History, res *Result) *Report {
+func NewReport(h *record.History, res *Result) *Report {
 	ops := func(idx []int) []OpReport {
 		out := make([]OpReport, 0, len(idx))
 		for _, i := range idx {
@@ -60,7 +62,7 @@ func NewReport(h *History, res *Result) *Report {
 	r := &Report{File: h.Name, Linearizable: res.Verdict, StoppedBy: res.Limit, Model: res.Model, Operations: res.Ops,
 		Partitions: res.Partitions, Decided: res.Decided, Algorithms: res.Algorithms, Configurations: res.Configurations,
 		Seconds: res.Elapsed.Seconds(), Reason: res.Reason, Warnings: h.Warnings, Notes: h.Notes, Witness: res.Witness}
-	if h.NilRead != NilReadAuto { // a history read from a file
+	if h.NilRead != record.NilReadAuto { // a history read from a file
 		r.NilRead, r.CASFail = h.NilRead.String(), h.CASFail.String()
 	}
 	if f := res.Failure; f != nil {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/linbis/linbis/history/record"
 )
 
 // Model describes one built-in model. The table of them, Builtins, is
@@ -32,21 +34,19 @@ type Model struct {
 
 	// spec is the model's specification.
 	spec Spec
-	// decide is Fast's procedure: ok false when it does not apply to ops.
-	decide func(ops []Op) (v *violation, ok bool)
 }
 
 // Builtins is the table of the built-in models, in the order in which
 // GuessModel tries them.
 var Builtins = []Model{
 	{Name: "register", Methods: map[string]int{"read": 0, "get": 0, "write": 1, "put": 1},
-		State: "read/get -> value, write/put v", Initial: "nil", spec: register{init: Nil}},
+		State: "read/get -> value, write/put v", Initial: "nil", spec: register{init: record.Nil}},
 	{Name: "cas-register", Methods: map[string]int{"read": 0, "get": 0, "write": 1, "put": 1, "cas": 2, "compare-and-set": 2},
-		State: "register + cas [from to] -> true/false", Initial: "nil", spec: register{cas: true, init: Nil}},
+		State: "register + cas [from to] -> true/false", Initial: "nil", spec: register{cas: true, init: record.Nil}},
 	{Name: "queue", Methods: map[string]int{"enq": 1, "enqueue": 1, "offer": 1, "deq": 0, "dequeue": 0, "poll": 0},
-		State: "FIFO; deq -> value, or nil when empty", Fast: QueuePatterns, spec: sequence{fifo: true}, decide: queuePatterns},
+		State: "FIFO; deq -> value, or nil when empty", Fast: QueuePatterns, spec: sequence{fifo: true}},
 	{Name: "stack", Methods: map[string]int{"push": 1, "pop": 0},
-		State: "LIFO; pop -> value, or nil when empty", Fast: StackPeel, spec: sequence{}, decide: stackDecide},
+		State: "LIFO; pop -> value, or nil when empty", Fast: StackPeel, spec: sequence{}},
 	{Name: "set", Methods: map[string]int{"add": 1, "remove": 1, "contains": 1, "read": 0},
 		State: "add v, remove v (-> changed?), contains v -> true/false, read -> the whole set", spec: set{}},
 	{Name: "counter", Methods: map[string]int{"inc": -1, "dec": -1, "add": 1, "read": 0, "get": 0},
@@ -96,14 +96,14 @@ func Builtin(name string) (Spec, error) {
 // fastProcedure returns the polynomial procedure that may decide the
 // partitions of spec: that of the table's model when spec is that model
 // as Builtin returns it (not a product over keys, not another Spec of
-// the same name), else nil.
-func fastProcedure(spec Spec) (func([]Op) (*violation, bool), Procedure) {
+// the same name), else Search.
+func fastProcedure(spec Spec) Procedure {
 	for i := range Builtins {
-		if m := &Builtins[i]; m.decide != nil && spec == m.spec {
-			return m.decide, m.Fast
+		if m := &Builtins[i]; m.Fast != Search && spec == m.spec {
+			return m.Fast
 		}
 	}
-	return nil, Search
+	return Search
 }
 
 // covers reports whether m has every method of used.
@@ -119,7 +119,7 @@ func (m *Model) covers(used map[string]bool) bool {
 // GuessModel picks the built-in model whose methods cover those of h: the
 // first in Builtins, unless a later one that covers them prefers one of
 // its methods (Model.Prefer).
-func GuessModel(h *History) (string, error) {
+func GuessModel(h *record.History) (string, error) {
 	used := map[string]bool{}
 	for i := range h.Ops {
 		used[h.Ops[i].Method] = true
@@ -184,3 +184,23 @@ func ModelHelp() string {
 	}
 	return b.String()
 }
+
+// Procedure names a decision procedure that decided a partition.
+type Procedure uint8
+
+const (
+	// Search is the Wing–Gong–Lowe search (search.go).
+	Search Procedure = iota
+	// QueuePatterns is the bad-pattern check for queues (queue.go).
+	QueuePatterns
+	// StackPeel is the peeling procedure for stacks (stack.go).
+	StackPeel
+)
+
+// String names the procedure as the CLI prints it.
+func (p Procedure) String() string {
+	return [...]string{"search", "queue-patterns", "stack-peel"}[p]
+}
+
+// MarshalText makes a procedure its name in JSON.
+func (p Procedure) MarshalText() ([]byte, error) { return []byte(p.String()), nil }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/linbis/linbis/history/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -24,7 +25,7 @@ func TestModelTable(t *testing.T) {
 			assert.Equal(t, m.Name, spec.Name())
 			assert.Equal(t, m.Name, Models[i])
 			for f, n := range m.Methods {
-				op := Op{Method: f, Unknown: true}
+				op := record.Op{Method: f, Unknown: true}
 				for range max(n, 0) {
 					op.Args = append(op.Args, "1")
 				}
@@ -37,19 +38,18 @@ func TestModelTable(t *testing.T) {
 					assert.Error(t, spec.Validate(&op), "%s with one argument too many", f)
 				}
 			}
-			assert.Error(t, spec.Validate(&Op{Method: "frobnicate", Unknown: true}))
-			decide, fast := fastProcedure(spec)
+			assert.Error(t, spec.Validate(&record.Op{Method: "frobnicate", Unknown: true}))
+			fast := fastProcedure(spec)
 			assert.Equal(t, m.Fast, fast)
-			assert.Equal(t, m.Fast != Search, decide != nil)
-			decide, _ = fastProcedure(newKeyed(spec, nil))
-			assert.Nil(t, decide, "no fast procedure for the product over keys")
+			assert.Equal(t, m.Fast != Search, fastDecide[fast] != nil)
+			assert.Equal(t, Search, fastProcedure(newKeyed(spec, nil)), "no fast procedure for the product over keys")
 			_, err = WithInitial(spec, "0")
 			assert.Equal(t, m.Initial == "", err != nil && strings.Contains(err.Error(), "no settable initial value"))
 			assert.Contains(t, help, m.Name)
 			if len(m.Prefer) > 0 {
-				h := &History{Name: "h"}
+				h := &record.History{Name: "h"}
 				for _, f := range m.Prefer {
-					h.Ops = append(h.Ops, Op{Method: f})
+					h.Ops = append(h.Ops, record.Op{Method: f})
 				}
 				guess, err := GuessModel(h)
 				require.NoError(t, err)
@@ -59,14 +59,14 @@ func TestModelTable(t *testing.T) {
 	}
 	for methods, want := range map[string]string{"read write": "register", "read cas": "cas-register", "enq deq": "queue",
 		"get put append": "kv", "push pop": "stack", "txn": "multi-register", "inc read": "counter", "": "register"} {
-		h := &History{Name: "h"}
+		h := &record.History{Name: "h"}
 		for _, f := range strings.Fields(methods) {
-			h.Ops = append(h.Ops, Op{Method: f, Key: `"k"`})
+			h.Ops = append(h.Ops, record.Op{Method: f, Key: `"k"`})
 		}
 		guess, err := GuessModel(h)
 		require.NoError(t, err)
 		assert.Equal(t, want, guess, methods)
 	}
-	_, err := GuessModel(&History{Name: "h", Ops: []Op{{Method: "push"}, {Method: "enq"}}})
+	_, err := GuessModel(&record.History{Name: "h", Ops: []record.Op{{Method: "push"}, {Method: "enq"}}})
 	assert.EqualError(t, err, "h: no built-in model has the methods enq, push: give --model")
 }

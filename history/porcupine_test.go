@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/linbis/linbis/history/format"
+	"github.com/linbis/linbis/history/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -48,9 +50,9 @@ func TestPorcupineEtcd(t *testing.T) {
 	spec, err := Builtin("cas-register")
 	require.NoError(t, err)
 	for i := 0; i <= 102; i++ {
-		for _, opts := range []ReadOptions{{}, {CASFail: CASFailFalse, NilRead: NilReadAbsent}} {
+		for _, opts := range []format.ReadOptions{{}, {CASFail: record.CASFailFalse, NilRead: record.NilReadAbsent}} {
 			t.Run(fmt.Sprintf("etcd_%03d/cas-fail=%s,nil-read=%s", i, opts.CASFail, opts.NilRead), func(t *testing.T) {
-				h, err := ReadFile(etcdFile(i), opts)
+				h, err := format.ReadFile(etcdFile(i), opts)
 				require.NoError(t, err)
 				res, err := Check(h, spec, Options{})
 				require.NoError(t, err)
@@ -76,7 +78,7 @@ func TestPorcupineKV(t *testing.T) {
 			if kind == "bad" {
 				want = NotLinearizable
 			}
-			h, err := ReadFile(filepath.Join(porcupineDir, "kv", name+".txt"), ReadOptions{Format: "auto"})
+			h, err := format.ReadFile(filepath.Join(porcupineDir, "kv", name+".txt"), format.ReadOptions{Format: "auto"})
 			require.NoError(t, err)
 			t.Run(name+"/partitioned", func(t *testing.T) {
 				res, err := Check(h, spec, Options{})

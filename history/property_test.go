@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/linbis/linbis/history/record"
 	"github.com/linbis/linbis/internal/testsize"
 )
 
@@ -17,7 +18,7 @@ import (
 // the operations, respecting real-time precedence, accepted by spec from
 // its initial state? Pending operations may be left out. Exponential;
 // for small histories only.
-func bruteForce(ops []Op, spec Spec) bool {
+func bruteForce(ops []record.Op, spec Spec) bool {
 	placed := make([]bool, len(ops))
 	var try func(state string, left int) bool
 	try = func(state string, left int) bool {
@@ -55,7 +56,7 @@ func bruteForce(ops []Op, spec Spec) bool {
 }
 
 // minimal reports whether no unplaced operation returns before ops[i] is called.
-func minimal(ops []Op, placed []bool, i int) bool {
+func minimal(ops []record.Op, placed []bool, i int) bool {
 	for j := range ops {
 		if !placed[j] && j != i && ops[j].Return < ops[i].Call {
 			return false
@@ -100,7 +101,7 @@ func genTxn(rng *rand.Rand) string {
 
 // modelResults lists results that only a model's own knowledge gives: a
 // transaction with its reads filled in, a set read whole.
-func modelResults(spec Spec, state string, op *Op) []string {
+func modelResults(spec Spec, state string, op *record.Op) []string {
 	switch {
 	case op.Method == "txn":
 		txn, _ := parseTxn(op.Args[0])
@@ -134,14 +135,14 @@ func modelResults(spec Spec, state string, op *Op) []string {
 // run in sequence through spec at linearization points 10, 20, …, each
 // with a call and return around its point; results are what spec gives.
 // unique makes inserted values distinct (for queue and stack patterns).
-func genHistory(rng *rand.Rand, spec Spec, n, keys int, unique, pending bool) []Op {
+func genHistory(rng *rand.Rand, spec Spec, n, keys int, unique, pending bool) []record.Op {
 	methods := genMethods[spec.Name()]
 	states := map[string]string{}
-	var ops []Op
+	var ops []record.Op
 	var lastReturn []int64 // per client
 	for i := range n {
 		m := methods[rng.IntN(len(methods))]
-		op := Op{Method: m.name}
+		op := record.Op{Method: m.name}
 		if m.name == "txn" {
 			op.Args = []string{genTxn(rng)}
 			m.args = 0
@@ -163,7 +164,7 @@ func genHistory(rng *rand.Rand, spec Spec, n, keys int, unique, pending bool) []
 		// The right result is among these: a boolean, nil, the whole state
 		// (registers, kv, counter) or its first or last element (queue, stack).
 		elems := strings.Split(strings.TrimSuffix(state, sepElem), sepElem)
-		cands := append([]string{"true", "false", Nil, state, elems[0], elems[len(elems)-1], ""}, modelResults(spec, state, &op)...)
+		cands := append([]string{"true", "false", record.Nil, state, elems[0], elems[len(elems)-1], ""}, modelResults(spec, state, &op)...)
 		var next string
 		found := false
 		for _, c := range cands {
@@ -187,7 +188,7 @@ func genHistory(rng *rand.Rand, spec Spec, n, keys int, unique, pending bool) []
 		op.Call = point - rng.Int64N(25)
 		op.Return = point + rng.Int64N(25)
 		if pending && rng.IntN(8) == 0 {
-			op.Return, op.Unknown = Pending, true
+			op.Return, op.Unknown = record.Pending, true
 		}
 		op.Client = -1
 		for c, r := range lastReturn {
@@ -208,8 +209,8 @@ func genHistory(rng *rand.Rand, spec Spec, n, keys int, unique, pending bool) []
 
 // mutate changes one result, or moves one operation's interval, so that
 // the history may stop being linearizable.
-func mutate(rng *rand.Rand, ops []Op) []Op {
-	out := append([]Op(nil), ops...)
+func mutate(rng *rand.Rand, ops []record.Op) []record.Op {
+	out := append([]record.Op(nil), ops...)
 	i := rng.IntN(len(out))
 	op := &out[i]
 	if swap, ok := map[string]string{"acquire": "release", "release": "acquire"}[op.Method]; ok && rng.IntN(2) == 0 {
@@ -229,7 +230,7 @@ func mutate(rng *rand.Rand, ops []Op) []Op {
 			if j == k && !m.write {
 				v = strconv.Itoa(rng.IntN(3))
 			}
-			ms = append(ms, "["+f+" "+m.key+" "+show(v)+"]")
+			ms = append(ms, "["+f+" "+m.key+" "+record.ShowValue(v)+"]")
 		}
 		op.Result = "[" + strings.Join(ms, " ") + "]"
 		return out
@@ -243,7 +244,7 @@ func mutate(rng *rand.Rand, ops []Op) []Op {
 		case "false":
 			op.Result = "true"
 		default:
-			op.Result = []string{Nil, "0", "1", "2", strconv.Itoa(rng.IntN(len(ops)))}[rng.IntN(5)]
+			op.Result = []string{record.Nil, "0", "1", "2", strconv.Itoa(rng.IntN(len(ops)))}[rng.IntN(5)]
 		}
 	default:
 		d := int64(rng.IntN(60) - 30)
@@ -271,7 +272,7 @@ func TestSearchAgainstBruteForce(t *testing.T) {
 					}
 				}
 				want := bruteForce(ops, spec)
-				h := &History{Name: "gen", Ops: ops}
+				h := &record.History{Name: "gen", Ops: ops}
 				res, err := Check(h, spec, Options{})
 				require.NoError(t, err)
 				require.Equal(t, verdictOf(want), res.Verdict, "trial %d: %s", trial, dump(ops))
@@ -432,7 +433,7 @@ func TestStackPeelAgainstSearch(t *testing.T) {
 // plainly, in rounds that each remove every value peelable at the start
 // of the round, with free-gap tables rebuilt per round (O(n) rounds of
 // O(n)). It returns the values left, nil iff linearizable.
-func stackPeelRounds(ops []Op, m *matching) []int32 {
+func stackPeelRounds(ops []record.Op, m *matching) []int32 {
 	sg := newStackGaps(ops, m)
 	prevFree := make([]int32, sg.gaps)
 	nextFree := make([]int32, sg.gaps)
@@ -484,17 +485,17 @@ func stackPeelRounds(ops []Op, m *matching) []int32 {
 // genStackRandom builds a stack history with random intervals: pushes of
 // distinct values, pops returning distinct pushed values or nil. Few are
 // linearizable, and many of those that are not escape the patterns.
-func genStackRandom(rng *rand.Rand, n int) []Op {
-	var ops []Op
+func genStackRandom(rng *rand.Rand, n int) []record.Op {
+	var ops []record.Op
 	pushed, popped := 0, map[int]bool{}
 	for i := range n {
-		op := Op{Client: i, Call: rng.Int64N(60)}
+		op := record.Op{Client: i, Call: rng.Int64N(60)}
 		op.Return = op.Call + 1 + rng.Int64N(30)
 		if i == 0 || rng.IntN(2) == 0 {
 			op.Method, op.Args = "push", []string{strconv.Itoa(pushed)}
 			pushed++
 		} else {
-			op.Method, op.Result = "pop", Nil
+			op.Method, op.Result = "pop", record.Nil
 			if v := rng.IntN(pushed); rng.IntN(4) != 0 && !popped[v] {
 				popped[v] = true
 				op.Result = strconv.Itoa(v)
@@ -507,7 +508,7 @@ func genStackRandom(rng *rand.Rand, n int) []Op {
 
 // widen moves each call earlier and each return later by up to w: a
 // linearizable history stays linearizable, with more overlap.
-func widen(rng *rand.Rand, ops []Op, w int64) {
+func widen(rng *rand.Rand, ops []record.Op, w int64) {
 	for i := range ops {
 		ops[i].Call -= rng.Int64N(w)
 		if !ops[i].IsPending() {
@@ -518,7 +519,7 @@ func widen(rng *rand.Rand, ops []Op, w int64) {
 
 // swapResults exchanges the results of two operations (for stacks and
 // queues: two removals then return each other's values).
-func swapResults(rng *rand.Rand, ops []Op) []Op {
+func swapResults(rng *rand.Rand, ops []record.Op) []record.Op {
 	var rem []int
 	for i := range ops {
 		if !isInsert(&ops[i]) && !ops[i].IsPending() {
@@ -528,7 +529,7 @@ func swapResults(rng *rand.Rand, ops []Op) []Op {
 	if len(rem) < 2 {
 		return mutate(rng, ops)
 	}
-	out := append([]Op(nil), ops...)
+	out := append([]record.Op(nil), ops...)
 	i, j := rem[rng.IntN(len(rem))], rem[rng.IntN(len(rem))]
 	out[i].Result, out[j].Result = out[j].Result, out[i].Result
 	return out
@@ -556,7 +557,7 @@ func TestPartitionedAgainstUnpartitioned(t *testing.T) {
 						continue
 					}
 				}
-				h := &History{Name: "gen", Ops: ops}
+				h := &record.History{Name: "gen", Ops: ops}
 				part, err := Check(h, spec, Options{})
 				require.NoError(t, err)
 				whole, err := Check(h, spec, Options{NoPartition: true})
@@ -571,7 +572,7 @@ func TestPartitionedAgainstUnpartitioned(t *testing.T) {
 // checkEvidence verifies a failure's claims: the prefix is a sequence the
 // spec accepts and that respects real-time order, and the stuck operation
 // is not in it.
-func checkEvidence(t *testing.T, h *History, spec Spec, f *Failure) {
+func checkEvidence(t *testing.T, h *record.History, spec Spec, f *Failure) {
 	t.Helper()
 	require.NotNil(t, f)
 	in := map[int]bool{}
@@ -602,7 +603,7 @@ func checkEvidence(t *testing.T, h *History, spec Spec, f *Failure) {
 // checkWitness verifies a linearizable result's witness when there is one:
 // per partition, every returned operation once, in an order respecting
 // real time that the spec accepts.
-func checkWitness(t *testing.T, h *History, spec Spec, res *Result) {
+func checkWitness(t *testing.T, h *record.History, spec Spec, res *Result) {
 	t.Helper()
 	if res.Witness == nil {
 		require.NotEqual(t, []Procedure{Search}, res.Algorithms, "the search always leaves a witness")
@@ -633,7 +634,7 @@ func checkWitness(t *testing.T, h *History, spec Spec, res *Result) {
 
 // valid reports whether spec accepts every operation's shape (a mutation
 // may give a counter read a non-integer result).
-func valid(ops []Op, spec Spec) bool {
+func valid(ops []record.Op, spec Spec) bool {
 	for i := range ops {
 		if spec.Validate(&ops[i]) != nil {
 			return false
@@ -649,7 +650,7 @@ func verdictOf(linearizable bool) Verdict {
 	return NotLinearizable
 }
 
-func dump(ops []Op) string {
+func dump(ops []record.Op) string {
 	s := ""
 	for i := range ops {
 		s += fmt.Sprintf("  [%d,%d] %s\n", ops[i].Call, ops[i].Return, &ops[i])
@@ -668,7 +669,7 @@ func TestStackPeelExhaustive(t *testing.T) {
 	const maxN = 4
 	total, lin := 0, 0
 	for n := 1; n <= maxN; n++ {
-		ops := make([]Op, n)
+		ops := make([]record.Op, n)
 		called, returned := make([]bool, n), make([]bool, n)
 		var results func(i int, used map[string]bool)
 		check := func() {
@@ -693,7 +694,7 @@ func TestStackPeelExhaustive(t *testing.T) {
 				results(i+1, used)
 				return
 			}
-			ops[i].Args, ops[i].Result = nil, Nil
+			ops[i].Args, ops[i].Result = nil, record.Nil
 			results(i+1, used)
 			for j := range n {
 				if v := strconv.Itoa(j); ops[j].Method == "push" && !used[v] {
@@ -760,7 +761,7 @@ func TestStackPendingPushes(t *testing.T) {
 		}
 		for i := range ops {
 			if isInsert(&ops[i]) && rng.IntN(3) == 0 {
-				ops[i].Return, ops[i].Unknown = Pending, true
+				ops[i].Return, ops[i].Unknown = record.Pending, true
 				pending++
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/linbis/linbis/history/record"
 )
 
 // This file decides linearizability of queue histories with unique
@@ -48,7 +50,7 @@ type matching struct {
 // matchValues builds the matching of ops, or finds the value violations
 // common to queues and stacks (BP1, BP1'). ok is false when ops is not a
 // complete history with unique non-nil inserted values.
-func matchValues(ops []Op) (m *matching, v *violation, ok bool) {
+func matchValues(ops []record.Op) (m *matching, v *violation, ok bool) {
 	m = &matching{ins: map[string]int{}, rem: map[string]int{}}
 	for i := range ops {
 		op := &ops[i]
@@ -56,7 +58,7 @@ func matchValues(ops []Op) (m *matching, v *violation, ok bool) {
 			return nil, nil, false
 		}
 		if isInsert(op) {
-			if _, dup := m.ins[op.Args[0]]; dup || op.Args[0] == Nil {
+			if _, dup := m.ins[op.Args[0]]; dup || op.Args[0] == record.Nil {
 				return nil, nil, false
 			}
 			m.ins[op.Args[0]] = i
@@ -67,7 +69,7 @@ func matchValues(ops []Op) (m *matching, v *violation, ok bool) {
 		if isInsert(op) {
 			continue
 		}
-		if op.Result == Nil {
+		if op.Result == record.Nil {
 			m.empties = append(m.empties, i)
 			continue
 		}
@@ -79,7 +81,7 @@ func matchValues(ops []Op) (m *matching, v *violation, ok bool) {
 			return nil, &violation{fmt.Sprintf("BP1: %s returns before the insertion of its value is called", op), []int{i, e}}, true
 		}
 		if d, dup := m.rem[op.Result]; dup {
-			return nil, &violation{fmt.Sprintf("BP1': %s and %s both remove %s", &ops[d], op, show(op.Result)), []int{d, i}}, true
+			return nil, &violation{fmt.Sprintf("BP1': %s and %s both remove %s", &ops[d], op, record.ShowValue(op.Result)), []int{d, i}}, true
 		}
 		m.rem[op.Result] = i
 	}
@@ -89,7 +91,7 @@ func matchValues(ops []Op) (m *matching, v *violation, ok bool) {
 // queuePatterns checks ops (one queue) for bad patterns. ok is false when
 // the procedure does not apply (pending operations, unknown results,
 // repeated enqueued values); otherwise v is nil iff ops is linearizable.
-func queuePatterns(ops []Op) (v *violation, ok bool) {
+func queuePatterns(ops []record.Op) (v *violation, ok bool) {
 	m, v, ok := matchValues(ops)
 	if m == nil {
 		return v, ok
@@ -123,7 +125,7 @@ func queuePatterns(ops []Op) (v *violation, ok bool) {
 					what = "is dequeued after it"
 				}
 				return &violation{fmt.Sprintf("BP2: %s precedes %s, which is dequeued by %s, but %s %s",
-					&ops[x.enq], &ops[y.enq], &ops[y.deq], show(ops[x.enq].Args[0]), what), w}, true
+					&ops[x.enq], &ops[y.enq], &ops[y.deq], record.ShowValue(ops[x.enq].Args[0]), what), w}, true
 			}
 		}
 	}
@@ -142,7 +144,7 @@ func queuePatterns(ops []Op) (v *violation, ok bool) {
 					w = append(w, vals[k].deq)
 				}
 				return &violation{fmt.Sprintf("BP3: %s returns empty, but %s is in the queue throughout (covered by enqueue/dequeue pairs)",
-					&ops[e], show(ops[vals[k].enq].Args[0])), w}, true
+					&ops[e], record.ShowValue(ops[vals[k].enq].Args[0])), w}, true
 			}
 		}
 	}

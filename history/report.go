@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/linbis/linbis/history/record"
 	"github.com/linbis/linbis/history/timeline"
 )
 
@@ -17,7 +18,7 @@ const maxDrawn = 2000
 // placed and a bad pattern's operations; for a linearizable or unknown
 // verdict, the first operations of the history, numbered by the witness
 // linearization when there is one.
-func Timeline(h *History, res *Result) *timeline.Timeline {
+func Timeline(h *record.History, res *Result) *timeline.Timeline {
 	t := &timeline.Timeline{
 		Title:   fmt.Sprintf("%s — model %s", h.Name, res.Model),
 		Verdict: res.Verdict.String(),
@@ -88,7 +89,7 @@ func Timeline(h *History, res *Result) *timeline.Timeline {
 }
 
 // Describe renders operation i of h with its source position.
-func Describe(h *History, i int) string {
+func Describe(h *record.History, i int) string {
 	op := &h.Ops[i]
 	if op.Pos.Line > 0 {
 		return fmt.Sprintf("%s (%s:%d)", op, h.Name, op.Pos.Line)
@@ -97,11 +98,11 @@ func Describe(h *History, i int) string {
 }
 
 // FailureNotes explains a failure in a few sentences.
-func FailureNotes(h *History, f *Failure) []string {
+func FailureNotes(h *record.History, f *Failure) []string {
 	var notes []string
 	where := "The history"
 	if f.Key != "" || len(f.Ops) < len(h.Ops) {
-		where = fmt.Sprintf("The partition of key %s (%d of %d operations)", show(f.Key), len(f.Ops), len(h.Ops))
+		where = fmt.Sprintf("The partition of key %s (%d of %d operations)", record.ShowValue(f.Key), len(f.Ops), len(h.Ops))
 	}
 	notes = append(notes, where+" has no linearization.")
 	if f.Pattern != "" {

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"sync/atomic"
 	"time"
+
+	"github.com/linbis/linbis/history/record"
 )
 
 // This file holds the general decision procedure for one partition: the
@@ -93,7 +95,7 @@ func (s *stop) limitHit(acct *account) (Limit, bool) {
 // search decides whether the operations of group (indices into all, all
 // acting on one object of spec) are linearizable; the indices of the result
 // are positions in group. It works in the memory of x (nil: fresh memory).
-func search(all []Op, group []int, spec Spec, st stop, x *scratch) searchResult {
+func search(all []record.Op, group []int, spec Spec, st stop, x *scratch) searchResult {
 	// Number the operations in call order (see the file comment); the
 	// result is mapped back at the end.
 	var byCall []int // nil: group is in call order already, as recorded histories mostly are
@@ -136,7 +138,7 @@ func search(all []Op, group []int, spec Spec, st stop, x *scratch) searchResult 
 // reads them where they are: a copy of a partition's operations (120 bytes
 // each) was the largest allocation of a small run.
 type opView struct {
-	all   []Op
+	all   []record.Op
 	index []int32
 }
 
@@ -148,7 +150,7 @@ func (v opView) len() int {
 }
 
 // at returns the k-th operation.
-func (v opView) at(k int) *Op {
+func (v opView) at(k int) *record.Op {
 	if v.index == nil {
 		return &v.all[k]
 	}

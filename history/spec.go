@@ -1,12 +1,14 @@
 package history
 
 import (
-	"encoding/binary"
 	"fmt"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/linbis/linbis/history/format"
+	"github.com/linbis/linbis/history/record"
 )
 
 // Spec is a sequential specification: a deterministic state machine over
@@ -31,13 +33,13 @@ type Spec interface {
 	// Step applies op to state. ok is false when op's recorded result is
 	// impossible in state. When op.Unknown, any result is allowed, so ok
 	// must be true whenever the method can take effect at all.
-	Step(state string, op *Op) (ok bool, next string)
+	Step(state string, op *record.Op) (ok bool, next string)
 	// Validate rejects operations the model does not know (wrong method or
 	// arity), so that bad input is an error rather than a false verdict.
-	Validate(op *Op) error
+	Validate(op *record.Op) error
 	// Partition splits ops into groups of independent objects
 	// (P-compositionality): ops is linearizable iff every group is.
-	Partition(ops []Op) [][]int
+	Partition(ops []record.Op) [][]int
 }
 
 // sepElem ends each element of a sequence or set state; Validate rejects
@@ -57,37 +59,14 @@ var (
 	_ Spec = unorderedQueue{}
 )
 
-// ParseValue reads a value given on the command line in the data model of
-// format (JSON for "jsonl", EDN otherwise; see value.go): nil and null are
-// the absent value, a string is written in quotes ('"abc"').
-func ParseValue(s, format string) (string, error) {
-	if s == "nil" || s == "null" {
-		return Nil, nil
-	}
-	if format == "jsonl" {
-		var lr lineReader
-		v, err := lr.p.Parse(s)
-		if err != nil {
-			return "", fmt.Errorf("value %q: expected a JSON value (a string in quotes)", s)
-		}
-		return lr.value(v)
-	}
-	r := &ednReader{src: s, name: "value"}
-	v, err := r.read(0)
-	if err != nil || !r.atEnd() {
-		return "", fmt.Errorf("value %q: expected one EDN value (a string in quotes)", s)
-	}
-	return v.canon(), nil
-}
-
 // byKey is the Partition of every built-in model: one group per key.
 type byKey struct{}
 
-func (byKey) Partition(ops []Op) [][]int { return PartitionByKey(ops) }
+func (byKey) Partition(ops []record.Op) [][]int { return PartitionByKey(ops) }
 
 // PartitionByKey groups operation indices by Op.Key, groups in order of
 // the key's first appearance.
-func PartitionByKey(ops []Op) [][]int {
+func PartitionByKey(ops []record.Op) [][]int {
 	// Count first, so that the groups are slices of one array: growing
 	// each by appending allocated three times the memory.
 	index := map[string]int{}
@@ -124,7 +103,7 @@ func PartitionByKey(ops []Op) [][]int {
 }
 
 // arity checks op's method against the allowed ones and their argument counts.
-func arity(op *Op, model string, methods map[string]int) error {
+func arity(op *record.Op, model string, methods map[string]int) error {
 	n, ok := methods[op.Method]
 	if !ok {
 		names := make([]string, 0, len(methods))
@@ -176,17 +155,17 @@ func (r register) Name() string {
 }
 func (r register) Init() string { return r.init }
 
-func (r register) Validate(op *Op) error {
+func (r register) Validate(op *record.Op) error {
 	if err := arity(op, r.Name(), methodsOf(r.Name())); err != nil {
 		return err
 	}
-	if isCAS(op.Method) && !op.Unknown && op.Result != "true" && op.Result != "false" {
-		return fmt.Errorf("cas result %s: expected true or false", show(op.Result))
+	if record.IsCAS(op.Method) && !op.Unknown && op.Result != "true" && op.Result != "false" {
+		return fmt.Errorf("cas result %s: expected true or false", record.ShowValue(op.Result))
 	}
 	return nil
 }
 
-func (register) Step(s string, op *Op) (bool, string) {
+func (register) Step(s string, op *record.Op) (bool, string) {
 	switch op.Method {
 	case "read", "get":
 		return op.Unknown || op.Result == s, s
@@ -213,7 +192,7 @@ type kv struct {
 const emptyString = `""`
 
 func (k kv) withInitial(v string) (Spec, error) {
-	if v == Nil {
+	if v == record.Nil {
 		v = emptyString
 	}
 	k.init = v
@@ -227,14 +206,14 @@ func (k kv) Init() string {
 	}
 	return k.init
 }
-func (kv) Validate(op *Op) error {
+func (kv) Validate(op *record.Op) error {
 	return arity(op, "kv", methodsOf("kv"))
 }
 
-func (kv) Step(s string, op *Op) (bool, string) {
+func (kv) Step(s string, op *record.Op) (bool, string) {
 	switch op.Method {
 	case "get", "read":
-		return op.Unknown || op.Result == s || (op.Result == Nil && s == emptyString), s
+		return op.Unknown || op.Result == s || (op.Result == record.Nil && s == emptyString), s
 	case "put", "write":
 		return true, op.Args[0]
 	}
@@ -246,19 +225,19 @@ func (kv) Step(s string, op *Op) (bool, string) {
 // character on its own); another value contributes its canonical text,
 // nil none.
 func appendText(s, v string) string {
-	if isString(s) && isString(v) {
+	if format.IsString(s) && format.IsString(v) {
 		return s[:len(s)-1] + v[1:]
 	}
 	text := func(x string) string {
-		if t, ok := unquote(x); ok {
+		if t, ok := format.Unquote(x); ok {
 			return t
 		}
-		if x == Nil {
+		if x == record.Nil {
 			return ""
 		}
 		return x
 	}
-	return quoteString(text(s) + text(v))
+	return format.QuoteString(text(s) + text(v))
 }
 
 // sequence is a FIFO queue (fifo) or a LIFO stack; removing from an empty
@@ -277,12 +256,12 @@ func (q sequence) Name() string {
 }
 func (sequence) Init() string { return "" }
 
-func (q sequence) Validate(op *Op) error {
+func (q sequence) Validate(op *record.Op) error {
 	return arity(op, q.Name(), methodsOf(q.Name()))
 }
 
 // isInsert reports whether op adds an element (enq, push, …).
-func isInsert(op *Op) bool {
+func isInsert(op *record.Op) bool {
 	switch op.Method {
 	case "enq", "enqueue", "offer", "push":
 		return true
@@ -290,12 +269,12 @@ func isInsert(op *Op) bool {
 	return false
 }
 
-func (q sequence) Step(s string, op *Op) (bool, string) {
+func (q sequence) Step(s string, op *record.Op) (bool, string) {
 	if isInsert(op) {
 		return true, s + op.Args[0] + sepElem
 	}
 	if s == "" {
-		return op.Unknown || op.Result == Nil, s
+		return op.Unknown || op.Result == record.Nil, s
 	}
 	var v, rest string
 	if q.fifo {
@@ -316,12 +295,12 @@ type set struct{ byKey }
 
 func (set) Name() string { return "set" }
 func (set) Init() string { return "" }
-func (set) Validate(op *Op) error {
+func (set) Validate(op *record.Op) error {
 	if err := arity(op, "set", methodsOf("set")); err != nil {
 		return err
 	}
 	if op.Method == "contains" && !op.Unknown && op.Result != "true" && op.Result != "false" {
-		return fmt.Errorf("contains result %s: expected true or false", show(op.Result))
+		return fmt.Errorf("contains result %s: expected true or false", record.ShowValue(op.Result))
 	}
 	if op.Method == "read" && !op.Unknown {
 		if _, err := parseElems(op.Result); err != nil {
@@ -335,12 +314,12 @@ func (set) Validate(op *Op) error {
 // […]) into a set state: its distinct elements sorted, each ended by
 // sepElem.
 func parseElems(text string) (string, error) {
-	if text == Nil {
+	if text == record.Nil {
 		return "", nil // Jepsen reads an empty set as nil at times
 	}
-	open, items, ok := elements(text)
+	open, items, ok := format.Elements(text)
 	if !ok || open == '{' {
-		return "", fmt.Errorf("read result %s: expected a collection of the set's elements, such as #{1 2} or [1, 2]", show(text))
+		return "", fmt.Errorf("read result %s: expected a collection of the set's elements, such as #{1 2} or [1, 2]", record.ShowValue(text))
 	}
 	elems := make([]string, 0, len(items))
 	for _, e := range items {
@@ -352,45 +331,7 @@ func parseElems(text string) (string, error) {
 	return strings.Join(slices.Compact(slices.Sorted(slices.Values(elems))), ""), nil
 }
 
-// elements splits the canonical text of a collection into its items'
-// canonical texts (a map's keys and values alternating; nil as Nil), and
-// says which it is by its opening '[', '{' or '#'. The items are cut out
-// of the text, not read again: their text is canonical already, in the
-// data model they were read in (a JSON number keeps its JSON meaning).
-func elements(v string) (open byte, items []string, ok bool) {
-	r := &ednReader{src: v, name: "value"}
-	var closer byte
-	switch {
-	case strings.HasPrefix(v, "["):
-		open, closer, r.pos = '[', ']', 1
-	case strings.HasPrefix(v, "{"):
-		open, closer, r.pos = '{', '}', 1
-	case strings.HasPrefix(v, "#{"):
-		open, closer, r.pos = '#', '}', 2
-	default:
-		return 0, nil, false
-	}
-	for {
-		r.skip()
-		if r.pos >= len(v) {
-			return 0, nil, false
-		}
-		if v[r.pos] == closer {
-			return open, items, r.pos == len(v)-1
-		}
-		from := r.pos
-		if _, err := r.read(1); err != nil {
-			return 0, nil, false
-		}
-		item := v[from:r.pos]
-		if item == "nil" {
-			item = Nil
-		}
-		items = append(items, item)
-	}
-}
-
-func (set) Step(s string, op *Op) (bool, string) {
+func (set) Step(s string, op *record.Op) (bool, string) {
 	if op.Method == "read" {
 		if op.Unknown {
 			return true, s
@@ -440,7 +381,7 @@ func (c counter) withInitial(v string) (Spec, error) {
 
 func (counter) Name() string   { return "counter" }
 func (c counter) Init() string { return c.init }
-func (counter) Validate(op *Op) error {
+func (counter) Validate(op *record.Op) error {
 	if err := arity(op, "counter", methodsOf("counter")); err != nil {
 		return err
 	}
@@ -449,18 +390,18 @@ func (counter) Validate(op *Op) error {
 	}
 	if len(op.Args) == 1 {
 		if _, err := strconv.ParseInt(op.Args[0], 10, 64); err != nil {
-			return fmt.Errorf("%s argument %s: expected an integer", op.Method, show(op.Args[0]))
+			return fmt.Errorf("%s argument %s: expected an integer", op.Method, record.ShowValue(op.Args[0]))
 		}
 	}
 	if (op.Method == "read" || op.Method == "get") && !op.Unknown {
 		if _, err := strconv.ParseInt(op.Result, 10, 64); err != nil {
-			return fmt.Errorf("%s result %s: expected an integer", op.Method, show(op.Result))
+			return fmt.Errorf("%s result %s: expected an integer", op.Method, record.ShowValue(op.Result))
 		}
 	}
 	return nil
 }
 
-func (counter) Step(s string, op *Op) (bool, string) {
+func (counter) Step(s string, op *record.Op) (bool, string) {
 	n, _ := strconv.ParseInt(s, 10, 64)
 	d := int64(1)
 	if len(op.Args) == 1 {
@@ -476,114 +417,24 @@ func (counter) Step(s string, op *Op) (bool, string) {
 	return true, strconv.FormatInt(n+d, 10)
 }
 
-// keyed is the product of independent copies of an object, one per key of
-// a history: the unpartitioned view of a multi-key history. A product
-// state holds, for each key in a fixed order, the 4-byte id of that key's
-// object state, interned here, so that product states stay short however
-// much the objects hold. Not safe for concurrent use; Check gives it a
-// single partition.
-type keyed struct {
-	inner  Spec
-	keys   []string
-	slot   map[string]int
-	ids    map[string]uint32
-	states []string
-	acct   *account // charged for the interned object states (nil: no budget)
-}
-
-// newKeyed returns the product of inner over the keys of ops.
-func newKeyed(inner Spec, ops []Op) *keyed {
-	k := &keyed{inner: inner, slot: map[string]int{}, ids: map[string]uint32{}}
-	for i := range ops {
-		if _, ok := k.slot[ops[i].Key]; !ok {
-			k.slot[ops[i].Key] = len(k.keys)
-			k.keys = append(k.keys, ops[i].Key)
+// ShowState renders a state of a built-in spec for people: elements of
+// queues, stacks and sets in brackets, nil as nil.
+func ShowState(s string) string {
+	if strings.Contains(s, sepElem) {
+		parts := strings.Split(strings.TrimSuffix(s, sepElem), sepElem)
+		for i := range parts {
+			parts[i] = record.ShowValue(parts[i])
 		}
+		return "[" + strings.Join(parts, " ") + "]"
 	}
-	return k
+	return record.ShowValue(s)
 }
 
-func (k *keyed) Name() string               { return k.inner.Name() }
-func (k *keyed) Validate(op *Op) error      { return k.inner.Validate(op) }
-func (k *keyed) Partition(ops []Op) [][]int { return [][]int{seq(len(ops))} }
-
-func (k *keyed) intern(s string) uint32 {
-	id, ok := k.ids[s]
-	if !ok {
-		id = uint32(len(k.states))
-		k.ids[s] = id
-		k.states = append(k.states, s)
-		if k.acct != nil {
-			k.acct.charge(stateCost(s))
-		}
+// showState renders a state of spec, by the spec's own ShowState method
+// if it has one.
+func showState(spec Spec, s string) string {
+	if sh, ok := spec.(interface{ ShowState(string) string }); ok {
+		return sh.ShowState(s)
 	}
-	return id
-}
-
-func (k *keyed) Init() string {
-	b := make([]byte, 4*len(k.keys))
-	id := k.intern(k.inner.Init())
-	for i := range k.keys {
-		binary.LittleEndian.PutUint32(b[4*i:], id)
-	}
-	return string(b)
-}
-
-func (k *keyed) Step(s string, op *Op) (bool, string) {
-	i, known := k.slot[op.Key]
-	if !known {
-		return false, s // not an operation of the history the product was built for
-	}
-	id := slotID(s, i)
-	ok, next := k.inner.Step(k.states[id], op)
-	if !ok {
-		return false, s
-	}
-	nid := k.intern(next)
-	if nid == id {
-		return true, s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	b.WriteString(s[:4*i])
-	b.Write(binary.LittleEndian.AppendUint32(make([]byte, 0, 4), nid))
-	b.WriteString(s[4*i+4:])
-	return true, b.String()
-}
-
-// slotID decodes the id of key slot i of a product state.
-func slotID(s string, i int) uint32 {
-	return uint32(s[4*i]) | uint32(s[4*i+1])<<8 | uint32(s[4*i+2])<<16 | uint32(s[4*i+3])<<24
-}
-
-// ShowState renders a product state as {key: state, …}, keys sorted.
-func (k *keyed) ShowState(s string) string {
-	parts := make([]string, len(k.keys))
-	for i, key := range k.keys {
-		parts[i] = show(key) + ": " + showState(k.inner, k.states[slotID(s, i)])
-	}
-	sort.Strings(parts)
-	return "{" + strings.Join(parts, ", ") + "}"
-}
-
-// seq returns 0, 1, …, n-1.
-func seq(n int) []int {
-	s := make([]int, n)
-	for i := range s {
-		s[i] = i
-	}
-	return s
-}
-
-// isSeq reports whether s is seq(n).
-func isSeq(s []int, n int) bool {
-	if len(s) != n {
-		return false
-	}
-	for i, x := range s {
-		if x != i {
-			return false
-		}
-	}
-	return true
+	return ShowState(s)
 }

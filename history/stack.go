@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/linbis/linbis/history/record"
 )
 
 // This file decides linearizability of stack histories with unique pushed
@@ -120,7 +122,7 @@ const maxStackPairs = 4000
 // check does not apply (pending operations, unknown results, repeated
 // pushed values); v is nil when no violation was found, which decides
 // nothing.
-func stackPatterns(ops []Op) (v *violation, ok bool) {
+func stackPatterns(ops []record.Op) (v *violation, ok bool) {
 	m, v, ok := matchValues(ops)
 	if m == nil {
 		return v, ok
@@ -183,7 +185,7 @@ func stackPatterns(ops []Op) (v *violation, ok bool) {
 				if spans[c].val.pop >= 0 {
 					w = append(w, spans[c].val.pop)
 				}
-				names = append(names, show(ops[spans[c].val.push].Args[0]))
+				names = append(names, record.ShowValue(ops[spans[c].val.push].Args[0]))
 			}
 			return &violation{fmt.Sprintf("SP3: %s returns empty, but throughout its interval the stack surely holds %s",
 				&ops[e], strings.Join(names, ", then ")), w}, true
@@ -196,7 +198,7 @@ func stackPatterns(ops []Op) (v *violation, ok bool) {
 		for _, u := range unmatched {
 			if before(x.push, u.push) && before(u.push, x.pop) {
 				return &violation{fmt.Sprintf("SP2: %s precedes %s, which precedes %s, but %s is never popped",
-					&ops[x.push], &ops[u.push], &ops[x.pop], show(ops[u.push].Args[0])), []int{x.push, u.push, x.pop}}, true
+					&ops[x.push], &ops[u.push], &ops[x.pop], record.ShowValue(ops[u.push].Args[0])), []int{x.push, u.push, x.pop}}, true
 			}
 		}
 		for _, y := range matched {
@@ -213,7 +215,7 @@ func stackPatterns(ops []Op) (v *violation, ok bool) {
 // their readable reasons, then the peeling. ok is false when the
 // precondition fails (pending pops, unknown pop results, repeated or nil
 // pushed values); otherwise v is nil iff ops is linearizable.
-func stackDecide(ops []Op) (v *violation, ok bool) {
+func stackDecide(ops []record.Op) (v *violation, ok bool) {
 	ops, back, ok := completePushes(ops)
 	if !ok {
 		return nil, false
@@ -240,7 +242,7 @@ func stackDecide(ops []Op) (v *violation, ok bool) {
 // may not have taken effect). A push's unobserved result is irrelevant.
 // back maps the new indices to ops' (nil when ops is returned as is); ok
 // is false when a pop is pending or its result unknown.
-func completePushes(ops []Op) (out []Op, back []int, ok bool) {
+func completePushes(ops []record.Op) (out []record.Op, back []int, ok bool) {
 	popped := map[string]bool{}
 	var last int64 = math.MinInt64
 	changed := false
@@ -257,7 +259,7 @@ func completePushes(ops []Op) (out []Op, back []int, ok bool) {
 			continue
 		}
 		last = max(last, op.Return)
-		if !isInsert(op) && op.Result != Nil {
+		if !isInsert(op) && op.Result != record.Nil {
 			popped[op.Result] = true
 		}
 	}
@@ -298,7 +300,7 @@ type stackGaps struct {
 	minRet []int32
 }
 
-func newStackGaps(ops []Op, m *matching) *stackGaps {
+func newStackGaps(ops []record.Op, m *matching) *stackGaps {
 	n := int32(len(ops))
 	call, ret := eventRanks(ops)
 	sg := &stackGaps{gaps: 2*n + 1}
@@ -337,7 +339,7 @@ func newStackGaps(ops []Op, m *matching) *stackGaps {
 }
 
 // stuck is the violation when the values left cannot be peeled.
-func (sg *stackGaps) stuck(ops []Op, left []int32) *violation {
+func (sg *stackGaps) stuck(ops []record.Op, left []int32) *violation {
 	w := make([]int, 0, 2*len(left))
 	names := make([]string, 0, len(left))
 	sort.Slice(left, func(x, y int) bool { return sg.vals[left[x]].push < sg.vals[left[y]].push })
@@ -347,7 +349,7 @@ func (sg *stackGaps) stuck(ops []Op, left []int32) *violation {
 		if v.pop >= 0 {
 			w = append(w, v.pop)
 		}
-		names = append(names, show(ops[v.push].Args[0]))
+		names = append(names, record.ShowValue(ops[v.push].Args[0]))
 	}
 	return &violation{fmt.Sprintf("SP6: none of the values %s can lie at the bottom of the stack "+
 		"(pushed onto an empty stack, popped from a stack holding only it, no empty pop in between) "+
@@ -364,7 +366,7 @@ func (sg *stackGaps) stuck(ops []Op, left []int32) *violation {
 // Each check is O(log n); a value is rechecked only when a gap of its
 // range is freed, at most O(n) times, so O(n^2 log n) in theory and
 // O(n log n) on histories where ranges are short.
-func stackPeel(ops []Op, m *matching) *violation {
+func stackPeel(ops []record.Op, m *matching) *violation {
 	sg := newStackGaps(ops, m)
 	free := newGapSet(sg.gaps)
 	counts := newMinAddTree(sg.cover)
@@ -438,7 +440,7 @@ func peelable(a, b, c, d int32, prev, next func(int32) int32, minRet []int32) bo
 // eventRanks numbers the call and return events of ops 0..2n-1 in time
 // order, calls before returns at equal times, so that a returns before b
 // is called iff ret[a] < call[b].
-func eventRanks(ops []Op) (call, ret []int32) {
+func eventRanks(ops []record.Op) (call, ret []int32) {
 	type event struct {
 		t    int64
 		kind int // 0 call, 1 return

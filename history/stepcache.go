@@ -1,5 +1,7 @@
 package history
 
+import "github.com/linbis/linbis/history/record"
+
 // stepCache interns spec states and remembers transitions, so that the
 // search calls Spec.Step once per (state, operation) pair and compares
 // states as int32 ids.
@@ -50,7 +52,7 @@ func (c *stepCache) intern(s string) int32 {
 }
 
 // step returns the state after op i from state, or -1 if not allowed.
-func (c *stepCache) step(state int32, i int, op *Op) int32 {
+func (c *stepCache) step(state int32, i int, op *record.Op) int32 {
 	key := uint64(state)<<32 | uint64(i+1)
 	mask := uint64(len(c.keys) - 1)
 	j := mix(key) & mask

@@ -35,7 +35,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
-	"github.com/linbis/linbis/history"
+	"github.com/linbis/linbis/history/format"
 )
 
 func main() {
@@ -104,7 +104,7 @@ func porcupineCmd(args []string) error {
 	if fs.NArg() != 1 {
 		return errors.New("porcupine needs one FILE")
 	}
-	h, err := history.ReadFile(fs.Arg(0), history.ReadOptions{})
+	h, err := format.ReadFile(fs.Arg(0), format.ReadOptions{})
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,8 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
-	"github.com/linbis/linbis/history"
+	"github.com/linbis/linbis/history/format"
+	"github.com/linbis/linbis/history/record"
 )
 
 // Porcupine's side of the comparison: the same files, read by linbis's
@@ -31,7 +32,7 @@ func porcupineModel(name string) (porcupine.Model, error) {
 	switch name {
 	case "register", "cas-register":
 		return porcupine.Model{
-			Init: func() any { return history.Nil },
+			Init: func() any { return record.Nil },
 			Step: func(state, in, out any) (bool, any) {
 				st, i, o := state.(string), in.(input), out.(output)
 				switch i.method {
@@ -84,7 +85,7 @@ func partitionByKey(ops []porcupine.Operation) [][]porcupine.Operation {
 }
 
 // porcupineOps converts a linbis history.
-func porcupineOps(h *history.History) []porcupine.Operation {
+func porcupineOps(h *record.History) []porcupine.Operation {
 	ops := make([]porcupine.Operation, len(h.Ops))
 	for i := range h.Ops {
 		op := &h.Ops[i]
@@ -92,12 +93,12 @@ func porcupineOps(h *history.History) []porcupine.Operation {
 		// Porcupine's models hold plain Go strings: a string value by its
 		// text.
 		if len(op.Args) > 0 {
-			in.arg0 = history.Text(op.Args[0])
+			in.arg0 = format.Text(op.Args[0])
 		}
 		if len(op.Args) > 1 {
-			in.arg1 = history.Text(op.Args[1])
+			in.arg1 = format.Text(op.Args[1])
 		}
-		ops[i] = porcupine.Operation{ClientId: op.Client, Input: in, Call: op.Call, Output: output{history.Text(op.Result), op.Unknown}, Return: op.Return}
+		ops[i] = porcupine.Operation{ClientId: op.Client, Input: in, Call: op.Call, Output: output{format.Text(op.Result), op.Unknown}, Return: op.Return}
 	}
 	return ops
 }

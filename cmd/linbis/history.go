@@ -13,6 +13,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/linbis/linbis/history"
+	"github.com/linbis/linbis/history/format"
+	"github.com/linbis/linbis/history/record"
 	"github.com/linbis/linbis/history/timeline"
 	"github.com/linbis/linbis/internal/files"
 	"github.com/linbis/linbis/internal/limits"
@@ -30,7 +32,7 @@ var historyCmd = &cli.Command{
 	Flags: append([]cli.Flag{
 		&cli.StringFlag{Name: "model", Value: "auto", Usage: "sequential specification: auto (guess from the methods), " + strings.Join(history.Models, ", ")},
 		&cli.StringFlag{Name: "spec", Usage: "check against the spec object of a linbis model `M.lin` (a file or a bundled model name, e.g. treiber)"},
-		&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: " + strings.Join(history.Formats, ", ")},
+		&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: " + strings.Join(format.Formats, ", ")},
 		&cli.StringFlag{Name: "cas-fail", Value: "drop", Usage: "meaning of a :fail cas in Jepsen input: drop (Jepsen: did not take effect), false (Porcupine: returned false)"},
 		&cli.StringFlag{Name: "nil-read", Value: "auto", Usage: "meaning of a read that returned nil: unknown (Knossos: value not known), absent (Porcupine: no value), auto (unknown for EDN and text logs, absent for JSON Lines)"},
 		&cli.StringFlag{Name: "initial", Usage: "initial `VALUE` of the models that have one (see above), in the file's data model: 0, nil, '\"abc\"', '{:x 0 :y 0}'"},
@@ -49,11 +51,11 @@ func runHistory(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	casFail, err := history.ParseCASFail(c.String("cas-fail"))
+	casFail, err := record.ParseCASFail(c.String("cas-fail"))
 	if err != nil {
 		return err
 	}
-	nilRead, err := history.ParseNilRead(c.String("nil-read"))
+	nilRead, err := record.ParseNilRead(c.String("nil-read"))
 	if err != nil {
 		return err
 	}
@@ -73,17 +75,17 @@ func runHistory(c *cli.Context) error {
 	if mem > 0 {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(mem))
 	}
-	h, err := history.ReadFile(args[0], history.ReadOptions{Format: c.String("format"), CASFail: casFail, NilRead: nilRead, Deadline: deadline, MaxMemory: mem})
-	if errors.Is(err, history.ErrDeadline) || errors.Is(err, history.ErrMemory) {
+	h, err := format.ReadFile(args[0], format.ReadOptions{Format: c.String("format"), CASFail: casFail, NilRead: nilRead, Deadline: deadline, MaxMemory: mem})
+	if errors.Is(err, format.ErrDeadline) || errors.Is(err, format.ErrMemory) {
 		stop := &stoppedError{timeLimit, fmt.Sprintf("time budget of %v exhausted while reading %s", lim.Time, args[0])}
 		res := &history.Result{Verdict: history.Unknown, Limit: history.TimeLimit, Reason: stop.msg, Algorithms: []history.Procedure{}}
-		if errors.Is(err, history.ErrMemory) {
+		if errors.Is(err, format.ErrMemory) {
 			stop = &stoppedError{memoryLimit, fmt.Sprintf("memory budget of %d MiB exhausted while reading %s", mem>>20, args[0])}
 			res.Limit, res.Reason = history.MemoryLimit, stop.msg
 		}
 		if c.Bool("json") {
 			// The same object as a limit met by the search: no verdict, the limit named.
-			if err := writeJSON(c, history.NewReport(&history.History{Name: args[0]}, res)); err != nil {
+			if err := writeJSON(c, history.NewReport(&record.History{Name: args[0]}, res)); err != nil {
 				return err
 			}
 		}
@@ -162,7 +164,7 @@ func runHistory(c *cli.Context) error {
 }
 
 // historySpec resolves --spec and --model.
-func historySpec(c *cli.Context, h *history.History) (history.Spec, error) {
+func historySpec(c *cli.Context, h *record.History) (history.Spec, error) {
 	if path := c.String("spec"); path != "" {
 		if c.IsSet("model") {
 			return nil, errors.New("give --model or --spec, not both")
@@ -183,7 +185,7 @@ func historySpec(c *cli.Context, h *history.History) (history.Spec, error) {
 	if err != nil || !c.IsSet("initial") {
 		return spec, err
 	}
-	v, err := history.ParseValue(c.String("initial"), h.Format)
+	v, err := format.ParseValue(c.String("initial"), h.Format)
 	if err != nil {
 		return nil, fmt.Errorf("--initial: %w", err)
 	}
@@ -197,7 +199,7 @@ func writeTimeline(path string, t *timeline.Timeline) error {
 // prefixShown is how many operations of the longest prefix the text shows.
 const prefixShown = 8
 
-func printHistoryResult(c *cli.Context, h *history.History, res *history.Result) {
+func printHistoryResult(c *cli.Context, h *record.History, res *history.Result) {
 	w := c.App.Writer
 	fmt.Fprintf(w, "%s: %s\n", h.Name, res.Verdict)
 	fmt.Fprintf(w, "  model %s, %d operations, %d partition(s) (%d decided), %s, %d configurations, %.3fs\n",
@@ -210,7 +212,7 @@ func printHistoryResult(c *cli.Context, h *history.History, res *history.Result)
 		return
 	}
 	if len(f.Ops) < res.Ops {
-		fmt.Fprintf(w, "  smallest failing partition: key %s, %d operations\n", history.ShowValue(f.Key), len(f.Ops))
+		fmt.Fprintf(w, "  smallest failing partition: key %s, %d operations\n", record.ShowValue(f.Key), len(f.Ops))
 	}
 	if f.Pattern != "" {
 		fmt.Fprintf(w, "  bad pattern %s\n", f.Pattern)

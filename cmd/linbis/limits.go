@@ -10,7 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/linbis/linbis/frontend"
-	"github.com/linbis/linbis/history"
+	"github.com/linbis/linbis/history/format"
 	"github.com/linbis/linbis/internal/limits"
 )
 
@@ -40,7 +40,7 @@ var libraryLimits = []struct {
 	limit limit
 }{
 	{frontend.ErrStateLimit, stateLimit},
-	{history.ErrDeadline, timeLimit},
+	{format.ErrDeadline, timeLimit},
 }
 
 // limitOf maps the kinds of limits.LimitError to the CLI's limits.

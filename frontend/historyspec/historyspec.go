@@ -17,6 +17,8 @@ import (
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/history"
+	"github.com/linbis/linbis/history/format"
+	"github.com/linbis/linbis/history/record"
 )
 
 // Spec adapts a model's spec object to history.Spec.
@@ -58,11 +60,11 @@ func (s *Spec) Init() string { return joinStates([]string{s.seq.Init()}) }
 
 // Partition checks each key as an independent instance of the object
 // (P-compositionality); a history without keys is one partition.
-func (s *Spec) Partition(ops []history.Op) [][]int { return history.PartitionByKey(ops) }
+func (s *Spec) Partition(ops []record.Op) [][]int { return history.PartitionByKey(ops) }
 
 // Validate checks op's method, arity and values against the spec's
 // signatures.
-func (s *Spec) Validate(op *history.Op) error {
+func (s *Spec) Validate(op *record.Op) error {
 	sig, ok := s.seq.Method(op.Method)
 	if !ok {
 		var names []string
@@ -75,7 +77,7 @@ func (s *Spec) Validate(op *history.Op) error {
 		return fmt.Errorf("%s: %s of model %s takes %d argument(s), found %d", op, op.Method, s.name, len(sig.Params), len(op.Args))
 	}
 	for i, a := range op.Args {
-		if _, err := semantics.ParseValue(sig.Params[i], history.Text(a)); err != nil {
+		if _, err := semantics.ParseValue(sig.Params[i], format.Text(a)); err != nil {
 			return fmt.Errorf("%s: argument %d: %w", op, i+1, err)
 		}
 	}
@@ -93,12 +95,12 @@ func (s *Spec) Validate(op *history.Op) error {
 // the argument of a write as its value), EMPTY for null, integers without
 // a sign or leading zeros. A string value is read by its text (a JSON
 // history writes EMPTY as "EMPTY").
-func expected(sig semantics.Signature, op *history.Op) (string, error) {
-	r := history.Text(op.Result)
+func expected(sig semantics.Signature, op *record.Op) (string, error) {
+	r := format.Text(op.Result)
 	if sig.Result == check.Void {
 		return "", nil
 	}
-	if r == history.Nil && sig.Result == check.Int {
+	if r == record.Nil && sig.Result == check.Int {
 		return "EMPTY", nil
 	}
 	v, err := semantics.ParseValue(check.Type{Kind: sig.Result}, r)
@@ -110,12 +112,12 @@ func expected(sig semantics.Signature, op *history.Op) (string, error) {
 
 // Step runs op on every state of the set and keeps the successors of the
 // outcomes that match its recorded result.
-func (s *Spec) Step(state string, op *history.Op) (bool, string) {
+func (s *Spec) Step(state string, op *record.Op) (bool, string) {
 	sig, _ := s.seq.Method(op.Method)
 	want, _ := expected(sig, op)
 	args := make([]int, len(op.Args))
 	for i, a := range op.Args {
-		args[i], _ = semantics.ParseValue(sig.Params[i], history.Text(a))
+		args[i], _ = semantics.ParseValue(sig.Params[i], format.Text(a))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/history"
+	"github.com/linbis/linbis/history/record"
 )
 
 // bundled parses a bundled model.
@@ -28,23 +29,23 @@ func bundled(t testing.TB, name string) *frontend.Model {
 // at its own point in time, 10 apart, with call and return drawn around
 // it, so that operations overlap; results come from a plain slice. Some
 // operations stay pending (their effect happened; the return was lost).
-func randomHistory(r *rand.Rand, n int, lifo bool) *history.History {
+func randomHistory(r *rand.Rand, n int, lifo bool) *record.History {
 	ins, del := "enq", "deq"
 	if lifo {
 		ins, del = "push", "pop"
 	}
 	var elems []string
 	var clientFree []int64 // per client: time its last operation returned
-	h := &history.History{Name: "random"}
+	h := &record.History{Name: "random"}
 	for i := 0; i < n; i++ {
 		at := int64(10 * (i + 1))
-		op := history.Op{Call: at - 1 - r.Int63n(15), Return: at + 1 + r.Int63n(15)}
+		op := record.Op{Call: at - 1 - r.Int63n(15), Return: at + 1 + r.Int63n(15)}
 		if r.Intn(2) == 0 || len(elems) == 0 && r.Intn(3) > 0 {
 			v := strconv.Itoa(1 + r.Intn(3))
 			op.Method, op.Args = ins, []string{v}
 			elems = append(elems, v)
 		} else {
-			op.Method, op.Result = del, history.Nil
+			op.Method, op.Result = del, record.Nil
 			if len(elems) > 0 {
 				k := 0
 				if lifo {
@@ -55,7 +56,7 @@ func randomHistory(r *rand.Rand, n int, lifo bool) *history.History {
 			}
 		}
 		if r.Intn(10) == 0 {
-			op.Return, op.Unknown, op.Result = history.Pending, true, ""
+			op.Return, op.Unknown, op.Result = record.Pending, true, ""
 		}
 		op.Client = -1
 		for c, free := range clientFree {
@@ -75,7 +76,7 @@ func randomHistory(r *rand.Rand, n int, lifo bool) *history.History {
 }
 
 // mutate changes one known result of h to another value or to null.
-func mutate(r *rand.Rand, h *history.History) bool {
+func mutate(r *rand.Rand, h *record.History) bool {
 	var known []int
 	for i, op := range h.Ops {
 		if !op.Unknown && op.Result != "" {
@@ -88,7 +89,7 @@ func mutate(r *rand.Rand, h *history.History) bool {
 	op := &h.Ops[known[r.Intn(len(known))]]
 	old := op.Result
 	for op.Result == old {
-		op.Result = []string{history.Nil, "1", "2", "3"}[r.Intn(4)]
+		op.Result = []string{record.Nil, "1", "2", "3"}[r.Intn(4)]
 	}
 	return true
 }
@@ -146,7 +147,7 @@ func TestProperty(t *testing.T) {
 func TestStateSets(t *testing.T) {
 	spec, err := New(bundled(t, "treiber"))
 	require.NoError(t, err)
-	push1 := &history.Op{Method: "push", Args: []string{"1"}}
+	push1 := &record.Op{Method: "push", Args: []string{"1"}}
 	ok, one := spec.Step(spec.Init(), push1)
 	require.True(t, ok)
 	both := joinStates([]string{splitStates(spec.Init())[0], splitStates(one)[0]})
@@ -158,16 +159,16 @@ func TestStateSets(t *testing.T) {
 		ok     bool
 		next   string
 	}{
-		{"1", true, spec.Init()},         // only from [1]
-		{history.Nil, true, spec.Init()}, // only from []
+		{"1", true, spec.Init()},        // only from [1]
+		{record.Nil, true, spec.Init()}, // only from []
 		{"2", false, both},
 	} {
-		ok, next := spec.Step(both, &history.Op{Method: "pop", Result: tc.result})
+		ok, next := spec.Step(both, &record.Op{Method: "pop", Result: tc.result})
 		assert.Equal(t, tc.ok, ok, tc.result)
 		assert.Equal(t, tc.next, next, tc.result)
 	}
 	// An unobserved result keeps both successors, which are the same state.
-	ok, next := spec.Step(both, &history.Op{Method: "pop", Unknown: true})
+	ok, next := spec.Step(both, &record.Op{Method: "pop", Unknown: true})
 	assert.True(t, ok)
 	assert.Equal(t, spec.Init(), next)
 	ok, next = spec.Step(both, push1)

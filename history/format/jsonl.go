@@ -1,4 +1,4 @@
-package history
+package format
 
 import (
 	"bufio"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/valyala/fastjson"
 
+	"github.com/linbis/linbis/history/record"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -23,14 +24,14 @@ const maxLine = 16 << 20
 
 // ReadJSONL reads a history in the JSON Lines schema of the package doc
 // (of opts, the deadline and the reading of nil reads apply).
-func ReadJSONL(r io.Reader, name string, opts ReadOptions) (*History, error) {
-	h := &History{Name: name, Format: "jsonl", CASFail: opts.CASFail, Ops: make([]Op, 0, opts.lines)}
+func ReadJSONL(r io.Reader, name string, opts ReadOptions) (*record.History, error) {
+	h := &record.History{Name: name, Format: "jsonl", CASFail: opts.CASFail, Ops: make([]record.Op, 0, opts.Lines)}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	line := 0
 	clock := newReadingClock(opts)
 	var lr lineReader
-	nilRead, nilReads := opts.NilRead.or(NilReadAbsent), 0
+	nilRead, nilReads := opts.NilRead.Or(record.NilReadAbsent), 0
 	h.NilRead = nilRead
 	for sc.Scan() {
 		line++
@@ -47,8 +48,8 @@ func ReadJSONL(r io.Reader, name string, opts ReadOptions) (*History, error) {
 		if err != nil {
 			return nil, err
 		}
-		if isRead(op.Method) && !op.Unknown && op.Result == Nil {
-			if nilRead == NilReadUnknown {
+		if record.IsRead(op.Method) && !op.Unknown && op.Result == record.Nil {
+			if nilRead == record.NilReadUnknown {
 				op.Unknown, op.Result = true, ""
 			}
 			nilReads++
@@ -73,7 +74,7 @@ const maxWarnings = 5
 // a client is a thread, which calls one operation at a time. They are
 // checked as concurrent all the same (as if from different clients), which
 // is why this is a warning and not an error.
-func warnOverlaps(h *History) {
+func warnOverlaps(h *record.History) {
 	// One array of indices sorted by client, then call: a list per client
 	// grew by appending, six times the memory.
 	order := make([]int32, len(h.Ops))
@@ -126,24 +127,24 @@ type lineReader struct {
 var jsonFields = []string{"client", "call", "return", "method", "key", "input", "output", "unknown"}
 
 // op decodes one line of the JSON Lines schema.
-func (lr *lineReader) op(text []byte, name string, line int) (Op, error) {
-	fail := func(field, format string, args ...any) (Op, error) {
+func (lr *lineReader) op(text []byte, name string, line int) (record.Op, error) {
+	fail := func(field, format string, args ...any) (record.Op, error) {
 		col := 1
 		if field != "" {
 			if i := bytes.Index(text, []byte(`"`+field+`"`)); i >= 0 {
 				col = i + 1
 			}
 		}
-		return Op{}, &lts.ParseError{File: name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+		return record.Op{}, &lts.ParseError{File: name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 	}
 	// The parser accepts some text that is not JSON (numbers such as 01);
 	// the validator, which allocates nothing, does not.
 	if fastjson.ValidateBytes(text) != nil {
-		return Op{}, syntaxError(text, name, line)
+		return record.Op{}, syntaxError(text, name, line)
 	}
 	v, err := lr.p.ParseBytes(text)
 	if err != nil {
-		return Op{}, syntaxError(text, name, line)
+		return record.Op{}, syntaxError(text, name, line)
 	}
 	obj, err := v.Object()
 	if err != nil {
@@ -158,7 +159,7 @@ func (lr *lineReader) op(text []byte, name string, line int) (Op, error) {
 	if unknown != "" {
 		return fail(unknown, "unknown field %q: expected client, call, return, method, key, input, output or unknown", unknown)
 	}
-	op := Op{Pos: Pos{Line: line, Col: 1}}
+	op := record.Op{Pos: record.Pos{Line: line, Col: 1}}
 	// client: an integer, or a name, hashed to a number (names cannot be
 	// numbered in order of appearance line by line).
 	raw := obj.Get("client")
@@ -184,11 +185,11 @@ func (lr *lineReader) op(text []byte, name string, line int) (Op, error) {
 		if op.Return < op.Call {
 			return fail("return", `field "return": %d is before the call at %d`, op.Return, op.Call)
 		}
-		if op.Return == Pending {
+		if op.Return == record.Pending {
 			return fail("return", `field "return": %d is reserved for pending operations: omit the field instead`, op.Return)
 		}
 	} else {
-		op.Return = Pending
+		op.Return = record.Pending
 		op.Unknown = true
 	}
 	var method []byte
@@ -334,7 +335,7 @@ var errNotUTF8 = errors.New("a string that is not UTF-8: expected text in UTF-8"
 // Nil, numbers by their exact value.
 func (lr *lineReader) value(v *fastjson.Value) (string, error) {
 	if v.Type() == fastjson.TypeNull {
-		return Nil, nil
+		return record.Nil, nil
 	}
 	b, err := lr.appendValue(nil, v)
 	return string(b), err

@@ -1,4 +1,4 @@
-package history
+package format
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/linbis/linbis/history/record"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -340,7 +341,7 @@ func (r *ednReader) hex4(off int) (rune, error) {
 // canon renders v in its canonical text (value.go): Nil for nil.
 func (v *ednValue) canon() string {
 	if v.kind == ednNil && v.tag == "" {
-		return Nil
+		return record.Nil
 	}
 	return string(v.appendCanon(nil))
 }

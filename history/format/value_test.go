@@ -1,10 +1,11 @@
-package history
+package format
 
 import (
 	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -280,7 +281,7 @@ func (g *valueGen) print(b *strings.Builder, v tval) {
 		}
 		order := r.Perm(len(v.items) / step)
 		if v.kind == ednVector || v.kind == ednList {
-			order = seq(len(v.items))
+			slices.Sort(order) // 0, 1, …: in order
 		}
 		b.WriteString(open)
 		for n, i := range order {
@@ -377,73 +378,4 @@ func canonOf(t *testing.T, text string, isJSON bool) string {
 	require.NoError(t, err, text)
 	require.True(t, r.atEnd(), text)
 	return v.canon()
-}
-
-// TestValuesComparedAsJepsenDoes checks the verdicts of histories whose
-// values look alike but are not equal in Clojure (a write of the string
-// "1" and a read of the number 1), and of histories whose values are
-// written differently but are equal (maps and sets in any order, vectors
-// and lists, 1.0 and 1.00, JSON 100 and 1e2).
-func TestValuesComparedAsJepsenDoes(t *testing.T) {
-	edn := func(w, r string) string {
-		return fmt.Sprintf("{:process 0 :type :invoke :f :write :value %s}\n{:process 0 :type :ok :f :write :value %s}\n"+
-			"{:process 1 :type :invoke :f :read :value nil}\n{:process 1 :type :ok :f :read :value %s}\n", w, w, r)
-	}
-	jsonl := func(w, r string) string {
-		return fmt.Sprintf(`{"client": 0, "call": 0, "return": 1, "method": "write", "input": %s}`+"\n"+
-			`{"client": 1, "call": 2, "return": 3, "method": "read", "output": %s}`+"\n", w, r)
-	}
-	cases := []struct {
-		name, file, src string
-		want            Verdict
-	}{
-		{`"1" then 1`, "h.edn", edn(`"1"`, `1`), NotLinearizable},
-		{`"true" then true`, "h.edn", edn(`"true"`, `true`), NotLinearizable},
-		{`foo then "foo"`, "h.edn", edn(`foo`, `"foo"`), NotLinearizable},
-		{`:a then "a"`, "h.edn", edn(`:a`, `"a"`), NotLinearizable},
-		{`"[1 2]" then [1 2]`, "h.edn", edn(`"[1 2]"`, `[1 2]`), NotLinearizable},
-		{`1 then 1.0`, "h.edn", edn(`1`, `1.0`), NotLinearizable},
-		{`\a then "a"`, "h.edn", edn(`\a`, `"a"`), NotLinearizable},
-		{`#uuid "a" then "a"`, "h.edn", edn(`#uuid "a"`, `"a"`), NotLinearizable},
-		{`JSON "1" then 1`, "h.jsonl", jsonl(`"1"`, `1`), NotLinearizable},
-		{`maps in any order`, "h.edn", edn(`{:a 1 :b 2}`, `{:b 2, :a 1}`), Linearizable},
-		{`sets in any order`, "h.edn", edn(`#{1 2}`, `#{2 1}`), Linearizable},
-		{`vector and list`, "h.edn", edn(`[1 2]`, `(1 2)`), Linearizable},
-		{`1.0 and 1.00`, "h.edn", edn(`1.0`, `1.00`), Linearizable},
-		{`1 and 1N`, "h.edn", edn(`1`, `1N`), Linearizable},
-		{`JSON 100 and 1e2`, "h.jsonl", jsonl(`100`, `1e2`), Linearizable},
-		{`JSON objects in any order`, "h.jsonl", jsonl(`{"a": 1, "b": [2]}`, `{"b": [2.0], "a": 1}`), Linearizable},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			h, err := Read(strings.NewReader(c.src), c.file, ReadOptions{})
-			require.NoError(t, err)
-			spec, _ := Builtin("register")
-			res, err := Check(h, spec, Options{})
-			require.NoError(t, err)
-			assert.Equal(t, c.want, res.Verdict)
-		})
-	}
-	// A cas compares its expected value as the register compares reads.
-	src := "{:process 0 :type :invoke :f :write :value 1}\n{:process 0 :type :ok :f :write :value 1}\n" +
-		"{:process 1 :type :invoke :f :cas :value [\"1\" 2]}\n{:process 1 :type :ok :f :cas :value [\"1\" 2]}\n"
-	h, err := Read(strings.NewReader(src), "cas.edn", ReadOptions{})
-	require.NoError(t, err)
-	spec, _ := Builtin("cas-register")
-	res, err := Check(h, spec, Options{})
-	require.NoError(t, err)
-	assert.Equal(t, NotLinearizable, res.Verdict, `cas ["1" 2] on the number 1`)
-}
-
-// TestKVAppendJoinsQuotedStrings checks that kv's append of two quoted
-// strings is the quoting of their concatenation, escapes included.
-func TestKVAppendJoinsQuotedStrings(t *testing.T) {
-	for _, c := range [][2]string{{"a\n", "\"b"}, {"", "é\U0001f600"}, {"\x01", "\\"}} {
-		assert.Equal(t, quoteString(c[0]+c[1]), appendText(quoteString(c[0]), quoteString(c[1])))
-		got, ok := unquote(appendText(quoteString(c[0]), quoteString(c[1])))
-		assert.True(t, ok)
-		assert.Equal(t, c[0]+c[1], got)
-	}
-	assert.Equal(t, `"ab1"`, appendText(`"ab"`, "1"))
-	assert.Equal(t, `"x"`, appendText(Nil, `"x"`))
 }

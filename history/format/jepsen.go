@@ -1,4 +1,4 @@
-package history
+package format
 
 import (
 	"bufio"
@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/linbis/linbis/history/record"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -22,83 +23,12 @@ type event struct {
 	// EDN, a value other than the invocation's in a text log): the
 	// operation did not run to a result.
 	failed bool
-	pos    Pos
-}
-
-// CASFail says what a :fail completion of a cas means.
-type CASFail int
-
-const (
-	// CASFailDrop is Jepsen's meaning, the default for every format: a
-	// :fail did not take effect, for every operation; the failed cas is
-	// dropped.
-	CASFailDrop CASFail = iota
-	// CASFailFalse is Porcupine's convention: a :fail cas that carries no
-	// error is a cas that returned false (the comparison failed), which
-	// constrains the register's value during the call. A :fail carrying an
-	// error is dropped all the same.
-	CASFailFalse
-)
-
-// CASFailModes names the CASFail values as --cas-fail spells them.
-var CASFailModes = []string{"drop", "false"}
-
-// ParseCASFail parses a --cas-fail value.
-func ParseCASFail(s string) (CASFail, error) {
-	for i, m := range CASFailModes {
-		if s == m {
-			return CASFail(i), nil
-		}
-	}
-	return 0, fmt.Errorf("--cas-fail %q: expected one of %s", s, strings.Join(CASFailModes, ", "))
-}
-
-// String names m as --cas-fail spells it.
-func (m CASFail) String() string { return CASFailModes[m] }
-
-// NilRead says what a read (read, get) that returned nil means.
-type NilRead int
-
-const (
-	// NilReadAuto is the reading of the format's tool: NilReadUnknown for
-	// Jepsen's EDN and text logs (Knossos), NilReadAbsent for JSON Lines
-	// (Porcupine, whose etcd model reads nil as a key not there).
-	NilReadAuto NilRead = iota
-	// NilReadUnknown is Knossos's reading: the value was not observed, and
-	// the read matches any state.
-	NilReadUnknown
-	// NilReadAbsent is Porcupine's: the register or key holds no value
-	// (nil, which a register never written holds; kv's empty string).
-	NilReadAbsent
-)
-
-// NilReadModes names the NilRead values as --nil-read spells them.
-var NilReadModes = []string{"auto", "unknown", "absent"}
-
-// ParseNilRead parses a --nil-read value.
-func ParseNilRead(s string) (NilRead, error) {
-	for i, m := range NilReadModes {
-		if s == m {
-			return NilRead(i), nil
-		}
-	}
-	return 0, fmt.Errorf("--nil-read %q: expected one of %s", s, strings.Join(NilReadModes, ", "))
-}
-
-// String names m as --nil-read spells it.
-func (m NilRead) String() string { return NilReadModes[m] }
-
-// or returns m, or def when m is NilReadAuto.
-func (m NilRead) or(def NilRead) NilRead {
-	if m == NilReadAuto {
-		return def
-	}
-	return m
+	pos    record.Pos
 }
 
 // nilReadNote says how n reads of nil were taken, for History.Notes.
-func nilReadNote(name string, n int, m NilRead) string {
-	if m == NilReadAbsent {
+func nilReadNote(name string, n int, m record.NilRead) string {
+	if m == record.NilReadAbsent {
 		return fmt.Sprintf("%s: %d reads returned nil, taken as Porcupine takes them: no value (--nil-read absent; --nil-read unknown: value not known, as Knossos)", name, n)
 	}
 	return fmt.Sprintf("%s: %d reads returned nil, taken as Knossos takes them: value not known, matching any state (--nil-read unknown; --nil-read absent: no value, as Porcupine)", name, n)
@@ -115,12 +45,12 @@ type skippedProcesses struct {
 // event is and how many it has.
 type skippedProcess struct {
 	name   string
-	first  Pos
+	first  record.Pos
 	events int
 }
 
 // add counts an event of process name at pos.
-func (s *skippedProcesses) add(name string, pos Pos) {
+func (s *skippedProcesses) add(name string, pos record.Pos) {
 	k, ok := s.index[name]
 	if !ok {
 		if s.index == nil {
@@ -135,7 +65,7 @@ func (s *skippedProcesses) add(name string, pos Pos) {
 }
 
 // warn appends a warning per skipped process to h.Warnings.
-func (s *skippedProcesses) warn(h *History) {
+func (s *skippedProcesses) warn(h *record.History) {
 	for _, p := range s.list {
 		h.Warnings = append(h.Warnings, fmt.Sprintf("%s:%d:%d: skipped %d events of process %s, which is not a client (the first is here)", h.Name, p.first.Line, p.first.Col, p.events, p.name))
 	}
@@ -144,16 +74,16 @@ func (s *skippedProcesses) warn(h *History) {
 // ReadEDN reads a Jepsen history in EDN: one vector of operation maps, or a
 // sequence of maps (typically one per line). See the package doc; opts
 // gives the meaning of a failed cas.
-func ReadEDN(r io.Reader, name string, opts ReadOptions) (*History, error) {
+func ReadEDN(r io.Reader, name string, opts ReadOptions) (*record.History, error) {
 	return readEDN(r, name, opts, ednWindow)
 }
 
 // readEDN is ReadEDN reading window bytes at least at a time.
-func readEDN(r io.Reader, name string, opts ReadOptions, window int) (*History, error) {
+func readEDN(r io.Reader, name string, opts ReadOptions, window int) (*record.History, error) {
 	// The events are converted as they are read (ednStream): only a window
 	// of the text is held, and no parsed map outlives its event.
 	s := newEDNStream(r, name, window)
-	asm := newAssembler(name, opts, opts.lines) // Jepsen writes an event per line
+	asm := newAssembler(name, opts, opts.Lines) // Jepsen writes an event per line
 	texts := map[string]string{}                // the event's names, copied out of the window once
 	add := func(m *ednValue) error {
 		ev, skip, err := mapEvent(&s.er, m)
@@ -168,7 +98,7 @@ func readEDN(r io.Reader, name string, opts ReadOptions, window int) (*History, 
 		return asm.add(&ev)
 	}
 	clock := newReadingClock(opts)
-	var vector *Pos // where the first form starts when it is a vector or list of events
+	var vector *record.Pos // where the first form starts when it is a vector or list of events
 	for forms := 0; ; forms++ {
 		end, err := s.atEnd()
 		if err != nil {
@@ -202,7 +132,7 @@ func readEDN(r io.Reader, name string, opts ReadOptions, window int) (*History, 
 		// One vector (or list) of events, as Jepsen writes history.edn:
 		// its elements are read one by one as top-level forms are.
 		line, col := s.er.lineCol(s.er.pos)
-		vector = &Pos{Line: line, Col: col}
+		vector = &record.Pos{Line: line, Col: col}
 		s.er.pos++
 		for {
 			end, err := s.atEnd()
@@ -262,7 +192,7 @@ func mapEvent(er *ednReader, m *ednValue) (ev event, skip string, err error) {
 		return ev, "", er.errAt(m.off, notAnEvent)
 	}
 	line, col := er.lineCol(m.off)
-	ev.pos = Pos{Line: line, Col: col}
+	ev.pos = record.Pos{Line: line, Col: col}
 	ev.value = ednValue{kind: ednNil, off: m.off}
 	var has [3]bool
 	for i := 0; i < len(m.items); i += 2 {
@@ -323,10 +253,10 @@ func validType(t string) bool {
 // ReadJepsenLog reads a Jepsen text log (see the package doc); lines that
 // are not "jepsen.util -" operation lines are skipped. opts gives the
 // meaning of a failed cas.
-func ReadJepsenLog(r io.Reader, name string, opts ReadOptions) (*History, error) {
+func ReadJepsenLog(r io.Reader, name string, opts ReadOptions) (*record.History, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	asm := newAssembler(name, opts, opts.lines)
+	asm := newAssembler(name, opts, opts.Lines)
 	texts := map[string]string{} // the event's names, copied out of the line once
 	line := 0
 	clock := newReadingClock(opts)
@@ -376,7 +306,7 @@ func logEvent(text string, start int, name string, line int) (ev event, skip str
 		}
 		return err
 	}
-	ev = event{pos: Pos{Line: line, Col: start + 1}}
+	ev = event{pos: record.Pos{Line: line, Col: start + 1}}
 	var fields [3]ednValue
 	for i, what := range []string{"a process number", "an operation type (:invoke, :ok, :fail or :info)", "an operation name such as :read"} {
 		if er.atEnd() {
@@ -424,9 +354,9 @@ func logEvent(text string, start int, name string, line int) (ev event, skip str
 // conventions of the package doc and of its options (a failed cas, a read
 // of nil): the events are not held, only the operations they make.
 type assembler struct {
-	h        *History
+	h        *record.History
 	opts     ReadOptions
-	nilRead  NilRead
+	nilRead  record.NilRead
 	open     map[int]int // process -> index of its invocation in h.Ops
 	keep     []bool      // per operation: false when it did not take effect
 	events   int         // events so far, the time of the next
@@ -439,8 +369,8 @@ type assembler struct {
 // about how many events will come (the file's lines).
 func newAssembler(name string, opts ReadOptions, events int) *assembler {
 	// Most events pair up: half of them are invocations.
-	nilRead := opts.NilRead.or(NilReadUnknown)
-	h := &History{Name: name, NilRead: nilRead, CASFail: opts.CASFail, Ops: make([]Op, 0, events/2+1)}
+	nilRead := opts.NilRead.Or(record.NilReadUnknown)
+	h := &record.History{Name: name, NilRead: nilRead, CASFail: opts.CASFail, Ops: make([]record.Op, 0, events/2+1)}
 	return &assembler{h: h, opts: opts, nilRead: nilRead, open: map[int]int{}, keep: make([]bool, 0, events/2+1)}
 }
 
@@ -455,13 +385,13 @@ func (a *assembler) add(ev *event) error {
 		if i, busy := a.open[ev.process]; busy {
 			return at("process %d invokes %s before its %s of line %d completed", ev.process, ev.f, h.Ops[i].Method, h.Ops[i].Pos.Line)
 		}
-		op := Op{Client: ev.process, Call: int64(t), Return: Pending, Unknown: true, Method: ev.f, Key: ev.key, Pos: ev.pos}
+		op := record.Op{Client: ev.process, Call: int64(t), Return: record.Pending, Unknown: true, Method: ev.f, Key: ev.key, Pos: ev.pos}
 		switch {
 		case ev.value.kind == ednNil && ev.value.tag == "":
-		case isRead(ev.f):
+		case record.IsRead(ev.f):
 			// Jepsen clients may put a placeholder or the read's key in
 			// the invocation; the result comes with the completion.
-		case (ev.value.kind == ednVector || ev.value.kind == ednList) && isCAS(ev.f):
+		case (ev.value.kind == ednVector || ev.value.kind == ednList) && record.IsCAS(ev.f):
 			for i := range ev.value.items {
 				op.Args = append(op.Args, ev.value.items[i].canon())
 			}
@@ -479,7 +409,7 @@ func (a *assembler) add(ev *event) error {
 	}
 	op := &h.Ops[i]
 	if op.Method != ev.f || op.Key != ev.key {
-		return at("completion of %s %s by process %d does not match its invocation %s %s on line %d", ev.f, show(ev.key), ev.process, op.Method, show(op.Key), op.Pos.Line)
+		return at("completion of %s %s by process %d does not match its invocation %s %s on line %d", ev.f, record.ShowValue(ev.key), ev.process, op.Method, record.ShowValue(op.Key), op.Pos.Line)
 	}
 	delete(a.open, ev.process)
 	switch ev.typ {
@@ -487,19 +417,19 @@ func (a *assembler) add(ev *event) error {
 		op.Return, op.Unknown = int64(t), false
 		op.Result = ev.value.canon()
 		switch {
-		case isCAS(ev.f):
+		case record.IsCAS(ev.f):
 			op.Result = "true"
-		case isRead(ev.f) && op.Result == Nil:
+		case record.IsRead(ev.f) && op.Result == record.Nil:
 			// Knossos's models take a nil read as "value not known"
 			// (the invocation's nil not yet filled in): it matches any
 			// state.
-			if a.nilRead == NilReadUnknown {
+			if a.nilRead == record.NilReadUnknown {
 				op.Unknown, op.Result = true, ""
 			}
 			a.nilReads++
 		}
 	case "fail":
-		if isCAS(ev.f) && a.opts.CASFail == CASFailFalse && !ev.failed {
+		if record.IsCAS(ev.f) && a.opts.CASFail == record.CASFailFalse && !ev.failed {
 			op.Return, op.Unknown, op.Result = int64(t), false, "false"
 			a.casFalse++
 		} else {
@@ -513,7 +443,7 @@ func (a *assembler) add(ev *event) error {
 
 // finish drops the operations that did not take effect and returns the
 // history, with its warnings and notes.
-func (a *assembler) finish() *History {
+func (a *assembler) finish() *record.History {
 	h := a.h
 	out := h.Ops[:0]
 	for i, k := range a.keep {
@@ -536,14 +466,8 @@ func (a *assembler) finish() *History {
 
 // warnEmpty warns when h has no operations: it is linearizable, as
 // Knossos and Porcupine say, but a file without any is often a mistake.
-func warnEmpty(h *History) {
+func warnEmpty(h *record.History) {
 	if len(h.Ops) == 0 {
 		h.Warnings = append(h.Warnings, h.Name+": no operations (an empty history is linearizable)")
 	}
 }
-
-func isCAS(f string) bool { return f == "cas" || f == "compare-and-set" }
-
-// isRead reports whether f names a read of a register or a key, whose
-// result arrives with the completion.
-func isRead(f string) bool { return f == "read" || f == "get" }

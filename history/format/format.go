@@ -1,4 +1,4 @@
-package history
+package format
 
 import (
 	"bufio"
@@ -12,6 +12,8 @@ import (
 	"runtime/metrics"
 	"strings"
 	"time"
+
+	"github.com/linbis/linbis/history/record"
 )
 
 // Formats lists the names accepted by Read.
@@ -24,9 +26,9 @@ type ReadOptions struct {
 	// extension and then from the first non-blank character.
 	Format string
 	// CASFail gives the meaning of a :fail cas in Jepsen formats.
-	CASFail CASFail
+	CASFail record.CASFail
 	// NilRead gives the meaning of a read that returned nil.
-	NilRead NilRead
+	NilRead record.NilRead
 	// Deadline, if not zero, stops reading with ErrDeadline once passed,
 	// so that a time limit covers reading too.
 	Deadline time.Time
@@ -37,7 +39,7 @@ type ReadOptions struct {
 	MaxMemory int64
 	// lines, if positive, is the number of lines of the input (ReadFile
 	// counts them): JSON Lines have at most that many operations.
-	lines int
+	Lines int
 }
 
 // ErrDeadline is the error of a reader stopped by ReadOptions.Deadline.
@@ -94,7 +96,7 @@ func (c *readingClock) check(name string, line int) error {
 }
 
 // Read reads a history in the format opts names.
-func Read(r io.Reader, name string, opts ReadOptions) (*History, error) {
+func Read(r io.Reader, name string, opts ReadOptions) (*record.History, error) {
 	format := opts.Format
 	if format == "" || format == "auto" {
 		// The guess looks at the start of the file only, so that the file
@@ -123,7 +125,7 @@ func Read(r io.Reader, name string, opts ReadOptions) (*History, error) {
 // JSON Lines are stored in one array of the right size instead of one grown
 // by copying (at 10^6 operations, 120 MB copied, and both copies live at
 // the last growth).
-func ReadFile(path string, opts ReadOptions) (*History, error) {
+func ReadFile(path string, opts ReadOptions) (*record.History, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -137,7 +139,7 @@ func ReadFile(path string, opts ReadOptions) (*History, error) {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		opts.lines = n
+		opts.Lines = n
 	}
 	return Read(f, path, opts)
 }
@@ -192,4 +194,27 @@ func sniff(name string, data []byte) string {
 		break
 	}
 	return "edn"
+}
+
+// ParseValue reads a value given on the command line in the data model of
+// format (JSON for "jsonl", EDN otherwise; see value.go): nil and null are
+// the absent value, a string is written in quotes ('"abc"').
+func ParseValue(s, format string) (string, error) {
+	if s == "nil" || s == "null" {
+		return record.Nil, nil
+	}
+	if format == "jsonl" {
+		var lr lineReader
+		v, err := lr.p.Parse(s)
+		if err != nil {
+			return "", fmt.Errorf("value %q: expected a JSON value (a string in quotes)", s)
+		}
+		return lr.value(v)
+	}
+	r := &ednReader{src: s, name: "value"}
+	v, err := r.read(0)
+	if err != nil || !r.atEnd() {
+		return "", fmt.Errorf("value %q: expected one EDN value (a string in quotes)", s)
+	}
+	return v.canon(), nil
 }

@@ -1,4 +1,4 @@
-package history
+package record
 
 import (
 	"fmt"
@@ -49,11 +49,11 @@ func (op *Op) String() string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(show(a))
+		b.WriteString(ShowValue(a))
 	}
 	b.WriteString(")")
 	if op.Key != "" {
-		b.WriteString(" on key " + show(op.Key))
+		b.WriteString(" on key " + ShowValue(op.Key))
 	}
 	switch {
 	case op.IsPending():
@@ -61,14 +61,14 @@ func (op *Op) String() string {
 	case op.Unknown:
 		b.WriteString(" -> ?")
 	case op.Result != "" || op.Method == "read" || op.Method == "get":
-		b.WriteString(" -> " + show(op.Result))
+		b.WriteString(" -> " + ShowValue(op.Result))
 	}
 	return b.String()
 }
 
-// show renders a value for people: its canonical text (value.go), which
+// ShowValue renders a value for people: its canonical text (history/format), which
 // says its type (a string is quoted, so a read of "" is seen), Nil as nil.
-func show(v string) string {
+func ShowValue(v string) string {
 	switch v {
 	case Nil:
 		return "nil"
@@ -77,9 +77,6 @@ func show(v string) string {
 	}
 	return v
 }
-
-// ShowValue renders a value of a history for people (see show).
-func ShowValue(v string) string { return show(v) }
 
 // History is a recorded execution: its operations and where it came from.
 type History struct {

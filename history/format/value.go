@@ -1,4 +1,4 @@
-package history
+package format
 
 import (
 	"math"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/linbis/linbis/history/record"
 )
 
 // This file gives the values of a history their canonical text: one
@@ -45,13 +47,13 @@ import (
 // One exception to Clojure's =: ##NaN equals itself here (a NaN read is
 // a read of the same text).
 
-// quoteString quotes s as a canonical string value: backslash escapes for
+// QuoteString quotes s as a canonical string value: backslash escapes for
 // '"', '\\' and \n \t \r \b \f, \uXXXX (UTF-16 units) for other characters
 // that are not printable, every other character as it is. Each character
 // is quoted on its own, so the quoting of a concatenation is the
 // concatenation of the quotings less the quotes between them (kv's append
 // relies on it), and ednReader reads the text back. s must be UTF-8.
-func quoteString(s string) string {
+func QuoteString(s string) string {
 	b := make([]byte, 0, len(s)+2)
 	return string(appendQuoted(b, s))
 }
@@ -101,23 +103,23 @@ func appendU(b []byte, r rune) []byte {
 	return append(b, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
 }
 
-// isString reports whether the canonical value v is a string.
-func isString(v string) bool { return len(v) >= 2 && v[0] == '"' }
+// IsString reports whether the canonical value v is a string.
+func IsString(v string) bool { return len(v) >= 2 && v[0] == '"' }
 
 // Text returns the text of a string value, and any other value's
 // canonical text as it is: for a specification whose values are not
 // typed as EDN's and JSON's are (a linbis model's integers and EMPTY,
 // which JSON can only write as strings).
 func Text(v string) string {
-	if s, ok := unquote(v); ok {
+	if s, ok := Unquote(v); ok {
 		return s
 	}
 	return v
 }
 
-// unquote returns the text of the canonical string value v.
-func unquote(v string) (string, bool) {
-	if !isString(v) {
+// Unquote returns the text of the canonical string value v.
+func Unquote(v string) (string, bool) {
+	if !IsString(v) {
 		return "", false
 	}
 	r := ednReader{src: v, name: "value"}
@@ -284,4 +286,42 @@ func charText(tok string) (string, bool) {
 		return `\` + string(r), true
 	}
 	return string(appendU([]byte{'\\'}, r)), true
+}
+
+// Elements splits the canonical text of a collection into its items'
+// canonical texts (a map's keys and values alternating; nil as Nil), and
+// says which it is by its opening '[', '{' or '#'. The items are cut out
+// of the text, not read again: their text is canonical already, in the
+// data model they were read in (a JSON number keeps its JSON meaning).
+func Elements(v string) (open byte, items []string, ok bool) {
+	r := &ednReader{src: v, name: "value"}
+	var closer byte
+	switch {
+	case strings.HasPrefix(v, "["):
+		open, closer, r.pos = '[', ']', 1
+	case strings.HasPrefix(v, "{"):
+		open, closer, r.pos = '{', '}', 1
+	case strings.HasPrefix(v, "#{"):
+		open, closer, r.pos = '#', '}', 2
+	default:
+		return 0, nil, false
+	}
+	for {
+		r.skip()
+		if r.pos >= len(v) {
+			return 0, nil, false
+		}
+		if v[r.pos] == closer {
+			return open, items, r.pos == len(v)-1
+		}
+		from := r.pos
+		if _, err := r.read(1); err != nil {
+			return 0, nil, false
+		}
+		item := v[from:r.pos]
+		if item == "nil" {
+			item = record.Nil
+		}
+		items = append(items, item)
+	}
 }

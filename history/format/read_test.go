@@ -1,4 +1,4 @@
-package history
+package format
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/linbis/linbis/history/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -29,8 +30,8 @@ func TestReadJSONL(t *testing.T) {
 	h, err := ReadJSONL(strings.NewReader(src), "h.jsonl", ReadOptions{})
 	require.NoError(t, err)
 	require.Len(t, h.Ops, 5)
-	assert.Equal(t, Op{Client: 1, Call: 10, Return: 25, Method: "write", Key: `"x"`, Args: []string{"3"}, Pos: Pos{2, 1}}, h.Ops[0])
-	assert.Equal(t, Nil, h.Ops[1].Result)
+	assert.Equal(t, record.Op{Client: 1, Call: 10, Return: 25, Method: "write", Key: `"x"`, Args: []string{"3"}, Pos: record.Pos{Line: 2, Col: 1}}, h.Ops[0])
+	assert.Equal(t, record.Nil, h.Ops[1].Result)
 	assert.Equal(t, "7", h.Ops[1].Key)
 	assert.Equal(t, clientNumber("bob"), h.Ops[1].Client)
 	assert.Equal(t, []string{"3", `"4"`}, h.Ops[2].Args)
@@ -80,9 +81,9 @@ func TestReadJSONLValuesAgainstEncodingJSON(t *testing.T) {
 	canonical = func(v any) string {
 		switch v := v.(type) {
 		case nil:
-			return Nil
+			return record.Nil
 		case string:
-			return quoteString(v)
+			return QuoteString(v)
 		case bool:
 			return strconv.FormatBool(v)
 		case int:
@@ -94,13 +95,13 @@ func TestReadJSONLValuesAgainstEncodingJSON(t *testing.T) {
 		case []any:
 			parts := make([]string, len(v))
 			for i, x := range v {
-				parts[i] = strings.Replace(canonical(x), Nil, "nil", 1)
+				parts[i] = strings.Replace(canonical(x), record.Nil, "nil", 1)
 			}
 			return "[" + strings.Join(parts, " ") + "]"
 		}
 		var parts []string
 		for k, x := range v.(map[string]any) {
-			parts = append(parts, quoteString(k)+" "+strings.Replace(canonical(x), Nil, "nil", 1))
+			parts = append(parts, QuoteString(k)+" "+strings.Replace(canonical(x), record.Nil, "nil", 1))
 		}
 		sort.Strings(parts)
 		return "{" + strings.Join(parts, ", ") + "}"
@@ -186,7 +187,7 @@ func TestReadEDN(t *testing.T) {
 			assert.Equal(t, []string{`"x \"y\"\n"`}, app.Args)
 			require.NoError(t, h.Validate())
 
-			h, err = ReadEDN(strings.NewReader(src), "h.edn", ReadOptions{CASFail: CASFailFalse})
+			h, err = ReadEDN(strings.NewReader(src), "h.edn", ReadOptions{CASFail: record.CASFailFalse})
 			require.NoError(t, err)
 			require.Len(t, h.Ops, 5, "Porcupine's convention keeps the failed cas")
 			cas := h.Ops[2]
@@ -209,7 +210,7 @@ INFO  jepsen.util - 2	:info	:write	:timed-out
 	h, err := ReadJepsenLog(strings.NewReader(src), "e.log", ReadOptions{})
 	require.NoError(t, err)
 	require.Len(t, h.Ops, 2, "a timed-out read is dropped: it constrains nothing")
-	assert.Equal(t, Op{Client: 1, Call: 1, Return: 3, Method: "cas", Args: []string{"1", "2"}, Result: "true", Pos: Pos{3, 21}}, h.Ops[0])
+	assert.Equal(t, record.Op{Client: 1, Call: 1, Return: 3, Method: "cas", Args: []string{"1", "2"}, Result: "true", Pos: record.Pos{Line: 3, Col: 21}}, h.Ops[0])
 	assert.True(t, h.Ops[1].IsPending())
 }
 
@@ -285,31 +286,6 @@ func TestReadAutoFormat(t *testing.T) {
 	assert.EqualError(t, err, `unknown history format "xml": expected one of auto, jsonl, edn, jepsen-log`)
 }
 
-func TestValidateAgainstSpec(t *testing.T) {
-	cases := []struct{ model, src, want string }{
-		{"register", `{"client": 1, "call": 1, "return": 2, "method": "cas", "input": [1, 2], "output": true}`,
-			`f:1:1: model register has no method "cas": expected one of get, put, read, write`},
-		{"cas-register", `{"client": 1, "call": 1, "return": 2, "method": "cas", "input": [1, 2], "output": 3}`,
-			`f:1:1: cas result 3: expected true or false`},
-		{"queue", `{"client": 1, "call": 1, "return": 2, "method": "enq"}`,
-			`f:1:1: enq of model queue takes 1 argument(s), found 0`},
-		{"counter", `{"client": 1, "call": 1, "return": 2, "method": "add", "input": "x"}`,
-			`f:1:1: add argument "x": expected an integer`},
-	}
-	for _, c := range cases {
-		t.Run(c.model, func(t *testing.T) {
-			h, err := Read(strings.NewReader(c.src), "f", ReadOptions{Format: "jsonl"})
-			require.NoError(t, err)
-			spec, err := Builtin(c.model)
-			require.NoError(t, err)
-			_, err = Check(h, spec, Options{})
-			assert.EqualError(t, err, c.want)
-		})
-	}
-	_, err := Builtin("tree")
-	assert.EqualError(t, err, `unknown model "tree": expected one of register, cas-register, queue, stack, set, counter, kv, mutex, multi-register, unordered-queue`)
-}
-
 // FuzzRead feeds arbitrary bytes to every reader: they must return a
 // history or an error, never panic or hang, and what they return must
 // satisfy the history invariants; the EDN reader, streaming through small
@@ -332,40 +308,6 @@ func FuzzRead(f *testing.F) {
 		// The EDN reader streams: through 3-byte windows it reads what it
 		// reads from the whole text.
 		sameReading(t, string(data), 3)
-	})
-}
-
-// FuzzCheck reads arbitrary JSON Lines and checks them against every
-// built-in model: an error or a verdict, never a panic; the general search
-// and the automatic choice (bad patterns where they apply) agree.
-func FuzzCheck(f *testing.F) {
-	f.Add([]byte(`{"client": 1, "call": 0, "return": 3, "method": "enq", "input": 1}
-{"client": 2, "call": 1, "return": 2, "method": "deq", "output": 1}
-{"client": 3, "call": 4, "method": "push", "input": "a"}
-{"client": 4, "call": 5, "return": 6, "method": "pop", "output": null, "key": 2}`))
-	f.Add([]byte(`{"client": 1, "call": 0, "return": 3, "method": "cas", "input": [null, 1], "output": true}
-{"client": 2, "call": 1, "return": 2, "method": "read", "output": 1}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		h, err := ReadJSONL(strings.NewReader(string(data)), "fuzz", ReadOptions{})
-		if err != nil || len(h.Ops) > 12 {
-			return
-		}
-		for _, model := range Models {
-			spec, _ := Builtin(model)
-			auto, err := Check(h, spec, within(t, time.Second))
-			if auto == nil {
-				continue
-			}
-			opts := within(t, time.Second)
-			opts.Algorithm = General
-			gen, err := Check(h, spec, opts)
-			if gen == nil {
-				t.Fatalf("%s: the general search rejects what Auto accepted: %v", model, err)
-			}
-			if auto.Verdict != Unknown && gen.Verdict != Unknown && auto.Verdict != gen.Verdict {
-				t.Fatalf("%s: auto says %v (%v), general says %v", model, auto.Verdict, auto.Algorithms, gen.Verdict)
-			}
-		}
 	})
 }
 
@@ -400,18 +342,18 @@ func TestReadWarnings(t *testing.T) {
 // TestShowValues checks how values are rendered in evidence: strings
 // quoted (so that an empty one shows), the key as a key.
 func TestShowValues(t *testing.T) {
-	get := Op{Client: 8, Call: 1, Return: 2, Method: "get", Key: "7", Result: ""}
+	get := record.Op{Client: 8, Call: 1, Return: 2, Method: "get", Key: "7", Result: ""}
 	assert.Equal(t, `c8 get() on key 7 -> ""`, get.String())
-	put := Op{Client: 3, Call: 1, Return: 2, Method: "put", Key: `"x"`, Args: []string{`"a b"`}}
+	put := record.Op{Client: 3, Call: 1, Return: 2, Method: "put", Key: `"x"`, Args: []string{`"a b"`}}
 	assert.Equal(t, `c3 put("a b") on key "x"`, put.String())
-	cas := Op{Client: 1, Call: 1, Return: 2, Method: "cas", Args: []string{Nil, "2"}, Result: "true"}
+	cas := record.Op{Client: 1, Call: 1, Return: 2, Method: "cas", Args: []string{record.Nil, "2"}, Result: "true"}
 	assert.Equal(t, `c1 cas(nil, 2) -> true`, cas.String())
-	read := Op{Client: 2, Call: 1, Return: Pending, Method: "read", Unknown: true}
+	read := record.Op{Client: 2, Call: 1, Return: record.Pending, Method: "read", Unknown: true}
 	assert.Equal(t, `c2 read() pending`, read.String())
-	assert.Equal(t, `[1 2]`, show("[1 2]"))
-	assert.Equal(t, `:ok`, show(":ok"))
-	assert.Equal(t, `-1.5`, show("-1.5"))
-	assert.Equal(t, `" 1"`, show(`" 1"`))
+	assert.Equal(t, `[1 2]`, record.ShowValue("[1 2]"))
+	assert.Equal(t, `:ok`, record.ShowValue(":ok"))
+	assert.Equal(t, `-1.5`, record.ShowValue("-1.5"))
+	assert.Equal(t, `" 1"`, record.ShowValue(`" 1"`))
 }
 
 // TestReadDeadline checks that a time limit stops every reader, so that
@@ -427,117 +369,5 @@ func TestReadDeadline(t *testing.T) {
 	for format, src := range map[string]string{"jsonl": jsonl.String(), "edn": edn.String(), "jepsen-log": log.String()} {
 		_, err := Read(strings.NewReader(src), "f", ReadOptions{Format: format, Deadline: past})
 		assert.ErrorIs(t, err, ErrDeadline, format)
-	}
-}
-
-// TestEmptyAndNemesisOnlyHistories checks that a history without
-// operations (an empty file, or only events of the nemesis) is read
-// without error, with a warning, and is linearizable, in every format;
-// and that a text log skips nemesis lines as EDN skips nemesis events.
-func TestEmptyAndNemesisOnlyHistories(t *testing.T) {
-	cases := []struct{ name, format, src, warning string }{
-		{"empty JSON Lines", "jsonl", "\n# nothing\n", "f: no operations (an empty history is linearizable)"},
-		{"empty EDN", "edn", "; nothing\n", "f: no operations (an empty history is linearizable)"},
-		{"empty EDN vector", "edn", "[]", "f: no operations (an empty history is linearizable)"},
-		{"empty log", "jepsen-log", "INFO  jepsen.core - nothing\n", "f: no operations (an empty history is linearizable)"},
-		{"EDN of the nemesis", "edn", "{:process :nemesis :type :info :f :start :value nil}\n{:process :nemesis :type :info :f :stop}",
-			"f:1:1: skipped 2 events of process :nemesis, which is not a client (the first is here)"},
-		{"log of the nemesis", "jepsen-log", "INFO  jepsen.util - :nemesis :info :start nil\nINFO  jepsen.util - :nemesis\t:info\t:start\t[:isolated {}]",
-			"f:1:21: skipped 2 events of process :nemesis, which is not a client (the first is here)"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			h, err := Read(strings.NewReader(c.src), "f", ReadOptions{Format: c.format})
-			require.NoError(t, err)
-			assert.Empty(t, h.Ops)
-			assert.Contains(t, h.Warnings, c.warning)
-			model, err := GuessModel(h)
-			require.NoError(t, err)
-			spec, err := Builtin(model)
-			require.NoError(t, err)
-			res, err := Check(h, spec, Options{})
-			require.NoError(t, err)
-			assert.Equal(t, Linearizable, res.Verdict)
-		})
-	}
-	// Between a client's events, a nemesis line is skipped.
-	src := "INFO  jepsen.util - 0\t:invoke\t:write\t1\nINFO  jepsen.util - :nemesis :info :start nil\nINFO  jepsen.util - 0\t:ok\t:write\t1\n"
-	h, err := Read(strings.NewReader(src), "n.log", ReadOptions{})
-	require.NoError(t, err)
-	require.Len(t, h.Ops, 1)
-	assert.Equal(t, []string{"n.log:2:21: skipped 1 events of process :nemesis, which is not a client (the first is here)"}, h.Warnings)
-}
-
-// TestNilRead checks both readings of a read that returned nil, their
-// defaults per format (Knossos's for Jepsen's formats, Porcupine's for
-// JSON Lines) and the note that says which was applied.
-func TestNilRead(t *testing.T) {
-	// A write of 1, then a read of nil: not linearizable when nil means
-	// "no value", linearizable when it means "not known".
-	edn := "{:process 0 :type :invoke :f :write :value 1}\n{:process 0 :type :ok :f :write :value 1}\n" +
-		"{:process 1 :type :invoke :f :read :value nil}\n{:process 1 :type :ok :f :read :value nil}\n"
-	log := "INFO  jepsen.util - 0\t:invoke\t:write\t1\nINFO  jepsen.util - 0\t:ok\t:write\t1\n" +
-		"INFO  jepsen.util - 1\t:invoke\t:read\tnil\nINFO  jepsen.util - 1\t:ok\t:read\tnil\n"
-	jsonl := `{"client": 0, "call": 0, "return": 1, "method": "write", "input": 1}` + "\n" +
-		`{"client": 1, "call": 2, "return": 3, "method": "read", "output": null}` + "\n"
-	unknown := "f: 1 reads returned nil, taken as Knossos takes them: value not known, matching any state (--nil-read unknown; --nil-read absent: no value, as Porcupine)"
-	absent := "f: 1 reads returned nil, taken as Porcupine takes them: no value (--nil-read absent; --nil-read unknown: value not known, as Knossos)"
-	cases := []struct {
-		format, src string
-		mode        NilRead
-		want        Verdict
-		note        string
-	}{
-		{"edn", edn, NilReadAuto, Linearizable, unknown},
-		{"edn", edn, NilReadAbsent, NotLinearizable, absent},
-		{"jepsen-log", log, NilReadAuto, Linearizable, unknown},
-		{"jepsen-log", log, NilReadAbsent, NotLinearizable, absent},
-		{"jsonl", jsonl, NilReadAuto, NotLinearizable, absent},
-		{"jsonl", jsonl, NilReadUnknown, Linearizable, unknown},
-	}
-	for _, c := range cases {
-		t.Run(c.format+"/"+c.mode.String(), func(t *testing.T) {
-			h, err := Read(strings.NewReader(c.src), "f", ReadOptions{Format: c.format, NilRead: c.mode})
-			require.NoError(t, err)
-			assert.Equal(t, []string{c.note}, h.Notes)
-			applied := NilReadAbsent
-			if c.note == unknown {
-				applied = NilReadUnknown
-			}
-			assert.Equal(t, applied, h.NilRead, "the reading applied, as the report names it")
-			spec, _ := Builtin("register")
-			res, err := Check(h, spec, Options{})
-			require.NoError(t, err)
-			assert.Equal(t, c.want, res.Verdict)
-		})
-	}
-	_, err := ParseNilRead("maybe")
-	assert.EqualError(t, err, `--nil-read "maybe": expected one of auto, unknown, absent`)
-}
-
-// TestFailedCASOneReadingForEveryFormat checks that a :fail cas did not
-// take effect, Jepsen's meaning, in EDN and in text logs alike, and that
-// --cas-fail false reads it as a cas that returned false in both.
-func TestFailedCASOneReadingForEveryFormat(t *testing.T) {
-	// The register holds 3; a cas [3 4] fails without an error. Jepsen:
-	// it did not happen (linearizable). Porcupine: it returned false,
-	// impossible while the register held 3.
-	edn := "{:process 0 :type :invoke :f :write :value 3}\n{:process 0 :type :ok :f :write :value 3}\n" +
-		"{:process 1 :type :invoke :f :cas :value [3 4]}\n{:process 1 :type :fail :f :cas :value [3 4]}\n"
-	log := "INFO  jepsen.util - 0\t:invoke\t:write\t3\nINFO  jepsen.util - 0\t:ok\t:write\t3\n" +
-		"INFO  jepsen.util - 1\t:invoke\t:cas\t[3 4]\nINFO  jepsen.util - 1\t:fail\t:cas\t[3 4]\n"
-	for _, c := range []struct{ format, src string }{{"edn", edn}, {"jepsen-log", log}} {
-		for _, mode := range []CASFail{CASFailDrop, CASFailFalse} {
-			h, err := Read(strings.NewReader(c.src), "f", ReadOptions{Format: c.format, CASFail: mode})
-			require.NoError(t, err)
-			spec, _ := Builtin("cas-register")
-			res, err := Check(h, spec, Options{})
-			require.NoError(t, err)
-			want := Linearizable
-			if mode == CASFailFalse {
-				want = NotLinearizable
-			}
-			assert.Equal(t, want, res.Verdict, "%s, --cas-fail %s", c.format, mode)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package history
+package format
 
 import (
 	"fmt"
@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/linbis/linbis/history/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // readEDNWhole reads src with a window larger than src: the reader sees
 // the whole text at once, as it did before it streamed.
-func readEDNWhole(src string) (*History, error) {
+func readEDNWhole(src string) (*record.History, error) {
 	return readEDN(strings.NewReader(src), "f", ReadOptions{}, len(src)+1)
 }
 
