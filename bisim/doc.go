@@ -20,6 +20,13 @@
 // Jansen, Keiren and Wijs and Groote and Jansen (gj.go); and GV, the
 // Groote–Vaandrager reference (gv.go).
 //
+// On a kernel of 1 M transitions or more, Fast first refines its initial
+// partition by signature rounds (Blom and Orzan) on every core
+// (sigref.go): each round computes every state's signature in parallel
+// and splits the blocks by them; where a round splits nothing the
+// partition is stable, else the worklist finishes from the partition the
+// rounds left. The partition is the same for any number of workers.
+//
 // Beside them, when Fast is asked for and the LTS's only cycles are
 // τ-cycles (any cycle, under Strong), as in every LTS of a most general
 // client with finitely many operations per thread, the classes are found

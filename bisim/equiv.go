@@ -96,6 +96,11 @@ type Options struct {
 	// Title and Final, e.g. "the implementation" and "the specification";
 	// empty means "A" and "B".
 	NameA, NameB string
+	// Workers is the number of goroutines of Fast's signature rounds
+	// (sigref.go), which run on LTSs of at least 1 M transitions that the
+	// one-pass classification declines; 0 means one per core. The
+	// partition is the same for any number.
+	Workers int
 	// CollectInput, in a consuming call (Consumed), runs a collection
 	// (runtime.GC) as soon as the input is released, before the
 	// refinement allocates, so
@@ -112,6 +117,10 @@ type Options struct {
 	// τ-cycles, which it otherwise classifies in one pass (acyclic.go):
 	// tests use it to hold the two to each other.
 	alwaysRefine bool
+	// signatureWorkers, when positive, makes Fast run its signature rounds
+	// (sigref.go) on that many goroutines whatever the size of the input:
+	// tests hold them to the oracle and to each other on small LTSs.
+	signatureWorkers int
 	// stats, if set, receives a count of the refinement's work (tests and
 	// benchmarks only).
 	stats *refineStats

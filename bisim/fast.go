@@ -113,7 +113,11 @@ import (
 //     (tauscc, random): dropDeadArcs, popTarget's first in, first out
 //     within a size class, and the groups (fast_group.go).
 func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
-	r := newRefiner(k)
+	sig := 0
+	if opts.history == nil {
+		sig = opts.sigWorkers(len(k.dst))
+	}
+	r := newRefinerWith(k, !packable(k), sig)
 	if opts.history != nil && !k.inert { // strong only: every split is one (a, C)
 		r.history = opts.history
 		r.history.start(r.numBlocks)
@@ -125,6 +129,9 @@ func fastRefine(k *kernel, opts *Options) (block []int32, numBlocks int32) {
 
 // refine splits until the worklist and the local splitters are empty.
 func (r *refiner) refine(opts *Options) {
+	if r.sigStable {
+		return
+	}
 	for b := range r.numBlocks {
 		r.pushTarget(b)
 	}
@@ -216,6 +223,12 @@ type refiner struct {
 
 	debug *fastDebug // tests only: see fast_debug.go
 
+	// The goroutines of the signature rounds that refine the initial
+	// partition (sigref.go; 0: none), and whether they found it stable,
+	// which leaves the worklist nothing to do.
+	sigWorkers int
+	sigStable  bool
+
 	// checkBottomKeys: the transitions read, by label, and the labels met;
 	// per-block key counters, valid where keyTick == tick: bottom states
 	// with the key (nbCount, lastNB the last one counted), transitions with
@@ -261,9 +274,14 @@ func newRefiner(k *kernel) *refiner { return newRefinerArcs(k, !packable(k)) }
 
 // newRefinerArcs is newRefiner with the labels of the arcs beside them
 // (wide) or packed into them; tests use both layouts.
-func newRefinerArcs(k *kernel, wide bool) *refiner {
+func newRefinerArcs(k *kernel, wide bool) *refiner { return newRefinerWith(k, wide, 0) }
+
+// newRefinerWith is newRefinerArcs whose initial partition is refined
+// further by signature rounds on sigWorkers goroutines (sigref.go), none
+// when it is 0.
+func newRefinerWith(k *kernel, wide bool, sigWorkers int) *refiner {
 	n := k.n
-	r := &refiner{blockPartition: newBlockPartition(k),
+	r := &refiner{blockPartition: newBlockPartition(k), sigWorkers: sigWorkers,
 		nSeen: make([]uint32, n), nLeft: make([]int32, n),
 		byLabel: make([][]int32, k.numLabels), keyByLabel: make([][]uint64, k.numLabels)}
 	r.addFastBlock()

@@ -54,6 +54,14 @@ func (r *refiner) splitByEnabledLabels() {
 		size[lastClass]++
 	}
 	mask = nil
+	if r.sigWorkers > 0 {
+		classes, stable := r.sigRounds(int32(len(size)), r.sigWorkers)
+		r.sigStable = stable
+		size = make([]int32, classes)
+		for _, c := range r.block {
+			size[c]++
+		}
+	}
 	if len(size) == 1 {
 		return
 	}

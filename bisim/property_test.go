@@ -25,8 +25,23 @@ func samePartition(block []int32, R [][]bool) error {
 	return nil
 }
 
-// TestAlgorithmsAgreeWithOracle checks Fast, GV and GJ against the naive
-// oracle on 10 000 seeded random LTSs, for every equivalence.
+// crossOptions are the refinements the cross tests hold to each other and
+// to the oracle: GV, Fast, GJ, and Fast with its signature rounds
+// (sigref.go) on 1, 2 and 3 goroutines, which on the tests' small inputs
+// run only when forced.
+var crossOptions = []struct {
+	name string
+	opts Options
+}{
+	{"gv", Options{Algorithm: GV}}, {"fast", Options{Algorithm: Fast}}, {"gj", Options{Algorithm: GJ}},
+	{"fast+signatures/1", Options{Algorithm: Fast, signatureWorkers: 1}},
+	{"fast+signatures/2", Options{Algorithm: Fast, signatureWorkers: 2}},
+	{"fast+signatures/3", Options{Algorithm: Fast, signatureWorkers: 3}},
+}
+
+// TestAlgorithmsAgreeWithOracle checks Fast, GV, GJ and Fast with its
+// signature rounds against the naive oracle on 10 000 seeded random LTSs,
+// for every equivalence.
 func TestAlgorithmsAgreeWithOracle(t *testing.T) {
 	seeds := testsize.Count(1000, 10000)
 	for _, eq := range allEquivalences {
@@ -35,11 +50,11 @@ func TestAlgorithmsAgreeWithOracle(t *testing.T) {
 				l := randomLTS(uint64(seed), 7)
 				require.NoError(t, l.Validate())
 				R := oracle(l, eq)
-				for _, alg := range []Algorithm{GV, Fast, GJ} {
-					block, _, err := Partition(l, eq, Options{Algorithm: alg})
+				for _, c := range crossOptions {
+					block, _, err := Partition(l, eq, c.opts)
 					require.NoError(t, err)
 					if err := samePartition(block, R); err != nil {
-						t.Fatalf("seed %d, %v, %v: %v", seed, eq, alg, err)
+						t.Fatalf("seed %d, %v, %s: %v", seed, eq, c.name, err)
 					}
 				}
 			}
@@ -92,11 +107,11 @@ func TestFamiliesAgreeWithGV(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/n=%d/%v", f.name, n, eq), func(t *testing.T) {
 					gv, ng, err := Partition(l, eq, Options{Algorithm: GV})
 					require.NoError(t, err)
-					for _, alg := range []Algorithm{Fast, GJ} {
-						got, n, err := Partition(l, eq, Options{Algorithm: alg})
+					for _, c := range crossOptions[1:] {
+						got, n, err := Partition(l, eq, c.opts)
 						require.NoError(t, err)
-						assert.Equal(t, ng, n, "%v", alg)
-						assert.Equal(t, gv, got, "%v", alg)
+						assert.Equal(t, ng, n, c.name)
+						assert.Equal(t, gv, got, c.name)
 					}
 				})
 			}
@@ -135,11 +150,11 @@ func requireAgreesWithGV(t *testing.T, l *lts.LTS, what string) {
 	for _, eq := range allEquivalences {
 		gv, ng, err := Partition(l, eq, Options{Algorithm: GV})
 		require.NoError(t, err)
-		for _, alg := range []Algorithm{Fast, GJ} {
-			got, n, err := Partition(l, eq, Options{Algorithm: alg})
+		for _, c := range crossOptions[1:] {
+			got, n, err := Partition(l, eq, c.opts)
 			require.NoError(t, err)
-			require.Equal(t, ng, n, "%s %v %v", what, eq, alg)
-			require.Equal(t, gv, got, "%s %v %v", what, eq, alg)
+			require.Equal(t, ng, n, "%s %v %s", what, eq, c.name)
+			require.Equal(t, gv, got, "%s %v %s", what, eq, c.name)
 		}
 	}
 }

@@ -50,3 +50,20 @@ func forEachRange(bounds []int32, f func(p int, lo, hi int32)) {
 	parts := len(bounds) - 1
 	parallel.ForEach(parts, parts, func(p int) { f(p, bounds[p], bounds[p+1]) })
 }
+
+// sigWorkers returns how many goroutines Fast's signature rounds use on a
+// kernel of m transitions, 0 for none: below parallelFrom the worklist
+// alone is faster (tests force the rounds with testWorkers).
+func (o *Options) sigWorkers(m int) int {
+	switch {
+	case o.signatureWorkers > 0:
+		return o.signatureWorkers
+	case testWorkers > 0:
+		return testWorkers
+	case m < parallelFrom:
+		return 0
+	case o.Workers > 0:
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}

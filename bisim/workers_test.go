@@ -18,15 +18,8 @@ import (
 // for every equivalence.
 func TestWorkersGiveTheSequentialResult(t *testing.T) {
 	defer func(saved int) { testWorkers = saved }(testWorkers)
-	inputs := map[string]*lts.LTS{}
-	for seed := range 400 {
-		inputs[fmt.Sprintf("random seed %d", seed)] = randomLTS(uint64(7_000+seed), 60)
-	}
-	for _, n := range []int32{500, 3000} {
-		inputs[fmt.Sprintf("random family n=%d", n)] = benchRandom(n)
-		inputs[fmt.Sprintf("tauscc n=%d", n)] = benchTauSCC(n)
-		inputs[fmt.Sprintf("manylabels n=%d", n)] = benchManyLabels(n)
-	}
+	inputs := sweepInputs(400, func(seed int) *lts.LTS { return randomLTS(uint64(7_000+seed), 60) },
+		[]int32{500, 3000}, map[string]func(int32) *lts.LTS{"random family": benchRandom, "tauscc": benchTauSCC, "manylabels": benchManyLabels})
 	for what, l := range inputs {
 		for _, eq := range allEquivalences {
 			testWorkers = 1
@@ -65,4 +58,19 @@ func setUp(t *testing.T, l *lts.LTS, eq Equivalence) setUpResult {
 	return setUpResult{lab: k.lab, dst: k.dst, out: k.out,
 		into: r.into, inArc: r.inArc, inLab: r.inLab, st: r.st,
 		class: class, quotient: q}
+}
+
+// sweepInputs returns the inputs of a sweep by name: seeds random LTSs
+// drawn by random, and each family at each size.
+func sweepInputs(seeds int, random func(seed int) *lts.LTS, sizes []int32, families map[string]func(int32) *lts.LTS) map[string]*lts.LTS {
+	inputs := map[string]*lts.LTS{}
+	for seed := range seeds {
+		inputs[fmt.Sprintf("random seed %d", seed)] = random(seed)
+	}
+	for _, n := range sizes {
+		for name, f := range families {
+			inputs[fmt.Sprintf("%s n=%d", name, n)] = f(n)
+		}
+	}
+	return inputs
 }

@@ -19,7 +19,7 @@ var compareCmd = &cli.Command{
 		"(model-checked on both first), is printed in words with the paths that witness it.\n" +
 		exitHelp("equivalent (or included)", "not (the distinguishing formula or trace is printed)", "--timeout", "--max-memory", "--max-pairs of a trace relation"),
 	Flags: append([]cli.Flag{
-		compareEquivFlag, preorderFlag, bisimAlgorithmFlag, quietFlag, tauFlag,
+		compareEquivFlag, preorderFlag, bisimAlgorithmFlag, bisimWorkersFlag, quietFlag, tauFlag,
 		&cli.StringFlag{Name: "counterexample", Usage: "when not equivalent, write the distinguishing formula and its witnessing path to `FILE` " +
 			"(.txt explanation, .json formula tree, .mcf mCRL2 formula with its .mcrl2 declarations, .aut or .dot path, by extension; a name without extension gets them all)"},
 		&cli.BoolFlag{Name: "json", Usage: "machine-readable verdict"},

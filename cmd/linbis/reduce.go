@@ -17,7 +17,7 @@ var reduceCmd = &cli.Command{
 	Description: exitHelp("reduced", "", "--timeout", "--max-memory"),
 	Flags: append([]cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file (.aut or .dot), required"},
-		bisimEquivFlag, bisimAlgorithmFlag, quietFlag, formatFlag, tauFlag, jsonFlag,
+		bisimEquivFlag, bisimAlgorithmFlag, bisimWorkersFlag, quietFlag, formatFlag, tauFlag, jsonFlag,
 	}, limitFlags()...),
 	Action: runReduce,
 }
@@ -27,16 +27,18 @@ var (
 		Usage: "equivalence: " + relation.Names(relation.Reducibles())}
 	bisimAlgorithmFlag = &cli.StringFlag{Name: "algorithm", Value: "fast",
 		Usage: "bisimulation algorithm: fast (default; an LTS whose only cycles are τ-cycles in one pass, any other by worklist refinement, fastest measured, O(m·n) worst case), gj (O(m log n) constellations after Groote–Jansen, always refines; up to 2× slower than fast's refinement under branching, more under strong, see bisim/README.md) or gv (Groote–Vaandrager reference, O(m·n))"}
+	bisimWorkersFlag = &cli.IntFlag{Name: "workers",
+		Usage: "goroutines of fast's signature rounds on LTSs of 1 M transitions or more (0: one per core); the quotient is the same for any number"}
 )
 
-// bisimOptions reads --algorithm and sets up progress on stderr.
+// bisimOptions reads --algorithm and --workers and sets up progress on stderr.
 func bisimOptions(c *cli.Context) (bisim.Options, *meter.Meter, error) {
 	alg, err := bisim.ParseAlgorithm(c.String("algorithm"))
 	if err != nil {
 		return bisim.Options{}, nil, err
 	}
 	m := meter.ForStderr(c.Bool("quiet"))
-	opts := bisim.Options{Algorithm: alg, Context: c.Context}
+	opts := bisim.Options{Algorithm: alg, Context: c.Context, Workers: c.Int("workers")}
 	if m != nil {
 		opts.Progress = (&progressLine{mt: m}).stage
 	}

@@ -1,0 +1,72 @@
+package bisim
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/internal/testsize"
+	"github.com/linbis/linbis/lts"
+)
+
+// TestSignatureRounds holds the signature rounds (sigref.go) on random
+// LTSs and the benchmark families, with 1, 2 and 3 workers: the partition
+// they leave is the same array for every number of workers, it is never
+// finer than GV's (invariant (1) of fastRefine), it is GV's where the
+// rounds found it stable, and the worklist after them gives GV's. Each way
+// the rounds end (stable; too few new blocks; the budget, lowered here)
+// must be taken on some input (the budget set to 0 here).
+func TestSignatureRounds(t *testing.T) {
+	defer func(saved int64) { sigBudget = saved }(sigBudget)
+	sizes := []int32{300}
+	if testsize.Full() {
+		sizes = append(sizes, 1000)
+	}
+	inputs := sweepInputs(testsize.Count(300, 3000), func(seed int) *lts.LTS { return randomLTS(uint64(39_000+seed), 5+seed%120) },
+		sizes, map[string]func(int32) *lts.LTS{"random family": benchRandom, "tauscc": benchTauSCC, "tauchains": benchTauChains,
+			"cycles": func(int32) *lts.LTS { return benchCycles(8) }})
+	ends := map[string]int{}
+	for _, budget := range []int64{4, 0} {
+		sigBudget = budget
+		for what, l := range inputs {
+			for _, eq := range allEquivalences {
+				gv, _, err := Partition(l, eq, Options{Algorithm: GV})
+				require.NoError(t, err)
+				rep := map[int32]int{} // per GV class, its first state
+				for s := len(gv) - 1; s >= 0; s-- {
+					rep[gv[s]] = s
+				}
+				var first []int32
+				for workers := 1; workers <= 3; workers++ {
+					k := newKernel(l, eq)
+					r := newRefinerWith(k, !packable(k), workers)
+					left := append([]int32(nil), r.block...)
+					if workers == 1 {
+						first = left
+						end := "handed over"
+						if r.sigStable {
+							end = "stable"
+						}
+						if budget == 0 {
+							end += ", no budget"
+						}
+						ends[end]++
+					} else {
+						require.Equal(t, first, left, "%s %v: %d workers", what, eq, workers)
+					}
+					r.refine(&Options{})
+					got, _, _ := classesOf(l, k, r.block, r.numBlocks)
+					require.Equal(t, gv, got, "%s %v: %d workers", what, eq, workers)
+					coarse, _, _ := classesOf(l, k, left, r.numBlocks)
+					for s := range gv {
+						require.Equal(t, coarse[s], coarse[rep[gv[s]]], "%s %v: the rounds split GV's class %d", what, eq, gv[s])
+					}
+				}
+			}
+		}
+	}
+	t.Log(ends)
+	require.Positive(t, ends["stable"])
+	require.Positive(t, ends["handed over"])
+	require.Positive(t, ends["handed over, no budget"])
+}
