@@ -7,6 +7,7 @@ import (
 
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/internal/limits"
+	"github.com/linbis/linbis/lasso"
 )
 
 // The cycle search of the on-the-fly check (lock-freedom, see fly.go).
@@ -76,71 +77,49 @@ func (f *flySearch) tauEdges(s int32) []int32 {
 	return f.tauTo[at+1 : at+1+uint32(f.tauTo[at])]
 }
 
-// findTauCycle searches the recorded τ-successors of every implementation
-// state depth-first for a cycle; it returns the cycle's steps (from state
-// cycle[0].from back to it) or nil.
+// findTauCycle searches the recorded τ-successors of the implementation
+// states for a cycle (lasso.FirstCycle: depth-first from every state in
+// turn); it returns the cycle's steps (from state cycle[0].from back to
+// it) or nil.
 func (f *flySearch) findTauCycle() ([]flyStep, error) {
-	n := f.set.Len()
-	colour := make([]uint8, n) // 0 unvisited, 1 on the stack, 2 done
-	type frame struct {
-		state int32
-		next  int // the next edge to take; the one taken last is next-1
-	}
-	var stack []frame
-	for root := int32(0); int(root) < n; root++ {
-		if colour[root] != 0 {
-			continue
-		}
-		if root&(1<<14-1) == 0 {
-			if err := limits.Err(f.o.Context); err != nil {
-				return nil, fmt.Errorf("the on-the-fly cycle search stopped: %w", err)
-			}
-		}
-		if f.tauStart[root] == 0 {
+	for s := range f.set.Len() {
+		if f.tauStart[s] == 0 {
 			return nil, errors.New("internal error: a stored state was never expanded")
 		}
-		colour[root] = 1
-		stack = append(stack[:0], frame{state: root})
-		for len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			edges := f.tauEdges(top.state)
-			for top.next < len(edges) && edges[top.next] < 0 {
-				top.next++
-			}
-			if top.next == len(edges) {
-				colour[top.state] = 2
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			to := edges[top.next]
-			top.next++
-			switch colour[to] {
-			case 0:
-				colour[to] = 1
-				stack = append(stack, frame{state: to})
-			case 1:
-				// A cycle: from the frame of to to the top, and the edge to it.
-				start := len(stack) - 1
-				for stack[start].state != to {
-					start--
-				}
-				var cycle []flyStep
-				for i, fr := range stack[start:] {
-					next := to
-					if start+i+1 < len(stack) {
-						next = stack[start+i+1].state
-					}
-					step, err := f.tauStep(fr.state, next)
-					if err != nil {
-						return nil, err
-					}
-					cycle = append(cycle, step)
-				}
-				return cycle, nil
-			}
+	}
+	c, err := lasso.FirstCycle(f.o.Context, tauGraph{f})
+	if err != nil {
+		return nil, fmt.Errorf("the on-the-fly cycle search stopped: %w", err)
+	}
+	if c == nil {
+		return nil, nil
+	}
+	var cycle []flyStep
+	from := c.From
+	for _, e := range c.Edges {
+		step, err := f.tauStep(from, e.To)
+		if err != nil {
+			return nil, err
+		}
+		cycle = append(cycle, step)
+		from = e.To
+	}
+	return cycle, nil
+}
+
+// tauGraph is the graph of the τ-steps that the search followed
+// (recordTau), each named by its position in its state's list.
+type tauGraph struct{ f *flySearch }
+
+func (g tauGraph) NumStates() int32 { return int32(g.f.set.Len()) }
+
+func (g tauGraph) Out(s int32, buf []lasso.Edge) []lasso.Edge {
+	for k, to := range g.f.tauEdges(s) {
+		if to >= 0 {
+			buf = append(buf, lasso.Edge{ID: int32(k), To: to})
 		}
 	}
-	return nil, nil
+	return buf
 }
 
 // tauStep finds a τ-step from state from to state to that the search

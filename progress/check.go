@@ -48,11 +48,6 @@ func Check(l *lts.LTS, p Property) (*Result, error) {
 type Checker struct {
 	m    *model
 	opts Options
-	// Scratch for the breadth-first searches inside a component.
-	stamp  []int32
-	epoch  int32
-	bfsPar []int32
-	queue  []int32
 
 	attributionChecked bool
 	unattributed       string
@@ -378,7 +373,8 @@ func (c *Checker) candidates() []uint64 {
 		}
 		return false
 	}
-	comp, cyclic := c.cyclicComponents(shared)
+	comps := c.components(shared)
+	comp, cyclic := comps.Comp, comps.Cyclic
 	c.cand = make([]uint64, w)
 	for _, s := range m.order {
 		if !cyclic[comp[s]] {

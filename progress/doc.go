@@ -100,7 +100,7 @@
 // thread attribution that contradicts a label) are rejected with an
 // *InputError and a path to the offending step, never given a verdict. Each property then restricts the transitions to those a
 // violating cycle may use — e.g. for lock-freedom: not a ret, between
-// states with a pending operation — and runs Tarjan's algorithm (lts.SCCs,
+// states with a pending operation — and runs Tarjan's algorithm (lasso.Decompose,
 // iterative) on that subgraph; a violating cycle exists iff some reachable
 // strongly connected component has a cycle (and, for the thread-specific
 // properties, contains the required witnesses: a step of T, or for

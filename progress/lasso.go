@@ -1,6 +1,9 @@
 package progress
 
-import "github.com/linbis/linbis/lts"
+import (
+	"github.com/linbis/linbis/lasso"
+	"github.com/linbis/linbis/lts"
+)
 
 // cycleSpec says which cycles violate a property: those whose transitions
 // all satisfy keep and whose strongly connected component passes
@@ -26,12 +29,13 @@ type waypoint struct {
 
 // findLasso returns a lasso (transitions, loop start) whose cycle satisfies
 // spec, with a shortest prefix to a state of a violating component, or
-// nil. It runs one Tarjan pass: O(states + transitions).
+// nil. It runs one Tarjan pass (lasso.Decompose): O(states + transitions).
 func (c *Checker) findLasso(spec cycleSpec) (path []int32, loopStart int) {
-	comp, cyclic := c.cyclicComponents(spec.keep)
+	comps := c.components(spec.keep)
+	comp, cyclic := comps.Comp, comps.Cyclic
 	var check func(c int32) ([]waypoint, bool)
 	if spec.witnesses != nil {
-		check = spec.witnesses(comp, int32(len(cyclic)))
+		check = spec.witnesses(comp, comps.Count)
 	}
 	for _, s := range c.m.order { // BFS order: the first hit has a shortest prefix
 		cc := comp[s]
@@ -48,45 +52,44 @@ func (c *Checker) findLasso(spec cycleSpec) (path []int32, loopStart int) {
 		}
 		path = c.m.pathTo(s)
 		loopStart = len(path)
-		return append(path, c.cycleThrough(s, comp, spec.keep, wps)...), loopStart
+		return append(path, c.cycleThrough(s, comps, wps)...), loopStart
 	}
 	return nil, -1
 }
 
-// cyclicComponents runs Tarjan's algorithm on the transitions kept by keep
-// and returns the component of every state and, per component, whether it
-// holds a cycle: two states or more, or a kept self-loop.
-func (c *Checker) cyclicComponents(keep func(int32) bool) (comp []int32, cyclic []bool) {
-	l := c.m.l
-	comp, count := lts.SCCs(l, keep)
-	size := make([]int32, count)
-	for _, s := range c.m.order {
-		size[comp[s]]++
-	}
-	cyclic = make([]bool, count)
-	for _, s := range c.m.order {
-		if size[comp[s]] > 1 {
-			cyclic[comp[s]] = true
-			continue
+// components decomposes the graph of the transitions kept by keep into
+// strongly connected components.
+func (c *Checker) components(keep func(int32) bool) *lasso.Components {
+	return lasso.Decompose(keptGraph{c.m.l, keep})
+}
+
+// keptGraph is the graph of the transitions of l that keep keeps, each
+// named by its transition.
+type keptGraph struct {
+	l    *lts.LTS
+	keep func(t int32) bool
+}
+
+func (g keptGraph) NumStates() int32 { return g.l.NumStates }
+
+func (g keptGraph) Out(s int32, buf []lasso.Edge) []lasso.Edge {
+	for t := g.l.Out[s]; t < g.l.Out[s+1]; t++ {
+		if g.keep(t) {
+			buf = append(buf, lasso.Edge{ID: t, To: g.l.Dst[t]})
 		}
-		for t := l.Out[s]; t < l.Out[s+1]; t++ {
-			if l.Dst[t] == s && keep(t) {
-				cyclic[comp[s]] = true
-			}
-		}
 	}
-	return comp, cyclic
+	return buf
 }
 
 // cycleThrough returns a cycle from s back to s inside s's component,
 // using kept transitions only. It visits the waypoints without a covered
 // test in order; then, for each waypoint whose thread the cycle does not
 // cover yet, it appends a detour from s through the waypoint back to s.
-func (c *Checker) cycleThrough(s int32, comp []int32, keep func(int32) bool, wps []waypoint) []int32 {
+func (c *Checker) cycleThrough(s int32, comps *lasso.Components, wps []waypoint) []int32 {
 	var cycle []int32
 	cur := s
 	visit := func(wp waypoint) {
-		cycle = append(cycle, c.pathWithin(cur, wp.state, comp, keep, false)...)
+		cycle = append(cycle, comps.PathWithin(cur, wp.state, false)...)
 		cur = wp.state
 		if wp.via >= 0 {
 			cycle = append(cycle, wp.via)
@@ -98,56 +101,14 @@ func (c *Checker) cycleThrough(s int32, comp []int32, keep func(int32) bool, wps
 			visit(wp)
 		}
 	}
-	cycle = append(cycle, c.pathWithin(cur, s, comp, keep, len(cycle) == 0)...)
+	cycle = append(cycle, comps.PathWithin(cur, s, len(cycle) == 0)...)
 	cur = s
 	for _, wp := range wps {
 		if wp.covered != nil && !wp.covered(cycle, wp.thread) {
 			visit(wp)
-			cycle = append(cycle, c.pathWithin(cur, s, comp, keep, false)...)
+			cycle = append(cycle, comps.PathWithin(cur, s, false)...)
 			cur = s
 		}
 	}
 	return cycle
-}
-
-// pathWithin returns a shortest path of kept transitions from one state to
-// another inside their common component (at least one step if nonEmpty).
-func (c *Checker) pathWithin(from, to int32, comp []int32, keep func(int32) bool, nonEmpty bool) []int32 {
-	if from == to && !nonEmpty {
-		return nil
-	}
-	l := c.m.l
-	if c.stamp == nil {
-		c.stamp = make([]int32, l.NumStates)
-		c.bfsPar = make([]int32, l.NumStates)
-	}
-	c.epoch++
-	cc := comp[from]
-	c.queue = append(c.queue[:0], from)
-	c.stamp[from] = c.epoch
-	for i := 0; i < len(c.queue); i++ {
-		s := c.queue[i]
-		for t := l.Out[s]; t < l.Out[s+1]; t++ {
-			d := l.Dst[t]
-			if comp[d] != cc || !keep(t) {
-				continue
-			}
-			if d == to {
-				path := []int32{t}
-				for u := s; u != from; u = l.Src[c.bfsPar[u]] {
-					path = append(path, c.bfsPar[u])
-				}
-				for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
-					path[i], path[j] = path[j], path[i]
-				}
-				return path
-			}
-			if c.stamp[d] != c.epoch {
-				c.stamp[d] = c.epoch
-				c.bfsPar[d] = t
-				c.queue = append(c.queue, d)
-			}
-		}
-	}
-	panic("progress: no path inside a strongly connected component") // unreachable by construction
 }
