@@ -133,8 +133,11 @@ func (r *refiner) refine(opts *Options) {
 		return
 	}
 	for b := range r.numBlocks {
-		r.pushTarget(b)
+		if r.sigDirty == nil || r.sigDirty[b] {
+			r.pushTarget(b)
+		}
 	}
+	r.sigDirty = nil
 	steps := 0
 	for {
 		r.splitLocal()
@@ -225,9 +228,11 @@ type refiner struct {
 
 	// The goroutines of the signature rounds that refine the initial
 	// partition (sigref.go; 0: none), and whether they found it stable,
-	// which leaves the worklist nothing to do.
+	// which leaves the worklist nothing to do, or else, under strong
+	// bisimilarity, the blocks they leave target-dirty (nil: all).
 	sigWorkers int
 	sigStable  bool
+	sigDirty   []bool
 
 	// checkBottomKeys: the transitions read, by label, and the labels met;
 	// per-block key counters, valid where keyTick == tick: bottom states

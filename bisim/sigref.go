@@ -53,8 +53,9 @@ import (
 // the result is the same whichever way the rounds stop.
 
 // sigMinGain: the rounds go on while a round adds at least a
-// 1/sigMinGain share of the blocks it started with.
-const sigMinGain = 64
+// 1/sigMinGain share of the blocks it started with (a variable: tests
+// raise the share to hand over early).
+var sigMinGain int32 = 64
 
 // sigMaxRounds: the most rounds, so that the rounds read every transition
 // a bounded number of times (random LTSs need three or four).
@@ -67,7 +68,11 @@ var sigBudget int64 = 4
 // sigRounds refines the classes in r.block (numbered 0..classes-1 in
 // order of their smallest state) by signature rounds on workers
 // goroutines, leaves the classes found in r.block, numbered the same way,
-// and returns their number and whether the partition is stable.
+// and returns their number and whether the partition is stable. Where it
+// is not, and the equivalence is strong, it sets r.sigDirty to the classes
+// that the last round split off: every other class is stable under every
+// class (see sigDirtyParts), so only those need to be the worklist's
+// targets.
 func (r *refiner) sigRounds(classes int32, workers int) (int32, bool) {
 	k := r.k
 	n := k.n
@@ -85,17 +90,43 @@ func (r *refiner) sigRounds(classes int32, workers int) (int32, bool) {
 		count, exact := sr.group()
 		r.work += int64(n)
 		gained := count - classes
-		sr.cls, sr.next = sr.next, sr.cls
-		classes = count
 		if gained == 0 {
 			copy(r.block, sr.cls)
 			return classes, exact
 		}
 		if gained < classes/sigMinGain || round == sigMaxRounds {
-			copy(r.block, sr.cls)
-			return classes, false
+			if exact && !k.inert {
+				r.sigDirty = sigDirtyParts(sr.cls, sr.next, classes, count)
+			}
+			copy(r.block, sr.next)
+			return count, false
+		}
+		sr.cls, sr.next = sr.next, sr.cls
+		classes = count
+	}
+}
+
+// sigDirtyParts returns, per class of next (count of them), whether it is
+// a part of a class of cls (classes of them) that split. Under strong
+// bisimilarity, after a round whose grouping is exact, every class of
+// next is stable under every class of cls: its states have the same
+// pairs (a, cls(t)). So it is stable under every class of next that is a
+// class of cls too, and only the parts of the classes that split can
+// split it further.
+func sigDirtyParts(cls, next []int32, classes, count int32) []bool {
+	parts := make([]int32, classes)
+	seen := make([]bool, count)
+	for s, c := range next {
+		if !seen[c] {
+			seen[c] = true
+			parts[cls[s]]++
 		}
 	}
+	dirty := make([]bool, count)
+	for s, c := range next {
+		dirty[c] = parts[cls[s]] > 1
+	}
+	return dirty
 }
 
 // sigRound is the state of the signature rounds.

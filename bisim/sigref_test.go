@@ -14,10 +14,12 @@ import (
 // they leave is the same array for every number of workers, it is never
 // finer than GV's (invariant (1) of fastRefine), it is GV's where the
 // rounds found it stable, and the worklist after them gives GV's. Each way
-// the rounds end (stable; too few new blocks; the budget, lowered here)
-// must be taken on some input (the budget set to 0 here).
+// the rounds end (stable; too few new blocks, where under strong
+// bisimilarity only the parts split last are target-dirty; the budget)
+// must be taken on some input: the share of new blocks that keeps them
+// going is raised, and the budget set to 0, in turn.
 func TestSignatureRounds(t *testing.T) {
-	defer func(saved int64) { sigBudget = saved }(sigBudget)
+	defer func(budget int64, gain int32) { sigBudget, sigMinGain = budget, gain }(sigBudget, sigMinGain)
 	sizes := []int32{300}
 	if testsize.Full() {
 		sizes = append(sizes, 1000)
@@ -26,8 +28,11 @@ func TestSignatureRounds(t *testing.T) {
 		sizes, map[string]func(int32) *lts.LTS{"random family": benchRandom, "tauscc": benchTauSCC, "tauchains": benchTauChains,
 			"cycles": func(int32) *lts.LTS { return benchCycles(8) }})
 	ends := map[string]int{}
-	for _, budget := range []int64{4, 0} {
-		sigBudget = budget
+	for _, limits := range []struct {
+		budget int64
+		gain   int32
+	}{{4, 64}, {4, 1}, {0, 64}} {
+		sigBudget, sigMinGain = limits.budget, limits.gain
 		for what, l := range inputs {
 			for _, eq := range allEquivalences {
 				gv, _, err := Partition(l, eq, Options{Algorithm: GV})
@@ -44,10 +49,13 @@ func TestSignatureRounds(t *testing.T) {
 					if workers == 1 {
 						first = left
 						end := "handed over"
-						if r.sigStable {
+						switch {
+						case r.sigStable:
 							end = "stable"
+						case r.sigDirty != nil:
+							end += ", the parts split last dirty"
 						}
-						if budget == 0 {
+						if limits.budget == 0 {
 							end += ", no budget"
 						}
 						ends[end]++
@@ -69,4 +77,5 @@ func TestSignatureRounds(t *testing.T) {
 	require.Positive(t, ends["stable"])
 	require.Positive(t, ends["handed over"])
 	require.Positive(t, ends["handed over, no budget"])
+	require.Positive(t, ends["handed over, the parts split last dirty"])
 }
