@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/linbis/linbis/history/format"
+	"github.com/linbis/linbis/history/model"
 	"github.com/linbis/linbis/history/record"
 	"github.com/stretchr/testify/require"
 )
@@ -15,7 +16,7 @@ import (
 // (102 histories, cas-register) per iteration.
 func BenchmarkEtcdAll(b *testing.B) {
 	needPorcupine(b)
-	spec, err := Builtin("cas-register")
+	spec, err := model.Builtin("cas-register")
 	require.NoError(b, err)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -38,7 +39,7 @@ func BenchmarkEtcdAll(b *testing.B) {
 // and as one object (the product of the keys) for c01 and c10.
 func BenchmarkKV(b *testing.B) {
 	needPorcupine(b)
-	spec, err := Builtin("kv")
+	spec, err := model.Builtin("kv")
 	require.NoError(b, err)
 	for _, name := range []string{"c01-ok", "c01-bad", "c10-ok", "c10-bad", "c50-ok", "c50-bad"} {
 		h, err := format.ReadFile(filepath.Join(porcupineDir, "kv", name+".txt"), format.ReadOptions{Format: "edn"})
@@ -69,7 +70,7 @@ func BenchmarkKV(b *testing.B) {
 // The search is run on the small history only: its states are whole queue
 // contents, so on long histories it needs far more time and memory.
 func BenchmarkQueue(b *testing.B) {
-	spec, err := Builtin("queue")
+	spec, err := model.Builtin("queue")
 	require.NoError(b, err)
 	for _, n := range []int{100, 1000} {
 		ops := genHistory(rand.New(rand.NewPCG(1, uint64(n))), spec, n, 1, true, false)
@@ -99,7 +100,7 @@ func BenchmarkQueue(b *testing.B) {
 // (TestStackPeelDecidesWhatPatternsMiss), so the peeling must run to the
 // end and refute.
 func BenchmarkStack(b *testing.B) {
-	spec, err := Builtin("stack")
+	spec, err := model.Builtin("stack")
 	require.NoError(b, err)
 	for _, n := range []int{100, 1000, 10000} {
 		rng := rand.New(rand.NewPCG(2, uint64(n)))

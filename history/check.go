@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/linbis/linbis/history/model"
 	"github.com/linbis/linbis/history/record"
 	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/internal/parallel"
@@ -142,7 +143,7 @@ type Result struct {
 	// the check stopped early or ran out of time).
 	Decided int
 	// Algorithms lists the procedures used, in order.
-	Algorithms []Procedure
+	Algorithms []model.Procedure
 	// Limit names the budget that stopped an Unknown check, and Reason
 	// says it in a sentence.
 	Limit  Limit
@@ -167,7 +168,7 @@ type Result struct {
 // whose message is Result.Reason: a *limits.LimitError (Time or Memory)
 // for the budget, the context's deadline or a context the run's limits
 // ended, otherwise one wrapping the context's cause.
-func Check(h *record.History, spec Spec, opts Options) (*Result, error) {
+func Check(h *record.History, spec model.Spec, opts Options) (*Result, error) {
 	start := time.Now()
 	for i := range h.Ops {
 		if err := spec.Validate(&h.Ops[i]); err != nil {
@@ -195,7 +196,7 @@ func Check(h *record.History, spec Spec, opts Options) (*Result, error) {
 	// partition reported is the first failing one in this order (see
 	// checkAll), the same on every run.
 	sort.SliceStable(groups, func(a, b int) bool { return len(groups[a]) < len(groups[b]) })
-	res := &Result{Verdict: Linearizable, Model: spec.Name(), Ops: len(h.Ops), Partitions: len(groups), Algorithms: []Procedure{}}
+	res := &Result{Verdict: Linearizable, Model: spec.Name(), Ops: len(h.Ops), Partitions: len(groups), Algorithms: []model.Procedure{}}
 	st := stop{}
 	var done atomic.Int64
 	if opts.Progress != nil {
@@ -225,7 +226,7 @@ func Check(h *record.History, spec Spec, opts Options) (*Result, error) {
 		defer k.acct.close()
 	}
 	outs := checkAll(h, groups, check, opts.Algorithm, workers, st, &done)
-	used := [StackPeel + 1]bool{}
+	used := [model.StackPeel + 1]bool{}
 	for _, o := range outs {
 		used[o.sub.algo] = true
 		res.Configurations += o.sub.res.configs
@@ -235,7 +236,7 @@ func Check(h *record.History, spec Spec, opts Options) (*Result, error) {
 		switch o.sub.res.verdict {
 		case Linearizable:
 			res.Decided++
-			if o.sub.algo == Search { // the bad patterns give no order
+			if o.sub.algo == model.Search { // the bad patterns give no order
 				w := make([]int, len(o.sub.res.prefix))
 				for k, i := range o.sub.res.prefix {
 					w[k] = groups[o.group][i]
@@ -254,7 +255,7 @@ func Check(h *record.History, spec Spec, opts Options) (*Result, error) {
 	}
 	for p, ok := range used {
 		if ok {
-			res.Algorithms = append(res.Algorithms, Procedure(p))
+			res.Algorithms = append(res.Algorithms, model.Procedure(p))
 		}
 	}
 	if res.Failure != nil || len(res.Witness) < len(groups) {
@@ -338,7 +339,7 @@ type outcome struct {
 // A failure of partition g cancels the partitions after g but not those
 // before, which may still fail: the first failing partition is then always
 // among the outcomes, whatever the workers' timing.
-func checkAll(h *record.History, groups [][]int, spec Spec, algo Algorithm, workers int, st stop, done *atomic.Int64) []outcome {
+func checkAll(h *record.History, groups [][]int, spec model.Spec, algo Algorithm, workers int, st stop, done *atomic.Int64) []outcome {
 	outs := make([]outcome, 0, len(groups))
 	var mu sync.Mutex
 	var firstFailed atomic.Int64
@@ -378,7 +379,7 @@ func checkAll(h *record.History, groups [][]int, spec Spec, algo Algorithm, work
 // partOutcome is the result of one partition and how it was obtained.
 type partOutcome struct {
 	res     searchResult
-	algo    Procedure
+	algo    model.Procedure
 	pattern string
 	witness []int // local indices
 }
@@ -401,15 +402,15 @@ func (o *partOutcome) failure(h *record.History, group []int) *Failure {
 // fastDecide holds the polynomial procedures that the models' table
 // names (Model.Fast): each returns ok false when it does not apply to
 // ops, and otherwise the violation it found, nil if ops is linearizable.
-var fastDecide = map[Procedure]func(ops []record.Op) (v *violation, ok bool){
-	QueuePatterns: queuePatterns,
-	StackPeel:     stackDecide,
+var fastDecide = map[model.Procedure]func(ops []record.Op) (v *violation, ok bool){
+	model.QueuePatterns: queuePatterns,
+	model.StackPeel:     stackDecide,
 }
 
 // checkPartition decides one partition with the best applicable
 // procedure; a search works in the memory of x.
-func checkPartition(h *record.History, group []int, spec Spec, algo Algorithm, st stop, x *scratch) partOutcome {
-	if name := fastProcedure(spec); algo == Auto && name != Search {
+func checkPartition(h *record.History, group []int, spec model.Spec, algo Algorithm, st stop, x *scratch) partOutcome {
+	if name := model.FastProcedure(spec); algo == Auto && name != model.Search {
 		decide := fastDecide[name]
 		// The bad patterns read an array of the partition's operations. A
 		// partition that is the whole history is not copied: the
@@ -439,14 +440,14 @@ func checkPartition(h *record.History, group []int, spec Spec, algo Algorithm, s
 			}
 			quick.cancelled, quick.configs = nil, nil
 			if r := search(h.Ops, group, spec, quick, x); r.verdict == NotLinearizable {
-				o.res.prefix, o.res.stuck, o.res.state, o.res.configs = r.prefix, r.stuck, showState(spec, r.state), r.configs
+				o.res.prefix, o.res.stuck, o.res.state, o.res.configs = r.prefix, r.stuck, model.ShowStateOf(spec, r.state), r.configs
 			}
 			return o
 		}
 	}
 	r := search(h.Ops, group, spec, st, x)
 	if r.verdict == NotLinearizable {
-		r.state = showState(spec, r.state)
+		r.state = model.ShowStateOf(spec, r.state)
 	}
-	return partOutcome{algo: Search, res: r}
+	return partOutcome{algo: model.Search, res: r}
 }

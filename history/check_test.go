@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/history/format"
+	"github.com/linbis/linbis/history/model"
 	"github.com/linbis/linbis/history/record"
 	"github.com/linbis/linbis/history/timeline"
 	"github.com/linbis/linbis/internal/limits"
@@ -87,7 +88,7 @@ func TestHandChecked(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			spec, err := Builtin(c.model)
+			spec, err := model.Builtin(c.model)
 			require.NoError(t, err)
 			h := ops(t, c.h...)
 			for _, algo := range []Algorithm{Auto, General} {
@@ -115,12 +116,12 @@ func TestStackPeelDecidesWhatPatternsMiss(t *testing.T) {
 	v, ok := stackPatterns(h.Ops)
 	require.True(t, ok)
 	assert.Nil(t, v, "the pairwise patterns miss it")
-	spec, _ := Builtin("stack")
+	spec, _ := model.Builtin("stack")
 	require.False(t, bruteForce(h.Ops, spec))
 	res, err := Check(h, spec, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, NotLinearizable, res.Verdict)
-	assert.Equal(t, []Procedure{StackPeel}, res.Algorithms)
+	assert.Equal(t, []model.Procedure{model.StackPeel}, res.Algorithms)
 	require.NotNil(t, res.Failure)
 	assert.Contains(t, res.Failure.Pattern, "SP6: none of the values 0, 2, 3, 4 ")
 	assert.ElementsMatch(t, []int{0, 2, 3, 4, 5, 6, 7}, res.Failure.Witness)
@@ -131,7 +132,7 @@ func TestStackPeelDecidesWhatPatternsMiss(t *testing.T) {
 // pending and never popped, so it may be dropped; the empty pop comes
 // after 1 was popped.
 func TestStackPendingPushDecided(t *testing.T) {
-	spec, _ := Builtin("stack")
+	spec, _ := model.Builtin("stack")
 	for _, c := range []struct {
 		h    []string
 		want Verdict
@@ -144,7 +145,7 @@ func TestStackPendingPushDecided(t *testing.T) {
 		res, err := Check(h, spec, Options{})
 		require.NoError(t, err)
 		assert.Equal(t, c.want, res.Verdict)
-		assert.Equal(t, []Procedure{StackPeel}, res.Algorithms)
+		assert.Equal(t, []model.Procedure{model.StackPeel}, res.Algorithms)
 	}
 }
 
@@ -168,7 +169,7 @@ func TestStackPeelCases(t *testing.T) {
 		{"touching times are concurrent", []string{"0 2 push 1", "2 3 pop -> nil", "3 4 pop -> 1"}, true},
 		{"only empty pops", []string{"0 1 pop -> nil", "0 1 pop -> nil"}, true},
 	}
-	spec, _ := Builtin("stack")
+	spec, _ := model.Builtin("stack")
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h := ops(t, c.h...)
@@ -199,7 +200,7 @@ func TestTimeoutGivesUnknown(t *testing.T) {
 	}
 	lines = append(lines, "0 100 read -> 2")
 	h := ops(t, lines...)
-	spec, _ := Builtin("register")
+	spec, _ := model.Builtin("register")
 	res, err := Check(h, spec, within(t, time.Millisecond))
 	require.NotNil(t, res, "%v", err)
 	// Memoisation makes this one quick (all writes are alike), so it may
@@ -207,7 +208,7 @@ func TestTimeoutGivesUnknown(t *testing.T) {
 	assert.Contains(t, []Verdict{NotLinearizable, Unknown}, res.Verdict)
 	assert.Equal(t, res.Verdict == Unknown, err != nil, "%v", err)
 
-	kv, _ := Builtin("kv")
+	kv, _ := model.Builtin("kv")
 	h, err = format.ReadFile(filepath.Join(porcupineDir, "kv", "c10-ok.txt"), format.ReadOptions{Format: "edn"})
 	if err != nil {
 		t.Skip("Porcupine histories not found")
@@ -230,7 +231,7 @@ func TestTimeoutGivesUnknown(t *testing.T) {
 // with the context's *limits.LimitError, and a context cancelled without
 // a limit leaves no verdict and names no limit.
 func TestCancelStopsTheSearch(t *testing.T) {
-	kv, _ := Builtin("kv")
+	kv, _ := model.Builtin("kv")
 	h, err := format.ReadFile(filepath.Join(porcupineDir, "kv", "c50-ok.txt"), format.ReadOptions{Format: "edn"})
 	if err != nil {
 		t.Skip("Porcupine histories not found")
@@ -263,7 +264,7 @@ func TestCancelStopsTheSearch(t *testing.T) {
 func TestMemoryBudgetGivesUnknown(t *testing.T) {
 	// The general search on this long queue history with unique values
 	// explores many queue contents (the bad patterns decide it at once).
-	spec, _ := Builtin("queue")
+	spec, _ := model.Builtin("queue")
 	ops := genHistory(rand.New(rand.NewPCG(1, 400)), spec, 400, 1, true, false)
 	h := &record.History{Name: "gen", Ops: ops}
 	opts := within(t, 20*time.Second)
@@ -281,7 +282,7 @@ func TestMemoryBudgetGivesUnknown(t *testing.T) {
 }
 
 func TestProgressAndWorkers(t *testing.T) {
-	spec, _ := Builtin("register")
+	spec, _ := model.Builtin("register")
 	rng := rand.New(rand.NewPCG(5, 5))
 	h := &record.History{Name: "gen", Ops: genHistory(rng, spec, 200, 7, false, true)}
 	var calls []int
@@ -301,17 +302,17 @@ func TestProgressAndWorkers(t *testing.T) {
 }
 
 func TestQueuePatternsScale(t *testing.T) {
-	spec, _ := Builtin("queue")
+	spec, _ := model.Builtin("queue")
 	ops := genHistory(rand.New(rand.NewPCG(2, 2)), spec, 3000, 1, true, false)
 	res, err := Check(&record.History{Name: "gen", Ops: ops}, spec, within(t, 10*time.Second))
 	require.NoError(t, err)
 	assert.Equal(t, Linearizable, res.Verdict)
-	assert.Equal(t, []Procedure{QueuePatterns}, res.Algorithms)
+	assert.Equal(t, []model.Procedure{model.QueuePatterns}, res.Algorithms)
 	// A pending operation makes the patterns inapplicable: the search runs.
 	ops[0].Return, ops[0].Unknown = record.Pending, true
 	res, err = Check(&record.History{Name: "gen", Ops: ops[:50]}, spec, Options{})
 	require.NoError(t, err)
-	assert.Equal(t, []Procedure{Search}, res.Algorithms)
+	assert.Equal(t, []model.Procedure{model.Search}, res.Algorithms)
 }
 
 func TestGuessModel(t *testing.T) {
@@ -333,17 +334,17 @@ func TestGuessModel(t *testing.T) {
 		for _, m := range c.methods {
 			h.Ops = append(h.Ops, record.Op{Method: m, Key: c.key})
 		}
-		got, err := GuessModel(h)
+		got, err := model.GuessModel(h)
 		require.NoError(t, err)
 		assert.Equal(t, c.want, got, c.methods)
 	}
-	_, err := GuessModel(&record.History{Name: "h", Ops: []record.Op{{Method: "frobnicate"}}})
+	_, err := model.GuessModel(&record.History{Name: "h", Ops: []record.Op{{Method: "frobnicate"}}})
 	assert.EqualError(t, err, "h: no built-in model has the methods frobnicate: give --model")
 }
 
 func TestTimelineOfFailure(t *testing.T) {
 	h := ops(t, "0 1 enq 1", "2 3 enq 2", "4 5 deq -> 2", "6 - deq")
-	spec, _ := Builtin("queue")
+	spec, _ := model.Builtin("queue")
 	res, err := Check(h, spec, Options{Algorithm: General})
 	require.NoError(t, err)
 	require.Equal(t, NotLinearizable, res.Verdict)
@@ -360,7 +361,7 @@ func TestTimelineOfFailure(t *testing.T) {
 
 func TestTimelineOfWitness(t *testing.T) {
 	h := ops(t, "0 3 enq 1", "1 2 enq 2", "4 5 deq -> 2", "6 - deq")
-	spec, _ := Builtin("queue")
+	spec, _ := model.Builtin("queue")
 	res, err := Check(h, spec, Options{Algorithm: General})
 	require.NoError(t, err)
 	require.Equal(t, Linearizable, res.Verdict)
@@ -376,16 +377,18 @@ func TestTimelineOfWitness(t *testing.T) {
 }
 
 func TestShowState(t *testing.T) {
-	assert.Equal(t, "nil", ShowState(record.Nil))
-	assert.Equal(t, "[1 2]", ShowState("1"+sepElem+"2"+sepElem))
+	assert.Equal(t, "nil", model.ShowState(record.Nil))
+	assert.Equal(t, "[1 2]", model.ShowState("1"+model.SepElem+"2"+model.SepElem))
 	put := record.Op{Method: "put", Key: `"b"`, Args: []string{`"x"`}}
 	app := record.Op{Method: "append", Key: `"a"`, Args: []string{`"y"`}}
-	k := newKeyed(kv{}, []record.Op{put, app})
+	kv, err := model.Builtin("kv")
+	require.NoError(t, err)
+	k := newKeyed(kv, []record.Op{put, app})
 	ok, s := k.Step(k.Init(), &put)
 	require.True(t, ok)
 	_, s = k.Step(s, &app)
 	assert.Equal(t, `{"a": "y", "b": "x"}`, k.ShowState(s))
-	assert.Equal(t, `{"a": "y", "b": "x"}`, showState(k, s))
+	assert.Equal(t, `{"a": "y", "b": "x"}`, model.ShowStateOf(k, s))
 	assert.Len(t, s, 8, "a product state holds one 4-byte id per key")
 	// The same product state reached in another order is the same string.
 	_, s2 := k.Step(k.Init(), &app)
@@ -401,7 +404,7 @@ func fmtSscan(s string, v *int64) (int, error) { return fmt.Sscan(s, v) }
 // partition is checked alone to find that first one.
 func TestSmallestFailingPartitionIsDeterministic(t *testing.T) {
 	needPorcupine(t)
-	spec, _ := Builtin("kv")
+	spec, _ := model.Builtin("kv")
 	h, err := format.ReadFile(filepath.Join(porcupineDir, "kv", "c10-bad.txt"), format.ReadOptions{})
 	require.NoError(t, err)
 	groups := spec.Partition(h.Ops)

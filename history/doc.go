@@ -7,27 +7,19 @@
 // counterexample), not a state space. Its sub-packages hold the parts the
 // check reads: history/record the operations of a history, history/format
 // the readers of its file formats and the canonical text of its values,
+// history/model the sequential specifications it is checked against,
 // history/timeline the HTML drawing of a history and its evidence.
-//
-// # Specifications
-//
-// A Spec gives an initial state, a step function and a partition of the
-// operations into independent objects (P-compositionality, Herlihy and
-// Wing): built in are register, cas-register, kv, queue, stack, set,
-// counter, and the models of Jepsen's workloads mutex, multi-register and
-// unordered-queue, one table (Builtins) that Builtin, Models, GuessModel,
-// Check's choice of procedure and the command line's help read. States
-// are strings, so that they can be interned and hashed.
 //
 // # Algorithms
 //
-// Check runs, per partition and in parallel, the Wing–Gong search with
-// Lowe's just-in-time linearization and memoisation of (linearized set,
-// state) pairs (see search.go), or for queues with unique values the
-// polynomial bad-pattern check of Bouajjani, Emmi, Enea and Hamza (see
-// queue.go), or for stacks with unique values a polynomial peeling of
-// values that can lie at the bottom of the stack (stack.go). A limit
-// (the end of Options.Context, whose deadline is the time limit, or the
-// memory budget) yields an honest Unknown verdict, with what was decided,
-// and a *limits.LimitError.
+// Check runs, per partition (model.Spec's Partition) and in parallel, the
+// Wing–Gong search with Lowe's just-in-time linearization and memoisation
+// of (linearized set, state) pairs (see search.go), or for queues with
+// unique values the polynomial bad-pattern check of Bouajjani, Emmi, Enea
+// and Hamza (see queue.go), or for stacks with unique values a polynomial
+// peeling of values that can lie at the bottom of the stack (stack.go),
+// as the models' table says (model.Model.Fast). A limit (the end of
+// Options.Context, whose deadline is the time limit, or the memory
+// budget) yields an honest Unknown verdict, with what was decided, and a
+// *limits.LimitError.
 package history

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/linbis/linbis/history/format"
+	"github.com/linbis/linbis/history/model"
 	"github.com/linbis/linbis/history/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,13 +28,13 @@ func TestValidateAgainstSpec(t *testing.T) {
 		t.Run(c.model, func(t *testing.T) {
 			h, err := format.Read(strings.NewReader(c.src), "f", format.ReadOptions{Format: "jsonl"})
 			require.NoError(t, err)
-			spec, err := Builtin(c.model)
+			spec, err := model.Builtin(c.model)
 			require.NoError(t, err)
 			_, err = Check(h, spec, Options{})
 			assert.EqualError(t, err, c.want)
 		})
 	}
-	_, err := Builtin("tree")
+	_, err := model.Builtin("tree")
 	assert.EqualError(t, err, `unknown model "tree": expected one of register, cas-register, queue, stack, set, counter, kv, mutex, multi-register, unordered-queue`)
 }
 
@@ -52,8 +53,8 @@ func FuzzCheck(f *testing.F) {
 		if err != nil || len(h.Ops) > 12 {
 			return
 		}
-		for _, model := range Models {
-			spec, _ := Builtin(model)
+		for _, name := range model.Names {
+			spec, _ := model.Builtin(name)
 			auto, err := Check(h, spec, within(t, time.Second))
 			if auto == nil {
 				continue
@@ -62,10 +63,10 @@ func FuzzCheck(f *testing.F) {
 			opts.Algorithm = General
 			gen, err := Check(h, spec, opts)
 			if gen == nil {
-				t.Fatalf("%s: the general search rejects what Auto accepted: %v", model, err)
+				t.Fatalf("%s: the general search rejects what Auto accepted: %v", name, err)
 			}
 			if auto.Verdict != Unknown && gen.Verdict != Unknown && auto.Verdict != gen.Verdict {
-				t.Fatalf("%s: auto says %v (%v), general says %v", model, auto.Verdict, auto.Algorithms, gen.Verdict)
+				t.Fatalf("%s: auto says %v (%v), general says %v", name, auto.Verdict, auto.Algorithms, gen.Verdict)
 			}
 		}
 	})
@@ -92,9 +93,9 @@ func TestEmptyAndNemesisOnlyHistories(t *testing.T) {
 			require.NoError(t, err)
 			assert.Empty(t, h.Ops)
 			assert.Contains(t, h.Warnings, c.warning)
-			model, err := GuessModel(h)
+			name, err := model.GuessModel(h)
 			require.NoError(t, err)
-			spec, err := Builtin(model)
+			spec, err := model.Builtin(name)
 			require.NoError(t, err)
 			res, err := Check(h, spec, Options{})
 			require.NoError(t, err)
@@ -146,7 +147,7 @@ func TestNilRead(t *testing.T) {
 				applied = record.NilReadUnknown
 			}
 			assert.Equal(t, applied, h.NilRead, "the reading applied, as the report names it")
-			spec, _ := Builtin("register")
+			spec, _ := model.Builtin("register")
 			res, err := Check(h, spec, Options{})
 			require.NoError(t, err)
 			assert.Equal(t, c.want, res.Verdict)
@@ -171,7 +172,7 @@ func TestFailedCASOneReadingForEveryFormat(t *testing.T) {
 		for _, mode := range []record.CASFail{record.CASFailDrop, record.CASFailFalse} {
 			h, err := format.Read(strings.NewReader(c.src), "f", format.ReadOptions{Format: c.format, CASFail: mode})
 			require.NoError(t, err)
-			spec, _ := Builtin("cas-register")
+			spec, _ := model.Builtin("cas-register")
 			res, err := Check(h, spec, Options{})
 			require.NoError(t, err)
 			want := Linearizable
@@ -222,7 +223,7 @@ func TestValuesComparedAsJepsenDoes(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h, err := format.Read(strings.NewReader(c.src), c.file, format.ReadOptions{})
 			require.NoError(t, err)
-			spec, _ := Builtin("register")
+			spec, _ := model.Builtin("register")
 			res, err := Check(h, spec, Options{})
 			require.NoError(t, err)
 			assert.Equal(t, c.want, res.Verdict)
@@ -233,23 +234,10 @@ func TestValuesComparedAsJepsenDoes(t *testing.T) {
 		"{:process 1 :type :invoke :f :cas :value [\"1\" 2]}\n{:process 1 :type :ok :f :cas :value [\"1\" 2]}\n"
 	h, err := format.Read(strings.NewReader(src), "cas.edn", format.ReadOptions{})
 	require.NoError(t, err)
-	spec, _ := Builtin("cas-register")
+	spec, _ := model.Builtin("cas-register")
 	res, err := Check(h, spec, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, NotLinearizable, res.Verdict, `cas ["1" 2] on the number 1`)
-}
-
-// TestKVAppendJoinsQuotedStrings checks that kv's append of two quoted
-// strings is the quoting of their concatenation, escapes included.
-func TestKVAppendJoinsQuotedStrings(t *testing.T) {
-	for _, c := range [][2]string{{"a\n", "\"b"}, {"", "é\U0001f600"}, {"\x01", "\\"}} {
-		assert.Equal(t, format.QuoteString(c[0]+c[1]), appendText(format.QuoteString(c[0]), format.QuoteString(c[1])))
-		got, ok := format.Unquote(appendText(format.QuoteString(c[0]), format.QuoteString(c[1])))
-		assert.True(t, ok)
-		assert.Equal(t, c[0]+c[1], got)
-	}
-	assert.Equal(t, `"ab1"`, appendText(`"ab"`, "1"))
-	assert.Equal(t, `"x"`, appendText(record.Nil, `"x"`))
 }
 
 // TestJepsenSemantics checks the verdicts that follow from Jepsen's
@@ -335,12 +323,12 @@ func TestJepsenSemantics(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h, err := format.Read(strings.NewReader(c.src), "h.edn", format.ReadOptions{CASFail: c.casFail})
 			require.NoError(t, err)
-			spec, err := Builtin(c.model)
+			spec, err := model.Builtin(c.model)
 			require.NoError(t, err)
 			if c.initial != "" {
 				v, err := format.ParseValue(c.initial, "edn")
 				require.NoError(t, err)
-				spec, err = WithInitial(spec, v)
+				spec, err = model.WithInitial(spec, v)
 				require.NoError(t, err)
 			}
 			res, err := Check(h, spec, Options{})
@@ -354,18 +342,18 @@ func TestWithInitial(t *testing.T) {
 	for _, c := range []struct{ model, value, init string }{
 		{"register", "0", "0"}, {"cas-register", "nil", record.Nil}, {"kv", `"x"`, `"x"`}, {"kv", "nil", `""`}, {"counter", "-3", "-3"},
 	} {
-		spec, err := Builtin(c.model)
+		spec, err := model.Builtin(c.model)
 		require.NoError(t, err)
 		v, err := format.ParseValue(c.value, "edn")
 		require.NoError(t, err)
-		spec, err = WithInitial(spec, v)
+		spec, err = model.WithInitial(spec, v)
 		require.NoError(t, err, c.model)
 		assert.Equal(t, c.init, spec.Init(), c.model)
 	}
-	counter, _ := Builtin("counter")
-	_, err := WithInitial(counter, "x")
+	counter, _ := model.Builtin("counter")
+	_, err := model.WithInitial(counter, "x")
 	assert.EqualError(t, err, `initial value "x" of model counter: expected an integer`)
-	queue, _ := Builtin("queue")
-	_, err = WithInitial(queue, "1")
+	queue, _ := model.Builtin("queue")
+	_, err = model.WithInitial(queue, "1")
 	assert.EqualError(t, err, "model queue has no settable initial value (register, cas-register, counter, kv, multi-register have)")
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/linbis/linbis/history/format"
+	"github.com/linbis/linbis/history/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -93,15 +94,15 @@ func TestJepsenModels(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h, err := format.Read(strings.NewReader(c.src), "h.edn", format.ReadOptions{})
 			require.NoError(t, err)
-			guess, err := GuessModel(h)
+			guess, err := model.GuessModel(h)
 			require.NoError(t, err)
 			assert.Equal(t, c.model, guess)
-			spec, err := Builtin(c.model)
+			spec, err := model.Builtin(c.model)
 			require.NoError(t, err)
 			if c.initial != "" {
 				v, err := format.ParseValue(c.initial, "edn")
 				require.NoError(t, err)
-				spec, err = WithInitial(spec, v)
+				spec, err = model.WithInitial(spec, v)
 				require.NoError(t, err)
 			}
 			res, err := Check(h, spec, Options{})
@@ -123,7 +124,7 @@ const knossosTxns = `
 {:process 0 :type :ok :f :txn :value [[:read :y 2]]}`
 
 func TestMultiRegisterRejectsMalformedTxns(t *testing.T) {
-	spec, _ := Builtin("multi-register")
+	spec, _ := model.Builtin("multi-register")
 	for src, want := range map[string]string{
 		`{"client": 1, "call": 1, "return": 2, "method": "txn", "input": [["x", "k", 1]], "output": [["x", "k", 1]]}`: `f:1:1: txn [["x" "k" 1]]: micro-operation "x": expected :r or :w (Knossos: :read or :write)`,
 		`{"client": 1, "call": 1, "return": 2, "method": "txn", "input": [["r", "k"]], "output": [["r", "k"]]}`:       `f:1:1: txn [["r" "k"]]: expected [f k v] micro-operations, found ["r" "k"]`,

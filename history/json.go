@@ -1,6 +1,9 @@
 package history
 
-import "github.com/linbis/linbis/history/record"
+import (
+	"github.com/linbis/linbis/history/model"
+	"github.com/linbis/linbis/history/record"
+)
 
 // Report is the answer of `linbis history --json`: the verdict with its
 // evidence (the smallest failing partition) or a linearization, and the
@@ -11,16 +14,16 @@ type Report struct {
 	// Linearizable is true, false, or null when a limit stopped the
 	// check; StoppedBy then names the limit and Reason says how far the
 	// check came.
-	Linearizable   Verdict     `json:"linearizable"`
-	StoppedBy      Limit       `json:"stopped_by,omitempty"`
-	Model          string      `json:"model"`
-	Operations     int         `json:"operations"`
-	Partitions     int         `json:"partitions"`
-	Decided        int         `json:"decided"`
-	Algorithms     []Procedure `json:"algorithms"`
-	Configurations int64       `json:"configurations"`
-	Seconds        float64     `json:"seconds"`
-	Reason         string      `json:"reason,omitempty"`
+	Linearizable   Verdict           `json:"linearizable"`
+	StoppedBy      Limit             `json:"stopped_by,omitempty"`
+	Model          string            `json:"model"`
+	Operations     int               `json:"operations"`
+	Partitions     int               `json:"partitions"`
+	Decided        int               `json:"decided"`
+	Algorithms     []model.Procedure `json:"algorithms"`
+	Configurations int64             `json:"configurations"`
+	Seconds        float64           `json:"seconds"`
+	Reason         string            `json:"reason,omitempty"`
 	// NilRead and CASFail name the readings applied to reads of nil
 	// (unknown, absent) and to failed cas operations (drop, false).
 	NilRead  string         `json:"nil_read,omitempty"`

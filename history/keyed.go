@@ -5,8 +5,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/linbis/linbis/history/model"
 	"github.com/linbis/linbis/history/record"
 )
+
+var _ model.Spec = (*keyed)(nil)
 
 // keyed is the product of independent copies of an object, one per key of
 // a history: the unpartitioned view of a multi-key history. A product
@@ -15,7 +18,7 @@ import (
 // much the objects hold. Not safe for concurrent use; Check gives it a
 // single partition.
 type keyed struct {
-	inner  Spec
+	inner  model.Spec
 	keys   []string
 	slot   map[string]int
 	ids    map[string]uint32
@@ -24,7 +27,7 @@ type keyed struct {
 }
 
 // newKeyed returns the product of inner over the keys of ops.
-func newKeyed(inner Spec, ops []record.Op) *keyed {
+func newKeyed(inner model.Spec, ops []record.Op) *keyed {
 	k := &keyed{inner: inner, slot: map[string]int{}, ids: map[string]uint32{}}
 	for i := range ops {
 		if _, ok := k.slot[ops[i].Key]; !ok {
@@ -94,7 +97,7 @@ func slotID(s string, i int) uint32 {
 func (k *keyed) ShowState(s string) string {
 	parts := make([]string, len(k.keys))
 	for i, key := range k.keys {
-		parts[i] = record.ShowValue(key) + ": " + showState(k.inner, k.states[slotID(s, i)])
+		parts[i] = record.ShowValue(key) + ": " + model.ShowStateOf(k.inner, k.states[slotID(s, i)])
 	}
 	sort.Strings(parts)
 	return "{" + strings.Join(parts, ", ") + "}"

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/linbis/linbis/history/model"
 	"github.com/linbis/linbis/history/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,14 +17,14 @@ import (
 // product over keys), a history of a model's preferred methods is guessed
 // as that model, and the help names every model.
 func TestModelTable(t *testing.T) {
-	help := ModelHelp()
-	for i := range Builtins {
-		m := &Builtins[i]
+	help := model.Help()
+	for i := range model.Builtins {
+		m := &model.Builtins[i]
 		t.Run(m.Name, func(t *testing.T) {
-			spec, err := Builtin(m.Name)
+			spec, err := model.Builtin(m.Name)
 			require.NoError(t, err)
 			assert.Equal(t, m.Name, spec.Name())
-			assert.Equal(t, m.Name, Models[i])
+			assert.Equal(t, m.Name, model.Names[i])
 			for f, n := range m.Methods {
 				op := record.Op{Method: f, Unknown: true}
 				for range max(n, 0) {
@@ -39,11 +40,11 @@ func TestModelTable(t *testing.T) {
 				}
 			}
 			assert.Error(t, spec.Validate(&record.Op{Method: "frobnicate", Unknown: true}))
-			fast := fastProcedure(spec)
+			fast := model.FastProcedure(spec)
 			assert.Equal(t, m.Fast, fast)
-			assert.Equal(t, m.Fast != Search, fastDecide[fast] != nil)
-			assert.Equal(t, Search, fastProcedure(newKeyed(spec, nil)), "no fast procedure for the product over keys")
-			_, err = WithInitial(spec, "0")
+			assert.Equal(t, m.Fast != model.Search, fastDecide[fast] != nil)
+			assert.Equal(t, model.Search, model.FastProcedure(newKeyed(spec, nil)), "no fast procedure for the product over keys")
+			_, err = model.WithInitial(spec, "0")
 			assert.Equal(t, m.Initial == "", err != nil && strings.Contains(err.Error(), "no settable initial value"))
 			assert.Contains(t, help, m.Name)
 			if len(m.Prefer) > 0 {
@@ -51,7 +52,7 @@ func TestModelTable(t *testing.T) {
 				for _, f := range m.Prefer {
 					h.Ops = append(h.Ops, record.Op{Method: f})
 				}
-				guess, err := GuessModel(h)
+				guess, err := model.GuessModel(h)
 				require.NoError(t, err)
 				assert.Equal(t, m.Name, guess)
 			}
@@ -63,10 +64,10 @@ func TestModelTable(t *testing.T) {
 		for _, f := range strings.Fields(methods) {
 			h.Ops = append(h.Ops, record.Op{Method: f, Key: `"k"`})
 		}
-		guess, err := GuessModel(h)
+		guess, err := model.GuessModel(h)
 		require.NoError(t, err)
 		assert.Equal(t, want, guess, methods)
 	}
-	_, err := GuessModel(&record.History{Name: "h", Ops: []record.Op{{Method: "push"}, {Method: "enq"}}})
+	_, err := model.GuessModel(&record.History{Name: "h", Ops: []record.Op{{Method: "push"}, {Method: "enq"}}})
 	assert.EqualError(t, err, "h: no built-in model has the methods enq, push: give --model")
 }

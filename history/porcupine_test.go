@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/linbis/linbis/history/format"
+	"github.com/linbis/linbis/history/model"
 	"github.com/linbis/linbis/history/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -47,7 +48,7 @@ func expectEtcd(i int) Verdict {
 // read of nil found no value); on these logs they agree.
 func TestPorcupineEtcd(t *testing.T) {
 	needPorcupine(t)
-	spec, err := Builtin("cas-register")
+	spec, err := model.Builtin("cas-register")
 	require.NoError(t, err)
 	for i := 0; i <= 102; i++ {
 		for _, opts := range []format.ReadOptions{{}, {CASFail: record.CASFailFalse, NilRead: record.NilReadAbsent}} {
@@ -69,7 +70,7 @@ func TestPorcupineEtcd(t *testing.T) {
 
 func TestPorcupineKV(t *testing.T) {
 	needPorcupine(t)
-	spec, err := Builtin("kv")
+	spec, err := model.Builtin("kv")
 	require.NoError(t, err)
 	for _, c := range []string{"c01", "c10", "c50"} {
 		for _, kind := range []string{"ok", "bad"} {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/linbis/linbis/history/model"
 	"github.com/linbis/linbis/history/record"
 	"github.com/linbis/linbis/internal/testsize"
 )
@@ -18,7 +19,7 @@ import (
 // the operations, respecting real-time precedence, accepted by spec from
 // its initial state? Pending operations may be left out. Exponential;
 // for small histories only.
-func bruteForce(ops []record.Op, spec Spec) bool {
+func bruteForce(ops []record.Op, spec model.Spec) bool {
 	placed := make([]bool, len(ops))
 	var try func(state string, left int) bool
 	try = func(state string, left int) bool {
@@ -101,32 +102,32 @@ func genTxn(rng *rand.Rand) string {
 
 // modelResults lists results that only a model's own knowledge gives: a
 // transaction with its reads filled in, a set read whole.
-func modelResults(spec Spec, state string, op *record.Op) []string {
+func modelResults(spec model.Spec, state string, op *record.Op) []string {
 	switch {
 	case op.Method == "txn":
-		txn, _ := parseTxn(op.Args[0])
+		txn, _ := model.ParseTxn(op.Args[0])
 		regs := map[string]string{}
-		for _, kv := range strings.Split(state, sepElem) {
-			if k, v, ok := strings.Cut(kv, sepKey); ok {
+		for _, kv := range strings.Split(state, model.SepElem) {
+			if k, v, ok := strings.Cut(kv, model.SepKey); ok {
 				regs[k] = v
 			}
 		}
 		var ms []string
 		for _, m := range txn {
-			if m.write {
-				regs[m.key] = m.value
-				ms = append(ms, "[:w "+m.key+" "+m.value+"]")
+			if m.Write {
+				regs[m.Key] = m.Value
+				ms = append(ms, "[:w "+m.Key+" "+m.Value+"]")
 				continue
 			}
-			v, ok := regs[m.key]
+			v, ok := regs[m.Key]
 			if !ok {
 				v = "nil"
 			}
-			ms = append(ms, "[:r "+m.key+" "+v+"]")
+			ms = append(ms, "[:r "+m.Key+" "+v+"]")
 		}
 		return []string{"[" + strings.Join(ms, " ") + "]"}
 	case spec.Name() == "set" && op.Method == "read":
-		return []string{"#{" + strings.Join(splitElems(state), " ") + "}"}
+		return []string{"#{" + strings.Join(model.SplitElems(state), " ") + "}"}
 	}
 	return nil
 }
@@ -135,7 +136,7 @@ func modelResults(spec Spec, state string, op *record.Op) []string {
 // run in sequence through spec at linearization points 10, 20, …, each
 // with a call and return around its point; results are what spec gives.
 // unique makes inserted values distinct (for queue and stack patterns).
-func genHistory(rng *rand.Rand, spec Spec, n, keys int, unique, pending bool) []record.Op {
+func genHistory(rng *rand.Rand, spec model.Spec, n, keys int, unique, pending bool) []record.Op {
 	methods := genMethods[spec.Name()]
 	states := map[string]string{}
 	var ops []record.Op
@@ -163,7 +164,7 @@ func genHistory(rng *rand.Rand, spec Spec, n, keys int, unique, pending bool) []
 		}
 		// The right result is among these: a boolean, nil, the whole state
 		// (registers, kv, counter) or its first or last element (queue, stack).
-		elems := strings.Split(strings.TrimSuffix(state, sepElem), sepElem)
+		elems := strings.Split(strings.TrimSuffix(state, model.SepElem), model.SepElem)
 		cands := append([]string{"true", "false", record.Nil, state, elems[0], elems[len(elems)-1], ""}, modelResults(spec, state, &op)...)
 		var next string
 		found := false
@@ -219,18 +220,18 @@ func mutate(rng *rand.Rand, ops []record.Op) []record.Op {
 	}
 	if op.Method == "txn" && !op.Unknown && rng.IntN(2) == 0 {
 		// Change what one read of the transaction saw.
-		txn, _ := parseTxn(op.Result)
+		txn, _ := model.ParseTxn(op.Result)
 		var ms []string
 		k := rng.IntN(len(txn))
 		for j, m := range txn {
-			f, v := ":r", m.value
-			if m.write {
+			f, v := ":r", m.Value
+			if m.Write {
 				f = ":w"
 			}
-			if j == k && !m.write {
+			if j == k && !m.Write {
 				v = strconv.Itoa(rng.IntN(3))
 			}
-			ms = append(ms, "["+f+" "+m.key+" "+record.ShowValue(v)+"]")
+			ms = append(ms, "["+f+" "+m.Key+" "+record.ShowValue(v)+"]")
 		}
 		op.Result = "[" + strings.Join(ms, " ") + "]"
 		return out
@@ -257,14 +258,14 @@ func mutate(rng *rand.Rand, ops []record.Op) []record.Op {
 }
 
 func TestSearchAgainstBruteForce(t *testing.T) {
-	for _, model := range Models {
-		t.Run(model, func(t *testing.T) {
-			spec, err := Builtin(model)
+	for _, name := range model.Names {
+		t.Run(name, func(t *testing.T) {
+			spec, err := model.Builtin(name)
 			require.NoError(t, err)
-			rng := rand.New(rand.NewPCG(1, uint64(len(model))))
+			rng := rand.New(rand.NewPCG(1, uint64(len(name))))
 			counts := [2]int{}
 			for trial := range 400 {
-				unique := (model == "queue" || model == "stack") && trial%2 == 0
+				unique := (name == "queue" || name == "stack") && trial%2 == 0
 				ops := genHistory(rng, spec, 2+rng.IntN(6), 1, unique, unique && trial%4 == 0)
 				if trial%3 != 0 {
 					if ops = mutate(rng, ops); !valid(ops, spec) {
@@ -288,7 +289,7 @@ func TestSearchAgainstBruteForce(t *testing.T) {
 				}
 			}
 			assert.Greater(t, counts[1], 10, "the mutations must produce non-linearizable histories")
-			t.Logf("%s: %d linearizable, %d not", model, counts[0], counts[1])
+			t.Logf("%s: %d linearizable, %d not", name, counts[0], counts[1])
 		})
 	}
 }
@@ -299,12 +300,12 @@ func TestSearchAgainstBruteForce(t *testing.T) {
 // memory.
 func TestSearchScratchReuse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, model := range Models {
-		spec, err := Builtin(model)
+	for _, name := range model.Names {
+		spec, err := model.Builtin(name)
 		require.NoError(t, err)
 		x := &scratch{}
 		for trial := range 150 {
-			unique := (model == "queue" || model == "stack") && trial%2 == 0
+			unique := (name == "queue" || name == "stack") && trial%2 == 0
 			ops := genHistory(rng, spec, 2+rng.IntN(40), 1, unique, trial%4 == 0)
 			if trial%2 == 0 {
 				if ops = mutate(rng, ops); !valid(ops, spec) {
@@ -314,7 +315,7 @@ func TestSearchScratchReuse(t *testing.T) {
 			group := seq(len(ops))
 			want := search(ops, group, spec, stop{}, nil)
 			got := search(ops, group, spec, stop{}, x)
-			require.Equal(t, want, got, "%s trial %d\n%s", model, trial, dump(ops))
+			require.Equal(t, want, got, "%s trial %d\n%s", name, trial, dump(ops))
 		}
 	}
 }
@@ -323,7 +324,7 @@ func TestSearchScratchReuse(t *testing.T) {
 // procedure with the general search and the brute force, on complete queue
 // histories with unique values.
 func TestQueuePatternsAgainstSearch(t *testing.T) {
-	spec, err := Builtin("queue")
+	spec, err := model.Builtin("queue")
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(7, 7))
 	patterns := map[string]int{}
@@ -358,7 +359,7 @@ func TestQueuePatternsAgainstSearch(t *testing.T) {
 // histories with unique values: the peeling alone must agree with both,
 // and every pattern found must be a real violation.
 func TestStackPeelAgainstSearch(t *testing.T) {
-	spec, err := Builtin("stack")
+	spec, err := model.Builtin("stack")
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(11, 11))
 	patterns := map[string]int{}
@@ -400,7 +401,7 @@ func TestStackPeelAgainstSearch(t *testing.T) {
 					want = append(want, vals[i].push)
 				}
 				for _, o := range peel.ops {
-					if isInsert(&ops[o]) {
+					if model.IsInsert(&ops[o]) {
 						got = append(got, o)
 					}
 				}
@@ -522,7 +523,7 @@ func widen(rng *rand.Rand, ops []record.Op, w int64) {
 func swapResults(rng *rand.Rand, ops []record.Op) []record.Op {
 	var rem []int
 	for i := range ops {
-		if !isInsert(&ops[i]) && !ops[i].IsPending() {
+		if !model.IsInsert(&ops[i]) && !ops[i].IsPending() {
 			rem = append(rem, i)
 		}
 	}
@@ -545,11 +546,11 @@ func btoi(b bool) int {
 // TestPartitionedAgainstUnpartitioned checks P-compositionality on
 // multi-key histories: per-key checks agree with checking the product.
 func TestPartitionedAgainstUnpartitioned(t *testing.T) {
-	for _, model := range Models {
-		t.Run(model, func(t *testing.T) {
-			spec, err := Builtin(model)
+	for _, name := range model.Names {
+		t.Run(name, func(t *testing.T) {
+			spec, err := model.Builtin(name)
 			require.NoError(t, err)
-			rng := rand.New(rand.NewPCG(3, uint64(len(model))))
+			rng := rand.New(rand.NewPCG(3, uint64(len(name))))
 			for trial := range 150 {
 				ops := genHistory(rng, spec, 3+rng.IntN(6), 3, false, true)
 				if trial%2 == 1 {
@@ -572,7 +573,7 @@ func TestPartitionedAgainstUnpartitioned(t *testing.T) {
 // checkEvidence verifies a failure's claims: the prefix is a sequence the
 // spec accepts and that respects real-time order, and the stuck operation
 // is not in it.
-func checkEvidence(t *testing.T, h *record.History, spec Spec, f *Failure) {
+func checkEvidence(t *testing.T, h *record.History, spec model.Spec, f *Failure) {
 	t.Helper()
 	require.NotNil(t, f)
 	in := map[int]bool{}
@@ -593,7 +594,7 @@ func checkEvidence(t *testing.T, h *record.History, spec Spec, f *Failure) {
 		require.True(t, ok, "prefix step %s rejected by the spec", &h.Ops[i])
 		done[i] = true
 	}
-	assert.Equal(t, showState(spec, state), f.State)
+	assert.Equal(t, model.ShowStateOf(spec, state), f.State)
 	if f.Stuck >= 0 {
 		assert.False(t, done[f.Stuck], "the stuck operation is in the prefix")
 		assert.True(t, in[f.Stuck])
@@ -603,10 +604,10 @@ func checkEvidence(t *testing.T, h *record.History, spec Spec, f *Failure) {
 // checkWitness verifies a linearizable result's witness when there is one:
 // per partition, every returned operation once, in an order respecting
 // real time that the spec accepts.
-func checkWitness(t *testing.T, h *record.History, spec Spec, res *Result) {
+func checkWitness(t *testing.T, h *record.History, spec model.Spec, res *Result) {
 	t.Helper()
 	if res.Witness == nil {
-		require.NotEqual(t, []Procedure{Search}, res.Algorithms, "the search always leaves a witness")
+		require.NotEqual(t, []model.Procedure{model.Search}, res.Algorithms, "the search always leaves a witness")
 		return
 	}
 	placed := map[int]bool{}
@@ -634,7 +635,7 @@ func checkWitness(t *testing.T, h *record.History, spec Spec, res *Result) {
 
 // valid reports whether spec accepts every operation's shape (a mutation
 // may give a counter read a non-integer result).
-func valid(ops []record.Op, spec Spec) bool {
+func valid(ops []record.Op, spec model.Spec) bool {
 	for i := range ops {
 		if spec.Validate(&ops[i]) != nil {
 			return false
@@ -664,7 +665,7 @@ func dump(ops []record.Op) string {
 // operation, every assignment of distinct popped values or nil, for up
 // to 4 operations (193,358 histories; 5 would be about 300 times more).
 func TestStackPeelExhaustive(t *testing.T) {
-	spec, err := Builtin("stack")
+	spec, err := model.Builtin("stack")
 	require.NoError(t, err)
 	const maxN = 4
 	total, lin := 0, 0
@@ -746,7 +747,7 @@ func TestStackPeelExhaustive(t *testing.T) {
 // pending operations are pushes (completePushes) against the search and
 // the brute force, and that its evidence names operations of the input.
 func TestStackPendingPushes(t *testing.T) {
-	spec, err := Builtin("stack")
+	spec, err := model.Builtin("stack")
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(13, 13))
 	verdicts, pending := [2]int{}, 0
@@ -760,7 +761,7 @@ func TestStackPendingPushes(t *testing.T) {
 			ops = swapResults(rng, ops)
 		}
 		for i := range ops {
-			if isInsert(&ops[i]) && rng.IntN(3) == 0 {
+			if model.IsInsert(&ops[i]) && rng.IntN(3) == 0 {
 				ops[i].Return, ops[i].Unknown = record.Pending, true
 				pending++
 			}
@@ -779,7 +780,7 @@ func TestStackPendingPushes(t *testing.T) {
 				if op := &ops[i]; op.IsPending() {
 					found := false
 					for j := range ops {
-						found = found || (!isInsert(&ops[j]) && ops[j].Result == op.Args[0])
+						found = found || (!model.IsInsert(&ops[j]) && ops[j].Result == op.Args[0])
 					}
 					require.True(t, found, "trial %d: witness %v names a dropped push", trial, v.ops)
 				}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/linbis/linbis/history/model"
 	"github.com/linbis/linbis/history/record"
 )
 
@@ -57,7 +58,7 @@ func matchValues(ops []record.Op) (m *matching, v *violation, ok bool) {
 		if op.IsPending() || op.Unknown {
 			return nil, nil, false
 		}
-		if isInsert(op) {
+		if model.IsInsert(op) {
 			if _, dup := m.ins[op.Args[0]]; dup || op.Args[0] == record.Nil {
 				return nil, nil, false
 			}
@@ -66,7 +67,7 @@ func matchValues(ops []record.Op) (m *matching, v *violation, ok bool) {
 	}
 	for i := range ops {
 		op := &ops[i]
-		if isInsert(op) {
+		if model.IsInsert(op) {
 			continue
 		}
 		if op.Result == record.Nil {
@@ -105,7 +106,7 @@ func queuePatterns(ops []record.Op) (v *violation, ok bool) {
 	}
 	vals := make([]val, 0, len(enq))
 	for i := range ops {
-		if isInsert(&ops[i]) {
+		if model.IsInsert(&ops[i]) {
 			d, found := deq[ops[i].Args[0]]
 			v := val{enq: i, deq: -1, enqRet: ops[i].Return, deqCall: math.MaxInt64}
 			if found {

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/linbis/linbis/history/model"
 	"github.com/linbis/linbis/history/record"
 )
 
@@ -95,7 +96,7 @@ func (s *stop) limitHit(acct *account) (Limit, bool) {
 // search decides whether the operations of group (indices into all, all
 // acting on one object of spec) are linearizable; the indices of the result
 // are positions in group. It works in the memory of x (nil: fresh memory).
-func search(all []record.Op, group []int, spec Spec, st stop, x *scratch) searchResult {
+func search(all []record.Op, group []int, spec model.Spec, st stop, x *scratch) searchResult {
 	// Number the operations in call order (see the file comment); the
 	// result is mapped back at the end.
 	var byCall []int // nil: group is in call order already, as recorded histories mostly are
@@ -270,7 +271,7 @@ type scratch struct {
 
 // searchSorted is search on operations numbered in call order, in the
 // memory of x (nil: fresh memory).
-func searchSorted(ops opView, spec Spec, st stop, x *scratch) searchResult {
+func searchSorted(ops opView, spec model.Spec, st stop, x *scratch) searchResult {
 	if x == nil {
 		x = &scratch{}
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/linbis/linbis/history/model"
 	"github.com/linbis/linbis/history/record"
 )
 
@@ -131,7 +132,7 @@ func stackPatterns(ops []record.Op) (v *violation, ok bool) {
 	type val struct{ push, pop int }
 	var matched, unmatched []val
 	for i := range ops {
-		if !isInsert(&ops[i]) {
+		if !model.IsInsert(&ops[i]) {
 			continue
 		}
 		if p, found := m.rem[ops[i].Args[0]]; found {
@@ -249,7 +250,7 @@ func completePushes(ops []record.Op) (out []record.Op, back []int, ok bool) {
 	for i := range ops {
 		op := &ops[i]
 		if op.IsPending() || op.Unknown {
-			if !isInsert(op) {
+			if !model.IsInsert(op) {
 				return nil, nil, false
 			}
 			changed = true
@@ -259,7 +260,7 @@ func completePushes(ops []record.Op) (out []record.Op, back []int, ok bool) {
 			continue
 		}
 		last = max(last, op.Return)
-		if !isInsert(op) && op.Result != record.Nil {
+		if !model.IsInsert(op) && op.Result != record.Nil {
 			popped[op.Result] = true
 		}
 	}
@@ -305,7 +306,7 @@ func newStackGaps(ops []record.Op, m *matching) *stackGaps {
 	call, ret := eventRanks(ops)
 	sg := &stackGaps{gaps: 2*n + 1}
 	for i := range ops {
-		if !isInsert(&ops[i]) {
+		if !model.IsInsert(&ops[i]) {
 			continue
 		}
 		v := stackVal{a: call[i], b: ret[i], c: 2 * n, d: 2*n + 1, push: i, pop: -1}

@@ -1,12 +1,15 @@
 package history
 
-import "github.com/linbis/linbis/history/record"
+import (
+	"github.com/linbis/linbis/history/model"
+	"github.com/linbis/linbis/history/record"
+)
 
 // stepCache interns spec states and remembers transitions, so that the
 // search calls Spec.Step once per (state, operation) pair and compares
 // states as int32 ids.
 type stepCache struct {
-	spec   Spec
+	spec   model.Spec
 	ids    map[string]int32
 	states []string
 	keys   []uint64 // open addressing: state<<32 | op+1; 0 is empty
@@ -15,7 +18,7 @@ type stepCache struct {
 	acct   *account // charged for the states and the table
 }
 
-func newStepCache(spec Spec, acct *account) *stepCache {
+func newStepCache(spec model.Spec, acct *account) *stepCache {
 	c := &stepCache{}
 	c.reset(spec, acct)
 	return c
@@ -23,7 +26,7 @@ func newStepCache(spec Spec, acct *account) *stepCache {
 
 // reset empties the cache for a new search charged to acct, keeping its
 // table (charged to acct) and the room of its map.
-func (c *stepCache) reset(spec Spec, acct *account) {
+func (c *stepCache) reset(spec model.Spec, acct *account) {
 	if c.keys == nil {
 		c.ids, c.keys, c.vals = map[string]int32{}, make([]uint64, 1024), make([]int32, 1024)
 	} else {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/linbis/linbis/history"
 	"github.com/linbis/linbis/history/format"
+	"github.com/linbis/linbis/history/model"
 	"github.com/linbis/linbis/history/record"
 	"github.com/linbis/linbis/history/timeline"
 	"github.com/linbis/linbis/internal/files"
@@ -27,10 +28,10 @@ var historyCmd = &cli.Command{
 	ArgsUsage: "FILE",
 	Description: "FILE is JSON Lines of operations, a Jepsen EDN history or a Jepsen text log (see --format).\n" +
 		"Operations with a key are checked per key (P-compositionality) unless --no-partition.\n" +
-		"Models (--model):\n" + history.ModelHelp() +
+		"Models (--model):\n" + model.Help() +
 		exitHelp("linearizable", "not linearizable (the operation that cannot be placed is printed)", "--timeout", "--max-memory"),
 	Flags: append([]cli.Flag{
-		&cli.StringFlag{Name: "model", Value: "auto", Usage: "sequential specification: auto (guess from the methods), " + strings.Join(history.Models, ", ")},
+		&cli.StringFlag{Name: "model", Value: "auto", Usage: "sequential specification: auto (guess from the methods), " + strings.Join(model.Names, ", ")},
 		&cli.StringFlag{Name: "spec", Usage: "check against the spec object of a linbis model `M.lin` (a file or a bundled model name, e.g. treiber)"},
 		&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: " + strings.Join(format.Formats, ", ")},
 		&cli.StringFlag{Name: "cas-fail", Value: "drop", Usage: "meaning of a :fail cas in Jepsen input: drop (Jepsen: did not take effect), false (Porcupine: returned false)"},
@@ -78,7 +79,7 @@ func runHistory(c *cli.Context) error {
 	h, err := format.ReadFile(args[0], format.ReadOptions{Format: c.String("format"), CASFail: casFail, NilRead: nilRead, Deadline: deadline, MaxMemory: mem})
 	if errors.Is(err, format.ErrDeadline) || errors.Is(err, format.ErrMemory) {
 		stop := &stoppedError{timeLimit, fmt.Sprintf("time budget of %v exhausted while reading %s", lim.Time, args[0])}
-		res := &history.Result{Verdict: history.Unknown, Limit: history.TimeLimit, Reason: stop.msg, Algorithms: []history.Procedure{}}
+		res := &history.Result{Verdict: history.Unknown, Limit: history.TimeLimit, Reason: stop.msg, Algorithms: []model.Procedure{}}
 		if errors.Is(err, format.ErrMemory) {
 			stop = &stoppedError{memoryLimit, fmt.Sprintf("memory budget of %d MiB exhausted while reading %s", mem>>20, args[0])}
 			res.Limit, res.Reason = history.MemoryLimit, stop.msg
@@ -164,7 +165,7 @@ func runHistory(c *cli.Context) error {
 }
 
 // historySpec resolves --spec and --model.
-func historySpec(c *cli.Context, h *record.History) (history.Spec, error) {
+func historySpec(c *cli.Context, h *record.History) (model.Spec, error) {
 	if path := c.String("spec"); path != "" {
 		if c.IsSet("model") {
 			return nil, errors.New("give --model or --spec, not both")
@@ -177,11 +178,11 @@ func historySpec(c *cli.Context, h *record.History) (history.Spec, error) {
 	name := c.String("model")
 	if name == "auto" {
 		var err error
-		if name, err = history.GuessModel(h); err != nil {
+		if name, err = model.GuessModel(h); err != nil {
 			return nil, err
 		}
 	}
-	spec, err := history.Builtin(name)
+	spec, err := model.Builtin(name)
 	if err != nil || !c.IsSet("initial") {
 		return spec, err
 	}
@@ -189,7 +190,7 @@ func historySpec(c *cli.Context, h *record.History) (history.Spec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--initial: %w", err)
 	}
-	return history.WithInitial(spec, v)
+	return model.WithInitial(spec, v)
 }
 
 func writeTimeline(path string, t *timeline.Timeline) error {
@@ -232,7 +233,7 @@ func printHistoryResult(c *cli.Context, h *record.History, res *history.Result) 
 }
 
 // joinProcedures names the procedures as "search+stack-peel".
-func joinProcedures(ps []history.Procedure) string {
+func joinProcedures(ps []model.Procedure) string {
 	names := make([]string, len(ps))
 	for i, p := range ps {
 		names[i] = p.String()

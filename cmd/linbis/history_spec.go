@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/linbis/linbis/frontend/historyspec"
-	"github.com/linbis/linbis/history"
+	"github.com/linbis/linbis/history/model"
 )
 
 // `linbis history FILE --spec M.lin`: the recorded history is checked
@@ -13,7 +13,7 @@ import (
 // frontend/historyspec.
 
 // loadSpec reads the model of --spec and adapts its spec object.
-func loadSpec(path string) (history.Spec, error) {
+func loadSpec(path string) (model.Spec, error) {
 	var errs bytes.Buffer
 	m, err := readModel(path, &errs)
 	if err != nil {

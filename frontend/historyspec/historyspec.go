@@ -16,8 +16,8 @@ import (
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/semantics"
-	"github.com/linbis/linbis/history"
 	"github.com/linbis/linbis/history/format"
+	"github.com/linbis/linbis/history/model"
 	"github.com/linbis/linbis/history/record"
 )
 
@@ -60,7 +60,7 @@ func (s *Spec) Init() string { return joinStates([]string{s.seq.Init()}) }
 
 // Partition checks each key as an independent instance of the object
 // (P-compositionality); a history without keys is one partition.
-func (s *Spec) Partition(ops []record.Op) [][]int { return history.PartitionByKey(ops) }
+func (s *Spec) Partition(ops []record.Op) [][]int { return model.PartitionByKey(ops) }
 
 // Validate checks op's method, arity and values against the spec's
 // signatures.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/history"
+	"github.com/linbis/linbis/history/model"
 	"github.com/linbis/linbis/history/record"
 )
 
@@ -110,7 +111,7 @@ func TestProperty(t *testing.T) {
 		t.Run(tc.model, func(t *testing.T) {
 			spec, err := New(bundled(t, tc.model))
 			require.NoError(t, err)
-			builtin, err := history.Builtin(tc.builtin)
+			builtin, err := model.Builtin(tc.builtin)
 			require.NoError(t, err)
 			r := rand.New(rand.NewSource(9))
 			counts := map[string]int{}
@@ -182,18 +183,18 @@ func TestStateSets(t *testing.T) {
 func BenchmarkSpec(b *testing.B) {
 	h := randomHistory(rand.New(rand.NewSource(1)), 2000, true)
 	m := bundled(b, "treiber")
-	builtin, err := history.Builtin("stack")
+	builtin, err := model.Builtin("stack")
 	require.NoError(b, err)
 	for _, bc := range []struct {
 		name string
-		spec func() history.Spec
+		spec func() model.Spec
 	}{
-		{"spec-treiber", func() history.Spec {
+		{"spec-treiber", func() model.Spec {
 			s, err := New(m)
 			require.NoError(b, err)
 			return s
 		}},
-		{"builtin-stack", func() history.Spec { return builtin }},
+		{"builtin-stack", func() model.Spec { return builtin }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -1,4 +1,4 @@
-package history
+package model
 
 import (
 	"fmt"
@@ -60,7 +60,7 @@ func (m multiRegister) withInitial(v string) (Spec, error) {
 	}
 	regs := map[string]string{}
 	for i := 0; i < len(items); i += 2 {
-		if strings.Contains(items[i]+items[i+1], sepElem) || strings.Contains(items[i]+items[i+1], sepKey) {
+		if strings.Contains(items[i]+items[i+1], SepElem) || strings.Contains(items[i]+items[i+1], SepKey) {
 			return nil, fmt.Errorf("initial value %s contains a control character reserved for state encodings", record.ShowValue(v))
 		}
 		regs[items[i]] = items[i+1]
@@ -69,24 +69,24 @@ func (m multiRegister) withInitial(v string) (Spec, error) {
 	return m, nil
 }
 
-// microOp is one [f k v] of a transaction.
-type microOp struct {
-	write bool
-	key   string
-	value string // Nil: a read whose value is not known
+// MicroOp is one [f k v] of a transaction.
+type MicroOp struct {
+	Write bool
+	Key   string
+	Value string // Nil: a read whose value is not known
 }
 
-// sepKey separates a key from its value in a multi-register state.
-const sepKey = "\x1e"
+// SepKey separates a key from its value in a multi-register state.
+const SepKey = "\x1e"
 
-// parseTxn reads a transaction written in EDN ([[:r :x 1] [:w :y 2]], or
+// ParseTxn reads a transaction written in EDN ([[:r :x 1] [:w :y 2]], or
 // Knossos's [[:read :x 1] [:write :y 2]]) or JSON ([["r","x",1],["w","y",2]]).
-func parseTxn(text string) ([]microOp, error) {
+func ParseTxn(text string) ([]MicroOp, error) {
 	_, items, ok := format.Elements(text)
 	if !ok || text[0] != '[' {
 		return nil, fmt.Errorf("txn %s: expected a sequence of [f k v] micro-operations, f :r or :w", record.ShowValue(text))
 	}
-	txn := make([]microOp, 0, len(items))
+	txn := make([]MicroOp, 0, len(items))
 	for _, m := range items {
 		_, parts, ok := format.Elements(m)
 		if !ok || m[0] != '[' || len(parts) != 3 {
@@ -101,10 +101,10 @@ func parseTxn(text string) ([]microOp, error) {
 			return nil, fmt.Errorf("txn %s: micro-operation %s: expected :r or :w (Knossos: :read or :write)", record.ShowValue(text), record.ShowValue(parts[0]))
 		}
 		k, val := parts[1], parts[2]
-		if strings.Contains(k+val, sepElem) || strings.Contains(k+val, sepKey) {
+		if strings.Contains(k+val, SepElem) || strings.Contains(k+val, SepKey) {
 			return nil, fmt.Errorf("txn %s: a key or value contains a control character reserved for state encodings", record.ShowValue(text))
 		}
-		txn = append(txn, microOp{write: write, key: k, value: val})
+		txn = append(txn, MicroOp{Write: write, Key: k, Value: val})
 	}
 	return txn, nil
 }
@@ -125,14 +125,14 @@ func (multiRegister) Validate(op *record.Op) error {
 	if err := arity(op, "multi-register", methodsOf("multi-register")); err != nil {
 		return err
 	}
-	want, err := parseTxn(txnText(op.Args))
+	want, err := ParseTxn(txnText(op.Args))
 	if err != nil {
 		return err
 	}
 	if op.Unknown {
 		return nil
 	}
-	done, err := parseTxn(op.Result)
+	done, err := ParseTxn(op.Result)
 	if err != nil {
 		return fmt.Errorf("result: %w", err)
 	}
@@ -147,26 +147,26 @@ func (multiRegister) Step(s string, op *record.Op) (bool, string) {
 	if op.Unknown {
 		text = txnText(op.Args)
 	}
-	txn, err := parseTxn(text)
+	txn, err := ParseTxn(text)
 	if err != nil {
 		return false, s
 	}
 	regs := map[string]string{}
-	for _, kv := range strings.Split(s, sepElem) {
-		if k, v, ok := strings.Cut(kv, sepKey); ok {
+	for _, kv := range strings.Split(s, SepElem) {
+		if k, v, ok := strings.Cut(kv, SepKey); ok {
 			regs[k] = v
 		}
 	}
 	for _, m := range txn {
-		cur, ok := regs[m.key]
+		cur, ok := regs[m.Key]
 		if !ok {
 			cur = record.Nil
 		}
 		switch {
-		case m.write:
-			regs[m.key] = m.value
-		case op.Unknown || m.value == record.Nil:
-		case m.value != cur:
+		case m.Write:
+			regs[m.Key] = m.Value
+		case op.Unknown || m.Value == record.Nil:
+		case m.Value != cur:
 			return false, s
 		}
 	}
@@ -183,7 +183,7 @@ func encodeRegisters(regs map[string]string) string {
 	sort.Strings(keys)
 	var b strings.Builder
 	for _, k := range keys {
-		b.WriteString(k + sepKey + regs[k] + sepElem)
+		b.WriteString(k + SepKey + regs[k] + SepElem)
 	}
 	return b.String()
 }
@@ -191,8 +191,8 @@ func encodeRegisters(regs map[string]string) string {
 // ShowState renders a multi-register state as {k v, …}.
 func (multiRegister) ShowState(s string) string {
 	var parts []string
-	for _, kv := range strings.Split(strings.TrimSuffix(s, sepElem), sepElem) {
-		if k, v, ok := strings.Cut(kv, sepKey); ok {
+	for _, kv := range strings.Split(strings.TrimSuffix(s, SepElem), SepElem) {
+		if k, v, ok := strings.Cut(kv, SepKey); ok {
 			parts = append(parts, record.ShowValue(k)+" "+record.ShowValue(v))
 		}
 	}
@@ -223,7 +223,7 @@ func (unorderedQueue) Validate(op *record.Op) error {
 func (unorderedQueue) Step(s string, op *record.Op) (bool, string) {
 	next := map[string]bool{}
 	for _, content := range strings.Split(s, sepSet) {
-		elems := splitElems(content)
+		elems := SplitElems(content)
 		if op.Method == "enqueue" || op.Method == "enq" {
 			next[joinSorted(append(elems, op.Args[0]))] = true
 			continue
@@ -263,12 +263,12 @@ func (unorderedQueue) ShowState(s string) string {
 	return "{" + strings.Join(parts, " | ") + "}"
 }
 
-// splitElems lists the elements of a sequence state.
-func splitElems(s string) []string {
+// SplitElems lists the elements of a sequence state.
+func SplitElems(s string) []string {
 	if s == "" {
 		return nil
 	}
-	return strings.Split(strings.TrimSuffix(s, sepElem), sepElem)
+	return strings.Split(strings.TrimSuffix(s, SepElem), SepElem)
 }
 
 // joinSorted encodes elems, sorted, as a sequence state.
@@ -276,7 +276,7 @@ func joinSorted(elems []string) string {
 	sort.Strings(elems)
 	var b strings.Builder
 	for _, e := range elems {
-		b.WriteString(e + sepElem)
+		b.WriteString(e + SepElem)
 	}
 	return b.String()
 }

@@ -1,4 +1,4 @@
-package history
+package model
 
 import (
 	"fmt"
@@ -42,9 +42,9 @@ type Spec interface {
 	Partition(ops []record.Op) [][]int
 }
 
-// sepElem ends each element of a sequence or set state; Validate rejects
+// SepElem ends each element of a sequence or set state; Validate rejects
 // values containing it.
-const sepElem = "\x1f"
+const SepElem = "\x1f"
 
 // The built-in models implement Spec (checked at compile time).
 var (
@@ -53,7 +53,6 @@ var (
 	_ Spec = sequence{}
 	_ Spec = set{}
 	_ Spec = counter{}
-	_ Spec = (*keyed)(nil)
 	_ Spec = mutex{}
 	_ Spec = multiRegister{}
 	_ Spec = unorderedQueue{}
@@ -126,7 +125,7 @@ func arity(op *record.Op, model string, methods map[string]int) error {
 
 // encodable refuses a value that contains the separator of state encodings.
 func encodable(v string) error {
-	if strings.Contains(v, sepElem) {
+	if strings.Contains(v, SepElem) {
 		return fmt.Errorf("value %q contains a control character reserved for state encodings", v)
 	}
 	return nil
@@ -140,7 +139,7 @@ type register struct {
 }
 
 func (r register) withInitial(v string) (Spec, error) {
-	if strings.Contains(v, sepElem) {
+	if strings.Contains(v, SepElem) {
 		return nil, fmt.Errorf("initial value %q contains a control character reserved for state encodings", v)
 	}
 	r.init = v
@@ -260,8 +259,8 @@ func (q sequence) Validate(op *record.Op) error {
 	return arity(op, q.Name(), methodsOf(q.Name()))
 }
 
-// isInsert reports whether op adds an element (enq, push, …).
-func isInsert(op *record.Op) bool {
+// IsInsert reports whether op adds an element (enq, push, …).
+func IsInsert(op *record.Op) bool {
 	switch op.Method {
 	case "enq", "enqueue", "offer", "push":
 		return true
@@ -270,18 +269,18 @@ func isInsert(op *record.Op) bool {
 }
 
 func (q sequence) Step(s string, op *record.Op) (bool, string) {
-	if isInsert(op) {
-		return true, s + op.Args[0] + sepElem
+	if IsInsert(op) {
+		return true, s + op.Args[0] + SepElem
 	}
 	if s == "" {
 		return op.Unknown || op.Result == record.Nil, s
 	}
 	var v, rest string
 	if q.fifo {
-		i := strings.Index(s, sepElem)
+		i := strings.Index(s, SepElem)
 		v, rest = s[:i], s[i+1:]
 	} else {
-		i := strings.LastIndex(s[:len(s)-1], sepElem) + 1
+		i := strings.LastIndex(s[:len(s)-1], SepElem) + 1
 		v, rest = s[i:len(s)-1], s[:i]
 	}
 	return op.Unknown || op.Result == v, rest
@@ -326,7 +325,7 @@ func parseElems(text string) (string, error) {
 		if err := encodable(e); err != nil {
 			return "", err
 		}
-		elems = append(elems, e+sepElem) // sorted as set.Step keeps them
+		elems = append(elems, e+SepElem) // sorted as set.Step keeps them
 	}
 	return strings.Join(slices.Compact(slices.Sorted(slices.Values(elems))), ""), nil
 }
@@ -339,9 +338,9 @@ func (set) Step(s string, op *record.Op) (bool, string) {
 		got, err := parseElems(op.Result)
 		return err == nil && got == s, s
 	}
-	elems := strings.SplitAfter(s, sepElem)
+	elems := strings.SplitAfter(s, SepElem)
 	elems = elems[:len(elems)-1] // the last piece is empty
-	v := op.Args[0] + sepElem
+	v := op.Args[0] + SepElem
 	i := sort.SearchStrings(elems, v)
 	in := i < len(elems) && elems[i] == v
 	want := func(b bool) bool {
@@ -420,8 +419,8 @@ func (counter) Step(s string, op *record.Op) (bool, string) {
 // ShowState renders a state of a built-in spec for people: elements of
 // queues, stacks and sets in brackets, nil as nil.
 func ShowState(s string) string {
-	if strings.Contains(s, sepElem) {
-		parts := strings.Split(strings.TrimSuffix(s, sepElem), sepElem)
+	if strings.Contains(s, SepElem) {
+		parts := strings.Split(strings.TrimSuffix(s, SepElem), SepElem)
 		for i := range parts {
 			parts[i] = record.ShowValue(parts[i])
 		}
@@ -430,9 +429,9 @@ func ShowState(s string) string {
 	return record.ShowValue(s)
 }
 
-// showState renders a state of spec, by the spec's own ShowState method
+// ShowStateOf renders a state of spec, by the spec's own ShowState method
 // if it has one.
-func showState(spec Spec, s string) string {
+func ShowStateOf(spec Spec, s string) string {
 	if sh, ok := spec.(interface{ ShowState(string) string }); ok {
 		return sh.ShowState(s)
 	}

@@ -1,4 +1,4 @@
-package history
+package model
 
 import (
 	"fmt"
@@ -61,8 +61,8 @@ var Builtins = []Model{
 		State: "a multiset; dequeue -> any element, or nil when empty", spec: unorderedQueue{}},
 }
 
-// Models lists the built-in model names, in the order of Builtins.
-var Models = modelNames()
+// Names lists the built-in model names, in the order of Builtins.
+var Names = modelNames()
 
 func modelNames() []string {
 	names := make([]string, len(Builtins))
@@ -90,14 +90,14 @@ func Builtin(name string) (Spec, error) {
 	if m := lookupModel(name); m != nil {
 		return m.spec, nil
 	}
-	return nil, fmt.Errorf("unknown model %q: expected one of %s", name, strings.Join(Models, ", "))
+	return nil, fmt.Errorf("unknown model %q: expected one of %s", name, strings.Join(Names, ", "))
 }
 
-// fastProcedure returns the polynomial procedure that may decide the
+// FastProcedure returns the polynomial procedure that may decide the
 // partitions of spec: that of the table's model when spec is that model
 // as Builtin returns it (not a product over keys, not another Spec of
 // the same name), else Search.
-func fastProcedure(spec Spec) Procedure {
+func FastProcedure(spec Spec) Procedure {
 	for i := range Builtins {
 		if m := &Builtins[i]; m.Fast != Search && spec == m.spec {
 			return m.Fast
@@ -167,9 +167,9 @@ func WithInitial(spec Spec, value string) (Spec, error) {
 	return nil, fmt.Errorf("model %s has no settable initial value (%s have)", spec.Name(), strings.Join(have, ", "))
 }
 
-// ModelHelp describes the built-in models for the command line's help,
+// Help describes the built-in models for the command line's help,
 // one line each: name, state and methods, initial value.
-func ModelHelp() string {
+func Help() string {
 	var b strings.Builder
 	for i := range Builtins {
 		m := &Builtins[i]
