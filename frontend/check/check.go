@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/linbis/linbis/frontend/intop"
+
 	"github.com/linbis/linbis/frontend/syntax"
 )
 
@@ -760,6 +762,9 @@ func (c *checker) expr1(e syntax.Expr) Type {
 		}
 		if w := c.word(e.Fun.Name); w != nil {
 			return c.build(e, w)
+		}
+		if code, ok := intop.Parse(e.Fun.Name); ok {
+			return c.intop(e, code)
 		}
 		switch e.Fun.Name {
 		case "cas":

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/linbis/linbis/frontend/intop"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -355,9 +357,9 @@ func (g *gen) block(fr *frame, b *ssa.BasicBlock) {
 	}
 }
 
-// binOps maps Go's operators to the model's.
+// binOps maps Go's comparisons to the model's (the integers' arithmetic
+// is intBinary's).
 var binOps = map[token.Token]string{
-	token.ADD: "+", token.SUB: "-", token.MUL: "*", token.QUO: "/", token.REM: "%",
 	token.EQL: "==", token.NEQ: "!=", token.LSS: "<", token.LEQ: "<=", token.GTR: ">", token.GEQ: ">=",
 }
 
@@ -399,7 +401,7 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		v, ok := g.local("t", "int"), g.local("t", "bool")
 		g.line(pos, "%s = %s != EMPTY", ok, x)
 		g.line(pos, "if %s { %s = %s } else { %s = 0 }", ok, v, x, v)
-		fr.vals[in] = "tuple:" + v + "," + ok
+		fr.vals[in] = tuple(v, ok)
 	case *ssa.MakeSlice:
 		h := g.sliceHeap(in.Type().Underlying().(*types.Slice), pos)
 		name := g.local("a", "ref "+h.name)
@@ -476,43 +478,38 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		case token.NOT:
 			fr.define(in, "!"+fr.value(in.X, pos), pos, false, false)
 		case token.SUB:
-			fr.define(in, "(-"+fr.value(in.X, pos)+")", pos, false, false)
+			x := fr.value(in.X, pos)
+			if k, ok := intKind(in.X.Type()); ok {
+				fr.define(in, intCall(intop.Sub, k, 0, "0", x), pos, false, false)
+				return
+			}
+			fr.define(in, "(-"+x+")", pos, false, false)
+		case token.XOR: // ^x: every bit flipped
+			k, _ := intKind(in.X.Type())
+			fr.define(in, intCall(intop.Xor, k, 0, fr.value(in.X, pos), "(-1)"), pos, false, false)
 		default:
 			g.refuse(pos, "operator "+in.Op.String(), "not translated yet")
 		}
 	case *ssa.BinOp:
 		x, y := fr.value(in.X, pos), fr.value(in.Y, pos)
-		op, ok := binOps[in.Op]
-		if !ok {
-			g.refuse(pos, "operator "+in.Op.String(), "bitwise operators are not translated yet")
+		if e, ok := intBinary(in.Op, in.X.Type(), in.Y.Type(), x, y); ok {
+			fr.define(in, e, pos, false, false) // at the type's width (ints.go)
 			return
 		}
-		e := fmt.Sprintf("(%s %s %s)", x, op, y)
-		if b, ok := in.X.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsUnsigned != 0 && !narrow(b) {
-			switch in.Op {
-			case token.LSS, token.LEQ, token.GTR, token.GEQ:
-				// Unsigned values are held as their signed view: the order
-				// flips where the signs differ.
-				e = fmt.Sprintf("(%s != ((%s < 0) != (%s < 0)))", e, x, y)
-			case token.QUO, token.REM:
-				g.refuse(pos, "unsigned division", "not translated yet")
-			}
+		op, ok := binOps[in.Op]
+		if !ok {
+			g.refuse(pos, "operator "+in.Op.String()+" on "+in.X.Type().String(), "on integers only")
+			return
 		}
-		fr.define(in, e, pos, false, false)
+		fr.define(in, fmt.Sprintf("(%s %s %s)", x, op, y), pos, false, false)
 	case *ssa.Convert:
 		x := fr.value(in.X, pos)
-		from, fok := in.X.Type().Underlying().(*types.Basic)
-		to, tok := in.Type().Underlying().(*types.Basic)
-		if fok && tok && from.Info()&types.IsUnsigned != 0 && widthOf(from) == 32 && widthOf(to) == 64 {
-			// A uint32 of 2^31 or more is held as a negative signed view;
-			// widened, its value needs more than 32 bits: a model error,
-			// as any value that does not fit (GO.md).
-			if !simple(x) {
-				tmp := g.local("t", "int")
-				g.line(pos, "%s = %s", tmp, x)
-				x = tmp
-			}
-			g.line(pos, "assert %s >= 0", x)
+		from, fok := intKind(in.X.Type())
+		to, tok := intKind(in.Type())
+		if fok && tok && from != to {
+			// Truncated or extended as Go does; a 64-bit value beyond 32
+			// bits (a uint32 of 2^31 or more widened) a model error.
+			x = intCall(intop.Conv, to, from, x)
 		}
 		fr.define(in, x, pos, false, false)
 	case *ssa.ChangeType:
@@ -536,12 +533,12 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 	case *ssa.Call:
 		g.call(fr, in, in.Common(), pos, nil)
 	case *ssa.Extract:
-		ds, ok := strings.CutPrefix(fr.vals[in.Tuple], "tuple:")
+		ds, ok := strings.CutPrefix(fr.vals[in.Tuple], tuplePrefix)
 		if !ok {
 			g.refuse(pos, "this use of several results", "not translated yet")
 			return
 		}
-		fr.vals[in] = strings.Split(ds, ",")[in.Index]
+		fr.vals[in] = strings.Split(ds, tupleSep)[in.Index]
 	case *ssa.Defer:
 		g.deferCall(fr, in, pos)
 	case *ssa.RunDefers:
@@ -611,6 +608,13 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		g.refuse(pos, fmt.Sprintf("%T", in)[5:], "not translated yet")
 	}
 }
+
+// A call's several results are held as one text: tuplePrefix, then
+// their texts separated by tupleSep (which no model text contains).
+const tuplePrefix, tupleSep = "tuple:", "\x00"
+
+// tuple returns the text of several results.
+func tuple(vals ...string) string { return tuplePrefix + strings.Join(vals, tupleSep) }
 
 // zeroText is the zero value of a model type.
 func zeroText(typ string) string {
@@ -728,13 +732,13 @@ func (g *gen) builtin(fr *frame, v *ssa.Call, f *ssa.Builtin, args []arg, pos to
 	case "min", "max":
 		r := g.local("t", g.scalar(v.Type(), pos))
 		fr.vals[v] = r
-		op := "<"
-		if f.Name() == "max" {
-			op = ">"
-		}
 		g.line(pos, "%s = %s", r, args[0].text)
 		for _, a := range args[1:] {
-			g.line(pos, "if %s %s %s { %s = %s }", a.text, op, r, r, a.text)
+			test := less(v.Type(), a.text, r)
+			if f.Name() == "max" {
+				test = less(v.Type(), r, a.text)
+			}
+			g.line(pos, "if %s { %s = %s }", test, r, a.text)
 		}
 		return
 	}
@@ -812,17 +816,24 @@ func (g *gen) intrinsic(fr *frame, v *ssa.Call, in Intrinsic, args []arg, pos to
 		stmt(func(loc string) string { return loc + " = " + val(1) })
 	case "CompareAndSwap":
 		result(func(loc string) string { return fmt.Sprintf("cas(%s, %s, %s)", loc, val(1), val(2)) })
-	case "Add", "Swap":
+	case "Add", "Swap", "And", "Or":
 		r := g.local("t", g.scalar(args0Type(v, in), pos))
 		if v != nil {
 			fr.vals[v] = r
 		}
-		if op == "Add" {
+		k, _ := intKind(a.typ)
+		switch op {
+		case "Add": // the new value
 			stmt(func(loc string) string {
-				return fmt.Sprintf("atomic { %s = %s + %s; %s = %s }", loc, loc, val(1), r, loc)
+				return fmt.Sprintf("atomic { %s = %s; %s = %s }", loc, intCall(intop.Add, k, 0, loc, val(1)), r, loc)
 			})
-		} else {
+		case "Swap": // the old value
 			stmt(func(loc string) string { return fmt.Sprintf("atomic { %s = %s; %s = %s }", r, loc, loc, val(1)) })
+		default: // And, Or: the old value
+			o := map[string]intop.Op{"And": intop.And, "Or": intop.Or}[op]
+			stmt(func(loc string) string {
+				return fmt.Sprintf("atomic { %s = %s; %s = %s }", r, loc, loc, intCall(o, k, 0, loc, val(1)))
+			})
 		}
 	default:
 		g.refuse(pos, in.String(), "not translated yet")
@@ -887,7 +898,7 @@ func (g *gen) inline(fr *frame, v *ssa.Call, f *ssa.Function, args []arg, pos to
 		case len(vals) == 1:
 			fr.vals[v] = vals[0]
 		default:
-			fr.vals[v] = "tuple:" + strings.Join(vals, ",")
+			fr.vals[v] = tuple(vals...)
 		}
 	}
 	if len(f.Blocks) == 1 {

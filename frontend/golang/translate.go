@@ -682,6 +682,9 @@ func (g *gen) constant(k *ssa.Const, pos token.Pos) string {
 	if v == -1<<30 {
 		return "EMPTY" // the modeling language's EMPTY, printed so in labels
 	}
+	if v < -1<<24 {
+		return bigConstant(v) // beyond the modeling language's own arithmetic
+	}
 	if v < 0 {
 		return fmt.Sprintf("(%d)", v)
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/linbis/linbis/frontend/intop"
+
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/syntax"
 )
@@ -790,6 +792,13 @@ func (c *compiler) expr1(e syntax.Expr) *Expr {
 	case *syntax.CallExpr: // a procedure, or a builtin function
 		if c.info.Calls[e] != nil {
 			return c.callValue(e)[0]
+		}
+		if code, ok := intop.Parse(e.Fun.Name); ok {
+			x := &Expr{Kind: EBinary, V: int32(code), A: c.expr(e.Args[0])}
+			if len(e.Args) > 1 {
+				x.B = c.expr(e.Args[1])
+			}
+			return x
 		}
 		switch e.Fun.Name {
 		case "swap", "faa":

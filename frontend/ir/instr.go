@@ -87,7 +87,7 @@ const (
 	ETid                      // the running thread's id
 	ENThreads                 // the number of threads
 	EUnary                    // Op A
-	EBinary                   // A Op B
+	EBinary                   // A Op B; if V is not 0, the Go integer operation intop.Code(V) on A (and B)
 	ECas                      // cas(A, B, C): if A holds B, store C; 1 if it did
 	ENew                      // a new node of heap type V, its fields from Inits
 	EAny                      // lo + a nondeterministic choice in [0, n)

@@ -3,6 +3,8 @@ package semantics
 import (
 	"unsafe"
 
+	"github.com/linbis/linbis/frontend/intop"
+
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/syntax"
 )
@@ -94,6 +96,9 @@ func evaluatorOf(e *ir.Expr) evaluator {
 		}
 		return evNot
 	case ir.EBinary:
+		if e.V != 0 {
+			return evIntOp
+		}
 		if f := constRightEvaluators[e.Op]; f != nil && e.B.Kind == ir.EConst {
 			return f
 		}
@@ -212,4 +217,24 @@ func evLor(m *machine, e *ir.Expr) int32 {
 		return 1
 	}
 	return m.eval(e.B)
+}
+
+// evIntOp evaluates an integer operation of a Go type (package intop):
+// a conversion has no second operand. evaluatorOf always chooses it for
+// them, so that evalNode, whose size decides what the compiler inlines
+// into the hot paths, need not know them.
+func evIntOp(m *machine, e *ir.Expr) int32 {
+	x := m.eval(e.A)
+	var y int32
+	if e.B != nil {
+		y = m.eval(e.B)
+	}
+	if m.err != nil {
+		return 0
+	}
+	v, f := intop.Eval(intop.Code(e.V), x, y)
+	if f != intop.OK {
+		m.fail("%s", f)
+	}
+	return v
 }

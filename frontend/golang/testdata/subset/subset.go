@@ -142,8 +142,11 @@ func (b *Box) Take() any {
 	return v
 }
 
-// Bits uses a bitwise operator, not translated yet.
-type Bits struct{ n atomic.Int32 }
+// Copy copies a struct value, not translated yet.
+type Copy struct{ a, b struct{ x, y int } }
 
-// Low returns the low bit.
-func (b *Bits) Low() int32 { return b.n.Load() & 1 }
+// Swap copies b into a.
+func (c *Copy) Swap() int {
+	c.a = c.b
+	return c.a.x
+}

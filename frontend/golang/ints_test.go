@@ -1,0 +1,82 @@
+package golang
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/frontend/golang/testdata/ints"
+	"github.com/linbis/linbis/lts"
+)
+
+// TestIntsAreGo holds the translation of Go's integers to Go itself: at
+// one thread, every run of up to three operations of testdata/ints' Ints
+// (values 1 and 2) returns, at each step, what the methods return when
+// Go runs the same calls from a new object. The runs are the paths of the
+// translation's LTS; they cover wrap-around at every width (Add(^uint64(0))
+// below zero, an int32 past its maximum, a uint8 and an int8), the
+// bitwise operators and atomic And and Or, shifts by variable counts,
+// unsigned division, remainder and order, and conversions.
+func TestIntsAreGo(t *testing.T) {
+	m := model(t, "ints", Config{Type: "Ints"})
+	l, err := frontend.CompileImpl(m, frontend.Bounds{Threads: 1, Ops: 3, Values: []int{1, 2}}, frontend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rets := 0
+	var walk func(s int32, path []string)
+	walk = func(s int32, path []string) {
+		for i := l.Out[s]; i < l.Out[s+1]; i++ {
+			next := path
+			if lab := l.Labels[l.Label[i]]; lab != lts.TauName {
+				next = append(slices.Clip(path), lab)
+				if strings.HasPrefix(lab, "ret(") {
+					if want := replay(t, next); lab != want {
+						t.Fatalf("after %v: the model returns %s, Go %s", path, lab, want)
+					}
+					rets++
+				}
+			}
+			walk(l.Dst[i], next)
+		}
+	}
+	walk(l.Initial, nil)
+	t.Logf("%d returns", rets)
+	if rets < 1000 {
+		t.Errorf("%d returns checked, want every run of 3 operations", rets)
+	}
+}
+
+// replay runs the calls of path (labels call(1,M,args)) on a new Ints
+// and returns the label of the last one's return as the model prints it.
+func replay(t *testing.T, path []string) string {
+	t.Helper()
+	x := reflect.ValueOf(ints.NewInts())
+	var ret string
+	for _, lab := range path {
+		inner, ok := strings.CutPrefix(lab, "call(1,")
+		if !ok {
+			continue
+		}
+		fields := strings.Split(strings.TrimSuffix(inner, ")"), ",")
+		meth := x.MethodByName(fields[0])
+		var args []reflect.Value
+		for _, a := range fields[1:] {
+			v, err := strconv.Atoi(a)
+			if err != nil {
+				t.Fatalf("%s: %v", lab, err)
+			}
+			args = append(args, reflect.ValueOf(v))
+		}
+		var res []string
+		for _, r := range meth.Call(args) {
+			res = append(res, fmt.Sprint(r.Interface()))
+		}
+		ret = "ret(1," + strings.Join(append([]string{fields[0]}, res...), ",") + ")"
+	}
+	return ret
+}

@@ -1,0 +1,91 @@
+// Package ints uses Go's integer types at their widths: wrap-around,
+// the bitwise operators and shifts, unsigned division and order,
+// conversions, atomic And and Or (frontend/GO.md). TestIntsAreGo holds
+// the translation's results to the methods' own, run by Go.
+package ints
+
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+)
+
+// Ints holds integers of every width near the edges of their ranges.
+type Ints struct {
+	u64  atomic.Uint64
+	u32  atomic.Uint32
+	bits atomic.Uint32
+	mu   sync.Mutex
+	i32  int32
+	u8   uint8
+	i8   int8
+	n    uint
+	m    uint64
+}
+
+// NewInts starts the integers near their edges.
+func NewInts() *Ints {
+	x := &Ints{i32: math.MaxInt32 - 1, u8: 250, i8: 126}
+	x.bits.Store(0xF0F0F0F0)
+	return x
+}
+
+// Dec decrements the uint64 by adding ^uint64(0): below zero it wraps to
+// 2^64-1.
+func (x *Ints) Dec() uint64 { return x.u64.Add(^uint64(0)) }
+
+// Dec32 decrements the uint32 likewise.
+func (x *Ints) Dec32() uint32 { return x.u32.Add(^uint32(0)) }
+
+// Max returns the largest uint64 less v.
+func (x *Ints) Max(v int) uint64 { return ^uint64(0) - uint64(v) }
+
+// Bump adds v to the int32, which wraps past its maximum.
+func (x *Ints) Bump(v int) int32 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.i32 += int32(v)
+	return x.i32
+}
+
+// Byte adds to the uint8 and the int8, which wrap.
+func (x *Ints) Byte(v int) (uint8, int8) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.u8 += uint8(v) * 3
+	x.i8 += int8(v)
+	return x.u8, x.i8
+}
+
+// Mask sets bit v and clears bit 4 of the bits, atomically, and returns
+// the old bits with their halves swapped.
+func (x *Ints) Mask(v int) uint32 {
+	old := x.bits.Or(1 << uint(v))
+	atomic.OrUint64(&x.m, 1<<v)
+	x.bits.And(^uint32(1 << 4))
+	return old>>16 | old<<16&^0xFF
+}
+
+// Shift shifts signed and unsigned values right and left.
+func (x *Ints) Shift(v int) int64 {
+	s := int64(-1000) >> v
+	u := uint16(0xFFFF) << (v * 7)
+	return s*100000 + int64(u) ^ 0x5
+}
+
+// Div divides the wrapped uint32 unsigned and a negative int32 signed.
+func (x *Ints) Div(v int) uint32 {
+	u := x.u32.Load()
+	r := int32(-7) % int32(v+1)
+	return u/uint32(v+1) + uint32(r) + u%7
+}
+
+// Less compares the wrapped uint64 unsigned.
+func (x *Ints) Less() bool { return x.u64.Load() < 5 && min(x.u64.Load(), 3) == 3 }
+
+// Conv truncates and extends.
+func (x *Ints) Conv(v int) int64 {
+	w := int32(v)*1000000007 + x.i32
+	x.n = uint(x.n<<3) + uint(v)
+	return int64(int8(w)) + int64(uint16(w)) + int64(w) - int64(x.n)
+}
