@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/linbis/linbis/internal/limits"
+	"github.com/linbis/linbis/internal/meter"
 )
 
 // Equivalence selects the behavioural equivalence to decide.
@@ -80,9 +81,9 @@ type Options struct {
 	// Algorithm chooses the refinement algorithm; the zero value is Fast,
 	// which first tries the one-pass classification.
 	Algorithm Algorithm
-	// Progress, if not nil, is called now and then with a stage name and a
-	// count (blocks found, pairs explored).
-	Progress func(stage string, done int64)
+	// Progress, if not nil, receives a stage name, a count and its unit
+	// now and then (stageUnits).
+	Progress meter.Reporter
 	// Context, if set, stops the computation when it ends: the refinement
 	// and the one-pass classification poll it where they report progress,
 	// and Partition, Minimize, Quotient, MinimizeReachable and Compare
@@ -152,9 +153,14 @@ const DefaultMaxPairs = 100_000
 
 func (o *Options) progress(stage string, done int64) {
 	if o.Progress != nil {
-		o.Progress(stage, done)
+		o.Progress.Report(stage, done, stageUnits[stage])
 	}
 }
+
+// stageUnits are the units of the stages' counts that Options.Progress
+// receives.
+var stageUnits = map[string]string{"kernel states": "states", "classify": "components",
+	"refine": "classes", "refine (gv)": "classes", "quotient states": "states"}
 
 // stopped is the panic of a computation stopped by Options.Context: the
 // refinements poll it deep inside loops that return no error, and the

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/linbis/linbis/internal/meter"
 	"github.com/linbis/linbis/onthefly"
 )
 
@@ -100,10 +101,10 @@ func BenchmarkFly(b *testing.B) {
 				base := ms.HeapInuse
 				// The peak: sampled as the search reports progress, and at
 				// its end.
-				sample := func(int64, int64) {
+				sample := meter.Func(func(string, int64, string) {
 					runtime.ReadMemStats(&ms)
 					heap = max(heap, ms.HeapInuse-min(ms.HeapInuse, base))
-				}
+				})
 				res, err = onthefly.Check(m.Program, bounds, onthefly.Options{Options: Options{Progress: sample}, Reductions: onthefly.Reductions{Symmetry: true, PartialOrder: true}})
 				if err != nil {
 					b.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/linbis/linbis/history/model"
 	"github.com/linbis/linbis/history/record"
 	"github.com/linbis/linbis/internal/limits"
+	"github.com/linbis/linbis/internal/meter"
 	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
@@ -96,18 +97,11 @@ type Options struct {
 	// also tell the runtime, debug.SetMemoryLimit, so that garbage does
 	// not push the heap past it.)
 	MaxMemory int64
-	// Progress, if set, is called after each partition is decided and
-	// every few thousand search steps, from the checking goroutines (so it
-	// must be safe for concurrent use).
-	Progress func(Progress)
-}
-
-// Progress reports how far Check has come.
-type Progress struct {
-	// Done of Total partitions are decided.
-	Done, Total int
-	// Configurations counts memoised configurations so far, all partitions.
-	Configurations int64
+	// Progress, if set, receives ("D of T partitions decided",
+	// configurations memoised so far in all partitions, "configurations")
+	// after each partition is decided and every few thousand search
+	// steps, from the checking goroutines.
+	Progress meter.Reporter
 }
 
 // DefaultMaxMemory is the memory budget when Options.MaxMemory is 0.
@@ -202,7 +196,7 @@ func Check(h *record.History, spec model.Spec, opts Options) (*Result, error) {
 	if opts.Progress != nil {
 		st.configs = new(atomic.Int64)
 		st.report = func() {
-			opts.Progress(Progress{Done: int(done.Load()), Total: len(groups), Configurations: st.configs.Load()})
+			opts.Progress.Report(fmt.Sprintf("%d of %d partitions decided", done.Load(), len(groups)), st.configs.Load(), "configurations")
 		}
 	}
 	st.ctx = opts.Context

@@ -20,6 +20,7 @@ import (
 	"github.com/linbis/linbis/history/record"
 	"github.com/linbis/linbis/history/timeline"
 	"github.com/linbis/linbis/internal/limits"
+	"github.com/linbis/linbis/internal/meter"
 )
 
 // ops builds a history from "call return method args -> result" lines;
@@ -287,14 +288,18 @@ func TestProgressAndWorkers(t *testing.T) {
 	h := &record.History{Name: "gen", Ops: genHistory(rng, spec, 200, 7, false, true)}
 	var calls []int
 	var mu sync.Mutex
-	res, err := Check(h, spec, Options{Workers: 1, Progress: func(p Progress) {
+	res, err := Check(h, spec, Options{Workers: 1, Progress: meter.Func(func(stage string, _ int64, unit string) {
 		mu.Lock()
 		defer mu.Unlock()
-		assert.Equal(t, 7, p.Total)
-		if len(calls) == 0 || calls[len(calls)-1] != p.Done {
-			calls = append(calls, p.Done)
+		var done, total int
+		_, err := fmt.Sscanf(stage, "%d of %d partitions decided", &done, &total)
+		require.NoError(t, err, stage)
+		assert.Equal(t, 7, total)
+		assert.Equal(t, "configurations", unit)
+		if len(calls) == 0 || calls[len(calls)-1] != done {
+			calls = append(calls, done)
 		}
-	}})
+	})})
 	require.NoError(t, err)
 	assert.Equal(t, Linearizable, res.Verdict)
 	assert.Equal(t, []int{0, 1, 2, 3, 4, 5, 6, 7}, calls)

@@ -84,8 +84,8 @@ import (
 type Options struct {
 	// Options are the explorer's: heap mode, node bound, granularity.
 	// MaxStates bounds the number of product pairs (0: no count, the
-	// run's memory bounds them); Progress receives the pairs and the
-	// implementation states stored so far.
+	// run's memory bounds them); Progress receives the pairs stored so
+	// far.
 	semantics.Options
 	// Reductions are the state-space reductions to apply.
 	Reductions
@@ -395,7 +395,7 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 			}
 			if f.res.Stats.Expanded&(1<<12-1) == 0 {
 				if f.o.Progress != nil && f.res.Stats.Expanded&0x3fff == 0 {
-					f.o.Progress(int64(len(f.state)), int64(f.set.Len()))
+					f.o.Progress.Report("product pairs", int64(len(f.state)), "state pairs")
 				}
 				if err := limits.Err(f.o.Context); err != nil {
 					return nil, fmt.Errorf("the on-the-fly search stopped after %d product pairs: %w", len(f.state), err)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/internal/limits"
+	"github.com/linbis/linbis/internal/meter"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -262,9 +263,9 @@ func triple(src int32, label string, dst int32) lts.Triple {
 
 func TestProgressCallback(t *testing.T) {
 	var stages []string
-	opts := Options{Progress: func(stage string, count int64, unit string) {
+	opts := Options{Progress: meter.Func(func(stage string, count int64, unit string) {
 		stages = append(stages, fmt.Sprintf("%s %d %s", stage, count, unit))
-	}}
+	})}
 	c, err := NewCheckerOptions(knownObjects[0].l, opts)
 	require.NoError(t, err)
 	_, err = c.Check(WaitFree)

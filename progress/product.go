@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/linbis/linbis/internal/limits"
+	"github.com/linbis/linbis/internal/meter"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -20,10 +21,9 @@ type Options struct {
 	// input do not determine the pending operations; 0 means
 	// DefaultMaxProductStates.
 	MaxProductStates int
-	// Progress, if set, is called now and then with the stage, a count and
-	// its unit (as meter.Report takes them), e.g. ("annotate", 1048576,
-	// "states").
-	Progress func(stage string, count int64, unit string)
+	// Progress, if set, receives the stage, a count and its unit now and
+	// then, e.g. ("annotate", 1048576, "states").
+	Progress meter.Reporter
 	// Context, if set, stops the annotation, the product and the
 	// searches of Check when it ends: they poll it every few thousand
 	// states and return an error wrapping its cause (limits.Err).
@@ -42,7 +42,7 @@ func (o Options) stopped(stage string, done int64) error {
 // report calls the progress callback, if any.
 func (o Options) report(stage string, count int64, unit string) {
 	if o.Progress != nil {
-		o.Progress(stage, count, unit)
+		o.Progress.Report(stage, count, unit)
 	}
 }
 

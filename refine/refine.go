@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/linbis/linbis/internal/meter"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -36,9 +37,9 @@ type Options struct {
 	// MaxPairs bounds the number of pairs explored; 0 means DefaultMaxPairs.
 	// Hitting it makes Check return an error wrapping ErrPairLimit.
 	MaxPairs int
-	// Progress, if set, is called now and then with the number of pairs
-	// explored so far.
-	Progress func(pairs int64)
+	// Progress, if set, receives the pairs explored so far now and then
+	// ("refinement pairs", pairs, "pairs").
+	Progress meter.Reporter
 	// Context, if set, stops Check when it ends: the search polls it
 	// every few thousand pairs and returns an error wrapping its cause
 	// (limits.Err), as does the minimisation of Quotient.

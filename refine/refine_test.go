@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/linbis/linbis/internal/meter"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -140,7 +141,12 @@ func TestProgressIsReported(t *testing.T) {
 	impl, spec := counter(counterCAS, 3, 2), counter(counterSpec, 3, 2)
 	var calls int
 	var last int64
-	res, err := Check(impl, spec, Options{Alphabet: callRet, Progress: func(p int64) { calls++; last = p }})
+	res, err := Check(impl, spec, Options{Alphabet: callRet, Progress: meter.Func(func(stage string, p int64, unit string) {
+		calls++
+		last = p
+		assert.Equal(t, "refinement pairs", stage)
+		assert.Equal(t, "pairs", unit)
+	})})
 	require.NoError(t, err)
 	require.True(t, res.Refines)
 	require.Greater(t, res.Stats.Pairs, int64(progressEvery), "the model is too small to test progress")

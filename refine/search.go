@@ -113,7 +113,7 @@ func (s *search) add(st, sub, parent, via int32) int32 {
 	q := s.pairs.add(st, sub, parent, via)
 	if q >= 0 && q&(progressEvery-1) == 0 {
 		if s.opts.Progress != nil {
-			s.opts.Progress(int64(q))
+			s.opts.Progress.Report("refinement pairs", int64(q), "pairs")
 		}
 		s.stopped = limits.Err(s.opts.Context)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/linbis/linbis/bisim"
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/internal/limits"
+	"github.com/linbis/linbis/internal/meter"
 )
 
 // TestContextStopsEachStage ends the run's context from inside each
@@ -41,11 +42,11 @@ func TestContextStopsEachStage(t *testing.T) {
 			defer cancel(nil)
 			cause := &limits.LimitError{Limit: limits.Time, Value: 1, Err: errors.New("time limit reached: still running after 1ns")}
 			opts := Options{Method: c.method, Antichain: true, Algorithm: bisim.GJ,
-				Progress: func(stage string, _ int64) {
+				Progress: meter.Func(func(stage string, _ int64, _ string) {
 					if stage == c.at {
 						cancel(cause)
 					}
-				}}
+				})}
 			out, err := Run(ctx, "treiber", m, b, opts)
 			var le *LimitError
 			require.ErrorAs(t, err, &le)

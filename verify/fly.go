@@ -65,9 +65,7 @@ func (x *run) fly(p *Plan) error {
 		copts := opts.Compile
 		copts.Context = x.ctx
 		if opts.Progress != nil {
-			// The search reports its pairs, not an exploration's states
-			// (the CLI sets both callbacks).
-			copts.Progress = func(pairs, _ int64) { opts.Progress("product pairs", pairs) }
+			copts.Progress = opts.Progress // the search's pairs, not an exploration's states
 		}
 		var err error
 		res, stages, err = checkByLadder(m, b, copts, opts)

@@ -10,6 +10,7 @@ import (
 	"github.com/linbis/linbis/bisim"
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/internal/limits"
+	"github.com/linbis/linbis/internal/meter"
 	"github.com/linbis/linbis/lts"
 	"github.com/linbis/linbis/onthefly"
 	"github.com/linbis/linbis/progress"
@@ -80,8 +81,9 @@ type Options struct {
 	// goes on over the implementation alone to decide it too
 	// (onthefly.Options.FirstViolation).
 	FirstViolation bool
-	// Progress, if set, receives a stage name and a count now and then.
-	Progress func(stage string, count int64)
+	// Progress, if set, receives every stage's progress: each library's
+	// stage names, counts and units.
+	Progress meter.Reporter
 	// ReleaseImpl lets the bisimulation stage release the implementation
 	// LTS's transitions once the minimisation no longer reads them: after
 	// the one-pass classification, or once the refinement's kernel holds
@@ -389,7 +391,7 @@ func (x *run) refinement() (string, error) {
 	ropts := refine.Options{Antichain: opts.Antichain, MaxPairs: opts.MaxPairs, Context: x.ctx,
 		Quotient: out.ImplQuotient != nil && !opts.LinPoints, ImplQuotient: out.ImplQuotient, SpecQuotient: out.SpecQuotient}
 	if opts.Progress != nil {
-		ropts.Progress = func(pairs int64) { opts.Progress("refinement pairs", pairs) }
+		ropts.Progress = opts.Progress
 	}
 	if opts.LinPoints {
 		ropts.Alphabet = func(label string) bool { return strings.HasPrefix(label, "lin(") }
@@ -457,7 +459,7 @@ func (x *run) compileOptions() frontend.Options {
 	opts := x.opts
 	copts := opts.Compile
 	if opts.Progress != nil && copts.Progress == nil {
-		copts.Progress = func(states, _ int64) { opts.Progress("exploring", states) }
+		copts.Progress = opts.Progress
 	}
 	copts.Lin = copts.Lin || opts.LinPoints
 	copts.Context = x.ctx

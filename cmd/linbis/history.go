@@ -124,11 +124,7 @@ func runHistory(c *cli.Context) error {
 		opts.Algorithm = history.General
 	}
 	m := meter.ForStderr(c.Bool("quiet") || c.Bool("json"))
-	if m != nil {
-		opts.Progress = func(p history.Progress) {
-			m.Report(fmt.Sprintf("history: %d of %d partitions", p.Done, p.Total), p.Configurations, "configurations")
-		}
-	}
+	opts.Progress = reporter(m)
 	res, err := history.Check(h, spec, opts)
 	if m != nil {
 		m.Done()

@@ -277,10 +277,7 @@ func optionsFromFlags(c *cli.Context, stage string) (frontend.Options, *meter.Me
 	o.FineGrained = c.Bool("fine-grained")
 	o.Workers = c.Int("workers")
 	mt := meter.ForStderr(c.Bool("quiet"))
-	if mt != nil {
-		line := &progressLine{mt: mt}
-		o.Progress = func(states, _ int64) { line.exploring(states) }
-	}
+	o.Progress = reporter(mt)
 	return o, mt
 }
 

@@ -93,7 +93,7 @@ func runProgress(c *cli.Context) error {
 		}
 	}
 	m := meter.ForStderr(c.Bool("json"))
-	results, err := checkProgress(l, props, progress.Options{MaxProductStates: c.Int("max-product"), Progress: m.Report, Context: c.Context})
+	results, err := checkProgress(l, props, progress.Options{MaxProductStates: c.Int("max-product"), Progress: reporter(m), Context: c.Context})
 	m.Done()
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)

@@ -3,25 +3,35 @@ package main
 import "github.com/linbis/linbis/internal/meter"
 
 // The progress line on stderr speaks the user's words: which LTS is being
-// explored, what a bisimulation or refinement stage is doing, and the unit
-// of its count. The libraries name their stages for their own code
-// ("kernel states", "refine"); stageWords translates.
+// explored, what a bisimulation or refinement stage is doing. The
+// libraries report through meter.Reporter in their own words ("kernel
+// states", "refine") with the unit of the count; stageWords translates
+// the stage.
 
-// stageWords maps a library's progress stage to what the line says and
-// the unit it counts.
-var stageWords = map[string]struct{ what, unit string }{
-	"kernel states":    {"bisimulation: reading the LTS", "states"},
-	"classify":         {"bisimulation: classifying bottom up", "components"},
-	"refine":           {"bisimulation: splitting classes", "classes"},
-	"refine (gv)":      {"bisimulation (gv): splitting classes", "classes"},
-	"quotient states":  {"bisimulation: building the quotient", "states"},
-	"refinement pairs": {"trace refinement", "pairs"},
-	"product pairs":    {"on-the-fly check", "state pairs"},
-	"annotate":         {"progress: annotating", "states"},
-	"product":          {"progress: building the product", "states"},
+// stageWords maps a library's progress stage to what the line says.
+var stageWords = map[string]string{
+	"kernel states":    "bisimulation: reading the LTS",
+	"classify":         "bisimulation: classifying bottom up",
+	"refine":           "bisimulation: splitting classes",
+	"refine (gv)":      "bisimulation (gv): splitting classes",
+	"quotient states":  "bisimulation: building the quotient",
+	"refinement pairs": "trace refinement",
+	"product pairs":    "on-the-fly check",
+	"annotate":         "progress: annotating",
+	"product":          "progress: building the product",
 }
 
-// progressLine reports to a meter (nil: no line).
+// reporter returns the line of m as the libraries' Reporter, nil (no
+// reports, and no work to make them) when m is.
+func reporter(m *meter.Meter) meter.Reporter {
+	if m == nil {
+		return nil
+	}
+	return &progressLine{mt: m}
+}
+
+// progressLine reports to a meter (nil: no line). It is the Reporter
+// that the verbs hand to the libraries.
 type progressLine struct {
 	mt *meter.Meter
 	// Exploration: the implementation is explored first, then the
@@ -47,8 +57,8 @@ func (p *progressLine) exploring(states int64) {
 	p.mt.Report(what, states, "states")
 }
 
-// stage reports a library stage's count, in the user's words.
-func (p *progressLine) stage(stage string, n int64) {
+// Report reports a library stage's count, in the user's words.
+func (p *progressLine) Report(stage string, n int64, unit string) {
 	if p.mt == nil {
 		return
 	}
@@ -56,9 +66,8 @@ func (p *progressLine) stage(stage string, n int64) {
 		p.exploring(n)
 		return
 	}
-	w, ok := stageWords[stage]
-	if !ok {
-		w.what, w.unit = stage, ""
+	if w, ok := stageWords[stage]; ok {
+		stage = w
 	}
-	p.mt.Report(w.what, n, w.unit)
+	p.mt.Report(stage, n, unit)
 }

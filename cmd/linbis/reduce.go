@@ -39,9 +39,7 @@ func bisimOptions(c *cli.Context) (bisim.Options, *meter.Meter, error) {
 	}
 	m := meter.ForStderr(c.Bool("quiet"))
 	opts := bisim.Options{Algorithm: alg, Context: c.Context, Workers: c.Int("workers")}
-	if m != nil {
-		opts.Progress = (&progressLine{mt: m}).stage
-	}
+	opts.Progress = reporter(m)
 	return opts, m, nil
 }
 

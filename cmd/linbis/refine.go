@@ -58,7 +58,7 @@ func runRefine(c *cli.Context) error {
 		opts.Alphabet = rx.MatchString
 	}
 	m := meter.ForStderr(c.Bool("quiet"))
-	opts.Progress = func(pairs int64) { m.Report("refinement", pairs, "pairs") }
+	opts.Progress = reporter(m)
 	res, err := refine.Check(impl, spec, opts)
 	m.Done()
 	if err != nil {

@@ -92,9 +92,7 @@ func runVerify(c *cli.Context) error {
 		Algorithm: alg, LinPoints: c.Bool("lin-points"), Reductions: reductions, Shortest: c.Bool("shortest"), FirstViolation: c.Bool("first-violation"),
 		ReleaseImpl: c.String("export") == "", // only --export reads out.Impl
 	}
-	if mt != nil {
-		opts.Progress = (&progressLine{mt: mt}).stage
-	}
+	opts.Progress = reporter(mt)
 	out, err := verify.Run(c.Context, name, m, b, opts)
 	mt.Done()
 	var stopped *verify.LimitError

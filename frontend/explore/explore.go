@@ -101,7 +101,7 @@ func (x *explorer) run() (*lts.LTS, error) {
 		})
 	}
 	if x.Options.Progress != nil {
-		x.Options.Progress(int64(x.refs.len()), int64(x.dst.len()))
+		x.Options.Progress.Report("exploring", int64(x.refs.len()), "states")
 	}
 	return x.build(), nil
 }
@@ -261,7 +261,7 @@ func (x *explorer) insertBlock(blk *block) error {
 		s := blk.first + int32(i)
 		if s&(1<<14-1) == 0 {
 			if x.Options.Progress != nil && s&0xffff == 0 {
-				x.Options.Progress(int64(s), int64(x.dst.len()))
+				x.Options.Progress.Report("exploring", int64(s), "states")
 			}
 			if err := limits.Err(x.Options.Context); err != nil {
 				return fmt.Errorf("exploration stopped after %d states: %w", s, err)

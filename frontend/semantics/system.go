@@ -11,6 +11,7 @@ import (
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/internal/meter"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -78,9 +79,10 @@ type Options struct {
 	// locations of every step, not only of the steps its static filter
 	// keeps: for the tests that hold the filter to the unfiltered check.
 	RaceEveryStep bool
-	// Progress, if set, is called now and then with the states and
-	// transitions found so far.
-	Progress func(states, transitions int64)
+	// Progress, if set, receives the states stored so far now and then:
+	// ("exploring", states, "states") from the explorer, ("product
+	// pairs", pairs, "state pairs") from the on-the-fly search.
+	Progress meter.Reporter
 	// Context, if set, stops the search when it ends: the explorer and
 	// the on-the-fly search poll it where they report progress, and
 	// return an error wrapping its cause (limits.Err).

@@ -1,5 +1,9 @@
-// Package meter prints progress of long runs on stderr — states explored,
-// rate, memory — when stderr is a terminal, and nothing otherwise.
+// Package meter carries the progress of long runs: Reporter, the one
+// interface through which every library reports how far it has come
+// (explore, the on-the-fly check, bisim, refine, progress, history, and
+// verify, which hands its reporter to each stage), and Meter, which
+// prints it on stderr — stage, count, rate, memory — when stderr is a
+// terminal, and nothing otherwise.
 package meter
 
 import (
@@ -12,6 +16,23 @@ import (
 
 	"golang.org/x/term"
 )
+
+// Reporter receives a long run's progress now and then: count units done
+// so far in stage, both named in the library's words (the command line
+// translates them). Libraries call it from their working goroutines,
+// every few thousand steps, so it must be safe for concurrent use and
+// cheap; a nil Reporter in a library's options reports nothing.
+type Reporter interface {
+	Report(stage string, count int64, unit string)
+}
+
+// Func makes a function a Reporter.
+type Func func(stage string, count int64, unit string)
+
+// Report calls f.
+func (f Func) Report(stage string, count int64, unit string) { f(stage, count, unit) }
+
+var _ Reporter = (*Meter)(nil)
 
 // Meter rate-limits progress lines to one every Interval and rewrites them
 // in place. The zero value is disabled; a nil *Meter is valid and silent.
