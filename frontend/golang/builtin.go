@@ -51,6 +51,8 @@ var intrinsics = func() map[Intrinsic]bool {
 	for _, op := range []string{"RLock", "RUnlock", "TryRLock"} {
 		m[Intrinsic{Pkg: "sync", Recv: "RWMutex", Name: op}] = true
 	}
+	m[Intrinsic{Pkg: "sync", Recv: "Pool", Name: "Get"}] = true
+	m[Intrinsic{Pkg: "sync", Recv: "Pool", Name: "Put"}] = true
 	return m
 }()
 
@@ -93,7 +95,7 @@ func builtinType(n *types.Named) (ok bool, refused string) {
 		return false, "sync/atomic." + obj.Name()
 	case "sync":
 		switch obj.Name() {
-		case "Mutex", "RWMutex":
+		case "Mutex", "RWMutex", "Pool":
 			return true, ""
 		}
 		return false, "sync." + obj.Name()

@@ -382,12 +382,27 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		if onlyPanics(in) {
 			return // panic's message, not part of the model
 		}
+		if poolAny(in, g.t.newFuncs()) {
+			fr.vals[in] = fr.value(in.X, pos) // a pool's object, the reference itself
+			return
+		}
 		// An integer in an any is the integer (anyType: one type only).
 		fr.define(in, fr.value(in.X, pos), pos, false, false)
 	case *ssa.ChangeInterface:
 		fr.define(in, fr.value(in.X, pos), pos, false, false)
 	case *ssa.TypeAssert:
 		x := fr.value(in.X, pos)
+		if poolAny(in, g.t.newFuncs()) { // a pool's object, a reference (pool.go)
+			if !in.CommaOk {
+				g.line(pos, "assert %s != null", x) // asserting on nil panics
+				fr.define(in, x, pos, false, false)
+				return
+			}
+			ok := g.local("t", "bool")
+			g.line(pos, "%s = %s != null", ok, x)
+			fr.vals[in] = tuple(x, ok)
+			return
+		}
 		if !simple(x) {
 			tmp := g.local("t", "int")
 			g.line(pos, "%s = %s", tmp, x)
@@ -752,6 +767,14 @@ func (g *gen) intrinsic(fr *frame, v *ssa.Call, in Intrinsic, args []arg, pos to
 		return
 	}
 	a := *args[0].addr
+	if in.Recv == "Pool" {
+		var gl *ssa.Global
+		if v != nil {
+			gl, _ = v.Call.Args[0].(*ssa.Global)
+		}
+		g.pool(fr, v, in.Name, a, gl, args, pos)
+		return
+	}
 	val := func(i int) string { return args[i].text }
 	// stmt writes the statement f makes of the location; result gives the
 	// call the value f makes of it (a memory access).
@@ -785,6 +808,10 @@ func (g *gen) intrinsic(fr *frame, v *ssa.Call, in Intrinsic, args []arg, pos to
 		}
 		switch op {
 		case "Lock":
+			if in.Recv == "RWMutex" {
+				g.rwLock(a, pos)
+				return
+			}
 			stmt(func(loc string) string { return fmt.Sprintf("while !cas(%s, 0, %s) { skip }", loc, held) })
 		case "Unlock":
 			stmt(func(loc string) string { return fmt.Sprintf("atomic { assert %s == %s; %s = 0 }", loc, held, loc) })
@@ -796,8 +823,10 @@ func (g *gen) intrinsic(fr *frame, v *ssa.Call, in Intrinsic, args []arg, pos to
 			stmt(func(loc string) string {
 				return fmt.Sprintf("while !%s { atomic { if %s >= 0 { %s = %s + 1; %s = true } } }", ok, loc, loc, loc, ok)
 			})
-		case "RUnlock":
-			stmt(func(loc string) string { return fmt.Sprintf("atomic { assert %s > 0; %s = %s - 1 }", loc, loc, loc) })
+		case "RUnlock": // a reader leaves, also while a writer waits
+			stmt(func(loc string) string {
+				return fmt.Sprintf("atomic { assert %s > 0 || %s < (-2); if %s > 0 { %s = %s - 1 } else { %s = %s + 1 } }", loc, loc, loc, loc, loc, loc, loc)
+			})
 		case "TryRLock":
 			ok := g.local("k", "bool")
 			stmt(func(loc string) string {
@@ -840,6 +869,23 @@ func (g *gen) intrinsic(fr *frame, v *ssa.Call, in Intrinsic, args []arg, pos to
 	}
 }
 
+// rwLock writes RWMutex.Lock with Go's writer preference: a writer
+// first takes the lock from other writers and announces itself, which
+// blocks new readers (RLock waits while the lock is negative), then waits
+// for the readers already in to leave. The lock's slot holds n ≥ 0
+// readers, −1 a writer holding it, −2−n a writer waiting for n readers;
+// each of the writer's two steps spins (a τ-step) while it cannot go on.
+// So a goroutine that takes the read lock twice deadlocks when a writer
+// comes between, as in Go.
+func (g *gen) rwLock(a addr, pos token.Pos) {
+	k := g.local("k", "int") // 0: not announced; 1: waiting for readers; 2: holding
+	g.line(pos, "%s = 0", k)
+	g.access(a, pos, false, func(loc string) string {
+		return fmt.Sprintf("while %s != 2 { atomic { if %s == 0 { if %s == 0 { %s = (-1); %s = 2 } else if %s > 0 { %s = (-2) - %s; %s = 1 } } else if %s == (-2) { %s = (-1); %s = 2 } } }",
+			k, k, loc, loc, k, loc, loc, loc, k, loc, loc, k)
+	})
+}
+
 // access writes the statement f makes of location a: for an element
 // chosen by a variable index, one branch per element, each with its own
 // constant location (one step, whichever runs), and a panic for an index
@@ -875,8 +921,22 @@ func args0Type(v *ssa.Call, in Intrinsic) types.Type {
 }
 
 // inline writes the body of f where it is called, its parameters bound
-// to the arguments and its results to fresh locals.
+// to the arguments and its results to the call's value v.
 func (g *gen) inline(fr *frame, v *ssa.Call, f *ssa.Function, args []arg, pos token.Pos) {
+	vals := g.inlineCall(f, args, pos)
+	switch {
+	case v == nil || len(vals) == 0:
+	case len(vals) == 1:
+		fr.vals[v] = vals[0]
+	default:
+		fr.vals[v] = tuple(vals...)
+	}
+}
+
+// inlineCall writes the body of f, its parameters bound to args, and
+// returns the texts of its results (fresh locals, or the values a
+// function of one block returns).
+func (g *gen) inlineCall(f *ssa.Function, args []arg, pos token.Pos) []string {
 	g.fresh++
 	sub := newFrame(g, f, fmt.Sprintf("c%d_", g.fresh))
 	for i, p := range f.Params {
@@ -892,34 +952,28 @@ func (g *gen) inline(fr *frame, v *ssa.Call, f *ssa.Function, args []arg, pos to
 		}
 	}
 	results := f.Signature.Results()
-	bind := func(vals []string) {
-		switch {
-		case v == nil || len(vals) == 0:
-		case len(vals) == 1:
-			fr.vals[v] = vals[0]
-		default:
-			fr.vals[v] = tuple(vals...)
-		}
-	}
 	if len(f.Blocks) == 1 {
 		// One block: its return is its last instruction, and the values
 		// it returns stand for the call's (a value is never assigned
 		// twice).
 		sub.results = &[]string{}
 		g.body(sub)
-		bind(*sub.results)
-		return
+		return *sub.results
 	}
 	for r := range results.Variables() {
-		sub.dests = append(sub.dests, g.local("r", g.scalar(r.Type(), pos)))
+		typ := g.scalar(r.Type(), pos)
+		if g.t.newFuncs()[f] {
+			typ = "ref " + g.poolHeap(pos).name // a pool's New returns its object as an any
+		}
+		sub.dests = append(sub.dests, g.local("r", typ))
 	}
-	bind(sub.dests)
 	sub.exit = sub.prefix + "C"
 	g.line(pos, "%s: while true {", sub.exit)
 	g.indent++
 	g.body(sub)
 	g.indent--
 	g.line(token.NoPos, "}")
+	return sub.dests
 }
 
 // simple reports whether a model expression is a name, a literal or a

@@ -62,6 +62,10 @@ func (t *Target) check() error {
 		t.Globals = append(t.Globals, g)
 	}
 	sortGlobals(t.Globals)
+	t.PoolNew = t.poolNews()
+	for _, fn := range t.PoolNew {
+		c.walk(fn)
+	}
 	c.errs.RemoveMultiples()
 	return c.errs.Err()
 }
@@ -163,11 +167,17 @@ func (c *checker) instr(fn *ssa.Function, in ssa.Instruction) {
 		if onlyPanics(in) {
 			return // panic("…"): the value is only printed
 		}
+		if poolAny(in, c.t.newFuncs()) {
+			break // a pool's object (pool.go)
+		}
 		if b, ok := in.X.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
 			c.refuse(pos, "conversion of "+c.typeString(in.X.Type())+" to an interface", "an any value may hold integers only")
 			return
 		}
 	case *ssa.TypeAssert:
+		if poolAny(in, c.t.newFuncs()) {
+			break // a pool's object (pool.go)
+		}
 		if b, ok := in.AssertedType.Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
 			c.refuse(pos, "type assertion to "+c.typeString(in.AssertedType), "an any value holds integers: assert an integer type")
 			return
@@ -325,7 +335,7 @@ func widthOf(b *types.Basic) uint {
 // walked in turn; of an intrinsic; of an allowed builtin.
 func (c *checker) call(fn *ssa.Function, pos token.Pos, call *ssa.CallCommon, deferred bool) {
 	if call.IsInvoke() {
-		c.refuse(pos, "call of method "+call.Method.Name()+" through an interface", "calls are static: of the package's functions and methods, sync/atomic, sync.Mutex, sync.RWMutex, runtime.Gosched")
+		c.refuse(pos, "call of method "+call.Method.Name()+" through an interface", "calls are static: of the package's functions and methods, sync/atomic, sync.Mutex, sync.RWMutex, sync.Pool, runtime.Gosched")
 		return
 	}
 	switch f := call.Value.(type) {
@@ -340,6 +350,11 @@ func (c *checker) call(fn *ssa.Function, pos token.Pos, call *ssa.CallCommon, de
 		return
 	case *ssa.Function:
 		if in, ok := intrinsicOf(f); ok {
+			if in.Recv == "Pool" && in.Name == "Put" {
+				if mi, ok := call.Args[1].(*ssa.MakeInterface); !ok || !poolAny(mi, nil) {
+					c.refuse(pos, "putting a value that is not a pointer into a sync.Pool", "pools hold pointers of one type: pool.Put(p), pool.Get().(*T)")
+				}
+			}
 			return
 		} else if f.Blocks == nil || f.Pkg != c.t.Pkg && f.Synthetic == "" {
 			c.refuseCall(pos, f, in)
@@ -547,10 +562,8 @@ func (c *checker) typeReason1(t types.Type) string {
 				return c.typeReason(n.TypeArgs().At(0))
 			}
 			return ""
-		} else if refused == "sync.Pool" {
-			return "sync.Pool is not translated yet"
 		} else if refused != "" {
-			return refused + " is outside the subset: of sync, Mutex and RWMutex are; of sync/atomic, its functions and the types Int32, Int64, Uint32, Uint64, Uintptr, Bool, Pointer and Value"
+			return refused + " is outside the subset: of sync, Mutex, RWMutex and Pool are; of sync/atomic, its functions and the types Int32, Int64, Uint32, Uint64, Uintptr, Bool, Pointer and Value"
 		}
 	}
 	switch u := t.Underlying().(type) {

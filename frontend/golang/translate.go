@@ -213,8 +213,8 @@ func (g *gen) globalInits(shared []string) {
 				continue
 			}
 			gl, ok := st.Addr.(*ssa.Global)
-			if !ok || g.globals[gl] == "" {
-				continue
+			if !ok || g.globals[gl] == "" || isPool(gl.Type().(*types.Pointer).Elem()) {
+				continue // a pool starts empty; its New is poolNews'
 			}
 			k, ok := st.Val.(*ssa.Const)
 			if !ok {
@@ -279,6 +279,9 @@ func (g *gen) flatten(typ types.Type, name string, pos token.Pos) []slot {
 			return ident(b)
 		}
 		return a + "_" + b
+	}
+	if isPool(typ) {
+		return g.poolSlotsOf(name, pos)
 	}
 	if !isBuiltinType(typ) {
 		switch u := typ.Underlying().(type) {
@@ -418,11 +421,13 @@ func (g *gen) anyType() {
 			for _, in := range b.Instrs {
 				switch in := in.(type) {
 				case *ssa.MakeInterface:
-					if !onlyPanics(in) {
+					if !onlyPanics(in) && !poolAny(in, g.t.newFuncs()) {
 						note(in.X.Type(), in.Pos())
 					}
 				case *ssa.TypeAssert:
-					note(in.AssertedType, in.Pos())
+					if !poolAny(in, g.t.newFuncs()) {
+						note(in.AssertedType, in.Pos())
+					}
 				}
 			}
 		}

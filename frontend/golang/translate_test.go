@@ -9,6 +9,7 @@ import (
 
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/frontend/syntax"
+	"github.com/linbis/linbis/lts"
 	"github.com/linbis/linbis/verify"
 )
 
@@ -235,4 +236,46 @@ func TestSpecSignature(t *testing.T) {
 	if _, err := load("more", Config{Type: "CASCounter", Spec: "Nope"}); err == nil || !strings.Contains(err.Error(), "has no type Nope") {
 		t.Errorf("a missing reference: %v", err)
 	}
+}
+
+// TestRWMutexWriterPreference: Go's RWMutex blocks new readers once a
+// writer waits, so a goroutine taking the read lock twice (ReadTwice.Get)
+// deadlocks when a writer (Set) comes between: a reachable state from
+// which no operation ever returns, while every thread spins. A single
+// read lock (Flow) never gets stuck so.
+func TestRWMutexWriterPreference(t *testing.T) {
+	for _, c := range []struct {
+		dir, typ string
+		stuck    bool
+	}{{"more", "ReadTwice", true}, {"subset", "Flow", false}} {
+		m := model(t, c.dir, Config{Type: c.typ})
+		l, err := frontend.CompileImpl(m, frontend.Bounds{Threads: 2, Ops: 1, Values: []int{1}}, frontend.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := stuck(l); got != c.stuck {
+			t.Errorf("%s: a state that never returns again: %v, want %v", c.typ, got, c.stuck)
+		}
+	}
+}
+
+// stuck reports whether l reaches a state that has steps but from which
+// no ret step is reachable.
+func stuck(l *lts.LTS) bool {
+	canRet := make([]bool, l.NumStates)
+	for changed := true; changed; {
+		changed = false
+		for i := range l.Src {
+			s := l.Src[i]
+			if !canRet[s] && (strings.HasPrefix(l.Labels[l.Label[i]], "ret(") || canRet[l.Dst[i]]) {
+				canRet[s], changed = true, true
+			}
+		}
+	}
+	for s := range l.NumStates {
+		if l.Out[s+1] > l.Out[s] && !canRet[s] {
+			return true
+		}
+	}
+	return false
 }

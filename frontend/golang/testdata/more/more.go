@@ -142,3 +142,31 @@ func (c *WrongSig) Inc() int64 { c.n++; return c.n }
 
 // Get returns the count.
 func (c *WrongSig) Get() int64 { return c.n }
+
+// ReadTwice takes the read lock twice in one goroutine, which Go's
+// RWMutex forbids: a writer that comes between the two waits for the
+// first and blocks the second, so neither goes on (a deadlock).
+type ReadTwice struct {
+	mu sync.RWMutex
+	n  int
+}
+
+// Get reads n under the read lock, through get, which takes it again.
+func (r *ReadTwice) Get() int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.get()
+}
+
+func (r *ReadTwice) get() int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.n
+}
+
+// Set writes n under the write lock.
+func (r *ReadTwice) Set(v int) {
+	r.mu.Lock()
+	r.n = v
+	r.mu.Unlock()
+}

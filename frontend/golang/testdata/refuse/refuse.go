@@ -124,12 +124,16 @@ func (x *Big) Set() {
 	x.n = 1 << 40 // want "constant 1099511627776 of type uint64 is not supported" @"n ="
 }
 
-type Pool struct{ p sync.Pool } // want "field p of type sync.Pool is not supported" @"p"
+type Pool struct{ p sync.Pool }
 
 func (x *Pool) Get() int {
-	x.p.Put(1)
+	x.p.Put(1) // want "putting a value that is not a pointer into a sync.Pool is not supported" @"(1)"
 	return 0
 }
+
+type Once struct{ o sync.Once } // want "field o of type sync.Once is not supported" @"o"
+
+func (x *Once) Do() {}
 
 type RangeMap struct{ n int }
 
