@@ -20,7 +20,7 @@
 // Jansen, Keiren and Wijs and Groote and Jansen (gj.go); and GV, the
 // Groote–Vaandrager reference (gv.go).
 //
-// On a kernel of 1 M transitions or more, Fast first refines its initial
+// On a kernel of 512 k transitions or more, Fast first refines its initial
 // partition by signature rounds (Blom and Orzan) on every core
 // (sigref.go): each round computes every state's signature in parallel
 // and splits the blocks by them; where a round splits nothing the

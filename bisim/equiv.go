@@ -98,7 +98,7 @@ type Options struct {
 	// empty means "A" and "B".
 	NameA, NameB string
 	// Workers is the number of goroutines of Fast's signature rounds
-	// (sigref.go), which run on LTSs of at least 1 M transitions that the
+	// (sigref.go), which run on kernels of at least 512 k transitions that the
 	// one-pass classification declines; 0 means one per core. The
 	// partition is the same for any number.
 	Workers int

@@ -385,38 +385,59 @@ func mix64(x uint64) uint64 {
 // smallest state into next, and returns how many there are and whether
 // the grouping is exact: states grouped by hash whose classes or
 // signatures differ (a collision) make it inexact, and the grouping,
-// coarser than the signatures', then is no proof of stability.
+// coarser than the signatures', then is no proof of stability. The keys
+// are shared among the workers by their hash, each finding the smallest
+// state of each of its keys in a table of its own; one pass in state order
+// then numbers them.
 func (sr *sigRound) group() (count int32, exact bool) {
 	n := sr.k.n
-	size := 1
-	for size < 2*int(n) {
-		size *= 2
-	}
-	keys := make([]uint64, size)
-	reps := make([]int32, size)
-	for i := range reps {
-		reps[i] = -1
-	}
-	mask := uint64(size - 1)
-	exact = true
-	for s := range n {
-		key := mix64(uint64(uint32(sr.cls[s]))*0x9e3779b97f4a7c15 ^ sr.hash[s])
-		i := key & mask
-		for reps[i] >= 0 && keys[i] != key {
-			i = (i + 1) & mask
+	shards := sr.workers
+	keys := make([]uint64, n)
+	rep := sr.next // the smallest state with the same key, then the class
+	forWorkers(shards, shards, func(_, w int) {
+		for s := int32(w); s < n; s += int32(shards) {
+			keys[s] = mix64(uint64(uint32(sr.cls[s]))*0x9e3779b97f4a7c15 ^ sr.hash[s])
 		}
-		if rep := reps[i]; rep >= 0 {
-			sr.next[s] = sr.next[rep]
-			if sr.cls[rep] != sr.cls[s] || !sr.sameSig(rep, s) {
-				exact = false
+	})
+	var inexact atomic.Bool
+	forWorkers(shards, shards, func(_, w int) {
+		size := 1
+		for size < 2*int(n)/shards+2 {
+			size *= 2
+		}
+		mask := uint64(size - 1)
+		table := make([]int32, size)
+		for i := range table {
+			table[i] = -1
+		}
+		for s := range n {
+			key := keys[s]
+			if int(key%uint64(shards)) != w {
+				continue
 			}
-			continue
+			i := (key / uint64(shards)) & mask
+			for table[i] >= 0 && keys[table[i]] != key {
+				i = (i + 1) & mask
+			}
+			if r := table[i]; r >= 0 {
+				rep[s] = r
+				if sr.cls[r] != sr.cls[s] || !sr.sameSig(r, s) {
+					inexact.Store(true)
+				}
+				continue
+			}
+			table[i], rep[s] = s, s
 		}
-		keys[i], reps[i] = key, s
-		sr.next[s] = count
-		count++
+	})
+	for s := range n {
+		if r := rep[s]; r == s {
+			rep[s] = count
+			count++
+		} else {
+			rep[s] = rep[r]
+		}
 	}
-	return count, exact
+	return count, !inexact.Load()
 }
 
 // forWorkers calls f(w, i) for every i in [0, n) on workers goroutines

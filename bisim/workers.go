@@ -12,6 +12,12 @@ import (
 // saves.
 const parallelFrom = 1 << 20
 
+// sigFrom is the number of kernel transitions from which Fast runs its
+// signature rounds (sigref.go). Below it the worklist alone costs less;
+// it is above the sizes at which TestWorkPerDoubling doubles tauscc, so
+// the rounds do not enter its ratios.
+const sigFrom = 1 << 19
+
 // testWorkers, when positive, is the number of goroutines every such
 // phase uses whatever the input's size; tests set it to hold the
 // parallel phases to the sequential ones on small inputs.
@@ -52,15 +58,15 @@ func forEachRange(bounds []int32, f func(p int, lo, hi int32)) {
 }
 
 // sigWorkers returns how many goroutines Fast's signature rounds use on a
-// kernel of m transitions, 0 for none: below parallelFrom the worklist
-// alone is faster (tests force the rounds with testWorkers).
+// kernel of m transitions, 0 for none: below sigFrom the worklist alone
+// is faster (tests force the rounds with testWorkers).
 func (o *Options) sigWorkers(m int) int {
 	switch {
 	case o.signatureWorkers > 0:
 		return o.signatureWorkers
 	case testWorkers > 0:
 		return testWorkers
-	case m < parallelFrom:
+	case m < sigFrom:
 		return 0
 	case o.Workers > 0:
 		return o.Workers
