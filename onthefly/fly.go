@@ -333,7 +333,7 @@ func (f *flySearch) run() (*Result, error) {
 	f.res.Stats.Pairs = int64(len(f.state))
 	f.res.Stats.States = int64(f.set.Len())
 	f.res.Stats.SpecStates = int64(f.spec.set.Len())
-	f.res.Stats.Subsets = int64(len(f.spec.subs))
+	f.res.Stats.Subsets = int64(f.spec.count())
 	if violation != nil {
 		if f.res.Counterexample, err = f.replayViolation(violation); err != nil || f.o.FirstViolation || f.res.ModelError != nil {
 			return f.res, err

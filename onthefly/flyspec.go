@@ -2,10 +2,11 @@ package onthefly
 
 import (
 	"fmt"
+	"slices"
+
+	"github.com/linbis/linbis/antichain"
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/semantics"
-	"slices"
-	"unsafe"
 )
 
 // flySpec is the specification side of the on-the-fly refinement check:
@@ -29,54 +30,30 @@ type flySpec struct {
 	// their records, edges their transitions once computed (nil before).
 	set   *semantics.StateSet
 	offs  []uint64
-	edges [][]specEdge
+	edges [][]antichain.Edge
 	// methodOf maps an implementation method index to the specification's.
 	methodOf []int32
-	// subs are the interned subsets, each sorted; subIDs finds them by
-	// their bytes; sigs[i] has bit k%64 for each state k of subs[i], so
-	// that most non-inclusions show without a look at the states.
-	subs   [][]int32
-	subIDs map[string]int32
-	sigs   []uint64
+	// subsets are the normalised specification's subsets (antichain.Subsets,
+	// each label's successor computed when first asked for).
+	subsets *antichain.Subsets
 	// empty is the id of the empty subset (see newFlySpec).
 	empty int32
-	// after, permuted and included cache the subset operations by their
-	// operands: after[sub] lists the labels met from sub (a few: a
-	// list is quicker than a map), permuted and included are keyed by
-	// the two operands packed in 64 bits.
-	after    [][]afterEdge
+	// permuted caches permute by its operands, packed in 64 bits.
 	permuted map[uint64]int32
-	included map[uint64]bool
 	cur      []int32 // decoding buffer
 	enc      []byte
-	buf      []int32
-}
-
-// specEdge is a transition of a specification state: its label key (0 for
-// τ) and target.
-type specEdge struct {
-	key semantics.LabelKey
-	dst int32
-}
-
-// afterEdge is a cached result of afterLabel: the subset reached by a
-// label key.
-type afterEdge struct {
-	key semantics.LabelKey
-	to  int32
 }
 
 // noSubset stands for no subset: the specification cannot follow.
-const noSubset = -1
+const noSubset = antichain.NoSubset
 
 func newFlySpec(x *semantics.System, impl *ir.Program) (*flySpec, error) {
-	s := &flySpec{x: x, st: x.NewStepper(), set: semantics.NewStateSet(), subIDs: map[string]int32{},
-		permuted: map[uint64]int32{}, included: map[uint64]bool{}}
+	s := &flySpec{x: x, st: x.NewStepper(), set: semantics.NewStateSet(), permuted: map[uint64]int32{}}
+	s.subsets = antichain.NewSubsets(s, false)
 	// The empty subset, where the implementation goes on alone past a
 	// violation (Options.FirstViolation): it follows nothing, includes
 	// only itself and every subset includes it.
-	s.empty = int32(len(s.subs))
-	s.subs, s.sigs, s.after = append(s.subs, nil), append(s.sigs, 0), append(s.after, nil)
+	s.empty = s.subsets.Intern(nil)
 	for _, m := range impl.Methods {
 		idx := int32(-1)
 		for _, sm := range x.Program.Methods {
@@ -96,7 +73,7 @@ func (s *flySpec) initial() (int32, error) {
 		return 0, fmt.Errorf("specification: %w", err)
 	}
 	id := s.state(init)
-	return s.closure([]int32{id})
+	return s.subsets.Closure([]int32{id})
 }
 
 // state returns the id of a canonical specification state, adding it if new.
@@ -112,7 +89,7 @@ func (s *flySpec) state(st []int32) int32 {
 
 // transitions returns the transitions of state id, computing them the
 // first time.
-func (s *flySpec) transitions(id int32) ([]specEdge, error) {
+func (s *flySpec) transitions(id int32) ([]antichain.Edge, error) {
 	if s.edges[id] != nil {
 		return s.edges[id], nil
 	}
@@ -122,58 +99,26 @@ func (s *flySpec) transitions(id int32) ([]specEdge, error) {
 		return nil, fmt.Errorf("specification: model error of thread %d: %s", t+1, f.Msg)
 	}
 	blk := &s.st.Blk
-	edges := make([]specEdge, 0, len(blk.Succs))
+	edges := make([]antichain.Edge, 0, len(blk.Succs))
 	for i := range blk.Succs {
 		sc := &blk.Succs[i]
 		s.cur = semantics.Decode(s.cur[:0], blk.Batch[sc.Start:sc.End])
-		edges = append(edges, specEdge{key: sc.Label, dst: s.state(s.cur)})
+		edges = append(edges, antichain.Edge{Label: uint64(sc.Label), To: s.state(s.cur)})
 	}
 	// A state without transitions gets an empty, non-nil slice.
-	s.edges[id] = slices.Clip(append(edges, specEdge{}))[:len(edges)]
+	s.edges[id] = slices.Clip(append(edges, antichain.Edge{}))[:len(edges)]
 	return s.edges[id], nil
 }
 
-// closure interns the τ-closure of the states ids.
-func (s *flySpec) closure(ids []int32) (int32, error) {
-	set := append(s.buf[:0], ids...)
-	for i := 0; i < len(set); i++ {
-		edges, err := s.transitions(set[i])
-		if err != nil {
-			return 0, err
-		}
-		for _, e := range edges {
-			if e.key == 0 && !slices.Contains(set, e.dst) {
-				set = append(set, e.dst)
-			}
-		}
-	}
-	s.buf = set
-	return s.intern(set), nil
+// Out gives the specification's transitions to the normalisation
+// (antichain.Spec); a model error of the specification is returned.
+func (s *flySpec) Out(id int32, buf []antichain.Edge) ([]antichain.Edge, error) {
+	edges, err := s.transitions(id)
+	return append(buf, edges...), err
 }
 
-// intern returns the id of a set of states (sorted in place), or noSubset
-// for the empty set.
-func (s *flySpec) intern(set []int32) int32 {
-	if len(set) == 0 {
-		return noSubset
-	}
-	slices.Sort(set)
-	set = slices.Compact(set)
-	b := unsafe.Slice((*byte)(unsafe.Pointer(&set[0])), 4*len(set))
-	if id, ok := s.subIDs[string(b)]; ok {
-		return id
-	}
-	id := int32(len(s.subs))
-	s.subs = append(s.subs, slices.Clone(set))
-	s.subIDs[string(b)] = id
-	sig := uint64(0)
-	for _, st := range set {
-		sig |= 1 << (st & 63)
-	}
-	s.sigs = append(s.sigs, sig)
-	s.after = append(s.after, nil)
-	return id
-}
+// count returns the number of subsets interned.
+func (s *flySpec) count() int { return s.subsets.Count() }
 
 // specKey translates the label key of an implementation step into the
 // specification's numbering of methods.
@@ -186,33 +131,7 @@ func (s *flySpec) specKey(k semantics.LabelKey) semantics.LabelKey {
 // implementation label key k, closed under τ; noSubset if the
 // specification cannot do k there.
 func (s *flySpec) afterLabel(sub int32, k semantics.LabelKey) (int32, error) {
-	for _, e := range s.after[sub] {
-		if e.key == k {
-			return e.to, nil
-		}
-	}
-	sk := s.specKey(k)
-	var next []int32
-	for _, st := range s.subs[sub] {
-		edges, err := s.transitions(st)
-		if err != nil {
-			return 0, err
-		}
-		for _, e := range edges {
-			if e.key == sk {
-				next = append(next, e.dst)
-			}
-		}
-	}
-	id := int32(noSubset)
-	if len(next) > 0 {
-		var err error
-		if id, err = s.closure(next); err != nil {
-			return 0, err
-		}
-	}
-	s.after[sub] = append(s.after[sub], afterEdge{k, id})
-	return id, nil
+	return s.subsets.After(sub, uint64(s.specKey(k)))
 }
 
 // permute returns subset sub with its threads renamed by perms[perm] (see
@@ -226,11 +145,12 @@ func (s *flySpec) permute(sub int32, perm uint16, perms [][]uint8) int32 {
 		return id
 	}
 	var out []int32
-	for _, st := range s.subs[sub] {
+	for _, st := range s.subsets.Members(sub) {
 		s.cur = semantics.Decode(s.cur[:0], s.set.Encoding(s.offs[st]))
 		out = append(out, s.state(s.sym.Apply(s.cur, perms[perm], s.st.Expander.Canon)))
 	}
-	id := s.intern(out)
+	slices.Sort(out)
+	id := s.subsets.Intern(slices.Compact(out))
 	s.permuted[pk] = id
 	return id
 }
@@ -257,22 +177,4 @@ func (s *flySpec) checkSameSignatures(impl *ir.Program) error {
 }
 
 // includes reports whether subset sub includes subset of.
-func (s *flySpec) includes(sub, of int32) bool {
-	if sub == of {
-		return true
-	}
-	if len(s.subs[of]) > len(s.subs[sub]) || s.sigs[of]&^s.sigs[sub] != 0 {
-		return false
-	}
-	k := uint64(sub)<<32 | uint64(of)
-	if in, ok := s.included[k]; ok {
-		return in
-	}
-	big, small := s.subs[sub], s.subs[of]
-	in := true
-	for i := 0; in && i < len(small); i++ {
-		_, in = slices.BinarySearch(big, small[i])
-	}
-	s.included[k] = in
-	return in
-}
+func (s *flySpec) includes(sub, of int32) bool { return s.subsets.Includes(sub, of) }

@@ -21,7 +21,7 @@
 // Invariants of the search:
 //   - Subsets are interned once, as sorted []int32 in an arena, and each
 //     subset's successors are computed once, for all its labels, when it is
-//     first expanded (subsets.go).
+//     first expanded (antichain.Subsets, eager).
 //   - Pairs are explored layer by layer in the number of visible actions:
 //     layer k holds the pairs first reached by a trace of k visible actions,
 //     closed under implementation τ steps before layer k+1 starts. The first

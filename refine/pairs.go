@@ -1,5 +1,7 @@
 package refine
 
+import "github.com/linbis/linbis/antichain"
+
 // pairStore holds the explored pairs (implementation state, spec subset) in
 // parallel flat slices indexed by pair id, with the transition that first
 // reached each (for the counterexample), a hash set for exact duplicates and,
@@ -16,16 +18,16 @@ type pairStore struct {
 	acNext    []int32  // per pair: next pair in the same antichain
 	dead      []uint64 // bitset: pairs subsumed after they were queued
 
-	norm     *normaliser
+	norm     *antichain.Subsets
 	subsumed int64 // pairs not added because a smaller subset was explored
 }
 
-func newPairStore(implStates int32, norm *normaliser, antichain bool) *pairStore {
-	ps := &pairStore{table: make([]int32, 1024), antichain: antichain, norm: norm}
+func newPairStore(implStates int32, norm *antichain.Subsets, prune bool) *pairStore {
+	ps := &pairStore{table: make([]int32, 1024), antichain: prune, norm: norm}
 	for i := range ps.table {
 		ps.table[i] = -1
 	}
-	if antichain {
+	if prune {
 		ps.acHead = make([]int32, implStates)
 		for i := range ps.acHead {
 			ps.acHead[i] = -1
@@ -86,10 +88,10 @@ func (ps *pairStore) updateAntichain(s, p int32) bool {
 	prev := int32(-1)
 	for e := ps.acHead[s]; e >= 0; e = ps.acNext[e] {
 		q := ps.subset[e]
-		if ps.norm.subsetOf(q, p) {
+		if ps.norm.Includes(p, q) {
 			return false
 		}
-		if ps.norm.subsetOf(p, q) {
+		if ps.norm.Includes(q, p) {
 			ps.dead[e>>6] |= 1 << (e & 63)
 			if prev < 0 {
 				ps.acHead[s] = ps.acNext[e]

@@ -148,7 +148,7 @@ func Check(impl, spec *lts.LTS, opts Options) (*Result, error) {
 	pair, last, err := s.run()
 	st.SearchTime = time.Since(start)
 	st.Pairs, st.Subsumed = int64(s.pairs.len()), s.pairs.subsumed
-	st.SpecSubsets, st.Depth = s.norm.count(), s.depth
+	st.SpecSubsets, st.Depth = s.norm.Count(), s.depth
 	if err != nil {
 		return res, err
 	}

@@ -180,32 +180,6 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// TestSubsetOf covers the element-wise inclusion test beyond what the
-// 64-bit signature decides alone (states ≥ 64 share signature bits).
-func TestSubsetOf(t *testing.T) {
-	b := lts.NewBuilder()
-	b.SetNumStates(200)
-	n := newNormaliser(b.Build())
-	ids := map[string]int32{}
-	for name, set := range map[string][]int32{
-		"a": {1, 65}, "b": {1, 129}, "ab": {1, 65, 129}, "c": {1}, "d": {2, 66, 130},
-	} {
-		ids[name] = n.intern(set)
-	}
-	tests := []struct {
-		q, p string
-		want bool
-	}{
-		{"a", "ab", true}, {"b", "ab", true}, {"c", "a", true}, {"a", "a", true},
-		{"a", "b", false}, {"b", "a", false}, {"ab", "a", false}, {"d", "ab", false}, {"c", "d", false},
-	}
-	for _, tc := range tests {
-		assert.Equal(t, tc.want, n.subsetOf(ids[tc.q], ids[tc.p]), "%s ⊆ %s", tc.q, tc.p)
-	}
-	assert.Equal(t, ids["ab"], n.intern([]int32{1, 65, 129}), "interning twice gives the same id")
-	assert.Equal(t, 5, n.count())
-}
-
 // TestQuotientShrinksAndAgrees checks that minimising first changes neither
 // the verdict nor the length of the counterexample, and that it shrinks
 // models with inert τ steps.

@@ -3,6 +3,7 @@ package refine
 import (
 	"fmt"
 
+	"github.com/linbis/linbis/antichain"
 	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/lts"
 )
@@ -10,13 +11,15 @@ import (
 // search is the breadth-first exploration of the product of the
 // implementation with the normalised specification (see the package doc).
 type search struct {
-	impl     *lts.LTS
-	norm     *normaliser
-	pairs    *pairStore
-	labelMap []int32 // impl label id → spec label id, -1 if spec has none
-	opts     Options
-	depth    int  // visible layer being explored
-	full     bool // the pair limit was hit
+	impl *lts.LTS
+	norm *antichain.Subsets
+	// specInitial is the specification's initial state.
+	specInitial int32
+	pairs       *pairStore
+	labelMap    []int32 // impl label id → spec label id, -1 if spec has none
+	opts        Options
+	depth       int  // visible layer being explored
+	full        bool // the pair limit was hit
 	// stopped is the cause of Options.Context's end, once add saw it.
 	stopped error
 
@@ -28,7 +31,7 @@ type search struct {
 type candidate struct{ state, subset, parent, via int32 }
 
 func newSearch(impl, spec *lts.LTS, opts Options) *search {
-	norm := newNormaliser(spec)
+	norm := antichain.NewSubsets(antichain.Explicit{L: spec}, true)
 	specIDs := make(map[string]int32, len(spec.Labels))
 	for i, name := range spec.Labels {
 		specIDs[name] = int32(i)
@@ -42,7 +45,7 @@ func newSearch(impl, spec *lts.LTS, opts Options) *search {
 		}
 	}
 	return &search{
-		impl: impl, norm: norm, labelMap: labelMap, opts: opts,
+		impl: impl, norm: norm, specInitial: spec.Initial, labelMap: labelMap, opts: opts,
 		pairs: newPairStore(impl.NumStates, norm, opts.Antichain),
 	}
 }
@@ -56,7 +59,7 @@ const progressEvery = 1 << 12
 // spec.
 func (s *search) run() (pair, trans int32, err error) {
 	impl, norm, ps := s.impl, s.norm, s.pairs
-	init := norm.closure([]int32{norm.spec.Initial})
+	init, _ := norm.Closure([]int32{s.specInitial}) // an LTS in memory gives no error
 	s.layer = append(s.layer[:0], ps.add(impl.Initial, init, -1, -1))
 	for s.depth = 0; len(s.layer) > 0; s.depth++ {
 		s.cands = s.cands[:0]
@@ -75,11 +78,11 @@ func (s *search) run() (pair, trans int32, err error) {
 					}
 					continue
 				}
-				q := noSubset
+				q := antichain.NoSubset
 				if a := s.labelMap[impl.Label[t]]; a >= 0 {
-					q = norm.succ(sub, a)
+					q, _ = norm.After(sub, uint64(a))
 				}
-				if q == noSubset {
+				if q == antichain.NoSubset {
 					return p, t, nil
 				}
 				s.cands = append(s.cands, candidate{d, q, p, t})
@@ -128,7 +131,7 @@ func (s *search) stopError() error {
 	}
 	return &limits.LimitError{Limit: limits.Pairs, Value: int64(s.opts.MaxPairs), Err: fmt.Errorf(
 		"%w: explored %d pairs (%d specification subsets) up to traces of %d visible actions without finding a violation; the verdict is unknown",
-		ErrPairLimit, s.pairs.len(), s.norm.count(), s.depth)}
+		ErrPairLimit, s.pairs.len(), s.norm.Count(), s.depth)}
 }
 
 // path returns the impl transitions from the initial state to pair p,

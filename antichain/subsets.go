@@ -1,0 +1,315 @@
+package antichain
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/linbis/linbis/lts"
+)
+
+// NoSubset stands for the empty successor: the specification cannot do
+// the action.
+const NoSubset int32 = -1
+
+// Spec is a specification LTS as the normalisation reads it: one state's
+// transitions at a time, so that its states may be found as the search
+// needs them (onthefly) or all be there already (*lts.LTS, through
+// Explicit). States are numbered from 0; label 0 is τ.
+type Spec interface {
+	// Out appends the transitions of state s to buf and returns it.
+	Out(s int32, buf []Edge) ([]Edge, error)
+}
+
+// Edge is a transition of a specification state.
+type Edge struct {
+	// Label is the action, 0 for τ; any other number is the Spec's own
+	// name for a visible action (lts: the label id).
+	Label uint64
+	// To is the target state.
+	To int32
+}
+
+// Explicit is the Spec of an LTS whose states are all known.
+type Explicit struct{ L *lts.LTS }
+
+// Out implements Spec.
+func (x Explicit) Out(s int32, buf []Edge) ([]Edge, error) {
+	l := x.L
+	for t := l.Out[s]; t < l.Out[s+1]; t++ {
+		buf = append(buf, Edge{Label: uint64(l.Label[t]), To: l.Dst[t]})
+	}
+	return buf, nil
+}
+
+// Subsets is the normalised specification (Liu et al., Def. 4; Roscoe's
+// FDR): sets of specification states reachable by the same visible trace,
+// closed under τ, interned as subset ids in the order they are first met,
+// with their successors by label, each computed once.
+//
+// Subset i holds elems[start[i]:start[i+1]], sorted; sig[i] has bit e%64
+// for each state e of it, so that most non-inclusions show without a look
+// at the states. after[i] lists the successors of subset i met so far (a
+// few labels: a list is quicker than a map).
+type Subsets struct {
+	spec Spec
+	// eager computes all the successors of a subset at its first
+	// successor asked for (see NewSubsets).
+	eager bool
+
+	elems []int32
+	start []int64
+	hash  []uint64
+	sig   []uint64
+	table []int32 // open addressing over subset ids, -1 = empty
+	after [][]afterEdge
+
+	// Scratch, reused.
+	stamp   []uint32 // stamp[s] == gen: s is in the set being built
+	gen     uint32
+	set     []int32
+	out     []Edge
+	pending []Edge
+	targets []int32
+	labels  []uint64
+}
+
+// afterEdge is a successor of a subset: the subset reached by a label.
+type afterEdge struct {
+	label uint64
+	to    int32
+}
+
+// NewSubsets returns the normalisation of spec. With eager, the first
+// successor asked of a subset computes its successors by every label at
+// once, in the order of the labels, and later ones are binary searches:
+// for an LTS in memory, whose states' transitions are all there, one pass
+// over the members' transitions serves every label. Without, each label's
+// successor is computed when it is first asked for, as suits a
+// specification explored as the search goes (each state's transitions
+// computed by the semantics when first read).
+func NewSubsets(spec Spec, eager bool) *Subsets {
+	n := &Subsets{spec: spec, eager: eager, start: []int64{0}, table: make([]int32, 1024)}
+	for i := range n.table {
+		n.table[i] = -1
+	}
+	return n
+}
+
+// Count returns the number of interned subsets.
+func (n *Subsets) Count() int { return len(n.hash) }
+
+// Members returns the sorted states of subset id; the slice aliases the
+// arena and is valid until the next subset is interned.
+func (n *Subsets) Members(id int32) []int32 { return n.elems[n.start[id]:n.start[id+1]] }
+
+// Closure returns the interned τ-closure of the given specification
+// states, NoSubset if there are none.
+func (n *Subsets) Closure(states []int32) (int32, error) {
+	if len(states) == 0 {
+		return NoSubset, nil
+	}
+	n.gen++
+	if n.gen == 0 { // wrapped: clear the stamps once every 2³² sets
+		clear(n.stamp)
+		n.gen = 1
+	}
+	n.set = n.set[:0]
+	for _, s := range states {
+		n.add(s)
+	}
+	for i := 0; i < len(n.set); i++ {
+		var err error
+		if n.out, err = n.spec.Out(n.set[i], n.out[:0]); err != nil {
+			return NoSubset, err
+		}
+		for _, e := range n.out {
+			if e.Label == 0 {
+				n.add(e.To)
+			}
+		}
+	}
+	slices.Sort(n.set)
+	return n.Intern(n.set), nil
+}
+
+// add puts state s into the set being built unless it is there.
+func (n *Subsets) add(s int32) {
+	if int(s) >= len(n.stamp) {
+		n.stamp = append(n.stamp, make([]uint32, int(s)+1-len(n.stamp))...)
+	}
+	if n.stamp[s] != n.gen {
+		n.stamp[s] = n.gen
+		n.set = append(n.set, s)
+	}
+}
+
+// hashSubset hashes a sorted subset (FNV-1a over the words, then a final mix).
+func hashSubset(s []int32) uint64 {
+	h := uint64(14695981039346656037)
+	for _, e := range s {
+		h ^= uint64(uint32(e))
+		h *= 1099511628211
+	}
+	h ^= h >> 29
+	h *= 0xbf58476d1ce4e5b9
+	return h ^ h>>32
+}
+
+// Intern returns the id of the sorted, duplicate-free set s, adding it if
+// new. The empty set is a subset like any other here (onthefly pairs the
+// states past a violation with it); Closure and After never return it.
+func (n *Subsets) Intern(s []int32) int32 {
+	h := hashSubset(s)
+	mask := uint64(len(n.table) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		id := n.table[i]
+		if id < 0 {
+			break
+		}
+		if n.hash[id] == h && slices.Equal(n.Members(id), s) {
+			return id
+		}
+	}
+	id := int32(len(n.hash))
+	n.elems = append(n.elems, s...)
+	n.start = append(n.start, int64(len(n.elems)))
+	n.hash = append(n.hash, h)
+	var sig uint64
+	for _, e := range s {
+		sig |= 1 << (uint32(e) & 63)
+	}
+	n.sig = append(n.sig, sig)
+	n.after = append(n.after, nil)
+	if 2*len(n.hash) > len(n.table) {
+		n.rehash()
+	} else {
+		n.place(id)
+	}
+	return id
+}
+
+func (n *Subsets) place(id int32) {
+	mask := uint64(len(n.table) - 1)
+	i := n.hash[id] & mask
+	for n.table[i] >= 0 {
+		i = (i + 1) & mask
+	}
+	n.table[i] = id
+}
+
+func (n *Subsets) rehash() {
+	n.table = make([]int32, 2*len(n.table))
+	for i := range n.table {
+		n.table[i] = -1
+	}
+	for id := range n.hash {
+		n.place(int32(id))
+	}
+}
+
+// After returns the subset reached from subset id by the visible label a
+// (τ-closed), or NoSubset when no state of the subset can do a.
+func (n *Subsets) After(id int32, a uint64) (int32, error) {
+	if n.eager {
+		if n.after[id] == nil {
+			if err := n.expand(id); err != nil {
+				return NoSubset, err
+			}
+		}
+		edges := n.after[id]
+		if j, ok := slices.BinarySearchFunc(edges, a, func(e afterEdge, a uint64) int { return cmp.Compare(e.label, a) }); ok {
+			return edges[j].to, nil
+		}
+		return NoSubset, nil
+	}
+	for _, e := range n.after[id] {
+		if e.label == a {
+			return e.to, nil
+		}
+	}
+	to, err := n.image(id, a)
+	if err != nil {
+		return NoSubset, err
+	}
+	n.after[id] = append(n.after[id], afterEdge{a, to})
+	return to, nil
+}
+
+// image computes the subset reached from subset id by label a.
+func (n *Subsets) image(id int32, a uint64) (int32, error) {
+	n.targets = n.targets[:0]
+	for i := n.start[id]; i < n.start[id+1]; i++ {
+		var err error
+		if n.out, err = n.spec.Out(n.elems[i], n.out[:0]); err != nil {
+			return NoSubset, err
+		}
+		for _, e := range n.out {
+			if e.Label == a {
+				n.targets = append(n.targets, e.To)
+			}
+		}
+	}
+	return n.Closure(n.targets)
+}
+
+// expand computes the successors of subset id by every visible label of
+// its members, sorted by label (After's binary search): one pass over the
+// members' transitions, grouped by label.
+func (n *Subsets) expand(id int32) error {
+	n.pending = n.pending[:0]
+	for i := n.start[id]; i < n.start[id+1]; i++ {
+		var err error
+		if n.out, err = n.spec.Out(n.elems[i], n.out[:0]); err != nil {
+			return err
+		}
+		for _, e := range n.out {
+			if e.Label != 0 {
+				n.pending = append(n.pending, e)
+			}
+		}
+	}
+	slices.SortFunc(n.pending, func(x, y Edge) int {
+		return cmp.Or(cmp.Compare(x.Label, y.Label), cmp.Compare(x.To, y.To))
+	})
+	var edges []afterEdge
+	for i := 0; i < len(n.pending); {
+		a := n.pending[i].Label
+		n.targets = n.targets[:0]
+		for ; i < len(n.pending) && n.pending[i].Label == a; i++ {
+			n.targets = append(n.targets, n.pending[i].To)
+		}
+		to, err := n.Closure(n.targets)
+		if err != nil {
+			return err
+		}
+		edges = append(edges, afterEdge{a, to})
+	}
+	// A subset without visible successors still gets a non-nil list.
+	n.after[id] = slices.Clip(append(edges, afterEdge{}))[:len(edges)]
+	return nil
+}
+
+// Includes reports whether subset sub includes subset of.
+func (n *Subsets) Includes(sub, of int32) bool {
+	if sub == of {
+		return true
+	}
+	if n.sig[of]&^n.sig[sub] != 0 {
+		return false
+	}
+	qs, ps := n.Members(of), n.Members(sub)
+	if len(qs) > len(ps) {
+		return false
+	}
+	j := 0
+	for _, e := range qs {
+		for j < len(ps) && ps[j] < e {
+			j++
+		}
+		if j == len(ps) || ps[j] != e {
+			return false
+		}
+		j++
+	}
+	return true
+}
