@@ -100,6 +100,7 @@ func FirstCycle(ctx context.Context, g Graph) (*Cycle, error) {
 // that it ends the search as a stop does).
 type closed struct{ cycle *Cycle }
 
+// Error implements error.
 func (closed) Error() string { return "a cycle" }
 
 // search is Tarjan's algorithm without recursion. rindex[s] is 0 while s
