@@ -480,7 +480,7 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		case token.MUL:
 			a := fr.addrOf(in.X, pos)
 			if !isScalar(a.typ) {
-				g.refuse(pos, "copying a struct or an array", "not translated yet: access its fields")
+				g.loadStruct(fr, in, a, pos) // field by field (structs.go)
 				return
 			}
 			if a.dyn == nil {
@@ -540,11 +540,13 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 				g.zero(a, pos)
 				return
 			}
-			g.refuse(pos, "storing a struct or an array", "not translated yet: store its fields")
+			g.storeStruct(a, fr.value(in.Val, pos), pos) // field by field (structs.go)
 			return
 		}
 		x := fr.value(in.Val, pos)
 		g.access(a, pos, true, func(loc string) string { return loc + " = " + x })
+	case *ssa.Field:
+		g.field(fr, in, pos)
 	case *ssa.Call:
 		g.call(fr, in, in.Common(), pos, nil)
 	case *ssa.Extract:
@@ -891,25 +893,10 @@ func (g *gen) rwLock(a addr, pos token.Pos) {
 // constant location (one step, whichever runs), and a panic for an index
 // out of range.
 func (g *gen) access(a addr, pos token.Pos, plain bool, f func(loc string) string) {
-	if a.dyn == nil {
+	g.eachElem(a, pos, func(at addr) {
 		g.plain = plain
-		g.line(pos, "%s", f(a.loc()))
-		return
-	}
-	for i, name := range a.dyn.names {
-		if i == 0 {
-			g.line(pos, "if %s == 0 {", a.dyn.index)
-		} else {
-			g.line(pos, "} else if %s == %d {", a.dyn.index, i)
-		}
-		g.indent++
-		g.plain = plain
-		g.line(pos, "%s", f(addr{base: a.base, name: name}.loc()))
-		g.indent--
-	}
-	g.line(pos, "} else {")
-	g.line(pos, "  assert false") // index out of range: a panic
-	g.line(token.NoPos, "}")
+		g.line(pos, "%s", f(at.loc()))
+	})
 }
 
 // args0Type returns the type of an atomic operation's result.
@@ -943,8 +930,8 @@ func (g *gen) inlineCall(f *ssa.Function, args []arg, pos token.Pos) []string {
 		switch a := args[i]; {
 		case a.addr != nil:
 			sub.addrs[p] = *a.addr
-		case simple(a.text):
-			sub.vals[p] = a.text
+		case simple(a.text) || strings.HasPrefix(a.text, structPrefix):
+			sub.vals[p] = a.text // a struct value's leaves are locals
 		default:
 			tmp := g.local("p", g.scalar(p.Type(), pos))
 			g.line(pos, "%s = %s", tmp, a.text)

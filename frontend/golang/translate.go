@@ -363,7 +363,7 @@ func (g *gen) scalar(typ types.Type, pos token.Pos) string {
 	case *types.Interface:
 		return "int" // holding integers of one type (anyType), or nil (EMPTY)
 	case *types.Struct, *types.Array:
-		g.refuse(pos, "struct or array value held in a variable", "not translated yet: use pointers")
+		g.refuse(pos, "struct or array value held in a variable", "not translated yet: a struct value is copied from memory, passed, and returned by a function of one block")
 	}
 	return "int"
 }

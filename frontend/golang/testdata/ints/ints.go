@@ -89,3 +89,33 @@ func (x *Ints) Conv(v int) int64 {
 	x.n = uint(x.n<<3) + uint(v)
 	return int64(int8(w)) + int64(uint16(w)) + int64(w) - int64(x.n)
 }
+
+type pair struct {
+	x, y int8
+	in   struct{ z uint16 }
+}
+
+// Pairs copies struct values: whole fields, array elements, values
+// returned by functions, field by field as Go does.
+type Pairs struct {
+	a, b pair
+	arr  [2]pair
+}
+
+func swapped(p pair) pair { return pair{x: p.y, y: p.x, in: p.in} }
+
+// Set builds a pair from v and copies it around.
+func (s *Pairs) Set(v int) int {
+	s.b = pair{x: int8(v), y: int8(v * 50)}
+	s.b.in.z = uint16(v) * 40000
+	s.arr[v%2] = s.b
+	s.a = swapped(s.arr[1])
+	return int(s.a.x) + int(s.a.y)
+}
+
+// Get reads a copy.
+func (s *Pairs) Get() int {
+	p := s.a
+	q := s.arr[0]
+	return int(p.x)*1000 + int(p.y) + int(q.in.z) + int(p.in.z)
+}

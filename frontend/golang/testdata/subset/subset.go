@@ -142,11 +142,18 @@ func (b *Box) Take() any {
 	return v
 }
 
-// Copy copies a struct value, not translated yet.
-type Copy struct{ a, b struct{ x, y int } }
+// Copy returns a struct value from a function of several blocks, not
+// translated yet.
+type Copy struct{ a, b xy }
 
-// Swap copies b into a.
-func (c *Copy) Swap() int {
-	c.a = c.b
-	return c.a.x
+type xy struct{ x, y int }
+
+func (c *Copy) pick(v int) xy {
+	if v > 1 {
+		return c.b
+	}
+	return c.a
 }
+
+// Pick copies a or b.
+func (c *Copy) Pick(v int) int { return c.pick(v).x }
