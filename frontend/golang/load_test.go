@@ -203,7 +203,8 @@ func TestConstructors(t *testing.T) {
 		{"Ring", "NewRing", "", nil, "expected a call"},
 		{"Ring", "New()", "", nil, "New does not return *Ring"},
 		{"Ring", "Nothing(1)", "", nil, "has no function Nothing"},
-		{"Gen", "", "", nil, "generic constructor NewGen is not supported"},
+		{"Gen", "", "NewGen[int]", nil, ""},
+		{"Gen[uint8]", "NewGen()", "NewGen[uint8]", nil, ""},
 	} {
 		tg, err := load("ctor", Config{Type: c.typ, New: c.new})
 		if c.err != "" {

@@ -169,18 +169,14 @@ func (t *Target) findCtor(spec string) error {
 			if !ok {
 				continue
 			}
-			sig := fn.Type().(*types.Signature)
-			if sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), ptr) {
-				if sig.TypeParams().Len() > 0 && sig.Results().Len() == 1 {
-					return t.errAt(fn.Pos(), "generic constructor %s is not supported (name a non-generic one with --new, or let the zero value be used by renaming it)", name)
-				}
+			sig := t.instanceSig(fn)
+			if sig == nil || sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), ptr) {
 				continue
 			}
 			if sig.Params().Len() > 0 {
 				return t.errAt(fn.Pos(), "constructor %s has parameters: give its arguments with --new '%s(…)'", name, name)
 			}
-			t.Ctor = t.Prog.FuncValue(fn)
-			return nil
+			return t.setCtor(fn)
 		}
 		return nil
 	}
@@ -197,16 +193,22 @@ func (t *Target) findCtor(spec string) error {
 	if !ok {
 		return fmt.Errorf("--new %s: package %s has no function %s", spec, t.Pkg.Pkg.Path(), id.Name)
 	}
-	sig := fn.Type().(*types.Signature)
-	if sig.TypeParams().Len() > 0 {
-		return t.errAt(fn.Pos(), "generic constructor %s is not supported (name a non-generic one with --new)", id.Name)
-	}
-	if sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), ptr) {
+	sig := t.instanceSig(fn)
+	if sig == nil || sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), ptr) {
 		return t.errAt(fn.Pos(), "%s does not return *%s", id.Name, t.typeName())
 	}
 	// The whole call is type-checked (argument count and types, constant
 	// conversions), then each argument evaluated to its constant.
-	if _, err := types.Eval(t.Fset, t.Pkg.Pkg, token.NoPos, spec); err != nil {
+	whole := spec
+	if targs := t.Type.TypeArgs(); fn.Type().(*types.Signature).TypeParams().Len() > 0 && targs != nil {
+		// A generic constructor takes the verified type's type arguments.
+		var as []string
+		for a := range targs.Types() {
+			as = append(as, types.TypeString(a, types.RelativeTo(t.Pkg.Pkg)))
+		}
+		whole = id.Name + "[" + strings.Join(as, ", ") + "]" + strings.TrimPrefix(types.ExprString(call), id.Name)
+	}
+	if _, err := types.Eval(t.Fset, t.Pkg.Pkg, token.NoPos, whole); err != nil {
 		return fmt.Errorf("--new %s: %v", spec, err)
 	}
 	for i, a := range call.Args {
@@ -220,7 +222,40 @@ func (t *Target) findCtor(spec string) error {
 		}
 		t.CtorArgs = append(t.CtorArgs, ssa.NewConst(tv.Value, pt))
 	}
-	t.Ctor = t.Prog.FuncValue(fn)
+	return t.setCtor(fn)
+}
+
+// instanceSig returns fn's signature, instantiated with the verified
+// type's type arguments if fn is generic (a generic constructor takes
+// the type's), nil if they do not fit.
+func (t *Target) instanceSig(fn *types.Func) *types.Signature {
+	sig := fn.Type().(*types.Signature)
+	if sig.TypeParams().Len() == 0 {
+		return sig
+	}
+	targs := t.Type.TypeArgs()
+	if targs == nil || targs.Len() != sig.TypeParams().Len() {
+		return nil
+	}
+	inst, err := types.Instantiate(nil, sig, slices.Collect(targs.Types()), true)
+	if err != nil {
+		return nil
+	}
+	return inst.(*types.Signature)
+}
+
+// setCtor makes fn the constructor: for a generic one, its instance for
+// the verified type's type arguments.
+func (t *Target) setCtor(fn *types.Func) error {
+	if fn.Type().(*types.Signature).TypeParams().Len() == 0 {
+		t.Ctor = t.Prog.FuncValue(fn)
+		return nil
+	}
+	inst, err := t.instance(fn)
+	if err != nil {
+		return t.errAt(fn.Pos(), "generic constructor %s: %v", fn.Name(), err)
+	}
+	t.Ctor = inst
 	return nil
 }
 

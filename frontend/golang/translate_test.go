@@ -66,7 +66,8 @@ func wantVerdicts(t *testing.T, cases []verdictCase) {
 
 // TestExampleVerdicts: every Go example gets the literature's verdict at
 // 2 threads × 2 operations: Treiber's stack and the Michael–Scott queue
-// linearizable and lock-free, the lock-based counter and stack
+// (also written with generics and a generic constructor) linearizable
+// and lock-free, the lock-based counter and stack
 // linearizable and not lock-free, the three bugs not linearizable (the
 // plain c.n++ a data race).
 func TestExampleVerdicts(t *testing.T) {
@@ -78,6 +79,7 @@ func TestExampleVerdicts(t *testing.T) {
 		{"racecounter", Config{Type: "Counter"}, verify.Unknown, verify.Unknown, true},
 		{"loadstore", Config{Type: "Counter"}, verify.No, verify.Yes, false},
 		{"lencount", Config{Type: "Stack"}, verify.No, verify.Yes, false},
+		{"genqueue", Config{Type: "Queue[int]"}, verify.Yes, verify.Yes, false},
 	})
 }
 
