@@ -14,9 +14,9 @@ import (
 // TestMinimizeReachableIsMinimizeOfReachable holds MinimizeReachable to
 // what it replaces, Minimize of the reachable part's renumbered copy: the
 // same .aut bytes for every equivalence and algorithm, on random LTSs with
-// unreachable states (the copying path) and on random renumberings of
-// their reachable parts (every state reachable, numbered unlike the
-// breadth-first order, the path that refines the input itself), and on
+// unreachable states (whose classes alone are cut off the quotient) and
+// on random renumberings of their reachable parts (every state reachable,
+// numbered unlike the breadth-first order), and on
 // the reachable parts themselves (numbered breadth-first, which the path
 // that skips the reachable order checks); the input's collection after
 // its release is asked for on every other seed.
