@@ -42,6 +42,9 @@ func TestLiteratureModels(t *testing.T) {
 		{"harris-michael", 0, 0, yes, yes},
 		{"harris-michael", 2, 1, yes, yes},
 		{"harris-michael-nomark", 0, 0, no, yes},
+		{"michael-set", 0, 0, yes, yes},
+		{"michael-set", 2, 1, yes, yes},
+		{"michael-set", 3, 1, yes, yes},
 		{"rdcss", 0, 0, yes, yes},
 		{"rdcss", 2, 1, yes, yes},
 		{"rdcss-naive", 0, 0, no, yes},
@@ -70,15 +73,18 @@ func TestLiteratureModels(t *testing.T) {
 	}
 }
 
-// TestWordMutantsAreCaught checks that the words of the rewritten models
+// TestMutantsAreCaught checks that the words and locs of the rewritten models
 // matter: tagged Treiber whose cas leaves the tag as it is suffers ABA
 // through the reference inside the word (explicit memory reuses a popped
 // node that a stale word still holds), and the seqlock reader that does
-// not read the sequence number again returns a torn pair.
-func TestWordMutantsAreCaught(t *testing.T) {
+// not read the sequence number again returns a torn pair, and Michael's
+// insert that links its node through the loc prev by a store instead of a
+// cas loses a concurrent insert at the same place.
+func TestMutantsAreCaught(t *testing.T) {
 	for _, tc := range []struct{ model, from, to string }{
 		{"tagged-treiber", "old.tag + 1", "old.tag"},
 		{"seqlock", "if seq == s { return a, b }", "return a, b"},
+		{"michael-set", "if cas(*prev, MarkedRef(cur, false), MarkedRef(n, false)) { return true }", "*prev = MarkedRef(n, false); return true"},
 	} {
 		t.Run(tc.model, func(t *testing.T) {
 			src, err := frontend.Example(tc.model)

@@ -67,6 +67,8 @@ type checker struct {
 	// calls are the procedure calls in each procedure's body, to find
 	// recursion.
 	calls map[*Method][]procCall
+	// locs are the word types of the loc types met so far (locType).
+	locs []*WordType
 }
 
 // procCall is a call of a procedure, at pos.
@@ -276,6 +278,16 @@ func (c *checker) typ(t *syntax.Type, arrayOK bool) Type {
 		if h := c.heap(t.Ref); h != nil {
 			return Type{Kind: Ref, Node: h}
 		}
+	case syntax.TLoc:
+		et := c.typ(t.Elem, false)
+		switch et.Kind {
+		case Invalid:
+			return Type{}
+		case Thread:
+			c.errorf(t.Elem.Pos, "a loc may not refer to thread ids (thread symmetry could not rename them)")
+			return Type{}
+		}
+		return c.locType(et)
 	case syntax.TNamed:
 		if w := c.word(t.Named.Name); w != nil {
 			return Type{Kind: Word, Word: w}
@@ -284,7 +296,7 @@ func (c *checker) typ(t *syntax.Type, arrayOK bool) Type {
 		for _, w := range c.obj.Words {
 			names = append(names, w.Name)
 		}
-		c.errorf(t.Named.Pos, "undefined type %s; the types are int, int(lo..hi), bool, ref Node and the object's words%s", t.Named.Name, hint(t.Named.Name, append(names, "int", "bool")))
+		c.errorf(t.Named.Pos, "undefined type %s; the types are int, int(lo..hi), bool, ref Node, loc T and the object's words%s", t.Named.Name, hint(t.Named.Name, append(names, "int", "bool")))
 	}
 	return Type{}
 }
@@ -631,6 +643,10 @@ func (c *checker) lvalue(e syntax.Expr) Type {
 		return c.expr(x)
 	case *syntax.ParenExpr:
 		return c.lvalue(x.X)
+	case *syntax.UnaryExpr:
+		if x.Op == syntax.MUL {
+			return c.expr(x)
+		}
 	}
 	c.expr(e)
 	c.errorf(e.Start(), "cannot assign to this expression; expected a variable, an array element or a field")
@@ -702,6 +718,12 @@ func (c *checker) expr1(e syntax.Expr) Type {
 		}
 		return v.Type
 	case *syntax.UnaryExpr:
+		switch e.Op {
+		case syntax.AMP:
+			return c.addrOf(e)
+		case syntax.MUL:
+			return c.deref(e)
+		}
 		t := c.expr(e.X)
 		want := Type{Kind: Bool}
 		if e.Op == syntax.SUB {

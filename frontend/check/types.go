@@ -228,6 +228,9 @@ type WordType struct {
 	Name   string
 	Fields []*Field // scalar: int, bool or ref
 	Pos    syntax.Pos
+	// Loc, for the word of a loc type (locs.go), is the type of the
+	// location it refers to; nil for a declared word.
+	Loc *Type
 }
 
 // Method is a checked method or procedure.

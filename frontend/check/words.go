@@ -16,6 +16,10 @@ const MaxWordFields = 8
 
 // wordField checks the selector e of a field of a value of word type w.
 func (c *checker) wordField(e *syntax.SelectorExpr, w *WordType) Type {
+	if w.Loc != nil {
+		c.errorf(e.Sel.Pos, "a %s has no fields; (*l).%s selects in the location it refers to", w.Name, e.Sel.Name)
+		return Type{}
+	}
 	var names []string
 	for _, f := range w.Fields {
 		if f.Name == e.Sel.Name {

@@ -300,8 +300,11 @@ func fieldBases(e *Expr, out []int32, ok bool) ([]int32, bool) {
 		return out, ok
 	}
 	switch e.Kind {
-	case EShared, EElem, ECas, ECasWord, ESwap, EFaa:
+	case EShared, EElem, ECas, ECasWord, ESwap, EFaa, EDeref:
 		return out, false
+	case EAddr: // the location is not read: only its address operands
+		out, ok = fieldBases(e.A.A, out, ok)
+		return fieldBases(e.A.B, out, ok)
 	case EField:
 		if e.A.Kind != ELocal {
 			return out, false
@@ -758,6 +761,9 @@ func (c *compiler) expr1(e syntax.Expr) *Expr {
 			return &Expr{Kind: EConst, V: Empty}
 		}
 	case *syntax.UnaryExpr:
+		if e.Op == syntax.MUL { // *l of a scalar
+			return c.deref(e)[0]
+		}
 		return &Expr{Kind: EUnary, Op: e.Op, A: c.expr(e.X)}
 	case *syntax.BinaryExpr:
 		if c.info.Types[e.X].Kind == check.Word {

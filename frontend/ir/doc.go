@@ -21,10 +21,10 @@
 // which visits every operand of every kind, so that a new kind of
 // expression is seen by all of them.
 //
-// Adding an expression kind (swap and faa took this path): its constant
-// in instr.go (and WalkExpr if it has operands of a new shape); its
-// lowering in compile.go; liveness.go if it writes a location that may be
-// a local; its evaluation in frontend/semantics (evalNode in machine.go,
+// Adding an expression kind (swap and faa took this path, and the locs'
+// EAddr and EDeref, locs.go): its constant in instr.go (and WalkExpr if it
+// has operands of a new shape); its lowering in compile.go; liveness.go
+// if it writes a location that may be a local; its evaluation in frontend/semantics (evalNode in machine.go,
 // or an evaluator in evalfn.go); and what frontend/reduce's symmetry check
 // (symcheck.go) and partial-order footprints (por.go) make of it — both
 // refuse or treat as touching everything a kind they do not know. A kind

@@ -117,6 +117,14 @@ const (
 	// their value is what the location A held before.
 	ESwap // swap(A, B): store B into A
 	EFaa  // faa(A, B): add B to the int in A
+	// References to locations (locs.go). EAddr is the offset slot of the
+	// loc &A: A is the location (EShared, EElem or EField), whose address
+	// operands are evaluated but which is not read (N: the slots of its
+	// value, 2 or more for a word). EDeref is slot V of
+	// the location that a loc refers to, A and B the loc's node and
+	// offset: a shared location whose address is known only at run time.
+	EAddr
+	EDeref
 )
 
 // Expr is a compiled expression with its variables resolved to slots.
@@ -223,12 +231,19 @@ type StepInfo struct {
 	Procedure string
 }
 
-// WalkExpr calls f on e and its subexpressions.
+// WalkExpr calls f on e and its subexpressions. The operands of an EAddr
+// are its location's address operands (the node of a field, an index):
+// the location itself is not read, and not visited.
 func WalkExpr(e *Expr, f func(*Expr)) {
 	if e == nil {
 		return
 	}
 	f(e)
+	if e.Kind == EAddr {
+		WalkExpr(e.A.A, f)
+		WalkExpr(e.A.B, f)
+		return
+	}
 	WalkExpr(e.A, f)
 	WalkExpr(e.B, f)
 	WalkExpr(e.C, f)

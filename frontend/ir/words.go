@@ -98,6 +98,11 @@ func (c *compiler) values(e syntax.Expr) []*Expr {
 			out[j] = c.component(x, v.Name, f)
 		}
 		return out
+	case *syntax.UnaryExpr: // &x, or *l of a word
+		if e.Op == syntax.AMP {
+			return c.addrOf(e)
+		}
+		return c.deref(e)
 	case *syntax.SelectorExpr: // a word field of a node
 		hf := c.info.Fields[e]
 		node := c.pure(c.expr(e.X), "the node of the word field "+hf.Name)
@@ -130,7 +135,7 @@ func (c *compiler) pure(x *Expr, what string) *Expr {
 		impure = impure || y.Kind == ENew || y.Kind == EAny || y.Kind == ECas || y.Kind == ECasWord || y.Kind == ESwap || y.Kind == EFaa
 	})
 	if impure {
-		c.errs.Add(c.file.Position(x.Pos), fmt.Sprintf("%s may not use new, any, cas, swap or faa (it is evaluated once per field of the word); compute it into a local first", what))
+		c.errs.Add(c.file.Position(x.Pos), fmt.Sprintf("%s may not use new, any, cas, swap or faa (it is evaluated once per slot); compute it into a local first", what))
 	}
 	return x
 }

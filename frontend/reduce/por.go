@@ -47,7 +47,12 @@ import (
 // steps on such thread-private slots are independent of everything; an
 // index the analysis cannot resolve, such as the j of `for j in others`,
 // stands for every element); one location per heap field index (all nodes and heap
-// types together); and one location heap for the heap's shape. heap is
+// types together); and one location heap for the heap's shape. An access
+// through a loc (*l, ir.EDeref) has a target known only at run time: it
+// stands for every location whose address the program takes
+// (ir.Program.AddrTaken, whole arrays and words; DerefLo..DerefHi), the
+// only ones a loc can hold; taking an address (ir.EAddr) reads only its
+// operands. heap is
 // read by the two things that depend on which nodes are referenced from
 // where: the privacy test of ▶p instructions (machine.private: whether a
 // node is reachable only from the thread's locals decides where a step
@@ -129,6 +134,9 @@ type POR struct {
 	Heap     int    // the heap-shape location
 	Fields   int    // the first field location
 	Own      uint64 // the local slots that hold the thread's own id (ownLocals)
+	// DerefLo, DerefHi: the locations an access through a loc may touch
+	// (derefLocs).
+	DerefLo, DerefHi int
 	// step[t][pc]: what the step of thread t from pc may touch; stepPriv:
 	// whether it may test privacy (then t is never the ample thread).
 	Step     [][]footprint
@@ -152,6 +160,7 @@ func NewPOR(p *ir.Program, b ir.Bounds, allowed [][]bool, explicit bool) *POR {
 	a := &POR{P: p, B: b, Explicit: explicit, Fields: int(p.Layout.Nshared), Own: ownLocals(p)}
 	a.Heap = a.Fields + int(maxFields)
 	a.Nlocs = a.Heap + 1
+	a.DerefLo, a.DerefHi = a.derefLocs()
 	n := len(p.Code)
 	a.Step = make([][]footprint, b.Threads)
 	a.StepPriv = make([][]bool, b.Threads)
@@ -268,13 +277,16 @@ func (a *POR) read(f *footprint, t int, e *ir.Expr) {
 func (a *POR) touch(f *footprint, t int, e *ir.Expr) {
 	switch e.Kind {
 	case ir.EConst, ir.ELocal, ir.ETid, ir.ENThreads, ir.EAny, ir.EPack:
+	case ir.EAddr:
+		// &A reads only A's address operands, which the walk visits as
+		// the EAddr's (ir.WalkExpr); A itself is not read.
 	case ir.EUnary, ir.EIs, ir.EAs, ir.ELocalElem:
 		// A node's type never changes while it is referenced (eIs, eAs);
 		// a local array's element is the thread's own: only the operands
 		// may touch shared state.
 	case ir.EBinary, ir.EThreadsLeft, ir.EPickThread, ir.EAddThread:
 		// The loops over threads work on the thread's visited-set local.
-	case ir.EShared, ir.EElem, ir.EField:
+	case ir.EShared, ir.EElem, ir.EField, ir.EDeref:
 		lo, hi := a.location(f, t, e)
 		setBits(f.reads, lo, hi)
 	case ir.ECas, ir.ESwap, ir.EFaa: // swap and faa: a cas that always stores (no c)
@@ -312,7 +324,7 @@ func (a *POR) write(f *footprint, t int, e *ir.Expr) {
 	}
 	switch e.Kind {
 	case ir.ELocal, ir.ELocalElem:
-	case ir.EShared, ir.EElem, ir.EField:
+	case ir.EShared, ir.EElem, ir.EField, ir.EDeref:
 		lo, hi := a.location(f, t, e)
 		setBits(f.writes, lo, hi)
 	default:
@@ -356,9 +368,34 @@ func (a *POR) location(f *footprint, t int, e *ir.Expr) (int, int) {
 		return int(row), int(row + e.N2*stride)
 	case ir.EField:
 		return a.Fields + int(e.V), a.Fields + int(e.V) + 1
+	case ir.EDeref:
+		// The target is known only at run time: any location whose
+		// address the program takes (derefLocs).
+		return a.DerefLo, a.DerefHi
 	}
 	f.opaque = true
 	return 0, 0
+}
+
+// derefLocs returns the locations [lo, hi) that cover every location
+// whose address p takes (ir.Program.AddrTaken), whole arrays and words:
+// what an access through a loc may touch. (One range, so that location
+// stays one range: the shared slots come before the field locations.)
+func (a *POR) derefLocs() (int, int) {
+	lo, hi := a.Nlocs, 0
+	for _, addr := range a.P.AddrTaken() {
+		var l, h int
+		switch x := addr.A; x.Kind {
+		case ir.EShared:
+			l, h = int(x.V), int(x.V)
+		case ir.EElem:
+			l, h = int(x.V), int(x.V+x.N*max(x.N2, 1)*max(x.Stride, 1))-1
+		case ir.EField:
+			l, h = a.Fields+int(x.V), a.Fields+int(x.V)
+		}
+		lo, hi = min(lo, l), max(hi, h+int(addr.N))
+	}
+	return lo, max(lo, hi)
 }
 
 // index returns the position in [0, n) that index expression x has for

@@ -351,6 +351,8 @@ func (c *symChecker) store(lhs, x *ir.Expr) {
 	switch {
 	case lhs.Kind == ir.EField && c.isThreadID(x, c.method):
 		c.refuse(x.Pos, "a thread id is stored in a heap field; thread symmetry supports thread ids in locals and shared variables only")
+	case lhs.Kind == ir.EDeref && c.isThreadID(x, c.method):
+		c.refuse(x.Pos, "a thread id is stored through a loc; thread symmetry supports thread ids in locals and shared variables only")
 	case c.isThreadID(lhs, c.method):
 		if !c.isThreadID(x, c.method) && !isZero(x) {
 			c.refuse(x.Pos, fmt.Sprintf("%s holds thread ids and is given another value; thread symmetry needs thread ids or 0 (no thread) there", lhs.Name))
@@ -372,7 +374,29 @@ func (c *symChecker) location(e *ir.Expr) {
 		c.expr(e.A, "in the index of a local array", false)
 	case ir.EField:
 		c.expr(e.A, "as a node", false)
+	case ir.EDeref:
+		c.expr(e.A, "as a loc", false)
+		c.expr(e.B, "as a loc", false)
 	}
+}
+
+// addr checks &e.A: a loc may refer only to locations that hold no
+// thread ids and that a permutation of the threads does not move (a
+// thread-id location, an element of an array indexed by thread ids), so
+// that the loc, and what is read through it, need no renaming. An access
+// through a loc (ir.EDeref) then never reads a thread id, and storing
+// one through it is refused (store).
+func (c *symChecker) addr(e *ir.Expr) {
+	l := e.A
+	if (l.Kind == ir.EShared || l.Kind == ir.EElem) && (l.Thr || c.tidVars[l.V]) {
+		c.refuse(e.Pos, fmt.Sprintf("the address of %s, which holds thread ids, is taken; thread symmetry needs locs to refer to data only", l.Name))
+		return
+	}
+	if l.Kind == ir.EElem && c.isThreadID(l.A, c.method) {
+		c.refuse(e.Pos, fmt.Sprintf("the address of %s[tid] is taken; thread symmetry needs locs to refer to locations that the permutations do not move", l.Name))
+		return
+	}
+	c.location(l)
 }
 
 // isZero reports whether e is the constant 0 (null, false, no thread).
@@ -480,6 +504,10 @@ func (c *symChecker) expr(e *ir.Expr, ctx string, threadOK bool) {
 		c.expr(e.B, "in arithmetic", false)
 	case ir.EField, ir.EIs, ir.EAs:
 		c.expr(e.A, "as a node", false)
+	case ir.EAddr:
+		c.addr(e)
+	case ir.EDeref:
+		c.location(e)
 	case ir.ENew:
 		for _, fi := range e.Inits {
 			if c.isThreadID(fi.X, c.method) {

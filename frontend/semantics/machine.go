@@ -211,9 +211,40 @@ func (m *machine) addr(e *ir.Expr) int32 {
 			return -1
 		}
 		return m.p.Layout.NodeAddr(id) + m.p.Layout.Hdr + e.V
+	case ir.EDeref:
+		return m.derefAddr(e)
 	}
 	m.fail("internal error: not a location")
 	return -1
+}
+
+// derefAddr returns the index in mem of slot e.V of the location that
+// the loc (e.A, e.B) refers to (see ir's locs.go), or -1 after a failure.
+func (m *machine) derefAddr(e *ir.Expr) int32 {
+	node, off := m.eval(e.A), m.eval(e.B)
+	switch {
+	case m.err != nil:
+		return -1
+	case node != 0:
+		return m.p.Layout.NodeAddr(node) + m.p.Layout.Hdr + off + e.V
+	case off == 0:
+		m.fail("null dereference: %s through a null loc", e.Name)
+		return -1
+	}
+	return off - 1 + e.V
+}
+
+// addrOf returns the offset slot of the loc &e.A: the field's slot in
+// its node, or the shared slot plus one.
+func (m *machine) addrOf(e *ir.Expr) int32 {
+	a := m.addr(e.A)
+	switch {
+	case a < 0:
+		return 0
+	case e.A.Kind == ir.EField:
+		return e.A.V
+	}
+	return a + 1
 }
 
 // elemAddr returns the index in mem of the array element e, whose slots
@@ -300,7 +331,7 @@ func (m *machine) evalNode(e *ir.Expr) int32 {
 		return e.V
 	case ir.EShared:
 		return m.mem[e.V]
-	case ir.EElem, ir.EField, ir.ELocalElem:
+	case ir.EElem, ir.EField, ir.ELocalElem, ir.EDeref:
 		a := m.addr(e)
 		if a < 0 {
 			return 0
@@ -343,6 +374,8 @@ func (m *machine) evalNode(e *ir.Expr) int32 {
 		return m.casWord(e)
 	case ir.ESwap, ir.EFaa:
 		return m.rmw(e)
+	case ir.EAddr:
+		return m.addrOf(e)
 	case ir.EIs, ir.EAs:
 		return m.testType(e)
 	case ir.EPack:

@@ -65,6 +65,9 @@ func newRaces(p *ir.Program, every bool) *races {
 	if !any {
 		return nil
 	}
+	// An access through a loc (ir.EDeref) has no class known before it
+	// runs: every step's locations are then computed.
+	every = every || len(p.AddrTaken()) > 0
 	// What the plain accesses read and write, by class.
 	plainRead, plainWrite := map[class]bool{}, map[class]bool{}
 	classes := func(pc int) map[class]bool { // the classes a boundary's step touches: true for a write
@@ -187,7 +190,10 @@ func (m *machine) exprLocations(e *ir.Expr, write bool, out []access) []access {
 		return out
 	}
 	switch e.Kind {
-	case ir.EShared, ir.EElem, ir.EField:
+	case ir.EAddr: // the location is not accessed, only its address computed
+		out = m.exprLocations(e.A.A, false, out)
+		return m.exprLocations(e.A.B, false, out)
+	case ir.EShared, ir.EElem, ir.EField, ir.EDeref:
 		if a := m.addr(e); m.err == nil && a >= 0 {
 			out = append(out, access{addr: a, write: write})
 		}

@@ -373,6 +373,15 @@ func showTyped(t check.Type, vals []int32) string {
 	if t.Kind != check.Word {
 		return showValue(t.Kind, vals[0])
 	}
+	if t.IsLoc() { // (node, offset): see ir's locs.go
+		switch {
+		case vals[0] != 0:
+			return fmt.Sprintf("&#%d[field slot %d]", vals[0], vals[1])
+		case vals[1] != 0:
+			return fmt.Sprintf("&[shared slot %d]", vals[1]-1)
+		}
+		return "null loc"
+	}
 	fs := make([]string, len(vals))
 	for i, f := range t.Word.Fields {
 		fs[i] = showValue(f.Type.Kind, vals[i])

@@ -100,6 +100,8 @@ const (
 	TNamed // a declared word type
 	// TThread is `thread`: a thread id (1..nthreads), or 0 for none.
 	TThread
+	// TLoc is `loc T`: a reference to a location holding a T (Elem).
+	TLoc
 )
 
 // Type is `int`, `int(lo..hi)`, `bool`, `ref Node`, `thread` or a word
@@ -123,6 +125,8 @@ type Type struct {
 	Refs []*Ident
 	// Named is the name of a word type (Kind TNamed).
 	Named *Ident
+	// Elem is the type of the location that a `loc T` refers to (Kind TLoc).
+	Elem *Type
 }
 
 // Method is `method m(p T, ...) [T] { body }`, or a procedure
@@ -334,7 +338,8 @@ type BoolLit struct {
 // NullLit is null.
 type NullLit struct{ Pos Pos }
 
-// UnaryExpr is `!x` or `-x`.
+// UnaryExpr is `!x`, `-x`, `&x` (the location x as a loc value) or `*l`
+// (the location that the loc l refers to).
 type UnaryExpr struct {
 	Pos Pos
 	Op  Token

@@ -327,10 +327,24 @@ func (p *parser) parseType() *Type {
 			p.next()
 			break
 		}
+		if p.lit == "loc" {
+			// loc T; `loc` alone names a word type called loc.
+			id := p.ident()
+			switch p.tok {
+			case INTTYPE, BOOLTYPE, REF, IDENT:
+				t.Kind, t.Elem = TLoc, p.parseType()
+				if t.Elem.Len != nil || len(t.Elem.ThreadDims) > 0 {
+					p.errorAt(t.Elem.Pos, "a loc refers to one location, not an array; write loc T and take &a[i]")
+				}
+			default:
+				t.Kind, t.Named = TNamed, id
+			}
+			break
+		}
 		t.Kind = TNamed
 		t.Named = p.ident()
 	default:
-		p.errorExpected("type (int, bool, ref Node or a word type)")
+		p.errorExpected("type (int, bool, ref Node, loc T or a word type)")
 	}
 	return t
 }
@@ -660,7 +674,7 @@ func (p *parser) parseBinary(prec int) Expr {
 }
 
 func (p *parser) parseUnary() Expr {
-	if p.tok == NOT || p.tok == SUB {
+	if p.tok == NOT || p.tok == SUB || p.tok == AMP || p.tok == MUL {
 		pos, op := p.pos, p.tok
 		p.next()
 		return &UnaryExpr{Pos: pos, Op: op, X: p.parseUnary()}

@@ -94,7 +94,7 @@ func TestParseErrors(t *testing.T) {
 		{"choose { x = 1 }", "3:16: choose needs at least two blocks"},
 		{"or { x = 1 }", "3:16: or without a preceding choose block"},
 		{"x, 1 := 2", "3:19: expected identifier, found integer 1"},
-		{"var p", "3:22: expected type (int, bool, ref Node or a word type), found '}'"},
+		{"var p", "3:22: expected type (int, bool, ref Node, loc T or a word type), found '}'"},
 		{"v := any 1 3", "3:27: expected '..', found integer 3"},
 	}
 	for _, tc := range tests {

@@ -168,7 +168,7 @@ redo:
 	case '%':
 		s.tok = REM
 	case '&':
-		s.tok = two('&', LAND, ILLEGAL)
+		s.tok = two('&', LAND, AMP)
 	case '|':
 		s.tok = two('|', LOR, PIPE)
 	default:

@@ -297,6 +297,7 @@ const (
 	LAND   // &&
 	LOR    // ||
 	PIPE   // | (in a union type: ref A | B)
+	AMP    // & (the address of a location: &p.next)
 	keywordsStart
 	OBJECT
 	SPEC
@@ -345,7 +346,7 @@ var tokenNames = [...]string{
 	LBRACE: "'{'", RBRACE: "'}'", LPAREN: "'('", RPAREN: "')'", LBRACK: "'['", RBRACK: "']'",
 	COMMA: "','", SEMI: "';' or newline", COLON: "':'", DOT: "'.'", DOTDOT: "'..'", DEFINE: "':='",
 	ASSIGN: "'='", EQL: "'=='", NEQ: "'!='", LSS: "'<'", LEQ: "'<='", GTR: "'>'", GEQ: "'>='",
-	ADD: "'+'", SUB: "'-'", MUL: "'*'", QUO: "'/'", REM: "'%'", NOT: "'!'", LAND: "'&&'", LOR: "'||'", PIPE: "'|'",
+	ADD: "'+'", SUB: "'-'", MUL: "'*'", QUO: "'/'", REM: "'%'", NOT: "'!'", LAND: "'&&'", LOR: "'||'", PIPE: "'|'", AMP: "'&'",
 	OBJECT: "object", SPEC: "spec", AUTO: "auto", CLIENT: "client", HEAP: "heap", SHARED: "shared",
 	METHOD: "method", IF: "if", ELSE: "else", WHILE: "while", RETURN: "return", ATOMIC: "atomic",
 	ASSERT: "assert", FREE: "free", RETIRE: "retire", NEW: "new", SKIP: "skip", TRUE: "true",

@@ -18,7 +18,8 @@
 // reference parameters), nondeterministic choose and any, var locals,
 // slots of a [1..nthreads] array indexed by tid, per-thread arrays
 // ([thread], [thread][n], [thread][thread]) with thread-typed values and
-// loops over the other threads, and rarely assertions.
+// loops over the other threads, references to locations (&X, &c.next,
+// read and written through *l), and rarely assertions.
 // Its specification is `spec auto` or a hand-written one that runs each
 // method body atomically (spins turned into awaits), sometimes
 // deliberately changed in one statement so that the object is not
@@ -129,6 +130,12 @@ const (
 	// LocalLoop: a loop doing local work only (a sum over a counter),
 	// which runs within the step that enters it.
 	LocalLoop
+	// Loc: references to locations: a loc to X or Y chosen at run time,
+	// read and updated through (*l, cas(*l, …), faa), published in the
+	// shared L; with Heap, Michael's traversal of the list at Top by a
+	// pointer to a pointer (p = &c.next), inserting through it, published
+	// in the shared Cur and read through by other operations.
+	Loc
 
 	numFeatures = iota
 )
@@ -151,7 +158,7 @@ const TidBeyondIndex = TidValue | TidCount | ThreadValue | ForThreads
 var featureNames = [numFeatures]string{"heap", "free", "lock", "flag-wait", "await", "assert",
 	"hand-spec", "mutated-spec", "tid-index", "tid-value", "tid-count", "tid-arith", "tid-order",
 	"tid-scan", "only", "hazard", "queue", "explicit-heap", "proc", "break", "choose", "any", "var",
-	"per-thread", "thread-value", "for-threads", "rmw", "local-loop"}
+	"per-thread", "thread-value", "for-threads", "rmw", "local-loop", "loc"}
 
 // String lists the features, e.g. "heap+free".
 func (f Feature) String() string {

@@ -57,6 +57,9 @@ func fragments() []idiom {
 		{ForThreads | PerThread, 3, 1, (*gen).othersLoop},
 		{RMW, 3, 1, (*gen).rmw},
 		{LocalLoop, 2, 1, (*gen).localLoop},
+		{Loc, 2, 1, (*gen).locCounter},
+		{Loc | Heap, 2, 1, (*gen).locList},
+		{Loc, 1, 1, (*gen).locRead},
 	}
 }
 
@@ -457,4 +460,65 @@ func (g *gen) localLoop(m *method) []stmt {
 	k, s := m.fresh("k"), m.fresh("s")
 	loop := block("while "+k+" < 2", simple(s+" = "+s+" + "+k), simple(k+" = "+k+" + 1"))
 	return append([]stmt{define(k, "0"), define(s, g.intVar()), loop}, g.record(m, "("+s+") % 3")...)
+}
+
+// locCounter takes the address of X or of Y, chosen at run time, reads
+// and updates the location through it (a cas, a store or an faa), and
+// sometimes publishes the loc in L.
+func (g *gen) locCounter(m *method) []stmt {
+	l, t := m.fresh("l"), m.fresh("t")
+	cond := g.sharedVar("Y") + " == 0"
+	if m.param && g.chance(2) {
+		cond = "v == 1"
+	}
+	out := []stmt{define(l, "&"+g.sharedVar("X")), ifElse(cond, []stmt{simple(l + " = &Y")}, nil), define(t, "*"+l)}
+	switch g.r.IntN(3) {
+	case 0:
+		out = append(out, simple("cas(*"+l+", "+t+", ("+t+" + 1) % 3)"))
+	case 1:
+		if g.allowed(RMW) {
+			g.use(RMW)
+			out = append(out, simple("faa(*"+l+", 1)"))
+			break
+		}
+		fallthrough
+	default:
+		out = append(out, assign("*"+l, g.update(m, t)))
+	}
+	if g.chance(3) {
+		out = append(out, simple(g.sharedVar("L")+" = "+l))
+	}
+	return append(out, g.record(m, t)...)
+}
+
+// locList walks the list at Top as Michael's find does, with a pointer
+// to the pointer that holds the current node (p = &c.next), for at most
+// two nodes, then inserts a node there through it (or reads the node it
+// stopped at, if m may not allocate), and sometimes publishes the loc in
+// Cur.
+func (g *gen) locList(m *method) []stmt {
+	p, c, k := m.fresh("p"), m.fresh("c"), m.fresh("i")
+	out := []stmt{define(p, "&"+g.sharedVar("Top")), define(c, "*"+p), define(k, "0"),
+		block("while "+c+" != null && "+k+" < 2", simple(p+" = &"+c+".next"), simple(c+" = *"+p), simple(k+" = "+k+" + 1"))}
+	if g.allocate(m) {
+		n := m.fresh("n")
+		out = append(out, define(n, "new Node{val: "+g.nodeValue(m)+", next: "+c+"}"), simple("cas(*"+p+", "+c+", "+n+")"))
+	} else {
+		out = append(out, ifElse(c+" != null", g.record(m, c+".val"), nil))
+	}
+	if g.chance(3) {
+		out = append(out, simple(g.sharedVar("Cur")+" = "+p))
+	}
+	return out
+}
+
+// locRead reads through the loc published in L (or, in a program with
+// the list, in Cur) unless it is the null loc.
+func (g *gen) locRead(m *method) []stmt {
+	q, z, t := m.fresh("q"), m.fresh("z"), m.fresh("t")
+	if g.features&Heap != 0 && g.chance(2) {
+		return []stmt{define(q, g.sharedVar("Cur")), simple("var " + z + " loc ref Node"),
+			ifElse(q+" != "+z, []stmt{define(t, "*"+q), ifElse(t+" != null", g.record(m, t+".val"), nil)}, nil)}
+	}
+	return []stmt{define(q, g.sharedVar("L")), simple("var " + z + " loc int"), ifElse(q+" != "+z, g.record(m, "*"+q), nil)}
 }

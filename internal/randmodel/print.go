@@ -134,6 +134,8 @@ var sharedDecls = []struct{ name, decl string }{
 	{"HP", "shared HP [1..nthreads] ref Node = null"},
 	{"Head", "shared Head ref Node = null"},
 	{"Tail", "shared Tail ref Node = null"},
+	{"L", "shared L loc int"},
+	{"Cur", "shared Cur loc ref Node"},
 }
 
 // nodeType declares the heap nodes of lists and queues.
