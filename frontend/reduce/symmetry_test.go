@@ -340,6 +340,10 @@ func TestSymmetryRefusesAsymmetricModels(t *testing.T) {
 		{name: "swap of data into thread ids", src: variant("    me := tid\n    o := swap(me, 2)"), want: ":16:19: swap into me, which holds thread ids, of a value that is neither a thread id nor 0"},
 		{name: "swapped-out thread id in arithmetic", src: variant("    me := tid\n    Pushes[tid] = swap(me, tid) + 1"), want: ":16:19: the thread id in swap is used in arithmetic"},
 		{name: "swap of a thread id into a node", src: variant("    o := swap(x.value, tid)"), want: ":15:24: a thread id is stored in a heap field"},
+		{name: "loc to a tid-indexed element", src: variant("    l := &Pushes[tid]\n    *l = 1"), want: ":15:10: the address of Pushes[tid] is taken"},
+		{name: "thread id through a loc", src: variant("    l := &x.value\n    *l = tid"), want: ":16:10: a thread id is stored through a loc"},
+		{name: "loc to a thread-id variable", src: strings.Replace(variant("    Owner = tid\n    l := &Owner"), "shared Top ref Node = null", "shared Top ref Node = null\n  shared Owner int = 0", 1),
+			want: ":17:10: the address of Owner, which holds thread ids, is taken"},
 		{name: "scan of a per-thread array", src: variant("    i := 1\n    while i <= nthreads { Pushes[i] = 0; i = i + 1 }"),
 			want: ":16:34: Pushes [1..nthreads] is indexed by a value that is not a thread id"},
 	} {
