@@ -95,7 +95,12 @@ func compareFlyWithFull(t *testing.T, what string, m *Model, b Bounds, opts Opti
 	var cmp flyComparison
 	impl, spec, err := Compile(m, b, opts)
 	if err != nil {
-		_, ferr := onthefly.Check(m.Program, b, onthefly.Options{Options: opts})
+		// On the fly, the model error is the error, or it is reported
+		// beside a violation met before it (Result.ModelError).
+		got, ferr := onthefly.Check(m.Program, b, onthefly.Options{Options: opts})
+		if ferr == nil && got != nil && !got.Refines {
+			ferr = got.ModelError
+		}
 		assert.Error(t, ferr, "%s: the full exploration failed with %v", what, err)
 		cmp.failed = true
 		return cmp
