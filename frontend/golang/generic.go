@@ -62,6 +62,8 @@ func (t *Target) instance(fn *types.Func) (*ssa.Function, error) {
 	return nil, fmt.Errorf("no instance of %s built", fn.Name())
 }
 
+// importerFunc is a types.Importer made of a function.
 type importerFunc func(path string) (*types.Package, error)
 
+// Import imports the package of path.
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }

@@ -386,6 +386,12 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			fr.vals[in] = fr.value(in.X, pos) // a pool's object, the reference itself
 			return
 		}
+		if g.anyTags != nil { // tagged with its type (anyType)
+			x := g.simpleValue(fr.value(in.X, pos), pos)
+			g.line(pos, "assert %s >= (-16777216) && %s < 16777216", x, x) // the tag's room
+			fr.define(in, intCall(intop.Add, intop.I32, 0, x, g.anyTag(in.X.Type())), pos, false, false)
+			return
+		}
 		// An integer in an any is the integer (anyType: one type only).
 		fr.define(in, fr.value(in.X, pos), pos, false, false)
 	case *ssa.ChangeInterface:
@@ -403,19 +409,23 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			fr.vals[in] = tuple(x, ok)
 			return
 		}
-		if !simple(x) {
-			tmp := g.local("t", "int")
-			g.line(pos, "%s = %s", tmp, x)
-			x = tmp
+		x = g.simpleValue(x, pos)
+		// The value held, and the test that it is one of the asserted
+		// type: not nil, and with the type's tag when tagged (anyType).
+		val, test := x, x+" != EMPTY"
+		if g.anyTags != nil {
+			tag := g.anyTag(in.AssertedType)
+			val = intCall(intop.Sub, intop.I32, 0, x, tag)
+			test = intCall(intop.Shr, intop.I32, intop.I32, intCall(intop.Add, intop.I32, 0, x, "16777216"), "25") + " == " + fmt.Sprint(g.anyTags[types.TypeString(in.AssertedType, nil)])
 		}
 		if !in.CommaOk {
-			g.line(pos, "assert %s != EMPTY", x) // asserting on nil panics
-			fr.define(in, x, pos, false, false)
+			g.line(pos, "assert %s", test) // asserting on nil or another type panics
+			fr.define(in, val, pos, false, false)
 			return
 		}
-		v, ok := g.local("t", "int"), g.local("t", "bool")
-		g.line(pos, "%s = %s != EMPTY", ok, x)
-		g.line(pos, "if %s { %s = %s } else { %s = 0 }", ok, v, x, v)
+		v, ok := g.local("t", g.scalar(in.AssertedType, pos)), g.local("t", "bool")
+		g.line(pos, "%s = %s", ok, test)
+		g.line(pos, "if %s { %s = %s } else { %s = 0 }", ok, v, val, v)
 		fr.vals[in] = tuple(v, ok)
 	case *ssa.MakeSlice:
 		h := g.sliceHeap(in.Type().Underlying().(*types.Slice), pos)
@@ -632,6 +642,23 @@ const tuplePrefix, tupleSep = "tuple:", "\x00"
 
 // tuple returns the text of several results.
 func tuple(vals ...string) string { return tuplePrefix + strings.Join(vals, tupleSep) }
+
+// simpleValue returns x, or a fresh local assigned x when x is not a
+// name or a literal (so that it is evaluated once).
+func (g *gen) simpleValue(x string, pos token.Pos) string {
+	if simple(x) {
+		return x
+	}
+	tmp := g.local("t", "int")
+	g.line(pos, "%s = %s", tmp, x)
+	return tmp
+}
+
+// anyTag returns the text of tag·2^25 for the integer type t in an any
+// (anyType).
+func (g *gen) anyTag(t types.Type) string {
+	return fmt.Sprint(int64(g.anyTags[types.TypeString(t, nil)]) << 25)
+}
 
 // zeroText is the zero value of a model type.
 func zeroText(typ string) string {

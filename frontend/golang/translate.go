@@ -77,6 +77,9 @@ type gen struct {
 	plain bool
 	// atomic: each method is one atomic block (a reference specification).
 	atomic bool
+	// anyTags, if not nil, holds the tag of each integer type (by type
+	// string) that the any values hold, when they hold several (anyType).
+	anyTags map[string]int32
 }
 
 // heapType is a heap node type of the model.
@@ -403,19 +406,28 @@ func (g *gen) sliceLens() {
 	}
 }
 
-// anyType checks that the any values of the code the client reaches
-// hold integers of one type: an any is held as the integer itself (nil as
-// EMPTY), so a type assertion can only tell nil from a value.
+// anyType finds the integer types the any values of the code the client
+// reaches hold. An any is held as the integer itself (nil as EMPTY) when
+// they are of one type; of several, each value carries its type's tag
+// (anyTags, 1 …): tag·2^25 plus the value, which must lie within ±2^24
+// (else a model error), so that a type assertion or a type switch tells
+// the types apart. atomic.Value, whose Store panics on a value of another
+// type than the one it holds, holds one type.
 func (g *gen) anyType() {
-	var held types.Type
+	var held []types.Type
+	var first token.Pos
 	note := func(t types.Type, pos token.Pos) {
-		switch {
-		case held == nil:
-			held = t
-		case !types.Identical(held, t):
-			g.refuse(pos, fmt.Sprintf("any holding integers of two types (%s and %s)", held, t), "not translated yet: an any holds integers of one type")
+		for _, h := range held {
+			if types.Identical(h, t) {
+				return
+			}
 		}
+		if len(held) == 0 {
+			first = pos
+		}
+		held = append(held, t)
 	}
+	value := token.NoPos
 	for _, fn := range g.t.Funcs {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
@@ -428,11 +440,33 @@ func (g *gen) anyType() {
 					if !poolAny(in, g.t.newFuncs()) {
 						note(in.AssertedType, in.Pos())
 					}
+				case *ssa.Call:
+					if f, ok := in.Call.Value.(*ssa.Function); ok {
+						if i, ok := intrinsicOf(f); ok && i.Recv == "Value" {
+							value = in.Pos()
+						}
+					}
 				}
 			}
 		}
 	}
+	if len(held) < 2 {
+		return
+	}
+	switch {
+	case value.IsValid():
+		g.refuse(value, fmt.Sprintf("atomic.Value with the any values of the code holding integers of several types (%s and %s)", held[0], held[1]), "an atomic.Value holds one type")
+	case len(held) > maxAnyTags:
+		g.refuse(first, fmt.Sprintf("any holding integers of %d types", len(held)), fmt.Sprintf("at most %d", maxAnyTags))
+	}
+	g.anyTags = map[string]int32{}
+	for i, h := range held {
+		g.anyTags[types.TypeString(h, nil)] = int32(i + 1)
+	}
 }
+
+// maxAnyTags bounds the integer types an any holds (anyType).
+const maxAnyTags = 15
 
 // sliceHeap returns the heap type of the elements of the slices of
 // type st: a node of the one length they are made with.
@@ -576,7 +610,7 @@ func (g *gen) method(fn *ssa.Function) string {
 	fr.returns = true
 	g.body(fr)
 	var b strings.Builder
-	if f := resultFormats(results); f != "" {
+	if f := resultFormats(results, g.anyTags != nil); f != "" {
 		b.WriteString(syntax.ResultsDirective + f + "\n")
 	}
 	g.origin(&b, fn.Pos())
@@ -603,15 +637,19 @@ func (g *gen) method(fn *ssa.Function) string {
 
 // resultFormats returns the results directive's formats for a method's
 // results (syntax.ResultsDirective): u64 or u32 for the unsigned integers
-// of 32 bits and more, whose values are held as their signed view; "" if
-// there are none.
-func resultFormats(results *types.Tuple) string {
+// of 32 bits and more, whose values are held as their signed view, any
+// (anytag when tagged: the any values carry their types' tags) for an
+// any; "" if there are none.
+func resultFormats(results *types.Tuple, tagged bool) string {
 	var fs []string
 	unsigned := false
 	for r := range results.Variables() {
 		f := "-"
 		if isAny(r.Type()) {
 			f, unsigned = "any", true
+			if tagged {
+				f = "anytag"
+			}
 		}
 		if b, ok := r.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsUnsigned != 0 {
 			switch widthOf(b) {

@@ -283,3 +283,17 @@ func stuck(l *lts.LTS) bool {
 	}
 	return false
 }
+
+// TestMixedAtomicValue: an atomic.Value, whose Store panics on a value of
+// another type than the one it holds, may not hold integers of several
+// types: refused, one line.
+func TestMixedAtomicValue(t *testing.T) {
+	tg, err := load("subset", Config{Type: "MixedValue"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = tg.Model()
+	if err == nil || !strings.Contains(err.Error(), "atomic.Value with the any values of the code holding integers of several types (int and uint8) is not supported (an atomic.Value holds one type)") {
+		t.Errorf("an atomic.Value of two types: %v", err)
+	}
+}

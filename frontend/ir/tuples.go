@@ -60,6 +60,11 @@ func (m *Method) format(i int, k check.Kind, v int32) string {
 			if v == Empty {
 				return "nil"
 			}
+		case "anytag": // an any whose value carries its type's tag: tag·2^25 + value
+			if v == Empty {
+				return "nil"
+			}
+			return strconv.FormatInt(int64(v)-(int64(v)+1<<24)>>25<<25, 10)
 		}
 	}
 	return FormatValue(k, v)

@@ -119,3 +119,48 @@ func (s *Pairs) Get() int {
 	q := s.arr[0]
 	return int(p.x)*1000 + int(p.y) + int(q.in.z) + int(p.in.z)
 }
+
+// Mixed holds integers of several types in an any.
+type Mixed struct {
+	mu sync.Mutex
+	v  any
+}
+
+// PutInt stores an int.
+func (m *Mixed) PutInt(v int) {
+	m.mu.Lock()
+	m.v = v
+	m.mu.Unlock()
+}
+
+// PutByte stores a uint8 that wraps.
+func (m *Mixed) PutByte(v int) {
+	m.mu.Lock()
+	m.v = uint8(v + 254)
+	m.mu.Unlock()
+}
+
+// Kind tells the type and the value of what is stored.
+func (m *Mixed) Kind() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch x := m.v.(type) {
+	case int:
+		return x
+	case uint8:
+		return 1000 + int(x)
+	case nil:
+		return -1
+	}
+	return -2
+}
+
+// Get returns what is stored.
+func (m *Mixed) Get() any {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if b, ok := m.v.(uint8); ok {
+		return b + 1
+	}
+	return m.v
+}

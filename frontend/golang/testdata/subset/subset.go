@@ -157,3 +157,16 @@ func (c *Copy) pick(v int) xy {
 
 // Pick copies a or b.
 func (c *Copy) Pick(v int) int { return c.pick(v).x }
+
+// MixedValue stores integers of two types in an atomic.Value, whose Store
+// panics on a value of another type than the one it holds: refused.
+type MixedValue struct{ v atomic.Value }
+
+// Put stores v as an int or a uint8.
+func (m *MixedValue) Put(v int) {
+	if v > 1 {
+		m.v.Store(v)
+		return
+	}
+	m.v.Store(uint8(v))
+}
