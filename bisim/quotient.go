@@ -70,8 +70,7 @@ func quotientByClass(q *lts.LTS, k *kernel, kblock, rename []int32) {
 	// than the second sort. For a coarse quotient (branching: classes of
 	// hundreds of states) the sort is the cost, and the keys are kept from
 	// the first call instead (they are few: duplicates are gone).
-	var buf []uint64
-	keys := func(c int32) []uint64 {
+	keys := func(buf []uint64, c int32) []uint64 {
 		buf = buf[:0]
 		for _, s := range members[start[c]:start[c+1]] {
 			if k.hasInertStep(s, kblock) {
@@ -86,29 +85,43 @@ func quotientByClass(q *lts.LTS, k *kernel, kblock, rename []int32) {
 		slices.Sort(buf)
 		return slices.Compact(buf)
 	}
+	// Each worker owns a range of classes (the classes' transitions do not
+	// depend on each other): it counts them, then, after the counts are
+	// summed, fills them in.
 	coarse := k.n >= 4*numClasses
-	var kept []uint64
-	for c := range numClasses {
-		ck := keys(c)
-		q.Out[c+1] = q.Out[c] + int32(len(ck))
-		if coarse {
-			kept = append(kept, ck...)
+	bounds := ranges(len(k.dst), numClasses)
+	kept := make([][]uint64, len(bounds)-1)
+	forEachRange(bounds, func(p int, lo, hi int32) {
+		var buf []uint64
+		for c := lo; c < hi; c++ {
+			buf = keys(buf, c)
+			q.Out[c+1] = int32(len(buf))
+			if coarse {
+				kept[p] = append(kept[p], buf...)
+			}
 		}
+	})
+	for c := range numClasses {
+		q.Out[c+1] += q.Out[c]
 	}
 	m := q.Out[numClasses]
 	q.Src, q.Label, q.Dst = make([]int32, m), make([]int32, m), make([]int32, m)
-	for c := range numClasses {
-		var ck []uint64
-		if coarse {
-			ck = kept[q.Out[c]:q.Out[c+1]]
-		} else {
-			ck = keys(c)
+	forEachRange(bounds, func(p int, lo, hi int32) {
+		var buf []uint64
+		for c := lo; c < hi; c++ {
+			var ck []uint64
+			if coarse {
+				ck = kept[p][q.Out[c]-q.Out[lo] : q.Out[c+1]-q.Out[lo]]
+			} else {
+				buf = keys(buf, c)
+				ck = buf
+			}
+			for i, key := range ck {
+				t := q.Out[c] + int32(i)
+				q.Src[t], q.Label[t], q.Dst[t] = c, int32(key>>32), int32(uint32(key))
+			}
 		}
-		for i, key := range ck {
-			t := q.Out[c] + int32(i)
-			q.Src[t], q.Label[t], q.Dst[t] = c, int32(key>>32), int32(uint32(key))
-		}
-	}
+	})
 }
 
 // quotientStep maps transition t of a kernel state of class c to the
