@@ -299,27 +299,17 @@ func fieldBases(e *Expr, out []int32, ok bool) ([]int32, bool) {
 	if e == nil || !ok {
 		return out, ok
 	}
-	switch e.Kind {
-	case EShared, EElem, ECas, ECasWord, ESwap, EFaa, EDeref:
+	switch {
+	case e.Kind == EShared, e.Kind == EElem, e.Kind == EDeref, e.Kind.Class() == ReadModifyWrite, e.Kind.Class() == 0:
 		return out, false
-	case EAddr: // the location is not read: only its address operands
-		out, ok = fieldBases(e.A.A, out, ok)
-		return fieldBases(e.A.B, out, ok)
-	case EField:
+	case e.Kind == EField:
 		if e.A.Kind != ELocal {
 			return out, false
 		}
 		return append(out, e.A.V), true
 	}
-	out, ok = fieldBases(e.A, out, ok)
-	out, ok = fieldBases(e.B, out, ok)
-	out, ok = fieldBases(e.C, out, ok)
-	for _, fi := range e.Inits {
-		out, ok = fieldBases(fi.X, out, ok)
-	}
-	for _, x := range e.List {
-		out, ok = fieldBases(x, out, ok)
-	}
+	// The operands (for &A, A's address operands: A is not read).
+	Operands(e, func(x *Expr) { out, ok = fieldBases(x, out, ok) })
 	return out, ok
 }
 

@@ -17,17 +17,26 @@
 // before it, a loop that does local work only too (Instr.Fold: its back
 // edge does not end the step).
 //
-// Every analysis that looks into expressions walks them with WalkExpr,
-// which visits every operand of every kind, so that a new kind of
-// expression is seen by all of them.
+// Every analysis that looks into expressions walks them with WalkExpr
+// (Operands gives a node's operands, the one place that knows where an
+// expression keeps them), so that a new kind of expression is seen by
+// all of them, and reads what a kind does from one table in instr.go: its
+// name and its Class (a leaf, a location, an operator, a choice, an
+// allocation, a read-modify-write of the locations Written lists).
 //
-// Adding an expression kind (swap and faa took this path, and the locs'
-// EAddr and EDeref, locs.go): its constant in instr.go (and WalkExpr if it
-// has operands of a new shape); its lowering in compile.go; liveness.go
-// if it writes a location that may be a local; its evaluation in frontend/semantics (evalNode in machine.go,
-// or an evaluator in evalfn.go); and what frontend/reduce's symmetry check
-// (symcheck.go) and partial-order footprints (por.go) make of it — both
-// refuse or treat as touching everything a kind they do not know. A kind
+// Adding an expression kind touches three files: its constant and its
+// row (name, class) in instr.go, and Operands if it keeps operands in a
+// new place; its lowering in compile.go; its evaluation in
+// frontend/semantics (evalNode in machine.go, or an evaluator in
+// evalfn.go). Liveness, compile's purity check, the partial-order
+// footprints and the symmetry check of frontend/reduce (por.go,
+// symcheck.go) and the data-race check (frontend/semantics/race.go) go by
+// its class: an operator's operands are data, a read-modify-write writes
+// what Written lists and must not touch thread ids. A fourth file when
+// the kind needs more than its class says: symcheck.go to let thread ids
+// through it (as cas and swap do). A new kind of location or allocation
+// (the locs' EDeref, locs.go) also needs the analyses that name each such
+// kind (localSlots in liveness.go, por.go, symcheck.go, race.go). A kind
 // that the modeling language writes also needs its syntax and type check
 // (frontend/syntax, frontend/check) and LANGUAGE.md.
 //

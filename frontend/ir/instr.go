@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"fmt"
 	"unsafe"
 
 	"github.com/linbis/linbis/frontend/check"
@@ -125,7 +126,87 @@ const (
 	// offset: a shared location whose address is known only at run time.
 	EAddr
 	EDeref
+
+	numExprKinds // the number of kinds; keep it last
 )
+
+// Class says what an expression kind does besides computing its value
+// from its operands, for the analyses that do not evaluate expressions
+// (liveness, compile's purity check, the partial-order footprints, the
+// symmetry check): each reads a new kind's class from this one table and
+// treats it as its class says, unless it knows the kind better. The zero
+// Class is no class: the analyses refuse it or treat it as touching
+// everything.
+type Class uint8
+
+// The classes of expression kinds.
+const (
+	// Leaf: a value without operands or accesses (a constant, tid).
+	Leaf Class = iota + 1
+	// Location: the expression denotes a location, local or shared, and
+	// its value is what the location holds; its operands select it.
+	// The analyses know each location kind by name.
+	Location
+	// Operator: a value computed from its operands' values alone, with
+	// no access of its own; its operands are data (not thread ids,
+	// unless the symmetry check knows the kind).
+	Operator
+	// Choice: a nondeterministic choice (any, a thread left to visit).
+	Choice
+	// Allocation: a new node.
+	Allocation
+	// ReadModifyWrite: an atomic read-modify-write of the locations
+	// that Written lists; its other operands are data.
+	ReadModifyWrite
+)
+
+// kinds holds every kind's name (for messages) and class;
+// TestEveryKindClassified checks that none is missing.
+var kinds = [numExprKinds]struct {
+	name  string
+	class Class
+}{
+	EConst: {"const", Leaf}, ETid: {"tid", Leaf}, ENThreads: {"nthreads", Leaf},
+	ELocal: {"local", Location}, EShared: {"shared", Location}, EElem: {"element", Location},
+	EField: {"field", Location}, ELocalElem: {"local element", Location},
+	EUnary: {"unary", Operator}, EBinary: {"binary", Operator}, EIs: {"is", Operator}, EAs: {"as", Operator},
+	EPack: {"pack", Operator}, EThreadsLeft: {"threads left", Operator}, EAddThread: {"add thread", Operator},
+	EAny: {"any", Choice}, EPickThread: {"pick thread", Choice},
+	ENew: {"new", Allocation},
+	ECas: {"cas", ReadModifyWrite}, ECasWord: {"cas", ReadModifyWrite}, ESwap: {"swap", ReadModifyWrite}, EFaa: {"faa", ReadModifyWrite},
+	EAddr: {"address", Operator}, EDeref: {"deref", Location},
+}
+
+// Class returns k's class (0 for a kind the table does not know).
+func (k ExprKind) Class() Class {
+	if int(k) < len(kinds) {
+		return kinds[k].class
+	}
+	return 0
+}
+
+// String names k as messages do ("faa"), or gives its number.
+func (k ExprKind) String() string {
+	if int(k) < len(kinds) && kinds[k].name != "" {
+		return kinds[k].name
+	}
+	return fmt.Sprintf("kind %d", uint8(k))
+}
+
+// Written calls f on each location that e, a read-modify-write, writes:
+// the k locations that open a cas on a word's list, A for the others.
+func Written(e *Expr, f func(loc *Expr)) {
+	if e.Kind.Class() != ReadModifyWrite {
+		return
+	}
+	if e.Kind == ECasWord {
+		for _, l := range e.List[:len(e.List)/3] {
+			f(l)
+		}
+		return
+	}
+	f(e.A)
+}
 
 // Expr is a compiled expression with its variables resolved to slots.
 type Expr struct {
@@ -231,27 +312,34 @@ type StepInfo struct {
 	Procedure string
 }
 
-// WalkExpr calls f on e and its subexpressions. The operands of an EAddr
-// are its location's address operands (the node of a field, an index):
-// the location itself is not read, and not visited.
+// WalkExpr calls f on e and its subexpressions (Operands), e first.
 func WalkExpr(e *Expr, f func(*Expr)) {
 	if e == nil {
 		return
 	}
 	f(e)
+	Operands(e, func(x *Expr) { WalkExpr(x, f) })
+}
+
+// Operands calls f on each operand of e: A, B and C when set, the
+// initial values of a new node's fields, the list's expressions; for &A
+// (EAddr), A's address operands, A itself not being read. It is the one
+// place that knows where an expression keeps its operands.
+func Operands(e *Expr, f func(*Expr)) {
+	a, b := e.A, e.B
 	if e.Kind == EAddr {
-		WalkExpr(e.A.A, f)
-		WalkExpr(e.A.B, f)
-		return
+		a, b = e.A.A, e.A.B
 	}
-	WalkExpr(e.A, f)
-	WalkExpr(e.B, f)
-	WalkExpr(e.C, f)
+	for _, x := range [3]*Expr{a, b, e.C} {
+		if x != nil {
+			f(x)
+		}
+	}
 	for _, fi := range e.Inits {
-		WalkExpr(fi.X, f)
+		f(fi.X)
 	}
 	for _, x := range e.List {
-		WalkExpr(x, f)
+		f(x)
 	}
 }
 

@@ -183,19 +183,12 @@ func localSlots(e *Expr) uint64 {
 	return ^uint64(0)
 }
 
-// casWrites returns the local slots that the cas, swap and faa operations
-// within e can write (see localSlots).
+// casWrites returns the local slots that the read-modify-writes within e
+// (cas, swap, faa: Written) can write (see localSlots).
 func casWrites(e *Expr) uint64 {
 	var w uint64
 	WalkExpr(e, func(x *Expr) {
-		switch x.Kind {
-		case ECas, ESwap, EFaa:
-			w |= localSlots(x.A)
-		case ECasWord:
-			for _, l := range x.List[:len(x.List)/3] {
-				w |= localSlots(l)
-			}
-		}
+		Written(x, func(l *Expr) { w |= localSlots(l) })
 	})
 	return w
 }

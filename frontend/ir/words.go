@@ -132,7 +132,10 @@ func (c *compiler) component(x *Expr, name string, f *check.Field) *Expr {
 func (c *compiler) pure(x *Expr, what string) *Expr {
 	impure := false
 	WalkExpr(x, func(y *Expr) {
-		impure = impure || y.Kind == ENew || y.Kind == EAny || y.Kind == ECas || y.Kind == ECasWord || y.Kind == ESwap || y.Kind == EFaa
+		switch y.Kind.Class() {
+		case Choice, Allocation, ReadModifyWrite, 0:
+			impure = true
+		}
 	})
 	if impure {
 		c.errs.Add(c.file.Position(x.Pos), fmt.Sprintf("%s may not use new, any, cas, swap or faa (it is evaluated once per slot); compute it into a local first", what))

@@ -15,7 +15,8 @@
 // picks such a thread for a state (an ample set), and the on-the-fly
 // search applies the cycle proviso.
 //
-// Both read the instructions' expressions through ir.WalkExpr; a kind of
-// expression they cannot classify makes them refuse (symmetry) or treat
-// the step as touching everything (partial order), never a silent error.
+// Both read the instructions' expressions through ir.WalkExpr and place
+// a kind they do not name by its ir.Class; a kind of expression they
+// cannot place makes them refuse (symmetry) or treat the step as touching
+// everything (partial order), never a silent error.
 package reduce

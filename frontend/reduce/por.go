@@ -271,36 +271,37 @@ func (a *POR) read(f *footprint, t int, e *ir.Expr) {
 }
 
 // touch adds what node e touches itself, its operands aside (the walk in
-// read visits them): the location of a shared variable, an element or a
-// field it reads, the location a cas, swap or faa also writes, the heap a
-// new node may reuse. A kind it does not know touches everything.
+// read visits them; for &A, A's address operands, A not being read): the
+// location of a shared variable, an element, a field or a loc's target it
+// reads, the locations a read-modify-write also writes, the heap a new
+// node may reuse. Other kinds go by their class (ir.Class): leaves,
+// operators and choices touch nothing of their own; a kind without a
+// class, or a location or allocation this does not know, touches
+// everything.
 func (a *POR) touch(f *footprint, t int, e *ir.Expr) {
 	switch e.Kind {
-	case ir.EConst, ir.ELocal, ir.ETid, ir.ENThreads, ir.EAny, ir.EPack:
-	case ir.EAddr:
-		// &A reads only A's address operands, which the walk visits as
-		// the EAddr's (ir.WalkExpr); A itself is not read.
-	case ir.EUnary, ir.EIs, ir.EAs, ir.ELocalElem:
-		// A node's type never changes while it is referenced (eIs, eAs);
-		// a local array's element is the thread's own: only the operands
+	case ir.ELocal, ir.ELocalElem:
+		// A local array's element is the thread's own: only the index
 		// may touch shared state.
-	case ir.EBinary, ir.EThreadsLeft, ir.EPickThread, ir.EAddThread:
-		// The loops over threads work on the thread's visited-set local.
+		return
 	case ir.EShared, ir.EElem, ir.EField, ir.EDeref:
 		lo, hi := a.location(f, t, e)
 		setBits(f.reads, lo, hi)
-	case ir.ECas, ir.ESwap, ir.EFaa: // swap and faa: a cas that always stores (no c)
-		// The walk reads A, its location, as it reads any operand.
-		a.writeLocation(f, t, e.A)
-	case ir.ECasWord: // k locations, k expected values, k new values
-		for _, l := range e.List[:len(e.List)/3] {
-			a.writeLocation(f, t, l)
-		}
+		return
 	case ir.ENew:
 		if a.Explicit { // may reuse a freed node that is still referenced
 			setBits(f.reads, a.Heap, a.Heap+1)
 			setBits(f.writes, a.Fields, a.Heap+1)
 		}
+		return
+	}
+	switch e.Kind.Class() {
+	case ir.Leaf, ir.Operator, ir.Choice:
+		// A node's type never changes while it is referenced (is, as);
+		// the loops over threads work on the thread's visited-set local.
+	case ir.ReadModifyWrite:
+		// The walk reads the locations, as it reads any operand.
+		ir.Written(e, func(l *ir.Expr) { a.writeLocation(f, t, l) })
 	default:
 		f.opaque = true
 	}

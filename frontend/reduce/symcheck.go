@@ -454,8 +454,6 @@ func (c *symChecker) expr(e *ir.Expr, ctx string, threadOK bool) {
 		for _, x := range e.List {
 			c.expr(x, ctx, false)
 		}
-	case ir.EUnary:
-		c.expr(e.A, "in arithmetic", false)
 	case ir.EBinary:
 		ctx, ok := "in arithmetic", false
 		switch e.Op {
@@ -495,13 +493,6 @@ func (c *symChecker) expr(e *ir.Expr, ctx string, threadOK bool) {
 			return
 		}
 		c.expr(e.B, "stored", c.isThreadID(e.A, c.method))
-	case ir.EFaa:
-		c.location(e.A)
-		if c.isThreadID(e.A, c.method) {
-			c.refuse(e.Pos, fmt.Sprintf("faa on %s, which holds thread ids: thread symmetry needs thread ids only stored and compared", e.A.Name))
-			return
-		}
-		c.expr(e.B, "in arithmetic", false)
 	case ir.EField, ir.EIs, ir.EAs:
 		c.expr(e.A, "as a node", false)
 	case ir.EAddr:
@@ -520,8 +511,37 @@ func (c *symChecker) expr(e *ir.Expr, ctx string, threadOK bool) {
 		// Leaves: values, locations read whole, and the loops over
 		// threads, whose visited set (a local) the permutations rename.
 	default:
-		// A kind this check does not know: refused, never let through.
-		c.refuse(e.Pos, fmt.Sprintf("internal error: the symmetry check does not classify expressions of kind %d", e.Kind))
+		c.byClass(e)
+	}
+}
+
+// byClass checks an expression of a kind that expr does not name, by its
+// class (ir.Class): a leaf or a choice is a value that is no thread id
+// (isThreadID names those that are); an operator's operands are data; a
+// read-modify-write must not touch a location that holds thread ids, and
+// its other operands are data. A kind without a class, or a location or
+// allocation this check does not know, is refused, never let through.
+func (c *symChecker) byClass(e *ir.Expr) {
+	switch e.Kind.Class() {
+	case ir.Leaf, ir.Choice:
+	case ir.Operator:
+		ir.Operands(e, func(x *ir.Expr) { c.expr(x, "in arithmetic", false) })
+	case ir.ReadModifyWrite:
+		locs := map[*ir.Expr]bool{}
+		ir.Written(e, func(l *ir.Expr) {
+			locs[l] = true
+			c.location(l)
+			if c.reason == "" && c.isThreadID(l, c.method) {
+				c.refuse(e.Pos, fmt.Sprintf("%s on %s, which holds thread ids: thread symmetry needs thread ids only stored and compared", e.Kind, l.Name))
+			}
+		})
+		ir.Operands(e, func(x *ir.Expr) {
+			if !locs[x] {
+				c.expr(x, "in arithmetic", false)
+			}
+		})
+	default:
+		c.refuse(e.Pos, fmt.Sprintf("internal error: the symmetry check does not classify expressions of %s", e.Kind))
 	}
 }
 
