@@ -123,21 +123,11 @@ func exprClasses(e *ir.Expr, write bool, out map[class]bool) {
 	case ir.EField:
 		c := class{field: true, v: e.V, name: e.Name}
 		out[c] = out[c] || write
-	case ir.ECas:
-		exprClasses(e.A, true, out)
-		exprClasses(e.B, false, out)
-		exprClasses(e.C, false, out)
-		return
 	}
-	exprClasses(e.A, false, out)
-	exprClasses(e.B, false, out)
-	exprClasses(e.C, false, out)
-	for _, fi := range e.Inits {
-		exprClasses(fi.X, false, out)
-	}
-	for _, x := range e.List {
-		exprClasses(x, false, out)
-	}
+	// A read-modify-write (cas, swap, faa) writes its locations; every
+	// operand is read (a location written and read counts as written).
+	ir.Written(e, func(l *ir.Expr) { exprClasses(l, true, out) })
+	ir.Operands(e, func(x *ir.Expr) { exprClasses(x, false, out) })
 }
 
 // locations appends to out the locations that the step starting at the
@@ -201,15 +191,14 @@ func (m *machine) exprLocations(e *ir.Expr, write bool, out []access) []access {
 		// Its base and indices are read to find it.
 		out = m.exprLocations(e.A, false, out)
 		return m.exprLocations(e.B, false, out)
-	case ir.ECas:
-		out = m.exprLocations(e.A, true, out)
-		out = m.exprLocations(e.B, false, out)
-		return m.exprLocations(e.C, false, out)
 	case ir.ELocal, ir.ELocalElem:
 		if e.Kind == ir.ELocalElem {
 			return m.exprLocations(e.A, false, out)
 		}
 		return out
+	}
+	if e.Kind.Class() == ir.ReadModifyWrite {
+		out = m.writtenLocations(e, out)
 	}
 	out = m.exprLocations(e.A, false, out)
 	out = m.exprLocations(e.B, false, out)
@@ -220,6 +209,14 @@ func (m *machine) exprLocations(e *ir.Expr, write bool, out []access) []access {
 	for _, x := range e.List {
 		out = m.exprLocations(x, false, out)
 	}
+	return out
+}
+
+// writtenLocations appends the locations that e, a read-modify-write
+// (cas, swap, faa), writes (ir.Written); its operands, those locations
+// included, are read as well, which adds nothing to a write.
+func (m *machine) writtenLocations(e *ir.Expr, out []access) []access {
+	ir.Written(e, func(l *ir.Expr) { out = m.exprLocations(l, true, out) })
 	return out
 }
 
