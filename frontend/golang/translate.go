@@ -637,34 +637,31 @@ func (g *gen) method(fn *ssa.Function) string {
 
 // resultFormats returns the results directive's formats for a method's
 // results (syntax.ResultsDirective): u64 or u32 for the unsigned integers
-// of 32 bits and more, whose values are held as their signed view, int for
-// the signed ones (whose value -2^30 the modeling language prints as EMPTY), any
+// of 32 bits and more, whose values are held as their signed view, any
 // (anytag when tagged: the any values carry their types' tags) for an
 // any; "" if there are none.
 func resultFormats(results *types.Tuple, tagged bool) string {
 	var fs []string
-	special := false
+	unsigned := false
 	for r := range results.Variables() {
 		f := "-"
 		if isAny(r.Type()) {
-			f, special = "any", true
+			f, unsigned = "any", true
 			if tagged {
 				f = "anytag"
 			}
 		}
-		if b, ok := r.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 && widthOf(b) >= 32 {
-			switch {
-			case b.Info()&types.IsUnsigned == 0:
-				f, special = "int", true // -2^30 is a value, not EMPTY
-			case widthOf(b) == 64:
-				f, special = "u64", true
-			default:
-				f, special = "u32", true
+		if b, ok := r.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsUnsigned != 0 {
+			switch widthOf(b) {
+			case 64:
+				f, unsigned = "u64", true
+			case 32:
+				f, unsigned = "u32", true
 			}
 		}
 		fs = append(fs, f)
 	}
-	if !special {
+	if !unsigned {
 		return ""
 	}
 	return strings.Join(fs, ",")
@@ -724,6 +721,9 @@ func (g *gen) constant(k *ssa.Const, pos token.Pos) string {
 	v, ok := SignedView(k.Value, k.Type())
 	if !ok {
 		g.refuse(pos, "constant "+k.Value.ExactString(), "does not fit in 32 bits")
+	}
+	if v == -1<<30 {
+		return "EMPTY" // the modeling language's EMPTY, printed so in labels
 	}
 	if v < -1<<24 {
 		return bigConstant(v) // beyond the modeling language's own arithmetic

@@ -60,8 +60,6 @@ func (m *Method) format(i int, k check.Kind, v int32) string {
 			if v == Empty {
 				return "nil"
 			}
-		case "int": // a Go integer: -2^30 is a value, not EMPTY
-			return strconv.Itoa(int(v))
 		case "anytag": // an any whose value carries its type's tag: tag·2^25 + value
 			if v == Empty {
 				return "nil"

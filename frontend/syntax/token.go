@@ -51,9 +51,8 @@ const PlainDirective = "//linbis:plain "
 // "u64" and "u32" print a value as the unsigned integer of that width
 // whose signed view it is (-1 as 18446744073709551615), "any" prints EMPTY
 // as nil, "anytag" too and a value tag·2^25 + v as v (an any holding
-// integers of several types), "int" prints the number (-2^30 too, which
-// the modeling language prints as EMPTY); anything else, as the modeling
-// language prints it.
+// integers of several types); anything else, as the modeling language
+// prints it.
 const ResultsDirective = "//linbis:results "
 
 // origin is the original position and text of a generated line, and

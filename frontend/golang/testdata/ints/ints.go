@@ -164,6 +164,3 @@ func (m *Mixed) Get() any {
 	}
 	return m.v
 }
-
-// Quarter returns -2^30, which the modeling language calls EMPTY.
-func (x *Ints) Quarter() int32 { return math.MinInt32 / 2 }
