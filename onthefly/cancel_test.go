@@ -21,18 +21,12 @@ import (
 // after its context's deadline with an error wrapping the context's
 // cause; and the pair limit is a *limits.LimitError on --max-states.
 func TestDeadlineStopsTheSearch(t *testing.T) {
-	const file = "../frontend/examples/treiber.lin"
-	src, err := os.ReadFile(file)
-	require.NoError(t, err)
-	ast, err := syntax.Parse(file, src)
-	require.NoError(t, err)
-	prog, err := check.Check(ast)
-	require.NoError(t, err)
+	prog := treiber(t)
 	b := ir.Bounds{Threads: 4, Ops: 3, Values: []int{1, 2}}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = Check(prog, b, Options{Options: semantics.Options{Context: ctx}})
+	_, err := Check(prog, b, Options{Options: semantics.Options{Context: ctx}})
 	elapsed := time.Since(start)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.ErrorContains(t, err, "the on-the-fly search stopped after ")
@@ -51,6 +45,21 @@ func TestDeadlineStopsTheSearch(t *testing.T) {
 // (uint32 indices) stops the search with a *limits.LimitError naming the
 // state limit, wrapping semantics.ErrStateLimit as before.
 func TestTauRecordLimit(t *testing.T) {
+	prog := treiber(t)
+	defer func(m int) { maxTauRecorded = m }(maxTauRecorded)
+	maxTauRecorded = 20
+	_, err := Check(prog, ir.Bounds{Threads: 2, Ops: 1, Values: []int{1}}, Options{})
+	var le *limits.LimitError
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, limits.States, le.Limit)
+	assert.Equal(t, int64(20), le.Value)
+	assert.ErrorIs(t, err, semantics.ErrStateLimit)
+	assert.ErrorContains(t, err, "τ-successors recorded for the cycle search")
+}
+
+// treiber is the bundled Treiber stack, checked.
+func treiber(t *testing.T) *check.Program {
+	t.Helper()
 	const file = "../frontend/examples/treiber.lin"
 	src, err := os.ReadFile(file)
 	require.NoError(t, err)
@@ -58,13 +67,5 @@ func TestTauRecordLimit(t *testing.T) {
 	require.NoError(t, err)
 	prog, err := check.Check(ast)
 	require.NoError(t, err)
-	defer func(m int) { maxTauRecorded = m }(maxTauRecorded)
-	maxTauRecorded = 20
-	_, err = Check(prog, ir.Bounds{Threads: 2, Ops: 1, Values: []int{1}}, Options{})
-	var le *limits.LimitError
-	require.ErrorAs(t, err, &le)
-	assert.Equal(t, limits.States, le.Limit)
-	assert.Equal(t, int64(20), le.Value)
-	assert.ErrorIs(t, err, semantics.ErrStateLimit)
-	assert.ErrorContains(t, err, "τ-successors recorded for the cycle search")
+	return prog
 }
