@@ -197,14 +197,14 @@ func (g *gen) phiMoves(fr *frame, x, y *ssa.BasicBlock, pos token.Pos) {
 	for i, phi := range phis {
 		vals[i] = fr.value(phi.Edges[k], pos)
 		if readsPhi {
-			tmp := g.local("m", g.scalar(phi.Type(), pos))
-			g.line(token.NoPos, "%s = %s", tmp, vals[i])
+			tmp := g.localOf("m", phi.Type(), pos)
+			g.assign(tmp, vals[i])
 			vals[i] = tmp
 		}
 	}
 	for i, phi := range phis {
 		if dst := fr.phiLocal(phi); dst != vals[i] {
-			g.line(token.NoPos, "%s = %s", dst, vals[i])
+			g.assign(dst, vals[i])
 		}
 	}
 }
@@ -214,9 +214,38 @@ func (fr *frame) phiLocal(phi *ssa.Phi) string {
 	if v, ok := fr.vals[phi]; ok {
 		return v
 	}
-	v := fr.g.local("f", fr.g.scalar(phi.Type(), phi.Pos()))
+	v := fr.g.localOf("f", phi.Type(), phi.Pos())
 	fr.vals[phi] = v
 	return v
+}
+
+// localOf declares a fresh local for a value of Go type typ and returns
+// its text: a struct or an array value takes a local per leaf
+// (structs.go).
+func (g *gen) localOf(prefix string, typ types.Type, pos token.Pos) string {
+	if isScalar(typ) {
+		return g.local(prefix, g.scalar(typ, pos))
+	}
+	var leaves []string
+	for _, s := range g.flatten(typ, "", pos) {
+		leaves = append(leaves, g.local(prefix, s.typ))
+	}
+	return structVal(leaves)
+}
+
+// assign writes dst = x, leaf by leaf for a struct value.
+func (g *gen) assign(dst, x string) {
+	ds, ok1 := structLeaves(dst)
+	xs, ok2 := structLeaves(x)
+	if !ok1 || !ok2 {
+		g.line(token.NoPos, "%s = %s", dst, x)
+		return
+	}
+	for i := range ds {
+		if ds[i] != xs[i] {
+			g.line(token.NoPos, "%s = %s", ds[i], xs[i])
+		}
+	}
 }
 
 // blockPos returns the position of a block's first instruction that has
@@ -609,6 +638,10 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			return
 		}
 		for i, r := range rs {
+			if _, ok := structLeaves(r); ok {
+				g.assign(fr.dests[i], r)
+				continue
+			}
 			g.line(pos, "%s = %s", fr.dests[i], r)
 		}
 		if fr.exit != "" {
@@ -975,11 +1008,12 @@ func (g *gen) inlineCall(f *ssa.Function, args []arg, pos token.Pos) []string {
 		return *sub.results
 	}
 	for r := range results.Variables() {
-		typ := g.scalar(r.Type(), pos)
 		if g.t.newFuncs()[f] {
-			typ = "ref " + g.poolHeap(pos).name // a pool's New returns its object as an any
+			// A pool's New returns its object as an any.
+			sub.dests = append(sub.dests, g.local("r", "ref "+g.poolHeap(pos).name))
+			continue
 		}
-		sub.dests = append(sub.dests, g.local("r", typ))
+		sub.dests = append(sub.dests, g.localOf("r", r.Type(), pos))
 	}
 	sub.exit = sub.prefix + "C"
 	g.line(pos, "%s: while true {", sub.exit)

@@ -113,6 +113,19 @@ func (s *Pairs) Set(v int) int {
 	return int(s.a.x) + int(s.a.y)
 }
 
+func (s *Pairs) choose(v int) pair {
+	if v > 1 {
+		return s.b
+	}
+	return s.arr[0]
+}
+
+// Pick copies a pair chosen by a function of several blocks.
+func (s *Pairs) Pick(v int) int {
+	p := s.choose(v)
+	return int(p.x)*10 + int(p.y) + int(p.in.z)
+}
+
 // Get reads a copy.
 func (s *Pairs) Get() int {
 	p := s.a

@@ -142,21 +142,11 @@ func (b *Box) Take() any {
 	return v
 }
 
-// Copy returns a struct value from a function of several blocks, not
-// translated yet.
-type Copy struct{ a, b xy }
+// Grid indexes an array of arrays with variables, not translated yet.
+type Grid struct{ g [2][2]int }
 
-type xy struct{ x, y int }
-
-func (c *Copy) pick(v int) xy {
-	if v > 1 {
-		return c.b
-	}
-	return c.a
-}
-
-// Pick copies a or b.
-func (c *Copy) Pick(v int) int { return c.pick(v).x }
+// Get reads an element.
+func (g *Grid) Get(i, j int) int { return g.g[i%2][j%2] }
 
 // MixedValue stores integers of two types in an atomic.Value, whose Store
 // panics on a value of another type than the one it holds: refused.
