@@ -1,7 +1,6 @@
 package onthefly
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -103,6 +102,9 @@ type Options struct {
 	// noSuccCache turns off the cache of recent successors (flycache.go),
 	// for the test that holds the search to the same outcome without it.
 	noSuccCache bool
+	// checkPaths records the step that found each pair and checks the
+	// paths rebuilt for counterexamples against them (path.go), in tests.
+	checkPaths bool
 }
 
 // Result is the outcome of Check.
@@ -258,7 +260,7 @@ type flySearch struct {
 	// (flycycle.go): tauStart[s]-1 is where state s's list starts in tauTo
 	// (0: not expanded yet), its length first, then its τ-successors'
 	// ids (-1 for one not followed).
-	tauStart []uint32
+	tauStart chunked[uint32]
 	tauTo    []int32
 	// cache remembers where recent successors went (flycache.go), with
 	// the symmetry reduction; nil without.
@@ -273,21 +275,32 @@ type flySearch struct {
 	// holds each, from which nextPair chains the pairs of the state
 	// (lookupPair).
 	set      *semantics.StateSet
-	offs     []uint32
-	headPair []int32
-	nextPair []int32
-	// The pairs, in breadth-first order: each has its state, subset, the
-	// pair it was found from (-1 for the first), and the step that led to
-	// it in the parent's thread numbering: the thread and the permutation
-	// that took the successor to its representative. A pair is found by
-	// its state's chain (headPair, nextPair): a state has a few pairs, and
-	// the chain is walked anyway for the antichain (covered), so a hash
-	// index of the pairs, some 24 bytes per pair, would buy little.
-	state  []int32
-	subset []int32
-	parent []int32
-	thread []uint8
-	perm   []uint16
+	offs     chunked[uint32]
+	headPair chunked[int32]
+	// The pairs are numbered in breadth-first order, and each keeps only
+	// its subset, the next pair of its state's chain (-1 at its end) and,
+	// in pairAmple, whether it followed the ample thread's successors
+	// alone: neither its state nor how it was found, which paths rebuilds
+	// for a counterexample (path.go). A pair is found by its state's chain
+	// (headPair, nextPair): a state has a few pairs, and the chain is
+	// walked anyway for the antichain (covered), so a hash index of the
+	// pairs, some 24 bytes per pair, would buy little.
+	subset    chunked[int32]
+	nextPair  chunked[int32]
+	pairAmple bits
+	// levels[k] is the first pair of breadth-first level k (the pairs
+	// after the last are those of the level being found); the states of
+	// the pairs of the level being expanded are levelStates (from its first
+	// pair on), and those of the next level's pairs found so far
+	// nextStates.
+	levels                  []int32
+	levelStates, nextStates []int32
+	// initPerm takes the initial state to its representative.
+	initPerm uint16
+	// parents, in the sanity check of Options.checkPaths only, are the
+	// steps that found each pair (from -1 for the first), for path.go's
+	// rebuilt ones to be compared with.
+	parents []flyStep
 	// perms are the permutations met, interned (0: the identity).
 	perms   [][]uint8
 	permIDs map[string]uint16
@@ -306,32 +319,37 @@ func (f *flySearch) run() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	initPerm := uint16(0)
 	if f.sym != nil {
 		var perm []uint8
 		init, perm = f.sym.Canon(init, f.st.Expander.Canon)
-		initPerm = f.internPerm(perm)
+		f.initPerm = f.internPerm(perm)
 	}
 	sub := f.spec.empty
 	if !f.o.LockFreeOnly {
 		if sub, err = f.spec.initial(); err != nil {
 			return nil, err
 		}
-		sub = f.spec.permute(sub, initPerm, f.perms)
+		sub = f.spec.permute(sub, f.initPerm, f.perms)
 	}
 	f.res.Stats.RepresentedExact = true
-	stab, exact := f.stabilizer(initPerm)
+	stab, exact := f.stabilizer(f.initPerm)
 	f.alts = f.alts[:0]
 	sid, _ := f.insertState(init)
 	f.countOrbit(stab, exact)
-	f.addPair(sid, sub, -1, 0, initPerm)
+	f.addPair(sid, sub, flyStep{from: -1, perm: f.initPerm, to: sid})
+	f.levels = []int32{0}
 
 	violation, err := f.searchPairs()
 	if err != nil {
 		return nil, err
 	}
-	f.res.Stats.Pairs = int64(len(f.state))
+	f.res.Stats.Pairs = int64(f.subset.Len())
 	f.res.Stats.States = int64(f.set.Len())
+	if f.o.checkPaths {
+		if err := f.checkPaths(); err != nil {
+			return nil, err
+		}
+	}
 	f.res.Stats.SpecStates = int64(f.spec.set.Len())
 	f.res.Stats.Subsets = int64(f.spec.count())
 	if violation != nil {
@@ -376,34 +394,32 @@ type flyStep struct {
 // (every pair of a level before any of the next), so the first violation
 // found is still a shortest one.
 func (f *flySearch) searchPairs() (*flyStep, error) {
-	var level []int32
-	for lo := int32(0); int(lo) < len(f.state); {
-		hi := int32(len(f.state))
+	var order []uint64 // the level's pairs in the order they are taken
+	for lo := int32(0); int(lo) < f.subset.Len(); {
+		hi := int32(f.subset.Len())
+		f.levels = append(f.levels, hi)
+		f.levelStates, f.nextStates = f.nextStates, f.levelStates[:0]
 		if f.cache != nil {
 			f.cache = f.cache.fit(f.set.Len())
 		}
-		level = level[:0]
-		for p := lo; p < hi; p++ {
-			level = append(level, p)
-		}
-		slices.SortStableFunc(level, func(a, b int32) int { return cmp.Compare(f.state[a], f.state[b]) })
-		for i := 0; i < len(level); {
-			s := f.state[level[i]]
+		order = levelOrder(order[:0], f.levelStates, lo)
+		for i := 0; i < len(order); {
+			s := int32(order[i] >> 32)
 			j := i + 1
-			for j < len(level) && f.state[level[j]] == s {
+			for j < len(order) && int32(order[j]>>32) == s {
 				j++
 			}
 			if f.res.Stats.Expanded&(1<<12-1) == 0 {
 				if f.o.Progress != nil && f.res.Stats.Expanded&0x3fff == 0 {
-					f.o.Progress.Report("product pairs", int64(len(f.state)), "state pairs")
+					f.o.Progress.Report("product pairs", int64(f.subset.Len()), "state pairs")
 				}
 				if err := limits.Err(f.o.Context); err != nil {
-					return nil, fmt.Errorf("the on-the-fly search stopped after %d product pairs: %w", len(f.state), err)
+					return nil, fmt.Errorf("the on-the-fly search stopped after %s: %w", f.reached(), err)
 				}
 			}
 			t, fail := f.expand(s)
 			if fail != nil {
-				err := f.modelError(level[i], t, fail)
+				err := f.modelError(lo+int32(uint32(order[i])), t, fail)
 				if f.violation != nil {
 					// Past the violation: it stands, and the model error
 					// ends the search for lock-freedom.
@@ -412,8 +428,8 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 				}
 				return nil, err
 			}
-			for _, p := range level[i:j] {
-				if err := f.follow(p); err != nil || f.violation != nil && f.o.FirstViolation {
+			for _, k := range order[i:j] {
+				if err := f.follow(lo + int32(uint32(k))); err != nil || f.violation != nil && f.o.FirstViolation {
 					return f.violation, err
 				}
 			}
@@ -426,6 +442,18 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 		lo = hi
 	}
 	return f.violation, nil
+}
+
+// levelOrder appends to dst the pairs of a level, whose first pair is lo
+// and whose states are states, in the order the search takes them: by
+// state, and the pairs of a state by id. Each is its state in the high 32
+// bits, its offset from lo in the low ones.
+func levelOrder(dst []uint64, states []int32, lo int32) []uint64 {
+	for k, s := range states {
+		dst = append(dst, uint64(uint32(s))<<32|uint64(k))
+	}
+	slices.Sort(dst)
+	return dst
 }
 
 // flySucc is a successor of the state being expanded: the id of its
@@ -570,6 +598,9 @@ func (f *flySearch) countOrbit(stab int64, exact bool) {
 // subset, unless the search stops there (Options.FirstViolation).
 func (f *flySearch) follow(p int32) error {
 	ample := f.ample >= 0 && f.provisoHolds(p)
+	if ample {
+		f.pairAmple.set(int(p), true)
+	}
 	switch {
 	case ample:
 		f.res.Stats.Ample++
@@ -582,29 +613,25 @@ func (f *flySearch) follow(p int32) error {
 	}
 	for i := range f.succs {
 		sc := &f.succs[i]
-		if ample && int(sc.thread) != f.ample {
+		if !f.takes(ample, sc) {
 			continue
 		}
-		sub := f.subset[p]
-		if sc.label != 0 && isVisible(sc.label) && sub != f.spec.empty {
-			next, err := f.spec.afterLabel(sub, sc.label)
-			if err != nil {
-				return err
+		sub, err := f.after(f.subset.get(int(p)), sc)
+		if err != nil {
+			return err
+		}
+		if sub == noSubset {
+			if sc.to < 0 { // stored for the replay
+				f.insertSucc(sc)
 			}
-			if next == noSubset {
-				if sc.to < 0 { // stored for the replay
-					f.insertSucc(sc)
-				}
-				if f.violation == nil {
-					f.violation = &flyStep{from: p, thread: sc.thread, perm: sc.perm, to: sc.to}
-				}
-				if f.o.FirstViolation {
-					return nil
-				}
-				// Past a violation the implementation goes on alone.
-				next = f.spec.empty
+			if f.violation == nil {
+				f.violation = &flyStep{from: p, thread: sc.thread, perm: sc.perm, to: sc.to}
 			}
-			sub = next
+			if f.o.FirstViolation {
+				return nil
+			}
+			// Past a violation the implementation goes on alone.
+			sub = f.spec.empty
 		}
 		sub, perm := f.renamed(sub, sc)
 		if sc.to >= 0 {
@@ -612,17 +639,35 @@ func (f *flySearch) follow(p int32) error {
 				continue
 			}
 		}
-		if len(f.state) >= f.o.MaxStates {
+		if f.subset.Len() >= f.o.MaxStates {
 			return &limits.LimitError{Limit: limits.States, Value: int64(f.o.MaxStates), Err: fmt.Errorf(
-				"%w: more than %d product pairs (%d implementation states); raise the limit or lower the bounds",
-				semantics.ErrStateLimit, f.o.MaxStates, f.set.Len())}
+				"%w: more than %d product pairs (%s); raise the limit or lower the bounds",
+				semantics.ErrStateLimit, f.o.MaxStates, f.reached())}
 		}
 		if sc.to < 0 {
 			f.insertSucc(sc)
 		}
-		f.addPair(sc.to, sub, p, sc.thread, perm)
+		f.addPair(sc.to, sub, flyStep{from: p, thread: sc.thread, perm: perm, to: sc.to})
 	}
 	return nil
+}
+
+// takes reports whether a pair of the state expanded last takes its
+// successor sc: every successor, or the ample thread's when the pair
+// follows only those.
+func (f *flySearch) takes(ample bool, sc *flySucc) bool {
+	return !ample || int(sc.thread) == f.ample
+}
+
+// after returns the subset that a pair's subset sub goes to by successor
+// sc, before it is renamed (renamed): sub itself after τ, after an
+// invisible label and past a violation (the empty subset), noSubset when
+// the specification cannot follow.
+func (f *flySearch) after(sub int32, sc *flySucc) (int32, error) {
+	if sc.label != 0 && isVisible(sc.label) && sub != f.spec.empty {
+		return f.spec.afterLabel(sub, sc.label)
+	}
+	return sub, nil
 }
 
 // renamed returns the subset of successor sc of a pair, sub after sc's
@@ -653,7 +698,7 @@ func (f *flySearch) provisoHolds(p int32) bool {
 		if int(sc.thread) != f.ample || sc.to < 0 {
 			continue
 		}
-		sub, _ := f.renamed(f.subset[p], sc) // τ: the subset is p's
+		sub, _ := f.renamed(f.subset.get(int(p)), sc) // τ: the subset is p's
 		if q, covered := f.lookupPair(sc.to, sub); q >= 0 && q <= p || q < 0 && covered {
 			return false
 		}
@@ -675,7 +720,12 @@ func (f *flySearch) representative(enc []byte) ([]int32, uint16) {
 
 // stored appends to dst the vector of implementation state s.
 func (f *flySearch) stored(dst []int32, s int32) []int32 {
-	return semantics.DecodeSparse(dst, f.set.Encoding(uint64(f.offs[s])<<2))
+	return semantics.DecodeSparse(dst, f.set.Encoding(uint64(f.offs.get(int(s)))<<2))
+}
+
+// reached says what the search has stored, for a limit's message.
+func (f *flySearch) reached() string {
+	return fmt.Sprintf("%d product pairs and %d implementation states", f.subset.Len(), f.set.Len())
 }
 
 // insertState returns the id of an implementation state, adding it if new.
@@ -697,9 +747,9 @@ func (f *flySearch) insertSucc(sc *flySucc) {
 func (f *flySearch) insertEncoded(enc []byte) (int32, bool) {
 	id, isNew := f.set.Insert(enc, f.set.Hash(enc))
 	if isNew {
-		f.offs = append(f.offs, uint32(f.set.LastOffset()>>2))
-		f.headPair = append(f.headPair, -1)
-		f.tauStart = append(f.tauStart, 0)
+		f.offs.add(uint32(f.set.LastOffset() >> 2))
+		f.headPair.add(-1)
+		f.tauStart.add(0)
 	}
 	return id, isNew
 }
@@ -713,28 +763,30 @@ func (f *flySearch) insertEncoded(enc []byte) (int32, bool) {
 // search still finds a shortest violation.
 func (f *flySearch) lookupPair(state, subset int32) (same int32, covered bool) {
 	// The pair itself first: comparing ids is cheaper than an inclusion.
-	for q := f.headPair[state]; q >= 0; q = f.nextPair[q] {
-		if f.subset[q] == subset {
+	head := f.headPair.get(int(state))
+	for q := head; q >= 0; q = f.nextPair.get(int(q)) {
+		if f.subset.get(int(q)) == subset {
 			return q, true
 		}
 	}
-	for q := f.headPair[state]; q >= 0; q = f.nextPair[q] {
-		if f.spec.includes(subset, f.subset[q]) {
+	for q := head; q >= 0; q = f.nextPair.get(int(q)) {
+		if f.spec.includes(subset, f.subset.get(int(q))) {
 			return -1, true
 		}
 	}
 	return -1, false
 }
 
-func (f *flySearch) addPair(state, subset, parent int32, thread uint8, perm uint16) {
-	id := int32(len(f.state))
-	f.nextPair = append(f.nextPair, f.headPair[state])
-	f.headPair[state] = id
-	f.state = append(f.state, state)
-	f.subset = append(f.subset, subset)
-	f.parent = append(f.parent, parent)
-	f.thread = append(f.thread, thread)
-	f.perm = append(f.perm, perm)
+// addPair stores pair (state, subset), found by step (from -1 for the
+// first pair).
+func (f *flySearch) addPair(state, subset int32, step flyStep) {
+	id := f.subset.add(subset)
+	f.nextPair.add(f.headPair.get(int(state)))
+	*f.headPair.at(int(state)) = int32(id)
+	f.nextStates = append(f.nextStates, state)
+	if f.o.checkPaths {
+		f.parents = append(f.parents, step)
+	}
 }
 
 func (f *flySearch) internPerm(perm []uint8) uint16 {
@@ -747,19 +799,6 @@ func (f *flySearch) internPerm(perm []uint8) uint16 {
 	return id
 }
 
-// path returns the steps of the reduced search from the first pair to
-// pair p.
-func (f *flySearch) path(p int32) []flyStep {
-	var steps []flyStep
-	for ; f.parent[p] >= 0; p = f.parent[p] {
-		steps = append(steps, flyStep{from: f.parent[p], thread: f.thread[p], perm: f.perm[p], to: f.state[p]})
-	}
-	for i, j := 0, len(steps)-1; i < j; i, j = i+1, j-1 {
-		steps[i], steps[j] = steps[j], steps[i]
-	}
-	return steps
-}
-
 // modelError reports a model error of thread t in the state of pair p,
 // with the replayed trace that leads to it.
 func (f *flySearch) modelError(p int32, t int, fail *semantics.Failure) error {
@@ -767,7 +806,11 @@ func (f *flySearch) modelError(p int32, t int, fail *semantics.Failure) error {
 	if err != nil {
 		return err
 	}
-	if err := r.follow(f.path(p)); err != nil {
+	steps, err := f.path(p)
+	if err != nil {
+		return err
+	}
+	if err := r.follow(steps); err != nil {
 		return err
 	}
 	tr := &lts.Trace{Title: "model error: " + fail.Msg, LoopStart: -1, Steps: r.steps}

@@ -28,14 +28,14 @@ func (f *flySearch) recordTau(s int32) error {
 			return errors.New("internal error: a τ-successor that the search followed is not stored")
 		}
 	}
-	if f.tauStart[s] == 0 {
+	if f.tauStart.get(int(s)) == 0 {
 		if len(f.tauTo) >= maxTauRecorded-len(f.succs) {
 			return &limits.LimitError{Limit: limits.States, Value: int64(maxTauRecorded), Err: fmt.Errorf(
 				"%w: more than %d τ-successors recorded for the cycle search; lower the bounds",
 				semantics.ErrStateLimit, maxTauRecorded)}
 		}
 		at := len(f.tauTo)
-		f.tauStart[s] = uint32(at) + 1
+		*f.tauStart.at(int(s)) = uint32(at) + 1
 		f.tauTo = append(f.tauTo, 0)
 		for i := range f.succs {
 			sc := &f.succs[i]
@@ -51,7 +51,7 @@ func (f *flySearch) recordTau(s int32) error {
 		f.tauTo[at] = int32(len(f.tauTo) - at - 1)
 		return nil
 	}
-	k := f.tauStart[s]
+	k := f.tauStart.get(int(s))
 	for i := range f.succs {
 		sc := &f.succs[i]
 		if sc.label != 0 {
@@ -73,7 +73,7 @@ func (f *flySearch) follows(sc *flySucc) bool {
 
 // tauEdges returns the recorded τ-successors of state s (-1: not followed).
 func (f *flySearch) tauEdges(s int32) []int32 {
-	at := f.tauStart[s] - 1
+	at := f.tauStart.get(int(s)) - 1
 	return f.tauTo[at+1 : at+1+uint32(f.tauTo[at])]
 }
 
@@ -83,13 +83,13 @@ func (f *flySearch) tauEdges(s int32) []int32 {
 // it) or nil.
 func (f *flySearch) findTauCycle() ([]flyStep, error) {
 	for s := range f.set.Len() {
-		if f.tauStart[s] == 0 {
+		if f.tauStart.get(int(s)) == 0 {
 			return nil, errors.New("internal error: a stored state was never expanded")
 		}
 	}
 	c, err := lasso.FirstCycle(f.o.Context, tauGraph{f})
 	if err != nil {
-		return nil, fmt.Errorf("the on-the-fly cycle search stopped: %w", err)
+		return nil, fmt.Errorf("the on-the-fly cycle search stopped after %s: %w", f.reached(), err)
 	}
 	if c == nil {
 		return nil, nil

@@ -3,7 +3,6 @@ package onthefly
 import (
 	"bytes"
 	"fmt"
-	"slices"
 
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/lts"
@@ -41,7 +40,7 @@ func (f *flySearch) newReplay() (*replay, error) {
 		return nil, err
 	}
 	r := &replay{f: f, st: f.x.NewStepper(), c: append([]int32(nil), init...), sub: sub, diverged: -1}
-	r.rho = inverse(f.perms[f.perm[0]])
+	r.rho = inverse(f.perms[f.initPerm])
 	return r, nil
 }
 
@@ -121,7 +120,11 @@ func (f *flySearch) replayViolation(v *flyStep) (*lts.Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.follow(append(f.path(v.from), *v)); err != nil {
+	steps, err := f.path(v.from)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.follow(append(steps, *v)); err != nil {
 		return nil, err
 	}
 	if r.diverged != len(r.steps)-1 {
@@ -147,8 +150,15 @@ func (f *flySearch) replayLasso(cycle []flyStep) (*lts.Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	first := int32(slices.Index(f.state, cycle[0].from)) // the first pair of the cycle's state
-	if err := r.follow(f.path(first)); err != nil {
+	first := int32(-1) // the first pair of the cycle's state: the end of its chain
+	for q := f.headPair.get(int(cycle[0].from)); q >= 0; q = f.nextPair.get(int(q)) {
+		first = q
+	}
+	steps, err := f.path(first)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.follow(steps); err != nil {
 		return nil, err
 	}
 	starts := map[string]int{}

@@ -1,0 +1,64 @@
+package onthefly
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
+	"github.com/linbis/linbis/frontend/syntax"
+	"github.com/linbis/linbis/internal/testsize"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestPathsRebuilt: on every bundled model (3×1 with values 1, and at the
+// full size with values 1..2 and 2×2 with values 1), in both heap modes, unreduced and with both reductions,
+// stopping at the first violation and not, the parent that path.go
+// rebuilds for every pair is the step that found it in the search
+// (Options.checkPaths), so a counterexample's path is the one parent
+// pointers would have kept.
+func TestPathsRebuilt(t *testing.T) {
+	files, err := filepath.Glob("../frontend/examples/*.lin")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	bounds := []ir.Bounds{{Threads: 3, Ops: 1, Values: []int{1}}}
+	if testsize.Full() {
+		bounds = append(bounds, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}, ir.Bounds{Threads: 2, Ops: 2, Values: []int{1}})
+	}
+	var pairs int64
+	var violations int
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		require.NoError(t, err)
+		ast, err := syntax.Parse(file, src)
+		require.NoError(t, err)
+		prog, err := check.Check(ast)
+		require.NoError(t, err)
+		for _, b := range bounds {
+			for _, explicit := range []bool{false, true} {
+				for _, red := range []Reductions{{}, {Symmetry: true, PartialOrder: true}} {
+					for _, first := range []bool{false, true} {
+						what := fmt.Sprintf("%s %v explicit=%v %+v first=%v", filepath.Base(file), b, explicit, red, first)
+						o := Options{Options: semantics.Options{Explicit: explicit}, Reductions: red, FirstViolation: first, checkPaths: true}
+						res, err := Check(prog, b, o)
+						if err != nil {
+							// A model error stops the search before checkPaths.
+							require.NotContains(t, err.Error(), "internal error", what)
+							continue
+						}
+						pairs += res.Stats.Pairs
+						if !res.Refines || !res.LockFree {
+							violations++
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d pairs' parents rebuilt, %d runs with a counterexample", pairs, violations)
+	assert.Positive(t, violations)
+}
