@@ -27,9 +27,11 @@ import (
 // specification lacks: the search stops there, and since it is
 // breadth-first the violating trace is a shortest one. Only the states are
 // stored — the implementation's as canonical vectors in the sparse
-// encoding (frontend/semantics/sparse.go) in the explorer's state set, the pairs as two
-// int32s with their parent for the counterexample — and no transitions. The specification is explored as
-// far as the pairs need it (flySpec).
+// encoding (frontend/semantics/sparse.go) in the explorer's state set, a pair as its
+// subset's id and the next pair of its state, in fixed blocks
+// (chunked.go) — and no transitions: a counterexample's path is rebuilt
+// from the breadth-first levels (path.go). The specification is explored
+// as far as the pairs need it (flySpec).
 //
 // Lock-freedom. Under a most-general client with bounded or unbounded
 // operations, a cycle without a ret is a cycle of τ-steps (a thread that
@@ -641,8 +643,8 @@ func (f *flySearch) follow(p int32) error {
 		}
 		if f.subset.Len() >= f.o.MaxStates {
 			return &limits.LimitError{Limit: limits.States, Value: int64(f.o.MaxStates), Err: fmt.Errorf(
-				"%w: more than %d product pairs (%s); raise the limit or lower the bounds",
-				semantics.ErrStateLimit, f.o.MaxStates, f.reached())}
+				"%w: more than %d product pairs (%d implementation states); raise the limit or lower the bounds",
+				semantics.ErrStateLimit, f.o.MaxStates, f.set.Len())}
 		}
 		if sc.to < 0 {
 			f.insertSucc(sc)
