@@ -29,7 +29,7 @@ func TestDeadlineStopsTheSearch(t *testing.T) {
 	_, err := Check(prog, b, Options{Options: semantics.Options{Context: ctx}})
 	elapsed := time.Since(start)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.ErrorContains(t, err, "the on-the-fly search stopped after ")
+	assert.Regexp(t, `the on-the-fly search stopped after \d+ product pairs and \d+ implementation states: `, err.Error(), "what was stored")
 	t.Logf("stopped after %s", elapsed)
 	assert.Less(t, elapsed, 5*time.Second, "stopped promptly")
 

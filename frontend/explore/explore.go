@@ -264,7 +264,7 @@ func (x *explorer) insertBlock(blk *block) error {
 				x.Options.Progress.Report("exploring", int64(s), "states")
 			}
 			if err := limits.Err(x.Options.Context); err != nil {
-				return fmt.Errorf("exploration stopped after %d states: %w", s, err)
+				return fmt.Errorf("exploration stopped after %d states expanded (%d stored, %d transitions): %w", s, x.refs.len(), x.dst.len(), err)
 			}
 		}
 		x.out.append(int32(x.dst.len()))
