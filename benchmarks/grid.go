@@ -116,8 +116,9 @@ func smokeGrid() []Case {
 
 // grids maps a --grid name to its cases.
 var grids = map[string]func() []Case{
-	"yang":  yangGrid,
-	"liu":   liuGrid,
-	"smoke": smokeGrid,
-	"all":   func() []Case { return append(yangGrid(), liuGrid()...) },
+	"yang":   yangGrid,
+	"liu":    liuGrid,
+	"smoke":  smokeGrid,
+	"routes": routesGrid,
+	"all":    func() []Case { return append(yangGrid(), liuGrid()...) },
 }

@@ -3,7 +3,8 @@
 // hazard-pointer stacks) and Liu et al. Table 1, as results.csv,
 // results.md and results.png.
 //
-//	go run ./benchmarks [--grid smoke|yang|liu|all] [--timeout 10m] [--max-states 25000000] [--out DIR]
+//	go run ./benchmarks [--grid smoke|yang|liu|routes|all] [--timeout 10m] [--max-states 25000000] [--out DIR]
+//	go run ./benchmarks --routes [--cases REGEXP] [--timeout 10m] [--max-memory 16GiB]
 //
 // Each case runs `linbis verify --json` in a child process (built once from
 // this module), so that a timeout can stop it and its peak memory is the
@@ -13,14 +14,16 @@
 // (`linbis compile`, for its peak memory), bisimulation, refinement with
 // antichains, refinement without. When a case's run hits the timeout or a
 // limit, the larger cases of the same series are skipped for that method.
+// --routes instead runs each case with the three methods of verify's
+// choice of route (routes.go).
 package main
 
 import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -44,14 +47,33 @@ func main() {
 			&cli.BoolFlag{Name: "no-refine", Usage: "skip the refinement runs"},
 			&cli.BoolFlag{Name: "no-fly", Usage: "skip the on-the-fly runs (--method fly with every reduction, none, symmetry alone, partial-order alone)"},
 			&cli.StringFlag{Name: "from-csv", Usage: "measure nothing: draw results.md and results.png again from this results.csv into --out"},
+			&cli.BoolFlag{Name: "routes", Usage: "run each case with verify --method bisim, fly and auto, and tabulate wall and CPU time, peak memory and auto's choice (routes.md; the grid defaults to routes: every bundled model at 3×3 and 4×2 with values 1, and Treiber 3×3)"},
+			&cli.StringFlag{Name: "cases", Usage: "with --routes, only the cases whose model/TxO (e.g. treiber/3x3) matches this `REGEXP`"},
+			&cli.StringFlag{Name: "max-memory", Usage: "with --routes, each run's --max-memory (default: linbis's)"},
 		},
 		Action: func(c *cli.Context) error {
 			if path := c.String("from-csv"); path != "" {
 				return redraw(path, c.String("out"))
 			}
-			cases, ok := grids[c.String("grid")]
+			grid := c.String("grid")
+			if c.Bool("routes") && !c.IsSet("grid") {
+				grid = "routes"
+			}
+			cases, ok := grids[grid]
 			if !ok {
-				return fmt.Errorf("unknown grid %q: expected one of %s", c.String("grid"), strings.Join(gridNames(), ", "))
+				return fmt.Errorf("unknown grid %q: expected one of %s", grid, strings.Join(gridNames(), ", "))
+			}
+			if c.Bool("routes") {
+				var only *regexp.Regexp
+				if s := c.String("cases"); s != "" {
+					var err error
+					if only, err = regexp.Compile(s); err != nil {
+						return fmt.Errorf("--cases: %v", err)
+					}
+				}
+				_, err := RunRoutes(cases(), only, Config{Out: c.String("out"), Timeout: c.Duration("timeout"), MaxStates: c.Int("max-states"),
+					MaxMemory: c.String("max-memory"), Log: os.Stderr})
+				return err
 			}
 			_, err := Run(cases(), Config{Out: c.String("out"), Timeout: c.Duration("timeout"), MaxStates: c.Int("max-states"), Refine: !c.Bool("no-refine"), Fly: !c.Bool("no-fly"), Log: os.Stderr})
 			return err
@@ -84,6 +106,9 @@ type Config struct {
 	Log *os.File
 	// Binary is the linbis executable; empty: build it from this module.
 	Binary string
+	// MaxMemory is each run's --max-memory (routes mode; empty: linbis's
+	// default).
+	MaxMemory string
 }
 
 // Machine describes where the figures were taken.
@@ -101,24 +126,11 @@ func Machine() string {
 
 // Run measures every case and writes results.csv, results.md and results.png to cfg.Out.
 func Run(cases []Case, cfg Config) ([]*Row, error) {
-	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+	bin, cleanup, err := prepare(cfg)
+	if err != nil {
 		return nil, err
 	}
-	bin := cfg.Binary
-	if bin == "" {
-		// Built outside the output folder, which holds results only.
-		tmp, err := os.MkdirTemp("", "linbis-bench-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(tmp)
-		bin = filepath.Join(tmp, "linbis")
-		build := exec.Command("go", "build", "-o", bin, "github.com/linbis/linbis/cmd/linbis")
-		build.Stderr = os.Stderr
-		if err := build.Run(); err != nil {
-			return nil, fmt.Errorf("building linbis: %w", err)
-		}
-	}
+	defer cleanup()
 	logf := func(format string, args ...any) {
 		if cfg.Log != nil {
 			fmt.Fprintf(cfg.Log, format+"\n", args...)

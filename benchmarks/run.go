@@ -20,6 +20,7 @@ type run struct {
 	report   *verify.Report
 	peakMiB  float64 // peak resident memory of the process
 	wall     float64 // seconds
+	cpu      float64 // seconds of user and system time
 	timedOut bool
 	err      error
 }
@@ -106,6 +107,7 @@ func execLinbis(bin string, args []string, timeout time.Duration) (r *run, stdou
 		r.err = fmt.Errorf("linbis did not start: %v", runErr)
 		return r, nil, nil
 	}
+	r.cpu = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.peakMiB = float64(ru.Maxrss) / 1024 // Maxrss is in KiB on Linux
 	}

@@ -88,3 +88,37 @@ func TestStateLimitSkipsTheSeries(t *testing.T) {
 	assert.NotContains(t, rows[1].Notes[0], "--threads", "the note is linbis's message, not the command line")
 	assert.Equal(t, []string{"skipped: 2/2 hit a limit"}, rows[2].Notes)
 }
+
+// TestRoutesSmoke runs the routes mode on small cases, as `go run
+// ./benchmarks --routes --cases ...` does: every run finishes with the
+// same verdicts, auto names its route and why, and routes.md has a row
+// per case.
+func TestRoutesSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs linbis")
+	}
+	out := t.TempDir()
+	cases := []Case{
+		{Grid: "routes", Model: "treiber", Threads: 2, Ops: 3, Extra: oneValue},
+		{Grid: "routes", Model: "hw-queue", Threads: 2, Ops: 3, Extra: oneValue},
+	}
+	rows, err := RunRoutes(cases, nil, Config{Out: out, Timeout: 2 * time.Minute})
+	require.NoError(t, err)
+	require.Len(t, rows, len(cases))
+	for _, r := range rows {
+		for i, run := range r.Runs {
+			assert.True(t, run.Finished, "%s %s: %s", caseName(r.Case), routeMethods[i], run.Verdicts)
+			assert.Equal(t, r.Runs[0].Verdicts, run.Verdicts, "%s %s", caseName(r.Case), routeMethods[i])
+			assert.Positive(t, run.CPU)
+			assert.Positive(t, run.PeakMiB)
+		}
+		assert.Contains(t, []string{"bisim", "fly"}, r.Runs[2].Route)
+		assert.NotEmpty(t, r.Runs[2].Reason)
+		_, ok := r.Ratio()
+		assert.True(t, ok)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "routes.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(md), "| treiber/2x3 |")
+	assert.Contains(t, string(md), "| hw-queue/2x3 |")
+}

@@ -62,13 +62,13 @@ func (x *run) fly(p *Plan) error {
 	var res *onthefly.Result
 	var stages []LadderStage
 	err := x.stage("on-the-fly", func() (string, error) {
-		copts := opts.Compile
-		copts.Context = x.ctx
-		if opts.Progress != nil {
-			copts.Progress = opts.Progress // the search's pairs, not an exploration's states
+		copts := x.flyCompileOptions()
+		c := x.climb
+		if c == nil {
+			c = newClimb(m, b, copts, opts)
 		}
-		var err error
-		res, stages, err = checkByLadder(m, b, copts, opts)
+		err := c.climbTo(len(c.rungs))
+		res, stages = c.res, c.stages
 		if frontend.IsStateLimit(err) {
 			// The search stores pairs, not states: say which flag they
 			// count against.

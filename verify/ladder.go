@@ -52,17 +52,7 @@ func ladder(b frontend.Bounds) []frontend.Bounds {
 	}
 	var rungs []frontend.Bounds
 	for {
-		r := b
-		r.Threads, r.Ops = t, ops
-		if b.Only != nil {
-			r.Only = map[int][]string{}
-			for th, ms := range b.Only {
-				if th <= t {
-					r.Only[th] = ms
-				}
-			}
-		}
-		rungs = append(rungs, r)
+		rungs = append(rungs, rung(b, t, ops))
 		if t == b.Threads && ops == b.Ops {
 			return rungs
 		}
@@ -74,43 +64,100 @@ func ladder(b frontend.Bounds) []frontend.Bounds {
 	}
 }
 
+// rung returns the client of t threads and ops operations each under b's
+// values, its only lines those of the threads that remain.
+func rung(b frontend.Bounds, t, ops int) frontend.Bounds {
+	r := b
+	r.Threads, r.Ops = t, ops
+	if b.Only != nil {
+		r.Only = map[int][]string{}
+		for th, ms := range b.Only {
+			if th <= t {
+				r.Only[th] = ms
+			}
+		}
+	}
+	return r
+}
+
 // checkByLadder runs the on-the-fly check rung by rung (see above) and
 // returns the result that decides, with the rung it was found on.
 func checkByLadder(m *frontend.Model, b frontend.Bounds, copts frontend.Options, opts Options) (*onthefly.Result, []LadderStage, error) {
+	c := newClimb(m, b, copts, opts)
+	err := c.climbTo(len(c.rungs))
+	return c.res, c.stages, err
+}
+
+// climb is a climb of the ladder under way: the rungs, the next one to
+// search, what the searched ones found, and the result that decides once
+// one does. Method auto climbs the rungs below the requested bounds to
+// measure them (auto.go), and the on-the-fly route goes on from there.
+type climb struct {
+	m      *frontend.Model
+	b      frontend.Bounds
+	copts  frontend.Options
+	opts   Options
+	rungs  []frontend.Bounds
+	next   int
+	stages []LadderStage
+	// stats are the work counters of each searched rung, beside stages
+	// (nil where a rung's search returned no result).
+	stats []*onthefly.Stats
+	// res is the result that decides and done says the climb has ended
+	// (res may be nil then, when the last search failed).
+	res  *onthefly.Result
+	done bool
+}
+
+// newClimb returns the climb to b, no rung searched yet: its rungs are the
+// ladder's, or the requested bounds alone under opts.Shortest.
+func newClimb(m *frontend.Model, b frontend.Bounds, copts frontend.Options, opts Options) *climb {
 	rungs := ladder(b)
 	if opts.Shortest {
 		rungs = rungs[len(rungs)-1:]
 	}
-	var stages []LadderStage
-	for i := 0; i < len(rungs); i++ {
-		rb, last := rungs[i], i == len(rungs)-1
+	return &climb{m: m, b: b, copts: copts, opts: opts, rungs: rungs}
+}
+
+// climbTo searches the rungs before index end, from the next one on,
+// until one decides (done): a refinement violation that replays under
+// the requested bounds, or the requested bounds' own search. A model
+// error or a limit on a lower rung sends the climb to the requested
+// bounds, which give their own (shortest) account of it.
+func (c *climb) climbTo(end int) error {
+	for ; !c.done && c.next < end; c.next++ {
+		i := c.next
+		rb, last := c.rungs[i], i == len(c.rungs)-1
 		// A lower rung stops at its first violation: the requested
 		// bounds decide lock-freedom (lockFreeAfter).
-		res, err := onthefly.Check(m.Program, rb, onthefly.Options{Options: copts, Reductions: opts.Reductions,
-			FirstViolation: !last || opts.FirstViolation})
+		res, err := onthefly.Check(c.m.Program, rb, onthefly.Options{Options: c.copts, Reductions: c.opts.Reductions,
+			FirstViolation: !last || c.opts.FirstViolation})
 		stage := LadderStage{Threads: rb.Threads, Ops: rb.Ops}
+		var stats *onthefly.Stats
 		if res != nil {
 			stage.Pairs, stage.States = res.Stats.Pairs, res.Stats.States
+			stats = &res.Stats
 		}
+		c.stats = append(c.stats, stats)
 		switch {
 		case last:
 			if err == nil {
 				stage.Result = flyResultWord(res)
 			}
-			return res, append(stages, stage), err
-		case err != nil && limits.Err(copts.Context) != nil:
+			c.res, c.done, c.stages = res, true, append(c.stages, stage)
+			return err
+		case err != nil && limits.Err(c.copts.Context) != nil:
 			// The run's context ended: no rung goes on.
-			return res, append(stages, stage), err
+			c.res, c.done, c.stages = res, true, append(c.stages, stage)
+			return err
 		case err != nil:
-			// A model error or a limit on a lower rung: the requested
-			// bounds give their own (shortest) account of it.
 			stage.Result = "limit"
 			var me *frontend.ModelError
 			if errors.As(err, &me) {
 				stage.Result = "model error"
 			}
-			stages = append(stages, stage)
-			i = len(rungs) - 2
+			c.stages = append(c.stages, stage)
+			c.next = len(c.rungs) - 2
 			continue
 		}
 		stage.Result = flyResultWord(res)
@@ -119,26 +166,27 @@ func checkByLadder(m *frontend.Model, b frontend.Bounds, copts frontend.Options,
 			// client's lasso would leave linearizability under the
 			// requested bounds undecided, and their search finds a lasso
 			// of its own.
-			stages = append(stages, stage)
+			c.stages = append(c.stages, stage)
 			continue
 		}
-		replayed, err := onthefly.ReplayOnBounds(m.Program, b, copts, res.Counterexample)
+		replayed, err := onthefly.ReplayOnBounds(c.m.Program, c.b, c.copts, res.Counterexample)
 		if errors.Is(err, onthefly.ErrNoReplay) {
 			stage.Result = "does not replay"
-			stages = append(stages, stage)
+			c.stages = append(c.stages, stage)
 			continue
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("replaying the counterexample of %s under %s: %w", rb, b, err)
+			c.done = true
+			return fmt.Errorf("replaying the counterexample of %s under %s: %w", rb, c.b, err)
 		}
 		res.Counterexample = replayed
-		stages = append(stages, stage)
-		if !opts.FirstViolation {
-			stages, err = lockFreeAfter(m, b, copts, opts, res, stages)
+		c.res, c.done, c.stages = res, true, append(c.stages, stage)
+		if !c.opts.FirstViolation {
+			c.stages, err = lockFreeAfter(c.m, c.b, c.copts, c.opts, res, c.stages)
 		}
-		return res, stages, err
+		return err
 	}
-	panic("unreachable: the ladder ends with the requested bounds")
+	return nil
 }
 
 // flyResultWord names an on-the-fly outcome for the ladder's record.

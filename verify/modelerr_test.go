@@ -42,7 +42,9 @@ client { threads 2; ops 2; values 1 }
 // reports the model error as what left lock-freedom undecided (with
 // FirstViolation it stops at the violation, and says that deeper model
 // errors were not looked for). A model error met
-// first (here: bad frees twice at once) is reported alone.
+// first (here: bad frees twice at once) is reported alone. Method auto
+// takes the bisimulation route under bounds this small (too small to
+// measure a growth).
 func TestModelErrorAndViolation(t *testing.T) {
 	m, err := frontend.Parse("both.lin", []byte(bothFound))
 	require.NoError(t, err)

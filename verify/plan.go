@@ -15,13 +15,12 @@ import (
 // refinement and progress stages follow only when it is not, or always
 // when RefineAlways is set.
 type Plan struct {
-	// Method is the route the report names: Auto becomes Bisim (or Fly,
-	// see AutoFly), and linearization points make any route but Fly Refine.
+	// Method is the route the report names: Auto measures smaller
+	// clients and follows AutoBisim or AutoFly (auto.go), and
+	// linearization points make any route but Fly Refine.
 	Method Method
-	// AutoCap, when positive, bounds the implementation's exploration
-	// (method auto): past it the run follows AutoFly instead.
-	AutoCap int
-	AutoFly *Plan
+	// AutoBisim and AutoFly are method auto's two routes.
+	AutoBisim, AutoFly *Plan
 	// Bisimulation runs the bisimulation stage after compiling.
 	Bisimulation bool
 	// RefineAlways runs the refinement and progress stages even when the
@@ -55,14 +54,15 @@ func PlanFor(opts Options) (*Plan, error) {
 			break
 		}
 		p := bisimPlan(opts, Bisim)
-		if limit := opts.Compile.MaxStates; limit <= 0 || limit > AutoStates {
-			fly, err := flyPlan(opts)
-			if err != nil {
-				return nil, err
-			}
-			p.AutoCap, p.AutoFly = AutoStates, fly
+		if limit := opts.Compile.MaxStates; limit > 0 && limit <= autoSmallStates {
+			// The user's own state limit keeps the run small.
+			return p, nil
 		}
-		return p, nil
+		fly, err := flyPlan(opts)
+		if err != nil {
+			return nil, err
+		}
+		return &Plan{Method: Auto, AutoBisim: p, AutoFly: fly}, nil
 	case Bisim, Refine, Both:
 	default:
 		return nil, fmt.Errorf("unknown method %q", opts.Method)

@@ -27,7 +27,7 @@ func TestPlanFor(t *testing.T) {
 		{"fly", Options{Method: Fly, Reductions: all}, Plan{Method: Fly, Reductions: all}},
 		{"fly shortest", Options{Method: Fly, Reductions: all, Shortest: true},
 			Plan{Method: Fly, Reductions: onthefly.Reductions{Symmetry: true}, Shortest: true, Notes: []string{porNote}}},
-		{"auto under a small state limit", Options{Method: Auto, Compile: frontend.Options{MaxStates: 10}}, Plan{Method: Bisim, Bisimulation: true}},
+		{"auto under a small state limit", Options{Method: Auto, Compile: frontend.Options{MaxStates: 10}}, Plan{Method: Bisim, Bisimulation: true, ReleaseImpl: false}},
 		{"bisim with lin points", Options{Method: Bisim, LinPoints: true}, Plan{Method: Refine, RefineAlways: true, Notes: []string{linNote}}},
 		{"auto with lin points", Options{Method: Auto, LinPoints: true}, Plan{Method: Refine, RefineAlways: true, Notes: []string{linNote}}},
 		{"refine with lin points", Options{Method: Refine, LinPoints: true}, Plan{Method: Refine, RefineAlways: true}},
@@ -39,16 +39,18 @@ func TestPlanFor(t *testing.T) {
 			assert.Equal(t, c.want, *p)
 		})
 	}
-	// Auto goes on the fly past AutoStates, with the fly route's own plan.
-	for _, opts := range []Options{{}, {Method: Auto, Shortest: true, Reductions: all}} {
+	// Auto measures, then follows the bisimulation route's plan or the
+	// fly route's own.
+	for _, opts := range []Options{{}, {Method: Auto, Shortest: true, Reductions: all, ReleaseImpl: true}} {
 		p, err := PlanFor(opts)
 		require.NoError(t, err)
-		assert.Equal(t, Bisim, p.Method)
-		assert.Equal(t, AutoStates, p.AutoCap)
-		require.NotNil(t, p.AutoFly)
+		assert.Equal(t, Auto, p.Method)
 		fly, err := PlanFor(Options{Method: Fly, Shortest: opts.Shortest, Reductions: opts.Reductions})
 		require.NoError(t, err)
 		assert.Equal(t, fly, p.AutoFly)
+		bisim, err := PlanFor(Options{Method: Bisim, ReleaseImpl: opts.ReleaseImpl})
+		require.NoError(t, err)
+		assert.Equal(t, bisim, p.AutoBisim)
 	}
 	_, err := PlanFor(Options{Method: Fly, LinPoints: true})
 	assert.ErrorContains(t, err, "--lin-points needs the refinement method")

@@ -104,6 +104,8 @@ type Report struct {
 	// OnTheFly describes the on-the-fly check (method fly), which builds
 	// no LTS: Impl and Spec are then absent.
 	OnTheFly *FlyReport `json:"on_the_fly,omitempty"`
+	// Auto is method auto's choice of route and why.
+	Auto *AutoReport `json:"auto,omitempty"`
 
 	Linearizable Verdict `json:"linearizable"`
 	LockFree     Verdict `json:"lock_free"`

@@ -32,6 +32,9 @@ func WriteText(w io.Writer, r *Report) error {
 func writeSummary(sb *strings.Builder, r *Report) {
 	fmt.Fprintf(sb, "model          %s\n", r.Model)
 	fmt.Fprintf(sb, "bounds         %s\n", r.Bounds)
+	if a := r.Auto; a != nil {
+		fmt.Fprintf(sb, "route          %s (method auto: %s)\n", a.Route, a.Reason)
+	}
 	if f := r.OnTheFly; f != nil {
 		reductions := "none"
 		if len(f.Reductions) > 0 {

@@ -32,15 +32,10 @@ const (
 	// Fly checks trace refinement and lock-freedom on the fly, without
 	// building the LTSs, with the reductions of Options.Reductions.
 	Fly Method = "fly"
-	// Auto takes the bisimulation route while the implementation's LTS
-	// has at most AutoStates states, and the on-the-fly route otherwise.
+	// Auto measures smaller clients and takes the route it estimates
+	// faster within the limits, Bisim or Fly (auto.go).
 	Auto Method = "auto"
 )
-
-// AutoStates is the largest implementation LTS for which the Auto method
-// takes the bisimulation route: about a second of exploration here, and
-// the bisimulation stage stays within seconds and a few hundred MiB.
-const AutoStates = 1_000_000
 
 // ParseMethod parses a --method value.
 func ParseMethod(s string) (Method, error) {
@@ -81,6 +76,10 @@ type Options struct {
 	// goes on over the implementation alone to decide it too
 	// (onthefly.Options.FirstViolation).
 	FirstViolation bool
+	// MaxMemory is the run's memory limit in bytes, which method auto
+	// weighs each route's estimated need against (0: the Go runtime's
+	// memory limit, if any).
+	MaxMemory int64
 	// Progress, if set, receives every stage's progress: each library's
 	// stage names, counts and units.
 	Progress meter.Reporter
@@ -160,6 +159,9 @@ type run struct {
 	// softLimit is a limit that left a verdict undecided while the stages
 	// went on (the refinement's pair limit).
 	softLimit *LimitError
+	// climb is the on-the-fly climb of the ladder that method auto began
+	// while measuring, for the on-the-fly route to go on with.
+	climb *climb
 }
 
 // stage runs one timed stage and records it with its one-word result; a
@@ -179,13 +181,13 @@ func (x *run) stage(name string, f func() (string, error)) error {
 func (x *run) follow(p *Plan) error {
 	x.r.Method = string(p.Method)
 	x.r.Notes = append(x.r.Notes, p.Notes...)
-	if p.Method == Fly {
+	switch p.Method {
+	case Auto:
+		return x.auto(p)
+	case Fly:
 		return x.fly(p)
 	}
-	err := x.stage("compile", func() (string, error) { return x.compile(p) })
-	if errors.Is(err, errTooLarge) {
-		return x.follow(p.AutoFly)
-	}
+	err := x.stage("compile", func() (string, error) { return x.compile() })
 	if err != nil {
 		return x.violationBefore(err)
 	}
@@ -266,35 +268,19 @@ func (x *run) violationBefore(err error) error {
 	return &ModelErrorAndViolation{Err: err, Violation: violation(res.Counterexample)}
 }
 
-// errTooLarge is the compile stage's error when the implementation has
-// more than Plan.AutoCap states: the run follows Plan.AutoFly instead.
-var errTooLarge = errors.New("the implementation's LTS is too large for the bisimulation route")
-
-// compile explores the implementation and the specification.
-func (x *run) compile(p *Plan) (string, error) {
-	m, out := x.model, x.out
+// compile explores the implementation and the specification; the
+// implementation only when method auto has not explored it already.
+func (x *run) compile() (string, error) {
 	copts := x.compileOptions()
 	var err error
-	if p.AutoCap <= 0 {
-		out.Impl, out.Spec, err = frontend.Compile(m, x.bounds, copts)
+	if x.out.Impl == nil {
+		x.out.Impl, x.out.Spec, err = frontend.Compile(x.model, x.bounds, copts)
 		return "", x.asLimit(err, copts.MaxStates)
 	}
-	limit := copts.MaxStates
-	copts.MaxStates = p.AutoCap
-	out.Impl, err = frontend.CompileImpl(m, x.bounds, copts)
-	if frontend.IsStateLimit(err) && x.ctx.Err() == nil {
-		x.r.Notes = append(x.r.Notes, fmt.Sprintf("method auto: the implementation's LTS has more than %d states, so it is checked on the fly", p.AutoCap))
-		return "too large", errTooLarge
+	if x.out.Spec, err = frontend.CompileSpec(x.model, x.bounds, copts); err != nil {
+		return "", x.asLimit(fmt.Errorf("specification of %s: %w", x.model.Name, err), copts.MaxStates)
 	}
-	if err != nil {
-		return "", x.asLimit(fmt.Errorf("implementation %s: %w", m.Name, err), limit)
-	}
-	copts.MaxStates = limit
-	out.Spec, err = frontend.CompileSpec(m, x.bounds, copts)
-	if err != nil {
-		return "", x.asLimit(fmt.Errorf("specification of %s: %w", m.Name, err), limit)
-	}
-	return "", frontend.CheckSpec(out.Spec)
+	return "", frontend.CheckSpec(x.out.Spec)
 }
 
 // asLimit returns err as a *LimitError when a limit stopped the stage,

@@ -17,6 +17,7 @@ var stageWords = map[string]string{
 	"quotient states":  "bisimulation: building the quotient",
 	"refinement pairs": "trace refinement",
 	"product pairs":    "on-the-fly check",
+	"measuring":        "method auto: measuring smaller clients",
 	"annotate":         "progress: annotating",
 	"product":          "progress: building the product",
 }

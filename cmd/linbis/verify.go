@@ -34,7 +34,7 @@ var verifyCmd = &cli.Command{
 
 func verifyFlags() []cli.Flag {
 	return append(modelFlags(),
-		&cli.StringFlag{Name: "method", Value: "auto", Usage: "auto (bisim while the implementation's LTS has at most 1 M states, else fly), bisim (bisimulation, falling back to refinement), refine, both (timings side by side), or fly (on the fly, without building the LTSs)"},
+		&cli.StringFlag{Name: "method", Value: "auto", Usage: "auto (measures smaller clients and takes the route it estimates faster within --max-memory, saying why), bisim (bisimulation, falling back to refinement), refine, both (timings side by side), or fly (on the fly, without building the LTSs)"},
 		&cli.StringFlag{Name: "reduce", Value: "all", Usage: "reductions of the on-the-fly method: none, symmetry, por (partial-order) or all"},
 		&cli.BoolFlag{Name: "first-violation", Usage: "on the fly, stop at the first linearizability violation, leaving lock-freedom unchecked (by default the search goes on over the implementation alone to decide it too)"},
 		&cli.BoolFlag{Name: "shortest", Usage: "on the fly, search the requested bounds alone, not first the ladder of smaller clients: a counterexample is then a shortest one under them (partial-order reduction is then off)"},
@@ -85,12 +85,17 @@ func runVerify(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	lim, err := limitsFromFlags(c)
+	if err != nil {
+		return err
+	}
 	copts, mt := optionsFromFlags(c, "exploring")
 	defer mt.Done()
 	opts := verify.Options{
 		Method: method, Compile: copts, Antichain: c.Bool("antichain"), MaxPairs: c.Int("max-pairs"),
 		Algorithm: alg, LinPoints: c.Bool("lin-points"), Reductions: reductions, Shortest: c.Bool("shortest"), FirstViolation: c.Bool("first-violation"),
 		ReleaseImpl: c.String("export") == "", // only --export reads out.Impl
+		MaxMemory:   lim.Memory,
 	}
 	opts.Progress = reporter(mt)
 	out, err := verify.Run(c.Context, name, m, b, opts)

@@ -1,0 +1,577 @@
+package verify
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"slices"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/linbis/linbis/bisim"
+	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/internal/limits"
+	"github.com/linbis/linbis/internal/meter"
+)
+
+// Method auto chooses between the bisimulation route and the on-the-fly
+// route by what it can learn cheaply from smaller clients, then follows
+// the one it chose; the choice never changes a verdict, only the time
+// and memory the verdicts cost (both routes decide the same properties
+// of the same LTS).
+//
+// Measuring. The requested bounds (T threads × O operations) are reached
+// by the ladder's last step, adding an operation or a thread. Method auto
+// climbs the ladder below them (ladder.go), together with the clients
+// the extrapolation needs: A = (T-1)×O, B = T×(O-1), C = (T-1)×(O-1),
+// and T×(O-2) after an operation step or (T-2)×O after a thread step.
+// Each is a complete on-the-fly search with the route's reductions, and
+// records the pairs, stored states and successors it computed, the
+// implementation states they stand for (the symmetry reduction's factor)
+// and the pairs that followed one thread (partial-order reduction's
+// yield). Their implementation LTSs are not built: without ample sets the
+// represented states are the LTS's states, and their successors (per
+// expanded state) its transitions; only a rung where ample sets were
+// taken, which stand for fewer states, is explored to count them. The
+// smallest rung is explored with its specification, minimised and
+// compared: whether impl and spec are bisimilar there decides what the
+// bisimulation route costs per transition (a bisimilar pair is
+// classified in one pass; otherwise the quotients are refined and the
+// refinement and progress checks follow).
+//
+// Extrapolating. Each count X at T×O is the geometric mean of two
+// estimates that err on opposite sides on the bundled models: the
+// parallelogram X(A)·X(B)/X(C), which takes the growth per operation to
+// be the same for T threads as for T-1 (it grows with the threads), and
+// the last step's own growth repeated, X(B)²/X(T×(O-2)) or
+// X(A)²/X((T-2)×O) (the growth per operation shrinks as the operations
+// grow). With one of them missing (a single thread or operation), the
+// other is the estimate; with neither, the bounds are too small to
+// matter and the bisimulation route, which also decides bisimilarity,
+// is taken.
+//
+// Choosing, in this order: a violation found on a smaller client that
+// replays under the requested bounds is already the on-the-fly route's
+// result (only lock-freedom is left, a search of the implementation
+// alone); a model error met on a smaller client goes to the bisimulation
+// route, which reports it with any violation before it; a route whose
+// estimated memory exceeds the run's memory limit (or whose LTS exceeds
+// --max-states) gives way to the other; otherwise the route with the
+// smaller estimated time, the bisimulation route on a tie. The costs per
+// unit of work are the constants below, measured on the bundled models
+// (benchmarks/RESULTS.md, "Method auto").
+
+// The cost model of method auto: seconds and bytes per unit of work.
+const (
+	// autoExploreSeconds is the explorer's CPU time per implementation
+	// transition, spread over autoParallel cores at most.
+	autoExploreSeconds = 0.30e-6
+	autoParallel       = 1.7
+	// autoBisimilarSeconds and autoNotBisimilarSeconds are the
+	// bisimulation route's time per transition after the exploration: a
+	// one-pass classification, or a refinement with a distinguishing
+	// formula, the refinement and the progress checks.
+	autoBisimilarSeconds    = 0.07e-6
+	autoNotBisimilarSeconds = 0.85e-6
+	// autoFlySeconds and autoFlySymSeconds are the on-the-fly search's
+	// time per successor computed, without and with the symmetry
+	// reduction (which canonicalises each successor); autoFlyPairSeconds
+	// is its time per pair and per pair of the same state, which each new
+	// pair is checked against (the chain of its state's pairs and the
+	// antichain), so that a search of P pairs over S states spends
+	// autoFlyPairSeconds·P²/S on them.
+	autoFlySeconds     = 0.6e-6
+	autoFlySymSeconds  = 1.1e-6
+	autoFlyPairSeconds = 0.3e-6
+	// autoBisimBytes is the bisimulation route's peak memory per
+	// implementation transition.
+	autoBisimBytes = 40
+	// autoFlyPairBytes and autoFlyStateBytes are the on-the-fly search's
+	// memory per stored pair and per stored state.
+	autoFlyPairBytes  = 40
+	autoFlyStateBytes = 100
+	// autoBaseBytes is what a run holds before its search.
+	autoBaseBytes = 50 << 20
+	// autoSmallStates: a --max-states of at most this many states keeps
+	// the run small, and method auto takes the bisimulation route without
+	// measuring.
+	autoSmallStates = 1_000_000
+)
+
+// autoProbeStates: an implementation LTS of at most this many states is
+// explored at once, and verified by the bisimulation route in well under
+// a second; a larger one has cost at most this much before method auto
+// measures. A variable so that tests can measure small models.
+var autoProbeStates = 200_000
+
+// AutoReport is method auto's choice of route and why, with what it
+// measured and estimated.
+type AutoReport struct {
+	// Route is the route taken: "bisim" or "fly".
+	Route string `json:"route"`
+	// Reason says in one line why.
+	Reason string `json:"reason"`
+	// Rungs are the smaller clients measured, smallest first.
+	Rungs []AutoRung `json:"rungs,omitempty"`
+	// Estimate extrapolates the rungs to the requested bounds; nil when
+	// the choice did not need it.
+	Estimate *AutoEstimate `json:"estimate,omitempty"`
+}
+
+// AutoRung is what method auto measured of one smaller client.
+type AutoRung struct {
+	Threads int `json:"threads"`
+	Ops     int `json:"ops"` // -1 means forever
+	// States and Transitions are the implementation LTS's: counted by
+	// exploring it when Explored, otherwise the states the on-the-fly
+	// search's stored ones stand for and their successors.
+	States      int64 `json:"states"`
+	Transitions int64 `json:"transitions"`
+	Explored    bool  `json:"explored"`
+	// Pairs, FlyStates and Successors are the on-the-fly search's stored
+	// pairs and states and the successors it computed.
+	Pairs      int64 `json:"pairs"`
+	FlyStates  int64 `json:"fly_states"`
+	Successors int64 `json:"successors"`
+}
+
+// AutoEstimate is the requested bounds' sizes extrapolated from the
+// rungs, and what each route would cost.
+type AutoEstimate struct {
+	// States, Transitions, Pairs, FlyStates and Successors are AutoRung's
+	// counts at the requested bounds.
+	States      int64 `json:"states"`
+	Transitions int64 `json:"transitions"`
+	Pairs       int64 `json:"pairs"`
+	FlyStates   int64 `json:"fly_states"`
+	Successors  int64 `json:"successors"`
+	// Symmetry is the symmetry reduction's factor (states represented per
+	// state stored) and Ample the share of pairs that followed one thread
+	// (partial-order reduction), on the largest rung.
+	Symmetry float64 `json:"symmetry"`
+	Ample    float64 `json:"ample"`
+	// Bisimilar says impl and spec were bisimilar on the smallest rung.
+	Bisimilar bool `json:"bisimilar"`
+	// BisimSeconds and FlySeconds are each route's estimated time on an
+	// idle machine, BisimBytes and FlyBytes its peak memory.
+	BisimSeconds float64 `json:"bisim_seconds"`
+	FlySeconds   float64 `json:"fly_seconds"`
+	BisimBytes   int64   `json:"bisim_bytes"`
+	FlyBytes     int64   `json:"fly_bytes"`
+}
+
+// autoMeasure is what method auto knows when it chooses.
+type autoMeasure struct {
+	b     frontend.Bounds
+	rungs []AutoRung
+	// small is the number of states of b's implementation LTS when it has
+	// at most autoProbeStates (0: more).
+	small int64
+	// violation, modelError and limit name the client (a smaller one, or
+	// b) whose search found a violation that replays under b, met a model
+	// error, or stopped at the run's state limit ("" for none).
+	violation, modelError, limit string
+	// symmetry and ample are the largest rung's symmetry factor and share
+	// of ample pairs; bisimilar is the smallest rung's bisimilarity.
+	symmetry, ample float64
+	symmetric       bool
+	bisimilar       bool
+}
+
+// autoBudget is what the run may use: its memory limit in bytes (0:
+// none), the explored LTS's state limit, and the cores.
+type autoBudget struct {
+	memory    int64
+	maxStates int64
+	cores     int
+}
+
+// decideAuto chooses the route from the measurements (see above).
+func decideAuto(m autoMeasure, budget autoBudget) *AutoReport {
+	r := &AutoReport{Route: string(Bisim), Rungs: m.rungs}
+	switch {
+	case m.small > 0:
+		r.Reason = fmt.Sprintf("the implementation's LTS has %s states, few enough to explore at once: the bisimulation route, which also decides bisimilarity", count(m.small))
+		return r
+	case m.violation != "":
+		r.Route = string(Fly)
+		r.Reason = fmt.Sprintf("the search of the smaller client %s found a linearizability violation that replays under the requested bounds", m.violation)
+		return r
+	case m.modelError != "":
+		r.Reason = fmt.Sprintf("a model error is reachable (with the client %s): the bisimulation route explores the whole implementation and reports it with any violation before it", m.modelError)
+		return r
+	case m.limit != "":
+		r.Reason = fmt.Sprintf("the search of the client %s reached the state limit", m.limit)
+		return r
+	}
+	est, ok := extrapolate(m.b, m.rungs)
+	if !ok {
+		r.Reason = "the bounds are too small to measure a growth (no smaller clients of two threads or more to extrapolate from): the bisimulation route, which also decides bisimilarity"
+		return r
+	}
+	est.Symmetry, est.Ample, est.Bisimilar = m.symmetry, m.ample, m.bisimilar
+	cores := min(float64(max(budget.cores, 1)), autoParallel)
+	perTransition := autoExploreSeconds / cores
+	if m.bisimilar {
+		perTransition += autoBisimilarSeconds
+	} else {
+		perTransition += autoNotBisimilarSeconds
+	}
+	perSuccessor := autoFlySeconds
+	if m.symmetric {
+		perSuccessor = autoFlySymSeconds
+	}
+	est.BisimSeconds = float64(est.Transitions) * perTransition
+	est.FlySeconds = float64(est.Successors)*perSuccessor +
+		autoFlyPairSeconds*float64(est.Pairs)*float64(est.Pairs)/float64(max(est.FlyStates, 1))
+	est.BisimBytes = autoBaseBytes + est.Transitions*autoBisimBytes
+	est.FlyBytes = autoBaseBytes + est.Pairs*autoFlyPairBytes + est.FlyStates*autoFlyStateBytes
+	r.Estimate = est
+
+	bisimFits := budget.memory <= 0 || est.BisimBytes <= budget.memory
+	flyFits := budget.memory <= 0 || est.FlyBytes <= budget.memory
+	bisimStates := budget.maxStates <= 0 || est.States <= budget.maxStates
+	sizes := fmt.Sprintf("%s transitions by bisimulation (%s), %s successors on the fly (%s)",
+		count(est.Transitions), byteSize(est.BisimBytes), count(est.Successors), byteSize(est.FlyBytes))
+	factors := fmt.Sprintf("symmetry %.1f×, %.0f%% of pairs on one thread, %.1f pairs a state",
+		est.Symmetry, 100*est.Ample, float64(est.Pairs)/float64(max(est.FlyStates, 1)))
+	switch {
+	case !bisimStates && flyFits:
+		r.Route = string(Fly)
+		r.Reason = fmt.Sprintf("the implementation's LTS would have about %s states, more than the state limit %s; on the fly about %s pairs",
+			count(est.States), count(budget.maxStates), count(est.Pairs))
+	case !bisimFits && flyFits:
+		r.Route = string(Fly)
+		r.Reason = fmt.Sprintf("the bisimulation route would need about %s, more than the memory limit %s; estimated %s", byteSize(est.BisimBytes), byteSize(budget.memory), sizes)
+	case bisimFits && !flyFits:
+		r.Reason = fmt.Sprintf("the on-the-fly route would need about %s, more than the memory limit %s; estimated %s", byteSize(est.FlyBytes), byteSize(budget.memory), sizes)
+	case !bisimFits || !bisimStates:
+		// Neither fits: the one that needs less gets furthest.
+		if est.FlyBytes < est.BisimBytes {
+			r.Route = string(Fly)
+		}
+		r.Reason = fmt.Sprintf("neither route fits the limits, this one needs less; estimated %s", sizes)
+	default:
+		if est.FlySeconds < est.BisimSeconds {
+			r.Route = string(Fly)
+		}
+		r.Reason = fmt.Sprintf("estimated %s by bisimulation (%s transitions) against %s on the fly (%s successors; %s)",
+			seconds(est.BisimSeconds), count(est.Transitions), seconds(est.FlySeconds), count(est.Successors), factors)
+	}
+	return r
+}
+
+// count renders a count for the reason line, rounded.
+func count(n int64) string {
+	if n < 10_000 {
+		return fmt.Sprint(n)
+	}
+	return humanize.SIWithDigits(float64(n), 1, "")
+}
+
+func byteSize(n int64) string { return humanize.IBytes(uint64(max(n, 0))) }
+
+func seconds(s float64) string {
+	if s < 10 {
+		return fmt.Sprintf("%.2g s", s)
+	}
+	return fmt.Sprintf("%.0f s", s)
+}
+
+// autoSteps returns the clients the extrapolation to b reads: A, B, C
+// and D of the design comment, each ok when it is a client (at least one
+// thread and one operation); opStep tells whether the ladder reaches b
+// by an operation.
+func autoSteps(b frontend.Bounds) (a, bb, c, d frontend.Bounds, okA, okB, okC, okD, opStep bool) {
+	rungs := ladder(b)
+	opStep = len(rungs) >= 2 && rungs[len(rungs)-2].Threads == b.Threads
+	forever := b.Ops < 0
+	// A client of one thread has no interleavings, and grows unlike the
+	// others: it is used only for bounds of one thread.
+	minThreads := min(2, b.Threads)
+	valid := func(t, o int) bool { return t >= minThreads && (forever || o >= 1) }
+	a, okA = rung(b, b.Threads-1, b.Ops), valid(b.Threads-1, b.Ops)
+	bb, okB = rung(b, b.Threads, b.Ops-1), !forever && valid(b.Threads, b.Ops-1)
+	c, okC = rung(b, b.Threads-1, b.Ops-1), !forever && valid(b.Threads-1, b.Ops-1)
+	if opStep {
+		d, okD = rung(b, b.Threads, b.Ops-2), !forever && valid(b.Threads, b.Ops-2)
+	} else {
+		d, okD = rung(b, b.Threads-2, b.Ops), valid(b.Threads-2, b.Ops)
+	}
+	return
+}
+
+// extrapolable reports whether b has the smaller clients that the
+// extrapolation reads.
+func extrapolable(b frontend.Bounds) bool {
+	_, _, _, _, okA, okB, okC, okD, opStep := autoSteps(b)
+	last := okA
+	if opStep {
+		last = okB
+	}
+	return okA && okB && okC || last && okD
+}
+
+// autoRungs returns the clients method auto searches below b: the
+// ladder's and those the extrapolation reads, ordered by threads, then
+// operations, b last.
+func autoRungs(b frontend.Bounds) []frontend.Bounds {
+	rungs := ladder(b)
+	rungs = rungs[:len(rungs)-1]
+	a, bb, c, d, okA, okB, okC, okD, _ := autoSteps(b)
+	for i, r := range []frontend.Bounds{a, bb, c, d} {
+		if ok := []bool{okA, okB, okC, okD}[i]; ok && !slices.ContainsFunc(rungs, func(x frontend.Bounds) bool {
+			return x.Threads == r.Threads && x.Ops == r.Ops
+		}) {
+			rungs = append(rungs, r)
+		}
+	}
+	slices.SortFunc(rungs, func(x, y frontend.Bounds) int {
+		if x.Threads != y.Threads {
+			return x.Threads - y.Threads
+		}
+		return x.Ops - y.Ops
+	})
+	return append(rungs, b)
+}
+
+// extrapolate estimates the counts at b from the rungs (see above).
+func extrapolate(b frontend.Bounds, rungs []AutoRung) (*AutoEstimate, bool) {
+	find := func(r frontend.Bounds, ok bool) *AutoRung {
+		if !ok {
+			return nil
+		}
+		for i := range rungs {
+			if rungs[i].Threads == r.Threads && rungs[i].Ops == r.Ops {
+				return &rungs[i]
+			}
+		}
+		return nil
+	}
+	a, bb, c, d, okA, okB, okC, okD, opStep := autoSteps(b)
+	ra, rb, rc, rd := find(a, okA), find(bb, okB), find(c, okC), find(d, okD)
+	last := ra
+	if opStep {
+		last = rb
+	}
+	canPar := ra != nil && rb != nil && rc != nil
+	canSame := last != nil && rd != nil
+	if !canPar && !canSame {
+		return nil, false
+	}
+	x := func(get func(*AutoRung) int64) int64 {
+		var logs []float64
+		if canPar {
+			logs = append(logs, ln(get(ra))+ln(get(rb))-ln(get(rc)))
+		}
+		if canSame {
+			logs = append(logs, 2*ln(get(last))-ln(get(rd)))
+		}
+		sum := 0.0
+		for _, l := range logs {
+			sum += l
+		}
+		return int64(math.Round(math.Exp(sum / float64(len(logs)))))
+	}
+	return &AutoEstimate{
+		States:      x(func(r *AutoRung) int64 { return r.States }),
+		Transitions: x(func(r *AutoRung) int64 { return r.Transitions }),
+		Pairs:       x(func(r *AutoRung) int64 { return r.Pairs }),
+		FlyStates:   x(func(r *AutoRung) int64 { return r.FlyStates }),
+		Successors:  x(func(r *AutoRung) int64 { return r.Successors }),
+	}, true
+}
+
+// ln is the logarithm of a count, a count below 1 taken as 1.
+func ln(n int64) float64 { return math.Log(float64(max(n, 1))) }
+
+// auto measures the smaller clients, chooses the route (decideAuto) and
+// follows it.
+func (x *run) auto(p *Plan) error {
+	var choice *AutoReport
+	err := x.stage("auto", func() (string, error) {
+		m, err := x.exploreSmall()
+		if err == nil && m.small == 0 && m.modelError == "" && extrapolable(x.bounds) {
+			m, err = x.measure(p)
+		}
+		if err != nil {
+			return "", err
+		}
+		choice = decideAuto(*m, x.budget())
+		return choice.Route, nil
+	})
+	if err != nil {
+		return err
+	}
+	x.r.Auto = choice
+	if choice.Route == string(Fly) {
+		if x.climb != nil && !p.AutoFly.Shortest {
+			// The on-the-fly route goes on from the rungs searched.
+			x.climb.copts, x.climb.opts.Reductions = x.flyCompileOptions(), p.AutoFly.Reductions
+		} else {
+			x.climb = nil
+		}
+		return x.follow(p.AutoFly)
+	}
+	x.climb = nil
+	return x.follow(p.AutoBisim)
+}
+
+// exploreSmall explores the implementation under the requested bounds
+// up to autoProbeStates states: when it has no more, the bisimulation
+// route is taken on it (Outcome.Impl), unmeasured; when a model error
+// stops the exploration, the bisimulation route reports it.
+func (x *run) exploreSmall() (*autoMeasure, error) {
+	m := &autoMeasure{b: x.bounds}
+	copts := x.compileOptions()
+	copts.MaxStates = autoProbeStates
+	if user := x.opts.Compile.MaxStates; user > 0 && user < autoProbeStates {
+		copts.MaxStates = user
+	}
+	impl, err := frontend.CompileImpl(x.model, x.bounds, copts)
+	if err == nil {
+		x.out.Impl, m.small = impl, int64(impl.NumStates)
+		return m, nil
+	}
+	if frontend.IsStateLimit(err) && limits.Err(x.ctx) == nil {
+		return m, nil
+	}
+	return x.measureFailed(m, fmt.Sprintf("%d×%s", x.bounds.Threads, opsWord(x.bounds.Ops)), err)
+}
+
+// budget returns the run's limits as method auto weighs them.
+func (x *run) budget() autoBudget {
+	mem := x.opts.MaxMemory
+	if mem == 0 {
+		if l := debug.SetMemoryLimit(-1); l < math.MaxInt64 {
+			mem = l
+		}
+	}
+	states := int64(x.opts.Compile.MaxStates)
+	if states <= 0 {
+		states = frontend.DefaultMaxStates
+	}
+	return autoBudget{memory: mem, maxStates: states, cores: runtime.GOMAXPROCS(0)}
+}
+
+// measure climbs the rungs below the requested bounds (autoRungs) on the
+// fly, keeping the climb for the on-the-fly route, and counts what the
+// choice needs.
+func (x *run) measure(p *Plan) (*autoMeasure, error) {
+	b := x.bounds
+	// Every search and exploration reports as the measuring.
+	copts := x.compileOptions()
+	if progress := x.opts.Progress; progress != nil {
+		copts.Progress = meter.Func(func(_ string, n int64, unit string) { progress.Report("measuring", n, unit) })
+	}
+	fopts := x.opts
+	fopts.Reductions, fopts.Shortest = p.AutoFly.Reductions, false
+	c := newClimb(x.model, b, copts, fopts)
+	c.rungs = autoRungs(b)
+	x.climb = c
+	err := c.climbTo(len(c.rungs) - 1)
+	m := &autoMeasure{b: b, symmetry: 1}
+	if err != nil {
+		return nil, err
+	}
+	if c.done {
+		// A violation found below replays under b: the climb decided.
+		st := c.stages[0]
+		for _, s := range c.stages {
+			if s.Result == "not linearizable" {
+				st = s
+			}
+		}
+		m.violation = fmt.Sprintf("%d×%s", st.Threads, opsWord(st.Ops))
+		return m, nil
+	}
+	for i, st := range c.stages {
+		name := fmt.Sprintf("%d×%s", st.Threads, opsWord(st.Ops))
+		switch {
+		case st.Result == "model error":
+			m.modelError = name
+			return m, nil
+		case st.Result == "limit":
+			m.limit = name
+			return m, nil
+		case c.stats[i] == nil:
+			continue
+		}
+		s := c.stats[i]
+		r := AutoRung{Threads: st.Threads, Ops: st.Ops, Pairs: s.Pairs, FlyStates: s.States, Successors: s.Transitions,
+			States: s.Represented, Transitions: s.Represented * s.Transitions / max(s.Expanded, 1)}
+		if s.Ample > 0 || !s.RepresentedExact {
+			// Ample sets stand for fewer states than the LTS has.
+			impl, err := frontend.CompileImpl(x.model, c.rungs[i], copts)
+			if err != nil {
+				return x.measureFailed(m, name, err)
+			}
+			r.States, r.Transitions, r.Explored = int64(impl.NumStates), int64(impl.NumTransitions()), true
+		}
+		m.rungs = append(m.rungs, r)
+		// The largest rung's factors.
+		m.symmetry = float64(s.Represented) / float64(max(s.States, 1))
+		m.ample = float64(s.Ample) / float64(max(s.Ample+s.Full, 1))
+		m.symmetric = m.symmetric || s.Represented > s.States
+	}
+	if len(m.rungs) > 0 {
+		// Bisimilar on a small rung: C, else the smallest.
+		small := c.rungs[0]
+		if _, _, cc, _, _, _, okC, _, _ := autoSteps(b); okC {
+			small = cc
+		}
+		bisimilar, err := x.bisimilarAt(small, copts)
+		if err != nil {
+			return x.measureFailed(m, fmt.Sprintf("%d×%s", small.Threads, opsWord(small.Ops)), err)
+		}
+		m.bisimilar = bisimilar
+	}
+	return m, nil
+}
+
+// measureFailed turns an error of a measuring exploration into the
+// measurement it says: a model error or the state limit under the rung
+// named, or the run's own end.
+func (x *run) measureFailed(m *autoMeasure, name string, err error) (*autoMeasure, error) {
+	var me *frontend.ModelError
+	switch {
+	case limits.Err(x.ctx) != nil:
+		return nil, err
+	case errors.As(err, &me):
+		m.modelError = name
+		return m, nil
+	case frontend.IsStateLimit(err):
+		m.limit = name
+		return m, nil
+	}
+	return nil, err
+}
+
+// bisimilarAt explores impl and spec under the small bounds b and
+// compares them.
+func (x *run) bisimilarAt(b frontend.Bounds, copts frontend.Options) (bool, error) {
+	impl, spec, err := frontend.Compile(x.model, b, copts)
+	if err != nil {
+		return false, err
+	}
+	bopts := x.bisimOptions()
+	bopts.Progress = nil
+	cmp, err := bisim.Compare(impl, spec, bisim.DivBranching, bopts)
+	if err != nil {
+		return false, err
+	}
+	return cmp.Equivalent, nil
+}
+
+// flyCompileOptions returns the explorer's options of the on-the-fly
+// route.
+func (x *run) flyCompileOptions() frontend.Options {
+	copts := x.opts.Compile
+	copts.Context = x.ctx
+	if x.opts.Progress != nil {
+		copts.Progress = x.opts.Progress // the search's pairs, not an exploration's states
+	}
+	return copts
+}

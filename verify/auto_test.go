@@ -1,0 +1,236 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/internal/testsize"
+	"github.com/linbis/linbis/onthefly"
+)
+
+// TestAutoRungs: the clients method auto searches below the requested
+// bounds are the ladder's and those the extrapolation reads, smallest
+// first, the requested bounds last; no client of one thread unless the
+// bounds have one.
+func TestAutoRungs(t *testing.T) {
+	type tb struct{ threads, ops int }
+	for _, c := range []struct {
+		b    tb
+		want []tb
+	}{
+		{tb{3, 3}, []tb{{2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {3, 3}}},
+		{tb{4, 2}, []tb{{2, 1}, {2, 2}, {3, 1}, {3, 2}, {4, 1}, {4, 2}}},
+		{tb{2, 2}, []tb{{2, 1}, {2, 2}}},
+		{tb{5, 1}, []tb{{2, 1}, {3, 1}, {4, 1}, {5, 1}}},
+		{tb{1, 3}, []tb{{1, 1}, {1, 2}, {1, 3}}},
+		{tb{3, -1}, []tb{{2, -1}, {3, -1}}},
+	} {
+		var got []tb
+		for _, r := range autoRungs(frontend.Bounds{Threads: c.b.threads, Ops: c.b.ops}) {
+			got = append(got, tb{r.Threads, r.Ops})
+		}
+		assert.Equal(t, c.want, got, "%v", c.b)
+	}
+}
+
+// growth returns rungs below b whose counts are k·g^(threads+ops), so
+// that both of the extrapolation's estimates are exact.
+func growth(b frontend.Bounds, k, g float64) []AutoRung {
+	var rungs []AutoRung
+	for _, r := range autoRungs(b)[:len(autoRungs(b))-1] {
+		n := func(k float64) int64 { return int64(math.Round(k * math.Pow(g, float64(r.Threads+r.Ops)))) }
+		rungs = append(rungs, AutoRung{Threads: r.Threads, Ops: r.Ops, States: n(k), Transitions: n(3 * k),
+			Pairs: n(k / 2), FlyStates: n(k / 4), Successors: n(k)})
+	}
+	return rungs
+}
+
+// TestExtrapolate: counts that grow by the same factor per thread and
+// per operation are extrapolated exactly; where the two estimates differ
+// the result is their geometric mean; one estimate alone is used as it
+// is, and none leaves the bounds unmeasured.
+func TestExtrapolate(t *testing.T) {
+	for _, b := range []frontend.Bounds{{Threads: 3, Ops: 3}, {Threads: 4, Ops: 2}} {
+		est, ok := extrapolate(b, growth(b, 1, 10))
+		require.True(t, ok)
+		want := int64(math.Pow(10, float64(b.Threads+b.Ops)))
+		assert.InDelta(t, want, est.States, float64(want)*1e-9, "%v", b)
+		assert.InDelta(t, 3*want, est.Transitions, float64(want)*1e-9, "%v", b)
+		assert.InDelta(t, want/4, est.FlyStates, float64(want)*1e-9, "%v", b)
+	}
+	// 3×3: the parallelogram A·B/C = 20·30/10 = 60, the operation step
+	// repeated B²/D = 30²/5 = 180: their geometric mean.
+	b := frontend.Bounds{Threads: 3, Ops: 3}
+	rungs := []AutoRung{{Threads: 2, Ops: 3, States: 20}, {Threads: 3, Ops: 2, States: 30}, {Threads: 2, Ops: 2, States: 10}, {Threads: 3, Ops: 1, States: 5}}
+	est, ok := extrapolate(b, rungs)
+	require.True(t, ok)
+	assert.Equal(t, int64(math.Round(math.Sqrt(60*180))), est.States)
+	// Without 3×1, the parallelogram alone.
+	est, ok = extrapolate(b, rungs[:3])
+	require.True(t, ok)
+	assert.Equal(t, int64(60), est.States)
+	// 5×1: thread steps only, the last one repeated: 4×1² / 3×1.
+	est, ok = extrapolate(frontend.Bounds{Threads: 5, Ops: 1}, []AutoRung{{Threads: 3, Ops: 1, States: 10}, {Threads: 4, Ops: 1, States: 40}})
+	require.True(t, ok)
+	assert.Equal(t, int64(160), est.States)
+	_, ok = extrapolate(frontend.Bounds{Threads: 2, Ops: 2}, []AutoRung{{Threads: 2, Ops: 1, States: 10}})
+	assert.False(t, ok, "2×2 has no second step to extrapolate from")
+	assert.False(t, extrapolable(frontend.Bounds{Threads: 2, Ops: 2}))
+	for _, b := range []frontend.Bounds{{Threads: 3, Ops: 3}, {Threads: 4, Ops: 2}, {Threads: 2, Ops: 3}, {Threads: 4, Ops: 1}, {Threads: 4, Ops: -1}} {
+		assert.True(t, extrapolable(b), "%v", b)
+	}
+}
+
+// TestDecideAuto holds each branch of method auto's rule to synthetic
+// measurements.
+func TestDecideAuto(t *testing.T) {
+	b := frontend.Bounds{Threads: 3, Ops: 3}
+	// k·10^(t+o): at 3×3, 1 M states and 3 M transitions; 0.5 M pairs,
+	// 0.25 M stored states and 1 M successors on the fly.
+	rungs := growth(b, 1, 10)
+	// 100 pairs a stored state: 50 M pairs at 3×3.
+	manyPairs := growth(b, 1, 10)
+	for i := range manyPairs {
+		manyPairs[i].Pairs *= 100
+	}
+	roomy := autoBudget{memory: 64 << 30, maxStates: 50_000_000, cores: 2}
+	cases := []struct {
+		name   string
+		m      autoMeasure
+		budget autoBudget
+		route  Method
+		reason string
+	}{
+		{"small", autoMeasure{b: b, small: 5000}, roomy, Bisim, "has 5000 states, few enough to explore at once"},
+		{"violation below", autoMeasure{b: b, rungs: rungs, violation: "2×2"}, roomy, Fly, "smaller client 2×2 found a linearizability violation"},
+		{"model error below", autoMeasure{b: b, rungs: rungs, modelError: "3×1"}, roomy, Bisim, "a model error is reachable (with the client 3×1)"},
+		{"state limit below", autoMeasure{b: b, rungs: rungs, limit: "3×2"}, roomy, Bisim, "reached the state limit"},
+		{"too small", autoMeasure{b: b, rungs: rungs[:1]}, roomy, Bisim, "too small to measure a growth"},
+		{"LTS above the state limit", autoMeasure{b: b, rungs: rungs, bisimilar: true},
+			autoBudget{maxStates: 100_000, cores: 2}, Fly, "more than the state limit"},
+		{"bisimulation above the memory limit", autoMeasure{b: b, rungs: rungs, bisimilar: true},
+			autoBudget{memory: 100 << 20, maxStates: 50_000_000, cores: 2}, Fly, "the bisimulation route would need about"},
+		{"on the fly above the memory limit", autoMeasure{b: b, rungs: manyPairs, symmetric: true},
+			autoBudget{memory: 1 << 30, maxStates: 50_000_000, cores: 2}, Bisim, "the on-the-fly route would need about"},
+		{"neither fits", autoMeasure{b: b, rungs: rungs}, autoBudget{memory: 60 << 20, maxStates: 50_000_000, cores: 2}, Fly, "neither route fits"},
+		// 3 M transitions bisimilar: 3 M·(0.30/1.7 + 0.07) µs ≈ 0.74 s;
+		// 1 M successors with symmetry, and 0.5 M pairs of 0.25 M
+		// states: 1.1 + 0.3·0.5·2 s = 1.4 s.
+		{"bisimulation faster", autoMeasure{b: b, rungs: rungs, bisimilar: true, symmetric: true}, roomy, Bisim,
+			"estimated 0.74 s by bisimulation (3 M transitions) against 1.4 s on the fly"},
+		// Not bisimilar: 3 M·(0.30/1.7 + 0.85) µs ≈ 3.1 s.
+		{"on the fly faster", autoMeasure{b: b, rungs: rungs, symmetric: true}, roomy, Fly, "estimated 3.1 s by bisimulation"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := decideAuto(c.m, c.budget)
+			assert.Equal(t, string(c.route), r.Route)
+			assert.Contains(t, r.Reason, c.reason)
+			assert.NotContains(t, r.Reason, "\n")
+		})
+	}
+	// The memory branches mean what they say: the estimates straddle
+	// their limits.
+	est := decideAuto(autoMeasure{b: b, rungs: rungs}, roomy).Estimate
+	require.NotNil(t, est)
+	assert.Equal(t, int64(1_000_000), est.States)
+	assert.Greater(t, est.BisimBytes, int64(100<<20))
+	assert.Less(t, est.FlyBytes, int64(100<<20))
+	assert.Greater(t, est.FlyBytes, int64(60<<20))
+}
+
+// TestAutoSmall: an implementation within autoProbeStates is explored by
+// method auto, which takes the bisimulation route on that LTS: the same
+// LTS and verdicts as method bisim, no measuring.
+func TestAutoSmall(t *testing.T) {
+	src, err := frontend.Example("treiber")
+	require.NoError(t, err)
+	m, err := frontend.Parse("treiber.lin", src)
+	require.NoError(t, err)
+	b := m.DefaultBounds()
+	b.Threads, b.Ops, b.Values = 3, 2, []int{1}
+	out, err := Run(context.Background(), "treiber", m, b, Options{Method: Auto})
+	require.NoError(t, err)
+	r := out.Report
+	require.NotNil(t, r.Auto)
+	assert.Equal(t, "bisim", r.Method)
+	assert.Contains(t, r.Auto.Reason, "few enough to explore at once")
+	bis, err := Run(context.Background(), "treiber", m, b, Options{Method: Bisim})
+	require.NoError(t, err)
+	assert.Equal(t, bis.Report.Impl, r.Impl)
+	assert.Equal(t, bis.Report.Linearizable, r.Linearizable)
+	assert.Equal(t, bis.Report.LockFree, r.LockFree)
+	var stages []string
+	for _, s := range r.Stages {
+		stages = append(stages, s.Name)
+	}
+	assert.Equal(t, []string{"auto", "compile", "bisimulation"}, stages)
+}
+
+// TestAutoAgreesWithBothRoutes: on every bundled model under small
+// bounds, method auto gives the verdicts of the bisimulation route and of
+// the on-the-fly route, whichever it takes, and says why. Where a route
+// stops at a model error or a limit (the two routes report a model error
+// and a violation in different orders), auto's outcome is one of theirs.
+// The models are measured however small they are.
+func TestAutoAgreesWithBothRoutes(t *testing.T) {
+	defer func(n int) { autoProbeStates = n }(autoProbeStates)
+	autoProbeStates = 100
+	bounds := [][2]int{{2, 3}}
+	if testsize.Full() {
+		bounds = append(bounds, [2]int{3, 2})
+	}
+	all := onthefly.Reductions{Symmetry: true, PartialOrder: true}
+	routes := map[string]int{}
+	for _, name := range frontend.Examples() {
+		for _, tb := range bounds {
+			t.Run(fmt.Sprintf("%s/%dx%d", name, tb[0], tb[1]), func(t *testing.T) {
+				src, err := frontend.Example(name)
+				require.NoError(t, err)
+				m, err := frontend.Parse(name+".lin", src)
+				require.NoError(t, err)
+				b := m.DefaultBounds()
+				b.Threads, b.Ops, b.Values = tb[0], tb[1], []int{1}
+				run := func(method Method) (*Report, error) {
+					out, err := Run(context.Background(), name, m, b, Options{Method: method, Antichain: true, Reductions: all,
+						Compile: frontend.Options{MaxStates: 2_000_000}})
+					if err != nil {
+						return nil, err
+					}
+					return out.Report, nil
+				}
+				bis, errB := run(Bisim)
+				fly, errF := run(Fly)
+				auto, errA := run(Auto)
+				if errA != nil {
+					assert.True(t, errB != nil || errF != nil, "auto: %v, and neither route stopped", errA)
+					return
+				}
+				require.NotNil(t, auto.Auto)
+				assert.NotEmpty(t, auto.Auto.Reason)
+				assert.Equal(t, auto.Auto.Route, auto.Method)
+				routes[auto.Method]++
+				agreed := 0
+				for i, other := range []*Report{bis, fly} {
+					if []error{errB, errF}[i] != nil {
+						continue
+					}
+					agreed++
+					assert.Equal(t, other.Linearizable, auto.Linearizable, "linearizable, %s route", other.Method)
+					assert.Equal(t, other.LockFree, auto.LockFree, "lock-free, %s route", other.Method)
+				}
+				assert.Positive(t, agreed, "auto decided where both routes stopped: bisim %v, fly %v", errB, errF)
+				validateReport(t, auto)
+			})
+		}
+	}
+	t.Logf("routes taken: %v", routes)
+	assert.Positive(t, routes[string(Fly)], "auto never went on the fly")
+	assert.Positive(t, routes[string(Bisim)], "auto never took the bisimulation route")
+}
