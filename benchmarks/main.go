@@ -71,7 +71,13 @@ func main() {
 						return fmt.Errorf("--cases: %v", err)
 					}
 				}
-				_, err := RunRoutes(cases(), only, Config{Out: c.String("out"), Timeout: c.Duration("timeout"), MaxStates: c.Int("max-states"),
+				// linbis's own state limit unless one is asked for: the
+				// routes are compared as a user meets them.
+				maxStates := 0
+				if c.IsSet("max-states") {
+					maxStates = c.Int("max-states")
+				}
+				_, err := RunRoutes(cases(), only, Config{Out: c.String("out"), Timeout: c.Duration("timeout"), MaxStates: maxStates,
 					MaxMemory: c.String("max-memory"), Log: os.Stderr})
 				return err
 			}
