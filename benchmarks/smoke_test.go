@@ -114,7 +114,7 @@ func TestRoutesSmoke(t *testing.T) {
 		}
 		assert.Contains(t, []string{"bisim", "fly"}, r.Runs[2].Route)
 		assert.NotEmpty(t, r.Runs[2].Reason)
-		_, ok := r.Ratio()
+		_, _, ok := r.Ratio()
 		assert.True(t, ok)
 	}
 	md, err := os.ReadFile(filepath.Join(out, "routes.md"))
