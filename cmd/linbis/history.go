@@ -8,7 +8,6 @@ import (
 	"math"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -67,16 +66,21 @@ func runHistory(c *cli.Context) error {
 	// The limits cover reading the file too. The memory limit is
 	// --max-memory or its default (0: none), told to the runtime too, so
 	// that garbage does not carry the heap past it.
-	start := time.Now()
-	var deadline time.Time
+	// The time limit is the deadline of the context that reading and the
+	// check share; the memory limit is theirs to keep (the check's own
+	// budget).
+	ctx := c.Context
 	if lim.Time > 0 {
-		deadline = start.Add(lim.Time)
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, lim.Time, &limits.LimitError{Limit: limits.Time, Value: int64(lim.Time),
+			Err: fmt.Errorf("time limit reached: still running after %s", lim.Time)})
+		defer cancel()
 	}
 	mem := lim.Memory
 	if mem > 0 {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(mem))
 	}
-	h, err := format.ReadFile(args[0], format.ReadOptions{Format: c.String("format"), CASFail: casFail, NilRead: nilRead, Deadline: deadline, MaxMemory: mem})
+	h, err := format.ReadFile(args[0], format.ReadOptions{Format: c.String("format"), CASFail: casFail, NilRead: nilRead, Context: ctx, MaxMemory: mem})
 	if errors.Is(err, format.ErrDeadline) || errors.Is(err, format.ErrMemory) {
 		stop := &stoppedError{timeLimit, fmt.Sprintf("time budget of %v exhausted while reading %s", lim.Time, args[0])}
 		res := &history.Result{Verdict: history.Unknown, Limit: history.TimeLimit, Reason: stop.msg, Algorithms: []model.Procedure{}}
@@ -109,15 +113,6 @@ func runHistory(c *cli.Context) error {
 	}
 	if mem == 0 {
 		mem = math.MaxInt64 // no limit
-	}
-	// The time limit is the context's deadline, counted from before the
-	// file was read; the memory limit is the check's own budget.
-	ctx := c.Context
-	if lim.Time > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadlineCause(ctx, deadline, &limits.LimitError{Limit: limits.Time, Value: int64(lim.Time),
-			Err: fmt.Errorf("time limit reached: still running after %s", lim.Time)})
-		defer cancel()
 	}
 	opts := history.Options{Context: ctx, NoPartition: c.Bool("no-partition"), Workers: c.Int("workers"), MaxMemory: mem}
 	if c.Bool("general") {

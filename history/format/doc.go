@@ -1,8 +1,9 @@
 // Package format reads recorded histories (record.History) from their
 // file formats, and gives their values the canonical text that the models
-// compare: the data models of EDN and JSON. The only linbis type it uses
-// besides the record is lts.ParseError, so that malformed input is
-// reported as file:line:col like every other linbis reader.
+// compare: the data models of EDN and JSON. Besides the record it uses
+// lts.ParseError, so that malformed input is reported as file:line:col
+// like every other linbis reader, and the run's context (internal/limits),
+// so that a limit stops reading too.
 //
 // # Formats
 //

@@ -3,6 +3,7 @@ package format
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,9 +12,9 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"strings"
-	"time"
 
 	"github.com/linbis/linbis/history/record"
+	"github.com/linbis/linbis/internal/limits"
 )
 
 // Formats lists the names accepted by Read.
@@ -29,9 +30,10 @@ type ReadOptions struct {
 	CASFail record.CASFail
 	// NilRead gives the meaning of a read that returned nil.
 	NilRead record.NilRead
-	// Deadline, if not zero, stops reading with ErrDeadline once passed,
-	// so that a time limit covers reading too.
-	Deadline time.Time
+	// Context, if set, stops reading with an error wrapping ErrDeadline
+	// (and the context's cause) once it ends, so that the run's time
+	// limit, the context's deadline, covers reading too.
+	Context context.Context
 	// MaxMemory, if positive, stops reading with ErrMemory when the live
 	// heap passes readingShare of it, so that a memory limit covers
 	// reading too (Options.MaxMemory then leaves the search what reading
@@ -42,7 +44,7 @@ type ReadOptions struct {
 	Lines int
 }
 
-// ErrDeadline is the error of a reader stopped by ReadOptions.Deadline.
+// ErrDeadline is the error of a reader stopped by ReadOptions.Context.
 var ErrDeadline = errors.New("time limit reached while reading")
 
 // ErrMemory is the error of a reader stopped by ReadOptions.MaxMemory.
@@ -55,14 +57,14 @@ const readingShare = 0.8
 // readingClock checks a reader's deadline and memory every so many lines
 // or forms.
 type readingClock struct {
-	deadline  time.Time
+	ctx       context.Context
 	maxMemory int64
 	ticks     int
 }
 
 // newReadingClock watches the limits of opts.
 func newReadingClock(opts ReadOptions) readingClock {
-	return readingClock{deadline: opts.Deadline, maxMemory: opts.MaxMemory}
+	return readingClock{ctx: opts.Context, maxMemory: opts.MaxMemory}
 }
 
 // tick reports, every 1024 calls, that the limits are due to be checked.
@@ -71,12 +73,12 @@ func (c *readingClock) tick() bool {
 	return c.ticks&1023 == 0
 }
 
-// check returns ErrDeadline at line of name when the deadline has passed,
+// check returns ErrDeadline at line of name when the context has ended,
 // and ErrMemory when the live heap is over readingShare of the memory
 // limit.
 func (c *readingClock) check(name string, line int) error {
-	if !c.deadline.IsZero() && time.Now().After(c.deadline) {
-		return fmt.Errorf("%s:%d: %w", name, line, ErrDeadline)
+	if cause := limits.Err(c.ctx); cause != nil {
+		return fmt.Errorf("%s:%d: %w (%w)", name, line, ErrDeadline, cause)
 	}
 	if c.maxMemory > 0 {
 		over := int64(float64(c.maxMemory) * readingShare)

@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -365,9 +366,11 @@ func TestReadDeadline(t *testing.T) {
 		fmt.Fprintf(&edn, "{:process %d :type :invoke :f :read}\n", i)
 		fmt.Fprintf(&log, "INFO  jepsen.util - %d\t:invoke\t:read\tnil\n", i)
 	}
-	past := time.Now().Add(-time.Second)
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
 	for format, src := range map[string]string{"jsonl": jsonl.String(), "edn": edn.String(), "jepsen-log": log.String()} {
-		_, err := Read(strings.NewReader(src), "f", ReadOptions{Format: format, Deadline: past})
+		_, err := Read(strings.NewReader(src), "f", ReadOptions{Format: format, Context: ctx})
 		assert.ErrorIs(t, err, ErrDeadline, format)
+		assert.ErrorIs(t, err, context.DeadlineExceeded, format)
 	}
 }
