@@ -66,12 +66,25 @@ type frame struct {
 	// entered by several forward edges.
 	header, merge map[*ssa.BasicBlock]bool
 	defers        []deferred
+	// varargs: the arguments of a variadic call of append, by the array
+	// SSA makes of them (their texts, by index); varargIdx: the addresses
+	// of its elements.
+	varargs   map[ssa.Value][]string
+	varargIdx map[ssa.Value]varargRef
+	varargOf  map[*ssa.Slice]ssa.Value // the varargs array a slice of it slices
+}
+
+// varargRef is element i of the varargs array alloc.
+type varargRef struct {
+	alloc ssa.Value
+	i     int
 }
 
 // newFrame returns the frame of fn, its labels prefixed by prefix.
 func newFrame(g *gen, fn *ssa.Function, prefix string) *frame {
 	return &frame{g: g, fn: fn, vals: map[ssa.Value]string{}, addrs: map[ssa.Value]addr{},
-		plainFold: map[ssa.Value]bool{}, prefix: prefix}
+		plainFold: map[ssa.Value]bool{}, prefix: prefix,
+		varargs: map[ssa.Value][]string{}, varargIdx: map[ssa.Value]varargRef{}, varargOf: map[*ssa.Slice]ssa.Value{}}
 }
 
 // deferred is a deferred call: its callee and arguments, captured where
@@ -266,6 +279,9 @@ func (fr *frame) value(v ssa.Value, pos token.Pos) string {
 	}
 	switch v := v.(type) {
 	case *ssa.Const:
+		if _, ok := v.Type().Underlying().(*types.Slice); ok {
+			return structVal([]string{"null", "0", "0", "0"}) // a nil slice
+		}
 		return fr.g.constant(v, pos)
 	case *ssa.Phi:
 		return fr.phiLocal(v)
@@ -306,7 +322,7 @@ func isScalar(typ types.Type) bool {
 		return true
 	}
 	switch typ.Underlying().(type) {
-	case *types.Struct, *types.Array:
+	case *types.Struct, *types.Array, *types.Slice:
 		return false
 	}
 	return true
@@ -457,11 +473,12 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		g.line(pos, "if %s { %s = %s } else { %s = 0 }", ok, v, val, v)
 		fr.vals[in] = tuple(v, ok)
 	case *ssa.MakeSlice:
-		h := g.sliceHeap(in.Type().Underlying().(*types.Slice), pos)
-		name := g.local("a", "ref "+h.name)
-		fr.vals[in] = name
-		g.line(pos, "%s = %s", name, h.newNode())
+		g.makeSlice(fr, in, pos)
 	case *ssa.Alloc:
+		if isVarargs(in) { // the arguments of append: see append (slices.go)
+			fr.varargs[in] = make([]string, in.Type().(*types.Pointer).Elem().(*types.Array).Len())
+			return
+		}
 		h := g.heap(in.Type().(*types.Pointer).Elem(), pos)
 		name := g.local("a", "ref "+h.name)
 		fr.vals[in] = name
@@ -481,10 +498,13 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 	case *ssa.IndexAddr:
 		var at *types.Array
 		var a addr
-		if st, ok := in.X.Type().Underlying().(*types.Slice); ok {
-			// A slice is a reference to a node of its elements.
-			at = types.NewArray(st.Elem(), g.lens[types.TypeString(st.Elem(), nil)])
-			a = addr{base: fr.value(in.X, pos), name: "v", typ: at}
+		if _, ok := in.X.Type().Underlying().(*types.Slice); ok {
+			fr.addrs[in] = g.sliceElem(fr, in, pos)
+			return
+		} else if al, ok := in.X.(*ssa.Alloc); ok && fr.varargs[al] != nil {
+			k, _ := in.Index.(*ssa.Const)
+			fr.varargIdx[in] = varargRef{al, int(k.Int64())}
+			return
 		} else {
 			at = in.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array)
 			a = fr.addrOf(in.X, pos)
@@ -546,6 +566,12 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		}
 	case *ssa.BinOp:
 		x, y := fr.value(in.X, pos), fr.value(in.Y, pos)
+		if _, ok := in.X.Type().Underlying().(*types.Slice); ok { // s == nil: its array
+			xs, _ := structLeaves(x)
+			ys, _ := structLeaves(y)
+			fr.define(in, fmt.Sprintf("(%s %s %s)", xs[0], binOps[in.Op], ys[0]), pos, false, false)
+			return
+		}
 		if e, ok := intBinary(in.Op, in.X.Type(), in.Y.Type(), x, y); ok {
 			fr.define(in, e, pos, false, false) // at the type's width (ints.go)
 			return
@@ -573,6 +599,10 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		}
 		fr.define(in, fr.value(in.X, pos), pos, false, false)
 	case *ssa.Store:
+		if r, ok := fr.varargIdx[in.Addr]; ok {
+			fr.varargs[r.alloc][r.i] = fr.value(in.Val, pos)
+			return
+		}
 		a := fr.addrOf(in.Addr, pos)
 		if !isScalar(a.typ) {
 			if k, ok := in.Val.(*ssa.Const); ok && k.Value == nil {
@@ -586,6 +616,8 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		g.access(a, pos, true, func(loc string) string { return loc + " = " + x })
 	case *ssa.Field:
 		g.field(fr, in, pos)
+	case *ssa.Slice:
+		g.sliceExpr(fr, in, pos)
 	case *ssa.Call:
 		g.call(fr, in, in.Common(), pos, nil)
 	case *ssa.Extract:
@@ -789,11 +821,13 @@ func (g *gen) call(fr *frame, v *ssa.Call, c *ssa.CallCommon, pos token.Pos, bou
 func (g *gen) builtin(fr *frame, v *ssa.Call, f *ssa.Builtin, args []arg, pos token.Pos) {
 	switch f.Name() {
 	case "len", "cap":
-		if st, ok := v.Call.Args[0].Type().Underlying().(*types.Slice); ok {
-			r := g.local("t", "int")
-			fr.vals[v] = r
-			g.line(pos, "%s = %d", r, g.lens[types.TypeString(st.Elem(), nil)])
-			g.line(pos, "if %s == null { %s = 0 }", args[0].text, r) // a nil slice
+		if _, ok := v.Call.Args[0].Type().Underlying().(*types.Slice); ok {
+			h, _ := structLeaves(args[0].text)
+			if f.Name() == "len" {
+				fr.vals[v] = h[2]
+			} else {
+				fr.vals[v] = h[3]
+			}
 			return
 		}
 		if at, ok := v.Call.Args[0].Type().Underlying().(*types.Array); ok {
@@ -805,6 +839,11 @@ func (g *gen) builtin(fr *frame, v *ssa.Call, f *ssa.Builtin, args []arg, pos to
 				fr.define(v, fmt.Sprint(at.Len()), pos, false, false)
 				return
 			}
+		}
+	case "append":
+		if v != nil {
+			g.appendSlice(fr, v, pos)
+			return
 		}
 	case "min", "max":
 		r := g.local("t", g.scalar(v.Type(), pos))

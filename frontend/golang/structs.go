@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"strings"
@@ -38,10 +39,11 @@ func (g *gen) loadStruct(fr *frame, v ssa.Value, a addr, pos token.Pos) {
 		locals[i] = g.local("s", s.typ)
 	}
 	g.eachElem(a, pos, func(at addr) {
+		var stmts []string
 		for i, s := range g.flatten(at.typ, at.name, pos) {
-			g.plain = true
-			g.line(pos, "%s = %s", locals[i], addr{base: at.base, name: s.name}.loc())
+			stmts = append(stmts, fmt.Sprintf("%s = %s", locals[i], addr{base: at.base, name: s.name}.loc()))
 		}
+		g.leafStmts(at.typ, stmts, pos)
 	})
 	fr.vals[v] = structVal(locals)
 }
@@ -55,11 +57,26 @@ func (g *gen) storeStruct(a addr, x string, pos token.Pos) {
 		return
 	}
 	g.eachElem(a, pos, func(at addr) {
+		var stmts []string
 		for i, s := range g.flatten(at.typ, at.name, pos) {
-			g.plain = true
-			g.line(pos, "%s = %s", addr{base: at.base, name: s.name}.loc(), leaves[i])
+			stmts = append(stmts, fmt.Sprintf("%s = %s", addr{base: at.base, name: s.name}.loc(), leaves[i]))
 		}
+		g.leafStmts(at.typ, stmts, pos)
 	})
+}
+
+// leafStmts writes the plain accesses of a copy's leaves: one step each,
+// but one step for a slice's header (slices.go).
+func (g *gen) leafStmts(typ types.Type, stmts []string, pos token.Pos) {
+	if _, ok := typ.Underlying().(*types.Slice); ok {
+		g.plain = true
+		g.line(pos, "atomic { %s }", strings.Join(stmts, "; "))
+		return
+	}
+	for _, s := range stmts {
+		g.plain = true
+		g.line(pos, "%s", s)
+	}
 }
 
 // eachElem writes f's statements for the location a: for an element

@@ -183,10 +183,6 @@ func (c *checker) instr(fn *ssa.Function, in ssa.Instruction) {
 			return
 		}
 	case *ssa.MakeSlice:
-		if !constOrParam(in.Len) || in.Cap != in.Len && !constOrParam(in.Cap) {
-			c.refuse(pos, "make of a slice whose length is not a constant", "slices have a constant length, or one the constructor's constant arguments give")
-			return
-		}
 	case *ssa.Call:
 		c.call(fn, pos, in.Common(), false)
 	case *ssa.Defer:
@@ -228,8 +224,10 @@ func (c *checker) instr(fn *ssa.Function, in ssa.Instruction) {
 		if a, ok := in.X.(*ssa.Alloc); ok && a.Comment == "varargs" {
 			return // the arguments of a variadic call: the call is checked
 		}
-		c.refuse(pos, "slice expression", "slices are made with make and a constant length, and indexed")
-		return
+		if _, ok := in.X.Type().Underlying().(*types.Slice); !ok {
+			c.refuse(pos, "slicing an array or a string", "slice expressions of slices are supported")
+			return
+		}
 	case *ssa.SliceToArrayPointer:
 		c.refuse(pos, "conversion of a slice to an array pointer", "index the slice")
 		return
@@ -345,8 +343,16 @@ func (c *checker) call(fn *ssa.Function, pos token.Pos, call *ssa.CallCommon, de
 			if !deferred {
 				return
 			}
+		case "append":
+			if sl, ok := call.Args[1].(*ssa.Slice); ok && !deferred {
+				if a, ok := sl.X.(*ssa.Alloc); ok && a.Comment == "varargs" {
+					return
+				}
+			}
+			c.refuse(pos, "append of a slice (s...)", "append elements: append(s, x, y)")
+			return
 		}
-		c.refuse(pos, "built-in "+f.Name(), "of the built-ins, len, cap, min, max and panic are supported")
+		c.refuse(pos, "built-in "+f.Name(), "of the built-ins, len, cap, min, max, append and panic are supported")
 		return
 	case *ssa.Function:
 		if in, ok := intrinsicOf(f); ok {
@@ -489,14 +495,6 @@ func onlyPanics(v ssa.Value) bool {
 		}
 	}
 	return true
-}
-
-func constOrParam(v ssa.Value) bool {
-	switch v.(type) {
-	case *ssa.Const, *ssa.Parameter:
-		return true
-	}
-	return false
 }
 
 // inLoop reports whether block b lies on a cycle of its function's

@@ -63,8 +63,8 @@ type gen struct {
 	heapOrder []*heapType
 	sources   map[string][]string // Go files' lines, by name
 	globals   map[*ssa.Global]string
-	// lens: per slice element type (its type string), the one length every
-	// slice of it is made with (a slice is a node of that many elements).
+	// lens: per slice element type (its type string), the capacity of
+	// the backing arrays of its slices (sliceLens).
 	lens map[string]int64
 	// The method being written: its body, its locals' declarations, a
 	// counter for fresh names.
@@ -300,6 +300,9 @@ func (g *gen) flatten(typ types.Type, name string, pos token.Pos) []slot {
 				out = append(out, g.flatten(u.Elem(), join(name, fmt.Sprint(i)), pos)...)
 			}
 			return out
+		case *types.Slice: // its header: the backing array, offset, length, capacity (slices.go)
+			return []slot{{name: join(name, "p"), typ: "ref " + g.sliceHeap(u, pos).name},
+				{name: join(name, "o"), typ: "int"}, {name: join(name, "l"), typ: "int"}, {name: join(name, "c"), typ: "int"}}
 		}
 	}
 	return []slot{{name: name, typ: g.scalar(typ, pos), nilAny: isAny(typ)}}
@@ -371,35 +374,42 @@ func (g *gen) scalar(typ types.Type, pos token.Pos) string {
 	return "int"
 }
 
-// sliceLens finds the length of the slices of each element type: the
-// constant (or the constructor's constant argument) that every make of
-// them in the code the client reaches gives.
+// sliceLens finds the capacity of the backing arrays of the slices of
+// each element type (slices.go): the largest constant (or constructor's
+// constant argument) a make gives them, at least sliceCap when a make has
+// a length known only as the code runs or an append grows them.
 func (g *gen) sliceLens() {
 	g.lens = map[string]int64{}
+	grow := func(elem types.Type, n int64) {
+		k := types.TypeString(elem, nil)
+		g.lens[k] = max(g.lens[k], n)
+	}
 	for _, fn := range g.t.Funcs {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
-				mk, ok := in.(*ssa.MakeSlice)
-				if !ok {
-					continue
-				}
-				var n int64 = -1
-				switch l := mk.Len.(type) {
-				case *ssa.Const:
-					n = l.Int64()
-				case *ssa.Parameter:
-					if fn == g.t.Ctor {
-						n = g.t.CtorArgs[slices.Index(fn.Params, l)].Int64()
+				switch in := in.(type) {
+				case *ssa.MakeSlice:
+					elem := in.Type().Underlying().(*types.Slice).Elem()
+					n := int64(sliceCap)
+					for _, l := range []ssa.Value{in.Len, in.Cap} {
+						switch l := l.(type) {
+						case *ssa.Const:
+							n = max(n, l.Int64())
+						case *ssa.Parameter:
+							if fn == g.t.Ctor {
+								n = max(n, g.t.CtorArgs[slices.Index(fn.Params, l)].Int64())
+							}
+						}
 					}
-				}
-				elem := types.TypeString(mk.Type().Underlying().(*types.Slice).Elem(), nil)
-				switch old, seen := g.lens[elem]; {
-				case n < 0 || n > maxArray:
-					g.refuse(mk.Pos(), "make of a slice whose length is not a constant or the constructor's argument (at most 1024)", "slices have one constant length")
-				case seen && old != n:
-					g.refuse(mk.Pos(), fmt.Sprintf("slices of %s of lengths %d and %d", elem, old, n), "not translated yet: every slice of an element type has one length")
-				default:
-					g.lens[elem] = n
+					if n > maxArray {
+						g.refuse(in.Pos(), fmt.Sprintf("make of a slice of %d elements", n), fmt.Sprintf("at most %d", maxArray))
+						n = maxArray
+					}
+					grow(elem, n)
+				case *ssa.Call:
+					if b, ok := in.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+						grow(in.Type().Underlying().(*types.Slice).Elem(), sliceCap)
+					}
 				}
 			}
 		}
@@ -468,14 +478,15 @@ func (g *gen) anyType() {
 // maxAnyTags bounds the integer types an any holds (anyType).
 const maxAnyTags = 15
 
-// sliceHeap returns the heap type of the elements of the slices of
-// type st: a node of the one length they are made with.
+// sliceHeap returns the heap type of the backing arrays of the slices
+// of type st: a node of their capacity (sliceLens).
 func (g *gen) sliceHeap(st *types.Slice, pos token.Pos) *heapType {
-	n, ok := g.lens[types.TypeString(st.Elem(), nil)]
-	if !ok {
-		g.refuse(pos, "a slice that is never made", "slices are made with make and a constant length")
-	}
-	return g.heap(types.NewArray(st.Elem(), max(n, 1)), pos)
+	return g.heap(types.NewArray(st.Elem(), g.capOf(st)), pos)
+}
+
+// capOf returns the capacity of the backing arrays of slices of type st.
+func (g *gen) capOf(st *types.Slice) int64 {
+	return max(g.lens[types.TypeString(st.Elem(), nil)], 1)
 }
 
 // unsafeHeap returns the heap type an unsafe.Pointer refers to: the one

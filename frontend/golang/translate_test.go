@@ -67,7 +67,8 @@ func wantVerdicts(t *testing.T, cases []verdictCase) {
 // TestExampleVerdicts: every Go example gets the literature's verdict at
 // 2 threads × 2 operations: Treiber's stack and the Michael–Scott queue
 // (also written with generics and a generic constructor) linearizable
-// and lock-free, the lock-based counter and stack
+// and lock-free, a slice under a mutex (a stack, a queue) linearizable
+// and not lock-free, its Len without the lock a data race, the lock-based counter and stack
 // linearizable and not lock-free, the three bugs not linearizable (the
 // plain c.n++ a data race).
 func TestExampleVerdicts(t *testing.T) {
@@ -80,6 +81,9 @@ func TestExampleVerdicts(t *testing.T) {
 		{"loadstore", Config{Type: "Counter"}, verify.No, verify.Yes, false},
 		{"lencount", Config{Type: "Stack"}, verify.No, verify.Yes, false},
 		{"genqueue", Config{Type: "Queue[int]"}, verify.Yes, verify.Yes, false},
+		{"slicestack", Config{Type: "Stack"}, verify.Yes, verify.No, false},
+		{"slicestack", Config{Type: "Queue"}, verify.Yes, verify.No, false},
+		{"slicestack", Config{Type: "RacyStack"}, verify.Unknown, verify.Unknown, true},
 	})
 }
 

@@ -81,13 +81,14 @@ func (x *DeferLoop) Lock(k int) {
 type Append struct{ s []int }
 
 func (x *Append) Add(v int) {
-	x.s = append(x.s, v) // want "built-in append is not supported" @"("
+	x.s = append(x.s, x.s...) // want "append of a slice (s...) is not supported" @"("
 }
 
-type SliceExpr struct{ s []int }
+type SliceExpr struct{ a [3]int }
 
-func (x *SliceExpr) Drop() {
-	x.s = x.s[1:] // want "slice expression is not supported" @"["
+func (x *SliceExpr) Drop() int {
+	s := x.a[1:] // want "keeping the address of a field, an element or a package variable is not supported" @"["
+	return s[0]
 }
 
 type AnyPtr struct{ p *int }
@@ -143,13 +144,6 @@ func (x *RangeMap) Sum() int {
 		t += i
 	}
 	return t
-}
-
-type MakeSlice struct{ n int }
-
-func (x *MakeSlice) Make() int {
-	s := make([]int, x.n) // want "make of a slice whose length is not a constant" @"("
-	return s[0]
 }
 
 type Uintptr struct{ p *int }

@@ -1,0 +1,173 @@
+package golang
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Slices. A slice value is its header, as in Go: the backing array (a
+// node of the element type's capacity, sliceLens), the offset of its
+// first element there, its length and its capacity; four leaves of a
+// struct value (structs.go), one slot each in memory. Reading or writing a
+// header in memory is one step (Go's three words, plainly); its elements
+// are reached through the array with a variable index. make makes an
+// array; s[lo:hi:max] a header on the same array; append stores in place
+// while the capacity allows, else makes an array of twice the capacity
+// (at least the length needed, at most the array's), copies the elements
+// (one step) and stores there, as Go's append does. A slice longer than
+// the array, an index or a slice expression out of range are model
+// errors. Go's capacities after growth depend on its allocator's size
+// classes; the model's double, which is Go's for word-sized elements up
+// to 256.
+
+// sliceCap is the capacity of the backing arrays of a slice type that
+// append grows, or that a make of a length known only as the code runs
+// makes (unless a constant make asks for more).
+const sliceCap = 8
+
+// isVarargs reports whether an allocation is the array of a variadic
+// call's arguments (append's).
+func isVarargs(a *ssa.Alloc) bool { return a.Comment == "varargs" }
+
+// header returns the leaves of a slice value, materialised in locals when
+// they are not names or literals.
+func (g *gen) header(x string, pos token.Pos) []string {
+	h, ok := structLeaves(x)
+	if !ok || len(h) != 4 {
+		g.refuse(pos, "this slice value", "not translated yet")
+		return []string{"null", "0", "0", "0"}
+	}
+	for i := range h {
+		h[i] = g.simpleValue(h[i], pos)
+	}
+	return h
+}
+
+// makeSlice writes make([]T, len, cap).
+func (g *gen) makeSlice(fr *frame, in *ssa.MakeSlice, pos token.Pos) {
+	st := in.Type().Underlying().(*types.Slice)
+	h := g.sliceHeap(st, pos)
+	p := g.local("a", "ref "+h.name)
+	l, c := g.simpleValue(fr.value(in.Len, pos), pos), g.simpleValue(fr.value(in.Cap, pos), pos)
+	g.line(pos, "assert %s >= 0 && %s <= %s && %s <= %d", l, l, c, c, g.capOf(st)) // Go panics; beyond the model's array, a model error
+	g.line(pos, "%s = %s", p, h.newNode())
+	fr.vals[in] = structVal([]string{p, "0", l, c})
+}
+
+// sliceElem returns the location of the element in.Index of a slice.
+func (g *gen) sliceElem(fr *frame, in *ssa.IndexAddr, pos token.Pos) addr {
+	st := in.X.Type().Underlying().(*types.Slice)
+	h := g.header(fr.value(in.X, pos), pos)
+	i := g.simpleValue(fr.value(in.Index, pos), pos)
+	g.line(pos, "assert %s >= 0 && %s < %s", i, i, h[2]) // index out of range: a panic
+	k := g.local("i", "int")
+	g.line(pos, "%s = %s + %s", k, h[1], i)
+	d := &dynIndex{index: k}
+	for e := range g.capOf(st) {
+		d.names = append(d.names, join("v", fmt.Sprint(e)))
+	}
+	return addr{base: h[0], typ: st.Elem(), dyn: d}
+}
+
+// sliceExpr writes s[lo:hi:max] of a slice, or gives the arguments of a
+// variadic call (the array SSA makes of them, sliced).
+func (g *gen) sliceExpr(fr *frame, in *ssa.Slice, pos token.Pos) {
+	if al, ok := in.X.(*ssa.Alloc); ok && fr.varargs[al] != nil {
+		fr.vals[in] = varargsPrefix + fmt.Sprint(len(fr.varargs)) // read by appendSlice from fr.varargs
+		fr.varargOf[in] = al
+		return
+	}
+	if _, ok := in.X.Type().Underlying().(*types.Slice); !ok {
+		g.refuse(pos, "slicing an array", "not translated yet: make a slice")
+		return
+	}
+	h := g.header(fr.value(in.X, pos), pos)
+	bound := func(v ssa.Value, def string) string {
+		if v == nil {
+			return def
+		}
+		return g.simpleValue(fr.value(v, pos), pos)
+	}
+	lo, hi, mx := bound(in.Low, "0"), bound(in.High, h[2]), bound(in.Max, h[3])
+	g.line(pos, "assert 0 <= %s && %s <= %s && %s <= %s && %s <= %s", lo, lo, hi, hi, mx, mx, h[3]) // out of range: a panic
+	o, l, c := g.local("t", "int"), g.local("t", "int"), g.local("t", "int")
+	g.line(pos, "%s = %s + %s", o, h[1], lo)
+	g.line(pos, "%s = %s - %s", l, hi, lo)
+	g.line(pos, "%s = %s - %s", c, mx, lo)
+	fr.vals[in] = structVal([]string{h[0], o, l, c})
+}
+
+// varargsPrefix marks the text of a variadic call's arguments.
+const varargsPrefix = "varargs:"
+
+// appendSlice writes append(s, e1, …, ek).
+func (g *gen) appendSlice(fr *frame, v *ssa.Call, pos token.Pos) {
+	st := v.Type().Underlying().(*types.Slice)
+	args := v.Call.Args
+	sl, ok := args[1].(*ssa.Slice)
+	al := fr.varargOf[sl]
+	if !ok || al == nil {
+		g.refuse(pos, "append of a slice (s...)", "not translated yet: append elements")
+		return
+	}
+	elems := fr.varargs[al]
+	h := g.header(fr.value(args[0], pos), pos)
+	arr := g.sliceHeap(st, pos)
+	cp := g.capOf(st)
+	p, o, n, c := g.local("a", "ref "+arr.name), g.local("t", "int"), g.local("t", "int"), g.local("t", "int")
+	g.line(pos, "%s = %s + %d", n, h[2], len(elems))
+	g.line(pos, "if %s <= %s {", n, h[3]) // room: in place
+	g.indent++
+	g.line(pos, "%s = %s", p, h[0])
+	g.line(pos, "%s = %s", o, h[1])
+	g.line(pos, "%s = %s", c, h[3])
+	g.indent--
+	g.line(pos, "} else {") // a new array, twice as large, the elements copied
+	g.indent++
+	g.line(pos, "assert %s <= %d", n, cp) // beyond the model's array: a model error
+	g.line(pos, "%s = %s", p, arr.newNode())
+	g.line(pos, "%s = 0", o)
+	g.line(pos, "%s = %s + %s", c, h[3], h[3])
+	g.line(pos, "if %s < %s { %s = %s }", c, n, c, n)
+	g.line(pos, "if %s > %d { %s = %d }", c, cp, c, cp)
+	if len(g.flatten(st.Elem(), "", pos)) == 1 {
+		g.copyElems(h, p, st, cp, pos)
+	} else {
+		g.refuse(pos, "append growing a slice of structs", "not translated yet")
+	}
+	g.indent--
+	g.line(token.NoPos, "}")
+	for j, e := range elems {
+		k := g.local("i", "int")
+		g.line(pos, "%s = %s + %s + %d", k, o, h[2], j)
+		d := &dynIndex{index: k}
+		for e := range cp {
+			d.names = append(d.names, join("v", fmt.Sprint(e)))
+		}
+		g.access(addr{base: p, typ: st.Elem(), dyn: d}, pos, true, func(loc string) string { return loc + " = " + e })
+	}
+	fr.vals[v] = structVal([]string{p, o, n, c})
+}
+
+// copyElems writes the copy of the elements of the slice h into the new
+// array p: one step, which reads every element copied.
+func (g *gen) copyElems(h []string, p string, st *types.Slice, cp int64, pos token.Pos) {
+	var stmts []string
+	for i := range cp {
+		var b []byte
+		b = fmt.Appendf(b, "if %d < %s {", i, h[2])
+		for e := range cp {
+			if e > 0 {
+				b = fmt.Appendf(b, " else")
+			}
+			b = fmt.Appendf(b, " if %s + %d == %d { %s.v_%d = %s.v_%d }", h[1], i, e, p, i, h[0], e)
+		}
+		stmts = append(stmts, string(b)+" }")
+	}
+	g.plain = true
+	g.line(pos, "atomic { %s }", strings.Join(stmts, "; "))
+}
