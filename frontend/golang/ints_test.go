@@ -37,6 +37,7 @@ func TestIntsAreGo(t *testing.T) {
 		{"slicestack", "Stack", func() any { return new(slicestack.Stack) }},
 		{"slicestack", "Queue", func() any { return new(slicestack.Queue) }},
 		{"slicestack", "Slices", func() any { return new(slicestack.Slices) }},
+		{"slicestack", "Log", func() any { return new(slicestack.Log) }},
 	} {
 		t.Run(c.typ, func(t *testing.T) { sameAsGo(t, c.dir, c.typ, c.new) })
 	}

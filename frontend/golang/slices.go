@@ -134,11 +134,7 @@ func (g *gen) appendSlice(fr *frame, v *ssa.Call, pos token.Pos) {
 	g.line(pos, "%s = %s + %s", c, h[3], h[3])
 	g.line(pos, "if %s < %s { %s = %s }", c, n, c, n)
 	g.line(pos, "if %s > %d { %s = %d }", c, cp, c, cp)
-	if len(g.flatten(st.Elem(), "", pos)) == 1 {
-		g.copyElems(h, p, st, cp, pos)
-	} else {
-		g.refuse(pos, "append growing a slice of structs", "not translated yet")
-	}
+	g.copyElems(h, p, st, cp, pos)
 	g.indent--
 	g.line(token.NoPos, "}")
 	for j, e := range elems {
@@ -148,7 +144,12 @@ func (g *gen) appendSlice(fr *frame, v *ssa.Call, pos token.Pos) {
 		for e := range cp {
 			d.names = append(d.names, join("v", fmt.Sprint(e)))
 		}
-		g.access(addr{base: p, typ: st.Elem(), dyn: d}, pos, true, func(loc string) string { return loc + " = " + e })
+		at := addr{base: p, typ: st.Elem(), dyn: d}
+		if isScalar(st.Elem()) {
+			g.access(at, pos, true, func(loc string) string { return loc + " = " + e })
+		} else {
+			g.storeStruct(at, e, pos)
+		}
 	}
 	fr.vals[v] = structVal([]string{p, o, n, c})
 }
@@ -164,7 +165,12 @@ func (g *gen) copyElems(h []string, p string, st *types.Slice, cp int64, pos tok
 			if e > 0 {
 				b = fmt.Appendf(b, " else")
 			}
-			b = fmt.Appendf(b, " if %s + %d == %d { %s.v_%d = %s.v_%d }", h[1], i, e, p, i, h[0], e)
+			var moves []string
+			src := g.flatten(st.Elem(), join("v", fmt.Sprint(e)), pos)
+			for k, d := range g.flatten(st.Elem(), join("v", fmt.Sprint(i)), pos) {
+				moves = append(moves, fmt.Sprintf("%s.%s = %s.%s", p, d.name, h[0], src[k].name))
+			}
+			b = fmt.Appendf(b, " if %s + %d == %d { %s }", h[1], i, e, strings.Join(moves, "; "))
 		}
 		stmts = append(stmts, string(b)+" }")
 	}

@@ -87,3 +87,20 @@ func (x *Slices) Sum() int {
 	}
 	return n
 }
+
+type entry struct {
+	k, v int
+}
+
+// Log appends entries of two fields and reads them back.
+type Log struct{ es []entry }
+
+// Add appends an entry and returns the sum over the log.
+func (l *Log) Add(v int) int {
+	l.es = append(l.es, entry{k: v, v: v * 10})
+	n := 0
+	for _, e := range l.es {
+		n += e.k + e.v
+	}
+	return n*10 + cap(l.es)
+}
