@@ -50,6 +50,7 @@ func main() {
 			&cli.BoolFlag{Name: "routes", Usage: "run each case with verify --method bisim, fly and auto, and tabulate wall and CPU time, peak memory and auto's choice (routes.md; the grid defaults to routes: every bundled model at 3×3 and 4×2 with values 1, and Treiber 3×3)"},
 			&cli.StringFlag{Name: "cases", Usage: "with --routes, only the cases whose model/TxO (e.g. treiber/3x3) matches this `REGEXP`"},
 			&cli.StringFlag{Name: "max-memory", Usage: "with --routes, each run's --max-memory (default: linbis's)"},
+			&cli.StringSliceFlag{Name: "methods", Usage: "with --routes, run only these of bisim, fly and auto (default: all three)"},
 		},
 		Action: func(c *cli.Context) error {
 			if path := c.String("from-csv"); path != "" {
@@ -78,7 +79,7 @@ func main() {
 					maxStates = c.Int("max-states")
 				}
 				_, err := RunRoutes(cases(), only, Config{Out: c.String("out"), Timeout: c.Duration("timeout"), MaxStates: maxStates,
-					MaxMemory: c.String("max-memory"), Log: os.Stderr})
+					MaxMemory: c.String("max-memory"), Methods: c.StringSlice("methods"), Log: os.Stderr})
 				return err
 			}
 			_, err := Run(cases(), Config{Out: c.String("out"), Timeout: c.Duration("timeout"), MaxStates: c.Int("max-states"), Refine: !c.Bool("no-refine"), Fly: !c.Bool("no-fly"), Log: os.Stderr})
@@ -115,6 +116,8 @@ type Config struct {
 	// MaxMemory is each run's --max-memory (routes mode; empty: linbis's
 	// default).
 	MaxMemory string
+	// Methods are the methods the routes mode runs (empty: all).
+	Methods []string
 }
 
 // Machine describes where the figures were taken.

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -68,7 +69,9 @@ func (r *RouteRow) Ratio() (wall, cpu float64, ok bool) {
 }
 
 // RunRoutes runs every case whose "model/TxO" matches only (all when nil)
-// with each method and writes routes.md to cfg.Out.
+// with each method of cfg.Methods (all when empty) and writes routes.md
+// to cfg.Out, again after each case, so that a run stopped half-way
+// leaves the cases it finished.
 func RunRoutes(cases []Case, only *regexp.Regexp, cfg Config) ([]*RouteRow, error) {
 	bin, cleanup, err := prepare(cfg)
 	if err != nil {
@@ -82,17 +85,23 @@ func RunRoutes(cases []Case, only *regexp.Regexp, cfg Config) ([]*RouteRow, erro
 		}
 		row := &RouteRow{Case: c}
 		for i, method := range routeMethods {
+			if len(cfg.Methods) > 0 && !slices.Contains(cfg.Methods, method) {
+				row.Runs[i].Verdicts = "not run"
+				continue
+			}
 			row.Runs[i] = runRoute(bin, c, cfg, method)
 		}
 		rows = append(rows, row)
+		if err := files.Create(filepath.Join(cfg.Out, "routes.md"), func(w io.Writer) error { return WriteRoutes(w, rows, Machine()) }); err != nil {
+			return rows, err
+		}
 		if cfg.Log != nil {
 			wall, cpu, ok := row.Ratio()
 			fmt.Fprintf(cfg.Log, "%-28s bisim %6.1fs fly %6.1fs auto %6.1fs (%s) auto/best wall %.2f CPU %.2f %v\n", caseName(c),
 				row.Runs[0].Wall, row.Runs[1].Wall, row.Runs[2].Wall, row.Runs[2].Route, wall, cpu, ok)
 		}
 	}
-	err = files.Create(filepath.Join(cfg.Out, "routes.md"), func(w io.Writer) error { return WriteRoutes(w, rows, Machine()) })
-	return rows, err
+	return rows, nil
 }
 
 // caseName names a case for --cases and the log: model/TxO, and its

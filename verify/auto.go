@@ -104,7 +104,7 @@ const (
 // explored at once, and verified by the bisimulation route in well under
 // a second; a larger one has cost at most this much before method auto
 // measures. A variable so that tests can measure small models.
-var autoProbeStates = 200_000
+var autoProbeStates = 50_000
 
 // AutoReport is method auto's choice of route and why, with what it
 // measured and estimated.

@@ -154,7 +154,7 @@ func TestAutoSmall(t *testing.T) {
 	m, err := frontend.Parse("treiber.lin", src)
 	require.NoError(t, err)
 	b := m.DefaultBounds()
-	b.Threads, b.Ops, b.Values = 3, 2, []int{1}
+	b.Threads, b.Ops, b.Values = 2, 3, []int{1}
 	out, err := Run(context.Background(), "treiber", m, b, Options{Method: Auto})
 	require.NoError(t, err)
 	r := out.Report
