@@ -340,23 +340,6 @@ func TestReadWarnings(t *testing.T) {
 	}
 }
 
-// TestShowValues checks how values are rendered in evidence: strings
-// quoted (so that an empty one shows), the key as a key.
-func TestShowValues(t *testing.T) {
-	get := record.Op{Client: 8, Call: 1, Return: 2, Method: "get", Key: "7", Result: ""}
-	assert.Equal(t, `c8 get() on key 7 -> ""`, get.String())
-	put := record.Op{Client: 3, Call: 1, Return: 2, Method: "put", Key: `"x"`, Args: []string{`"a b"`}}
-	assert.Equal(t, `c3 put("a b") on key "x"`, put.String())
-	cas := record.Op{Client: 1, Call: 1, Return: 2, Method: "cas", Args: []string{record.Nil, "2"}, Result: "true"}
-	assert.Equal(t, `c1 cas(nil, 2) -> true`, cas.String())
-	read := record.Op{Client: 2, Call: 1, Return: record.Pending, Method: "read", Unknown: true}
-	assert.Equal(t, `c2 read() pending`, read.String())
-	assert.Equal(t, `[1 2]`, record.ShowValue("[1 2]"))
-	assert.Equal(t, `:ok`, record.ShowValue(":ok"))
-	assert.Equal(t, `-1.5`, record.ShowValue("-1.5"))
-	assert.Equal(t, `" 1"`, record.ShowValue(`" 1"`))
-}
-
 // TestReadDeadline checks that a time limit stops every reader, so that
 // --timeout covers reading.
 func TestReadDeadline(t *testing.T) {
