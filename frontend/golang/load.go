@@ -86,9 +86,9 @@ type Target struct {
 	Funcs []*ssa.Function
 	// Globals are the package variables they use.
 	Globals []*ssa.Global
-	// PoolNew holds the New function of each package variable of type
-	// sync.Pool among them that has one (pool.go).
-	PoolNew map[*ssa.Global]*ssa.Function
+	// PoolNew holds the New function of each pool that has one, a
+	// package variable or a field of type sync.Pool (pool.go).
+	PoolNew map[poolKey]*ssa.Function
 	// Only is Config.Only.
 	Only map[int][]string
 	// Spec is the reference type's target (Config.Spec), nil for spec

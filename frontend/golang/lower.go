@@ -599,6 +599,9 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		}
 		fr.define(in, fr.value(in.X, pos), pos, false, false)
 	case *ssa.Store:
+		if _, _, ok := poolNewStore(in); ok {
+			return // a pool's New, called where Get needs it (pool.go)
+		}
 		if r, ok := fr.varargIdx[in.Addr]; ok {
 			fr.varargs[r.alloc][r.i] = fr.value(in.Val, pos)
 			return
@@ -869,11 +872,11 @@ func (g *gen) intrinsic(fr *frame, v *ssa.Call, in Intrinsic, args []arg, pos to
 	}
 	a := *args[0].addr
 	if in.Recv == "Pool" {
-		var gl *ssa.Global
+		var key poolKey
 		if v != nil {
-			gl, _ = v.Call.Args[0].(*ssa.Global)
+			key, _ = poolOf(v.Call.Args[0])
 		}
-		g.pool(fr, v, in.Name, a, gl, args, pos)
+		g.pool(fr, v, in.Name, a, key, args, pos)
 		return
 	}
 	val := func(i int) string { return args[i].text }

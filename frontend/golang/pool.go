@@ -81,13 +81,47 @@ func poolAny(in ssa.Instruction, news map[*ssa.Function]bool) bool {
 	return false
 }
 
+// poolKey names a pool: a package variable, or a field (of every object
+// of its struct type).
+type poolKey struct {
+	global *ssa.Global
+	field  *types.Var
+}
+
+// poolOf returns the pool the address x denotes (a package variable or
+// a field), and whether it is one.
+func poolOf(x ssa.Value) (poolKey, bool) {
+	switch x := x.(type) {
+	case *ssa.Global:
+		return poolKey{global: x}, true
+	case *ssa.FieldAddr:
+		st := x.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+		return poolKey{field: st.Field(x.Field)}, true
+	}
+	return poolKey{}, false
+}
+
+// poolNewStore returns the pool whose New a store sets and the function
+// it stores (a function literal without free variables, or a function of
+// the package): `s.pool.New = func() any { … }` in a constructor.
+func poolNewStore(st *ssa.Store) (poolKey, *ssa.Function, bool) {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	fn, isFn := st.Val.(*ssa.Function)
+	if !ok || !isFn || !isPool(fa.X.Type().Underlying().(*types.Pointer).Elem()) {
+		return poolKey{}, nil, false
+	}
+	k, ok := poolOf(fa.X)
+	return k, fn, ok
+}
+
 // poolNews finds the New function of each package variable of type
 // sync.Pool the client reaches: the function literal (without free
 // variables) its declaration gives New, `var pool = sync.Pool{New: …}`
 // (the package's initialisation stores it into a composite literal, then
-// copies that into the variable).
-func (t *Target) poolNews() map[*ssa.Global]*ssa.Function {
-	news := map[*ssa.Global]*ssa.Function{}
+// copies that into the variable). A New set by the code the client
+// reaches (a constructor) the checker finds (subset.go).
+func (t *Target) poolNews() map[poolKey]*ssa.Function {
+	news := map[poolKey]*ssa.Function{}
 	init := t.Pkg.Func("init")
 	if init == nil {
 		return news
@@ -110,13 +144,13 @@ func (t *Target) poolNews() map[*ssa.Global]*ssa.Function {
 				continue
 			}
 			if ld, ok := st.Val.(*ssa.UnOp); ok && ld.Op == token.MUL && lits[ld.X] != nil {
-				news[gl] = lits[ld.X]
+				news[poolKey{global: gl}] = lits[ld.X]
 			}
 		}
 	}
 	for x, fn := range lits {
 		if gl, ok := x.(*ssa.Global); ok && slices.Contains(t.Globals, gl) {
-			news[gl] = fn
+			news[poolKey{global: gl}] = fn
 		}
 	}
 	return news
@@ -174,9 +208,9 @@ func (g *gen) poolSlotsOf(name string, pos token.Pos) []slot {
 	return out
 }
 
-// pool writes a call of Get or Put on the pool at a, the package
-// variable gl (nil: a field, whose pool has no New).
-func (g *gen) pool(fr *frame, v *ssa.Call, name string, a addr, gl *ssa.Global, args []arg, pos token.Pos) {
+// pool writes a call of Get or Put on the pool at a, named key (for its
+// New).
+func (g *gen) pool(fr *frame, v *ssa.Call, name string, a addr, key poolKey, args []arg, pos token.Pos) {
 	h := g.poolHeap(pos)
 	loc := func(i int) string { return addr{base: a.base, name: join(a.name, fmt.Sprint(i))}.loc() }
 	if name == "Put" {
@@ -204,7 +238,7 @@ func (g *gen) pool(fr *frame, v *ssa.Call, name string, a addr, gl *ssa.Global, 
 	if v != nil {
 		fr.vals[v] = r
 	}
-	if newFn := g.t.PoolNew[gl]; newFn != nil {
+	if newFn := g.t.PoolNew[key]; newFn != nil {
 		g.line(pos, "if %s == null {", r)
 		g.indent++
 		res := g.inlineCall(newFn, nil, pos)

@@ -37,7 +37,8 @@ func TestPoolGet(t *testing.T) {
 // TestPoolRecycling: Treiber's stack recycling its nodes through a
 // sync.Pool (testdata/poolstack) has a data race at 2 threads × 2
 // operations with plain fields (a pop reads the next field of a node a
-// push took from the pool and writes), and with atomic fields is
+// push took from the pool and writes), and with atomic fields (a package
+// pool without New, or a pool field whose New the constructor sets) is
 // linearizable at 2 × 2 but not at 2 × 3, where a pop's CAS meets a node
 // popped, recycled and pushed again (ABA); lock-free either way.
 func TestPoolRecycling(t *testing.T) {
@@ -47,17 +48,19 @@ func TestPoolRecycling(t *testing.T) {
 	if !errors.As(err, &me) || !me.Race || !strings.Contains(me.Error(), "next := old.next") {
 		t.Errorf("Stack: %v, want a data race on the recycled node's next field", err)
 	}
-	m = model(t, "poolstack", Config{Type: "AtomicStack"})
-	for _, c := range []struct {
-		ops int
-		lin verify.Verdict
-	}{{2, verify.Yes}, {3, verify.No}} {
-		out, err := verify.Run(context.Background(), "poolstack", m, frontend.Bounds{Threads: 2, Ops: c.ops, Values: []int{1, 2}}, verify.Options{})
-		if err != nil {
-			t.Fatalf("AtomicStack at 2 × %d: %v", c.ops, err)
-		}
-		if r := out.Report; r.Linearizable != c.lin || r.LockFree != verify.Yes {
-			t.Errorf("AtomicStack at 2 × %d: linearizable %v, lock-free %v; want %v, yes", c.ops, r.Linearizable, r.LockFree, c.lin)
+	for _, typ := range []string{"AtomicStack", "FieldStack"} {
+		m = model(t, "poolstack", Config{Type: typ})
+		for _, c := range []struct {
+			ops int
+			lin verify.Verdict
+		}{{2, verify.Yes}, {3, verify.No}} {
+			out, err := verify.Run(context.Background(), "poolstack", m, frontend.Bounds{Threads: 2, Ops: c.ops, Values: []int{1, 2}}, verify.Options{})
+			if err != nil {
+				t.Fatalf("%s at 2 × %d: %v", typ, c.ops, err)
+			}
+			if r := out.Report; r.Linearizable != c.lin || r.LockFree != verify.Yes {
+				t.Errorf("%s at 2 × %d: linearizable %v, lock-free %v; want %v, yes", typ, c.ops, r.Linearizable, r.LockFree, c.lin)
+			}
 		}
 	}
 }

@@ -36,6 +36,7 @@ type checker struct {
 // check walks the methods and the constructor, and everything they call
 // in the package, filling Funcs and Globals.
 func (t *Target) check() error {
+	t.PoolNew = map[poolKey]*ssa.Function{}
 	c := &checker{t: t, done: map[*ssa.Function]bool{}, active: map[*ssa.Function]bool{},
 		interior: map[*ssa.Parameter]bool{}, globals: map[*ssa.Global]bool{},
 		typeWhy: map[types.Type]string{}, inProgress: map[types.Type]bool{}}
@@ -62,8 +63,8 @@ func (t *Target) check() error {
 		t.Globals = append(t.Globals, g)
 	}
 	sortGlobals(t.Globals)
-	t.PoolNew = t.poolNews()
-	for _, fn := range t.PoolNew {
+	for k, fn := range t.poolNews() {
+		t.PoolNew[k] = fn
 		c.walk(fn)
 	}
 	c.errs.RemoveMultiples()
@@ -121,10 +122,23 @@ func posOf(in ssa.Instruction) token.Pos {
 // instr checks one instruction.
 func (c *checker) instr(fn *ssa.Function, in ssa.Instruction) {
 	pos := posOf(in)
+	if st, ok := in.(*ssa.Store); ok {
+		if key, newFn, ok := poolNewStore(st); ok { // s.pool.New = func() any { … }
+			if old := c.t.PoolNew[key]; old != nil && old != newFn {
+				c.refuse(pos, "a pool given two New functions", "a pool's New is set once, to one function")
+			}
+			c.t.PoolNew[key] = newFn
+			c.walk(newFn)
+			return
+		}
+	}
 	switch in := in.(type) {
 	case *ssa.Alloc, *ssa.Phi, *ssa.Extract, *ssa.Field, *ssa.ChangeType, *ssa.Store,
 		*ssa.If, *ssa.Jump, *ssa.Return, *ssa.RunDefers, *ssa.Panic, *ssa.DebugRef:
 	case *ssa.FieldAddr:
+		if isPool(in.X.Type().Underlying().(*types.Pointer).Elem()) {
+			return // a pool's New, set by a store poolNewStore finds (pool.go)
+		}
 		c.addrUses(in)
 	case *ssa.IndexAddr:
 		if _, ok := in.X.Type().Underlying().(*types.Basic); ok {

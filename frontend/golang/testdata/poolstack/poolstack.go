@@ -118,3 +118,46 @@ func (r *Recycler) Cycle(v int) int {
 	}
 	return 2 + q.n
 }
+
+// FieldStack is AtomicStack with a pool of its own, whose New its
+// constructor sets.
+type FieldStack struct {
+	top  atomic.Pointer[anode]
+	pool sync.Pool
+}
+
+// NewFieldStack returns an empty stack whose pool makes new nodes.
+func NewFieldStack() *FieldStack {
+	s := &FieldStack{}
+	s.pool.New = func() any { return new(anode) }
+	return s
+}
+
+// Push pushes v on a node from the pool.
+func (s *FieldStack) Push(v int) {
+	n := s.pool.Get().(*anode)
+	n.val.Store(int64(v))
+	for {
+		old := s.top.Load()
+		n.next.Store(old)
+		if s.top.CompareAndSwap(old, n) {
+			return
+		}
+	}
+}
+
+// Pop pops the top value and puts its node back into the pool.
+func (s *FieldStack) Pop() (int, bool) {
+	for {
+		old := s.top.Load()
+		if old == nil {
+			return 0, false
+		}
+		next := old.next.Load()
+		if s.top.CompareAndSwap(old, next) {
+			v := old.val.Load()
+			s.pool.Put(old)
+			return int(v), true
+		}
+	}
+}
