@@ -38,6 +38,7 @@ func TestIntsAreGo(t *testing.T) {
 		{"slicestack", "Queue", func() any { return new(slicestack.Queue) }},
 		{"slicestack", "Slices", func() any { return new(slicestack.Slices) }},
 		{"slicestack", "Log", func() any { return new(slicestack.Log) }},
+		{"slicestack", "Ring", func() any { return new(slicestack.Ring) }},
 	} {
 		t.Run(c.typ, func(t *testing.T) { sameAsGo(t, c.dir, c.typ, c.new) })
 	}

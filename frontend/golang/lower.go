@@ -848,6 +848,11 @@ func (g *gen) builtin(fr *frame, v *ssa.Call, f *ssa.Builtin, args []arg, pos to
 			g.appendSlice(fr, v, pos)
 			return
 		}
+	case "copy":
+		if v != nil {
+			g.copySlice(fr, v, pos)
+			return
+		}
 	case "min", "max":
 		r := g.local("t", g.scalar(v.Type(), pos))
 		fr.vals[v] = r

@@ -104,22 +104,25 @@ func (g *gen) sliceExpr(fr *frame, in *ssa.Slice, pos token.Pos) {
 // varargsPrefix marks the text of a variadic call's arguments.
 const varargsPrefix = "varargs:"
 
-// appendSlice writes append(s, e1, …, ek).
+// appendSlice writes append(s, e1, …, ek) or append(s, t...).
 func (g *gen) appendSlice(fr *frame, v *ssa.Call, pos token.Pos) {
 	st := v.Type().Underlying().(*types.Slice)
 	args := v.Call.Args
-	sl, ok := args[1].(*ssa.Slice)
-	al := fr.varargOf[sl]
-	if !ok || al == nil {
-		g.refuse(pos, "append of a slice (s...)", "not translated yet: append elements")
-		return
+	var elems, t []string // the elements, or the slice t appended
+	if sl, ok := args[1].(*ssa.Slice); ok && fr.varargOf[sl] != nil {
+		elems = fr.varargs[fr.varargOf[sl]]
+	} else {
+		t = g.header(fr.value(args[1], pos), pos)
 	}
-	elems := fr.varargs[al]
 	h := g.header(fr.value(args[0], pos), pos)
 	arr := g.sliceHeap(st, pos)
 	cp := g.capOf(st)
 	p, o, n, c := g.local("a", "ref "+arr.name), g.local("t", "int"), g.local("t", "int"), g.local("t", "int")
-	g.line(pos, "%s = %s + %d", n, h[2], len(elems))
+	if t != nil {
+		g.line(pos, "%s = %s + %s", n, h[2], t[2])
+	} else {
+		g.line(pos, "%s = %s + %d", n, h[2], len(elems))
+	}
 	g.line(pos, "if %s <= %s {", n, h[3]) // room: in place
 	g.indent++
 	g.line(pos, "%s = %s", p, h[0])
@@ -137,6 +140,11 @@ func (g *gen) appendSlice(fr *frame, v *ssa.Call, pos token.Pos) {
 	g.copyElems(h, p, st, cp, pos)
 	g.indent--
 	g.line(token.NoPos, "}")
+	if t != nil {
+		at := g.local("i", "int")
+		g.line(pos, "%s = %s + %s", at, o, h[2])
+		g.moveElems(t[0], t[1], p, at, t[2], st, pos)
+	}
 	for j, e := range elems {
 		k := g.local("i", "int")
 		g.line(pos, "%s = %s + %s + %d", k, o, h[2], j)
@@ -176,4 +184,66 @@ func (g *gen) copyElems(h []string, p string, st *types.Slice, cp int64, pos tok
 	}
 	g.plain = true
 	g.line(pos, "atomic { %s }", strings.Join(stmts, "; "))
+}
+
+// moveElems writes the move of n elements of the array src from offset
+// so to the array dst from offset do (copy, append(s, t...)): one step,
+// which reads them all into temporaries, then writes them, so that the
+// two may overlap as memmove lets them.
+func (g *gen) moveElems(src, so, dst, do, n string, st *types.Slice, pos token.Pos) {
+	cp := g.capOf(st)
+	var reads, writes []string
+	for i := range cp {
+		var rb, wb []byte
+		tmps := g.moveTmp(st, int(i), pos)
+		rb = fmt.Appendf(rb, "if %d < %s {", i, n)
+		wb = fmt.Appendf(wb, "if %d < %s {", i, n)
+		for e := range cp {
+			var rs, ws []string
+			for k, s := range g.flatten(st.Elem(), join("v", fmt.Sprint(e)), pos) {
+				rs = append(rs, fmt.Sprintf("%s = %s.%s", tmps[k], src, s.name))
+				ws = append(ws, fmt.Sprintf("%s.%s = %s", dst, s.name, tmps[k]))
+			}
+			if e > 0 {
+				rb = fmt.Appendf(rb, " else")
+				wb = fmt.Appendf(wb, " else")
+			}
+			rb = fmt.Appendf(rb, " if %s + %d == %d { %s }", so, i, e, strings.Join(rs, "; "))
+			wb = fmt.Appendf(wb, " if %s + %d == %d { %s }", do, i, e, strings.Join(ws, "; "))
+		}
+		reads = append(reads, string(rb)+" else { assert false } }")
+		writes = append(writes, string(wb)+" else { assert false } }")
+	}
+	g.plain = true
+	g.line(pos, "atomic { %s }", strings.Join(append(reads, writes...), "; "))
+}
+
+// copySlice writes copy(dst, src): the length copied, the smaller.
+func (g *gen) copySlice(fr *frame, v *ssa.Call, pos token.Pos) {
+	st := v.Call.Args[0].Type().Underlying().(*types.Slice)
+	d := g.header(fr.value(v.Call.Args[0], pos), pos)
+	s := g.header(fr.value(v.Call.Args[1], pos), pos)
+	n := g.local("t", "int")
+	g.line(pos, "%s = %s", n, d[2])
+	g.line(pos, "if %s < %s { %s = %s }", s[2], n, n, s[2])
+	g.moveElems(s[0], s[1], d[0], d[1], n, st, pos)
+	fr.vals[v] = n
+}
+
+// moveTmp returns the temporaries of element i of moveElems for slices of
+// type st, declared once per method: a method's locals are few.
+func (g *gen) moveTmp(st *types.Slice, i int, pos token.Pos) []string {
+	key := fmt.Sprintf("%s#%d", types.TypeString(st.Elem(), nil), i)
+	if t, ok := g.moveTmps[key]; ok {
+		return t
+	}
+	var tmps []string
+	for _, s := range g.flatten(st.Elem(), "", pos) {
+		tmps = append(tmps, g.local("m", s.typ))
+	}
+	if g.moveTmps == nil {
+		g.moveTmps = map[string][]string{}
+	}
+	g.moveTmps[key] = tmps
+	return tmps
 }

@@ -357,16 +357,12 @@ func (c *checker) call(fn *ssa.Function, pos token.Pos, call *ssa.CallCommon, de
 			if !deferred {
 				return
 			}
-		case "append":
-			if sl, ok := call.Args[1].(*ssa.Slice); ok && !deferred {
-				if a, ok := sl.X.(*ssa.Alloc); ok && a.Comment == "varargs" {
-					return
-				}
+		case "append", "copy":
+			if _, ok := call.Args[1].Type().Underlying().(*types.Slice); ok && !deferred {
+				return
 			}
-			c.refuse(pos, "append of a slice (s...)", "append elements: append(s, x, y)")
-			return
 		}
-		c.refuse(pos, "built-in "+f.Name(), "of the built-ins, len, cap, min, max, append and panic are supported")
+		c.refuse(pos, "built-in "+f.Name()+" here", "of the built-ins, len, cap, min, max, append and copy of slices, and panic are supported")
 		return
 	case *ssa.Function:
 		if in, ok := intrinsicOf(f); ok {

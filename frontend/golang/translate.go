@@ -77,6 +77,9 @@ type gen struct {
 	plain bool
 	// atomic: each method is one atomic block (a reference specification).
 	atomic bool
+	// moveTmps: the temporaries of the element moves of the method being
+	// written (slices.go's moveTmp).
+	moveTmps map[string][]string
 	// anyTags, if not nil, holds the tag of each integer type (by type
 	// string) that the any values hold, when they hold several (anyType).
 	anyTags map[string]int32
@@ -580,7 +583,7 @@ func (g *gen) local(prefix, typ string) string {
 // method writes a client method.
 func (g *gen) method(fn *ssa.Function) string {
 	g.out.Reset()
-	g.decls, g.fresh, g.indent = nil, 0, 0
+	g.decls, g.fresh, g.indent, g.moveTmps = nil, 0, 0, nil
 	fr := newFrame(g, fn, "")
 	var params []string
 	for i, p := range fn.Params {
@@ -682,7 +685,7 @@ func resultFormats(results *types.Tuple, tagged bool) string {
 // inlined, or a zero node.
 func (g *gen) initBlock(obj *heapType) string {
 	g.out.Reset()
-	g.decls, g.fresh, g.indent = nil, 0, 0
+	g.decls, g.fresh, g.indent, g.moveTmps = nil, 0, 0, nil
 	if g.t.Ctor == nil {
 		g.line(g.t.Type.Obj().Pos(), "Obj = %s", obj.newNode())
 	} else {

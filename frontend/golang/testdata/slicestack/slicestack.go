@@ -104,3 +104,36 @@ func (l *Log) Add(v int) int {
 	}
 	return n*10 + cap(l.es)
 }
+
+// Ring copies and appends slices to slices.
+type Ring struct{ s []int }
+
+// Add appends v and v+1.
+func (r *Ring) Add(v int) { r.s = append(r.s, v, v+1) }
+
+// Rotate rotates the slice left by one with copy, and returns how many
+// elements copy moved.
+func (r *Ring) Rotate() int {
+	if len(r.s) == 0 {
+		return -1
+	}
+	first := r.s[0]
+	n := copy(r.s, r.s[1:])
+	r.s[n] = first
+	return n
+}
+
+// Double appends the slice's first half to it (append(s, t...)).
+func (r *Ring) Double() int {
+	r.s = append(r.s, r.s[:len(r.s)/2]...)
+	return len(r.s)
+}
+
+// Digits returns the elements as digits.
+func (r *Ring) Digits() int {
+	d := 0
+	for _, e := range r.s {
+		d = d*10 + e
+	}
+	return d
+}
