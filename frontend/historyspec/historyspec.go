@@ -21,9 +21,9 @@ import (
 	"github.com/linbis/linbis/history/record"
 )
 
-// Spec adapts a model's spec object to history.Spec.
+// Spec adapts a model's spec object to model.Spec.
 //
-// A spec may be nondeterministic, while history.Spec is a deterministic
+// A spec may be nondeterministic, while model.Spec is a deterministic
 // state machine; so a Spec state is the set of spec states reachable
 // by the operations so far with their recorded results (the subset
 // construction), encoded as its sorted elements, each preceded by its

@@ -142,7 +142,7 @@ func TestProperty(t *testing.T) {
 }
 
 // TestStateSets checks the subset construction that makes a
-// possibly nondeterministic spec a deterministic history.Spec: a step from
+// possibly nondeterministic spec a deterministic model.Spec: a step from
 // a set of states keeps the successors of every state whose outcome
 // matches the recorded result.
 func TestStateSets(t *testing.T) {
