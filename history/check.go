@@ -303,7 +303,10 @@ type stopError struct {
 	cause  error
 }
 
+// Error returns the Result's Reason.
 func (e *stopError) Error() string { return e.reason }
+
+// Unwrap returns the context's cause (nil for the memory budget).
 func (e *stopError) Unwrap() error { return e.cause }
 
 // gcMargin is the share of Options.MaxMemory kept for the garbage
