@@ -79,16 +79,26 @@ func MinimizeReachable(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, re
 	defer recoverStopped(&err)
 	// A file numbered breadth-first, as most are, is checked in one pass
 	// over its targets; order then stays nil, numberBlocks' identity.
-	var order []int32
-	reachable = l.NumStates
-	if !lts.BreadthFirstNumbered(l) {
-		order = lts.ReachableOrder(l)
-		reachable = int32(len(order))
-	}
+	// Else the breadth-first order is found on a goroutine of its own
+	// while the classes are (its search and the τ-SCC search before the
+	// refinement run on one core each), on a copy of l's header, whose
+	// transitions a consuming call's release leaves it.
 	if err := checkEquivalence(eq); err != nil {
 		return nil, 0, err
 	}
+	var order []int32
+	reachable = l.NumStates
+	wait := func() {}
+	if !lts.BreadthFirstNumbered(l) {
+		in, found := *l, make(chan []int32, 1)
+		go func() { found <- lts.ReachableOrder(&in) }()
+		wait = func() {
+			order = <-found
+			reachable = int32(len(order))
+		}
+	}
 	if a, ok := tryAcyclic(l, eq, &opts); ok {
+		wait()
 		rename, numClasses := numberBlocks(identity, a.class, a.classes.count(), order, l.NumStates)
 		reached := numClasses
 		if reachable < l.NumStates {
@@ -102,6 +112,7 @@ func MinimizeReachable(l *lts.LTS, eq Equivalence, opts Options) (q *lts.LTS, re
 	if err != nil {
 		return nil, 0, err
 	}
+	wait()
 	rename, numClasses := numberBlocks(k, kblock, numBlocks, order, l.NumStates)
 	reached := numClasses
 	if reachable < l.NumStates {
