@@ -24,9 +24,21 @@ func TestSignatureRounds(t *testing.T) {
 	if testsize.Full() {
 		sizes = append(sizes, 1000)
 	}
-	inputs := sweepInputs(testsize.Count(300, 3000), func(seed int) *lts.LTS { return randomLTS(uint64(39_000+seed), 5+seed%120) },
+	inputs := sweepInputs(testsize.Count(150, 3000), func(seed int) *lts.LTS { return randomLTS(uint64(39_000+seed), 5+seed%120) },
 		sizes, map[string]func(int32) *lts.LTS{"random family": benchRandom, "tauscc": benchTauSCC, "tauchains": benchTauChains,
 			"cycles": func(int32) *lts.LTS { return benchCycles(8) }})
+	type key struct {
+		what string
+		eq   Equivalence
+	}
+	gvOf := map[key][]int32{}
+	for what, l := range inputs {
+		for _, eq := range allEquivalences {
+			gv, _, err := Partition(l, eq, Options{Algorithm: GV})
+			require.NoError(t, err)
+			gvOf[key{what, eq}] = gv
+		}
+	}
 	ends := map[string]int{}
 	for _, limits := range []struct {
 		budget int64
@@ -35,8 +47,7 @@ func TestSignatureRounds(t *testing.T) {
 		sigBudget, sigMinGain = limits.budget, limits.gain
 		for what, l := range inputs {
 			for _, eq := range allEquivalences {
-				gv, _, err := Partition(l, eq, Options{Algorithm: GV})
-				require.NoError(t, err)
+				gv := gvOf[key{what, eq}]
 				rep := map[int32]int{} // per GV class, its first state
 				for s := len(gv) - 1; s >= 0; s-- {
 					rep[gv[s]] = s
