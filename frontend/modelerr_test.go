@@ -34,6 +34,7 @@ func TestModelErrors(t *testing.T) {
 		{"null loc", counterModel("  method set() { var l loc int; *l = 1 }"), "3:33", "null dereference: *l through a null loc", 2},
 		{"range through a loc", "object O {\n  shared c int(0..1) = 0\n  method inc() { l := &c; *l = *l + 1 }\n}\nspec auto\n", "3:27", "out of the declared range int(0..1) of *l", 4},
 		{"index of an address", "object O {\n  shared a [0..1] int = 0\n  method set(i int) { l := &a[i]; *l = 1 }\n}\nspec auto\nclient { values 1..2 }\n", "3:23", "index 2 out of range [0..1] of a", 2},
+		{"index of an array field", "object O {\n  heap N { a [2] int }\n  shared p ref N = null\n  init { p = new N }\n  method set(i int) { p.a[i] = 1 }\n}\nspec auto\nclient { values 1..2 }\n", "5:23", "index 2 out of range [0..1] of a", 2},
 		{"init", "object O {\n  shared c int(0..1) = 0\n  init { c = 2 }\n  method get() int { return c }\n}\nspec auto\n", "3:10", "in the init block", 0},
 	}
 	for _, tc := range tests {

@@ -19,9 +19,9 @@ func (c *checker) localArray(s *syntax.VarStmt) {
 	lo, hi := int64(0), int64(0)
 	ok := true
 	if d.LenLo != nil {
-		lo, ok = c.literal(d.LenLo)
+		lo, ok = c.literal(d.LenLo, "a local array")
 	}
-	if h, okHi := c.literal(d.Len); okHi {
+	if h, okHi := c.literal(d.Len, "a local array"); okHi {
 		hi = h
 	} else {
 		ok = false
@@ -46,8 +46,9 @@ func (c *checker) localArray(s *syntax.VarStmt) {
 }
 
 // literal returns the value of e, an integer literal (or its negation),
-// or reports that a local array's bound must be one.
-func (c *checker) literal(e syntax.Expr) (int64, bool) {
+// or reports that the bound of what (a local array, an array field) must
+// be one.
+func (c *checker) literal(e syntax.Expr, what string) (int64, bool) {
 	switch x := syntax.Unparen(e).(type) {
 	case *syntax.IntLit:
 		return x.Value, true
@@ -57,6 +58,6 @@ func (c *checker) literal(e syntax.Expr) (int64, bool) {
 		}
 	}
 	c.expr(e)
-	c.errorf(e.Start(), "the bounds of a local array are integer literals (its slots are fixed before nthreads is known)")
+	c.errorf(e.Start(), "the bounds of %s are integer literals (its slots are fixed before nthreads is known)", what)
 	return 0, false
 }

@@ -69,6 +69,9 @@ type checker struct {
 	calls map[*Method][]procCall
 	// locs are the word types of the loc types met so far (locType).
 	locs []*WordType
+	// indexed is the selector of an array field being indexed
+	// (fieldIndex), which may name the array.
+	indexed *syntax.SelectorExpr
 }
 
 // procCall is a call of a procedure, at pos.
@@ -124,8 +127,8 @@ func (c *checker) object(d *syntax.Object) *Object {
 	}
 	for i, w := range d.Words {
 		o.Words[i].Fields = c.fields(w.Fields, "word "+w.Name.Name, false)
-		if len(w.Fields) == 0 || len(w.Fields) > MaxWordFields {
-			c.errorf(w.Name.Pos, "word %s has %d fields; a word has between 1 and %d", w.Name.Name, len(w.Fields), MaxWordFields)
+		if n := (Type{Kind: Word, Word: o.Words[i]}).Slots(); len(w.Fields) == 0 || n > MaxWordFields {
+			c.errorf(w.Name.Pos, "word %s has %d slots (a field each, an element each of an array field); a word has between 1 and %d", w.Name.Name, n, MaxWordFields)
 		}
 	}
 	for i, h := range d.Heaps {
@@ -184,7 +187,7 @@ func (c *checker) fields(fs []*syntax.Field, in string, wordsOK bool) []*Field {
 			c.errorf(f.Name.Pos, "field %s declared twice in %s", f.Name.Name, in)
 		}
 		seen[f.Name.Name] = true
-		t := c.typ(f.Type, false)
+		t, elems, lo := c.fieldType(f, in)
 		if t.Kind == Thread {
 			c.errorf(f.Type.Pos, "field %s: a field of %s cannot hold a thread id; keep thread ids in locals and shared variables", f.Name.Name, in)
 			t = Type{}
@@ -193,8 +196,9 @@ func (c *checker) fields(fs []*syntax.Field, in string, wordsOK bool) []*Field {
 			c.errorf(f.Type.Pos, "field %s: a word's fields are int, bool or ref, not another word", f.Name.Name)
 			t = Type{}
 		}
-		out = append(out, &Field{Name: f.Name.Name, Type: t, Index: slot})
-		slot += t.Slots()
+		fd := &Field{Name: f.Name.Name, Type: t, Index: slot, Elems: elems, Lo: lo}
+		out = append(out, fd)
+		slot += fd.Slots()
 	}
 	return out
 }
@@ -639,7 +643,15 @@ func (c *checker) lvalue(e syntax.Expr) Type {
 			c.errorf(x.Sel.Pos, "cannot assign to field %s of the word %s: a word is written whole (with a construction %s(…) or a cas)", x.Sel.Name, wt, wt)
 		}
 		return t
-	case *syntax.IndexExpr, *syntax.BadExpr:
+	case *syntax.IndexExpr:
+		t := c.expr(x)
+		if sel, ok := syntax.Unparen(x.X).(*syntax.SelectorExpr); ok {
+			if wt := c.info.Types[sel.X]; wt.Kind == Word {
+				c.errorf(sel.Sel.Pos, "cannot assign to an element of %s of the word %s: a word is written whole (with a construction %s(…) or a cas)", sel.Sel.Name, wt, wt)
+			}
+		}
+		return t
+	case *syntax.BadExpr:
 		return c.expr(x)
 	case *syntax.ParenExpr:
 		return c.lvalue(x.X)
@@ -770,6 +782,7 @@ func (c *checker) expr1(e syntax.Expr) Type {
 		for _, f := range t.Node.Fields {
 			if f.Name == e.Sel.Name {
 				c.info.Fields[e] = f
+				c.checkArrayField(e, f)
 				return f.Type
 			}
 			names = append(names, f.Name)
@@ -777,6 +790,9 @@ func (c *checker) expr1(e syntax.Expr) Type {
 		c.errorf(e.Sel.Pos, "%s has no field %s%s", t.Node.Name, e.Sel.Name, hint(e.Sel.Name, names))
 		return Type{}
 	case *syntax.IndexExpr:
+		if sel, ok := syntax.Unparen(e.X).(*syntax.SelectorExpr); ok {
+			return c.fieldIndex(e, sel)
+		}
 		return c.index(e)
 	case *syntax.CallExpr:
 		if p := c.proc(e.Fun.Name); p != nil {
@@ -850,6 +866,8 @@ func (c *checker) expr1(e syntax.Expr) Type {
 			}
 			if f == nil {
 				c.errorf(fi.Name.Pos, "%s has no field %s%s", h.Name, fi.Name.Name, hint(fi.Name.Name, fnames))
+			} else if f.Elems > 0 {
+				c.errorf(fi.Name.Pos, "%s is an array field: it starts zeroed; assign its elements after new", f.Name)
 			} else if !assignable(f.Type, vt) {
 				c.errorf(fi.Value.Start(), "cannot initialise field %s (%s) with %s", f.Name, f.Type, vt)
 			}

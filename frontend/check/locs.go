@@ -65,6 +65,11 @@ func (c *checker) addrOf(e *syntax.UnaryExpr) Type {
 		v := c.info.Uses[x]
 		ok = v != nil && v.Kind == SharedVar && !v.IsArray()
 	case *syntax.IndexExpr:
+		if sel, isSel := syntax.Unparen(x.X).(*syntax.SelectorExpr); isSel { // p.view[i]
+			xt := c.info.Types[sel.X]
+			ok = xt.Kind == Ref && xt.Union == nil
+			break
+		}
 		id, idx := Indices(x)
 		v := c.info.Uses[id]
 		ok = v != nil && v.Kind == SharedVar && v.ThreadDims == 0 && len(idx) == 1
@@ -74,7 +79,7 @@ func (c *checker) addrOf(e *syntax.UnaryExpr) Type {
 	}
 	switch {
 	case !ok:
-		c.errorf(e.Pos, "& takes a shared variable (&Head), an element of a shared array without [thread] dimensions (&a[i]) or a field of a node (&p.next); locals, whole arrays and a word's single fields have no address")
+		c.errorf(e.Pos, "& takes a shared variable (&Head), an element of a shared array without [thread] dimensions (&a[i]) or a field of a node (&p.next, &p.view[i]); locals, whole arrays and a word's single fields have no address")
 		return Type{}
 	case t.Kind == Thread:
 		c.errorf(e.Pos, "& of a thread id location: a loc may not refer to thread ids (thread symmetry could not rename them)")

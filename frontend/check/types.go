@@ -108,20 +108,27 @@ func (t Type) Has(h *Heap) bool {
 // state: one per field of a word, else one.
 func (t Type) Slots() int {
 	if t.Kind == Word {
-		return len(t.Word.Fields)
+		n := 0
+		for _, f := range t.Word.Fields {
+			n += f.Slots()
+		}
+		return n
 	}
 	return 1
 }
 
 // Components returns the scalar types that a value of type t is made of,
-// in slot order: the fields' of a word, else t itself.
+// in slot order: the fields' of a word (an array field's once per
+// element), else t itself.
 func (t Type) Components() []Type {
 	if t.Kind != Word {
 		return []Type{t}
 	}
-	out := make([]Type, len(t.Word.Fields))
-	for i, f := range t.Word.Fields {
-		out[i] = f.Type
+	var out []Type
+	for _, f := range t.Word.Fields {
+		for range max(f.Elems, 1) {
+			out = append(out, f.Type)
+		}
 	}
 	return out
 }
@@ -216,11 +223,19 @@ type Heap struct {
 // Field is a field of a heap node type or of a word type.
 type Field struct {
 	Name string
+	// Type is the field's type, or its elements' for an array field.
 	Type Type
 	// Index is the field's first slot in its node (a word field takes
-	// one slot per field of its word), or its slot in its word.
+	// one slot per field of its word), or its first slot in its word.
 	Index int
+	// Elems is the number of elements of an array field (`view [3] int`),
+	// 0 for a scalar; Lo is its lowest index.
+	Elems, Lo int
 }
+
+// Slots is the number of slots the field takes: its type's, times its
+// elements for an array field.
+func (f *Field) Slots() int { return f.Type.Slots() * max(f.Elems, 1) }
 
 // WordType is a word type: fields stored together in one shared location,
 // read, written and compared-and-swapped whole.

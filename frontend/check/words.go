@@ -24,6 +24,7 @@ func (c *checker) wordField(e *syntax.SelectorExpr, w *WordType) Type {
 	for _, f := range w.Fields {
 		if f.Name == e.Sel.Name {
 			c.info.Fields[e] = f
+			c.checkArrayField(e, f)
 			return f.Type
 		}
 		names = append(names, f.Name)
@@ -40,6 +41,10 @@ func (c *checker) build(e *syntax.CallExpr, w *WordType) Type {
 		c.errorf(e.Fun.Pos, "%s(…) takes %d values, one per field (%s), got %d", w.Name, len(w.Fields), fieldList(w), len(e.Args))
 	}
 	for i, a := range e.Args {
+		if i < len(w.Fields) && w.Fields[i].Elems > 0 {
+			c.arrayArg(a, w, w.Fields[i])
+			continue
+		}
 		t := c.expr(a)
 		if i < len(w.Fields) && !assignable(w.Fields[i].Type, t) {
 			c.errorf(a.Start(), "field %s of %s is %s, not %s", w.Fields[i].Name, w.Name, w.Fields[i].Type, t)
@@ -58,4 +63,24 @@ func fieldList(w *WordType) string {
 		s += f.Name + " " + f.Type.String()
 	}
 	return s
+}
+
+// arrayArg checks the argument a of a construction of w for its array
+// field f: a local array of f's length and element type.
+func (c *checker) arrayArg(a syntax.Expr, w *WordType, f *Field) {
+	id, ok := syntax.Unparen(a).(*syntax.Ident)
+	var v *Var
+	if ok {
+		if v = c.lookup(id.Name); v != nil {
+			c.info.Uses[id] = v
+		}
+	}
+	if v == nil || v.Kind != LocalVar || v.Elems != f.Elems || !sameType(v.Type, f.Type) {
+		if !ok {
+			c.expr(a)
+		}
+		c.errorf(a.Start(), "field %s of %s is an array of %d %s: give a local array of the same length and type (var a [%d] %s)", f.Name, w.Name, f.Elems, f.Type, f.Elems, f.Type)
+		return
+	}
+	c.info.Types[a] = v.Type
 }

@@ -302,6 +302,11 @@ func fieldBases(e *Expr, out []int32, ok bool) ([]int32, bool) {
 	switch {
 	case e.Kind == EShared, e.Kind == EElem, e.Kind == EDeref, e.Kind.Class() == ReadModifyWrite, e.Kind.Class() == 0:
 		return out, false
+	case e.Kind == EFieldElem: // a field, at an index that may read shared state
+		if e.A.Kind != ELocal {
+			return out, false
+		}
+		return fieldBases(e.B, append(out, e.A.V), ok)
 	case e.Kind == EField:
 		if e.A.Kind != ELocal {
 			return out, false
@@ -764,6 +769,9 @@ func (c *compiler) expr1(e syntax.Expr) *Expr {
 		}
 		return &Expr{Kind: EBinary, Op: e.Op, A: c.expr(e.X), B: c.expr(e.Y)}
 	case *syntax.IndexExpr:
+		if _, ok := syntax.Unparen(e.X).(*syntax.SelectorExpr); ok { // an element of an array field
+			return c.fieldElem(e)[0]
+		}
 		if id, _ := check.Indices(e); id != nil && c.info.Uses[id].Kind != check.SharedVar {
 			// a local array (arrays.go)
 			v := c.info.Uses[id]

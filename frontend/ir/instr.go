@@ -126,6 +126,9 @@ const (
 	// offset: a shared location whose address is known only at run time.
 	EAddr
 	EDeref
+	// EFieldElem is an element of an array field of a node (fieldarrays.go):
+	// slot V + (B - Lo)·Stride of the node A, B in [Lo, Lo+N).
+	EFieldElem
 
 	numExprKinds // the number of kinds; keep it last
 )
@@ -174,7 +177,7 @@ var kinds = [numExprKinds]struct {
 	EAny: {"any", Choice}, EPickThread: {"pick thread", Choice},
 	ENew: {"new", Allocation},
 	ECas: {"cas", ReadModifyWrite}, ECasWord: {"cas", ReadModifyWrite}, ESwap: {"swap", ReadModifyWrite}, EFaa: {"faa", ReadModifyWrite},
-	EAddr: {"address", Operator}, EDeref: {"deref", Location},
+	EAddr: {"address", Operator}, EDeref: {"deref", Location}, EFieldElem: {"field element", Location},
 }
 
 // Class returns k's class (0 for a kind the table does not know).

@@ -176,10 +176,13 @@ func (l *Layout) layHeap(heaps []*check.Heap, explicit bool) {
 	for _, h := range heaps {
 		// A word field takes one slot per field of its word.
 		for _, f := range h.Fields {
-			for j, ct := range f.Type.Components() {
-				l.FieldTypes[h.ID] = append(l.FieldTypes[h.ID], ct)
-				if ct.Kind == check.Ref {
-					l.RefFields[h.ID] = append(l.RefFields[h.ID], int32(f.Index+j))
+			comps := f.Type.Components()
+			for e := range max(f.Elems, 1) { // an array field: each element
+				for j, ct := range comps {
+					l.FieldTypes[h.ID] = append(l.FieldTypes[h.ID], ct)
+					if ct.Kind == check.Ref {
+						l.RefFields[h.ID] = append(l.RefFields[h.ID], int32(f.Index+e*len(comps)+j))
+					}
 				}
 			}
 		}

@@ -177,7 +177,7 @@ func localSlots(e *Expr) uint64 {
 			w |= 1 << uint(s)
 		}
 		return w
-	case EShared, EElem, EField, EDeref: // a loc never refers to a local
+	case EShared, EElem, EField, EDeref, EFieldElem: // a loc never refers to a local
 		return 0
 	}
 	return ^uint64(0)

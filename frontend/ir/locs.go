@@ -30,9 +30,9 @@ func (c *compiler) addrOf(e *syntax.UnaryExpr) []*Expr {
 	node := &Expr{Kind: EConst, Pos: e.Pos}
 	off := &Expr{Kind: EAddr, A: loc, N: int32(c.info.Types[e.X].Slots()), Pos: e.Pos, Name: "&" + loc.Name}
 	switch loc.Kind {
-	case EField:
+	case EField, EFieldElem:
 		node = cloneExpr(c.pure(loc.A, "the node of &"+loc.Name))
-		off.Shared = loc.A.Shared
+		off.Shared = loc.A.Shared || loc.B != nil && loc.B.Shared
 	case EElem:
 		off.Shared = loc.A.Shared
 	}

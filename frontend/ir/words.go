@@ -33,9 +33,32 @@ func (c *compiler) slots(v *check.Var, base int32) []*Expr {
 	if v.Type.Kind != check.Word {
 		return []*Expr{{Kind: ELocal, V: base + int32(v.Slot), Name: v.Name, Ref: v.Type.Kind == check.Ref, Thr: v.Type.Kind == check.Thread, Pos: v.Pos}}
 	}
-	out := make([]*Expr, len(v.Type.Word.Fields))
-	for j, f := range v.Type.Word.Fields {
-		out[j] = &Expr{Kind: ELocal, V: base + int32(v.Slot+j), Name: v.Name + "." + f.Name, Ref: f.Type.Kind == check.Ref, Pos: v.Pos}
+	ws := wordSlots(v.Type.Word)
+	out := make([]*Expr, len(ws))
+	for j, f := range ws {
+		out[j] = &Expr{Kind: ELocal, V: base + int32(v.Slot+j), Name: v.Name + "." + f.name, Ref: f.t.Kind == check.Ref, Pos: v.Pos}
+	}
+	return out
+}
+
+// wordSlot is a slot of a word: its field's name (with the element of an
+// array field) and type.
+type wordSlot struct {
+	name string
+	t    check.Type
+}
+
+// wordSlots returns the slots of a word of type w, in order.
+func wordSlots(w *check.WordType) []wordSlot {
+	var out []wordSlot
+	for _, f := range w.Fields {
+		if f.Elems == 0 {
+			out = append(out, wordSlot{f.Name, f.Type})
+			continue
+		}
+		for e := range f.Elems {
+			out = append(out, wordSlot{fmt.Sprintf("%s[%d]", f.Name, f.Lo+e), f.Type})
+		}
 	}
 	return out
 }
@@ -47,7 +70,7 @@ func (c *compiler) values(e syntax.Expr) []*Expr {
 	if t.Kind != check.Word {
 		return []*Expr{c.expr(e)}
 	}
-	fields := t.Word.Fields
+	fields := wordSlots(t.Word)
 	out := make([]*Expr, len(fields))
 	switch e := e.(type) {
 	case *syntax.ParenExpr:
@@ -56,8 +79,16 @@ func (c *compiler) values(e syntax.Expr) []*Expr {
 		if c.info.Calls[e] != nil {
 			return c.callValue(e)
 		}
+		out = out[:0]
 		for j, a := range e.Args {
-			out[j] = c.expr(a)
+			if f := t.Word.Fields[j]; f.Elems > 0 { // a local array, element by element
+				v := c.info.Uses[syntax.Unparen(a).(*syntax.Ident)]
+				for k := range f.Elems {
+					out = append(out, &Expr{Kind: ELocal, V: c.frameBase() + int32(v.Slot+k), Name: v.Name, Pos: a.Start()})
+				}
+				continue
+			}
+			out = append(out, c.expr(a))
 		}
 		return out
 	case *syntax.Ident:
@@ -75,6 +106,9 @@ func (c *compiler) values(e syntax.Expr) []*Expr {
 		}
 		return out
 	case *syntax.IndexExpr:
+		if _, ok := syntax.Unparen(e.X).(*syntax.SelectorExpr); ok { // a word element of a node's array field
+			return c.fieldElem(e)
+		}
 		id, idx := check.Indices(e)
 		v := c.info.Uses[id]
 		if v.ThreadDims > 0 || len(idx) != 1 {
@@ -107,7 +141,7 @@ func (c *compiler) values(e syntax.Expr) []*Expr {
 		hf := c.info.Fields[e]
 		node := c.pure(c.expr(e.X), "the node of the word field "+hf.Name)
 		for j, f := range fields {
-			out[j] = c.component(&Expr{Kind: EField, V: int32(hf.Index + j), A: node, Shared: true, Pos: e.Start()}, hf.Name, f)
+			out[j] = c.component(&Expr{Kind: EField, V: int32(hf.Index + j), A: cloneExpr(node), Shared: true, Pos: e.Start()}, hf.Name, f)
 		}
 		return out
 	}
@@ -115,13 +149,13 @@ func (c *compiler) values(e syntax.Expr) []*Expr {
 	return out
 }
 
-// component completes the location x of field f of the word called
+// component completes the location x of slot f of the word called
 // name: its name for messages, whether it holds a reference, its range.
-func (c *compiler) component(x *Expr, name string, f *check.Field) *Expr {
-	x.Name = name + "." + f.Name
-	x.Ref = f.Type.Kind == check.Ref
-	if f.Type.HasRange {
-		x.Rng = &f.Type
+func (c *compiler) component(x *Expr, name string, f wordSlot) *Expr {
+	x.Name = name + "." + f.name
+	x.Ref = f.t.Kind == check.Ref
+	if f.t.HasRange {
+		x.Rng = &f.t
 	}
 	return x
 }

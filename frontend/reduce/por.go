@@ -47,7 +47,8 @@ import (
 // steps on such thread-private slots are independent of everything; an
 // index the analysis cannot resolve, such as the j of `for j in others`,
 // stands for every element); one location per heap field index (all nodes and heap
-// types together); and one location heap for the heap's shape. An access
+// types together; an array field's elements are its slots' locations, one
+// when the index is known); and one location heap for the heap's shape. An access
 // through a loc (*l, ir.EDeref) has a target known only at run time: it
 // stands for every location whose address the program takes
 // (ir.Program.AddrTaken, whole arrays and words; DerefLo..DerefHi), the
@@ -284,7 +285,7 @@ func (a *POR) touch(f *footprint, t int, e *ir.Expr) {
 		// A local array's element is the thread's own: only the index
 		// may touch shared state.
 		return
-	case ir.EShared, ir.EElem, ir.EField, ir.EDeref:
+	case ir.EShared, ir.EElem, ir.EField, ir.EDeref, ir.EFieldElem:
 		lo, hi := a.location(f, t, e)
 		setBits(f.reads, lo, hi)
 		return
@@ -325,7 +326,7 @@ func (a *POR) write(f *footprint, t int, e *ir.Expr) {
 	}
 	switch e.Kind {
 	case ir.ELocal, ir.ELocalElem:
-	case ir.EShared, ir.EElem, ir.EField, ir.EDeref:
+	case ir.EShared, ir.EElem, ir.EField, ir.EDeref, ir.EFieldElem:
 		lo, hi := a.location(f, t, e)
 		setBits(f.writes, lo, hi)
 	default:
@@ -369,6 +370,13 @@ func (a *POR) location(f *footprint, t int, e *ir.Expr) (int, int) {
 		return int(row), int(row + e.N2*stride)
 	case ir.EField:
 		return a.Fields + int(e.V), a.Fields + int(e.V) + 1
+	case ir.EFieldElem:
+		// Its field locations, or the element's when the index is known.
+		lo := a.Fields + int(e.V)
+		if i, ok := a.index(t, e.B, e.Lo, e.N); ok {
+			return lo + int(i*e.Stride), lo + int(i*e.Stride) + 1
+		}
+		return lo, lo + int(e.N*e.Stride)
 	case ir.EDeref:
 		// The target is known only at run time: any location whose
 		// address the program takes (derefLocs).
@@ -393,6 +401,8 @@ func (a *POR) derefLocs() (int, int) {
 			l, h = int(x.V), int(x.V+x.N*max(x.N2, 1)*max(x.Stride, 1))-1
 		case ir.EField:
 			l, h = a.Fields+int(x.V), a.Fields+int(x.V)
+		case ir.EFieldElem:
+			l, h = a.Fields+int(x.V), a.Fields+int(x.V+x.N*x.Stride)-1
 		}
 		lo, hi = min(lo, l), max(hi, h+int(addr.N))
 	}

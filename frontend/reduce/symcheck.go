@@ -349,7 +349,7 @@ func (c *symChecker) initStores(in *ir.Instr) {
 // store checks the value x stored into the location lhs.
 func (c *symChecker) store(lhs, x *ir.Expr) {
 	switch {
-	case lhs.Kind == ir.EField && c.isThreadID(x, c.method):
+	case (lhs.Kind == ir.EField || lhs.Kind == ir.EFieldElem) && c.isThreadID(x, c.method):
 		c.refuse(x.Pos, "a thread id is stored in a heap field; thread symmetry supports thread ids in locals and shared variables only")
 	case lhs.Kind == ir.EDeref && c.isThreadID(x, c.method):
 		c.refuse(x.Pos, "a thread id is stored through a loc; thread symmetry supports thread ids in locals and shared variables only")
@@ -377,6 +377,9 @@ func (c *symChecker) location(e *ir.Expr) {
 	case ir.EDeref:
 		c.expr(e.A, "as a loc", false)
 		c.expr(e.B, "as a loc", false)
+	case ir.EFieldElem:
+		c.expr(e.A, "as a node", false)
+		c.expr(e.B, "in the index of an array field", false)
 	}
 }
 
@@ -484,7 +487,7 @@ func (c *symChecker) expr(e *ir.Expr, ctx string, threadOK bool) {
 		// ids or 0; the old value it gives is checked where it is used
 		// (isThreadID).
 		c.location(e.A)
-		if e.A.Kind == ir.EField && c.isThreadID(e.B, c.method) {
+		if (e.A.Kind == ir.EField || e.A.Kind == ir.EFieldElem) && c.isThreadID(e.B, c.method) {
 			c.refuse(e.B.Pos, "a thread id is stored in a heap field; thread symmetry supports thread ids in locals and shared variables only")
 			return
 		}
@@ -497,7 +500,7 @@ func (c *symChecker) expr(e *ir.Expr, ctx string, threadOK bool) {
 		c.expr(e.A, "as a node", false)
 	case ir.EAddr:
 		c.addr(e)
-	case ir.EDeref:
+	case ir.EDeref, ir.EFieldElem:
 		c.location(e)
 	case ir.ENew:
 		for _, fi := range e.Inits {

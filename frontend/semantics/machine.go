@@ -213,6 +213,8 @@ func (m *machine) addr(e *ir.Expr) int32 {
 		return m.p.Layout.NodeAddr(id) + m.p.Layout.Hdr + e.V
 	case ir.EDeref:
 		return m.derefAddr(e)
+	case ir.EFieldElem:
+		return m.fieldElemAddr(e)
 	}
 	m.fail("internal error: not a location")
 	return -1
@@ -243,8 +245,28 @@ func (m *machine) addrOf(e *ir.Expr) int32 {
 		return 0
 	case e.A.Kind == ir.EField:
 		return e.A.V
+	case e.A.Kind == ir.EFieldElem:
+		return a - m.p.Layout.NodeAddr(m.eval(e.A.A)) - m.p.Layout.Hdr
 	}
 	return a + 1
+}
+
+// fieldElemAddr returns the index in mem of the element of a node's
+// array field e, or -1 after a failure.
+func (m *machine) fieldElemAddr(e *ir.Expr) int32 {
+	id := m.eval(e.A)
+	i := m.eval(e.B)
+	switch {
+	case m.err != nil:
+		return -1
+	case id == 0:
+		m.nullFailed(e)
+		return -1
+	case i < e.Lo || i >= e.Lo+e.N:
+		m.indexFailed(e, i)
+		return -1
+	}
+	return m.p.Layout.NodeAddr(id) + m.p.Layout.Hdr + e.V + (i-e.Lo)*e.Stride
 }
 
 // elemAddr returns the index in mem of the array element e, whose slots
@@ -331,7 +353,7 @@ func (m *machine) evalNode(e *ir.Expr) int32 {
 		return e.V
 	case ir.EShared:
 		return m.mem[e.V]
-	case ir.EElem, ir.EField, ir.ELocalElem, ir.EDeref:
+	case ir.EElem, ir.EField, ir.ELocalElem, ir.EDeref, ir.EFieldElem:
 		a := m.addr(e)
 		if a < 0 {
 			return 0

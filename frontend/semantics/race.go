@@ -120,7 +120,7 @@ func exprClasses(e *ir.Expr, write bool, out map[class]bool) {
 	switch e.Kind {
 	case ir.EShared, ir.EElem:
 		out[class{v: e.V}] = out[class{v: e.V}] || write
-	case ir.EField:
+	case ir.EField, ir.EFieldElem: // (an array field's elements are one class)
 		c := class{field: true, v: e.V, name: e.Name}
 		out[c] = out[c] || write
 	}
@@ -183,7 +183,7 @@ func (m *machine) exprLocations(e *ir.Expr, write bool, out []access) []access {
 	case ir.EAddr: // the location is not accessed, only its address computed
 		out = m.exprLocations(e.A.A, false, out)
 		return m.exprLocations(e.A.B, false, out)
-	case ir.EShared, ir.EElem, ir.EField, ir.EDeref:
+	case ir.EShared, ir.EElem, ir.EField, ir.EDeref, ir.EFieldElem:
 		if a := m.addr(e); m.err == nil && a >= 0 {
 			out = append(out, access{addr: a, write: write})
 		}

@@ -327,7 +327,16 @@ func (s *Sequential) Show(state string) string {
 		fs := make([]string, len(h.Fields))
 		for i, f := range h.Fields {
 			at := a + lay.Hdr + int32(f.Index)
-			fs[i] = f.Name + ": " + showTyped(f.Type, st[at:at+int32(f.Type.Slots())])
+			w := int32(f.Type.Slots())
+			if f.Elems == 0 {
+				fs[i] = f.Name + ": " + showTyped(f.Type, st[at:at+w])
+				continue
+			}
+			elems := make([]string, f.Elems)
+			for k := range elems {
+				elems[k] = showTyped(f.Type, st[at+int32(k)*w:at+int32(k+1)*w])
+			}
+			fs[i] = f.Name + ": [" + strings.Join(elems, " ") + "]"
 		}
 		parts = append(parts, fmt.Sprintf("#%d%s{%s}", id, h.Name, strings.Join(fs, ", ")))
 	}
@@ -382,9 +391,20 @@ func showTyped(t check.Type, vals []int32) string {
 		}
 		return "null loc"
 	}
-	fs := make([]string, len(vals))
-	for i, f := range t.Word.Fields {
-		fs[i] = showValue(f.Type.Kind, vals[i])
+	var fs []string
+	k := 0
+	for _, f := range t.Word.Fields {
+		if f.Elems == 0 {
+			fs = append(fs, showValue(f.Type.Kind, vals[k]))
+			k++
+			continue
+		}
+		elems := make([]string, f.Elems) // an array field
+		for e := range elems {
+			elems[e] = showValue(f.Type.Kind, vals[k])
+			k++
+		}
+		fs = append(fs, "["+strings.Join(elems, " ")+"]")
 	}
 	return t.Word.Name + "(" + strings.Join(fs, ", ") + ")"
 }

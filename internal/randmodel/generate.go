@@ -19,7 +19,8 @@
 // slots of a [1..nthreads] array indexed by tid, per-thread arrays
 // ([thread], [thread][n], [thread][thread]) with thread-typed values and
 // loops over the other threads, references to locations (&X, &c.next,
-// read and written through *l), and rarely assertions.
+// read and written through *l), array fields of nodes, and rarely
+// assertions.
 // Its specification is `spec auto` or a hand-written one that runs each
 // method body atomically (spins turned into awaits), sometimes
 // deliberately changed in one statement so that the object is not
@@ -136,6 +137,10 @@ const (
 	// pointer to a pointer (p = &c.next), inserting through it, published
 	// in the shared Cur and read through by other operations.
 	Loc
+	// FieldArray: the nodes carry an array field (cnt [2] int), an
+	// element of which, at an index known at run time, is read and
+	// updated with a cas (or faa, or through a loc to it).
+	FieldArray
 
 	numFeatures = iota
 )
@@ -158,7 +163,7 @@ const TidBeyondIndex = TidValue | TidCount | ThreadValue | ForThreads
 var featureNames = [numFeatures]string{"heap", "free", "lock", "flag-wait", "await", "assert",
 	"hand-spec", "mutated-spec", "tid-index", "tid-value", "tid-count", "tid-arith", "tid-order",
 	"tid-scan", "only", "hazard", "queue", "explicit-heap", "proc", "break", "choose", "any", "var",
-	"per-thread", "thread-value", "for-threads", "rmw", "local-loop", "loc"}
+	"per-thread", "thread-value", "for-threads", "rmw", "local-loop", "loc", "field-array"}
 
 // String lists the features, e.g. "heap+free".
 func (f Feature) String() string {

@@ -58,8 +58,9 @@ func fragments() []idiom {
 		{RMW, 3, 1, (*gen).rmw},
 		{LocalLoop, 2, 1, (*gen).localLoop},
 		{Loc, 2, 1, (*gen).locCounter},
-		{Loc | Heap, 2, 1, (*gen).locList},
+		{Loc | Heap, 1, 1, (*gen).locList},
 		{Loc, 1, 1, (*gen).locRead},
+		{FieldArray | Heap, 1, 1, (*gen).fieldArray},
 	}
 }
 
@@ -521,4 +522,33 @@ func (g *gen) locRead(m *method) []stmt {
 			ifElse(q+" != "+z, []stmt{define(t, "*"+q), ifElse(t+" != null", g.record(m, t+".val"), nil)}, nil)}
 	}
 	return []stmt{define(q, g.sharedVar("L")), simple("var " + z + " loc int"), ifElse(q+" != "+z, g.record(m, "*"+q), nil)}
+}
+
+// fieldArray updates an element of the first node's array field cnt, at
+// an index chosen at run time (from v, X or any), with a cas, an faa or
+// a store through a loc to it, and records the value it read.
+func (g *gen) fieldArray(m *method) []stmt {
+	t, i, c := m.fresh("t"), m.fresh("i"), m.fresh("c")
+	index := g.intVar() + " % 2"
+	switch {
+	case m.param && g.chance(2):
+		index = "v - 1"
+	case g.allowed(Any) && g.chance(2):
+		g.use(Any)
+		index = "any 0..1"
+	}
+	var update stmt
+	switch {
+	case g.allowed(RMW) && g.chance(3):
+		g.use(RMW)
+		update = simple("faa(" + t + ".cnt[" + i + "], 1)")
+	case g.allowed(Loc) && g.chance(3):
+		g.use(Loc)
+		l := m.fresh("l")
+		return []stmt{define(t, g.sharedVar("Top")), ifElse(t+" != null", append([]stmt{define(i, index), define(l, "&"+t+".cnt["+i+"]"),
+			define(c, "*"+l), assign("*"+l, "("+c+" + 1) % 3")}, g.record(m, c)...), nil)}
+	default:
+		update = simple("cas(" + t + ".cnt[" + i + "], " + c + ", (" + c + " + 1) % 3)")
+	}
+	return []stmt{define(t, g.sharedVar("Top")), ifElse(t+" != null", append([]stmt{define(i, index), define(c, t+".cnt["+i+"]"), update}, g.record(m, c)...), nil)}
 }

@@ -141,6 +141,9 @@ var sharedDecls = []struct{ name, decl string }{
 // nodeType declares the heap nodes of lists and queues.
 const nodeType = "heap Node { val int; next ref Node }"
 
+// nodeTypeArray declares them with an array field (FieldArray).
+const nodeTypeArray = "heap Node { val int; next ref Node; cnt [2] int }"
+
 // print writes the program: object, specification, client. It draws the
 // specification's kind.
 func (g *gen) print() string {
@@ -183,7 +186,10 @@ func (g *gen) print() string {
 // declarations declares the heap type, the shared variables used and,
 // for a queue, the init block that builds its dummy node.
 func (g *gen) declarations(p *printer) {
-	if g.features&(Heap|Queue|Hazard) != 0 {
+	switch {
+	case g.features&FieldArray != 0:
+		p.line(nodeTypeArray)
+	case g.features&(Heap|Queue|Hazard) != 0:
 		p.line(nodeType)
 	}
 	for _, d := range sharedDecls {

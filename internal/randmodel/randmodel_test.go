@@ -202,7 +202,8 @@ var evidence = map[Feature]*regexp.Regexp{
 	ForThreads:   regexp.MustCompile(`for j\d+ in (others|threads)`),
 	RMW:          regexp.MustCompile(`(swap|faa)\(`),
 	LocalLoop:    regexp.MustCompile(`while k\d+ < 2`),
-	Loc:          regexp.MustCompile(`&[A-Z]|var \w+ loc `),
+	Loc:          regexp.MustCompile(`&[A-Z]|&t\d+\.cnt|var \w+ loc `),
+	FieldArray:   regexp.MustCompile(`cnt \[2\] int`),
 }
 
 // symmetricTid matches the uses of tid allowed in a symmetric program.
