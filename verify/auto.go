@@ -90,8 +90,8 @@ const (
 	autoBisimBytes = 40
 	// autoFlyPairBytes and autoFlyStateBytes are the on-the-fly search's
 	// memory per stored pair and per stored state.
-	autoFlyPairBytes  = 40
-	autoFlyStateBytes = 100
+	autoFlyPairBytes  = 24
+	autoFlyStateBytes = 96
 	// autoBaseBytes is what a run holds before its search.
 	autoBaseBytes = 50 << 20
 	// autoSmallStates: a --max-states of at most this many states keeps
