@@ -10,6 +10,7 @@ import (
 
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/frontend/golang/testdata/ints"
+	"github.com/linbis/linbis/frontend/golang/testdata/list"
 	"github.com/linbis/linbis/frontend/golang/testdata/slicestack"
 	"github.com/linbis/linbis/lts"
 )
@@ -25,7 +26,8 @@ import (
 // struct values (Pairs: nested, in arrays, through a function); an any
 // holding integers of two types (Mixed: a type switch, an assertion with
 // ok, nil); slices under a mutex (testdata/slicestack: append, s[:n-1],
-// s[1:], the array two slices share while its capacity allows, range).
+// s[1:], the array two slices share while its capacity allows, range,
+// copy); sorted lists walked with a pointer to a link (testdata/list).
 func TestIntsAreGo(t *testing.T) {
 	for _, c := range []struct {
 		dir, typ string
@@ -39,6 +41,8 @@ func TestIntsAreGo(t *testing.T) {
 		{"slicestack", "Slices", func() any { return new(slicestack.Slices) }},
 		{"slicestack", "Log", func() any { return new(slicestack.Log) }},
 		{"slicestack", "Ring", func() any { return new(slicestack.Ring) }},
+		{"list", "Set", func() any { return new(list.Set) }},
+		{"list", "PushSet", func() any { return new(list.PushSet) }},
 	} {
 		t.Run(c.typ, func(t *testing.T) { sameAsGo(t, c.dir, c.typ, c.new) })
 	}

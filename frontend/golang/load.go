@@ -89,6 +89,10 @@ type Target struct {
 	// PoolNew holds the New function of each pool that has one, a
 	// package variable or a field of type sync.Pool (pool.go).
 	PoolNew map[poolKey]*ssa.Function
+	// LocPhis are the φ-nodes that merge addresses of fields, elements or
+	// package variables (`p = &(*p).next` in a loop): their values are the
+	// modeling language's locs.
+	LocPhis map[*ssa.Phi]bool
 	// Only is Config.Only.
 	Only map[int][]string
 	// Spec is the reference type's target (Config.Spec), nil for spec

@@ -208,9 +208,16 @@ func (g *gen) phiMoves(fr *frame, x, y *ssa.BasicBlock, pos token.Pos) {
 	}
 	vals := make([]string, len(phis))
 	for i, phi := range phis {
-		vals[i] = fr.value(phi.Edges[k], pos)
+		if g.t.LocPhis[phi] {
+			vals[i] = fr.locValue(phi.Edges[k], pos)
+		} else {
+			vals[i] = fr.value(phi.Edges[k], pos)
+		}
 		if readsPhi {
 			tmp := g.localOf("m", phi.Type(), pos)
+			if g.t.LocPhis[phi] {
+				tmp = g.local("m", "loc "+g.scalar(phi.Type().Underlying().(*types.Pointer).Elem(), pos))
+			}
 			g.assign(tmp, vals[i])
 			vals[i] = tmp
 		}
@@ -227,9 +234,28 @@ func (fr *frame) phiLocal(phi *ssa.Phi) string {
 	if v, ok := fr.vals[phi]; ok {
 		return v
 	}
-	v := fr.g.localOf("f", phi.Type(), phi.Pos())
+	var v string
+	if fr.g.t.LocPhis[phi] {
+		v = fr.g.local("f", "loc "+fr.g.scalar(phi.Type().Underlying().(*types.Pointer).Elem(), phi.Pos()))
+	} else {
+		v = fr.g.localOf("f", phi.Type(), phi.Pos())
+	}
 	fr.vals[phi] = v
 	return v
+}
+
+// locValue returns the loc of the address v, which a φ-node of addresses
+// (Target.LocPhis) takes: &x of its location, or another such φ's loc.
+func (fr *frame) locValue(v ssa.Value, pos token.Pos) string {
+	if phi, ok := v.(*ssa.Phi); ok && fr.g.t.LocPhis[phi] {
+		return fr.phiLocal(phi)
+	}
+	a := fr.addrOf(v, pos)
+	if a.dyn != nil {
+		fr.g.refuse(pos, "keeping the address of an element chosen by a variable index", "not translated yet: index with a constant")
+		return "null"
+	}
+	return "&" + a.loc()
 }
 
 // localOf declares a fresh local for a value of Go type typ and returns
@@ -299,6 +325,9 @@ func (fr *frame) addrOf(v ssa.Value, pos token.Pos) addr {
 	}
 	if gl, ok := v.(*ssa.Global); ok {
 		return addr{name: fr.g.globals[gl], typ: gl.Type().(*types.Pointer).Elem()}
+	}
+	if phi, ok := v.(*ssa.Phi); ok && fr.g.t.LocPhis[phi] { // a loc: the location it refers to
+		return addr{name: "*" + fr.phiLocal(phi), typ: phi.Type().Underlying().(*types.Pointer).Elem()}
 	}
 	elem := v.Type().Underlying().(*types.Pointer).Elem()
 	name := "v"

@@ -37,6 +37,7 @@ type checker struct {
 // in the package, filling Funcs and Globals.
 func (t *Target) check() error {
 	t.PoolNew = map[poolKey]*ssa.Function{}
+	t.LocPhis = map[*ssa.Phi]bool{}
 	c := &checker{t: t, done: map[*ssa.Function]bool{}, active: map[*ssa.Function]bool{},
 		interior: map[*ssa.Parameter]bool{}, globals: map[*ssa.Global]bool{},
 		typeWhy: map[types.Type]string{}, inProgress: map[types.Type]bool{}}
@@ -429,6 +430,14 @@ func isAddr(v ssa.Value, interior map[*ssa.Parameter]bool) bool {
 	return false
 }
 
+// locable reports whether an address of type t may be held in a loc of
+// the modeling language: it points to one slot (not a struct or an
+// array, whose fields are flattened into their node).
+func locable(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	return ok && isScalar(p.Elem())
+}
+
 // addrUses refuses the uses of an address (of a field, an element, a
 // package variable) other than those the translation follows statically:
 // loading from it, storing through it, taking a field's or an element's
@@ -453,6 +462,14 @@ func (c *checker) addrUses(v ssa.Value) {
 			}
 		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.DebugRef:
 			continue
+		case *ssa.Phi:
+			if locable(r.Type()) { // held in a loc (lower.go's locValue)
+				if !c.t.LocPhis[r] {
+					c.t.LocPhis[r] = true
+					c.addrUses(r)
+				}
+				continue
+			}
 		case ssa.CallInstruction:
 			cc := r.Common()
 			if f, ok := cc.Value.(*ssa.Function); ok && !cc.IsInvoke() {

@@ -68,7 +68,9 @@ func wantVerdicts(t *testing.T, cases []verdictCase) {
 // 2 threads × 2 operations: Treiber's stack and the Michael–Scott queue
 // (also written with generics and a generic constructor) linearizable
 // and lock-free, a slice under a mutex (a stack, a queue) linearizable
-// and not lock-free, its Len without the lock a data race, the lock-based counter and stack
+// and not lock-free, its Len without the lock a data race, sorted lists
+// walked with a pointer to a link (under a mutex; lock-free without
+// removal), the lock-based counter and stack
 // linearizable and not lock-free, the three bugs not linearizable (the
 // plain c.n++ a data race).
 func TestExampleVerdicts(t *testing.T) {
@@ -84,6 +86,8 @@ func TestExampleVerdicts(t *testing.T) {
 		{"slicestack", Config{Type: "Stack"}, verify.Yes, verify.No, false},
 		{"slicestack", Config{Type: "Queue"}, verify.Yes, verify.No, false},
 		{"slicestack", Config{Type: "RacyStack"}, verify.Unknown, verify.Unknown, true},
+		{"list", Config{Type: "Set"}, verify.Yes, verify.No, false},
+		{"list", Config{Type: "PushSet"}, verify.Yes, verify.Yes, false},
 	})
 }
 
