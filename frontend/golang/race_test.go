@@ -53,7 +53,9 @@ func racers(t *testing.T, n int) []racer {
 		{"racecounter", "Counter"}, {"loadstore", "Counter"}, {"lencount", "Stack"},
 		{"more", "TwoLockQueue"}, {"more", "CASCounter"}, {"more", "Ring"}, {"more", "Flag"},
 		{"subset", "Arrays"}, {"subset", "Flow"}, {"subset", "Globals"},
-		{"poolstack", "Stack"}, {"poolstack", "AtomicStack"},
+		{"poolstack", "Stack"}, {"poolstack", "AtomicStack"}, {"poolstack", "FieldStack"},
+		{"slicestack", "Stack"}, {"slicestack", "RacyStack"}, {"list", "Set"}, {"list", "PushSet"},
+		{"ints", "Pairs"}, {"ints", "Mixed"},
 	} {
 		ms = append(ms, racer{name: c.dir + " " + c.typ, m: model(t, c.dir, Config{Type: c.typ})})
 	}
