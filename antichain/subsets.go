@@ -1,7 +1,8 @@
 package antichain
 
 import (
-	"cmp"
+	"fmt"
+	"math"
 	"slices"
 
 	"github.com/linbis/linbis/lts"
@@ -13,32 +14,55 @@ const NoSubset int32 = -1
 
 // Spec is a specification LTS as the normalisation reads it: one state's
 // transitions at a time, so that its states may be found as the search
-// needs them (onthefly) or all be there already (*lts.LTS, through
-// Explicit). States are numbered from 0; label 0 is τ.
+// needs them (onthefly) or all be there already (an *lts.LTS, through
+// NewExplicit). States are numbered from 0.
 type Spec interface {
-	// Out appends the transitions of state s to buf and returns it.
-	Out(s int32, buf []Edge) ([]Edge, error)
+	// Tau returns the targets of the τ-transitions of state s, in a slice
+	// the caller only reads, until its next call of Tau.
+	Tau(s int32) ([]int32, error)
+	// Visible returns the visible transitions of state s, in a slice the
+	// caller only reads, until its next call of Visible.
+	Visible(s int32) ([]Edge, error)
 }
 
 // Edge is a transition of a specification state.
 type Edge struct {
-	// Label is the action, 0 for τ; any other number is the Spec's own
-	// name for a visible action (lts: the label id).
+	// Label is the action: 0 for τ (lts.Tau), which Visible never gives,
+	// else the Spec's own name for a visible action (an LTS's label id).
 	Label uint64
 	// To is the target state.
 	To int32
 }
 
 // Explicit is the Spec of an LTS whose states are all known.
-type Explicit struct{ L *lts.LTS }
+type Explicit struct {
+	l   *lts.LTS // canonical: the τ-transitions of a state come first
+	out []Edge   // Visible's
+}
 
-// Out implements Spec.
-func (x Explicit) Out(s int32, buf []Edge) ([]Edge, error) {
-	l := x.L
-	for t := l.Out[s]; t < l.Out[s+1]; t++ {
-		buf = append(buf, Edge{Label: uint64(l.Label[t]), To: l.Dst[t]})
+// NewExplicit returns the Spec of l; its labels are l's label ids.
+func NewExplicit(l *lts.LTS) *Explicit { return &Explicit{l: lts.Canonical(l)} }
+
+// Tau implements Spec: the targets in the LTS's own array.
+func (x *Explicit) Tau(s int32) ([]int32, error) {
+	l := x.l
+	t := l.Out[s]
+	for t < l.Out[s+1] && l.Label[t] == lts.Tau {
+		t++
 	}
-	return buf, nil
+	return l.Dst[l.Out[s]:t], nil
+}
+
+// Visible implements Spec.
+func (x *Explicit) Visible(s int32) ([]Edge, error) {
+	l := x.l
+	x.out = x.out[:0]
+	for t := l.Out[s]; t < l.Out[s+1]; t++ {
+		if l.Label[t] != lts.Tau {
+			x.out = append(x.out, Edge{Label: uint64(l.Label[t]), To: l.Dst[t]})
+		}
+	}
+	return x.out, nil
 }
 
 // Subsets is the normalised specification (Liu et al., Def. 4; Roscoe's
@@ -67,8 +91,10 @@ type Subsets struct {
 	stamp   []uint32 // stamp[s] == gen: s is in the set being built
 	gen     uint32
 	set     []int32
-	out     []Edge
-	pending []Edge
+	pending []uint64 // label<<32 | target, while expanding eagerly
+	edges   []afterEdge
+	// block is the arena's last block of eager successor lists (expand).
+	block   []afterEdge
 	targets []int32
 	labels  []uint64
 }
@@ -81,7 +107,8 @@ type afterEdge struct {
 
 // NewSubsets returns the normalisation of spec. With eager, the first
 // successor asked of a subset computes its successors by every label at
-// once, in the order of the labels, and later ones are binary searches:
+// once, in the order of the labels, and later ones are binary searches
+// (the labels must then be below 2³², as an LTS's label ids are):
 // for an LTS in memory, whose states' transitions are all there, one pass
 // over the members' transitions serves every label. Without, each label's
 // successor is computed when it is first asked for, as suits a
@@ -118,14 +145,12 @@ func (n *Subsets) Closure(states []int32) (int32, error) {
 		n.add(s)
 	}
 	for i := 0; i < len(n.set); i++ {
-		var err error
-		if n.out, err = n.spec.Out(n.set[i], n.out[:0]); err != nil {
+		tau, err := n.spec.Tau(n.set[i])
+		if err != nil {
 			return NoSubset, err
 		}
-		for _, e := range n.out {
-			if e.Label == 0 {
-				n.add(e.To)
-			}
+		for _, d := range tau {
+			n.add(d)
 		}
 	}
 	slices.Sort(n.set)
@@ -217,8 +242,17 @@ func (n *Subsets) After(id int32, a uint64) (int32, error) {
 			}
 		}
 		edges := n.after[id]
-		if j, ok := slices.BinarySearchFunc(edges, a, func(e afterEdge, a uint64) int { return cmp.Compare(e.label, a) }); ok {
-			return edges[j].to, nil
+		lo, hi := 0, len(edges)
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if edges[m].label < a {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		if lo < len(edges) && edges[lo].label == a {
+			return edges[lo].to, nil
 		}
 		return NoSubset, nil
 	}
@@ -239,11 +273,11 @@ func (n *Subsets) After(id int32, a uint64) (int32, error) {
 func (n *Subsets) image(id int32, a uint64) (int32, error) {
 	n.targets = n.targets[:0]
 	for i := n.start[id]; i < n.start[id+1]; i++ {
-		var err error
-		if n.out, err = n.spec.Out(n.elems[i], n.out[:0]); err != nil {
+		out, err := n.spec.Visible(n.elems[i])
+		if err != nil {
 			return NoSubset, err
 		}
-		for _, e := range n.out {
+		for _, e := range out {
 			if e.Label == a {
 				n.targets = append(n.targets, e.To)
 			}
@@ -258,36 +292,46 @@ func (n *Subsets) image(id int32, a uint64) (int32, error) {
 func (n *Subsets) expand(id int32) error {
 	n.pending = n.pending[:0]
 	for i := n.start[id]; i < n.start[id+1]; i++ {
-		var err error
-		if n.out, err = n.spec.Out(n.elems[i], n.out[:0]); err != nil {
+		out, err := n.spec.Visible(n.elems[i])
+		if err != nil {
 			return err
 		}
-		for _, e := range n.out {
-			if e.Label != 0 {
-				n.pending = append(n.pending, e)
+		for _, e := range out {
+			if e.Label > math.MaxUint32 {
+				return fmt.Errorf("antichain: label %d of an eager normalisation is above 2³²", e.Label)
 			}
+			n.pending = append(n.pending, e.Label<<32|uint64(uint32(e.To)))
 		}
 	}
-	slices.SortFunc(n.pending, func(x, y Edge) int {
-		return cmp.Or(cmp.Compare(x.Label, y.Label), cmp.Compare(x.To, y.To))
-	})
-	var edges []afterEdge
+	slices.Sort(n.pending)
+	n.edges = n.edges[:0]
 	for i := 0; i < len(n.pending); {
-		a := n.pending[i].Label
+		a := n.pending[i] >> 32
 		n.targets = n.targets[:0]
-		for ; i < len(n.pending) && n.pending[i].Label == a; i++ {
-			n.targets = append(n.targets, n.pending[i].To)
+		for ; i < len(n.pending) && n.pending[i]>>32 == a; i++ {
+			n.targets = append(n.targets, int32(uint32(n.pending[i])))
 		}
 		to, err := n.Closure(n.targets)
 		if err != nil {
 			return err
 		}
-		edges = append(edges, afterEdge{a, to})
+		n.edges = append(n.edges, afterEdge{a, to})
 	}
-	// A subset without visible successors still gets a non-nil list.
-	n.after[id] = slices.Clip(append(edges, afterEdge{}))[:len(edges)]
+	// Into the arena's last block, or a new one: a list is never moved,
+	// and one without visible successors is still not nil.
+	k := len(n.edges)
+	if cap(n.block)-len(n.block) < k {
+		n.block = make([]afterEdge, 0, max(afterBlock, k))
+	}
+	at := len(n.block)
+	n.block = append(n.block, n.edges...)
+	n.after[id] = n.block[at : at+k : at+k]
 	return nil
 }
+
+// afterBlock is the size of the arena's blocks that hold the eagerly
+// computed successor lists.
+const afterBlock = 4096
 
 // Includes reports whether subset sub includes subset of.
 func (n *Subsets) Includes(sub, of int32) bool {

@@ -20,7 +20,7 @@ import (
 func TestIncludes(t *testing.T) {
 	b := lts.NewBuilder()
 	b.SetNumStates(200)
-	n := antichain.NewSubsets(antichain.Explicit{L: b.Build()}, true)
+	n := antichain.NewSubsets(antichain.NewExplicit(b.Build()), true)
 	ids := map[string]int32{}
 	for name, set := range map[string][]int32{
 		"a": {1, 65}, "b": {1, 129}, "ab": {1, 65, 129}, "c": {1}, "d": {2, 66, 130}, "empty": nil,
@@ -94,7 +94,7 @@ func TestAgainstNaiveSubsets(t *testing.T) {
 		randlts.Fill(rng, b, randlts.Config{States: n, Transitions: rng.IntN(4 * n), Labels: labels, Tau: 0.3})
 		l := b.Build()
 		var ids []int32
-		eager, lazy := antichain.NewSubsets(antichain.Explicit{L: l}, true), antichain.NewSubsets(antichain.Explicit{L: l}, false)
+		eager, lazy := antichain.NewSubsets(antichain.NewExplicit(l), true), antichain.NewSubsets(antichain.NewExplicit(l), false)
 		for range 5 {
 			var w []int32
 			sub := [2]int32{}

@@ -42,6 +42,9 @@ type flySpec struct {
 	permuted map[uint64]int32
 	cur      []int32 // decoding buffer
 	enc      []byte
+	// tau and visible are what Tau and Visible return.
+	tau     []int32
+	visible []antichain.Edge
 }
 
 // noSubset stands for no subset: the specification cannot follow.
@@ -110,11 +113,30 @@ func (s *flySpec) transitions(id int32) ([]antichain.Edge, error) {
 	return s.edges[id], nil
 }
 
-// Out gives the specification's transitions to the normalisation
+// Tau gives the specification's τ-transitions to the normalisation
 // (antichain.Spec); a model error of the specification is returned.
-func (s *flySpec) Out(id int32, buf []antichain.Edge) ([]antichain.Edge, error) {
+func (s *flySpec) Tau(id int32) ([]int32, error) {
 	edges, err := s.transitions(id)
-	return append(buf, edges...), err
+	s.tau = s.tau[:0]
+	for _, e := range edges {
+		if e.Label == 0 {
+			s.tau = append(s.tau, e.To)
+		}
+	}
+	return s.tau, err
+}
+
+// Visible gives the specification's visible transitions to the
+// normalisation (antichain.Spec).
+func (s *flySpec) Visible(id int32) ([]antichain.Edge, error) {
+	edges, err := s.transitions(id)
+	s.visible = s.visible[:0]
+	for _, e := range edges {
+		if e.Label != 0 {
+			s.visible = append(s.visible, e)
+		}
+	}
+	return s.visible, err
 }
 
 // count returns the number of subsets interned.

@@ -31,7 +31,7 @@ type search struct {
 type candidate struct{ state, subset, parent, via int32 }
 
 func newSearch(impl, spec *lts.LTS, opts Options) *search {
-	norm := antichain.NewSubsets(antichain.Explicit{L: spec}, true)
+	norm := antichain.NewSubsets(antichain.NewExplicit(spec), true)
 	specIDs := make(map[string]int32, len(spec.Labels))
 	for i, name := range spec.Labels {
 		specIDs[name] = int32(i)
