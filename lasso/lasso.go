@@ -61,10 +61,10 @@ type Components struct {
 func Decompose(g Graph) *Components {
 	c := &Components{g: g}
 	s := newSearch(g)
-	s.run(nil, func(members []int32, selfLoop bool) {
-		c.Cyclic = append(c.Cyclic, len(members) > 1 || selfLoop)
-	})
+	s.components = true
+	s.run(nil)
 	c.Comp, c.Count = s.numbers()
+	c.Cyclic = s.cyclic
 	return c
 }
 
@@ -89,7 +89,7 @@ func FirstCycle(ctx context.Context, g Graph) (*Cycle, error) {
 		}
 		return nil
 	}
-	err := newSearch(g).run(stop, nil)
+	err := newSearch(g).run(stop)
 	if c, ok := err.(closed); ok {
 		return c.cycle, nil
 	}
@@ -121,6 +121,10 @@ type search struct {
 	active []int32 // Tarjan's stack: active states not on calls
 	next   int32   // the DFS number of the next state visited
 	last   int32   // the rindex of the next component completed
+	// components runs the search to its end, recording in cyclic, per
+	// component completed, whether it holds a cycle.
+	components bool
+	cyclic     []bool
 }
 
 // frame is a state on the search's path: its edges are
@@ -146,12 +150,10 @@ func (s *search) visit(st int32) {
 }
 
 // run searches from every unvisited root in order. stop, if not nil, is
-// asked before each root, and the search ends with its error; with done
-// nil the search ends at the first edge to a state on its path with a
-// closed error, else done is called with each component completed (the
-// slice is reused) and whether its one state has a self-loop.
-func (s *search) run(stop func(root int32) error, done func(members []int32, selfLoop bool)) error {
-	var members []int32
+// asked before each root, and the search ends with its error. Unless
+// s.components, the search ends at the first edge to a state on its path
+// with a closed error.
+func (s *search) run(stop func(root int32) error) error {
 	for root := int32(0); root < s.n; root++ {
 		if s.rindex[root] != 0 {
 			continue
@@ -181,7 +183,7 @@ func (s *search) run(stop func(root int32) error, done func(members []int32, sel
 				// e.To is active. The first such edge goes to a state on
 				// the path: until a low-link is lowered, every state
 				// leaving the path completes a component of its own.
-				if done == nil {
+				if !s.components {
 					return closed{s.cycle(e)}
 				}
 				if r < s.rindex[st] {
@@ -201,17 +203,17 @@ func (s *search) run(stop func(root int32) error, done func(members []int32, sel
 				// st is the root of a component: st and the active states
 				// visited after it.
 				s.next--
-				members = append(members[:0], st)
+				size := 1
 				for len(s.active) > 0 && fr.num <= s.rindex[s.active[len(s.active)-1]] {
 					s.rindex[s.active[len(s.active)-1]] = s.last
-					members = append(members, s.active[len(s.active)-1])
 					s.active = s.active[:len(s.active)-1]
 					s.next--
+					size++
 				}
 				s.rindex[st] = s.last
 				s.last--
-				if done != nil {
-					done(members, fr.selfLoop)
+				if s.components {
+					s.cyclic = append(s.cyclic, size > 1 || fr.selfLoop)
 				}
 			} else {
 				s.active = append(s.active, st)

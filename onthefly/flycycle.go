@@ -87,7 +87,7 @@ func (f *flySearch) findTauCycle() ([]flyStep, error) {
 			return nil, errors.New("internal error: a stored state was never expanded")
 		}
 	}
-	c, err := lasso.FirstCycle(f.o.Context, tauGraph{f})
+	c, err := lasso.FirstCycle(f.o.Context, (*tauGraph)(f))
 	if err != nil {
 		return nil, fmt.Errorf("the on-the-fly cycle search stopped after %s: %w", f.reached(), err)
 	}
@@ -109,12 +109,12 @@ func (f *flySearch) findTauCycle() ([]flyStep, error) {
 
 // tauGraph is the graph of the τ-steps that the search followed
 // (recordTau), each named by its position in its state's list.
-type tauGraph struct{ f *flySearch }
+type tauGraph flySearch
 
-func (g tauGraph) NumStates() int32 { return int32(g.f.set.Len()) }
+func (g *tauGraph) NumStates() int32 { return int32(g.set.Len()) }
 
-func (g tauGraph) Out(s int32, buf []lasso.Edge) []lasso.Edge {
-	for k, to := range g.f.tauEdges(s) {
+func (g *tauGraph) Out(s int32, buf []lasso.Edge) []lasso.Edge {
+	for k, to := range (*flySearch)(g).tauEdges(s) {
 		if to >= 0 {
 			buf = append(buf, lasso.Edge{ID: int32(k), To: to})
 		}

@@ -60,7 +60,7 @@ func (c *Checker) findLasso(spec cycleSpec) (path []int32, loopStart int) {
 // components decomposes the graph of the transitions kept by keep into
 // strongly connected components.
 func (c *Checker) components(keep func(int32) bool) *lasso.Components {
-	return lasso.Decompose(keptGraph{c.m.l, keep})
+	return lasso.Decompose(&keptGraph{c.m.l, keep})
 }
 
 // keptGraph is the graph of the transitions of l that keep keeps, each
@@ -70,9 +70,9 @@ type keptGraph struct {
 	keep func(t int32) bool
 }
 
-func (g keptGraph) NumStates() int32 { return g.l.NumStates }
+func (g *keptGraph) NumStates() int32 { return g.l.NumStates }
 
-func (g keptGraph) Out(s int32, buf []lasso.Edge) []lasso.Edge {
+func (g *keptGraph) Out(s int32, buf []lasso.Edge) []lasso.Edge {
 	for t := g.l.Out[s]; t < g.l.Out[s+1]; t++ {
 		if g.keep(t) {
 			buf = append(buf, lasso.Edge{ID: t, To: g.l.Dst[t]})
