@@ -35,7 +35,7 @@ import (
 // represented states are the LTS's states, and their successors (per
 // expanded state) its transitions; only a rung where ample sets were
 // taken, which stand for fewer states, is explored to count them. The
-// smallest rung is explored with its specification, minimised and
+// smallest rungs are explored with their specification, minimised and
 // compared: whether impl and spec are bisimilar there decides what the
 // bisimulation route costs per transition (a bisimilar pair is
 // classified in one pass; otherwise the quotients are refined and the
@@ -152,7 +152,7 @@ type AutoEstimate struct {
 	// (partial-order reduction), on the largest rung.
 	Symmetry float64 `json:"symmetry"`
 	Ample    float64 `json:"ample"`
-	// Bisimilar says impl and spec were bisimilar on the smallest rung.
+	// Bisimilar says impl and spec were bisimilar on the small rungs.
 	Bisimilar bool `json:"bisimilar"`
 	// BisimSeconds and FlySeconds are each route's estimated time on an
 	// idle machine, BisimBytes and FlyBytes its peak memory.
@@ -174,7 +174,7 @@ type autoMeasure struct {
 	// error, or stopped at the run's state limit ("" for none).
 	violation, modelError, limit string
 	// symmetry and ample are the largest rung's symmetry factor and share
-	// of ample pairs; bisimilar is the smallest rung's bisimilarity.
+	// of ample pairs; bisimilar is the small rungs' bisimilarity.
 	symmetry, ample float64
 	symmetric       bool
 	bisimilar       bool
@@ -517,16 +517,28 @@ func (x *run) measure(p *Plan) (*autoMeasure, error) {
 		m.symmetric = m.symmetric || s.Represented > s.States
 	}
 	if len(m.rungs) > 0 {
-		// Bisimilar on a small rung: C, else the smallest.
-		small := c.rungs[0]
-		if _, _, cc, _, _, _, okC, _, _ := autoSteps(b); okC {
-			small = cc
+		// Bisimilar on the small rungs C and D (else the smallest): a
+		// pair that is bisimilar with fewer threads may not be with
+		// more (the MS queue at 2×2 and 3×2).
+		var small []frontend.Bounds
+		_, _, cc, d, _, _, okC, okD, _ := autoSteps(b)
+		if okC {
+			small = append(small, cc)
 		}
-		bisimilar, err := x.bisimilarAt(small, copts)
-		if err != nil {
-			return x.measureFailed(m, fmt.Sprintf("%d×%s", small.Threads, opsWord(small.Ops)), err)
+		if okD {
+			small = append(small, d)
 		}
-		m.bisimilar = bisimilar
+		if len(small) == 0 {
+			small = c.rungs[:1]
+		}
+		m.bisimilar = true
+		for _, r := range small {
+			bisimilar, err := x.bisimilarAt(r, copts)
+			if err != nil {
+				return x.measureFailed(m, fmt.Sprintf("%d×%s", r.Threads, opsWord(r.Ops)), err)
+			}
+			m.bisimilar = m.bisimilar && bisimilar
+		}
 	}
 	return m, nil
 }
