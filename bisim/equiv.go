@@ -120,7 +120,8 @@ type Options struct {
 	alwaysRefine bool
 	// signatureWorkers, when positive, makes Fast run its signature rounds
 	// (sigref.go) on that many goroutines whatever the size of the input:
-	// tests hold them to the oracle and to each other on small LTSs.
+	// tests hold them to the oracle and to each other on small LTSs;
+	// negative, it turns them off whatever the size.
 	signatureWorkers int
 	// stats, if set, receives a count of the refinement's work (tests and
 	// benchmarks only).

@@ -44,17 +44,21 @@ import (
 // signature is a function of the partition alone, and the new blocks are
 // numbered in order of their smallest state, in one pass. The rounds stop
 // when one splits nothing (the partition is stable and the worklist has
-// nothing to do), or splits fewer than a 1/sigMinGain share of the blocks
-// (the rounds no longer pay: each reads every transition, while the
+// nothing to do), or adds fewer than n/sigMinGain blocks (the rounds no
+// longer pay: each reads every transition, while the
 // worklist reads only what changed), or after sigMaxRounds, or at the
 // budget; then the worklist
 // finishes from the partition found, every block target-dirty. Since the
 // coarsest stable refinement of a partition coarser than it is unique,
 // the result is the same whichever way the rounds stop.
 
-// sigMinGain: the rounds go on while a round adds at least a
-// 1/sigMinGain share of the blocks it started with (a variable: tests
-// raise the share to hand over early).
+// sigMinGain: the rounds go on while a round adds at least
+// n/sigMinGain blocks, n the kernel's states (a variable: tests raise the
+// share to hand over early). A round reads every transition; one that
+// adds fewer blocks than that is no longer worth it: on long τ-chains
+// and interleaved cycles, where each round splits off a few more
+// positions, going on while a round added a 1/64 share of the blocks
+// read every transition 16 times and doubled to quadrupled the work.
 var sigMinGain int32 = 64
 
 // sigMaxRounds: the most rounds, so that the rounds read every transition
@@ -94,7 +98,7 @@ func (r *refiner) sigRounds(classes int32, workers int) (int32, bool) {
 			copy(r.block, sr.cls)
 			return classes, exact
 		}
-		if gained < classes/sigMinGain || round == sigMaxRounds {
+		if gained < n/sigMinGain || round == sigMaxRounds {
 			if exact && !k.inert {
 				r.sigDirty = sigDirtyParts(sr.cls, sr.next, classes, count)
 			}

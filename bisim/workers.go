@@ -64,6 +64,8 @@ func (o *Options) sigWorkers(m int) int {
 	switch {
 	case o.signatureWorkers > 0:
 		return o.signatureWorkers
+	case o.signatureWorkers < 0:
+		return 0
 	case testWorkers > 0:
 		return testWorkers
 	case m < sigFrom:
