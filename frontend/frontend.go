@@ -171,8 +171,8 @@ func CompileSpec(m *Model, b Bounds, opts Options) (*lts.LTS, error) {
 func Listing(w io.Writer, m *Model, b Bounds, opts Options) error {
 	fmt.Fprintln(w, "// ▶ a step that has touched shared state stops before this instruction (▶p: unless")
 	fmt.Fprintln(w, "// the nodes it reaches are private); ↺ a back edge: the step ends after it (↻: a")
-	fmt.Fprintln(w, "// loop doing local work only, folded into the step); an atomic block is one step;")
-	fmt.Fprintln(w, "// dead: the locals cleared when a step ends there.")
+	fmt.Fprintln(w, "// loop doing local work only, folded into the step); │ inside an atomic block, which")
+	fmt.Fprintln(w, "// is one step; dead: the locals cleared when a step ends there.")
 	mode := ir.Mode{Explicit: opts.Explicit, FineGrained: opts.FineGrained}
 	fmt.Fprintf(w, "\n// implementation %s\n", m.Program.Impl.Name)
 	if err := ir.Listing(w, m.Program, m.Program.Impl, b, mode); err != nil {

@@ -16,7 +16,9 @@ import (
 // through the instruction listing of `linbis compile --steps`. What it
 // shows, by line of the listing:
 //   - push: allocating and initialising a node is local work (1); reading
-//     Top is shared (2, ▶); the atomic block is one step (3-6).
+//     Top is shared (2, ▶); the atomic block is one step (3, ▶), inside
+//     which nothing ends it (4-6, │), though Top = n and x = x + 1 touch
+//     shared state; no text is cut (8).
 //   - m: passing a local or constant to bump is local, with no step of
 //     its own (9); bump's statements keep their own lines (L6, L7) and
 //     its return assigns a (11) and jumps to the end of the inlined body
@@ -58,11 +60,11 @@ spec auto
    1    assign    n := new Node{v: v}                      L10  dead: n
    2 ▶  assign    n.next = Top                             L11  dead: v
    3 ▶  atomic    atomic { Top = n; x = x + 1 }            L12  dead: v
-   4 ▶  assign    Top = n                                  L12  dead: v
-   5 ▶  assign    x = x + 1                                L12  dead: v n
-   6    end       }                                             dead: v n
+   4 │  assign    Top = n                                  L12  dead: v
+   5 │  assign    x = x + 1                                L12  dead: v n
+   6 │  end       }                                             dead: v n
    7    return    end of push                              L13  dead: v n
-   8    ret       ret of the value returned in the atom... L13  dead: v n
+   8    ret       ret of the value returned in the atomic block L13  dead: v n
 
 method m() int
    9    assign    d := argument                                 dead: a d
@@ -81,7 +83,7 @@ method m() int
   22 ↺  jump      outer: while true → 9                    L15  dead: a d
   23    return    return 0                                 L24  dead: a d
   24    falloff   end of m                                 L25  dead: a d
-  25    ret       ret of the value returned in the atom... L25  dead: a d
+  25    ret       ret of the value returned in the atomic block L25  dead: a d
 `
 	m, err := Parse("steps.lin", []byte(src))
 	require.NoError(t, err)

@@ -31,6 +31,10 @@ func TestVerifyViolationsExitOne(t *testing.T) {
 	}{
 		{[]string{"shann-queue"}, []string{`LINEARIZABLE\s+NO`, "refinement-violation", "spec cannot do this"}},
 		{[]string{"hp-stack-revised"}, []string{`LINEARIZABLE\s+YES`, `LOCK-FREE\s+NO`, "cycle: the steps below repeat forever"}},
+		// The spin lock's lasso: the thread that takes the lock and the
+		// one that spins run the same line, told apart by the cas's outcome.
+		{[]string{"spinlock-stack"}, []string{`LOCK-FREE\s+NO`, `(?s)L16: while !cas\(lock, false, true\) — the cas succeeds.*cycle: the steps below repeat forever ───\n\s+4\s+L16: while !cas\(lock, false, true\) — the cas fails`}},
+		{[]string{"spinlock-stack", "--method", "fly"}, []string{`LOCK-FREE\s+NO`, `(?s)— the cas succeeds.*cycle: the steps below repeat forever.*— the cas fails`}},
 	}
 	for _, c := range cases {
 		t.Run(c.args[0], func(t *testing.T) {

@@ -179,6 +179,9 @@ func (c *compiler) emit(in Instr) int32 {
 	// A return is never the start of a step of its own: the machine
 	// handles it before the shared-access check (see machine.step).
 	in.Boundary = in.Shared && in.Op != OpReturn && in.Op != OpRetPending
+	if in.Boundary && c.depth == 0 && in.Step >= 0 {
+		c.casOutcomes(&in)
+	}
 	c.prog.Code = append(c.prog.Code, in)
 	c.flow = append(c.flow, flow{})
 	return int32(len(c.prog.Code) - 1)
@@ -197,9 +200,6 @@ func (c *compiler) step(n syntax.Node) int32 {
 		text = f.Text(pos, n.Body.Pos)
 	case *syntax.AtomicStmt:
 		text = f.Text(pos, syntax.NoPos)
-		if len(text) > 60 {
-			text = text[:57] + "..."
-		}
 	case *syntax.SkipStmt: // end of a method
 		text = "end of " + c.m.Name
 	default:

@@ -304,8 +304,13 @@ type Program struct {
 	// to build the initial state; nil if absent.
 	InitMethod *Method
 	Steps      []StepInfo
-	Threads    int
-	Values     []int32
+	// CasSteps[s], for a step s whose shared access is one cas (outside
+	// an atomic block), is the first of its two variants (casoutcome.go):
+	// the step as taken when the cas fails, then when it succeeds; 0
+	// otherwise (shorter than Steps: absent also means 0).
+	CasSteps []int32
+	Threads  int
+	Values   []int32
 }
 
 // StepInfo is the source of a step, for counterexamples and listings.

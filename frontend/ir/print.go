@@ -23,7 +23,9 @@ import (
 // through its base locals are private to the thread). "↺" is a back edge
 // (of a loop or a continue): the step ends after it. A return is the
 // visible ret step itself unless its step touched shared state first, and
-// the body of an atomic block is one step. "dead:" lists the locals that
+// an atomic block is one step: its instructions, to its end, are marked
+// "│" and none ends the step. The source text is not cut: a long line
+// pushes its line number and dead locals to the right. "dead:" lists the locals that
 // are dead before the instruction: they are cleared when a step ends
 // there, so that a spinning thread comes back to the same state.
 func Listing(w io.Writer, prog *check.Program, obj *check.Object, b Bounds, mode Mode) error {
@@ -73,10 +75,15 @@ func (p *Program) printMethod(w io.Writer, m *Method, cm *check.Method, f *synta
 		}
 	}
 	fmt.Fprintln(w, f.Text(cm.Decl.Pos, cm.Decl.Body.Pos))
+	depth := 0 // of the atomic blocks around pc
 	for pc := m.Entry; pc < int32(len(p.Code)) && p.Code[pc].Method == m.Index; pc++ {
 		in := &p.Code[pc]
 		mark := ""
 		switch {
+		case depth > 0:
+			// Inside an atomic block, which is one step: no boundary or
+			// back edge ends it (machine.step).
+			mark = "│"
 		case in.Op == OpJump && in.Back:
 			mark = "↺"
 		case in.Op == OpJump && in.Fold:
@@ -93,6 +100,12 @@ func (p *Program) printMethod(w io.Writer, m *Method, cm *check.Method, f *synta
 		var dead []string
 		for d := p.Dead[pc]; d != 0; d &= d - 1 {
 			dead = append(dead, names[bits.TrailingZeros64(d)])
+		}
+		switch in.Op {
+		case OpAtomicBegin:
+			depth++
+		case OpAtomicEnd:
+			depth--
 		}
 		text := p.instrText(pc)
 		if len(dead) > 0 {
@@ -137,9 +150,6 @@ func (p *Program) instrText(pc int32) string {
 		text = "}"
 	case OpRetPending:
 		text = "ret of the value returned in the atomic block"
-	}
-	if r := []rune(text); len(r) > 40 {
-		text = string(r[:37]) + "..."
 	}
 	return text
 }

@@ -113,6 +113,11 @@ type machine struct {
 	race    *races
 	acc     []access
 	accStep int32
+	// casPending: the step's shared access is a cas with outcome variants
+	// (ir's casoutcome.go), whose outcome casOut the cas records (-1
+	// until then; a later cas of the step, on a private node, keeps it).
+	casPending bool
+	casOut     int32
 }
 
 // newMachine returns a machine that runs p: gc with a garbage-collected
@@ -389,11 +394,15 @@ func (m *machine) evalNode(e *ir.Expr) int32 {
 		}
 		if m.mem[a] == exp {
 			m.store(e.A, a, nw)
+			m.casOutcome(1)
 			return 1
 		}
+		m.casOutcome(0)
 		return 0
 	case ir.ECasWord:
-		return m.casWord(e)
+		r := m.casWord(e)
+		m.casOutcome(r)
+		return r
 	case ir.ESwap, ir.EFaa:
 		return m.rmw(e)
 	case ir.EAddr:
@@ -410,6 +419,14 @@ func (m *machine) evalNode(e *ir.Expr) int32 {
 		return m.evalThreads(e)
 	}
 	return 0
+}
+
+// casOutcome records the outcome r of a cas as the step's, if it is the
+// step's first (see casPending).
+func (m *machine) casOutcome(r int32) {
+	if m.casOut < 0 {
+		m.casOut = r
+	}
 }
 
 // rmw evaluates swap(a, b) or faa(a, b): one access that reads the
@@ -597,6 +614,7 @@ func (m *machine) step() outcome {
 	linHas := false
 	loops := 0             // back edges taken inside atomic blocks and folded ones (see stepBudget)
 	var cycles []loopCycle // the folded loops' cycle detection (localCycle)
+	m.casPending = false
 	for {
 		in := &code[pc]
 		if in.Boundary && depth == 0 && (in.Priv == 0 || !m.private(in.Priv)) {
@@ -606,6 +624,9 @@ func (m *machine) step() outcome {
 			}
 			did = true
 			out.step = in.Step
+			if int(in.Step) < len(m.p.CasSteps) && m.p.CasSteps[in.Step] != 0 {
+				m.casPending, m.casOut = true, -1
+			}
 			if m.race != nil && m.race.may[pc] {
 				m.acc, m.accStep = m.locations(pc, m.acc[:0]), in.Step
 			}
@@ -752,6 +773,9 @@ func (m *machine) step() outcome {
 }
 
 func (m *machine) finish(out outcome, lin bool, v int32, has bool) outcome {
+	if m.casPending && m.casOut >= 0 {
+		out.step = m.p.CasVariant(out.step, m.casOut == 1)
+	}
 	if lin {
 		out.Kind, out.value, out.hasValue = KLin, v, has
 		out.method = m.p.Code[m.mem[m.base+ir.TPC]].Method
