@@ -33,8 +33,9 @@ import (
 // and the pairs that followed one thread (partial-order reduction's
 // yield). Their implementation LTSs are not built: without ample sets the
 // represented states are the LTS's states, and their successors (per
-// expanded state) its transitions; only a rung where ample sets were
-// taken, which stand for fewer states, is explored to count them. The
+// expanded state) its transitions; only a rung where more than a tenth of
+// the pairs took ample sets, which stand for fewer states, is explored to
+// count them. The
 // smallest rungs are explored with their specification, minimised and
 // compared: whether impl and spec are bisimilar there decides what the
 // bisimulation route costs per transition (a bisimilar pair is
@@ -94,6 +95,11 @@ const (
 	autoFlyStateBytes = 96
 	// autoBaseBytes is what a run holds before its search.
 	autoBaseBytes = 50 << 20
+	// autoAmpleShare: a rung whose share of pairs that followed one
+	// thread is above it is explored to count its LTS's states and
+	// transitions (below it, the states the search represents are
+	// within a few percent of them on the bundled models).
+	autoAmpleShare = 0.10
 	// autoSmallStates: a --max-states of at most this many states keeps
 	// the run small, and method auto takes the bisimulation route without
 	// measuring.
@@ -502,8 +508,9 @@ func (x *run) measure(p *Plan) (*autoMeasure, error) {
 		s := c.stats[i]
 		r := AutoRung{Threads: st.Threads, Ops: st.Ops, Pairs: s.Pairs, FlyStates: s.States, Successors: s.Transitions,
 			States: s.Represented, Transitions: s.Represented * s.Transitions / max(s.Expanded, 1)}
-		if s.Ample > 0 || !s.RepresentedExact {
-			// Ample sets stand for fewer states than the LTS has.
+		if float64(s.Ample) > autoAmpleShare*float64(s.Ample+s.Full) || !s.RepresentedExact {
+			// Ample sets stand for fewer states than the LTS has: a
+			// few of them for few fewer.
 			impl, err := frontend.CompileImpl(x.model, c.rungs[i], copts)
 			if err != nil {
 				return x.measureFailed(m, name, err)
