@@ -405,8 +405,17 @@ func (sr *sigRound) group() (count int32, exact bool) {
 	})
 	var inexact atomic.Bool
 	forWorkers(shards, shards, func(_, w int) {
+		// The table holds at most half full: sized by this shard's keys,
+		// not by n/shards, since a skewed share (likely on small kernels)
+		// would fill it and the probing would never end.
+		mine := 0
+		for _, key := range keys {
+			if int(key%uint64(shards)) == w {
+				mine++
+			}
+		}
 		size := 1
-		for size < 2*int(n)/shards+2 {
+		for size < 2*mine+2 {
 			size *= 2
 		}
 		mask := uint64(size - 1)
