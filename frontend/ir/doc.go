@@ -40,6 +40,10 @@
 // that the modeling language writes also needs its syntax and type check
 // (frontend/syntax, frontend/check) and LANGUAGE.md.
 //
-// Listing prints a compiled program, one line per instruction, for
-// `linbis compile --steps`.
+// A step whose shared access is one cas has two more source steps, one
+// per outcome of the cas (casoutcome.go, Program.CasSteps), which the
+// machine reports as the step taken, so that counterexamples tell the
+// thread that wins a cas from one that spins on it. Listing prints a
+// compiled program, one line per instruction, for `linbis compile
+// --steps`, an atomic block as one step.
 package ir

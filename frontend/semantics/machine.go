@@ -772,7 +772,18 @@ func (m *machine) step() outcome {
 	}
 }
 
+// finish completes the outcome of a step that ends: small enough to be
+// inlined in step's loop, the rare cases in finishMore.
 func (m *machine) finish(out outcome, lin bool, v int32, has bool) outcome {
+	if lin || m.casPending {
+		return m.finishMore(out, lin, v, has)
+	}
+	return out
+}
+
+// finishMore is finish for a step with a lin marker or a cas with outcome
+// variants (the variant of its outcome is the step taken).
+func (m *machine) finishMore(out outcome, lin bool, v int32, has bool) outcome {
 	if m.casPending && m.casOut >= 0 {
 		out.step = m.p.CasVariant(out.step, m.casOut == 1)
 	}
