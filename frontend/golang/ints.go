@@ -13,8 +13,8 @@ import (
 // shifts, unsigned division and order, and conversions are written as the
 // modeling language's integer operations of Go's types (package intop:
 // `add_u64(x, y)`), so that they wrap as Go's do; a value of 32 bits is
-// held as its bits, one of 64 as its signed view, exact while that fits in
-// 32 bits (beyond, a model error).
+// held as its bits, one of 64 as its signed view, or as a code when that
+// does not fit in 32 bits (package intop).
 
 // intKind returns the kind of an integer type: a basic one (int, uint
 // and uintptr are 64 bits) or an atomic integer of sync/atomic.
@@ -83,7 +83,7 @@ func intBinary(op token.Token, typ, ytyp types.Type, x, y string) (string, bool)
 	var from intop.Kind
 	switch o {
 	case intop.Lss, intop.Leq, intop.Gtr, intop.Geq:
-		if !k.Unsigned() || k.Bits() < 32 {
+		if !k.Unsigned() && k.Bits() < 64 || k.Bits() < 32 {
 			return "", false
 		}
 	case intop.Shl, intop.Shr:

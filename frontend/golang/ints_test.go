@@ -25,7 +25,8 @@ import (
 // unsigned division, remainder and order, and conversions; and copies of
 // struct values (Pairs: nested, in arrays, through a function); an any
 // holding integers of two types (Mixed: a type switch, an assertion with
-// ok, nil); slices under a mutex (testdata/slicestack: append, s[:n-1],
+// ok, nil); 64-bit values beyond 32 bits and -2^30, which the modeling
+// language prints as EMPTY (Wide); slices under a mutex (testdata/slicestack: append, s[:n-1],
 // s[1:], the array two slices share while its capacity allows, range,
 // copy); sorted lists walked with a pointer to a link (testdata/list).
 func TestIntsAreGo(t *testing.T) {
@@ -36,6 +37,7 @@ func TestIntsAreGo(t *testing.T) {
 		{"ints", "Ints", func() any { return ints.NewInts() }},
 		{"ints", "Pairs", func() any { return new(ints.Pairs) }},
 		{"ints", "Mixed", func() any { return new(ints.Mixed) }},
+		{"ints", "Wide", func() any { return new(ints.Wide) }},
 		{"slicestack", "Stack", func() any { return new(slicestack.Stack) }},
 		{"slicestack", "Queue", func() any { return new(slicestack.Queue) }},
 		{"slicestack", "Slices", func() any { return new(slicestack.Slices) }},

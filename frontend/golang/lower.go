@@ -466,8 +466,13 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			fr.define(in, intCall(intop.Add, intop.I32, 0, x, g.anyTag(in.X.Type())), pos, false, false)
 			return
 		}
-		// An integer in an any is the integer (anyType: one type only).
-		fr.define(in, fr.value(in.X, pos), pos, false, false)
+		// An integer in an any is the integer (anyType: one type only),
+		// nil EMPTY: an any holding -2^30 would be nil, a model error.
+		x := g.simpleValue(fr.value(in.X, pos), pos)
+		if _, isConst := in.X.(*ssa.Const); !isConst || x == "EMPTY" {
+			g.line(pos, "assert %s != EMPTY", x)
+		}
+		fr.define(in, x, pos, false, false)
 	case *ssa.ChangeInterface:
 		fr.define(in, fr.value(in.X, pos), pos, false, false)
 	case *ssa.TypeAssert:
@@ -539,8 +544,8 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			a = fr.addrOf(in.X, pos)
 		}
 		if k, ok := in.Index.(*ssa.Const); ok && a.dyn == nil {
-			i, _ := SignedView(k.Value, k.Type())
-			if i < 0 || int64(i) >= at.Len() {
+			i, fits := SignedView(k.Value, k.Type())
+			if !fits || i < 0 || int64(i) >= at.Len() {
 				g.line(pos, "assert false") // index out of range: a panic
 				return
 			}

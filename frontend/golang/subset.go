@@ -288,9 +288,9 @@ func (c *checker) value(v ssa.Value, pos token.Pos) {
 	}
 }
 
-// constant refuses a constant outside the subset: a string or a float, or
-// an integer whose value, seen as signed at its type's width, does not fit
-// in 32 bits (the machine's values are int32).
+// constant refuses a constant outside the subset: a string or a float
+// (every integer constant is held: a 64-bit one beyond 32 bits as a code,
+// package intop).
 func (c *checker) constant(k *ssa.Const, pos token.Pos) {
 	if k.Value == nil {
 		return // nil, or the zero value of a type checked with its value
@@ -298,12 +298,6 @@ func (c *checker) constant(k *ssa.Const, pos token.Pos) {
 	if why := c.typeReason(k.Type()); why != "" {
 		c.refuse(pos, "constant of type "+c.typeString(k.Type()), why)
 		return
-	}
-	if k.Value.Kind() != constant.Int {
-		return
-	}
-	if _, ok := SignedView(k.Value, k.Type()); !ok {
-		c.refuse(pos, fmt.Sprintf("constant %s of type %s", k.Value.ExactString(), c.typeString(k.Type())), "values are held in 32 bits: a constant must fit in int32 as its type's signed view (^uint64(0) is -1)")
 	}
 }
 

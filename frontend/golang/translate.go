@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"maps"
@@ -11,6 +12,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/linbis/linbis/frontend/intop"
 	"github.com/linbis/linbis/frontend/syntax"
 )
 
@@ -650,32 +652,28 @@ func (g *gen) method(fn *ssa.Function) string {
 }
 
 // resultFormats returns the results directive's formats for a method's
-// results (syntax.ResultsDirective): u64 or u32 for the unsigned integers
-// of 32 bits and more, whose values are held as their signed view, any
-// (anytag when tagged: the any values carry their types' tags) for an
-// any; "" if there are none.
+// results (syntax.ResultsDirective): the integer kind (u64, i32) of an
+// integer of 32 bits and more, whose slot holds its bits, its signed
+// view or a code, and whose value -2^30 the modeling language would print
+// as EMPTY; any (anytag when tagged: the any values carry their types'
+// tags) for an any; "" if there are none.
 func resultFormats(results *types.Tuple, tagged bool) string {
 	var fs []string
-	unsigned := false
+	special := false
 	for r := range results.Variables() {
 		f := "-"
 		if isAny(r.Type()) {
-			f, unsigned = "any", true
+			f, special = "any", true
 			if tagged {
 				f = "anytag"
 			}
 		}
-		if b, ok := r.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsUnsigned != 0 {
-			switch widthOf(b) {
-			case 64:
-				f, unsigned = "u64", true
-			case 32:
-				f, unsigned = "u32", true
-			}
+		if k, ok := intKind(r.Type()); ok && k.Bits() >= 32 {
+			f, special = k.String(), true
 		}
 		fs = append(fs, f)
 	}
-	if !unsigned {
+	if !special {
 		return ""
 	}
 	return strings.Join(fs, ",")
@@ -733,9 +731,16 @@ func (g *gen) constant(k *ssa.Const, pos token.Pos) string {
 		return k.Value.ExactString() // narrow types keep their natural value
 	}
 	v, ok := SignedView(k.Value, k.Type())
-	if !ok {
-		g.refuse(pos, "constant "+k.Value.ExactString(), "does not fit in 32 bits")
+	if kind, _ := intKind(k.Type()); kind.Bits() == 64 && (!ok || v < intop.DirectMin) {
+		// Held as a code (package intop): made by an operation.
+		u, _ := constant.Uint64Val(constant.BinaryOp(k.Value, token.AND, constant.MakeUint64(^uint64(0))))
+		return intCall(intop.Join, kind, 0, int32Text(int32(uint32(u>>32))), int32Text(int32(uint32(u))))
 	}
+	return int32Text(v)
+}
+
+// int32Text returns the model text of a 32-bit value.
+func int32Text(v int32) string {
 	if v == -1<<30 {
 		return "EMPTY" // the modeling language's EMPTY, printed so in labels
 	}

@@ -208,15 +208,15 @@ func TestPlainMarked(t *testing.T) {
 	}
 }
 
-// TestWideningError: a uint32 of 2^31 or more widened to 64 bits needs
-// more than the 32 bits a 64-bit value's signed view is held in: a model
-// error, not a silently wrong value.
-func TestWideningError(t *testing.T) {
-	m := model(t, "subset", Config{Type: "Widen"})
-	_, err := verify.Run(context.Background(), "Widen", m, frontend.Bounds{Threads: 1, Ops: 1, Values: []int{1}}, verify.Options{})
+// TestAnyHoldingEmpty: an any of one integer type holds the integer
+// itself and nil as the model's EMPTY, -2^30; an any made of -2^30 is a
+// model error at the conversion, never a value taken for nil.
+func TestAnyHoldingEmpty(t *testing.T) {
+	m := model(t, "subset", Config{Type: "Quarter"})
+	_, err := verify.Run(context.Background(), "Quarter", m, frontend.Bounds{Threads: 1, Ops: 2, Values: []int{1, 2}}, verify.Options{})
 	var me *frontend.ModelError
-	if !errors.As(err, &me) || !strings.Contains(me.Error(), "needs more than 32 bits") || !strings.Contains(me.Pos.Text, "uint64(w.n.Add(^uint32(0)))") {
-		t.Errorf("widening 4294967295: %v, want a model error at the conversion", err)
+	if !errors.As(err, &me) || !strings.Contains(me.Error(), "assertion failed") || !strings.Contains(me.Pos.Text, "x.box = (v - 3) << 29") {
+		t.Errorf("an any of -2^30: %v, want a model error at the conversion", err)
 	}
 }
 

@@ -1,17 +1,20 @@
 package golang
 
 import (
+	"regexp"
 	"testing"
 
 	"github.com/linbis/linbis/bisim"
 	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/lts"
 )
 
 // TestTwinsBisimilar: one program, two front ends. Each bundled model
 // with a Go twin in testdata/twins is compiled from both, and the two
 // implementation LTSs must be divergence-preserving branching bisimilar
-// (the labels are the same: the twins keep the models' method names and
-// EMPTY), under two clients.
+// (the labels are the same: the twins keep the models' method names, and
+// return -1<<30 where the models return EMPTY; twinsBisimilar), under two
+// clients.
 func TestTwinsBisimilar(t *testing.T) {
 	for _, c := range []struct {
 		model, dir, typ string
@@ -45,15 +48,35 @@ func TestTwinsBisimilar(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cmp, err := bisim.Compare(a, g, bisim.DivBranching, bisim.Options{})
+			eq, err := twinsBisimilar(a, g)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !cmp.Equivalent {
+			if !eq {
 				t.Errorf("%s under %v: the .lin LTS (%d states) and the Go LTS (%d states) are not divergence-preserving branching bisimilar", c.model, b, a.NumStates, g.NumStates)
 			} else {
 				t.Logf("%s under %v: .lin %d states, Go %d states", c.model, b, a.NumStates, g.NumStates)
 			}
 		}
 	}
+}
+
+// emptyNumber is how a Go integer result of -2^30 prints, which the
+// modeling language prints as EMPTY.
+var emptyNumber = regexp.MustCompile(`([(,])-1073741824\b`)
+
+// twinsBisimilar reports whether a model's LTS lin and its Go twin's g
+// are divergence-preserving branching bisimilar, g's results of -2^30
+// read as EMPTY: the Go twins (and the random programs printed as Go)
+// return -1<<30 where the model returns EMPTY, and a Go integer prints as
+// a number. g's labels are renamed in place.
+func twinsBisimilar(lin, g *lts.LTS) (bool, error) {
+	for i, lab := range g.Labels {
+		g.Labels[i] = emptyNumber.ReplaceAllString(lab, "${1}EMPTY")
+	}
+	cmp, err := bisim.Compare(lin, g, bisim.DivBranching, bisim.Options{})
+	if err != nil {
+		return false, err
+	}
+	return cmp.Equivalent, nil
 }

@@ -9,14 +9,21 @@
 //   - 8 and 16 bits: its value (0..255 for a uint8);
 //   - 32 bits: its bits (a uint32 of 2^32-1 is held as -1), every value exact;
 //   - 64 bits: its signed view (^uint64(0) is -1, so `Add(^uint64(0))`
-//     decrements), exact while the view fits in 32 bits; an operation whose
-//     result does not is a fault (Overflow), a model error, never a wrong value.
+//     decrements) while that lies in [DirectMin, 2^31), DirectMin being
+//     -2^31+2^28; any other value (2^40, math.MaxInt64, a version packed
+//     above a 32-bit index) is held as a code below DirectMin, one per
+//     value, from a table of the values the runs have made (big.go).
+//     Every 64-bit value is exact; only more than 2^28 distinct values
+//     beyond the range is a fault (Overflow), a model error, never a
+//     wrong value.
 //
 // An operation decodes its operands to 64 bits as its kind says, computes
 // as Go does on that type (wrapping at the width, truncating division,
 // shifts by any count), and encodes the result. Comparisons give 0 or 1.
-// Only values the model's runs produce matter, so the 64-bit types work
-// wherever the values that occur stay within ±2^31.
+// Since each 64-bit value has one slot value, equality is the slots'
+// equality; the order of 64-bit values is not the slots' order (a code
+// is below every value held as itself), so the front end compares them
+// with the operations here.
 package intop
 
 import (
@@ -43,6 +50,16 @@ var kindNames = [...]string{I8: "i8", I16: "i16", I32: "i32", I64: "i64", U8: "u
 // String is the kind's short name (u64), as the builtins' names spell it.
 func (k Kind) String() string { return kindNames[k] }
 
+// KindNamed returns the kind whose short name is s (u64).
+func KindNamed(s string) (Kind, bool) {
+	for k, n := range kindNames {
+		if n == s && s != "" {
+			return Kind(k), true
+		}
+	}
+	return 0, false
+}
+
 // Bits is the kind's width.
 func (k Kind) Bits() uint {
 	return [...]uint{I8: 8, I16: 16, I32: 32, I64: 64, U8: 8, U16: 16, U32: 32, U64: 64}[k]
@@ -55,7 +72,9 @@ func (k Kind) Unsigned() bool { return k >= U8 }
 type Op uint8
 
 // The operations: the arithmetic, bitwise and shift operators, the order
-// comparisons, and the conversion from another kind.
+// comparisons, the conversion from another kind, and Join, which makes
+// the value whose high and low 32 bits are its two operands (a 64-bit
+// constant the model's literals do not reach, join_u64(hi, lo)).
 const (
 	Add Op = iota + 1
 	Sub
@@ -73,10 +92,11 @@ const (
 	Gtr
 	Geq
 	Conv
+	Join
 )
 
 var opNames = [...]string{Add: "add", Sub: "sub", Mul: "mul", Quo: "quo", Rem: "rem", And: "and", Or: "or",
-	Xor: "xor", AndNot: "andnot", Shl: "shl", Shr: "shr", Lss: "lt", Leq: "le", Gtr: "gt", Geq: "ge", Conv: "conv"}
+	Xor: "xor", AndNot: "andnot", Shl: "shl", Shr: "shr", Lss: "lt", Leq: "le", Gtr: "gt", Geq: "ge", Conv: "conv", Join: "join"}
 
 // Code is an operation on a kind: op | kind<<5 | from<<9, where from is
 // a conversion's source kind or a shift's count's kind. It is never 0.
@@ -122,12 +142,8 @@ func (c Code) Name() string {
 func Parse(name string) (Code, bool) {
 	parts := strings.Split(name, "_")
 	kind := func(s string) Kind {
-		for k, n := range kindNames {
-			if n == s && s != "" {
-				return Kind(k)
-			}
-		}
-		return 0
+		k, _ := KindNamed(s)
+		return k
 	}
 	if len(parts) == 3 {
 		a, b := kind(parts[1]), kind(parts[2])
@@ -155,8 +171,8 @@ func Parse(name string) (Code, bool) {
 }
 
 // Fault is why an operation failed: Go panics (division by zero, a
-// negative shift count) or the result is a 64-bit value beyond the 32
-// bits a slot holds.
+// negative shift count) or the table of 64-bit values beyond 32 bits is
+// full.
 type Fault uint8
 
 // The faults.
@@ -171,7 +187,7 @@ const (
 func (f Fault) String() string {
 	return [...]string{OK: "", DivideByZero: "integer divide by zero",
 		NegativeShift: "negative shift amount",
-		Overflow:      "a 64-bit integer whose value needs more than 32 bits, beyond what the model holds"}[f]
+		Overflow:      "more distinct 64-bit integers beyond 32 bits than the model holds (2^28)"}[f]
 }
 
 // decode returns the 64 bits of the value x of kind k.
@@ -187,9 +203,15 @@ func decode(k Kind, x int32) uint64 {
 		return uint64(uint16(x))
 	case U32:
 		return uint64(uint32(x))
+	case I32:
+		return uint64(int64(x))
 	}
-	return uint64(int64(x)) // I32, I64, U64: the signed view
+	return decodeWide(x) // I64, U64
 }
+
+// Value returns the 64 bits of the slot value x of kind k (a label's
+// value: a uint64 result prints as uint64(Value(U64, x))).
+func Value(k Kind, x int32) uint64 { return decode(k, x) }
 
 // encode returns the slot value of the 64 bits v of kind k, truncated to
 // its width, or Overflow.
@@ -206,17 +228,17 @@ func encode(k Kind, v uint64) (int32, Fault) {
 	case I32, U32:
 		return int32(uint32(v)), OK
 	}
-	if s := int64(v); s != int64(int32(s)) {
-		return 0, Overflow
-	}
-	return int32(int64(v)), OK
+	return encodeWide(int64(v))
 }
 
 // Eval computes the operation c on x and y (y unused by a conversion).
 func Eval(c Code, x, y int32) (int32, Fault) {
 	k := c.Kind()
-	if c.Op() == Conv {
+	switch c.Op() {
+	case Conv:
 		return encode(k, decode(c.From(), x))
+	case Join:
+		return encode(k, uint64(uint32(x))<<32|uint64(uint32(y)))
 	}
 	// a and b are sign-extended for the signed kinds, zero-extended for
 	// the unsigned ones.

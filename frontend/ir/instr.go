@@ -266,9 +266,10 @@ type Method struct {
 	ArgTuples [][]int32
 	Callable  bool // false for the init block
 	// Formats, if not nil, say how each result is printed in labels, from
-	// a front end's results directive (syntax.ResultsDirective): "u64" and
-	// "u32" print the unsigned integer of that width whose signed view
-	// the value is (the Go front end's uint64 -1 is 18446744073709551615);
+	// a front end's results directive (syntax.ResultsDirective): the name
+	// of a Go integer kind (package intop: "u64", "i32", …) prints the
+	// integer of that kind the slot holds (the Go front end's uint64 -1 is
+	// 18446744073709551615, an int32 of -2^30 is a number, not EMPTY);
 	// "any" prints EMPTY as nil (the Go front end's nil interface).
 	Formats []string
 }

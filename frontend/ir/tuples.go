@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/linbis/linbis/frontend/check"
+	"github.com/linbis/linbis/frontend/intop"
 	"github.com/linbis/linbis/frontend/syntax"
 )
 
@@ -51,11 +52,13 @@ func (m *Method) FormatResult(v int32) string {
 // format prints result i, of kind k, as its format says (Formats).
 func (m *Method) format(i int, k check.Kind, v int32) string {
 	if i < len(m.Formats) {
+		if ik, ok := intop.KindNamed(m.Formats[i]); ok { // a Go integer: -2^30 is a number, not EMPTY
+			if ik.Unsigned() {
+				return strconv.FormatUint(intop.Value(ik, v), 10)
+			}
+			return strconv.FormatInt(int64(intop.Value(ik, v)), 10)
+		}
 		switch m.Formats[i] {
-		case "u64":
-			return strconv.FormatUint(uint64(int64(v)), 10)
-		case "u32":
-			return strconv.FormatUint(uint64(uint32(v)), 10)
 		case "any":
 			if v == Empty {
 				return "nil"

@@ -48,8 +48,9 @@ const PlainDirective = "//linbis:plain "
 // method declared on the next line that is not a directive are printed in
 // labels, a format per result separated by commas: `//linbis:results
 // u64,bool`. The formats are a front end's (ir.Method.FormatResult):
-// "u64" and "u32" print a value as the unsigned integer of that width
-// whose signed view it is (-1 as 18446744073709551615), "any" prints EMPTY
+// a Go integer kind's name ("u64", "i32", … as package intop spells
+// them) prints the integer of that kind the value holds (-1 of a u64 as
+// 18446744073709551615, -2^30 as a number, not EMPTY), "any" prints EMPTY
 // as nil, "anytag" too and a value tag·2^25 + v as v (an any holding
 // integers of several types); anything else, as the modeling language
 // prints it.

@@ -177,3 +177,48 @@ func (m *Mixed) Get() any {
 	}
 	return m.v
 }
+
+// Wide holds 64-bit integers beyond 32 bits (held as codes, package
+// intop) and returns -2^30, which the modeling language calls EMPTY.
+type Wide struct {
+	w   atomic.Uint64 // a version above a 32-bit index
+	n   atomic.Uint32
+	mu  sync.Mutex
+	i64 int64
+}
+
+// Bump adds v to the index and one to the version, packed in one word as
+// lock-free code packs them against ABA.
+func (x *Wide) Bump(v int) uint64 {
+	for {
+		old := x.w.Load()
+		next := (old>>32+1)<<32 | uint64(uint32(old)+uint32(v))
+		if x.w.CompareAndSwap(old, next) {
+			return next
+		}
+	}
+}
+
+// Scale multiplies the int64 by v and subtracts a third of its maximum.
+func (x *Wide) Scale(v int) int64 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.i64 = x.i64*int64(v) - math.MaxInt64/3
+	return x.i64
+}
+
+// Below compares the int64 with -2^40 * v.
+func (x *Wide) Below(v int) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.i64 < -1<<40*int64(v)
+}
+
+// Widen decrements the uint32 below zero and widens it to 2^32-1.
+func (x *Wide) Widen() uint64 { return uint64(x.n.Add(^uint32(0))) }
+
+// Quarter returns -2^30 (v = 1) or -2^29.
+func (x *Wide) Quarter(v int) int32 { return int32(v-3) << 29 }
+
+// Empty returns the constant -2^30.
+func (x *Wide) Empty() int { return -1 << 30 }

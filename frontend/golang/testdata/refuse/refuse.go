@@ -119,12 +119,6 @@ func (x *Addr) Keep() {
 	x.p = &x.n // want "keeping the address of a field" @"p ="
 }
 
-type Big struct{ n uint64 }
-
-func (x *Big) Set() {
-	x.n = 1 << 40 // want "constant 1099511627776 of type uint64 is not supported" @"n ="
-}
-
 type Pool struct{ p sync.Pool }
 
 func (x *Pool) Get() int {

@@ -112,12 +112,21 @@ func bump(n *atomic.Uint64) uint64 { return n.Add(^uint64(0)) }
 // Dec decrements with wrap-around.
 func (u *Unsafe) Dec() uint64 { return bump(&u.n) }
 
-// Widen converts a uint32 to uint64: its high values need more than 32
-// bits, a model error.
-type Widen struct{ n atomic.Uint32 }
+// Quarter stores -2^30 in an any of one integer type, which the model
+// holds as nil: a model error.
+type Quarter struct {
+	mu  sync.Mutex
+	box any
+}
 
-// Dec decrements and widens.
-func (w *Widen) Dec() uint64 { return uint64(w.n.Add(^uint32(0))) }
+// Hold stores -2^30 (v = 1) or -2^29 and returns what the box held.
+func (x *Quarter) Hold(v int) any {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	old := x.box
+	x.box = (v - 3) << 29
+	return old
+}
 
 // Box holds an any behind a mutex: Put stores an integer, Take returns it
 // and leaves nil.
