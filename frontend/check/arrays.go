@@ -16,22 +16,8 @@ func (c *checker) localArray(s *syntax.VarStmt) {
 	elem := *d
 	elem.Len, elem.LenLo = nil, nil
 	t := c.typ(&elem, false)
-	lo, hi := int64(0), int64(0)
-	ok := true
-	if d.LenLo != nil {
-		lo, ok = c.literal(d.LenLo, "a local array")
-	}
-	if h, okHi := c.literal(d.Len, "a local array"); okHi {
-		hi = h
-	} else {
-		ok = false
-	}
 	elems := 1
-	if ok {
-		n := hi
-		if d.LenLo != nil {
-			n = hi - lo + 1
-		}
+	if n, _, ok := c.literalLength(d, "a local array"); ok {
 		if n < 1 || n > maxLocalArray {
 			c.errorf(d.Len.Start(), "local array %s has %d elements; it needs between 1 and %d", s.Name.Name, n, maxLocalArray)
 		} else {
@@ -43,6 +29,25 @@ func (c *checker) localArray(s *syntax.VarStmt) {
 		c.errorf(s.Value.Start(), "a local array starts zeroed; assign its elements instead of giving it an initial value")
 	}
 	c.info.Vars[s] = c.declareArray(s.Name, t, d, elems)
+}
+
+// literalLength returns the number of elements and the lowest index of
+// the array type d ([n] or [lo..hi]) of what (a local array, an array
+// field), whose bounds must be integer literals; ok is false once a bound
+// that is not one has been reported.
+func (c *checker) literalLength(d *syntax.Type, what string) (n, lo int64, ok bool) {
+	ok = true
+	if d.LenLo != nil {
+		lo, ok = c.literal(d.LenLo, what)
+	}
+	hi, okHi := c.literal(d.Len, what)
+	switch {
+	case !ok || !okHi:
+		return 0, 0, false
+	case d.LenLo != nil:
+		return hi - lo + 1, lo, true
+	}
+	return hi, lo, true
 }
 
 // literal returns the value of e, an integer literal (or its negation),

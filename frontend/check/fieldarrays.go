@@ -32,22 +32,9 @@ func (c *checker) fieldType(f *syntax.Field, in string) (Type, int, int) {
 	elem := *d
 	elem.Len, elem.LenLo, elem.ThreadDims = nil, nil, nil
 	t := c.typ(&elem, false)
-	lo, hi := int64(0), int64(0)
-	ok := true
-	if d.LenLo != nil {
-		lo, ok = c.literal(d.LenLo, "an array field")
-	}
-	if h, okHi := c.literal(d.Len, "an array field"); okHi {
-		hi = h
-	} else {
-		ok = false
-	}
+	n, lo, ok := c.literalLength(d, "an array field")
 	if !ok {
 		return t, 1, 0
-	}
-	n := hi
-	if d.LenLo != nil {
-		n = hi - lo + 1
 	}
 	if n < 1 || n > maxFieldArray {
 		c.errorf(d.Len.Start(), "array field %s of %s has %d elements; it needs between 1 and %d", f.Name.Name, in, n, maxFieldArray)
