@@ -323,15 +323,7 @@ func TestJepsenSemantics(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h, err := format.Read(strings.NewReader(c.src), "h.edn", format.ReadOptions{CASFail: c.casFail})
 			require.NoError(t, err)
-			spec, err := model.Builtin(c.model)
-			require.NoError(t, err)
-			if c.initial != "" {
-				v, err := format.ParseValue(c.initial, "edn")
-				require.NoError(t, err)
-				spec, err = model.WithInitial(spec, v)
-				require.NoError(t, err)
-			}
-			res, err := Check(h, spec, Options{})
+			res, err := Check(h, builtinWithInitial(t, c.model, c.initial), Options{})
 			require.NoError(t, err)
 			assert.Equal(t, c.want, res.Verdict)
 		})

@@ -97,15 +97,7 @@ func TestJepsenModels(t *testing.T) {
 			guess, err := model.GuessModel(h)
 			require.NoError(t, err)
 			assert.Equal(t, c.model, guess)
-			spec, err := model.Builtin(c.model)
-			require.NoError(t, err)
-			if c.initial != "" {
-				v, err := format.ParseValue(c.initial, "edn")
-				require.NoError(t, err)
-				spec, err = model.WithInitial(spec, v)
-				require.NoError(t, err)
-			}
-			res, err := Check(h, spec, Options{})
+			res, err := Check(h, builtinWithInitial(t, c.model, c.initial), Options{})
 			require.NoError(t, err)
 			assert.Equal(t, c.want, res.Verdict)
 		})
@@ -135,4 +127,19 @@ func TestMultiRegisterRejectsMalformedTxns(t *testing.T) {
 		_, err = Check(h, spec, Options{})
 		assert.EqualError(t, err, want)
 	}
+}
+
+// builtinWithInitial returns the built-in model name, starting from
+// initial (EDN) unless it is "".
+func builtinWithInitial(t *testing.T, name, initial string) model.Spec {
+	t.Helper()
+	spec, err := model.Builtin(name)
+	require.NoError(t, err)
+	if initial != "" {
+		v, err := format.ParseValue(initial, "edn")
+		require.NoError(t, err)
+		spec, err = model.WithInitial(spec, v)
+		require.NoError(t, err)
+	}
+	return spec
 }
