@@ -60,7 +60,12 @@ func TestTauRecordLimit(t *testing.T) {
 // treiber is the bundled Treiber stack, checked.
 func treiber(t *testing.T) *check.Program {
 	t.Helper()
-	const file = "../frontend/examples/treiber.lin"
+	return checkedFile(t, "../frontend/examples/treiber.lin")
+}
+
+// checkedFile is the model in file, parsed and checked.
+func checkedFile(t *testing.T, file string) *check.Program {
+	t.Helper()
 	src, err := os.ReadFile(file)
 	require.NoError(t, err)
 	ast, err := syntax.Parse(file, src)

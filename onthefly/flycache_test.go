@@ -3,14 +3,11 @@ package onthefly
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/semantics"
-	"github.com/linbis/linbis/frontend/syntax"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -80,12 +77,7 @@ func TestSuccCacheKeepsTheSearch(t *testing.T) {
 		model{"../frontend/examples/treiber.lin", ir.Bounds{Threads: 3, Ops: 2, Values: []int{1}}})
 	var recognised, successors int64
 	for _, m := range models {
-		src, err := os.ReadFile(m.name)
-		require.NoError(t, err)
-		ast, err := syntax.Parse(m.name, src)
-		require.NoError(t, err)
-		prog, err := check.Check(ast)
-		require.NoError(t, err)
+		prog := checkedFile(t, m.name)
 		for _, explicit := range []bool{false, true} {
 			for _, por := range []bool{explicit} { // two of the four combinations: the test's time
 				what := fmt.Sprintf("%s %v explicit=%v por=%v", filepath.Base(m.name), m.b, explicit, por)

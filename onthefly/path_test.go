@@ -2,14 +2,11 @@ package onthefly
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/semantics"
-	"github.com/linbis/linbis/frontend/syntax"
 	"github.com/linbis/linbis/internal/testsize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,12 +29,7 @@ func TestPathsRebuilt(t *testing.T) {
 	var pairs int64
 	var violations int
 	for _, file := range files {
-		src, err := os.ReadFile(file)
-		require.NoError(t, err)
-		ast, err := syntax.Parse(file, src)
-		require.NoError(t, err)
-		prog, err := check.Check(ast)
-		require.NoError(t, err)
+		prog := checkedFile(t, file)
 		for _, b := range bounds {
 			for _, explicit := range []bool{false, true} {
 				for _, red := range []Reductions{{}, {Symmetry: true, PartialOrder: true}} {
