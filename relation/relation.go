@@ -9,9 +9,15 @@
 //
 // To add an equivalence (at most four files): a bisimilarity gets its
 // constant in bisim/equiv.go and its kernel in bisim/kernel.go (the
-// refinement algorithms and the formulas work on kernels), then its row
-// in relation.go's table (name, mCRL2's name, the bisim.Equivalence);
-// Compare and Reduce dispatch on the table and need no change. A relation
+// refinement algorithms work on kernels), then its row in relation.go's
+// table (name, mCRL2's name, the bisim.Equivalence); Compare and Reduce
+// dispatch on the table and need no change. That holds for a
+// bisimilarity that its kernel alone sets apart: bisim's one-pass
+// classification (acyclic.go) and its distinguishing formulas
+// (formula_build.go, formula_compare.go, formula_trace.go) read
+// every equivalence but Strong and DivBranching as Branching, so one with
+// steps of its own (weak bisimilarity's saturated steps) also teaches
+// them its rules, beyond four files. A relation
 // on traces gets its row in relation.go's table (its definition and
 // preorder in words) and its treatment of τ in compare.go's
 // compareTraces, decided by refine.Check. Either way relation_test.go's
