@@ -26,9 +26,10 @@ import (
 // struct values (Pairs: nested, in arrays, through a function); an any
 // holding integers of two types (Mixed: a type switch, an assertion with
 // ok, nil); 64-bit values beyond 32 bits and -2^30, which the modeling
-// language prints as EMPTY (Wide); slices under a mutex (testdata/slicestack: append, s[:n-1],
-// s[1:], the array two slices share while its capacity allows, range,
-// copy); sorted lists walked with a pointer to a link (testdata/list).
+// language prints as EMPTY (Wide); arrays of arrays, a slice of arrays
+// and the arrays of an array's structs indexed by variables (Grid);
+// slices under a mutex (testdata/slicestack: append, s[:n-1], s[1:], the
+// array two slices share while its capacity allows, range, copy); sorted lists walked with a pointer to a link (testdata/list).
 func TestIntsAreGo(t *testing.T) {
 	for _, c := range []struct {
 		dir, typ string
@@ -38,6 +39,7 @@ func TestIntsAreGo(t *testing.T) {
 		{"ints", "Pairs", func() any { return new(ints.Pairs) }},
 		{"ints", "Mixed", func() any { return new(ints.Mixed) }},
 		{"ints", "Wide", func() any { return new(ints.Wide) }},
+		{"ints", "Grid", func() any { return new(ints.Grid) }},
 		{"slicestack", "Stack", func() any { return new(slicestack.Stack) }},
 		{"slicestack", "Queue", func() any { return new(slicestack.Queue) }},
 		{"slicestack", "Slices", func() any { return new(slicestack.Slices) }},

@@ -316,7 +316,7 @@ func ExampleLoad() {
 // TestInsideSubset: every type of testdata/subset, each using a group of
 // constructs inside the subset, loads without an error.
 func TestInsideSubset(t *testing.T) {
-	for _, typ := range []string{"Arrays", "Globals", "Flow", "Any", "Unsafe", "Box", "Grid", "Quarter"} {
+	for _, typ := range []string{"Arrays", "Globals", "Flow", "Any", "Unsafe", "Box", "Quarter"} {
 		tg, err := load("subset", Config{Type: typ})
 		if err != nil {
 			t.Errorf("%s: %v", typ, err)

@@ -244,6 +244,25 @@ func (fr *frame) phiLocal(phi *ssa.Phi) string {
 	return v
 }
 
+// innerElem returns the location of the element in.Index, a variable, of
+// the arrays of n elements that a, an element chosen by a variable index,
+// stands for (a[i][j]): one element of them all, chosen by the index
+// i·n + j, each index checked first as Go checks it (an index out of
+// range panics: a model error).
+func (g *gen) innerElem(fr *frame, in *ssa.IndexAddr, a addr, n int64, pos token.Pos) addr {
+	j := g.simpleValue(fr.value(in.Index, pos), pos)
+	g.line(pos, "assert %s >= 0 && %s < %d && %s >= 0 && %s < %d", a.dyn.index, a.dyn.index, len(a.dyn.names), j, j, n)
+	k := g.local("i", "int")
+	g.line(pos, "%s = %s * %d + %s", k, a.dyn.index, n, j)
+	d := &dynIndex{index: k}
+	for _, name := range a.dyn.names {
+		for e := range n {
+			d.names = append(d.names, join(name, fmt.Sprint(e)))
+		}
+	}
+	return addr{base: a.base, typ: in.Type().(*types.Pointer).Elem(), dyn: d}
+}
+
 // locValue returns the loc of the address v, which a φ-node of addresses
 // (Target.LocPhis) takes: &x of its location, or another such φ's loc.
 func (fr *frame) locValue(v ssa.Value, pos token.Pos) string {
@@ -543,17 +562,24 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			at = in.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array)
 			a = fr.addrOf(in.X, pos)
 		}
-		if k, ok := in.Index.(*ssa.Const); ok && a.dyn == nil {
+		if k, ok := in.Index.(*ssa.Const); ok {
 			i, fits := SignedView(k.Value, k.Type())
 			if !fits || i < 0 || int64(i) >= at.Len() {
 				g.line(pos, "assert false") // index out of range: a panic
 				return
 			}
-			fr.addrs[in] = addr{base: a.base, name: join(a.name, fmt.Sprint(i)), typ: at.Elem()}
+			fa := addr{base: a.base, name: join(a.name, fmt.Sprint(i)), typ: at.Elem()}
+			if a.dyn != nil { // an element of each of the outer elements
+				fa.dyn = &dynIndex{index: a.dyn.index}
+				for _, n := range a.dyn.names {
+					fa.dyn.names = append(fa.dyn.names, join(n, fmt.Sprint(i)))
+				}
+			}
+			fr.addrs[in] = fa
 			return
 		}
 		if a.dyn != nil {
-			g.refuse(pos, "indexing an array of arrays with variables", "not translated yet")
+			fr.addrs[in] = g.innerElem(fr, in, a, at.Len(), pos)
 			return
 		}
 		idx := fr.value(in.Index, pos)

@@ -172,20 +172,6 @@ func TestSubsetVerdicts(t *testing.T) {
 	})
 }
 
-// TestNotTranslatedYet: what the loader accepts but the translation does
-// not handle yet is refused, one line per construct, never translated
-// wrongly.
-func TestNotTranslatedYet(t *testing.T) {
-	tg, err := load("subset", Config{Type: "Grid"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, err = tg.Model()
-	if err == nil || !strings.Contains(err.Error(), "indexing an array of arrays with variables is not supported (not translated yet)") {
-		t.Errorf("an array of arrays indexed by variables: %v", err)
-	}
-}
-
 // TestPlainMarked: the statements of plain loads and stores are marked
 // plain (syntax.PlainDirective), atomic operations are not: c.n++ and
 // return c.n make three plain accesses, the atomic counter none.

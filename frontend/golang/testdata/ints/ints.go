@@ -222,3 +222,45 @@ func (x *Wide) Quarter(v int) int32 { return int32(v-3) << 29 }
 
 // Empty returns the constant -2^30.
 func (x *Wide) Empty() int { return -1 << 30 }
+
+// Grid holds arrays of arrays, a slice of arrays and an array of structs
+// holding arrays, indexed by variables.
+type Grid struct {
+	mu   sync.Mutex
+	g    [3][2]int8
+	rows [][2]int
+	cell [2]struct {
+		a [2]uint16
+		n int
+	}
+}
+
+// Put adds to row v, column v-1, copies into another row and returns a
+// sum of elements.
+func (x *Grid) Put(v int) int8 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.g[v][v-1] += int8(v) * 50
+	x.g[v-1][1] = x.g[v][0] - 1
+	return x.g[v][0] + x.g[v-1][v-1]
+}
+
+// Row appends a row to the slice, increments an element of it and reads
+// two elements.
+func (x *Grid) Row(v int) int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.rows = append(x.rows, [2]int{v, 2 * v})
+	x.rows[len(x.rows)-1][v-1]++
+	n := len(x.rows)
+	return x.rows[n-1][v-1]*10 + x.rows[n/2][2-v]
+}
+
+// Cell updates the arrays of the structs in an array.
+func (x *Grid) Cell(v int) uint16 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.cell[v-1].a[2-v] += uint16(v)
+	x.cell[2-v].n++
+	return x.cell[v-1].a[v-1]*100 + uint16(x.cell[2-v].n)
+}

@@ -151,12 +151,6 @@ func (b *Box) Take() any {
 	return v
 }
 
-// Grid indexes an array of arrays with variables, not translated yet.
-type Grid struct{ g [2][2]int }
-
-// Get reads an element.
-func (g *Grid) Get(i, j int) int { return g.g[i%2][j%2] }
-
 // MixedValue stores integers of two types in an atomic.Value, whose Store
 // panics on a value of another type than the one it holds: refused.
 type MixedValue struct{ v atomic.Value }
