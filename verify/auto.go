@@ -35,12 +35,13 @@ import (
 // represented states are the LTS's states, and their successors (per
 // expanded state) its transitions; only a rung where more than a tenth of
 // the pairs took ample sets, which stand for fewer states, is explored to
-// count them. The
-// smallest rungs are explored with their specification, minimised and
-// compared: whether impl and spec are bisimilar there decides what the
+// count them. Whether impl and spec are bisimilar decides what the
 // bisimulation route costs per transition (a bisimilar pair is
 // classified in one pass; otherwise the quotients are refined and the
-// refinement and progress checks follow).
+// refinement and progress checks follow): where the choice depends on
+// it, the small rungs C and D are explored with their specification,
+// minimised and compared; where it does not (the faster route is faster
+// either way), they are not.
 //
 // Extrapolating. Each count X at T×O is the geometric mean of two
 // estimates that err on opposite sides on the bundled models: the
@@ -158,8 +159,12 @@ type AutoEstimate struct {
 	// (partial-order reduction), on the largest rung.
 	Symmetry float64 `json:"symmetry"`
 	Ample    float64 `json:"ample"`
-	// Bisimilar says impl and spec were bisimilar on the small rungs.
-	Bisimilar bool `json:"bisimilar"`
+	// Bisimilar says whether impl and spec were bisimilar on the small
+	// rungs; Unknown when the choice did not depend on it and they were
+	// not compared (the estimates are then those least favourable to the
+	// route taken: not bisimilar for the bisimulation route, bisimilar
+	// for the on-the-fly route).
+	Bisimilar Verdict `json:"bisimilar"`
 	// BisimSeconds and FlySeconds are each route's estimated time on an
 	// idle machine, BisimBytes and FlyBytes its peak memory.
 	BisimSeconds float64 `json:"bisim_seconds"`
@@ -180,10 +185,11 @@ type autoMeasure struct {
 	// error, or stopped at the run's state limit ("" for none).
 	violation, modelError, limit string
 	// symmetry and ample are the largest rung's symmetry factor and share
-	// of ample pairs; bisimilar is the small rungs' bisimilarity.
+	// of ample pairs; bisimilar is the small rungs' bisimilarity, neither
+	// Yes nor No until they are compared.
 	symmetry, ample float64
 	symmetric       bool
-	bisimilar       bool
+	bisimilar       Verdict
 }
 
 // autoBudget is what the run may use: its memory limit in bytes (0:
@@ -194,8 +200,31 @@ type autoBudget struct {
 	cores     int
 }
 
-// decideAuto chooses the route from the measurements (see above).
+// decideAuto chooses the route from the measurements (see above). With
+// m.bisimilar Unknown, the bisimulation route's time is estimated as for
+// a pair that is not bisimilar where the route taken is that one, and as
+// for a bisimilar pair where it is the on-the-fly route, so that the
+// reason holds either way; bisimilarityMatters says whether the two
+// differ.
 func decideAuto(m autoMeasure, budget autoBudget) *AutoReport {
+	if m.bisimilar == Yes || m.bisimilar == No {
+		return decideRoute(m, budget, true)
+	}
+	m.bisimilar = Yes
+	r := decideRoute(m, budget, false)
+	if r.Route == string(Bisim) {
+		m.bisimilar = No
+		r = decideRoute(m, budget, false)
+	}
+	if r.Estimate != nil {
+		r.Estimate.Bisimilar = Unknown
+	}
+	return r
+}
+
+// decideRoute is decideAuto with m.bisimilar Yes or No: compared on the
+// small clients, or taken so (compared false).
+func decideRoute(m autoMeasure, budget autoBudget, compared bool) *AutoReport {
 	r := &AutoReport{Route: string(Bisim), Rungs: m.rungs}
 	switch {
 	case m.small > 0:
@@ -220,7 +249,7 @@ func decideAuto(m autoMeasure, budget autoBudget) *AutoReport {
 	est.Symmetry, est.Ample, est.Bisimilar = m.symmetry, m.ample, m.bisimilar
 	cores := min(float64(max(budget.cores, 1)), autoParallel)
 	perTransition := autoExploreSeconds / cores
-	if m.bisimilar {
+	if m.bisimilar == Yes {
 		perTransition += autoBisimilarSeconds
 	} else {
 		perTransition += autoNotBisimilarSeconds
@@ -263,10 +292,33 @@ func decideAuto(m autoMeasure, budget autoBudget) *AutoReport {
 		if est.FlySeconds < est.BisimSeconds {
 			r.Route = string(Fly)
 		}
-		r.Reason = fmt.Sprintf("estimated %s by bisimulation (%s transitions) against %s on the fly (%s successors; %s)",
-			seconds(est.BisimSeconds), count(est.Transitions), seconds(est.FlySeconds), count(est.Successors), factors)
+		r.Reason = fmt.Sprintf("estimated %s by bisimulation (%s transitions%s) against %s on the fly (%s successors; %s)",
+			seconds(est.BisimSeconds), count(est.Transitions), bisimilarWord(m.bisimilar, compared), seconds(est.FlySeconds), count(est.Successors), factors)
 	}
 	return r
+}
+
+// bisimilarWord says in the reason line how the small clients'
+// bisimilarity was taken.
+func bisimilarWord(v Verdict, compared bool) string {
+	word := "bisimilar"
+	if v != Yes {
+		word = "not bisimilar"
+	}
+	if compared {
+		return ", " + word + " on the small clients"
+	}
+	return " even if " + word + ", not compared"
+}
+
+// bisimilarityMatters reports whether the choice from m (its
+// bisimilarity not yet known) depends on whether impl and spec are
+// bisimilar on the small clients.
+func bisimilarityMatters(m autoMeasure, budget autoBudget) bool {
+	m.bisimilar = Yes
+	yes := decideAuto(m, budget)
+	m.bisimilar = No
+	return decideAuto(m, budget).Route != yes.Route
 }
 
 // count renders a count for the reason line, rounded.
@@ -402,6 +454,9 @@ func (x *run) auto(p *Plan) error {
 		if err == nil && m.small == 0 && m.modelError == "" && extrapolable(x.bounds) {
 			m, err = x.measure(p)
 		}
+		if err == nil && len(m.rungs) > 0 && bisimilarityMatters(*m, x.budget()) {
+			m, err = x.smallBisimilar(m)
+		}
 		if err != nil {
 			return "", err
 		}
@@ -464,14 +519,10 @@ func (x *run) budget() autoBudget {
 
 // measure climbs the rungs below the requested bounds (autoRungs) on the
 // fly, keeping the climb for the on-the-fly route, and counts what the
-// choice needs.
+// choice needs but the small clients' bisimilarity (smallBisimilar).
 func (x *run) measure(p *Plan) (*autoMeasure, error) {
 	b := x.bounds
-	// Every search and exploration reports as the measuring.
-	copts := x.compileOptions()
-	if progress := x.opts.Progress; progress != nil {
-		copts.Progress = meter.Func(func(_ string, n int64, unit string) { progress.Report("measuring", n, unit) })
-	}
+	copts := x.measureCompileOptions()
 	fopts := x.opts
 	fopts.Reductions, fopts.Shortest = p.AutoFly.Reductions, false
 	c := newClimb(x.model, b, copts, fopts)
@@ -523,31 +574,47 @@ func (x *run) measure(p *Plan) (*autoMeasure, error) {
 		m.ample = float64(s.Ample) / float64(max(s.Ample+s.Full, 1))
 		m.symmetric = m.symmetric || s.Represented > s.States
 	}
-	if len(m.rungs) > 0 {
-		// Bisimilar on the small rungs C and D (else the smallest): a
-		// pair that is bisimilar with fewer threads may not be with
-		// more (the MS queue at 2×2 and 3×2).
-		var small []frontend.Bounds
-		_, _, cc, d, _, _, okC, okD, _ := autoSteps(b)
-		if okC {
-			small = append(small, cc)
+	return m, nil
+}
+
+// smallBisimilar explores impl and spec on the small rungs C and D of the
+// extrapolation (else the smallest rung) and sets m.bisimilar to whether
+// they are bisimilar on both: a pair that is bisimilar with fewer threads
+// may not be with more (the MS queue at 2×2 and 3×2).
+func (x *run) smallBisimilar(m *autoMeasure) (*autoMeasure, error) {
+	var small []frontend.Bounds
+	_, _, c, d, _, _, okC, okD, _ := autoSteps(x.bounds)
+	if okC {
+		small = append(small, c)
+	}
+	if okD {
+		small = append(small, d)
+	}
+	if len(small) == 0 {
+		small = x.climb.rungs[:1]
+	}
+	copts := x.measureCompileOptions()
+	m.bisimilar = Yes
+	for _, r := range small {
+		bisimilar, err := x.bisimilarAt(r, copts)
+		if err != nil {
+			return x.measureFailed(m, fmt.Sprintf("%d×%s", r.Threads, opsWord(r.Ops)), err)
 		}
-		if okD {
-			small = append(small, d)
-		}
-		if len(small) == 0 {
-			small = c.rungs[:1]
-		}
-		m.bisimilar = true
-		for _, r := range small {
-			bisimilar, err := x.bisimilarAt(r, copts)
-			if err != nil {
-				return x.measureFailed(m, fmt.Sprintf("%d×%s", r.Threads, opsWord(r.Ops)), err)
-			}
-			m.bisimilar = m.bisimilar && bisimilar
+		if !bisimilar {
+			m.bisimilar = No
 		}
 	}
 	return m, nil
+}
+
+// measureCompileOptions returns the explorer's options of the measuring:
+// every search and exploration reports as the measuring.
+func (x *run) measureCompileOptions() frontend.Options {
+	copts := x.compileOptions()
+	if progress := x.opts.Progress; progress != nil {
+		copts.Progress = meter.Func(func(_ string, n int64, unit string) { progress.Report("measuring", n, unit) })
+	}
+	return copts
 }
 
 // measureFailed turns an error of a measuring exploration into the

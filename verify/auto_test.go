@@ -99,6 +99,11 @@ func TestDecideAuto(t *testing.T) {
 	for i := range manyPairs {
 		manyPairs[i].Pairs *= 100
 	}
+	// 10 transitions a state: 30 M transitions at 3×3.
+	manyTransitions := growth(b, 1, 10)
+	for i := range manyTransitions {
+		manyTransitions[i].Transitions *= 10
+	}
 	roomy := autoBudget{memory: 64 << 30, maxStates: 50_000_000, cores: 2}
 	cases := []struct {
 		name   string
@@ -112,20 +117,29 @@ func TestDecideAuto(t *testing.T) {
 		{"model error below", autoMeasure{b: b, rungs: rungs, modelError: "3×1"}, roomy, Bisim, "a model error is reachable (with the client 3×1)"},
 		{"state limit below", autoMeasure{b: b, rungs: rungs, limit: "3×2"}, roomy, Bisim, "reached the state limit"},
 		{"too small", autoMeasure{b: b, rungs: rungs[:1]}, roomy, Bisim, "too small to measure a growth"},
-		{"LTS above the state limit", autoMeasure{b: b, rungs: rungs, bisimilar: true},
+		{"LTS above the state limit", autoMeasure{b: b, rungs: rungs, bisimilar: Yes},
 			autoBudget{maxStates: 100_000, cores: 2}, Fly, "more than the state limit"},
-		{"bisimulation above the memory limit", autoMeasure{b: b, rungs: rungs, bisimilar: true},
+		{"bisimulation above the memory limit", autoMeasure{b: b, rungs: rungs, bisimilar: Yes},
 			autoBudget{memory: 100 << 20, maxStates: 50_000_000, cores: 2}, Fly, "the bisimulation route would need about"},
-		{"on the fly above the memory limit", autoMeasure{b: b, rungs: manyPairs, symmetric: true},
+		{"on the fly above the memory limit", autoMeasure{b: b, rungs: manyPairs, symmetric: true, bisimilar: No},
 			autoBudget{memory: 1 << 30, maxStates: 50_000_000, cores: 2}, Bisim, "the on-the-fly route would need about"},
-		{"neither fits", autoMeasure{b: b, rungs: rungs}, autoBudget{memory: 60 << 20, maxStates: 50_000_000, cores: 2}, Fly, "neither route fits"},
+		{"neither fits", autoMeasure{b: b, rungs: rungs, bisimilar: No}, autoBudget{memory: 60 << 20, maxStates: 50_000_000, cores: 2}, Fly, "neither route fits"},
 		// 3 M transitions bisimilar: 3 M·(0.30/1.7 + 0.07) µs ≈ 0.74 s;
 		// 1 M successors with symmetry, and 0.5 M pairs of 0.25 M
 		// states: 1.1 + 0.3·0.5·2 s = 1.4 s.
-		{"bisimulation faster", autoMeasure{b: b, rungs: rungs, bisimilar: true, symmetric: true}, roomy, Bisim,
-			"estimated 0.74 s by bisimulation (3 M transitions) against 1.4 s on the fly"},
+		{"bisimulation faster", autoMeasure{b: b, rungs: rungs, bisimilar: Yes, symmetric: true}, roomy, Bisim,
+			"estimated 0.74 s by bisimulation (3 M transitions, bisimilar on the small clients) against 1.4 s on the fly"},
 		// Not bisimilar: 3 M·(0.30/1.7 + 0.85) µs ≈ 3.1 s.
-		{"on the fly faster", autoMeasure{b: b, rungs: rungs, symmetric: true}, roomy, Fly, "estimated 3.1 s by bisimulation"},
+		{"on the fly faster", autoMeasure{b: b, rungs: rungs, symmetric: true, bisimilar: No}, roomy, Fly,
+			"estimated 3.1 s by bisimulation (3 M transitions, not bisimilar on the small clients)"},
+		// Not compared: 50 M pairs on the fly (3.8 s for their 0.25 M
+		// states' chains alone) lose to 3.1 s even if not bisimilar.
+		{"bisimulation faster either way", autoMeasure{b: b, rungs: manyPairs, symmetric: true}, roomy, Bisim,
+			"estimated 3.1 s by bisimulation (3 M transitions even if not bisimilar, not compared)"},
+		// Not compared: 30 M transitions take 7.4 s even if bisimilar,
+		// against 0.9 s on the fly.
+		{"on the fly faster either way", autoMeasure{b: b, rungs: manyTransitions}, roomy, Fly,
+			"estimated 7.4 s by bisimulation (30 M transitions even if bisimilar, not compared)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -135,9 +149,29 @@ func TestDecideAuto(t *testing.T) {
 			assert.NotContains(t, r.Reason, "\n")
 		})
 	}
+	// The choice depends on bisimilarity only where it is close.
+	for _, c := range []struct {
+		name    string
+		m       autoMeasure
+		matters bool
+	}{
+		{"close", autoMeasure{b: b, rungs: rungs, symmetric: true}, true},
+		{"bisimulation faster either way", autoMeasure{b: b, rungs: manyPairs, symmetric: true}, false},
+		{"on the fly faster either way", autoMeasure{b: b, rungs: manyTransitions}, false},
+		{"a violation below", autoMeasure{b: b, rungs: rungs, violation: "2×2"}, false},
+	} {
+		assert.Equal(t, c.matters, bisimilarityMatters(c.m, roomy), c.name)
+		if !c.matters {
+			assert.Equal(t, decideAuto(c.m, roomy).Route, decideAuto(autoMeasure{b: b, rungs: c.m.rungs, symmetric: c.m.symmetric,
+				violation: c.m.violation, bisimilar: Yes}, roomy).Route, c.name)
+		}
+	}
+	unknown := decideAuto(autoMeasure{b: b, rungs: manyPairs, symmetric: true}, roomy).Estimate
+	require.NotNil(t, unknown)
+	assert.Equal(t, Unknown, unknown.Bisimilar, "not compared")
 	// The memory branches mean what they say: the estimates straddle
 	// their limits.
-	est := decideAuto(autoMeasure{b: b, rungs: rungs}, roomy).Estimate
+	est := decideAuto(autoMeasure{b: b, rungs: rungs, bisimilar: No}, roomy).Estimate
 	require.NotNil(t, est)
 	assert.Equal(t, int64(1_000_000), est.States)
 	assert.Greater(t, est.BisimBytes, int64(100<<20))
