@@ -59,3 +59,33 @@ func (b *bits) set(i int, v bool) {
 func (b *bits) has(i int) bool {
 	return i>>6 < b.words.Len() && b.words.get(i>>6)&(1<<(i&63)) != 0
 }
+
+// lists are int32 lists in fixed blocks, each list within one block, so
+// that a list is a slice: a list that does not fit in what is left of the
+// current block starts the next one.
+type lists struct {
+	blocks []*[chunkLen]int32
+	n      int // the position of the next list
+}
+
+// alloc reserves room for a list of size elements (at most chunkLen) and
+// returns it, with its position.
+func (l *lists) alloc(size int) ([]int32, int) {
+	if l.n&(chunkLen-1)+size > chunkLen {
+		l.n = (l.n + chunkLen - 1) &^ (chunkLen - 1)
+	}
+	if l.n>>chunkBits == len(l.blocks) {
+		l.blocks = append(l.blocks, new([chunkLen]int32))
+	}
+	at := l.n
+	l.n += size
+	return l.blocks[at>>chunkBits][at&(chunkLen-1):][:size], at
+}
+
+// list returns the size elements at position at.
+func (l *lists) list(at, size int) []int32 {
+	return l.blocks[at>>chunkBits][at&(chunkLen-1):][:size]
+}
+
+// len returns the positions used, the padding at the blocks' ends included.
+func (l *lists) len() int { return l.n }

@@ -26,10 +26,9 @@ import (
 // a-successors, and when that is empty the implementation has a trace the
 // specification lacks: the search stops there, and since it is
 // breadth-first the violating trace is a shortest one. Only the states are
-// stored — the implementation's as canonical vectors in the sparse
-// encoding (frontend/semantics/sparse.go) in the explorer's state set, a pair as its
-// subset's id and the next pair of its state, in fixed blocks
-// (chunked.go) — and no transitions: a counterexample's path is rebuilt
+// stored — the implementation's canonical vectors by their parts, each
+// distinct part once (states.go), a pair as its subset's id and the next
+// pair of its state, in fixed blocks (chunked.go) — and no transitions: a counterexample's path is rebuilt
 // from the breadth-first levels (path.go). The specification is explored
 // as far as the pairs need it (flySpec).
 //
@@ -263,7 +262,7 @@ type flySearch struct {
 	// (0: not expanded yet), its length first, then its τ-successors'
 	// ids (-1 for one not followed).
 	tauStart chunked[uint32]
-	tauTo    []int32
+	tauTo    lists
 	// cache remembers where recent successors went (flycache.go), with
 	// the symmetry reduction; nil without.
 	cache *succCache
@@ -272,12 +271,10 @@ type flySearch struct {
 	// violation is the first step the specification could not follow,
 	// nil while there is none: the search's first, so a shortest one.
 	violation *flyStep
-	// The implementation states: set gives their ids, offs their records
-	// (arena offsets/4: records are aligned), headPair the last pair that
-	// holds each, from which nextPair chains the pairs of the state
-	// (lookupPair).
-	set      *semantics.StateSet
-	offs     chunked[uint32]
+	// The implementation states: states gives their ids and vectors,
+	// headPair the last pair that holds each, from which nextPair chains
+	// the pairs of the state (lookupPair).
+	states   *stateStore
 	headPair chunked[int32]
 	// The pairs are numbered in breadth-first order, and each keeps only
 	// its subset, the next pair of its state's chain (-1 at its end) and,
@@ -308,15 +305,14 @@ type flySearch struct {
 	permIDs map[string]uint16
 	succs   []flySucc // of the state expanded last
 	alts    []uint16  // their alternative permutations (flySucc.altStart)
-	succEnc []byte    // their encodings (flySucc.encStart)
+	succVec []int32   // their representatives' vectors (flySucc.vecStart)
 	stab    []uint8   // stabilizer's buffer
 	cur     []int32
-	enc     []byte
 }
 
 // run searches the product, then the τ-cycles.
 func (f *flySearch) run() (*Result, error) {
-	f.set = semantics.NewStateSet()
+	f.states = newStateStore(&f.x.Program.Layout)
 	init, err := f.x.InitialState()
 	if err != nil {
 		return nil, err
@@ -346,7 +342,7 @@ func (f *flySearch) run() (*Result, error) {
 		return nil, err
 	}
 	f.res.Stats.Pairs = int64(f.subset.Len())
-	f.res.Stats.States = int64(f.set.Len())
+	f.res.Stats.States = int64(f.states.len())
 	if f.o.checkPaths {
 		if err := f.checkPaths(); err != nil {
 			return nil, err
@@ -402,7 +398,7 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 		f.levels = append(f.levels, hi)
 		f.levelStates, f.nextStates = f.nextStates, f.levelStates[:0]
 		if f.cache != nil {
-			f.cache = f.cache.fit(f.set.Len())
+			f.cache = f.cache.fit(f.states.len())
 		}
 		order = levelOrder(order[:0], f.levelStates, lo)
 		for i := 0; i < len(order); {
@@ -468,8 +464,10 @@ type flySucc struct {
 	thread uint8
 	perm   uint16
 	label  semantics.LabelKey
-	// succEnc[encStart:encEnd] is the representative's encoding.
-	encStart, encEnd int32
+	// succVec[vecStart:vecEnd] is the representative's vector, kept only
+	// while it is not stored (to < 0), and hash its hash (stateStore).
+	vecStart, vecEnd int32
+	hash             uint32
 	// stab and exact are the representative's stabiliser order, for
 	// countOrbit when the state is stored.
 	stab  int64
@@ -515,27 +513,29 @@ func (f *flySearch) expand(s int32) (int, *semantics.Failure) {
 	if f.por != nil && fail == nil {
 		f.ample = f.por.Choose(f.cur, blk.Succs)
 	}
-	f.succs, f.alts, f.succEnc = f.succs[:0], f.alts[:0], f.succEnc[:0]
-	look := f.set.Snapshot()
+	f.succs, f.alts, f.succVec = f.succs[:0], f.alts[:0], f.succVec[:0]
 	for i := range blk.Succs {
 		sc := &blk.Succs[i]
 		if f.cache != nil {
 			if to, perm, ok := f.cache.find(blk.Batch[sc.Start:sc.End], sc.Hash); ok {
 				f.res.Stats.Recognised++
-				enc, alt := int32(len(f.succEnc)), int32(len(f.alts))
+				vec, alt := int32(len(f.succVec)), int32(len(f.alts))
 				f.succs = append(f.succs, flySucc{to: to, thread: sc.Thread, perm: perm, label: sc.Label, cached: true,
-					encStart: enc, encEnd: enc, altStart: alt, altEnd: alt, stab: 1, exact: true})
+					vecStart: vec, vecEnd: vec, altStart: alt, altEnd: alt, stab: 1, exact: true})
 				continue
 			}
 		}
 		to, perm := f.representative(blk.Batch[sc.Start:sc.End])
 		altStart := int32(len(f.alts))
 		stab, exact := f.stabilizer(perm)
-		encStart := int32(len(f.succEnc))
-		f.succEnc = semantics.EncodeSparse(f.succEnc, to)
-		enc := f.succEnc[encStart:]
-		f.succs = append(f.succs, flySucc{to: look.Find(enc, f.set.Hash(enc)), thread: sc.Thread, perm: perm, label: sc.Label,
-			encStart: encStart, encEnd: int32(len(f.succEnc)), altStart: altStart, altEnd: int32(len(f.alts)), stab: stab, exact: exact})
+		h := f.states.hash(to)
+		id := f.states.find(to, h)
+		vecStart := int32(len(f.succVec))
+		if id < 0 {
+			f.succVec = append(f.succVec, to...)
+		}
+		f.succs = append(f.succs, flySucc{to: id, thread: sc.Thread, perm: perm, label: sc.Label, hash: h,
+			vecStart: vecStart, vecEnd: int32(len(f.succVec)), altStart: altStart, altEnd: int32(len(f.alts)), stab: stab, exact: exact})
 	}
 	return t, fail
 }
@@ -644,7 +644,7 @@ func (f *flySearch) follow(p int32) error {
 		if f.subset.Len() >= f.o.MaxStates {
 			return &limits.LimitError{Limit: limits.States, Value: int64(f.o.MaxStates), Err: fmt.Errorf(
 				"%w: more than %d product pairs (%d implementation states); raise the limit or lower the bounds",
-				semantics.ErrStateLimit, f.o.MaxStates, f.set.Len())}
+				semantics.ErrStateLimit, f.o.MaxStates, f.states.len())}
 		}
 		if sc.to < 0 {
 			f.insertSucc(sc)
@@ -722,38 +722,36 @@ func (f *flySearch) representative(enc []byte) ([]int32, uint16) {
 
 // stored appends to dst the vector of implementation state s.
 func (f *flySearch) stored(dst []int32, s int32) []int32 {
-	return semantics.DecodeSparse(dst, f.set.Encoding(uint64(f.offs.get(int(s)))<<2))
+	return f.states.vector(dst, s)
 }
 
 // reached says what the search has stored, for a limit's message.
 func (f *flySearch) reached() string {
-	return fmt.Sprintf("%d product pairs and %d implementation states", f.subset.Len(), f.set.Len())
+	return fmt.Sprintf("%d product pairs and %d implementation states", f.subset.Len(), f.states.len())
 }
 
 // insertState returns the id of an implementation state, adding it if new.
 func (f *flySearch) insertState(st []int32) (int32, bool) {
-	f.enc = semantics.EncodeSparse(f.enc[:0], st)
-	return f.insertEncoded(f.enc)
+	return f.insertHashed(st, f.states.hash(st))
 }
 
-// insertSucc stores the state of successor sc, counting its orbit.
-func (f *flySearch) insertSucc(sc *flySucc) {
-	id, isNew := f.insertEncoded(f.succEnc[sc.encStart:sc.encEnd])
+// insertHashed is insertState for a state whose hash is h.
+func (f *flySearch) insertHashed(st []int32, h uint32) (int32, bool) {
+	id, isNew := f.states.insert(st, h)
 	if isNew {
-		f.countOrbit(sc.stab, sc.exact)
-	}
-	sc.to = id
-}
-
-// insertEncoded is insertState for an encoded state.
-func (f *flySearch) insertEncoded(enc []byte) (int32, bool) {
-	id, isNew := f.set.Insert(enc, f.set.Hash(enc))
-	if isNew {
-		f.offs.add(uint32(f.set.LastOffset() >> 2))
 		f.headPair.add(-1)
 		f.tauStart.add(0)
 	}
 	return id, isNew
+}
+
+// insertSucc stores the state of successor sc, counting its orbit.
+func (f *flySearch) insertSucc(sc *flySucc) {
+	id, isNew := f.insertHashed(f.succVec[sc.vecStart:sc.vecEnd], sc.hash)
+	if isNew {
+		f.countOrbit(sc.stab, sc.exact)
+	}
+	sc.to = id
 }
 
 // lookupPair returns the id of pair (state, subset), -1 if it is not

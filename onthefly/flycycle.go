@@ -12,9 +12,10 @@ import (
 
 // The cycle search of the on-the-fly check (lock-freedom, see fly.go).
 
-// maxTauRecorded bounds the τ-successors recordTau keeps: their list is
-// indexed by uint32 (tauStart). A variable so that a test can reach it.
-var maxTauRecorded = math.MaxUint32 - 1
+// maxTauRecorded bounds the τ-successors recordTau keeps: their lists are
+// indexed by uint32 (tauStart), with room for a block's padding (lists).
+// A variable so that a test can reach it.
+var maxTauRecorded = math.MaxUint32 - chunkLen - 1
 
 // recordTau records the τ-successors of state s that the pairs of s just
 // followed (f.succs, with the ids of those stored): all of them if some
@@ -29,14 +30,21 @@ func (f *flySearch) recordTau(s int32) error {
 		}
 	}
 	if f.tauStart.get(int(s)) == 0 {
-		if len(f.tauTo) >= maxTauRecorded-len(f.succs) {
+		n := 0
+		for i := range f.succs {
+			if f.succs[i].label == 0 {
+				n++
+			}
+		}
+		if f.tauTo.len()+n+1 > maxTauRecorded || n+1 > chunkLen {
 			return &limits.LimitError{Limit: limits.States, Value: int64(maxTauRecorded), Err: fmt.Errorf(
 				"%w: more than %d τ-successors recorded for the cycle search; lower the bounds",
 				semantics.ErrStateLimit, maxTauRecorded)}
 		}
-		at := len(f.tauTo)
+		list, at := f.tauTo.alloc(n + 1)
 		*f.tauStart.at(int(s)) = uint32(at) + 1
-		f.tauTo = append(f.tauTo, 0)
+		list[0] = int32(n)
+		k := 1
 		for i := range f.succs {
 			sc := &f.succs[i]
 			if sc.label != 0 {
@@ -46,19 +54,20 @@ func (f *flySearch) recordTau(s int32) error {
 			if f.follows(sc) {
 				to = sc.to
 			}
-			f.tauTo = append(f.tauTo, to)
+			list[k] = to
+			k++
 		}
-		f.tauTo[at] = int32(len(f.tauTo) - at - 1)
 		return nil
 	}
-	k := f.tauStart.get(int(s))
+	edges := f.tauEdges(s)
+	k := 0
 	for i := range f.succs {
 		sc := &f.succs[i]
 		if sc.label != 0 {
 			continue
 		}
 		if f.follows(sc) {
-			f.tauTo[k] = sc.to
+			edges[k] = sc.to
 		}
 		k++
 	}
@@ -73,8 +82,8 @@ func (f *flySearch) follows(sc *flySucc) bool {
 
 // tauEdges returns the recorded τ-successors of state s (-1: not followed).
 func (f *flySearch) tauEdges(s int32) []int32 {
-	at := f.tauStart.get(int(s)) - 1
-	return f.tauTo[at+1 : at+1+uint32(f.tauTo[at])]
+	at := int(f.tauStart.get(int(s)) - 1)
+	return f.tauTo.list(at+1, int(f.tauTo.list(at, 1)[0]))
 }
 
 // findTauCycle searches the recorded τ-successors of the implementation
@@ -82,7 +91,7 @@ func (f *flySearch) tauEdges(s int32) []int32 {
 // turn); it returns the cycle's steps (from state cycle[0].from back to
 // it) or nil.
 func (f *flySearch) findTauCycle() ([]flyStep, error) {
-	for s := range f.set.Len() {
+	for s := range f.states.len() {
 		if f.tauStart.get(int(s)) == 0 {
 			return nil, errors.New("internal error: a stored state was never expanded")
 		}
@@ -111,7 +120,7 @@ func (f *flySearch) findTauCycle() ([]flyStep, error) {
 // (recordTau), each named by its position in its state's list.
 type tauGraph flySearch
 
-func (g *tauGraph) NumStates() int32 { return int32(g.set.Len()) }
+func (g *tauGraph) NumStates() int32 { return int32(g.states.len()) }
 
 func (g *tauGraph) Out(s int32, buf []lasso.Edge) []lasso.Edge {
 	for k, to := range (*flySearch)(g).tauEdges(s) {
@@ -131,15 +140,13 @@ func (f *flySearch) tauStep(from, to int32) (flyStep, error) {
 		return flyStep{}, fmt.Errorf("internal error: model error of thread %d: %s in the cycle search", t+1, fail.Msg)
 	}
 	blk := &f.st.Blk
-	look := f.set.Snapshot()
 	for i := range blk.Succs {
 		sc := &blk.Succs[i]
 		if sc.Label != 0 {
 			continue
 		}
 		rep, perm := f.representative(blk.Batch[sc.Start:sc.End])
-		f.enc = semantics.EncodeSparse(f.enc[:0], rep)
-		if look.Find(f.enc, f.set.Hash(f.enc)) == to {
+		if f.states.find(rep, f.states.hash(rep)) == to {
 			return flyStep{from: from, thread: sc.Thread, perm: perm, to: to}, nil
 		}
 	}

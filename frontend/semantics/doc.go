@@ -21,8 +21,7 @@
 // differ only in addresses; the renumbering is skipped when a step can be
 // seen to keep the numbering (CanonicalStep). Canonical vectors are stored
 // as zigzag varints in a chunked arena and found through an open-addressing
-// table (StateSet), or, for the on-the-fly checks, in a sparse encoding
-// (sparse.go).
+// table (StateSet).
 //
 // The machine evaluates the instructions' expressions with evaluators
 // chosen once per expression (evalfn.go), kept in a table by expression id:

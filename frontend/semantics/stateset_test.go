@@ -305,29 +305,6 @@ func BenchmarkCoding(b *testing.B) {
 	})
 }
 
-// TestSparseCoding: the sparse encoding decodes to what was encoded, for
-// vectors of every length up to 40 with zeros, small, large and negative
-// values (the extremes of int32 included); so two vectors have the same
-// encoding only if they are equal, which the stored state sets rely on.
-func TestSparseCoding(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 21))
-	values := []int32{0, 0, 0, 1, 2, 63, 64, 127, 128, -1, -64, -65, 1 << 20, math.MaxInt32, math.MinInt32}
-	for range 20000 {
-		st := make([]int32, r.IntN(41))
-		for i := range st {
-			st[i] = values[r.IntN(len(values))]
-			if r.IntN(8) == 0 {
-				st[i] = r.Int32() - r.Int32()
-			}
-		}
-		prefix := []byte{9}
-		enc := EncodeSparse(prefix, st)
-		require.Equal(t, byte(9), enc[0], "appends")
-		got := DecodeSparse([]int32{5}, enc[1:])
-		require.Equal(t, append([]int32{5}, st...), got, "round trip of %v", st)
-	}
-}
-
 // TestStateSetConcurrentClaim claims overlapping sets of states from
 // several goroutines at once, in batches as the expanders do, through
 // table growths and arena chunks, while another goroutine finds: each
