@@ -28,6 +28,7 @@ import (
 // ok, nil); 64-bit values beyond 32 bits and -2^30, which the modeling
 // language prints as EMPTY (Wide); arrays of arrays, a slice of arrays
 // and the arrays of an array's structs indexed by variables (Grid);
+// addresses of fields compared (Cursor);
 // slices under a mutex (testdata/slicestack: append, s[:n-1], s[1:], the
 // array two slices share while its capacity allows, range, copy); sorted lists walked with a pointer to a link (testdata/list).
 func TestIntsAreGo(t *testing.T) {
@@ -40,6 +41,7 @@ func TestIntsAreGo(t *testing.T) {
 		{"ints", "Mixed", func() any { return new(ints.Mixed) }},
 		{"ints", "Wide", func() any { return new(ints.Wide) }},
 		{"ints", "Grid", func() any { return new(ints.Grid) }},
+		{"ints", "Cursor", func() any { return new(ints.Cursor) }},
 		{"slicestack", "Stack", func() any { return new(slicestack.Stack) }},
 		{"slicestack", "Queue", func() any { return new(slicestack.Queue) }},
 		{"slicestack", "Slices", func() any { return new(slicestack.Slices) }},

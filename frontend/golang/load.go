@@ -93,6 +93,11 @@ type Target struct {
 	// package variables (`p = &(*p).next` in a loop): their values are the
 	// modeling language's locs.
 	LocPhis map[*ssa.Phi]bool
+	// LocFields are the fields of pointer type in which the code stores
+	// such addresses (`x.last = &x.slot[0]`): locs in the model, as are
+	// the values loaded from them (LocLoads).
+	LocFields map[locField]bool
+	LocLoads  map[ssa.Value]bool
 	// Only is Config.Only.
 	Only map[int][]string
 	// Spec is the reference type's target (Config.Spec), nil for spec

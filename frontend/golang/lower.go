@@ -21,6 +21,9 @@ type addr struct {
 	// dyn, if not nil, makes the location an element chosen by a variable
 	// index: name is then unused.
 	dyn *dynIndex
+	// held, if not "", is the loc local that holds the address (a φ's, or
+	// one loaded from a loc field): name is then *held.
+	held string
 }
 
 // dynIndex is an element of an array chosen by a variable index: the
@@ -263,13 +266,35 @@ func (g *gen) innerElem(fr *frame, in *ssa.IndexAddr, a addr, n int64, pos token
 	return addr{base: a.base, typ: in.Type().(*types.Pointer).Elem(), dyn: d}
 }
 
+// isAddr reports whether v is an address the translation follows
+// statically (of a field, an element, a package variable), or a loc.
+func (fr *frame) isAddr(v ssa.Value) bool {
+	if _, ok := fr.addrs[v]; ok {
+		return true
+	}
+	switch v := v.(type) {
+	case *ssa.Global:
+		return true
+	case *ssa.Phi:
+		return fr.g.t.LocPhis[v]
+	}
+	return false
+}
+
 // locValue returns the loc of the address v, which a φ-node of addresses
-// (Target.LocPhis) takes: &x of its location, or another such φ's loc.
+// (Target.LocPhis) takes, a comparison compares or a loc field holds: &x
+// of its location, the loc local that holds it, or the null loc for nil.
 func (fr *frame) locValue(v ssa.Value, pos token.Pos) string {
 	if phi, ok := v.(*ssa.Phi); ok && fr.g.t.LocPhis[phi] {
 		return fr.phiLocal(phi)
 	}
+	if isNil(v) { // a local never written: the null loc
+		return fr.g.local("z", "loc "+fr.g.scalar(v.Type().Underlying().(*types.Pointer).Elem(), pos))
+	}
 	a := fr.addrOf(v, pos)
+	if a.held != "" {
+		return a.held
+	}
 	if a.dyn != nil {
 		fr.g.refuse(pos, "keeping the address of an element chosen by a variable index", "not translated yet: index with a constant")
 		return "null"
@@ -346,7 +371,8 @@ func (fr *frame) addrOf(v ssa.Value, pos token.Pos) addr {
 		return addr{name: fr.g.globals[gl], typ: gl.Type().(*types.Pointer).Elem()}
 	}
 	if phi, ok := v.(*ssa.Phi); ok && fr.g.t.LocPhis[phi] { // a loc: the location it refers to
-		return addr{name: "*" + fr.phiLocal(phi), typ: phi.Type().Underlying().(*types.Pointer).Elem()}
+		l := fr.phiLocal(phi)
+		return addr{name: "*" + l, typ: phi.Type().Underlying().(*types.Pointer).Elem(), held: l}
 	}
 	elem := v.Type().Underlying().(*types.Pointer).Elem()
 	name := "v"
@@ -602,6 +628,12 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 				g.loadStruct(fr, in, a, pos) // field by field (structs.go)
 				return
 			}
+			if g.t.LocLoads[in] { // an address from a loc field, held in a loc local
+				l := g.local("t", "loc "+g.scalar(in.Type().Underlying().(*types.Pointer).Elem(), pos))
+				g.access(a, pos, true, func(loc string) string { return l + " = " + loc })
+				fr.addrs[in] = addr{name: "*" + l, typ: in.Type().Underlying().(*types.Pointer).Elem(), held: l}
+				return
+			}
 			if a.dyn == nil {
 				fr.define(in, a.loc(), pos, true, true)
 				return
@@ -625,6 +657,18 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			g.refuse(pos, "operator "+in.Op.String(), "not translated yet")
 		}
 	case *ssa.BinOp:
+		if fr.isAddr(in.X) || fr.isAddr(in.Y) { // addresses compared: locs
+			if !(fr.isAddr(in.X) || isNil(in.X)) || !(fr.isAddr(in.Y) || isNil(in.Y)) {
+				g.refuse(pos, "comparing the address of a field, an element or a package variable with another pointer", "addresses are compared with addresses and nil")
+				return
+			}
+			if isNil(in.Y) && fr.addrOf(in.X, pos).held == "" || isNil(in.X) && fr.addrOf(in.Y, pos).held == "" {
+				fr.define(in, fmt.Sprint(in.Op == token.NEQ), pos, false, false) // an address is never nil
+				return
+			}
+			fr.define(in, fmt.Sprintf("(%s %s %s)", fr.locValue(in.X, pos), binOps[in.Op], fr.locValue(in.Y, pos)), pos, false, false)
+			return
+		}
 		x, y := fr.value(in.X, pos), fr.value(in.Y, pos)
 		if _, ok := in.X.Type().Underlying().(*types.Slice); ok { // s == nil: its array
 			xs, _ := structLeaves(x)
@@ -647,8 +691,7 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		from, fok := intKind(in.X.Type())
 		to, tok := intKind(in.Type())
 		if fok && tok && from != to {
-			// Truncated or extended as Go does; a 64-bit value beyond 32
-			// bits (a uint32 of 2^31 or more widened) a model error.
+			// Truncated or extended as Go does.
 			x = intCall(intop.Conv, to, from, x)
 		}
 		fr.define(in, x, pos, false, false)
@@ -675,7 +718,12 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			g.storeStruct(a, fr.value(in.Val, pos), pos) // field by field (structs.go)
 			return
 		}
-		x := fr.value(in.Val, pos)
+		var x string
+		if k, ok := locFieldOf(in.Addr); ok && g.t.LocFields[k] { // a loc field (Target.LocFields)
+			x = fr.locValue(in.Val, pos)
+		} else {
+			x = fr.value(in.Val, pos)
+		}
 		g.access(a, pos, true, func(loc string) string { return loc + " = " + x })
 	case *ssa.Field:
 		g.field(fr, in, pos)
@@ -803,8 +851,11 @@ func zeroText(typ string) string {
 func (g *gen) zero(a addr, pos token.Pos) {
 	for _, s := range g.flatten(a.typ, a.name, pos) {
 		z := zeroText(s.typ)
-		if s.nilAny {
+		switch {
+		case s.nilAny:
 			z = "EMPTY"
+		case strings.HasPrefix(s.typ, "loc "): // a local never written: the null loc
+			z = g.local("z", s.typ)
 		}
 		g.plain = true
 		g.line(pos, "%s = %s", addr{base: a.base, name: s.name}.loc(), z)

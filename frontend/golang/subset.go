@@ -28,6 +28,9 @@ type checker struct {
 	// an element or a package variable (see addrUses).
 	interior map[*ssa.Parameter]bool
 	globals  map[*ssa.Global]bool
+	// compared: the comparisons of addresses, each with its other
+	// operand, which must be an address too (or nil).
+	compared [][2]ssa.Value
 	// typeWhy caches typeReason; inProgress guards recursive types.
 	typeWhy    map[types.Type]string
 	inProgress map[types.Type]bool
@@ -38,6 +41,7 @@ type checker struct {
 func (t *Target) check() error {
 	t.PoolNew = map[poolKey]*ssa.Function{}
 	t.LocPhis = map[*ssa.Phi]bool{}
+	t.LocFields, t.LocLoads = map[locField]bool{}, map[ssa.Value]bool{}
 	c := &checker{t: t, done: map[*ssa.Function]bool{}, active: map[*ssa.Function]bool{},
 		interior: map[*ssa.Parameter]bool{}, globals: map[*ssa.Global]bool{},
 		typeWhy: map[types.Type]string{}, inProgress: map[types.Type]bool{}}
@@ -59,6 +63,12 @@ func (t *Target) check() error {
 	}
 	for _, fn := range roots {
 		c.walk(fn)
+	}
+	c.locLoads()
+	for _, cmp := range c.compared {
+		if _, phi := cmp[1].(*ssa.Phi); !c.isAddr(cmp[1]) && !isNil(cmp[1]) && !phi { // a φ is a loc when it merges addresses
+			c.refuse(posOf(cmp[0].(ssa.Instruction)), "comparing the address of a field, an element or a package variable with another pointer", "addresses are compared with addresses and nil")
+		}
 	}
 	for g := range c.globals {
 		t.Globals = append(t.Globals, g)
@@ -381,7 +391,7 @@ func (c *checker) call(fn *ssa.Function, pos token.Pos, call *ssa.CallCommon, de
 		}
 		c.walk(f)
 		for i, a := range call.Args {
-			if isAddr(a, c.interior) {
+			if c.isAddr(a) {
 				p := f.Params[i]
 				if !c.interior[p] {
 					c.interior[p] = true
@@ -413,15 +423,56 @@ func (c *checker) refuseCall(pos token.Pos, f *ssa.Function, in Intrinsic) {
 }
 
 // isAddr reports whether v is the address of a field, an element or a
-// package variable, rather than a pointer to a whole allocated variable.
-func isAddr(v ssa.Value, interior map[*ssa.Parameter]bool) bool {
+// package variable, rather than a pointer to a whole allocated variable,
+// or such an address loaded from a loc field.
+func (c *checker) isAddr(v ssa.Value) bool {
 	switch v := v.(type) {
 	case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Global:
 		return true
 	case *ssa.Parameter:
-		return interior[v]
+		return c.interior[v]
 	}
-	return false
+	return c.t.LocLoads[v]
+}
+
+// locField is a field of a struct type.
+type locField struct {
+	st    *types.Struct
+	field int
+}
+
+// locFieldOf returns the field whose address a is, if a is the address
+// of a field of pointer type that a loc can hold (locable).
+func locFieldOf(a ssa.Value) (locField, bool) {
+	fa, ok := a.(*ssa.FieldAddr)
+	if !ok || !locable(fa.Type().Underlying().(*types.Pointer).Elem()) {
+		return locField{}, false
+	}
+	return locField{fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct), fa.Field}, true
+}
+
+// locLoads finds the loads of the loc fields (Target.LocFields) and
+// checks their values' uses as addresses'; a loaded address stored into
+// another field makes that one a loc field too, so they are found until
+// no more are.
+func (c *checker) locLoads() {
+	for more := true; more; {
+		more = false
+		for _, fn := range c.t.Funcs {
+			for _, b := range fn.Blocks {
+				for _, in := range b.Instrs {
+					u, ok := in.(*ssa.UnOp)
+					if !ok || u.Op != token.MUL || c.t.LocLoads[u] {
+						continue
+					}
+					if k, ok := locFieldOf(u.X); ok && c.t.LocFields[k] {
+						c.t.LocLoads[u], more = true, true
+						c.addrUses(u)
+					}
+				}
+			}
+		}
+	}
 }
 
 // locable reports whether an address of type t may be held in a loc of
@@ -435,9 +486,11 @@ func locable(t types.Type) bool {
 // addrUses refuses the uses of an address (of a field, an element, a
 // package variable) other than those the translation follows statically:
 // loading from it, storing through it, taking a field's or an element's
-// address from it, and passing it to an intrinsic (as the location it
-// operates on) or to a function of the package (whose parameter is then
-// such an address too). A pointer to a whole allocated variable (new,
+// address from it, comparing it (== and !=) with such addresses and nil,
+// merging it with such addresses (a loc), storing it into a field of
+// pointer type (which then holds locs), and passing it to an intrinsic
+// (as the location it operates on) or to a function of the package (whose
+// parameter is then such an address too). A pointer to a whole allocated variable (new,
 // &T{}) is a reference and may go anywhere.
 func (c *checker) addrUses(v ssa.Value) {
 	refs := v.Referrers()
@@ -454,8 +507,21 @@ func (c *checker) addrUses(v ssa.Value) {
 			if r.Addr == v && r.Val != v {
 				continue
 			}
+			if k, ok := locFieldOf(r.Addr); ok && r.Val == v && r.Addr != v {
+				c.t.LocFields[k] = true // a loc field (locLoads)
+				continue
+			}
 		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.DebugRef:
 			continue
+		case *ssa.BinOp: // == and != of locs (lower.go): with addresses and nil only
+			other := r.X
+			if other == v {
+				other = r.Y
+			}
+			if (r.Op == token.EQL || r.Op == token.NEQ) && locable(v.Type()) {
+				c.compared = append(c.compared, [2]ssa.Value{r, other}) // checked once the loc loads are known
+				continue
+			}
 		case *ssa.Phi:
 			if locable(r.Type()) { // held in a loc (lower.go's locValue)
 				if !c.t.LocPhis[r] {
@@ -478,7 +544,7 @@ func (c *checker) addrUses(v ssa.Value) {
 				}
 			}
 		}
-		c.refuse(posOf(r), "keeping the address of a field, an element or a package variable", "such an address may be loaded from, stored through, and passed to sync/atomic or to the package's functions, but not stored, compared, converted or returned")
+		c.refuse(posOf(r), "keeping the address of a field, an element or a package variable", "such an address may be loaded from, stored through, compared with another, stored into a field, and passed to sync/atomic or to the package's functions, but not converted, returned or kept in a variable of the package")
 	}
 }
 

@@ -295,7 +295,12 @@ func (g *gen) flatten(typ types.Type, name string, pos token.Pos) []slot {
 		switch u := typ.Underlying().(type) {
 		case *types.Struct:
 			var out []slot
-			for f := range u.Fields() {
+			for i := range u.NumFields() {
+				f := u.Field(i)
+				if g.t.LocFields[locField{u, i}] { // holding addresses (Target.LocFields)
+					out = append(out, slot{name: join(name, f.Name()), typ: "loc " + g.scalar(f.Type().Underlying().(*types.Pointer).Elem(), pos)})
+					continue
+				}
 				out = append(out, g.flatten(f.Type(), join(name, f.Name()), pos)...)
 			}
 			return out

@@ -264,3 +264,55 @@ func (x *Grid) Cell(v int) uint16 {
 	x.cell[2-v].n++
 	return x.cell[v-1].a[v-1]*100 + uint16(x.cell[2-v].n)
 }
+
+// Cursor points into its slots, compares the pointer with the slots'
+// addresses, and keeps it in a field.
+type Cursor struct {
+	mu   sync.Mutex
+	slot [3]int
+	last *int
+	prev struct{ at *int }
+}
+
+// Step adds v to slot 0 or 1, chosen by a pointer, tells by the
+// pointer's address which it was, and keeps the pointer.
+func (c *Cursor) Step(v int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := &c.slot[0]
+	if v > 1 {
+		p = &c.slot[1]
+	}
+	*p += v
+	c.prev.at, c.last = c.last, p
+	if p == &c.slot[0] {
+		return *p
+	}
+	if p != &c.slot[2] && p != nil {
+		return -*p
+	}
+	return 0
+}
+
+// Back adds v through the pointer kept before the last, if any, and
+// returns the slot's value, or tells how the last compares.
+func (c *Cursor) Back(v int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if q := c.prev.at; q != nil {
+		*q += v * 10
+		if q == c.last {
+			return *q + 1000
+		}
+		return *q
+	}
+	if c.last == &c.slot[1] {
+		return -1
+	}
+	if c.last == nil {
+		c.prev = struct{ at *int }{}
+		return -2
+	}
+	c.prev.at = &c.slot[2]
+	return -3
+}

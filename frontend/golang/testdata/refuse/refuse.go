@@ -116,7 +116,19 @@ type Addr struct {
 }
 
 func (x *Addr) Keep() {
-	x.p = &x.n // want "keeping the address of a field" @"p ="
+	x.p = &x.n
+	keep = x.p // want "keeping the address of a field" @"keep ="
+}
+
+var keep *int
+
+type AddrCmp struct {
+	n int
+	p *int
+}
+
+func (x *AddrCmp) Same() bool {
+	return &x.n == x.p // want "comparing the address of a field" @"=="
 }
 
 type Pool struct{ p sync.Pool }
