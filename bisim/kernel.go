@@ -53,21 +53,31 @@ func newKernel(l *lts.LTS, eq Equivalence) *kernel {
 	return k
 }
 
-// gather fills the transitions of the branching kernel k of l in two
-// passes. While lts.TauSCCsEach completes a component, the transitions of
-// its states are copied in kernel order: the search has just read those
-// transitions, so they are read from cache (gathering them afterwards,
-// component by component, read three cache lines out of order per
-// state), and so has it the components of their τ-steps' targets, which
-// are complete, so those targets are mapped to components there; the
-// other targets are still input states. Then each kernel state's range
-// is mapped to components, sorted, deduplicated and compacted in place. τ-steps inside a component are dropped; a component that had one
-// contains a τ-cycle (it has several states, or a τ self-loop), which is
-// what divergence means (Yang et al. Def. 5.1), and gets the divergence
-// mark when k has a divLabel. Every mark takes the place of a dropped
-// step, so the input's transition count bounds the kernel's at every
-// point.
+// gather fills the transitions of the branching kernel k of l: each
+// kernel state's are its component's transitions, targets mapped to
+// components, sorted by (label, target), without duplicates, τ-steps
+// inside the component dropped (componentSteps). Below parallelFrom
+// transitions (one worker) they are copied while lts.TauSCCsEach
+// completes each component, and then compacted (gatherWhileSearching);
+// above, on every worker, after the search (gatherInParallel).
 func (k *kernel) gather(l *lts.LTS) {
+	if workers := workersFor(len(l.Dst)); workers > 1 {
+		k.gatherInParallel(l, workers)
+	} else {
+		k.gatherWhileSearching(l)
+	}
+}
+
+// gatherWhileSearching gathers the kernel's transitions in two passes.
+// While lts.TauSCCsEach completes a component, the transitions of its
+// states are copied in kernel order: the search has just read those
+// transitions, so they are read from cache (gathering them afterwards,
+// component by component, read three cache lines out of order per state),
+// and so has it the components of their τ-steps' targets, which are
+// complete, so those targets are mapped to components there; the other
+// targets are still input states. Then each kernel state's range is
+// mapped to components, sorted, deduplicated and compacted in place.
+func (k *kernel) gatherWhileSearching(l *lts.LTS) {
 	m := len(l.Dst)
 	k.lab, k.dst = make([]int32, m), make([]int32, m)
 	k.out = make([]int32, l.NumStates+1) // at most one component per state
@@ -91,68 +101,93 @@ func (k *kernel) gather(l *lts.LTS) {
 	} else {
 		k.out = k.out[:k.n+1]
 	}
-	k.compact(int(w))
+	// Each component's range compacted in place: it is written from
+	// k.out[c] on, which is at most where it was read.
+	var steps componentSteps
+	w = 0
+	for c := range k.n {
+		lo, hi := k.out[c], k.out[c+1]
+		steps.reset()
+		for t := lo; t < hi; t++ {
+			a, d := k.lab[t], k.dst[t]
+			if a != lts.Tau {
+				d = k.comp[d] // a τ-step's target is mapped already
+			}
+			steps.add(c, a, d)
+		}
+		k.out[c] = w
+		w = k.write(&steps, c, w)
+	}
+	k.out[k.n] = w
+	k.lab, k.dst = k.lab[:w], k.dst[:w]
 }
 
-// compact maps the transitions that gather copied (m of them, targets
-// still input states) to components, component by component: sorted,
-// without duplicates, τ-steps inside the component dropped and the
-// divergence mark added. Each component's range is compacted in place.
-// On a large kernel the components are cut into ranges of about equal
-// transition counts, one per worker; each worker compacts its range
-// within its own part of the arrays, and the parts are then moved
-// together in order, so the result is what one pass gives.
-func (k *kernel) compact(m int) {
-	workers := workersFor(m)
-	// Range p is components cuts[p] … cuts[p+1]-1, whose transitions are
-	// starts[p] … starts[p+1]-1 before compaction and starts[p] …
-	// written[p]-1 after.
+// gatherInParallel gathers the kernel's transitions on workers
+// goroutines, each a range of components, after lts.TauComponents has
+// listed each component's states. One pass sums each component's
+// members' transitions, which bound the component's kernel transitions,
+// and so says where each range may write; the second writes each
+// component's transitions there, and the ranges' parts are then moved
+// together in order, so the result is what one pass gives, for any
+// number of workers.
+func (k *kernel) gatherInParallel(l *lts.LTS, workers int) {
+	m := len(l.Dst)
+	var members, first []int32
+	k.comp, k.n, members, first = lts.TauComponents(l, workers)
+	n := k.n
+	// k.out[c] is first where component c's transitions may start: the
+	// members' transitions of the components before it.
+	k.out = make([]int32, n+1)
+	bounds := ranges(m, n)
+	sums := make([]int32, len(bounds))
+	forEachRange(bounds, func(p int, lo, hi int32) {
+		sum := int32(0)
+		for c := lo; c < hi; c++ {
+			for _, s := range members[first[c]:first[c+1]] {
+				sum += l.Out[s+1] - l.Out[s]
+			}
+			k.out[c+1] = sum
+		}
+		sums[p+1] = sum
+	})
+	for p := 1; p < len(sums); p++ {
+		sums[p] += sums[p-1]
+	}
+	forEachRange(bounds, func(p int, lo, hi int32) {
+		for c := lo + 1; c <= hi; c++ {
+			k.out[c] += sums[p]
+		}
+	})
+	// Range p is components cuts[p] … cuts[p+1]-1, whose transitions may
+	// take starts[p] … starts[p+1]-1 and take starts[p] … written[p]-1.
 	cuts := make([]int32, workers+1)
 	for p := 1; p < workers; p++ {
 		// The first component whose transitions start at p/workers of them or later.
-		i, _ := slices.BinarySearch(k.out[:k.n], int32(int64(m)*int64(p)/int64(workers)))
+		i, _ := slices.BinarySearch(k.out[:n], int32(int64(m)*int64(p)/int64(workers)))
 		cuts[p] = max(cuts[p-1], int32(i))
 	}
-	cuts[workers] = k.n
+	cuts[workers] = n
 	starts, written := make([]int32, workers+1), make([]int32, workers)
 	for p := range starts {
 		starts[p] = k.out[cuts[p]]
 	}
-	forEachRange(cuts, func(p int, first, end int32) {
-		var buf []uint64
+	k.lab, k.dst = make([]int32, m), make([]int32, m)
+	forEachRange(cuts, func(p int, lo, hi int32) {
+		var steps componentSteps
 		w := starts[p]
-		for c := first; c < end; c++ {
-			lo, hi := k.out[c], starts[p+1] // k.out[end] is the next worker's
-			if c+1 < end {
-				hi = k.out[c+1]
-			}
-			buf = buf[:0]
-			divergent := false
-			for t := lo; t < hi; t++ {
-				a, d := k.lab[t], k.dst[t]
-				if a != lts.Tau {
-					d = k.comp[d] // a τ-step's target is mapped already
-				} else if d == c {
-					divergent = true
-					continue
+		for c := lo; c < hi; c++ {
+			steps.reset()
+			for _, s := range members[first[c]:first[c+1]] {
+				for t := l.Out[s]; t < l.Out[s+1]; t++ {
+					steps.add(c, l.Label[t], k.comp[l.Dst[t]])
 				}
-				buf = append(buf, uint64(a)<<32|uint64(d))
 			}
-			if divergent && k.divLabel >= 0 {
-				buf = append(buf, uint64(k.divLabel)<<32|uint64(c))
-			}
-			if len(buf) > 1 {
-				slices.Sort(buf)
-				buf = slices.Compact(buf)
-			}
-			k.out[c] = w // w <= lo: the range is compacted in place
-			for _, key := range buf {
-				k.lab[w], k.dst[w] = int32(key>>32), int32(uint32(key))
-				w++
-			}
+			k.out[c] = w
+			w = k.write(&steps, c, w)
 		}
 		written[p] = w
 	})
+	members, first = nil, nil
 	// Move each range's part down to where the one before it ends.
 	w := written[0]
 	for p := 1; p < workers; p++ {
@@ -164,8 +199,51 @@ func (k *kernel) compact(m int) {
 		}
 		w += written[p] - from
 	}
-	k.out[k.n] = w
+	k.out[n] = w
 	k.lab, k.dst = k.lab[:w], k.dst[:w]
+}
+
+// componentSteps collects the transitions of one kernel state, a
+// component c of the input, as (label, target component) keys. A τ-step
+// inside c is dropped: the component that had one contains a τ-cycle (it
+// has several states, or a τ self-loop), which is what divergence means
+// (Yang et al. Def. 5.1).
+type componentSteps struct {
+	keys      []uint64 // label<<32 | target, in the order added
+	divergent bool     // a τ-step inside the component was dropped
+}
+
+func (cs *componentSteps) reset() {
+	cs.keys, cs.divergent = cs.keys[:0], false
+}
+
+// add adds c's step a to component d.
+func (cs *componentSteps) add(c, a, d int32) {
+	if a == lts.Tau && d == c {
+		cs.divergent = true
+		return
+	}
+	cs.keys = append(cs.keys, uint64(a)<<32|uint64(d))
+}
+
+// write writes the steps of kernel state c from position w on, sorted,
+// without duplicates, with the divergence mark where k has a divLabel
+// and c a dropped τ-step (the mark takes the place of a dropped step, so
+// c's input transitions bound its kernel transitions), and returns the
+// position after them.
+func (k *kernel) write(cs *componentSteps, c, w int32) int32 {
+	if cs.divergent && k.divLabel >= 0 {
+		cs.keys = append(cs.keys, uint64(k.divLabel)<<32|uint64(c))
+	}
+	if len(cs.keys) > 1 {
+		slices.Sort(cs.keys)
+		cs.keys = slices.Compact(cs.keys)
+	}
+	for _, key := range cs.keys {
+		k.lab[w], k.dst[w] = int32(key>>32), int32(uint32(key))
+		w++
+	}
+	return w
 }
 
 // needSrc makes src, the source of every transition, if it is not there:

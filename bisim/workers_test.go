@@ -10,7 +10,7 @@ import (
 )
 
 // TestWorkersGiveTheSequentialResult holds the phases that run on several
-// goroutines on large inputs (the kernel's compaction, the refiner's
+// goroutines on large inputs (the kernel's gathering, the refiner's
 // incoming arcs, the classes and the quotient) to one goroutine: with 2,
 // 3 and 7 workers forced on small inputs, the kernel, the arcs, the
 // partition and the quotient are the same, array for array, on random
@@ -36,6 +36,7 @@ func TestWorkersGiveTheSequentialResult(t *testing.T) {
 // setUpResult is what the phases that may run in parallel produce.
 type setUpResult struct {
 	lab, dst, out []int32   // the kernel
+	comp          []int32   // the kernel state of every input state
 	into          []inRange // the refiner's arcs
 	inArc, inLab  []int32
 	st            []stateRec // the refiner's inert τ-steps (and marks, none yet)
@@ -55,7 +56,7 @@ func setUp(t *testing.T, l *lts.LTS, eq Equivalence) setUpResult {
 	}
 	q, class, err := Minimize(l, eq, Options{})
 	require.NoError(t, err)
-	return setUpResult{lab: k.lab, dst: k.dst, out: k.out,
+	return setUpResult{lab: k.lab, dst: k.dst, out: k.out, comp: k.comp,
 		into: r.into, inArc: r.inArc, inLab: r.inLab, st: r.st,
 		class: class, quotient: q}
 }

@@ -201,6 +201,42 @@ func TestTauSCCsEachReportsComponents(t *testing.T) {
 	}
 }
 
+// TestTauComponentsListsMembers checks that TauComponents numbers the
+// components as TauSCCs does, for any number of workers, with the search
+// on a copy of the τ-steps (at most half of the transitions) and on the
+// LTS itself, and lists each component's states exactly once, under its
+// number.
+func TestTauComponentsListsMembers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 6))
+	copied := 0
+	for i := range testsize.Count(3000, 30_000) {
+		l := randomLTS(rng, 1+rng.IntN(40), rng.IntN(120), 1+rng.IntN(4))
+		want, wantCount := TauSCCs(l)
+		byComp := make([][]int32, wantCount)
+		for s, c := range want {
+			byComp[c] = append(byComp[c], int32(s))
+		}
+		if tauGraph(l, 1) != nil {
+			copied++
+		}
+		for _, workers := range []int{1, 2, 3} {
+			comp, count, members, first := TauComponents(l, workers)
+			require.Equal(t, want, comp, "LTS %d, %d workers", i, workers)
+			require.Equal(t, wantCount, count, "LTS %d, %d workers", i, workers)
+			require.Len(t, first, int(count)+1, "LTS %d, %d workers", i, workers)
+			listed := make([][]int32, count)
+			for c := range count {
+				listed[c] = slices.Sorted(slices.Values(members[first[c]:first[c+1]]))
+			}
+			require.Equal(t, byComp, listed, "LTS %d, %d workers", i, workers)
+		}
+	}
+	// Both ways of searching were taken, each often.
+	n := testsize.Count(3000, 30_000)
+	assert.Greater(t, copied, n/10)
+	assert.Less(t, copied, n-n/10)
+}
+
 func TestTauSCCsDeepPathNoRecursion(t *testing.T) {
 	// A τ-path of 2 M states closed into one cycle: one SCC, no stack overflow.
 	const n = 2_000_000

@@ -1,5 +1,11 @@
 package lts
 
+import (
+	"slices"
+
+	"github.com/linbis/linbis/internal/parallel"
+)
+
 // SCCs computes the strongly connected components of the subgraph of l made
 // of the transitions t for which keep(t) holds. It is Tarjan's algorithm
 // (Tarjan 1972) in Pearce's space-efficient form (D. J. Pearce, "A space-
@@ -173,6 +179,89 @@ func TauSCCs(l *LTS) (comp []int32, count int32) {
 // order), whose number the search has just read too.
 func TauSCCsEach(l *LTS, done func(members []int32, componentOf func(s int32) int32)) (comp []int32, count int32) {
 	return sccs(l, nil, done)
+}
+
+// TauComponents is TauSCCs with each component's states listed:
+// members[first[c]:first[c+1]] are those of component c; first has
+// count+1 entries. It is for a caller that then reads each component's
+// transitions on several goroutines, each a range of components (bisim's
+// kernel on a large LTS); one that reads them on one goroutine does it
+// best in TauSCCsEach's callback, from cache.
+//
+// The depth-first search is sequential. Where τ-steps are at most half of
+// l's transitions, it follows a copy of them, made on up to workers
+// goroutines (each a range of states), instead of l's transitions: it
+// then reads no label and no visible step (on a random LTS of 5 M
+// transitions, 30 % τ, 1.5 M targets instead of 5 M labels and 1.5 M
+// targets). The copy keeps every state's τ-steps in l's order, so the
+// search visits the states in the same order, and the numbering is
+// TauSCCs', for any number of workers.
+func TauComponents(l *LTS, workers int) (comp []int32, count int32, members, first []int32) {
+	members = make([]int32, 0, l.NumStates)
+	first = make([]int32, 1, l.NumStates+1)
+	how := sccSearch{done: func(ms []int32, _ func(int32) int32) bool {
+		members = append(members, ms...)
+		first = append(first, int32(len(members)))
+		return true
+	}}
+	g := l // searched for its τ-steps (keep nil)
+	if tau := tauGraph(l, workers); tau != nil {
+		g, how.all = tau, true
+	}
+	comp, count, _ = search(g, how)
+	return comp, count, members, first
+}
+
+// tauGraph returns an LTS whose transitions are l's τ-transitions, in l's
+// order, with Out and Dst alone set (search with all set reads no more),
+// or nil where they are more than half of l's. It is built on up to
+// workers goroutines, each a range of states of about equal transition
+// counts: each counts its states' τ-steps, and, once every range knows
+// where its steps begin, writes them.
+func tauGraph(l *LTS, workers int) *LTS {
+	n := l.NumStates
+	workers = max(1, min(workers, int(n)))
+	cuts := make([]int32, workers+1)
+	m := int64(l.Out[n])
+	for p := 1; p < workers; p++ {
+		i, _ := slices.BinarySearch(l.Out[:n], int32(m*int64(p)/int64(workers)))
+		cuts[p] = max(cuts[p-1], int32(i))
+	}
+	cuts[workers] = n
+	out := make([]int32, n+1)
+	steps := make([]int32, workers+1) // range p's τ-steps begin at steps[p]
+	parallel.ForEach(workers, workers, func(p int) {
+		c := int32(0)
+		for s := cuts[p]; s < cuts[p+1]; s++ {
+			for _, a := range l.Label[l.Out[s]:l.Out[s+1]] {
+				if a == Tau {
+					c++
+				}
+			}
+			out[s+1] = c // within the range, for now
+		}
+		steps[p+1] = c
+	})
+	for p := range workers {
+		steps[p+1] += steps[p]
+	}
+	if int64(steps[workers]) > m/2 {
+		return nil
+	}
+	dst := make([]int32, steps[workers])
+	parallel.ForEach(workers, workers, func(p int) {
+		w := steps[p]
+		for s := cuts[p]; s < cuts[p+1]; s++ {
+			out[s+1] += steps[p]
+			for t := l.Out[s]; t < l.Out[s+1]; t++ {
+				if l.Label[t] == Tau {
+					dst[w] = l.Dst[t]
+					w++
+				}
+			}
+		}
+	})
+	return &LTS{NumStates: n, Out: out, Dst: dst}
 }
 
 // SCCsEachWhile computes the strongly connected components of the whole
