@@ -28,7 +28,8 @@ import (
 // ok, nil); 64-bit values beyond 32 bits and -2^30, which the modeling
 // language prints as EMPTY (Wide); arrays of arrays, a slice of arrays
 // and the arrays of an array's structs indexed by variables (Grid);
-// addresses of fields compared (Cursor);
+// addresses of fields compared and kept in fields (Cursor); arrays the
+// code allocates, sliced (Window);
 // slices under a mutex (testdata/slicestack: append, s[:n-1], s[1:], the
 // array two slices share while its capacity allows, range, copy); sorted lists walked with a pointer to a link (testdata/list).
 func TestIntsAreGo(t *testing.T) {
@@ -42,6 +43,7 @@ func TestIntsAreGo(t *testing.T) {
 		{"ints", "Wide", func() any { return new(ints.Wide) }},
 		{"ints", "Grid", func() any { return new(ints.Grid) }},
 		{"ints", "Cursor", func() any { return new(ints.Cursor) }},
+		{"ints", "Window", func() any { return new(ints.Window) }},
 		{"slicestack", "Stack", func() any { return new(slicestack.Stack) }},
 		{"slicestack", "Queue", func() any { return new(slicestack.Queue) }},
 		{"slicestack", "Slices", func() any { return new(slicestack.Slices) }},

@@ -559,6 +559,9 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			return
 		}
 		h := g.heap(in.Type().(*types.Pointer).Elem(), pos)
+		if g.slicedAllocs[in] { // a backing array of its slices (slicedArray)
+			h = g.sliceHeap(types.NewSlice(in.Type().(*types.Pointer).Elem().Underlying().(*types.Array).Elem()), pos)
+		}
 		name := g.local("a", "ref "+h.name)
 		fr.vals[in] = name
 		g.line(pos, "%s = %s", name, h.newNode())

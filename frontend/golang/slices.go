@@ -18,7 +18,8 @@ import (
 // array; s[lo:hi:max] a header on the same array; append stores in place
 // while the capacity allows, else makes an array of twice the capacity
 // (at least the length needed, at most the array's), copies the elements
-// (one step) and stores there, as Go's append does. A slice longer than
+// (one step) and stores there, as Go's append does. An array the code
+// allocates and slices is made as a backing array (slicedArray). A slice longer than
 // the array, an index or a slice expression out of range are model
 // errors. Go's capacities after growth depend on its allocator's size
 // classes; the model's double, which is Go's for word-sized elements up
@@ -81,11 +82,13 @@ func (g *gen) sliceExpr(fr *frame, in *ssa.Slice, pos token.Pos) {
 		fr.varargOf[in] = al
 		return
 	}
-	if _, ok := in.X.Type().Underlying().(*types.Slice); !ok {
-		g.refuse(pos, "slicing an array", "not translated yet: make a slice")
-		return
+	var h []string
+	if a, ok := slicedArray(in); ok { // the array's node is a backing array: its whole length
+		n := fmt.Sprint(a.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array).Len())
+		h = []string{fr.value(a, pos), "0", n, n}
+	} else {
+		h = g.header(fr.value(in.X, pos), pos)
 	}
-	h := g.header(fr.value(in.X, pos), pos)
 	bound := func(v ssa.Value, def string) string {
 		if v == nil {
 			return def
@@ -99,6 +102,20 @@ func (g *gen) sliceExpr(fr *frame, in *ssa.Slice, pos token.Pos) {
 	g.line(pos, "%s = %s - %s", l, hi, lo)
 	g.line(pos, "%s = %s - %s", c, mx, lo)
 	fr.vals[in] = structVal([]string{h[0], o, l, c})
+}
+
+// slicedArray returns the array that s slices when the code allocated it
+// (var a [4]int; a[1:3], new([4]int)[:]): its node is made as one of the
+// slices' backing arrays (a node of their capacity, at least the array's
+// length), so that the slice and the array share it as in Go. An array
+// field or a package array is not sliced (the subset check refuses it).
+func slicedArray(s *ssa.Slice) (*ssa.Alloc, bool) {
+	a, ok := s.X.(*ssa.Alloc)
+	if !ok || isVarargs(a) {
+		return nil, false
+	}
+	_, ok = a.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array)
+	return a, ok
 }
 
 // varargsPrefix marks the text of a variadic call's arguments.

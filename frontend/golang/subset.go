@@ -249,8 +249,11 @@ func (c *checker) instr(fn *ssa.Function, in ssa.Instruction) {
 		if a, ok := in.X.(*ssa.Alloc); ok && a.Comment == "varargs" {
 			return // the arguments of a variadic call: the call is checked
 		}
+		if _, ok := slicedArray(in); ok {
+			break // an array the code allocates (a local, new([4]int))
+		}
 		if _, ok := in.X.Type().Underlying().(*types.Slice); !ok {
-			c.refuse(pos, "slicing an array or a string", "slice expressions of slices are supported")
+			c.refuse(pos, "slicing an array field, a package array or a string", "slice expressions of slices and of arrays the code allocates are supported")
 			return
 		}
 	case *ssa.SliceToArrayPointer:

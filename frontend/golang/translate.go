@@ -68,6 +68,9 @@ type gen struct {
 	// lens: per slice element type (its type string), the capacity of
 	// the backing arrays of its slices (sliceLens).
 	lens map[string]int64
+	// slicedAllocs: the arrays allocated by the code that it slices, made
+	// as nodes of their slices' backing arrays (slicedArray).
+	slicedAllocs map[*ssa.Alloc]bool
 	// The method being written: its body, its locals' declarations, a
 	// counter for fresh names.
 	out    strings.Builder
@@ -387,9 +390,10 @@ func (g *gen) scalar(typ types.Type, pos token.Pos) string {
 // sliceLens finds the capacity of the backing arrays of the slices of
 // each element type (slices.go): the largest constant (or constructor's
 // constant argument) a make gives them, at least sliceCap when a make has
-// a length known only as the code runs or an append grows them.
+// a length known only as the code runs or an append grows them, and the
+// length of the arrays the code slices (slicedArray).
 func (g *gen) sliceLens() {
-	g.lens = map[string]int64{}
+	g.lens, g.slicedAllocs = map[string]int64{}, map[*ssa.Alloc]bool{}
 	grow := func(elem types.Type, n int64) {
 		k := types.TypeString(elem, nil)
 		g.lens[k] = max(g.lens[k], n)
@@ -419,6 +423,12 @@ func (g *gen) sliceLens() {
 				case *ssa.Call:
 					if b, ok := in.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
 						grow(in.Type().Underlying().(*types.Slice).Elem(), sliceCap)
+					}
+				case *ssa.Slice:
+					if a, ok := slicedArray(in); ok { // its node is the slices' backing array
+						g.slicedAllocs[a] = true
+						at := a.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array)
+						grow(at.Elem(), at.Len())
 					}
 				}
 			}

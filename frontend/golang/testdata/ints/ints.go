@@ -316,3 +316,41 @@ func (c *Cursor) Back(v int) int {
 	c.prev.at = &c.slot[2]
 	return -3
 }
+
+// Window slices arrays it allocates, a local one and a new one, and
+// keeps a slice of the new one.
+type Window struct {
+	mu  sync.Mutex
+	buf []int
+}
+
+// Fill slices a local array and appends within its capacity (which
+// writes into the array, as in Go), then slices a new array and keeps it.
+func (w *Window) Fill(v int) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var a [4]int
+	a[0] = v
+	s := a[1:2]
+	s[0] = 10 * v
+	s = append(s, 7)
+	a[3] = len(s)
+	if w.buf != nil {
+		w.buf[0] += v
+	}
+	p := new([3]int)
+	w.buf = p[v-1:]
+	w.buf[len(w.buf)-1] = a[0] + a[1] + a[2] + a[3]
+	return a[2]*100 + a[3] + cap(w.buf)*1000 + cap(a[:2:3])*10000
+}
+
+// Sum adds up the kept slice.
+func (w *Window) Sum() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	sum := 0
+	for _, x := range w.buf {
+		sum += x
+	}
+	return sum + len(w.buf)*1000
+}
