@@ -18,7 +18,10 @@ import (
 // constructor NewT. A model that Go cannot say with the same steps is
 // refused (errInexpressible): a statement with two shared accesses (one
 // step in the model, two in Go), atomic blocks of more than one access,
-// await, choose, any, tid, arrays, words, ranges, explicit memory.
+// await, choose, any, tid, arrays, words, ranges, explicit memory. A
+// loc (&X, &n.next, *l, cas(*l, …)) is a pointer to the atomic it refers
+// to; one kept in a shared location (L = l) only in printGo's plain mode,
+// where that location is a plain field (a loc field of the translation).
 type goPrinter struct {
 	info *check.Info
 	// labelled: the loops some break or continue names (Go refuses a
@@ -76,6 +79,23 @@ func printGo(m *frontend.Model, suffix string, plain bool) (typ string, methods 
 					delete(p.plain, loc.Sel.Name)
 				}
 			}
+			// A location whose address is taken is an atomic: a loc may
+			// be cas'd through, and every loc of one type is one Go type.
+			if u, ok := e.(*syntax.UnaryExpr); ok && u.Op == syntax.AMP {
+				switch loc := u.X.(type) {
+				case *syntax.Ident:
+					delete(p.plain, loc.Name)
+				case *syntax.SelectorExpr:
+					delete(p.plain, loc.Sel.Name)
+				}
+			}
+		}
+	}
+	// A loc kept in a shared location is a pointer to an atomic kept in
+	// a plain field (a loc field of the translation), only with plain.
+	for _, v := range obj.Shared {
+		if v.Type.Kind == syntax.TLoc && !p.plain[v.Name.Name] {
+			p.fail("a loc in an atomic")
 		}
 	}
 	for br, loop := range prog.Info.Loops {
@@ -157,6 +177,8 @@ func (p *goPrinter) goType(t *syntax.Type) string {
 			p.fail("a union")
 		}
 		return "*" + p.heapName(t.Ref.Name)
+	case syntax.TLoc: // a pointer to the atomic it refers to
+		return "*" + p.atomicType(t.Elem)
 	}
 	p.fail("type " + fmt.Sprint(t.Kind))
 	return "int64"
@@ -250,6 +272,12 @@ func (p *goPrinter) accesses(e syntax.Expr) int {
 	case *syntax.ParenExpr:
 		return p.accesses(e.X)
 	case *syntax.UnaryExpr:
+		switch e.Op {
+		case syntax.AMP: // an address: its base read, the location not
+			return p.accesses(base(e.X))
+		case syntax.MUL: // the location a loc refers to
+			return 1 + p.accesses(e.X)
+		}
 		return p.accesses(e.X)
 	case *syntax.BinaryExpr:
 		return p.accesses(e.X) + p.accesses(e.Y)
@@ -354,6 +382,9 @@ func (p *goPrinter) stmt(s syntax.Stmt) {
 		case *syntax.SelectorExpr:
 			p.oneStep(l, s.Value)
 			p.line("%s", p.store(p.expr(l.X), l.Sel.Name, p.expr(s.Value)))
+		case *syntax.UnaryExpr: // *l = e: through a loc, to an atomic
+			p.oneStep(l, s.Value)
+			p.line("%s.Store(%s)", p.expr(l.X), p.expr(s.Value))
 		default:
 			p.fail("an assignment to an element")
 		}
@@ -469,6 +500,15 @@ func (p *goPrinter) expr(e syntax.Expr) string {
 		}
 		return e.Name
 	case *syntax.UnaryExpr:
+		switch e.Op {
+		case syntax.AMP: // &X, &n.f: the address of an atomic
+			if sel, ok := e.X.(*syntax.SelectorExpr); ok {
+				return "&" + p.expr(sel.X) + "." + sel.Sel.Name
+			}
+			return "&s." + p.ident(e.X)
+		case syntax.MUL: // *l
+			return p.expr(e.X) + ".Load()"
+		}
 		op := map[syntax.Token]string{syntax.NOT: "!", syntax.SUB: "-", syntax.ADD: "+"}[e.Op]
 		return op + p.expr(e.X)
 	case *syntax.BinaryExpr:
@@ -490,9 +530,14 @@ func (p *goPrinter) expr(e syntax.Expr) string {
 			}
 			return fmt.Sprintf("s.%s(%s)", e.Fun.Name, strings.Join(args, ", "))
 		}
-		loc := "s." + p.ident(e.Args[0])
-		if sel, ok := e.Args[0].(*syntax.SelectorExpr); ok {
-			loc = p.expr(sel.X) + "." + sel.Sel.Name
+		var loc string
+		switch a := e.Args[0].(type) {
+		case *syntax.SelectorExpr:
+			loc = p.expr(a.X) + "." + a.Sel.Name
+		case *syntax.UnaryExpr: // cas(*l, …): through a loc
+			loc = p.expr(a.X)
+		default:
+			loc = "s." + p.ident(a)
 		}
 		return fmt.Sprintf("%s.CompareAndSwap(%s, %s)", loc, p.expr(e.Args[1]), p.expr(e.Args[2]))
 	case *syntax.NewExpr:

@@ -28,6 +28,9 @@ func randomTwins(t *testing.T, n int, plain bool) []twin {
 	t.Helper()
 	keep := randmodel.Heap | randmodel.Lock | randmodel.FlagWait | randmodel.Proc | randmodel.Queue |
 		randmodel.Break | randmodel.Var | randmodel.Assert
+	if plain {
+		keep |= randmodel.Loc // kept in plain fields (goPrinter)
+	}
 	type printed struct {
 		seed    uint64
 		lin     *frontend.Model
