@@ -10,6 +10,7 @@ import (
 
 	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/internal/randmodel"
+	"github.com/linbis/linbis/internal/testsize"
 )
 
 // flyRandomSeeds is the number of random programs the on-the-fly check is
@@ -24,10 +25,7 @@ const flyRandomSeeds = 1200
 // arithmetic or order, loops over thread ids, `only` clauses) must be
 // refused by the symmetry check, not reduced.
 func TestFlyAgreesOnRandomPrograms(t *testing.T) {
-	n := flyRandomSeeds
-	if testing.Short() {
-		n = 200
-	}
+	n := testsize.Count(200, flyRandomSeeds)
 	type outcome struct {
 		linearizable, lockFree, reduced, refused, modelError bool
 		// ample: the partial-order reduction followed one thread only

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/bisim"
+	"github.com/linbis/linbis/internal/testsize"
 )
 
 // TestWordsAgreeOnRandomModels cross-checks words against their oracle,
@@ -20,10 +21,7 @@ import (
 // divergence-preserving branching bisimilar (2 threads, 2 operations).
 func TestWordsAgreeOnRandomModels(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 3))
-	n := 80
-	if testing.Short() {
-		n = 20
-	}
+	n := testsize.Count(20, 80)
 	for i := range n {
 		word, pair := randomWordModel(r)
 		b := Bounds{Threads: 2, Ops: 2, Values: []int{1}}

@@ -12,6 +12,7 @@ import (
 	"github.com/linbis/linbis/frontend/explore"
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/semantics"
+	"github.com/linbis/linbis/internal/testsize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -114,10 +115,7 @@ func porModels(t *testing.T) map[string]*check.Program {
 // analysis and a stepper whose successors of cur have been computed.
 func walkPOR(t *testing.T, visit func(what, name string, a *POR, st *semantics.Stepper, r *rand.Rand, cur []int32)) {
 	progs := porModels(t)
-	walks := 60
-	if testing.Short() {
-		walks = 15
-	}
+	walks := testsize.Count(15, 60)
 	for _, name := range slices.Sorted(maps.Keys(progs)) {
 		prog := progs[name]
 		for _, b := range []ir.Bounds{{Threads: 3, Ops: 1, Values: []int{1, 2}}, {Threads: 2, Ops: 2, Values: []int{1, 2}}} {

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -15,6 +13,7 @@ import (
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/frontend/syntax"
+	"github.com/linbis/linbis/internal/testsize"
 )
 
 // randomSymmetricModel writes a random model that the symmetry check must
@@ -163,13 +162,7 @@ func (g *randGen) threadIDStmt(w func(format string, args ...any)) {
 // models at three threads, in both heap modes: see checkRepresentatives.
 func TestSymmetryRandomModels(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 7))
-	models := 40
-	if testing.Short() {
-		models = 10
-	}
-	if n, err := strconv.Atoi(os.Getenv("LINBIS_SYMMETRY_RANDOM")); err == nil {
-		models = n // a longer run: LINBIS_SYMMETRY_RANDOM=1000
-	}
+	models := testsize.Count(10, 40)
 	checked := 0
 	var enumerated int64
 	for i := range models {

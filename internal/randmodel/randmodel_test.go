@@ -15,6 +15,7 @@ import (
 
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/internal/parallel"
+	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/verify"
 )
 
@@ -123,10 +124,7 @@ func (c *tally) add(t *testing.T, name string, p Program, gc bool, r *verify.Rep
 // whose programs all pass (or all fail) would make a cross-check that
 // proves nothing.
 func TestProgramsVerify(t *testing.T) {
-	n := seeds
-	if testing.Short() {
-		n = 200
-	}
+	n := testsize.Count(200, seeds)
 	type result struct {
 		report *verify.Report
 		err    error
