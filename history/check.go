@@ -210,6 +210,9 @@ func Check(h *record.History, spec model.Spec, opts Options) (*Result, error) {
 		maxMemory = DefaultMaxMemory
 	}
 	st.budget = &budget{limit: searchBudget(maxMemory)}
+	if maxMemory < math.MaxInt64 {
+		st.budget.live = int64(float64(limits.RuntimeShare(maxMemory)) * (1 - 2*gcMargin))
+	}
 	// The partition's arrays and the witness: 16 bytes an operation.
 	held := &account{b: st.budget}
 	held.charge(16 * int64(len(h.Ops)))
@@ -218,6 +221,7 @@ func Check(h *record.History, spec model.Spec, opts Options) (*Result, error) {
 		// The product's object states are held as long as the search.
 		k.acct = &account{b: st.budget}
 		defer k.acct.close()
+		k.inner = model.ForSearch(k.inner, k.acct)
 	}
 	outs := checkAll(h, groups, check, opts.Algorithm, workers, st, &done)
 	used := [model.StackPeel + 1]bool{}
@@ -320,6 +324,7 @@ func searchBudget(maxMemory int64) int64 {
 	if maxMemory == math.MaxInt64 {
 		return 0 // no limit
 	}
+	maxMemory = limits.RuntimeShare(maxMemory)
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(live)
 	return max(1, int64(float64(maxMemory)*(1-gcMargin))-int64(live[0].Value.Uint64()))
@@ -437,14 +442,10 @@ func checkPartition(h *record.History, group []int, spec model.Spec, algo Algori
 			}
 			quick.cancelled, quick.configs = nil, nil
 			if r := search(h.Ops, group, spec, quick, x); r.verdict == NotLinearizable {
-				o.res.prefix, o.res.stuck, o.res.state, o.res.configs = r.prefix, r.stuck, model.ShowStateOf(spec, r.state), r.configs
+				o.res.prefix, o.res.stuck, o.res.state, o.res.configs = r.prefix, r.stuck, r.state, r.configs
 			}
 			return o
 		}
 	}
-	r := search(h.Ops, group, spec, st, x)
-	if r.verdict == NotLinearizable {
-		r.state = model.ShowStateOf(spec, r.state)
-	}
-	return partOutcome{algo: model.Search, res: r}
+	return partOutcome{algo: model.Search, res: search(h.Ops, group, spec, st, x)}
 }

@@ -1,6 +1,9 @@
 package history
 
-import "sync/atomic"
+import (
+	"runtime/metrics"
+	"sync/atomic"
+)
 
 // configSet is the memo of the search: the set of configurations
 // (linearized operations, spec state) already explored. A configuration
@@ -190,6 +193,21 @@ func (s *configSet) grow() {
 type budget struct {
 	limit int64 // 0: none
 	used  atomic.Int64
+	peak  atomic.Int64 // the most used so far
+	// live, if positive, bounds the live heap as the last collection
+	// measured it: what the charges miss (maps' spare room, the
+	// collector's) is seen there.
+	live int64
+}
+
+// liveOver reports whether the live heap is past b.live.
+func (b *budget) liveOver() bool {
+	if b == nil || b.live <= 0 {
+		return false
+	}
+	m := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(m)
+	return int64(m[0].Value.Uint64()) > b.live
 }
 
 // account is one search's share of a budget: what it charged, released
@@ -204,7 +222,9 @@ type account struct {
 func (a *account) charge(n int64) {
 	a.held += n
 	if a.b != nil {
-		a.b.used.Add(n)
+		used := a.b.used.Add(n)
+		for p := a.b.peak.Load(); used > p && !a.b.peak.CompareAndSwap(p, used); p = a.b.peak.Load() {
+		}
 	}
 }
 
@@ -215,6 +235,9 @@ func (a *account) afford(n int64) bool {
 
 // exhausted reports whether the budget is spent.
 func (a *account) exhausted() bool { return a.full || !a.afford(0) }
+
+// Charge is charge, for the spec instances of model.ForSearch.
+func (a *account) Charge(n int64) { a.charge(n) }
 
 // close releases everything the search held.
 func (a *account) close() { a.charge(-a.held) }

@@ -52,7 +52,7 @@ type searchResult struct {
 	// searched; pending operations left out did not take effect).
 	prefix []int
 	stuck  int    // the operation that could not be placed after prefix, -1 if none
-	state  string // the spec state after prefix
+	state  string // the spec state after prefix, shown (model.ShowStateOf)
 	// configs counts the configurations stored.
 	configs int64
 	// limit says which budget stopped an Unknown search.
@@ -87,7 +87,7 @@ func (s *stop) limitHit(acct *account) (Limit, bool) {
 		return NoLimit, true
 	case s.ctx != nil && s.ctx.Err() != nil, !s.deadline.IsZero() && time.Now().After(s.deadline):
 		return TimeLimit, true // Check says which limit from the context
-	case acct.exhausted():
+	case acct.exhausted() || s.budget.liveOver():
 		return MemoryLimit, true
 	}
 	return NoLimit, false
@@ -291,6 +291,7 @@ func searchSorted(ops opView, spec model.Spec, st stop, x *scratch) searchResult
 	acct.charge(int64(ops.len()) * 68)
 	memo := &x.memo
 	memo.reset(acct)
+	spec = model.ForSearch(spec, acct)
 	cache := &x.cache
 	cache.reset(spec, acct)
 	state := cache.intern(spec.Init())
@@ -393,6 +394,10 @@ func searchSorted(ops opView, spec model.Spec, st stop, x *scratch) searchResult
 	}
 	if res.verdict == Unknown {
 		res.prefix, res.stuck, res.state = nil, -1, ""
+	}
+	if res.stuck >= 0 {
+		// Shown by the spec that made it: one of its own (ForSearch).
+		res.state = model.ShowStateOf(spec, res.state)
 	}
 	return res
 }

@@ -18,6 +18,9 @@ type stepCache struct {
 	acct   *account // charged for the states and the table
 }
 
+// maxStepSlots bounds the table: a full one is emptied, not grown.
+var maxStepSlots = 1 << 16
+
 func newStepCache(spec model.Spec, acct *account) *stepCache {
 	c := &stepCache{}
 	c.reset(spec, acct)
@@ -77,9 +80,15 @@ func (c *stepCache) step(state int32, i int, op *record.Op) int32 {
 		// The doubled table, while the old one is still held, must fit
 		// the budget; else the budget is spent (forgetting transitions
 		// instead made the search crawl on to the same end).
-		if c.acct.afford(int64(len(c.keys)) * 24) {
+		switch {
+		case len(c.keys) >= maxStepSlots:
+			// Past this size the table costs more than it saves: the
+			// transitions the search needs again are mostly recent.
+			clear(c.keys)
+			c.count = 0
+		case c.acct.afford(int64(len(c.keys)) * 24):
 			c.grow()
-		} else {
+		default:
 			c.acct.full = true
 		}
 	}

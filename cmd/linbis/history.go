@@ -78,7 +78,8 @@ func runHistory(c *cli.Context) error {
 	}
 	mem := lim.Memory
 	if mem > 0 {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(mem))
+		// The runtime's share: the binary's resident pages are outside it.
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limits.RuntimeShare(mem)))
 	}
 	h, err := format.ReadFile(args[0], format.ReadOptions{Format: c.String("format"), CASFail: casFail, NilRead: nilRead, Context: ctx, MaxMemory: mem})
 	if errors.Is(err, format.ErrDeadline) || errors.Is(err, format.ErrMemory) {

@@ -64,7 +64,11 @@ type readingClock struct {
 
 // newReadingClock watches the limits of opts.
 func newReadingClock(opts ReadOptions) readingClock {
-	return readingClock{ctx: opts.Context, maxMemory: opts.MaxMemory}
+	c := readingClock{ctx: opts.Context}
+	if opts.MaxMemory > 0 {
+		c.maxMemory = limits.RuntimeShare(opts.MaxMemory)
+	}
+	return c
 }
 
 // tick reports, every 1024 calls, that the limits are due to be checked.

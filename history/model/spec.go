@@ -182,9 +182,13 @@ func (register) Step(s string, op *record.Op) (bool, string) {
 
 // kv is one key of a key-value store: get, put and append of strings; a
 // missing key reads as the empty string (a nil result equals "").
+//
+// A search steps its own instance (ForSearch, kvnodes.go), whose states
+// are nodes of a tree of appended values instead of whole texts.
 type kv struct {
 	byKey
-	init string // every key's initial value, the empty string unless WithInitial
+	init  string   // every key's initial value, the empty string unless WithInitial
+	nodes *kvNodes // one search's values; nil in the table's kv, whose states are texts
 }
 
 // emptyString is the canonical empty string, kv's initial value.
@@ -200,16 +204,23 @@ func (k kv) withInitial(v string) (Spec, error) {
 
 func (kv) Name() string { return "kv" }
 func (k kv) Init() string {
-	if k.init == "" {
-		return emptyString
+	init := k.init
+	if init == "" {
+		init = emptyString
 	}
-	return k.init
+	if k.nodes != nil {
+		return k.nodes.state(k.nodes.node(noParent, init))
+	}
+	return init
 }
 func (kv) Validate(op *record.Op) error {
 	return arity(op, "kv", methodsOf("kv"))
 }
 
-func (kv) Step(s string, op *record.Op) (bool, string) {
+func (k kv) Step(s string, op *record.Op) (bool, string) {
+	if k.nodes != nil {
+		return k.nodes.step(s, op)
+	}
 	switch op.Method {
 	case "get", "read":
 		return op.Unknown || op.Result == s || (op.Result == record.Nil && s == emptyString), s

@@ -150,6 +150,31 @@ func Held() int64 {
 	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
 }
 
+// Outside returns the resident memory of the process that the Go runtime
+// does not hold (the binary's mapped pages, mostly), which a limit on the
+// whole process's memory must leave aside from the runtime's; 0 where the
+// resident size is unknown.
+func Outside() int64 {
+	data, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return max(0, pages*int64(os.Getpagesize())-Held())
+}
+
+// RuntimeShare is what a limit on the process's memory leaves the Go
+// runtime: the limit less the resident memory outside it (Outside), at
+// least half of it.
+func RuntimeShare(limit int64) int64 { return max(limit/2, limit-Outside()) }
+
 // DefaultMemory is the default memory limit: 90 % of the machine's
 // physical memory, so that a run too big for the machine stops with a
 // message rather than at the hands of the OOM killer; 0 (none) when the
