@@ -94,10 +94,13 @@ type Target struct {
 	// modeling language's locs.
 	LocPhis map[*ssa.Phi]bool
 	// LocFields are the fields of pointer type in which the code stores
-	// such addresses (`x.last = &x.slot[0]`): locs in the model, as are
-	// the values loaded from them (LocLoads).
-	LocFields map[locField]bool
-	LocLoads  map[ssa.Value]bool
+	// such addresses (`x.last = &x.slot[0]`), LocResults the results of
+	// the package's functions that return one (by function, a bit per
+	// result): locs in the model, as are the values loaded from those
+	// fields and returned by those calls (LocVals).
+	LocFields  map[locField]bool
+	LocResults map[*ssa.Function]uint64
+	LocVals    map[ssa.Value]bool
 	// Only is Config.Only.
 	Only map[int][]string
 	// Spec is the reference type's target (Config.Spec), nil for spec

@@ -266,6 +266,15 @@ func (g *gen) innerElem(fr *frame, in *ssa.IndexAddr, a addr, n int64, pos token
 	return addr{base: a.base, typ: in.Type().(*types.Pointer).Elem(), dyn: d}
 }
 
+// bindLoc makes v, a loc a function of the package returned (its text
+// x), an address held in a loc local.
+func (fr *frame) bindLoc(v ssa.Value, x string, pos token.Pos) {
+	elem := v.Type().Underlying().(*types.Pointer).Elem()
+	l := fr.g.local("t", "loc "+fr.g.scalar(elem, pos))
+	fr.g.line(pos, "%s = %s", l, x)
+	fr.addrs[v] = addr{name: "*" + l, typ: elem, held: l}
+}
+
 // isAddr reports whether v is an address the translation follows
 // statically (of a field, an element, a package variable), or a loc.
 func (fr *frame) isAddr(v ssa.Value) bool {
@@ -631,7 +640,7 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 				g.loadStruct(fr, in, a, pos) // field by field (structs.go)
 				return
 			}
-			if g.t.LocLoads[in] { // an address from a loc field, held in a loc local
+			if g.t.LocVals[in] { // an address from a loc field, held in a loc local
 				l := g.local("t", "loc "+g.scalar(in.Type().Underlying().(*types.Pointer).Elem(), pos))
 				g.access(a, pos, true, func(loc string) string { return l + " = " + loc })
 				fr.addrs[in] = addr{name: "*" + l, typ: in.Type().Underlying().(*types.Pointer).Elem(), held: l}
@@ -741,6 +750,9 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			return
 		}
 		fr.vals[in] = strings.Split(ds, tupleSep)[in.Index]
+		if g.t.LocVals[in] {
+			fr.bindLoc(in, fr.vals[in], pos)
+		}
 	case *ssa.Defer:
 		g.deferCall(fr, in, pos)
 	case *ssa.RunDefers:
@@ -769,7 +781,11 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		}
 	case *ssa.Return:
 		var rs []string
-		for _, r := range in.Results {
+		for i, r := range in.Results {
+			if g.t.LocResults[fr.fn]&(1<<i) != 0 { // a loc result (Target.LocResults)
+				rs = append(rs, fr.locValue(r, pos))
+				continue
+			}
 			rs = append(rs, fr.value(r, pos))
 		}
 		switch {
@@ -1134,6 +1150,8 @@ func (g *gen) inline(fr *frame, v *ssa.Call, f *ssa.Function, args []arg, pos to
 	vals := g.inlineCall(f, args, pos)
 	switch {
 	case v == nil || len(vals) == 0:
+	case len(vals) == 1 && g.t.LocVals[v]:
+		fr.bindLoc(v, vals[0], pos)
 	case len(vals) == 1:
 		fr.vals[v] = vals[0]
 	default:
@@ -1168,7 +1186,11 @@ func (g *gen) inlineCall(f *ssa.Function, args []arg, pos token.Pos) []string {
 		g.body(sub)
 		return *sub.results
 	}
-	for r := range results.Variables() {
+	for i, r := range slices.Collect(results.Variables()) {
+		if g.t.LocResults[f]&(1<<i) != 0 { // a loc result (Target.LocResults)
+			sub.dests = append(sub.dests, g.local("r", "loc "+g.scalar(r.Type().Underlying().(*types.Pointer).Elem(), pos)))
+			continue
+		}
 		if g.t.newFuncs()[f] {
 			// A pool's New returns its object as an any.
 			sub.dests = append(sub.dests, g.local("r", "ref "+g.poolHeap(pos).name))

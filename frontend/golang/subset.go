@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"math"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -41,7 +42,7 @@ type checker struct {
 func (t *Target) check() error {
 	t.PoolNew = map[poolKey]*ssa.Function{}
 	t.LocPhis = map[*ssa.Phi]bool{}
-	t.LocFields, t.LocLoads = map[locField]bool{}, map[ssa.Value]bool{}
+	t.LocFields, t.LocVals, t.LocResults = map[locField]bool{}, map[ssa.Value]bool{}, map[*ssa.Function]uint64{}
 	c := &checker{t: t, done: map[*ssa.Function]bool{}, active: map[*ssa.Function]bool{},
 		interior: map[*ssa.Parameter]bool{}, globals: map[*ssa.Global]bool{},
 		typeWhy: map[types.Type]string{}, inProgress: map[types.Type]bool{}}
@@ -435,7 +436,7 @@ func (c *checker) isAddr(v ssa.Value) bool {
 	case *ssa.Parameter:
 		return c.interior[v]
 	}
-	return c.t.LocLoads[v]
+	return c.t.LocVals[v]
 }
 
 // locField is a field of a struct type.
@@ -454,28 +455,56 @@ func locFieldOf(a ssa.Value) (locField, bool) {
 	return locField{fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct), fa.Field}, true
 }
 
-// locLoads finds the loads of the loc fields (Target.LocFields) and
-// checks their values' uses as addresses'; a loaded address stored into
-// another field makes that one a loc field too, so they are found until
-// no more are.
+// locLoads finds the loads of the loc fields (Target.LocFields) and the
+// calls of functions with loc results (Target.LocResults), and checks
+// their values' uses as addresses'; such a value stored into another
+// field or returned by another function makes that one hold locs too, so
+// they are found until no more are.
 func (c *checker) locLoads() {
+	mark := func(v ssa.Value) bool {
+		if c.t.LocVals[v] {
+			return false
+		}
+		c.t.LocVals[v] = true
+		c.addrUses(v)
+		return true
+	}
 	for more := true; more; {
 		more = false
 		for _, fn := range c.t.Funcs {
 			for _, b := range fn.Blocks {
 				for _, in := range b.Instrs {
-					u, ok := in.(*ssa.UnOp)
-					if !ok || u.Op != token.MUL || c.t.LocLoads[u] {
-						continue
-					}
-					if k, ok := locFieldOf(u.X); ok && c.t.LocFields[k] {
-						c.t.LocLoads[u], more = true, true
-						c.addrUses(u)
+					switch in := in.(type) {
+					case *ssa.UnOp:
+						if k, ok := locFieldOf(in.X); ok && in.Op == token.MUL && c.t.LocFields[k] {
+							more = mark(in) || more
+						}
+					case *ssa.Call:
+						callee, _ := in.Call.Value.(*ssa.Function)
+						bits := c.t.LocResults[callee]
+						if bits == 0 {
+							continue
+						}
+						if in.Call.Signature().Results().Len() == 1 {
+							more = mark(in) || more
+							continue
+						}
+						for _, u := range uses(in) {
+							if x, ok := u.(*ssa.Extract); ok && bits&(1<<x.Index) != 0 {
+								more = mark(x) || more
+							}
+						}
 					}
 				}
 			}
 		}
 	}
+}
+
+// isRoot reports whether fn is a client method or the constructor, whose
+// results are not inlined into a caller.
+func (t *Target) isRoot(fn *ssa.Function) bool {
+	return fn == t.Ctor || slices.Contains(t.Methods, fn)
 }
 
 // locable reports whether an address of type t may be held in a loc of
@@ -491,7 +520,8 @@ func locable(t types.Type) bool {
 // loading from it, storing through it, taking a field's or an element's
 // address from it, comparing it (== and !=) with such addresses and nil,
 // merging it with such addresses (a loc), storing it into a field of
-// pointer type (which then holds locs), and passing it to an intrinsic
+// pointer type (which then holds locs), returning it from a function of
+// the package (whose result then is a loc), and passing it to an intrinsic
 // (as the location it operates on) or to a function of the package (whose
 // parameter is then such an address too). A pointer to a whole allocated variable (new,
 // &T{}) is a reference and may go anywhere.
@@ -512,6 +542,15 @@ func (c *checker) addrUses(v ssa.Value) {
 			}
 			if k, ok := locFieldOf(r.Addr); ok && r.Val == v && r.Addr != v {
 				c.t.LocFields[k] = true // a loc field (locLoads)
+				continue
+			}
+		case *ssa.Return:
+			if fn := r.Parent(); locable(v.Type()) && !c.t.isRoot(fn) && len(r.Results) <= 64 {
+				for i, x := range r.Results {
+					if x == v {
+						c.t.LocResults[fn] |= 1 << i // a loc result (locLoads)
+					}
+				}
 				continue
 			}
 		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.DebugRef:
@@ -547,7 +586,7 @@ func (c *checker) addrUses(v ssa.Value) {
 				}
 			}
 		}
-		c.refuse(posOf(r), "keeping the address of a field, an element or a package variable", "such an address may be loaded from, stored through, compared with another, stored into a field, and passed to sync/atomic or to the package's functions, but not converted, returned or kept in a variable of the package")
+		c.refuse(posOf(r), "keeping the address of a field, an element or a package variable", "such an address may be loaded from, stored through, compared with another, stored into a field, returned by a function of the package, and passed to sync/atomic or to the package's functions, but not converted, returned by a method of the client or kept in a variable of the package")
 	}
 }
 

@@ -354,3 +354,30 @@ func (w *Window) Sum() int {
 	}
 	return sum + len(w.buf)*1000
 }
+
+// pick returns the address of slot 0 or 1.
+func (c *Cursor) pick(v int) *int {
+	if v > 1 {
+		return &c.slot[1]
+	}
+	return &c.slot[0]
+}
+
+// third returns the address of slot 2 and the value of slot 1.
+func third(c *Cursor) (*int, int) { return &c.slot[2], c.slot[1] }
+
+// Pick adds v through the addresses the helpers return, keeps one, and
+// compares them.
+func (c *Cursor) Pick(v int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.pick(v)
+	q, n := third(c)
+	*p += v
+	*q += n
+	c.last = q
+	if p == c.pick(1) {
+		return *p + *q*100
+	}
+	return -*p - *q*100
+}
