@@ -63,13 +63,7 @@ func quotientByClass(q *lts.LTS, k *kernel, kblock, rename []int32) {
 		fill[c]++
 	}
 	// The transitions of class c, sorted by (label, target), without
-	// duplicates. For a near-discrete quotient (strong bisimilarity) it is
-	// called twice per class, to count and then to fill, so that the
-	// quotient's slices are allocated at their exact size: they are nearly
-	// as big as the input, and growing them by doubling would cost more
-	// than the second sort. For a coarse quotient (branching: classes of
-	// hundreds of states) the sort is the cost, and the keys are kept from
-	// the first call instead (they are few: duplicates are gone).
+	// duplicates.
 	keys := func(buf []uint64, c int32) []uint64 {
 		buf = buf[:0]
 		for _, s := range members[start[c]:start[c+1]] {
@@ -86,9 +80,12 @@ func quotientByClass(q *lts.LTS, k *kernel, kblock, rename []int32) {
 		return slices.Compact(buf)
 	}
 	// Each worker owns a range of classes (the classes' transitions do not
-	// depend on each other): it counts them, then, after the counts are
-	// summed, fills them in.
-	coarse := k.n >= 4*numClasses
+	// depend on each other): it collects their keys, then, after the
+	// counts are summed, copies them in. Collected once: reading the
+	// members' transitions out of order is the cost, and a second pass to
+	// count them would read them twice (on a near-discrete quotient the
+	// keys are nearly as many as the kernel's transitions: 8 bytes each
+	// beside the quotient's 12, each worker's let go once copied).
 	bounds := ranges(len(k.dst), numClasses)
 	kept := make([][]uint64, len(bounds)-1)
 	forEachRange(bounds, func(p int, lo, hi int32) {
@@ -96,9 +93,7 @@ func quotientByClass(q *lts.LTS, k *kernel, kblock, rename []int32) {
 		for c := lo; c < hi; c++ {
 			buf = keys(buf, c)
 			q.Out[c+1] = int32(len(buf))
-			if coarse {
-				kept[p] = append(kept[p], buf...)
-			}
+			kept[p] = append(kept[p], buf...)
 		}
 	})
 	for c := range numClasses {
@@ -107,18 +102,14 @@ func quotientByClass(q *lts.LTS, k *kernel, kblock, rename []int32) {
 	m := q.Out[numClasses]
 	q.Src, q.Label, q.Dst = make([]int32, m), make([]int32, m), make([]int32, m)
 	forEachRange(bounds, func(p int, lo, hi int32) {
-		var buf []uint64
+		for i, key := range kept[p] {
+			t := q.Out[lo] + int32(i)
+			q.Label[t], q.Dst[t] = int32(key>>32), int32(uint32(key))
+		}
+		kept[p] = nil
 		for c := lo; c < hi; c++ {
-			var ck []uint64
-			if coarse {
-				ck = kept[p][q.Out[c]-q.Out[lo] : q.Out[c+1]-q.Out[lo]]
-			} else {
-				buf = keys(buf, c)
-				ck = buf
-			}
-			for i, key := range ck {
-				t := q.Out[c] + int32(i)
-				q.Src[t], q.Label[t], q.Dst[t] = c, int32(key>>32), int32(uint32(key))
+			for t := q.Out[c]; t < q.Out[c+1]; t++ {
+				q.Src[t] = c
 			}
 		}
 	})
