@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 
 	"github.com/linbis/linbis/internal/files"
+	"github.com/linbis/linbis/internal/parallel"
 )
 
 // ParseError is a malformed-input error with its position (1-based line and
@@ -469,7 +471,31 @@ var ErrUnwritableLabel = errors.New("label cannot be written in .aut: it contain
 
 // WriteAut writes l in Aldebaran format; every label is quoted and τ is
 // written "tau".
+//
+// Formatting the lines is most of the cost, and on a large LTS it is
+// shared: the transitions are written in batches, each cut into chunks
+// that workers (one per core) format at once, and the chunks are written
+// in order, so the bytes are the same for any number of workers.
 func WriteAut(w io.Writer, l *LTS) error {
+	return writeAut(w, l, writeWorkers(len(l.Src)))
+}
+
+// writeWorkers returns how many goroutines WriteAut formats m
+// transitions on: one below 256 k (starting more costs more than it
+// saves), else one per core.
+func writeWorkers(m int) int {
+	if m < 1<<18 {
+		return 1
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// writeChunk is the number of transitions a worker of WriteAut formats at
+// a time: about 600 KB of text.
+const writeChunk = 1 << 15
+
+// writeAut is WriteAut on workers goroutines.
+func writeAut(w io.Writer, l *LTS, workers int) error {
 	for _, name := range l.Labels {
 		if bytes.ContainsAny([]byte(name), "\"\n\r") {
 			return fmt.Errorf("%w: %q", ErrUnwritableLabel, name)
@@ -481,15 +507,24 @@ func WriteAut(w io.Writer, l *LTS) error {
 	for i, name := range l.Labels {
 		quoted[i] = []byte(",\"" + name + "\",")
 	}
-	buf := make([]byte, 0, 128)
-	for t := range l.Src {
-		buf = append(buf[:0], '(')
-		buf = strconv.AppendInt(buf, int64(l.Src[t]), 10)
-		buf = append(buf, quoted[l.Label[t]]...)
-		buf = strconv.AppendInt(buf, int64(l.Dst[t]), 10)
-		buf = append(buf, ')', '\n')
-		if _, err := bw.Write(buf); err != nil {
-			return err
+	m := len(l.Src)
+	chunks := make([][]byte, workers)
+	for batch := 0; batch < m; batch += workers * writeChunk {
+		parallel.ForEach(workers, workers, func(p int) {
+			buf := chunks[p][:0]
+			for t := min(m, batch+p*writeChunk); t < min(m, batch+(p+1)*writeChunk); t++ {
+				buf = append(buf, '(')
+				buf = strconv.AppendInt(buf, int64(l.Src[t]), 10)
+				buf = append(buf, quoted[l.Label[t]]...)
+				buf = strconv.AppendInt(buf, int64(l.Dst[t]), 10)
+				buf = append(buf, ')', '\n')
+			}
+			chunks[p] = buf
+		})
+		for _, buf := range chunks {
+			if _, err := bw.Write(buf); err != nil {
+				return err
+			}
 		}
 	}
 	return bw.Flush()

@@ -91,6 +91,27 @@ func TestAutRoundTrip(t *testing.T) {
 	}
 }
 
+// TestWriteAutWorkers checks that WriteAut's workers write the same
+// bytes as one does, with batches cut anywhere (an LTS of a few chunks
+// and a part, and one smaller than a chunk), and that what one writes
+// reads back as the LTS.
+func TestWriteAutWorkers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(39, 2))
+	for _, m := range []int{0, 100, 3*writeChunk + 1234} {
+		l := randomLTS(rng, 1+m/4, m, 5)
+		var want bytes.Buffer
+		require.NoError(t, writeAut(&want, l, 1))
+		back, err := ReadAut(bytes.NewReader(want.Bytes()), "written", ReadOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, triples(l), triples(back), "%d transitions", m)
+		for _, workers := range []int{2, 3} {
+			var got bytes.Buffer
+			require.NoError(t, writeAut(&got, l, workers))
+			assert.Equal(t, want.String(), got.String(), "%d transitions, %d workers", m, workers)
+		}
+	}
+}
+
 func TestWriteAutRejectsQuote(t *testing.T) {
 	l := FromTriples(0, 2, []Triple{{0, `say "hi"`, 1}})
 	err := WriteAut(&bytes.Buffer{}, l)
