@@ -99,6 +99,7 @@ type Target struct {
 	// result): locs in the model, as are the values loaded from those
 	// fields and returned by those calls (LocVals).
 	LocFields  map[locField]bool
+	LocGlobals map[*ssa.Global]bool // package variables that hold such addresses, likewise
 	LocResults map[*ssa.Function]uint64
 	LocVals    map[ssa.Value]bool
 	// Only is Config.Only.

@@ -731,7 +731,7 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			return
 		}
 		var x string
-		if k, ok := locFieldOf(in.Addr); ok && g.t.LocFields[k] { // a loc field (Target.LocFields)
+		if g.t.HoldsLocs(in.Addr) { // a loc field or package variable (Target.LocFields)
 			x = fr.locValue(in.Val, pos)
 		} else {
 			x = fr.value(in.Val, pos)

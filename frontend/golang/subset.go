@@ -43,6 +43,7 @@ func (t *Target) check() error {
 	t.PoolNew = map[poolKey]*ssa.Function{}
 	t.LocPhis = map[*ssa.Phi]bool{}
 	t.LocFields, t.LocVals, t.LocResults = map[locField]bool{}, map[ssa.Value]bool{}, map[*ssa.Function]uint64{}
+	t.LocGlobals = map[*ssa.Global]bool{}
 	c := &checker{t: t, done: map[*ssa.Function]bool{}, active: map[*ssa.Function]bool{},
 		interior: map[*ssa.Parameter]bool{}, globals: map[*ssa.Global]bool{},
 		typeWhy: map[types.Type]string{}, inProgress: map[types.Type]bool{}}
@@ -455,7 +456,8 @@ func locFieldOf(a ssa.Value) (locField, bool) {
 	return locField{fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct), fa.Field}, true
 }
 
-// locLoads finds the loads of the loc fields (Target.LocFields) and the
+// locLoads finds the loads of the loc fields (Target.LocFields) and
+// package variables (LocGlobals), and the
 // calls of functions with loc results (Target.LocResults), and checks
 // their values' uses as addresses'; such a value stored into another
 // field or returned by another function makes that one hold locs too, so
@@ -476,7 +478,7 @@ func (c *checker) locLoads() {
 				for _, in := range b.Instrs {
 					switch in := in.(type) {
 					case *ssa.UnOp:
-						if k, ok := locFieldOf(in.X); ok && in.Op == token.MUL && c.t.LocFields[k] {
+						if in.Op == token.MUL && c.t.HoldsLocs(in.X) {
 							more = mark(in) || more
 						}
 					case *ssa.Call:
@@ -499,6 +501,16 @@ func (c *checker) locLoads() {
 			}
 		}
 	}
+}
+
+// HoldsLocs reports whether the address a is a loc field's
+// (LocFields) or a package variable's that holds locs (LocGlobals).
+func (t *Target) HoldsLocs(a ssa.Value) bool {
+	if gl, ok := a.(*ssa.Global); ok {
+		return t.LocGlobals[gl]
+	}
+	k, ok := locFieldOf(a)
+	return ok && t.LocFields[k]
 }
 
 // isRoot reports whether fn is a client method or the constructor, whose
@@ -544,6 +556,10 @@ func (c *checker) addrUses(v ssa.Value) {
 				c.t.LocFields[k] = true // a loc field (locLoads)
 				continue
 			}
+			if gl, ok := r.Addr.(*ssa.Global); ok && r.Val == v && locable(gl.Type().Underlying().(*types.Pointer).Elem()) {
+				c.t.LocGlobals[gl] = true // a package variable of locs (locLoads)
+				continue
+			}
 		case *ssa.Return:
 			if fn := r.Parent(); locable(v.Type()) && !c.t.isRoot(fn) && len(r.Results) <= 64 {
 				for i, x := range r.Results {
@@ -586,7 +602,7 @@ func (c *checker) addrUses(v ssa.Value) {
 				}
 			}
 		}
-		c.refuse(posOf(r), "keeping the address of a field, an element or a package variable", "such an address may be loaded from, stored through, compared with another, stored into a field, returned by a function of the package, and passed to sync/atomic or to the package's functions, but not converted, returned by a method of the client or kept in a variable of the package")
+		c.refuse(posOf(r), "keeping the address of a field, an element or a package variable", "such an address may be loaded from, stored through, compared with another, stored into a field or a package variable, returned by a function of the package, and passed to sync/atomic or to the package's functions, but not converted, kept in an atomic.Pointer or returned by a method of the client")
 	}
 }
 

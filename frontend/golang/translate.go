@@ -173,6 +173,9 @@ func (g *gen) object(keyword string) string {
 		name := "g_" + ident(gl.Name())
 		g.globals[gl] = name
 		for _, s := range g.flatten(gl.Type().(*types.Pointer).Elem(), name, gl.Pos()) {
+			if t.LocGlobals[gl] { // holding addresses (Target.LocGlobals)
+				s.typ = "loc " + g.scalar(gl.Type().(*types.Pointer).Elem().Underlying().(*types.Pointer).Elem(), gl.Pos())
+			}
 			decl := fmt.Sprintf("  shared %s %s", s.name, s.typ)
 			if s.nilAny {
 				decl += " = EMPTY"

@@ -363,6 +363,10 @@ func (c *Cursor) pick(v int) *int {
 	return &c.slot[0]
 }
 
+// picked is the slot Pick picked last, a package variable holding an
+// address.
+var picked *int
+
 // third returns the address of slot 2 and the value of slot 1.
 func third(c *Cursor) (*int, int) { return &c.slot[2], c.slot[1] }
 
@@ -376,6 +380,8 @@ func (c *Cursor) Pick(v int) int {
 	*p += v
 	*q += n
 	c.last = q
+	picked = p
+	*picked += 1000
 	if p == c.pick(1) {
 		return *p + *q*100
 	}

@@ -7,6 +7,7 @@ package refuse
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -117,10 +118,13 @@ type Addr struct {
 
 func (x *Addr) Keep() {
 	x.p = &x.n
-	keep = x.p // want "keeping the address of a field" @"keep ="
+	keep = x.p
+	kept.Store(x.p) // want "keeping the address of a field" @"(x.p)"
 }
 
 var keep *int
+
+var kept atomic.Pointer[int]
 
 type AddrCmp struct {
 	n int
