@@ -81,6 +81,9 @@ func (r *refiner) splitByEnabledLabels() {
 	for c := 1; c < len(size); c++ {
 		r.newBlock(start[c], start[c+1])
 	}
+	if r.sigWorkers > 0 && !r.sigStable && r.sigDirty == nil {
+		r.dropAllDeadArcs()
+	}
 	// Per state, the τ-steps that stay inert; per block, its bottom
 	// states, a light one of them, and its transitions out and in.
 	r.work += 2*int64(n) + int64(len(k.dst))
@@ -100,5 +103,45 @@ func (r *refiner) splitByEnabledLabels() {
 		}
 		r.blockOut[b] += k.out[s+1] - k.out[s]
 		r.blockIn[b] += r.into[s].live - r.into[s].from
+	}
+}
+
+// dropAllDeadArcs drops every dead arc (one whose source is a singleton
+// block, see dropDeadArcs) before the worklist starts, on every worker,
+// each a range of targets. After the signature rounds most blocks are
+// singletons (on a random LTS of 1 M states, 5 M transitions, 985 924 of
+// 985 963 strong blocks, 609 830 of 610 460 branching ones), and where
+// every block is a target (not after strong rounds, which leave only the
+// parts split last to the worklist: sigDirty), processTarget would read
+// every arc once more only to drop it, on one core. The arcs left are the
+// ones processTarget would keep, in the same order, so the worklist
+// splits the same way.
+func (r *refiner) dropAllDeadArcs() {
+	bounds := ranges(len(r.inArc), r.k.n)
+	moved := make([]int64, len(bounds)-1)
+	forEachRange(bounds, func(p int, lo, hi int32) {
+		for d := lo; d < hi; d++ {
+			x := &r.into[d]
+			w, tauEnd := x.from, x.from
+			for i := x.from; i < x.live; i++ {
+				_, src := r.arc(i)
+				if b := r.block[src]; r.end[b]-r.begin[b] == 1 {
+					continue
+				}
+				r.inArc[w] = r.inArc[i]
+				if r.inLab != nil {
+					r.inLab[w] = r.inLab[i]
+				}
+				w++
+				if i < x.tauEnd {
+					tauEnd = w
+				}
+			}
+			moved[p] += int64(x.live - x.from)
+			x.live, x.tauEnd = w, tauEnd
+		}
+	})
+	for _, m := range moved {
+		r.work += m
 	}
 }
