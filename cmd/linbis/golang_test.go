@@ -43,7 +43,7 @@ func TestGoPackageErrors(t *testing.T) {
 	code, _, errOut := linbis("verify", goExample("refuse"), "--type", "Chan")
 	assert.Equal(t, 2, code)
 	assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, errOut)
-	assert.Contains(t, errOut, "refuse/refuse.go:16:11: channel is not supported (")
+	assert.Contains(t, errOut, "refuse/refuse.go:17:11: channel is not supported (")
 
 	code, _, errOut = linbis("verify", goExample("treiber"))
 	assert.Equal(t, 2, code)

@@ -105,7 +105,13 @@ func runVerify(c *cli.Context) error {
 		return reportModelError(c, name, err)
 	}
 	r := out.Report
-	if c.IsSet("type") {
+	switch {
+	case !c.IsSet("type"):
+	case r.Linearizable == verify.No || r.LockFree == verify.No:
+		// A violation's run is an interleaving, an execution of the Go
+		// program with or without races; but the search stopped there.
+		r.Notes = append(r.Notes, "a Go package: the violation's run is one of the Go program's executions (an interleaving, which Go's memory model allows with or without data races); the search stopped at it, so no data race beyond it is ruled out")
+	default:
 		// DRF-SC: the interleavings explored are the Go program's
 		// executions because it has no data race (a race is reported
 		// instead of verdicts).
