@@ -195,8 +195,12 @@ const prefixShown = 8
 func printHistoryResult(c *cli.Context, h *record.History, res *history.Result) {
 	w := c.App.Writer
 	fmt.Fprintf(w, "%s: %s\n", h.Name, res.Verdict)
-	fmt.Fprintf(w, "  model %s, %d operations, %d partition(s) (%d decided), %s, %d configurations, %.3fs\n",
-		res.Model, res.Ops, res.Partitions, res.Decided, joinProcedures(res.Algorithms), res.Configurations, res.Elapsed.Seconds())
+	procs := joinProcedures(res.Algorithms)
+	if procs != "" { // none ran on a history without operations
+		procs += ", "
+	}
+	fmt.Fprintf(w, "  model %s, %d operations, %d partition(s) (%d decided), %s%d configurations, %.3fs\n",
+		res.Model, res.Ops, res.Partitions, res.Decided, procs, res.Configurations, res.Elapsed.Seconds())
 	if res.Reason != "" {
 		fmt.Fprintf(w, "  %s\n", res.Reason)
 	}

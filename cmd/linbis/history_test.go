@@ -97,7 +97,7 @@ func TestHistoryVerdicts(t *testing.T) {
 		{"a nemesis line", []string{writeFile(t, "n.log", "INFO  jepsen.util - :nemesis :info :start nil\n")}, 0, "n.log: linearizable"},
 		{"Knossos's multi-register from nil", []string{writeFile(t, "m.edn", knossosTxns)}, 1, "m.edn: not linearizable"},
 		{"Knossos's multi-register from 0", []string{writeFile(t, "m.edn", knossosTxns), "--initial", "{:x 0 :y 0}"}, 0, "m.edn: linearizable"},
-		{"an empty history", []string{writeFile(t, "e.jsonl", "")}, 0, "e.jsonl: linearizable"},
+		{"an empty history", []string{writeFile(t, "e.jsonl", "")}, 0, "e.jsonl: linearizable\n  model register, 0 operations, 0 partition(s) (0 decided), 0 configurations"},
 		{"a read of nil, Knossos", []string{writeFile(t, "n.edn", nilRead)}, 0, "n.edn: linearizable"},
 		{"a read of nil, Porcupine", []string{writeFile(t, "n.edn", nilRead), "--nil-read", "absent"}, 1, "n.edn: not linearizable"},
 	}
