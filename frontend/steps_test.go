@@ -64,7 +64,7 @@ spec auto
    5 │  assign    x = x + 1                                L12  dead: v n
    6 │  end       }                                             dead: v n
    7    return    end of push                              L13  dead: v n
-   8    ret       ret of the value returned in the atomic block L13  dead: v n
+   8    ret       ret after a return in an atomic block    L13  dead: v n
 
 method m() int
    9    assign    d := argument                                 dead: a d
@@ -83,7 +83,7 @@ method m() int
   22 ↺  jump      outer: while true → 9                    L15  dead: a d
   23    return    return 0                                 L24  dead: a d
   24    falloff   end of m                                 L25  dead: a d
-  25    ret       ret of the value returned in the atomic block L25  dead: a d
+  25    ret       ret after a return in an atomic block    L25  dead: a d
 `
 	m, err := Parse("steps.lin", []byte(src))
 	require.NoError(t, err)

@@ -149,7 +149,7 @@ func (p *Program) instrText(pc int32) string {
 	case OpAtomicEnd:
 		text = "}"
 	case OpRetPending:
-		text = "ret of the value returned in the atomic block"
+		text = "ret after a return in an atomic block"
 	}
 	return text
 }
