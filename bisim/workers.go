@@ -7,10 +7,10 @@ import (
 )
 
 // parallelFrom is the number of transitions from which the set-up phases
-// (the kernel's compaction, the refiner's incoming arcs, the quotient)
+// (the kernel's gathering, the refiner's incoming arcs, the quotient)
 // run on several goroutines: below it, starting them costs more than it
 // saves.
-const parallelFrom = 1 << 20
+const parallelFrom = 1 << 18
 
 // sigFrom is the number of kernel transitions from which Fast runs its
 // signature rounds (sigref.go). Below it the worklist alone costs less;
