@@ -20,8 +20,9 @@ import (
 // step in the model, two in Go), atomic blocks of more than one access,
 // await, choose, any, tid, arrays, words, ranges, explicit memory. A
 // loc (&X, &n.next, *l, cas(*l, …)) is a pointer to the atomic it refers
-// to; one kept in a shared location (L = l) only in printGo's plain mode,
-// where that location is a plain field (a loc field of the translation).
+// to; one kept in a shared location (L = l) is kept in an atomic.Pointer
+// of that atomic type, or in printGo's plain mode in a plain field (a
+// loc field of the translation either way).
 type goPrinter struct {
 	info *check.Info
 	// labelled: the loops some break or continue names (Go refuses a
@@ -91,13 +92,7 @@ func printGo(m *frontend.Model, suffix string, plain bool) (typ string, methods 
 			}
 		}
 	}
-	// A loc kept in a shared location is a pointer to an atomic kept in
-	// a plain field (a loc field of the translation), only with plain.
-	for _, v := range obj.Shared {
-		if v.Type.Kind == syntax.TLoc && !p.plain[v.Name.Name] {
-			p.fail("a loc in an atomic")
-		}
-	}
+
 	for br, loop := range prog.Info.Loops {
 		if br.Label != nil {
 			p.labelled[loop] = true

@@ -22,7 +22,8 @@ type addr struct {
 	// index: name is then unused.
 	dyn *dynIndex
 	// held, if not "", is the loc local that holds the address (a φ's, or
-	// one loaded from a loc field): name is then *held.
+	// one loaded from a loc field or variable or returned by a function,
+	// Target.LocVals): name is then *held.
 	held string
 }
 
@@ -930,6 +931,10 @@ func (g *gen) call(fr *frame, v *ssa.Call, c *ssa.CallCommon, pos token.Pos, bou
 	args := bound
 	if args == nil {
 		for i, a := range c.Args {
+			if i > 0 && isIntrinsicCall(c) && g.t.HoldsLocs(c.Args[0]) { // into an atomic.Pointer of locs
+				args = append(args, arg{text: fr.locValue(a, pos)})
+				continue
+			}
 			if _, ok := fr.addrs[a]; ok || i == 0 && isIntrinsicCall(c) {
 				ad := fr.addrOf(a, pos)
 				args = append(args, arg{addr: &ad})
@@ -1075,6 +1080,17 @@ func (g *gen) intrinsic(fr *frame, v *ssa.Call, in Intrinsic, args []arg, pos to
 				fr.vals[v] = ok
 			}
 		}
+		return
+	}
+	if v != nil && g.t.LocVals[v] { // a loc from an atomic.Pointer of locs (Load, Swap)
+		elem, _ := holder(a.typ)
+		l := g.local("t", "loc "+g.scalar(elem, pos))
+		if op == "Load" {
+			stmt(func(loc string) string { return l + " = " + loc })
+		} else {
+			stmt(func(loc string) string { return fmt.Sprintf("atomic { %s = %s; %s = %s }", l, loc, loc, val(1)) })
+		}
+		fr.addrs[v] = addr{name: "*" + l, typ: elem, held: l}
 		return
 	}
 	switch op {

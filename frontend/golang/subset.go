@@ -447,10 +447,14 @@ type locField struct {
 }
 
 // locFieldOf returns the field whose address a is, if a is the address
-// of a field of pointer type that a loc can hold (locable).
+// of a field of pointer type, or an atomic.Pointer, that a loc can hold
+// (holder).
 func locFieldOf(a ssa.Value) (locField, bool) {
 	fa, ok := a.(*ssa.FieldAddr)
-	if !ok || !locable(fa.Type().Underlying().(*types.Pointer).Elem()) {
+	if !ok {
+		return locField{}, false
+	}
+	if _, ok := holder(fa.Type().Underlying().(*types.Pointer).Elem()); !ok {
 		return locField{}, false
 	}
 	return locField{fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct), fa.Field}, true
@@ -483,6 +487,12 @@ func (c *checker) locLoads() {
 						}
 					case *ssa.Call:
 						callee, _ := in.Call.Value.(*ssa.Function)
+						if callee != nil && len(in.Call.Args) > 0 && c.t.HoldsLocs(in.Call.Args[0]) {
+							if intr, ok := intrinsicOf(callee); ok && intr.Recv == "Pointer" && (intr.Name == "Load" || intr.Name == "Swap") {
+								more = mark(in) || more // a loc loaded from an atomic.Pointer
+							}
+							continue
+						}
 						bits := c.t.LocResults[callee]
 						if bits == 0 {
 							continue
@@ -519,6 +529,38 @@ func (t *Target) isRoot(fn *ssa.Function) bool {
 	return fn == t.Ctor || slices.Contains(t.Methods, fn)
 }
 
+// holder returns the type of the locations that the pointer field or
+// variable of type t, or the atomic.Pointer[T] t, holds the addresses of,
+// if a loc can hold them (locable).
+func holder(t types.Type) (types.Type, bool) {
+	if n, ok := types.Unalias(t).(*types.Named); ok && isBuiltinType(t) && n.Obj().Name() == "Pointer" {
+		elem := n.TypeArgs().At(0)
+		return elem, isScalar(elem)
+	}
+	if !locable(t) {
+		return nil, false
+	}
+	return t.Underlying().(*types.Pointer).Elem(), true
+}
+
+// holdLocs makes the field or the package variable whose address a is
+// (a pointer or an atomic.Pointer, holder) one that holds locs, and
+// reports whether it is one.
+func (c *checker) holdLocs(a ssa.Value) bool {
+	if gl, ok := a.(*ssa.Global); ok {
+		if _, ok := holder(gl.Type().Underlying().(*types.Pointer).Elem()); ok {
+			c.t.LocGlobals[gl] = true
+			return true
+		}
+		return false
+	}
+	k, ok := locFieldOf(a)
+	if ok {
+		c.t.LocFields[k] = true
+	}
+	return ok
+}
+
 // locable reports whether an address of type t may be held in a loc of
 // the modeling language: it points to one slot (not a struct or an
 // array, whose fields are flattened into their node).
@@ -552,13 +594,8 @@ func (c *checker) addrUses(v ssa.Value) {
 			if r.Addr == v && r.Val != v {
 				continue
 			}
-			if k, ok := locFieldOf(r.Addr); ok && r.Val == v && r.Addr != v {
-				c.t.LocFields[k] = true // a loc field (locLoads)
-				continue
-			}
-			if gl, ok := r.Addr.(*ssa.Global); ok && r.Val == v && locable(gl.Type().Underlying().(*types.Pointer).Elem()) {
-				c.t.LocGlobals[gl] = true // a package variable of locs (locLoads)
-				continue
+			if r.Val == v && r.Addr != v && c.holdLocs(r.Addr) {
+				continue // a field or a package variable of locs (locLoads)
 			}
 		case *ssa.Return:
 			if fn := r.Parent(); locable(v.Type()) && !c.t.isRoot(fn) && len(r.Results) <= 64 {
@@ -591,9 +628,12 @@ func (c *checker) addrUses(v ssa.Value) {
 		case ssa.CallInstruction:
 			cc := r.Common()
 			if f, ok := cc.Value.(*ssa.Function); ok && !cc.IsInvoke() {
-				if _, intr := intrinsicOf(f); intr {
+				if in, intr := intrinsicOf(f); intr {
 					if len(cc.Args) > 0 && cc.Args[0] == v && !contains(cc.Args[1:], v) {
 						continue
+					}
+					if in.Recv == "Pointer" && in.Name != "Load" && cc.Args[0] != v && c.holdLocs(cc.Args[0]) {
+						continue // an atomic.Pointer of locs (Store, Swap, CompareAndSwap)
 					}
 				} else if f.Pkg == c.t.Pkg || f.Synthetic != "" {
 					continue // the parameter is followed in call
@@ -602,7 +642,7 @@ func (c *checker) addrUses(v ssa.Value) {
 				}
 			}
 		}
-		c.refuse(posOf(r), "keeping the address of a field, an element or a package variable", "such an address may be loaded from, stored through, compared with another, stored into a field or a package variable, returned by a function of the package, and passed to sync/atomic or to the package's functions, but not converted, kept in an atomic.Pointer or returned by a method of the client")
+		c.refuse(posOf(r), "keeping the address of a field, an element or a package variable", "such an address may be loaded from, stored through, compared with another, stored into a field, a package variable or an atomic.Pointer, returned by a function of the package, and passed to sync/atomic or to the package's functions, but not converted or returned by a method of the client")
 	}
 }
 

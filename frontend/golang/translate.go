@@ -174,7 +174,8 @@ func (g *gen) object(keyword string) string {
 		g.globals[gl] = name
 		for _, s := range g.flatten(gl.Type().(*types.Pointer).Elem(), name, gl.Pos()) {
 			if t.LocGlobals[gl] { // holding addresses (Target.LocGlobals)
-				s.typ = "loc " + g.scalar(gl.Type().(*types.Pointer).Elem().Underlying().(*types.Pointer).Elem(), gl.Pos())
+				elem, _ := holder(gl.Type().(*types.Pointer).Elem())
+				s.typ = "loc " + g.scalar(elem, gl.Pos())
 			}
 			decl := fmt.Sprintf("  shared %s %s", s.name, s.typ)
 			if s.nilAny {
@@ -304,7 +305,8 @@ func (g *gen) flatten(typ types.Type, name string, pos token.Pos) []slot {
 			for i := range u.NumFields() {
 				f := u.Field(i)
 				if g.t.LocFields[locField{u, i}] { // holding addresses (Target.LocFields)
-					out = append(out, slot{name: join(name, f.Name()), typ: "loc " + g.scalar(f.Type().Underlying().(*types.Pointer).Elem(), pos)})
+					elem, _ := holder(f.Type())
+					out = append(out, slot{name: join(name, f.Name()), typ: "loc " + g.scalar(elem, pos)})
 					continue
 				}
 				out = append(out, g.flatten(f.Type(), join(name, f.Name()), pos)...)

@@ -27,10 +27,7 @@ type twin struct {
 func randomTwins(t *testing.T, n int, plain bool) []twin {
 	t.Helper()
 	keep := randmodel.Heap | randmodel.Lock | randmodel.FlagWait | randmodel.Proc | randmodel.Queue |
-		randmodel.Break | randmodel.Var | randmodel.Assert
-	if plain {
-		keep |= randmodel.Loc // kept in plain fields (goPrinter)
-	}
+		randmodel.Break | randmodel.Var | randmodel.Assert | randmodel.Loc
 	type printed struct {
 		seed    uint64
 		lin     *frontend.Model

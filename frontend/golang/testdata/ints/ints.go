@@ -272,6 +272,7 @@ type Cursor struct {
 	slot [3]int
 	last *int
 	prev struct{ at *int }
+	cur  atomic.Pointer[int]
 }
 
 // Step adds v to slot 0 or 1, chosen by a pointer, tells by the
@@ -386,4 +387,28 @@ func (c *Cursor) Pick(v int) int {
 		return *p + *q*100
 	}
 	return -*p - *q*100
+}
+
+// Swing keeps the address of slot v-1 in an atomic.Pointer, moves it on
+// from slot 1 to slot 2 with a CompareAndSwap, and adds through the
+// addresses it held.
+func (c *Cursor) Swing(v int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	at := &c.slot[0]
+	if v > 1 {
+		at = &c.slot[1]
+	}
+	old := c.cur.Swap(at)
+	n := 0
+	if old != nil {
+		*old += 5
+		n = *old
+	}
+	if c.cur.CompareAndSwap(&c.slot[1], &c.slot[2]) {
+		n += 100
+	}
+	p := c.cur.Load()
+	*p += v
+	return n*1000 + *p
 }

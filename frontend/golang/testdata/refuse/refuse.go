@@ -119,8 +119,11 @@ type Addr struct {
 func (x *Addr) Keep() {
 	x.p = &x.n
 	keep = x.p
-	kept.Store(x.p) // want "keeping the address of a field" @"(x.p)"
+	kept.Store(x.p)
+	raw = unsafe.Pointer(&x.n) // want "keeping the address of a field" @"("
 }
+
+var raw unsafe.Pointer
 
 var keep *int
 
