@@ -467,7 +467,7 @@ type flySucc struct {
 	// succVec[vecStart:vecEnd] is the representative's vector, kept only
 	// while it is not stored (to < 0), and hash its hash (stateStore).
 	vecStart, vecEnd int32
-	hash             uint32
+	hash             uint64
 	// stab and exact are the representative's stabiliser order, for
 	// countOrbit when the state is stored.
 	stab  int64
@@ -736,7 +736,7 @@ func (f *flySearch) insertState(st []int32) (int32, bool) {
 }
 
 // insertHashed is insertState for a state whose hash is h.
-func (f *flySearch) insertHashed(st []int32, h uint32) (int32, bool) {
+func (f *flySearch) insertHashed(st []int32, h uint64) (int32, bool) {
 	id, isNew := f.states.insert(st, h)
 	if isNew {
 		f.headPair.add(-1)

@@ -16,7 +16,8 @@ import (
 // through a table of parts; a state is the tuple of its parts' ids, its
 // root, of a fixed size k (threads + 2), found through an open-addressing
 // table of its own. Its id is its root's index, dense in insertion order,
-// and it costs 4k bytes and a table slot, with no header and no offset.
+// and it costs k ids of as many bits as the parts' count needs (roots.go)
+// and a table slot, with no header and no offset.
 //
 // This is the recursive state compression of Laarman, van de Pol and Weber
 // ("Parallel recursive state compression for free", SPIN 2011) cut at one
@@ -40,23 +41,26 @@ type stateStore struct {
 	partAt    []uint32
 	partLen   []uint16
 	partTable []uint64
-	// roots[s>>rootBits][(s&rootMask)*k:][:k] are state s's part ids.
-	roots [][]uint32
+	// roots holds each state's part ids, k of them (roots.go).
+	roots *roots
 	k     int
-	n     int
-	table []uint64 // hash<<32 | id+1; 0 is an empty slot
-	seed  maphash.Seed
-	ids   []uint32 // the part ids of the state inserted last
+	// table finds the states: a slot holds a state's id+1 in its low
+	// idBits bits (log2 of the slots, so that any id the table can take
+	// fits) and the high bits of its hash's upper half in the others (a
+	// tag, which spares most comparisons); 0 is an empty slot. A state's
+	// slot is found by probing linearly from its hash's low bits, so that
+	// the tag and the home slot use different bits of the hash. The slot
+	// holds neither the whole hash nor the home slot: a growth hashes
+	// every state's vector again (grow).
+	table  []uint32
+	idBits uint
+	seed   maphash.Seed
+	ids    []uint32 // the part ids of the state inserted last
+	buf    []int32  // grow's vector
 }
 
-// Roots are kept in fixed blocks of 1<<rootBits states (see chunked).
-const (
-	rootBits = 16
-	rootMask = 1<<rootBits - 1
-)
-
 func newStateStore(l *ir.Layout) *stateStore {
-	s := &stateStore{table: make([]uint64, 1<<10), partTable: make([]uint64, 1<<8), seed: maphash.MakeSeed()}
+	s := &stateStore{table: make([]uint32, 1<<10), idBits: 10, partTable: make([]uint64, 1<<8), seed: maphash.MakeSeed()}
 	s.bounds = append(s.bounds, 0)
 	for t := range int(l.Threads) {
 		s.bounds = append(s.bounds, l.ThreadBase(t))
@@ -64,11 +68,12 @@ func newStateStore(l *ir.Layout) *stateStore {
 	s.bounds = append(s.bounds, l.HeapBase)
 	s.k = len(s.bounds)
 	s.ids = make([]uint32, s.k)
+	s.roots = newRoots(s.k)
 	return s
 }
 
 // len returns the number of states stored.
-func (s *stateStore) len() int { return s.n }
+func (s *stateStore) len() int { return s.roots.n }
 
 // part returns part i of v.
 func (s *stateStore) part(v []int32, i int) []int32 {
@@ -86,14 +91,8 @@ func asBytes(v []int32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 4*len(v))
 }
 
-// root returns the part ids of state id.
-func (s *stateStore) root(id int32) []uint32 {
-	o := int(id&rootMask) * s.k
-	return s.roots[id>>rootBits][o : o+s.k]
-}
-
 // hash returns the hash of vector v.
-func (s *stateStore) hash(v []int32) uint32 { return uint32(maphash.Bytes(s.seed, asBytes(v))) }
+func (s *stateStore) hash(v []int32) uint64 { return maphash.Bytes(s.seed, asBytes(v)) }
 
 // partOf returns the values of part p.
 func (s *stateStore) partOf(p uint32) []int32 {
@@ -102,8 +101,8 @@ func (s *stateStore) partOf(p uint32) []int32 {
 
 // is reports whether state id is vector v.
 func (s *stateStore) is(id int32, v []int32) bool {
-	for i, p := range s.root(id) {
-		if !slices.Equal(s.partOf(p), s.part(v, i)) {
+	for i := range s.k {
+		if !slices.Equal(s.partOf(s.roots.get(id, i)), s.part(v, i)) {
 			return false
 		}
 	}
@@ -112,7 +111,7 @@ func (s *stateStore) is(id int32, v []int32) bool {
 
 // partID returns the id of part values w, adding them if new.
 func (s *stateStore) partID(w []int32) uint32 {
-	h := s.hash(w)
+	h := uint32(s.hash(w))
 	mask := uint64(len(s.partTable) - 1)
 	i := uint64(h) & mask
 	for ; s.partTable[i] != 0; i = (i + 1) & mask {
@@ -126,22 +125,26 @@ func (s *stateStore) partID(w []int32) uint32 {
 	s.partAt, s.partLen = append(s.partAt, uint32(at)), append(s.partLen, uint16(len(w)))
 	s.partTable[i] = uint64(h)<<32 | uint64(p) + 1
 	if len(s.partAt)*4 > len(s.partTable)*3 {
-		s.partTable = regrow(s.partTable)
+		s.partTable = regrowParts(s.partTable)
 	}
 	return p
 }
 
+// tag returns the bits of hash h that a slot keeps beside an id.
+func (s *stateStore) tag(h uint64) uint32 { return uint32(h>>32) >> s.idBits << s.idBits }
+
 // probe returns the table slot of vector v, whose hash is h, and its
 // state's id, or the empty slot where it would go and -1.
-func (s *stateStore) probe(v []int32, h uint32) (uint64, int32) {
+func (s *stateStore) probe(v []int32, h uint64) (uint64, int32) {
 	mask := uint64(len(s.table) - 1)
-	for i := uint64(h) & mask; ; i = (i + 1) & mask {
+	tag, idMask := s.tag(h), uint32(1)<<s.idBits-1
+	for i := h & mask; ; i = (i + 1) & mask {
 		e := s.table[i]
 		if e == 0 {
 			return i, -1
 		}
-		if uint32(e>>32) == h {
-			if id := int32(uint32(e) - 1); s.is(id, v) {
+		if e&^idMask == tag {
+			if id := int32(e&idMask - 1); s.is(id, v) {
 				return i, id
 			}
 		}
@@ -150,41 +153,53 @@ func (s *stateStore) probe(v []int32, h uint32) (uint64, int32) {
 
 // find returns the id of state v, whose hash is h, -1 if it is not
 // stored.
-func (s *stateStore) find(v []int32, h uint32) int32 {
+func (s *stateStore) find(v []int32, h uint64) int32 {
 	_, id := s.probe(v, h)
 	return id
 }
 
 // insert returns the id of state v, whose hash is h, adding it if new.
-func (s *stateStore) insert(v []int32, h uint32) (int32, bool) {
+func (s *stateStore) insert(v []int32, h uint64) (int32, bool) {
 	i, id := s.probe(v, h)
 	if id >= 0 {
 		return id, false
 	}
-	if (s.n+1)*4 > len(s.table)*3 {
-		s.table = regrow(s.table)
+	if (s.len()+1)*4 > len(s.table)*3 {
+		s.grow()
 		i, _ = s.probe(v, h)
 	}
 	for k := range s.k {
 		// Successors of one state, inserted one after another, share
 		// most parts: compare with the state inserted last before hashing.
-		if w := s.part(v, k); s.n == 0 || !slices.Equal(s.partOf(s.ids[k]), w) {
+		if w := s.part(v, k); s.len() == 0 || !slices.Equal(s.partOf(s.ids[k]), w) {
 			s.ids[k] = s.partID(w)
 		}
 	}
-	id = int32(s.n)
-	if id&rootMask == 0 {
-		s.roots = append(s.roots, make([]uint32, (rootMask+1)*s.k))
-	}
-	copy(s.root(id), s.ids)
-	s.table[i] = uint64(h)<<32 | uint64(id) + 1
-	s.n++
+	id = s.roots.add(s.ids)
+	s.table[i] = s.tag(h) | uint32(id+1)
 	return id, true
 }
 
-// regrow returns a table twice as large with the slots of old, whose
-// hashes are their high 32 bits.
-func regrow(old []uint64) []uint64 {
+// grow doubles the table, and puts every state in it again from its
+// vector's hash, in the order of the ids.
+func (s *stateStore) grow() {
+	s.table = nil // the old table is not read: it may be collected
+	s.table, s.idBits = make([]uint32, 1<<(s.idBits+1)), s.idBits+1
+	mask := uint64(len(s.table) - 1)
+	for id := range int32(s.len()) {
+		s.buf = s.vector(s.buf[:0], id)
+		h := s.hash(s.buf)
+		i := h & mask
+		for s.table[i] != 0 {
+			i = (i + 1) & mask
+		}
+		s.table[i] = s.tag(h) | uint32(id+1)
+	}
+}
+
+// regrowParts returns a table of parts twice as large with the slots of
+// old, whose hashes are their high 32 bits.
+func regrowParts(old []uint64) []uint64 {
 	table := make([]uint64, 2*len(old))
 	mask := uint64(len(table) - 1)
 	for _, e := range old {
@@ -202,8 +217,8 @@ func regrow(old []uint64) []uint64 {
 
 // vector appends the vector of state id to dst.
 func (s *stateStore) vector(dst []int32, id int32) []int32 {
-	for _, p := range s.root(id) {
-		dst = append(dst, s.partOf(p)...)
+	for i := range s.k {
+		dst = append(dst, s.partOf(s.roots.get(id, i))...)
 	}
 	return dst
 }

@@ -1,0 +1,48 @@
+package onthefly
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestRootsAgreeWithASlice: tuples added to roots read back as added,
+// over more than a block of states, while the ids' width grows from 1 bit
+// to 32 (the tuples copied at each widening), with ids at each width's
+// extremes, for tuples of 1, 5 and 8 ids.
+func TestRootsAgreeWithASlice(t *testing.T) {
+	r := rand.New(rand.NewPCG(38, 2))
+	for _, k := range []int{1, 5, 8} {
+		rs := newRoots(k)
+		var want [][]uint32
+		n := 2*(rootMask+1) + 17
+		for s := range n {
+			// The largest id allowed grows with s up to 32 bits.
+			width := 1 + s*32/n
+			ids := make([]uint32, k)
+			for i := range ids {
+				switch r.IntN(4) {
+				case 0:
+					ids[i] = 0
+				case 1:
+					ids[i] = uint32(1<<width - 1)
+				default:
+					ids[i] = uint32(r.Uint64() & (1<<width - 1))
+				}
+			}
+			if got := rs.add(ids); got != int32(s) {
+				t.Fatalf("k %d: state %d added as %d", k, s, got)
+			}
+			want = append(want, ids)
+		}
+		require.Equal(t, 32, rs.width)
+		for s, ids := range want {
+			for i, p := range ids {
+				if got := rs.get(int32(s), i); got != p {
+					t.Fatalf("k %d state %d id %d: %d, want %d", k, s, i, got, p)
+				}
+			}
+		}
+	}
+}
