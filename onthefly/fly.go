@@ -257,12 +257,9 @@ type flySearch struct {
 	por         *reduce.POR
 	ample       int
 	followedAll bool
-	// The τ-edges that the search followed, for the cycle search
-	// (flycycle.go): tauStart[s]-1 is where state s's list starts in tauTo
-	// (0: not expanded yet), its length first, then its τ-successors'
-	// ids (-1 for one not followed).
-	tauStart chunked[uint32]
-	tauTo    lists
+	// tau holds the τ-edges that the search followed, for the cycle
+	// search (flycycle.go, taulists.go).
+	tau tauLists
 	// cache remembers where recent successors went (flycache.go), with
 	// the symmetry reduction; nil without.
 	cache *succCache
@@ -740,7 +737,6 @@ func (f *flySearch) insertHashed(st []int32, h uint64) (int32, bool) {
 	id, isNew := f.states.insert(st, h)
 	if isNew {
 		f.headPair.add(-1)
-		f.tauStart.add(0)
 	}
 	return id, isNew
 }

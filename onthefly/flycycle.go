@@ -12,10 +12,9 @@ import (
 
 // The cycle search of the on-the-fly check (lock-freedom, see fly.go).
 
-// maxTauRecorded bounds the τ-successors recordTau keeps: their lists are
-// indexed by uint32 (tauStart), with room for a block's padding (lists).
-// A variable so that a test can reach it.
-var maxTauRecorded = math.MaxUint32 - chunkLen - 1
+// maxTauRecorded bounds the τ-successors recordTau keeps: their lists'
+// starts are uint32s (tauLists). A variable so that a test can reach it.
+var maxTauRecorded = math.MaxUint32
 
 // recordTau records the τ-successors of state s that the pairs of s just
 // followed (f.succs, with the ids of those stored): all of them if some
@@ -29,47 +28,35 @@ func (f *flySearch) recordTau(s int32) error {
 			return errors.New("internal error: a τ-successor that the search followed is not stored")
 		}
 	}
-	if f.tauStart.get(int(s)) == 0 {
+	var at int
+	switch laid := f.tau.laid(); {
+	case int(s) < laid:
+		at = f.tau.start(s)
+	case int(s) == laid:
 		n := 0
 		for i := range f.succs {
 			if f.succs[i].label == 0 {
 				n++
 			}
 		}
-		if f.tauTo.len()+n+1 > maxTauRecorded || n+1 > chunkLen {
+		if f.tau.entries()+n > maxTauRecorded {
 			return &limits.LimitError{Limit: limits.States, Value: int64(maxTauRecorded), Err: fmt.Errorf(
 				"%w: more than %d τ-successors recorded for the cycle search; lower the bounds",
 				semantics.ErrStateLimit, maxTauRecorded)}
 		}
-		list, at := f.tauTo.alloc(n + 1)
-		*f.tauStart.at(int(s)) = uint32(at) + 1
-		list[0] = int32(n)
-		k := 1
-		for i := range f.succs {
-			sc := &f.succs[i]
-			if sc.label != 0 {
-				continue
-			}
-			to := int32(-1)
-			if f.follows(sc) {
-				to = sc.to
-			}
-			list[k] = to
-			k++
-		}
-		return nil
+		at = f.tau.lay(n)
+	default:
+		return fmt.Errorf("internal error: state %d expanded for the first time before state %d", s, laid)
 	}
-	edges := f.tauEdges(s)
-	k := 0
 	for i := range f.succs {
 		sc := &f.succs[i]
 		if sc.label != 0 {
 			continue
 		}
 		if f.follows(sc) {
-			edges[k] = sc.to
+			*f.tau.tos.at(at) = sc.to
 		}
-		k++
+		at++
 	}
 	return nil
 }
@@ -80,21 +67,13 @@ func (f *flySearch) follows(sc *flySucc) bool {
 	return f.followedAll || int(sc.thread) == f.ample
 }
 
-// tauEdges returns the recorded τ-successors of state s (-1: not followed).
-func (f *flySearch) tauEdges(s int32) []int32 {
-	at := int(f.tauStart.get(int(s)) - 1)
-	return f.tauTo.list(at+1, int(f.tauTo.list(at, 1)[0]))
-}
-
 // findTauCycle searches the recorded τ-successors of the implementation
 // states for a cycle (lasso.FirstCycle: depth-first from every state in
 // turn); it returns the cycle's steps (from state cycle[0].from back to
 // it) or nil.
 func (f *flySearch) findTauCycle() ([]flyStep, error) {
-	for s := range f.states.len() {
-		if f.tauStart.get(int(s)) == 0 {
-			return nil, errors.New("internal error: a stored state was never expanded")
-		}
+	if f.tau.laid() != f.states.len() {
+		return nil, errors.New("internal error: a stored state was never expanded")
 	}
 	c, err := lasso.FirstCycle(f.o.Context, (*tauGraph)(f))
 	if err != nil {
@@ -123,8 +102,9 @@ type tauGraph flySearch
 func (g *tauGraph) NumStates() int32 { return int32(g.states.len()) }
 
 func (g *tauGraph) Out(s int32, buf []lasso.Edge) []lasso.Edge {
-	for k, to := range (*flySearch)(g).tauEdges(s) {
-		if to >= 0 {
+	at := g.tau.start(s)
+	for k := range g.tau.length(s) {
+		if to := g.tau.tos.get(at + k); to >= 0 {
 			buf = append(buf, lasso.Edge{ID: int32(k), To: to})
 		}
 	}
