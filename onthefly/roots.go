@@ -90,3 +90,23 @@ func (r *roots) getIn(blk []byte, s int32, i int) uint32 {
 
 // bytes returns the bytes of the blocks.
 func (r *roots) bytes() int { return len(r.blocks) * r.blockBytes(r.width) }
+
+// packedInt32s is an append-only array of int32s, each v kept as v+1 in
+// as many bits as the largest so far needs (roots, one id a state): the
+// pairs' subsets, of which a search meets a few thousand, and their
+// chains' next pairs (-1 at the end), as wide as the pairs' count.
+type packedInt32s struct{ r roots }
+
+// Len returns the number of elements.
+func (p *packedInt32s) Len() int { return p.r.n }
+
+// get returns element i.
+func (p *packedInt32s) get(i int) int32 { return int32(p.r.get(int32(i), 0)) - 1 }
+
+// add appends v and returns its index.
+func (p *packedInt32s) add(v int32) int {
+	if p.r.k == 0 {
+		p.r = roots{k: 1, width: 1}
+	}
+	return int(p.r.add([]uint32{uint32(v + 1)}))
+}

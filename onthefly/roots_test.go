@@ -1,6 +1,7 @@
 package onthefly
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -43,6 +44,32 @@ func TestRootsAgreeWithASlice(t *testing.T) {
 					t.Fatalf("k %d state %d id %d: %d, want %d", k, s, i, got, p)
 				}
 			}
+		}
+	}
+}
+
+// TestPackedInt32sRoundTrip: int32s appended to a packedInt32s read back
+// as appended, -1 and the extremes of int32 included, while the width
+// grows with them.
+func TestPackedInt32sRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(38, 4))
+	var p packedInt32s
+	var want []int32
+	for i := range 3 * (rootMask + 1) {
+		v := int32(r.IntN(i+2)) - 1
+		switch r.IntN(1000) {
+		case 0:
+			v = math.MaxInt32
+		case 1:
+			v = math.MinInt32
+		}
+		require.Equal(t, i, p.add(v))
+		want = append(want, v)
+	}
+	require.Equal(t, len(want), p.Len())
+	for i, v := range want {
+		if got := p.get(i); got != v {
+			t.Fatalf("element %d: %d, want %d", i, got, v)
 		}
 	}
 }
