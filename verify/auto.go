@@ -33,9 +33,13 @@ import (
 // and the pairs that followed one thread (partial-order reduction's
 // yield). Their implementation LTSs are not built: without ample sets the
 // represented states are the LTS's states, and their successors (per
-// expanded state) its transitions; only a rung where more than a tenth of
-// the pairs took ample sets, which stand for fewer states, is explored to
-// count them. Whether impl and spec are bisimilar decides what the
+// expanded state) its transitions; a rung where more than a tenth of the
+// pairs took ample sets, which stand for fewer states, is explored to
+// count them, unless the on-the-fly route wins by autoAmpleMargin on the
+// counts the searches represent (which are lower: the bisimulation
+// route's true cost is higher still, as its estimate is wherever the
+// reduction grows with the bounds, as it does on the bundled models).
+// Whether impl and spec are bisimilar decides what the
 // bisimulation route costs per transition (a bisimilar pair is
 // classified in one pass; otherwise the quotients are refined and the
 // refinement and progress checks follow): where the choice depends on
@@ -101,6 +105,11 @@ const (
 	// transitions (below it, the states the search represents are
 	// within a few percent of them on the bundled models).
 	autoAmpleShare = 0.10
+	// autoAmpleMargin: the rungs above autoAmpleShare are not explored
+	// when the bisimulation route's time estimated on the counts the
+	// searches represent is this many times the on-the-fly route's (the
+	// estimates err by up to 1.7× either way on the bundled models).
+	autoAmpleMargin = 2.0
 	// autoSmallStates: a --max-states of at most this many states keeps
 	// the run small, and method auto takes the bisimulation route without
 	// measuring.
@@ -190,6 +199,11 @@ type autoMeasure struct {
 	symmetry, ample float64
 	symmetric       bool
 	bisimilar       Verdict
+	// unexplored are the rungs (indices into rungs, with their bounds)
+	// whose counts are the states the search represents although more
+	// than autoAmpleShare of their pairs took ample sets.
+	unexplored       []int
+	unexploredBounds []frontend.Bounds
 }
 
 // autoBudget is what the run may use: its memory limit in bytes (0:
@@ -454,6 +468,9 @@ func (x *run) auto(p *Plan) error {
 		if err == nil && m.small == 0 && m.modelError == "" && extrapolable(x.bounds) {
 			m, err = x.measure(p)
 		}
+		if err == nil && exploreMatters(*m, x.budget()) {
+			m, err = x.exploreRungs(m)
+		}
 		if err == nil && len(m.rungs) > 0 && bisimilarityMatters(*m, x.budget()) {
 			m, err = x.smallBisimilar(m)
 		}
@@ -561,12 +578,9 @@ func (x *run) measure(p *Plan) (*autoMeasure, error) {
 			States: s.Represented, Transitions: s.Represented * s.Transitions / max(s.Expanded, 1)}
 		if float64(s.Ample) > autoAmpleShare*float64(s.Ample+s.Full) || !s.RepresentedExact {
 			// Ample sets stand for fewer states than the LTS has: a
-			// few of them for few fewer.
-			impl, err := frontend.CompileImpl(x.model, c.rungs[i], copts)
-			if err != nil {
-				return x.measureFailed(m, name, err)
-			}
-			r.States, r.Transitions, r.Explored = int64(impl.NumStates), int64(impl.NumTransitions()), true
+			// few of them for few fewer (exploreRungs).
+			m.unexplored = append(m.unexplored, len(m.rungs))
+			m.unexploredBounds = append(m.unexploredBounds, c.rungs[i])
 		}
 		m.rungs = append(m.rungs, r)
 		// The largest rung's factors.
@@ -574,6 +588,41 @@ func (x *run) measure(p *Plan) (*autoMeasure, error) {
 		m.ample = float64(s.Ample) / float64(max(s.Ample+s.Full, 1))
 		m.symmetric = m.symmetric || s.Represented > s.States
 	}
+	return m, nil
+}
+
+// exploreMatters reports whether the choice from m needs the LTSs of its
+// unexplored rungs: not when the on-the-fly route wins on the counts the
+// searches represent, bisimilar or not, by autoAmpleMargin in time or
+// because the bisimulation route does not fit the limits.
+func exploreMatters(m autoMeasure, budget autoBudget) bool {
+	if len(m.unexplored) == 0 {
+		return false
+	}
+	m.bisimilar = Yes
+	r := decideAuto(m, budget)
+	est := r.Estimate
+	if est == nil {
+		return false // the choice did not read the counts
+	}
+	fits := (budget.memory <= 0 || est.BisimBytes <= budget.memory) && (budget.maxStates <= 0 || est.States <= budget.maxStates)
+	return r.Route != string(Fly) || fits && est.BisimSeconds < autoAmpleMargin*est.FlySeconds
+}
+
+// exploreRungs explores the LTSs of m's unexplored rungs to count their
+// states and transitions.
+func (x *run) exploreRungs(m *autoMeasure) (*autoMeasure, error) {
+	copts := x.measureCompileOptions()
+	for k, i := range m.unexplored {
+		b := m.unexploredBounds[k]
+		impl, err := frontend.CompileImpl(x.model, b, copts)
+		if err != nil {
+			return x.measureFailed(m, fmt.Sprintf("%d×%s", b.Threads, opsWord(b.Ops)), err)
+		}
+		r := &m.rungs[i]
+		r.States, r.Transitions, r.Explored = int64(impl.NumStates), int64(impl.NumTransitions()), true
+	}
+	m.unexplored, m.unexploredBounds = nil, nil
 	return m, nil
 }
 

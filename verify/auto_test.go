@@ -166,6 +166,31 @@ func TestDecideAuto(t *testing.T) {
 				violation: c.m.violation, bisimilar: Yes}, roomy).Route, c.name)
 		}
 	}
+	// Rungs counted by their represented states are explored only
+	// where the on-the-fly route does not win by autoAmpleMargin (or
+	// by the bisimulation route's not fitting the limits).
+	twiceTransitions := growth(b, 1, 10)
+	for i := range twiceTransitions {
+		twiceTransitions[i].Transitions *= 2
+	}
+	for _, c := range []struct {
+		name    string
+		m       autoMeasure
+		budget  autoBudget
+		matters bool
+	}{
+		{"all explored", autoMeasure{b: b, rungs: manyTransitions}, roomy, false},
+		// 7.4 s even if bisimilar against 0.9 s on the fly.
+		{"on the fly far faster", autoMeasure{b: b, rungs: manyTransitions, unexplored: []int{0}}, roomy, false},
+		// 1.5 s if bisimilar against 0.9 s: within the margin.
+		{"on the fly faster, within the margin", autoMeasure{b: b, rungs: twiceTransitions, unexplored: []int{0}}, roomy, true},
+		{"bisimulation faster", autoMeasure{b: b, rungs: rungs, symmetric: true, unexplored: []int{0}}, roomy, true},
+		{"bisimulation above the memory limit", autoMeasure{b: b, rungs: twiceTransitions, unexplored: []int{0}},
+			autoBudget{memory: 100 << 20, maxStates: 50_000_000, cores: 2}, false},
+		{"a violation below", autoMeasure{b: b, rungs: rungs, violation: "2×2", unexplored: []int{0}}, roomy, false},
+	} {
+		assert.Equal(t, c.matters, exploreMatters(c.m, c.budget), c.name)
+	}
 	unknown := decideAuto(autoMeasure{b: b, rungs: manyPairs, symmetric: true}, roomy).Estimate
 	require.NotNil(t, unknown)
 	assert.Equal(t, Unknown, unknown.Bisimilar, "not compared")
