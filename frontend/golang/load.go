@@ -102,6 +102,10 @@ type Target struct {
 	LocGlobals map[*ssa.Global]bool // package variables that hold such addresses, likewise
 	LocResults map[*ssa.Function]uint64
 	LocVals    map[ssa.Value]bool
+	// AddrCasts are the addresses converted through unsafe.Pointer to
+	// another pointer type ((*unsafe.Pointer)(unsafe.Pointer(&n.next))),
+	// each with the address it converts: the same location.
+	AddrCasts map[ssa.Value]ssa.Value
 	// Only is Config.Only.
 	Only map[int][]string
 	// Spec is the reference type's target (Config.Spec), nil for spec

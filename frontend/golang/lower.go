@@ -700,6 +700,19 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		}
 		fr.define(in, fmt.Sprintf("(%s %s %s)", x, op, y), pos, false, false)
 	case *ssa.Convert:
+		if from, ok := g.t.AddrCasts[in]; ok { // the location itself, seen as another pointer
+			a := fr.addrOf(from, pos)
+			if want, got := g.scalar(in.Type().Underlying().(*types.Pointer).Elem(), pos), g.scalar(a.typ, pos); want != got {
+				g.refuse(pos, "converting an address of a "+got+" slot to a pointer to "+want, "the slot holds another type")
+				return
+			}
+			a.typ = in.Type().Underlying().(*types.Pointer).Elem()
+			fr.addrs[in] = a
+			return
+		}
+		if fr.isAddr(in.X) {
+			return // to unsafe.Pointer, converted on (AddrCasts)
+		}
 		x := fr.value(in.X, pos)
 		from, fok := intKind(in.X.Type())
 		to, tok := intKind(in.Type())

@@ -43,7 +43,7 @@ func (t *Target) check() error {
 	t.PoolNew = map[poolKey]*ssa.Function{}
 	t.LocPhis = map[*ssa.Phi]bool{}
 	t.LocFields, t.LocVals, t.LocResults = map[locField]bool{}, map[ssa.Value]bool{}, map[*ssa.Function]uint64{}
-	t.LocGlobals = map[*ssa.Global]bool{}
+	t.LocGlobals, t.AddrCasts = map[*ssa.Global]bool{}, map[ssa.Value]ssa.Value{}
 	c := &checker{t: t, done: map[*ssa.Function]bool{}, active: map[*ssa.Function]bool{},
 		interior: map[*ssa.Parameter]bool{}, globals: map[*ssa.Global]bool{},
 		typeWhy: map[types.Type]string{}, inProgress: map[types.Type]bool{}}
@@ -437,7 +437,7 @@ func (c *checker) isAddr(v ssa.Value) bool {
 	case *ssa.Parameter:
 		return c.interior[v]
 	}
-	return c.t.LocVals[v]
+	return c.t.LocVals[v] || c.t.AddrCasts[v] != nil
 }
 
 // locField is a field of a struct type.
@@ -529,6 +529,28 @@ func (t *Target) isRoot(fn *ssa.Function) bool {
 	return fn == t.Ctor || slices.Contains(t.Methods, fn)
 }
 
+// addrCast follows the address v converted to unsafe.Pointer by cv, and
+// reports whether every use of cv converts it on to a pointer to a
+// scalar (Target.AddrCasts), whose uses are then an address's.
+func (c *checker) addrCast(v ssa.Value, cv *ssa.Convert) bool {
+	if b, ok := cv.Type().Underlying().(*types.Basic); !ok || b.Kind() != types.UnsafePointer {
+		return false
+	}
+	us := uses(cv)
+	for _, u := range us {
+		if to, ok := u.(*ssa.Convert); !ok || !locable(to.Type()) {
+			return false
+		}
+	}
+	for _, u := range us {
+		if c.t.AddrCasts[u.(ssa.Value)] == nil {
+			c.t.AddrCasts[u.(ssa.Value)] = v
+			c.addrUses(u.(ssa.Value))
+		}
+	}
+	return len(us) > 0
+}
+
 // holder returns the type of the locations that the pointer field or
 // variable of type t, or the atomic.Pointer[T] t, holds the addresses of,
 // if a loc can hold them (locable).
@@ -608,6 +630,10 @@ func (c *checker) addrUses(v ssa.Value) {
 			}
 		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.DebugRef:
 			continue
+		case *ssa.Convert: // (*P)(unsafe.Pointer(&x.f)): the location x.f, seen as a P
+			if c.addrCast(v, r) {
+				continue
+			}
 		case *ssa.BinOp: // == and != of locs (lower.go): with addresses and nil only
 			other := r.X
 			if other == v {
@@ -642,7 +668,7 @@ func (c *checker) addrUses(v ssa.Value) {
 				}
 			}
 		}
-		c.refuse(posOf(r), "keeping the address of a field, an element or a package variable", "such an address may be loaded from, stored through, compared with another, stored into a field, a package variable or an atomic.Pointer, returned by a function of the package, and passed to sync/atomic or to the package's functions, but not converted or returned by a method of the client")
+		c.refuse(posOf(r), "keeping the address of a field, an element or a package variable", "such an address may be loaded from, stored through, compared with another, stored into a field, a package variable or an atomic.Pointer, returned by a function of the package, converted through unsafe.Pointer to another pointer, and passed to sync/atomic or to the package's functions, but not returned by a method of the client or converted otherwise")
 	}
 }
 

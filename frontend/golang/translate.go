@@ -514,6 +514,16 @@ func (g *gen) capOf(st *types.Slice) int64 {
 	return max(g.lens[types.TypeString(st.Elem(), nil)], 1)
 }
 
+// firstUse returns v's first use as a value, nil if none.
+func firstUse(v ssa.Value) ssa.Value {
+	for _, u := range uses(v) {
+		if x, ok := u.(ssa.Value); ok {
+			return x
+		}
+	}
+	return nil
+}
+
 // unsafeHeap returns the heap type an unsafe.Pointer refers to: the one
 // pointer type every conversion to or from unsafe.Pointer in the code
 // the client reaches uses.
@@ -523,8 +533,8 @@ func (g *gen) unsafeHeap(pos token.Pos) *heapType {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
 				cv, ok := in.(*ssa.Convert)
-				if !ok {
-					continue
+				if !ok || g.t.AddrCasts[cv] != nil || g.t.AddrCasts[firstUse(cv)] != nil {
+					continue // an address converted through unsafe.Pointer (Target.AddrCasts)
 				}
 				for _, ty := range []types.Type{cv.X.Type(), cv.Type()} {
 					if p, ok := ty.Underlying().(*types.Pointer); ok {

@@ -108,6 +108,7 @@ func TestMoreVerdicts(t *testing.T) {
 		{"more", Config{Type: "CASCounter", Spec: "OffByOne"}, verify.No, verify.Yes, false},
 		{"more", Config{Type: "Ring"}, verify.Yes, verify.No, false},
 		{"more", Config{Type: "Flag"}, verify.Unknown, verify.Unknown, true},
+		{"more", Config{Type: "CastStack"}, verify.Yes, verify.Yes, false},
 	})
 }
 
@@ -228,7 +229,7 @@ func TestAnyLabels(t *testing.T) {
 // from the type's is refused, at the method.
 func TestSpecSignature(t *testing.T) {
 	_, err := load("more", Config{Type: "CASCounter", Spec: "WrongSig"})
-	if err == nil || !strings.Contains(err.Error(), "more.go:141:20: --spec WrongSig: method Inc has signature func() int64, but CASCounter's is func() int32") {
+	if err == nil || !strings.Contains(err.Error(), "more.go:142:20: --spec WrongSig: method Inc has signature func() int64, but CASCounter's is func() int32") {
 		t.Errorf("a reference with another signature: %v", err)
 	}
 	if _, err := load("more", Config{Type: "CASCounter", Spec: "Nope"}); err == nil || !strings.Contains(err.Error(), "has no type Nope") {

@@ -5,6 +5,7 @@ package more
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 type qnode struct {
@@ -169,4 +170,40 @@ func (r *ReadTwice) Set(v int) {
 	r.mu.Lock()
 	r.n = v
 	r.mu.Unlock()
+}
+
+type snode struct {
+	value int
+	next  *snode
+}
+
+// CastStack is Treiber's stack over a plain pointer field updated with
+// atomic.LoadPointer and atomic.CompareAndSwapPointer, its address
+// converted to *unsafe.Pointer as Go code written before atomic.Pointer
+// does. Linearizable and lock-free.
+type CastStack struct{ top *snode }
+
+// Push pushes v.
+func (s *CastStack) Push(v int) {
+	n := &snode{value: v}
+	for {
+		old := atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&s.top)))
+		n.next = (*snode)(old)
+		if atomic.CompareAndSwapPointer((*unsafe.Pointer)(unsafe.Pointer(&s.top)), old, unsafe.Pointer(n)) {
+			return
+		}
+	}
+}
+
+// Pop pops the top value, false if the stack is empty.
+func (s *CastStack) Pop() (int, bool) {
+	for {
+		old := (*snode)(atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&s.top))))
+		if old == nil {
+			return 0, false
+		}
+		if atomic.CompareAndSwapPointer((*unsafe.Pointer)(unsafe.Pointer(&s.top)), unsafe.Pointer(old), unsafe.Pointer(old.next)) {
+			return old.value, true
+		}
+	}
 }
