@@ -305,9 +305,10 @@ func (fr *frame) locValue(v ssa.Value, pos token.Pos) string {
 	if a.held != "" {
 		return a.held
 	}
-	if a.dyn != nil {
-		fr.g.refuse(pos, "keeping the address of an element chosen by a variable index", "not translated yet: index with a constant")
-		return "null"
+	if a.dyn != nil { // the element's address, chosen as the element is (one branch each)
+		l := fr.g.local("t", "loc "+fr.g.scalar(a.typ, pos))
+		fr.g.eachElem(a, pos, func(at addr) { fr.g.line(pos, "%s = &%s", l, at.loc()) })
+		return l
 	}
 	return "&" + a.loc()
 }

@@ -389,17 +389,13 @@ func (c *Cursor) Pick(v int) int {
 	return -*p - *q*100
 }
 
-// Swing keeps the address of slot v-1 in an atomic.Pointer, moves it on
-// from slot 1 to slot 2 with a CompareAndSwap, and adds through the
-// addresses it held.
+// Swing keeps the address of slot v-1 (an element chosen by a variable
+// index) in an atomic.Pointer, moves it on from slot 1 to slot 2 with a
+// CompareAndSwap, and adds through the addresses it held.
 func (c *Cursor) Swing(v int) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	at := &c.slot[0]
-	if v > 1 {
-		at = &c.slot[1]
-	}
-	old := c.cur.Swap(at)
+	old := c.cur.Swap(&c.slot[v-1])
 	n := 0
 	if old != nil {
 		*old += 5
