@@ -19,6 +19,8 @@ type Intrinsic struct {
 	Name string
 }
 
+// String is the intrinsic's name as Go writes it: sync/atomic.AddInt64,
+// (*sync.Mutex).Lock.
 func (i Intrinsic) String() string {
 	if i.Recv != "" {
 		return "(*" + i.Pkg + "." + i.Recv + ")." + i.Name
