@@ -10,7 +10,8 @@ import (
 
 // TestRootsAgreeWithASlice: tuples added to roots read back as added,
 // over more than a block of states, while the ids' width grows from 1 bit
-// to 32 (the tuples copied at each widening), with ids at each width's
+// to 32 (the block being filled copied at each widening, the blocks
+// before kept at their widths), with ids at each width's
 // extremes, for tuples of 1, 5 and 8 ids.
 func TestRootsAgreeWithASlice(t *testing.T) {
 	r := rand.New(rand.NewPCG(38, 2))
@@ -38,6 +39,7 @@ func TestRootsAgreeWithASlice(t *testing.T) {
 			want = append(want, ids)
 		}
 		require.Equal(t, 32, rs.width)
+		require.Less(t, int(rs.widths[0]), 32, "the first block keeps its width")
 		for s, ids := range want {
 			for i, p := range ids {
 				if got := rs.get(int32(s), i); got != p {

@@ -8,7 +8,8 @@ package onthefly
 // that pair is of the next level, and a level's states are taken by id
 // (levelOrder) — so the lists are laid out one after another, and a state
 // keeps only its list's length, in a byte; where the lists of each group
-// of tauGroup states start is kept per group. That is a byte a state
+// of tauGroup states start is kept per group (16: a list's start is
+// summed from at most 15 lengths). That is a byte and a quarter a state
 // beside its edges, where a start and a length took eight.
 type tauLists struct {
 	tos chunked[int32]
@@ -20,7 +21,7 @@ type tauLists struct {
 }
 
 const (
-	tauGroupBits = 6
+	tauGroupBits = 4
 	tauGroup     = 1 << tauGroupBits
 	longList     = 255
 )
