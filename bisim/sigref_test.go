@@ -1,6 +1,7 @@
 package bisim
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -11,8 +12,9 @@ import (
 )
 
 // TestSignatureRounds holds the signature rounds (sigref.go) on random
-// LTSs and the benchmark families, with 1, 2 and 3 workers: the partition
-// they leave is the same array for every number of workers, it is never
+// LTSs and the benchmark families, with 1, 2 and 3 workers (the set-up
+// phases too): the partition and the arcs they leave are the same arrays
+// for every number of workers, it is never
 // finer than GV's (invariant (1) of fastRefine), it is GV's where the
 // rounds found it stable, and the worklist after them gives GV's. Each way
 // the rounds end (stable; too few new blocks, where under strong
@@ -20,7 +22,9 @@ import (
 // must be taken on some input: the share of new blocks that keeps them
 // going is raised, and the budget set to 0, in turn.
 func TestSignatureRounds(t *testing.T) {
-	defer func(budget int64, gain int32) { sigBudget, sigMinGain = budget, gain }(sigBudget, sigMinGain)
+	defer func(budget int64, gain int32, workers int) {
+		sigBudget, sigMinGain, testWorkers = budget, gain, workers
+	}(sigBudget, sigMinGain, testWorkers)
 	sizes := []int32{300}
 	if testsize.Full() {
 		sizes = append(sizes, 1000)
@@ -54,12 +58,16 @@ func TestSignatureRounds(t *testing.T) {
 					rep[gv[s]] = s
 				}
 				var first []int32
+				var firstInto []inRange
+				var firstArcs []int32
 				for workers := 1; workers <= 3; workers++ {
+					testWorkers = workers // the set-up phases too, the dead arcs' drop among them
 					k := newKernel(l, eq)
 					r := newRefinerWith(k, !packable(k), workers)
+					testWorkers = 0
 					left := append([]int32(nil), r.block...)
 					if workers == 1 {
-						first = left
+						first, firstInto, firstArcs = left, slices.Clone(r.into), slices.Clone(r.inArc)
 						end := "handed over"
 						switch {
 						case r.sigStable:
@@ -73,6 +81,8 @@ func TestSignatureRounds(t *testing.T) {
 						ends[end]++
 					} else {
 						require.Equal(t, first, left, "%s %v: %d workers", what, eq, workers)
+						require.Equal(t, firstInto, r.into, "%s %v: %d workers", what, eq, workers)
+						require.Equal(t, firstArcs, r.inArc, "%s %v: %d workers", what, eq, workers)
 					}
 					r.refine(&Options{})
 					got, _, _ := classesOf(l, k, r.block, r.numBlocks)
