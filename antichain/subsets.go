@@ -235,13 +235,33 @@ func (n *Subsets) rehash() {
 // After returns the subset reached from subset id by the visible label a
 // (τ-closed), or NoSubset when no state of the subset can do a.
 func (n *Subsets) After(id int32, a uint64) (int32, error) {
+	if to, ok := n.Known(id, a); ok {
+		return to, nil
+	}
 	if n.eager {
-		if n.after[id] == nil {
-			if err := n.expand(id); err != nil {
-				return NoSubset, err
-			}
+		if err := n.expand(id); err != nil {
+			return NoSubset, err
 		}
-		edges := n.after[id]
+		to, _ := n.Known(id, a)
+		return to, nil
+	}
+	to, err := n.image(id, a)
+	if err != nil {
+		return NoSubset, err
+	}
+	n.after[id] = append(n.after[id], afterEdge{a, to})
+	return to, nil
+}
+
+// Known returns After(id, a) when it has been computed already, and
+// whether it has. It only reads, so that several goroutines may call it
+// at once while no subset or successor is being added.
+func (n *Subsets) Known(id int32, a uint64) (int32, bool) {
+	edges := n.after[id]
+	if n.eager {
+		if edges == nil { // not expanded yet
+			return NoSubset, false
+		}
 		lo, hi := 0, len(edges)
 		for lo < hi {
 			m := int(uint(lo+hi) >> 1)
@@ -252,21 +272,16 @@ func (n *Subsets) After(id int32, a uint64) (int32, error) {
 			}
 		}
 		if lo < len(edges) && edges[lo].label == a {
-			return edges[lo].to, nil
+			return edges[lo].to, true
 		}
-		return NoSubset, nil
+		return NoSubset, true
 	}
-	for _, e := range n.after[id] {
+	for _, e := range edges {
 		if e.label == a {
-			return e.to, nil
+			return e.to, true
 		}
 	}
-	to, err := n.image(id, a)
-	if err != nil {
-		return NoSubset, err
-	}
-	n.after[id] = append(n.after[id], afterEdge{a, to})
-	return to, nil
+	return NoSubset, false
 }
 
 // image computes the subset reached from subset id by label a.

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/reduce"
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/internal/limits"
+	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -85,7 +87,8 @@ type Options struct {
 	// Options are the explorer's: heap mode, node bound, granularity.
 	// MaxStates bounds the number of product pairs (0: no count, the
 	// run's memory bounds them); Progress receives the pairs stored so
-	// far.
+	// far; Workers is the number of goroutines that expand states (0:
+	// GOMAXPROCS), on which the outcome does not depend (workers.go).
 	semantics.Options
 	// Reductions are the state-space reductions to apply.
 	Reductions
@@ -103,6 +106,10 @@ type Options struct {
 	// noSuccCache turns off the cache of recent successors (flycache.go),
 	// for the test that holds the search to the same outcome without it.
 	noSuccCache bool
+	// batchStates, if positive, is the number of states expanded at once
+	// (workers.go), for the tests that hold the search to the same
+	// outcome with levels taken in many batches.
+	batchStates int
 	// checkPaths records the step that found each pair and checks the
 	// paths rebuilt for counterexamples against them (path.go), in tests.
 	checkPaths bool
@@ -195,16 +202,16 @@ func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 		// any count that fits the machine would.
 		o.MaxStates = math.MaxInt32
 	}
-	o.Workers = 1
 	impl, err := semantics.NewSystem(prog, prog.Impl, b, o.Options)
 	if err != nil {
 		return nil, err
 	}
+	o.Workers = impl.Options.Workers // 0 is GOMAXPROCS, as for the explorer
 	spec, err := semantics.NewSystem(prog, prog.Spec, b, o.Options)
 	if err != nil {
 		return nil, fmt.Errorf("specification: %w", err)
 	}
-	f := &flySearch{x: impl, st: impl.NewStepper(), o: o, res: &Result{}}
+	f := &flySearch{x: impl, o: o, res: &Result{}}
 	if f.spec, err = newFlySpec(spec, impl.Program); err != nil {
 		return nil, err
 	}
@@ -214,7 +221,7 @@ func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 	f.perms = [][]uint8{identity(b.Threads)}
 	f.permIDs = map[string]uint16{string(f.perms[0]): 0}
 	if o.Symmetry {
-		implSym, why := newReducer(impl.Program, b)
+		implSym, why := reduce.NewSymmetry(impl.Program, b)
 		specSym, specWhy := newReducer(spec.Program, b)
 		switch {
 		case implSym == nil:
@@ -225,7 +232,7 @@ func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 			f.sym, f.spec.sym = implSym, specSym
 			f.res.Symmetric = true
 			if !o.noSuccCache {
-				f.cache = newSuccCache(minCacheSlots)
+				f.cache = newSuccCaches(o.Workers)
 			}
 		}
 	}
@@ -233,6 +240,7 @@ func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 		f.por = reduce.NewPOR(impl.Program, b, impl.Allowed, impl.Options.Explicit)
 		f.res.PartialOrder = true
 	}
+	f.startExpanders(o.Workers)
 	return f.run()
 }
 
@@ -246,23 +254,37 @@ func identity(n int) []uint8 {
 
 // flySearch is one on-the-fly check.
 type flySearch struct {
-	x   *semantics.System // the implementation's program and bounds
-	st  *semantics.Stepper
-	o   Options
-	sym reducer
-	// por is the partial-order reduction, nil without; ample is the
-	// thread chosen for the state expanded last (-1: none), and
-	// followedAll records that some pair of it followed all its
-	// successors (the cycle search follows the same edges: recordTau).
+	x *semantics.System // the implementation's program and bounds
+	o Options
+	// sym is the symmetry reduction, nil without; the expanders have
+	// copies of their own, expanders[0] this one.
+	sym *reduce.Symmetry
+	// por is the partial-order reduction, nil without (the expanders'
+	// copies as sym's); ample is the thread chosen for the state whose
+	// pairs are followed (-1: none), and followedAll records that some
+	// pair of it followed all its successors (the cycle search follows
+	// the same edges: recordTau).
 	por         *reduce.POR
 	ample       int
 	followedAll bool
+	// expanders expand the states of a batch in parallel (workers.go),
+	// into the buffers of chunks; since is what the search has stored
+	// since the batch being followed was expanded.
+	expanders []*expander
+	chunks    []*expansions
+	nchunks   int
+	since     sinceBatch
+	// batchStates is the number of states expanded at once (batchStates
+	// by default; less in tests, so that levels take several batches).
+	batchStates int
+	// scratch holds the expansion of expand, outside the batches.
+	scratch expansions
 	// tau holds the τ-edges that the search followed, for the cycle
 	// search (flycycle.go, taulists.go).
 	tau tauLists
 	// cache remembers where recent successors went (flycache.go), with
 	// the symmetry reduction; nil without.
-	cache *succCache
+	cache succCaches
 	spec  *flySpec
 	res   *Result
 	// violation is the first step the specification could not follow,
@@ -298,14 +320,20 @@ type flySearch struct {
 	// steps that found each pair (from -1 for the first), for path.go's
 	// rebuilt ones to be compared with.
 	parents []flyStep
-	// perms are the permutations met, interned (0: the identity).
+	// perms are the permutations met, interned (0: the identity), by
+	// every expander: permMu guards them while the expanders run. Their
+	// ids depend on the order in which the expanders met them, and
+	// nothing the search stores or reports depends on the ids.
+	permMu  sync.Mutex
 	perms   [][]uint8
 	permIDs map[string]uint16
-	succs   []flySucc // of the state expanded last
-	alts    []uint16  // their alternative permutations (flySucc.altStart)
-	succVec []int32   // their representatives' vectors (flySucc.vecStart)
-	stab    []uint8   // stabilizer's buffer
-	cur     []int32
+	// The expansion of the state whose pairs are followed: its
+	// successors, their alternative permutations (flySucc.altStart) and
+	// the vectors of their representatives not stored when it was
+	// expanded (flySucc.vecStart), in its chunk's buffers.
+	succs   []flySucc
+	alts    []uint16
+	succVec []int32
 }
 
 // run searches the product, then the τ-cycles.
@@ -315,21 +343,21 @@ func (f *flySearch) run() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	e := f.expanders[0]
+	var sigma []uint8
 	if f.sym != nil {
-		var perm []uint8
-		init, perm = f.sym.Canon(init, f.st.Expander.Canon)
-		f.initPerm = f.internPerm(perm)
+		init, sigma = f.sym.Canon(init, e.st.Expander.Canon)
+		f.initPerm = e.internPerm(sigma)
 	}
 	sub := f.spec.empty
 	if !f.o.LockFreeOnly {
 		if sub, err = f.spec.initial(); err != nil {
 			return nil, err
 		}
-		sub = f.spec.permute(sub, f.initPerm, f.perms)
+		sub, _ = f.spec.permute(sub, f.initPerm, f.perms, false)
 	}
 	f.res.Stats.RepresentedExact = true
-	stab, exact := f.stabilizer(f.initPerm)
-	f.alts = f.alts[:0]
+	_, stab, exact := e.stabilizer(sigma, nil)
 	sid, _ := f.insertState(init)
 	f.countOrbit(stab, exact)
 	f.addPair(sid, sub, flyStep{from: -1, perm: f.initPerm, to: sid})
@@ -389,55 +417,71 @@ type flyStep struct {
 // once for all its pairs of the level. That keeps the search breadth-first
 // (every pair of a level before any of the next), so the first violation
 // found is still a shortest one.
+//
+// The states of a level are taken in batches: the expanders expand a
+// batch's states in parallel, then its pairs are followed one after
+// another in the search's order, which stores what they lead to
+// (workers.go explains why that is the sequential search's outcome).
 func (f *flySearch) searchPairs() (*flyStep, error) {
 	var order []uint64 // the level's pairs in the order they are taken
+	var runs []int32   // where each state's pairs start in order, and its end
 	for lo := int32(0); int(lo) < f.subset.Len(); {
 		hi := int32(f.subset.Len())
 		f.levels = append(f.levels, hi)
 		f.levelStates, f.nextStates = f.nextStates, f.levelStates[:0]
-		if f.cache != nil {
-			f.cache = f.cache.fit(f.states.len())
-		}
+		f.cache.fit(f.states.len())
 		order = levelOrder(order[:0], f.levelStates, lo)
-		for i := 0; i < len(order); {
-			s := int32(order[i] >> 32)
-			j := i + 1
-			for j < len(order) && int32(order[j]>>32) == s {
-				j++
-			}
-			if f.res.Stats.Expanded&(1<<12-1) == 0 {
-				if f.o.Progress != nil && f.res.Stats.Expanded&0x3fff == 0 {
-					f.o.Progress.Report("product pairs", int64(f.subset.Len()), "state pairs")
-				}
-				if err := limits.Err(f.o.Context); err != nil {
-					return nil, fmt.Errorf("the on-the-fly search stopped after %s: %w", f.reached(), err)
-				}
-			}
-			t, fail := f.expand(s)
-			if fail != nil {
-				err := f.modelError(lo+int32(uint32(order[i])), t, fail)
-				if f.violation != nil {
-					// Past the violation: it stands, and the model error
-					// ends the search for lock-freedom.
-					f.res.ModelError = err
-					return f.violation, nil
-				}
-				return nil, err
-			}
-			for _, k := range order[i:j] {
-				if err := f.follow(lo + int32(uint32(k))); err != nil || f.violation != nil && f.o.FirstViolation {
-					return f.violation, err
-				}
-			}
-			if err := f.recordTau(s); err != nil {
-				return nil, err
+		runs = stateRuns(runs[:0], order)
+		for b := 0; b+1 < len(runs); {
+			end := min(b+f.batchStates, len(runs)-1)
+			f.expandBatch(order, runs[b:end+1], lo)
+			if v, stop, err := f.followBatch(order, lo); stop || err != nil {
+				return v, err
 			}
 			f.remember()
-			i = j
+			b = end
 		}
 		lo = hi
 	}
 	return f.violation, nil
+}
+
+// followState follows the pairs of the state expanded in x's expansion
+// ex, whose pairs are order[ex.first:ex.end] (offsets from lo), as the
+// sequential search does after expanding it. stop reports that the search
+// ends there, with the step and error it returns.
+func (f *flySearch) followState(x *expansions, ex *expansion, order []uint64, lo int32) (v *flyStep, stop bool, err error) {
+	if f.res.Stats.Expanded&(1<<12-1) == 0 {
+		if f.o.Progress != nil && f.res.Stats.Expanded&0x3fff == 0 {
+			f.o.Progress.Report("product pairs", int64(f.subset.Len()), "state pairs")
+		}
+		if err := limits.Err(f.o.Context); err != nil {
+			return nil, true, fmt.Errorf("the on-the-fly search stopped after %s: %w", f.reached(), err)
+		}
+	}
+	f.use(x, ex)
+	if ex.fail != nil {
+		err := f.modelError(lo+int32(uint32(order[ex.first])), ex.failThread, ex.fail)
+		if f.violation != nil {
+			// Past the violation: it stands, and the model error
+			// ends the search for lock-freedom.
+			f.res.ModelError = err
+			return f.violation, true, nil
+		}
+		return nil, true, err
+	}
+	f.findNew()
+	n := len(f.succs)
+	for i, k := range order[ex.first:ex.end] {
+		pre := x.pre[int(ex.pre)+i*n:][:n]
+		if err := f.follow(lo+int32(uint32(k)), pre); err != nil || f.violation != nil && f.o.FirstViolation {
+			return f.violation, true, err
+		}
+	}
+	if err := f.recordTau(ex.state); err != nil {
+		return nil, true, err
+	}
+	return nil, false, nil
 }
 
 // levelOrder appends to dst the pairs of a level, whose first pair is lo
@@ -450,6 +494,17 @@ func levelOrder(dst []uint64, states []int32, lo int32) []uint64 {
 	}
 	slices.Sort(dst)
 	return dst
+}
+
+// stateRuns appends to dst where the pairs of each state start in a
+// level's order, and its length.
+func stateRuns(dst []int32, order []uint64) []int32 {
+	for i := range order {
+		if i == 0 || order[i]>>32 != order[i-1]>>32 {
+			dst = append(dst, int32(i))
+		}
+	}
+	return append(dst, int32(len(order)))
 }
 
 // flySucc is a successor of the state being expanded: the id of its
@@ -466,6 +521,11 @@ type flySucc struct {
 	// while it is not stored (to < 0), and hash its hash (stateStore).
 	vecStart, vecEnd int32
 	hash             uint64
+	// raw[rawStart:rawEnd] of its chunk is the successor's encoding as
+	// the stepper computed it, rawHash that encoding's hash: the key of
+	// the cache of recent successors (flycache.go).
+	rawStart, rawEnd int32
+	rawHash          uint32
 	// stab and exact are the representative's stabiliser order, for
 	// countOrbit when the state is stored.
 	stab  int64
@@ -478,108 +538,65 @@ type flySucc struct {
 	cached bool
 }
 
-// remember puts the successors of the state expanded last, now that its
-// pairs have stored those they follow, into the cache of recent
+// remember puts the successors of the batch just followed, now that
+// their pairs have stored those they follow, into the cache of recent
 // successors: those whose representative is stored and that have no
-// alternative permutations (flycache.go).
+// alternative permutations (flycache.go). Each part of the cache is
+// filled by a goroutine of its own.
 func (f *flySearch) remember() {
 	if f.cache == nil {
 		return
 	}
-	blk := &f.st.Blk
-	for i := range f.succs {
-		sc := &f.succs[i]
-		if sc.cached || sc.to < 0 || sc.altStart != sc.altEnd {
-			continue
-		}
-		b := &blk.Succs[i]
-		f.cache.add(blk.Batch[b.Start:b.End], b.Hash, sc.to, sc.perm)
-	}
-}
-
-// expand computes the successors of state s into f.succs (the stored
-// ones with their ids: follow stores the others it takes) and, with the
-// partial-order reduction, the ample thread into f.ample; on a model error
-// it returns the failing thread and the failure.
-func (f *flySearch) expand(s int32) (int, *semantics.Failure) {
-	blk := &f.st.Blk
-	f.cur = f.stored(f.cur[:0], s)
-	t, fail := f.st.Successors(f.cur)
-	f.res.Stats.Expanded++
-	f.res.Stats.Transitions += int64(len(blk.Succs))
-	f.ample, f.followedAll = -1, f.por == nil
-	if f.por != nil && fail == nil {
-		f.ample = f.por.Choose(f.cur, blk.Succs)
-	}
-	f.succs, f.alts, f.succVec = f.succs[:0], f.alts[:0], f.succVec[:0]
-	for i := range blk.Succs {
-		sc := &blk.Succs[i]
-		if f.cache != nil {
-			if to, perm, ok := f.cache.find(blk.Batch[sc.Start:sc.End], sc.Hash); ok {
-				f.res.Stats.Recognised++
-				vec, alt := int32(len(f.succVec)), int32(len(f.alts))
-				f.succs = append(f.succs, flySucc{to: to, thread: sc.Thread, perm: perm, label: sc.Label, cached: true,
-					vecStart: vec, vecEnd: vec, altStart: alt, altEnd: alt, stab: 1, exact: true})
-				continue
+	parallel.ForEach(len(f.expanders), len(f.cache), func(part int) {
+		c := f.cache[part]
+		for _, x := range f.chunks[:f.nchunks] {
+			for i := range x.succs {
+				sc := &x.succs[i]
+				if sc.cached || sc.to < 0 || sc.altStart != sc.altEnd || f.cache.part(sc.rawHash) != part {
+					continue
+				}
+				c.add(x.raw[sc.rawStart:sc.rawEnd], sc.rawHash, sc.to, sc.perm)
 			}
 		}
-		to, perm := f.representative(blk.Batch[sc.Start:sc.End])
-		altStart := int32(len(f.alts))
-		stab, exact := f.stabilizer(perm)
-		h := f.states.hash(to)
-		id := f.states.find(to, h)
-		vecStart := int32(len(f.succVec))
-		if id < 0 {
-			f.succVec = append(f.succVec, to...)
+	})
+}
+
+// expand expands state s on its own, outside the batches, for path.go:
+// its successors and their ids (as far as they are stored) into f.succs,
+// and with the partial-order reduction its ample thread into f.ample; on
+// a model error it returns the failing thread and the failure.
+func (f *flySearch) expand(s int32) (int, *semantics.Failure) {
+	x := &f.scratch
+	f.expanders[0].start(x, 1)
+	f.expanders[0].expand(s, x)
+	ex := &x.states[0]
+	f.use(x, ex)
+	return ex.failThread, ex.fail
+}
+
+// use makes the expansion ex of x the one whose pairs are followed, and
+// counts it.
+func (f *flySearch) use(x *expansions, ex *expansion) {
+	f.succs, f.alts, f.succVec = x.succs[ex.succStart:ex.succEnd], x.alts, x.vecs
+	f.ample, f.followedAll = ex.ample, f.por == nil
+	f.res.Stats.Expanded++
+	f.res.Stats.Transitions += int64(len(f.succs))
+}
+
+// findNew looks up again the successors of the state whose pairs are
+// followed that were not stored when it was expanded: the pairs followed
+// since may have stored them (among the states stored since the batch's
+// expansion, not in the whole store).
+func (f *flySearch) findNew() {
+	for i := range f.succs {
+		if sc := &f.succs[i]; sc.to < 0 {
+			sc.to = f.since.find(f.states, f.succVec[sc.vecStart:sc.vecEnd], sc.hash)
 		}
-		f.succs = append(f.succs, flySucc{to: id, thread: sc.Thread, perm: perm, label: sc.Label, hash: h,
-			vecStart: vecStart, vecEnd: int32(len(f.succVec)), altStart: altStart, altEnd: int32(len(f.alts)), stab: stab, exact: exact})
 	}
-	return t, fail
 }
 
 // maxStabilizer bounds the permutations of stabilizer (5!).
 const maxStabilizer = 120
-
-// stabilizer appends to f.alts the permutations g∘σ, σ = f.perms[perm],
-// for the permutations g ≠ id with apply(rep, g) = rep, rep being the
-// representative that the reducer's canon returned last (symmetry's
-// stabilizer lists them): they take the successor to the same
-// representative, but rename its specification subset differently. Two
-// threads in the same local state of an operation may stand in different
-// places of the histories, one already linearized and the other not; the
-// pairs (rep, g·X) are one orbit, and follow keeps the one with the least
-// subset id, so that the search stores one pair of the orbit rather than
-// up to |g| of them. With more than maxStabilizer such g (many idle
-// threads alike, whose exchange changes no subset anyway) none is taken:
-// sound, with maybe more pairs.
-//
-// It returns the stabiliser's order, or a bound on it and false when canon
-// could not try every order of the tied threads.
-func (f *flySearch) stabilizer(perm uint16) (int64, bool) {
-	sym, ok := f.sym.(*reduce.Symmetry)
-	if !ok {
-		return 1, true
-	}
-	var count int
-	var order int64
-	var exact bool
-	f.stab, count, order, exact = sym.Stabilizer(f.stab[:0], maxStabilizer)
-	if count < 2 {
-		return order, exact
-	}
-	sigma := f.perms[perm]
-	n := len(sigma)
-	alt := make([]uint8, n)
-	for k := n; k < len(f.stab); k += n { // the identity first
-		g := f.stab[k : k+n]
-		for t := range alt {
-			alt[t] = g[sigma[t]]
-		}
-		f.alts = append(f.alts, f.internPerm(alt))
-	}
-	return order, exact
-}
 
 // countOrbit adds a new state's orbit, of n!/stab states, to the states
 // represented.
@@ -595,9 +612,11 @@ func (f *flySearch) countOrbit(stab int64, exact bool) {
 // follow adds the successors of pair p, whose state has just been
 // expanded; the first step the specification cannot follow is recorded in
 // f.violation, and the successor it leads to is paired with the empty
-// subset, unless the search stops there (Options.FirstViolation).
-func (f *flySearch) follow(p int32) error {
-	ample := f.ample >= 0 && f.provisoHolds(p)
+// subset, unless the search stops there (Options.FirstViolation). pre
+// holds, for each successor, what the expander worked out of it (nil
+// outside the batches).
+func (f *flySearch) follow(p int32, pre []flyPre) error {
+	ample := f.ample >= 0 && f.provisoHolds(p, pre)
 	if ample {
 		f.pairAmple.set(int(p), true)
 	}
@@ -616,11 +635,19 @@ func (f *flySearch) follow(p int32) error {
 		if !f.takes(ample, sc) {
 			continue
 		}
-		sub, err := f.after(f.subset.get(int(p)), sc)
-		if err != nil {
-			return err
+		pr := known(pre, i)
+		var sub int32
+		var perm uint16
+		var violates bool
+		if pr != nil {
+			sub, perm, violates = pr.sub, pr.perm, pr.violates
+		} else {
+			var err error
+			if sub, perm, violates, _, err = f.next(f.subset.get(int(p)), sc, f.alts, false); err != nil {
+				return err
+			}
 		}
-		if sub == noSubset {
+		if violates {
 			if sc.to < 0 { // stored for the replay
 				f.insertSucc(sc)
 			}
@@ -630,12 +657,9 @@ func (f *flySearch) follow(p int32) error {
 			if f.o.FirstViolation {
 				return nil
 			}
-			// Past a violation the implementation goes on alone.
-			sub = f.spec.empty
 		}
-		sub, perm := f.renamed(sub, sc)
 		if sc.to >= 0 {
-			if _, covered := f.lookupPair(sc.to, sub); covered {
+			if _, covered := f.lookup(sc.to, sub, pr); covered {
 				continue
 			}
 		}
@@ -659,31 +683,67 @@ func (f *flySearch) takes(ample bool, sc *flySucc) bool {
 	return !ample || int(sc.thread) == f.ample
 }
 
+// next returns the subset of the pair that successor sc of a pair with
+// subset sub leads to, renamed to sc's representative, and the
+// permutation (renamed; alts holds sc's alternatives); violates when the
+// specification cannot follow, and the subset is then the empty one (the
+// implementation goes on alone past a violation). With peek it only reads
+// what the specification has computed already, and ok is false where that
+// is not enough.
+func (f *flySearch) next(sub int32, sc *flySucc, alts []uint16, peek bool) (to int32, perm uint16, violates, ok bool, err error) {
+	to, ok, err = f.after(sub, sc, peek)
+	if !ok || err != nil {
+		return noSubset, 0, false, ok, err
+	}
+	if to == noSubset {
+		to, violates = f.spec.empty, true
+	}
+	to, perm, ok = f.renamed(to, sc, alts, peek)
+	return to, perm, violates, ok, nil
+}
+
 // after returns the subset that a pair's subset sub goes to by successor
 // sc, before it is renamed (renamed): sub itself after τ, after an
 // invisible label and past a violation (the empty subset), noSubset when
-// the specification cannot follow.
-func (f *flySearch) after(sub int32, sc *flySucc) (int32, error) {
-	if sc.label != 0 && isVisible(sc.label) && sub != f.spec.empty {
-		return f.spec.afterLabel(sub, sc.label)
+// the specification cannot follow. With peek, ok is false when the
+// specification has not computed it yet.
+func (f *flySearch) after(sub int32, sc *flySucc, peek bool) (to int32, ok bool, err error) {
+	if f.keeps(sub, sc) {
+		return sub, true, nil
 	}
-	return sub, nil
+	if peek {
+		to, ok = f.spec.knownAfter(sub, sc.label)
+		return to, ok, nil
+	}
+	to, err = f.spec.afterLabel(sub, sc.label)
+	return to, true, err
+}
+
+// keeps reports whether successor sc keeps a pair's subset sub (after).
+func (f *flySearch) keeps(sub int32, sc *flySucc) bool {
+	return sc.label == 0 || !isVisible(sc.label) || sub == f.spec.empty
 }
 
 // renamed returns the subset of successor sc of a pair, sub after sc's
 // label, renamed by sc's permutation to its representative, and the
 // permutation: of the alternatives that give the same representative
-// (stabilizer), the one that gives the least subset id.
-func (f *flySearch) renamed(sub int32, sc *flySucc) (int32, uint16) {
+// (stabilizer; alts[sc.altStart:sc.altEnd]), the one that gives the least
+// subset id. With peek, ok is false when the specification has not
+// renamed sub by one of them yet.
+func (f *flySearch) renamed(sub int32, sc *flySucc, alts []uint16, peek bool) (int32, uint16, bool) {
 	from := sub
-	sub = f.spec.permute(from, sc.perm, f.perms)
+	sub, ok := f.spec.permute(from, sc.perm, f.perms, peek)
 	perm := sc.perm
-	for _, alt := range f.alts[sc.altStart:sc.altEnd] {
-		if other := f.spec.permute(from, alt, f.perms); other < sub {
+	for _, alt := range alts[sc.altStart:sc.altEnd] {
+		other, known := f.spec.permute(from, alt, f.perms, peek)
+		if ok = ok && known; !ok {
+			break
+		}
+		if other < sub {
 			sub, perm = other, alt
 		}
 	}
-	return sub, perm
+	return sub, perm, ok
 }
 
 // provisoHolds is the cycle proviso (C3, frontend/reduce/por.go) for pair p and the ample
@@ -691,31 +751,28 @@ func (f *flySearch) renamed(sub int32, sc *flySucc) (int32, uint16) {
 // stored after p, never an earlier one, nor one subsumed by a stored pair.
 // Then every edge of the reduced graph that leaves a pair not fully
 // expanded goes to a larger pair id, and every cycle has a fully expanded
-// pair.
-func (f *flySearch) provisoHolds(p int32) bool {
+// pair. pre is as for follow.
+func (f *flySearch) provisoHolds(p int32, pre []flyPre) bool {
+	sub := f.subset.get(int(p))
 	for i := range f.succs {
 		sc := &f.succs[i]
 		if int(sc.thread) != f.ample || sc.to < 0 {
 			continue
 		}
-		sub, _ := f.renamed(f.subset.get(int(p)), sc) // τ: the subset is p's
-		if q, covered := f.lookupPair(sc.to, sub); q >= 0 && q <= p || q < 0 && covered {
+		var q int32
+		var covered bool
+		if pr := known(pre, i); pr != nil && f.keeps(sub, sc) {
+			// A τ-step: the renamed subset is the one the expander found.
+			q, covered = f.lookup(sc.to, pr.sub, pr)
+		} else {
+			renamed, _, _ := f.renamed(sub, sc, f.alts, false)
+			q, covered = f.lookupPair(sc.to, renamed, 0)
+		}
+		if q >= 0 && q <= p || q < 0 && covered {
 			return false
 		}
 	}
 	return true
-}
-
-// representative decodes a successor's encoding and returns its orbit's
-// representative (the state itself without symmetry) and the permutation
-// id that takes it there.
-func (f *flySearch) representative(enc []byte) ([]int32, uint16) {
-	f.cur = semantics.Decode(f.cur[:0], enc)
-	if f.sym == nil {
-		return f.cur, 0
-	}
-	rep, perm := f.sym.Canon(f.cur, f.st.Expander.Canon)
-	return rep, f.internPerm(perm)
 }
 
 // stored appends to dst the vector of implementation state s.
@@ -737,6 +794,7 @@ func (f *flySearch) insertState(st []int32) (int32, bool) {
 func (f *flySearch) insertHashed(st []int32, h uint64) (int32, bool) {
 	id, isNew := f.states.insert(st, h)
 	if isNew {
+		f.since.stored(id, h)
 		f.headPair.add(-1)
 	}
 	return id, isNew
@@ -758,15 +816,20 @@ func (f *flySearch) insertSucc(sc *flySucc) {
 // needs no search of its own (the antichain of Liu et al. §4 and of De
 // Wulf et al., CAV 2006). The pair found first is at most as deep, so the
 // search still finds a shortest violation.
-func (f *flySearch) lookupPair(state, subset int32) (same int32, covered bool) {
+//
+// It looks only at the pairs from since on: those stored after the
+// others, which are first in the state's chain. Of several copies of the
+// pair (path.go's checkPaths says how they come about) it returns the
+// last.
+func (f *flySearch) lookupPair(state, subset, since int32) (same int32, covered bool) {
 	// The pair itself first: comparing ids is cheaper than an inclusion.
 	head := f.headPair.get(int(state))
-	for q := head; q >= 0; q = f.nextPair.get(int(q)) {
+	for q := head; q >= since; q = f.nextPair.get(int(q)) {
 		if f.subset.get(int(q)) == subset {
 			return q, true
 		}
 	}
-	for q := head; q >= 0; q = f.nextPair.get(int(q)) {
+	for q := head; q >= since; q = f.nextPair.get(int(q)) {
 		if f.spec.includes(subset, f.subset.get(int(q))) {
 			return -1, true
 		}
@@ -774,10 +837,31 @@ func (f *flySearch) lookupPair(state, subset int32) (same int32, covered bool) {
 	return -1, false
 }
 
+// lookup is lookupPair(state, subset, 0) for a successor whose expander
+// found pr (nil: nothing), from the pairs stored before the batch: only
+// those stored since are looked at, if the state has any.
+func (f *flySearch) lookup(state, subset int32, pr *flyPre) (same int32, covered bool) {
+	if pr == nil {
+		return f.lookupPair(state, subset, 0)
+	}
+	q, covered := int32(-1), false
+	if f.since.touched.has(int(state)) {
+		q, covered = f.lookupPair(state, subset, f.since.pairs)
+	}
+	switch {
+	case q >= 0:
+		return q, true
+	case pr.same >= 0:
+		return pr.same, true
+	}
+	return -1, covered || pr.covered
+}
+
 // addPair stores pair (state, subset), found by step (from -1 for the
 // first pair).
 func (f *flySearch) addPair(state, subset int32, step flyStep) {
 	id := f.subset.add(subset)
+	f.since.paired(state)
 	f.nextPair.add(f.headPair.get(int(state)))
 	*f.headPair.at(int(state)) = int32(id)
 	f.nextStates = append(f.nextStates, state)
@@ -786,7 +870,11 @@ func (f *flySearch) addPair(state, subset int32, step flyStep) {
 	}
 }
 
+// internPerm returns the id of a permutation, interning it if new; the
+// expanders call it at once (expander.internPerm).
 func (f *flySearch) internPerm(perm []uint8) uint16 {
+	f.permMu.Lock()
+	defer f.permMu.Unlock()
 	if id, ok := f.permIDs[string(perm)]; ok {
 		return id
 	}

@@ -48,14 +48,14 @@ func newSuccCache(slots int) *succCache {
 	return &succCache{slots: make([]cacheSlot, slots), ring: make([]byte, slots*cacheRingPer)}
 }
 
-// fit empties the cache and makes it fit a search of states stored
-// states, growing it if that is larger than it is.
-func (c *succCache) fit(states int) *succCache {
-	if states <= len(c.slots) || len(c.slots) >= maxCacheSlots {
+// fit makes the cache fit a search of states stored states, growing it
+// if that is larger than it is, up to most slots.
+func (c *succCache) fit(states, most int) *succCache {
+	if states <= len(c.slots) || len(c.slots) >= most {
 		return c
 	}
 	n := len(c.slots)
-	for n < states && n < maxCacheSlots {
+	for n < states && n < most {
 		n *= 2
 	}
 	return newSuccCache(n)
@@ -94,4 +94,36 @@ func (c *succCache) add(enc []byte, h uint32, to int32, perm uint16) {
 	copy(c.ring[o:], enc)
 	c.slots[h&uint32(len(c.slots)-1)] = cacheSlot{at: c.pos + 1, hash: h, n: uint16(len(enc)), perm: perm, to: to}
 	c.pos += uint64(len(enc))
+}
+
+// succCaches are the parts of the search's cache of recent successors,
+// one per expander: a successor's part is chosen by its hash, so that
+// every expander looks up in all of them while the states of a batch are
+// expanded (reading only), and then fills them each on a goroutine of its
+// own (flySearch.remember). Together they are as large as one cache.
+type succCaches []*succCache
+
+func newSuccCaches(parts int) succCaches {
+	c := make(succCaches, parts)
+	for i := range c {
+		c[i] = newSuccCache(minCacheSlots)
+	}
+	return c
+}
+
+// part returns the part of the successor whose hash is h: by its high
+// bits, since its low ones choose its slot.
+func (c succCaches) part(h uint32) int { return int(uint64(h) * uint64(len(c)) >> 32) }
+
+// find is succCache.find in h's part.
+func (c succCaches) find(enc []byte, h uint32) (to int32, perm uint16, ok bool) {
+	return c[c.part(h)].find(enc, h)
+}
+
+// fit grows the parts to fit a search of states stored states,
+// maxCacheSlots slots in all at most.
+func (c succCaches) fit(states int) {
+	for i, part := range c {
+		c[i] = part.fit(states/len(c), maxCacheSlots/len(c))
+	}
 }

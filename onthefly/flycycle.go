@@ -114,18 +114,19 @@ func (g *tauGraph) Out(s int32, buf []lasso.Edge) []lasso.Edge {
 // tauStep finds a τ-step from state from to state to that the search
 // followed, with its thread and permutation, for a cycle's replay.
 func (f *flySearch) tauStep(from, to int32) (flyStep, error) {
-	f.cur = f.stored(f.cur[:0], from)
-	t, fail := f.st.Successors(f.cur)
+	e := f.expanders[0]
+	e.cur = f.stored(e.cur[:0], from)
+	t, fail := e.st.Successors(e.cur)
 	if fail != nil { // found by the pair search already
 		return flyStep{}, fmt.Errorf("internal error: model error of thread %d: %s in the cycle search", t+1, fail.Msg)
 	}
-	blk := &f.st.Blk
+	blk := &e.st.Blk
 	for i := range blk.Succs {
 		sc := &blk.Succs[i]
 		if sc.Label != 0 {
 			continue
 		}
-		rep, perm := f.representative(blk.Batch[sc.Start:sc.End])
+		rep, perm := e.representative(blk.Batch[sc.Start:sc.End])
 		if f.states.find(rep, f.states.hash(rep)) == to {
 			return flyStep{from: from, thread: sc.Thread, perm: perm, to: to}, nil
 		}

@@ -156,15 +156,22 @@ func (s *flySpec) afterLabel(sub int32, k semantics.LabelKey) (int32, error) {
 	return s.subsets.After(sub, uint64(s.specKey(k)))
 }
 
+// knownAfter is afterLabel when the subsets have computed it already
+// (ok), for the expanders: it only reads.
+func (s *flySpec) knownAfter(sub int32, k semantics.LabelKey) (int32, bool) {
+	return s.subsets.Known(sub, uint64(s.specKey(k)))
+}
+
 // permute returns subset sub with its threads renamed by perms[perm] (see
-// reducer.apply).
-func (s *flySpec) permute(sub int32, perm uint16, perms [][]uint8) int32 {
+// reducer.apply). With peek it only reads, for the expanders: ok is false
+// when the renaming has not been computed yet.
+func (s *flySpec) permute(sub int32, perm uint16, perms [][]uint8, peek bool) (id int32, ok bool) {
 	if s.sym == nil || perm == 0 || sub == s.empty {
-		return sub
+		return sub, true
 	}
 	pk := uint64(sub)<<16 | uint64(perm)
-	if id, ok := s.permuted[pk]; ok {
-		return id
+	if id, ok := s.permuted[pk]; ok || peek {
+		return id, ok
 	}
 	var out []int32
 	for _, st := range s.subsets.Members(sub) {
@@ -172,9 +179,9 @@ func (s *flySpec) permute(sub int32, perm uint16, perms [][]uint8) int32 {
 		out = append(out, s.state(s.sym.Apply(s.cur, perms[perm], s.st.Expander.Canon)))
 	}
 	slices.Sort(out)
-	id := s.subsets.Intern(slices.Compact(out))
+	id = s.subsets.Intern(slices.Compact(out))
 	s.permuted[pk] = id
-	return id
+	return id, true
 }
 
 // isVisible reports whether a label key is a call or a return: the

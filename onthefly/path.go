@@ -90,17 +90,13 @@ func (f *flySearch) producers(states []int32, lo, hi int32, visit func(step flyS
 				if !f.takes(ample, sc) || sc.to < 0 {
 					continue
 				}
-				sub, err := f.after(f.subset.get(int(q)), sc)
+				sub, perm, violates, _, err := f.next(f.subset.get(int(q)), sc, f.alts, false)
 				if err != nil {
 					return err
 				}
-				if sub == noSubset {
-					if f.o.FirstViolation {
-						continue // the search stopped there
-					}
-					sub = f.spec.empty
+				if violates && f.o.FirstViolation {
+					continue // the search stopped there
 				}
-				sub, perm := f.renamed(sub, sc)
 				if visit(flyStep{from: q, thread: sc.thread, perm: perm, to: sc.to}, sub) {
 					return nil
 				}

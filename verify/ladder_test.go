@@ -55,7 +55,8 @@ func TestLadderRungs(t *testing.T) {
 // programs under bounds one operation above their own: the verdicts agree,
 // and a counterexample found on a lower rung is a path of the full
 // implementation LTS whose last action the specification refuses;
-// lock-freedom is decided whether or not the program is linearizable.
+// lock-freedom is decided whether or not the program is linearizable; and
+// the ladder with 3 workers finds the same as with one.
 func TestLadderAgreesWithFullLTS(t *testing.T) {
 	n := testsize.Count(60, 300) // random programs
 	type outcome struct{ violation, lower bool }
@@ -84,11 +85,20 @@ func TestLadderAgreesWithFullLTS(t *testing.T) {
 		// The product holds several pairs per state.
 		fopts := copts
 		fopts.MaxStates = 1_000_000
+		fopts.Workers = 1
 		out, err := Run(context.Background(), name, m, b, Options{Method: Fly, Compile: fopts, Reductions: onthefly.Reductions{Symmetry: true}})
 		if !assert.NoError(t, err, name) {
 			return
 		}
 		r := out.Report
+		// The searches with more workers store and find the same.
+		fopts.Workers = 3
+		more, err := Run(context.Background(), name, m, b, Options{Method: Fly, Compile: fopts, Reductions: onthefly.Reductions{Symmetry: true}})
+		if assert.NoError(t, err, name) {
+			assert.Equal(t, r.OnTheFly, more.Report.OnTheFly, "%s: the ladder with 3 workers", name)
+			assert.Equal(t, r.Evidence, more.Report.Evidence, "%s: the ladder with 3 workers", name)
+			assert.Equal(t, [2]Verdict{r.Linearizable, r.LockFree}, [2]Verdict{more.Report.Linearizable, more.Report.LockFree}, name)
+		}
 		assert.Equal(t, verdictOf(want.Refines), r.Linearizable, name)
 		// Lock-freedom is decided after a violation too: the search goes
 		// on over the implementation alone, or, after a lower rung's

@@ -126,7 +126,8 @@ type footprint struct {
 }
 
 // POR is the partial-order reduction of one program and its
-// bounds: the footprints of each thread's steps.
+// bounds: the footprints of each thread's steps. Choose writes buffers of
+// its own: a POR belongs to one goroutine, and Clone gives another one.
 type POR struct {
 	P        *ir.Program
 	B        ir.Bounds
@@ -190,6 +191,18 @@ func NewPOR(p *ir.Program, b ir.Bounds, allowed [][]bool, explicit bool) *POR {
 		a.Others[t] = a.newFootprint()
 	}
 	return a
+}
+
+// Clone returns the reduction with buffers of its own, for another
+// goroutine: Choose writes its buffers, the footprints are shared.
+func (a *POR) Clone() *POR {
+	c := *a
+	c.Others = make([]footprint, len(a.Others))
+	for u := range c.Others {
+		c.Others[u] = a.newFootprint()
+	}
+	c.Counts = make([]int, len(a.Counts))
+	return &c
 }
 
 func (a *POR) newFootprint() footprint {

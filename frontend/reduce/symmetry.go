@@ -100,7 +100,7 @@ const maxTiedOrders = 5040
 
 // Symmetry is the thread symmetry of a compiled program: which slots the
 // permutations move, and the buffers of canon and apply. Like a
-// canonicaliser, it belongs to one goroutine; clone gives another its own.
+// canonicaliser, it belongs to one goroutine; Clone gives another its own.
 type Symmetry struct {
 	P       *ir.Program
 	Threads int
@@ -171,9 +171,9 @@ type symmetryCounts struct {
 	fallbacks int64
 }
 
-// clone returns a symmetry of the same program with buffers and counts of
+// Clone returns a symmetry of the same program with buffers and counts of
 // its own, for another goroutine.
-func (s *Symmetry) clone() *Symmetry {
+func (s *Symmetry) Clone() *Symmetry {
 	return &Symmetry{P: s.P, Threads: s.Threads, TidArrays: s.TidArrays, FixedRoots: s.FixedRoots,
 		TidLocals: s.TidLocals, TidShared: s.TidShared, SetLocals: s.SetLocals, TidScalars: s.TidScalars, ThreadIDs: s.ThreadIDs, Kinds: s.Kinds,
 		MaxOrders: s.MaxOrders, KeyLen: s.KeyLen}

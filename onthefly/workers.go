@@ -1,0 +1,464 @@
+package onthefly
+
+import (
+	"hash/maphash"
+	"sync"
+	"sync/atomic"
+
+	"github.com/linbis/linbis/frontend/reduce"
+	"github.com/linbis/linbis/frontend/semantics"
+)
+
+// The search on several cores. A level's states are taken in batches of
+// consecutive states of the search's order (levelOrder). The expanders
+// expand a batch's states in parallel, a chunk of them at a time, each
+// into the chunk's buffers (expansions): the machine's steps, the
+// successors' canonicalisation under the symmetry reduction, their
+// stabilisers, the partial-order reduction's ample thread, the lookups of
+// their states; and for each pair of the state and each successor, the
+// subset it leads to (flyPre), when the specification has computed it
+// already, and how the pairs stored so far cover it. Then one goroutine
+// follows the batch's pairs in the search's order (followBatch), as the
+// sequential search does after each expansion, and alone writes what the
+// search stores: states, pairs, the specification's subsets, τ-edges.
+//
+// The outcome is the sequential search's, for any number of expanders:
+// the same pairs, numbered alike, the same first violation, the same
+// counters but Recognised. The expanders read only what no goroutine
+// writes while they run, and all they found is what the sequential search
+// would find, or is completed by the follower:
+//   - a successor's state not stored when the batch was expanded may have
+//     been stored by a pair followed since: findNew looks it up again;
+//   - the pairs of a state stored since the batch's expansion are those
+//     with ids from since on, first in the state's chain: lookup looks at
+//     those and takes the expander's verdict on the others (a pair
+//     covered stays covered: pairs are never removed);
+//   - a subset that the specification had not computed (After, or a
+//     renaming) when the batch was expanded is computed by the follower,
+//     where the sequential search computes it, so that the subsets are
+//     interned in the same order and have the same ids (renamed keeps the
+//     alternative with the least id). The expanders only read the
+//     specification's tables (Subsets.Known, permute's peek).
+// Permutation ids are the exception: the expanders intern the
+// permutations they meet, in their order, but the search only names
+// permutations by them. The cache of recent successors (flycache.go) is in
+// parts, one per expander, filled after each batch; what it finds is what
+// canonicalisation would find, so only Recognised depends on it.
+//
+// A batch is expanded in full before it is followed: with two cores, one
+// is idle while the other follows, so the follower does as little as it
+// can (a few table lookups per pair; the specification's work, once it
+// has seen most of its subsets, is the expanders').
+
+// Batches: the states expanded at once, and in a chunk. A batch is small
+// enough that its buffers stay small beside the search's tables, large
+// enough that the goroutines' start and wait cost nothing beside its
+// work; a chunk's states are few enough that the expanders finish a batch
+// about together.
+const (
+	batchStates = 1 << 13
+	chunkStates = 64
+)
+
+// expander expands states for the search, on one goroutine at a time:
+// its own stepper and copies of the reductions' buffers. It reads the
+// search's tables and writes only its own fields and the chunk it is
+// given (and interns permutations, under flySearch.permMu).
+type expander struct {
+	f   *flySearch
+	st  *semantics.Stepper
+	sym *reduce.Symmetry // nil without the symmetry reduction
+	por *reduce.POR      // nil without the partial-order reduction
+	// permIDs are the permutations it has interned, with their ids in
+	// f.perms: most are found here, without the lock.
+	permIDs map[string]uint16
+	// recognised counts the successors found in the cache or in seen.
+	recognised int64
+	// seen finds the successors computed before in the chunk being
+	// expanded, with the cache (open addressing by their raw hashes,
+	// index+1 in the chunk's succs; 0 is empty): in a diamond of two
+	// threads' independent steps, the two orders' successors are met in
+	// the same level, often in the same chunk, before the cache has them.
+	seen  []int32
+	cur   []int32
+	sigma []uint8 // the permutation of the successor canonicalised last
+	stab  []uint8 // stabilizer's buffer
+	alt   []uint8
+}
+
+// startExpanders makes the search's expanders: n of them, whose steppers
+// hash alike (the cache's keys), the first with the search's reductions
+// and the others with copies.
+func (f *flySearch) startExpanders(n int) {
+	f.batchStates = batchStates
+	if f.o.batchStates > 0 {
+		f.batchStates = f.o.batchStates
+	}
+	seed := maphash.MakeSeed()
+	for i := range n {
+		e := &expander{f: f, st: &semantics.Stepper{Expander: f.x.NewExpander(seed)}, sym: f.sym, por: f.por,
+			permIDs: map[string]uint16{}}
+		if i > 0 && e.sym != nil {
+			e.sym = e.sym.Clone()
+		}
+		if i > 0 && e.por != nil {
+			e.por = e.por.Clone()
+		}
+		f.expanders = append(f.expanders, e)
+	}
+}
+
+// expansions are the expansions of a chunk of states, in the search's
+// order, and what each pair of them leads to.
+type expansions struct {
+	states []expansion
+	succs  []flySucc
+	alts   []uint16 // the successors' alternative permutations (flySucc.altStart)
+	vecs   []int32  // the vectors of their representatives not stored (flySucc.vecStart)
+	raw    []byte   // their encodings as computed, with the cache (flySucc.rawStart)
+	// pre[ex.pre+k*n+i] is what successor i of expansion ex (which has n)
+	// gives the pair order[ex.first+k].
+	pre []flyPre
+}
+
+// expansion is the expansion of a state: its successors
+// succs[succStart:succEnd], its pairs order[first:end] of the level,
+// the ample thread (-1: none) and, when the state's expansion stopped at
+// a model error, the failure and its thread.
+type expansion struct {
+	state              int32
+	first, end         int32
+	succStart, succEnd int32
+	pre                int32
+	ample              int
+	failThread         int
+	fail               *semantics.Failure
+}
+
+// flyPre is what a successor gives a pair, as an expander found it
+// (follow's arguments): the subset it leads to, renamed, and the
+// permutation (next); whether the specification cannot follow; and
+// lookupPair's outcome among the pairs stored before the batch (same -1
+// and covered false when the successor's state was not stored). ok is
+// false when the specification had not computed the subset: the follower
+// works it all out then.
+type flyPre struct {
+	sub, same             int32
+	perm                  uint16
+	violates, covered, ok bool
+}
+
+// known returns what the expander found of successor i, nil if it found
+// nothing (or there is no expander's work: pre nil).
+func known(pre []flyPre, i int) *flyPre {
+	if pre == nil || !pre[i].ok {
+		return nil
+	}
+	return &pre[i]
+}
+
+// expandBatch expands the states whose pairs start at order[runs[i]] (the
+// last entry of runs ends the batch) on the expanders, a chunk at a time.
+func (f *flySearch) expandBatch(order []uint64, runs []int32, lo int32) {
+	n := len(runs) - 1
+	f.nchunks = (n + chunkStates - 1) / chunkStates
+	for len(f.chunks) < f.nchunks {
+		f.chunks = append(f.chunks, &expansions{})
+	}
+	f.since.reset(int32(f.subset.Len()), int32(f.states.len()))
+	var next atomic.Int64
+	work := func(e *expander) {
+		for c := int(next.Add(1) - 1); c < f.nchunks; c = int(next.Add(1) - 1) {
+			e.expandChunk(f.chunks[c], order, runs[c*chunkStates:min((c+1)*chunkStates, n)+1], lo)
+		}
+	}
+	var wg sync.WaitGroup
+	for _, e := range f.expanders[1:min(len(f.expanders), f.nchunks)] {
+		wg.Go(func() { work(e) })
+	}
+	work(f.expanders[0])
+	wg.Wait()
+}
+
+// followBatch follows the pairs of the batch just expanded, state after
+// state, in the search's order. stop reports that the search ends, with
+// the step and error it returns.
+func (f *flySearch) followBatch(order []uint64, lo int32) (v *flyStep, stop bool, err error) {
+	for _, e := range f.expanders {
+		f.res.Stats.Recognised += e.recognised
+		e.recognised = 0
+	}
+	for _, x := range f.chunks[:f.nchunks] {
+		for i := range x.states {
+			if v, stop, err := f.followState(x, &x.states[i], order, lo); stop || err != nil {
+				return v, stop, err
+			}
+		}
+	}
+	return nil, false, nil
+}
+
+// start empties x for the expansions of up to n states.
+func (e *expander) start(x *expansions, n int) {
+	x.states, x.succs, x.alts, x.vecs, x.raw, x.pre = x.states[:0], x.succs[:0], x.alts[:0], x.vecs[:0], x.raw[:0], x.pre[:0]
+	if e.f.cache == nil {
+		return
+	}
+	size := 1024
+	for size < 16*n {
+		size *= 2
+	}
+	if cap(e.seen) < size {
+		e.seen = make([]int32, size)
+	}
+	e.seen = e.seen[:size]
+	clear(e.seen)
+}
+
+// expandChunk expands the states whose pairs start at order[runs[i]] into
+// x, with what each pair of each state is led to by each successor; it
+// stops after a state whose expansion fails (the search stops there).
+func (e *expander) expandChunk(x *expansions, order []uint64, runs []int32, lo int32) {
+	f := e.f
+	e.start(x, len(runs)-1)
+	for r := 0; r+1 < len(runs); r++ {
+		ex := e.expand(int32(order[runs[r]]>>32), x)
+		ex.first, ex.end, ex.pre = runs[r], runs[r+1], int32(len(x.pre))
+		if ex.fail != nil {
+			return
+		}
+		succs := x.succs[ex.succStart:ex.succEnd]
+		for _, k := range order[ex.first:ex.end] {
+			sub := f.subset.get(int(lo + int32(uint32(k))))
+			for i := range succs {
+				x.pre = append(x.pre, f.foresee(sub, &succs[i], x.alts))
+			}
+		}
+	}
+}
+
+// foresee works out what successor sc gives a pair with subset sub
+// (flyPre), as far as the specification has computed it; alts are sc's
+// chunk's alternative permutations.
+func (f *flySearch) foresee(sub int32, sc *flySucc, alts []uint16) flyPre {
+	to, perm, violates, ok, _ := f.next(sub, sc, alts, true) // peeking never fails
+	if !ok {
+		return flyPre{}
+	}
+	pr := flyPre{sub: to, perm: perm, violates: violates, same: -1, ok: true}
+	if sc.to >= 0 {
+		pr.same, pr.covered = f.lookupPair(sc.to, to, 0)
+	}
+	return pr
+}
+
+// expand appends the expansion of state s to x and returns it: its
+// successors, with the ids of those whose representatives are stored, and
+// with the partial-order reduction its ample thread; its pairs are not
+// set.
+func (e *expander) expand(s int32, x *expansions) *expansion {
+	f := e.f
+	blk := &e.st.Blk
+	e.cur = f.stored(e.cur[:0], s)
+	t, fail := e.st.Successors(e.cur)
+	ex := expansion{state: s, succStart: int32(len(x.succs)), ample: -1, failThread: t, fail: fail}
+	if e.por != nil && fail == nil {
+		ex.ample = e.por.Choose(e.cur, blk.Succs)
+	}
+	for i := range blk.Succs {
+		sc := &blk.Succs[i]
+		raw := blk.Batch[sc.Start:sc.End]
+		rawStart, altStart, vecStart := int32(len(x.raw)), int32(len(x.alts)), int32(len(x.vecs))
+		if f.cache != nil {
+			if c, ok := e.computed(x, raw, sc.Hash); ok {
+				e.recognised++
+				c.thread, c.label = sc.Thread, sc.Label
+				x.succs = append(x.succs, c)
+				continue
+			}
+			x.raw = append(x.raw, raw...)
+			if to, perm, ok := f.cache.find(raw, sc.Hash); ok {
+				e.recognised++
+				x.succs = append(x.succs, flySucc{to: to, thread: sc.Thread, perm: perm, label: sc.Label, cached: true,
+					vecStart: vecStart, vecEnd: vecStart, rawStart: rawStart, rawEnd: int32(len(x.raw)), rawHash: sc.Hash,
+					altStart: altStart, altEnd: altStart, stab: 1, exact: true})
+				continue
+			}
+		}
+		to, perm := e.representative(raw)
+		var stab int64
+		var exact bool
+		x.alts, stab, exact = e.stabilizer(e.sigma, x.alts)
+		h := f.states.hash(to)
+		id := f.states.find(to, h)
+		if id < 0 {
+			x.vecs = append(x.vecs, to...)
+		}
+		x.succs = append(x.succs, flySucc{to: id, thread: sc.Thread, perm: perm, label: sc.Label,
+			vecStart: vecStart, vecEnd: int32(len(x.vecs)), hash: h, rawStart: rawStart, rawEnd: int32(len(x.raw)), rawHash: sc.Hash,
+			altStart: altStart, altEnd: int32(len(x.alts)), stab: stab, exact: exact})
+	}
+	ex.succEnd = int32(len(x.succs))
+	x.states = append(x.states, ex)
+	return &x.states[len(x.states)-1]
+}
+
+// computed returns the successor of x computed before whose encoding
+// (as the stepper computed it) is raw, with hash h, and whether there is
+// one; if not, the successor to be added next will be found so.
+func (e *expander) computed(x *expansions, raw []byte, h uint32) (flySucc, bool) {
+	mask := uint32(len(e.seen) - 1)
+	for k := h & mask; ; k = (k + 1) & mask {
+		i := e.seen[k] - 1
+		if i < 0 {
+			if len(x.succs) < len(e.seen)/2 { // else the table is full enough
+				e.seen[k] = int32(len(x.succs)) + 1
+			}
+			return flySucc{}, false
+		}
+		if c := &x.succs[i]; c.rawHash == h && string(x.raw[c.rawStart:c.rawEnd]) == string(raw) {
+			return *c, true
+		}
+	}
+}
+
+// representative decodes a successor's encoding and returns its orbit's
+// representative (the state itself without symmetry) and the permutation
+// id that takes it there, the permutation itself in e.sigma.
+func (e *expander) representative(enc []byte) ([]int32, uint16) {
+	e.cur = semantics.Decode(e.cur[:0], enc)
+	if e.sym == nil {
+		e.sigma = e.sigma[:0]
+		return e.cur, 0
+	}
+	rep, perm := e.sym.Canon(e.cur, e.st.Expander.Canon)
+	e.sigma = append(e.sigma[:0], perm...)
+	return rep, e.internPerm(perm)
+}
+
+// internPerm returns the id of a permutation, interning it if new.
+func (e *expander) internPerm(perm []uint8) uint16 {
+	if id, ok := e.permIDs[string(perm)]; ok {
+		return id
+	}
+	id := e.f.internPerm(perm)
+	e.permIDs[string(perm)] = id
+	return id
+}
+
+// stabilizer appends to alts the permutations g∘σ, for the permutations
+// g ≠ id with apply(rep, g) = rep, rep being the representative that the
+// expander's canon returned last with the permutation sigma (symmetry's
+// stabilizer lists them): they take the successor to the same
+// representative, but rename its specification subset differently. Two
+// threads in the same local state of an operation may stand in different
+// places of the histories, one already linearized and the other not; the
+// pairs (rep, g·X) are one orbit, and follow keeps the one with the least
+// subset id, so that the search stores one pair of the orbit rather than
+// up to |g| of them. With more than maxStabilizer such g (many idle
+// threads alike, whose exchange changes no subset anyway) none is taken:
+// sound, with maybe more pairs.
+//
+// It returns the stabiliser's order, or a bound on it and false when canon
+// could not try every order of the tied threads.
+func (e *expander) stabilizer(sigma []uint8, alts []uint16) ([]uint16, int64, bool) {
+	if e.sym == nil {
+		return alts, 1, true
+	}
+	var count int
+	var order int64
+	var exact bool
+	e.stab, count, order, exact = e.sym.Stabilizer(e.stab[:0], maxStabilizer)
+	if count < 2 {
+		return alts, order, exact
+	}
+	n := len(sigma)
+	e.alt = append(e.alt[:0], sigma...)
+	for k := n; k < len(e.stab); k += n { // the identity first
+		g := e.stab[k : k+n]
+		for t := range e.alt {
+			e.alt[t] = g[sigma[t]]
+		}
+		alts = append(alts, e.internPerm(e.alt))
+	}
+	return alts, order, exact
+}
+
+// sinceBatch is what the search has stored since the batch being
+// followed was expanded, for the follower to complete what the expanders
+// found (flySearch.lookup, findNew) without looking in the large tables.
+type sinceBatch struct {
+	pairs, states int32 // the pairs and states stored when it was expanded
+	// touched marks the states that have a pair stored since, which
+	// touchedList lists.
+	touched     bits
+	touchedList []int32
+	// fresh finds the states stored since by their hashes: open
+	// addressing, hash<<32 | id+1, 0 an empty slot; n of them.
+	fresh []uint64
+	n     int
+}
+
+// reset starts a batch, expanded when pairs pairs and states states were
+// stored.
+func (b *sinceBatch) reset(pairs, states int32) {
+	b.pairs, b.states = pairs, states
+	for _, s := range b.touchedList {
+		b.touched.set(int(s), false)
+	}
+	b.touchedList = b.touchedList[:0]
+	if b.n > 0 {
+		clear(b.fresh)
+		b.n = 0
+	}
+}
+
+// paired notes that a pair of state s has been stored.
+func (b *sinceBatch) paired(s int32) {
+	if !b.touched.has(int(s)) {
+		b.touched.set(int(s), true)
+		b.touchedList = append(b.touchedList, s)
+	}
+}
+
+// stored notes that state id, whose hash is h, has been stored.
+func (b *sinceBatch) stored(id int32, h uint64) {
+	if b.fresh == nil || (b.n+1)*2 > len(b.fresh) {
+		old := b.fresh
+		b.fresh = make([]uint64, max(2*len(old), 1<<10))
+		for _, e := range old {
+			if e != 0 {
+				b.put(e)
+			}
+		}
+	}
+	b.put(uint64(uint32(h))<<32 | uint64(id) + 1)
+	b.n++
+}
+
+// put adds the entry e (hash<<32 | id+1) to fresh.
+func (b *sinceBatch) put(e uint64) {
+	mask := uint64(len(b.fresh) - 1)
+	i := e >> 32 & mask
+	for b.fresh[i] != 0 {
+		i = (i + 1) & mask
+	}
+	b.fresh[i] = e
+}
+
+// find returns the id of state v, whose hash is h, if it has been stored
+// since, else -1.
+func (b *sinceBatch) find(store *stateStore, v []int32, h uint64) int32 {
+	if b.n == 0 {
+		return -1
+	}
+	mask := uint64(len(b.fresh) - 1)
+	for i := uint64(uint32(h)) & mask; b.fresh[i] != 0; i = (i + 1) & mask {
+		if e := b.fresh[i]; uint32(e>>32) == uint32(h) {
+			if id := int32(uint32(e) - 1); store.is(id, v) {
+				return id
+			}
+		}
+	}
+	return -1
+}

@@ -1,0 +1,86 @@
+package onthefly
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/semantics"
+	"github.com/linbis/linbis/internal/testsize"
+)
+
+// TestWorkersKeepTheSearch: the search stores, counts and reports the same
+// with 1, 2 and 3 expanders, and with levels taken in one batch or in
+// batches of a few states — pairs, states, orbits, ample sets, verdicts,
+// counterexamples, lassos, model errors — on every bundled model (3×1,
+// and at 2×2 with LINBIS_FULL=1), unreduced in garbage-collected mode and
+// with both reductions in explicit mode (in both modes each with
+// LINBIS_FULL=1), stopping at the first violation and not. Only Recognised, what the cache of recent successors
+// spared, depends on the expanders.
+func TestWorkersKeepTheSearch(t *testing.T) {
+	files, err := filepath.Glob("../frontend/examples/*.lin")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	type model struct {
+		file string
+		b    ir.Bounds
+	}
+	var models []model
+	for _, file := range files {
+		models = append(models, model{file, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}})
+		if testsize.Full() {
+			models = append(models, model{file, ir.Bounds{Threads: 2, Ops: 2, Values: []int{1}}})
+		}
+	}
+	// The first is the reference: one expander, levels in one batch each
+	// (at these sizes); the others take levels in batches of a few states.
+	runs := []struct{ workers, batch int }{{1, 0}, {2, 0}, {3, 3}}
+	var pairs int64
+	violations, errors := 0, 0
+	for _, m := range models {
+		prog := checkedFile(t, m.file)
+		for _, explicit := range []bool{false, true} {
+			for _, red := range []Reductions{{}, {Symmetry: true, PartialOrder: true}} {
+				if !testsize.Full() && explicit != red.Symmetry {
+					continue // two of the four combinations: the test's time
+				}
+				for _, first := range []bool{false, true} {
+					what := fmt.Sprintf("%s %v explicit=%v %+v first=%v", filepath.Base(m.file), m.b, explicit, red, first)
+					var want *Result
+					var wantErr error
+					for i, r := range runs {
+						o := Options{Options: semantics.Options{Explicit: explicit, Workers: r.workers}, Reductions: red,
+							FirstViolation: first, batchStates: r.batch}
+						got, err := Check(prog, m.b, o)
+						if got != nil {
+							got.Stats.Recognised = 0
+						}
+						if i == 0 {
+							want, wantErr = got, err
+							continue
+						}
+						run := fmt.Sprintf("%s workers=%d batch=%d", what, r.workers, r.batch)
+						require.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(err), run)
+						require.Equal(t, want, got, run)
+					}
+					switch {
+					case wantErr != nil:
+						errors++
+					case !want.Refines || want.LockFreeChecked && !want.LockFree:
+						violations++
+					}
+					if want != nil {
+						pairs += want.Stats.Pairs
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d pairs, %d runs with a counterexample, %d with an error", pairs, violations, errors)
+	assert.Positive(t, violations)
+	assert.Positive(t, errors)
+}
