@@ -12,7 +12,6 @@ import (
 	"github.com/linbis/linbis/frontend/reduce"
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/internal/limits"
-	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -218,8 +217,7 @@ func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 	if err := f.spec.checkSameSignatures(impl.Program); err != nil {
 		return nil, err
 	}
-	f.perms = [][]uint8{identity(b.Threads)}
-	f.permIDs = map[string]uint16{string(f.perms[0]): 0}
+	f.perms.intern(identity(b.Threads))
 	if o.Symmetry {
 		implSym, why := reduce.NewSymmetry(impl.Program, b)
 		specSym, specWhy := newReducer(spec.Program, b)
@@ -268,11 +266,12 @@ type flySearch struct {
 	ample       int
 	followedAll bool
 	// expanders expand the states of a batch in parallel (workers.go),
-	// into the buffers of chunks; since is what the search has stored
-	// since the batch being followed was expanded.
+	// into the buffers of chunks, nchunks of them, in one of two sets
+	// (the batch being followed and the next); since is what the search
+	// has stored since the batch being followed was resolved.
 	expanders []*expander
-	chunks    []*expansions
-	nchunks   int
+	chunks    [2][]*expansions
+	nchunks   [2]int
 	since     sinceBatch
 	// batchStates is the number of states expanded at once (batchStates
 	// by default; less in tests, so that levels take several batches).
@@ -320,13 +319,11 @@ type flySearch struct {
 	// steps that found each pair (from -1 for the first), for path.go's
 	// rebuilt ones to be compared with.
 	parents []flyStep
-	// perms are the permutations met, interned (0: the identity), by
-	// every expander: permMu guards them while the expanders run. Their
-	// ids depend on the order in which the expanders met them, and
-	// nothing the search stores or reports depends on the ids.
-	permMu  sync.Mutex
-	perms   [][]uint8
-	permIDs map[string]uint16
+	// perms are the permutations met, interned by every expander (0:
+	// the identity). Their ids depend on the order in which the
+	// expanders met them, and nothing the search stores or reports
+	// depends on the ids.
+	perms permTable
 	// The expansion of the state whose pairs are followed: its
 	// successors, their alternative permutations (flySucc.altStart) and
 	// the vectors of their representatives not stored when it was
@@ -354,7 +351,7 @@ func (f *flySearch) run() (*Result, error) {
 		if sub, err = f.spec.initial(); err != nil {
 			return nil, err
 		}
-		sub, _ = f.spec.permute(sub, f.initPerm, f.perms, false)
+		sub, _ = f.spec.permute(sub, f.initPerm, &f.perms, false)
 	}
 	f.res.Stats.RepresentedExact = true
 	_, stab, exact := e.stabilizer(sigma, nil)
@@ -419,9 +416,10 @@ type flyStep struct {
 // found is still a shortest one.
 //
 // The states of a level are taken in batches: the expanders expand a
-// batch's states in parallel, then its pairs are followed one after
-// another in the search's order, which stores what they lead to
-// (workers.go explains why that is the sequential search's outcome).
+// batch's states in parallel, and its pairs are followed one after
+// another in the search's order, which stores what they lead to, while
+// the next batch is expanded (workers.go explains why the outcome is the
+// sequential search's).
 func (f *flySearch) searchPairs() (*flyStep, error) {
 	var order []uint64 // the level's pairs in the order they are taken
 	var runs []int32   // where each state's pairs start in order, and its end
@@ -432,14 +430,8 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 		f.cache.fit(f.states.len())
 		order = levelOrder(order[:0], f.levelStates, lo)
 		runs = stateRuns(runs[:0], order)
-		for b := 0; b+1 < len(runs); {
-			end := min(b+f.batchStates, len(runs)-1)
-			f.expandBatch(order, runs[b:end+1], lo)
-			if v, stop, err := f.followBatch(order, lo); stop || err != nil {
-				return v, err
-			}
-			f.remember()
-			b = end
+		if v, stop, err := f.searchLevel(order, runs, lo); stop || err != nil {
+			return v, err
 		}
 		lo = hi
 	}
@@ -538,27 +530,22 @@ type flySucc struct {
 	cached bool
 }
 
-// remember puts the successors of the batch just followed, now that
-// their pairs have stored those they follow, into the cache of recent
-// successors: those whose representative is stored and that have no
-// alternative permutations (flycache.go). Each part of the cache is
-// filled by a goroutine of its own.
-func (f *flySearch) remember() {
-	if f.cache == nil {
-		return
-	}
-	parallel.ForEach(len(f.expanders), len(f.cache), func(part int) {
-		c := f.cache[part]
-		for _, x := range f.chunks[:f.nchunks] {
-			for i := range x.succs {
-				sc := &x.succs[i]
-				if sc.cached || sc.to < 0 || sc.altStart != sc.altEnd || f.cache.part(sc.rawHash) != part {
-					continue
-				}
-				c.add(x.raw[sc.rawStart:sc.rawEnd], sc.rawHash, sc.to, sc.perm)
+// remember puts the successors of a batch followed, in chunks, now
+// that their pairs have stored those they follow, into part of the cache
+// of recent successors: those whose representative is stored and that
+// have no alternative permutations (flycache.go). Each part is filled by
+// a goroutine of its own.
+func (f *flySearch) remember(part int, chunks []*expansions) {
+	c := f.cache[part]
+	for _, x := range chunks {
+		for i := range x.succs {
+			sc := &x.succs[i]
+			if sc.cached || sc.to < 0 || sc.altStart != sc.altEnd || f.cache.part(sc.rawHash) != part {
+				continue
 			}
+			c.add(x.raw[sc.rawStart:sc.rawEnd], sc.rawHash, sc.to, sc.perm)
 		}
-	})
+	}
 }
 
 // expand expands state s on its own, outside the batches, for path.go:
@@ -566,10 +553,11 @@ func (f *flySearch) remember() {
 // and with the partial-order reduction its ample thread into f.ample; on
 // a model error it returns the failing thread and the failure.
 func (f *flySearch) expand(s int32) (int, *semantics.Failure) {
-	x := &f.scratch
-	f.expanders[0].start(x, 1)
-	f.expanders[0].expand(s, x)
-	ex := &x.states[0]
+	x, e := &f.scratch, f.expanders[0]
+	e.start(x, 1)
+	x.loaded = f.stored(x.loaded[:0], s)
+	ex := e.expand(s, x.loaded, x)
+	e.resolveChunk(x, nil, 0)
 	f.use(x, ex)
 	return ex.failThread, ex.fail
 }
@@ -732,10 +720,10 @@ func (f *flySearch) keeps(sub int32, sc *flySucc) bool {
 // renamed sub by one of them yet.
 func (f *flySearch) renamed(sub int32, sc *flySucc, alts []uint16, peek bool) (int32, uint16, bool) {
 	from := sub
-	sub, ok := f.spec.permute(from, sc.perm, f.perms, peek)
+	sub, ok := f.spec.permute(from, sc.perm, &f.perms, peek)
 	perm := sc.perm
 	for _, alt := range alts[sc.altStart:sc.altEnd] {
-		other, known := f.spec.permute(from, alt, f.perms, peek)
+		other, known := f.spec.permute(from, alt, &f.perms, peek)
 		if ok = ok && known; !ok {
 			break
 		}
@@ -870,19 +858,40 @@ func (f *flySearch) addPair(state, subset int32, step flyStep) {
 	}
 }
 
-// internPerm returns the id of a permutation, interning it if new; the
-// expanders call it at once (expander.internPerm).
-func (f *flySearch) internPerm(perm []uint8) uint16 {
-	f.permMu.Lock()
-	defer f.permMu.Unlock()
-	if id, ok := f.permIDs[string(perm)]; ok {
+// permTable interns permutations as uint16 ids for several goroutines at
+// once: intern takes a lock, and the permutations are kept in fixed
+// blocks, so that a goroutine that has an id (from intern, or from one
+// that did before it synchronised with it) reads its permutation (get)
+// without the lock while others intern more.
+type permTable struct {
+	mu     sync.Mutex
+	ids    map[string]uint16
+	blocks [1 << 8]*[1 << 8][]uint8
+	n      int
+}
+
+// intern returns the id of a permutation, interning it if new.
+func (t *permTable) intern(perm []uint8) uint16 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id, ok := t.ids[string(perm)]; ok {
 		return id
 	}
-	id := uint16(len(f.perms))
-	f.perms = append(f.perms, append([]uint8(nil), perm...))
-	f.permIDs[string(perm)] = id
+	if t.ids == nil {
+		t.ids = map[string]uint16{}
+	}
+	id := uint16(t.n) // wraps past 65 536 permutations, as ids did before
+	if t.blocks[id>>8] == nil {
+		t.blocks[id>>8] = new([1 << 8][]uint8)
+	}
+	t.blocks[id>>8][id&0xff] = append([]uint8(nil), perm...)
+	t.ids[string(perm)] = id
+	t.n++
 	return id
 }
+
+// get returns the permutation of id.
+func (t *permTable) get(id uint16) []uint8 { return t.blocks[id>>8][id&0xff] }
 
 // modelError reports a model error of thread t in the state of pair p,
 // with the replayed trace that leads to it.

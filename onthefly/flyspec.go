@@ -162,10 +162,10 @@ func (s *flySpec) knownAfter(sub int32, k semantics.LabelKey) (int32, bool) {
 	return s.subsets.Known(sub, uint64(s.specKey(k)))
 }
 
-// permute returns subset sub with its threads renamed by perms[perm] (see
+// permute returns subset sub with its threads renamed by permutation perm (see
 // reducer.apply). With peek it only reads, for the expanders: ok is false
 // when the renaming has not been computed yet.
-func (s *flySpec) permute(sub int32, perm uint16, perms [][]uint8, peek bool) (id int32, ok bool) {
+func (s *flySpec) permute(sub int32, perm uint16, perms *permTable, peek bool) (id int32, ok bool) {
 	if s.sym == nil || perm == 0 || sub == s.empty {
 		return sub, true
 	}
@@ -176,7 +176,7 @@ func (s *flySpec) permute(sub int32, perm uint16, perms [][]uint8, peek bool) (i
 	var out []int32
 	for _, st := range s.subsets.Members(sub) {
 		s.cur = semantics.Decode(s.cur[:0], s.set.Encoding(s.offs[st]))
-		out = append(out, s.state(s.sym.Apply(s.cur, perms[perm], s.st.Expander.Canon)))
+		out = append(out, s.state(s.sym.Apply(s.cur, perms.get(perm), s.st.Expander.Canon)))
 	}
 	slices.Sort(out)
 	id = s.subsets.Intern(slices.Compact(out))

@@ -40,7 +40,7 @@ func (f *flySearch) newReplay() (*replay, error) {
 		return nil, err
 	}
 	r := &replay{f: f, st: f.x.NewStepper(), c: append([]int32(nil), init...), sub: sub, diverged: -1}
-	r.rho = inverse(f.perms[f.initPerm])
+	r.rho = inverse(f.perms.get(f.initPerm))
 	return r, nil
 }
 
@@ -65,7 +65,7 @@ func (r *replay) follow(steps []flyStep) error {
 // step replays one reduced step.
 func (r *replay) step(s flyStep) error {
 	f := r.f
-	sigma := f.perms[s.perm]
+	sigma := f.perms.get(s.perm)
 	next := make([]uint8, len(r.rho))
 	for i, v := range sigma {
 		next[v] = r.rho[i]

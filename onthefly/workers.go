@@ -51,19 +51,20 @@ import (
 // has seen most of its subsets, is the expanders').
 
 // Batches: the states expanded at once, and in a chunk. A batch is small
-// enough that its buffers stay small beside the search's tables, large
-// enough that the goroutines' start and wait cost nothing beside its
-// work; a chunk's states are few enough that the expanders finish a batch
-// about together.
+// enough that most levels take many (the follower of a level's last batch
+// overlaps no expansion) and that its buffers stay small, large enough
+// that the goroutines' start and wait cost little beside its work; a
+// chunk's states are few enough that the expanders finish a batch about
+// together.
 const (
-	batchStates = 1 << 13
-	chunkStates = 64
+	batchStates = 1 << 11
+	chunkStates = 32
 )
 
 // expander expands states for the search, on one goroutine at a time:
 // its own stepper and copies of the reductions' buffers. It reads the
 // search's tables and writes only its own fields and the chunk it is
-// given (and interns permutations, under flySearch.permMu).
+// given (and interns permutations, in flySearch.perms).
 type expander struct {
 	f   *flySearch
 	st  *semantics.Stepper
@@ -114,8 +115,12 @@ type expansions struct {
 	states []expansion
 	succs  []flySucc
 	alts   []uint16 // the successors' alternative permutations (flySucc.altStart)
-	vecs   []int32  // the vectors of their representatives not stored (flySucc.vecStart)
+	vecs   []int32  // the vectors of their representatives (flySucc.vecStart)
 	raw    []byte   // their encodings as computed, with the cache (flySucc.rawStart)
+	// loaded[loadedAt[r]:loadedAt[r+1]] is the vector of the chunk's
+	// state r, read from the store before the chunk is expanded (load).
+	loaded   []int32
+	loadedAt []int32
 	// pre[ex.pre+k*n+i] is what successor i of expansion ex (which has n)
 	// gives the pair order[ex.first+k].
 	pre []flyPre
@@ -157,38 +162,149 @@ func known(pre []flyPre, i int) *flyPre {
 	return &pre[i]
 }
 
-// expandBatch expands the states whose pairs start at order[runs[i]] (the
-// last entry of runs ends the batch) on the expanders, a chunk at a time.
-func (f *flySearch) expandBatch(order []uint64, runs []int32, lo int32) {
+// A level's batches, in the order the search takes them: batch i is the
+// states whose pairs start at order[runs[i*n+k]], k < n (n the batch's
+// states), its chunks in the chunk set i%2.
+//
+// The search alternates two steps, each on every core:
+//   - resolve: the states of batch i looked up, and what each pair's
+//     successors lead to (flyPre); with it, the cache of recent
+//     successors filled from batch i-1, and the vectors of batch i+1's
+//     states read from the store (load) for the next step;
+//   - follow batch i on the calling goroutine while the other expanders
+//     expand batch i+1 (their successors, canonical, without lookups),
+//     the calling goroutine joining them when it is done.
+// The expansion of a batch reads nothing the follower writes: neither the
+// store (its states' vectors are loaded in the step before), nor the
+// pairs, nor the specification, nor the cache (filled in the resolve
+// step); the permutations are interned under a lock and read through
+// fixed blocks (perm). So the follower, the one part of the search on one
+// core, overlaps the other cores' expansions.
+
+// batch returns runs' entries that delimit batch i of a level.
+func (f *flySearch) batch(runs []int32, i int) []int32 {
 	n := len(runs) - 1
-	f.nchunks = (n + chunkStates - 1) / chunkStates
-	for len(f.chunks) < f.nchunks {
-		f.chunks = append(f.chunks, &expansions{})
-	}
-	f.since.reset(int32(f.subset.Len()), int32(f.states.len()))
-	var next atomic.Int64
-	work := func(e *expander) {
-		for c := int(next.Add(1) - 1); c < f.nchunks; c = int(next.Add(1) - 1) {
-			e.expandChunk(f.chunks[c], order, runs[c*chunkStates:min((c+1)*chunkStates, n)+1], lo)
-		}
-	}
-	var wg sync.WaitGroup
-	for _, e := range f.expanders[1:min(len(f.expanders), f.nchunks)] {
-		wg.Go(func() { work(e) })
-	}
-	work(f.expanders[0])
-	wg.Wait()
+	return runs[i*f.batchStates : min((i+1)*f.batchStates, n)+1]
 }
 
-// followBatch follows the pairs of the batch just expanded, state after
-// state, in the search's order. stop reports that the search ends, with
-// the step and error it returns.
-func (f *flySearch) followBatch(order []uint64, lo int32) (v *flyStep, stop bool, err error) {
+// chunkRuns returns the entries of a batch's runs that delimit its chunk c.
+func chunkRuns(runs []int32, c int) []int32 {
+	n := len(runs) - 1
+	return runs[c*chunkStates : min((c+1)*chunkStates, n)+1]
+}
+
+// chunkCount is the number of chunks of a batch.
+func chunkCount(runs []int32) int { return (len(runs) - 1 + chunkStates - 1) / chunkStates }
+
+// useSet makes chunk set k hold the chunks of a batch delimited by runs.
+func (f *flySearch) useSet(k int, runs []int32) {
+	f.nchunks[k] = chunkCount(runs)
+	for len(f.chunks[k]) < f.nchunks[k] {
+		f.chunks[k] = append(f.chunks[k], &expansions{})
+	}
+}
+
+// searchLevel searches a level whose first pair is lo and whose pairs are
+// order, delimited by state by runs. It returns the first step the
+// specification cannot follow, if the search stops.
+func (f *flySearch) searchLevel(order []uint64, runs []int32, lo int32) (v *flyStep, stop bool, err error) {
+	nb := (len(runs) - 1 + f.batchStates - 1) / f.batchStates
+	f.useSet(0, f.batch(runs, 0))
+	f.onExpanders(f.nchunks[0], func(e *expander, c int) {
+		r := chunkRuns(f.batch(runs, 0), c)
+		e.load(f.chunks[0][c], order, r)
+		e.expandChunk(f.chunks[0][c], order, r)
+	}, nil)
+	for i := range nb {
+		k := i % 2
+		f.resolve(order, runs, lo, i, nb)
+		var next []int32
+		if i+1 < nb {
+			next = f.batch(runs, i+1)
+		}
+		stopped := f.onExpanders(chunkCount(next), func(e *expander, c int) {
+			e.expandChunk(f.chunks[1-k][c], order, chunkRuns(next, c))
+		}, func() bool {
+			v, stop, err = f.followBatch(f.chunks[k][:f.nchunks[k]], order, lo)
+			return stop || err != nil
+		})
+		if stopped {
+			return v, stop, err
+		}
+	}
+	last := f.chunks[(nb-1)%2][:f.nchunks[(nb-1)%2]]
+	f.onExpanders(len(f.cache), func(_ *expander, part int) { f.remember(part, last) }, nil)
+	return nil, false, nil
+}
+
+// resolve runs the resolve step of batch i of nb (see above).
+func (f *flySearch) resolve(order []uint64, runs []int32, lo int32, i, nb int) {
+	k := i % 2
+	f.since.reset(int32(f.subset.Len()), int32(f.states.len()))
 	for _, e := range f.expanders {
 		f.res.Stats.Recognised += e.recognised
 		e.recognised = 0
 	}
-	for _, x := range f.chunks[:f.nchunks] {
+	done := f.chunks[1-k][:f.nchunks[1-k]] // batch i-1's
+	var next []int32
+	if i+1 < nb {
+		next = f.batch(runs, i+1)
+		f.useSet(1-k, next)
+	}
+	parts := 0
+	if i > 0 {
+		parts = len(f.cache)
+	}
+	nr, nl := f.nchunks[k], chunkCount(next)
+	f.onExpanders(nr+nl+parts, func(e *expander, c int) {
+		switch {
+		case c < nr:
+			e.resolveChunk(f.chunks[k][c], order, lo)
+		case c < nr+nl:
+			e.load(f.chunks[1-k][c-nr], order, chunkRuns(next, c-nr))
+		default:
+			f.remember(c-nr-nl, done)
+		}
+	}, nil)
+}
+
+// onExpanders runs do(e, c) for c in [0, n), on the expanders, each taking
+// the next c as it is free. With lead, the calling goroutine runs lead
+// first, with expanders[0], while the others start (lead must not use
+// them), and joins them when lead returns false; when it returns true the
+// others stop after what they are doing. It returns lead's result, once
+// all have stopped.
+func (f *flySearch) onExpanders(n int, do func(e *expander, c int), lead func() bool) bool {
+	var next atomic.Int64
+	var stopped atomic.Bool
+	work := func(e *expander) {
+		for c := int(next.Add(1) - 1); c < n && !stopped.Load(); c = int(next.Add(1) - 1) {
+			do(e, c)
+		}
+	}
+	others := min(len(f.expanders)-1, n)
+	if lead == nil {
+		others = min(len(f.expanders), n) - 1
+	}
+	var wg sync.WaitGroup
+	for _, e := range f.expanders[1 : 1+max(others, 0)] {
+		wg.Go(func() { work(e) })
+	}
+	stop := lead != nil && lead()
+	if stop {
+		stopped.Store(true)
+	} else {
+		work(f.expanders[0])
+	}
+	wg.Wait()
+	return stop
+}
+
+// followBatch follows the pairs of a batch's expanded chunks, state after
+// state, in the search's order. stop reports that the search ends, with
+// the step and error it returns.
+func (f *flySearch) followBatch(chunks []*expansions, order []uint64, lo int32) (v *flyStep, stop bool, err error) {
+	for _, x := range chunks {
 		for i := range x.states {
 			if v, stop, err := f.followState(x, &x.states[i], order, lo); stop || err != nil {
 				return v, stop, err
@@ -198,7 +314,8 @@ func (f *flySearch) followBatch(order []uint64, lo int32) (v *flyStep, stop bool
 	return nil, false, nil
 }
 
-// start empties x for the expansions of up to n states.
+// start empties x for the expansions of up to n states (its loaded
+// vectors stay).
 func (e *expander) start(x *expansions, n int) {
 	x.states, x.succs, x.alts, x.vecs, x.raw, x.pre = x.states[:0], x.succs[:0], x.alts[:0], x.vecs[:0], x.raw[:0], x.pre[:0]
 	if e.f.cache == nil {
@@ -215,15 +332,47 @@ func (e *expander) start(x *expansions, n int) {
 	clear(e.seen)
 }
 
-// expandChunk expands the states whose pairs start at order[runs[i]] into
-// x, with what each pair of each state is led to by each successor; it
-// stops after a state whose expansion fails (the search stops there).
-func (e *expander) expandChunk(x *expansions, order []uint64, runs []int32, lo int32) {
-	f := e.f
+// load reads the vectors of the states whose pairs start at
+// order[runs[i]] from the store into x, for expandChunk.
+func (e *expander) load(x *expansions, order []uint64, runs []int32) {
+	x.loaded, x.loadedAt = x.loaded[:0], x.loadedAt[:0]
+	for r := 0; r+1 < len(runs); r++ {
+		x.loadedAt = append(x.loadedAt, int32(len(x.loaded)))
+		x.loaded = e.f.stored(x.loaded, int32(order[runs[r]]>>32))
+	}
+	x.loadedAt = append(x.loadedAt, int32(len(x.loaded)))
+}
+
+// expandChunk expands the states whose pairs start at order[runs[i]], whose
+// vectors load has read, into x; it stops after a state whose expansion
+// fails (the search stops there).
+func (e *expander) expandChunk(x *expansions, order []uint64, runs []int32) {
 	e.start(x, len(runs)-1)
 	for r := 0; r+1 < len(runs); r++ {
-		ex := e.expand(int32(order[runs[r]]>>32), x)
-		ex.first, ex.end, ex.pre = runs[r], runs[r+1], int32(len(x.pre))
+		ex := e.expand(int32(order[runs[r]]>>32), x.loaded[x.loadedAt[r]:x.loadedAt[r+1]], x)
+		ex.first, ex.end = runs[r], runs[r+1]
+		if ex.fail != nil {
+			return
+		}
+	}
+}
+
+// resolveChunk looks up the representatives of x's successors in the
+// store and works out what each pair of each state is led to by each
+// successor (order nil: not that).
+func (e *expander) resolveChunk(x *expansions, order []uint64, lo int32) {
+	f := e.f
+	for i := range x.succs {
+		if sc := &x.succs[i]; !sc.cached {
+			sc.to = f.states.find(x.vecs[sc.vecStart:sc.vecEnd], sc.hash)
+		}
+	}
+	if order == nil {
+		return
+	}
+	for j := range x.states {
+		ex := &x.states[j]
+		ex.pre = int32(len(x.pre))
 		if ex.fail != nil {
 			return
 		}
@@ -252,18 +401,17 @@ func (f *flySearch) foresee(sub int32, sc *flySucc, alts []uint16) flyPre {
 	return pr
 }
 
-// expand appends the expansion of state s to x and returns it: its
-// successors, with the ids of those whose representatives are stored, and
-// with the partial-order reduction its ample thread; its pairs are not
-// set.
-func (e *expander) expand(s int32, x *expansions) *expansion {
+// expand appends the expansion of state s, whose vector is cur, to x and
+// returns it: its successors, canonical, with the ids of those the cache
+// of recent successors knows (resolveChunk looks up the others), and with
+// the partial-order reduction its ample thread; its pairs are not set.
+func (e *expander) expand(s int32, cur []int32, x *expansions) *expansion {
 	f := e.f
 	blk := &e.st.Blk
-	e.cur = f.stored(e.cur[:0], s)
-	t, fail := e.st.Successors(e.cur)
+	t, fail := e.st.Successors(cur)
 	ex := expansion{state: s, succStart: int32(len(x.succs)), ample: -1, failThread: t, fail: fail}
 	if e.por != nil && fail == nil {
-		ex.ample = e.por.Choose(e.cur, blk.Succs)
+		ex.ample = e.por.Choose(cur, blk.Succs)
 	}
 	for i := range blk.Succs {
 		sc := &blk.Succs[i]
@@ -289,13 +437,9 @@ func (e *expander) expand(s int32, x *expansions) *expansion {
 		var stab int64
 		var exact bool
 		x.alts, stab, exact = e.stabilizer(e.sigma, x.alts)
-		h := f.states.hash(to)
-		id := f.states.find(to, h)
-		if id < 0 {
-			x.vecs = append(x.vecs, to...)
-		}
-		x.succs = append(x.succs, flySucc{to: id, thread: sc.Thread, perm: perm, label: sc.Label,
-			vecStart: vecStart, vecEnd: int32(len(x.vecs)), hash: h, rawStart: rawStart, rawEnd: int32(len(x.raw)), rawHash: sc.Hash,
+		x.vecs = append(x.vecs, to...)
+		x.succs = append(x.succs, flySucc{to: -1, thread: sc.Thread, perm: perm, label: sc.Label,
+			vecStart: vecStart, vecEnd: int32(len(x.vecs)), hash: f.states.hash(to), rawStart: rawStart, rawEnd: int32(len(x.raw)), rawHash: sc.Hash,
 			altStart: altStart, altEnd: int32(len(x.alts)), stab: stab, exact: exact})
 	}
 	ex.succEnd = int32(len(x.succs))
@@ -341,7 +485,7 @@ func (e *expander) internPerm(perm []uint8) uint16 {
 	if id, ok := e.permIDs[string(perm)]; ok {
 		return id
 	}
-	id := e.f.internPerm(perm)
+	id := e.f.perms.intern(perm)
 	e.permIDs[string(perm)] = id
 	return id
 }
