@@ -37,7 +37,7 @@ func modelFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "explicit", Usage: "explicit memory: no garbage collection; freed nodes may be reused while referenced (ABA)"},
 		&cli.BoolFlag{Name: "fine-grained", Usage: "make accesses to thread-private heap nodes steps of their own (default: folded into the neighbouring step)"},
 		&cli.BoolFlag{Name: "lin", Usage: "make lin statements visible as lin(T,M,VAL) events (linearization-point mode)"},
-		&cli.IntFlag{Name: "workers", Usage: "goroutines that expand states (0 or less: one per core); the LTS is the same for any number"},
+		&cli.IntFlag{Name: "workers", Usage: "goroutines that expand states, on the fly too (0 or less: one per core); the LTS and the on-the-fly outcome are the same for any number"},
 		quietFlag,
 	}, append(goFlags(), limitFlags()...)...)
 }
