@@ -67,7 +67,7 @@ import (
 // --max-states) gives way to the other; otherwise the route with the
 // smaller estimated time, the bisimulation route on a tie. The costs per
 // unit of work are the constants below, measured on the bundled models
-// (benchmarks/RESULTS.md, "Method auto").
+// (benchmarks/RESULTS.md, "`verify --method auto`").
 
 // The cost model of method auto: seconds and bytes per unit of work.
 const (
