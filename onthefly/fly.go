@@ -274,8 +274,10 @@ type flySearch struct {
 	nchunks   [2]int
 	since     sinceBatch
 	// batchStates is the number of states expanded at once (batchStates
-	// by default; less in tests, so that levels take several batches).
+	// by default; less in tests, so that levels take several batches),
+	// bounds where the level's batches start (cutLevel).
 	batchStates int
+	bounds      []int
 	// scratch holds the expansion of expand, outside the batches.
 	scratch expansions
 	// tau holds the τ-edges that the search followed, for the cycle

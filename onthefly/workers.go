@@ -183,8 +183,19 @@ func known(pre []flyPre, i int) *flyPre {
 
 // batch returns runs' entries that delimit batch i of a level.
 func (f *flySearch) batch(runs []int32, i int) []int32 {
-	n := len(runs) - 1
-	return runs[i*f.batchStates : min((i+1)*f.batchStates, n)+1]
+	return runs[f.bounds[i] : f.bounds[i+1]+1]
+}
+
+// cutLevel sets f.bounds to where the batches of a level of n states
+// start, and n: batches of f.batchStates states, halving towards the
+// level's end down to a chunk, so that the follower of the last batch,
+// which overlaps no expansion, has little to do.
+func (f *flySearch) cutLevel(n int) {
+	f.bounds = append(f.bounds[:0], 0)
+	for at := 0; at < n; {
+		at = min(at+min(f.batchStates, max(chunkStates, (n-at+1)/2)), n)
+		f.bounds = append(f.bounds, at)
+	}
 }
 
 // chunkRuns returns the entries of a batch's runs that delimit its chunk c.
@@ -208,7 +219,8 @@ func (f *flySearch) useSet(k int, runs []int32) {
 // order, delimited by state by runs. It returns the first step the
 // specification cannot follow, if the search stops.
 func (f *flySearch) searchLevel(order []uint64, runs []int32, lo int32) (v *flyStep, stop bool, err error) {
-	nb := (len(runs) - 1 + f.batchStates - 1) / f.batchStates
+	f.cutLevel(len(runs) - 1)
+	nb := len(f.bounds) - 1
 	f.useSet(0, f.batch(runs, 0))
 	f.onExpanders(f.nchunks[0], func(e *expander, c int) {
 		r := chunkRuns(f.batch(runs, 0), c)
