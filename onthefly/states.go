@@ -25,14 +25,18 @@ import (
 // binary tree of pairs stores the parts' tuples as pairs of pairs, and on
 // the HP stack the node under the root, the threads' tuple, is new with
 // nearly every state, so that the inner nodes would cost about as much as
-// the tuple saves (benchmarks/RESULTS.md, "Bytes per state and per pair
-// on the fly").
+// the tuple saves (benchmarks/RESULTS.md, `verify --method fly`, "Bytes
+// per state and per pair").
 //
 // A lookup, the search's most frequent operation (most successors are
 // stored already), hashes the whole vector and compares it part by part
 // with the roots whose slots hold the same hash bits, reading the parts
 // in place: it looks no part up. Only a new state's parts are looked up,
 // and added if new, when it is inserted.
+//
+// hash, find, vector and len only read, so any number of goroutines may
+// call them at once; insert writes (it may move the table and a block of
+// roots), so it must not run beside any of them.
 type stateStore struct {
 	bounds []int32 // the parts' first slots (the heap's runs to the vector's end)
 	// Part p's values are partVals' list at partAt[p], partLen[p] long;
