@@ -3,6 +3,7 @@ package bisim
 import (
 	"slices"
 
+	"github.com/linbis/linbis/internal/parallel"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -160,13 +161,7 @@ func (k *kernel) gatherInParallel(l *lts.LTS, workers int) {
 	})
 	// Range p is components cuts[p] … cuts[p+1]-1, whose transitions may
 	// take starts[p] … starts[p+1]-1 and take starts[p] … written[p]-1.
-	cuts := make([]int32, workers+1)
-	for p := 1; p < workers; p++ {
-		// The first component whose transitions start at p/workers of them or later.
-		i, _ := slices.BinarySearch(k.out[:n], int32(int64(m)*int64(p)/int64(workers)))
-		cuts[p] = max(cuts[p-1], int32(i))
-	}
-	cuts[workers] = n
+	cuts := parallel.Cuts(k.out, workers)
 	starts, written := make([]int32, workers+1), make([]int32, workers)
 	for p := range starts {
 		starts[p] = k.out[cuts[p]]

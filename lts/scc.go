@@ -1,8 +1,6 @@
 package lts
 
 import (
-	"slices"
-
 	"github.com/linbis/linbis/internal/parallel"
 )
 
@@ -221,13 +219,8 @@ func TauComponents(l *LTS, workers int) (comp []int32, count int32, members, fir
 func tauGraph(l *LTS, workers int) *LTS {
 	n := l.NumStates
 	workers = max(1, min(workers, int(n)))
-	cuts := make([]int32, workers+1)
+	cuts := parallel.Cuts(l.Out[:n+1], workers)
 	m := int64(l.Out[n])
-	for p := 1; p < workers; p++ {
-		i, _ := slices.BinarySearch(l.Out[:n], int32(m*int64(p)/int64(workers)))
-		cuts[p] = max(cuts[p-1], int32(i))
-	}
-	cuts[workers] = n
 	out := make([]int32, n+1)
 	steps := make([]int32, workers+1) // range p's τ-steps begin at steps[p]
 	parallel.ForEach(workers, workers, func(p int) {

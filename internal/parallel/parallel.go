@@ -2,6 +2,7 @@
 package parallel
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -22,4 +23,22 @@ func ForEach(workers, n int, f func(i int)) {
 	}
 	loop()
 	wg.Wait()
+}
+
+// Cuts splits the rows of a compressed sparse row array into parts ranges
+// of about equal entries, so that workers reading the rows' entries get
+// about equal work: offsets[r] is where row r's entries start, and its
+// last element is the total. Range p is rows cuts[p] … cuts[p+1]-1; a range
+// may be empty, as when one row holds more than a part's share.
+func Cuts(offsets []int32, parts int) []int32 {
+	rows := len(offsets) - 1
+	total := int64(offsets[rows])
+	cuts := make([]int32, parts+1)
+	for p := 1; p < parts; p++ {
+		// The first row whose entries start at p/parts of them or later.
+		i, _ := slices.BinarySearch(offsets[:rows], int32(total*int64(p)/int64(parts)))
+		cuts[p] = max(cuts[p-1], int32(i))
+	}
+	cuts[parts] = int32(rows)
+	return cuts
 }
