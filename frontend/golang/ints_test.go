@@ -29,7 +29,9 @@ import (
 // language prints as EMPTY (Wide); arrays of arrays, a slice of arrays
 // and the arrays of an array's structs indexed by variables (Grid);
 // addresses of fields compared and kept in fields (Cursor); arrays the
-// code allocates, sliced (Window);
+// code allocates, sliced (Window); arrays it does not allocate, sliced
+// (Pane: an array field, a nested one, a row, a *[4]int's node, a package
+// array, through functions that merge and re-slice them);
 // slices under a mutex (testdata/slicestack: append, s[:n-1], s[1:], the
 // array two slices share while its capacity allows, range, copy); sorted lists walked with a pointer to a link (testdata/list).
 func TestIntsAreGo(t *testing.T) {
@@ -44,6 +46,7 @@ func TestIntsAreGo(t *testing.T) {
 		{"ints", "Grid", func() any { return new(ints.Grid) }},
 		{"ints", "Cursor", func() any { return new(ints.Cursor) }},
 		{"ints", "Window", func() any { return new(ints.Window) }},
+		{"ints", "Pane", func() any { ints.ResetPane(); return new(ints.Pane) }},
 		{"slicestack", "Stack", func() any { return new(slicestack.Stack) }},
 		{"slicestack", "Queue", func() any { return new(slicestack.Queue) }},
 		{"slicestack", "Slices", func() any { return new(slicestack.Slices) }},

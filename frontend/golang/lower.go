@@ -18,6 +18,9 @@ type addr struct {
 	base string     // a reference expression (a local, Obj), "" for a shared variable
 	name string     // the flattened field name, or the shared variable's name
 	typ  types.Type // the Go type stored there
+	// node is the Go type of the node base refers to (nil for a shared
+	// variable): its heap type is the model type of base.
+	node types.Type
 	// dyn, if not nil, makes the location an element chosen by a variable
 	// index: name is then unused.
 	dyn *dynIndex
@@ -222,13 +225,17 @@ func (g *gen) phiMoves(fr *frame, x, y *ssa.BasicBlock, pos token.Pos) {
 			if g.t.LocPhis[phi] {
 				tmp = g.local("m", "loc "+g.scalar(phi.Type().Underlying().(*types.Pointer).Elem(), pos))
 			}
-			g.assign(tmp, vals[i])
+			g.assign(tmp, vals[i], phi.Type(), pos)
 			vals[i] = tmp
 		}
 	}
 	for i, phi := range phis {
+		epos := pos // the value merged, if it has a position
+		if in, ok := phi.Edges[k].(ssa.Instruction); ok && in.Pos().IsValid() {
+			epos = in.Pos()
+		}
 		if dst := fr.phiLocal(phi); dst != vals[i] {
-			g.assign(dst, vals[i])
+			g.assign(dst, vals[i], phi.Type(), epos)
 		}
 	}
 }
@@ -264,7 +271,7 @@ func (g *gen) innerElem(fr *frame, in *ssa.IndexAddr, a addr, n int64, pos token
 			d.names = append(d.names, join(name, fmt.Sprint(e)))
 		}
 	}
-	return addr{base: a.base, typ: in.Type().(*types.Pointer).Elem(), dyn: d}
+	return addr{base: a.base, node: a.node, typ: in.Type().(*types.Pointer).Elem(), dyn: d}
 }
 
 // bindLoc makes v, a loc a function of the package returned (its text
@@ -327,13 +334,25 @@ func (g *gen) localOf(prefix string, typ types.Type, pos token.Pos) string {
 	return structVal(leaves)
 }
 
-// assign writes dst = x, leaf by leaf for a struct value.
-func (g *gen) assign(dst, x string) {
+// assign writes dst = x, leaf by leaf for a struct value of Go type typ;
+// a slice's header takes the backing of the slice assigned
+// (adoptBacking).
+func (g *gen) assign(dst, x string, typ types.Type, pos token.Pos) {
 	ds, ok1 := structLeaves(dst)
 	xs, ok2 := structLeaves(x)
 	if !ok1 || !ok2 {
 		g.line(token.NoPos, "%s = %s", dst, x)
 		return
+	}
+	if _, ok := typ.Underlying().(*types.Slice); ok && len(ds) == 4 && len(xs) == 4 {
+		g.adoptBacking(ds, xs, pos)
+	} else {
+		for _, l := range xs {
+			if g.backs[l] != nil {
+				g.refuse(pos, "copying a struct or an array value that holds a slice of an array field or a package array", "not translated yet: such a slice is used where it is made")
+				return
+			}
+		}
 	}
 	for i := range ds {
 		if ds[i] != xs[i] {
@@ -386,11 +405,15 @@ func (fr *frame) addrOf(v ssa.Value, pos token.Pos) addr {
 		return addr{name: "*" + l, typ: phi.Type().Underlying().(*types.Pointer).Elem(), held: l}
 	}
 	elem := v.Type().Underlying().(*types.Pointer).Elem()
-	name := "v"
+	name, node := "v", elem
 	if _, ok := elem.Underlying().(*types.Struct); ok && !isBuiltinType(elem) {
 		name = ""
 	}
-	return addr{base: fr.value(v, pos), name: name, typ: elem}
+	if al, ok := v.(*ssa.Alloc); ok && fr.g.slicedAllocs[al] { // a backing array (slicedArray)
+		at := elem.Underlying().(*types.Array)
+		node = types.NewArray(at.Elem(), fr.g.capOf(types.NewSlice(at.Elem())))
+	}
+	return addr{base: fr.value(v, pos), name: name, typ: elem, node: node}
 }
 
 // join names a leaf below a flattened name.
@@ -580,7 +603,7 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		a := fr.addrOf(in.X, pos)
 		st := in.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
 		f := st.Field(in.Field)
-		fa := addr{base: a.base, name: join(a.name, f.Name()), typ: f.Type()}
+		fa := addr{base: a.base, name: join(a.name, f.Name()), typ: f.Type(), node: a.node}
 		if a.dyn != nil {
 			fa.dyn = &dynIndex{index: a.dyn.index}
 			for _, n := range a.dyn.names {
@@ -608,7 +631,7 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 				g.line(pos, "assert false") // index out of range: a panic
 				return
 			}
-			fa := addr{base: a.base, name: join(a.name, fmt.Sprint(i)), typ: at.Elem()}
+			fa := addr{base: a.base, name: join(a.name, fmt.Sprint(i)), typ: at.Elem(), node: a.node}
 			if a.dyn != nil { // an element of each of the outer elements
 				fa.dyn = &dynIndex{index: a.dyn.index}
 				for _, n := range a.dyn.names {
@@ -633,7 +656,7 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		for i := range at.Len() {
 			d.names = append(d.names, join(a.name, fmt.Sprint(i)))
 		}
-		fr.addrs[in] = addr{base: a.base, typ: at.Elem(), dyn: d}
+		fr.addrs[in] = addr{base: a.base, typ: at.Elem(), dyn: d, node: a.node}
 	case *ssa.UnOp:
 		switch in.Op {
 		case token.MUL:
@@ -816,7 +839,7 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		}
 		for i, r := range rs {
 			if _, ok := structLeaves(r); ok {
-				g.assign(fr.dests[i], r)
+				g.assign(fr.dests[i], r, fr.fn.Signature.Results().At(i).Type(), pos)
 				continue
 			}
 			g.line(pos, "%s = %s", fr.dests[i], r)
@@ -974,7 +997,11 @@ func (g *gen) builtin(fr *frame, v *ssa.Call, f *ssa.Builtin, args []arg, pos to
 	switch f.Name() {
 	case "len", "cap":
 		if _, ok := v.Call.Args[0].Type().Underlying().(*types.Slice); ok {
-			h, _ := structLeaves(args[0].text)
+			h, ok := structLeaves(args[0].text)
+			if !ok { // a slice refused already
+				fr.vals[v] = "0"
+				return
+			}
 			if f.Name() == "len" {
 				fr.vals[v] = h[2]
 			} else {

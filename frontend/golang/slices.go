@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -19,7 +20,10 @@ import (
 // while the capacity allows, else makes an array of twice the capacity
 // (at least the length needed, at most the array's), copies the elements
 // (one step) and stores there, as Go's append does. An array the code
-// allocates and slices is made as a backing array (slicedArray). A slice longer than
+// allocates and slices is made as a backing array (slicedArray). A
+// slice of an array field or of a package array keeps that array
+// (backing): its header's array leaf is the node that holds the field (Obj
+// for a package array) and its elements are the field's. A slice longer than
 // the array, an index or a slice expression out of range are model
 // errors. Go's capacities after growth depend on its allocator's size
 // classes; the model's double, which is Go's for word-sized elements up
@@ -59,6 +63,52 @@ func (g *gen) makeSlice(fr *frame, in *ssa.MakeSlice, pos token.Pos) {
 	fr.vals[in] = structVal([]string{p, "0", l, c})
 }
 
+// backing is the array that the elements of a slice are in when it is
+// not a node of the slice type's backing arrays: an array field of a node
+// (x.buf[:], an element of an array of arrays, a *[4]int's node), or a
+// package array (g[1:]). Such a slice's header is held as any other's, its
+// array leaf the node that holds the array (a reference of that node's
+// heap type; Obj for a package array, so that it is never nil), and the
+// frame knows it by its header's offset leaf, a local that each slice
+// expression makes (gen.backs): the header is passed, sliced, indexed,
+// ranged over and copied as any other, and merged (φ-nodes, the results of
+// functions) with slices of the same array field. Appending to one,
+// storing one into memory, and merging one with a slice of another array
+// are refused.
+type backing struct {
+	node  types.Type // the Go type of the node, nil for a package array
+	names []string   // the flattened names of the elements
+}
+
+func (b *backing) same(c *backing) bool {
+	return (b.node == nil) == (c.node == nil) && (b.node == nil || types.Identical(b.node, c.node)) && slices.Equal(b.names, c.names)
+}
+
+// arrayRef is an array of the model: the node that holds it ("" for
+// shared variables) and its elements' flattened names.
+type arrayRef struct {
+	base  string
+	node  types.Type
+	names []string
+}
+
+// elems returns the array of the slice whose header is h.
+func (g *gen) elems(h []string, st *types.Slice) arrayRef {
+	if b := g.backs[h[1]]; b != nil {
+		if b.node == nil {
+			return arrayRef{names: b.names}
+		}
+		return arrayRef{base: h[0], node: b.node, names: b.names}
+	}
+	g.heapHeld[h[1]] = true // used as a slice of a backing array of its own
+	cp := g.capOf(st)
+	a := arrayRef{base: h[0], node: types.NewArray(st.Elem(), cp)}
+	for e := range cp {
+		a.names = append(a.names, join("v", fmt.Sprint(e)))
+	}
+	return a
+}
+
 // sliceElem returns the location of the element in.Index of a slice.
 func (g *gen) sliceElem(fr *frame, in *ssa.IndexAddr, pos token.Pos) addr {
 	st := in.X.Type().Underlying().(*types.Slice)
@@ -67,11 +117,43 @@ func (g *gen) sliceElem(fr *frame, in *ssa.IndexAddr, pos token.Pos) addr {
 	g.line(pos, "assert %s >= 0 && %s < %s", i, i, h[2]) // index out of range: a panic
 	k := g.local("i", "int")
 	g.line(pos, "%s = %s + %s", k, h[1], i)
-	d := &dynIndex{index: k}
-	for e := range g.capOf(st) {
-		d.names = append(d.names, join("v", fmt.Sprint(e)))
+	a := g.elems(h, st)
+	return addr{base: a.base, node: a.node, typ: st.Elem(), dyn: &dynIndex{index: k, names: a.names}}
+}
+
+// adoptBacking writes nothing; it gives the header ds, assigned the header
+// xs (a φ-node's, a function's result), the backing of xs (retyping its
+// array leaf's local), or refuses the assignment when ds holds slices of
+// another array.
+func (g *gen) adoptBacking(ds, xs []string, pos token.Pos) {
+	bx, bd := g.backs[xs[1]], g.backs[ds[1]]
+	switch {
+	case bx == nil && xs[0] == "null": // a nil slice, of any array
+		return
+	case bx == nil && bd == nil:
+		g.heapHeld[ds[1]] = true
+		return
+	case bx != nil && bd == nil && !g.heapHeld[ds[1]]:
+		heap := g.heap(g.t.Type, pos).name
+		if bx.node != nil {
+			heap = g.heap(bx.node, pos).name
+		}
+		g.retype(ds[0], "ref "+heap)
+		g.backs[ds[1]] = bx
+		return
+	case bx != nil && bd != nil && bx.same(bd):
+		return
 	}
-	return addr{base: h[0], typ: st.Elem(), dyn: d}
+	g.refuse(pos, "merging a slice of an array field or a package array with a slice of another array", "not translated yet: such a slice is used where it is made, or merged with slices of the same array")
+}
+
+// retype changes the declared model type of local l.
+func (g *gen) retype(l, typ string) {
+	for i, d := range g.decls {
+		if strings.HasPrefix(d, "var "+l+" ") {
+			g.decls[i] = "var " + l + " " + typ
+		}
+	}
 }
 
 // sliceExpr writes s[lo:hi:max] of a slice, or gives the arguments of a
@@ -83,11 +165,30 @@ func (g *gen) sliceExpr(fr *frame, in *ssa.Slice, pos token.Pos) {
 		return
 	}
 	var h []string
+	var b *backing
 	if a, ok := slicedArray(in); ok { // the array's node is a backing array: its whole length
 		n := fmt.Sprint(a.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array).Len())
 		h = []string{fr.value(a, pos), "0", n, n}
+	} else if pt, ok := in.X.Type().Underlying().(*types.Pointer); ok { // an array field or a package array
+		at := pt.Elem().Underlying().(*types.Array)
+		a := fr.addrOf(in.X, pos)
+		if a.dyn != nil || a.held != "" || a.base != "" && a.node == nil {
+			g.refuse(pos, "slicing an array chosen by a variable index or held in a pointer variable", "not translated yet: slice an array field, a package array or an array the code allocates")
+			return
+		}
+		b = &backing{node: a.node}
+		for i := range at.Len() {
+			b.names = append(b.names, join(a.name, fmt.Sprint(i)))
+		}
+		base := a.base
+		if base == "" {
+			base = "Obj" // never nil, as the slice is not
+		}
+		n := fmt.Sprint(at.Len())
+		h = []string{base, "0", n, n}
 	} else {
 		h = g.header(fr.value(in.X, pos), pos)
+		b = g.backs[h[1]]
 	}
 	bound := func(v ssa.Value, def string) string {
 		if v == nil {
@@ -101,6 +202,9 @@ func (g *gen) sliceExpr(fr *frame, in *ssa.Slice, pos token.Pos) {
 	g.line(pos, "%s = %s + %s", o, h[1], lo)
 	g.line(pos, "%s = %s - %s", l, hi, lo)
 	g.line(pos, "%s = %s - %s", c, mx, lo)
+	if b != nil {
+		g.backs[o] = b
+	}
 	fr.vals[in] = structVal([]string{h[0], o, l, c})
 }
 
@@ -132,6 +236,10 @@ func (g *gen) appendSlice(fr *frame, v *ssa.Call, pos token.Pos) {
 		t = g.header(fr.value(args[1], pos), pos)
 	}
 	h := g.header(fr.value(args[0], pos), pos)
+	if g.backs[h[1]] != nil {
+		g.refuse(pos, "append to a slice of an array field or a package array", "not translated yet: index the array, or append to a slice the code makes")
+		return
+	}
 	arr := g.sliceHeap(st, pos)
 	cp := g.capOf(st)
 	p, o, n, c := g.local("a", "ref "+arr.name), g.local("t", "int"), g.local("t", "int"), g.local("t", "int")
@@ -160,7 +268,7 @@ func (g *gen) appendSlice(fr *frame, v *ssa.Call, pos token.Pos) {
 	if t != nil {
 		at := g.local("i", "int")
 		g.line(pos, "%s = %s + %s", at, o, h[2])
-		g.moveElems(t[0], t[1], p, at, t[2], st, pos)
+		g.moveElems(g.elems(t, st), t[1], g.elems([]string{p, at}, st), at, t[2], st, pos)
 	}
 	for j, e := range elems {
 		k := g.local("i", "int")
@@ -207,25 +315,31 @@ func (g *gen) copyElems(h []string, p string, st *types.Slice, cp int64, pos tok
 // so to the array dst from offset do (copy, append(s, t...)): one step,
 // which reads them all into temporaries, then writes them, so that the
 // two may overlap as memmove lets them.
-func (g *gen) moveElems(src, so, dst, do, n string, st *types.Slice, pos token.Pos) {
-	cp := g.capOf(st)
+func (g *gen) moveElems(src arrayRef, so string, dst arrayRef, do, n string, st *types.Slice, pos token.Pos) {
 	var reads, writes []string
-	for i := range cp {
+	for i := range min(len(src.names), len(dst.names)) {
 		var rb, wb []byte
-		tmps := g.moveTmp(st, int(i), pos)
+		tmps := g.moveTmp(st, i, pos)
 		rb = fmt.Appendf(rb, "if %d < %s {", i, n)
 		wb = fmt.Appendf(wb, "if %d < %s {", i, n)
-		for e := range cp {
-			var rs, ws []string
-			for k, s := range g.flatten(st.Elem(), join("v", fmt.Sprint(e)), pos) {
-				rs = append(rs, fmt.Sprintf("%s = %s.%s", tmps[k], src, s.name))
-				ws = append(ws, fmt.Sprintf("%s.%s = %s", dst, s.name, tmps[k]))
+		for e, name := range src.names {
+			var rs []string
+			for k, s := range g.flatten(st.Elem(), name, pos) {
+				rs = append(rs, fmt.Sprintf("%s = %s", tmps[k], addr{base: src.base, name: s.name}.loc()))
 			}
 			if e > 0 {
 				rb = fmt.Appendf(rb, " else")
-				wb = fmt.Appendf(wb, " else")
 			}
 			rb = fmt.Appendf(rb, " if %s + %d == %d { %s }", so, i, e, strings.Join(rs, "; "))
+		}
+		for e, name := range dst.names {
+			var ws []string
+			for k, s := range g.flatten(st.Elem(), name, pos) {
+				ws = append(ws, fmt.Sprintf("%s = %s", addr{base: dst.base, name: s.name}.loc(), tmps[k]))
+			}
+			if e > 0 {
+				wb = fmt.Appendf(wb, " else")
+			}
 			wb = fmt.Appendf(wb, " if %s + %d == %d { %s }", do, i, e, strings.Join(ws, "; "))
 		}
 		reads = append(reads, string(rb)+" else { assert false } }")
@@ -243,7 +357,7 @@ func (g *gen) copySlice(fr *frame, v *ssa.Call, pos token.Pos) {
 	n := g.local("t", "int")
 	g.line(pos, "%s = %s", n, d[2])
 	g.line(pos, "if %s < %s { %s = %s }", s[2], n, n, s[2])
-	g.moveElems(s[0], s[1], d[0], d[1], n, st, pos)
+	g.moveElems(g.elems(s, st), s[1], g.elems(d, st), d[1], n, st, pos)
 	fr.vals[v] = n
 }
 

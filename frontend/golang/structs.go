@@ -56,6 +56,12 @@ func (g *gen) storeStruct(a addr, x string, pos token.Pos) {
 		g.refuse(pos, "storing a struct or an array", "not translated yet: copy one loaded from memory")
 		return
 	}
+	for _, l := range leaves {
+		if g.backs[l] != nil {
+			g.refuse(pos, "storing a slice of an array field or a package array", "not translated yet: such a slice is used where it is made (indexed, sliced, ranged over, copied, passed to the package's functions)")
+			return
+		}
+	}
 	g.eachElem(a, pos, func(at addr) {
 		var stmts []string
 		for i, s := range g.flatten(at.typ, at.name, pos) {
@@ -95,7 +101,7 @@ func (g *gen) eachElem(a addr, pos token.Pos, f func(at addr)) {
 			g.line(pos, "} else if %s == %d {", a.dyn.index, i)
 		}
 		g.indent++
-		f(addr{base: a.base, name: name, typ: a.typ})
+		f(addr{base: a.base, name: name, typ: a.typ, node: a.node})
 		g.indent--
 	}
 	g.line(pos, "} else {")

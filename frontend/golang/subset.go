@@ -251,11 +251,8 @@ func (c *checker) instr(fn *ssa.Function, in ssa.Instruction) {
 		if a, ok := in.X.(*ssa.Alloc); ok && a.Comment == "varargs" {
 			return // the arguments of a variadic call: the call is checked
 		}
-		if _, ok := slicedArray(in); ok {
-			break // an array the code allocates (a local, new([4]int))
-		}
-		if _, ok := in.X.Type().Underlying().(*types.Slice); !ok {
-			c.refuse(pos, "slicing an array field, a package array or a string", "slice expressions of slices and of arrays the code allocates are supported")
+		if _, ok := in.X.Type().Underlying().(*types.Basic); ok {
+			c.refuse(pos, "slicing a string", "strings are outside the subset")
 			return
 		}
 	case *ssa.SliceToArrayPointer:
@@ -630,6 +627,10 @@ func (c *checker) addrUses(v ssa.Value) {
 			}
 		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.DebugRef:
 			continue
+		case *ssa.Slice: // x.buf[lo:hi]: a slice of the array there (slices.go's backing)
+			if r.X == v {
+				continue
+			}
 		case *ssa.Convert: // (*P)(unsafe.Pointer(&x.f)): the location x.f, seen as a P
 			if c.addrCast(v, r) {
 				continue

@@ -85,6 +85,12 @@ type gen struct {
 	// moveTmps: the temporaries of the element moves of the method being
 	// written (slices.go's moveTmp).
 	moveTmps map[string][]string
+	// backs: the slices of the method being written whose elements are an
+	// array field's or a package array's, by their header's offset local
+	// (slices.go's backing); heapHeld: the offset locals of headers that
+	// have held a slice of a backing array.
+	backs    map[string]*backing
+	heapHeld map[string]bool
 	// anyTags, if not nil, holds the tag of each integer type (by type
 	// string) that the any values hold, when they hold several (anyType).
 	anyTags map[string]int32
@@ -616,6 +622,7 @@ func (g *gen) local(prefix, typ string) string {
 func (g *gen) method(fn *ssa.Function) string {
 	g.out.Reset()
 	g.decls, g.fresh, g.indent, g.moveTmps = nil, 0, 0, nil
+	g.backs, g.heapHeld = map[string]*backing{}, map[string]bool{}
 	fr := newFrame(g, fn, "")
 	var params []string
 	for i, p := range fn.Params {
@@ -714,6 +721,7 @@ func resultFormats(results *types.Tuple, tagged bool) string {
 func (g *gen) initBlock(obj *heapType) string {
 	g.out.Reset()
 	g.decls, g.fresh, g.indent, g.moveTmps = nil, 0, 0, nil
+	g.backs, g.heapHeld = map[string]*backing{}, map[string]bool{}
 	if g.t.Ctor == nil {
 		g.line(g.t.Type.Obj().Pos(), "Obj = %s", obj.newNode())
 	} else {

@@ -408,3 +408,104 @@ func (c *Cursor) Swing(v int) int {
 	*p += v
 	return n*1000 + *p
 }
+
+// Pane slices arrays that the code does not allocate: an array field, the
+// array of a nested struct, a row of an array of arrays, the node a
+// *[4]int refers to and a package array; it slices the slices again,
+// ranges over them, copies between them and passes them to the package's
+// functions, which return them and merge them.
+type Pane struct {
+	mu   sync.Mutex
+	buf  [4]int
+	in   struct{ arr [3]int }
+	grid [2][3]int
+	box  *[4]int
+	n    int
+}
+
+// paneLog is a package array that Pane's methods write.
+var paneLog [5]int
+
+// ResetPane zeroes paneLog (for tests that run Pane's methods on a new
+// object each time).
+func ResetPane() { paneLog = [5]int{} }
+
+// window returns b[lo:], or nil when lo is past b's end: its result
+// merges the two.
+func window(b []int, lo int) []int {
+	if lo >= len(b) {
+		return nil
+	}
+	return b[lo:]
+}
+
+// total adds up s, which it slices as it goes.
+func total(s []int) int {
+	t := 0
+	for len(s) > 0 {
+		t += s[0]
+		s = s[1:]
+	}
+	return t
+}
+
+// Put writes v into buf and the package array through slices of them.
+func (p *Pane) Put(v int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.buf[:]
+	s[p.n%4] += v
+	p.n++
+	w := p.buf[1:3]
+	w[1] = w[0] + v
+	paneLog[p.n%5] = v
+	g := paneLog[1:]
+	g[0] += 10 * v
+	return total(window(p.buf[:], v)) + 10000*len(window(w, 5))
+}
+
+// Mix copies between slices of the arrays and writes through them.
+func (p *Pane) Mix(v int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	k := copy(p.in.arr[:], p.buf[p.n%2:])
+	row := p.grid[1][:]
+	row[v] = k + v
+	if p.box == nil {
+		p.box = new([4]int)
+	}
+	bx := p.box[:2]
+	bx[1] += v
+	h := make([]int, 3)
+	copy(h, paneLog[2:])
+	copy(paneLog[3:], h[:1])
+	return 100*total(p.in.arr[:]) + h[0]*1000000
+}
+
+// Sum adds up buf and the package array through slices of them.
+func (p *Pane) Sum() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t := total(p.buf[:]) + 7*total(paneLog[:])
+	var s []int
+	if t%2 == 0 {
+		s = p.buf[1:]
+	} else {
+		s = p.buf[2:]
+	}
+	for i, x := range s {
+		t += (i + 1) * x * 1000
+	}
+	return t
+}
+
+// Peek adds up the other arrays through slices of them.
+func (p *Pane) Peek() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t := 13*total(p.grid[1][1:]) + 17*total(p.in.arr[:2:3])
+	if p.box != nil {
+		t += 19 * total(p.box[:])
+	}
+	return t
+}

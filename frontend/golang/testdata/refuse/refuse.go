@@ -85,10 +85,34 @@ func (x *Append) Add(v int) {
 	print(v) // want "built-in print here is not supported" @"("
 }
 
-type SliceExpr struct{ a [3]int }
+// SliceExpr slices array fields in the ways the translation refuses (it
+// slices them otherwise: TestIntsAreGo's Pane).
+type SliceExpr struct {
+	a    [3]int
+	rows [2][3]int
+	keep []int
+}
 
-func (x *SliceExpr) Drop() int {
-	s := x.a[1:] // want "keeping the address of a field, an element or a package variable is not supported" @"["
+func (x *SliceExpr) Row(i int) int {
+	s := x.rows[i][:] // want "slicing an array chosen by a variable index or held in a pointer variable is not supported" @"["
+	return len(s)
+}
+
+func (x *SliceExpr) Grow(v int) int {
+	s := x.a[:1]
+	s = append(s, v) // want "append to a slice of an array field or a package array is not supported" @"("
+	return len(s)
+}
+
+func (x *SliceExpr) Keep() {
+	x.keep = x.a[1:] // want "storing a slice of an array field or a package array is not supported" @"keep"
+}
+
+func (x *SliceExpr) Merge(v int) int {
+	s := x.a[:] // want "merging a slice of an array field or a package array with a slice of another array is not supported" @"["
+	if v > 1 {
+		s = make([]int, 2)
+	}
 	return s[0]
 }
 
