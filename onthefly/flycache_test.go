@@ -3,7 +3,6 @@ package onthefly
 import (
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 
 	"github.com/linbis/linbis/frontend/ir"
@@ -62,29 +61,19 @@ func TestSuccCacheFindsOnlyWhatWasAdded(t *testing.T) {
 // reduction in explicit mode and without it in garbage-collected mode;
 // and the cache spares a good share of the canonicalisations.
 func TestSuccCacheKeepsTheSearch(t *testing.T) {
-	files, err := filepath.Glob("../frontend/examples/*.lin")
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	type model struct {
-		name string
-		b    ir.Bounds
-	}
-	var models []model
-	for _, file := range files {
-		models = append(models, model{file, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}})
-	}
-	models = append(models, model{"../frontend/examples/hp-stack-sym.lin", ir.Bounds{Threads: 4, Ops: 1, Values: []int{1}}},
-		model{"../frontend/examples/treiber.lin", ir.Bounds{Threads: 3, Ops: 2, Values: []int{1}}})
+	models := bundledModels(t, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}})
+	hp, tr := "../frontend/examples/hp-stack-sym.lin", "../frontend/examples/treiber.lin"
+	models = append(models, bundled{hp, checkedFile(t, hp), ir.Bounds{Threads: 4, Ops: 1, Values: []int{1}}},
+		bundled{tr, checkedFile(t, tr), ir.Bounds{Threads: 3, Ops: 2, Values: []int{1}}})
 	var recognised, successors int64
 	for _, m := range models {
-		prog := checkedFile(t, m.name)
 		for _, explicit := range []bool{false, true} {
 			for _, por := range []bool{explicit} { // two of the four combinations: the test's time
-				what := fmt.Sprintf("%s %v explicit=%v por=%v", filepath.Base(m.name), m.b, explicit, por)
+				what := fmt.Sprintf("%v explicit=%v por=%v", m, explicit, por)
 				o := Options{Options: semantics.Options{Explicit: explicit}, Reductions: Reductions{Symmetry: true, PartialOrder: por}}
-				with, err := Check(prog, m.b, o)
+				with, err := Check(m.prog, m.b, o)
 				o.noSuccCache = true
-				without, err2 := Check(prog, m.b, o)
+				without, err2 := Check(m.prog, m.b, o)
 				if err != nil || err2 != nil {
 					require.Equal(t, fmt.Sprint(err2), fmt.Sprint(err), what)
 					continue

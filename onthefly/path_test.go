@@ -2,7 +2,6 @@ package onthefly
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/linbis/linbis/frontend/ir"
@@ -19,34 +18,26 @@ import (
 // (Options.checkPaths), so a counterexample's path is the one parent
 // pointers would have kept.
 func TestPathsRebuilt(t *testing.T) {
-	files, err := filepath.Glob("../frontend/examples/*.lin")
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
 	bounds := []ir.Bounds{{Threads: 3, Ops: 1, Values: []int{1}}}
 	if testsize.Full() {
 		bounds = append(bounds, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}, ir.Bounds{Threads: 2, Ops: 2, Values: []int{1}})
 	}
 	var pairs int64
 	var violations int
-	for _, file := range files {
-		prog := checkedFile(t, file)
-		for _, b := range bounds {
-			for _, explicit := range []bool{false, true} {
-				for _, red := range []Reductions{{}, {Symmetry: true, PartialOrder: true}} {
-					for _, first := range []bool{false, true} {
-						what := fmt.Sprintf("%s %v explicit=%v %+v first=%v", filepath.Base(file), b, explicit, red, first)
-						o := Options{Options: semantics.Options{Explicit: explicit}, Reductions: red, FirstViolation: first, checkPaths: true}
-						res, err := Check(prog, b, o)
-						if err != nil {
-							// A model error stops the search before checkPaths.
-							require.NotContains(t, err.Error(), "internal error", what)
-							continue
-						}
-						pairs += res.Stats.Pairs
-						if !res.Refines || !res.LockFree {
-							violations++
-						}
-					}
+	for _, m := range bundledModels(t, bounds...) {
+		for _, mode := range searchModes(true) {
+			for _, first := range []bool{false, true} {
+				what := fmt.Sprintf("%v explicit=%v %+v first=%v", m, mode.explicit, mode.red, first)
+				o := Options{Options: semantics.Options{Explicit: mode.explicit}, Reductions: mode.red, FirstViolation: first, checkPaths: true}
+				res, err := Check(m.prog, m.b, o)
+				if err != nil {
+					// A model error stops the search before checkPaths.
+					require.NotContains(t, err.Error(), "internal error", what)
+					continue
+				}
+				pairs += res.Stats.Pairs
+				if !res.Refines || !res.LockFree {
+					violations++
 				}
 			}
 		}

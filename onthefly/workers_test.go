@@ -2,7 +2,6 @@ package onthefly
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,60 +21,44 @@ import (
 // LINBIS_FULL=1), stopping at the first violation and not. Only Recognised, what the cache of recent successors
 // spared, depends on the expanders.
 func TestWorkersKeepTheSearch(t *testing.T) {
-	files, err := filepath.Glob("../frontend/examples/*.lin")
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	type model struct {
-		file string
-		b    ir.Bounds
-	}
-	var models []model
-	for _, file := range files {
-		models = append(models, model{file, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}})
-		if testsize.Full() {
-			models = append(models, model{file, ir.Bounds{Threads: 2, Ops: 2, Values: []int{1}}})
-		}
+	bounds := []ir.Bounds{{Threads: 3, Ops: 1, Values: []int{1}}}
+	if testsize.Full() {
+		bounds = append(bounds, ir.Bounds{Threads: 2, Ops: 2, Values: []int{1}})
 	}
 	// The first is the reference: one expander, levels in one batch each
 	// (at these sizes); the others take levels in batches of a few states.
 	runs := []struct{ workers, batch int }{{1, 0}, {2, 0}, {3, 3}}
 	var pairs int64
 	violations, errors := 0, 0
-	for _, m := range models {
-		prog := checkedFile(t, m.file)
-		for _, explicit := range []bool{false, true} {
-			for _, red := range []Reductions{{}, {Symmetry: true, PartialOrder: true}} {
-				if !testsize.Full() && explicit != red.Symmetry {
-					continue // two of the four combinations: the test's time
+	for _, m := range bundledModels(t, bounds...) {
+		for _, mode := range searchModes(false) {
+			for _, first := range []bool{false, true} {
+				what := fmt.Sprintf("%v explicit=%v %+v first=%v", m, mode.explicit, mode.red, first)
+				var want *Result
+				var wantErr error
+				for i, r := range runs {
+					o := Options{Options: semantics.Options{Explicit: mode.explicit, Workers: r.workers}, Reductions: mode.red,
+						FirstViolation: first, batchStates: r.batch}
+					got, err := Check(m.prog, m.b, o)
+					if got != nil {
+						got.Stats.Recognised = 0
+					}
+					if i == 0 {
+						want, wantErr = got, err
+						continue
+					}
+					run := fmt.Sprintf("%s workers=%d batch=%d", what, r.workers, r.batch)
+					require.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(err), run)
+					require.Equal(t, want, got, run)
 				}
-				for _, first := range []bool{false, true} {
-					what := fmt.Sprintf("%s %v explicit=%v %+v first=%v", filepath.Base(m.file), m.b, explicit, red, first)
-					var want *Result
-					var wantErr error
-					for i, r := range runs {
-						o := Options{Options: semantics.Options{Explicit: explicit, Workers: r.workers}, Reductions: red,
-							FirstViolation: first, batchStates: r.batch}
-						got, err := Check(prog, m.b, o)
-						if got != nil {
-							got.Stats.Recognised = 0
-						}
-						if i == 0 {
-							want, wantErr = got, err
-							continue
-						}
-						run := fmt.Sprintf("%s workers=%d batch=%d", what, r.workers, r.batch)
-						require.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(err), run)
-						require.Equal(t, want, got, run)
-					}
-					switch {
-					case wantErr != nil:
-						errors++
-					case !want.Refines || want.LockFreeChecked && !want.LockFree:
-						violations++
-					}
-					if want != nil {
-						pairs += want.Stats.Pairs
-					}
+				switch {
+				case wantErr != nil:
+					errors++
+				case !want.Refines || want.LockFreeChecked && !want.LockFree:
+					violations++
+				}
+				if want != nil {
+					pairs += want.Stats.Pairs
 				}
 			}
 		}
