@@ -2,9 +2,10 @@ package bisim
 
 import (
 	"slices"
-	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/linbis/linbis/internal/parallel"
 )
 
 // Signature rounds: the parallel part of Fast's refinement.
@@ -212,7 +213,7 @@ func (sr *sigRound) signatures() bool {
 	for l := 0; l+1 < len(sr.levels); l++ {
 		states := sr.order[sr.levels[l]:sr.levels[l+1]]
 		chunks := (len(states) + sigChunk - 1) / sigChunk
-		forWorkers(min(sr.workers, chunks), chunks, func(w, c int) {
+		parallel.ForEachWorker(min(sr.workers, chunks), chunks, func(w, c int) {
 			sc := &sr.scratch[w]
 			built := int64(0)
 			for _, s := range states[c*sigChunk : min(len(states), (c+1)*sigChunk)] {
@@ -398,13 +399,13 @@ func (sr *sigRound) group() (count int32, exact bool) {
 	shards := sr.workers
 	keys := make([]uint64, n)
 	rep := sr.next // the smallest state with the same key, then the class
-	forWorkers(shards, shards, func(_, w int) {
+	parallel.ForEach(shards, shards, func(w int) {
 		for s := int32(w); s < n; s += int32(shards) {
 			keys[s] = mix64(uint64(uint32(sr.cls[s]))*0x9e3779b97f4a7c15 ^ sr.hash[s])
 		}
 	})
 	var inexact atomic.Bool
-	forWorkers(shards, shards, func(_, w int) {
+	parallel.ForEach(shards, shards, func(w int) {
 		// The table holds at most half full: sized by this shard's keys,
 		// not by n/shards, since a skewed share (likely on small kernels)
 		// would fill it and the probing would never end.
@@ -451,22 +452,4 @@ func (sr *sigRound) group() (count int32, exact bool) {
 		}
 	}
 	return count, !inexact.Load()
-}
-
-// forWorkers calls f(w, i) for every i in [0, n) on workers goroutines
-// (the calling one among them), w the caller's index in [0, workers), and
-// returns when all have returned.
-func forWorkers(workers, n int, f func(w, i int)) {
-	var next atomic.Int64
-	loop := func(w int) {
-		for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-			f(w, i)
-		}
-	}
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Go(func() { loop(w) })
-	}
-	loop(0)
-	wg.Wait()
 }

@@ -11,17 +11,24 @@ import (
 // one among them, each taking the next index as it becomes free, and
 // returns when all calls have returned.
 func ForEach(workers, n int, f func(i int)) {
+	ForEachWorker(workers, n, func(_, i int) { f(i) })
+}
+
+// ForEachWorker is ForEach telling f which goroutine calls it: w is in
+// [0, min(workers, n)), 0 the calling goroutine's, so that each can keep
+// buffers of its own.
+func ForEachWorker(workers, n int, f func(w, i int)) {
 	var next atomic.Int64
-	loop := func() {
+	loop := func(w int) {
 		for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-			f(i)
+			f(w, i)
 		}
 	}
 	var wg sync.WaitGroup
-	for range min(workers, n) - 1 {
-		wg.Go(loop)
+	for w := 1; w < min(workers, n); w++ {
+		wg.Go(func() { loop(w) })
 	}
-	loop()
+	loop(0)
 	wg.Wait()
 }
 

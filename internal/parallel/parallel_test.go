@@ -8,6 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
+// TestForEachCallsEachIndexOnce: ForEach and ForEachWorker call f once
+// for every index, and ForEachWorker's w is below min(workers, n) and is
+// never in two calls at once (a worker's buffers are its own).
 func TestForEachCallsEachIndexOnce(t *testing.T) {
 	for _, workers := range []int{1, 2, 8} {
 		for _, n := range []int{0, 1, 7, 1000} {
@@ -15,6 +18,19 @@ func TestForEachCallsEachIndexOnce(t *testing.T) {
 			ForEach(workers, n, func(i int) { calls[i].Add(1) })
 			for i := range calls {
 				assert.Equal(t, int32(1), calls[i].Load(), "workers %d, n %d, index %d", workers, n, i)
+			}
+			calls = make([]atomic.Int32, n)
+			busy := make([]atomic.Int32, min(workers, n))
+			ForEachWorker(workers, n, func(w, i int) {
+				if !assert.Less(t, w, len(busy)) {
+					return
+				}
+				assert.Equal(t, int32(1), busy[w].Add(1), "worker %d in two calls at once", w)
+				calls[i].Add(1)
+				busy[w].Add(-1)
+			})
+			for i := range calls {
+				assert.Equal(t, int32(1), calls[i].Load(), "ForEachWorker: workers %d, n %d, index %d", workers, n, i)
 			}
 		}
 	}
