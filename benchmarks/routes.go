@@ -24,7 +24,7 @@ import (
 // and CPU time, peak memory and the load average when it ended, the route
 // auto took and why, and auto's wall time over the faster route's.
 
-// routesGrid is issue 38's grid: every bundled model at 3×3 and 4×2 with
+// routesGrid is the routes grid: every bundled model at 3×3 and 4×2 with
 // values 1, and Treiber 3×3 with its own values (1..2).
 func routesGrid() []Case {
 	var cases []Case

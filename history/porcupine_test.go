@@ -106,8 +106,9 @@ func TestPorcupineKV(t *testing.T) {
 // TestPorcupineKVMemory checks what the searches of Porcupine's largest kv
 // history hold at most, partition after partition in one worker's memory
 // as Check runs them: the step table stops growing at its bound and each
-// key's values are a tree of appended values, not a text per state (which
-// with the table unbounded held 22.8 MiB where they now hold 8.3).
+// key's values are a tree of appended values, not a text per state (which,
+// with the table unbounded, held several times as much: benchmarks/RESULTS.md,
+// "history: linbis vs Porcupine").
 func TestPorcupineKVMemory(t *testing.T) {
 	needPorcupine(t)
 	h, err := format.ReadFile(filepath.Join(porcupineDir, "kv", "c50-ok.txt"), format.ReadOptions{Format: "auto"})

@@ -7,7 +7,7 @@ import (
 )
 
 // Action is a visible call or return event, parsed from a label in the
-// syntax of ARCHITECTURE.md: call(T,M,ARGS) and ret(T,M,VAL).
+// syntax of README.md, "Labels": call(T,M,ARGS) and ret(T,M,VAL).
 type Action struct {
 	Call   bool   // true for call, false for ret
 	Thread int32  // thread number, from 1

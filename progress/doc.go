@@ -7,7 +7,7 @@
 // # Setting
 //
 // The input is an LTS whose visible actions are call(T,M,ARGS) and
-// ret(T,M,VAL) (ARCHITECTURE.md; see ParseAction); every other visible label
+// ret(T,M,VAL) (README.md, "Labels"; see ParseAction); every other visible label
 // is just an action. Along an execution, thread T has a pending operation
 // between a call(T,…) and the next ret(T,…). An execution is a path from the
 // initial state; it is maximal if it is infinite or ends in a state with no

@@ -34,10 +34,10 @@ func (k Kind) String() string {
 }
 
 // MaxThread is the largest thread number ParseAction accepts; threads are
-// numbered from 1 (ARCHITECTURE.md, "Labels").
+// numbered from 1 (README.md, "Labels").
 const MaxThread = lts.MaxThread
 
-// ParseAction classifies label by the label syntax of ARCHITECTURE.md (see
+// ParseAction classifies label by the label syntax of README.md, "Labels" (see
 // lts.ParseAction): "tau" is Internal; a call or ret of thread T and method
 // M is a Call or a Return, with rest the raw ARGS or VAL ("" when absent).
 // Anything else — including a label that starts like a call but does not

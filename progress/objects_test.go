@@ -10,8 +10,9 @@ import (
 )
 
 // The objects below are transcribed by hand from the code in the papers, one
-// local step per statement that touches shared state (ARCHITECTURE.md),
-// and interleaved by interleave. The shared variable is the counter c (for
+// local step per statement that touches shared state (as the modeling
+// language compiles them, frontend/LANGUAGE.md), and interleaved by
+// interleave. The shared variable is the counter c (for
 // the lock objects: the lock bit); the register holds a local t.
 
 func step(from, to int, label, text string, fire func(g, r int) (bool, int, int)) localStep {

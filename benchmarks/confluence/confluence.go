@@ -1,6 +1,6 @@
 // Package confluence measures how far τ-confluence reduction could shrink a
-// model's LTS while keeping its branching bisimilarity class. It answers the
-// optional question of issue #21 (can τ-confluence, as in Groote and van de
+// model's LTS while keeping its branching bisimilarity class. It answers an
+// optional question (can τ-confluence, as in Groote and van de
 // Pol, "State space reduction using partial τ-confluence", MFCS 2000, shrink
 // the LTS for the bisimulation route without changing its verdict?) with
 // figures; linbis's product does not use it.

@@ -1,6 +1,6 @@
 // Command randaut writes a seeded random LTS as an .aut file: the random
 // families on which linbis's refinement is compared with mCRL2's
-// ltsconvert (benchmarks/RESULTS.md, "Random LTSs beside mCRL2"). States,
+// ltsconvert (benchmarks/RESULTS.md, "`reduce` on random LTSs beside mCRL2"). States,
 // transitions, visible labels and the share of τ-steps are given; the steps
 // are drawn by internal/randlts, the generator of the tests' random LTSs,
 // so the LTS has cycles through visible actions, τ-cycles, nondeterminism

@@ -9,7 +9,7 @@ import (
 	"github.com/linbis/linbis/frontend/syntax"
 )
 
-// Data races (issue 35). A program from the Go front end marks the steps
+// Data races. A program from the Go front end marks the steps
 // whose shared access is a plain (non-atomic) load or store of the Go
 // source (syntax.PlainDirective). Two threads whose next steps access the
 // same location, at least one writing and at least one plain, both
