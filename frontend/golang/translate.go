@@ -61,6 +61,11 @@ type gen struct {
 	t     *Target
 	errs  syntax.ErrorList
 	heaps map[string]*heapType // by Go type string
+	// unsafeTypes: the types whose pointers the code converts to and from
+	// unsafe.Pointer (unsafeHeap), nil until computed; unsafePos: the
+	// first such conversion of each.
+	unsafeTypes []types.Type
+	unsafePos   []token.Pos
 	// heapOrder lists the heap types in the order they were made.
 	heapOrder []*heapType
 	sources   map[string][]string // Go files' lines, by name
@@ -258,10 +263,31 @@ func (g *gen) heap(typ types.Type, pos token.Pos) *heapType {
 	if h, ok := g.heaps[key]; ok {
 		return h
 	}
-	name := ident(types.TypeString(typ, func(*types.Package) string { return "" }))
-	if at, ok := typ.(*types.Array); ok { // a slice's or an array's elements
-		name = ident(fmt.Sprintf("arr%d_%s", at.Len(), types.TypeString(at.Elem(), func(*types.Package) string { return "" })))
+	if us := g.unsafeTargets(); len(us) > 1 && slices.ContainsFunc(us, func(u types.Type) bool { return types.Identical(u, typ) }) {
+		return g.unionHeap(us, pos)
 	}
+	h := &heapType{name: g.freshName(heapName(typ))}
+	g.heaps[key] = h
+	g.heapOrder = append(g.heapOrder, h)
+	if _, ok := typ.Underlying().(*types.Struct); ok && !isBuiltinType(typ) {
+		h.fields = g.flatten(typ, "", pos)
+	} else {
+		h.fields = g.flatten(typ, "v", pos)
+	}
+	return h
+}
+
+// heapName returns the name of the heap type of typ.
+func heapName(typ types.Type) string {
+	if at, ok := typ.(*types.Array); ok { // a slice's or an array's elements
+		return ident(fmt.Sprintf("arr%d_%s", at.Len(), types.TypeString(at.Elem(), func(*types.Package) string { return "" })))
+	}
+	return ident(types.TypeString(typ, func(*types.Package) string { return "" }))
+}
+
+// freshName returns name, or name with underscores appended, unused by
+// the heap types made so far.
+func (g *gen) freshName(name string) string {
 	for taken := true; taken; {
 		taken = false
 		for _, h := range g.heapOrder {
@@ -271,13 +297,44 @@ func (g *gen) heap(typ types.Type, pos token.Pos) *heapType {
 			}
 		}
 	}
-	h := &heapType{name: name}
-	g.heaps[key] = h
+	return name
+}
+
+// unionHeap returns the heap type of the types us, whose pointers the
+// code converts to and from unsafe.Pointer: one node type whose fields
+// are theirs, all of them (an unsafe.Pointer is a reference to such a
+// node, whichever Go type it points to, and a conversion changes nothing;
+// a node of one Go type leaves the other types' fields zero, so the
+// states are those of separate node types, with more slots). Two of the
+// types with a field of one name but different model types are refused.
+func (g *gen) unionHeap(us []types.Type, pos token.Pos) *heapType {
+	var names []string
+	for _, u := range us {
+		names = append(names, heapName(u))
+	}
+	h := &heapType{name: g.freshName(strings.Join(names, "_or_"))}
+	for _, u := range us {
+		g.heaps[types.TypeString(u, nil)] = h
+	}
 	g.heapOrder = append(g.heapOrder, h)
-	if _, ok := typ.Underlying().(*types.Struct); ok && !isBuiltinType(typ) {
-		h.fields = g.flatten(typ, "", pos)
-	} else {
-		h.fields = g.flatten(typ, "v", pos)
+	have := map[string]slot{}
+	for i, u := range us {
+		var fs []slot
+		if _, ok := u.Underlying().(*types.Struct); ok && !isBuiltinType(u) {
+			fs = g.flatten(u, "", pos)
+		} else {
+			fs = g.flatten(u, "v", pos)
+		}
+		for _, f := range fs {
+			if old, ok := have[f.name]; ok {
+				if old != f {
+					g.refuse(g.unsafePos[i], fmt.Sprintf("unsafe.Pointer converted to pointers to types with a field %s of different types (here *%s)", f.name, types.TypeString(u, types.RelativeTo(g.t.Pkg.Pkg))), "not translated yet: name the fields apart")
+				}
+				continue
+			}
+			have[f.name] = f
+			h.fields = append(h.fields, f)
+		}
 	}
 	return h
 }
@@ -530,11 +587,27 @@ func firstUse(v ssa.Value) ssa.Value {
 	return nil
 }
 
-// unsafeHeap returns the heap type an unsafe.Pointer refers to: the one
-// pointer type every conversion to or from unsafe.Pointer in the code
-// the client reaches uses.
+// unsafeHeap returns the heap type an unsafe.Pointer refers to: that of
+// the one pointer type every conversion to or from unsafe.Pointer in the
+// code the client reaches uses, or the union of those types'
+// (unionHeap). Without conversions an unsafe.Pointer is nil or a copy of
+// another: a node of its own type, which none is made of.
 func (g *gen) unsafeHeap(pos token.Pos) *heapType {
-	var target types.Type
+	us := g.unsafeTargets()
+	if len(us) == 0 {
+		return g.heap(types.Typ[types.UnsafePointer], pos)
+	}
+	return g.heap(us[0], pos)
+}
+
+// unsafeTargets returns the types whose pointers the code the client
+// reaches converts to and from unsafe.Pointer, in the order of the
+// conversions (the addresses of Target.AddrCasts aside).
+func (g *gen) unsafeTargets() []types.Type {
+	if g.unsafeTypes != nil {
+		return g.unsafeTypes
+	}
+	g.unsafeTypes = []types.Type{}
 	for _, fn := range g.t.Funcs {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
@@ -543,21 +616,15 @@ func (g *gen) unsafeHeap(pos token.Pos) *heapType {
 					continue // an address converted through unsafe.Pointer (Target.AddrCasts)
 				}
 				for _, ty := range []types.Type{cv.X.Type(), cv.Type()} {
-					if p, ok := ty.Underlying().(*types.Pointer); ok {
-						if target != nil && !types.Identical(target, p.Elem()) {
-							g.refuse(cv.Pos(), "unsafe.Pointer converted to several pointer types", "not translated yet")
-						}
-						target = p.Elem()
+					if p, ok := ty.Underlying().(*types.Pointer); ok && !slices.ContainsFunc(g.unsafeTypes, func(u types.Type) bool { return types.Identical(u, p.Elem()) }) {
+						g.unsafeTypes = append(g.unsafeTypes, p.Elem())
+						g.unsafePos = append(g.unsafePos, cv.Pos())
 					}
 				}
 			}
 		}
 	}
-	if target == nil {
-		g.refuse(pos, "unsafe.Pointer never converted to a pointer type", "convert it to the pointer type it holds")
-		target = types.Typ[types.Int]
-	}
-	return g.heap(target, pos)
+	return g.unsafeTypes
 }
 
 // fieldName returns the flattened name of field i of struct type st

@@ -14,7 +14,9 @@ import (
 // implementation LTSs must be divergence-preserving branching bisimilar
 // (the labels are the same: the twins keep the models' method names, and
 // return -1<<30 where the models return EMPTY; twinsBisimilar), under two
-// clients.
+// clients. msqueueboxed and treiberunsafe are the queue and the stack as
+// Go code before atomic.Pointer writes them, unsafe.Pointer converted to
+// the nodes' and the boxed values' pointer types.
 func TestTwinsBisimilar(t *testing.T) {
 	for _, c := range []struct {
 		model, dir, typ string
@@ -22,6 +24,8 @@ func TestTwinsBisimilar(t *testing.T) {
 		{"treiber", "twins/treiber", "Stack"},
 		{"ms-queue", "twins/msqueue", "Queue"},
 		{"spinlock-stack", "twins/spinlockstack", "Stack"},
+		{"ms-queue", "twins/msqueueboxed", "Queue"},
+		{"treiber", "twins/treiberunsafe", "Stack"},
 	} {
 		src, err := frontend.Example(c.model)
 		if err != nil {

@@ -214,3 +214,29 @@ func (x *Panic) Check(k int) int {
 	}
 	return -1
 }
+
+// UnsafeAddr stores the address of a field as an unsafe.Pointer.
+type UnsafeAddr struct {
+	cur   unsafe.Pointer // *int
+	slots [2]int
+}
+
+func (x *UnsafeAddr) Pick(v int) int {
+	atomic.StorePointer(&x.cur, unsafe.Pointer(&x.slots[v%2])) // want "keeping the address of a field, an element or a package variable is not supported" @"("
+	return *(*int)(atomic.LoadPointer(&x.cur))
+}
+
+type clashA = struct{ x int }
+
+type clashB = struct{ x *clashA }
+
+// UnsafeClash converts unsafe.Pointer to pointers to two types with a
+// field of one name and different types.
+type UnsafeClash struct{ p, q unsafe.Pointer }
+
+func (x *UnsafeClash) Put(v int) int {
+	a := &clashA{x: v}
+	x.q = unsafe.Pointer(a)
+	x.p = unsafe.Pointer(&clashB{x: a}) // want "unsafe.Pointer converted to pointers to types with a field x of different types" @"("
+	return (*clashB)(x.p).x.x
+}
