@@ -135,6 +135,11 @@ func TestReadDotErrors(t *testing.T) {
 	_, err := ReadDot(strings.NewReader("digraph { a -> "), "broken.dot", ReadOptions{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "broken.dot")
+	// A syntax error is one line at its position, as the .aut reader's.
+	_, err = ReadDot(strings.NewReader("digraph {\n a -> }\n"), "bad.dot", ReadOptions{})
+	var pe *ParseError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, `bad.dot:2:7: expected one of "{", subgraph or id, found "}"`, err.Error())
 	_, err = ReadDot(strings.NewReader("graph { a -- b }"), "undirected.dot", ReadOptions{})
 	assert.ErrorContains(t, err, "directed")
 	_, err = ReadDot(strings.NewReader("digraph { a -> b; b -> c }"), "big.dot", ReadOptions{MaxStates: 2})

@@ -62,6 +62,20 @@ func ReadDotFile(path string, opts ReadOptions) (*LTS, error) {
 	return ReadDot(f, path, opts)
 }
 
+// dotSyntaxError is err, an error of gonum's DOT parser, as a ParseError
+// at its position: the parser writes "LINE:COL: error: MSG; got: TOKEN"
+// and exports no type to read the position from.
+func dotSyntaxError(name string, err error) error {
+	line, rest, ok := strings.Cut(err.Error(), ":")
+	col, msg, ok2 := strings.Cut(rest, ": error: ")
+	l, errL := strconv.Atoi(line)
+	c, errC := strconv.Atoi(col)
+	if !ok || !ok2 || errL != nil || errC != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return &ParseError{File: name, Line: l, Col: c, Msg: strings.Replace(msg, "; got: ", ", found ", 1)}
+}
+
 // ReadDot reads an LTS from a directed GraphViz graph, parsed with gonum's
 // DOT parser: nodes become states in order of first appearance, an edge's
 // label attribute is its action ("tau" or "i", or an unlabelled edge, is τ;
@@ -74,7 +88,7 @@ func ReadDot(r io.Reader, name string, opts ReadOptions) (*LTS, error) {
 	}
 	file, err := dot.Parse(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, dotSyntaxError(name, err)
 	}
 	if len(file.Graphs) != 1 || !file.Graphs[0].Directed {
 		return nil, fmt.Errorf("%s: expected exactly one directed graph (digraph)", name)

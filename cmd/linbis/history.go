@@ -165,7 +165,7 @@ func historySpec(c *cli.Context, h *record.History) (model.Spec, error) {
 		if c.IsSet("initial") {
 			return nil, errors.New("--initial sets a built-in model's initial value; a --spec model starts from its init block")
 		}
-		return loadSpec(path)
+		return loadSpec(path, c.App.ErrWriter)
 	}
 	name := c.String("model")
 	if name == "auto" {

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
+	"io"
 
 	"github.com/linbis/linbis/frontend/historyspec"
 	"github.com/linbis/linbis/history/model"
@@ -12,12 +12,13 @@ import (
 // against the atomic spec object of a linbis model, adapted by package
 // frontend/historyspec.
 
-// loadSpec reads the model of --spec and adapts its spec object.
-func loadSpec(path string) (model.Spec, error) {
-	var errs bytes.Buffer
-	m, err := readModel(path, &errs)
+// loadSpec reads the model of --spec and adapts its spec object; a model
+// with several errors has them written to errw, one per line, as verify
+// writes them.
+func loadSpec(path string, errw io.Writer) (model.Spec, error) {
+	m, err := readModel(path, errw)
 	if err != nil {
-		return nil, fmt.Errorf("--spec %s: %s%w", path, errs.String(), err)
+		return nil, fmt.Errorf("--spec %s: %w", path, err)
 	}
 	spec, err := historyspec.New(m)
 	if err != nil {

@@ -36,17 +36,22 @@ func extFormat(path string) string {
 }
 
 // outputFormat returns the format of the output LTS path.
+// A --format given is checked whatever the path: an unknown one, or one
+// that the path's extension contradicts, is an error, not ignored.
 func outputFormat(c *cli.Context, path string) (string, error) {
-	if f := extFormat(path); f != "" {
-		return f, nil
-	}
+	ext := extFormat(path)
 	if findFlag(c.Command.Flags, "format") != nil && c.IsSet("format") {
-		switch f := c.String("format"); f {
-		case "aut", "dot":
-			return f, nil
-		default:
+		switch f := c.String("format"); {
+		case f != "aut" && f != "dot":
 			return "", fmt.Errorf("--format %q: expected aut or dot", f)
+		case ext != "" && ext != f:
+			return "", fmt.Errorf("--format %s: the output %s is a .%s file by its name", f, path, ext)
+		default:
+			return f, nil
 		}
+	}
+	if ext != "" {
+		return ext, nil
 	}
 	if path == "-" {
 		return "aut", nil

@@ -59,6 +59,13 @@ func TestStandardInputAndOutput(t *testing.T) {
 	code, out, errOut = linbis("info", noExt) // recognised by its content
 	require.Equal(t, 0, code, errOut)
 	assert.Regexp(t, `states\s+33\b`, out)
+	// A --format is checked even where the name's extension decides.
+	code, _, errOut = linbisIn(exampleAut, "reduce", "-", "-o", filepath.Join(dir, "q.aut"), "--format", "xyz")
+	assert.Equal(t, 2, code)
+	assert.Equal(t, "linbis: --format \"xyz\": expected aut or dot\n", errOut)
+	code, _, errOut = linbisIn(exampleAut, "convert", "-", filepath.Join(dir, "q.aut"), "--format", "dot")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--format dot: the output "+filepath.Join(dir, "q.aut")+" is a .aut file by its name")
 
 	code, out, errOut = linbis("compile", "treiber", "--ops", "1", "-o", "-", "-q")
 	require.Equal(t, 0, code, errOut)
