@@ -17,7 +17,8 @@ import (
 // The --json output of every verb but verify validates against its schema
 // in schema/ (verify's is verify/schema.json, tested there and with the
 // bundled models' runs), whatever its verdict, and JSON is written without
-// HTML escaping. Traces and formulas refer to verify's schema.
+// HTML escaping; a model error's report, on compile, progress and verify,
+// follows schema/model-error.json. Traces and formulas refer to verify's schema.
 func TestJSONOutputsFollowTheirSchemas(t *testing.T) {
 	dir := t.TempDir()
 	aut := writeAut(t, dir, "in.aut", exampleAut)
@@ -25,6 +26,8 @@ func TestJSONOutputsFollowTheirSchemas(t *testing.T) {
 	b := writeAut(t, dir, "b.aut", "des (0, 4, 3)\n(0, \"a\", 1)\n(1, \"b\", 2)\n(2, \"a\", 1)\n(1, \"c\", 0)\n")
 	stack := writeFile(t, "s.jsonl", stackLinearizable)
 	notStack := writeFile(t, "n.jsonl", stackNotLinearizable)
+	// A model whose second increment fails its assert: a model error.
+	failing := writeFile(t, "failing.lin", "object O {\n  shared x int = 0\n  method m() int {\n    x = x + 1\n    assert x < 2\n    return x\n  }\n}\nspec auto\nclient { threads 2; ops 1; values 1 }\n")
 	cases := []struct {
 		schema string
 		args   []string
@@ -46,6 +49,9 @@ func TestJSONOutputsFollowTheirSchemas(t *testing.T) {
 		{"refine.json", []string{"refine", b, a, "--json", "-q"}, 1},
 		{"progress.json", []string{"progress", "treiber", "--json", "-q"}, 0},
 		{"progress.json", []string{"progress", spinAut, "--json", "-q"}, 1},
+		{"compile.json", []string{"compile", failing, "--json", "-q"}, 1},
+		{"progress.json", []string{"progress", failing, "--json", "-q"}, 1},
+		{"model-error.json", []string{"verify", failing, "--json", "-q", "--method", "bisim"}, 1},
 		{"history.json", []string{"history", stack, "--json", "-q"}, 0},
 		{"history.json", []string{"history", notStack, "--json", "-q"}, 1},
 		{"history.json", []string{"history", notStack, "--json", "-q", "--general"}, 1},
@@ -81,23 +87,23 @@ func TestJSONOutputsFollowTheirSchemas(t *testing.T) {
 }
 
 // compileSchema compiles schema/name, with verify's schema, which it may
-// refer to by its $id, loaded beside it.
+// refer to by its $id, and the other schemas of schema/, which it may
+// refer to by their names, loaded beside it.
 func compileSchema(t *testing.T, name string) *jsonschema.Schema {
 	t.Helper()
 	comp := jsonschema.NewCompiler()
-	for _, r := range []struct {
-		url string
-		src []byte
-	}{{verifySchemaID, verify.Schema}, {name, nil}} {
-		src := r.src
-		if src == nil {
-			var err error
-			src, err = os.ReadFile(filepath.Join("schema", name))
-			require.NoError(t, err)
-		}
+	add := func(url string, src []byte) {
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
 		require.NoError(t, err)
-		require.NoError(t, comp.AddResource(r.url, doc))
+		require.NoError(t, comp.AddResource(url, doc))
+	}
+	add(verifySchemaID, verify.Schema)
+	names, err := filepath.Glob(filepath.Join("schema", "*.json"))
+	require.NoError(t, err)
+	for _, n := range names {
+		src, err := os.ReadFile(n)
+		require.NoError(t, err)
+		add(filepath.Base(n), src)
 	}
 	sch, err := comp.Compile(name)
 	require.NoError(t, err)
