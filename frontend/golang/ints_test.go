@@ -11,6 +11,7 @@ import (
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/frontend/golang/testdata/ints"
 	"github.com/linbis/linbis/frontend/golang/testdata/list"
+	"github.com/linbis/linbis/frontend/golang/testdata/more"
 	"github.com/linbis/linbis/frontend/golang/testdata/slicestack"
 	"github.com/linbis/linbis/lts"
 )
@@ -32,7 +33,8 @@ import (
 // code allocates, sliced (Window); arrays it does not allocate, sliced
 // (Pane: an array field, a nested one, a row, a *[4]int's node, a package
 // array, through functions that merge and re-slice them);
-// slices under a mutex (testdata/slicestack: append, s[:n-1], s[1:], the
+// a ring under a spin lock of a named type over uint32, its indices
+// uint32 counters (testdata/more's SpinRing); slices under a mutex (testdata/slicestack: append, s[:n-1], s[1:], the
 // array two slices share while its capacity allows, range, copy); sorted lists walked with a pointer to a link (testdata/list).
 func TestIntsAreGo(t *testing.T) {
 	for _, c := range []struct {
@@ -54,6 +56,7 @@ func TestIntsAreGo(t *testing.T) {
 		{"slicestack", "Ring", func() any { return new(slicestack.Ring) }},
 		{"list", "Set", func() any { return new(list.Set) }},
 		{"list", "PushSet", func() any { return new(list.PushSet) }},
+		{"more", "SpinRing", func() any { return new(more.SpinRing) }},
 	} {
 		t.Run(c.typ, func(t *testing.T) { sameAsGo(t, c.dir, c.typ, c.new) })
 	}

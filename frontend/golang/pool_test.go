@@ -40,13 +40,21 @@ func TestPoolGet(t *testing.T) {
 // push took from the pool and writes), and with atomic fields (a package
 // pool without New, or a pool field whose New the constructor sets) is
 // linearizable at 2 × 2 but not at 2 × 3, where a pop's CAS meets a node
-// popped, recycled and pushed again (ABA); lock-free either way.
+// popped, recycled and pushed again (ABA); lock-free either way. The
+// generic stack whose constructor sets its pool's New and whose pops clear
+// a node before they put it back (GenStack) has a data race on the cleared
+// field.
 func TestPoolRecycling(t *testing.T) {
 	m := model(t, "poolstack", Config{Type: "Stack"})
 	_, err := verify.Run(context.Background(), "poolstack", m, frontend.Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, verify.Options{})
 	var me *frontend.ModelError
 	if !errors.As(err, &me) || !me.Race || !strings.Contains(me.Error(), "next := old.next") {
 		t.Errorf("Stack: %v, want a data race on the recycled node's next field", err)
+	}
+	m = model(t, "poolstack", Config{Type: "GenStack"})
+	_, err = verify.Run(context.Background(), "poolstack", m, frontend.Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}, verify.Options{})
+	if !errors.As(err, &me) || !me.Race || !strings.Contains(me.Error(), "old.next, old.val = nil, zero") {
+		t.Errorf("GenStack: %v, want a data race on the cleared node's next field", err)
 	}
 	for _, typ := range []string{"AtomicStack", "FieldStack"} {
 		m = model(t, "poolstack", Config{Type: typ})

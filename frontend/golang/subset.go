@@ -433,6 +433,8 @@ func (c *checker) isAddr(v ssa.Value) bool {
 		return true
 	case *ssa.Parameter:
 		return c.interior[v]
+	case *ssa.ChangeType:
+		return c.isAddr(v.X)
 	}
 	return c.t.LocVals[v] || c.t.AddrCasts[v] != nil
 }
@@ -626,6 +628,9 @@ func (c *checker) addrUses(v ssa.Value) {
 				continue
 			}
 		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.DebugRef:
+			continue
+		case *ssa.ChangeType: // (*uint32)(l) of an l *SpinLock: the same location, its type named otherwise
+			c.addrUses(r)
 			continue
 		case *ssa.Slice: // x.buf[lo:hi]: a slice of the array there (slices.go's backing)
 			if r.X == v {

@@ -99,7 +99,8 @@ func TestExampleVerdicts(t *testing.T) {
 // field, plainly: benign in their C, a race in Go); a CAS-loop counter
 // linearizable and lock-free, also against its sequential reference
 // (--spec SeqCounter), and not against a wrong one (OffByOne, which counts
-// from 1); a plain flag a data race.
+// from 1); a plain flag a data race; a ring under a spin lock of a named
+// type over uint32 (SpinRing) linearizable and not lock-free.
 func TestMoreVerdicts(t *testing.T) {
 	wantVerdicts(t, []verdictCase{
 		{"more", Config{Type: "TwoLockQueue"}, verify.Unknown, verify.Unknown, true},
@@ -109,6 +110,7 @@ func TestMoreVerdicts(t *testing.T) {
 		{"more", Config{Type: "Ring"}, verify.Yes, verify.No, false},
 		{"more", Config{Type: "Flag"}, verify.Unknown, verify.Unknown, true},
 		{"more", Config{Type: "CastStack"}, verify.Yes, verify.Yes, false},
+		{"more", Config{Type: "SpinRing"}, verify.Yes, verify.No, false},
 	})
 }
 

@@ -161,3 +161,57 @@ func (s *FieldStack) Pop() (int, bool) {
 		}
 	}
 }
+
+type gnode[T any] struct {
+	val  T
+	next *gnode[T]
+}
+
+// GenStack is the stack as generic Go code ships it: a pool of its own,
+// whose New its generic constructor sets, plain fields, and each popped
+// node cleared before it goes back into the pool (for the collector).
+// A data race: a pop clears the next field of a node that another pop
+// has read from the top and reads next from.
+type GenStack[T any] struct {
+	top  atomic.Pointer[gnode[T]]
+	pool sync.Pool
+}
+
+// NewGenStack returns an empty stack whose pool makes new nodes.
+func NewGenStack[T any]() *GenStack[T] {
+	s := &GenStack[T]{}
+	s.pool.New = func() any { return new(gnode[T]) }
+	return s
+}
+
+// Push pushes v on a node from the pool.
+func (s *GenStack[T]) Push(v T) {
+	n := s.pool.Get().(*gnode[T])
+	n.val = v
+	for {
+		old := s.top.Load()
+		n.next = old
+		if s.top.CompareAndSwap(old, n) {
+			return
+		}
+	}
+}
+
+// Pop pops the top value, clears its node and puts it back.
+func (s *GenStack[T]) Pop() (T, bool) {
+	for {
+		old := s.top.Load()
+		if old == nil {
+			var zero T
+			return zero, false
+		}
+		next := old.next
+		if s.top.CompareAndSwap(old, next) {
+			v := old.val
+			var zero T
+			old.next, old.val = nil, zero
+			s.pool.Put(old)
+			return v, true
+		}
+	}
+}
