@@ -119,7 +119,9 @@ func (g *gen) field(fr *frame, in *ssa.Field, pos token.Pos) {
 	st := in.X.Type().Underlying().(*types.Struct)
 	off := 0
 	for i := range in.Field {
-		off += len(g.flatten(st.Field(i).Type(), "", pos))
+		if st.Field(i).Name() != "_" { // padding is not held (flatten)
+			off += len(g.flatten(st.Field(i).Type(), "", pos))
+		}
 	}
 	n := len(g.flatten(st.Field(in.Field).Type(), "", pos))
 	if isScalar(in.Type()) {

@@ -100,7 +100,8 @@ func TestExampleVerdicts(t *testing.T) {
 // linearizable and lock-free, also against its sequential reference
 // (--spec SeqCounter), and not against a wrong one (OffByOne, which counts
 // from 1); a plain flag a data race; a ring under a spin lock of a named
-// type over uint32 (SpinRing) linearizable and not lock-free.
+// type over uint32 (SpinRing) linearizable and not lock-free; Vyukov's
+// bounded queue (MPMC) lock-free and not linearizable.
 func TestMoreVerdicts(t *testing.T) {
 	wantVerdicts(t, []verdictCase{
 		{"more", Config{Type: "TwoLockQueue"}, verify.Unknown, verify.Unknown, true},
@@ -111,6 +112,7 @@ func TestMoreVerdicts(t *testing.T) {
 		{"more", Config{Type: "Flag"}, verify.Unknown, verify.Unknown, true},
 		{"more", Config{Type: "CastStack"}, verify.Yes, verify.Yes, false},
 		{"more", Config{Type: "SpinRing"}, verify.Yes, verify.No, false},
+		{"more", Config{Type: "MPMC"}, verify.No, verify.Yes, false},
 	})
 }
 

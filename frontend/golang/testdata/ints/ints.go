@@ -509,3 +509,29 @@ func (p *Pane) Peek() int {
 	}
 	return t
 }
+
+// padded has blank padding fields, which copies skip.
+type padded struct {
+	a int
+	_ [8]byte
+	b int
+	_ [8]byte
+}
+
+// Padded copies structs with padding fields.
+type Padded struct {
+	mu   sync.Mutex
+	x, y padded
+}
+
+// Set adds v to x.b, copies x to y and into a local, and returns their
+// fields.
+func (p *Padded) Set(v int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.x.b += v
+	p.y = p.x
+	c := p.y
+	c.a = v
+	return c.a*10 + c.b + p.y.b*100
+}
