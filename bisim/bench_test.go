@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/linbis/linbis/internal/mgc"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -77,60 +78,11 @@ func benchCycles(L int32) *lts.LTS {
 	return b.Build()
 }
 
-// benchMGC makes the most general client of a CAS counter, the shape of
-// the end-to-end target (gen_mgc_aut.py, rewritten here so that the
-// benchmark needs no Python): k threads each call inc ops times; an inc
-// reads the counter (mod modulus), takes steps-1 more τ steps and then
-// CASes: on success the counter moves and the thread can return, on
-// failure it re-reads and retries.
+// benchMGC makes the most general client of a CAS counter (internal/mgc):
+// k threads each call inc ops times; an inc reads the counter (mod
+// modulus), takes steps-1 more τ steps and then CASes, retrying on failure.
 func benchMGC(k, steps, modulus, ops int) *lts.LTS {
-	type thread struct{ pc, done, seen int8 }
-	type state struct {
-		c  int8
-		th [4]thread
-	}
-	b := lts.NewBuilder()
-	index := map[state]int32{}
-	var queue []state
-	visit := func(s state) int32 {
-		if id, ok := index[s]; ok {
-			return id
-		}
-		id := b.AddState()
-		index[s] = id
-		queue = append(queue, s)
-		return id
-	}
-	visit(state{})
-	calls, rets := make([]int32, k), make([]int32, k)
-	for i := range k {
-		calls[i] = b.Label(fmt.Sprintf("call(%d,inc)", i+1))
-		rets[i] = b.Label(fmt.Sprintf("ret(%d,inc)", i+1))
-	}
-	for q := 0; q < len(queue); q++ {
-		st := queue[q]
-		src := index[st]
-		for i := range k {
-			t, next, label := st.th[i], st, lts.Tau
-			switch {
-			case t.pc == 0 && int(t.done) < ops:
-				next.th[i], label = thread{1, t.done, st.c}, calls[i]
-			case t.pc == 0:
-				continue
-			case int(t.pc) < steps:
-				next.th[i].pc++
-			case int(t.pc) == steps && st.c == t.seen:
-				next.c = int8((int(st.c) + 1) % modulus)
-				next.th[i] = thread{int8(steps + 1), t.done, 0}
-			case int(t.pc) == steps:
-				next.th[i] = thread{1, t.done, st.c}
-			default:
-				next.th[i], label = thread{0, t.done + 1, 0}, rets[i]
-			}
-			b.AddTransition(src, label, visit(next))
-		}
-	}
-	return b.Build()
+	return mgc.CASCounter(k, steps, modulus, ops, false)
 }
 
 // benchManyLabels makes a seeded random LTS with n states and 2n

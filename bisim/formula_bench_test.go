@@ -19,7 +19,7 @@ func changedCopy(l *lts.LTS, t int) *lts.LTS {
 }
 
 // BenchmarkCompareFormula measures what the distinguishing formula adds
-// to Compare on the most general client of gen_mgc_aut.py K 3 4 3 (K = 3:
+// to Compare on the most general client of mgcaut K 3 4 3 (K = 3:
 // 36 k states; K = 4: 2 M states, the target) against a copy with
 // one τ-step redirected: "compare" is the whole of Compare, "formula" the
 // formula's share alone (the union's quotient, the distinguishing-trace

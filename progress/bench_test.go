@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/linbis/linbis/internal/mgc"
 	"github.com/linbis/linbis/lts"
 )
 
@@ -100,72 +101,6 @@ func benchLTS(seed uint64, states int32, degree, threads int, spin bool) *lts.LT
 	return b.Build()
 }
 
-// mgcLTS is the generator of ../shared/tools/gen_mgc_aut.py written again
-// in Go, with thread attribution: threads threads each call inc up to ops
-// times; inc reads a shared counter (modulo mod), takes steps-1 more
-// internal steps and CASes, retrying from the read when the counter moved.
-// With spin, thread 1 may loop forever at its read when the counter is
-// mod-1 (not lock-free). States are numbered in BFS order, like an
-// explorer's.
-func mgcLTS(threads, steps, mod, ops int, spin bool) *lts.LTS {
-	// A state packs the counter (8 bits) and per thread pc, done and seen
-	// (4 bits each) into a uint64.
-	type local struct{ pc, done, seen int }
-	decode := func(key uint64) (c int, th []local) {
-		c = int(key & 0xff)
-		for i := range threads {
-			x := key >> (8 + 12*i)
-			th = append(th, local{int(x & 0xf), int(x >> 4 & 0xf), int(x >> 8 & 0xf)})
-		}
-		return c, th
-	}
-	encode := func(c int, th []local) uint64 {
-		key := uint64(c)
-		for i, t := range th {
-			key |= uint64(t.pc|t.done<<4|t.seen<<8) << (8 + 12*i)
-		}
-		return key
-	}
-	b := lts.NewBuilder()
-	x := newExploration[uint64](b)
-	calls, rets := make([]int32, threads), make([]int32, threads)
-	for i := range threads {
-		calls[i] = b.Label(fmt.Sprintf("call(%d,inc)", i+1))
-		rets[i] = b.Label(fmt.Sprintf("ret(%d,inc)", i+1))
-	}
-	x.id(0)
-	for q := 0; q < len(x.queue); q++ {
-		src := int32(q)
-		c, th := decode(x.queue[q])
-		for i, t := range th {
-			move := func(label int32, c2 int, t2 local) {
-				next := append([]local(nil), th...)
-				next[i] = t2
-				b.AddTransitionMeta(src, label, x.id(encode(c2, next)), int32(i+1), -1)
-			}
-			switch {
-			case t.pc == 0 && t.done < ops:
-				move(calls[i], c, local{1, t.done, c})
-			case t.pc >= 1 && t.pc <= steps:
-				switch {
-				case t.pc < steps:
-					move(lts.Tau, c, local{t.pc + 1, t.done, t.seen})
-				case c == t.seen:
-					move(lts.Tau, (c+1)%mod, local{steps + 1, t.done, 0})
-				default:
-					move(lts.Tau, c, local{1, t.done, c})
-				}
-				if spin && t.pc == 1 && i == 0 && c == mod-1 {
-					move(lts.Tau, c, t)
-				}
-			case t.pc == steps+1:
-				move(rets[i], c, local{0, t.done + 1, 0})
-			}
-		}
-	}
-	return b.Build()
-}
-
 var benchCache struct {
 	sync.Mutex
 	ltss map[string]*lts.LTS
@@ -191,9 +126,9 @@ func bench10M(spin bool) *lts.LTS {
 }
 
 // mgc10M returns the MGC-shaped benchmark LTS: 4 threads × 4 ops, 3 steps,
-// counter modulo 3: 3.36 M states, 13.06 M transitions (gen_mgc_aut.py 4 3 3 4).
+// counter modulo 3: 3.36 M states, 13.06 M transitions (mgcaut 4 3 3 4).
 func mgc10M(spin bool) *lts.LTS {
-	return cached(fmt.Sprint("mgc", spin), func() *lts.LTS { return mgcLTS(4, 3, 3, 4, spin) })
+	return cached(fmt.Sprint("mgc", spin), func() *lts.LTS { return mgc.CASCounter(4, 3, 3, 4, spin) })
 }
 
 // cpuSeconds returns the user+system CPU time of the process so far.
@@ -245,33 +180,10 @@ func benchProperties(b *testing.B, name string, l *lts.LTS) {
 	}
 }
 
-// TestMGCGenerator checks the Go port against the generator's own output
-// for the bundled example (gen_mgc_aut.py 2 2 3 1) and its spin variant
-// (2 2 2 1 spin), transition for transition: both number states in BFS
-// order and list moves thread by thread.
-func TestMGCGenerator(t *testing.T) {
-	for _, c := range []struct {
-		file string
-		l    *lts.LTS
-	}{
-		{"../cmd/linbis/example/cas-counter-2x1.aut", mgcLTS(2, 2, 3, 1, false)},
-		{"testdata/mgc-2-2-2-1-spin.aut", mgcLTS(2, 2, 2, 1, true)},
-	} {
-		want, err := lts.ReadAutFile(c.file, lts.ReadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.l.NumStates != want.NumStates || c.l.NumTransitions() != want.NumTransitions() {
-			t.Fatalf("%s: %d states %d transitions, want %d and %d", c.file, c.l.NumStates, c.l.NumTransitions(), want.NumStates, want.NumTransitions())
-		}
-		for i := range want.Src {
-			tr := int32(i)
-			if c.l.Src[i] != want.Src[i] || c.l.LabelName(tr) != want.LabelName(tr) || c.l.Dst[i] != want.Dst[i] {
-				t.Fatalf("%s: transition %d differs", c.file, i)
-			}
-		}
-	}
-	res, err := Check(mgcLTS(3, 2, 3, 2, false), WaitFree)
+// TestMGCWaitFree: the bounded CAS counter is wait-free (every operation
+// ends: a CAS fails only when another thread's succeeded, finitely often).
+func TestMGCWaitFree(t *testing.T) {
+	res, err := Check(mgc.CASCounter(3, 2, 3, 2, false), WaitFree)
 	if err != nil || !res.Holds {
 		t.Fatalf("bounded CAS counter: %v %v", res, err)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/linbis/linbis/lts"
 )
 
-// spinAut is the CAS counter of gen_mgc_aut.py 2 2 2 1 with thread 1 able
+// spinAut is the CAS counter of mgcaut 2 2 2 1 spin, with thread 1 able
 // to spin forever: not lock-free.
 const spinAut = "../../progress/testdata/mgc-2-2-2-1-spin.aut"
 
