@@ -35,7 +35,8 @@ import (
 // array, through functions that merge and re-slice them);
 // a ring under a spin lock of a named type over uint32, its indices
 // uint32 counters (testdata/more's SpinRing); Vyukov's queue, its fields
-// apart on cache lines (MPMC), and struct copies with padding (Padded); slices under a mutex (testdata/slicestack: append, s[:n-1], s[1:], the
+// apart on cache lines (MPMC), and struct copies with padding (Padded); a
+// striped counter (Striped); slices under a mutex (testdata/slicestack: append, s[:n-1], s[1:], the
 // array two slices share while its capacity allows, range, copy); sorted lists walked with a pointer to a link (testdata/list).
 func TestIntsAreGo(t *testing.T) {
 	for _, c := range []struct {
@@ -59,6 +60,7 @@ func TestIntsAreGo(t *testing.T) {
 		{"list", "PushSet", func() any { return new(list.PushSet) }},
 		{"more", "SpinRing", func() any { return new(more.SpinRing) }},
 		{"more", "MPMC", func() any { return more.NewMPMC() }},
+		{"more", "Striped", func() any { return new(more.Striped) }},
 		{"ints", "Padded", func() any { return new(ints.Padded) }},
 	} {
 		t.Run(c.typ, func(t *testing.T) { sameAsGo(t, c.dir, c.typ, c.new) })

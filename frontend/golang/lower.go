@@ -661,6 +661,12 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		switch in.Op {
 		case token.MUL:
 			a := fr.addrOf(in.X, pos)
+			if _, isArray := a.typ.Underlying().(*types.Array); isArray && len(uses(in)) == 0 {
+				// go/ssa loads the array a range statement ranges over
+				// (for i := range c.shards) even when it uses only the
+				// index, and Go then does not evaluate it: no access.
+				return
+			}
 			if !isScalar(a.typ) {
 				g.loadStruct(fr, in, a, pos) // field by field (structs.go)
 				return

@@ -55,7 +55,7 @@ func racers(t *testing.T, n int) []racer {
 		{"poolstack", "Stack"}, {"poolstack", "AtomicStack"}, {"poolstack", "FieldStack"},
 		{"slicestack", "Stack"}, {"slicestack", "RacyStack"}, {"list", "Set"}, {"list", "PushSet"},
 		{"ints", "Pairs"}, {"ints", "Mixed"},
-		{"poolstack", "GenStack"}, {"more", "SpinRing"}, {"ints", "Pane"},
+		{"poolstack", "GenStack"}, {"more", "SpinRing"}, {"ints", "Pane"}, {"more", "Striped"},
 	} {
 		ms = append(ms, racer{name: c.dir + " " + c.typ, m: model(t, c.dir, Config{Type: c.typ})})
 	}

@@ -101,7 +101,9 @@ func TestExampleVerdicts(t *testing.T) {
 // (--spec SeqCounter), and not against a wrong one (OffByOne, which counts
 // from 1); a plain flag a data race; a ring under a spin lock of a named
 // type over uint32 (SpinRing) linearizable and not lock-free; Vyukov's
-// bounded queue (MPMC) lock-free and not linearizable.
+// bounded queue (MPMC) lock-free and not linearizable, and so a counter
+// striped over padded atomics and summed stripe by stripe (Striped), with
+// no data race: its sum's range over the stripes reads none of them.
 func TestMoreVerdicts(t *testing.T) {
 	wantVerdicts(t, []verdictCase{
 		{"more", Config{Type: "TwoLockQueue"}, verify.Unknown, verify.Unknown, true},
@@ -113,6 +115,7 @@ func TestMoreVerdicts(t *testing.T) {
 		{"more", Config{Type: "CastStack"}, verify.Yes, verify.Yes, false},
 		{"more", Config{Type: "SpinRing"}, verify.Yes, verify.No, false},
 		{"more", Config{Type: "MPMC"}, verify.No, verify.Yes, false},
+		{"more", Config{Type: "Striped"}, verify.No, verify.Yes, false},
 	})
 }
 
