@@ -8,33 +8,33 @@
 //
 // # Algorithm
 //
-// Check explores, on the fly, the product of implementation states with
-// normalised specification states (Liu et al., Fig. 2; Roscoe's FDR): a
-// normalised state is a τ-closed set of specification states, all reachable
-// by the same visible trace. From a pair (s, P), an implementation τ step
-// leads to (s', P) and a visible step s -a-> s' to (s', P·a), where P·a is
-// the τ-closure of the a-successors of P. The check fails at the first pair
-// whose implementation state has a visible action a with P·a = ∅; the
+// Check runs the antichain search of package antichain (antichain.Search,
+// the one engine for trace inclusion) over the implementation LTS
+// (antichain.ExplicitImpl) and the normalised specification
+// (antichain.Subsets over antichain.Explicit): a breadth-first search of
+// the product of implementation states with normalised specification
+// states (Liu et al., Fig. 2; Roscoe's FDR), a normalised state being a
+// τ-closed set of specification states, all reachable by the same visible
+// trace. From a pair (s, P), an implementation τ step leads to (s', P) and
+// a visible step s -a-> s' to (s', P·a), where P·a is the τ-closure of the
+// a-successors of P. The check fails at the first pair whose
+// implementation state has a visible action a with P·a = ∅; the
 // implementation trace leading there, followed by a, is a trace the
 // specification cannot do.
 //
-// Invariants of the search:
-//   - Subsets are interned once, as sorted []int32 in an arena, and each
-//     subset's successors are computed once, for all its labels, when it is
-//     first expanded (antichain.Subsets, eager).
-//   - Pairs are explored layer by layer in the number of visible actions:
-//     layer k holds the pairs first reached by a trace of k visible actions,
-//     closed under implementation τ steps before layer k+1 starts. The first
-//     violation found therefore has the fewest visible actions of all (it is
-//     a shortest counterexample trace), whatever the number of τ steps.
-//   - Antichain pruning (De Wulf, Doyen, Henzinger, Raskin, CAV 2006;
-//     Abdulla, Chen, Holík, Mayr, Vojnar, TACAS 2010), when on: a pair
-//     (s, P) is not explored when a pair (s, Q) with Q ⊆ P has been, because
-//     traces(Q) ⊆ traces(P), so every violation from (s, P) is found from
-//     (s, Q) no later. Per implementation state only the ⊆-minimal explored
-//     subsets are kept; a queued pair that a new smaller subset subsumes is
-//     dropped. Since (s, Q) is in the same or an earlier layer, pruning keeps
-//     the counterexample shortest.
+// What Check promises of the search (antichain/search.go states its
+// invariants):
+//   - Pairs are explored layer by layer in the number of visible actions,
+//     so the counterexample has the fewest visible actions of all (a
+//     shortest counterexample trace), whatever the number of τ steps.
+//   - With Options.Antichain, a pair (s, P) is not explored when a pair
+//     (s, Q) with Q ⊆ P has been (De Wulf, Doyen, Henzinger, Raskin, CAV
+//     2006; Abdulla, Chen, Holík, Mayr, Vojnar, TACAS 2010): per
+//     implementation state only the ⊆-minimal subsets are explored, which
+//     keeps the counterexample shortest.
+//   - Subsets are interned once and each subset's successors are computed
+//     once, for all its labels, when it is first expanded (eager
+//     antichain.Subsets).
 //
 // # Quotienting
 //

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/linbis/linbis/antichain"
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/internal/meter"
 	"github.com/linbis/linbis/lts"
 )
@@ -144,13 +146,14 @@ func Check(impl, spec *lts.LTS, opts Options) (*Result, error) {
 	st.ImplStates, st.SpecStates = sImpl.NumStates, sSpec.NumStates
 
 	start := time.Now()
-	s := newSearch(sImpl, sSpec, opts)
-	pair, last, err := s.run()
+	s, norm := newSearch(sImpl, sSpec, opts)
+	init, _ := norm.Closure([]int32{sSpec.Initial}) // an LTS in memory gives no error
+	pair, last, err := s.Run(init)
 	st.SearchTime = time.Since(start)
-	st.Pairs, st.Subsumed = int64(s.pairs.len()), s.pairs.subsumed
-	st.SpecSubsets, st.Depth = s.norm.Count(), s.depth
+	st.Pairs, st.Subsumed = int64(s.Pairs.Len()), s.Pairs.Subsumed
+	st.SpecSubsets, st.Depth = norm.Count(), s.Depth
 	if err != nil {
-		return res, err
+		return res, stopError(s, norm, opts, err)
 	}
 	if pair < 0 {
 		res.Refines = true
@@ -158,7 +161,7 @@ func Check(impl, spec *lts.LTS, opts Options) (*Result, error) {
 	}
 
 	start = time.Now()
-	path := s.path(pair, last)
+	path := s.Pairs.Path(pair, last)
 	if opts.Quotient {
 		// The path is one of the quotient; find one of impl with the same
 		// visible labels (hImpl has them, being trace equivalent).
@@ -176,6 +179,37 @@ func Check(impl, spec *lts.LTS, opts Options) (*Result, error) {
 	res.Counterexample = counterexample(impl, hImpl, path)
 	st.ReplayTime = time.Since(start)
 	return res, nil
+}
+
+// newSearch returns the antichain search of impl against spec
+// (antichain.Search, layered by visible actions) and spec's normalisation;
+// labels are matched by name.
+func newSearch(impl, spec *lts.LTS, opts Options) (*antichain.Search, *antichain.Subsets) {
+	norm := antichain.NewSubsets(antichain.NewExplicit(spec), true)
+	specIDs := make(map[string]int32, len(spec.Labels))
+	for i, name := range spec.Labels {
+		specIDs[name] = int32(i)
+	}
+	labelOf := func(a int32) int32 {
+		if id, ok := specIDs[impl.Labels[a]]; ok {
+			return id
+		}
+		return -1
+	}
+	return antichain.NewSearch(antichain.NewExplicitImpl(impl, labelOf), norm, impl.NumStates, antichain.SearchOptions{
+		Prune: opts.Antichain, Index: true, MaxPairs: opts.MaxPairs, Progress: opts.Progress, Context: opts.Context,
+	}), norm
+}
+
+// stopError is the error of a search stopped by err: the pair limit
+// (antichain.ErrFull), the cause of Options.Context's end.
+func stopError(s *antichain.Search, norm *antichain.Subsets, opts Options, err error) error {
+	if !errors.Is(err, antichain.ErrFull) {
+		return fmt.Errorf("refinement stopped after %d pairs: %w", s.Pairs.Len(), err)
+	}
+	return &limits.LimitError{Limit: limits.Pairs, Value: int64(opts.MaxPairs), Err: fmt.Errorf(
+		"%w: explored %d pairs (%d specification subsets) up to traces of %d visible actions without finding a violation; the verdict is unknown",
+		ErrPairLimit, s.Pairs.Len(), norm.Count(), s.Depth)}
 }
 
 // counterexample renders path, a path of impl (whose hidden labels are τ in

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/linbis/linbis/antichain"
 	"github.com/linbis/linbis/internal/meter"
 	"github.com/linbis/linbis/lts"
 )
@@ -149,7 +150,7 @@ func TestProgressIsReported(t *testing.T) {
 	})})
 	require.NoError(t, err)
 	require.True(t, res.Refines)
-	require.Greater(t, res.Stats.Pairs, int64(progressEvery), "the model is too small to test progress")
+	require.Greater(t, res.Stats.Pairs, int64(antichain.ProgressEvery), "the model is too small to test progress")
 	assert.Positive(t, calls)
 	assert.LessOrEqual(t, last, res.Stats.Pairs)
 }
