@@ -22,6 +22,7 @@ type ParseError struct {
 	Msg       string
 }
 
+// Error is the error one line, file:line:col: msg (<input> without a file).
 func (e *ParseError) Error() string {
 	file := e.File
 	if file == "" {

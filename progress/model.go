@@ -27,6 +27,7 @@ type InputError struct {
 	ambiguous bool // a state reached with two pending sets: annotate recovers
 }
 
+// Error says where (state and label) and what.
 func (e *InputError) Error() string {
 	return fmt.Sprintf("state %d, %s: %s", e.State, e.Label, e.Msg)
 }

@@ -50,6 +50,9 @@ type Type struct {
 	Tid bool
 }
 
+// String is the type as error messages name it: as the modeling language
+// writes it where it can (int(0..3) wrap, ref Node | Leaf), else in words
+// (no value).
 func (t Type) String() string {
 	switch t.Kind {
 	case Int:

@@ -12,6 +12,7 @@ type Error struct {
 	Msg string
 }
 
+// Error is the error one line, file:line:col: msg.
 func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 
 // ErrorList is a list of errors, printed one per line in position order.
@@ -49,6 +50,7 @@ func (l *ErrorList) RemoveMultiples() {
 	*l = out
 }
 
+// Error is the errors one a line, in the list's order.
 func (l ErrorList) Error() string {
 	var sb strings.Builder
 	for i, e := range l {

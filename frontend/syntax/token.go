@@ -203,6 +203,7 @@ type Position struct {
 	Line, Col int
 }
 
+// String is file:line:col, or line:col without a file.
 func (p Position) String() string {
 	if p.File == "" {
 		return fmt.Sprintf("%d:%d", p.Line, p.Col)
@@ -359,6 +360,9 @@ var tokenNames = [...]string{
 	FOR: "for",
 }
 
+// String names the token as error messages do: a keyword as written, an
+// operator quoted ('{'), a class of tokens in words (identifier, end of
+// file); token(N) for a token without a name.
 func (t Token) String() string {
 	if int(t) < len(tokenNames) && tokenNames[t] != "" {
 		return tokenNames[t]
