@@ -209,5 +209,15 @@ func Example(name string) ([]byte, error) {
 	return src, nil
 }
 
+// ParseExample returns the bundled model name, parsed and checked, as the
+// file name.lin (Example, then Parse).
+func ParseExample(name string) (*Model, error) {
+	src, err := Example(name)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(name+".lin", src)
+}
+
 // IsStateLimit reports whether err says that the state limit was reached.
 func IsStateLimit(err error) bool { return errors.Is(err, ErrStateLimit) }

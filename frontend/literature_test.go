@@ -57,9 +57,7 @@ func TestLiteratureModels(t *testing.T) {
 			name += fmt.Sprintf("/%dx%d", tc.threads, tc.ops)
 		}
 		t.Run(name, func(t *testing.T) {
-			src, err := frontend.Example(tc.model)
-			require.NoError(t, err)
-			m, err := frontend.Parse(tc.model+".lin", src)
+			m, err := frontend.ParseExample(tc.model)
 			require.NoError(t, err)
 			b := m.DefaultBounds()
 			if tc.threads > 0 {

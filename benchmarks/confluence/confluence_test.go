@@ -120,9 +120,7 @@ var studyCases = []struct {
 }
 
 func compile(t testing.TB, model string, threads, ops int) (impl, spec *lts.LTS) {
-	src, err := frontend.Example(model)
-	require.NoError(t, err)
-	m, err := frontend.Parse(model+".lin", src)
+	m, err := frontend.ParseExample(model)
 	require.NoError(t, err)
 	b := m.DefaultBounds()
 	b.Threads, b.Ops = threads, ops

@@ -20,9 +20,7 @@ import (
 // with one goroutine or several, with an error wrapping the context's
 // cause; and the state limit is a *limits.LimitError.
 func TestDeadlineStopsTheSearch(t *testing.T) {
-	src, err := frontend.Example("treiber")
-	require.NoError(t, err)
-	m, err := frontend.Parse("treiber.lin", src)
+	m, err := frontend.ParseExample("treiber")
 	require.NoError(t, err)
 	b := frontend.Bounds{Threads: 3, Ops: 3, Values: []int{1, 2}}
 	for _, workers := range []int{1, 2} {

@@ -33,9 +33,7 @@ func TestWorkersSameLTS(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/%d-%d/explicit=%v", c.model, c.threads, c.ops, c.explicit), func(t *testing.T) {
-			src, err := frontend.Example(c.model)
-			require.NoError(t, err)
-			m, err := frontend.Parse(c.model+".lin", src)
+			m, err := frontend.ParseExample(c.model)
 			require.NoError(t, err)
 			b := frontend.Bounds{Threads: c.threads, Ops: c.ops, Values: c.values}
 			objs := []struct {
@@ -73,7 +71,7 @@ func TestWorkersSameErrors(t *testing.T) {
 	var wantME *semantics.ModelError
 	require.ErrorAs(t, want, &wantME)
 	require.Greater(t, len(wantME.Trace.Steps), 5)
-	tr, err := frontend.Parse("treiber.lin", must(frontend.Example("treiber")))
+	tr, err := frontend.ParseExample("treiber")
 	require.NoError(t, err)
 	tb := frontend.Bounds{Threads: 3, Ops: 2, Values: []int{1}}
 	_, wantLimit := explore.Explore(tr.Program, tr.Program.Impl, tb, semantics.Options{MaxStates: 5000, Workers: 1})
@@ -86,11 +84,4 @@ func TestWorkersSameErrors(t *testing.T) {
 		_, gotLimit := explore.Explore(tr.Program, tr.Program.Impl, tb, semantics.Options{MaxStates: 5000, Workers: w})
 		assert.Equal(t, wantLimit, gotLimit, "%d workers", w)
 	}
-}
-
-func must(b []byte, err error) []byte {
-	if err != nil {
-		panic(err)
-	}
-	return b
 }

@@ -18,9 +18,7 @@ import (
 // bundled parses a bundled model.
 func bundled(t testing.TB, name string) *frontend.Model {
 	t.Helper()
-	src, err := frontend.Example(name)
-	require.NoError(t, err)
-	m, err := frontend.Parse(name+".lin", src)
+	m, err := frontend.ParseExample(name)
 	require.NoError(t, err)
 	return m
 }
