@@ -259,6 +259,20 @@ func TestMethods(t *testing.T) {
 			t.Errorf("--methods %v: %v, want %v", c.methods, got, c.want)
 		}
 	}
+	// The methods an embedded sync.Mutex promotes are not the client's,
+	// unless named.
+	for _, c := range []struct{ methods, want []string }{
+		{nil, []string{"Push", "Pop"}},
+		{[]string{"Push", "Unlock"}, []string{"Push", "Unlock"}},
+	} {
+		tg, err := load("slicestack", Config{Type: "Embedded", Methods: c.methods})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := names(tg); !slices.Equal(got, c.want) {
+			t.Errorf("Embedded, --methods %v: %v, want %v", c.methods, got, c.want)
+		}
+	}
 }
 
 // TestLoadErrors: a package that does not exist or does not compile is

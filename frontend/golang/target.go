@@ -86,7 +86,9 @@ func (t *Target) typeName() string {
 
 // findMethods selects the client's methods: those named (in the order
 // named), or every exported method of *T the client can call (integer,
-// bool and any parameters), in the order of their declarations. Their
+// bool and any parameters), in the order of their declarations, but
+// those promoted from an embedded field of another package's type (Lock
+// and Unlock of an embedded sync.Mutex), which --methods may name. Their
 // results must be integers, bool or any: they are printed in ret labels.
 func (t *Target) findMethods(names []string) error {
 	mset := t.Prog.MethodSets.MethodSet(types.NewPointer(t.Type))
@@ -100,7 +102,7 @@ func (t *Target) findMethods(names []string) error {
 	var chosen []*types.Selection
 	if names == nil {
 		for _, sel := range all {
-			if sel.Obj().Exported() && clientParams(sel.Obj().Type().(*types.Signature)) == nil {
+			if sel.Obj().Exported() && sel.Obj().Pkg() == t.Pkg.Pkg && clientParams(sel.Obj().Type().(*types.Signature)) == nil {
 				chosen = append(chosen, sel)
 			}
 		}

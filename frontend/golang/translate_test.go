@@ -86,8 +86,10 @@ func TestExampleVerdicts(t *testing.T) {
 		{"slicestack", Config{Type: "Stack"}, verify.Yes, verify.No, false},
 		{"slicestack", Config{Type: "Queue"}, verify.Yes, verify.No, false},
 		{"slicestack", Config{Type: "RacyStack"}, verify.Unknown, verify.Unknown, true},
+		{"slicestack", Config{Type: "Embedded"}, verify.Yes, verify.No, false},
 		{"list", Config{Type: "Set"}, verify.Yes, verify.No, false},
 		{"list", Config{Type: "PushSet"}, verify.Yes, verify.Yes, false},
+		{"list", Config{Type: "HarrisSet"}, verify.Yes, verify.Yes, false},
 	})
 }
 
