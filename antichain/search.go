@@ -3,6 +3,7 @@ package antichain
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/internal/meter"
@@ -30,17 +31,20 @@ import (
 //     counterexample shortest.
 //
 // The on-the-fly route (onthefly/fly.go) still runs a search of its own
-// over the same Subsets, which differs from this one in what it
-// promises and in what it reads: its levels count every step, not the
-// visible ones (a shortest counterexample in steps), a level's pairs
-// taken state by state, each state expanded once for all its pairs and
-// on several cores; it goes on past a violation for lock-freedom, renames
-// a successor's subset by the symmetry reduction's permutation (the least
-// of its stabiliser's renamings), follows an ample set where the cycle
-// proviso lets it, and finds pairs by their states' chains in packed
-// records, without the index or parents (Pairs without Index is its
-// lookup). Serving it here takes a layering option, those hooks on
-// Impl, and Pairs' records packed as the route's are.
+// over the same Subsets. Its promise is the one of SearchOptions.BySteps
+// (runBySteps): levels in steps, a shortest counterexample in steps, a
+// level's pairs taken state by state; onthefly's TestOneEngineForBothRoutes
+// holds runBySteps over the semantics to its verdicts, states and
+// counterexamples' lengths (it stores a pair twice where two steps of a
+// state enter the same new state, runBySteps once). What that search does
+// beyond runBySteps is what serving it here would take: it expands a
+// batch of states on several cores before following their pairs, goes on
+// past a violation for lock-freedom, renames a successor's subset by the
+// symmetry reduction's permutation (the least of its stabiliser's
+// renamings), follows an ample set where the cycle proviso lets it, stores
+// a successor's state only when a pair takes it, and keeps its pairs in
+// packed records, without the index or parents (Pairs without Index is
+// its lookup).
 
 // SearchOptions bound a Search and say what it reports.
 type SearchOptions struct {
@@ -49,6 +53,10 @@ type SearchOptions struct {
 	// Index finds the pairs stored by a hash index rather than by their
 	// state's chain (Pairs).
 	Index bool
+	// BySteps layers the search by steps rather than by visible actions
+	// (runBySteps): the first violation found has the fewest steps, the
+	// on-the-fly route's promise.
+	BySteps bool
 	// MaxPairs bounds the pairs stored; the search stops with ErrFull
 	// when one more would pass it.
 	MaxPairs int
@@ -83,6 +91,7 @@ type Search struct {
 	layer, next []int32
 	cands       []candidate
 	keys        []uint64 // the implementation's labels (Impl.Label)
+	order       []uint64 // runBySteps' level: state<<32 | pair offset
 }
 
 // candidate is a pair reached by a visible step, waiting for the next
@@ -101,6 +110,9 @@ func NewSearch(impl Impl, norm *Subsets, states int32, opts SearchOptions) *Sear
 // specification; its error wraps ErrFull at the pair limit, the cause of
 // the context's end, or the specification's error.
 func (s *Search) Run(init int32) (pair, step int32, err error) {
+	if s.opts.BySteps {
+		return s.runBySteps(init)
+	}
 	impl, norm, ps := s.impl, s.norm, s.Pairs
 	s.layer = append(s.layer[:0], ps.Add(impl.Initial(), init, -1, -1))
 	for s.Depth = 0; len(s.layer) > 0; s.Depth++ {
@@ -117,11 +129,7 @@ func (s *Search) Run(init int32) (pair, step int32, err error) {
 				return -1, -1, err
 			}
 			for id := lo; id < hi; id++ {
-				d, a := to[id], label[id]
-				for int(a) >= len(s.keys) {
-					s.keys = append(s.keys, impl.Label(int32(len(s.keys))))
-				}
-				k := s.keys[a]
+				d, k := to[id], s.key(label[id])
 				if k == TauStep {
 					if q := s.add(d, sub, p, id); q >= 0 {
 						s.layer = append(s.layer, q)
@@ -156,6 +164,78 @@ func (s *Search) Run(init int32) (pair, step int32, err error) {
 	}
 	s.Depth--
 	return -1, -1, nil
+}
+
+// runBySteps is Run with levels in steps, as the on-the-fly route's
+// search takes them (onthefly/fly.go): level k holds the pairs first
+// reached by k steps, τ or visible, so that the first violation found has
+// the fewest steps. A level's pairs are taken state by state, in the
+// order of the states' ids and of the pairs' within a state, each state's
+// steps asked once for all its pairs of the level; a pair is followed
+// even when a smaller subset of its state was stored after it, in its
+// level (only the pairs not yet stored are pruned), as that search does.
+// Depth is the level of the violation, or the last level.
+func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
+	impl, norm, ps := s.impl, s.norm, s.Pairs
+	ps.Add(impl.Initial(), init, -1, -1)
+	for lo := int32(0); int(lo) < ps.Len(); s.Depth++ {
+		hi := int32(ps.Len())
+		// A level's pairs by state, then by id: state<<32 | offset.
+		s.order = s.order[:0]
+		for p := lo; p < hi; p++ {
+			s.order = append(s.order, uint64(uint32(ps.State[p]))<<32|uint64(p-lo))
+		}
+		slices.Sort(s.order)
+		for i := 0; i < len(s.order); {
+			st := int32(s.order[i] >> 32)
+			to, label, first, end, err := impl.Steps(st)
+			if err != nil {
+				return -1, -1, err
+			}
+			for ; i < len(s.order) && int32(s.order[i]>>32) == st; i++ {
+				p := lo + int32(uint32(s.order[i]))
+				sub := ps.Subset[p]
+				for id := first; id < end; id++ {
+					q := sub
+					if k := s.key(label[id]); k != TauStep {
+						q = NoSubset
+						if k != Foreign {
+							if q, err = norm.After(sub, k); err != nil {
+								return -1, -1, err
+							}
+						}
+						if q == NoSubset {
+							return p, id, nil
+						}
+					}
+					s.add(to[id], q, p, id)
+				}
+				if err := s.stop(); err != nil {
+					return -1, -1, err
+				}
+			}
+		}
+		lo = hi
+	}
+	s.Depth--
+	return -1, -1, nil
+}
+
+// key returns what the implementation's label a is to the specification
+// (Impl.Label), asking it the first time.
+func (s *Search) key(a int32) uint64 {
+	if int(a) < len(s.keys) {
+		return s.keys[a]
+	}
+	return s.newKey(a)
+}
+
+// newKey asks Impl.Label for the labels up to a.
+func (s *Search) newKey(a int32) uint64 {
+	for int(a) >= len(s.keys) {
+		s.keys = append(s.keys, s.impl.Label(int32(len(s.keys))))
+	}
+	return s.keys[a]
 }
 
 // add adds a pair and reports progress; at the pair limit it adds

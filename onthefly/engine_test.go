@@ -95,43 +95,46 @@ func (m *semImpl) Label(a int32) uint64 {
 
 // engineOnSemantics runs the antichain search (refine's engine) over the
 // semantics of prog under b, implementation and specification both
-// implicit: the on-the-fly route's systems.
-func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options) (*antichain.Search, bool, error) {
+// implicit: the on-the-fly route's systems; layered by steps with
+// bySteps, as the on-the-fly route's search is.
+func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, bySteps bool) (*antichain.Search, *semImpl, bool, error) {
 	impl, err := semantics.NewSystem(prog, prog.Impl, b, o)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	specSys, err := semantics.NewSystem(prog, prog.Spec, b, o)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	spec, err := newFlySpec(specSys, impl.Program)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	init, err := spec.initial()
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	m, err := newSemImpl(impl, spec)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
-	s := antichain.NewSearch(m, spec.subsets, 0, antichain.SearchOptions{Prune: true, MaxPairs: 1 << 30})
+	s := antichain.NewSearch(m, spec.subsets, 0, antichain.SearchOptions{Prune: true, BySteps: bySteps, MaxPairs: 1 << 30})
 	pair, _, err := s.Run(init)
-	return s, pair < 0, err
+	return s, m, pair < 0, err
 }
 
 // TestOneEngineForBothRoutes runs the antichain search that refine runs
 // on explicit LTSs (antichain.Search over antichain.ExplicitImpl) over
 // the semantics the on-the-fly route reads (semImpl, flySpec), on the
-// bundled models and on random programs, and holds it to refine.Check on
-// the full LTSs and to Check: the same verdict everywhere, and against
-// refine the same layer depth (the violation's number of visible actions,
-// or the longest trace's) and the same pairs —
-// the two searches meet the same pairs in the same order, the states
-// named differently. Over the semantics the search finds pairs by their
-// states' chains, as the on-the-fly route does, not by refine's index.
+// bundled models and on random programs. Layered by visible actions, it
+// is held to refine.Check on the full LTSs: the same verdict, the same
+// layer depth (the violation's number of visible actions, or the longest
+// trace's) and the same pairs — the two searches meet the same pairs in
+// the same order, the states named differently; over the semantics the
+// search finds pairs by their states' chains, as the on-the-fly route
+// does, not by refine's index. Layered by steps, it is held to Check
+// (unreduced, stopping at the first violation): the same verdict, the
+// same states, a counterexample of as many steps, and no more pairs.
 func TestOneEngineForBothRoutes(t *testing.T) {
 	type input struct {
 		name string
@@ -162,7 +165,7 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 		require.NoError(t, err, in.name)
 		want, err := refine.Check(implLTS, specLTS, refine.Options{Antichain: true})
 		require.NoError(t, err, in.name)
-		got, holds, err := engineOnSemantics(in.prog, in.b, o)
+		got, _, holds, err := engineOnSemantics(in.prog, in.b, o, false)
 		require.NoError(t, err, in.name)
 		what := fmt.Sprintf("%s %v", in.name, in.b)
 		assert.Equal(t, want.Refines, holds, what)
@@ -173,6 +176,17 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 		fly, err := Check(in.prog, in.b, Options{Options: o, FirstViolation: true})
 		require.NoError(t, err, what)
 		assert.Equal(t, want.Refines, fly.Refines, what)
+		steps, m, holds, err := engineOnSemantics(in.prog, in.b, o, true)
+		require.NoError(t, err, what)
+		assert.Equal(t, fly.Refines, holds, what)
+		// Check stores a pair twice when two steps of a state lead to the
+		// same new state (path.go), the engine once.
+		assert.LessOrEqual(t, int64(steps.Pairs.Len()), fly.Stats.Pairs, "pairs by steps: %s", what)
+		if fly.Refines {
+			assert.Equal(t, fly.Stats.States, int64(len(m.offs)), "states by steps: %s", what)
+		} else {
+			assert.Len(t, fly.Counterexample.Steps, steps.Depth+1, "counterexample by steps: %s", what)
+		}
 		if holds {
 			refines++
 		} else {

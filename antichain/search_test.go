@@ -1,0 +1,144 @@
+package antichain_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/antichain"
+	"github.com/linbis/linbis/internal/randlts"
+	"github.com/linbis/linbis/internal/testsize"
+	"github.com/linbis/linbis/lts"
+)
+
+// naiveShortest is the oracle of a shortest violation: a 0-1 breadth-first
+// search over (implementation state, specification set) nodes, the sets
+// as text, the cost of a step 1 (bySteps) or 1 if visible; it returns the
+// cost of a shortest path of impl whose last step spec cannot follow
+// after the same visible trace, that step included, or -1.
+func naiveShortest(impl, spec *lts.LTS, bySteps bool) int {
+	specLabel := map[string]int32{}
+	for i, name := range spec.Labels {
+		specLabel[name] = int32(i)
+	}
+	type node struct {
+		s   int32
+		set string
+	}
+	sets := map[string][]int32{}
+	key := func(w []int32) string {
+		k := fmt.Sprint(w)
+		sets[k] = w
+		return k
+	}
+	start := node{impl.Initial, key(reachable(spec, nil))}
+	dist := map[node]int{start: 0}
+	deque := []node{start}
+	// The specification's sets are reached by traces, so a set is named
+	// by the labels of one: after holds a set's trace.
+	after := map[string][]int32{start.set: nil}
+	for len(deque) > 0 {
+		n := deque[0]
+		deque = deque[1:]
+		d := dist[n]
+		for t := impl.Out[n.s]; t < impl.Out[n.s+1]; t++ {
+			next, cost := n, 0
+			next.s = impl.Dst[t]
+			if impl.Label[t] != lts.Tau || bySteps {
+				cost = 1
+			}
+			if impl.Label[t] != lts.Tau {
+				a, ok := specLabel[impl.LabelName(t)]
+				w := append(append([]int32(nil), after[n.set]...), a)
+				if !ok || len(reachable(spec, w)) == 0 {
+					return d + 1
+				}
+				next.set = key(reachable(spec, w))
+				after[next.set] = w
+			}
+			if old, seen := dist[next]; seen && old <= d+cost {
+				continue
+			}
+			dist[next] = d + cost
+			if cost == 0 {
+				deque = append([]node{next}, deque...)
+			} else {
+				deque = append(deque, next)
+			}
+		}
+	}
+	return -1
+}
+
+// TestLayerings holds Search, layered by visible actions and by steps,
+// with and without the antichain and the index, to naiveShortest on
+// random LTS pairs: the same verdict, and a violation's path a path of
+// the implementation from its initial state whose last step, and no
+// other, the specification cannot follow, as short as the oracle's in
+// what the layers count (Depth+1).
+func TestLayerings(t *testing.T) {
+	labels := []string{"a", "b", "c"}
+	draw := func(rng *rand.Rand, n int) *lts.LTS {
+		b := lts.NewBuilder()
+		randlts.Fill(rng, b, randlts.Config{States: n, Transitions: rng.IntN(3 * n), Labels: labels, Tau: 0.4})
+		return b.Build()
+	}
+	violations := 0
+	for seed := range uint64(testsize.Count(300, 5000)) {
+		rng := rand.New(rand.NewPCG(seed, 36))
+		impl, spec := draw(rng, 1+rng.IntN(8)), draw(rng, 1+rng.IntN(5))
+		specLabel := map[string]int32{}
+		for i, name := range spec.Labels {
+			specLabel[name] = int32(i)
+		}
+		labelOf := func(a int32) int32 {
+			if id, ok := specLabel[impl.Labels[a]]; ok {
+				return id
+			}
+			return -1
+		}
+		for _, bySteps := range []bool{false, true} {
+			want := naiveShortest(impl, spec, bySteps)
+			if want > 0 && bySteps {
+				violations++
+			}
+			for _, opts := range []antichain.SearchOptions{{}, {Prune: true}, {Prune: true, Index: true}} {
+				opts.BySteps, opts.MaxPairs = bySteps, 1<<20
+				what := fmt.Sprintf("seed %d %+v", seed, opts)
+				norm := antichain.NewSubsets(antichain.NewExplicit(spec), !bySteps)
+				s := antichain.NewSearch(antichain.NewExplicitImpl(impl, labelOf), norm, 0, opts)
+				init, err := norm.Closure([]int32{spec.Initial})
+				require.NoError(t, err)
+				pair, step, err := s.Run(init)
+				require.NoError(t, err, what)
+				if want < 0 {
+					require.Equal(t, int32(-1), pair, what)
+					continue
+				}
+				require.GreaterOrEqual(t, pair, int32(0), what)
+				require.Equal(t, want, s.Depth+1, what)
+				path := s.Pairs.Path(pair, step)
+				var w []int32
+				at := impl.Initial
+				for i, tr := range path {
+					require.Equal(t, at, impl.Src[tr], "%s: a path from the initial state", what)
+					at = impl.Dst[tr]
+					if impl.Label[tr] == lts.Tau {
+						continue
+					}
+					a, ok := specLabel[impl.LabelName(tr)]
+					w = append(w, a)
+					follows := ok && len(reachable(spec, w)) > 0
+					require.Equal(t, i < len(path)-1, follows, "%s: only the last step is not the specification's", what)
+				}
+				if bySteps {
+					require.Len(t, path, want, what)
+				}
+			}
+		}
+	}
+	t.Logf("%d violations", violations)
+	require.Positive(t, violations)
+}
