@@ -11,7 +11,8 @@
 // relation.Report, refine.Report, progress.Report, history.Report,
 // frontend.CompileReport), which carry their JSON tags; the CLI marshals
 // them and declares only the reports of its file verbs (info, reduce,
-// convert, compile --list).
+// convert, compile --list) and that of a model error (modelErrorReport).
+// Each output has its JSON Schema in schema/ (verify's in verify/).
 package main
 
 // default.pgo in this directory is a CPU profile that guides the
