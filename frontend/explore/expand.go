@@ -85,7 +85,7 @@ func (e *worker) lookUp(blk *block) {
 		for i := range group {
 			if sc := &group[i]; sc.First < 0 {
 				var isNew bool
-				sc.Id, sc.Ref, isNew = e.set.Claim(blk.Batch[sc.Start:sc.End], sc.Hash, &e.arena)
+				sc.ID, sc.Ref, isNew = e.set.Claim(blk.Batch[sc.Start:sc.End], sc.Hash, &e.arena)
 				if isNew {
 					added++
 				}

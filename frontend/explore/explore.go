@@ -42,7 +42,7 @@ import (
 type explorer struct {
 	*semantics.System
 	set *semantics.StateSet
-	// refs[id] refers to the record of state id (see stateSet.claim); the
+	// refs[id] refers to the record of state id (see semantics.StateSet.Claim); the
 	// states numbered so far are refs' values.
 	refs  column[uint32]
 	arena semantics.ArenaCursor // for the initial state's record
@@ -249,7 +249,7 @@ type block struct {
 	// are in succs.
 	failed     *semantics.Failure
 	failThread int
-	sink       uint64 // see stateSet.touch
+	sink       uint64 // see semantics.StateSet.Touch
 	expanded   bool   // its expansion is complete (guarded by schedule.mu)
 }
 
@@ -336,10 +336,10 @@ func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 		sc := &succs[i]
 		switch {
 		case sc.First >= 0:
-			sc.Id = blk.Succs[sc.First].Id
-		case sc.Id < 0:
-			if sc.Id = x.set.Id(sc.Ref); sc.Id < 0 {
-				sc.Id = x.number(sc.Ref)
+			sc.ID = blk.Succs[sc.First].ID
+		case sc.ID < 0:
+			if sc.ID = x.set.ID(sc.Ref); sc.ID < 0 {
+				sc.ID = x.number(sc.Ref)
 				if x.refs.len() > x.Options.MaxStates {
 					return &limits.LimitError{Limit: limits.States, Value: int64(x.Options.MaxStates), Err: fmt.Errorf(
 						"%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
@@ -365,14 +365,14 @@ func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 		dst, thread, step := x.dst.grow(len(succs)), x.thread.grow(len(succs)), x.stepCol.grow(len(succs))
 		for i := range succs {
 			sc := &succs[i]
-			labels[i], dst[i], thread[i], step[i] = sc.LabelID, sc.Id, sc.Thread+1, int16(sc.Step)
+			labels[i], dst[i], thread[i], step[i] = sc.LabelID, sc.ID, sc.Thread+1, int16(sc.Step)
 		}
 		return nil
 	}
 	for i := range succs { // across the end of a chunk
 		sc := &succs[i]
 		x.labelCol.append(sc.LabelID)
-		x.dst.append(sc.Id)
+		x.dst.append(sc.ID)
 		x.thread.append(sc.Thread + 1)
 		x.stepCol.append(int16(sc.Step))
 	}

@@ -113,7 +113,7 @@ func RecordOffset(e uint64) uint64 { return uint64(uint32(e)-1) << 2 }
 // record returns the id and encoding of the record of a table slot; the
 // id is -1 while a claimed record is not numbered.
 func (s *StateSet) record(e uint64) (int32, []byte) {
-	return s.Id(uint32(e)), s.Encoding(RecordOffset(e))
+	return s.ID(uint32(e)), s.Encoding(RecordOffset(e))
 }
 
 // idField returns the id field of the record that a slot's low 32 bits
@@ -124,8 +124,8 @@ func (s *StateSet) idField(ref uint32) *uint32 {
 	return (*uint32)(unsafe.Pointer(&s.Chunks[off>>chunkBits][off&(chunkSize-1)]))
 }
 
-// Id returns the id of the record ref refers to, -1 if it is not numbered.
-func (s *StateSet) Id(ref uint32) int32 { return int32(atomic.LoadUint32(s.idField(ref))) }
+// ID returns the id of the record ref refers to, -1 if it is not numbered.
+func (s *StateSet) ID(ref uint32) int32 { return int32(atomic.LoadUint32(s.idField(ref))) }
 
 // SetID numbers the claimed record ref refers to.
 func (s *StateSet) SetID(ref uint32, id int32) { atomic.StoreUint32(s.idField(ref), uint32(id)) }

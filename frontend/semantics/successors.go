@@ -139,7 +139,7 @@ func (e *Expander) add(t int, out outcome, next []int32, moved RefMoves, clean u
 	if out.Kind != KTau {
 		key = keyOf(t, out)
 	}
-	blk.Succs = append(blk.Succs, Succ{Start: start, End: end, Hash: hashState(e.Seed, blk.Batch[start:end]), Id: -1, First: -1,
+	blk.Succs = append(blk.Succs, Succ{Start: start, End: end, Hash: hashState(e.Seed, blk.Batch[start:end]), ID: -1, First: -1,
 		Thread: uint8(t), Step: out.step, Label: key})
 }
 
@@ -148,13 +148,13 @@ func (e *Expander) add(t int, out outcome, next []int32, moved RefMoves, clean u
 type Succ struct {
 	Start, End int32 // its encoding: block.batch[start:end]
 	Hash       uint32
-	// Id is its id if the expander found it numbered, else -1 until
+	// ID is its id if the expander found it numbered, else -1 until
 	// inserted; first is the index in the block of an earlier identical
 	// successor, -1 if none: its id is that one's.
-	Id, First int32
+	ID, First int32
 	Step      int32 // the source step (outcome.step)
 	// Ref refers to its record when id is -1 and first is -1: found
-	// unnumbered or claimed by the expander (see stateSet.claim).
+	// unnumbered or claimed by the expander (see StateSet.Claim).
 	Ref    uint32
 	Thread uint8 // the thread that took the step, from 0
 	// LabelID is the label's id in the LTS, set by flush (in the padding
