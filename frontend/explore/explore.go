@@ -60,16 +60,16 @@ type explorer struct {
 // Explore builds the LTS of obj (the implementation or the specification
 // of prog) under the bounds.
 func Explore(prog *check.Program, obj *check.Object, b ir.Bounds, o semantics.Options) (*lts.LTS, error) {
-	x, err := NewExplorer(prog, obj, b, o)
+	x, err := newExplorer(prog, obj, b, o)
 	if err != nil {
 		return nil, err
 	}
 	return x.run()
 }
 
-// NewExplorer checks the bounds, compiles obj and prepares an exploration
+// newExplorer checks the bounds, compiles obj and prepares an exploration
 // of it, without exploring.
-func NewExplorer(prog *check.Program, obj *check.Object, b ir.Bounds, o semantics.Options) (*explorer, error) {
+func newExplorer(prog *check.Program, obj *check.Object, b ir.Bounds, o semantics.Options) (*explorer, error) {
 	sys, err := semantics.NewSystem(prog, obj, b, o)
 	if err != nil {
 		return nil, err

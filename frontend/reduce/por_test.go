@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/linbis/linbis/frontend/check"
-	"github.com/linbis/linbis/frontend/explore"
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/internal/testsize"
@@ -121,7 +120,7 @@ func walkPOR(t *testing.T, visit func(what, name string, a *POR, st *semantics.S
 		for _, b := range []ir.Bounds{{Threads: 3, Ops: 1, Values: []int{1, 2}}, {Threads: 2, Ops: 2, Values: []int{1, 2}}} {
 			for _, explicit := range []bool{false, true} {
 				what := fmt.Sprintf("%s %d/%d explicit=%v", name, b.Threads, b.Ops, explicit)
-				x, err := explore.NewExplorer(prog, prog.Impl, b, semantics.Options{Explicit: explicit, Workers: 1})
+				x, err := semantics.NewSystem(prog, prog.Impl, b, semantics.Options{Explicit: explicit, Workers: 1})
 				require.NoError(t, err, what)
 				init, err := x.InitialState()
 				if err != nil {
