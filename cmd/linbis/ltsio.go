@@ -36,22 +36,23 @@ func extFormat(path string) string {
 }
 
 // outputFormat returns the format of the output LTS path.
-// A --format given is checked whatever the path: an unknown one, or one
-// that the path's extension contradicts, is an error, not ignored.
+// The extension decides where there is one (--format is for standard
+// output and names without one: compile's -o - and --spec-out spec.aut may
+// differ), but a --format given is checked whatever the path: an unknown
+// one is an error, not ignored.
 func outputFormat(c *cli.Context, path string) (string, error) {
-	ext := extFormat(path)
+	format := ""
 	if findFlag(c.Command.Flags, "format") != nil && c.IsSet("format") {
-		switch f := c.String("format"); {
-		case f != "aut" && f != "dot":
-			return "", fmt.Errorf("--format %q: expected aut or dot", f)
-		case ext != "" && ext != f:
-			return "", fmt.Errorf("--format %s: the output %s is a .%s file by its name", f, path, ext)
-		default:
-			return f, nil
+		format = c.String("format")
+		if format != "aut" && format != "dot" {
+			return "", fmt.Errorf("--format %q: expected aut or dot", format)
 		}
 	}
-	if ext != "" {
+	if ext := extFormat(path); ext != "" {
 		return ext, nil
+	}
+	if format != "" {
+		return format, nil
 	}
 	if path == "-" {
 		return "aut", nil

@@ -63,9 +63,13 @@ func TestStandardInputAndOutput(t *testing.T) {
 	code, _, errOut = linbisIn(exampleAut, "reduce", "-", "-o", filepath.Join(dir, "q.aut"), "--format", "xyz")
 	assert.Equal(t, 2, code)
 	assert.Equal(t, "linbis: --format \"xyz\": expected aut or dot\n", errOut)
-	code, _, errOut = linbisIn(exampleAut, "convert", "-", filepath.Join(dir, "q.aut"), "--format", "dot")
-	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "--format dot: the output "+filepath.Join(dir, "q.aut")+" is a .aut file by its name")
+	// It is for standard output: a file's extension still decides.
+	code, out, errOut = linbis("compile", "treiber", "--ops", "1", "-q", "-o", "-", "--spec-out", filepath.Join(dir, "s.aut"), "--format", "dot")
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "digraph"), "the implementation as DOT on stdout")
+	spec, err := os.ReadFile(filepath.Join(dir, "s.aut"))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(spec), "des ("), "the specification as .aut by its name")
 
 	code, out, errOut = linbis("compile", "treiber", "--ops", "1", "-o", "-", "-q")
 	require.Equal(t, 0, code, errOut)
