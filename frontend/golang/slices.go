@@ -172,20 +172,32 @@ func (g *gen) sliceExpr(fr *frame, in *ssa.Slice, pos token.Pos) {
 	} else if pt, ok := in.X.Type().Underlying().(*types.Pointer); ok { // an array field or a package array
 		at := pt.Elem().Underlying().(*types.Array)
 		a := fr.addrOf(in.X, pos)
-		if a.dyn != nil || a.held != "" || a.base != "" && a.node == nil {
-			g.refuse(pos, "slicing an array chosen by a variable index or held in a pointer variable", "not translated yet: slice an array field, a package array or an array the code allocates")
+		if a.held != "" || a.base != "" && a.node == nil {
+			g.refuse(pos, "slicing an array at an address merged from branches", "not translated yet: slice an array field, a package array or an array the code allocates")
 			return
 		}
 		b = &backing{node: a.node}
-		for i := range at.Len() {
-			b.names = append(b.names, join(a.name, fmt.Sprint(i)))
+		n := fmt.Sprint(at.Len())
+		off := "0"
+		if a.dyn == nil {
+			for i := range at.Len() {
+				b.names = append(b.names, join(a.name, fmt.Sprint(i)))
+			}
+		} else { // a row chosen by a variable index (x.rows[i][:]): the rows' elements one after the other, from the row's
+			for _, name := range a.dyn.names {
+				for i := range at.Len() {
+					b.names = append(b.names, join(name, fmt.Sprint(i)))
+				}
+			}
+			g.line(pos, "assert %s >= 0 && %s < %d", a.dyn.index, a.dyn.index, len(a.dyn.names)) // index out of range: a panic
+			off = g.local("t", "int")
+			g.line(pos, "%s = %s * %s", off, a.dyn.index, n)
 		}
 		base := a.base
 		if base == "" {
 			base = "Obj" // never nil, as the slice is not
 		}
-		n := fmt.Sprint(at.Len())
-		h = []string{base, "0", n, n}
+		h = []string{base, off, n, n}
 	} else {
 		h = g.header(fr.value(in.X, pos), pos)
 		b = g.backs[h[1]]

@@ -89,12 +89,18 @@ func (x *Append) Add(v int) {
 // slices them otherwise: TestIntsAreGo's Pane).
 type SliceExpr struct {
 	a    [3]int
-	rows [2][3]int
 	keep []int
 }
 
-func (x *SliceExpr) Row(i int) int {
-	s := x.rows[i][:] // want "slicing an array chosen by a variable index or held in a pointer variable is not supported" @"["
+// SliceMerge slices an array at an address merged from branches.
+type SliceMerge struct{ rows [2][3]int }
+
+func (x *SliceMerge) Row(i int) int {
+	r := &x.rows[0] // want "keeping the address of a field, an element or a package variable is not supported" @"r :="
+	if i > 0 {
+		r = &x.rows[1]
+	}
+	s := r[:]
 	return len(s)
 }
 
