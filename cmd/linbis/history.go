@@ -38,7 +38,7 @@ var historyCmd = &cli.Command{
 		&cli.StringFlag{Name: "initial", Usage: "initial `VALUE` of the models that have one (see above), in the file's data model: 0, nil, '\"abc\"', '{:x 0 :y 0}'"},
 		&cli.BoolFlag{Name: "no-partition", Usage: "check all keys together instead of one partition per key"},
 		&cli.BoolFlag{Name: "general", Usage: "always use the general search (no polynomial bad-pattern check)"},
-		&cli.IntFlag{Name: "workers", Usage: "partitions checked at once (0: one per core)"},
+		&cli.IntFlag{Name: "workers", Usage: "partitions checked at once (0 or less: one per core)"},
 		&cli.StringFlag{Name: "html", Usage: "write the history and the evidence as a self-contained HTML page to `FILE`"},
 		quietFlag,
 		jsonFlag,
