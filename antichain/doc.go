@@ -14,7 +14,8 @@
 // already: a specification through Spec (Explicit gives an *lts.LTS's,
 // onthefly computes its states' from the semantics), an implementation
 // through Impl (ExplicitImpl gives an *lts.LTS's; onthefly's test
-// TestOneEngineForBothRoutes runs the search over the semantics). refine
+// TestOneEngineForBothRoutes runs the search over the semantics, with the
+// symmetry reduction through the Renamer hook). refine
 // runs Search; onthefly shares Subsets and still runs its own loop of the
 // product (onthefly/fly.go, with symmetry, partial-order reduction and
 // expansion on several cores), which is to move onto Search.

@@ -28,6 +28,18 @@ type Impl interface {
 	Label(a int32) uint64
 }
 
+// Renamer is the symmetry hook: an Impl that implements it gives as its
+// states the representatives of their orbits under a symmetry (thread
+// permutations) that the specification shares, a step entering the
+// representative of the state it reaches; the subset a pair reaches by
+// the step is then renamed by the permutation that took that state to its
+// representative, so that a pair stands for the pairs of its orbit.
+type Renamer interface {
+	// Rename returns subset sub renamed by the permutation of step id of
+	// the state Steps returned last.
+	Rename(sub, id int32) (int32, error)
+}
+
 // The labels of steps that are no specification action.
 const (
 	// TauStep is the label of an invisible step.

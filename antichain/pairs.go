@@ -86,20 +86,8 @@ func (ps *Pairs) Add(s, sub, parent, via int32) int32 {
 				return -1
 			}
 		}
-	}
-	if ps.chain {
-		if int(s) >= len(ps.head) {
-			ps.grow(s)
-		}
-		if ps.index == nil {
-			// The pair itself first: comparing ids is cheaper than an
-			// inclusion.
-			for q := ps.head[s]; q >= 0; q = ps.next[q] {
-				if ps.Subset[q] == sub {
-					return -1
-				}
-			}
-		}
+	} else if ps.stored(s, sub) {
+		return -1
 	}
 	if ps.prune && !ps.minimal(s, sub) {
 		ps.Subsumed++
@@ -117,6 +105,9 @@ func (ps *Pairs) Add(s, sub, parent, via int32) int32 {
 		}
 	}
 	if ps.chain {
+		if int(s) >= len(ps.head) {
+			ps.grow(s)
+		}
 		ps.next = append(ps.next, ps.head[s])
 		ps.head[s] = id
 	}
@@ -124,6 +115,20 @@ func (ps *Pairs) Add(s, sub, parent, via int32) int32 {
 		ps.dead = append(ps.dead, 0)
 	}
 	return id
+}
+
+// stored reports whether (s, sub) is in the chain of s.
+func (ps *Pairs) stored(s, sub int32) bool {
+	if int(s) >= len(ps.head) {
+		return false
+	}
+	// Comparing ids is cheaper than an inclusion (minimal).
+	for q := ps.head[s]; q >= 0; q = ps.next[q] {
+		if ps.Subset[q] == sub {
+			return true
+		}
+	}
+	return false
 }
 
 // grow makes room for state s in head.
@@ -136,6 +141,9 @@ func (ps *Pairs) grow(s int32) {
 // minimal reports whether no live pair of state s has a subset ⊆ sub; if
 // so, it kills and unlinks those whose subsets are ⊋ sub.
 func (ps *Pairs) minimal(s, sub int32) bool {
+	if int(s) >= len(ps.head) {
+		return true
+	}
 	prev := int32(-1)
 	for q := ps.head[s]; q >= 0; q = ps.next[q] {
 		other := ps.Subset[q]

@@ -30,21 +30,28 @@ import (
 //     is in the same layer or an earlier one, so pruning keeps the
 //     counterexample shortest.
 //
+// Symmetry enters through the implementation: an Impl that is a Renamer
+// gives representatives of orbits as its states, and the subset a pair
+// reaches by a step is renamed by the step's permutation (Rename), after
+// the step's label is taken; a pair of the search stands for its orbit's
+// (onthefly/fly.go argues why this is sound and complete for a symmetric
+// model and specification).
+//
 // The on-the-fly route (onthefly/fly.go) still runs a search of its own
 // over the same Subsets. Its promise is the one of SearchOptions.BySteps
 // (runBySteps): levels in steps, a shortest counterexample in steps, a
 // level's pairs taken state by state; onthefly's TestOneEngineForBothRoutes
-// holds runBySteps over the semantics to its verdicts, states and
-// counterexamples' lengths (it stores a pair twice where two steps of a
-// state enter the same new state, runBySteps once). What that search does
-// beyond runBySteps is what serving it here would take: it expands a
-// batch of states on several cores before following their pairs, goes on
-// past a violation for lock-freedom, renames a successor's subset by the
-// symmetry reduction's permutation (the least of its stabiliser's
-// renamings), follows an ample set where the cycle proviso lets it, stores
-// a successor's state only when a pair takes it, and keeps its pairs in
-// packed records, without the index or parents (Pairs without Index is
-// its lookup).
+// holds runBySteps over the semantics, unreduced and with the symmetry
+// reduction, to its verdicts, states and counterexamples' lengths (it
+// stores a pair twice where two steps of a state enter the same new
+// state, runBySteps once). What that search does beyond runBySteps is
+// what serving it here would take: it expands a batch of states on
+// several cores before following their pairs, goes on past a violation
+// for lock-freedom, takes the least of the renamings by a
+// representative's stabiliser, follows an ample set where the cycle
+// proviso lets it, stores a successor's state only when a pair takes it,
+// and keeps its pairs in packed records, without the index or parents
+// (Pairs without Index is its lookup).
 
 // SearchOptions bound a Search and say what it reports.
 type SearchOptions struct {
@@ -78,10 +85,11 @@ var ErrFull = errors.New("pair limit reached")
 // Search is one search of the product of an implementation and a
 // normalised specification.
 type Search struct {
-	impl  Impl
-	norm  *Subsets
-	opts  SearchOptions
-	Pairs *Pairs
+	impl    Impl
+	renamer Renamer // impl's symmetry hook, nil if it has none
+	norm    *Subsets
+	opts    SearchOptions
+	Pairs   *Pairs
 	// Depth is the visible layer being explored, when Run returns the
 	// last one explored.
 	Depth int
@@ -101,11 +109,13 @@ type candidate struct{ state, subset, parent, via int32 }
 // NewSearch returns the search of impl against norm; states is a hint of
 // the number of implementation states (0 if unknown).
 func NewSearch(impl Impl, norm *Subsets, states int32, opts SearchOptions) *Search {
-	return &Search{impl: impl, norm: norm, opts: opts, Pairs: NewPairs(norm, opts.Prune, opts.Index, states)}
+	s := &Search{impl: impl, norm: norm, opts: opts, Pairs: NewPairs(norm, opts.Prune, opts.Index, states)}
+	s.renamer, _ = impl.(Renamer)
+	return s
 }
 
 // Run searches from the pair of the implementation's initial state and
-// the subset init. It returns the pair and the step id of the first
+// the subset init (renamed as that state, with a Renamer). It returns the pair and the step id of the first
 // violation, or (-1, -1) when every trace of impl is one of the
 // specification; its error wraps ErrFull at the pair limit, the cause of
 // the context's end, or the specification's error.
@@ -131,7 +141,13 @@ func (s *Search) Run(init int32) (pair, step int32, err error) {
 			for id := lo; id < hi; id++ {
 				d, k := to[id], s.key(label[id])
 				if k == TauStep {
-					if q := s.add(d, sub, p, id); q >= 0 {
+					q := sub
+					if s.renamer != nil {
+						if q, err = s.renamer.Rename(sub, id); err != nil {
+							return -1, -1, err
+						}
+					}
+					if q := s.add(d, q, p, id); q >= 0 {
 						s.layer = append(s.layer, q)
 					}
 					continue
@@ -144,6 +160,11 @@ func (s *Search) Run(init int32) (pair, step int32, err error) {
 				}
 				if q == NoSubset {
 					return p, id, nil
+				}
+				if s.renamer != nil {
+					if q, err = s.renamer.Rename(q, id); err != nil {
+						return -1, -1, err
+					}
 				}
 				s.cands = append(s.cands, candidate{d, q, p, id})
 			}
@@ -206,6 +227,11 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 						}
 						if q == NoSubset {
 							return p, id, nil
+						}
+					}
+					if s.renamer != nil {
+						if q, err = s.renamer.Rename(q, id); err != nil {
+							return -1, -1, err
 						}
 					}
 					s.add(to[id], q, p, id)

@@ -14,22 +14,28 @@ import (
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/explore"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/reduce"
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/internal/randmodel"
 	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/refine"
 )
 
-// semImpl is a program's implementation as the semantics gives it,
-// unreduced, read by the antichain search as an implicit LTS
-// (antichain.Impl): its states are interned as the search reaches them,
-// and its visible labels are the specification's keys (flySpec.specKey).
+// semImpl is a program's implementation as the semantics gives it, read
+// by the antichain search as an implicit LTS (antichain.Impl): its states
+// are interned as the search reaches them, and its visible labels are the
+// specification's keys (flySpec.specKey). With the symmetry reduction
+// (sym), its states are the representatives of their orbits and it
+// renames the subsets with them (antichain.Renamer, flySpec.permute).
 type semImpl struct {
-	st   *semantics.Stepper
-	set  *semantics.StateSet
-	offs []uint64
-	spec *flySpec
-	init int32
+	sym   *reduce.Symmetry
+	perms *permTable
+	perm  []uint16 // the permutation of each of Steps' steps
+	st    *semantics.Stepper
+	set   *semantics.StateSet
+	offs  []uint64
+	spec  *flySpec
+	init  int32
 	// labelIDs numbers the label keys met, keys lists them.
 	labelIDs  map[semantics.LabelKey]int32
 	keys      []semantics.LabelKey
@@ -38,14 +44,33 @@ type semImpl struct {
 	enc       []byte
 }
 
-func newSemImpl(x *semantics.System, spec *flySpec) (*semImpl, error) {
-	m := &semImpl{st: x.NewStepper(), set: semantics.NewStateSet(), spec: spec, labelIDs: map[semantics.LabelKey]int32{}}
+// newSemImpl returns the implementation x, reduced by sym (nil: not),
+// and the permutation that takes its initial state to its representative.
+func newSemImpl(x *semantics.System, spec *flySpec, sym *reduce.Symmetry, perms *permTable) (*semImpl, uint16, error) {
+	m := &semImpl{sym: sym, perms: perms, st: x.NewStepper(), set: semantics.NewStateSet(), spec: spec, labelIDs: map[semantics.LabelKey]int32{}}
 	init, err := x.InitialState()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	init, perm := m.representative(init)
 	m.init = m.state(init)
-	return m, nil
+	return m, perm, nil
+}
+
+// representative returns the representative of state v's orbit and the
+// permutation that takes v there.
+func (m *semImpl) representative(v []int32) ([]int32, uint16) {
+	if m.sym == nil {
+		return v, 0
+	}
+	rep, perm := m.sym.Canon(v, m.st.Expander.Canon)
+	return rep, m.perms.intern(perm)
+}
+
+// Rename implements antichain.Renamer.
+func (m *semImpl) Rename(sub, id int32) (int32, error) {
+	sub, _ = m.spec.permute(sub, m.perm[id], m.perms, false)
+	return sub, nil
 }
 
 // state returns the id of a state, adding it if new.
@@ -68,11 +93,13 @@ func (m *semImpl) Steps(s int32) (to, label []int32, lo, hi int32, err error) {
 		return nil, nil, 0, 0, fmt.Errorf("model error of thread %d: %s", t+1, fail.Msg)
 	}
 	blk := &m.st.Blk
-	m.to, m.label = m.to[:0], m.label[:0]
+	m.to, m.label, m.perm = m.to[:0], m.label[:0], m.perm[:0]
 	for i := range blk.Succs {
 		sc := &blk.Succs[i]
 		m.cur = semantics.Decode(m.cur[:0], blk.Batch[sc.Start:sc.End])
-		m.to = append(m.to, m.state(m.cur))
+		rep, perm := m.representative(m.cur)
+		m.to = append(m.to, m.state(rep))
+		m.perm = append(m.perm, perm)
 		a, ok := m.labelIDs[sc.Label]
 		if !ok {
 			a = int32(len(m.keys))
@@ -96,31 +123,43 @@ func (m *semImpl) Label(a int32) uint64 {
 // engineOnSemantics runs the antichain search (refine's engine) over the
 // semantics of prog under b, implementation and specification both
 // implicit: the on-the-fly route's systems; layered by steps with
-// bySteps, as the on-the-fly route's search is.
-func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, bySteps bool) (*antichain.Search, *semImpl, bool, error) {
+// bySteps, as the on-the-fly route's search is, and with the symmetry
+// reduction with symmetry where the model has it (reduced says so).
+func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, bySteps, symmetry bool) (s *antichain.Search, m *semImpl, holds, reduced bool, err error) {
 	impl, err := semantics.NewSystem(prog, prog.Impl, b, o)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, false, false, err
 	}
 	specSys, err := semantics.NewSystem(prog, prog.Spec, b, o)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, false, false, err
 	}
 	spec, err := newFlySpec(specSys, impl.Program)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, false, false, err
+	}
+	var perms permTable
+	perms.intern(identity(b.Threads))
+	var sym *reduce.Symmetry
+	if symmetry {
+		implSym, _ := reduce.NewSymmetry(impl.Program, b)
+		specSym, _ := reduce.NewSymmetry(specSys.Program, b)
+		if implSym != nil && specSym != nil {
+			sym, spec.sym, reduced = implSym, specSym, true
+		}
 	}
 	init, err := spec.initial()
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, false, false, err
 	}
-	m, err := newSemImpl(impl, spec)
+	m, perm, err := newSemImpl(impl, spec, sym, &perms)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, false, false, err
 	}
-	s := antichain.NewSearch(m, spec.subsets, 0, antichain.SearchOptions{Prune: true, BySteps: bySteps, MaxPairs: 1 << 30})
+	init, _ = spec.permute(init, perm, &perms, false)
+	s = antichain.NewSearch(m, spec.subsets, 0, antichain.SearchOptions{Prune: true, BySteps: bySteps, MaxPairs: 1 << 30})
 	pair, _, err := s.Run(init)
-	return s, m, pair < 0, err
+	return s, m, pair < 0, reduced, err
 }
 
 // TestOneEngineForBothRoutes runs the antichain search that refine runs
@@ -133,8 +172,9 @@ func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, by
 // the same order, the states named differently; over the semantics the
 // search finds pairs by their states' chains, as the on-the-fly route
 // does, not by refine's index. Layered by steps, it is held to Check
-// (unreduced, stopping at the first violation): the same verdict, the
-// same states, a counterexample of as many steps, and no more pairs.
+// (stopping at the first violation), unreduced and with the symmetry
+// reduction (semImpl as antichain.Renamer): the same verdict, the same
+// states, a counterexample of as many steps, and unreduced no more pairs.
 func TestOneEngineForBothRoutes(t *testing.T) {
 	type input struct {
 		name string
@@ -147,14 +187,14 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 	for _, file := range files {
 		inputs = append(inputs, input{filepath.Base(file), checkedFile(t, file), ir.Bounds{Threads: 2, Ops: 1, Values: []int{1}}})
 	}
-	for seed := range testsize.Count(60, 300) {
+	for seed := range testsize.Count(60, 200) {
 		p := randmodel.GenerateProgram(rand.New(rand.NewPCG(uint64(seed), 36)), randmodel.Config{})
 		name := fmt.Sprintf("seed%d.lin", seed)
 		m, err := frontend.Parse(name, []byte(p.Source))
 		require.NoError(t, err, name)
 		inputs = append(inputs, input{name, m.Program, m.DefaultBounds()})
 	}
-	var fails, refines int
+	var fails, refines, symmetric int
 	for _, in := range inputs {
 		o := semantics.Options{MaxStates: 200_000, Workers: 1}
 		implLTS, err := explore.Explore(in.prog, in.prog.Impl, in.b, o)
@@ -165,7 +205,7 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 		require.NoError(t, err, in.name)
 		want, err := refine.Check(implLTS, specLTS, refine.Options{Antichain: true})
 		require.NoError(t, err, in.name)
-		got, _, holds, err := engineOnSemantics(in.prog, in.b, o, false)
+		got, _, holds, _, err := engineOnSemantics(in.prog, in.b, o, false, false)
 		require.NoError(t, err, in.name)
 		what := fmt.Sprintf("%s %v", in.name, in.b)
 		assert.Equal(t, want.Refines, holds, what)
@@ -176,16 +216,30 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 		fly, err := Check(in.prog, in.b, Options{Options: o, FirstViolation: true})
 		require.NoError(t, err, what)
 		assert.Equal(t, want.Refines, fly.Refines, what)
-		steps, m, holds, err := engineOnSemantics(in.prog, in.b, o, true)
-		require.NoError(t, err, what)
-		assert.Equal(t, fly.Refines, holds, what)
-		// Check stores a pair twice when two steps of a state lead to the
-		// same new state (path.go), the engine once.
-		assert.LessOrEqual(t, int64(steps.Pairs.Len()), fly.Stats.Pairs, "pairs by steps: %s", what)
-		if fly.Refines {
-			assert.Equal(t, fly.Stats.States, int64(len(m.offs)), "states by steps: %s", what)
-		} else {
-			assert.Len(t, fly.Counterexample.Steps, steps.Depth+1, "counterexample by steps: %s", what)
+		for _, symmetry := range []bool{false, true} {
+			steps, m, holds, reduced, err := engineOnSemantics(in.prog, in.b, o, true, symmetry)
+			require.NoError(t, err, what)
+			fly := fly
+			if symmetry {
+				if fly, err = Check(in.prog, in.b, Options{Options: o, FirstViolation: true, Reductions: Reductions{Symmetry: true}}); !assert.NoError(t, err, what) {
+					continue
+				}
+				assert.Equal(t, fly.Symmetric, reduced, what)
+				symmetric += btoi(reduced)
+			}
+			run := fmt.Sprintf("%s by steps, symmetry %v", what, symmetry)
+			assert.Equal(t, fly.Refines, holds, run)
+			if !symmetry {
+				// Check stores a pair twice when two steps of a state lead
+				// to the same new state (path.go), the engine once; under
+				// symmetry it keeps the least of a stabiliser's renamings.
+				assert.LessOrEqual(t, int64(steps.Pairs.Len()), fly.Stats.Pairs, run)
+			}
+			if fly.Refines {
+				assert.Equal(t, fly.Stats.States, int64(len(m.offs)), "states: %s", run)
+			} else {
+				assert.Len(t, fly.Counterexample.Steps, steps.Depth+1, "counterexample: %s", run)
+			}
 		}
 		if holds {
 			refines++
@@ -193,7 +247,15 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 			fails++
 		}
 	}
-	t.Logf("%d inputs: %d refine, %d fail", len(inputs), refines, fails)
+	t.Logf("%d inputs: %d refine, %d fail, %d symmetric", len(inputs), refines, fails, symmetric)
+	assert.Positive(t, symmetric)
 	assert.Positive(t, refines)
 	assert.Positive(t, fails)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
