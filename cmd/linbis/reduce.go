@@ -26,7 +26,7 @@ var (
 	bisimEquivFlag = &cli.StringFlag{Name: "equiv", Aliases: []string{"equivalence", "e"}, Value: "divbranching",
 		Usage: "equivalence: " + relation.Names(relation.Reducibles())}
 	bisimAlgorithmFlag = &cli.StringFlag{Name: "algorithm", Value: "fast",
-		Usage: "bisimulation algorithm: fast (default; an LTS whose only cycles are τ-cycles in one pass, any other by worklist refinement, fastest measured, O(m·n) worst case), gj (O(m log n) constellations after Groote–Jansen, always refines; up to 2× slower than fast's refinement under branching, more under strong, see bisim/README.md) or gv (Groote–Vaandrager reference, O(m·n))"}
+		Usage: "bisimulation algorithm: fast (default; an LTS whose only cycles are τ-cycles in one pass, any other by worklist refinement, fastest measured, O(m·n) worst case), gj (O(m log n) constellations after Groote–Jansen, always refines; about as fast as fast's refinement to a few times slower, see bisim/README.md) or gv (Groote–Vaandrager reference, O(m·n))"}
 	bisimWorkersFlag = &cli.IntFlag{Name: "workers",
 		Usage: "goroutines of fast's signature rounds on LTSs of about half a million transitions or more (0 or less: one per core); the quotient is the same for any number"}
 )
