@@ -36,7 +36,8 @@ import (
 // a ring under a spin lock of a named type over uint32, its indices
 // uint32 counters (testdata/more's SpinRing); Vyukov's queue, its fields
 // apart on cache lines (MPMC), and struct copies with padding (Padded); a
-// striped counter (Striped); slices under a mutex (testdata/slicestack: append, s[:n-1], s[1:], the
+// striped counter (Striped); unsafe.Pointer converted to pointers of
+// three types (Boxes); slices under a mutex (testdata/slicestack: append, s[:n-1], s[1:], the
 // array two slices share while its capacity allows, range, copy); sorted lists walked with a pointer to a link (testdata/list).
 func TestIntsAreGo(t *testing.T) {
 	for _, c := range []struct {
@@ -64,6 +65,7 @@ func TestIntsAreGo(t *testing.T) {
 		{"more", "MPMC", func() any { return more.NewMPMC() }},
 		{"more", "Striped", func() any { return new(more.Striped) }},
 		{"ints", "Padded", func() any { return new(ints.Padded) }},
+		{"ints", "Boxes", func() any { return new(ints.Boxes) }},
 	} {
 		t.Run(c.typ, func(t *testing.T) { sameAsGo(t, c.dir, c.typ, c.new) })
 	}
