@@ -39,19 +39,20 @@ import (
 //
 // The on-the-fly route (onthefly/fly.go) still runs a search of its own
 // over the same Subsets. Its promise is the one of SearchOptions.BySteps
-// (runBySteps): levels in steps, a shortest counterexample in steps, a
-// level's pairs taken state by state; onthefly's TestOneEngineForBothRoutes
-// holds runBySteps over the semantics, unreduced and with the symmetry
-// reduction, to its verdicts, states and counterexamples' lengths (it
-// stores a pair twice where two steps of a state enter the same new
-// state, runBySteps once). What that search does beyond runBySteps is
-// what serving it here would take: it expands a batch of states on
-// several cores before following their pairs, goes on past a violation
-// for lock-freedom, takes the least of the renamings by a
-// representative's stabiliser, follows an ample set where the cycle
-// proviso lets it, stores a successor's state only when a pair takes it,
-// and keeps its pairs in packed records, without the index or parents
-// (Pairs without Index is its lookup).
+// with Past (runBySteps): levels in steps, a shortest counterexample in
+// steps, a level's pairs taken state by state, the search going on past a
+// violation; onthefly's TestOneEngineForBothRoutes holds runBySteps over
+// the semantics, unreduced and with the symmetry reduction, to its
+// verdicts, states and counterexamples' lengths (it stores a pair twice
+// where two steps of a state enter the same new state, runBySteps once).
+// What that search does beyond runBySteps is what serving it here would
+// take: it expands a batch of states on several cores before following
+// their pairs, follows an ample set where the cycle proviso lets it,
+// records the τ-steps it follows for the τ-cycle search, stores a
+// successor's state only when a pair takes it, and keeps its pairs in
+// packed records, without the index or parents (Pairs without Index is
+// its lookup). Taking the least of the renamings by a representative's
+// stabiliser, as it does, is the Renamer's choice.
 
 // SearchOptions bound a Search and say what it reports.
 type SearchOptions struct {
@@ -64,6 +65,13 @@ type SearchOptions struct {
 	// (runBySteps): the first violation found has the fewest steps, the
 	// on-the-fly route's promise.
 	BySteps bool
+	// Past, with BySteps, goes on past the first violation over the
+	// implementation alone, until every state is reached (for a search of
+	// τ-cycles after it): a step the specification cannot follow leads to
+	// a pair with the empty subset, which follows every step and covers
+	// every other pair of its state. Run returns the first violation at
+	// the end, ViolationDepth its level.
+	Past bool
 	// MaxPairs bounds the pairs stored; the search stops with ErrFull
 	// when one more would pass it.
 	MaxPairs int
@@ -93,6 +101,8 @@ type Search struct {
 	// Depth is the visible layer being explored, when Run returns the
 	// last one explored.
 	Depth int
+	// ViolationDepth is the level of the first violation (with Past).
+	ViolationDepth int
 
 	full        bool  // an add met the pair limit
 	stopped     error // the context's cause, once add saw it
@@ -100,6 +110,9 @@ type Search struct {
 	cands       []candidate
 	keys        []uint64 // the implementation's labels (Impl.Label)
 	order       []uint64 // runBySteps' level: state<<32 | pair offset
+	// empty is the empty subset's id once Past has met a violation,
+	// NoSubset before.
+	empty int32
 }
 
 // candidate is a pair reached by a visible step, waiting for the next
@@ -198,6 +211,7 @@ func (s *Search) Run(init int32) (pair, step int32, err error) {
 // Depth is the level of the violation, or the last level.
 func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 	impl, norm, ps := s.impl, s.norm, s.Pairs
+	pair, step, s.empty = -1, -1, NoSubset
 	ps.Add(impl.Initial(), init, -1, -1)
 	for lo := int32(0); int(lo) < ps.Len(); s.Depth++ {
 		hi := int32(ps.Len())
@@ -218,7 +232,7 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 				sub := ps.Subset[p]
 				for id := first; id < end; id++ {
 					q := sub
-					if k := s.key(label[id]); k != TauStep {
+					if k := s.key(label[id]); k != TauStep && sub != s.empty {
 						q = NoSubset
 						if k != Foreign {
 							if q, err = norm.After(sub, k); err != nil {
@@ -226,7 +240,14 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 							}
 						}
 						if q == NoSubset {
-							return p, id, nil
+							if !s.opts.Past {
+								return p, id, nil
+							}
+							if pair < 0 {
+								pair, step, s.ViolationDepth = p, id, s.Depth
+								s.empty = norm.Intern(nil)
+							}
+							q = s.empty
 						}
 					}
 					if s.renamer != nil {
@@ -244,7 +265,7 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 		lo = hi
 	}
 	s.Depth--
-	return -1, -1, nil
+	return pair, step, nil
 }
 
 // key returns what the implementation's label a is to the specification

@@ -72,12 +72,30 @@ func naiveShortest(impl, spec *lts.LTS, bySteps bool) int {
 	return -1
 }
 
+// reachableStates counts the states of l reachable from its initial one.
+func reachableStates(l *lts.LTS) int {
+	seen := map[int32]bool{l.Initial: true}
+	stack := []int32{l.Initial}
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for t := l.Out[s]; t < l.Out[s+1]; t++ {
+			if d := l.Dst[t]; !seen[d] {
+				seen[d] = true
+				stack = append(stack, d)
+			}
+		}
+	}
+	return len(seen)
+}
+
 // TestLayerings holds Search, layered by visible actions and by steps,
 // with and without the antichain and the index, to naiveShortest on
 // random LTS pairs: the same verdict, and a violation's path a path of
 // the implementation from its initial state whose last step, and no
 // other, the specification cannot follow, as short as the oracle's in
-// what the layers count (Depth+1).
+// what the layers count (Depth+1); going on past the violation (Past),
+// the same violation, and every reachable state paired.
 func TestLayerings(t *testing.T) {
 	labels := []string{"a", "b", "c"}
 	draw := func(rng *rand.Rand, n int) *lts.LTS {
@@ -104,7 +122,11 @@ func TestLayerings(t *testing.T) {
 			if want > 0 && bySteps {
 				violations++
 			}
-			for _, opts := range []antichain.SearchOptions{{}, {Prune: true}, {Prune: true, Index: true}} {
+			all := []antichain.SearchOptions{{}, {Prune: true}, {Prune: true, Index: true}}
+			if bySteps {
+				all = append(all, antichain.SearchOptions{Prune: true, Past: true})
+			}
+			for _, opts := range all {
 				opts.BySteps, opts.MaxPairs = bySteps, 1<<20
 				what := fmt.Sprintf("seed %d %+v", seed, opts)
 				norm := antichain.NewSubsets(antichain.NewExplicit(spec), !bySteps)
@@ -113,12 +135,22 @@ func TestLayerings(t *testing.T) {
 				require.NoError(t, err)
 				pair, step, err := s.Run(init)
 				require.NoError(t, err, what)
+				depth := s.Depth
+				if opts.Past {
+					// Past the violation, the search reaches every state.
+					seen := map[int32]bool{}
+					for _, st := range s.Pairs.State {
+						seen[st] = true
+					}
+					require.Len(t, seen, reachableStates(impl), what)
+					depth = s.ViolationDepth
+				}
 				if want < 0 {
 					require.Equal(t, int32(-1), pair, what)
 					continue
 				}
 				require.GreaterOrEqual(t, pair, int32(0), what)
-				require.Equal(t, want, s.Depth+1, what)
+				require.Equal(t, want, depth+1, what)
 				path := s.Pairs.Path(pair, step)
 				var w []int32
 				at := impl.Initial
