@@ -22,13 +22,17 @@ import (
 //     actions: layer k holds the pairs first reached by a trace of k
 //     visible actions, closed under τ steps (taken in the order they are
 //     found) before layer k+1 starts. So the first violation found has
-//     the fewest visible actions of all, whatever its τ steps.
-//   - With pruning (Pairs), a pair (s, P) is not explored when a pair
+//     the fewest visible actions of all, whatever its τ steps. With
+//     SearchOptions.BySteps, level k holds the pairs first reached by k
+//     steps, and the first violation has the fewest steps (runBySteps).
+//   - With pruning (Pairs), a pair (s, P) is not stored when a pair
 //     (s, Q) with Q ⊆ P has been (De Wulf, Doyen, Henzinger, Raskin,
 //     CAV 2006; Abdulla et al., TACAS 2010): traces(Q) ⊆ traces(P), so
 //     every violation from (s, P) is found from (s, Q) no later. (s, Q)
 //     is in the same layer or an earlier one, so pruning keeps the
-//     counterexample shortest.
+//     counterexample shortest. Layered by visible actions, a stored pair
+//     that a smaller one of its state subsumes later is not expanded
+//     either (Pairs.Dead).
 //
 // Symmetry enters through the implementation: an Impl that is a Renamer
 // gives representatives of orbits as its states, and the subset a pair
