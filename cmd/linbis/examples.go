@@ -29,6 +29,9 @@ func runShow(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkGoFlags(c); err != nil {
+		return err
+	}
 	name, src, err := modelSource(args[0])
 	if c.IsSet("type") {
 		// A Go package: the model it is translated to, whose origin

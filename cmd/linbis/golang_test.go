@@ -69,6 +69,29 @@ func TestGoOnly(t *testing.T) {
 	assert.Contains(t, errOut, "expected THREAD:METHOD")
 }
 
+// TestGoFlagsNeedType: a Go-input flag without --type is one line naming
+// it, exit 2, on every verb that takes it, not silently ignored.
+func TestGoFlagsNeedType(t *testing.T) {
+	for _, tc := range []struct{ verb, flag, value string }{
+		{"verify", "only", "1:push"},
+		{"verify", "methods", "push"},
+		{"verify", "spec", "Ref"},
+		{"verify", "new", "New()"},
+		{"compile", "only", "1:push"},
+		{"progress", "methods", "push"},
+		{"show", "spec", "Ref"},
+	} {
+		t.Run(tc.verb+"-"+tc.flag, func(t *testing.T) {
+			code, out, errOut := linbis(tc.verb, "treiber", "--"+tc.flag, tc.value)
+			assert.Equal(t, 2, code, out)
+			assert.Equal(t, "linbis: --"+tc.flag+" is for a Go package's type: give --type T with MODEL the package's directory or import path (a .lin model says this in its source)\n", errOut)
+		})
+	}
+	code, _, errOut := linbis("verify", "--only", "1:push")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--only is for a Go package's type")
+}
+
 // TestGoDataRace: a plain c.n++ is a data race, reported with the run that
 // reaches it and both source lines, exit 1, "data_race" in the JSON.
 func TestGoDataRace(t *testing.T) {

@@ -53,6 +53,24 @@ func goFlags() []cli.Flag {
 	}
 }
 
+// goOnlyFlags are the flags of goFlags that mean something only with
+// --type.
+var goOnlyFlags = []string{"methods", "new", "spec", "only"}
+
+// checkGoFlags rejects a flag of goOnlyFlags given without --type, which
+// would otherwise be ignored: one line naming it and what it needs.
+func checkGoFlags(c *cli.Context) error {
+	if c.IsSet("type") {
+		return nil
+	}
+	for _, f := range goOnlyFlags {
+		if c.IsSet(f) {
+			return fmt.Errorf("--%s is for a Go package's type: give --type T with MODEL the package's directory or import path (a .lin model says this in its source)", f)
+		}
+	}
+	return nil
+}
+
 // parseOnly reads --only: thread:method,method clauses separated by ';'.
 func parseOnly(s string) (map[int][]string, error) {
 	only := map[int][]string{}
@@ -75,6 +93,9 @@ func parseOnly(s string) (map[int][]string, error) {
 func loadModel(c *cli.Context) (*frontend.Model, error) {
 	args, err := operands(c, 1, 1)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkGoFlags(c); err != nil {
 		return nil, err
 	}
 	if c.IsSet("type") {

@@ -53,6 +53,9 @@ func runVerify(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkGoFlags(c); err != nil {
+		return err
+	}
 	var m *frontend.Model
 	name := defaultModel
 	if len(args) == 0 {
