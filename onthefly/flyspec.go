@@ -1,12 +1,14 @@
 package onthefly
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/linbis/linbis/antichain"
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/semantics"
+	"github.com/linbis/linbis/lts"
 )
 
 // flySpec is the specification side of the on-the-fly refinement check:
@@ -97,9 +99,8 @@ func (s *flySpec) transitions(id int32) ([]antichain.Edge, error) {
 		return s.edges[id], nil
 	}
 	s.cur = semantics.Decode(s.cur[:0], s.set.Encoding(s.offs[id]))
-	t, f := s.st.Successors(s.cur)
-	if f != nil {
-		return nil, fmt.Errorf("specification: model error of thread %d: %s", t+1, f.Msg)
+	if _, f := s.st.Successors(s.cur); f != nil {
+		return nil, fmt.Errorf("specification: %w", s.modelError())
 	}
 	blk := &s.st.Blk
 	edges := make([]antichain.Edge, 0, len(blk.Succs))
@@ -207,3 +208,72 @@ func (s *flySpec) checkSameSignatures(impl *ir.Program) error {
 
 // includes reports whether subset sub includes subset of.
 func (s *flySpec) includes(sub, of int32) bool { return s.subsets.Includes(sub, of) }
+
+// modelError reports a model error of the specification, which the search
+// met in one of its states, as the bisimulation route does: a finding
+// about the model (*semantics.ModelError) with a run of the specification
+// alone that leads to one. The specification's states are searched breadth
+// first from the initial one, as the explorer does, so the run is a
+// shortest one to a model error (maybe another than the one met, not
+// later); the search ends since the states are finite and each is visited
+// once, and the failing state is among them.
+func (s *flySpec) modelError() error {
+	init, err := s.x.InitialState()
+	if err != nil {
+		return err
+	}
+	// A visited state: its record, the state it was reached from and
+	// the step that reached it.
+	type visit struct {
+		off    uint64
+		parent int32
+		step   lts.TraceStep
+	}
+	set, st := semantics.NewStateSet(), s.x.NewStepper()
+	var seen []visit
+	add := func(enc []byte, parent int32, step lts.TraceStep) {
+		if _, isNew := set.Insert(enc, set.Hash(enc)); isNew {
+			seen = append(seen, visit{set.LastOffset(), parent, step})
+		}
+	}
+	add(semantics.Encode(nil, init), -1, lts.TraceStep{})
+	var cur []int32
+	for u := 0; u < len(seen); u++ {
+		cur = semantics.Decode(cur[:0], set.Encoding(seen[u].off))
+		t, fail := st.Successors(cur)
+		if fail == nil {
+			blk := &st.Blk
+			for i := range blk.Succs {
+				sc := &blk.Succs[i]
+				step := lts.TraceStep{From: -1, Label: lts.TauName, To: -1, Thread: int32(sc.Thread) + 1}
+				if sc.Label != 0 {
+					step.Label = s.x.LabelNames[s.x.InternLabel(sc.Label)]
+				}
+				if sc.Step >= 0 {
+					src := s.x.Steps[sc.Step]
+					step.Source = &src
+				}
+				add(blk.Batch[sc.Start:sc.End], int32(u), step)
+			}
+			continue
+		}
+		tr := &lts.Trace{Title: "model error: " + fail.Msg, LoopStart: -1}
+		for v := int32(u); seen[v].parent >= 0; v = seen[v].parent {
+			tr.Steps = append(tr.Steps, seen[v].step)
+		}
+		slices.Reverse(tr.Steps)
+		e := &semantics.ModelError{Msg: fail.Msg, Trace: tr, Race: fail.Race != nil}
+		if fail.Race != nil {
+			tr.Title = "data race: " + fail.Msg
+		}
+		last := lts.TraceStep{From: -1, Label: lts.TauName, To: -1, Thread: int32(t) + 1, Note: fail.Msg}
+		if fail.Step >= 0 {
+			src := s.x.Steps[fail.Step]
+			last.Source, e.Pos = &src, src
+		}
+		tr.Steps = append(tr.Steps, last)
+		tr.Final = fmt.Sprintf("thread %d: %s", t+1, fail.Msg)
+		return e
+	}
+	return errors.New("internal error: the specification failed in a state its breadth-first search does not reach")
+}

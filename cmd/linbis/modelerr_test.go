@@ -41,6 +41,46 @@ func TestModelErrorsOneRule(t *testing.T) {
 	}
 }
 
+// TestSpecModelErrorOnBothRoutes: a model error of the specification is a
+// finding on the on-the-fly route too, as on the bisimulation route: the
+// same lines, the specification's run to it, exit 1, model_error in the
+// JSON; not a plain error.
+func TestSpecModelErrorOnBothRoutes(t *testing.T) {
+	model := writeAut(t, t.TempDir(), "spec.lin", `object O {
+  shared c int = 0
+  method inc() int { atomic { t := c; c = t + 1; return t } }
+}
+spec S {
+  shared c int = 0
+  method inc() int { atomic { t := c; c = t + 1; assert c < 2; return t } }
+}
+`)
+	outs := map[string]string{}
+	for _, method := range []string{"bisim", "fly"} {
+		t.Run(method, func(t *testing.T) {
+			code, out, errOut := linbis("verify", model, "--threads", "2", "--ops", "1", "--method", method, "-q")
+			assert.Equal(t, 1, code, errOut)
+			assert.Empty(t, errOut)
+			assert.True(t, strings.HasPrefix(out, "model error: "+model+":7:50: assert c < 2: assertion failed\n"), out)
+			assert.Contains(t, out, "L7: assert c < 2   ← assertion failed")
+			outs[method] = out
+
+			code, out, errOut = linbis("verify", model, "--threads", "2", "--ops", "1", "--method", method, "-q", "--json")
+			assert.Equal(t, 1, code, errOut)
+			var rep struct {
+				ModelError struct {
+					Message  string
+					Schedule string
+				} `json:"model_error"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
+			assert.Equal(t, model+":7:50: assert c < 2: assertion failed", rep.ModelError.Message)
+			assert.Contains(t, rep.ModelError.Schedule, "call inc()")
+		})
+	}
+	assert.Equal(t, outs["bisim"], outs["fly"], "the same report on both routes")
+}
+
 // TestModelErrorWithViolation: when verify's bisimulation route stops at
 // a model error and the on-the-fly search finds a violation before it,
 // both are reported: the model error first, then the violation (in the
