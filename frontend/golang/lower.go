@@ -65,10 +65,12 @@ type frame struct {
 	dests   []string
 	exit    string
 	// results, for an inlined function of one block, receives the text
-	// of the values it returns (no locals needed).
-	results *[]string
-	prefix  string // of labels, unique per inlined call
-	rpo     map[*ssa.BasicBlock]int
+	// of the values it returns (no locals needed); resultAddr, the address
+	// it returns (Target.AddrResults).
+	results    *[]string
+	resultAddr *addr
+	prefix     string // of labels, unique per inlined call
+	rpo        map[*ssa.BasicBlock]int
 	// header: loop headers (the target of a back edge); merge: blocks
 	// entered by several forward edges.
 	header, merge map[*ssa.BasicBlock]bool
@@ -824,6 +826,11 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			g.line(token.NoPos, "return %s", strings.Join(zs, ", "))
 		}
 	case *ssa.Return:
+		if g.t.AddrResults[fr.fn] && fr.results != nil { // the address itself (Target.AddrResults)
+			a := fr.addrOf(in.Results[0], pos)
+			fr.resultAddr = &a
+			return
+		}
 		var rs []string
 		for i, r := range in.Results {
 			if g.t.LocResults[fr.fn]&(1<<i) != 0 { // a loc result (Target.LocResults)
@@ -1210,8 +1217,10 @@ func args0Type(v *ssa.Call, in Intrinsic) types.Type {
 // inline writes the body of f where it is called, its parameters bound
 // to the arguments and its results to the call's value v.
 func (g *gen) inline(fr *frame, v *ssa.Call, f *ssa.Function, args []arg, pos token.Pos) {
-	vals := g.inlineCall(f, args, pos)
+	vals, a := g.inlineCall(f, args, pos)
 	switch {
+	case a != nil && v != nil:
+		fr.addrs[v] = *a
 	case v == nil || len(vals) == 0:
 	case len(vals) == 1 && g.t.LocVals[v]:
 		fr.bindLoc(v, vals[0], pos)
@@ -1224,8 +1233,9 @@ func (g *gen) inline(fr *frame, v *ssa.Call, f *ssa.Function, args []arg, pos to
 
 // inlineCall writes the body of f, its parameters bound to args, and
 // returns the texts of its results (fresh locals, or the values a
-// function of one block returns).
-func (g *gen) inlineCall(f *ssa.Function, args []arg, pos token.Pos) []string {
+// function of one block returns), or the address it returns
+// (Target.AddrResults).
+func (g *gen) inlineCall(f *ssa.Function, args []arg, pos token.Pos) ([]string, *addr) {
 	g.fresh++
 	sub := newFrame(g, f, fmt.Sprintf("c%d_", g.fresh))
 	for i, p := range f.Params {
@@ -1247,7 +1257,7 @@ func (g *gen) inlineCall(f *ssa.Function, args []arg, pos token.Pos) []string {
 		// twice).
 		sub.results = &[]string{}
 		g.body(sub)
-		return *sub.results
+		return *sub.results, sub.resultAddr
 	}
 	for i, r := range slices.Collect(results.Variables()) {
 		if g.t.LocResults[f]&(1<<i) != 0 { // a loc result (Target.LocResults)
@@ -1267,7 +1277,7 @@ func (g *gen) inlineCall(f *ssa.Function, args []arg, pos token.Pos) []string {
 	g.body(sub)
 	g.indent--
 	g.line(token.NoPos, "}")
-	return sub.dests
+	return sub.dests, nil
 }
 
 // simple reports whether a model expression is a name, a literal or a

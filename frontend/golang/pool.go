@@ -241,7 +241,7 @@ func (g *gen) pool(fr *frame, v *ssa.Call, name string, a addr, key poolKey, arg
 	if newFn := g.t.PoolNew[key]; newFn != nil {
 		g.line(pos, "if %s == null {", r)
 		g.indent++
-		res := g.inlineCall(newFn, nil, pos)
+		res, _ := g.inlineCall(newFn, nil, pos)
 		g.line(pos, "%s = %s", r, res[0])
 		g.indent--
 		g.line(token.NoPos, "}")

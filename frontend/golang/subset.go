@@ -44,6 +44,7 @@ func (t *Target) check() error {
 	t.LocPhis = map[*ssa.Phi]bool{}
 	t.LocFields, t.LocVals, t.LocResults = map[locField]bool{}, map[ssa.Value]bool{}, map[*ssa.Function]uint64{}
 	t.LocGlobals, t.AddrCasts = map[*ssa.Global]bool{}, map[ssa.Value]ssa.Value{}
+	t.AddrResults, t.AddrCalls = map[*ssa.Function]bool{}, map[ssa.Value]bool{}
 	c := &checker{t: t, done: map[*ssa.Function]bool{}, active: map[*ssa.Function]bool{},
 		interior: map[*ssa.Parameter]bool{}, globals: map[*ssa.Global]bool{},
 		typeWhy: map[types.Type]string{}, inProgress: map[types.Type]bool{}}
@@ -436,7 +437,7 @@ func (c *checker) isAddr(v ssa.Value) bool {
 	case *ssa.ChangeType:
 		return c.isAddr(v.X)
 	}
-	return c.t.LocVals[v] || c.t.AddrCasts[v] != nil
+	return c.t.LocVals[v] || c.t.AddrCasts[v] != nil || c.t.AddrCalls[v]
 }
 
 // locField is a field of a struct type.
@@ -486,6 +487,12 @@ func (c *checker) locLoads() {
 						}
 					case *ssa.Call:
 						callee, _ := in.Call.Value.(*ssa.Function)
+						if callee != nil && c.t.AddrResults[callee] && !c.t.AddrCalls[in] {
+							c.t.AddrCalls[in] = true // the address the callee returns (AddrResults)
+							c.addrUses(in)
+							more = true
+							continue
+						}
 						if callee != nil && len(in.Call.Args) > 0 && c.t.HoldsLocs(in.Call.Args[0]) {
 							if intr, ok := intrinsicOf(callee); ok && intr.Recv == "Pointer" && (intr.Name == "Load" || intr.Name == "Swap") {
 								more = mark(in) || more // a loc loaded from an atomic.Pointer
@@ -619,6 +626,10 @@ func (c *checker) addrUses(v ssa.Value) {
 				continue // a field or a package variable of locs (locLoads)
 			}
 		case *ssa.Return:
+			if fn := r.Parent(); !locable(v.Type()) && !c.t.isRoot(fn) && len(fn.Blocks) == 1 && len(r.Results) == 1 {
+				c.t.AddrResults[fn] = true // the call's value is the address (locLoads)
+				continue
+			}
 			if fn := r.Parent(); locable(v.Type()) && !c.t.isRoot(fn) && len(r.Results) <= 64 {
 				for i, x := range r.Results {
 					if x == v {
@@ -668,7 +679,13 @@ func (c *checker) addrUses(v ssa.Value) {
 						continue // an atomic.Pointer of locs (Store, Swap, CompareAndSwap)
 					}
 				} else if f.Pkg == c.t.Pkg || f.Synthetic != "" {
-					continue // the parameter is followed in call
+					for i, a := range cc.Args { // the parameter is an address too (as call marks it)
+						if p := f.Params[i]; a == v && !c.interior[p] {
+							c.interior[p] = true
+							c.addrUses(p)
+						}
+					}
+					continue
 				} else {
 					continue // the call itself is refused
 				}

@@ -246,3 +246,18 @@ func (x *UnsafeClash) Put(v int) int {
 	x.p = unsafe.Pointer(&clashB{x: a}) // want "unsafe.Pointer converted to pointers to types with a field x of different types" @"("
 	return (*clashB)(x.p).x.x
 }
+
+type rslot = struct{ a, b int }
+
+// AddrMulti returns the address of a struct element from a function of
+// several blocks.
+type AddrMulti struct{ slots [2]rslot }
+
+func (x *AddrMulti) pick(i int) *rslot {
+	if i > 1 {
+		return &x.slots[1] // want "keeping the address of a field, an element or a package variable is not supported" @"return"
+	}
+	return &x.slots[0] // want "keeping the address of a field, an element or a package variable is not supported" @"return"
+}
+
+func (x *AddrMulti) Get(i int) int { return x.pick(i).b }
