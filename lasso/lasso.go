@@ -1,17 +1,18 @@
-// Package lasso is the cycle search behind the progress properties: one
-// depth-first search (Tarjan's) over a graph given implicitly, that either
-// numbers its strongly connected components or stops at the first edge
-// that closes a cycle. progress runs it over an explicit LTS's transitions
-// that a property keeps, onthefly over the τ-steps its product search
-// recorded (a τ-cycle with an operation pending is a lock-freedom
+// Package lasso is the cycle search behind the progress properties: a
+// depth-first search over a graph given implicitly, that either numbers
+// its strongly connected components (Decompose, Tarjan's algorithm) or
+// stops at the first edge that closes a cycle (FirstCycle, a search that
+// keeps two bits a state). progress runs it over an explicit LTS's
+// transitions that a property keeps, onthefly over the τ-steps its product
+// search followed (a τ-cycle with an operation pending is a lock-freedom
 // violation, Yang et al. §5).
 //
-// Both uses visit the same states in the same order: roots in increasing
-// state order, each state's edges in the order Graph.Out gives them, a
-// state visited once. So the first cycle found is the first edge, in that
-// order, to a state on the search's path, and the components are numbered
-// in the order Tarjan's algorithm completes them (reverse topological
-// order), as lts.SCCs numbers them.
+// Both searches visit the same states in the same order: roots in
+// increasing state order, each state's edges in the order Graph.Out gives
+// them, a state visited once. So the first cycle found is the first edge,
+// in that order, to a state on the search's path, and the components are
+// numbered in the order Tarjan's algorithm completes them (reverse
+// topological order), as lts.SCCs numbers them.
 package lasso
 
 import (
@@ -61,8 +62,7 @@ type Components struct {
 func Decompose(g Graph) *Components {
 	c := &Components{g: g}
 	s := newSearch(g)
-	s.components = true
-	s.run(nil)
+	s.run()
 	c.Comp, c.Count = s.numbers()
 	c.Cyclic = s.cyclic
 	return c
@@ -82,26 +82,64 @@ const pollEvery = 1 << 14
 // FirstCycle returns the first cycle the search meets, or nil if g has
 // none; it polls ctx (nil: never stopped) and returns its cause when it
 // has ended.
+//
+// It is Tarjan's search stopped at the first edge to an active state,
+// which needs no DFS numbers: until a low-link is lowered, every state
+// that leaves the path completes a component of its own, so the active
+// states are those on the path. A state is unvisited, on the path, or
+// done: two bits a state (visited, onPath) where Tarjan's index takes 32.
 func FirstCycle(ctx context.Context, g Graph) (*Cycle, error) {
-	stop := func(root int32) error {
-		if root&(pollEvery-1) == 0 {
-			return limits.Err(ctx)
+	n := g.NumStates()
+	words := (int(n) + 63) / 64
+	visited, onPath := make([]uint64, words), make([]uint64, words)
+	has := func(set []uint64, s int32) bool { return set[s>>6]&(1<<(s&63)) != 0 }
+	var calls []frame // the path; num is unused
+	var edges []Edge  // the edges of the states on calls, frame by frame
+	visit := func(st int32) {
+		visited[st>>6] |= 1 << (st & 63)
+		onPath[st>>6] |= 1 << (st & 63)
+		start := len(edges)
+		edges = g.Out(st, edges)
+		calls = append(calls, frame{state: st, start: start, next: start, end: len(edges)})
+	}
+	for root := int32(0); root < n; root++ {
+		if has(visited, root) {
+			continue
 		}
-		return nil
+		if root&(pollEvery-1) == 0 {
+			if err := limits.Err(ctx); err != nil {
+				return nil, err
+			}
+		}
+		visit(root)
+		for len(calls) > 0 {
+			top := &calls[len(calls)-1]
+			if top.next == top.end {
+				onPath[top.state>>6] &^= 1 << (top.state & 63)
+				edges = edges[:top.start]
+				calls = calls[:len(calls)-1]
+				continue
+			}
+			e := edges[top.next]
+			top.next++
+			switch {
+			case !has(visited, e.To):
+				visit(e.To)
+			case has(onPath, e.To):
+				i := len(calls) - 1
+				for calls[i].state != e.To {
+					i--
+				}
+				c := &Cycle{From: e.To}
+				for _, fr := range calls[i:] {
+					c.Edges = append(c.Edges, edges[fr.next-1])
+				}
+				return c, nil
+			}
+		}
 	}
-	err := newSearch(g).run(stop)
-	if c, ok := err.(closed); ok {
-		return c.cycle, nil
-	}
-	return nil, err
+	return nil, nil
 }
-
-// closed is how the search hands back the first cycle found (an error, so
-// that it ends the search as a stop does).
-type closed struct{ cycle *Cycle }
-
-// Error implements error.
-func (closed) Error() string { return "a cycle" }
 
 // search is Tarjan's algorithm without recursion. rindex[s] is 0 while s
 // is unvisited. While s is active (visited, not yet in a component) it is
@@ -121,10 +159,8 @@ type search struct {
 	active []int32 // Tarjan's stack: active states not on calls
 	next   int32   // the DFS number of the next state visited
 	last   int32   // the rindex of the next component completed
-	// components runs the search to its end, recording in cyclic, per
-	// component completed, whether it holds a cycle.
-	components bool
-	cyclic     []bool
+	// cyclic records, per component completed, whether it holds a cycle.
+	cyclic []bool
 }
 
 // frame is a state on the search's path: its edges are
@@ -149,19 +185,11 @@ func (s *search) visit(st int32) {
 	s.next++
 }
 
-// run searches from every unvisited root in order. stop, if not nil, is
-// asked before each root, and the search ends with its error. Unless
-// s.components, the search ends at the first edge to a state on its path
-// with a closed error.
-func (s *search) run(stop func(root int32) error) error {
+// run searches from every unvisited root in order.
+func (s *search) run() {
 	for root := int32(0); root < s.n; root++ {
 		if s.rindex[root] != 0 {
 			continue
-		}
-		if stop != nil {
-			if err := stop(root); err != nil {
-				return err
-			}
 		}
 		s.visit(root)
 		for len(s.calls) > 0 {
@@ -180,12 +208,7 @@ func (s *search) run(stop func(root int32) error) error {
 				if r >= s.next {
 					continue // completed
 				}
-				// e.To is active. The first such edge goes to a state on
-				// the path: until a low-link is lowered, every state
-				// leaving the path completes a component of its own.
-				if !s.components {
-					return closed{s.cycle(e)}
-				}
+				// e.To is active.
 				if r < s.rindex[st] {
 					s.rindex[st] = r
 				}
@@ -212,9 +235,7 @@ func (s *search) run(stop func(root int32) error) error {
 				}
 				s.rindex[st] = s.last
 				s.last--
-				if s.components {
-					s.cyclic = append(s.cyclic, size > 1 || fr.selfLoop)
-				}
+				s.cyclic = append(s.cyclic, size > 1 || fr.selfLoop)
 			} else {
 				s.active = append(s.active, st)
 			}
@@ -225,21 +246,6 @@ func (s *search) run(stop func(root int32) error) error {
 			}
 		}
 	}
-	return nil
-}
-
-// cycle returns the cycle that edge e, taken by the state on top of the
-// path, closes: from e's target along the path, then e.
-func (s *search) cycle(e Edge) *Cycle {
-	i := len(s.calls) - 1
-	for s.calls[i].state != e.To {
-		i--
-	}
-	c := &Cycle{From: e.To}
-	for _, fr := range s.calls[i:] {
-		c.Edges = append(c.Edges, s.edges[fr.next-1])
-	}
-	return c
 }
 
 // numbers turns rindex into the component numbers once the search has
