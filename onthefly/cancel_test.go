@@ -41,22 +41,6 @@ func TestDeadlineStopsTheSearch(t *testing.T) {
 	assert.ErrorIs(t, err, semantics.ErrStateLimit)
 }
 
-// TestTauRecordLimit: the cycle search's bound on recorded τ-successors
-// (uint32 indices) stops the search with a *limits.LimitError naming the
-// state limit, wrapping semantics.ErrStateLimit as before.
-func TestTauRecordLimit(t *testing.T) {
-	prog := treiber(t)
-	defer func(m int) { maxTauRecorded = m }(maxTauRecorded)
-	maxTauRecorded = 20
-	_, err := Check(prog, ir.Bounds{Threads: 2, Ops: 1, Values: []int{1}}, Options{})
-	var le *limits.LimitError
-	require.ErrorAs(t, err, &le)
-	assert.Equal(t, limits.States, le.Limit)
-	assert.Equal(t, int64(20), le.Value)
-	assert.ErrorIs(t, err, semantics.ErrStateLimit)
-	assert.ErrorContains(t, err, "τ-successors recorded for the cycle search")
-}
-
 // treiber is the bundled Treiber stack, checked.
 func treiber(t *testing.T) *check.Program {
 	t.Helper()

@@ -41,10 +41,11 @@ import (
 // (Yang et al. §5; progress.LockFree). When the refinement search has
 // seen every reachable implementation state, a depth-first search over
 // their τ-successors finds a τ-cycle; the lasso's stem is the product
-// path to the cycle's first state. The search records the τ-successors
-// as it expands the states, as state ids (flycycle.go): computing them
-// again would cost as much as the search itself (every successor
-// canonicalised again), and they take 4 bytes each.
+// path to the cycle's first state. The τ-steps are not kept: the cycle
+// search expands each state once more and finds again, from the state's
+// vector and its pairs, the τ-steps they followed (flycycle.go). That
+// costs one more expansion per state, of its τ-successors alone; keeping
+// them took 4 bytes a step, a fifth of the search's memory.
 //
 // Symmetry. With a reducer, every state is replaced by the representative
 // of its orbit under permutations of the threads, and the pair's subset is
@@ -112,6 +113,10 @@ type Options struct {
 	// checkPaths records the step that found each pair and checks the
 	// paths rebuilt for counterexamples against them (path.go), in tests.
 	checkPaths bool
+	// checkTau records the τ-steps that the search follows and checks
+	// those that the cycle search finds again against them
+	// (flycycle.go), in tests.
+	checkTau bool
 }
 
 // Result is the outcome of Check.
@@ -260,8 +265,7 @@ type flySearch struct {
 	// por is the partial-order reduction, nil without (the expanders'
 	// copies as sym's); ample is the thread chosen for the state whose
 	// pairs are followed (-1: none), and followedAll records that some
-	// pair of it followed all its successors (the cycle search follows
-	// the same edges: recordTau).
+	// pair of it followed all its successors (for recordTau).
 	por         *reduce.POR
 	ample       int
 	followedAll bool
@@ -280,9 +284,10 @@ type flySearch struct {
 	bounds      []int
 	// scratch holds the expansion of expand, outside the batches.
 	scratch expansions
-	// tau holds the τ-edges that the search followed, for the cycle
-	// search (flycycle.go, taulists.go).
-	tau tauLists
+	// tauRecorded holds the τ-edges that the search followed, with
+	// Options.checkTau (recordTau); tauVec is the cycle search's vector.
+	tauRecorded [][]int32
+	tauVec      []int32
 	// cache remembers where recent successors went (flycache.go), with
 	// the symmetry reduction; nil without.
 	cache succCaches
@@ -472,8 +477,8 @@ func (f *flySearch) followState(x *expansions, ex *expansion, order []uint64, lo
 			return f.violation, true, err
 		}
 	}
-	if err := f.recordTau(ex.state); err != nil {
-		return nil, true, err
+	if f.o.checkTau {
+		f.recordTau(ex.state)
 	}
 	return nil, false, nil
 }

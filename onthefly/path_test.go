@@ -16,7 +16,9 @@ import (
 // stopping at the first violation and not, the parent that path.go
 // rebuilds for every pair is the step that found it in the search
 // (Options.checkPaths), so a counterexample's path is the one parent
-// pointers would have kept.
+// pointers would have kept; and the τ-steps that the cycle search finds
+// again by expanding each state are those the search followed
+// (Options.checkTau).
 func TestPathsRebuilt(t *testing.T) {
 	bounds := []ir.Bounds{{Threads: 3, Ops: 1, Values: []int{1}}}
 	if testsize.Full() {
@@ -28,7 +30,7 @@ func TestPathsRebuilt(t *testing.T) {
 		for _, mode := range searchModes(true) {
 			for _, first := range []bool{false, true} {
 				what := fmt.Sprintf("%v explicit=%v %+v first=%v", m, mode.explicit, mode.red, first)
-				o := Options{Options: semantics.Options{Explicit: mode.explicit}, Reductions: mode.red, FirstViolation: first, checkPaths: true}
+				o := Options{Options: semantics.Options{Explicit: mode.explicit}, Reductions: mode.red, FirstViolation: first, checkPaths: true, checkTau: true}
 				res, err := Check(m.prog, m.b, o)
 				if err != nil {
 					// A model error stops the search before checkPaths.
