@@ -300,7 +300,7 @@ type flySearch struct {
 	// headPair the last pair that holds each, from which nextPair chains
 	// the pairs of the state (lookupPair).
 	states   *stateStore
-	headPair chunked[int32]
+	headPair packedInt32s
 	// The pairs are numbered in breadth-first order, and each keeps only
 	// its subset, the next pair of its state's chain (-1 at its end) and,
 	// in pairAmple, whether it followed the ample thread's successors
@@ -858,7 +858,7 @@ func (f *flySearch) addPair(state, subset int32, step flyStep) {
 	id := f.subset.add(subset)
 	f.since.paired(state)
 	f.nextPair.add(f.headPair.get(int(state)))
-	*f.headPair.at(int(state)) = int32(id)
+	f.headPair.set(int(state), int32(id))
 	f.nextStates = append(f.nextStates, state)
 	if f.o.checkPaths {
 		f.parents = append(f.parents, step)

@@ -72,7 +72,7 @@ func (r *roots) add(ids []uint32) int32 {
 		r.blocks = append(r.blocks, make([]byte, r.blockBytes(r.width)))
 		r.widths = append(r.widths, uint8(r.width))
 	} else if b := len(r.blocks) - 1; int(r.widths[b]) < r.width {
-		r.widen(b)
+		r.widen(b, r.width)
 	}
 	r.n++
 	for i, p := range ids {
@@ -81,11 +81,11 @@ func (r *roots) add(ids []uint32) int32 {
 	return s
 }
 
-// widen copies block b, the one being filled, at width bits an id.
-func (r *roots) widen(b int) {
+// widen copies block b at width bits an id.
+func (r *roots) widen(b, width int) {
 	old, oldWidth := r.blocks[b], int(r.widths[b])
-	r.blocks[b], r.widths[b] = make([]byte, r.blockBytes(r.width)), uint8(r.width)
-	for s := int32(b) << rootBits; int(s) < r.n; s++ {
+	r.blocks[b], r.widths[b] = make([]byte, r.blockBytes(width)), uint8(width)
+	for s := int32(b) << rootBits; int(s) < min(r.n, (b+1)<<rootBits); s++ {
 		for i := range r.k {
 			r.put(s, i, r.getIn(old, oldWidth, s, i))
 		}
@@ -101,10 +101,14 @@ func (r *roots) bytes() int {
 	return n
 }
 
-// packedInt32s is an append-only array of int32s, each v kept as v+1 in
-// as many bits as the largest so far needs (roots, one id a state): the
-// pairs' subsets, of which a search meets a few thousand, and their
-// chains' next pairs (-1 at the end), as wide as the pairs' count.
+// packedInt32s is an array of int32s, each v kept as v+1 in as many bits
+// as the largest so far needs (roots, one id a state): the pairs' subsets,
+// of which a search meets a few thousand, their chains' next pairs (-1 at
+// the end) and the states' chains' heads, as wide as the pairs' count. A
+// block is widened when a larger element is set in it (set): a state's
+// head is rewritten with each pair of it, so that the blocks of the states
+// paired last are as wide as the pairs' count, and the others keep the
+// width of the largest head they hold.
 type packedInt32s struct{ r roots }
 
 // Len returns the number of elements.
@@ -119,4 +123,14 @@ func (p *packedInt32s) add(v int32) int {
 		p.r = roots{k: 1, width: 1}
 	}
 	return int(p.r.add([]uint32{uint32(v + 1)}))
+}
+
+// set sets element i to v, widening its block if v needs more bits.
+func (p *packedInt32s) set(i int, v int32) {
+	u := uint32(v + 1)
+	if b := i >> rootBits; mbits.Len32(u) > int(p.r.widths[b]) {
+		p.r.width = max(p.r.width, mbits.Len32(u))
+		p.r.widen(b, p.r.width)
+	}
+	p.r.put(int32(i), 0, u)
 }

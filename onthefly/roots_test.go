@@ -50,9 +50,10 @@ func TestRootsAgreeWithASlice(t *testing.T) {
 	}
 }
 
-// TestPackedInt32sRoundTrip: int32s appended to a packedInt32s read back
-// as appended, -1 and the extremes of int32 included, while the width
-// grows with them.
+// TestPackedInt32sRoundTrip: int32s appended to a packedInt32s, and set
+// again in any block (as the states' chains' heads are), read back as last
+// written, -1 and the extremes of int32 included, while the width grows
+// with them and blocks are widened one by one.
 func TestPackedInt32sRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(38, 4))
 	var p packedInt32s
@@ -67,6 +68,11 @@ func TestPackedInt32sRoundTrip(t *testing.T) {
 		}
 		require.Equal(t, i, p.add(v))
 		want = append(want, v)
+		if r.IntN(4) == 0 { // a head rewritten, up to twice as wide
+			j, v := r.IntN(i+1), int32(r.IntN(2*i+2))-1
+			p.set(j, v)
+			want[j] = v
+		}
 	}
 	require.Equal(t, len(want), p.Len())
 	for i, v := range want {
