@@ -6,23 +6,29 @@ import (
 )
 
 // roots holds the stored states' tuples of part ids (stateStore), k ids a
-// state, in fixed blocks of 1<<rootBits states. A block's ids take the
-// bits of the largest id given when it was started, widened (the block
-// copied) when a larger one comes while it fills: few distinct parts recur
-// (a few thousand at HP 3/2, 22 050 at HP 2/6), so an id takes 12 to 16
-// bits rather than an int32's 32, and a state at 3 threads 8 to 10 bytes
-// rather than 20. Only the block being filled is ever widened, so the
-// copies cost at most a block's tuples per bit of the largest id.
+// state, in fixed blocks of 1<<rootBits states. Each position of the tuple
+// has a width of its own: a block's id at position i takes the bits of the
+// largest id given at i when it was started, widened (the block copied)
+// when a larger one comes while it fills. Few distinct parts recur, and
+// fewer still of some kinds (stateStore numbers the parts of each kind
+// apart): at HP 3/2, 4 178 shared parts but 157 threads' and 97 heaps', so
+// that a state at 3 threads takes 13+3×8+7 bits rather than 5×13, and
+// rather than an int32 each. Only the block being filled is widened by
+// add, so the copies cost at most a block's tuples per bit of the largest
+// ids; set widens the block it writes to (packedInt32s).
 //
 // A block is bytes with 8 to spare at its end, so that a field is read
 // and written with one unaligned 64-bit load (width+7 ≤ 64 bits from any
 // byte).
 type roots struct {
 	blocks [][]byte
-	widths []uint8 // bits an id, block by block
-	k      int     // ids a state
-	width  int     // bits of the largest id given
-	n      int     // states held
+	// offs[b*(k+1)+i] is where id i of a tuple of block b starts, in bits
+	// from the tuple's start, and offs[b*(k+1)+k] the tuple's bits: id i
+	// is offs[…+i+1]-offs[…+i] bits wide.
+	offs  []uint16
+	k     int     // ids a state
+	width []uint8 // bits of the largest id given at each position
+	n     int     // states held
 }
 
 // Tuples are kept in fixed blocks of 1<<rootBits states (see chunked).
@@ -31,48 +37,76 @@ const (
 	rootMask = 1<<rootBits - 1
 )
 
-func newRoots(k int) *roots { return &roots{k: k, width: 1} }
+func newRoots(k int) *roots {
+	r := &roots{k: k, width: make([]uint8, k)}
+	for i := range r.width {
+		r.width[i] = 1
+	}
+	return r
+}
 
-// blockBytes returns the bytes of a block at width bits an id.
-func (r *roots) blockBytes(width int) int { return ((rootMask+1)*r.k*width+7)/8 + 8 }
+// blockBytes returns the bytes of a block of tuples of bits bits.
+func blockBytes(bits int) int { return ((rootMask+1)*bits+7)/8 + 8 }
 
 // get returns id i of state s.
 func (r *roots) get(s int32, i int) uint32 {
-	b := s >> rootBits
-	return r.getIn(r.blocks[b], int(r.widths[b]), s, i)
+	b := int(s >> rootBits)
+	return r.getIn(r.blocks[b], r.offs[b*(r.k+1):][:r.k+1], s, i)
 }
 
-// getIn returns id i of state s from blk, s's block, at width bits an id.
-func (r *roots) getIn(blk []byte, width int, s int32, i int) uint32 {
-	bit := (int(s&rootMask)*r.k + i) * width
+// getIn returns id i of state s from blk, s's block, whose offsets are
+// offs.
+func (r *roots) getIn(blk []byte, offs []uint16, s int32, i int) uint32 {
+	bit := int(s&rootMask)*int(offs[r.k]) + int(offs[i])
 	w := binary.LittleEndian.Uint64(blk[bit>>3:])
-	return uint32(w>>(bit&7)) & (1<<width - 1)
+	return uint32(w>>(bit&7)) & (1<<(offs[i+1]-offs[i]) - 1)
 }
 
 // put sets id i of state s to p, which fits in its block's width.
 func (r *roots) put(s int32, i int, p uint32) {
-	b := s >> rootBits
-	width := int(r.widths[b])
-	bit := (int(s&rootMask)*r.k + i) * width
+	b := int(s >> rootBits)
+	offs := r.offs[b*(r.k+1):][:r.k+1]
+	bit := int(s&rootMask)*int(offs[r.k]) + int(offs[i])
 	blk := r.blocks[b][bit>>3:]
 	w := binary.LittleEndian.Uint64(blk)
-	w = w&^(uint64(1<<width-1)<<(bit&7)) | uint64(p)<<(bit&7)
+	w = w&^(uint64(1<<(offs[i+1]-offs[i])-1)<<(bit&7)) | uint64(p)<<(bit&7)
 	binary.LittleEndian.PutUint64(blk, w)
+}
+
+// fits reports whether block b's ids are as wide as the largest given.
+func (r *roots) fits(b int) bool {
+	offs := r.offs[b*(r.k+1):]
+	for i, w := range r.width {
+		if int(offs[i+1]-offs[i]) < int(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// shape appends the offsets of a block at the largest widths given to
+// offs, and returns them with the tuple's bits.
+func (r *roots) shape(offs []uint16) ([]uint16, int) {
+	at := 0
+	for _, w := range r.width {
+		offs = append(offs, uint16(at))
+		at += int(w)
+	}
+	return append(offs, uint16(at)), at
 }
 
 // add appends a state of part ids ids (k of them) and returns its id.
 func (r *roots) add(ids []uint32) int32 {
-	var top uint32
-	for _, p := range ids {
-		top |= p
+	for i, p := range ids {
+		r.width[i] = max(r.width[i], uint8(mbits.Len32(p)))
 	}
-	r.width = max(r.width, mbits.Len32(top))
 	s := int32(r.n)
 	if s&rootMask == 0 {
-		r.blocks = append(r.blocks, make([]byte, r.blockBytes(r.width)))
-		r.widths = append(r.widths, uint8(r.width))
-	} else if b := len(r.blocks) - 1; int(r.widths[b]) < r.width {
-		r.widen(b, r.width)
+		var bits int
+		r.offs, bits = r.shape(r.offs)
+		r.blocks = append(r.blocks, make([]byte, blockBytes(bits)))
+	} else if b := len(r.blocks) - 1; !r.fits(b) {
+		r.widen(b)
 	}
 	r.n++
 	for i, p := range ids {
@@ -81,13 +115,15 @@ func (r *roots) add(ids []uint32) int32 {
 	return s
 }
 
-// widen copies block b at width bits an id.
-func (r *roots) widen(b, width int) {
-	old, oldWidth := r.blocks[b], int(r.widths[b])
-	r.blocks[b], r.widths[b] = make([]byte, r.blockBytes(width)), uint8(width)
+// widen copies block b at the largest widths given.
+func (r *roots) widen(b int) {
+	old, oldOffs := r.blocks[b], append([]uint16(nil), r.offs[b*(r.k+1):][:r.k+1]...)
+	shape, bits := r.shape(nil)
+	copy(r.offs[b*(r.k+1):], shape)
+	r.blocks[b] = make([]byte, blockBytes(bits))
 	for s := int32(b) << rootBits; int(s) < min(r.n, (b+1)<<rootBits); s++ {
 		for i := range r.k {
-			r.put(s, i, r.getIn(old, oldWidth, s, i))
+			r.put(s, i, r.getIn(old, oldOffs, s, i))
 		}
 	}
 }
@@ -95,8 +131,8 @@ func (r *roots) widen(b, width int) {
 // bytes returns the bytes of the blocks.
 func (r *roots) bytes() int {
 	n := 0
-	for _, w := range r.widths {
-		n += r.blockBytes(int(w))
+	for b := range r.blocks {
+		n += blockBytes(int(r.offs[b*(r.k+1)+r.k]))
 	}
 	return n
 }
@@ -120,7 +156,7 @@ func (p *packedInt32s) get(i int) int32 { return int32(p.r.get(int32(i), 0)) - 1
 // add appends v and returns its index.
 func (p *packedInt32s) add(v int32) int {
 	if p.r.k == 0 {
-		p.r = roots{k: 1, width: 1}
+		p.r = *newRoots(1)
 	}
 	return int(p.r.add([]uint32{uint32(v + 1)}))
 }
@@ -128,9 +164,9 @@ func (p *packedInt32s) add(v int32) int {
 // set sets element i to v, widening its block if v needs more bits.
 func (p *packedInt32s) set(i int, v int32) {
 	u := uint32(v + 1)
-	if b := i >> rootBits; mbits.Len32(u) > int(p.r.widths[b]) {
-		p.r.width = max(p.r.width, mbits.Len32(u))
-		p.r.widen(b, p.r.width)
+	if b := i >> rootBits; mbits.Len32(u) > int(p.r.offs[2*b+1]) {
+		p.r.width[0] = max(p.r.width[0], uint8(mbits.Len32(u)))
+		p.r.widen(b)
 	}
 	p.r.put(int32(i), 0, u)
 }

@@ -9,10 +9,11 @@ import (
 )
 
 // TestRootsAgreeWithASlice: tuples added to roots read back as added,
-// over more than a block of states, while the ids' width grows from 1 bit
-// to 32 (the block being filled copied at each widening, the blocks
-// before kept at their widths), with ids at each width's
-// extremes, for tuples of 1, 5 and 8 ids.
+// over more than a block of states, while the ids' widths grow from 1 bit,
+// each position's to its own largest (32 for the first, 3 bits fewer for
+// each next: the block being filled copied at each widening, the blocks
+// before kept at their widths), with ids at each width's extremes, for
+// tuples of 1, 5 and 8 ids.
 func TestRootsAgreeWithASlice(t *testing.T) {
 	r := rand.New(rand.NewPCG(38, 2))
 	for _, k := range []int{1, 5, 8} {
@@ -20,10 +21,10 @@ func TestRootsAgreeWithASlice(t *testing.T) {
 		var want [][]uint32
 		n := 2*(rootMask+1) + 17
 		for s := range n {
-			// The largest id allowed grows with s up to 32 bits.
-			width := 1 + s*32/n
 			ids := make([]uint32, k)
 			for i := range ids {
+				// The largest id allowed grows with s up to 32-3i bits.
+				width := 1 + s*(32-3*i)/n
 				switch r.IntN(4) {
 				case 0:
 					ids[i] = 0
@@ -38,8 +39,10 @@ func TestRootsAgreeWithASlice(t *testing.T) {
 			}
 			want = append(want, ids)
 		}
-		require.Equal(t, 32, rs.width)
-		require.Less(t, int(rs.widths[0]), 32, "the first block keeps its width")
+		for i, w := range rs.width {
+			require.Equal(t, 32-3*i, int(w), "position %d", i)
+		}
+		require.Less(t, int(rs.offs[k]), int(rs.offs[len(rs.offs)-1]), "the first block keeps its widths")
 		for s, ids := range want {
 			for i, p := range ids {
 				if got := rs.get(int32(s), i); got != p {
