@@ -285,9 +285,8 @@ type flySearch struct {
 	// scratch holds the expansion of expand, outside the batches.
 	scratch expansions
 	// tauRecorded holds the τ-edges that the search followed, with
-	// Options.checkTau (recordTau); tauVec is the cycle search's vector.
+	// Options.checkTau (recordTau).
 	tauRecorded [][]int32
-	tauVec      []int32
 	// cache remembers where recent successors went (flycache.go), with
 	// the symmetry reduction; nil without.
 	cache succCaches

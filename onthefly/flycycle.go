@@ -28,7 +28,10 @@ import (
 // cycle (lasso.FirstCycle: depth-first from every state in turn); it
 // returns the cycle's steps (from state cycle[0].from back to it) or nil.
 func (f *flySearch) findTauCycle() ([]flyStep, error) {
-	g := &tauGraph{f: f}
+	g := &tauGraph{f: f, window: tauWindow, chunk: tauChunk}
+	if f.o.batchStates > 0 { // tests: windows of a few states, many reached beyond them
+		g.window, g.chunk = int32(f.o.batchStates), 2
+	}
 	if f.o.checkTau {
 		if err := f.checkTauEdges(); err != nil {
 			return nil, err
@@ -60,38 +63,99 @@ func (f *flySearch) findTauCycle() ([]flyStep, error) {
 // tauGraph is the graph of the τ-steps that the search followed, each
 // named by its position among its state's τ-successors (tauEdges). err is
 // the first error met: the edges are wrong from there on.
+//
+// The expansions are on every core: when the search starts from a root r
+// (a state whose Out is asked while every state before it has been
+// visited), the expanders find the τ-steps of the states [r, r+tauWindow)
+// not yet visited, in parallel, and Out hands them out as the search
+// visits them. None is wasted, since the search visits every state once;
+// the states that it reaches beyond the window are expanded when it
+// reaches them, on the calling goroutine.
 type tauGraph struct {
-	f   *flySearch
-	err error
+	f       *flySearch
+	err     error
+	visited bits  // the states whose Out was asked
+	low     int32 // every state before low has been visited
+	// The window: states [lo, hi), at most window of them, in chunks of
+	// chunk states, chunk c's states' edges edges[c][at[c][i]:at[c][i+1]].
+	window, chunk int32
+	lo, hi        int32
+	edges         [][]lasso.Edge
+	at            [][]int32
+	errs          []error
 }
+
+// The window of the cycle search's expansions, and its chunks (states).
+const (
+	tauWindow = 1 << 18
+	tauChunk  = 1 << 10
+)
 
 func (g *tauGraph) NumStates() int32 { return int32(g.f.states.len()) }
 
 func (g *tauGraph) Out(s int32, buf []lasso.Edge) []lasso.Edge {
-	if g.err == nil {
-		buf, g.err = g.f.tauEdges(s, buf)
+	for g.visited.has(int(g.low)) {
+		g.low++
 	}
+	root := s == g.low
+	g.visited.set(int(s), true)
+	if g.err != nil {
+		return buf
+	}
+	if root && s >= g.hi {
+		g.fill(s)
+	}
+	if s >= g.lo && s < g.hi {
+		c, i := (s-g.lo)/g.chunk, (s-g.lo)%g.chunk
+		if g.errs[c] != nil {
+			g.err = g.errs[c]
+			return buf
+		}
+		return append(buf, g.edges[c][g.at[c][i]:g.at[c][i+1]]...)
+	}
+	buf, g.err = g.f.expanders[0].tauEdges(s, buf)
 	return buf
+}
+
+// fill finds the τ-steps of the states of the window from r on that are
+// not visited (r itself is), on the expanders.
+func (g *tauGraph) fill(r int32) {
+	g.lo, g.hi = r, min(r+g.window, g.NumStates())
+	n := int((g.hi - g.lo + g.chunk - 1) / g.chunk)
+	for len(g.edges) < n {
+		g.edges, g.at, g.errs = append(g.edges, nil), append(g.at, nil), append(g.errs, nil)
+	}
+	g.f.onExpanders(n, func(e *expander, c int) {
+		edges, at := g.edges[c][:0], g.at[c][:0]
+		var err error
+		for s := g.lo + int32(c)*g.chunk; s < min(g.lo+int32(c+1)*g.chunk, g.hi) && err == nil; s++ {
+			at = append(at, int32(len(edges)))
+			if s == r || !g.visited.has(int(s)) {
+				edges, err = e.tauEdges(s, edges)
+			}
+		}
+		g.edges[c], g.at[c], g.errs[c] = edges, append(at, int32(len(edges))), err
+	}, nil)
 }
 
 // tauEdges appends to buf the τ-steps of state s that the pairs of s
 // followed (see above), in the stepper's order, each named by its
 // position among s's τ-successors.
-func (f *flySearch) tauEdges(s int32, buf []lasso.Edge) ([]lasso.Edge, error) {
+func (e *expander) tauEdges(s int32, buf []lasso.Edge) ([]lasso.Edge, error) {
+	f := e.f
 	all, err := f.followedAllOf(s)
 	if err != nil {
 		return buf, err
 	}
-	e := f.expanders[0]
-	f.tauVec = f.stored(f.tauVec[:0], s)
-	t, fail := e.st.Successors(f.tauVec)
+	e.tauVec = f.stored(e.tauVec[:0], s)
+	t, fail := e.st.Successors(e.tauVec)
 	if fail != nil { // found by the pair search already
 		return buf, fmt.Errorf("internal error: model error of thread %d: %s in the cycle search", t+1, fail.Msg)
 	}
 	blk := &e.st.Blk
 	ample := -1
 	if !all {
-		if ample = e.por.Choose(f.tauVec, blk.Succs); ample < 0 {
+		if ample = e.por.Choose(e.tauVec, blk.Succs); ample < 0 {
 			return buf, fmt.Errorf("internal error: state %d, whose pairs followed one thread, has no ample thread", s)
 		}
 	}
@@ -102,7 +166,7 @@ func (f *flySearch) tauEdges(s int32, buf []lasso.Edge) ([]lasso.Edge, error) {
 			continue
 		}
 		if all || int(sc.Thread) == ample {
-			to := f.cachedOrFound(e, blk.Batch[sc.Start:sc.End], sc.Hash)
+			to := e.cachedOrFound(blk.Batch[sc.Start:sc.End], sc.Hash)
 			if to < 0 {
 				return buf, errors.New("internal error: a τ-successor that the search followed is not stored")
 			}
@@ -133,17 +197,83 @@ func (f *flySearch) followedAllOf(s int32) (bool, error) {
 
 // cachedOrFound returns the id of the stored state that represents the
 // successor whose encoding (as the stepper computed it) is raw, with hash
-// h, -1 if it is not stored: from the cache of recent successors, else
-// canonicalised and looked up. It adds nothing to the cache, which keeps
-// only successors without alternative permutations (flycache.go).
-func (f *flySearch) cachedOrFound(e *expander, raw []byte, h uint32) int32 {
+// h, -1 if it is not stored: from the cache of recent successors or the
+// expander's table of the τ-successors it found last (tauRecent), else
+// canonicalised and looked up. It adds nothing to the cache of recent
+// successors, which keeps only successors without alternative
+// permutations (flycache.go), and the path search uses after it.
+func (e *expander) cachedOrFound(raw []byte, h uint32) int32 {
+	f := e.f
 	if f.cache != nil {
 		if to, _, ok := f.cache.find(raw, h); ok {
 			return to
 		}
 	}
+	r := &e.tauRecent
+	slot, to := r.find(raw, h)
+	if to >= 0 {
+		return to
+	}
 	rep, _ := e.representative(raw)
-	return f.states.find(rep, f.states.hash(rep))
+	to = f.states.find(rep, f.states.hash(rep))
+	if to >= 0 {
+		r.add(slot, raw, h, to)
+	}
+	return to
+}
+
+// tauRecent remembers the τ-successors an expander found last in the
+// cycle search, by their encodings: the two orders of two threads'
+// independent τ-steps lead to the same successor, which the states
+// expanded one after another (a window's chunk, a state's descendants)
+// meet again. Open addressing by hash, index+1 into ents (0: empty); it is
+// emptied when half full.
+type tauRecent struct {
+	slots []int32
+	ents  []tauEnt
+	keys  []byte
+}
+
+// tauEnt is a remembered successor: its encoding keys[start:end], its
+// hash and its representative's id.
+type tauEnt struct {
+	start, end int32
+	hash       uint32
+	to         int32
+}
+
+// tauRecentSlots is the size of an expander's tauRecent.
+const tauRecentSlots = 1 << 14
+
+// find returns the id remembered for encoding raw, whose hash is h, or
+// -1 and the slot where it goes.
+func (r *tauRecent) find(raw []byte, h uint32) (int, int32) {
+	if r.slots == nil {
+		r.slots = make([]int32, tauRecentSlots)
+	}
+	mask := uint32(len(r.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		k := r.slots[i] - 1
+		if k < 0 {
+			return int(i), -1
+		}
+		if en := &r.ents[k]; en.hash == h && string(r.keys[en.start:en.end]) == string(raw) {
+			return int(i), en.to
+		}
+	}
+}
+
+// add remembers that raw, whose hash is h, goes to state to, in slot (from
+// find), unless it is full: then it is emptied.
+func (r *tauRecent) add(slot int, raw []byte, h uint32, to int32) {
+	if 2*len(r.ents) >= len(r.slots) {
+		clear(r.slots)
+		r.ents, r.keys = r.ents[:0], r.keys[:0]
+		return
+	}
+	r.slots[slot] = int32(len(r.ents)) + 1
+	r.ents = append(r.ents, tauEnt{start: int32(len(r.keys)), end: int32(len(r.keys) + len(raw)), hash: h, to: to})
+	r.keys = append(r.keys, raw...)
 }
 
 // tauStep finds a τ-step from state from to state to that the search
@@ -209,7 +339,7 @@ func (f *flySearch) checkTauEdges() error {
 	var got, want []lasso.Edge
 	for s := range int32(f.states.len()) {
 		var err error
-		if got, err = f.tauEdges(s, got[:0]); err != nil {
+		if got, err = f.expanders[0].tauEdges(s, got[:0]); err != nil {
 			return err
 		}
 		want = want[:0]

@@ -80,11 +80,13 @@ type expander struct {
 	// index+1 in the chunk's succs; 0 is empty): in a diamond of two
 	// threads' independent steps, the two orders' successors are met in
 	// the same level, often in the same chunk, before the cache has them.
-	seen  []int32
-	cur   []int32
-	sigma []uint8 // the permutation of the successor canonicalised last
-	stab  []uint8 // stabilizer's buffer
-	alt   []uint8
+	seen      []int32
+	cur       []int32
+	tauVec    []int32 // the vector of the state whose τ-steps are found (tauEdges)
+	tauRecent tauRecent
+	sigma     []uint8 // the permutation of the successor canonicalised last
+	stab      []uint8 // stabilizer's buffer
+	alt       []uint8
 }
 
 // startExpanders makes the search's expanders: n of them, whose steppers

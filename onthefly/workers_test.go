@@ -14,7 +14,9 @@ import (
 
 // TestWorkersKeepTheSearch: the search stores, counts and reports the same
 // with 1, 2 and 3 expanders, and with levels taken in one batch or in
-// batches of a few states — pairs, states, orbits, ample sets, verdicts,
+// batches of a few states (and the cycle search's expansions in windows
+// of as many states, most states reached beyond them) — pairs, states,
+// orbits, ample sets, verdicts,
 // counterexamples, lassos, model errors — on every bundled model (3×1,
 // and at 2×2 with LINBIS_FULL=1), unreduced in garbage-collected mode and
 // with both reductions in explicit mode (in both modes each with
