@@ -38,7 +38,8 @@ import (
 // apart on cache lines (MPMC), and struct copies with padding (Padded); a
 // striped counter (Striped); unsafe.Pointer converted to pointers of
 // three types (Boxes); a helper that returns the address of a struct
-// element, in a generic cache (Cache); slices under a mutex (testdata/slicestack: append, s[:n-1], s[1:], the
+// element, in a generic cache (Cache); an atomic.Value holding pointers
+// (COW); slices under a mutex (testdata/slicestack: append, s[:n-1], s[1:], the
 // array two slices share while its capacity allows, range, copy); sorted lists walked with a pointer to a link (testdata/list).
 func TestIntsAreGo(t *testing.T) {
 	for _, c := range []struct {
@@ -68,6 +69,7 @@ func TestIntsAreGo(t *testing.T) {
 		{"ints", "Padded", func() any { return new(ints.Padded) }},
 		{"ints", "Boxes", func() any { return new(ints.Boxes) }},
 		{"ints", "Cache", func() any { return new(ints.Cache[int, int]) }},
+		{"ints", "COW", func() any { return ints.NewCOW() }},
 	} {
 		t.Run(c.typ, func(t *testing.T) { sameAsGo(t, c.dir, c.typ, c.new) })
 	}

@@ -537,8 +537,8 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		if onlyPanics(in) {
 			return // panic's message, not part of the model
 		}
-		if poolAny(in, g.t.newFuncs()) {
-			fr.vals[in] = fr.value(in.X, pos) // a pool's object, the reference itself
+		if poolAny(in, g.t.newFuncs()) || valueAny(in) {
+			fr.vals[in] = fr.value(in.X, pos) // a pool's object or a Value's pointer, the reference itself
 			return
 		}
 		if g.anyTags != nil { // tagged with its type (anyType)
@@ -558,7 +558,7 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		fr.define(in, fr.value(in.X, pos), pos, false, false)
 	case *ssa.TypeAssert:
 		x := fr.value(in.X, pos)
-		if poolAny(in, g.t.newFuncs()) { // a pool's object, a reference (pool.go)
+		if poolAny(in, g.t.newFuncs()) || valueAny(in) { // a pool's object or a Value's pointer, a reference (pool.go, value.go)
 			if !in.CommaOk {
 				g.line(pos, "assert %s != null", x) // asserting on nil panics
 				fr.define(in, x, pos, false, false)
@@ -715,6 +715,14 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			return
 		}
 		x, y := fr.value(in.X, pos), fr.value(in.Y, pos)
+		if g.valueElem != nil && (isValueResult(in.X) || isValueResult(in.Y)) { // a Value's pointer and nil (value.go)
+			if isNil(in.X) {
+				x = "null"
+			}
+			if isNil(in.Y) {
+				y = "null"
+			}
+		}
 		if _, ok := in.X.Type().Underlying().(*types.Slice); ok { // s == nil: its array
 			xs, _ := structLeaves(x)
 			ys, _ := structLeaves(y)
@@ -1074,6 +1082,28 @@ func (g *gen) intrinsic(fr *frame, v *ssa.Call, in Intrinsic, args []arg, pos to
 		return
 	}
 	val := func(i int) string { return args[i].text }
+	if in.Recv == "Value" && g.valueElem != nil { // holding pointers (value.go): nil is null
+		ref := "ref " + g.heap(g.valueElem, pos).name
+		val = func(i int) string {
+			if args[i].text == "EMPTY" {
+				return "null"
+			}
+			return args[i].text
+		}
+		if in.Name == "Load" || in.Name == "Swap" {
+			r := g.local("t", ref)
+			if v != nil {
+				fr.vals[v] = r
+			}
+			g.access(a, pos, false, func(loc string) string {
+				if in.Name == "Load" {
+					return r + " = " + loc
+				}
+				return fmt.Sprintf("atomic { %s = %s; %s = %s }", r, loc, loc, val(1))
+			})
+			return
+		}
+	}
 	// stmt writes the statement f makes of the location; result gives the
 	// call the value f makes of it (a memory access).
 	stmt := func(f func(loc string) string) { g.access(a, pos, false, f) }

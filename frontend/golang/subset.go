@@ -195,16 +195,16 @@ func (c *checker) instr(fn *ssa.Function, in ssa.Instruction) {
 		if onlyPanics(in) {
 			return // panic("…"): the value is only printed
 		}
-		if poolAny(in, c.t.newFuncs()) {
-			break // a pool's object (pool.go)
+		if poolAny(in, c.t.newFuncs()) || valueAny(in) {
+			break // a pool's object (pool.go), an atomic.Value's pointer (value.go)
 		}
 		if b, ok := in.X.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
 			c.refuse(pos, "conversion of "+c.typeString(in.X.Type())+" to an interface", "an any value may hold integers only")
 			return
 		}
 	case *ssa.TypeAssert:
-		if poolAny(in, c.t.newFuncs()) {
-			break // a pool's object (pool.go)
+		if poolAny(in, c.t.newFuncs()) || valueAny(in) {
+			break // a pool's object (pool.go), an atomic.Value's pointer (value.go)
 		}
 		if b, ok := in.AssertedType.Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
 			c.refuse(pos, "type assertion to "+c.typeString(in.AssertedType), "an any value holds integers: assert an integer type")

@@ -99,6 +99,9 @@ type gen struct {
 	// anyTags, if not nil, holds the tag of each integer type (by type
 	// string) that the any values hold, when they hold several (anyType).
 	anyTags map[string]int32
+	// valueElem, if not nil, is the type the atomic.Values hold pointers
+	// to (value.go).
+	valueElem types.Type
 }
 
 // heapType is a heap node type of the model.
@@ -177,6 +180,7 @@ func (g *gen) object(keyword string) string {
 	t := g.t
 	g.sliceLens()
 	g.anyType()
+	g.valueElem = g.valueType()
 	objHeap := g.heap(t.Type, t.Type.Obj().Pos())
 	g.globals = map[*ssa.Global]string{}
 	var shared []string
@@ -389,7 +393,7 @@ func (g *gen) flatten(typ types.Type, name string, pos token.Pos) []slot {
 				{name: join(name, "o"), typ: "int"}, {name: join(name, "l"), typ: "int"}, {name: join(name, "c"), typ: "int"}}
 		}
 	}
-	return []slot{{name: name, typ: g.scalar(typ, pos), nilAny: isAny(typ)}}
+	return []slot{{name: name, typ: g.scalar(typ, pos), nilAny: isAny(typ) && !(g.valueElem != nil && isBuiltinType(typ))}}
 }
 
 // isAny reports whether values of typ are interfaces held as one slot (any,
@@ -423,6 +427,9 @@ func (g *gen) scalar(typ types.Type, pos token.Pos) string {
 		case "Pointer":
 			return "ref " + g.heap(n.TypeArgs().At(0), pos).name
 		case "Value":
+			if g.valueElem != nil { // holding pointers (value.go)
+				return "ref " + g.heap(g.valueElem, pos).name
+			}
 			return "int" // holding integers, or nil (EMPTY)
 		}
 		return "int" // the integers, Mutex (0 or 1), RWMutex (-1 written, n readers)
@@ -534,11 +541,11 @@ func (g *gen) anyType() {
 			for _, in := range b.Instrs {
 				switch in := in.(type) {
 				case *ssa.MakeInterface:
-					if !onlyPanics(in) && !poolAny(in, g.t.newFuncs()) {
+					if !onlyPanics(in) && !poolAny(in, g.t.newFuncs()) && !valueAny(in) {
 						note(in.X.Type(), in.Pos())
 					}
 				case *ssa.TypeAssert:
-					if !poolAny(in, g.t.newFuncs()) {
+					if !poolAny(in, g.t.newFuncs()) && !valueAny(in) {
 						note(in.AssertedType, in.Pos())
 					}
 				case *ssa.Call:

@@ -261,3 +261,20 @@ func (x *AddrMulti) pick(i int) *rslot {
 }
 
 func (x *AddrMulti) Get(i int) int { return x.pick(i).b }
+
+type vcfg = struct{ a int }
+
+type vother = struct{ b, c int }
+
+// ValuePtrs keeps pointers of two types in atomic.Values, and uses a
+// loaded one otherwise than asserting its type.
+type ValuePtrs struct{ v, w atomic.Value }
+
+func (x *ValuePtrs) Put(i int) {
+	x.v.Store(&vcfg{a: i})
+	x.w.Store(&vother{b: i}) // want "atomic.Value holding pointers of two types" @"("
+}
+
+func (x *ValuePtrs) Get() any {
+	return x.v.Load() // want "this use of an atomic.Value holding pointers is not supported" @"return"
+}
