@@ -52,7 +52,7 @@ func (t *Target) check() error {
 	// rather than at every use.
 	st := t.Type.Underlying().(*types.Struct)
 	for f := range st.Fields() {
-		if why := c.typeReason(f.Type()); why != "" {
+		if why := c.typeReason(f.Type()); why != "" && f.Name() != "_" {
 			c.refuse(f.Pos(), "field "+f.Name()+" of type "+c.typeString(f.Type()), why)
 		}
 	}
@@ -813,7 +813,7 @@ func (c *checker) typeReason1(t types.Type) string {
 		return c.typeReason(u.Elem())
 	case *types.Struct:
 		for f := range u.Fields() {
-			if why := c.typeReason(f.Type()); why != "" {
+			if why := c.typeReason(f.Type()); why != "" && f.Name() != "_" { // padding, markers (_ [0]func()): never accessed, not held
 				return why
 			}
 		}

@@ -519,12 +519,15 @@ func (p *Pane) Peek() int {
 	return t
 }
 
-// padded has blank padding fields, which copies skip.
+// padded has blank padding fields, which copies skip, and a blank
+// marker of a type outside the subset (_ [0]func(), which makes the
+// struct not comparable).
 type padded struct {
 	a int
 	_ [8]byte
 	b int
 	_ [8]byte
+	_ [0]func()
 }
 
 // Padded copies structs with padding fields.
