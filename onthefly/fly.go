@@ -470,6 +470,11 @@ func (f *flySearch) followState(x *expansions, ex *expansion, order []uint64, lo
 	}
 	f.findNew()
 	n := len(f.succs)
+	// The table of states grows here, where the search can stop, rather
+	// than in the insertion of a successor: it polls the context.
+	if err := f.states.reserve(f.o.Context, n); err != nil {
+		return nil, true, fmt.Errorf("the on-the-fly search stopped after %s: %w", f.reached(), err)
+	}
 	for i, k := range order[ex.first:ex.end] {
 		pre := x.pre[int(ex.pre)+i*n:][:n]
 		if err := f.follow(lo+int32(uint32(k)), pre); err != nil || f.violation != nil && f.o.FirstViolation {

@@ -1,11 +1,13 @@
 package onthefly
 
 import (
+	"context"
 	"hash/maphash"
 	"slices"
 	"unsafe"
 
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/internal/limits"
 )
 
 // stateStore holds the implementation states of the on-the-fly search by
@@ -199,7 +201,7 @@ func (s *stateStore) insert(v []int32, h uint64) (int32, bool) {
 		return id, false
 	}
 	if (s.len()+1)*4 > len(s.table)*3 {
-		s.grow()
+		s.grow(nil)
 		i, _ = s.probe(v, h)
 	}
 	for k := range s.k {
@@ -214,13 +216,37 @@ func (s *stateStore) insert(v []int32, h uint64) (int32, bool) {
 	return id, true
 }
 
+// reserve grows the table, if need be, so that n more states can be
+// inserted without growing it. The growth polls ctx (see grow): a search
+// calls it where it can stop, before it inserts a state's successors.
+func (s *stateStore) reserve(ctx context.Context, n int) error {
+	for (s.len()+n)*4 > len(s.table)*3 {
+		if err := s.grow(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// growPoll is how many states grow puts in the table again between two
+// polls of its context: a few milliseconds.
+const growPoll = 1 << 14
+
 // grow doubles the table, and puts every state in it again from its
-// vector's hash, in the order of the ids.
-func (s *stateStore) grow() {
+// vector's hash, in the order of the ids. That takes seconds of CPU time
+// at a hundred million states, so it polls ctx (nil: never) and returns
+// its error when it has ended, the table half built: the store must not
+// be used after that.
+func (s *stateStore) grow(ctx context.Context) error {
 	s.table = nil // the old table is not read: it may be collected
 	s.table, s.idBits = make([]uint32, 1<<(s.idBits+1)), s.idBits+1
 	mask := uint64(len(s.table) - 1)
 	for id := range int32(s.len()) {
+		if id%growPoll == growPoll-1 {
+			if err := limits.Err(ctx); err != nil {
+				return err
+			}
+		}
 		s.buf = s.vector(s.buf[:0], id)
 		h := s.hash(s.buf)
 		i := h & mask
@@ -229,6 +255,7 @@ func (s *stateStore) grow() {
 		}
 		s.table[i] = s.tag(h) | uint32(id+1)
 	}
+	return nil
 }
 
 // regrowParts returns a table of parts twice as large with the slots of
