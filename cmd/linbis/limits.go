@@ -84,10 +84,29 @@ func stoppedBy(err error) (*limit, string) {
 // stop by itself; tests replace it.
 var exitProcess = exitOnLimit
 
-// stopGrace is how long a run may take to stop after its context has
-// ended before the process is ended instead: a stage that does not poll
-// the context (reading an input, writing an output) goes on until then.
+// stopGrace is how much CPU time the process may spend after the run's
+// context has ended before the process is ended instead: a stage that does
+// not poll the context (reading an input, writing an output) goes on until
+// then. It is CPU time, not wall time: a run niced on a loaded machine
+// gets a few per cent of a core, and 2 s of wall time were too short for
+// the on-the-fly search of a 30-minute run to reach its next poll, which
+// lost its report. A stage blocked without spending CPU time (reading a
+// pipe) is ended after stopWallFactor times stopGrace of wall time.
 var stopGrace = 2 * time.Second
+
+// stopWallFactor bounds the wait in wall time, a multiple of stopGrace.
+const stopWallFactor = 60
+
+// graceOver returns a function that reports whether the grace, counted
+// from now, is over: stopGrace of the process's CPU time spent, or
+// stopWallFactor times it of wall time gone by (CPU time alone where the
+// system does not tell it).
+func graceOver() func() bool {
+	start, cpu0 := time.Now(), processCPU()
+	return func() bool {
+		return processCPU()-cpu0 >= stopGrace || time.Since(start) >= stopWallFactor*stopGrace
+	}
+}
 
 // limitFlags are --timeout and --max-memory, the same on every verb that
 // can run long; guard enforces them through the verb's context
@@ -137,8 +156,8 @@ var limitedByLibrary = map[string]bool{"history": true}
 // c.Context becomes a context that --timeout and --max-memory end
 // (limits.Watch), which the verb hands to the libraries, whose loops poll
 // it and return an error wrapping a *limits.LimitError; run prints the
-// line. A run that has not returned stopGrace after the context ended is
-// ended with that line. stop ends the watch.
+// line. A run that has not returned within stopGrace after the context
+// ended (graceOver) is ended with that line. stop ends the watch.
 func watchLimits(c *cli.Context) (stop func(), err error) {
 	if !hasLimits(c.Command) {
 		return func() {}, nil
@@ -161,10 +180,15 @@ func watchLimits(c *cli.Context) (stop func(), err error) {
 		case <-done:
 			return
 		}
-		select {
-		case <-time.After(stopGrace):
-		case <-done:
-			return
+		over := graceOver()
+		tick := time.NewTicker(min(stopGrace, 100*time.Millisecond))
+		defer tick.Stop()
+		for !over() {
+			select {
+			case <-tick.C:
+			case <-done:
+				return
+			}
 		}
 		mu.Lock()
 		defer mu.Unlock()
