@@ -691,6 +691,14 @@ func (c *checker) addrUses(v ssa.Value) {
 				}
 			}
 		}
+		_, isStore := r.(*ssa.Store)
+		_, isCall := r.(ssa.CallInstruction)
+		if p, ok := v.Type().Underlying().(*types.Pointer); ok && !isScalar(p.Elem()) && (isStore || isCall) {
+			if _, isStruct := p.Elem().Underlying().(*types.Struct); isStruct { // stored or passed on as a pointer
+				c.refuse(posOf(r), "keeping the address of a struct held in a field, an element or a package variable as a pointer (a node inside another, &q.stub)", "a node is allocated on its own: declare the field a pointer (stub *node) and allocate it (&node{}); such an address may be loaded from, stored through and passed to the package's functions")
+				continue
+			}
+		}
 		c.refuse(posOf(r), "keeping the address of a field, an element or a package variable", "such an address may be loaded from, stored through, compared with another, stored into a field, a package variable or an atomic.Pointer, returned by a function of the package, converted through unsafe.Pointer to another pointer, and passed to sync/atomic or to the package's functions, but not returned by a method of the client or converted otherwise")
 	}
 }

@@ -278,3 +278,19 @@ func (x *ValuePtrs) Put(i int) {
 func (x *ValuePtrs) Get() any {
 	return x.v.Load() // want "this use of an atomic.Value holding pointers is not supported" @"return"
 }
+
+type inode = struct {
+	val  int
+	next *int
+}
+
+// Intrusive keeps its stub node inside itself, as Vyukov's intrusive
+// queue does in C.
+type Intrusive struct {
+	head atomic.Pointer[inode]
+	stub inode
+}
+
+func (q *Intrusive) Reset() {
+	q.head.Store(&q.stub) // want "keeping the address of a struct held in a field, an element or a package variable as a pointer" @"("
+}
