@@ -75,8 +75,9 @@ type Cycle struct {
 	Edges []Edge
 }
 
-// pollEvery is how many roots pass between polls of the context (a power
-// of two).
+// pollEvery is how many roots, and how many steps of the search from a
+// root, pass between polls of the context (a power of two): one root's
+// search may visit every state.
 const pollEvery = 1 << 14
 
 // FirstCycle returns the first cycle the search meets, or nil if g has
@@ -102,6 +103,7 @@ func FirstCycle(ctx context.Context, g Graph) (*Cycle, error) {
 		edges = g.Out(st, edges)
 		calls = append(calls, frame{state: st, start: start, next: start, end: len(edges)})
 	}
+	steps := 0 // of the searches from the roots
 	for root := int32(0); root < n; root++ {
 		if has(visited, root) {
 			continue
@@ -113,6 +115,11 @@ func FirstCycle(ctx context.Context, g Graph) (*Cycle, error) {
 		}
 		visit(root)
 		for len(calls) > 0 {
+			if steps++; steps&(pollEvery-1) == 0 {
+				if err := limits.Err(ctx); err != nil {
+					return nil, err
+				}
+			}
 			top := &calls[len(calls)-1]
 			if top.next == top.end {
 				onPath[top.state>>6] &^= 1 << (top.state & 63)

@@ -205,3 +205,34 @@ func TestFirstCycleStops(t *testing.T) {
 	assert.Nil(t, cycle)
 	assert.ErrorIs(t, err, context.Canceled)
 }
+
+// chain is the graph 0 → 1 → … → n-1, without a cycle, whose Out calls
+// at when it is asked for state at's edges.
+type chain struct {
+	n, at int32
+	hook  func()
+}
+
+func (g chain) NumStates() int32 { return g.n }
+
+func (g chain) Out(s int32, buf []lasso.Edge) []lasso.Edge {
+	if s == g.at {
+		g.hook()
+	}
+	if s+1 < g.n {
+		buf = append(buf, lasso.Edge{ID: 0, To: s + 1})
+	}
+	return buf
+}
+
+// TestFirstCycleStopsWithinARoot: the search from one root may visit
+// every state, so it polls the context as it goes, not only between
+// roots: a context ended after the first root's search has started stops
+// it.
+func TestFirstCycleStopsWithinARoot(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cycle, err := lasso.FirstCycle(ctx, chain{n: 1 << 17, at: 1, hook: cancel})
+	assert.Nil(t, cycle)
+	assert.ErrorIs(t, err, context.Canceled)
+}
