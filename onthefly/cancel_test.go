@@ -95,3 +95,27 @@ func TestTableGrowthStops(t *testing.T) {
 		require.Equal(t, int32(i), s.find(v, s.hash(v)))
 	}
 }
+
+// TestCycleWindowStops: the cycle search expands a window of tauWindow
+// states at a time, seconds of CPU time at the scale of millions, so each
+// chunk of the window polls the context: with an ended one no state is
+// expanded (the expanders here could not) and every chunk has its cause.
+func TestCycleWindowStops(t *testing.T) {
+	l := &ir.Layout{Nshared: 2, Threads: 2, ThreadSize: 2}
+	l.HeapBase = l.Nshared + l.Threads*l.ThreadSize
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := &limits.LimitError{Limit: limits.Time, Value: 1}
+	cancel(stop)
+	f := &flySearch{o: Options{Options: semantics.Options{Context: ctx}}, expanders: []*expander{{}, {}}}
+	f.states = newStateStore(l)
+	for i := range 5 * tauChunk {
+		v := []int32{int32(i & 0xff), int32(i >> 8), 0, 1, 0, 1}
+		f.states.insert(v, f.states.hash(v))
+	}
+	g := &tauGraph{f: f, window: tauWindow, chunk: tauChunk}
+	g.fill(0)
+	require.Len(t, g.errs, 5)
+	for c, err := range g.errs {
+		assert.ErrorIs(t, err, stop, "chunk %d", c)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/lasso"
 )
 
@@ -127,7 +128,9 @@ func (g *tauGraph) fill(r int32) {
 	}
 	g.f.onExpanders(n, func(e *expander, c int) {
 		edges, at := g.edges[c][:0], g.at[c][:0]
-		var err error
+		// A window is seconds of CPU time at the scale of millions of
+		// states: each chunk polls the context.
+		err := limits.Err(g.f.o.Context)
 		for s := g.lo + int32(c)*g.chunk; s < min(g.lo+int32(c+1)*g.chunk, g.hi) && err == nil; s++ {
 			at = append(at, int32(len(edges)))
 			if s == r || !g.visited.has(int(s)) {
