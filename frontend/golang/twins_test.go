@@ -16,7 +16,9 @@ import (
 // return -1<<30 where the models return EMPTY; twinsBisimilar), under two
 // clients. msqueueboxed and treiberunsafe are the queue and the stack as
 // Go code before atomic.Pointer writes them, unsafe.Pointer converted to
-// the nodes' and the boxed values' pointer types.
+// the nodes' and the boxed values' pointer types. The sequence lock's
+// twin keeps the model's one writer (only clauses) and its data in
+// atomics, as Go's memory model needs.
 func TestTwinsBisimilar(t *testing.T) {
 	for _, c := range []struct {
 		model, dir, typ string
@@ -26,6 +28,7 @@ func TestTwinsBisimilar(t *testing.T) {
 		{"spinlock-stack", "twins/spinlockstack", "Stack"},
 		{"ms-queue", "twins/msqueueboxed", "Queue"},
 		{"treiber", "twins/treiberunsafe", "Stack"},
+		{"seqlock", "twins/seqlock", "SeqLock"},
 	} {
 		src, err := frontend.Example(c.model)
 		if err != nil {
@@ -36,14 +39,20 @@ func TestTwinsBisimilar(t *testing.T) {
 			t.Fatal(err)
 		}
 		methods := []string{"push", "pop"}
-		if c.model == "ms-queue" {
-			methods = []string{"enq", "deq"}
-		}
-		golang := model(t, c.dir, Config{Type: c.typ, Methods: methods})
-		for _, b := range []frontend.Bounds{
+		bounds := []frontend.Bounds{
 			{Threads: 2, Ops: 2, Values: []int{1, 2}},
 			{Threads: 3, Ops: 1, Values: []int{1}},
-		} {
+		}
+		var only map[int][]string
+		switch c.model {
+		case "ms-queue":
+			methods = []string{"enq", "deq"}
+		case "seqlock": // one writer, as the model's client block says
+			methods, only = []string{"write", "read"}, map[int][]string{1: {"write"}, 2: {"read"}}
+			bounds = []frontend.Bounds{lin.DefaultBounds()}
+		}
+		golang := model(t, c.dir, Config{Type: c.typ, Methods: methods, Only: only})
+		for _, b := range bounds {
 			a, err := frontend.CompileImpl(lin, b, frontend.Options{})
 			if err != nil {
 				t.Fatal(err)
