@@ -90,17 +90,21 @@ var exitProcess = exitOnLimit
 // then. It is CPU time, not wall time: a run niced on a loaded machine
 // gets a few per cent of a core, and 2 s of wall time were too short for
 // the on-the-fly search of a 30-minute run to reach its next poll, which
-// lost its report. A stage blocked without spending CPU time (reading a
-// pipe) is ended after stopWallFactor times stopGrace of wall time.
-var stopGrace = 2 * time.Second
+// lost its report. 5 s: the longest stage left that does not poll is the
+// on-the-fly search's sort of a level's pairs (slices.Sort, 0.9 s of CPU
+// time for 10 M pairs), and a few seconds more are nothing beside a lost
+// report. A stage blocked without spending CPU time (reading a pipe) is
+// ended after stopWallFactor times stopGrace of wall time.
+var stopGrace = 5 * time.Second
 
-// stopWallFactor bounds the wait in wall time, a multiple of stopGrace.
-const stopWallFactor = 60
+// stopWallFactor bounds the wait in wall time, a multiple of stopGrace: 2
+// minutes.
+const stopWallFactor = 24
 
 // graceOver returns a function that reports whether the grace, counted
 // from now, is over: stopGrace of the process's CPU time spent, or
-// stopWallFactor times it of wall time gone by (CPU time alone where the
-// system does not tell it).
+// stopWallFactor times it of wall time gone by (wall time alone where the
+// system does not tell CPU time).
 func graceOver() func() bool {
 	start, cpu0 := time.Now(), processCPU()
 	return func() bool {
