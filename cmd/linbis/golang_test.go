@@ -37,13 +37,21 @@ func TestVerifyGoPackage(t *testing.T) {
 	assert.NotContains(t, out, "method Dequeue(")
 }
 
-// TestGoPackageErrors: a construct outside the subset is one line with its
-// position, exit 2; so is a directory without --type.
+// TestGoPackageErrors: a construct outside the subset, or that the
+// translation refuses, is one line with its position, exit 2; so is a
+// directory without --type.
 func TestGoPackageErrors(t *testing.T) {
 	code, _, errOut := linbis("verify", goExample("refuse"), "--type", "Chan")
 	assert.Equal(t, 2, code)
 	assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, errOut)
 	assert.Contains(t, errOut, "refuse/refuse.go:17:11: channel is not supported (")
+
+	// A construct the translation refuses (after the subset check) is
+	// one line too.
+	code, _, errOut = linbis("verify", goExample("refuse"), "--type", "UnsafeClash")
+	assert.Equal(t, 2, code)
+	assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, errOut)
+	assert.Regexp(t, `refuse/refuse\.go:\d+:\d+: unsafe\.Pointer converted to pointers to types with a field x of different types .* is not supported \(`, errOut)
 
 	code, _, errOut = linbis("verify", goExample("treiber"))
 	assert.Equal(t, 2, code)
