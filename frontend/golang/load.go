@@ -106,9 +106,10 @@ type Target struct {
 	// another pointer type ((*unsafe.Pointer)(unsafe.Pointer(&n.next))),
 	// each with the address it converts: the same location.
 	AddrCasts map[ssa.Value]ssa.Value
-	// AddrResults are the functions of one block (inlined) whose one
-	// result is the address of a struct or an array, a field or an
-	// element (func (q *Queue) cell(i int) *cell { return &q.buf[i%n] }),
+	// AddrResults are the functions with one return statement (inlined;
+	// their other paths panic) whose one result is the address of a
+	// struct or an array, a field or an element (func (q *Queue) cell(i
+	// int) *cell { return &q.buf[i%n] }),
 	// and AddrCalls the calls of them: each call's value is that address,
 	// followed statically as the address itself is.
 	AddrResults map[*ssa.Function]bool

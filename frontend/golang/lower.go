@@ -834,9 +834,12 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			g.line(token.NoPos, "return %s", strings.Join(zs, ", "))
 		}
 	case *ssa.Return:
-		if g.t.AddrResults[fr.fn] && fr.results != nil { // the address itself (Target.AddrResults)
+		if g.t.AddrResults[fr.fn] && !fr.returns { // the address itself (Target.AddrResults)
 			a := fr.addrOf(in.Results[0], pos)
 			fr.resultAddr = &a
+			if fr.results == nil && fr.exit != "" {
+				g.line(token.NoPos, "break %s", fr.exit)
+			}
 			return
 		}
 		var rs []string
@@ -1290,6 +1293,9 @@ func (g *gen) inlineCall(f *ssa.Function, args []arg, pos token.Pos) ([]string, 
 		return *sub.results, sub.resultAddr
 	}
 	for i, r := range slices.Collect(results.Variables()) {
+		if g.t.AddrResults[f] {
+			break // the address its one return gives (Target.AddrResults)
+		}
 		if g.t.LocResults[f]&(1<<i) != 0 { // a loc result (Target.LocResults)
 			sub.dests = append(sub.dests, g.local("r", "loc "+g.scalar(r.Type().Underlying().(*types.Pointer).Elem(), pos)))
 			continue
@@ -1307,7 +1313,7 @@ func (g *gen) inlineCall(f *ssa.Function, args []arg, pos token.Pos) ([]string, 
 	g.body(sub)
 	g.indent--
 	g.line(token.NoPos, "}")
-	return sub.dests, nil
+	return sub.dests, sub.resultAddr
 }
 
 // simple reports whether a model expression is a name, a literal or a

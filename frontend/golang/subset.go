@@ -626,7 +626,7 @@ func (c *checker) addrUses(v ssa.Value) {
 				continue // a field or a package variable of locs (locLoads)
 			}
 		case *ssa.Return:
-			if fn := r.Parent(); !locable(v.Type()) && !c.t.isRoot(fn) && len(fn.Blocks) == 1 && len(r.Results) == 1 {
+			if fn := r.Parent(); !locable(v.Type()) && !c.t.isRoot(fn) && returnsOnce(fn) && len(r.Results) == 1 {
 				c.t.AddrResults[fn] = true // the call's value is the address (locLoads)
 				continue
 			}
@@ -701,6 +701,18 @@ func (c *checker) addrUses(v ssa.Value) {
 		}
 		c.refuse(posOf(r), "keeping the address of a field, an element or a package variable", "such an address may be loaded from, stored through, compared with another, stored into a field, a package variable or an atomic.Pointer, returned by a function of the package, converted through unsafe.Pointer to another pointer, and passed to sync/atomic or to the package's functions, but not returned by a method of the client or converted otherwise")
 	}
+}
+
+// returnsOnce reports whether fn has one return statement (its other
+// paths panic or loop).
+func returnsOnce(fn *ssa.Function) bool {
+	n := 0
+	for _, b := range fn.Blocks {
+		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			n++
+		}
+	}
+	return n == 1
 }
 
 func contains(vs []ssa.Value, v ssa.Value) bool {

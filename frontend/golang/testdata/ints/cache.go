@@ -21,6 +21,15 @@ func (c *Cache[K, V]) slot(h int) *centry[K, V] {
 	return &c.slots[h%len(c.slots)]
 }
 
+// checked is slot with a check of its own: its one return follows a
+// panic's branch.
+func (c *Cache[K, V]) checked(h int) *centry[K, V] {
+	if h < 0 {
+		panic("negative hash")
+	}
+	return &c.slots[h%len(c.slots)]
+}
+
 // Put stores v under k in the slot of hash h.
 func (c *Cache[K, V]) Put(k K, h int, v V) int {
 	c.Lock()
@@ -34,7 +43,7 @@ func (c *Cache[K, V]) Put(k K, h int, v V) int {
 func (c *Cache[K, V]) Get(k K, h int) (V, bool) {
 	c.RLock()
 	defer c.RUnlock()
-	e := c.slot(h)
+	e := c.checked(h)
 	if e.valid && e.key == k {
 		return e.val, true
 	}
