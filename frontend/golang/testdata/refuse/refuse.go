@@ -249,8 +249,8 @@ func (x *UnsafeClash) Put(v int) int {
 
 type rslot = struct{ a, b int }
 
-// AddrMulti returns the address of a struct element from a function of
-// several blocks.
+// AddrMulti returns the address of a struct element from a function
+// with two return statements.
 type AddrMulti struct{ slots [2]rslot }
 
 func (x *AddrMulti) pick(i int) *rslot {
