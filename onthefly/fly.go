@@ -195,7 +195,10 @@ func newReducer(p *ir.Program, b ir.Bounds) (reducer, string) {
 }
 
 // Check checks the implementation of prog against its
-// specification on the fly (see the comment above).
+// specification on the fly (see the comment above). When a limit stops
+// the search (an error wrapping a *limits.LimitError) it also returns a
+// Result whose Stats count what was stored and computed at the stop, and
+// nothing else in it holds.
 func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 	if o.Lin {
 		return nil, errors.New("the on-the-fly check does not use lin events")
@@ -367,11 +370,19 @@ func (f *flySearch) run() (*Result, error) {
 	f.levels = []int32{0}
 
 	violation, err := f.searchPairs()
-	if err != nil {
-		return nil, err
-	}
 	f.res.Stats.Pairs = int64(f.subset.Len())
 	f.res.Stats.States = int64(f.states.len())
+	if err != nil {
+		var le *limits.LimitError
+		if errors.As(err, &le) {
+			// What was stored at the stop, for the report of how far
+			// the search came.
+			f.res.Stats.SpecStates = int64(f.spec.set.Len())
+			f.res.Stats.Subsets = int64(f.spec.count())
+			return f.res, err
+		}
+		return nil, err
+	}
 	if f.o.checkPaths {
 		if err := f.checkPaths(); err != nil {
 			return nil, err

@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -30,11 +31,13 @@ func TestContextStopsEachStage(t *testing.T) {
 		method Method
 		at     string // the progress report that ends the context
 		stages []string
+		stored string // how the message names what was stored
 	}{
-		{Bisim, "exploring", []string{"compile"}},
-		{Bisim, "kernel states", []string{"compile", "bisimulation"}}, // GJ: the kernel is built, then refined
-		{Refine, "refinement pairs", []string{"compile", "refinement"}},
-		{Fly, "product pairs", []string{"on-the-fly"}},
+		{Bisim, "exploring", []string{"compile"}, `^implementation \w+: exploration stopped after \d+ states expanded \(\d+ stored, \d+ transitions\): `},
+		// GJ: the kernel is built, then refined.
+		{Bisim, "kernel states", []string{"compile", "bisimulation"}, `^with the implementation's LTS of \d+ states and \d+ transitions explored, bisimulation stopped: `},
+		{Refine, "refinement pairs", []string{"compile", "refinement"}, `^refinement stopped after \d+ pairs: `},
+		{Fly, "product pairs", []string{"on-the-fly"}, `^(the ladder's client \d+×\d+: )?the on-the-fly search stopped after \d+ product pairs and \d+ implementation states: `},
 	}
 	for _, c := range cases {
 		t.Run(string(c.method)+" at "+c.at, func(t *testing.T) {
@@ -50,11 +53,26 @@ func TestContextStopsEachStage(t *testing.T) {
 			out, err := Run(ctx, "treiber", m, b, opts)
 			var le *LimitError
 			require.ErrorAs(t, err, &le)
-			assert.Same(t, cause, le)
+			// The limit, in the words of the stage it stopped, which say
+			// what the stage had stored (issue 38 item 5).
+			assert.Equal(t, limits.Time, le.Limit)
+			assert.Equal(t, cause.Value, le.Value)
+			assert.ErrorIs(t, err, cause)
+			assert.Regexp(t, c.stored, le.Error())
+			assert.True(t, strings.HasSuffix(le.Error(), ": "+cause.Error()), le.Error())
 			require.NotNil(t, out)
 			assert.False(t, out.Finished)
 			r := out.Report
 			assert.Equal(t, "time", r.StoppedBy)
+			assert.Equal(t, le.Error(), r.Reason)
+			if c.method == Fly {
+				// The report counts what the search stored.
+				require.NotNil(t, r.OnTheFly)
+				assert.Positive(t, r.OnTheFly.Pairs)
+				assert.Positive(t, r.OnTheFly.States)
+				assert.False(t, r.OnTheFly.Complete)
+			}
+			validateReport(t, r)
 			var names []string
 			for _, s := range r.Stages {
 				names = append(names, s.Name)

@@ -75,7 +75,7 @@ func (x *run) fly(p *Plan) error {
 			return "", x.asLimit(fmt.Errorf("the on-the-fly search counts its product pairs against --max-states: %w", err), copts.MaxStates)
 		}
 		if err != nil {
-			return "", err
+			return "", x.asLimit(err, copts.MaxStates)
 		}
 		switch {
 		case !res.Refines:
@@ -86,13 +86,14 @@ func (x *run) fly(p *Plan) error {
 		return "holds", nil
 	})
 	if err != nil {
+		if res != nil && errors.As(err, new(*LimitError)) {
+			// Stopped by a limit: what the search had stored.
+			r.OnTheFly = flyReport(res, stages)
+			r.OnTheFly.Complete = false
+		}
 		return err
 	}
-	fr := &FlyReport{Reductions: []string{}, Pairs: res.Stats.Pairs, States: res.Stats.States, Transitions: res.Stats.Transitions,
-		Represented: res.Stats.Represented, RepresentedExact: res.Stats.RepresentedExact,
-		SpecStates: res.Stats.SpecStates, Subsets: res.Stats.Subsets, Complete: res.LockFreeChecked,
-		AmplePairs: res.Stats.Ample, FullPairs: res.Stats.Full, ProvisoFull: res.Stats.ProvisoFull}
-	fr.Ladder = stages
+	fr := flyReport(res, stages)
 	// The rung that decided: the one whose violation was replayed, else
 	// the last (lockFreeAfter's search of the requested bounds may follow
 	// a lower rung's violation).
@@ -138,10 +139,12 @@ func (x *run) fly(p *Plan) error {
 				// The limit that left lock-freedom undecided: the run's
 				// time or memory, else the search's pairs.
 				r.StoppedBy = limits.States.String()
+				limit := fmt.Sprintf("the state limit (--max-states %d, which counts product pairs)", x.opts.Compile.MaxStates)
 				var le *limits.LimitError
 				if errors.As(limits.Err(x.ctx), &le) {
-					r.StoppedBy = le.Limit.String()
+					r.StoppedBy, limit = le.Limit.String(), le.Error()
 				}
+				r.Reason = fmt.Sprintf("the search of the implementation alone for lock-freedom stopped after %d pairs and %d implementation states: %s", st.Pairs, st.States, limit)
 				note = "lock-freedom under the requested bounds is not decided: the search of the implementation alone stopped at a limit (--max-states, --max-memory or --timeout)"
 			}
 			r.Notes = append(r.Notes, note)
@@ -152,6 +155,15 @@ func (x *run) fly(p *Plan) error {
 	}
 	r.Theorem = flyTheorem(r, fr)
 	return nil
+}
+
+// flyReport returns the counts of res, the search of the last of the
+// ladder's stages.
+func flyReport(res *onthefly.Result, stages []LadderStage) *FlyReport {
+	return &FlyReport{Reductions: []string{}, Pairs: res.Stats.Pairs, States: res.Stats.States, Transitions: res.Stats.Transitions,
+		Represented: res.Stats.Represented, RepresentedExact: res.Stats.RepresentedExact,
+		SpecStates: res.Stats.SpecStates, Subsets: res.Stats.Subsets, Complete: res.LockFreeChecked,
+		AmplePairs: res.Stats.Ample, FullPairs: res.Stats.Full, ProvisoFull: res.Stats.ProvisoFull, Ladder: stages}
 }
 
 func opsWord(ops int) string {

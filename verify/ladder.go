@@ -143,13 +143,18 @@ func (c *climb) climbTo(end int) error {
 		case last:
 			if err == nil {
 				stage.Result = flyResultWord(res)
+			} else if errors.As(err, new(*limits.LimitError)) {
+				stage.Result = "limit"
 			}
 			c.res, c.done, c.stages = res, true, append(c.stages, stage)
 			return err
 		case err != nil && limits.Err(c.copts.Context) != nil:
 			// The run's context ended: no rung goes on.
+			if errors.As(err, new(*limits.LimitError)) {
+				stage.Result = "limit"
+			}
 			c.res, c.done, c.stages = res, true, append(c.stages, stage)
-			return err
+			return fmt.Errorf("the ladder's client %d×%s: %w", rb.Threads, opsWord(rb.Ops), err)
 		case err != nil:
 			stage.Result = "limit"
 			var me *frontend.ModelError

@@ -201,7 +201,10 @@ func TestLockFreeAfterViolationStopsAtLimit(t *testing.T) {
 	assert.Equal(t, "states", r.StoppedBy)
 	require.NotNil(t, r.OnTheFly.FoundAt)
 	last := r.OnTheFly.Ladder[len(r.OnTheFly.Ladder)-1]
-	assert.Equal(t, LadderStage{Threads: 3, Ops: 3, Result: "limit"}, last)
+	// The stage and the reason count what the search had stored.
+	assert.Equal(t, LadderStage{Threads: 3, Ops: 3, Pairs: 30_000, States: last.States, Result: "limit"}, last)
+	assert.Positive(t, last.States)
+	assert.Equal(t, fmt.Sprintf("the search of the implementation alone for lock-freedom stopped after 30000 pairs and %d implementation states: the state limit (--max-states 30000, which counts product pairs)", last.States), r.Reason)
 	assert.Contains(t, strings.Join(r.Notes, "\n"), "lock-freedom under the requested bounds is not decided")
 
 	opts.FirstViolation = true

@@ -120,6 +120,11 @@ type Report struct {
 	// limits.Kind: "pairs" for Options.MaxPairs, "states", "time",
 	// "memory"); empty when none was hit.
 	StoppedBy string `json:"stopped_by,omitempty"`
+	// Reason is, with StoppedBy, the limit's message: how far the stage
+	// it stopped came (the states, pairs or transitions it had stored),
+	// then the limit. On the fly, OnTheFly also counts the pairs and
+	// states stored at the stop.
+	Reason string `json:"reason,omitempty"`
 }
 
 // History extracts the call/return history from a trace.

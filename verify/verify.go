@@ -132,8 +132,9 @@ func Run(ctx context.Context, name string, m *frontend.Model, b frontend.Bounds,
 		if !errors.As(err, &le) {
 			return nil, err
 		}
-		// Stopped: the report says what the stages that ran decided.
-		x.r.StoppedBy = le.Limit.String()
+		// Stopped: the report says what the stages that ran decided,
+		// and how far the one stopped came.
+		x.r.StoppedBy, x.r.Reason = le.Limit.String(), le.Error()
 		if x.r.Theorem == "" {
 			x.r.Theorem = theoremText(x.r, opts.LinPoints)
 		}
@@ -165,13 +166,16 @@ type run struct {
 }
 
 // stage runs one timed stage and records it with its one-word result; a
-// stage stopped by a limit is recorded with the result "limit".
+// stage stopped by a limit is recorded with the result "limit", and
+// returns the limit with the stage's whole message, which says what it
+// had stored (asLimit).
 func (x *run) stage(name string, f func() (string, error)) error {
 	start := time.Now()
 	result, err := f()
 	var le *LimitError
 	if errors.As(err, &le) {
 		result = "limit"
+		err = x.asLimit(err, 0)
 	}
 	x.r.Stages = append(x.r.Stages, Stage{Name: name, Seconds: time.Since(start).Seconds(), Result: result})
 	return err
@@ -195,6 +199,10 @@ func (x *run) follow(p *Plan) error {
 	r.Impl, r.Spec = sizeOf(x.out.Impl), sizeOf(x.out.Spec)
 	if p.Bisimulation {
 		if err := x.stage("bisimulation", func() (string, error) { return x.bisimulation(p) }); err != nil {
+			if le := new(LimitError); r.Impl != nil && errors.As(err, &le) && (le.Limit == limits.Time || le.Limit == limits.Memory) {
+				// What the route had stored: the implementation's LTS.
+				err = x.asLimit(fmt.Errorf("with the implementation's LTS of %d states and %d transitions explored, %w", r.Impl.States, r.Impl.Transitions, err), 0)
+			}
 			return err
 		}
 		r.ImplQuotient, r.SpecQuotient = sizeOf(x.out.ImplQuotient), sizeOf(x.out.SpecQuotient)
@@ -284,17 +292,19 @@ func (x *run) compile() (string, error) {
 }
 
 // asLimit returns err as a *LimitError when a limit stopped the stage,
-// and err otherwise: the time and memory limits as they are (they say
-// what was reached, whichever stage ran), a stage's own limit with the
-// stage's whole message (the explorer's state limit, max being its
-// setting).
+// and err otherwise. Its message is the stage's whole message, which
+// names what the stage had stored when it stopped (states, pairs,
+// transitions) and then the limit: for the time and memory limits, which
+// stop whichever stage is running, the watch's own words wrapped by the
+// stage's; for the explorer's state limit (max being its setting), the
+// explorer's.
 func (x *run) asLimit(err error, max int) error {
 	var le *LimitError
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &le):
-		if le.Limit == limits.Time || le.Limit == limits.Memory || le == err {
+		if le == err {
 			return le
 		}
 		return &LimitError{Limit: le.Limit, Value: le.Value, Err: err}
@@ -389,7 +399,7 @@ func (x *run) refinement() (string, error) {
 		// stage still runs.
 		r.Notes = append(r.Notes, err.Error())
 		x.softLimit = le
-		r.StoppedBy = le.Limit.String()
+		r.StoppedBy, r.Reason = le.Limit.String(), err.Error()
 		return "limit", nil
 	}
 	if err != nil {

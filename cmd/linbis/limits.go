@@ -57,8 +57,9 @@ type stoppedError struct {
 func (e *stoppedError) Error() string { return e.msg }
 
 // stoppedBy returns the limit that err says stopped the run, or nil, and
-// the message of the line that names it: err's, or for the time and
-// memory limits, which stop whichever stage is running, the limit's own.
+// the message of the line that names it: err's, which says how far the
+// stage that the limit stopped came (what it had stored), then the
+// limit.
 func stoppedBy(err error) (*limit, string) {
 	var s *stoppedError
 	if errors.As(err, &s) {
@@ -67,9 +68,6 @@ func stoppedBy(err error) (*limit, string) {
 	var le *limits.LimitError
 	if errors.As(err, &le) {
 		l := limitOf[le.Limit]
-		if le.Limit == limits.Time || le.Limit == limits.Memory {
-			return &l, le.Error()
-		}
 		return &l, err.Error()
 	}
 	for _, ll := range libraryLimits {

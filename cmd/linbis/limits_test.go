@@ -116,6 +116,8 @@ func TestLimitsExitThree(t *testing.T) {
 func TestTimeoutStopsVerify(t *testing.T) {
 	stopByItself(t)
 	dir := t.TempDir()
+	// The line says what the stage stopped had stored (issue 38 item 5).
+	stored := map[string]string{"bisim": exploredRE, "fly": flyStoredRE}
 	for _, method := range []string{"bisim", "fly"} {
 		t.Run(method, func(t *testing.T) {
 			start := time.Now()
@@ -124,13 +126,21 @@ func TestTimeoutStopsVerify(t *testing.T) {
 				"--json", "-q", "--html", filepath.Join(dir, "v.html"), "--export", filepath.Join(dir, "export"))
 			elapsed := time.Since(start)
 			assert.Equal(t, 3, code, errOut)
-			assert.Equal(t, "linbis: no verdict: time limit reached: still running after 300ms (limit: --timeout)\n", errOut)
+			assert.Regexp(t, `^linbis: no verdict: `+stored[method]+`: time limit reached: still running after 300ms \(limit: --timeout\)\n$`, errOut)
 			var r struct {
 				StoppedBy string `json:"stopped_by"`
+				Reason    string
 				Stages    []struct{ Name, Result string }
+				OnTheFly  *struct{ Pairs, States int64 } `json:"on_the_fly"`
 			}
 			require.NoError(t, json.Unmarshal([]byte(out), &r), out)
 			assert.Equal(t, "time", r.StoppedBy)
+			assert.Equal(t, "linbis: no verdict: "+r.Reason+" (limit: --timeout)\n", errOut)
+			if method == "fly" {
+				require.NotNil(t, r.OnTheFly, out)
+				assert.Positive(t, r.OnTheFly.Pairs)
+				assert.Positive(t, r.OnTheFly.States)
+			}
 			require.NotEmpty(t, r.Stages)
 			assert.Equal(t, "limit", r.Stages[len(r.Stages)-1].Result)
 			entries, err := os.ReadDir(dir)
@@ -156,7 +166,7 @@ func TestTimeoutStopsOtherVerbs(t *testing.T) {
 			start := time.Now()
 			code, _, errOut := linbis(args...)
 			assert.Equal(t, 3, code, errOut)
-			assert.Equal(t, "linbis: no verdict: time limit reached: still running after 300ms (limit: --timeout)\n", errOut)
+			assert.Regexp(t, `^linbis: no verdict: `+exploredRE+`: time limit reached: still running after 300ms \(limit: --timeout\)\n$`, errOut)
 			assert.Less(t, time.Since(start), 300*time.Millisecond+stopGrace)
 			entries, err := os.ReadDir(dir)
 			require.NoError(t, err)
@@ -164,6 +174,14 @@ func TestTimeoutStopsOtherVerbs(t *testing.T) {
 		})
 	}
 }
+
+// exploredRE and flyStoredRE match how a stopped exploration and a
+// stopped on-the-fly search (of the ladder's requested bounds or of a
+// smaller client) say what they had stored.
+const (
+	exploredRE  = `(implementation \w+: )?exploration stopped after \d+ states expanded \(\d+ stored, \d+ transitions\)`
+	flyStoredRE = `(the ladder's client \d+×\d+: )?the on-the-fly search stopped after \d+ product pairs and \d+ implementation states`
+)
 
 // stopByItself makes the runs of the test fail if they have to be ended
 // by the process's exit (watchLimits' fallback) instead of returning.

@@ -187,20 +187,30 @@ func TestOnTheFlyLimits(t *testing.T) {
 		require.ErrorAs(t, err, &ee, "%s", stderr.String())
 		var r struct {
 			StoppedBy string `json:"stopped_by"`
+			Reason    string
+			OnTheFly  *struct{ Pairs, States int64 } `json:"on_the_fly"`
 		}
 		require.NoError(t, json.Unmarshal([]byte(stdout.String()), &r), stdout.String())
 		assert.Contains(t, []string{"time", "memory"}, r.StoppedBy)
+		// The report counts what the search had stored at the stop, and
+		// the line says it (issue 38 item 5).
+		if assert.NotNil(t, r.OnTheFly, stdout.String()) {
+			assert.Positive(t, r.OnTheFly.Pairs)
+			assert.Positive(t, r.OnTheFly.States)
+		}
 		line, _, _ := strings.Cut(stderr.String(), "\n"+peakLine)
-		return childPeak(cmd, []byte(stderr.String())), ee.ExitCode(), strings.TrimSpace(line)
+		line = strings.TrimSpace(line)
+		assert.True(t, strings.HasPrefix(line, "linbis: no verdict: "+r.Reason+" (limit: "), line)
+		return childPeak(cmd, []byte(stderr.String())), ee.ExitCode(), line
 	}
 	_, code, out := child("verify", "treiber", "--method", "fly", "--threads", "6", "-q", "--json", "--timeout", "1s")
 	assert.Equal(t, 3, code, out)
-	assert.Equal(t, "linbis: no verdict: time limit reached: still running after 1s (limit: --timeout)", out)
+	assert.Regexp(t, `^linbis: no verdict: `+flyStoredRE+`: time limit reached: still running after 1s \(limit: --timeout\)$`, out)
 
 	const limit = 64 << 20
 	peak, code, out := child("verify", "treiber", "--method", "fly", "--threads", "6", "-q", "--json", "--max-memory", "64MiB")
 	assert.Equal(t, 3, code, out)
-	assert.Regexp(t, `^linbis: no verdict: memory limit reached: \d+ MiB in use, limit 64 MiB \(limit: --max-memory\)$`, out)
+	assert.Regexp(t, `^linbis: no verdict: `+flyStoredRE+`: memory limit reached: \d+ MiB in use, limit 64 MiB \(limit: --max-memory\)$`, out)
 	assert.NotContains(t, out, "\n")
 	// The watch samples every 100 ms and the search's tables grow by
 	// doubling, so the peak may pass the limit by one growth step; without
