@@ -16,16 +16,19 @@ import (
 
 // TestAutoRungs: the clients method auto searches below the requested
 // bounds are the ladder's and those the extrapolation reads, smallest
-// first, the requested bounds last; no client of one thread unless the
-// bounds have one.
+// first, the requested bounds last; clients of one thread only where
+// the bounds have one or the corrected parallelogram reads them (three
+// threads and two operations or more).
 func TestAutoRungs(t *testing.T) {
 	type tb struct{ threads, ops int }
 	for _, c := range []struct {
 		b    tb
 		want []tb
 	}{
-		{tb{3, 3}, []tb{{2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {3, 3}}},
+		{tb{3, 3}, []tb{{1, 2}, {1, 3}, {2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {3, 3}}},
+		{tb{3, 2}, []tb{{1, 1}, {1, 2}, {2, 1}, {2, 2}, {3, 1}, {3, 2}}},
 		{tb{4, 2}, []tb{{2, 1}, {2, 2}, {3, 1}, {3, 2}, {4, 1}, {4, 2}}},
+		{tb{2, 3}, []tb{{2, 1}, {2, 2}, {2, 3}}},
 		{tb{2, 2}, []tb{{2, 1}, {2, 2}}},
 		{tb{5, 1}, []tb{{2, 1}, {3, 1}, {4, 1}, {5, 1}}},
 		{tb{1, 3}, []tb{{1, 1}, {1, 2}, {1, 3}}},
@@ -52,9 +55,11 @@ func growth(b frontend.Bounds, k, g float64) []AutoRung {
 }
 
 // TestExtrapolate: counts that grow by the same factor per thread and
-// per operation are extrapolated exactly; where the two estimates differ
-// the result is their geometric mean; one estimate alone is used as it
-// is, and none leaves the bounds unmeasured.
+// per operation are extrapolated exactly; with the clients of two
+// threads fewer, the parallelogram is corrected by its error one thread
+// lower; without them, where the two estimates differ the result is
+// their geometric mean; one estimate alone is used as it is, and none
+// leaves the bounds unmeasured.
 func TestExtrapolate(t *testing.T) {
 	for _, b := range []frontend.Bounds{{Threads: 3, Ops: 3}, {Threads: 4, Ops: 2}} {
 		est, ok := extrapolate(b, growth(b, 1, 10))
@@ -75,6 +80,12 @@ func TestExtrapolate(t *testing.T) {
 	est, ok = extrapolate(b, rungs[:3])
 	require.True(t, ok)
 	assert.Equal(t, int64(60), est.States)
+	// With 1×3 and 1×2, the parallelogram's error one thread lower,
+	// ρ = X(2,3)·X(1,2)/(X(1,3)·X(2,2)) = 20·5/(4·10) = 2.5, corrects it:
+	// 60·2.5 = 150, the geometric mean and 3×1 set aside.
+	est, ok = extrapolate(b, append(rungs, AutoRung{Threads: 1, Ops: 3, States: 4}, AutoRung{Threads: 1, Ops: 2, States: 5}))
+	require.True(t, ok)
+	assert.Equal(t, int64(150), est.States)
 	// 5×1: thread steps only, the last one repeated: 4×1² / 3×1.
 	est, ok = extrapolate(frontend.Bounds{Threads: 5, Ops: 1}, []AutoRung{{Threads: 3, Ops: 1, States: 10}, {Threads: 4, Ops: 1, States: 40}})
 	require.True(t, ok)
@@ -104,6 +115,11 @@ func TestDecideAuto(t *testing.T) {
 	for i := range manyTransitions {
 		manyTransitions[i].Transitions *= 10
 	}
+	// 1.5 times as many transitions: 4.5 M at 3×3.
+	halfAgain := growth(b, 1, 10)
+	for i := range halfAgain {
+		halfAgain[i].Transitions = halfAgain[i].Transitions * 3 / 2
+	}
 	roomy := autoBudget{memory: 64 << 30, maxStates: 50_000_000, cores: 2}
 	cases := []struct {
 		name   string
@@ -127,8 +143,14 @@ func TestDecideAuto(t *testing.T) {
 		// 3 M transitions bisimilar: 3 M·(0.30/1.7 + 0.07) µs ≈ 0.74 s;
 		// 1 M successors with symmetry, and 0.5 M pairs of 0.25 M
 		// states: 1.1 + 0.3·0.5·2 s = 1.4 s.
+		// Bisimilar on the small clients: 1.9× faster if the requested
+		// bounds are too, beyond autoBisimilarBelowMargin.
 		{"bisimulation faster", autoMeasure{b: b, rungs: rungs, bisimilar: Yes, symmetric: true}, roomy, Bisim,
-			"estimated 0.74 s by bisimulation (3 M transitions, bisimilar on the small clients) against 1.4 s on the fly"},
+			"estimated 0.74 s by bisimulation if bisimilar as on the small clients, 3.1 s if not (3 M transitions), against 1.4 s on the fly (1 M successors; symmetry 0.0×, 0% of pairs on one thread, 2.0 pairs a state): at worst 1.9× the other route on the fly, 2.2× by bisimulation"},
+		// 4.5 M transitions: 1.1 s if bisimilar, 4.6 s if not, against
+		// 1.4 s on the fly: on the fly, 1.26× at worst.
+		{"bisimulation faster by less than the margin", autoMeasure{b: b, rungs: halfAgain, bisimilar: Yes, symmetric: true}, roomy, Fly,
+			"estimated 1.1 s by bisimulation if bisimilar as on the small clients, 4.6 s if not (4.5 M transitions), against 1.4 s on the fly (1 M successors; symmetry 0.0×, 0% of pairs on one thread, 2.0 pairs a state): at worst 1.3× the other route on the fly, 3.3× by bisimulation"},
 		// Not bisimilar: 3 M·(0.30/1.7 + 0.85) µs ≈ 3.1 s.
 		{"on the fly faster", autoMeasure{b: b, rungs: rungs, symmetric: true, bisimilar: No}, roomy, Fly,
 			"estimated 3.1 s by bisimulation (3 M transitions, not bisimilar on the small clients)"},
