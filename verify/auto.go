@@ -111,9 +111,17 @@ const (
 	// implementation transition.
 	autoBisimBytes = 40
 	// autoFlyPairBytes and autoFlyStateBytes are the on-the-fly search's
-	// memory per stored pair and per stored state.
-	autoFlyPairBytes  = 24
-	autoFlyStateBytes = 96
+	// live memory per stored pair and per stored state, and
+	// autoFlyCacheBytes its cache of recent successors under the symmetry
+	// reduction at its largest (onthefly/flycache.go: 2^20 slots of 24
+	// bytes and 64 of ring). Live memory, not the peak the collector lets
+	// the heap reach: under a memory limit the collector keeps the heap
+	// near the live memory. TestAutoFlyBytes holds the first two to the
+	// search's live heap; as the search's storage shrinks, lower them
+	// here.
+	autoFlyPairBytes  = 5
+	autoFlyStateBytes = 22
+	autoFlyCacheBytes = 88 << 20
 	// autoBaseBytes is what a run holds before its search.
 	autoBaseBytes = 50 << 20
 	// autoAmpleShare: a rung whose share of pairs that followed one
@@ -340,6 +348,9 @@ func decideRoute(m autoMeasure, budget autoBudget, compared bool) *AutoReport {
 		autoFlyPairSeconds*float64(est.Pairs)*float64(est.Pairs)/float64(max(est.FlyStates, 1))
 	est.BisimBytes = autoBaseBytes + est.Transitions*autoBisimBytes
 	est.FlyBytes = autoBaseBytes + est.Pairs*autoFlyPairBytes + est.FlyStates*autoFlyStateBytes
+	if m.symmetric {
+		est.FlyBytes += autoFlyCacheBytes
+	}
 	r.Estimate = est
 
 	bisimFits := budget.memory <= 0 || est.BisimBytes <= budget.memory
