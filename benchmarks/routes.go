@@ -126,14 +126,34 @@ func runRoute(bin string, c Case, cfg Config, method string) RouteRun {
 		run.Verdicts = r.err.Error()
 		return run
 	}
+	classifyRoute(&run, stdout, err)
+	return run
+}
+
+// violationAndModelError is the verdicts of a run that found a
+// linearizability violation and met a model error: the bisimulation route
+// reports the model error with the violation the on-the-fly search met
+// before it, the on-the-fly route the violation with lock-freedom
+// undecided because its search of the implementation met the model
+// error. Both say the same: not linearizable, a model error reachable,
+// lock-freedom not decided.
+const violationAndModelError = "no/? and a model error"
+
+// classifyRoute sets run's verdicts from the output of verify --json and
+// its exit error.
+func classifyRoute(run *RouteRun, stdout []byte, err error) {
 	var exit *exec.ExitError
 	verdict := err == nil || (errors.As(err, &exit) && exit.ExitCode() == 1)
 	var modelErr struct {
 		ModelError *struct{ Message string } `json:"model_error"`
+		Violation  json.RawMessage           `json:"violation"`
 	}
 	if json.Unmarshal(stdout, &modelErr) == nil && modelErr.ModelError != nil {
 		run.Verdicts, run.Finished = "model error", true
-		return run
+		if len(modelErr.Violation) > 0 && string(modelErr.Violation) != "null" {
+			run.Verdicts = violationAndModelError
+		}
+		return
 	}
 	rep := &verify.Report{}
 	if json.Unmarshal(stdout, rep) != nil || rep.Model == "" {
@@ -141,7 +161,7 @@ func runRoute(bin string, c Case, cfg Config, method string) RouteRun {
 		if err != nil {
 			run.Verdicts = err.Error()
 		}
-		return run
+		return
 	}
 	if rep.Auto != nil {
 		run.Route, run.Reason = rep.Auto.Route, rep.Auto.Reason
@@ -154,8 +174,11 @@ func runRoute(bin string, c Case, cfg Config, method string) RouteRun {
 	default:
 		run.Verdicts = fmt.Sprintf("%s/%s", word(rep.Linearizable), word(rep.LockFree))
 		run.Finished = true
+		if fr := rep.OnTheFly; fr != nil && len(fr.Ladder) > 0 && rep.Linearizable == verify.No && rep.LockFree == verify.Unknown &&
+			fr.Ladder[len(fr.Ladder)-1].Result == "model error" {
+			run.Verdicts = violationAndModelError
+		}
 	}
-	return run
 }
 
 func word(v verify.Verdict) string {
