@@ -37,10 +37,14 @@ type cacheSlot struct {
 
 // Sizes of the cache: it starts small (a small search should not pay for
 // clearing a large one) and grows with the states stored, up to
-// maxCacheSlots slots and a ring of cacheRingPer bytes a slot (88 MiB).
+// maxCacheSlots slots and a ring of cacheRingPer bytes a slot (44 MiB).
+// The successors it serves are met again a level or two later: at HP 3/3
+// (21.8 M states, 64.9 M successors) 2^19 slots recognise 19.17 M of them
+// and 2^20 slots 20.13 M, for 45 MB more (benchmarks/RESULTS.md, "Bytes
+// per state and per pair").
 const (
 	minCacheSlots = 1 << 10
-	maxCacheSlots = 1 << 20
+	maxCacheSlots = 1 << 19
 	cacheRingPer  = 64 // ring bytes per slot
 )
 
