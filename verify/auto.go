@@ -26,7 +26,8 @@ import (
 // by the ladder's last step, adding an operation or a thread. Method auto
 // climbs the ladder below them (ladder.go), together with the clients
 // the extrapolation needs: A = (T-1)×O, B = T×(O-1), C = (T-1)×(O-1),
-// and T×(O-2) after an operation step or (T-2)×O after a thread step.
+// D = T×(O-2) after an operation step or (T-2)×O after a thread step,
+// and with T ≥ 3 and O ≥ 2 E = (T-2)×O and F = (T-2)×(O-1).
 // Each is a complete on-the-fly search with the route's reductions, and
 // records the pairs, stored states and successors it computed, the
 // implementation states they stand for (the symmetry reduction's factor)
