@@ -114,7 +114,7 @@ const (
 	// autoFlyPairBytes and autoFlyStateBytes are the on-the-fly search's
 	// live memory per stored pair and per stored state, and
 	// autoFlyCacheBytes its cache of recent successors under the symmetry
-	// reduction at its largest (onthefly/flycache.go: 2^20 slots of 24
+	// reduction at its largest (onthefly/flycache.go: 2^19 slots of 24
 	// bytes and 64 of ring). Live memory, not the peak the collector lets
 	// the heap reach: under a memory limit the collector keeps the heap
 	// near the live memory. TestAutoFlyBytes holds the first two to the
@@ -122,7 +122,7 @@ const (
 	// here.
 	autoFlyPairBytes  = 5
 	autoFlyStateBytes = 22
-	autoFlyCacheBytes = 88 << 20
+	autoFlyCacheBytes = 44 << 20
 	// autoBaseBytes is what a run holds before its search.
 	autoBaseBytes = 50 << 20
 	// autoAmpleShare: a rung whose share of pairs that followed one
