@@ -3,6 +3,7 @@ package onthefly
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -117,5 +118,57 @@ func TestCycleWindowStops(t *testing.T) {
 	require.Len(t, g.errs, 5)
 	for c, err := range g.errs {
 		assert.ErrorIs(t, err, stop, "chunk %d", c)
+	}
+}
+
+// countdown is a context that ends, with a time limit as its cause, at
+// its n-th poll: the search's stops at every point it polls, in turn.
+type countdown struct {
+	context.Context
+	n int
+}
+
+func (c *countdown) Err() error {
+	if c.n--; c.n < 0 {
+		return &limits.LimitError{Limit: limits.Time, Err: context.DeadlineExceeded}
+	}
+	return nil
+}
+
+// TestCycleSearchStopKeepsRefinement: a limit reached in the search for
+// τ-cycles, after the refinement search ended, leaves the refinement's
+// verdict standing (Refines, with its counterexample when false) and
+// lock-freedom unchecked: stopped at each of its polls in turn, the
+// check returns the uninterrupted run's refinement verdict wherever it
+// says it decided it, and a stop in the cycle search is met.
+func TestCycleSearchStopKeepsRefinement(t *testing.T) {
+	for _, name := range []string{"treiber", "spinlock-stack", "counter2", "lamport-queue-2p"} {
+		prog := checkedFile(t, "../frontend/examples/"+name+".lin")
+		b := ir.Bounds{Threads: 2, Ops: 2, Values: []int{1}}
+		o := Options{Reductions: Reductions{Symmetry: true, PartialOrder: true}, batchStates: 3}
+		whole, err := Check(prog, b, o)
+		require.NoError(t, err, name)
+		require.True(t, whole.RefinesDecided && whole.LockFreeChecked, name)
+		t.Logf("%s: refines %v, lock-free %v", name, whole.Refines, whole.LockFree)
+		stoppedInCycles := 0
+		for k := 0; ; k++ {
+			o.Context = &countdown{Context: context.Background(), n: k}
+			res, err := Check(prog, b, o)
+			if err == nil {
+				assert.Equal(t, whole.Refines, res.Refines, name)
+				break
+			}
+			require.ErrorAs(t, err, new(*limits.LimitError), "%s, stop %d", name, k)
+			if res == nil || !res.RefinesDecided {
+				continue
+			}
+			assert.False(t, res.LockFreeChecked, "%s, stop %d", name, k)
+			assert.Equal(t, whole.Refines, res.Refines, "%s, stop %d", name, k)
+			assert.Equal(t, whole.Refines, res.Counterexample == nil, "%s, stop %d", name, k)
+			if strings.Contains(err.Error(), "cycle search") {
+				stoppedInCycles++
+			}
+		}
+		assert.Positive(t, stoppedInCycles, "%s: a stop in the cycle search", name)
 	}
 }

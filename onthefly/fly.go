@@ -129,9 +129,15 @@ type Result struct {
 	Counterexample *lts.Trace
 	// LockFreeChecked is false when the search stopped at a refinement
 	// violation before it had seen every implementation state
-	// (Options.FirstViolation); then LockFree means nothing.
+	// (Options.FirstViolation), or when the search for τ-cycles stopped at
+	// a limit; then LockFree means nothing.
 	LockFreeChecked bool
 	LockFree        bool
+	// RefinesDecided reports that the refinement search ended with its
+	// verdict (Refines, and Counterexample when false): it holds even
+	// when the search for τ-cycles after it stopped at a limit, which
+	// Check then returns with this result.
+	RefinesDecided bool
 	// ModelError is a model error that the search met past the
 	// violation, which ended it: lock-freedom is then not checked.
 	ModelError error
@@ -391,16 +397,25 @@ func (f *flySearch) run() (*Result, error) {
 	f.res.Stats.SpecStates = int64(f.spec.set.Len())
 	f.res.Stats.Subsets = int64(f.spec.count())
 	if violation != nil {
-		if f.res.Counterexample, err = f.replayViolation(violation); err != nil || f.o.FirstViolation || f.res.ModelError != nil {
+		if f.res.Counterexample, err = f.replayViolation(violation); err != nil {
 			return f.res, err
+		}
+		f.res.RefinesDecided = true
+		if f.o.FirstViolation || f.res.ModelError != nil {
+			return f.res, nil
 		}
 	}
 	f.res.Refines = violation == nil && !f.o.LockFreeOnly
-	f.res.LockFreeChecked = true
+	f.res.RefinesDecided = !f.o.LockFreeOnly
 	cycle, err := f.findTauCycle()
 	if err != nil {
+		if errors.As(err, new(*limits.LimitError)) {
+			// The refinement verdict stands; lock-freedom is undecided.
+			return f.res, err
+		}
 		return nil, err
 	}
+	f.res.LockFreeChecked = true
 	f.res.LockFree = cycle == nil
 	if cycle != nil {
 		if f.res.Lasso, err = f.replayLasso(cycle); err != nil {

@@ -90,6 +90,15 @@ func (x *run) fly(p *Plan) error {
 			// Stopped by a limit: what the search had stored.
 			r.OnTheFly = flyReport(res, stages)
 			r.OnTheFly.Complete = false
+			if res.RefinesDecided && stages[len(stages)-1].Threads == b.Threads && stages[len(stages)-1].Ops == b.Ops {
+				// The refinement search of the requested bounds ended
+				// before the cycle search stopped: its verdict stands.
+				r.Refines = verdictOf(res.Refines)
+				r.Linearizable = r.Refines
+				if !res.Refines {
+					r.Evidence = append(r.Evidence, violation(res.Counterexample))
+				}
+			}
 		}
 		return err
 	}
