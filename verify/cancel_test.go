@@ -84,3 +84,53 @@ func TestContextStopsEachStage(t *testing.T) {
 		})
 	}
 }
+
+// pollLimit is a context that ends, with a time limit as its cause, at
+// its n-th poll.
+type pollLimit struct {
+	context.Context
+	n int
+}
+
+func (c *pollLimit) Err() error {
+	if c.n--; c.n < 0 {
+		return &limits.LimitError{Limit: limits.Time, Err: context.DeadlineExceeded}
+	}
+	return nil
+}
+
+// TestFlyStopKeepsDecidedVerdict: stopped by a limit at each of its
+// polls in turn, the on-the-fly route reports linearizability wherever
+// its search of the requested bounds had decided it before the stop (a
+// stop in the cycle search), as the uninterrupted run does, and
+// lock-freedom undecided.
+func TestFlyStopKeepsDecidedVerdict(t *testing.T) {
+	for _, name := range []string{"treiber", "lamport-queue-2p"} {
+		m, err := frontend.ParseExample(name)
+		require.NoError(t, err)
+		b := m.DefaultBounds()
+		b.Threads, b.Ops, b.Values = 2, 2, []int{1}
+		opts := Options{Method: Fly}
+		whole, err := Run(context.Background(), name, m, b, opts)
+		require.NoError(t, err)
+		kept := 0
+		for k := 0; ; k++ {
+			out, err := Run(&pollLimit{Context: context.Background(), n: k}, name, m, b, opts)
+			if err == nil {
+				assert.Equal(t, whole.Report.Linearizable, out.Report.Linearizable, name)
+				break
+			}
+			require.ErrorAs(t, err, new(*LimitError), "%s, stop %d", name, k)
+			r := out.Report
+			if r.Linearizable == Unknown {
+				continue
+			}
+			assert.Equal(t, whole.Report.Linearizable, r.Linearizable, "%s, stop %d", name, k)
+			assert.Equal(t, Unknown, r.LockFree, "%s, stop %d", name, k)
+			assert.Equal(t, "time", r.StoppedBy)
+			validateReport(t, r)
+			kept++
+		}
+		assert.Positive(t, kept, "%s: a stop after the verdict of linearizability", name)
+	}
+}
