@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/internal/mgc"
 	"github.com/linbis/linbis/lts"
 )
@@ -223,13 +224,13 @@ func benchInput(b *testing.B, l *lts.LTS) {
 				runtime.ReadMemStats(&before)
 				var blocks int32
 				var stats refineStats
-				cpu := cpuTime()
+				cpu := limits.ProcessCPU()
 				opts := v.opts
 				opts.stats = &stats
 				for b.Loop() {
 					_, blocks, _ = Partition(l, eq, opts)
 				}
-				cpu = cpuTime() - cpu
+				cpu = limits.ProcessCPU() - cpu
 				runtime.ReadMemStats(&after)
 				b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/m, "ns/trans")
@@ -289,11 +290,11 @@ func BenchmarkLinearPass(b *testing.B) {
 // benchPass runs f in a benchmark loop and reports its CPU seconds and
 // nanoseconds per transition (m transitions).
 func benchPass(b *testing.B, m float64, f func()) {
-	cpu := cpuTime()
+	cpu := limits.ProcessCPU()
 	for b.Loop() {
 		f()
 	}
-	cpu = cpuTime() - cpu
+	cpu = limits.ProcessCPU() - cpu
 	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(cpu.Seconds()*1e9/float64(b.N)/m, "cpu-ns/trans")
 }

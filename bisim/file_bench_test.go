@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/linbis/linbis/lts"
 	"github.com/stretchr/testify/require"
 )
@@ -24,7 +25,7 @@ func BenchmarkMinimizeFile(b *testing.B) {
 	for _, alg := range []Algorithm{Fast, GJ} {
 		b.Run(alg.String(), func(b *testing.B) {
 			b.ReportAllocs()
-			cpu := cpuTime()
+			cpu := limits.ProcessCPU()
 			var q *lts.LTS
 			var stats refineStats
 			var err error
@@ -32,7 +33,7 @@ func BenchmarkMinimizeFile(b *testing.B) {
 				q, _, err = Minimize(l, eq, Options{Algorithm: alg, stats: &stats})
 				require.NoError(b, err)
 			}
-			cpu = cpuTime() - cpu
+			cpu = limits.ProcessCPU() - cpu
 			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/m, "ns/trans")
 			b.ReportMetric(float64(q.NumStates), "classes")
@@ -48,11 +49,11 @@ func BenchmarkMinimizeFile(b *testing.B) {
 // refinement.
 func BenchmarkKernelFile(b *testing.B) {
 	l, eq := benchFile(b)
-	cpu := cpuTime()
+	cpu := limits.ProcessCPU()
 	for b.Loop() {
 		newKernel(l, eq)
 	}
-	cpu = cpuTime() - cpu
+	cpu = limits.ProcessCPU() - cpu
 	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(l.NumTransitions()), "ns/trans")
 }

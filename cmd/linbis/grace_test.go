@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/linbis/linbis/internal/limits"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -15,11 +16,11 @@ import (
 func TestGraceIsCPUTime(t *testing.T) {
 	defer func(g time.Duration) { stopGrace = g }(stopGrace)
 	stopGrace = 50 * time.Millisecond
-	if processCPU() == 0 {
+	if limits.ProcessCPU() == 0 {
 		t.Skip("no CPU time on this system")
 	}
 
-	start, cpu0 := time.Now(), processCPU()
+	start, cpu0 := time.Now(), limits.ProcessCPU()
 	over := graceOver()
 	x := 0
 	for !over() {
@@ -27,8 +28,8 @@ func TestGraceIsCPUTime(t *testing.T) {
 			x += i
 		}
 	}
-	assert.GreaterOrEqual(t, processCPU()-cpu0, stopGrace, "%d", x)
-	t.Logf("%s of CPU time in %s", processCPU()-cpu0, time.Since(start))
+	assert.GreaterOrEqual(t, limits.ProcessCPU()-cpu0, stopGrace, "%d", x)
+	t.Logf("%s of CPU time in %s", limits.ProcessCPU()-cpu0, time.Since(start))
 
 	stopGrace = 5 * time.Millisecond
 	start = time.Now()

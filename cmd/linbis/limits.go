@@ -104,9 +104,9 @@ const stopWallFactor = 24
 // stopWallFactor times it of wall time gone by (wall time alone where the
 // system does not tell CPU time).
 func graceOver() func() bool {
-	start, cpu0 := time.Now(), processCPU()
+	start, cpu0 := time.Now(), limits.ProcessCPU()
 	return func() bool {
-		return processCPU()-cpu0 >= stopGrace || time.Since(start) >= stopWallFactor*stopGrace
+		return limits.ProcessCPU()-cpu0 >= stopGrace || time.Since(start) >= stopWallFactor*stopGrace
 	}
 }
 

@@ -1,15 +1,15 @@
 //go:build unix
 
-package main
+package limits
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU returns the CPU time the process has spent, user and system,
+// ProcessCPU returns the CPU time the process has spent, user and system,
 // over all its threads.
-func processCPU() time.Duration {
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
