@@ -451,6 +451,34 @@ func uses(v ssa.Value) []ssa.Instruction {
 	return out
 }
 
+// pointerAny reports whether in is an any that only carries a pointer
+// through a container of anys (an atomic.Value, a sync.Pool: value.go,
+// pool.go), so that the model may keep the pointer itself: a pointer
+// converted to any whose every use (at least one) is one that puts it into
+// the container (puts), or the result of a call that takes one out (takes)
+// asserted to a pointer type. Both containers decide this the same way and
+// differ only in their calls, hence one walk of the referrers.
+func pointerAny(in ssa.Instruction, puts func(mi *ssa.MakeInterface, u ssa.Instruction) bool, takes func(*ssa.CallCommon) bool) bool {
+	switch in := in.(type) {
+	case *ssa.MakeInterface:
+		if _, ok := in.X.Type().Underlying().(*types.Pointer); !ok {
+			return false
+		}
+		us := uses(in)
+		for _, u := range us {
+			if !puts(in, u) {
+				return false
+			}
+		}
+		return len(us) > 0
+	case *ssa.TypeAssert:
+		call, ok := in.X.(*ssa.Call)
+		_, ptr := in.AssertedType.Underlying().(*types.Pointer)
+		return ok && ptr && takes(call.Common())
+	}
+	return false
+}
+
 // nextInstr returns the instruction after in within its block, debugging
 // references skipped.
 func nextInstr(in ssa.Instruction) ssa.Instruction {

@@ -52,33 +52,17 @@ func poolCall(c *ssa.CallCommon) string {
 // pointer converted to any to be put into a pool or returned by a pool's
 // New, or a pool's Get's result asserted to its pointer type.
 func poolAny(in ssa.Instruction, news map[*ssa.Function]bool) bool {
-	switch in := in.(type) {
-	case *ssa.MakeInterface:
-		if _, ok := in.X.Type().Underlying().(*types.Pointer); !ok {
-			return false
+	puts := func(mi *ssa.MakeInterface, u ssa.Instruction) bool {
+		switch u := u.(type) {
+		case *ssa.Call:
+			return poolCall(u.Common()) == "Put"
+		case *ssa.Return:
+			return news[mi.Parent()] // New's result, into the pool's hands
 		}
-		us := uses(in)
-		for _, u := range us {
-			switch u := u.(type) {
-			case *ssa.Call:
-				if poolCall(u.Common()) != "Put" {
-					return false
-				}
-			case *ssa.Return:
-				if !news[in.Parent()] {
-					return false
-				}
-			default:
-				return false
-			}
-		}
-		return len(us) > 0
-	case *ssa.TypeAssert:
-		call, ok := in.X.(*ssa.Call)
-		_, ptr := in.AssertedType.Underlying().(*types.Pointer)
-		return ok && ptr && poolCall(call.Common()) == "Get"
+		return false
 	}
-	return false
+	takes := func(c *ssa.CallCommon) bool { return poolCall(c) == "Get" }
+	return pointerAny(in, puts, takes)
 }
 
 // poolKey names a pool: a package variable, or a field (of every object

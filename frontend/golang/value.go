@@ -35,37 +35,28 @@ func valueCall(c *ssa.CallCommon) string {
 // (Store, Swap, CompareAndSwap), or a Value's Load or Swap asserted to a
 // pointer type.
 func valueAny(in ssa.Instruction) bool {
-	switch in := in.(type) {
-	case *ssa.MakeInterface:
-		if _, ok := in.X.Type().Underlying().(*types.Pointer); !ok {
-			return false
-		}
-		us := uses(in)
-		for _, u := range us {
-			c, ok := u.(*ssa.Call)
-			if !ok {
-				return false
-			}
-			switch valueCall(c.Common()) {
-			case "Store", "Swap", "CompareAndSwap":
-				if c.Common().Args[0] == in.X {
-					return false
-				}
-			default:
-				return false
-			}
-		}
-		return len(us) > 0
-	case *ssa.TypeAssert:
-		call, ok := in.X.(*ssa.Call)
-		_, ptr := in.AssertedType.Underlying().(*types.Pointer)
-		if !ok || !ptr {
-			return false
-		}
-		n := valueCall(call.Common())
-		return n == "Load" || n == "Swap"
+	return pointerAny(in, valuePuts, valueTakes)
+}
+
+// valuePuts reports whether u, a use of the any mi, stores it into a
+// Value (Store, Swap, CompareAndSwap) whose address is not mi's pointer
+// itself: a Value holding its own address is no node of the code's.
+func valuePuts(mi *ssa.MakeInterface, u ssa.Instruction) bool {
+	c, ok := u.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	switch valueCall(c.Common()) {
+	case "Store", "Swap", "CompareAndSwap":
+		return c.Common().Args[0] != mi.X
 	}
 	return false
+}
+
+// valueTakes reports whether c gives a Value's content: Load or Swap.
+func valueTakes(c *ssa.CallCommon) bool {
+	n := valueCall(c)
+	return n == "Load" || n == "Swap"
 }
 
 // valueType finds the type the atomic.Values of the code hold pointers
@@ -100,8 +91,7 @@ func (g *gen) valueType() types.Type {
 						note(in.AssertedType, posOf(in))
 					}
 				case *ssa.Call:
-					switch valueCall(in.Common()) {
-					case "Load", "Swap":
+					if valueTakes(in.Common()) {
 						loads = append(loads, in)
 					}
 					if valueCall(in.Common()) == "" {
@@ -148,9 +138,5 @@ func (g *gen) valueType() types.Type {
 // Swap returns.
 func isValueResult(v ssa.Value) bool {
 	c, ok := v.(*ssa.Call)
-	if !ok {
-		return false
-	}
-	n := valueCall(c.Common())
-	return n == "Load" || n == "Swap"
+	return ok && valueTakes(c.Common())
 }
