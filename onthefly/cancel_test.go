@@ -15,6 +15,7 @@ import (
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/frontend/syntax"
 	"github.com/linbis/linbis/internal/limits"
+	"github.com/linbis/linbis/internal/limits/limitstest"
 )
 
 // TestDeadlineStopsTheSearch: an on-the-fly check that would take
@@ -121,20 +122,6 @@ func TestCycleWindowStops(t *testing.T) {
 	}
 }
 
-// countdown is a context that ends, with a time limit as its cause, at
-// its n-th poll: the search's stops at every point it polls, in turn.
-type countdown struct {
-	context.Context
-	n int
-}
-
-func (c *countdown) Err() error {
-	if c.n--; c.n < 0 {
-		return &limits.LimitError{Limit: limits.Time, Err: context.DeadlineExceeded}
-	}
-	return nil
-}
-
 // TestCycleSearchStopKeepsRefinement: a limit reached in the search for
 // τ-cycles, after the refinement search ended, leaves the refinement's
 // verdict standing (Refines, with its counterexample when false) and
@@ -152,7 +139,7 @@ func TestCycleSearchStopKeepsRefinement(t *testing.T) {
 		t.Logf("%s: refines %v, lock-free %v", name, whole.Refines, whole.LockFree)
 		stoppedInCycles := 0
 		for k := 0; ; k++ {
-			o.Context = &countdown{Context: context.Background(), n: k}
+			o.Context = limitstest.StopAt(k)
 			res, err := Check(prog, b, o)
 			if err == nil {
 				assert.Equal(t, whole.Refines, res.Refines, name)

@@ -12,6 +12,7 @@ import (
 	"github.com/linbis/linbis/bisim"
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/internal/limits"
+	"github.com/linbis/linbis/internal/limits/limitstest"
 	"github.com/linbis/linbis/internal/meter"
 )
 
@@ -85,20 +86,6 @@ func TestContextStopsEachStage(t *testing.T) {
 	}
 }
 
-// pollLimit is a context that ends, with a time limit as its cause, at
-// its n-th poll.
-type pollLimit struct {
-	context.Context
-	n int
-}
-
-func (c *pollLimit) Err() error {
-	if c.n--; c.n < 0 {
-		return &limits.LimitError{Limit: limits.Time, Err: context.DeadlineExceeded}
-	}
-	return nil
-}
-
 // TestFlyStopKeepsDecidedVerdict: stopped by a limit at each of its
 // polls in turn, the on-the-fly route reports linearizability wherever
 // its search of the requested bounds had decided it before the stop (a
@@ -115,7 +102,7 @@ func TestFlyStopKeepsDecidedVerdict(t *testing.T) {
 		require.NoError(t, err)
 		kept := 0
 		for k := 0; ; k++ {
-			out, err := Run(&pollLimit{Context: context.Background(), n: k}, name, m, b, opts)
+			out, err := Run(limitstest.StopAt(k), name, m, b, opts)
 			if err == nil {
 				assert.Equal(t, whole.Report.Linearizable, out.Report.Linearizable, name)
 				break
