@@ -67,6 +67,23 @@ func Explore(prog *check.Program, obj *check.Object, b ir.Bounds, o semantics.Op
 	return x.run()
 }
 
+// StoppedError is the error of an exploration that a limit stopped (its
+// context's end, or Options.MaxStates): it says how far the exploration
+// came, for reports that carry the counts beside the message, which
+// Err, the cause, already words.
+type StoppedError struct {
+	// Expanded is the states whose successors were all stored; States
+	// and Transitions are what was stored.
+	Expanded, States, Transitions int
+	Err                           error
+}
+
+// Error returns Err's message.
+func (e *StoppedError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err, the limit (a *limits.LimitError).
+func (e *StoppedError) Unwrap() error { return e.Err }
+
 // newExplorer checks the bounds, compiles obj and prepares an exploration
 // of it, without exploring.
 func newExplorer(prog *check.Program, obj *check.Object, b ir.Bounds, o semantics.Options) (*explorer, error) {
@@ -264,7 +281,8 @@ func (x *explorer) insertBlock(blk *block) error {
 				x.Options.Progress.Report("exploring", int64(s), "states")
 			}
 			if err := limits.Err(x.Options.Context); err != nil {
-				return fmt.Errorf("exploration stopped after %d states expanded (%d stored, %d transitions): %w", s, x.refs.len(), x.dst.len(), err)
+				return &StoppedError{Expanded: int(s), States: x.refs.len(), Transitions: x.dst.len(), Err: fmt.Errorf(
+					"exploration stopped after %d states expanded (%d stored, %d transitions): %w", s, x.refs.len(), x.dst.len(), err)}
 			}
 		}
 		x.out.append(int32(x.dst.len()))
@@ -341,9 +359,10 @@ func (x *explorer) flush(src int32, blk *block, start, end int32) error {
 			if sc.ID = x.set.ID(sc.Ref); sc.ID < 0 {
 				sc.ID = x.number(sc.Ref)
 				if x.refs.len() > x.Options.MaxStates {
-					return &limits.LimitError{Limit: limits.States, Value: int64(x.Options.MaxStates), Err: fmt.Errorf(
-						"%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
-						semantics.ErrStateLimit, x.Options.MaxStates, x.dst.len()+i, src)}
+					return &StoppedError{Expanded: int(src), States: x.refs.len(), Transitions: x.dst.len() + i, Err: &limits.LimitError{
+						Limit: limits.States, Value: int64(x.Options.MaxStates), Err: fmt.Errorf(
+							"%w: more than %d states (%d transitions so far; %d states fully expanded, the rest queued); raise the limit or lower the bounds",
+							semantics.ErrStateLimit, x.Options.MaxStates, x.dst.len()+i, src)}}
 				}
 			}
 		}
