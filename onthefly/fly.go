@@ -41,11 +41,13 @@ import (
 // (Yang et al. §5; progress.LockFree). When the refinement search has
 // seen every reachable implementation state, a depth-first search over
 // their τ-successors finds a τ-cycle; the lasso's stem is the product
-// path to the cycle's first state. The τ-steps are not kept: the cycle
-// search expands each state once more and finds again, from the state's
-// vector and its pairs, the τ-steps they followed (flycycle.go). That
-// costs one more expansion per state, of its τ-successors alone; keeping
-// them took 4 bytes a step, a fifth of the search's memory.
+// path to the cycle's first state. The search keeps the τ-steps it
+// follows, 4 bytes a step (taulists.go), while the memory limit leaves
+// room for them; past that it gives them up, and the cycle search
+// expands each state once more and finds again, from the state's vector
+// and its pairs, the τ-steps they followed (flycycle.go): one more
+// expansion per state, of its τ-successors alone, for a third of the
+// search's memory.
 //
 // Symmetry. With a reducer, every state is replaced by the representative
 // of its orbit under permutations of the threads, and the pair's subset is
@@ -117,6 +119,10 @@ type Options struct {
 	// those that the cycle search finds again against them
 	// (flycycle.go), in tests.
 	checkTau bool
+	// rebuildTau keeps no τ-steps, as when the memory limit leaves no
+	// room for them: the cycle search finds them all again (flycycle.go),
+	// for the tests that hold it to the same outcome.
+	rebuildTau bool
 }
 
 // Result is the outcome of Check.
@@ -224,7 +230,7 @@ func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("specification: %w", err)
 	}
-	f := &flySearch{x: impl, o: o, res: &Result{}}
+	f := &flySearch{x: impl, o: o, res: &Result{}, tauKept: !o.rebuildTau}
 	if f.spec, err = newFlySpec(spec, impl.Program); err != nil {
 		return nil, err
 	}
@@ -293,8 +299,11 @@ type flySearch struct {
 	bounds      []int
 	// scratch holds the expansion of expand, outside the batches.
 	scratch expansions
-	// tauRecorded holds the τ-edges that the search followed, with
-	// Options.checkTau (recordTau).
+	// tau holds the τ-steps that the search followed while tauKept
+	// (taulists.go); tauRecorded holds them too, with Options.checkTau
+	// (recordTau).
+	tau         tauLists
+	tauKept     bool
 	tauRecorded [][]int32
 	// cache remembers where recent successors went (flycache.go), with
 	// the symmetry reduction; nil without.
@@ -507,8 +516,8 @@ func (f *flySearch) followState(x *expansions, ex *expansion, order []uint64, lo
 			return f.violation, true, err
 		}
 	}
-	if f.o.checkTau {
-		f.recordTau(ex.state)
+	if err := f.keepTau(ex.state); err != nil {
+		return nil, true, err
 	}
 	return nil, false, nil
 }

@@ -11,8 +11,9 @@ import (
 
 // The cycle search of the on-the-fly check (lock-freedom, see fly.go).
 //
-// It follows the τ-steps that the pair search followed, which it does not
-// keep: a state's are found again by expanding it (tauEdges). The pairs of
+// It follows the τ-steps that the pair search followed: those it kept
+// (tauLists), or, where the memory limit had it give them up, those
+// found again by expanding each state (tauEdges). The pairs of
 // a state follow all its successors, or, with the partial-order
 // reduction, the ample thread's alone (pairAmple); the ample thread is a
 // function of the state's vector and successors (reduce.POR.Choose), the
@@ -32,6 +33,12 @@ func (f *flySearch) findTauCycle() ([]flyStep, error) {
 	g := &tauGraph{f: f, window: tauWindow, chunk: tauChunk}
 	if f.o.batchStates > 0 { // tests: windows of a few states, many reached beyond them
 		g.window, g.chunk = int32(f.o.batchStates), 2
+	}
+	if f.tauKept && f.tau.laid() != f.states.len() {
+		if f.o.checkTau {
+			return nil, fmt.Errorf("internal error: %d states stored, %d expanded", f.states.len(), f.tau.laid())
+		}
+		f.giveUpTau()
 	}
 	if f.o.checkTau {
 		if err := f.checkTauEdges(); err != nil {
@@ -62,10 +69,11 @@ func (f *flySearch) findTauCycle() ([]flyStep, error) {
 }
 
 // tauGraph is the graph of the τ-steps that the search followed, each
-// named by its position among its state's τ-successors (tauEdges). err is
-// the first error met: the edges are wrong from there on.
+// named by its position among its state's τ-successors: the τ-lists kept,
+// else those found again (tauEdges). err is the first error met: the
+// edges are wrong from there on.
 //
-// The expansions are on every core: when the search starts from a root r
+// Found again, the expansions are on every core: when the search starts from a root r
 // (a state whose Out is asked while every state before it has been
 // visited), the expanders find the τ-steps of the states [r, r+tauWindow)
 // not yet visited, in parallel, and Out hands them out as the search
@@ -95,6 +103,9 @@ const (
 func (g *tauGraph) NumStates() int32 { return int32(g.f.states.len()) }
 
 func (g *tauGraph) Out(s int32, buf []lasso.Edge) []lasso.Edge {
+	if g.f.tauKept {
+		return g.f.tau.edges(s, buf)
+	}
 	for g.visited.has(int(g.low)) {
 		g.low++
 	}
@@ -336,10 +347,11 @@ func (f *flySearch) follows(sc *flySucc) bool {
 	return f.followedAll || int(sc.thread) == f.ample
 }
 
-// checkTauEdges holds the τ-steps that tauEdges finds again, state by
-// state, to those recordTau recorded (Options.checkTau).
+// checkTauEdges holds the τ-steps that tauEdges finds again, and those
+// the τ-lists kept, state by state, to those recordTau recorded
+// (Options.checkTau).
 func (f *flySearch) checkTauEdges() error {
-	var got, want []lasso.Edge
+	var got, kept, want []lasso.Edge
 	for s := range int32(f.states.len()) {
 		var err error
 		if got, err = f.expanders[0].tauEdges(s, got[:0]); err != nil {
@@ -355,6 +367,11 @@ func (f *flySearch) checkTauEdges() error {
 		}
 		if !slices.Equal(got, want) {
 			return fmt.Errorf("internal error: state %d's τ-steps found again %v, followed %v", s, got, want)
+		}
+		if f.tauKept {
+			if kept = f.tau.edges(s, kept[:0]); !slices.Equal(kept, want) {
+				return fmt.Errorf("internal error: state %d's τ-steps kept %v, followed %v", s, kept, want)
+			}
 		}
 	}
 	return nil

@@ -119,9 +119,11 @@ const (
 	// the heap reach: under a memory limit the collector keeps the heap
 	// near the live memory. TestAutoFlyBytes holds the first two to the
 	// search's live heap; as the search's storage shrinks, lower them
-	// here.
+	// here. A state's bytes count about 8 of τ-lists (4 an edge), which
+	// the search keeps for the cycle search while the memory limit
+	// leaves room for them (onthefly/taulists.go).
 	autoFlyPairBytes  = 5
-	autoFlyStateBytes = 22
+	autoFlyStateBytes = 30
 	autoFlyCacheBytes = 44 << 20
 	// autoBaseBytes is what a run holds before its search.
 	autoBaseBytes = 50 << 20
