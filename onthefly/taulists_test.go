@@ -1,10 +1,15 @@
 package onthefly
 
 import (
+	"math"
 	"math/rand/v2"
+	"runtime/debug"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/linbis/linbis/internal/limits"
 )
 
 // TestTauListsAgreeWithSlices: lists laid out state by state, of lengths
@@ -47,4 +52,19 @@ func TestTauListsAgreeWithSlices(t *testing.T) {
 			require.Equal(t, to, l.tos.get(at+k), "state %d entry %d", s, k)
 		}
 	}
+}
+
+// TestTauListsRoomUnderTheMemoryLimit: the τ-lists may grow while the
+// process holds less than tauMemoryShare of the memory limit, always
+// without one, and never past the uint32 starts.
+func TestTauListsRoomUnderTheMemoryLimit(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	f := &flySearch{}
+	assert.True(t, f.roomForTau(1), "no memory limit")
+	assert.False(t, f.roomForTau(math.MaxUint32+1), "past the starts' uint32")
+	debug.SetMemoryLimit(4 * limits.Held())
+	assert.True(t, f.roomForTau(1), "held at a quarter of the limit")
+	// A process holds more than 1 MiB: past any share of it.
+	debug.SetMemoryLimit(1 << 20)
+	assert.False(t, f.roomForTau(1), "held past the limit")
 }
