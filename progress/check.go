@@ -419,10 +419,23 @@ func (c *Checker) deadlockFree() (*Result, int32) {
 }
 
 // Report is the answer of `linbis progress --json`: the properties
-// checked on one LTS, each with its verdict.
+// checked on one LTS, each with its verdict. A run that a limit stopped
+// reports what it had: the properties decided before the stop, and what
+// was stored, as verify's report does.
 type Report struct {
-	File        string    `json:"file"` // the LTS's file, or the model it was compiled from
-	States      int32     `json:"states"`
-	Transitions int       `json:"transitions"`
-	Results     []*Result `json:"results"`
+	File string `json:"file"` // the LTS's file, or the model it was compiled from
+	// States and Transitions are the LTS's; when a limit stopped the
+	// model's exploration before the LTS was whole, those it had stored.
+	States      int32 `json:"states"`
+	Transitions int   `json:"transitions"`
+	// Results are the properties decided: at a limit, those decided
+	// before it (possibly none).
+	Results []*Result `json:"results"`
+	// StoppedBy names the limit that stopped the run before every
+	// property was decided (a limits.Kind: "time", "memory", "states",
+	// "product"); empty when none was hit.
+	StoppedBy string `json:"stopped_by,omitempty"`
+	// Reason is, with StoppedBy, the limit's message: the stage it
+	// stopped, how far that stage came, then the limit.
+	Reason string `json:"reason,omitempty"`
 }

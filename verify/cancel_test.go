@@ -20,7 +20,7 @@ import (
 // stage (at its first progress report, with a time limit as the cause, as
 // limits.Watch does) and checks that the run stops there: the stage is
 // recorded as "limit", no later stage runs, and Run returns the limit with
-// the partial report.
+// the partial report, whose text names the limit and its reason.
 func TestContextStopsEachStage(t *testing.T) {
 	src, err := frontend.Example("treiber")
 	require.NoError(t, err)
@@ -74,6 +74,10 @@ func TestContextStopsEachStage(t *testing.T) {
 				assert.False(t, r.OnTheFly.Complete)
 			}
 			validateReport(t, r)
+			// The text report says it too, for a reader without stderr.
+			var text strings.Builder
+			require.NoError(t, WriteText(&text, r))
+			assert.Contains(t, text.String(), "\nstopped by the time limit: "+le.Error()+"\n")
 			var names []string
 			for _, s := range r.Stages {
 				names = append(names, s.Name)

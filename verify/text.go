@@ -94,6 +94,10 @@ func writeSummary(sb *strings.Builder, r *Report) {
 	for _, n := range r.Notes {
 		fmt.Fprintf(sb, "note: %s\n", n)
 	}
+	if r.StoppedBy != "" {
+		// The report may be read without the stderr line that names the limit.
+		fmt.Fprintf(sb, "stopped by the %s limit: %s\n", r.StoppedBy, r.Reason)
+	}
 }
 
 // writeEvidence writes one counterexample: its kind, the explanation, its

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -153,7 +154,8 @@ func TestTimeoutStopsVerify(t *testing.T) {
 }
 
 // TestTimeoutStopsOtherVerbs: the verbs that explore a model stop by
-// their context too, with the one line, exit 3 and no output file.
+// their context too, with the one line, exit 3 and no output file;
+// progress's --json report counts what was stored.
 func TestTimeoutStopsOtherVerbs(t *testing.T) {
 	stopByItself(t)
 	dir := t.TempDir()
@@ -164,9 +166,22 @@ func TestTimeoutStopsOtherVerbs(t *testing.T) {
 	} {
 		t.Run(args[0], func(t *testing.T) {
 			start := time.Now()
-			code, _, errOut := linbis(args...)
+			code, out, errOut := linbis(args...)
 			assert.Equal(t, 3, code, errOut)
 			assert.Regexp(t, `^linbis: no verdict: `+exploredRE+`: time limit reached: still running after 300ms \(limit: --timeout\)\n$`, errOut)
+			if args[0] == "progress" {
+				// Its report counts what the exploration stored.
+				var r struct {
+					States      int
+					Transitions int
+					StoppedBy   string `json:"stopped_by"`
+					Reason      string
+				}
+				require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+				assert.Equal(t, "time", r.StoppedBy)
+				assert.Equal(t, "linbis: no verdict: "+r.Reason+" (limit: --timeout)\n", errOut)
+				assert.Contains(t, r.Reason, fmt.Sprintf(" (%d stored, %d transitions)", r.States, r.Transitions))
+			}
 			assert.Less(t, time.Since(start), 300*time.Millisecond+stopGrace)
 			entries, err := os.ReadDir(dir)
 			require.NoError(t, err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/frontend/explore"
 	"github.com/linbis/linbis/internal/meter"
 	"github.com/linbis/linbis/lts"
 	"github.com/linbis/linbis/progress"
@@ -38,7 +40,8 @@ var progressCmd = &cli.Command{
 // file as it is, or a model (a .lin file or a bundled model's name)
 // compiled under the client-bound flags into its implementation LTS, whose
 // transitions carry threads and source lines. For a model it also returns
-// the bounds it was compiled under.
+// the bounds it was compiled under, also when a limit stopped the
+// exploration (an error wrapping an *explore.StoppedError).
 func loadProgressInput(c *cli.Context, path string) (*lts.LTS, *frontend.Bounds, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".aut", ".dot", ".gv":
@@ -61,9 +64,16 @@ func loadProgressInput(c *cli.Context, path string) (*lts.LTS, *frontend.Bounds,
 	defer mt.Done()
 	l, err := frontend.CompileImpl(m, b, opts)
 	if err != nil {
-		return nil, nil, reportModelError(c, m.Name, err)
+		return nil, &b, reportModelError(c, m.Name, err)
 	}
 	return l, &b, nil
+}
+
+// progressReport is progress's --json report: a model's bounds go beside
+// the library's report, in the shape every verb uses.
+type progressReport struct {
+	progress.Report
+	Bounds *frontend.Bounds `json:"bounds,omitempty"`
 }
 
 func runProgress(c *cli.Context) error {
@@ -74,32 +84,45 @@ func runProgress(c *cli.Context) error {
 	if err := atLeastOne(c, "max-product"); err != nil {
 		return err
 	}
-	path := args[0]
-	l, bounds, err := loadProgressInput(c, path)
+	props, err := propertiesFromFlags(c)
 	if err != nil {
 		return err
 	}
-	props := progress.Supported(l)
-	if names := c.StringSlice("property"); len(names) > 0 {
-		props = nil
-		for _, name := range names {
-			for _, part := range strings.Split(name, ",") {
-				p, err := progress.ParseProperty(part)
-				if err != nil {
-					return err
-				}
-				props = append(props, p)
+	path := args[0]
+	l, bounds, err := loadProgressInput(c, path)
+	// A limit leaves a report of what was stored and decided before it,
+	// written as a finished run's is, then the limit's line (run).
+	rep := progressReport{Report: progress.Report{File: path, Results: []*progress.Result{}}, Bounds: bounds}
+	var stopped error // the limit that stopped the run
+	if err != nil {
+		var se *explore.StoppedError
+		if hit, _ := stoppedBy(err); hit == nil || !errors.As(err, &se) {
+			return err // not a limit (an interrupt's cancel is none)
+		}
+		rep.States, rep.Transitions = int32(se.States), se.Transitions
+		stopped = err
+	} else {
+		rep.States, rep.Transitions = l.NumStates, l.NumTransitions()
+		if props == nil {
+			props = progress.Supported(l)
+		}
+		m := meter.ForStderr(c.Bool("json"))
+		results, err := checkProgress(l, props, progress.Options{MaxProductStates: c.Int("max-product"), Progress: reporter(m), Context: c.Context})
+		m.Done()
+		rep.Results = append(rep.Results, results...)
+		if err != nil {
+			if hit, _ := stoppedBy(err); hit == nil {
+				return fmt.Errorf("%s: %w", path, err)
 			}
+			stopped = err
 		}
 	}
-	m := meter.ForStderr(c.Bool("json"))
-	results, err := checkProgress(l, props, progress.Options{MaxProductStates: c.Int("max-product"), Progress: reporter(m), Context: c.Context})
-	m.Done()
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if dir := c.String("export"); dir != "" {
-		for _, r := range results {
+	if stopped != nil {
+		hit, msg := stoppedBy(stopped)
+		rep.StoppedBy, rep.Reason = hit.name, msg
+	} else if dir := c.String("export"); dir != "" {
+		// Only a finished run writes files, as verify's.
+		for _, r := range rep.Results {
 			if r.Lasso != nil {
 				if err := r.Lasso.Export(dir, "lasso-"+r.Property.String()); err != nil {
 					return err
@@ -108,19 +131,17 @@ func runProgress(c *cli.Context) error {
 		}
 	}
 	if c.Bool("json") {
-		// A model's bounds go beside the library's report, in the shape
-		// every verb uses.
-		report := struct {
-			progress.Report
-			Bounds *frontend.Bounds `json:"bounds,omitempty"`
-		}{progress.Report{File: path, States: l.NumStates, Transitions: l.NumTransitions(), Results: results}, bounds}
-		if err := writeJSON(c, report); err != nil {
-			return err
-		}
-	} else if err := printProgress(c, path, l, results); err != nil {
+		err = writeJSON(c, rep)
+	} else {
+		err = printProgress(c, &rep.Report, l, props)
+	}
+	if err != nil {
 		return err
 	}
-	for _, r := range results {
+	if stopped != nil {
+		return stopped
+	}
+	for _, r := range rep.Results {
 		if !r.Holds {
 			return violated
 		}
@@ -128,7 +149,24 @@ func runProgress(c *cli.Context) error {
 	return nil
 }
 
-// checkProgress decides props on l, annotating it once.
+// propertiesFromFlags returns the properties --property names, nil
+// without it (all that the input supports).
+func propertiesFromFlags(c *cli.Context) ([]progress.Property, error) {
+	var props []progress.Property
+	for _, name := range c.StringSlice("property") {
+		for _, part := range strings.Split(name, ",") {
+			p, err := progress.ParseProperty(part)
+			if err != nil {
+				return nil, err
+			}
+			props = append(props, p)
+		}
+	}
+	return props, nil
+}
+
+// checkProgress decides props on l, annotating it once. At an error (a
+// limit) it returns the results decided before it with the error.
 func checkProgress(l *lts.LTS, props []progress.Property, opts progress.Options) ([]*progress.Result, error) {
 	checker, err := progress.NewCheckerOptions(l, opts)
 	if err != nil {
@@ -138,24 +176,43 @@ func checkProgress(l *lts.LTS, props []progress.Property, opts progress.Options)
 	for _, p := range props {
 		r, err := checker.Check(p)
 		if err != nil {
-			return nil, err
+			return results, err
 		}
 		results = append(results, r)
 	}
 	return results, nil
 }
 
-func printProgress(c *cli.Context, path string, l *lts.LTS, results []*progress.Result) error {
+// printProgress writes rep for a person: the LTS's size, a line a
+// property, the lassos; at a limit, the properties left undecided and the
+// limit's reason. l is the LTS checked, nil when a limit stopped the
+// model's exploration; props are those asked for, nil when the exploration
+// stopped before they were known.
+func printProgress(c *cli.Context, rep *progress.Report, l *lts.LTS, props []progress.Property) error {
 	w := c.App.Writer
-	fmt.Fprintf(w, "%s: %d states, %d transitions\n", filepath.Base(path), l.NumStates, l.NumTransitions())
-	for _, r := range results {
+	stored := ""
+	if l == nil {
+		stored = " stored when the exploration stopped"
+	}
+	fmt.Fprintf(w, "%s: %d states, %d transitions%s\n", filepath.Base(rep.File), rep.States, rep.Transitions, stored)
+	decided := map[progress.Property]bool{}
+	for _, r := range rep.Results {
 		verdict := "holds"
 		if !r.Holds {
 			verdict = "VIOLATED"
 		}
 		fmt.Fprintf(w, "%-16s %-8s %s\n", r.Property, verdict, r.Explanation)
+		decided[r.Property] = true
 	}
-	for _, r := range results {
+	if rep.StoppedBy != "" {
+		for _, p := range props {
+			if !decided[p] {
+				fmt.Fprintf(w, "%-16s %-8s a limit stopped the check first\n", p, "unknown")
+			}
+		}
+		fmt.Fprintf(w, "stopped by the %s limit: %s\n", rep.StoppedBy, rep.Reason)
+	}
+	for _, r := range rep.Results {
 		if r.Lasso == nil {
 			continue
 		}
@@ -164,7 +221,7 @@ func printProgress(c *cli.Context, path string, l *lts.LTS, results []*progress.
 			return err
 		}
 	}
-	if l.Meta == nil {
+	if l != nil && l.Meta == nil {
 		fmt.Fprintln(w, "\n(waitfree, obstructionfree and starvationfree need thread attribution, which a plain .aut file lacks)")
 	}
 	return nil

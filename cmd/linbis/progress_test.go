@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/frontend"
+	"github.com/linbis/linbis/internal/limits"
+	"github.com/linbis/linbis/internal/limits/limitstest"
 	"github.com/linbis/linbis/lts"
+	"github.com/linbis/linbis/progress"
 )
 
 // spinAut is the CAS counter of mgcaut 2 2 2 1 spin, with thread 1 able
@@ -145,4 +149,71 @@ func TestProgressCASCounterForever(t *testing.T) {
 	require.Equal(t, 1, code, errOut)
 	assert.Regexp(t, `lockfree\s+holds`, out)
 	assert.Regexp(t, `waitfree\s+VIOLATED`, out)
+}
+
+// TestProgressLimitReport: a limit stops progress with a report of what
+// it had, as verify's: its --json names the limit, its reason is the
+// stderr line's, its states and transitions are those the exploration had
+// stored (the counts the reason words) and no property is decided; after
+// the LTS was built (the product limit) the text report gives its size,
+// marks the properties not decided unknown and ends with the reason.
+func TestProgressLimitReport(t *testing.T) {
+	code, out, errOut := linbis("progress", "treiber", "--max-states", "10", "--json", "-q")
+	require.Equal(t, 3, code, errOut)
+	var r struct {
+		States      int32
+		Transitions int
+		Results     []json.RawMessage
+		StoppedBy   string `json:"stopped_by"`
+		Reason      string
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+	assert.Equal(t, "states", r.StoppedBy)
+	assert.Equal(t, "linbis: no verdict: "+r.Reason+" (limit: --max-states)\n", errOut)
+	assert.Equal(t, int32(11), r.States, "one state past the limit")
+	assert.Contains(t, r.Reason, fmt.Sprintf("(%d transitions so far;", r.Transitions))
+	assert.NotNil(t, r.Results, "an empty list, not null")
+	assert.Empty(t, r.Results)
+
+	code, out, errOut = linbis("progress", "--max-product", "3", "-p", "lockfree,deadlockfree", writeTemp(t, "reduced.aut", ambiguousAut))
+	require.Equal(t, 3, code, errOut)
+	reason := strings.TrimSuffix(strings.TrimPrefix(errOut, "linbis: no verdict: "), " (limit: --max-product)\n")
+	assert.Equal(t, "reduced.aut: 3 states, 4 transitions\n"+
+		"lockfree         unknown  a limit stopped the check first\n"+
+		"deadlockfree     unknown  a limit stopped the check first\n"+
+		"stopped by the product limit: "+reason+"\n"+
+		"\n(waitfree, obstructionfree and starvationfree need thread attribution, which a plain .aut file lacks)\n", out)
+}
+
+// TestCheckProgressKeepsDecided: stopped at each of its polls in turn,
+// checkProgress returns, with the limit, the properties decided before
+// the stop, decided as the uninterrupted run decides them.
+func TestCheckProgressKeepsDecided(t *testing.T) {
+	m, err := frontend.ParseExample("cas-counter-mod") // lock-free, not wait-free
+	require.NoError(t, err)
+	b := m.DefaultBounds()
+	l, err := frontend.CompileImpl(m, b, frontend.Options{})
+	require.NoError(t, err)
+	props := progress.Supported(l)
+	whole, err := checkProgress(l, props, progress.Options{})
+	require.NoError(t, err)
+	require.Len(t, whole, len(props))
+	partial := 0
+	for k := 0; ; k++ {
+		require.Less(t, k, 10_000, "the run ends once its polls run out")
+		results, err := checkProgress(l, props, progress.Options{Context: limitstest.StopAt(k)})
+		if err == nil {
+			assert.Equal(t, whole, results)
+			break
+		}
+		require.ErrorAs(t, err, new(*limits.LimitError), "stop %d", k)
+		require.LessOrEqual(t, len(results), len(whole))
+		for i, r := range results {
+			assert.Equal(t, whole[i], r, "stop %d", k)
+		}
+		if len(results) > 0 {
+			partial++
+		}
+	}
+	assert.Positive(t, partial, "a stop after a property was decided")
 }

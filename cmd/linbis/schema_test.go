@@ -51,6 +51,9 @@ func TestJSONOutputsFollowTheirSchemas(t *testing.T) {
 		{"progress.json", []string{"progress", spinAut, "--json", "-q"}, 1},
 		{"compile.json", []string{"compile", failing, "--json", "-q"}, 1},
 		{"progress.json", []string{"progress", failing, "--json", "-q"}, 1},
+		// A limit: in the exploration, and after it (the product).
+		{"progress.json", []string{"progress", "treiber", "--max-states", "10", "--json", "-q"}, 3},
+		{"progress.json", []string{"progress", writeAut(t, dir, "reduced.aut", ambiguousAut), "--max-product", "3", "--json", "-q"}, 3},
 		{"model-error.json", []string{"verify", failing, "--json", "-q", "--method", "bisim"}, 1},
 		{"history.json", []string{"history", stack, "--json", "-q"}, 0},
 		{"history.json", []string{"history", notStack, "--json", "-q"}, 1},
