@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"sync"
 
 	"github.com/linbis/linbis/frontend/check"
@@ -469,7 +468,10 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 		f.levels = append(f.levels, hi)
 		f.levelStates, f.nextStates = f.nextStates, f.levelStates[:0]
 		f.cache.fit(f.states.len())
-		order = levelOrder(order[:0], f.levelStates, lo)
+		var err error
+		if order, err = levelOrder(f.o.Context, order[:0], f.levelStates, lo); err != nil {
+			return nil, fmt.Errorf("the on-the-fly search stopped after %s: %w", f.reached(), err)
+		}
 		runs = stateRuns(runs[:0], order)
 		if v, stop, err := f.searchLevel(order, runs, lo); stop || err != nil {
 			return v, err
@@ -520,18 +522,6 @@ func (f *flySearch) followState(x *expansions, ex *expansion, order []uint64, lo
 		return nil, true, err
 	}
 	return nil, false, nil
-}
-
-// levelOrder appends to dst the pairs of a level, whose first pair is lo
-// and whose states are states, in the order the search takes them: by
-// state, and the pairs of a state by id. Each is its state in the high 32
-// bits, its offset from lo in the low ones.
-func levelOrder(dst []uint64, states []int32, lo int32) []uint64 {
-	for k, s := range states {
-		dst = append(dst, uint64(uint32(s))<<32|uint64(k))
-	}
-	slices.Sort(dst)
-	return dst
 }
 
 // stateRuns appends to dst where the pairs of each state start in a

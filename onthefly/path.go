@@ -72,7 +72,9 @@ func (f *flySearch) pairStates() []int32 {
 // did, and calls visit with each step taken and the subset it leads to,
 // in the search's order, until visit returns true.
 func (f *flySearch) producers(states []int32, lo, hi int32, visit func(step flyStep, sub int32) bool) error {
-	order := levelOrder(nil, states[lo:hi], lo)
+	// No context: the search is over, and its counterexample is rebuilt
+	// whatever the limits.
+	order, _ := levelOrder(nil, nil, states[lo:hi], lo)
 	for i := 0; i < len(order); {
 		s := int32(order[i] >> 32)
 		j := i + 1

@@ -88,10 +88,10 @@ var exitProcess = exitOnLimit
 // then. It is CPU time, not wall time: a run niced on a loaded machine
 // gets a few per cent of a core, and 2 s of wall time were too short for
 // the on-the-fly search of a 30-minute run to reach its next poll, which
-// lost its report. 5 s: the longest stage left that does not poll is the
-// on-the-fly search's sort of a level's pairs (slices.Sort, 0.9 s of CPU
-// time for 10 M pairs), and a few seconds more are nothing beside a lost
-// report. A stage blocked without spending CPU time (reading a pipe) is
+// lost its report. 5 s: the stages that can run long all poll (the
+// on-the-fly search's sort of a level's pairs too, piece by piece: 0.9 s
+// of CPU time for 10 M pairs in one piece), and a few seconds more are
+// nothing beside a lost report. A stage blocked without spending CPU time (reading a pipe) is
 // ended after stopWallFactor times stopGrace of wall time.
 var stopGrace = 5 * time.Second
 
