@@ -188,7 +188,7 @@ func (s *flySpec) permute(sub int32, perm uint16, perms *permTable, peek bool) (
 // isVisible reports whether a label key is a call or a return: the
 // actions of the refinement. (lin events are not used on the fly.)
 func isVisible(k semantics.LabelKey) bool {
-	kind := k.Outcome().Kind
+	kind := k.Kind()
 	return kind == semantics.KCall || kind == semantics.KRet
 }
 

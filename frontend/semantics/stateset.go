@@ -183,18 +183,20 @@ func (s *StateSet) Touch(e uint64, h uint32) uint64 {
 
 // lookup is a snapshot of a set for concurrent lookups (find): the table
 // published when it was taken. Take a new one now and then to see the
-// states inserted since.
+// states inserted since. Only the tests look states up this way, to hold
+// the set to what its concurrent insertions (Insert, Claim) promise: a
+// published table is readable while another goroutine inserts.
 type lookup struct {
 	s     *StateSet
 	table []uint64
 }
 
-// Snapshot returns a lookup on the table published last.
-func (s *StateSet) Snapshot() lookup { return lookup{s, *s.Shared.Load()} }
+// snapshot returns a lookup on the table published last.
+func (s *StateSet) snapshot() lookup { return lookup{s, *s.Shared.Load()} }
 
-// Find returns the id of enc, whose hash is h, or -1 if it is not in the
+// find returns the id of enc, whose hash is h, or -1 if it is not in the
 // snapshot's table (yet). It may run while another goroutine inserts.
-func (l lookup) Find(enc []byte, h uint32) int32 {
+func (l lookup) find(enc []byte, h uint32) int32 {
 	id, _ := l.findRef(enc, h)
 	return id
 }

@@ -227,10 +227,10 @@ func TestStateSetConcurrentFind(t *testing.T) {
 					return
 				default:
 				}
-				l := s.Snapshot()
+				l := s.snapshot()
 				for range 1000 {
 					i := r.IntN(n)
-					if id := l.Find(encs[i], hashState(s.Seed, encs[i])); id != -1 && id != int32(i) {
+					if id := l.find(encs[i], hashState(s.Seed, encs[i])); id != -1 && id != int32(i) {
 						errs <- "wrong id"
 						return
 					}
@@ -247,11 +247,11 @@ func TestStateSetConcurrentFind(t *testing.T) {
 	for range 2 {
 		assert.Empty(t, <-errs)
 	}
-	l := s.Snapshot()
+	l := s.snapshot()
 	for i, enc := range encs {
-		require.Equal(t, int32(i), l.Find(enc, s.Hash(enc)))
+		require.Equal(t, int32(i), l.find(enc, s.Hash(enc)))
 	}
-	require.Equal(t, int32(-1), l.Find(Encode(nil, []int32{-5, 7}), s.Hash(Encode(nil, []int32{-5, 7}))))
+	require.Equal(t, int32(-1), l.find(Encode(nil, []int32{-5, 7}), s.Hash(Encode(nil, []int32{-5, 7}))))
 }
 
 // TestStateSetBeyond4GiB checks records whose arena offset passes 4 GiB
@@ -273,7 +273,7 @@ func TestStateSetBeyond4GiB(t *testing.T) {
 	again, isNew := s.Insert(a, s.Hash(a))
 	assert.False(t, isNew, "the record past 4 GiB is found again")
 	assert.Equal(t, ida, again)
-	assert.Equal(t, idb, s.Snapshot().Find(b, s.Hash(b)))
+	assert.Equal(t, idb, s.snapshot().find(b, s.Hash(b)))
 	off := uint64(full) << chunkBits
 	assert.Equal(t, off, RecordOffset(slotRef(off)))
 }
@@ -346,7 +346,7 @@ func TestStateSetConcurrentClaim(t *testing.T) {
 	wg.Go(func() {
 		r := rand.New(rand.NewPCG(99, 1))
 		for range 200 {
-			l := s.Snapshot()
+			l := s.snapshot()
 			for range 500 {
 				i := r.IntN(n)
 				if id, ref := l.findRef(encs[i], s.Hash(encs[i])); id != -1 || (ref != 0 && !bytes.Equal(s.Encoding(RecordOffset(uint64(ref))), encs[i])) {
@@ -374,7 +374,7 @@ func TestStateSetConcurrentClaim(t *testing.T) {
 	for i := range encs {
 		s.SetID(refs[0][i], int32(n-1-i))
 	}
-	l := s.Snapshot()
+	l := s.snapshot()
 	for i, enc := range encs {
 		id, ref := l.findRef(enc, s.Hash(enc))
 		require.Equal(t, int32(n-1-i), id)

@@ -182,9 +182,13 @@ func keyOf(t int, out outcome) LabelKey {
 // thread returns the thread of a key (from 0).
 func (k LabelKey) thread() int { return int(k >> 48 & 0x7ff) }
 
-// Outcome returns the outcome of a key, without its step.
-func (k LabelKey) Outcome() outcome {
-	return outcome{Kind: LabelKind(k >> 60), hasValue: k>>59&1 != 0, method: int32(k >> 32 & 0xffff), value: int32(uint32(k))}
+// Kind returns the kind of the step a key labels: a call, a return or a
+// lin event.
+func (k LabelKey) Kind() LabelKind { return LabelKind(k >> 60) }
+
+// outcome returns the outcome of a key, without its step.
+func (k LabelKey) outcome() outcome {
+	return outcome{Kind: k.Kind(), hasValue: k>>59&1 != 0, method: int32(k >> 32 & 0xffff), value: int32(uint32(k))}
 }
 
 // Slot is the key's entry in the label cache.
@@ -198,7 +202,7 @@ func (x *System) InternLabel(key LabelKey) int32 {
 		c.Key, c.ID = key, id
 		return id
 	}
-	t, out := key.thread(), key.Outcome()
+	t, out := key.thread(), key.outcome()
 	m := x.Program.Methods[out.method]
 	var sb strings.Builder
 	switch out.Kind {
