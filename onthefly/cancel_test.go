@@ -2,6 +2,7 @@ package onthefly
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -101,7 +102,8 @@ func TestTableGrowthStops(t *testing.T) {
 // TestCycleWindowStops: the cycle search expands a window of tauWindow
 // states at a time, seconds of CPU time at the scale of millions, so each
 // chunk of the window polls the context: with an ended one no state is
-// expanded (the expanders here could not) and every chunk has its cause.
+// expanded (the expanders here could not), every chunk has its cause, and
+// the first is the search's error.
 func TestCycleWindowStops(t *testing.T) {
 	l := &ir.Layout{Nshared: 2, Threads: 2, ThreadSize: 2}
 	l.HeapBase = l.Nshared + l.Threads*l.ThreadSize
@@ -114,12 +116,13 @@ func TestCycleWindowStops(t *testing.T) {
 		v := []int32{int32(i & 0xff), int32(i >> 8), 0, 1, 0, 1}
 		f.states.insert(v, f.states.hash(v))
 	}
-	g := &tauGraph{f: f, window: tauWindow, chunk: tauChunk}
+	g := &tauGraph{f: f, window: tauWindow, chunk: tauChunk, maxAhead: tauMaxAhead}
 	g.fill(0)
-	require.Len(t, g.errs, 5)
-	for c, err := range g.errs {
+	require.Len(t, g.cErrs, 5)
+	for c, err := range g.cErrs {
 		assert.ErrorIs(t, err, stop, "chunk %d", c)
 	}
+	assert.ErrorIs(t, g.err, stop)
 }
 
 // TestCycleSearchStopKeepsRefinement: a limit reached in the search for
@@ -127,12 +130,21 @@ func TestCycleWindowStops(t *testing.T) {
 // verdict standing (Refines, with its counterexample when false) and
 // lock-freedom unchecked: stopped at each of its polls in turn, the
 // check returns the uninterrupted run's refinement verdict wherever it
-// says it decided it, and a stop in the cycle search is met.
+// says it decided it, and a stop in the cycle search is met, whether it
+// reads the τ-steps kept or finds them again (Options.rebuildTau).
 func TestCycleSearchStopKeepsRefinement(t *testing.T) {
-	for _, name := range []string{"treiber", "spinlock-stack", "counter2", "lamport-queue-2p"} {
+	for _, c := range [][2]any{
+		{"treiber", false}, {"spinlock-stack", false}, {"counter2", false}, {"lamport-queue-2p", false},
+		{"spinlock-stack", true}, {"lamport-queue-2p", true},
+	} {
+		name, rebuild := c[0].(string), c[1].(bool)
 		prog := checkedFile(t, "../frontend/examples/"+name+".lin")
 		b := ir.Bounds{Threads: 2, Ops: 2, Values: []int{1}}
 		o := Options{Reductions: Reductions{Symmetry: true, PartialOrder: true}, batchStates: 3}
+		if rebuild { // in one window: a poll per chunk of 2 states would make many stops to try
+			o.batchStates, o.rebuildTau = 0, true
+		}
+		name = fmt.Sprintf("%s rebuildTau=%v", name, rebuild)
 		whole, err := Check(prog, b, o)
 		require.NoError(t, err, name)
 		require.True(t, whole.RefinesDecided && whole.LockFreeChecked, name)

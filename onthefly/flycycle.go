@@ -30,9 +30,9 @@ import (
 // cycle (lasso.FirstCycle: depth-first from every state in turn); it
 // returns the cycle's steps (from state cycle[0].from back to it) or nil.
 func (f *flySearch) findTauCycle() ([]flyStep, error) {
-	g := &tauGraph{f: f, window: tauWindow, chunk: tauChunk}
-	if f.o.batchStates > 0 { // tests: windows of a few states, many reached beyond them
-		g.window, g.chunk = int32(f.o.batchStates), 2
+	g := &tauGraph{f: f, window: tauWindow, chunk: tauChunk, maxAhead: tauMaxAhead}
+	if f.o.batchStates > 0 { // tests: windows of a few states, many reached beyond what is expanded ahead
+		g.window, g.chunk, g.maxAhead = int32(f.o.batchStates), 2, 4*int32(f.o.batchStates)
 	}
 	if f.tauKept && f.tau.laid() != f.states.len() {
 		if f.o.checkTau {
@@ -73,31 +73,47 @@ func (f *flySearch) findTauCycle() ([]flyStep, error) {
 // else those found again (tauEdges). err is the first error met: the
 // edges are wrong from there on.
 //
-// Found again, the expansions are on every core: when the search starts from a root r
-// (a state whose Out is asked while every state before it has been
-// visited), the expanders find the τ-steps of the states [r, r+tauWindow)
-// not yet visited, in parallel, and Out hands them out as the search
-// visits them. None is wasted, since the search visits every state once;
-// the states that it reaches beyond the window are expanded when it
-// reaches them, on the calling goroutine.
+// Found again, the expansions are on every core. The depth-first search
+// visits the states from a root r (a state whose Out is asked while
+// every state before it has been visited) on: r, the states of the
+// window [r, r+window) not yet visited, and what they reach that is not
+// visited; each of them once. When it starts from a root r that is not
+// prefetched, the expanders find the τ-steps of those states ahead of it
+// (fill): the window's, in parallel, then, round after round, those of
+// the states they reach beyond it, as far as maxAhead states; Out hands
+// them out as the search visits them. None is wasted, since the search
+// visits every state once (it only stops at a cycle); a state past
+// maxAhead is expanded when the search reaches it, on the calling
+// goroutine.
 type tauGraph struct {
 	f       *flySearch
 	err     error
 	visited bits  // the states whose Out was asked
 	low     int32 // every state before low has been visited
-	// The window: states [lo, hi), at most window of them, in chunks of
-	// chunk states, chunk c's states' edges edges[c][at[c][i]:at[c][i+1]].
-	window, chunk int32
-	lo, hi        int32
-	edges         [][]lasso.Edge
-	at            [][]int32
-	errs          []error
+	// The states expanded ahead, in ahead: the i-th's edges are
+	// edges[at[i]:at[i+1]]; index holds each one's state<<32 | i, sorted,
+	// and queued marks them.
+	window, chunk, maxAhead int32
+	ahead                   []int32
+	edges                   []lasso.Edge
+	at                      []int32
+	index                   []uint64
+	queued                  bits
+	// A round's chunks of chunk states: chunk c's states' edges
+	// cEdges[c][cAt[c][i]:cAt[c][i+1]], its error cErrs[c].
+	cEdges [][]lasso.Edge
+	cAt    [][]int32
+	cErrs  []error
 }
 
-// The window of the cycle search's expansions, and its chunks (states).
+// The window of the cycle search's expansions, their chunks and how many
+// states it expands ahead at most: their edges, about 20 bytes a state,
+// their index, 8, and a bit a stored state are what the search holds
+// beside the states and pairs when it finds the τ-steps again.
 const (
-	tauWindow = 1 << 18
-	tauChunk  = 1 << 10
+	tauWindow   = 1 << 18
+	tauChunk    = 1 << 10
+	tauMaxAhead = 1 << 20
 )
 
 func (g *tauGraph) NumStates() int32 { return int32(g.f.states.len()) }
@@ -114,41 +130,84 @@ func (g *tauGraph) Out(s int32, buf []lasso.Edge) []lasso.Edge {
 	if g.err != nil {
 		return buf
 	}
-	if root && s >= g.hi {
-		g.fill(s)
-	}
-	if s >= g.lo && s < g.hi {
-		c, i := (s-g.lo)/g.chunk, (s-g.lo)%g.chunk
-		if g.errs[c] != nil {
-			g.err = g.errs[c]
+	if root && !g.queued.has(int(s)) {
+		if g.fill(s); g.err != nil {
 			return buf
 		}
-		return append(buf, g.edges[c][g.at[c][i]:g.at[c][i+1]]...)
+	}
+	if g.queued.has(int(s)) {
+		k, _ := slices.BinarySearch(g.index, uint64(s)<<32)
+		i := uint32(g.index[k])
+		return append(buf, g.edges[g.at[i]:g.at[i+1]]...)
 	}
 	buf, g.err = g.f.expanders[0].tauEdges(s, buf)
 	return buf
 }
 
-// fill finds the τ-steps of the states of the window from r on that are
-// not visited (r itself is), on the expanders.
+// fill finds the τ-steps of the states the search visits from root r on
+// (r itself is visited), as far as maxAhead states: the window's not
+// visited, then those they reach, round after round, each round's on the
+// expanders.
 func (g *tauGraph) fill(r int32) {
-	g.lo, g.hi = r, min(r+g.window, g.NumStates())
-	n := int((g.hi - g.lo + g.chunk - 1) / g.chunk)
-	for len(g.edges) < n {
-		g.edges, g.at, g.errs = append(g.edges, nil), append(g.at, nil), append(g.errs, nil)
+	for _, s := range g.ahead {
+		g.queued.set(int(s), false)
+	}
+	g.ahead, g.edges, g.at, g.index = g.ahead[:0], g.edges[:0], append(g.at[:0], 0), g.index[:0]
+	queue := func(s int32) {
+		g.queued.set(int(s), true)
+		g.ahead = append(g.ahead, s)
+	}
+	queue(r)
+	for s := r + 1; s < min(r+g.window, g.NumStates()); s++ {
+		if !g.visited.has(int(s)) {
+			queue(s)
+		}
+	}
+	for done := 0; done < len(g.ahead); {
+		round := g.ahead[done:]
+		g.expand(round)
+		for k := range round {
+			c, i := k/int(g.chunk), k%int(g.chunk)
+			if g.cErrs[c] != nil {
+				g.err = g.cErrs[c]
+				return
+			}
+			from := len(g.edges)
+			g.edges = append(g.edges, g.cEdges[c][g.cAt[c][i]:g.cAt[c][i+1]]...)
+			g.at = append(g.at, int32(len(g.edges)))
+			for _, e := range g.edges[from:] {
+				if !g.queued.has(int(e.To)) && !g.visited.has(int(e.To)) && len(g.ahead) < int(g.maxAhead) {
+					queue(e.To)
+				}
+			}
+		}
+		done += len(round)
+	}
+	for i, s := range g.ahead {
+		g.index = append(g.index, uint64(s)<<32|uint64(i))
+	}
+	slices.Sort(g.index)
+}
+
+// expand finds the τ-steps of states on the expanders, in chunks.
+func (g *tauGraph) expand(states []int32) {
+	n := (len(states) + int(g.chunk) - 1) / int(g.chunk)
+	for len(g.cEdges) < n {
+		g.cEdges, g.cAt, g.cErrs = append(g.cEdges, nil), append(g.cAt, nil), append(g.cErrs, nil)
 	}
 	g.f.onExpanders(n, func(e *expander, c int) {
-		edges, at := g.edges[c][:0], g.at[c][:0]
+		edges, at := g.cEdges[c][:0], g.cAt[c][:0]
 		// A window is seconds of CPU time at the scale of millions of
 		// states: each chunk polls the context.
 		err := limits.Err(g.f.o.Context)
-		for s := g.lo + int32(c)*g.chunk; s < min(g.lo+int32(c+1)*g.chunk, g.hi) && err == nil; s++ {
-			at = append(at, int32(len(edges)))
-			if s == r || !g.visited.has(int(s)) {
-				edges, err = e.tauEdges(s, edges)
+		for _, s := range states[c*int(g.chunk) : min((c+1)*int(g.chunk), len(states))] {
+			if err != nil {
+				break
 			}
+			at = append(at, int32(len(edges)))
+			edges, err = e.tauEdges(s, edges)
 		}
-		g.edges[c], g.at[c], g.errs[c] = edges, append(at, int32(len(edges))), err
+		g.cEdges[c], g.cAt[c], g.cErrs[c] = edges, append(at, int32(len(edges))), err
 	}, nil)
 }
 
