@@ -47,8 +47,10 @@ import (
 // steps, a level's pairs taken state by state, the search going on past a
 // violation; onthefly's TestOneEngineForBothRoutes holds runBySteps over
 // the semantics, unreduced and with the symmetry reduction, to its
-// verdicts, states and counterexamples' lengths (it stores a pair twice
-// where two steps of a state enter the same new state, runBySteps once).
+// verdicts, states and counterexamples' lengths, and unreduced to its
+// pairs: both store a pair once, even where two steps of a state enter
+// the same new state (a pair is an element of the product, and a copy
+// would only be expanded again to the same successors).
 // What that search does beyond runBySteps is what serving it here would
 // take: it expands a batch of states on several cores before following
 // their pairs, follows an ample set where the cycle proviso lets it,

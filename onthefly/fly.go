@@ -682,6 +682,12 @@ func (f *flySearch) follow(p int32, pre []flyPre) error {
 				return nil
 			}
 		}
+		if sc.to < 0 {
+			// Another step of this state may have stored it since
+			// findNew: the pair is then looked up like any other, so
+			// that it is stored once (as antichain.Search stores it).
+			sc.to = f.since.find(f.states, f.succVec[sc.vecStart:sc.vecEnd], sc.hash)
+		}
 		if sc.to >= 0 {
 			if _, covered := f.lookup(sc.to, sub, pr); covered {
 				continue
@@ -842,9 +848,7 @@ func (f *flySearch) insertSucc(sc *flySucc) {
 // search still finds a shortest violation.
 //
 // It looks only at the pairs from since on: those stored after the
-// others, which are first in the state's chain. Of several copies of the
-// pair (path.go's checkPaths says how they come about) it returns the
-// last.
+// others, which are first in the state's chain.
 func (f *flySearch) lookupPair(state, subset, since int32) (same int32, covered bool) {
 	// The pair itself first: comparing ids is cheaper than an inclusion.
 	head := f.headPair.get(int(state))

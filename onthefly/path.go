@@ -111,11 +111,9 @@ func (f *flySearch) producers(states []int32, lo, hi int32, visit func(step flyS
 
 // checkPaths checks the rebuilt parent of every pair against the step
 // that found it (Options.checkPaths), a level at a time: each pair's
-// parent is the first step of the level before that leads to it. A state
-// that two successors of one expansion reach before it is stored gets a
-// pair from each (follow looks up only states stored before the
-// expansion), with the same subset when the steps agree on it; a path
-// leads to the first of those, the one the later ones copy.
+// parent is the first step of the level before that leads to it. It
+// checks too that no pair is stored twice: follow looks up a successor's
+// state again when another step of the same expansion stored it.
 func (f *flySearch) checkPaths() error {
 	saved := f.res.Stats
 	defer func() { f.res.Stats = saved }()
@@ -141,8 +139,8 @@ func (f *flySearch) checkPaths() error {
 			return err
 		}
 		for q := f.levels[k]; q < hi; q++ {
-			if f.firstPair(states[q], f.subset.get(int(q))) != q {
-				continue // a copy
+			if first := f.firstPair(states[q], f.subset.get(int(q))); first != q {
+				return fmt.Errorf("internal error: pair %d of level %d is stored again as pair %d", first, k, q)
 			}
 			if got, want := first[q], f.parents[q]; got != want {
 				return fmt.Errorf("internal error: pair %d of level %d rebuilt as found by %+v, found by %+v", q, k, got, want)
