@@ -249,6 +249,8 @@ type ModelErrorAndViolation struct {
 	Violation Evidence
 }
 
+// Error returns the model error's message: the violation is reported
+// as evidence beside it, not in the message.
 func (e *ModelErrorAndViolation) Error() string { return e.Err.Error() }
 
 // Unwrap returns the model error, so that errors.As finds it.

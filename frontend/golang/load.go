@@ -86,19 +86,19 @@ type Target struct {
 	Funcs []*ssa.Function
 	// Globals are the package variables they use.
 	Globals []*ssa.Global
-	// PoolNew holds the New function of each pool that has one, a
+	// poolNew holds the New function of each pool that has one, a
 	// package variable or a field of type sync.Pool (pool.go).
-	PoolNew map[poolKey]*ssa.Function
+	poolNew map[poolKey]*ssa.Function
 	// LocPhis are the φ-nodes that merge addresses of fields, elements or
 	// package variables (`p = &(*p).next` in a loop): their values are the
 	// modeling language's locs.
 	LocPhis map[*ssa.Phi]bool
-	// LocFields are the fields of pointer type in which the code stores
+	// locFields are the fields of pointer type in which the code stores
 	// such addresses (`x.last = &x.slot[0]`), LocResults the results of
 	// the package's functions that return one (by function, a bit per
 	// result): locs in the model, as are the values loaded from those
 	// fields and returned by those calls (LocVals).
-	LocFields  map[locField]bool
+	locFields  map[locField]bool
 	LocGlobals map[*ssa.Global]bool // package variables that hold such addresses, likewise
 	LocResults map[*ssa.Function]uint64
 	LocVals    map[ssa.Value]bool

@@ -813,7 +813,7 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 			return
 		}
 		var x string
-		if g.t.HoldsLocs(in.Addr) { // a loc field or package variable (Target.LocFields)
+		if g.t.HoldsLocs(in.Addr) { // a loc field or package variable (Target.locFields)
 			x = fr.locValue(in.Val, pos)
 		} else {
 			x = fr.value(in.Val, pos)

@@ -176,7 +176,7 @@ func (g *gen) poolHeap(pos token.Pos) *heapType {
 // newFuncs returns the pools' New functions as a set.
 func (t *Target) newFuncs() map[*ssa.Function]bool {
 	s := map[*ssa.Function]bool{}
-	for _, fn := range t.PoolNew {
+	for _, fn := range t.poolNew {
 		s[fn] = true
 	}
 	return s
@@ -222,7 +222,7 @@ func (g *gen) pool(fr *frame, v *ssa.Call, name string, a addr, key poolKey, arg
 	if v != nil {
 		fr.vals[v] = r
 	}
-	if newFn := g.t.PoolNew[key]; newFn != nil {
+	if newFn := g.t.poolNew[key]; newFn != nil {
 		g.line(pos, "if %s == null {", r)
 		g.indent++
 		res, _ := g.inlineCall(newFn, nil, pos)

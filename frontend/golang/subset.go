@@ -40,9 +40,9 @@ type checker struct {
 // check walks the methods and the constructor, and everything they call
 // in the package, filling Funcs and Globals.
 func (t *Target) check() error {
-	t.PoolNew = map[poolKey]*ssa.Function{}
+	t.poolNew = map[poolKey]*ssa.Function{}
 	t.LocPhis = map[*ssa.Phi]bool{}
-	t.LocFields, t.LocVals, t.LocResults = map[locField]bool{}, map[ssa.Value]bool{}, map[*ssa.Function]uint64{}
+	t.locFields, t.LocVals, t.LocResults = map[locField]bool{}, map[ssa.Value]bool{}, map[*ssa.Function]uint64{}
 	t.LocGlobals, t.AddrCasts = map[*ssa.Global]bool{}, map[ssa.Value]ssa.Value{}
 	t.AddrResults, t.AddrCalls = map[*ssa.Function]bool{}, map[ssa.Value]bool{}
 	c := &checker{t: t, done: map[*ssa.Function]bool{}, active: map[*ssa.Function]bool{},
@@ -78,7 +78,7 @@ func (t *Target) check() error {
 	}
 	sortGlobals(t.Globals)
 	for k, fn := range t.poolNews() {
-		t.PoolNew[k] = fn
+		t.poolNew[k] = fn
 		c.walk(fn)
 	}
 	c.errs.RemoveMultiples()
@@ -138,10 +138,10 @@ func (c *checker) instr(fn *ssa.Function, in ssa.Instruction) {
 	pos := posOf(in)
 	if st, ok := in.(*ssa.Store); ok {
 		if key, newFn, ok := poolNewStore(st); ok { // s.pool.New = func() any { … }
-			if old := c.t.PoolNew[key]; old != nil && old != newFn {
+			if old := c.t.poolNew[key]; old != nil && old != newFn {
 				c.refuse(pos, "a pool given two New functions", "a pool's New is set once, to one function")
 			}
-			c.t.PoolNew[key] = newFn
+			c.t.poolNew[key] = newFn
 			c.walk(newFn)
 			return
 		}
@@ -460,7 +460,7 @@ func locFieldOf(a ssa.Value) (locField, bool) {
 	return locField{fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct), fa.Field}, true
 }
 
-// locLoads finds the loads of the loc fields (Target.LocFields) and
+// locLoads finds the loads of the loc fields (Target.locFields) and
 // package variables (LocGlobals), and the
 // calls of functions with loc results (Target.LocResults), and checks
 // their values' uses as addresses'; such a value stored into another
@@ -520,13 +520,13 @@ func (c *checker) locLoads() {
 }
 
 // HoldsLocs reports whether the address a is a loc field's
-// (LocFields) or a package variable's that holds locs (LocGlobals).
+// (locFields) or a package variable's that holds locs (LocGlobals).
 func (t *Target) HoldsLocs(a ssa.Value) bool {
 	if gl, ok := a.(*ssa.Global); ok {
 		return t.LocGlobals[gl]
 	}
 	k, ok := locFieldOf(a)
-	return ok && t.LocFields[k]
+	return ok && t.locFields[k]
 }
 
 // isRoot reports whether fn is a client method or the constructor, whose
@@ -584,7 +584,7 @@ func (c *checker) holdLocs(a ssa.Value) bool {
 	}
 	k, ok := locFieldOf(a)
 	if ok {
-		c.t.LocFields[k] = true
+		c.t.locFields[k] = true
 	}
 	return ok
 }

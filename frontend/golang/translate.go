@@ -374,7 +374,7 @@ func (g *gen) flatten(typ types.Type, name string, pos token.Pos) []slot {
 				if f.Name() == "_" {
 					continue // padding (_ [64]byte): never read nor written but as zero, so not held
 				}
-				if g.t.LocFields[locField{u, i}] { // holding addresses (Target.LocFields)
+				if g.t.locFields[locField{u, i}] { // holding addresses (Target.locFields)
 					elem, _ := holder(f.Type())
 					out = append(out, slot{name: join(name, f.Name()), typ: "loc " + g.scalar(elem, pos)})
 					continue
