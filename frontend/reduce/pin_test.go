@@ -79,7 +79,7 @@ func footprintDigest(a *POR) string {
 			word(0)
 		}
 	}
-	for t, steps := range a.Step {
+	for t, steps := range a.step {
 		for pc, f := range steps {
 			for _, w := range f.reads {
 				word(w)
@@ -88,7 +88,7 @@ func footprintDigest(a *POR) string {
 				word(w)
 			}
 			flag(f.opaque)
-			flag(a.StepPriv[t][pc])
+			flag(a.stepPriv[t][pc])
 		}
 	}
 	return fmt.Sprintf("%x", h.Sum(nil)[:8])

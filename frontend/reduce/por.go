@@ -141,15 +141,15 @@ type POR struct {
 	DerefLo, DerefHi int
 	// step[t][pc]: what the step of thread t from pc may touch; stepPriv:
 	// whether it may test privacy (then t is never the ample thread).
-	Step     [][]footprint
-	StepPriv [][]bool
+	step     [][]footprint
+	stepPriv [][]bool
 	// fut[t][pc]: what any step of t from pc to the end of its operation
 	// may touch; calls[t]: any operation t may call.
-	Fut   [][]footprint
-	Calls []footprint
+	fut   [][]footprint
+	calls []footprint
 	// Buffers of choose: the future of each thread at the current state.
-	Others []footprint
-	Counts []int
+	others []footprint
+	counts []int
 }
 
 // NewPOR analyses p under b; allowed[t][m] says whether thread t may call
@@ -164,31 +164,31 @@ func NewPOR(p *ir.Program, b ir.Bounds, allowed [][]bool, explicit bool) *POR {
 	a.Nlocs = a.Heap + 1
 	a.DerefLo, a.DerefHi = a.derefLocs()
 	n := len(p.Code)
-	a.Step = make([][]footprint, b.Threads)
-	a.StepPriv = make([][]bool, b.Threads)
-	a.Fut = make([][]footprint, b.Threads)
-	a.Calls = make([]footprint, b.Threads)
-	a.Others = make([]footprint, b.Threads)
-	a.Counts = make([]int, b.Threads)
+	a.step = make([][]footprint, b.Threads)
+	a.stepPriv = make([][]bool, b.Threads)
+	a.fut = make([][]footprint, b.Threads)
+	a.calls = make([]footprint, b.Threads)
+	a.others = make([]footprint, b.Threads)
+	a.counts = make([]int, b.Threads)
 	for t := 0; t < b.Threads; t++ {
 		instrs := make([]footprint, n)
 		for pc := 1; pc < n; pc++ {
 			instrs[pc] = a.instr(t, pc)
 		}
-		a.Step[t] = make([]footprint, n)
-		a.StepPriv[t] = make([]bool, n)
-		a.Fut[t] = make([]footprint, n)
+		a.step[t] = make([]footprint, n)
+		a.stepPriv[t] = make([]bool, n)
+		a.fut[t] = make([]footprint, n)
 		for pc := 1; pc < n; pc++ {
-			a.Step[t][pc], a.StepPriv[t][pc] = a.stepFootprint(instrs, pc)
-			a.Fut[t][pc] = a.futFootprint(instrs, pc)
+			a.step[t][pc], a.stepPriv[t][pc] = a.stepFootprint(instrs, pc)
+			a.fut[t][pc] = a.futFootprint(instrs, pc)
 		}
-		a.Calls[t] = a.newFootprint()
+		a.calls[t] = a.newFootprint()
 		for _, m := range p.Methods {
 			if allowed[t][m.Index] {
-				a.Calls[t].add(&a.Fut[t][m.Entry])
+				a.calls[t].add(&a.fut[t][m.Entry])
 			}
 		}
-		a.Others[t] = a.newFootprint()
+		a.others[t] = a.newFootprint()
 	}
 	return a
 }
@@ -197,11 +197,11 @@ func NewPOR(p *ir.Program, b ir.Bounds, allowed [][]bool, explicit bool) *POR {
 // goroutine: Choose writes its buffers, the footprints are shared.
 func (a *POR) Clone() *POR {
 	c := *a
-	c.Others = make([]footprint, len(a.Others))
-	for u := range c.Others {
-		c.Others[u] = a.newFootprint()
+	c.others = make([]footprint, len(a.others))
+	for u := range c.others {
+		c.others[u] = a.newFootprint()
 	}
-	c.Counts = make([]int, len(a.Counts))
+	c.counts = make([]int, len(a.counts))
 	return &c
 }
 
@@ -627,7 +627,7 @@ func (a *POR) futFootprint(instrs []footprint, pc0 int) footprint {
 // others are blocked or done) is no reduction and is not taken.
 func (a *POR) Choose(cur []int32, succs []semantics.Succ) int {
 	lay := &a.P.Layout
-	counts := a.Counts
+	counts := a.counts
 	clear(counts)
 	for i := range succs {
 		sc := &succs[i]
@@ -638,22 +638,22 @@ func (a *POR) Choose(cur []int32, succs []semantics.Succ) int {
 	}
 	any := false
 	for t := range counts {
-		if pc := cur[lay.ThreadBase(t)+ir.TPC]; pc != 0 && counts[t] > 0 && counts[t] < len(succs) && !a.StepPriv[t][pc] && !a.Step[t][pc].opaque {
+		if pc := cur[lay.ThreadBase(t)+ir.TPC]; pc != 0 && counts[t] > 0 && counts[t] < len(succs) && !a.stepPriv[t][pc] && !a.step[t][pc].opaque {
 			any = true
 		}
 	}
 	if !any {
 		return -1
 	}
-	for u := range a.Others {
-		o := &a.Others[u]
+	for u := range a.others {
+		o := &a.others[u]
 		o.clear()
 		base := lay.ThreadBase(u)
 		if pc := cur[base+ir.TPC]; pc != 0 {
-			o.add(&a.Fut[u][pc])
+			o.add(&a.fut[u][pc])
 		}
 		if a.B.Ops < 0 || int(cur[base+ir.TOps]) < a.B.Ops {
-			o.add(&a.Calls[u])
+			o.add(&a.calls[u])
 		}
 	}
 	best := -1
@@ -661,13 +661,13 @@ func (a *POR) Choose(cur []int32, succs []semantics.Succ) int {
 		pc := cur[lay.ThreadBase(t)+ir.TPC]
 		// A thread with every successor is no reduction: the state is
 		// expanded in full (and the proviso is not needed).
-		if pc == 0 || n <= 0 || n == len(succs) || a.StepPriv[t][pc] || best >= 0 && n >= counts[best] {
+		if pc == 0 || n <= 0 || n == len(succs) || a.stepPriv[t][pc] || best >= 0 && n >= counts[best] {
 			continue
 		}
-		st := &a.Step[t][pc]
+		st := &a.step[t][pc]
 		ok := true
-		for u := range a.Others {
-			if u != t && st.conflicts(&a.Others[u]) {
+		for u := range a.others {
+			if u != t && st.conflicts(&a.others[u]) {
 				ok = false
 				break
 			}

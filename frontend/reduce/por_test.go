@@ -180,7 +180,7 @@ func TestPORFootprintsCommute(t *testing.T) {
 		for th := range a.B.Threads {
 			for u := th + 1; u < a.B.Threads; u++ {
 				pt, pu := cur[lay.ThreadBase(th)+ir.TPC], cur[lay.ThreadBase(u)+ir.TPC]
-				if pt == 0 || pu == 0 || a.Step[th][pt].conflicts(&a.Step[u][pu]) {
+				if pt == 0 || pu == 0 || a.step[th][pt].conflicts(&a.step[u][pu]) {
 					continue
 				}
 				if checkDiamond(t, st, what, cur, th, u) {

@@ -130,7 +130,7 @@ type Symmetry struct {
 	Kinds []uint8
 	// MaxOrders is maxTiedOrders, lowered by tests.
 	MaxOrders int
-	Counts    symmetryCounts
+	counts    symmetryCounts
 
 	// Buffers.
 	Moved    []int32 // apply's permuted vector, before the renumbering
@@ -143,8 +143,8 @@ type Symmetry struct {
 	Order    []uint8 // threads sorted by key
 	Perm     []uint8 // canon's result
 	TryPerm  []uint8
-	Ties     []tieGroup
-	Free     []tieGroup // groups of tied threads without a marker
+	ties     []tieGroup
+	free     []tieGroup // groups of tied threads without a marker
 	// What canon found of the stabiliser of its representative (see
 	// stabilizer): stabKnown, unless it fell back; stabMarked, the
 	// permutations of the marked groups that fix it, flat, the identity
@@ -253,14 +253,14 @@ func (s *Symmetry) renameThreadIDs(st []int32, perm []uint8) {
 // renumbering on c. It leaves in s what stabilizer needs to list the
 // stabiliser of rep.
 func (s *Symmetry) Canon(st []int32, c *semantics.Canonicaliser) (rep []int32, perm []uint8) {
-	s.Counts.canons++
+	s.counts.canons++
 	s.sortThreads(st)
 	n := s.Threads
 	s.Perm = slices.Grow(s.Perm[:0], n)[:n]
 	s.StabKnown = true
 	s.StabMarked = s.StabMarked[:0]
 	orders := 1
-	for _, g := range s.Ties {
+	for _, g := range s.ties {
 		for k := 2; k <= g.n; k++ {
 			orders *= k
 			if orders > s.MaxOrders {
@@ -272,7 +272,7 @@ func (s *Symmetry) Canon(st []int32, c *semantics.Canonicaliser) (rep []int32, p
 		}
 	}
 	if orders > s.MaxOrders {
-		s.Counts.fallbacks++
+		s.counts.fallbacks++
 		s.StabKnown = false
 		orders = 1
 	}
@@ -290,9 +290,9 @@ func (s *Symmetry) Canon(st []int32, c *semantics.Canonicaliser) (rep []int32, p
 	}
 	// Every order of the tied groups: an odometer of permutations, each
 	// group's stepped in lexicographic order (slices of s.order).
-	s.Counts.enumerated++
-	s.Counts.orders += int64(orders)
-	for _, g := range s.Ties {
+	s.counts.enumerated++
+	s.counts.orders += int64(orders)
+	for _, g := range s.ties {
 		slices.Sort(s.Order[g.start : g.start+g.n])
 	}
 	s.TryPerm = slices.Grow(s.TryPerm[:0], n)[:n]
@@ -316,9 +316,9 @@ func (s *Symmetry) Canon(st []int32, c *semantics.Canonicaliser) (rep []int32, p
 		if cmp <= 0 {
 			s.Equal = append(s.Equal, s.TryPerm...)
 		}
-		g := len(s.Ties) - 1
+		g := len(s.ties) - 1
 		for ; g >= 0; g-- {
-			tie := s.Ties[g]
+			tie := s.ties[g]
 			if nextPermutation(s.Order[tie.start : tie.start+tie.n]) {
 				break
 			}
@@ -388,7 +388,7 @@ func (s *Symmetry) sortThreads(st []int32) {
 			s.Order[j-1], s.Order[j] = s.Order[j], s.Order[j-1]
 		}
 	}
-	s.Ties, s.Free = s.Ties[:0], s.Free[:0]
+	s.ties, s.free = s.ties[:0], s.free[:0]
 	s.TieOrder = 1
 	for i := 0; i < n; {
 		j := i + 1
@@ -398,9 +398,9 @@ func (s *Symmetry) sortThreads(st []int32) {
 		if j-i > 1 {
 			g := tieGroup{start: i, n: j - i}
 			if s.Marked[s.Order[i]] {
-				s.Ties = append(s.Ties, g)
+				s.ties = append(s.ties, g)
 			} else {
-				s.Free = append(s.Free, g)
+				s.free = append(s.free, g)
 			}
 			s.TieOrder = satMul(s.TieOrder, Factorial(j-i))
 		}
@@ -596,7 +596,7 @@ func (s *Symmetry) Stabilizer(dst []uint8, most int) (out []uint8, count int, or
 	}
 	n := s.Threads
 	order = int64(len(s.StabMarked) / n)
-	for _, g := range s.Free {
+	for _, g := range s.free {
 		order = satMul(order, Factorial(g.n))
 	}
 	if order > int64(most) {
@@ -615,9 +615,9 @@ func (s *Symmetry) Stabilizer(dst []uint8, most int) (out []uint8, count int, or
 				dst = append(dst, free[m[t]])
 			}
 		}
-		g := len(s.Free) - 1
+		g := len(s.free) - 1
 		for ; g >= 0; g-- {
-			if nextPermutation(free[s.Free[g].start : s.Free[g].start+s.Free[g].n]) {
+			if nextPermutation(free[s.free[g].start : s.free[g].start+s.free[g].n]) {
 				break
 			}
 		}

@@ -503,9 +503,9 @@ func checkRepresentatives(t *testing.T, r *rand.Rand, x *explored, s *Symmetry) 
 		require.Equal(t, key, string(semantics.Encode(nil, rep2)), "(a) state %d permuted by %v", id, perm)
 	}
 	assert.Equal(t, orbits, len(orbitOfRep), "(d) representatives vs orbits by Burnside's lemma")
-	assert.Zero(t, s.Counts.fallbacks)
+	assert.Zero(t, s.counts.fallbacks)
 	t.Logf("%d states, %d orbits; %d of %d canonicalisations tried tied orders (%d orders)",
-		n, orbits, s.Counts.enumerated, s.Counts.canons, s.Counts.orders)
+		n, orbits, s.counts.enumerated, s.counts.canons, s.counts.orders)
 }
 
 // checkTransitionsPermute checks that each permutation maps the LTS onto
@@ -578,9 +578,9 @@ func TestSymmetryFallback(t *testing.T) {
 	c := semantics.NewCanonicaliser(x.p, 3)
 	group := permutations(3)
 	for _, st := range x.states {
-		fallbacks := s.Counts.fallbacks
+		fallbacks := s.counts.fallbacks
 		rep, perm := s.Canon(st, c)
-		if s.Counts.fallbacks > fallbacks {
+		if s.counts.fallbacks > fallbacks {
 			_, count, order, exact := s.Stabilizer(nil, maxTiedOrders)
 			assert.False(t, exact, "the stabiliser is not known after a fallback")
 			assert.Zero(t, count)
@@ -594,8 +594,8 @@ func TestSymmetryFallback(t *testing.T) {
 		}
 		require.True(t, inOrbit)
 	}
-	assert.Positive(t, s.Counts.fallbacks, "treiber has states with threads tied on private nodes")
-	assert.Zero(t, s.Counts.enumerated)
+	assert.Positive(t, s.counts.fallbacks, "treiber has states with threads tied on private nodes")
+	assert.Zero(t, s.counts.enumerated)
 	// The initial state's three idle threads: 6 orders, more than 5.
 	s.Canon(x.states[0], c)
 	stab, count, order, exact := s.Stabilizer(nil, 5)
@@ -650,7 +650,7 @@ func TestSymmetryOrbitFigures(t *testing.T) {
 		assert.GreaterOrEqual(t, len(reps)*fact, int(l.NumStates))
 		t.Logf("%s %d/%d explicit=%v: %d states, %d orbits (%.2fx); canon: %d calls, %d tried tied orders (%d orders), %d fallbacks",
 			c.file, c.threads, c.ops, c.explicit, l.NumStates, len(reps), float64(l.NumStates)/float64(len(reps)),
-			s.Counts.canons, s.Counts.enumerated, s.Counts.orders, s.Counts.fallbacks)
+			s.counts.canons, s.counts.enumerated, s.counts.orders, s.counts.fallbacks)
 	}
 }
 
@@ -690,8 +690,8 @@ func BenchmarkSymmetryCanon(b *testing.B) {
 		}
 		i = (i + 1) % len(states)
 	}
-	b.ReportMetric(float64(s.Counts.enumerated)/float64(s.Counts.canons), "tied/op")
-	b.ReportMetric(float64(identities)/float64(s.Counts.canons), "kept/op")
+	b.ReportMetric(float64(s.counts.enumerated)/float64(s.counts.canons), "tied/op")
+	b.ReportMetric(float64(identities)/float64(s.counts.canons), "kept/op")
 }
 
 // renameLabel renames the thread of a visible label, e.g. call(1,push,2),

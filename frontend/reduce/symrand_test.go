@@ -187,7 +187,7 @@ func TestSymmetryRandomModels(t *testing.T) {
 				})
 				require.True(t, ok, src)
 				checked++
-				enumerated += s.Counts.enumerated
+				enumerated += s.counts.enumerated
 			}
 		}
 	}
