@@ -24,9 +24,7 @@ import (
 func TestBundledQuotientsAgreeAcrossAlgorithms(t *testing.T) {
 	for _, name := range frontend.Examples() {
 		t.Run(name, func(t *testing.T) {
-			src, err := frontend.Example(name)
-			require.NoError(t, err)
-			m, err := frontend.Parse(name+".lin", src)
+			m, err := frontend.ParseExample(name)
 			require.NoError(t, err)
 			impl, spec, err := frontend.Compile(m, m.DefaultBounds(), frontend.Options{MaxStates: 200_000})
 			if frontend.IsStateLimit(err) {

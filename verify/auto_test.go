@@ -232,9 +232,7 @@ func TestDecideAuto(t *testing.T) {
 // method auto, which takes the bisimulation route on that LTS: the same
 // LTS and verdicts as method bisim, no measuring.
 func TestAutoSmall(t *testing.T) {
-	src, err := frontend.Example("treiber")
-	require.NoError(t, err)
-	m, err := frontend.Parse("treiber.lin", src)
+	m, err := frontend.ParseExample("treiber")
 	require.NoError(t, err)
 	b := m.DefaultBounds()
 	b.Threads, b.Ops, b.Values = 2, 3, []int{1}
@@ -274,9 +272,7 @@ func TestAutoAgreesWithBothRoutes(t *testing.T) {
 	for _, name := range frontend.Examples() {
 		for _, tb := range bounds {
 			t.Run(fmt.Sprintf("%s/%dx%d", name, tb[0], tb[1]), func(t *testing.T) {
-				src, err := frontend.Example(name)
-				require.NoError(t, err)
-				m, err := frontend.Parse(name+".lin", src)
+				m, err := frontend.ParseExample(name)
 				require.NoError(t, err)
 				b := m.DefaultBounds()
 				b.Threads, b.Ops, b.Values = tb[0], tb[1], []int{1}
@@ -331,9 +327,7 @@ func TestAutoFlyBytes(t *testing.T) {
 	if !testsize.Full() {
 		t.Skip("a search of 7 M pairs with a collection every 16 k states (LINBIS_FULL=1)")
 	}
-	src, err := frontend.Example("treiber")
-	require.NoError(t, err)
-	m, err := frontend.Parse("treiber.lin", src)
+	m, err := frontend.ParseExample("treiber")
 	require.NoError(t, err)
 	b := m.DefaultBounds()
 	b.Threads, b.Ops, b.Values = 3, 3, []int{1}

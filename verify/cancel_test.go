@@ -22,9 +22,7 @@ import (
 // recorded as "limit", no later stage runs, and Run returns the limit with
 // the partial report, whose text names the limit and its reason.
 func TestContextStopsEachStage(t *testing.T) {
-	src, err := frontend.Example("treiber")
-	require.NoError(t, err)
-	m, err := frontend.Parse("treiber.lin", src)
+	m, err := frontend.ParseExample("treiber")
 	require.NoError(t, err)
 	b := m.DefaultBounds()
 	b.Threads, b.Ops = 3, 1

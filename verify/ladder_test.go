@@ -183,9 +183,7 @@ func TestLadderRefusesWhatDoesNotReplay(t *testing.T) {
 // limit, the violation stands, lock-freedom is left undecided, and the
 // report names the limit; --first-violation skips that search.
 func TestLockFreeAfterViolationStopsAtLimit(t *testing.T) {
-	src, err := frontend.Example("shann-queue-8")
-	require.NoError(t, err)
-	m, err := frontend.Parse("shann-queue-8.lin", src)
+	m, err := frontend.ParseExample("shann-queue-8")
 	require.NoError(t, err)
 	b := m.DefaultBounds()
 	b.Threads, b.Ops = 3, 3

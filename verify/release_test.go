@@ -32,9 +32,7 @@ func TestReleaseImplSameReport(t *testing.T) {
 		{"treiber-free", 3, true, false},
 	} {
 		t.Run(c.model, func(t *testing.T) {
-			src, err := frontend.Example(c.model)
-			require.NoError(t, err)
-			m, err := frontend.Parse(c.model+".lin", src)
+			m, err := frontend.ParseExample(c.model)
 			require.NoError(t, err)
 			b := m.DefaultBounds()
 			if c.ops != 0 {

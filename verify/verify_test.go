@@ -24,9 +24,7 @@ func runExample(t *testing.T, name string, ops int, method Method, explicit bool
 // method.
 func runExampleReduced(t *testing.T, name string, ops int, method Method, explicit bool, red onthefly.Reductions) *Outcome {
 	t.Helper()
-	src, err := frontend.Example(name)
-	require.NoError(t, err)
-	m, err := frontend.Parse(name+".lin", src)
+	m, err := frontend.ParseExample(name)
 	require.NoError(t, err)
 	b := m.DefaultBounds()
 	if ops != 0 {
