@@ -565,7 +565,7 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		if onlyPanics(in) {
 			return // panic's message, not part of the model
 		}
-		if poolAny(in, g.t.newFuncs()) || valueAny(in) {
+		if g.t.carriesPointer(in) {
 			fr.vals[in] = fr.value(in.X, pos) // a pool's object or a Value's pointer, the reference itself
 			return
 		}
@@ -586,7 +586,7 @@ func (g *gen) instr(fr *frame, in ssa.Instruction) {
 		fr.define(in, fr.value(in.X, pos), pos, false, false)
 	case *ssa.TypeAssert:
 		x := fr.value(in.X, pos)
-		if poolAny(in, g.t.newFuncs()) || valueAny(in) { // a pool's object or a Value's pointer, a reference (pool.go, value.go)
+		if g.t.carriesPointer(in) { // a pool's object or a Value's pointer, a reference (pool.go, value.go)
 			if !in.CommaOk {
 				g.line(pos, "assert %s != null", x) // asserting on nil panics
 				fr.define(in, x, pos, false, false)

@@ -145,10 +145,11 @@ func (t *Target) poolNews() map[poolKey]*ssa.Function {
 // points to.
 func (g *gen) poolHeap(pos token.Pos) *heapType {
 	var elem types.Type
+	news := g.t.newFuncs()
 	for _, fn := range g.t.Funcs {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
-				if !poolAny(in, g.t.newFuncs()) {
+				if !poolAny(in, news) {
 					continue
 				}
 				var p types.Type
@@ -171,6 +172,13 @@ func (g *gen) poolHeap(pos token.Pos) *heapType {
 		elem = types.NewStruct(nil, nil)
 	}
 	return g.heap(elem, pos)
+}
+
+// carriesPointer reports whether in is an any that carries a pointer of
+// the code's: a pool's object (poolAny) or an atomic.Value's pointer
+// (valueAny). The model keeps the pointer itself, a reference.
+func (t *Target) carriesPointer(in ssa.Instruction) bool {
+	return poolAny(in, t.newFuncs()) || valueAny(in)
 }
 
 // newFuncs returns the pools' New functions as a set.

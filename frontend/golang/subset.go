@@ -195,7 +195,7 @@ func (c *checker) instr(fn *ssa.Function, in ssa.Instruction) {
 		if onlyPanics(in) {
 			return // panic("…"): the value is only printed
 		}
-		if poolAny(in, c.t.newFuncs()) || valueAny(in) {
+		if c.t.carriesPointer(in) {
 			break // a pool's object (pool.go), an atomic.Value's pointer (value.go)
 		}
 		if b, ok := in.X.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
@@ -203,7 +203,7 @@ func (c *checker) instr(fn *ssa.Function, in ssa.Instruction) {
 			return
 		}
 	case *ssa.TypeAssert:
-		if poolAny(in, c.t.newFuncs()) || valueAny(in) {
+		if c.t.carriesPointer(in) {
 			break // a pool's object (pool.go), an atomic.Value's pointer (value.go)
 		}
 		if b, ok := in.AssertedType.Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {

@@ -541,11 +541,11 @@ func (g *gen) anyType() {
 			for _, in := range b.Instrs {
 				switch in := in.(type) {
 				case *ssa.MakeInterface:
-					if !onlyPanics(in) && !poolAny(in, g.t.newFuncs()) && !valueAny(in) {
+					if !onlyPanics(in) && !g.t.carriesPointer(in) {
 						note(in.X.Type(), in.Pos())
 					}
 				case *ssa.TypeAssert:
-					if !poolAny(in, g.t.newFuncs()) && !valueAny(in) {
+					if !g.t.carriesPointer(in) {
 						note(in.AssertedType, in.Pos())
 					}
 				case *ssa.Call:
