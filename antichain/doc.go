@@ -15,10 +15,12 @@
 // onthefly computes its states' from the semantics), an implementation
 // through Impl (ExplicitImpl gives an *lts.LTS's; onthefly's test
 // TestOneEngineForBothRoutes runs the search over the semantics, with the
-// symmetry reduction through the Renamer hook). refine
-// runs Search; onthefly shares Subsets and still runs its own loop of the
-// product (onthefly/fly.go, with symmetry, partial-order reduction and
-// expansion on several cores), which is to move onto Search.
+// symmetry reduction through the Renamer hook, the partial-order
+// reduction through Ampler, and states numbered as pairs take them
+// through Sparse). refine runs Search; onthefly shares Subsets and still
+// runs its own loop of the product (onthefly/fly.go, with expansion on
+// several cores and packed storage), which is to move onto Search
+// (search.go says what that takes).
 //
 // The subsets are interned in the order they are met, in a flat arena (no
 // pointer per subset), so that both searches number them as before and

@@ -40,6 +40,37 @@ type Renamer interface {
 	Rename(sub, id int32) (int32, error)
 }
 
+// Ampler is the partial-order reduction's hook, for a search layered by
+// steps (SearchOptions.BySteps): an Impl that implements it may name, for
+// the state whose steps Steps returned last, an ample set — invisible
+// steps (of one thread, in the semantics) independent of everything the
+// other steps may still do — which a pair of that state may follow alone.
+// The search follows it where the cycle proviso allows (runBySteps), so
+// that every cycle of the reduced product has a pair that follows all its
+// steps; frontend/reduce/por.go argues why the reduced product keeps the
+// traces and the τ-cycles.
+type Ampler interface {
+	// Ample returns the ids of the steps of an ample set, among those
+	// Steps returned last, in increasing order; none when the state has
+	// no ample set. The slice is only read, until the next call.
+	Ample() []int32
+}
+
+// Sparse is the hook of an implementation that numbers a state only when
+// a pair takes it, not when a step reaches it, so that the states a
+// reduced search steps over (a partial-order reduction's) cost nothing:
+// Steps gives -1 as the state of a step whose state it has not numbered
+// yet, and the search calls Store for such a step before it adds a pair
+// by it. Layered by steps (SearchOptions.BySteps), the numbering is then
+// the order in which pairs take the states, the on-the-fly route's;
+// layered by visible actions, a state is numbered when a step reaches it.
+type Sparse interface {
+	// Store numbers the state that step id, among those Steps returned
+	// last, enters, and returns its number; it gives that number, in the
+	// slice of states Steps returned, to every step that enters it.
+	Store(id int32) int32
+}
+
 // The labels of steps that are no specification action.
 const (
 	// TauStep is the label of an invisible step.

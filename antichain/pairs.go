@@ -34,7 +34,12 @@ type Pairs struct {
 	chain bool
 	prune bool
 	dead  []uint64 // bitset over pairs: subsumed after they were stored
-	norm  *Subsets
+	// keep keeps every pair in its state's chain, a pair subsumed after
+	// it was stored too (it is not marked dead): the search layered by
+	// steps follows such pairs, and its cycle proviso asks for them by
+	// their ids (Lookup).
+	keep bool
+	norm *Subsets
 	// Subsumed counts the pairs not added because a live pair of the
 	// same state had a subset ⊆ theirs.
 	Subsumed int64
@@ -150,7 +155,7 @@ func (ps *Pairs) minimal(s, sub int32) bool {
 		if ps.norm.Includes(sub, other) {
 			return false
 		}
-		if ps.norm.Includes(other, sub) {
+		if ps.norm.Includes(other, sub) && !ps.keep {
 			ps.dead[q>>6] |= 1 << (q & 63)
 			if prev < 0 {
 				ps.head[s] = ps.next[q]
@@ -162,6 +167,28 @@ func (ps *Pairs) minimal(s, sub int32) bool {
 		prev = q
 	}
 	return true
+}
+
+// Lookup returns the id of pair (s, sub), -1 if it is not stored, and
+// whether a pair (s, Q) with Q ⊆ sub is stored, the pair itself included
+// (then (s, sub) needs no search of its own). It reads the state's chain,
+// so it needs one: pruning or no index.
+func (ps *Pairs) Lookup(s, sub int32) (same int32, covered bool) {
+	if s < 0 || int(s) >= len(ps.head) { // -1: a state not numbered (Sparse)
+		return -1, false
+	}
+	// The pair itself first: comparing ids is cheaper than an inclusion.
+	for q := ps.head[s]; q >= 0; q = ps.next[q] {
+		if ps.Subset[q] == sub {
+			return q, true
+		}
+	}
+	for q := ps.head[s]; q >= 0; q = ps.next[q] {
+		if ps.norm.Includes(sub, ps.Subset[q]) {
+			return -1, true
+		}
+	}
+	return -1, false
 }
 
 // Dead reports whether pair id was subsumed after it was stored.

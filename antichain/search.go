@@ -45,20 +45,24 @@ import (
 // over the same Subsets. Its promise is the one of SearchOptions.BySteps
 // with Past (runBySteps): levels in steps, a shortest counterexample in
 // steps, a level's pairs taken state by state, the search going on past a
-// violation; onthefly's TestOneEngineForBothRoutes holds runBySteps over
-// the semantics, unreduced and with the symmetry reduction, to its
-// verdicts, states and counterexamples' lengths, and unreduced to its
-// pairs: both store a pair once, even where two steps of a state enter
-// the same new state (a pair is an element of the product, and a copy
-// would only be expanded again to the same successors).
+// violation. runBySteps has its hooks too: the partial-order reduction's
+// ample sets under the cycle proviso (Ampler), states numbered as pairs
+// take them (Sparse), and symmetry (Renamer). onthefly's
+// TestOneEngineForBothRoutes holds runBySteps over the semantics to that
+// search, unreduced, with the symmetry reduction and with the
+// partial-order reduction: the same verdicts, states and counterexamples'
+// lengths, and but for symmetry the same pairs and ample sets. Both store
+// a pair once, even where two steps of a state enter the same new state
+// (a pair is an element of the product; a copy would only be expanded
+// again to the same successors).
 // What that search does beyond runBySteps is what serving it here would
-// take: it expands a batch of states on several cores before following
-// their pairs, follows an ample set where the cycle proviso lets it,
-// records the τ-steps it follows for the τ-cycle search, stores a
-// successor's state only when a pair takes it, and keeps its pairs in
-// packed records, without the index or parents (Pairs without Index is
-// its lookup). Taking the least of the renamings by a representative's
-// stabiliser, as it does, is the Renamer's choice.
+// still take: it expands a batch of states on several cores before
+// following their pairs (the outcome independent of the number of
+// cores), records the τ-steps it follows for the τ-cycle search, keeps
+// its states and pairs in packed records, without the index or parents
+// (Pairs without Index is its lookup), and a cache of recent successors.
+// Taking the least of the renamings by a representative's stabiliser, as
+// it does, is the Renamer's choice.
 
 // SearchOptions bound a Search and say what it reports.
 type SearchOptions struct {
@@ -101,6 +105,8 @@ var ErrFull = errors.New("pair limit reached")
 type Search struct {
 	impl    Impl
 	renamer Renamer // impl's symmetry hook, nil if it has none
+	ampler  Ampler  // impl's partial-order hook, nil if it has none
+	sparse  Sparse  // impl's hook to number states as pairs take them, or nil
 	norm    *Subsets
 	opts    SearchOptions
 	Pairs   *Pairs
@@ -109,6 +115,11 @@ type Search struct {
 	Depth int
 	// ViolationDepth is the level of the first violation (with Past).
 	ViolationDepth int
+	// With the partial-order hook (Ampler), Ample counts the pairs that
+	// followed an ample set alone, Full those that followed every step
+	// (no ample set, or the cycle proviso refused it: ProvisoFull of
+	// them).
+	Ample, Full, ProvisoFull int64
 
 	full        bool  // an add met the pair limit
 	stopped     error // the context's cause, once add saw it
@@ -116,6 +127,7 @@ type Search struct {
 	cands       []candidate
 	keys        []uint64 // the implementation's labels (Impl.Label)
 	order       []uint64 // runBySteps' level: state<<32 | pair offset
+	ids         []int32  // span's
 	// empty is the empty subset's id once Past has met a violation,
 	// NoSubset before.
 	empty int32
@@ -130,6 +142,11 @@ type candidate struct{ state, subset, parent, via int32 }
 func NewSearch(impl Impl, norm *Subsets, states int32, opts SearchOptions) *Search {
 	s := &Search{impl: impl, norm: norm, opts: opts, Pairs: NewPairs(norm, opts.Prune, opts.Index, states)}
 	s.renamer, _ = impl.(Renamer)
+	s.sparse, _ = impl.(Sparse)
+	if opts.BySteps {
+		s.ampler, _ = impl.(Ampler)
+		s.Pairs.keep = true
+	}
 	return s
 }
 
@@ -159,6 +176,9 @@ func (s *Search) Run(init int32) (pair, step int32, err error) {
 			}
 			for id := lo; id < hi; id++ {
 				d, k := to[id], s.key(label[id])
+				if d < 0 { // numbered as it is reached (Sparse)
+					d = s.sparse.Store(id)
+				}
 				if k == TauStep {
 					q := sub
 					if s.renamer != nil {
@@ -215,8 +235,14 @@ func (s *Search) Run(init int32) (pair, step int32, err error) {
 // even when a smaller subset of its state was stored after it, in its
 // level (only the pairs not yet stored are pruned), as that search does.
 // Depth is the level of the violation, or the last level.
+//
+// With the partial-order hook (Ampler), a pair follows its state's ample
+// set alone when the cycle proviso holds (provisoHolds): then every step
+// of the reduced product that leaves a pair following an ample set goes
+// to a pair of a larger id, so every cycle of it has a pair that follows
+// all its steps.
 func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
-	impl, norm, ps := s.impl, s.norm, s.Pairs
+	impl, ps := s.impl, s.Pairs
 	pair, step, s.empty = -1, -1, NoSubset
 	ps.Add(impl.Initial(), init, -1, -1)
 	for lo := int32(0); int(lo) < ps.Len(); s.Depth++ {
@@ -233,35 +259,24 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 			if err != nil {
 				return -1, -1, err
 			}
+			var ample []int32
+			if s.ampler != nil {
+				ample = s.ampler.Ample()
+			}
 			for ; i < len(s.order) && int32(s.order[i]>>32) == st; i++ {
 				p := lo + int32(uint32(s.order[i]))
-				sub := ps.Subset[p]
-				for id := first; id < end; id++ {
-					q := sub
-					if k := s.key(label[id]); k != TauStep && sub != s.empty {
-						q = NoSubset
-						if k != Foreign {
-							if q, err = norm.After(sub, k); err != nil {
-								return -1, -1, err
-							}
-						}
-						if q == NoSubset {
-							if !s.opts.Past {
-								return p, id, nil
-							}
-							if pair < 0 {
-								pair, step, s.ViolationDepth = p, id, s.Depth
-								s.empty = norm.Intern(nil)
-							}
-							q = s.empty
-						}
+				reduced, err := s.reduced(p, ample, to, label)
+				if err != nil {
+					return -1, -1, err
+				}
+				ids := ample
+				if !reduced {
+					ids = s.span(first, end)
+				}
+				for _, id := range ids {
+					if err := s.follow(p, id, to[id], label[id], &pair, &step); err != nil || pair >= 0 && !s.opts.Past {
+						return pair, step, err
 					}
-					if s.renamer != nil {
-						if q, err = s.renamer.Rename(q, id); err != nil {
-							return -1, -1, err
-						}
-					}
-					s.add(to[id], q, p, id)
 				}
 				if err := s.stop(); err != nil {
 					return -1, -1, err
@@ -272,6 +287,106 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 	}
 	s.Depth--
 	return pair, step, nil
+}
+
+// span returns the step ids from first to end (a buffer of s's).
+func (s *Search) span(first, end int32) []int32 {
+	s.ids = s.ids[:0]
+	for id := first; id < end; id++ {
+		s.ids = append(s.ids, id)
+	}
+	return s.ids
+}
+
+// reduced reports whether pair p follows its state's ample set alone
+// (none: it follows every step), and counts it.
+func (s *Search) reduced(p int32, ample, to, label []int32) (bool, error) {
+	if s.ampler == nil {
+		return false, nil
+	}
+	if len(ample) == 0 {
+		s.Full++
+		return false, nil
+	}
+	ok, err := s.provisoHolds(p, ample, to, label)
+	if err != nil {
+		return false, err
+	}
+	if ok {
+		s.Ample++
+	} else {
+		s.Full++
+		s.ProvisoFull++
+	}
+	return ok, nil
+}
+
+// provisoHolds is the cycle proviso (C3, frontend/reduce/por.go) for pair
+// p and its state's ample set: each ample step leads to a new pair or to
+// a pair stored after p, never to an earlier one nor to one a stored pair
+// covers.
+func (s *Search) provisoHolds(p int32, ample, to, label []int32) (bool, error) {
+	for _, id := range ample {
+		q, _, err := s.after(p, id, label[id])
+		if err != nil {
+			return false, err
+		}
+		if same, covered := s.Pairs.Lookup(to[id], q); same >= 0 && same <= p || same < 0 && covered {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// follow follows step id of pair p, by label a to state d: it adds the
+// pair the step leads to. The first step the specification cannot follow
+// is noted in *pair and *step; past it (Past) the step leads to a pair
+// with the empty subset.
+func (s *Search) follow(p, id, d, a int32, pair, step *int32) error {
+	q, violates, err := s.after(p, id, a)
+	if err != nil {
+		return err
+	}
+	if violates && *pair < 0 {
+		*pair, *step, s.ViolationDepth = p, id, s.Depth
+		if !s.opts.Past {
+			return nil
+		}
+	}
+	s.add(d, q, p, id)
+	return nil
+}
+
+// after returns the subset that step id of pair p, by label a, leads to,
+// renamed (Renamer), and whether the specification cannot follow it: the
+// subset is then, with Past, the empty one (interned the first time),
+// which follows every step past the violation, and NoSubset without.
+func (s *Search) after(p, id, a int32) (q int32, violates bool, err error) {
+	sub := s.Pairs.Subset[p]
+	q = sub
+	if k := s.key(a); k != TauStep && sub != s.empty {
+		q = NoSubset
+		if k != Foreign {
+			if q, err = s.norm.After(sub, k); err != nil {
+				return NoSubset, false, err
+			}
+		}
+		if q == NoSubset {
+			if !s.opts.Past {
+				return NoSubset, true, nil
+			}
+			if s.empty == NoSubset {
+				s.empty = s.norm.Intern(nil)
+			}
+			q, violates = s.empty, true
+		}
+	}
+	if s.renamer != nil {
+		if q, err = s.renamer.Rename(q, id); err != nil {
+			return NoSubset, false, err
+		}
+	}
+	return q, violates, nil
 }
 
 // key returns what the implementation's label a is to the specification
@@ -293,11 +408,15 @@ func (s *Search) newKey(a int32) uint64 {
 
 // add adds a pair and reports progress; at the pair limit it adds
 // nothing (stop then says so), and once the context has ended it notes
-// its cause.
+// its cause. A state -1 is one the implementation numbers now (Sparse),
+// the one step via enters.
 func (s *Search) add(st, sub, parent, via int32) int32 {
 	if s.Pairs.Len() >= s.opts.MaxPairs {
 		s.full = true
 		return -1
+	}
+	if st < 0 {
+		st = s.sparse.Store(via)
 	}
 	q := s.Pairs.Add(st, sub, parent, via)
 	if q >= 0 && q&(ProgressEvery-1) == 0 {

@@ -23,19 +23,28 @@ import (
 
 // semImpl is a program's implementation as the semantics gives it, read
 // by the antichain search as an implicit LTS (antichain.Impl): its states
-// are interned as the search reaches them, and its visible labels are the
+// are numbered when a pair takes them (antichain.Sparse), as the
+// on-the-fly route's search numbers them, and its visible labels are the
 // specification's keys (flySpec.specKey). With the symmetry reduction
 // (sym), its states are the representatives of their orbits and it
-// renames the subsets with them (antichain.Renamer, flySpec.permute).
+// renames the subsets with them (antichain.Renamer, flySpec.permute); with
+// the partial-order reduction (por), it names the ample thread's steps
+// (antichain.Ampler).
 type semImpl struct {
 	sym   *reduce.Symmetry
+	por   *reduce.POR
+	ample []int32 // the ample steps of the state Steps expanded last
 	perms *permTable
 	perm  []uint16 // the permutation of each of Steps' steps
 	st    *semantics.Stepper
-	set   *semantics.StateSet
-	offs  []uint64
-	spec  *flySpec
-	init  int32
+	// ids numbers the states by their encodings, encs lists them;
+	// pending[i] is the encoding of Steps' step i, whose state is to[i]
+	// (-1 until Store numbers it).
+	ids     map[string]int32
+	encs    []string
+	pending []string
+	spec    *flySpec
+	init    int32
 	// labelIDs numbers the label keys met, keys lists them.
 	labelIDs  map[semantics.LabelKey]int32
 	keys      []semantics.LabelKey
@@ -47,13 +56,13 @@ type semImpl struct {
 // newSemImpl returns the implementation x, reduced by sym (nil: not),
 // and the permutation that takes its initial state to its representative.
 func newSemImpl(x *semantics.System, spec *flySpec, sym *reduce.Symmetry, perms *permTable) (*semImpl, uint16, error) {
-	m := &semImpl{sym: sym, perms: perms, st: x.NewStepper(), set: semantics.NewStateSet(), spec: spec, labelIDs: map[semantics.LabelKey]int32{}}
+	m := &semImpl{sym: sym, perms: perms, st: x.NewStepper(), ids: map[string]int32{}, spec: spec, labelIDs: map[semantics.LabelKey]int32{}}
 	init, err := x.InitialState()
 	if err != nil {
 		return nil, 0, err
 	}
 	init, perm := m.representative(init)
-	m.init = m.state(init)
+	m.init = m.state(string(semantics.Encode(nil, init)))
 	return m, perm, nil
 }
 
@@ -73,32 +82,61 @@ func (m *semImpl) Rename(sub, id int32) (int32, error) {
 	return sub, nil
 }
 
-// state returns the id of a state, adding it if new.
-func (m *semImpl) state(v []int32) int32 {
-	m.enc = semantics.Encode(m.enc[:0], v)
-	id, isNew := m.set.Insert(m.enc, m.set.Hash(m.enc))
-	if isNew {
-		m.offs = append(m.offs, m.set.LastOffset())
+// state returns the id of the state encoded as enc, adding it if new.
+func (m *semImpl) state(enc string) int32 {
+	id, ok := m.ids[enc]
+	if !ok {
+		id = int32(len(m.encs))
+		m.ids[enc] = id
+		m.encs = append(m.encs, enc)
 	}
 	return id
+}
+
+// Store implements antichain.Sparse: it numbers the state of step id,
+// and gives its number to every step of Steps' that enters it.
+func (m *semImpl) Store(id int32) int32 {
+	s := m.state(m.pending[id])
+	for j, enc := range m.pending {
+		if m.to[j] < 0 && enc == m.pending[id] {
+			m.to[j] = s
+		}
+	}
+	return s
 }
 
 func (m *semImpl) Initial() int32 { return m.init }
 
 // Steps names a state's steps by their index among its successors.
 func (m *semImpl) Steps(s int32) (to, label []int32, lo, hi int32, err error) {
-	m.cur = semantics.Decode(m.cur[:0], m.set.Encoding(m.offs[s]))
+	m.cur = semantics.Decode(m.cur[:0], []byte(m.encs[s]))
 	t, fail := m.st.Successors(m.cur)
 	if fail != nil {
 		return nil, nil, 0, 0, fmt.Errorf("model error of thread %d: %s", t+1, fail.Msg)
 	}
 	blk := &m.st.Blk
-	m.to, m.label, m.perm = m.to[:0], m.label[:0], m.perm[:0]
+	m.ample = m.ample[:0]
+	if m.por != nil {
+		if t := m.por.Choose(m.cur, blk.Succs); t >= 0 {
+			for i := range blk.Succs {
+				if int(blk.Succs[i].Thread) == t {
+					m.ample = append(m.ample, int32(i))
+				}
+			}
+		}
+	}
+	m.to, m.label, m.perm, m.pending = m.to[:0], m.label[:0], m.perm[:0], m.pending[:0]
 	for i := range blk.Succs {
 		sc := &blk.Succs[i]
 		m.cur = semantics.Decode(m.cur[:0], blk.Batch[sc.Start:sc.End])
 		rep, perm := m.representative(m.cur)
-		m.to = append(m.to, m.state(rep))
+		m.enc = semantics.Encode(m.enc[:0], rep)
+		id, ok := m.ids[string(m.enc)]
+		if !ok {
+			id = -1
+		}
+		m.to = append(m.to, id)
+		m.pending = append(m.pending, string(m.enc))
 		m.perm = append(m.perm, perm)
 		a, ok := m.labelIDs[sc.Label]
 		if !ok {
@@ -110,6 +148,9 @@ func (m *semImpl) Steps(s int32) (to, label []int32, lo, hi int32, err error) {
 	}
 	return m.to, m.label, 0, int32(len(m.to)), nil
 }
+
+// Ample implements antichain.Ampler: the ample thread's steps.
+func (m *semImpl) Ample() []int32 { return m.ample }
 
 // Label gives the calls and returns as the specification's keys, the
 // rest as τ.
@@ -124,9 +165,10 @@ func (m *semImpl) Label(a int32) uint64 {
 // semantics of prog under b, implementation and specification both
 // implicit: the on-the-fly route's systems; layered by steps with
 // bySteps, as the on-the-fly route's search is (going on past a
-// violation, as that search does by default), and with the symmetry
-// reduction with symmetry where the model has it (reduced says so).
-func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, bySteps, symmetry bool) (s *antichain.Search, m *semImpl, holds, reduced bool, err error) {
+// violation, as that search does by default), with the symmetry
+// reduction where r asks for it and the model has it (reduced says so),
+// and with the partial-order reduction where r asks for it.
+func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, bySteps bool, r Reductions) (s *antichain.Search, m *semImpl, holds, reduced bool, err error) {
 	impl, err := semantics.NewSystem(prog, prog.Impl, b, o)
 	if err != nil {
 		return nil, nil, false, false, err
@@ -142,7 +184,7 @@ func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, by
 	var perms permTable
 	perms.intern(identity(b.Threads))
 	var sym *reduce.Symmetry
-	if symmetry {
+	if r.Symmetry {
 		implSym, _ := reduce.NewSymmetry(impl.Program, b)
 		specSym, _ := reduce.NewSymmetry(specSys.Program, b)
 		if implSym != nil && specSym != nil {
@@ -158,6 +200,9 @@ func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, by
 		return nil, nil, false, false, err
 	}
 	init, _ = spec.permute(init, perm, &perms, false)
+	if r.PartialOrder {
+		m.por = reduce.NewPOR(impl.Program, b, impl.Allowed, impl.Options.Explicit)
+	}
 	s = antichain.NewSearch(m, spec.subsets, 0, antichain.SearchOptions{Prune: true, BySteps: bySteps, Past: bySteps, MaxPairs: 1 << 30})
 	pair, _, err := s.Run(init)
 	return s, m, pair < 0, reduced, err
@@ -173,9 +218,11 @@ func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, by
 // the same order, the states named differently; over the semantics the
 // search finds pairs by their states' chains, as the on-the-fly route
 // does, not by refine's index. Layered by steps and going on past a
-// violation, it is held to Check, unreduced and with the symmetry
-// reduction (semImpl as antichain.Renamer): the same verdict, the same
-// states, a counterexample of as many steps, and unreduced the same pairs.
+// violation, it is held to Check, unreduced, with the symmetry reduction
+// (semImpl as antichain.Renamer) and with the partial-order reduction
+// (antichain.Ampler): the same verdict, the same states (both number a
+// state when a pair takes it: antichain.Sparse), a counterexample of as
+// many steps, and but for symmetry the same pairs and ample sets.
 func TestOneEngineForBothRoutes(t *testing.T) {
 	type input struct {
 		name string
@@ -196,6 +243,7 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 		inputs = append(inputs, input{name, m.Program, m.DefaultBounds()})
 	}
 	var fails, refines, symmetric int
+	var ample int64
 	for _, in := range inputs {
 		o := semantics.Options{MaxStates: 200_000, Workers: 1}
 		implLTS, err := explore.Explore(in.prog, in.prog.Impl, in.b, o)
@@ -206,7 +254,7 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 		require.NoError(t, err, in.name)
 		want, err := refine.Check(implLTS, specLTS, refine.Options{Antichain: true})
 		require.NoError(t, err, in.name)
-		got, _, holds, _, err := engineOnSemantics(in.prog, in.b, o, false, false)
+		got, _, holds, _, err := engineOnSemantics(in.prog, in.b, o, false, Reductions{})
 		require.NoError(t, err, in.name)
 		what := fmt.Sprintf("%s %v", in.name, in.b)
 		assert.Equal(t, want.Refines, holds, what)
@@ -217,26 +265,32 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 		fly, err := Check(in.prog, in.b, Options{Options: o})
 		require.NoError(t, err, what)
 		assert.Equal(t, want.Refines, fly.Refines, what)
-		for _, symmetry := range []bool{false, true} {
-			steps, m, holds, reduced, err := engineOnSemantics(in.prog, in.b, o, true, symmetry)
+		for _, r := range []Reductions{{}, {Symmetry: true}, {PartialOrder: true}} {
+			steps, m, holds, reduced, err := engineOnSemantics(in.prog, in.b, o, true, r)
 			require.NoError(t, err, what)
 			fly := fly
-			if symmetry {
-				if fly, err = Check(in.prog, in.b, Options{Options: o, Reductions: Reductions{Symmetry: true}}); !assert.NoError(t, err, what) {
+			if r != (Reductions{}) {
+				if fly, err = Check(in.prog, in.b, Options{Options: o, Reductions: r}); !assert.NoError(t, err, what) {
 					continue
 				}
 				assert.Equal(t, fly.Symmetric, reduced, what)
 				symmetric += btoi(reduced)
 			}
-			run := fmt.Sprintf("%s by steps, symmetry %v", what, symmetry)
+			run := fmt.Sprintf("%s by steps, %+v", what, r)
 			assert.Equal(t, fly.Refines, holds, run)
-			if !symmetry {
+			if !r.Symmetry {
 				// Both store a pair once, even when two steps of a state
 				// enter the same new state; under symmetry Check keeps the
 				// least of a stabiliser's renamings, semImpl the first.
-				assert.Equal(t, int64(steps.Pairs.Len()), fly.Stats.Pairs, run)
+				assert.Equal(t, fly.Stats.Pairs, int64(steps.Pairs.Len()), run)
 			}
-			assert.Equal(t, fly.Stats.States, int64(len(m.offs)), "states: %s", run)
+			if r.PartialOrder {
+				// The same ample sets, refused by the proviso alike.
+				assert.Equal(t, [3]int64{fly.Stats.Ample, fly.Stats.Full, fly.Stats.ProvisoFull},
+					[3]int64{steps.Ample, steps.Full, steps.ProvisoFull}, "ample, full, proviso: %s", run)
+				ample += steps.Ample
+			}
+			assert.Equal(t, fly.Stats.States, int64(len(m.encs)), "states: %s", run)
 			if !fly.Refines {
 				assert.Len(t, fly.Counterexample.Steps, steps.ViolationDepth+1, "counterexample: %s", run)
 			}
@@ -247,8 +301,9 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 			fails++
 		}
 	}
-	t.Logf("%d inputs: %d refine, %d fail, %d symmetric", len(inputs), refines, fails, symmetric)
+	t.Logf("%d inputs: %d refine, %d fail, %d symmetric, %d pairs followed an ample set", len(inputs), refines, fails, symmetric, ample)
 	assert.Positive(t, symmetric)
+	assert.Positive(t, ample)
 	assert.Positive(t, refines)
 	assert.Positive(t, fails)
 }

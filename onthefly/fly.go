@@ -682,12 +682,7 @@ func (f *flySearch) follow(p int32, pre []flyPre) error {
 				return nil
 			}
 		}
-		if sc.to < 0 {
-			// Another step of this state may have stored it since
-			// findNew: the pair is then looked up like any other, so
-			// that it is stored once (as antichain.Search stores it).
-			sc.to = f.since.find(f.states, f.succVec[sc.vecStart:sc.vecEnd], sc.hash)
-		}
+		f.refind(sc)
 		if sc.to >= 0 {
 			if _, covered := f.lookup(sc.to, sub, pr); covered {
 				continue
@@ -704,6 +699,16 @@ func (f *flySearch) follow(p int32, pre []flyPre) error {
 		f.addPair(sc.to, sub, flyStep{from: p, thread: sc.thread, perm: perm, to: sc.to})
 	}
 	return nil
+}
+
+// refind looks up the state of successor sc again if it was not stored
+// when findNew looked: another step of the same state may have stored it
+// since. A pair it leads to is then looked up like any other, so that it
+// is stored once, and the cycle proviso sees it (as antichain.Search does).
+func (f *flySearch) refind(sc *flySucc) {
+	if sc.to < 0 {
+		sc.to = f.since.find(f.states, f.succVec[sc.vecStart:sc.vecEnd], sc.hash)
+	}
 }
 
 // takes reports whether a pair of the state expanded last takes its
@@ -786,7 +791,10 @@ func (f *flySearch) provisoHolds(p int32, pre []flyPre) bool {
 	sub := f.subset.get(int(p))
 	for i := range f.succs {
 		sc := &f.succs[i]
-		if int(sc.thread) != f.ample || sc.to < 0 {
+		if int(sc.thread) != f.ample {
+			continue
+		}
+		if f.refind(sc); sc.to < 0 {
 			continue
 		}
 		var q int32
