@@ -71,3 +71,26 @@ func TestSortPolledPolls(t *testing.T) {
 	assert.LessOrEqual(t, polls, 8, "not more often than every piece")
 	assert.NoError(t, sortPolled(limitstest.StopAt(0), keys[:sortPiece-1]), "a piece: no poll")
 }
+
+// BenchmarkLevelSort sorts a level of 10 M pairs over 2 M states, as the
+// search's levels of a large run are, by slices.Sort and by sortPolled
+// (benchmarks/RESULTS.md has the figures).
+func BenchmarkLevelSort(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	keys := make([]uint64, 10_000_000)
+	for k := range keys {
+		keys[k] = uint64(5_000_000+r.IntN(2_000_000))<<32 | uint64(k)
+	}
+	b.Run("slices.Sort", func(b *testing.B) {
+		for b.Loop() {
+			slices.Sort(slices.Clone(keys))
+		}
+	})
+	b.Run("sortPolled", func(b *testing.B) {
+		for b.Loop() {
+			if err := sortPolled(nil, slices.Clone(keys)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
