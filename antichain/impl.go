@@ -63,7 +63,8 @@ type Ampler interface {
 // yet, and the search calls Store for such a step before it adds a pair
 // by it. Layered by steps (SearchOptions.BySteps), the numbering is then
 // the order in which pairs take the states, the on-the-fly route's;
-// layered by visible actions, a state is numbered when a step reaches it.
+// layered by visible actions, every state a step reaches is numbered
+// when its source's steps are asked for.
 type Sparse interface {
 	// Store numbers the state that step id, among those Steps returned
 	// last, enters, and returns its number; it gives that number, in the

@@ -143,11 +143,34 @@ func NewSearch(impl Impl, norm *Subsets, states int32, opts SearchOptions) *Sear
 	s := &Search{impl: impl, norm: norm, opts: opts, Pairs: NewPairs(norm, opts.Prune, opts.Index, states)}
 	s.renamer, _ = impl.(Renamer)
 	s.sparse, _ = impl.(Sparse)
-	if opts.BySteps {
+	switch {
+	case opts.BySteps:
 		s.ampler, _ = impl.(Ampler)
 		s.Pairs.keep = true
+	case s.sparse != nil:
+		// Run takes a step's state where it meets the step.
+		s.impl = dense{impl, s.sparse}
 	}
 	return s
+}
+
+// dense is a Sparse implementation whose steps all have their states
+// numbered, for Run.
+type dense struct {
+	Impl
+	sparse Sparse
+}
+
+// Steps implements Impl: it numbers the states of s's steps that have
+// none yet.
+func (d dense) Steps(s int32) (to, label []int32, lo, hi int32, err error) {
+	to, label, lo, hi, err = d.Impl.Steps(s)
+	for id := lo; id < hi && err == nil; id++ {
+		if to[id] < 0 {
+			d.sparse.Store(id)
+		}
+	}
+	return to, label, lo, hi, err
 }
 
 // Run searches from the pair of the implementation's initial state and
@@ -176,9 +199,6 @@ func (s *Search) Run(init int32) (pair, step int32, err error) {
 			}
 			for id := lo; id < hi; id++ {
 				d, k := to[id], s.key(label[id])
-				if d < 0 { // numbered as it is reached (Sparse)
-					d = s.sparse.Store(id)
-				}
 				if k == TauStep {
 					q := sub
 					if s.renamer != nil {
@@ -353,6 +373,10 @@ func (s *Search) follow(p, id, d, a int32, pair, step *int32) error {
 			return nil
 		}
 	}
+	if d < 0 {
+		// A state no pair has taken (Sparse): the pair is new.
+		d = s.sparse.Store(id)
+	}
 	s.add(d, q, p, id)
 	return nil
 }
@@ -408,15 +432,11 @@ func (s *Search) newKey(a int32) uint64 {
 
 // add adds a pair and reports progress; at the pair limit it adds
 // nothing (stop then says so), and once the context has ended it notes
-// its cause. A state -1 is one the implementation numbers now (Sparse),
-// the one step via enters.
+// its cause.
 func (s *Search) add(st, sub, parent, via int32) int32 {
 	if s.Pairs.Len() >= s.opts.MaxPairs {
 		s.full = true
 		return -1
-	}
-	if st < 0 {
-		st = s.sparse.Store(via)
 	}
 	q := s.Pairs.Add(st, sub, parent, via)
 	if q >= 0 && q&(ProgressEvery-1) == 0 {

@@ -25,25 +25,29 @@ import (
 // by the antichain search as an implicit LTS (antichain.Impl): its states
 // are numbered when a pair takes them (antichain.Sparse), as the
 // on-the-fly route's search numbers them, and its visible labels are the
-// specification's keys (flySpec.specKey). With the symmetry reduction
-// (sym), its states are the representatives of their orbits and it
-// renames the subsets with them (antichain.Renamer, flySpec.permute); with
-// the partial-order reduction (por), it names the ample thread's steps
-// (antichain.Ampler).
+// specification's keys (flySpec.specKey). With the symmetry reduction, its
+// states are the representatives of their orbits and it renames the
+// subsets with them (antichain.Renamer), taking the least of the renamings
+// by a representative's stabiliser; with the partial-order reduction
+// (por), it names the ample thread's steps (antichain.Ampler). Its steps
+// are found by an expander of the on-the-fly search's (e), and renamed as
+// that search renames them (flySearch.renamed, over f's specification,
+// symmetry and permutations).
 type semImpl struct {
-	sym   *reduce.Symmetry
+	f     *flySearch
+	e     *expander
 	por   *reduce.POR
 	ample []int32 // the ample steps of the state Steps expanded last
-	perms *permTable
-	perm  []uint16 // the permutation of each of Steps' steps
-	st    *semantics.Stepper
+	// succs are Steps' steps' permutations to their representatives and
+	// their alternatives (alts), as renamed reads them.
+	succs []flySucc
+	alts  []uint16
 	// ids numbers the states by their encodings, encs lists them;
 	// pending[i] is the encoding of Steps' step i, whose state is to[i]
 	// (-1 until Store numbers it).
 	ids     map[string]int32
 	encs    []string
 	pending []string
-	spec    *flySpec
 	init    int32
 	// labelIDs numbers the label keys met, keys lists them.
 	labelIDs  map[semantics.LabelKey]int32
@@ -53,32 +57,26 @@ type semImpl struct {
 	enc       []byte
 }
 
-// newSemImpl returns the implementation x, reduced by sym (nil: not),
-// and the permutation that takes its initial state to its representative.
-func newSemImpl(x *semantics.System, spec *flySpec, sym *reduce.Symmetry, perms *permTable) (*semImpl, uint16, error) {
-	m := &semImpl{sym: sym, perms: perms, st: x.NewStepper(), ids: map[string]int32{}, spec: spec, labelIDs: map[semantics.LabelKey]int32{}}
+// newSemImpl returns the implementation x against spec, reduced by sym
+// (nil: not), and the permutation that takes its initial state to its
+// representative.
+func newSemImpl(x *semantics.System, spec *flySpec, sym *reduce.Symmetry) (*semImpl, uint16, error) {
+	f := &flySearch{x: x, spec: spec, sym: sym}
+	f.perms.intern(identity(x.Bounds.Threads))
+	m := &semImpl{f: f, e: &expander{f: f, st: x.NewStepper(), sym: sym, permIDs: map[string]uint16{}},
+		ids: map[string]int32{}, labelIDs: map[semantics.LabelKey]int32{}}
 	init, err := x.InitialState()
 	if err != nil {
 		return nil, 0, err
 	}
-	init, perm := m.representative(init)
-	m.init = m.state(string(semantics.Encode(nil, init)))
+	rep, perm := m.e.representative(semantics.Encode(nil, init))
+	m.init = m.state(string(semantics.Encode(nil, rep)))
 	return m, perm, nil
-}
-
-// representative returns the representative of state v's orbit and the
-// permutation that takes v there.
-func (m *semImpl) representative(v []int32) ([]int32, uint16) {
-	if m.sym == nil {
-		return v, 0
-	}
-	rep, perm := m.sym.Canon(v, m.st.Expander.Canon)
-	return rep, m.perms.intern(perm)
 }
 
 // Rename implements antichain.Renamer.
 func (m *semImpl) Rename(sub, id int32) (int32, error) {
-	sub, _ = m.spec.permute(sub, m.perm[id], m.perms, false)
+	sub, _, _ = m.f.renamed(sub, &m.succs[id], m.alts, false)
 	return sub, nil
 }
 
@@ -110,11 +108,11 @@ func (m *semImpl) Initial() int32 { return m.init }
 // Steps names a state's steps by their index among its successors.
 func (m *semImpl) Steps(s int32) (to, label []int32, lo, hi int32, err error) {
 	m.cur = semantics.Decode(m.cur[:0], []byte(m.encs[s]))
-	t, fail := m.st.Successors(m.cur)
+	t, fail := m.e.st.Successors(m.cur)
 	if fail != nil {
 		return nil, nil, 0, 0, fmt.Errorf("model error of thread %d: %s", t+1, fail.Msg)
 	}
-	blk := &m.st.Blk
+	blk := &m.e.st.Blk
 	m.ample = m.ample[:0]
 	if m.por != nil {
 		if t := m.por.Choose(m.cur, blk.Succs); t >= 0 {
@@ -125,11 +123,13 @@ func (m *semImpl) Steps(s int32) (to, label []int32, lo, hi int32, err error) {
 			}
 		}
 	}
-	m.to, m.label, m.perm, m.pending = m.to[:0], m.label[:0], m.perm[:0], m.pending[:0]
+	m.to, m.label, m.succs, m.alts, m.pending = m.to[:0], m.label[:0], m.succs[:0], m.alts[:0], m.pending[:0]
 	for i := range blk.Succs {
 		sc := &blk.Succs[i]
-		m.cur = semantics.Decode(m.cur[:0], blk.Batch[sc.Start:sc.End])
-		rep, perm := m.representative(m.cur)
+		rep, perm := m.e.representative(blk.Batch[sc.Start:sc.End])
+		altStart := int32(len(m.alts))
+		m.alts, _, _ = m.e.stabilizer(m.e.sigma, m.alts)
+		m.succs = append(m.succs, flySucc{perm: perm, altStart: altStart, altEnd: int32(len(m.alts))})
 		m.enc = semantics.Encode(m.enc[:0], rep)
 		id, ok := m.ids[string(m.enc)]
 		if !ok {
@@ -137,7 +137,6 @@ func (m *semImpl) Steps(s int32) (to, label []int32, lo, hi int32, err error) {
 		}
 		m.to = append(m.to, id)
 		m.pending = append(m.pending, string(m.enc))
-		m.perm = append(m.perm, perm)
 		a, ok := m.labelIDs[sc.Label]
 		if !ok {
 			a = int32(len(m.keys))
@@ -156,7 +155,7 @@ func (m *semImpl) Ample() []int32 { return m.ample }
 // rest as τ.
 func (m *semImpl) Label(a int32) uint64 {
 	if k := m.keys[a]; isVisible(k) {
-		return uint64(m.spec.specKey(k))
+		return uint64(m.f.spec.specKey(k))
 	}
 	return antichain.TauStep
 }
@@ -181,8 +180,6 @@ func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, by
 	if err != nil {
 		return nil, nil, false, false, err
 	}
-	var perms permTable
-	perms.intern(identity(b.Threads))
 	var sym *reduce.Symmetry
 	if r.Symmetry {
 		implSym, _ := reduce.NewSymmetry(impl.Program, b)
@@ -195,11 +192,11 @@ func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, by
 	if err != nil {
 		return nil, nil, false, false, err
 	}
-	m, perm, err := newSemImpl(impl, spec, sym, &perms)
+	m, perm, err := newSemImpl(impl, spec, sym)
 	if err != nil {
 		return nil, nil, false, false, err
 	}
-	init, _ = spec.permute(init, perm, &perms, false)
+	init, _ = spec.permute(init, perm, &m.f.perms, false)
 	if r.PartialOrder {
 		m.por = reduce.NewPOR(impl.Program, b, impl.Allowed, impl.Options.Explicit)
 	}
@@ -219,10 +216,10 @@ func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, by
 // search finds pairs by their states' chains, as the on-the-fly route
 // does, not by refine's index. Layered by steps and going on past a
 // violation, it is held to Check, unreduced, with the symmetry reduction
-// (semImpl as antichain.Renamer) and with the partial-order reduction
-// (antichain.Ampler): the same verdict, the same states (both number a
+// (semImpl as antichain.Renamer), with the partial-order reduction
+// (antichain.Ampler) and with both: the same verdict, the same states (both number a
 // state when a pair takes it: antichain.Sparse), a counterexample of as
-// many steps, and but for symmetry the same pairs and ample sets.
+// many steps, the same pairs and the same ample sets.
 func TestOneEngineForBothRoutes(t *testing.T) {
 	type input struct {
 		name string
@@ -265,7 +262,7 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 		fly, err := Check(in.prog, in.b, Options{Options: o})
 		require.NoError(t, err, what)
 		assert.Equal(t, want.Refines, fly.Refines, what)
-		for _, r := range []Reductions{{}, {Symmetry: true}, {PartialOrder: true}} {
+		for _, r := range []Reductions{{}, {Symmetry: true}, {PartialOrder: true}, {Symmetry: true, PartialOrder: true}} {
 			steps, m, holds, reduced, err := engineOnSemantics(in.prog, in.b, o, true, r)
 			require.NoError(t, err, what)
 			fly := fly
@@ -278,12 +275,10 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 			}
 			run := fmt.Sprintf("%s by steps, %+v", what, r)
 			assert.Equal(t, fly.Refines, holds, run)
-			if !r.Symmetry {
-				// Both store a pair once, even when two steps of a state
-				// enter the same new state; under symmetry Check keeps the
-				// least of a stabiliser's renamings, semImpl the first.
-				assert.Equal(t, fly.Stats.Pairs, int64(steps.Pairs.Len()), run)
-			}
+			// Both store a pair once, even when two steps of a state
+			// enter the same new state, and under symmetry keep the least
+			// of a stabiliser's renamings.
+			assert.Equal(t, fly.Stats.Pairs, int64(steps.Pairs.Len()), run)
 			if r.PartialOrder {
 				// The same ample sets, refused by the proviso alike.
 				assert.Equal(t, [3]int64{fly.Stats.Ample, fly.Stats.Full, fly.Stats.ProvisoFull},
