@@ -8,6 +8,15 @@
 // expanded on several cores and the outcome is the same for any number
 // of workers (workers.go).
 //
+// The product search is the one of package antichain (antichain.Search,
+// layered by steps, which refine runs over an LTS), written here a second
+// time for its speed: expansion on several cores, packed storage, a cache
+// of recent successors. The engine has this search's hooks (symmetry,
+// partial order, states numbered as pairs take them), and
+// TestOneEngineForBothRoutes holds the two to the same verdicts, pairs,
+// states and counters in every reduction mode; moving this search onto
+// the engine is what is left (antichain/search.go says what it takes).
+//
 // Every counterexample is replayed on the unreduced semantics before it
 // is returned (replay.go), and one found under smaller bounds can be
 // replayed under larger ones (ReplayOnBounds, rebound.go), for verify's

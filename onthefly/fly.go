@@ -30,7 +30,9 @@ import (
 // distinct part once (states.go), a pair as its subset's id and the next
 // pair of its state, in fixed blocks (chunked.go) — and no transitions: a counterexample's path is rebuilt
 // from the breadth-first levels (path.go). The specification is explored
-// as far as the pairs need it (flySpec).
+// as far as the pairs need it (flySpec). This is antichain.Search's
+// search layered by steps (its runBySteps), with the hooks that search
+// has for this one (doc.go); TestOneEngineForBothRoutes holds them alike.
 //
 // Lock-freedom. Under a most-general client with bounded or unbounded
 // operations, a cycle without a ret is a cycle of τ-steps (a thread that
