@@ -106,6 +106,9 @@ type Options struct {
 	// implementation's states without the specification (every pair holds
 	// the empty subset), and Refines and Counterexample mean nothing.
 	LockFreeOnly bool
+	// noDominance turns off the pruning of pairs dominated in their level
+	// (flySearch.dominated), for the tests that compare.
+	noDominance bool
 	// noSuccCache turns off the cache of recent successors (flycache.go),
 	// for the test that holds the search to the same outcome without it.
 	noSuccCache bool
@@ -184,6 +187,9 @@ type Stats struct {
 	// Recognised counts the successors found in the cache of recent
 	// successors (flycache.go): not canonicalised again.
 	Recognised int64
+	// Dominated counts the pairs not followed because a pair of the same
+	// state and level has a smaller subset (flySearch.dominated).
+	Dominated int64
 }
 
 // reducer maps states to representatives of their orbits under thread
@@ -514,7 +520,12 @@ func (f *flySearch) followState(x *expansions, ex *expansion, order []uint64, lo
 	if err := f.states.reserve(f.o.Context, n); err != nil {
 		return nil, true, fmt.Errorf("the on-the-fly search stopped after %s: %w", f.reached(), err)
 	}
-	for i, k := range order[ex.first:ex.end] {
+	group := order[ex.first:ex.end]
+	for i, k := range group {
+		if f.dominated(group, lo, i) {
+			f.skip(lo + int32(uint32(k)))
+			continue
+		}
 		pre := x.pre[int(ex.pre)+i*n:][:n]
 		if err := f.follow(lo+int32(uint32(k)), pre); err != nil || f.violation != nil && f.o.FirstViolation {
 			return f.violation, true, err
@@ -809,6 +820,11 @@ func (f *flySearch) provisoHolds(p int32, pre []flyPre) bool {
 			q, covered = f.lookupPair(sc.to, renamed, 0)
 		}
 		if q >= 0 && q <= p || q < 0 && covered {
+			return false
+		}
+		if q >= 0 && f.coveredUpTo(sc.to, f.subset.get(int(q)), q, p) {
+			// q may not be followed (dominated), and the pair followed
+			// in its place is one of those, stored before p.
 			return false
 		}
 	}

@@ -84,8 +84,11 @@ func (f *flySearch) producers(states []int32, lo, hi int32, visit func(step flyS
 		if _, fail := f.expand(s); fail != nil {
 			return nil // the search stopped at this state's model error
 		}
-		for _, k := range order[i:j] {
+		for g, k := range order[i:j] {
 			q := lo + int32(uint32(k))
+			if f.dominated(order[i:j], lo, g) {
+				continue
+			}
 			ample := f.ample >= 0 && f.pairAmple.has(int(q))
 			for c := range f.succs {
 				sc := &f.succs[c]
