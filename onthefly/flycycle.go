@@ -109,11 +109,15 @@ type tauGraph struct {
 // The window of the cycle search's expansions, their chunks and how many
 // states it expands ahead at most: their edges, about 20 bytes a state,
 // their index, 8, and a bit a stored state are what the search holds
-// beside the states and pairs when it finds the τ-steps again.
+// beside the states and pairs when it finds the τ-steps again. A small
+// window keeps what its states reach small too, so that most of it fits
+// under maxAhead; chunks of a few hundred states keep both cores busy in
+// the rounds far from the window, which are small (benchmarks/RESULTS.md,
+// "Both cores", has the counts on HP stack 3/2).
 const (
-	tauWindow   = 1 << 18
-	tauChunk    = 1 << 10
-	tauMaxAhead = 1 << 20
+	tauWindow   = 1 << 14
+	tauChunk    = 1 << 8
+	tauMaxAhead = 1 << 17
 )
 
 func (g *tauGraph) NumStates() int32 { return int32(g.f.states.len()) }
