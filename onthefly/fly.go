@@ -127,6 +127,10 @@ type Options struct {
 	// room for them: the cycle search finds them all again (flycycle.go),
 	// for the tests that hold it to the same outcome.
 	rebuildTau bool
+	// tauEntries, if positive, gives the τ-lists up once they would hold
+	// more entries, as the memory limit does, for the tests that hold the
+	// cycle search to the same outcome when they are given up midway.
+	tauEntries int
 }
 
 // Result is the outcome of Check.

@@ -134,7 +134,8 @@ func (f *flySearch) keepTau(s int32) error {
 		// The lists grow by a block of tos at a time: the memory is
 		// looked at when the list needs a new one, every 64 k entries.
 		last := f.tau.entries() - 1
-		if last>>chunkBits != (last+n)>>chunkBits && !f.roomForTau(n) {
+		grows := last>>chunkBits != (last+n)>>chunkBits
+		if grows && !f.roomForTau(n) || f.o.tauEntries > 0 && f.tau.entries()+n > f.o.tauEntries {
 			f.giveUpTau()
 			return nil
 		}

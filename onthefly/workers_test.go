@@ -14,10 +14,10 @@ import (
 
 // TestWorkersKeepTheSearch: the search stores, counts and reports the same
 // with 1, 2 and 3 expanders, and with levels taken in one batch or in
-// batches of a few states, its τ-steps kept or found again by the cycle
-// search (in windows of as many states, most states reached beyond them:
-// Options.rebuildTau, as when the memory limit leaves no room for the
-// τ-lists) — pairs, states,
+// batches of a few states, its τ-steps kept, given up midway
+// (Options.tauEntries) or found again by the cycle search (in windows of
+// as many states, most states reached beyond them: Options.rebuildTau, as
+// when the memory limit leaves no room for the τ-lists) — pairs, states,
 // orbits, ample sets, verdicts,
 // counterexamples, lassos, model errors — on every bundled model (3×1,
 // and at 2×2 with LINBIS_FULL=1), unreduced in garbage-collected mode and
@@ -30,12 +30,14 @@ func TestWorkersKeepTheSearch(t *testing.T) {
 		bounds = append(bounds, ir.Bounds{Threads: 2, Ops: 2, Values: []int{1}})
 	}
 	// The first is the reference: one expander, levels in one batch each
-	// (at these sizes), the τ-steps kept; the last takes levels in
-	// batches of a few states and finds the τ-steps again.
+	// (at these sizes), the τ-steps kept; the second gives them up after
+	// 40 entries; the last takes levels in batches of a few states and
+	// finds the τ-steps again.
 	runs := []struct {
 		workers, batch int
+		tauEntries     int
 		rebuildTau     bool
-	}{{1, 0, false}, {2, 0, false}, {3, 3, true}}
+	}{{1, 0, 0, false}, {2, 0, 40, false}, {3, 3, 0, true}}
 	var pairs int64
 	violations, errors := 0, 0
 	for _, m := range bundledModels(t, bounds...) {
@@ -46,7 +48,7 @@ func TestWorkersKeepTheSearch(t *testing.T) {
 				var wantErr error
 				for i, r := range runs {
 					o := Options{Options: semantics.Options{Explicit: mode.explicit, Workers: r.workers}, Reductions: mode.red,
-						FirstViolation: first, batchStates: r.batch, rebuildTau: r.rebuildTau}
+						FirstViolation: first, batchStates: r.batch, tauEntries: r.tauEntries, rebuildTau: r.rebuildTau}
 					got, err := Check(m.prog, m.b, o)
 					if got != nil {
 						got.Stats.Recognised = 0
@@ -55,7 +57,7 @@ func TestWorkersKeepTheSearch(t *testing.T) {
 						want, wantErr = got, err
 						continue
 					}
-					run := fmt.Sprintf("%s workers=%d batch=%d rebuildTau=%v", what, r.workers, r.batch, r.rebuildTau)
+					run := fmt.Sprintf("%s workers=%d batch=%d tauEntries=%d rebuildTau=%v", what, r.workers, r.batch, r.tauEntries, r.rebuildTau)
 					require.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(err), run)
 					require.Equal(t, want, got, run)
 				}
