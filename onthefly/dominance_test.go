@@ -19,13 +19,15 @@ import (
 // TestDominanceKeepsTheOutcome holds the search that follows only the
 // least pairs of each state's level (dominance.go) to the search that
 // follows them all (noDominance), on every bundled model in both heap
-// modes (unreduced and with both reductions: searchModes), and on random programs: the
-// same verdicts, the same states stored, counterexamples and lassos of
-// the same lengths (a shortest violation stays a shortest one), model
-// errors alike, and no more pairs; the pruned search with its paths and
-// τ-steps checked (checkPaths, checkTau), stopping at the first violation
-// and going on past it. The search without pruning is held to the full
-// LTSs by TestOneEngineForBothRoutes and verify's tests.
+// modes (unreduced and with both reductions: searchModes), and on random
+// programs: the same verdicts, model errors alike, lassos alike, no more
+// pairs; without the partial-order reduction also the same states and
+// counterexamples of the same length (a shortest violation stays a
+// shortest one; with it, the pairs followed decide where the proviso
+// holds, and the reduced graphs may differ). The pruned search runs with
+// its paths and τ-steps checked (checkPaths, checkTau), stopping at the
+// first violation and going on past it. The search without pruning is
+// held to the full LTSs by TestOneEngineForBothRoutes and verify's tests.
 func TestDominanceKeepsTheOutcome(t *testing.T) {
 	type input struct {
 		name string
@@ -71,11 +73,15 @@ func TestDominanceKeepsTheOutcome(t *testing.T) {
 				assert.Equal(t, want.LockFreeChecked, got.LockFreeChecked, what)
 				assert.Equal(t, want.LockFree, got.LockFree, what)
 				assert.Equal(t, want.ModelError != nil, got.ModelError != nil, what)
-				assert.Equal(t, want.Stats.States, got.Stats.States, what)
-				assert.Equal(t, want.Stats.Represented, got.Stats.Represented, what)
+				if !mode.red.PartialOrder {
+					// With it, the pairs followed decide where the proviso
+					// holds: the reduced graphs may differ (dominance.go).
+					assert.Equal(t, want.Stats.States, got.Stats.States, what)
+					assert.Equal(t, want.Stats.Represented, got.Stats.Represented, what)
+				}
 				assert.LessOrEqual(t, got.Stats.Pairs, want.Stats.Pairs, what)
 				assert.Zero(t, want.Stats.Dominated, what)
-				if want.Counterexample != nil && assert.NotNil(t, got.Counterexample, what) {
+				if want.Counterexample != nil && assert.NotNil(t, got.Counterexample, what) && !mode.red.PartialOrder {
 					assert.Len(t, got.Counterexample.Steps, len(want.Counterexample.Steps), what)
 				}
 				assert.Equal(t, want.Lasso != nil, got.Lasso != nil, what)
