@@ -47,8 +47,7 @@ import (
 // room for them; past that it gives them up, and the cycle search
 // expands each state once more and finds again, from the state's vector
 // and its pairs, the τ-steps they followed (flycycle.go): one more
-// expansion per state, of its τ-successors alone, for a third of the
-// search's memory.
+// expansion per state, of its τ-successors alone, on every core.
 //
 // Symmetry. With a reducer, every state is replaced by the representative
 // of its orbit under permutations of the threads, and the pair's subset is

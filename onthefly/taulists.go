@@ -101,10 +101,11 @@ func (l *tauLists) lay(n int) int {
 // tauMemoryShare is the share of the memory limit that the process may
 // hold while the τ-lists are laid out (keepTau): beyond it they are given
 // up, which frees their memory for the pair search, and the cycle search
-// finds every state's τ-steps again by expanding it. The lists are about
-// a third of the search's memory (HP stack 3/3: 11 bytes a state of 33),
-// so a search that gives them up at three quarters of the limit reaches
-// as far as one that never kept them.
+// finds every state's τ-steps again by expanding it. Once they are given
+// up the search holds what a search that never kept them would, so it
+// reaches as far; the quarter left is for what the process holds beside
+// the live structures (the collector's garbage, a growing table's old
+// copy) and what the pair search stores between two looks at the memory.
 const tauMemoryShare = 0.75
 
 // keepTau keeps the τ-steps that the pairs of state s just followed, in
