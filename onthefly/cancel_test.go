@@ -99,9 +99,9 @@ func TestTableGrowthStops(t *testing.T) {
 	}
 }
 
-// TestCycleWindowStops: the cycle search expands a window of tauWindow
-// states at a time, seconds of CPU time at the scale of millions, so each
-// chunk of the window polls the context: with an ended one no state is
+// TestCycleWindowStops: the cycle search that finds the τ-steps again
+// expands up to tauMaxAhead states at a time, a second or so of CPU time,
+// so each chunk of them polls the context: with an ended one no state is
 // expanded (the expanders here could not), every chunk has its cause, and
 // the first is the search's error.
 func TestCycleWindowStops(t *testing.T) {

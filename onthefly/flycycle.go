@@ -201,8 +201,8 @@ func (g *tauGraph) expand(states []int32) {
 	}
 	g.f.onExpanders(n, func(e *expander, c int) {
 		edges, at := g.cEdges[c][:0], g.cAt[c][:0]
-		// A window is seconds of CPU time at the scale of millions of
-		// states: each chunk polls the context.
+		// A fill expands up to maxAhead states, a second or so of CPU
+		// time: each chunk polls the context.
 		err := limits.Err(g.f.o.Context)
 		for _, s := range states[c*int(g.chunk) : min((c+1)*int(g.chunk), len(states))] {
 			if err != nil {
