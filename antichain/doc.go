@@ -7,7 +7,8 @@
 // Raskin, CAV 2006; Abdulla et al., TACAS 2010; Liu et al. §4) — the store
 // of product pairs (Pairs) and the breadth-first search over them
 // (Search, layered by visible actions, refine's promise, or by steps, the
-// on-the-fly route's; search.go states its invariants).
+// on-the-fly route's, which follows only the least of a state's pairs of
+// a level; search.go states its invariants).
 //
 // Both sides are read through interfaces, one state at a time, so that
 // their states may be found as the search reaches them or all be there

@@ -36,8 +36,9 @@ type Pairs struct {
 	dead  []uint64 // bitset over pairs: subsumed after they were stored
 	// keep keeps every pair in its state's chain, a pair subsumed after
 	// it was stored too (it is not marked dead): the search layered by
-	// steps follows such pairs, and its cycle proviso asks for them by
-	// their ids (Lookup).
+	// steps follows such pairs unless the smaller one is of the same
+	// level (Search.dominated), and its cycle proviso asks for them by
+	// their ids (Lookup, Search.coveredUpTo).
 	keep bool
 	norm *Subsets
 	// Subsumed counts the pairs not added because a live pair of the

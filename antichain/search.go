@@ -32,7 +32,9 @@ import (
 //     is in the same layer or an earlier one, so pruning keeps the
 //     counterexample shortest. Layered by visible actions, a stored pair
 //     that a smaller one of its state subsumes later is not expanded
-//     either (Pairs.Dead).
+//     either (Pairs.Dead). Layered by steps, a pair that a smaller one of
+//     its state and level subsumes is not followed (runBySteps,
+//     dominated); one stored in a later level does not stop it.
 //
 // Symmetry enters through the implementation: an Impl that is a Renamer
 // gives representatives of orbits as its states, and the subset a pair
@@ -47,11 +49,13 @@ import (
 // steps, a level's pairs taken state by state, the search going on past a
 // violation. runBySteps has its hooks too: the partial-order reduction's
 // ample sets under the cycle proviso (Ampler), states numbered as pairs
-// take them (Sparse), and symmetry (Renamer). onthefly's
-// TestOneEngineForBothRoutes holds runBySteps over the semantics to that
-// search, unreduced, with the symmetry reduction and with the
-// partial-order reduction: the same verdicts, states and counterexamples'
-// lengths, and but for symmetry the same pairs and ample sets. Both store
+// take them (Sparse), and symmetry (Renamer); and it follows only the
+// least of a state's pairs of a level, as that search does
+// (onthefly/dominance.go). onthefly's TestOneEngineForBothRoutes holds
+// runBySteps over the semantics to that search, unreduced, with the
+// symmetry reduction, with the partial-order reduction and with both: the
+// same verdicts, states, counterexamples' lengths, pairs, pairs dominated
+// in their level and ample sets. Both store
 // a pair once, even where two steps of a state enter the same new state
 // (a pair is an element of the product; a copy would only be expanded
 // again to the same successors).
@@ -120,6 +124,9 @@ type Search struct {
 	// (no ample set, or the cycle proviso refused it: ProvisoFull of
 	// them).
 	Ample, Full, ProvisoFull int64
+	// Dominated counts the pairs that runBySteps did not follow: a pair
+	// of the same state and level has a strictly smaller subset.
+	Dominated int64
 
 	full        bool  // an add met the pair limit
 	stopped     error // the context's cause, once add saw it
@@ -182,6 +189,14 @@ func (s *Search) Run(init int32) (pair, step int32, err error) {
 	if s.opts.BySteps {
 		return s.runBySteps(init)
 	}
+	// runBySteps' rule for pairs dominated in their level has nothing to
+	// add here: a layer grows by τ steps while it is scanned, so it is
+	// never complete before its pairs are expanded, and Pairs.Dead
+	// already skips every pair that a smaller one of its state, of any
+	// layer, subsumed before it was expanded (a pair expanded before its
+	// dominator was stored could only be skipped by a search that waits
+	// for the layer's τ closure, which would change the order in which
+	// pairs are met, and refine's pairs and counterexamples with it).
 	impl, norm, ps := s.impl, s.norm, s.Pairs
 	s.layer = append(s.layer[:0], ps.Add(impl.Initial(), init, -1, -1))
 	for s.Depth = 0; len(s.layer) > 0; s.Depth++ {
@@ -251,16 +266,26 @@ func (s *Search) Run(init int32) (pair, step int32, err error) {
 // reached by k steps, τ or visible, so that the first violation found has
 // the fewest steps. A level's pairs are taken state by state, in the
 // order of the states' ids and of the pairs' within a state, each state's
-// steps asked once for all its pairs of the level; a pair is followed
-// even when a smaller subset of its state was stored after it, in its
-// level (only the pairs not yet stored are pruned), as that search does.
+// steps asked once for all its pairs of the level. With pruning, a pair
+// whose subset strictly includes another's of its state's pairs of the
+// level is not followed (dominated, counted in Dominated), as that search
+// does (onthefly/dominance.go): the level is complete when its pairs are
+// followed, so a smaller subset stored after the pair, in its level, is
+// known; every violation from the pair is one from the smaller pair, at
+// the same depth, so the verdict and the counterexample's length stay,
+// and the pairs followed reach the same states (a violation's successor
+// has the empty subset, which every subset includes).
 // Depth is the level of the violation, or the last level.
 //
 // With the partial-order hook (Ampler), a pair follows its state's ample
 // set alone when the cycle proviso holds (provisoHolds): then every step
 // of the reduced product that leaves a pair following an ample set goes
 // to a pair of a larger id, so every cycle of it has a pair that follows
-// all its steps.
+// all its steps. A pair that an ample step leads to and that is then not
+// followed (dominated) is replaced by the least pairs of its level below
+// it, which must be stored after p too: the proviso refuses the ample set
+// when a pair of that state other than q, stored no later than p, has a
+// subset ⊆ q's (coveredUpTo), as onthefly's does.
 func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 	impl, ps := s.impl, s.Pairs
 	pair, step, s.empty = -1, -1, NoSubset
@@ -283,8 +308,16 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 			if s.ampler != nil {
 				ample = s.ampler.Ample()
 			}
-			for ; i < len(s.order) && int32(s.order[i]>>32) == st; i++ {
-				p := lo + int32(uint32(s.order[i]))
+			group := i
+			for i < len(s.order) && int32(s.order[i]>>32) == st {
+				i++
+			}
+			for g := group; g < i; g++ {
+				p := lo + int32(uint32(s.order[g]))
+				if s.dominated(s.order[group:i], lo, g-group) {
+					s.Dominated++
+					continue
+				}
 				reduced, err := s.reduced(p, ample, to, label)
 				if err != nil {
 					return -1, -1, err
@@ -351,11 +384,54 @@ func (s *Search) provisoHolds(p int32, ample, to, label []int32) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if same, covered := s.Pairs.Lookup(to[id], q); same >= 0 && same <= p || same < 0 && covered {
+		same, covered := s.Pairs.Lookup(to[id], q)
+		if same >= 0 && same <= p || same < 0 && covered {
+			return false, nil
+		}
+		if same >= 0 && s.coveredUpTo(to[id], q, same, p) {
+			// same may not be followed (dominated), and the pair
+			// followed in its place is one of those, stored before p.
 			return false, nil
 		}
 	}
 	return true, nil
+}
+
+// dominated reports whether the pair group[i] of a state's pairs of one
+// level (group, offsets from lo with the state above them, as
+// runBySteps' order holds them) is not followed: pruning, another pair of
+// the group has a subset strictly included in its own (a pair is stored
+// once, so a different pair of the state has a different subset).
+func (s *Search) dominated(group []uint64, lo int32, i int) bool {
+	if len(group) < 2 || !s.opts.Prune {
+		return false
+	}
+	sub := s.Pairs.Subset[lo+int32(uint32(group[i]))]
+	for j, k := range group {
+		if other := s.Pairs.Subset[lo+int32(uint32(k))]; j != i && other != sub && s.norm.Includes(sub, other) {
+			return true
+		}
+	}
+	return false
+}
+
+// coveredUpTo reports whether a pair of state st other than q, with id at
+// most p, has a subset included in sub, q's (never without pruning). The
+// store keeps every pair of a state in its chain (Pairs.keep) and refuses
+// a pair that a stored one covers, so for q > p no such pair is found
+// today; the check states the rule the proviso relies on, as onthefly's
+// provisoHolds does, rather than that property of the store.
+func (s *Search) coveredUpTo(st, sub, q, p int32) bool {
+	if !s.opts.Prune {
+		return false
+	}
+	ps := s.Pairs
+	for z := ps.head[st]; z >= 0; z = ps.next[z] {
+		if z != q && z <= p && s.norm.Includes(sub, ps.Subset[z]) {
+			return true
+		}
+	}
+	return false
 }
 
 // follow follows step id of pair p, by label a to state d: it adds the

@@ -16,10 +16,10 @@
 // TestOneEngineForBothRoutes holds the two to the same verdicts, pairs,
 // states and counters in every reduction mode; moving this search onto
 // the engine is what is left (antichain/search.go says what it takes).
-// One difference: this search does not follow a pair that a pair of the
-// same state and level with a smaller subset dominates (dominance.go),
-// which the engine does not do yet; the test compares the engine with
-// this search without that pruning.
+// Both follow only the least of a state's pairs of a level, not a pair
+// whose subset strictly includes another's (dominance.go;
+// antichain.Search.Dominated), and the test holds them to the same
+// dominated pairs too.
 //
 // Every counterexample is replayed on the unreduced semantics before it
 // is returned (replay.go), and one found under smaller bounds can be

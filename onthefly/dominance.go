@@ -40,7 +40,13 @@ package onthefly
 // has a subset ⊆ q's (a pair that dominates q later and is stored after p
 // has a larger id than p).
 //
-// Rebuilt paths (path.go's producers) skip the same pairs.
+// Rebuilt paths (path.go's producers) skip the same pairs. The engine's
+// search layered by steps (antichain.Search, runBySteps) has the same
+// rule and proviso, and TestOneEngineForBothRoutes holds the two to the
+// same dominated pairs. The proviso's check refuses nothing while the
+// store keeps a pair out when a pair of its state stored before it covers
+// it (then a pair ⊆ q's stored no later than p < q would have kept q
+// out); it states what the argument needs.
 
 // dominated reports whether the pair group[i] of a state's pairs of one
 // level (group, offsets from lo, as levelOrder gives them) is not followed:

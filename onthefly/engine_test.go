@@ -219,7 +219,8 @@ func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, by
 // (semImpl as antichain.Renamer), with the partial-order reduction
 // (antichain.Ampler) and with both: the same verdict, the same states (both number a
 // state when a pair takes it: antichain.Sparse), a counterexample of as
-// many steps, the same pairs and the same ample sets.
+// many steps, the same pairs, the same pairs dominated in their level and
+// not followed (dominance.go), and the same ample sets.
 func TestOneEngineForBothRoutes(t *testing.T) {
 	type input struct {
 		name string
@@ -240,7 +241,7 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 		inputs = append(inputs, input{name, m.Program, m.DefaultBounds()})
 	}
 	var fails, refines, symmetric int
-	var ample int64
+	var ample, dominated int64
 	for _, in := range inputs {
 		o := semantics.Options{MaxStates: 200_000, Workers: 1}
 		implLTS, err := explore.Explore(in.prog, in.prog.Impl, in.b, o)
@@ -259,9 +260,9 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 		assert.Equal(t, want.Stats.Pairs, int64(got.Pairs.Len()), what)
 		// Without the index, a pair killed and met again counts as subsumed.
 		assert.LessOrEqual(t, want.Stats.Subsumed, got.Pairs.Subsumed, what)
-		// Check as the engine searches: every pair of a level followed
-		// (dominance_test.go holds the pruning to it).
-		fly, err := Check(in.prog, in.b, Options{Options: o, noDominance: true})
+		// Check as it runs by default: both follow only the least pairs of
+		// a state's pairs of a level (dominance.go, Search.Dominated).
+		fly, err := Check(in.prog, in.b, Options{Options: o})
 		require.NoError(t, err, what)
 		assert.Equal(t, want.Refines, fly.Refines, what)
 		for _, r := range []Reductions{{}, {Symmetry: true}, {PartialOrder: true}, {Symmetry: true, PartialOrder: true}} {
@@ -269,7 +270,7 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 			require.NoError(t, err, what)
 			fly := fly
 			if r != (Reductions{}) {
-				if fly, err = Check(in.prog, in.b, Options{Options: o, Reductions: r, noDominance: true}); !assert.NoError(t, err, what) {
+				if fly, err = Check(in.prog, in.b, Options{Options: o, Reductions: r}); !assert.NoError(t, err, what) {
 					continue
 				}
 				assert.Equal(t, fly.Symmetric, reduced, what)
@@ -281,6 +282,8 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 			// enter the same new state, and under symmetry keep the least
 			// of a stabiliser's renamings.
 			assert.Equal(t, fly.Stats.Pairs, int64(steps.Pairs.Len()), run)
+			assert.Equal(t, fly.Stats.Dominated, steps.Dominated, "dominated: %s", run)
+			dominated += steps.Dominated
 			if r.PartialOrder {
 				// The same ample sets, refused by the proviso alike.
 				assert.Equal(t, [3]int64{fly.Stats.Ample, fly.Stats.Full, fly.Stats.ProvisoFull},
@@ -298,9 +301,10 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 			fails++
 		}
 	}
-	t.Logf("%d inputs: %d refine, %d fail, %d symmetric, %d pairs followed an ample set", len(inputs), refines, fails, symmetric, ample)
+	t.Logf("%d inputs: %d refine, %d fail, %d symmetric, %d pairs followed an ample set, %d dominated in their level", len(inputs), refines, fails, symmetric, ample, dominated)
 	assert.Positive(t, symmetric)
 	assert.Positive(t, ample)
+	assert.Positive(t, dominated)
 	assert.Positive(t, refines)
 	assert.Positive(t, fails)
 }
