@@ -332,13 +332,14 @@ type flySearch struct {
 	// its subset, the next pair of its state's chain (-1 at its end) and,
 	// in pairAmple, whether it followed the ample thread's successors
 	// alone: neither its state nor how it was found, which paths rebuilds
-	// for a counterexample (path.go); the subsets and the next pairs in
-	// as many bits as their largest needs (packedInt32s). A pair is found
+	// for a counterexample (path.go); the subsets in as many bits as the
+	// largest needs (packedInt32s), the next pairs only where a state has
+	// a pair before it, most having one pair (sparseInt32s). A pair is found
 	// by its state's chain (headPair, nextPair): a state has a few pairs,
 	// and the chain is walked anyway for the antichain (covered), so a
 	// hash index of the pairs, some 24 bytes per pair, would buy little.
 	subset    packedInt32s
-	nextPair  packedInt32s
+	nextPair  sparseInt32s
 	pairAmple bits
 	// levels[k] is the first pair of breadth-first level k (the pairs
 	// after the last are those of the level being found); the states of

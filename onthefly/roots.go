@@ -139,12 +139,11 @@ func (r *roots) bytes() int {
 
 // packedInt32s is an array of int32s, each v kept as v+1 in as many bits
 // as the largest so far needs (roots, one id a state): the pairs' subsets,
-// of which a search meets a few thousand, their chains' next pairs (-1 at
-// the end) and the states' chains' heads, as wide as the pairs' count. A
-// block is widened when a larger element is set in it (set): a state's
-// head is rewritten with each pair of it, so that the blocks of the states
-// paired last are as wide as the pairs' count, and the others keep the
-// width of the largest head they hold.
+// of which a search meets a few thousand, and the states' chains' heads,
+// as wide as the pairs' count. A block is widened when a larger element
+// is set in it (set): a state's head is rewritten with each pair of it,
+// so that the blocks of the states paired last are as wide as the pairs'
+// count, and the others keep the width of the largest head they hold.
 type packedInt32s struct{ r roots }
 
 // Len returns the number of elements.
@@ -169,4 +168,54 @@ func (p *packedInt32s) set(i int, v int32) {
 		p.r.widen(b)
 	}
 	p.r.put(int32(i), 0, u)
+}
+
+// sparseInt32s is an append-only array of int32s most of which are -1:
+// the pairs' next pairs, -1 for the first pair of each state, which at HP
+// 3/3 are 21.8 M of the 27.0 M pairs. A bit an element says whether it is
+// -1, and the others are kept in order, found by the bit's rank: the
+// ones before it in its word, counted with a popcount, and before its
+// word, kept beside it. That is 2 bits an element and 4 bytes for each of
+// the others, where a packedInt32s takes about as many for every
+// element. A word and its count are read together, so that an element
+// that is -1 costs one load; the others are int32s, not packed, since
+// the chains of several pairs are walked at every lookup of their state
+// (Treiber 6/1 has 3 pairs a state).
+type sparseInt32s struct {
+	words chunked[sparseWord]
+	vals  chunked[int32] // the elements that are not -1, in order
+	n     int
+}
+
+// sparseWord is the bits of 64 elements (set: not -1) and the count of
+// the elements before them that are not -1.
+type sparseWord struct {
+	set  uint64
+	rank uint64
+}
+
+// Len returns the number of elements.
+func (s *sparseInt32s) Len() int { return s.n }
+
+// get returns element i.
+func (s *sparseInt32s) get(i int) int32 {
+	w, bit := s.words.at(i>>6), uint64(1)<<(i&63)
+	if w.set&bit == 0 {
+		return -1
+	}
+	return s.vals.get(int(w.rank) + mbits.OnesCount64(w.set&(bit-1)))
+}
+
+// add appends v and returns its index.
+func (s *sparseInt32s) add(v int32) int {
+	i := s.n
+	if i&63 == 0 {
+		s.words.add(sparseWord{rank: uint64(s.vals.Len())})
+	}
+	if v != -1 {
+		s.words.at(i >> 6).set |= 1 << (i & 63)
+		s.vals.add(v)
+	}
+	s.n++
+	return i
 }

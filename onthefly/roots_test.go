@@ -84,3 +84,35 @@ func TestPackedInt32sRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestSparseInt32sAgreesWithASlice: int32s appended to a sparseInt32s,
+// mostly -1 and otherwise up to the extremes of int32, read back as
+// appended, past a block of words and over blocks of the values kept.
+func TestSparseInt32sAgreesWithASlice(t *testing.T) {
+	r := rand.New(rand.NewPCG(38, 6))
+	for _, ones := range []int{0, 1, 5, 64} { // elements not -1, in 64
+		var s sparseInt32s
+		var want []int32
+		for i := range 64*chunkLen + 100 {
+			v := int32(-1)
+			if r.IntN(64) < ones {
+				switch v = int32(r.IntN(i + 1)); r.IntN(1000) {
+				case 0:
+					v = math.MaxInt32
+				case 1:
+					v = math.MinInt32
+				}
+			}
+			if got := s.add(v); got != i {
+				t.Fatalf("%d in 64: element %d added as %d", ones, i, got)
+			}
+			want = append(want, v)
+		}
+		require.Equal(t, len(want), s.Len())
+		for i, v := range want {
+			if got := s.get(i); got != v {
+				t.Fatalf("%d in 64: element %d: %d, want %d", ones, i, got, v)
+			}
+		}
+	}
+}
