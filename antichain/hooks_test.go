@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linbis/linbis/antichain"
-	"github.com/linbis/linbis/internal/randlts"
 	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/lts"
 )
@@ -76,25 +75,10 @@ func (m *sparseLTS) Ample() []int32 { return m.ample[m.at] }
 // violation depth, and past the violation every reachable state numbered
 // and paired.
 func TestSparseStates(t *testing.T) {
-	labels := []string{"a", "b", "c"}
-	draw := func(rng *rand.Rand, n int) *lts.LTS {
-		b := lts.NewBuilder()
-		randlts.Fill(rng, b, randlts.Config{States: n, Transitions: rng.IntN(3 * n), Labels: labels, Tau: 0.4})
-		return b.Build()
-	}
 	for seed := range uint64(testsize.Count(300, 3000)) {
 		rng := rand.New(rand.NewPCG(seed, 37))
-		impl, spec := draw(rng, 1+rng.IntN(8)), draw(rng, 1+rng.IntN(5))
-		specLabel := map[string]int32{}
-		for i, name := range spec.Labels {
-			specLabel[name] = int32(i)
-		}
-		labelOf := func(a int32) int32 {
-			if id, ok := specLabel[impl.Labels[a]]; ok {
-				return id
-			}
-			return -1
-		}
+		impl, spec := randomPair(rng)
+		labelOf := labelsIn(impl, spec)
 		for _, opts := range []antichain.SearchOptions{{Prune: true}, {Prune: true, BySteps: true, Past: true}} {
 			opts.MaxPairs = 1 << 20
 			what := fmt.Sprintf("seed %d %+v", seed, opts)
@@ -145,16 +129,7 @@ func TestCycleProviso(t *testing.T) {
 	sb.SetNumStates(1)
 	sb.AddTransition(0, sb.Label("b"), 0)
 	spec := sb.Build()
-	specLabel := map[string]int32{}
-	for i, name := range spec.Labels {
-		specLabel[name] = int32(i)
-	}
-	x := antichain.NewExplicitImpl(impl, func(a int32) int32 {
-		if id, ok := specLabel[impl.Labels[a]]; ok {
-			return id
-		}
-		return -1
-	})
+	x := antichain.NewExplicitImpl(impl, labelsIn(impl, spec))
 	m := newSparseLTS(impl, x)
 	m.ample = map[int32][]int32{}
 	for s := range impl.NumStates {
@@ -202,16 +177,7 @@ func TestDominatedInLevel(t *testing.T) {
 	sb.AddTransition(1, sb.Label("c"), 3)
 	sb.AddTransition(2, sb.Label("c"), 4)
 	spec := sb.Build()
-	specLabel := map[string]int32{}
-	for i, name := range spec.Labels {
-		specLabel[name] = int32(i)
-	}
-	labelOf := func(a int32) int32 {
-		if id, ok := specLabel[impl.Labels[a]]; ok {
-			return id
-		}
-		return -1
-	}
+	labelOf := labelsIn(impl, spec)
 	for _, past := range []bool{false, true} {
 		norm := antichain.NewSubsets(antichain.NewExplicit(spec), false)
 		init, err := norm.Closure([]int32{spec.Initial})

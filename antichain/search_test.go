@@ -13,16 +13,46 @@ import (
 	"github.com/linbis/linbis/lts"
 )
 
+// specLabels maps spec's label names to its label ids.
+func specLabels(spec *lts.LTS) map[string]int32 {
+	ids := map[string]int32{}
+	for i, name := range spec.Labels {
+		ids[name] = int32(i)
+	}
+	return ids
+}
+
+// labelsIn returns the label map of antichain.NewExplicitImpl from impl's
+// labels to spec's by name: -1 for a label spec lacks.
+func labelsIn(impl, spec *lts.LTS) func(int32) int32 {
+	ids := specLabels(spec)
+	return func(a int32) int32 {
+		if id, ok := ids[impl.Labels[a]]; ok {
+			return id
+		}
+		return -1
+	}
+}
+
+// randomPair draws a random implementation of 1–8 states and a random
+// specification of 1–5 over the labels a, b, c, with τ-steps.
+func randomPair(rng *rand.Rand) (impl, spec *lts.LTS) {
+	draw := func(n int) *lts.LTS {
+		b := lts.NewBuilder()
+		randlts.Fill(rng, b, randlts.Config{States: n, Transitions: rng.IntN(3 * n), Labels: []string{"a", "b", "c"}, Tau: 0.4})
+		return b.Build()
+	}
+	impl = draw(1 + rng.IntN(8))
+	return impl, draw(1 + rng.IntN(5))
+}
+
 // naiveShortest is the oracle of a shortest violation: a 0-1 breadth-first
 // search over (implementation state, specification set) nodes, the sets
 // as text, the cost of a step 1 (bySteps) or 1 if visible; it returns the
 // cost of a shortest path of impl whose last step spec cannot follow
 // after the same visible trace, that step included, or -1.
 func naiveShortest(impl, spec *lts.LTS, bySteps bool) int {
-	specLabel := map[string]int32{}
-	for i, name := range spec.Labels {
-		specLabel[name] = int32(i)
-	}
+	specLabel := specLabels(spec)
 	type node struct {
 		s   int32
 		set string
@@ -97,26 +127,11 @@ func reachableStates(l *lts.LTS) int {
 // what the layers count (Depth+1); going on past the violation (Past),
 // the same violation, and every reachable state paired.
 func TestLayerings(t *testing.T) {
-	labels := []string{"a", "b", "c"}
-	draw := func(rng *rand.Rand, n int) *lts.LTS {
-		b := lts.NewBuilder()
-		randlts.Fill(rng, b, randlts.Config{States: n, Transitions: rng.IntN(3 * n), Labels: labels, Tau: 0.4})
-		return b.Build()
-	}
 	violations := 0
 	for seed := range uint64(testsize.Count(300, 5000)) {
 		rng := rand.New(rand.NewPCG(seed, 36))
-		impl, spec := draw(rng, 1+rng.IntN(8)), draw(rng, 1+rng.IntN(5))
-		specLabel := map[string]int32{}
-		for i, name := range spec.Labels {
-			specLabel[name] = int32(i)
-		}
-		labelOf := func(a int32) int32 {
-			if id, ok := specLabel[impl.Labels[a]]; ok {
-				return id
-			}
-			return -1
-		}
+		impl, spec := randomPair(rng)
+		specLabel, labelOf := specLabels(spec), labelsIn(impl, spec)
 		for _, bySteps := range []bool{false, true} {
 			want := naiveShortest(impl, spec, bySteps)
 			if want > 0 && bySteps {
