@@ -42,6 +42,12 @@ type FlyReport struct {
 	AmplePairs  int64 `json:"ample_pairs,omitempty"`
 	FullPairs   int64 `json:"full_pairs,omitempty"`
 	ProvisoFull int64 `json:"proviso_full,omitempty"`
+	// Dominated counts the stored pairs that were not followed because
+	// another pair of the same implementation state, stored in the same
+	// breadth-first level, has a subset strictly included in theirs
+	// (onthefly/dominance.go): they are among Pairs but computed no
+	// successor; 0 when no level held two such pairs of one state.
+	Dominated int64 `json:"dominated_pairs"`
 	// Complete is false when the search stopped at a refinement violation
 	// before seeing every state (lock-freedom is then undecided).
 	Complete bool `json:"complete"`
@@ -172,7 +178,8 @@ func flyReport(res *onthefly.Result, stages []LadderStage) *FlyReport {
 	return &FlyReport{Reductions: []string{}, Pairs: res.Stats.Pairs, States: res.Stats.States, Transitions: res.Stats.Transitions,
 		Represented: res.Stats.Represented, RepresentedExact: res.Stats.RepresentedExact,
 		SpecStates: res.Stats.SpecStates, Subsets: res.Stats.Subsets, Complete: res.LockFreeChecked,
-		AmplePairs: res.Stats.Ample, FullPairs: res.Stats.Full, ProvisoFull: res.Stats.ProvisoFull, Ladder: stages}
+		AmplePairs: res.Stats.Ample, FullPairs: res.Stats.Full, ProvisoFull: res.Stats.ProvisoFull,
+		Dominated: res.Stats.Dominated, Ladder: stages}
 }
 
 func opsWord(ops int) string {

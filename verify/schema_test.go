@@ -3,6 +3,9 @@ package verify
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -56,4 +59,44 @@ func TestSchemaRejectsAMalformedReport(t *testing.T) {
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(`{"model": "x", "linearizable": "maybe"}`)))
 	require.NoError(t, err)
 	assert.Error(t, sch.Validate(inst), "missing fields and a verdict that is not true, false or null")
+}
+
+// TestSchemaListsEveryFlyCounter: every field of FlyReport is a property
+// of the schema's on_the_fly object, required unless it is omitted when
+// empty, so a counter added to the report cannot be left out of the schema.
+// A fly run of treiber reports its dominated pairs in the JSON, which
+// validates, and in the text.
+func TestSchemaListsEveryFlyCounter(t *testing.T) {
+	var doc struct {
+		Properties struct {
+			OnTheFly struct {
+				Required   []string                   `json:"required"`
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"on_the_fly"`
+		} `json:"properties"`
+	}
+	require.NoError(t, json.Unmarshal(Schema, &doc))
+	fly := doc.Properties.OnTheFly
+	ft := reflect.TypeFor[FlyReport]()
+	for i := range ft.NumField() {
+		name, opts, _ := strings.Cut(ft.Field(i).Tag.Get("json"), ",")
+		require.NotEmpty(t, name, "FlyReport.%s has a JSON name", ft.Field(i).Name)
+		assert.Contains(t, fly.Properties, name, "FlyReport.%s in the schema", ft.Field(i).Name)
+		if !strings.Contains(opts, "omitempty") {
+			assert.Contains(t, fly.Required, name, "FlyReport.%s is always written", ft.Field(i).Name)
+		}
+	}
+
+	out := runExample(t, "treiber", 0, Fly, false)
+	f := out.Report.OnTheFly
+	require.NotNil(t, f)
+	assert.Positive(t, f.Dominated, "treiber 2×2 has pairs dominated in their level")
+	assert.Less(t, f.Dominated, f.Pairs)
+	validateReport(t, out.Report)
+	data, err := json.Marshal(out.Report)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), fmt.Sprintf(`"dominated_pairs":%d`, f.Dominated))
+	var text strings.Builder
+	require.NoError(t, WriteText(&text, out.Report))
+	assert.Contains(t, text.String(), fmt.Sprintf("%d product pairs (%d not followed: dominated in their level)", f.Pairs, f.Dominated))
 }

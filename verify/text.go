@@ -40,7 +40,11 @@ func writeSummary(sb *strings.Builder, r *Report) {
 		if len(f.Reductions) > 0 {
 			reductions = strings.Join(f.Reductions, ", ")
 		}
-		fmt.Fprintf(sb, "on the fly     %d implementation states, %d product pairs, %d successors computed (no LTS built)\n", f.States, f.Pairs, f.Transitions)
+		dominated := ""
+		if f.Dominated > 0 {
+			dominated = fmt.Sprintf(" (%d not followed: dominated in their level)", f.Dominated)
+		}
+		fmt.Fprintf(sb, "on the fly     %d implementation states, %d product pairs%s, %d successors computed (no LTS built)\n", f.States, f.Pairs, dominated, f.Transitions)
 		fmt.Fprintf(sb, "specification  %d states explored, %d subsets\n", f.SpecStates, f.Subsets)
 		fmt.Fprintf(sb, "reductions     %s", reductions)
 		if f.Represented > f.States {
