@@ -14,13 +14,15 @@
 // their states may be found as the search reaches them or all be there
 // already: a specification through Spec (Explicit gives an *lts.LTS's,
 // onthefly computes its states' from the semantics), an implementation
-// through Impl (ExplicitImpl gives an *lts.LTS's; onthefly's test
-// TestOneEngineForBothRoutes runs the search over the semantics, with the
-// symmetry reduction through the Renamer hook, the partial-order
-// reduction through Ampler, and states numbered as pairs take them
-// through Sparse). refine runs Search; onthefly shares Subsets and still
-// runs its own loop of the product (onthefly/fly.go, with expansion on
-// several cores and packed storage), which is to move onto Search
+// through Impl (ExplicitImpl gives an *lts.LTS's; onthefly's semImpl
+// the semantics', from the on-the-fly search's expander, state store and
+// cache of recent successors, with the symmetry reduction through the
+// Renamer hook, the partial-order reduction through Ampler, and states
+// numbered as pairs take them through Sparse; its test
+// TestOneEngineForBothRoutes runs Search over it). refine runs Search;
+// onthefly shares Subsets and still runs its own loop of the product
+// (onthefly/fly.go, with expansion on several cores and packed storage),
+// which is to move onto Search
 // (search.go says what that takes).
 //
 // The subsets are interned in the order they are met, in a flat arena (no

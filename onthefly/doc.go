@@ -12,7 +12,9 @@
 // layered by steps, which refine runs over an LTS), written here a second
 // time for its speed: expansion on several cores, packed storage, a cache
 // of recent successors. The engine has this search's hooks (symmetry,
-// partial order, states numbered as pairs take them), and
+// partial order, states numbered as pairs take them); semImpl
+// (semimpl.go) is the implementation it reads, made of this search's
+// expander, state store and cache of recent successors, and
 // TestOneEngineForBothRoutes holds the two to the same verdicts, pairs,
 // states and counters in every reduction mode; moving this search onto
 // the engine is what is left (antichain/search.go says what it takes).

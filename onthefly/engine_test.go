@@ -14,155 +14,16 @@ import (
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/explore"
 	"github.com/linbis/linbis/frontend/ir"
-	"github.com/linbis/linbis/frontend/reduce"
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/internal/randmodel"
 	"github.com/linbis/linbis/internal/testsize"
 	"github.com/linbis/linbis/refine"
 )
 
-// semImpl is a program's implementation as the semantics gives it, read
-// by the antichain search as an implicit LTS (antichain.Impl): its states
-// are numbered when a pair takes them (antichain.Sparse), as the
-// on-the-fly route's search numbers them, and its visible labels are the
-// specification's keys (flySpec.specKey). With the symmetry reduction, its
-// states are the representatives of their orbits and it renames the
-// subsets with them (antichain.Renamer), taking the least of the renamings
-// by a representative's stabiliser; with the partial-order reduction
-// (por), it names the ample thread's steps (antichain.Ampler). Its steps
-// are found by an expander of the on-the-fly search's (e), and renamed as
-// that search renames them (flySearch.renamed, over f's specification,
-// symmetry and permutations).
-type semImpl struct {
-	f     *flySearch
-	e     *expander
-	por   *reduce.POR
-	ample []int32 // the ample steps of the state Steps expanded last
-	// succs are Steps' steps' permutations to their representatives and
-	// their alternatives (alts), as renamed reads them.
-	succs []flySucc
-	alts  []uint16
-	// ids numbers the states by their encodings, encs lists them;
-	// pending[i] is the encoding of Steps' step i, whose state is to[i]
-	// (-1 until Store numbers it).
-	ids     map[string]int32
-	encs    []string
-	pending []string
-	init    int32
-	// labelIDs numbers the label keys met, keys lists them.
-	labelIDs  map[semantics.LabelKey]int32
-	keys      []semantics.LabelKey
-	to, label []int32 // Steps'
-	cur       []int32
-	enc       []byte
-}
-
-// newSemImpl returns the implementation x against spec, reduced by sym
-// (nil: not), and the permutation that takes its initial state to its
-// representative.
-func newSemImpl(x *semantics.System, spec *flySpec, sym *reduce.Symmetry) (*semImpl, uint16, error) {
-	f := &flySearch{x: x, spec: spec, sym: sym}
-	f.perms.intern(identity(x.Bounds.Threads))
-	m := &semImpl{f: f, e: &expander{f: f, st: x.NewStepper(), sym: sym, permIDs: map[string]uint16{}},
-		ids: map[string]int32{}, labelIDs: map[semantics.LabelKey]int32{}}
-	init, err := x.InitialState()
-	if err != nil {
-		return nil, 0, err
-	}
-	rep, perm := m.e.representative(semantics.Encode(nil, init))
-	m.init = m.state(string(semantics.Encode(nil, rep)))
-	return m, perm, nil
-}
-
-// Rename implements antichain.Renamer.
-func (m *semImpl) Rename(sub, id int32) (int32, error) {
-	sub, _, _ = m.f.renamed(sub, &m.succs[id], m.alts, false)
-	return sub, nil
-}
-
-// state returns the id of the state encoded as enc, adding it if new.
-func (m *semImpl) state(enc string) int32 {
-	id, ok := m.ids[enc]
-	if !ok {
-		id = int32(len(m.encs))
-		m.ids[enc] = id
-		m.encs = append(m.encs, enc)
-	}
-	return id
-}
-
-// Store implements antichain.Sparse: it numbers the state of step id,
-// and gives its number to every step of Steps' that enters it.
-func (m *semImpl) Store(id int32) int32 {
-	s := m.state(m.pending[id])
-	for j, enc := range m.pending {
-		if m.to[j] < 0 && enc == m.pending[id] {
-			m.to[j] = s
-		}
-	}
-	return s
-}
-
-func (m *semImpl) Initial() int32 { return m.init }
-
-// Steps names a state's steps by their index among its successors.
-func (m *semImpl) Steps(s int32) (to, label []int32, lo, hi int32, err error) {
-	m.cur = semantics.Decode(m.cur[:0], []byte(m.encs[s]))
-	t, fail := m.e.st.Successors(m.cur)
-	if fail != nil {
-		return nil, nil, 0, 0, fmt.Errorf("model error of thread %d: %s", t+1, fail.Msg)
-	}
-	blk := &m.e.st.Blk
-	m.ample = m.ample[:0]
-	if m.por != nil {
-		if t := m.por.Choose(m.cur, blk.Succs); t >= 0 {
-			for i := range blk.Succs {
-				if int(blk.Succs[i].Thread) == t {
-					m.ample = append(m.ample, int32(i))
-				}
-			}
-		}
-	}
-	m.to, m.label, m.succs, m.alts, m.pending = m.to[:0], m.label[:0], m.succs[:0], m.alts[:0], m.pending[:0]
-	for i := range blk.Succs {
-		sc := &blk.Succs[i]
-		rep, perm := m.e.representative(blk.Batch[sc.Start:sc.End])
-		altStart := int32(len(m.alts))
-		m.alts, _, _ = m.e.stabilizer(m.e.sigma, m.alts)
-		m.succs = append(m.succs, flySucc{perm: perm, altStart: altStart, altEnd: int32(len(m.alts))})
-		m.enc = semantics.Encode(m.enc[:0], rep)
-		id, ok := m.ids[string(m.enc)]
-		if !ok {
-			id = -1
-		}
-		m.to = append(m.to, id)
-		m.pending = append(m.pending, string(m.enc))
-		a, ok := m.labelIDs[sc.Label]
-		if !ok {
-			a = int32(len(m.keys))
-			m.labelIDs[sc.Label] = a
-			m.keys = append(m.keys, sc.Label)
-		}
-		m.label = append(m.label, a)
-	}
-	return m.to, m.label, 0, int32(len(m.to)), nil
-}
-
-// Ample implements antichain.Ampler: the ample thread's steps.
-func (m *semImpl) Ample() []int32 { return m.ample }
-
-// Label gives the calls and returns as the specification's keys, the
-// rest as τ.
-func (m *semImpl) Label(a int32) uint64 {
-	if k := m.keys[a]; isVisible(k) {
-		return uint64(m.f.spec.specKey(k))
-	}
-	return antichain.TauStep
-}
-
 // engineOnSemantics runs the antichain search (refine's engine) over the
 // semantics of prog under b, implementation and specification both
-// implicit: the on-the-fly route's systems; layered by steps with
+// implicit: the on-the-fly route's systems, set up as Check sets them up
+// (newFlySearch) and read through semImpl; layered by steps with
 // bySteps, as the on-the-fly route's search is (going on past a
 // violation, as that search does by default), with the symmetry
 // reduction where r asks for it and the model has it (reduced says so),
@@ -172,37 +33,17 @@ func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, by
 	if err != nil {
 		return nil, nil, false, false, err
 	}
-	specSys, err := semantics.NewSystem(prog, prog.Spec, b, o)
+	f, err := newFlySearch(prog, impl, b, Options{Options: o, Reductions: r})
 	if err != nil {
 		return nil, nil, false, false, err
 	}
-	spec, err := newFlySpec(specSys, impl.Program)
+	m, init, err := newSemImpl(f)
 	if err != nil {
 		return nil, nil, false, false, err
 	}
-	var sym *reduce.Symmetry
-	if r.Symmetry {
-		implSym, _ := reduce.NewSymmetry(impl.Program, b)
-		specSym, _ := reduce.NewSymmetry(specSys.Program, b)
-		if implSym != nil && specSym != nil {
-			sym, spec.sym, reduced = implSym, specSym, true
-		}
-	}
-	init, err := spec.initial()
-	if err != nil {
-		return nil, nil, false, false, err
-	}
-	m, perm, err := newSemImpl(impl, spec, sym)
-	if err != nil {
-		return nil, nil, false, false, err
-	}
-	init, _ = spec.permute(init, perm, &m.f.perms, false)
-	if r.PartialOrder {
-		m.por = reduce.NewPOR(impl.Program, b, impl.Allowed, impl.Options.Explicit)
-	}
-	s = antichain.NewSearch(m, spec.subsets, 0, antichain.SearchOptions{Prune: true, BySteps: bySteps, Past: bySteps, MaxPairs: 1 << 30})
+	s = antichain.NewSearch(m, f.spec.subsets, 0, antichain.SearchOptions{Prune: true, BySteps: bySteps, Past: bySteps, MaxPairs: 1 << 30})
 	pair, _, err := s.Run(init)
-	return s, m, pair < 0, reduced, err
+	return s, m, pair < 0, f.res.Symmetric, err
 }
 
 // TestOneEngineForBothRoutes runs the antichain search that refine runs
@@ -290,7 +131,9 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 					[3]int64{steps.Ample, steps.Full, steps.ProvisoFull}, "ample, full, proviso: %s", run)
 				ample += steps.Ample
 			}
-			assert.Equal(t, fly.Stats.States, int64(len(m.encs)), "states: %s", run)
+			assert.Equal(t, fly.Stats.States, int64(m.states()), "states: %s", run)
+			assert.Equal(t, [3]int64{fly.Stats.Represented, fly.Stats.Expanded, fly.Stats.Transitions},
+				[3]int64{m.f.res.Stats.Represented, m.f.res.Stats.Expanded, m.f.res.Stats.Transitions}, "represented, expanded, transitions: %s", run)
 			if !fly.Refines {
 				assert.Len(t, fly.Counterexample.Steps, steps.ViolationDepth+1, "counterexample: %s", run)
 			}

@@ -236,6 +236,18 @@ func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 		return nil, err
 	}
 	o.Workers = impl.Options.Workers // 0 is GOMAXPROCS, as for the explorer
+	f, err := newFlySearch(prog, impl, b, o)
+	if err != nil {
+		return nil, err
+	}
+	f.startExpanders(o.Workers)
+	return f.run()
+}
+
+// newFlySearch returns the search of implementation impl of prog against
+// its specification under b and o, with its reductions set up and no
+// expanders yet.
+func newFlySearch(prog *check.Program, impl *semantics.System, b ir.Bounds, o Options) (*flySearch, error) {
 	spec, err := semantics.NewSystem(prog, prog.Spec, b, o.Options)
 	if err != nil {
 		return nil, fmt.Errorf("specification: %w", err)
@@ -268,8 +280,7 @@ func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 		f.por = reduce.NewPOR(impl.Program, b, impl.Allowed, impl.Options.Explicit)
 		f.res.PartialOrder = true
 	}
-	f.startExpanders(o.Workers)
-	return f.run()
+	return f, nil
 }
 
 func identity(n int) []uint8 {
@@ -370,28 +381,10 @@ type flySearch struct {
 
 // run searches the product, then the τ-cycles.
 func (f *flySearch) run() (*Result, error) {
-	f.states = newStateStore(&f.x.Program.Layout)
-	init, err := f.x.InitialState()
+	sid, sub, err := f.initial()
 	if err != nil {
 		return nil, err
 	}
-	e := f.expanders[0]
-	var sigma []uint8
-	if f.sym != nil {
-		init, sigma = f.sym.Canon(init, e.st.Expander.Canon)
-		f.initPerm = e.internPerm(sigma)
-	}
-	sub := f.spec.empty
-	if !f.o.LockFreeOnly {
-		if sub, err = f.spec.initial(); err != nil {
-			return nil, err
-		}
-		sub, _ = f.spec.permute(sub, f.initPerm, &f.perms, false)
-	}
-	f.res.Stats.RepresentedExact = true
-	_, stab, exact := e.stabilizer(sigma, nil)
-	sid, _ := f.insertState(init)
-	f.countOrbit(stab, exact)
 	f.addPair(sid, sub, flyStep{from: -1, perm: f.initPerm, to: sid})
 	f.levels = []int32{0}
 
@@ -443,6 +436,37 @@ func (f *flySearch) run() (*Result, error) {
 		}
 	}
 	return f.res, nil
+}
+
+// initial stores the implementation's initial state, as its orbit's
+// representative, and returns its id and the subset of its pair: the
+// specification's initial subset renamed with it (the empty subset when
+// the check is of lock-freedom alone). The expanders must be started:
+// the first canonicalises it.
+func (f *flySearch) initial() (sid, sub int32, err error) {
+	f.states = newStateStore(&f.x.Program.Layout)
+	init, err := f.x.InitialState()
+	if err != nil {
+		return -1, -1, err
+	}
+	e := f.expanders[0]
+	var sigma []uint8
+	if f.sym != nil {
+		init, sigma = f.sym.Canon(init, e.st.Expander.Canon)
+		f.initPerm = e.internPerm(sigma)
+	}
+	sub = f.spec.empty
+	if !f.o.LockFreeOnly {
+		if sub, err = f.spec.initial(); err != nil {
+			return -1, -1, err
+		}
+		sub, _ = f.spec.permute(sub, f.initPerm, &f.perms, false)
+	}
+	f.res.Stats.RepresentedExact = true
+	_, stab, exact := e.stabilizer(sigma, nil)
+	sid, _ = f.insertState(init)
+	f.countOrbit(stab, exact)
+	return sid, sub, nil
 }
 
 // flyStep is a step of the reduced search: from pair (or state) from, by
