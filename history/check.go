@@ -110,37 +110,36 @@ const DefaultMaxMemory int64 = 2 << 30
 // Failure explains a non-linearizable history. Operation numbers index
 // History.Ops.
 type Failure struct {
-	// Key is the failing partition's key ("" when unpartitioned); Ops are
-	// its operations. It is the smallest failing partition among those
-	// checked.
+	// Key is the failing partition's key ("" when unpartitioned). It is
+	// the smallest failing partition among those checked.
 	Key string
-	Ops []int
+	Ops []int // the partition's operations, as indices into History.Ops
 	// Prefix is the longest linearizable prefix found, in linearization
-	// order; Stuck is an operation that cannot be placed after it (-1 if
-	// not known) and State the spec state after Prefix.
+	// order (indices into History.Ops).
 	Prefix []int
-	Stuck  int
-	State  string
+	Stuck  int    // an operation that cannot be placed after Prefix; -1 if not known
+	State  string // the spec state after Prefix, as the model prints it
 	// Pattern names the bad pattern found by the polynomial check (empty
-	// for the general search) and Witness lists its operations.
+	// for the general search).
 	Pattern string
-	Witness []int
+	Witness []int // the bad pattern's operations (indices into History.Ops); nil without one
 }
 
 // Result is the verdict of Check with its evidence and statistics.
 type Result struct {
-	Verdict    Verdict
-	Model      string
-	Ops        int
-	Partitions int
+	Verdict    Verdict // linearizable, not, or unknown (a limit stopped the check)
+	Model      string  // the specification's name (model.Spec.Name)
+	Ops        int     // the history's operations
+	Partitions int     // the partitions checked apart: one per key, or 1 unpartitioned
 	// Decided counts partitions with an answer (less than Partitions when
 	// the check stopped early or ran out of time).
 	Decided int
 	// Algorithms lists the procedures used, in order.
 	Algorithms []model.Procedure
-	// Limit names the budget that stopped an Unknown check, and Reason
-	// says it in a sentence.
-	Limit  Limit
+	// Limit names the budget that stopped an Unknown check; "" otherwise.
+	Limit Limit
+	// Reason says, with Limit, how far the check came and which limit
+	// stopped it, in a sentence; "" otherwise.
 	Reason string
 	// Failure is set when Verdict is NotLinearizable.
 	Failure *Failure
@@ -151,7 +150,7 @@ type Result struct {
 	Witness [][]int
 	// Configurations counts memoised (linearized set, state) pairs.
 	Configurations int64
-	Elapsed        time.Duration
+	Elapsed        time.Duration // the check's wall-clock time
 }
 
 // Check decides whether h is linearizable with respect to spec. An error

@@ -10,47 +10,49 @@ import (
 // check's statistics. Operations are named by their index in the
 // history, their line in the file and their text.
 type Report struct {
-	File string `json:"file"`
+	File string `json:"file"` // the history's file, "<stdin>" when piped
 	// Linearizable is true, false, or null when a limit stopped the
 	// check; StoppedBy then names the limit and Reason says how far the
 	// check came.
 	Linearizable   Verdict           `json:"linearizable"`
-	StoppedBy      Limit             `json:"stopped_by,omitempty"`
-	Model          string            `json:"model"`
-	Operations     int               `json:"operations"`
-	Partitions     int               `json:"partitions"`
-	Decided        int               `json:"decided"`
-	Algorithms     []model.Procedure `json:"algorithms"`
-	Configurations int64             `json:"configurations"`
-	Seconds        float64           `json:"seconds"`
-	Reason         string            `json:"reason,omitempty"`
-	// NilRead and CASFail name the readings applied to reads of nil
-	// (unknown, absent) and to failed cas operations (drop, false).
-	NilRead  string         `json:"nil_read,omitempty"`
+	StoppedBy      Limit             `json:"stopped_by,omitempty"` // the limit that stopped the check; "" when none did
+	Model          string            `json:"model"`                // the specification's name
+	Operations     int               `json:"operations"`           // the history's operations
+	Partitions     int               `json:"partitions"`           // the partitions checked apart (one per key)
+	Decided        int               `json:"decided"`              // the partitions decided before any stop
+	Algorithms     []model.Procedure `json:"algorithms"`           // the procedures that decided them, in order
+	Configurations int64             `json:"configurations"`       // memoised (linearized set, state) pairs of the search
+	Seconds        float64           `json:"seconds"`              // the check's wall-clock time
+	Reason         string            `json:"reason,omitempty"`     // with StoppedBy: how far the check came, and the limit
+	// NilRead names the reading applied to reads of nil (unknown,
+	// absent); "" for a history not read from a file.
+	NilRead string `json:"nil_read,omitempty"`
+	// CASFail names the reading applied to failed cas operations (drop,
+	// false); "" for a history not read from a file.
 	CASFail  string         `json:"cas_fail,omitempty"`
-	Warnings []string       `json:"warnings,omitempty"`
-	Notes    []string       `json:"notes,omitempty"`
-	Failure  *FailureReport `json:"failure,omitempty"`
+	Warnings []string       `json:"warnings,omitempty"` // what in the input looks wrong but did not stop the check, one line each
+	Notes    []string       `json:"notes,omitempty"`    // conventions the reader chose that the user should know, one line each
+	Failure  *FailureReport `json:"failure,omitempty"`  // the evidence when not linearizable; nil otherwise
 	// Witness is, per partition, a linearization as operation indices.
 	Witness [][]int `json:"witness,omitempty"`
 }
 
 // FailureReport is a Failure as Report states it.
 type FailureReport struct {
-	Key        string     `json:"key"`
-	Operations int        `json:"operations"`
-	Pattern    string     `json:"pattern,omitempty"`
-	Witness    []OpReport `json:"witness,omitempty"`
-	Prefix     []OpReport `json:"prefix"`
-	State      string     `json:"state_after_prefix"`
-	Stuck      *OpReport  `json:"cannot_place,omitempty"`
+	Key        string     `json:"key"`                    // the failing partition's key; "" when unpartitioned
+	Operations int        `json:"operations"`             // that partition's operations
+	Pattern    string     `json:"pattern,omitempty"`      // the bad pattern found; "" for the general search
+	Witness    []OpReport `json:"witness,omitempty"`      // the bad pattern's operations
+	Prefix     []OpReport `json:"prefix"`                 // the longest linearizable prefix found, in order
+	State      string     `json:"state_after_prefix"`     // the spec state after Prefix
+	Stuck      *OpReport  `json:"cannot_place,omitempty"` // an operation that cannot follow Prefix; nil if not known
 }
 
 // OpReport names one operation of the history.
 type OpReport struct {
-	Index     int    `json:"index"`
-	Line      int    `json:"line,omitempty"`
-	Operation string `json:"operation"`
+	Index     int    `json:"index"`          // its index in the history, from 0
+	Line      int    `json:"line,omitempty"` // its line in the file; 0 when not read from one
+	Operation string `json:"operation"`      // the operation in words, e.g. `c3 write(4)` (record.Op.String)
 }
 
 // NewReport states res, the check of h.

@@ -172,48 +172,50 @@ type AutoReport struct {
 
 // AutoRung is what method auto measured of one smaller client.
 type AutoRung struct {
-	Threads int `json:"threads"`
-	Ops     int `json:"ops"` // -1 means forever
-	// States and Transitions are the implementation LTS's: counted by
-	// exploring it when Explored, otherwise the states the on-the-fly
-	// search's stored ones stand for and their successors.
-	States      int64 `json:"states"`
+	Threads int `json:"threads"` // the client's threads
+	Ops     int `json:"ops"`     // -1 means forever
+	// States is the implementation LTS's states: counted by exploring it
+	// when Explored, otherwise those the on-the-fly search's stored
+	// states stand for.
+	States int64 `json:"states"`
+	// Transitions is the implementation LTS's transitions: counted by
+	// exploring it when Explored, otherwise the successors of the states
+	// that the search's stored ones stand for.
 	Transitions int64 `json:"transitions"`
-	Explored    bool  `json:"explored"`
-	// Pairs, FlyStates and Successors are the on-the-fly search's stored
-	// pairs and states and the successors it computed.
-	Pairs      int64 `json:"pairs"`
-	FlyStates  int64 `json:"fly_states"`
-	Successors int64 `json:"successors"`
+	// Explored: States and Transitions were counted on the LTS built.
+	Explored   bool  `json:"explored"`
+	Pairs      int64 `json:"pairs"`      // the product pairs the on-the-fly search stored
+	FlyStates  int64 `json:"fly_states"` // the implementation states the search stored
+	Successors int64 `json:"successors"` // the implementation successors the search computed
 }
 
 // AutoEstimate is the requested bounds' sizes extrapolated from the
 // rungs, and what each route would cost.
 type AutoEstimate struct {
-	// States, Transitions, Pairs, FlyStates and Successors are AutoRung's
-	// counts at the requested bounds.
+	// States is the implementation LTS's states at the requested bounds,
+	// extrapolated from the rungs (or measured, for an implementation
+	// small enough to explore), as are the counts after it.
 	States      int64 `json:"states"`
-	Transitions int64 `json:"transitions"`
-	Pairs       int64 `json:"pairs"`
-	FlyStates   int64 `json:"fly_states"`
-	Successors  int64 `json:"successors"`
+	Transitions int64 `json:"transitions"` // the implementation LTS's transitions
+	Pairs       int64 `json:"pairs"`       // the product pairs the on-the-fly search would store
+	FlyStates   int64 `json:"fly_states"`  // the implementation states it would store
+	Successors  int64 `json:"successors"`  // the successors it would compute
 	// Symmetry is the symmetry reduction's factor (states represented per
-	// state stored) and Ample the share of pairs that followed one thread
-	// (partial-order reduction), on the largest rung.
+	// state stored) on the largest rung; 1 without it.
 	Symmetry float64 `json:"symmetry"`
-	Ample    float64 `json:"ample"`
+	// Ample is the share of pairs that followed one thread (partial-order
+	// reduction) on the largest rung, from 0 to 1.
+	Ample float64 `json:"ample"`
 	// Bisimilar says whether impl and spec were bisimilar on the small
 	// rungs; Unknown when the choice did not depend on it and they were
 	// not compared (the estimates are then those least favourable to the
 	// route taken: not bisimilar for the bisimulation route, bisimilar
 	// for the on-the-fly route).
-	Bisimilar Verdict `json:"bisimilar"`
-	// BisimSeconds and FlySeconds are each route's estimated time on an
-	// idle machine, BisimBytes and FlyBytes its peak memory.
-	BisimSeconds float64 `json:"bisim_seconds"`
-	FlySeconds   float64 `json:"fly_seconds"`
-	BisimBytes   int64   `json:"bisim_bytes"`
-	FlyBytes     int64   `json:"fly_bytes"`
+	Bisimilar    Verdict `json:"bisimilar"`
+	BisimSeconds float64 `json:"bisim_seconds"` // the bisimulation route's estimated seconds, idle machine
+	FlySeconds   float64 `json:"fly_seconds"`   // the on-the-fly route's estimated seconds, idle machine
+	BisimBytes   int64   `json:"bisim_bytes"`   // the bisimulation route's estimated peak memory
+	FlyBytes     int64   `json:"fly_bytes"`     // the on-the-fly route's estimated peak memory
 }
 
 // autoMeasure is what method auto knows when it chooses.

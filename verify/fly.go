@@ -19,28 +19,29 @@ type FlyReport struct {
 	// Notes say why a reduction that was asked for did not apply.
 	Notes []string `json:"notes,omitempty"`
 	// Pairs is the number of product pairs (implementation state,
-	// specification subset) stored; States the implementation states
-	// among them (orbit representatives under symmetry).
-	Pairs  int64 `json:"pairs"`
+	// specification subset) stored.
+	Pairs int64 `json:"pairs"`
+	// States is the number of implementation states among the pairs
+	// (orbit representatives under symmetry).
 	States int64 `json:"states"`
 	// Represented is the number of implementation states that the stored
 	// ones stand for (the sum of their orbits under thread permutations;
 	// States without symmetry), exact when RepresentedExact and otherwise
 	// a lower bound: Represented/States is the symmetry reduction's factor.
 	Represented      int64 `json:"represented_states"`
-	RepresentedExact bool  `json:"represented_exact"`
+	RepresentedExact bool  `json:"represented_exact"` // false: Represented is a lower bound
 	// Transitions counts the implementation successors computed.
 	Transitions int64 `json:"transitions"`
-	// SpecStates and Subsets are the specification states explored and
-	// the distinct subsets of them the pairs hold.
-	SpecStates int64 `json:"spec_states"`
-	Subsets    int64 `json:"subsets"`
-	// AmplePairs and FullPairs count, under the partial-order reduction,
-	// the pairs that followed the successors of one thread only and those
-	// that followed all; ProvisoFull of the latter had an ample thread that
+	SpecStates  int64 `json:"spec_states"` // the specification states explored
+	Subsets     int64 `json:"subsets"`     // the distinct subsets of them that the pairs hold
+	// AmplePairs counts, under the partial-order reduction, the pairs that
+	// followed the successors of one thread only (0 without it).
+	AmplePairs int64 `json:"ample_pairs,omitempty"`
+	// FullPairs counts, under the partial-order reduction, the pairs that
+	// followed the successors of every thread (0 without it).
+	FullPairs int64 `json:"full_pairs,omitempty"`
+	// ProvisoFull counts those of FullPairs that had an ample thread that
 	// the cycle proviso refused.
-	AmplePairs  int64 `json:"ample_pairs,omitempty"`
-	FullPairs   int64 `json:"full_pairs,omitempty"`
 	ProvisoFull int64 `json:"proviso_full,omitempty"`
 	// Dominated counts the stored pairs that were not followed because
 	// another pair of the same implementation state, stored in the same

@@ -31,10 +31,10 @@ import (
 // LadderStage is one rung of the ladder: its client and what its search
 // found.
 type LadderStage struct {
-	Threads int   `json:"threads"`
-	Ops     int   `json:"ops"` // -1 means forever
-	Pairs   int64 `json:"pairs"`
-	States  int64 `json:"states"`
+	Threads int   `json:"threads"` // the client's threads
+	Ops     int   `json:"ops"`     // -1 means forever
+	Pairs   int64 `json:"pairs"`   // the product pairs its search stored
+	States  int64 `json:"states"`  // the implementation states among them
 	// Result is "holds", "not linearizable", "not lock-free", or why the
 	// ladder went on to the requested bounds ("does not replay", "model
 	// error", "limit").

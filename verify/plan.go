@@ -30,10 +30,11 @@ type Plan struct {
 	// ReleaseImpl lets the bisimulation stage consume the implementation
 	// LTS (Options.ReleaseImpl), when nothing reads it afterwards.
 	ReleaseImpl bool
-	// Reductions are the on-the-fly route's reductions, and Shortest its
-	// search of the requested bounds alone (Options.Shortest).
+	// Reductions are the on-the-fly route's reductions.
 	Reductions onthefly.Reductions
-	Shortest   bool
+	// Shortest: the on-the-fly route searches the requested bounds
+	// alone, without the ladder (Options.Shortest).
+	Shortest bool
 	// Notes say what the plan decided against the options, for the
 	// report.
 	Notes []string

@@ -48,7 +48,7 @@ func ParseMethod(s string) (Method, error) {
 
 // Options configure a verification.
 type Options struct {
-	Method Method
+	Method Method // the route; "" is Auto
 	// Compile configures the explorer (state limit, heap mode, lin events).
 	Compile frontend.Options
 	// Antichain turns on antichain pruning in the refinement check.
@@ -98,8 +98,12 @@ type Options struct {
 // Outcome is a report together with the LTSs it was computed from, for
 // exporting.
 type Outcome struct {
-	Report                     *Report
-	Impl, Spec                 *lts.LTS
+	Report *Report // what was decided
+	// Impl and Spec are the LTSs explored; nil on the fly, and Impl nil
+	// once released (Options.ReleaseImpl).
+	Impl, Spec *lts.LTS
+	// ImplQuotient and SpecQuotient are their quotients by divergence-
+	// preserving branching bisimilarity; nil when not computed.
 	ImplQuotient, SpecQuotient *lts.LTS
 	// Finished is true when every stage of the plan ran; a limit that
 	// stops a stage (time, memory, states) leaves the rest unrun and the
@@ -244,7 +248,7 @@ func (x *run) follow(p *Plan) error {
 // implementation (Err, a *frontend.ModelError inside), and the on-the-fly
 // search, run for it, found a refinement violation before reaching it.
 type ModelErrorAndViolation struct {
-	Err error
+	Err error // the model error, wrapping a *frontend.ModelError
 	// Violation is the violation's evidence (Kind "refinement-violation").
 	Violation Evidence
 }

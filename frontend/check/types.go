@@ -33,14 +33,14 @@ const (
 // Type is a value type: int (optionally ranged), bool, a ref to a heap
 // type, or a word type.
 type Type struct {
-	Kind Kind
+	Kind Kind  // what the value is; Invalid after an error already reported
 	Node *Heap // for Ref to one heap type; nil for a union
 	// Union holds the heap types of a ref to one of several (ref A | B),
 	// by ID; nil otherwise.
 	Union    []*Heap
 	Word     *WordType // for Word
-	HasRange bool
-	Lo, Hi   int64
+	HasRange bool      // an int of a declared range, Lo..Hi; false: any int
+	Lo, Hi   int64     // the range's bounds, both included, when HasRange
 	// Wrap: a value stored outside the range wraps around it (modulo its
 	// size) instead of being a model error, e.g. a ticket or a version
 	// counter under ops forever.
@@ -178,10 +178,10 @@ const (
 
 // Var is a resolved variable.
 type Var struct {
-	Name string
-	Pos  syntax.Pos
-	Kind VarKind
-	Type Type
+	Name string     // the name declared
+	Pos  syntax.Pos // of its name where declared; NoPos for a builtin
+	Kind VarKind    // where it lives
+	Type Type       // its type (an array's elements' type)
 	// Len is the length expression of a shared array's ordinary dimension
 	// (nil for scalars and arrays of [thread] dimensions only); it may
 	// mention nthreads and is evaluated once the bounds are known.
@@ -218,14 +218,14 @@ func (v *Var) Dims() int {
 
 // Heap is a heap node type.
 type Heap struct {
-	Name   string
-	ID     int // from 1 within its object
-	Fields []*Field
+	Name   string   // the node type's name
+	ID     int      // from 1 within its object
+	Fields []*Field // the node's fields, in declaration order
 }
 
 // Field is a field of a heap node type or of a word type.
 type Field struct {
-	Name string
+	Name string // the field's name
 	// Type is the field's type, or its elements' for an array field.
 	Type Type
 	// Index is the field's first slot in its node (a word field takes
@@ -243,9 +243,9 @@ func (f *Field) Slots() int { return f.Type.Slots() * max(f.Elems, 1) }
 // WordType is a word type: fields stored together in one shared location,
 // read, written and compared-and-swapped whole.
 type WordType struct {
-	Name   string
-	Fields []*Field // scalar: int, bool or ref
-	Pos    syntax.Pos
+	Name   string     // the word type's name
+	Fields []*Field   // scalar: int, bool or ref
+	Pos    syntax.Pos // of its name in its declaration (NoPos for a loc's word)
 	// Loc, for the word of a loc type (locs.go), is the type of the
 	// location it refers to; nil for a declared word.
 	Loc *Type
@@ -253,13 +253,13 @@ type WordType struct {
 
 // Method is a checked method or procedure.
 type Method struct {
-	Name   string
-	Decl   *syntax.Method
-	Params []*Var
-	Result Type // Kind Void if none or a tuple
+	Name   string         // the method's name ("init" for the init block)
+	Decl   *syntax.Method // its syntax
+	Params []*Var         // its parameters, in order (the first of Locals)
+	Result Type           // Kind Void if none or a tuple
 	// Results are the result types: none, Result, or a procedure's tuple.
 	Results []Type
-	Locals  []*Var
+	Locals  []*Var // every local, parameters first, by Var.Index
 	// Slots is the number of slots of the locals (Var.Slot).
 	Slots int
 	Index int  // among the object's methods, or its procedures
@@ -286,12 +286,12 @@ func (m *Method) resultString() string {
 
 // Object is a checked object or hand-written specification.
 type Object struct {
-	Name    string
-	Decl    *syntax.Object
-	Heaps   []*Heap
-	Words   []*WordType
-	Shared  []*Var
-	Methods []*Method
+	Name    string         // the object's (or specification's) name
+	Decl    *syntax.Object // its syntax
+	Heaps   []*Heap        // its node types, by ID-1
+	Words   []*WordType    // its declared word types, in source order
+	Shared  []*Var         // its shared variables, by Var.Index
+	Methods []*Method      // its methods, by Method.Index
 	// Procs are the procedures, in declaration order.
 	Procs []*Method
 	// Init is the init block, checked as a method without parameters; nil if absent.
@@ -313,12 +313,12 @@ func (o *Object) Method(name string) *Method {
 
 // Info records what the checker learnt about each identifier and expression.
 type Info struct {
-	Uses   map[*syntax.Ident]*Var
-	Types  map[syntax.Expr]Type
-	Fields map[*syntax.SelectorExpr]*Field
-	Heaps  map[*syntax.NewExpr]*Heap
-	Defs   map[*syntax.DefineStmt]*Var
-	Vars   map[*syntax.VarStmt]*Var
+	Uses   map[*syntax.Ident]*Var          // the variable each name (used or defined) resolves to
+	Types  map[syntax.Expr]Type            // the type of each expression checked
+	Fields map[*syntax.SelectorExpr]*Field // the field each selector x.f reads
+	Heaps  map[*syntax.NewExpr]*Heap       // the node type each new allocates
+	Defs   map[*syntax.DefineStmt]*Var     // the (first) local each x := e declares
+	Vars   map[*syntax.VarStmt]*Var        // the local each var x T declares
 	// Loops is the loop that each break and continue leaves or repeats.
 	Loops map[*syntax.BranchStmt]*syntax.WhileStmt
 	// Breaks holds the loops that a break leaves.
@@ -334,11 +334,11 @@ type Info struct {
 
 // Program is a checked model.
 type Program struct {
-	File   *syntax.File
-	Impl   *Object
-	Spec   *Object
+	File   *syntax.File   // the source, for positions
+	Impl   *Object        // the implementation
+	Spec   *Object        // the specification: hand-written, or Auto from Impl
 	Client *syntax.Client // nil if the file has none
-	Info   *Info
+	Info   *Info          // what the checker learnt, over both objects' syntax
 	// Explicit: the object declares `heap explicit` (explicit memory).
 	Explicit bool
 }

@@ -53,7 +53,8 @@ func (c *compiler) forThreads(s *syntax.ForStmt) {
 // ThreadSet is the hidden visited set of a loop over threads: a local
 // slot of a method.
 type ThreadSet struct {
-	Method, Slot int32
+	Method int32 // the index of the method whose locals hold it
+	Slot   int32 // its local slot: bit t-1 set once thread t is visited
 }
 
 // element lowers an array element a[i], a[t][i] or a[t][u].

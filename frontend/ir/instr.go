@@ -34,8 +34,8 @@ const (
 
 // Instr is one instruction of a method body.
 type Instr struct {
-	Op   Opcode
-	Back bool // opJump: a loop's back edge, which ends the step
+	Op   Opcode // what the instruction does
+	Back bool   // opJump: a loop's back edge, which ends the step
 	// Fold: opJump: the back edge of a loop that does local work only,
 	// which does not end the step (the machine bounds its iterations).
 	Fold   bool
@@ -44,15 +44,15 @@ type Instr struct {
 	// state already ends before it, unless the nodes of priv are private.
 	Boundary bool
 	Target   int32 // opBranch, opJump
-	Method   int32
+	Method   int32 // the index of the method (Program.Methods) whose code holds it
 	Step     int32 // index into program.steps
 	// Priv is the set of local slots through which this instruction
 	// reaches heap fields, when that is its only shared access: if every
 	// node they hold is private to the thread, the instruction is local
 	// work.
 	Priv uint64
-	Lhs  *Expr
-	X    *Expr
+	Lhs  *Expr // OpAssign: the location written
+	X    *Expr // the value: assigned, evaluated, tested, freed or returned; nil if none
 	// LhsN, xN: opAssignWord's locations and values, one per slot of the
 	// word (see words.go).
 	LhsN, XN []*Expr
@@ -213,10 +213,10 @@ func Written(e *Expr, f func(loc *Expr)) {
 
 // Expr is a compiled expression with its variables resolved to slots.
 type Expr struct {
-	Kind  ExprKind
-	Op    syntax.Token
-	V     int32 // constant, local slot, shared offset, field index or heap id
-	Lo, N int32 // eElem: lowest index and length of the first dimension; eAny: lowest value and count
+	Kind  ExprKind     // what the expression is; the other fields' meaning depends on it
+	Op    syntax.Token // EUnary, EBinary: the operator
+	V     int32        // constant, local slot, shared offset, field index or heap id
+	Lo, N int32        // eElem: lowest index and length of the first dimension; eAny: lowest value and count
 	// Lo2, n2: eElem of a two-dimensional array: the lowest index and the
 	// length of its second dimension (b is the index).
 	Lo2, N2 int32
@@ -225,16 +225,16 @@ type Expr struct {
 	// Stride: eElem: the slots per element (an array of words), 0 or 1 for
 	// a scalar array.
 	Stride int32
-	List   []*Expr // eCasWord's operands
-	A, B   *Expr   // operands; eElem: a and b are the indices; eField: a is the node
-	C      *Expr   // eCas: new value (eSwap, eFaa: b is the operand)
-	Inits  []FieldInit
+	List   []*Expr     // eCasWord's operands
+	A, B   *Expr       // operands; eElem: a and b are the indices; eField: a is the node
+	C      *Expr       // eCas: new value (eSwap, eFaa: b is the operand)
+	Inits  []FieldInit // ENew: the fields given an initial value
 	Rng    *check.Type // for locations with a declared range
 	Name   string      // for messages
-	Pos    syntax.Pos
-	Shared bool
-	Ref    bool // a location that holds a reference
-	Thr    bool // a location declared `thread` (it holds thread ids)
+	Pos    syntax.Pos  // where the expression starts in the source, for messages
+	Shared bool        // it, or an operand, reads or writes shared state
+	Ref    bool        // a location that holds a reference
+	Thr    bool        // a location declared `thread` (it holds thread ids)
 	// Eval is the machine's evaluator of the expression, set when
 	// frontend/semantics lowers the program and never read by ir: the
 	// machine's own type, held here so that evaluating an expression is
@@ -245,24 +245,27 @@ type Expr struct {
 
 // FieldInit is a field of a new node and the value it starts with.
 type FieldInit struct {
-	Field int32
-	X     *Expr
+	Field int32 // the field's first slot in the node (check.Field.Index)
+	X     *Expr // its initial value
 }
 
 // Method is a compiled method.
 type Method struct {
-	Name       string
-	Index      int32
-	Entry      int32 // first instruction
-	RetPending int32
-	Params     []check.Type
-	Result     check.Kind
+	Name       string       // the method's name, as labels print it
+	Index      int32        // its index in Program.Methods
+	Entry      int32        // first instruction
+	RetPending int32        // the pc of its OpRetPending, where a returning thread waits to emit ret
+	Params     []check.Type // its parameters' types, in order
+	Result     check.Kind   // its result's kind; Void for none (Int for a tuple, packed)
 	// Tuple: the types of a tuple result, whose values are packed into
 	// one (result is then Int); nil otherwise.
-	Tuple     []check.Type
-	Nlocals   int
-	RefMask   uint64 // local slots holding references, as a bit set
-	CallStep  int32
+	Tuple    []check.Type
+	Nlocals  int    // the local slots a call uses, the compiler's temporaries included
+	RefMask  uint64 // local slots holding references, as a bit set
+	CallStep int32  // the step (Program.Steps) that a call of it is labelled with
+	// ArgTuples are the argument tuples a client may call it with, one
+	// value per parameter from Program.Values (0 and 1 for a bool); set
+	// by frontend/semantics, nil before.
 	ArgTuples [][]int32
 	Callable  bool // false for the init block
 	// Formats, if not nil, say how each result is printed in labels, from
@@ -280,9 +283,9 @@ type Program struct {
 	// steps (a .lin file, or a Go package's files).
 	Source  Source
 	Client  *syntax.Client // the file's client block, nil if none (for messages)
-	Obj     *check.Object
-	Code    []Instr
-	Methods []*Method
+	Obj     *check.Object  // the checked object compiled
+	Code    []Instr        // every method's instructions; pc 0 is OpNop, an idle thread's
+	Methods []*Method      // the methods, then the init block if any, by Method.Index
 	// refMask[pc]: the reference locals of the method of pc as a bit set
 	// (0 at pc 0, idle): a thread's references are found by one load and a
 	// loop over the set bits. dead[pc]: the method's locals dead at pc,
@@ -291,7 +294,7 @@ type Program struct {
 	// clean[pc]: the locals of the method of pc that are zero after any
 	// step of a thread from pc in a canonical state (see cleanSets).
 	Clean  []uint64
-	Layout Layout
+	Layout Layout // where each variable, thread slot and node field lies in a state
 	// SharedSlots: per shared variable, the slots it takes (elements ×
 	// slots per element).
 	SharedSlots []int32
@@ -304,21 +307,21 @@ type Program struct {
 	// InitMethod is the compiled init block, run atomically by thread 1
 	// to build the initial state; nil if absent.
 	InitMethod *Method
-	Steps      []StepInfo
+	Steps      []StepInfo // the steps' source texts, by Instr.Step
 	// CasSteps[s], for a step s whose shared access is one cas (outside
 	// an atomic block), is the first of its two variants (casoutcome.go):
 	// the step as taken when the cas fails, then when it succeeds; 0
 	// otherwise (shorter than Steps: absent also means 0).
 	CasSteps []int32
-	Threads  int
-	Values   []int32
+	Threads  int     // the number of client threads
+	Values   []int32 // the client's argument values, in order
 }
 
 // StepInfo is the source of a step, for counterexamples and listings.
 type StepInfo struct {
-	Pos       syntax.Pos
-	Text      string
-	Procedure string
+	Pos       syntax.Pos // where the step's statement starts
+	Text      string     // its source text, as counterexamples print it
+	Procedure string     // the method or procedure whose code it is
 }
 
 // WalkExpr calls f on e and its subexpressions (Operands), e first.

@@ -16,11 +16,11 @@ import (
 // mode (garbage-collected nodes are never freed). Shorter vectors are
 // cheaper to copy, renumber, encode, hash and store.
 type Layout struct {
-	Nshared    int32
-	Threads    int32
-	ThreadSize int32
+	Nshared    int32 // the shared variables' slots, at the start of a state
+	Threads    int32 // the number of threads, whose slots follow the shared ones
+	ThreadSize int32 // the slots of one thread: TLocals and the most locals of a method
 	HeapBase   int32 // index of the node count
-	NodeSize   int32
+	NodeSize   int32 // the slots of one node: header and the widest heap type's fields
 	// Typed: a node's first slot is its heap type; else every node has
 	// heap type 1, the only one.
 	Typed bool
@@ -32,12 +32,16 @@ type Layout struct {
 	Hdr       int32
 	RefShared []int32   // shared offsets holding references
 	RefFields [][]int32 // per heap id: field indices holding references
-	// refOffs[h]: the offsets in a node of heap type h of its reference
-	// fields; uniform: the offsets shared by every heap type, or nil if
-	// they differ (then refOffs by type).
-	RefOffs    [][]int32
-	Uniform    []int32
-	Nfields    []int32 // per heap id
+	// RefOffs[h]: the offsets in a node of heap type h of its reference
+	// fields.
+	RefOffs [][]int32
+	// Uniform: the offsets of the reference fields shared by every heap
+	// type, or nil if they differ (then RefOffs by type).
+	Uniform []int32
+	Nfields []int32 // per heap id
+	// FieldTypes[h]: the scalar type of each field slot of heap type h,
+	// in slot order (a word field's components, an array field's
+	// elements); nil at index 0.
 	FieldTypes [][]check.Type
 }
 
@@ -162,8 +166,9 @@ func (c *compiler) shared(v *check.Var) (off, lo, length int32) {
 // rowLen slots from off; square: the second dimension is a [thread] one
 // too (rowLen = threads), so a permutation moves columns as well.
 type ThreadArray struct {
-	Off, RowLen int32
-	Square      bool
+	Off    int32 // the array's first slot in a state
+	RowLen int32 // the slots of one thread's row
+	Square bool  // both dimensions are [thread] ones
 }
 
 // layHeap fixes the layout of a node: its header, then its fields, padded

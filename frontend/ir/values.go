@@ -62,9 +62,9 @@ func Binop(op syntax.Token, x, y int32) (int32, bool) {
 // drawn from Values. Its JSON form is the one shape of bounds in every
 // --json output of linbis.
 type Bounds struct {
-	Threads int   `json:"threads"`
-	Ops     int   `json:"ops"` // -1 = forever
-	Values  []int `json:"values"`
+	Threads int   `json:"threads"` // the number of client threads
+	Ops     int   `json:"ops"`     // operations per thread; -1 = forever
+	Values  []int `json:"values"`  // the argument values the clients pass, in order
 	// Only restricts threads (numbered from 1) to some methods, from the
 	// client block's `only` lines; nil means every thread calls every method.
 	Only map[int][]string `json:"only,omitempty"`

@@ -5,21 +5,21 @@ type Node interface{ Start() Pos }
 
 // Model is a parsed file: an object, its specification and the client.
 type Model struct {
-	File   *File
-	Object *Object
+	File   *File   // the source text and its line table, for positions
+	Object *Object // the implementation; nil only in a model with errors
 	Spec   *Spec   // nil if absent
 	Client *Client // nil if absent
 }
 
 // Object is `object Name { decls }`; a hand-written spec has the same shape.
 type Object struct {
-	Pos   Pos
-	Name  *Ident
-	Heaps []*HeapDecl
+	Pos   Pos         // of the object (or spec) keyword
+	Name  *Ident      // the object's name
+	Heaps []*HeapDecl // the node types (`heap N { … }`), in source order
 	// Words are the multi-field atomic word types (`word W { … }`).
 	Words   []*WordDecl
-	Shared  []*VarDecl
-	Methods []*Method
+	Shared  []*VarDecl // the shared variables (`shared x T`), in source order
+	Methods []*Method  // the methods clients call, in source order
 	// Procs are the procedures: helpers that methods call, inlined
 	// where they are called.
 	Procs []*Method
@@ -32,20 +32,20 @@ type Object struct {
 
 // Spec is `spec auto` or `spec Name { decls }`.
 type Spec struct {
-	Pos  Pos
-	Auto bool
+	Pos  Pos     // of the spec keyword
+	Auto bool    // `spec auto`: the object's own methods, each run as one atomic step
 	Body *Object // nil when Auto
 }
 
 // Client is `client { threads N; ops M|forever; values a..b | v, w }`.
 type Client struct {
-	Pos       Pos
-	Threads   int
-	ThreadPos Pos
-	Ops       int // -1 = forever; 0 if not given
-	OpsPos    Pos
-	Values    []int
-	ValuesPos Pos
+	Pos       Pos   // of the client keyword
+	Threads   int   // the number of client threads; 0 if not given
+	ThreadPos Pos   // of the threads keyword; NoPos if not given
+	Ops       int   // -1 = forever; 0 if not given
+	OpsPos    Pos   // of the ops keyword; NoPos if not given
+	Values    []int // the argument values the clients pass, in order; nil if not given
+	ValuesPos Pos   // of the values keyword; NoPos if not given
 	// Only restricts threads to some methods: `only 1: write` lets thread 1
 	// call only write (e.g. for single-writer objects).
 	Only []*OnlyDecl
@@ -53,39 +53,39 @@ type Client struct {
 
 // OnlyDecl is `only T: m, n` in a client block.
 type OnlyDecl struct {
-	Pos     Pos
-	Thread  int
-	Methods []*Ident
+	Pos     Pos      // of the only keyword
+	Thread  int      // the thread id restricted (1-based)
+	Methods []*Ident // the methods that thread may call
 }
 
 // HeapDecl is `heap Node { f T; g T }`.
 type HeapDecl struct {
-	Pos    Pos
-	Name   *Ident
-	Fields []*Field
+	Pos    Pos      // of the heap keyword
+	Name   *Ident   // the node type's name
+	Fields []*Field // the node's fields, in declaration order
 }
 
 // WordDecl is `word W { f T; g U }`: a value of several fields stored
 // in one shared location, read, written and compared-and-swapped whole
 // (a marked pointer, a pointer with a version tag).
 type WordDecl struct {
-	Pos    Pos
-	Name   *Ident
-	Fields []*Field
+	Pos    Pos      // of the word keyword
+	Name   *Ident   // the word type's name
+	Fields []*Field // the word's fields, in declaration order
 }
 
 // Field is a heap or word field, or a method parameter.
 type Field struct {
-	Name *Ident
-	Type *Type
+	Name *Ident // the field's or parameter's name
+	Type *Type  // its declared type
 }
 
 // VarDecl is `shared x T [= init]`.
 type VarDecl struct {
-	Pos  Pos
-	Name *Ident
-	Type *Type
-	Init Expr // may be nil
+	Pos  Pos    // of the shared keyword
+	Name *Ident // the variable's name
+	Type *Type  // its declared type
+	Init Expr   // may be nil
 }
 
 // TypeKind tells the basic type.
@@ -109,14 +109,14 @@ const (
 // dimensions (indexed by thread ids) followed by at most one ordinary
 // dimension `[n]` or `[lo..hi]`, two dimensions at most in all.
 type Type struct {
-	Pos   Pos
+	Pos   Pos  // of the type's first token (its first dimension's bracket, if any)
 	Len   Expr // ordinary dimension's length (or upper index with LenLo), nil if none
 	LenLo Expr // for `[lo..hi]` arrays: the lowest index; nil means 0
 	// ThreadDims holds the positions of the leading `[thread]`
 	// dimensions: per-thread rows, indexed by thread ids.
 	ThreadDims []Pos
-	Kind       TypeKind
-	Lo, Hi     Expr // int range, nil if unbounded
+	Kind       TypeKind // the basic type of the elements (TInvalid after a syntax error)
+	Lo, Hi     Expr     // int range, nil if unbounded
 	// Wrap is the position of `wrap` after an int range: stores wrap
 	// around the range instead of failing (NoPos if absent).
 	Wrap Pos
@@ -132,16 +132,16 @@ type Type struct {
 // Method is `method m(p T, ...) [T] { body }`, or a procedure
 // `proc p(q T, ...) [T | (T, U, …)] { body }`.
 type Method struct {
-	Pos    Pos
-	Proc   bool // a procedure (proc), not a method
-	Name   *Ident
-	Params []*Field
-	Result *Type // nil for void, and for a tuple
+	Pos    Pos      // of the method, proc or init keyword
+	Proc   bool     // a procedure (proc), not a method
+	Name   *Ident   // the method's name ("init" for the init block)
+	Params []*Field // the parameters, in order
+	Result *Type    // nil for void, and for a tuple
 	// Tuple holds the result types of a procedure that returns several
 	// values, `(T, U)`; nil otherwise.
 	Tuple []*Type
-	Body  *Block
-	End   Pos // position of the closing brace
+	Body  *Block // the method's statements
+	End   Pos    // position of the closing brace
 }
 
 // Stmt is a statement.
@@ -152,58 +152,58 @@ type Stmt interface {
 
 // Block is `{ stmts }`.
 type Block struct {
-	Pos   Pos
-	Stmts []Stmt
-	End   Pos
+	Pos   Pos    // of the opening brace
+	Stmts []Stmt // the statements, in order
+	End   Pos    // of the closing brace
 }
 
 // DefineStmt is `x := e`, or `x, y := p(…)` for a procedure with a
 // tuple result.
 type DefineStmt struct {
-	Name  *Ident
+	Name  *Ident   // the (first) local defined
 	Rest  []*Ident // the names after the first
-	Value Expr
+	Value Expr     // the initial value, or the call whose results the names take
 }
 
 // AssignStmt is `lhs = e`, or `x, y = p(…)` for a procedure with a
 // tuple result.
 type AssignStmt struct {
-	Pos   Pos
-	LHS   Expr
+	Pos   Pos    // of the statement's first token
+	LHS   Expr   // the (first) location assigned: a name, field or element
 	Rest  []Expr // the locations after the first
-	Value Expr
+	Value Expr   // the value assigned, or the call whose results they take
 }
 
 // IfStmt is `if c { } [else { } | else if ...]`.
 type IfStmt struct {
-	Pos  Pos
-	Cond Expr
-	Then *Block
-	Else Stmt // *Block or *IfStmt or nil
+	Pos  Pos    // of the if keyword
+	Cond Expr   // the condition
+	Then *Block // run when Cond holds
+	Else Stmt   // *Block or *IfStmt or nil
 }
 
 // WhileStmt is `[Label:] while c { }`.
 type WhileStmt struct {
 	Label *Ident // nil if the loop has no label
 	Pos   Pos    // of the while keyword
-	Cond  Expr
-	Body  *Block
+	Cond  Expr   // the loop runs while it holds
+	Body  *Block // the loop's body
 }
 
 // ForStmt is `for j in others { }` or `for j in threads { }`: the body
 // runs once for each thread id j (the threads other than the caller, or
 // all), in any order: each iteration takes any thread not yet visited.
 type ForStmt struct {
-	Pos    Pos
-	Var    *Ident
-	Others bool // `others`, not `threads`
-	SetPos Pos  // of others / threads
-	Body   *Block
+	Pos    Pos    // of the for keyword
+	Var    *Ident // the loop variable, a thread id in the body
+	Others bool   // `others`, not `threads`
+	SetPos Pos    // of others / threads
+	Body   *Block // run once per thread id
 }
 
 // BranchStmt is `break [Label]` or `continue [Label]`.
 type BranchStmt struct {
-	Pos   Pos
+	Pos   Pos    // of the break or continue keyword
 	Tok   Token  // BREAK or CONTINUE
 	Label *Ident // nil: the innermost loop
 }
@@ -211,64 +211,68 @@ type BranchStmt struct {
 // VarStmt is `var x T [= e]`: a local with a declared type (so that it
 // may start as null), zero (0, false, null) without an initial value.
 type VarStmt struct {
-	Pos   Pos
-	Name  *Ident
-	Type  *Type
-	Value Expr // nil: the zero value
+	Pos   Pos    // of the var keyword
+	Name  *Ident // the local declared
+	Type  *Type  // its declared type
+	Value Expr   // nil: the zero value
 }
 
 // ChooseStmt is `choose { } or { } [or { } …]`: one of the blocks, chosen
 // nondeterministically.
 type ChooseStmt struct {
-	Pos  Pos
-	Alts []*Block
+	Pos  Pos      // of the choose keyword
+	Alts []*Block // the alternatives, two or more after a correct parse
 }
 
 // ReturnStmt is `return [e]`, or `return e, f, …` in a procedure with a
 // tuple result.
 type ReturnStmt struct {
-	Pos   Pos
-	Value Expr
+	Pos   Pos    // of the return keyword
+	Value Expr   // the (first) value returned; nil for a bare return
 	Rest  []Expr // the values after the first
 }
 
 // AtomicStmt is `atomic { }`: its body is one step.
 type AtomicStmt struct {
-	Pos  Pos
-	Body *Block
+	Pos  Pos    // of the atomic keyword
+	Body *Block // the statements run as one step
 }
 
 // AssertStmt is `assert e`.
 type AssertStmt struct {
-	Pos  Pos
-	Cond Expr
+	Pos  Pos  // of the assert keyword
+	Cond Expr // must hold, or the run has a model error
 }
 
 // FreeStmt is `free(e)` or `retire(e)`.
 type FreeStmt struct {
-	Pos    Pos
-	Retire bool
-	X      Expr
+	Pos    Pos  // of the free or retire keyword
+	Retire bool // retire(e), not free(e)
+	X      Expr // the reference to the node freed or retired
 }
 
 // AwaitStmt is `await e`: the step is enabled only when e holds (blocking).
 type AwaitStmt struct {
-	Pos  Pos
-	Cond Expr
+	Pos  Pos  // of the await keyword
+	Cond Expr // the step waits until it holds
 }
 
 // SkipStmt is `skip`.
-type SkipStmt struct{ Pos Pos }
+type SkipStmt struct {
+	Pos Pos // of the skip keyword
+}
 
 // LinStmt is `lin` or `lin(e)`: a linearization-point marker, visible as
 // lin(T,M[,VAL]) only when asked for.
 type LinStmt struct {
-	Pos   Pos
-	Value Expr
+	Pos   Pos  // of the lin keyword
+	Value Expr // the value in lin(e); nil for a plain lin
 }
 
 // ExprStmt is an expression evaluated for its effect (a cas).
-type ExprStmt struct{ X Expr }
+type ExprStmt struct {
+	X Expr // the expression, a call
+}
 
 func (s *Block) Start() Pos      { return s.Pos }
 func (s *DefineStmt) Start() Pos { return s.Name.Pos }
@@ -319,94 +323,96 @@ type Expr interface {
 
 // Ident is a name.
 type Ident struct {
-	Pos  Pos
-	Name string
+	Pos  Pos    // of the name's first byte
+	Name string // the name as written
 }
 
 // IntLit is a decimal integer.
 type IntLit struct {
-	Pos   Pos
-	Value int64
+	Pos   Pos   // of the literal's first digit
+	Value int64 // the integer written
 }
 
 // BoolLit is true or false.
 type BoolLit struct {
-	Pos   Pos
-	Value bool
+	Pos   Pos  // of the literal
+	Value bool // true for `true`
 }
 
 // NullLit is null.
-type NullLit struct{ Pos Pos }
+type NullLit struct {
+	Pos Pos // of the null keyword
+}
 
 // UnaryExpr is `!x`, `-x`, `&x` (the location x as a loc value) or `*l`
 // (the location that the loc l refers to).
 type UnaryExpr struct {
-	Pos Pos
-	Op  Token
-	X   Expr
+	Pos Pos   // of the operator
+	Op  Token // NOT, SUB, AMP (&x) or MUL (*l)
+	X   Expr  // the operand
 }
 
 // BinaryExpr is `x op y`.
 type BinaryExpr struct {
-	X     Expr
-	OpPos Pos
-	Op    Token
-	Y     Expr
+	X     Expr  // the left operand
+	OpPos Pos   // of the operator
+	Op    Token // the operator
+	Y     Expr  // the right operand
 }
 
 // ParenExpr is `(x)`.
 type ParenExpr struct {
-	Pos Pos
-	X   Expr
+	Pos Pos  // of the opening parenthesis
+	X   Expr // the expression inside
 }
 
 // SelectorExpr is `x.f`.
 type SelectorExpr struct {
-	X   Expr
-	Sel *Ident
+	X   Expr   // the node reference or word whose field is read
+	Sel *Ident // the field's name
 }
 
 // IndexExpr is `a[i]`.
 type IndexExpr struct {
-	X      Expr
-	Index  Expr
-	Rbrack Pos
+	X      Expr // the array
+	Index  Expr // the index
+	Rbrack Pos  // of the closing bracket
 }
 
 // CallExpr is `f(args)`: the builtin cas, or a procedure.
 type CallExpr struct {
-	Fun    *Ident
-	Args   []Expr
-	Rparen Pos
+	Fun    *Ident // the builtin's or procedure's name
+	Args   []Expr // the arguments, in order
+	Rparen Pos    // of the closing parenthesis
 }
 
 // NewExpr is `new Node{f: e, ...}` or `new Node`.
 type NewExpr struct {
-	Pos   Pos
-	Type  *Ident
-	Inits []*FieldInit
+	Pos   Pos          // of the new keyword
+	Type  *Ident       // the node type allocated
+	Inits []*FieldInit // the fields given; the others start at their zero value
 }
 
 // AnyExpr is `any lo..hi`: any integer of the range, chosen
 // nondeterministically.
 type AnyExpr struct {
-	Pos    Pos
-	Lo, Hi Expr
+	Pos    Pos  // of the any keyword
+	Lo, Hi Expr // the range's bounds, both included
 }
 
 // TestExpr is a type test `x is T` or a conversion `x as T` of a
 // reference to one of several node types.
 type TestExpr struct {
-	X     Expr
-	OpPos Pos
-	As    bool // as, not is
-	Type  *Ident
+	X     Expr   // the reference tested or converted
+	OpPos Pos    // of the is or as keyword
+	As    bool   // as, not is
+	Type  *Ident // the node type tested for
 }
 
 // FieldInit is `f: e` in a NewExpr.
 type FieldInit struct {
-	Name  *Ident
-	Value Expr
+	Name  *Ident // the field's name
+	Value Expr   // its initial value
 }
 
 func (e *Ident) Start() Pos        { return e.Pos }
@@ -438,7 +444,9 @@ func (*AnyExpr) expr()      {}
 func (*TestExpr) expr()     {}
 
 // BadExpr stands for an expression that failed to parse.
-type BadExpr struct{ Pos Pos }
+type BadExpr struct {
+	Pos Pos // where the expression was expected
+}
 
 func (e *BadExpr) Start() Pos { return e.Pos }
 func (*BadExpr) expr()        {}

@@ -8,8 +8,8 @@ import (
 
 // Error is a positioned error in a model.
 type Error struct {
-	Pos Position
-	Msg string
+	Pos Position // where the error is
+	Msg string   // what was expected or is wrong, without the position
 }
 
 // Error is the error one line, file:line:col: msg.

@@ -19,8 +19,8 @@ func (p Pos) IsValid() bool { return p != NoPos }
 
 // File holds a source file's name and line table.
 type File struct {
-	Name  string
-	Src   []byte
+	Name  string  // the name given to the parser: a path, or a bundled model's file name
+	Src   []byte  // the source text
 	lines []int32 // offsets of line starts
 	ends  map[Pos]Pos
 	// origins: by line (from 1), where a line of generated source came
@@ -199,8 +199,9 @@ func (f *File) Pos(off int) Pos { return Pos(off + 1) }
 
 // Position is a printable source position.
 type Position struct {
-	File      string
-	Line, Col int
+	File string // the file's name; "" when not known
+	Line int    // 1-based line; 0 for no position (NoPos)
+	Col  int    // 1-based column, in bytes; 0 for no position
 }
 
 // String is file:line:col, or line:col without a file.

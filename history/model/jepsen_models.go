@@ -71,8 +71,8 @@ func (m multiRegister) withInitial(v string) (Spec, error) {
 
 // MicroOp is one [f k v] of a transaction.
 type MicroOp struct {
-	Write bool
-	Key   string
+	Write bool   // a write (w); false: a read (r)
+	Key   string // the key read or written
 	Value string // Nil: a read whose value is not known
 }
 

@@ -17,24 +17,25 @@ const Pending int64 = math.MaxInt64
 
 // Pos is where an operation was read from (1-based line; 0 when built in code).
 type Pos struct {
-	Line, Col int
+	Line int // 1-based line; 0 when built in code
+	Col  int // 1-based column; 0 when built in code or not known
 }
 
 // Op is one operation of a history: a call and its return on one client.
 type Op struct {
-	Client int
+	Client int // the client (process) that ran it; its operations do not overlap
 	// Call and Return are timestamps; only their order matters. Return is
 	// Pending when the operation never returned: it may or may not have
 	// taken effect, at any time after its call.
 	Call, Return int64
-	Method       string
+	Method       string // the operation's name, as the specification knows it
 	// Key names the independent object the operation acts on ("" if none).
 	Key    string
-	Args   []string
-	Result string
+	Args   []string // the arguments, each a value's canonical text (history/format)
+	Result string   // the result's canonical text; "" for none, Nil for nil
 	// Unknown says the result was not observed; it matches any result.
 	Unknown bool
-	Pos     Pos
+	Pos     Pos // where it was read from
 }
 
 // IsPending reports whether op never returned.
@@ -80,15 +81,15 @@ func ShowValue(v string) string {
 
 // History is a recorded execution: its operations and where it came from.
 type History struct {
-	Name string
+	Name string // the file it was read from ("<stdin>" when piped), or a name given in code
 	// Format is the format the history was read in (one of Formats but
 	// "auto"), whose data model its values follow; "" when built in code.
 	Format string
-	// NilRead and CASFail are the readings the reader applied to reads of
-	// nil and to failed cas operations (NilReadAuto when built in code).
+	// NilRead is the reading the reader applied to reads of nil
+	// (NilReadAuto when built in code).
 	NilRead NilRead
-	CASFail CASFail
-	Ops     []Op
+	CASFail CASFail // the reading the reader applied to failed cas operations
+	Ops     []Op    // the operations, in the order read
 	// Notes are what the reader decided that the user should know (a
 	// convention chosen); Warnings are what in the input looks wrong but
 	// did not stop the check (events skipped, a client's operations

@@ -39,27 +39,28 @@ const (
 // Bar is one operation: on lane Lane from Start to End (times in any
 // unit; only their order is drawn).
 type Bar struct {
-	Lane       int
-	Start, End int64
-	Label      string
+	Lane  int    // the index of its lane in Timeline.Lanes
+	Start int64  // its call's time
+	End   int64  // its return's time; Open for a pending operation
+	Label string // the short text drawn in the bar
 	// Detail is shown as a tool tip and in the table under the drawing.
 	Detail string
-	Kind   Kind
+	Kind   Kind // its annotation, which colours it
 	// Order is the bar's 1-based position in a linearization, 0 if none.
 	Order int
 }
 
 // Timeline is a history with annotations.
 type Timeline struct {
-	Title string
+	Title string // the page's title
 	// Verdict is the headline; Bad colours it as a failure.
 	Verdict string
-	Bad     bool
+	Bad     bool // the verdict is a failure (red); false: green
 	// Notes are paragraphs under the headline.
 	Notes []string
 	// Lanes names the rows (clients, threads); Bar.Lane indexes it.
 	Lanes []string
-	Bars  []Bar
+	Bars  []Bar // the operations, each drawn as a bar and listed in the table
 	// Sections are preformatted blocks under the table, each with a
 	// heading, e.g. a model checker's interleaving table.
 	Sections []Section
@@ -68,9 +69,9 @@ type Timeline struct {
 // Section is a preformatted block of text with a heading and an
 // optional introductory paragraph.
 type Section struct {
-	Heading string
-	Intro   string
-	Text    string
+	Heading string // the section's heading
+	Intro   string // a paragraph before the text; "" for none
+	Text    string // the preformatted block
 }
 
 // Layout constants, in pixels.
@@ -90,23 +91,26 @@ const (
 	fitWidth = 3000
 )
 
+// svgBar is one bar of a drawing, placed.
 type svgBar struct {
-	X, Y, W       int
-	Label, Detail string
-	Class         string
-	Order         int
-	OpenEnd       bool
+	X, Y, W int    // the box's left, top and width, in pixels
+	Label   string // the text drawn in the box (Bar.Label)
+	Detail  string // the tool tip (Bar.Detail)
+	Class   string // the CSS class of its Kind: plain, lin, stuck or witness
+	Order   int    // Bar.Order: its position in the linearization, 0 if none
+	OpenEnd bool   // the bar is pending: its box is dashed and runs to the end
 	// Stuck bars show their whole label beside the box (the box clips
 	// it), drawn after all bars so that none hides it, and carry the id
 	// the page's link to the failure points at; CalloutW is the width of
 	// the label's white box, which hides what lies under it.
 	Stuck    bool
-	CalloutW int
+	CalloutW int // see Stuck; 0 for other bars
 }
 
+// svgLane is one lane of a drawing.
 type svgLane struct {
-	Name string
-	Y, H int
+	Name string // Timeline.Lanes's name for it
+	Y, H int    // its top and height, in pixels (one row per overlapping bar)
 }
 
 // drawing is the history drawn along one time axis.
@@ -115,21 +119,21 @@ type drawing struct {
 	ID string
 	// Width is that of the scrolling drawing, right of the lane names.
 	Width int
-	Bars  []svgBar
+	Bars  []svgBar // the bars, as Timeline.Bars
 }
 
 type page struct {
 	*Timeline
-	Height   int
-	HasStuck bool
-	Lanes    []svgLane
+	Height   int       // the drawings' height, in pixels
+	HasStuck bool      // a bar is Stuck: the page links to it
+	Lanes    []svgLane // the lanes, as Timeline.Lanes
 	// ByOrder compresses time to the order of events; ByTime gives every
 	// distinct time its column. The page shows one, a check box toggles;
 	// Compress ticks it: by default the drawing by time is shown unless it
 	// is wider than a screen.
 	ByOrder, ByTime drawing
-	Compress        bool
-	Rows            []Bar
+	Compress        bool  // the page opens on ByOrder: ByTime is wider than a screen
+	Rows            []Bar // the table's rows: Timeline.Bars, in order
 }
 
 // WriteHTML writes t as one self-contained HTML page.
@@ -370,7 +374,7 @@ tr.stuck{background:#ffd0d0} tr.witness{background:#ffe7a8} tr.lin{background:#e
 // chartData is what the "chart" template draws: one drawing of a page,
 // shown when the page's check box says so (Class).
 type chartData struct {
-	Page *page
+	Page *page // the page the drawing belongs to
 	drawing
-	Class string
+	Class string // by-order or by-time: the check box's state that shows it
 }
