@@ -19,7 +19,8 @@
 // cache of recent successors, with the symmetry reduction through the
 // Renamer hook, the partial-order reduction through Ampler, and states
 // numbered as pairs take them through Sparse; its test
-// TestOneEngineForBothRoutes runs Search over it). refine runs Search;
+// TestOneEngineForBothRoutes runs Search over it, its pairs in the
+// on-the-fly search's packed records through PairStore). refine runs Search;
 // onthefly shares Subsets and still runs its own loop of the product
 // (onthefly/fly.go, with expansion on several cores and packed storage),
 // which is to move onto Search

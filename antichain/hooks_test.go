@@ -189,7 +189,9 @@ func TestDominatedInLevel(t *testing.T) {
 		require.GreaterOrEqual(t, pair, int32(0), "the violation is found")
 		require.Equal(t, "d", impl.LabelName(step))
 		require.Equal(t, 3, s.ViolationDepth, "past %v", past)
-		require.Len(t, s.Pairs.Path(pair, step), 4, "past %v", past)
+		path, err := s.Path(pair, step)
+		require.NoError(t, err)
+		require.Len(t, path, 4, "past %v", past)
 		// Levels 0..3: 1, 2, 2 and 1 pair (not 2: (4, {3, 4}) is never
 		// reached); past the violation, level 4's pair after d.
 		want := 6

@@ -34,12 +34,6 @@ type Pairs struct {
 	chain bool
 	prune bool
 	dead  []uint64 // bitset over pairs: subsumed after they were stored
-	// keep keeps every pair in its state's chain, a pair subsumed after
-	// it was stored too (it is not marked dead): the search layered by
-	// steps follows such pairs unless the smaller one is of the same
-	// level (Search.dominated), and its cycle proviso asks for them by
-	// their ids (Lookup, Search.coveredUpTo).
-	keep bool
 	norm *Subsets
 	// Subsumed counts the pairs not added because a live pair of the
 	// same state had a subset ⊆ theirs.
@@ -156,7 +150,7 @@ func (ps *Pairs) minimal(s, sub int32) bool {
 		if ps.norm.Includes(sub, other) {
 			return false
 		}
-		if ps.norm.Includes(other, sub) && !ps.keep {
+		if ps.norm.Includes(other, sub) {
 			ps.dead[q>>6] |= 1 << (q & 63)
 			if prev < 0 {
 				ps.head[s] = ps.next[q]
@@ -170,27 +164,37 @@ func (ps *Pairs) minimal(s, sub int32) bool {
 	return true
 }
 
-// Lookup returns the id of pair (s, sub), -1 if it is not stored, and
-// whether a pair (s, Q) with Q ⊆ sub is stored, the pair itself included
-// (then (s, sub) needs no search of its own). It reads the state's chain,
-// so it needs one: pruning or no index.
-func (ps *Pairs) Lookup(s, sub int32) (same int32, covered bool) {
-	if s < 0 || int(s) >= len(ps.head) { // -1: a state not numbered (Sparse)
-		return -1, false
+// Put implements PairStore, for a search layered by steps, with a
+// store made without the index: it stores (s, sub) in its state's chain,
+// kills no pair and records no parent (Parent and Via -1: the search
+// rebuilds its paths, Search.Path).
+func (ps *Pairs) Put(s, sub int32) int32 {
+	id := int32(len(ps.State))
+	ps.State = append(ps.State, s)
+	ps.Subset = append(ps.Subset, sub)
+	ps.Parent = append(ps.Parent, -1)
+	ps.Via = append(ps.Via, -1)
+	if int(s) >= len(ps.head) {
+		ps.grow(s)
 	}
-	// The pair itself first: comparing ids is cheaper than an inclusion.
-	for q := ps.head[s]; q >= 0; q = ps.next[q] {
-		if ps.Subset[q] == sub {
-			return q, true
-		}
-	}
-	for q := ps.head[s]; q >= 0; q = ps.next[q] {
-		if ps.norm.Includes(sub, ps.Subset[q]) {
-			return -1, true
-		}
-	}
-	return -1, false
+	ps.next = append(ps.next, ps.head[s])
+	ps.head[s] = id
+	return id
 }
+
+// SubsetOf implements PairStore.
+func (ps *Pairs) SubsetOf(p int32) int32 { return ps.Subset[p] }
+
+// Last implements PairStore.
+func (ps *Pairs) Last(s int32) int32 {
+	if int(s) >= len(ps.head) {
+		return -1
+	}
+	return ps.head[s]
+}
+
+// Before implements PairStore.
+func (ps *Pairs) Before(p int32) int32 { return ps.next[p] }
 
 // Dead reports whether pair id was subsumed after it was stored.
 func (ps *Pairs) Dead(id int32) bool {

@@ -166,7 +166,8 @@ func TestLayerings(t *testing.T) {
 				}
 				require.GreaterOrEqual(t, pair, int32(0), what)
 				require.Equal(t, want, depth+1, what)
-				path := s.Pairs.Path(pair, step)
+				path, err := s.Path(pair, step)
+				require.NoError(t, err, what)
 				var w []int32
 				at := impl.Initial
 				for i, tr := range path {

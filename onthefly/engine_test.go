@@ -28,22 +28,26 @@ import (
 // violation, as that search does by default), with the symmetry
 // reduction where r asks for it and the model has it (reduced says so),
 // and with the partial-order reduction where r asks for it.
-func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, bySteps bool, r Reductions) (s *antichain.Search, m *semImpl, holds, reduced bool, err error) {
+func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, bySteps bool, r Reductions) (s *antichain.Search, m *semImpl, pair, step int32, reduced bool, err error) {
 	impl, err := semantics.NewSystem(prog, prog.Impl, b, o)
 	if err != nil {
-		return nil, nil, false, false, err
+		return nil, nil, -1, -1, false, err
 	}
 	f, err := newFlySearch(prog, impl, b, Options{Options: o, Reductions: r})
 	if err != nil {
-		return nil, nil, false, false, err
+		return nil, nil, -1, -1, false, err
 	}
 	m, init, err := newSemImpl(f)
 	if err != nil {
-		return nil, nil, false, false, err
+		return nil, nil, -1, -1, false, err
 	}
-	s = antichain.NewSearch(m, f.spec.subsets, 0, antichain.SearchOptions{Prune: true, BySteps: bySteps, Past: bySteps, MaxPairs: 1 << 30})
-	pair, _, err := s.Run(init)
-	return s, m, pair < 0, f.res.Symmetric, err
+	opts := antichain.SearchOptions{Prune: true, BySteps: bySteps, Past: bySteps, MaxPairs: 1 << 30}
+	if bySteps {
+		opts.Store = &f.pairRecords
+	}
+	s = antichain.NewSearch(m, f.spec.subsets, 0, opts)
+	pair, step, err = s.Run(init)
+	return s, m, pair, step, f.res.Symmetric, err
 }
 
 // TestOneEngineForBothRoutes runs the antichain search that refine runs
@@ -93,8 +97,9 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 		require.NoError(t, err, in.name)
 		want, err := refine.Check(implLTS, specLTS, refine.Options{Antichain: true})
 		require.NoError(t, err, in.name)
-		got, _, holds, _, err := engineOnSemantics(in.prog, in.b, o, false, Reductions{})
+		got, _, pair, _, _, err := engineOnSemantics(in.prog, in.b, o, false, Reductions{})
 		require.NoError(t, err, in.name)
+		holds := pair < 0
 		what := fmt.Sprintf("%s %v", in.name, in.b)
 		assert.Equal(t, want.Refines, holds, what)
 		assert.Equal(t, want.Stats.Depth, got.Depth, what)
@@ -107,8 +112,9 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 		require.NoError(t, err, what)
 		assert.Equal(t, want.Refines, fly.Refines, what)
 		for _, r := range []Reductions{{}, {Symmetry: true}, {PartialOrder: true}, {Symmetry: true, PartialOrder: true}} {
-			steps, m, holds, reduced, err := engineOnSemantics(in.prog, in.b, o, true, r)
+			steps, m, pair, step, reduced, err := engineOnSemantics(in.prog, in.b, o, true, r)
 			require.NoError(t, err, what)
+			holds := pair < 0
 			fly := fly
 			if r != (Reductions{}) {
 				if fly, err = Check(in.prog, in.b, Options{Options: o, Reductions: r}); !assert.NoError(t, err, what) {
@@ -122,7 +128,7 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 			// Both store a pair once, even when two steps of a state
 			// enter the same new state, and under symmetry keep the least
 			// of a stabiliser's renamings.
-			assert.Equal(t, fly.Stats.Pairs, int64(steps.Pairs.Len()), run)
+			assert.Equal(t, fly.Stats.Pairs, int64(steps.Store.Len()), run)
 			assert.Equal(t, fly.Stats.Dominated, steps.Dominated, "dominated: %s", run)
 			dominated += steps.Dominated
 			if r.PartialOrder {
@@ -136,6 +142,11 @@ func TestOneEngineForBothRoutes(t *testing.T) {
 				[3]int64{m.f.res.Stats.Represented, m.f.res.Stats.Expanded, m.f.res.Stats.Transitions}, "represented, expanded, transitions: %s", run)
 			if !fly.Refines {
 				assert.Len(t, fly.Counterexample.Steps, steps.ViolationDepth+1, "counterexample: %s", run)
+				// The path rebuilt from the levels over the packed records.
+				path, err := steps.Path(pair, step)
+				if assert.NoError(t, err, run) {
+					assert.Len(t, path, steps.ViolationDepth+1, "rebuilt path: %s", run)
+				}
 			}
 		}
 		if holds {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/linbis/linbis/antichain"
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/reduce"
@@ -334,23 +335,11 @@ type flySearch struct {
 	// violation is the first step the specification could not follow,
 	// nil while there is none: the search's first, so a shortest one.
 	violation *flyStep
-	// The implementation states: states gives their ids and vectors,
-	// headPair the last pair that holds each, from which nextPair chains
-	// the pairs of the state (lookupPair).
-	states   *stateStore
-	headPair packedInt32s
-	// The pairs are numbered in breadth-first order, and each keeps only
-	// its subset, the next pair of its state's chain (-1 at its end) and,
-	// in pairAmple, whether it followed the ample thread's successors
-	// alone: neither its state nor how it was found, which paths rebuilds
-	// for a counterexample (path.go); the subsets in as many bits as the
-	// largest needs (packedInt32s), the next pairs only where a state has
-	// a pair before it, most having one pair (sparseInt32s). A pair is found
-	// by its state's chain (headPair, nextPair): a state has a few pairs,
-	// and the chain is walked anyway for the antichain (covered), so a
-	// hash index of the pairs, some 24 bytes per pair, would buy little.
-	subset    packedInt32s
-	nextPair  sparseInt32s
+	// The implementation states: states gives their ids and vectors.
+	states *stateStore
+	// The pairs (pairRecords), and in pairAmple whether each followed
+	// the ample thread's successors alone.
+	pairRecords
 	pairAmple bits
 	// levels[k] is the first pair of breadth-first level k (the pairs
 	// after the last are those of the level being found); the states of
@@ -942,14 +931,60 @@ func (f *flySearch) lookup(state, subset int32, pr *flyPre) (same int32, covered
 // addPair stores pair (state, subset), found by step (from -1 for the
 // first pair).
 func (f *flySearch) addPair(state, subset int32, step flyStep) {
-	id := f.subset.add(subset)
+	f.Put(state, subset)
 	f.since.paired(state)
-	f.nextPair.add(f.headPair.get(int(state)))
-	f.headPair.set(int(state), int32(id))
 	f.nextStates = append(f.nextStates, state)
 	if f.o.checkPaths {
 		f.parents = append(f.parents, step)
 	}
+}
+
+// pairRecords are the pairs of the search, numbered in breadth-first
+// order: each keeps only its subset and the next pair of its state's
+// chain (-1 at its end), headPair the last pair that holds each state:
+// neither its state nor how it was found, which paths rebuilds for a
+// counterexample (path.go); the subsets in as many bits as the largest
+// needs (packedInt32s), the next pairs only where a state has a pair
+// before it, most having one pair (sparseInt32s). A pair is found by its
+// state's chain (lookupPair): a state has a few pairs, and the chain is
+// walked anyway for the antichain (covered), so a hash index of the
+// pairs, some 24 bytes per pair, would buy little. They are the engine's
+// store of pairs layered by steps (antichain.PairStore).
+type pairRecords struct {
+	headPair packedInt32s
+	subset   packedInt32s
+	nextPair sparseInt32s
+}
+
+var _ antichain.PairStore = (*pairRecords)(nil)
+
+// Len implements antichain.PairStore.
+func (r *pairRecords) Len() int { return r.subset.Len() }
+
+// SubsetOf implements antichain.PairStore.
+func (r *pairRecords) SubsetOf(p int32) int32 { return r.subset.get(int(p)) }
+
+// Last implements antichain.PairStore.
+func (r *pairRecords) Last(s int32) int32 {
+	if int(s) >= r.headPair.Len() {
+		return -1
+	}
+	return r.headPair.get(int(s))
+}
+
+// Before implements antichain.PairStore.
+func (r *pairRecords) Before(p int32) int32 { return r.nextPair.get(int(p)) }
+
+// Put implements antichain.PairStore: it stores pair (s, sub), last of
+// s's chain.
+func (r *pairRecords) Put(s, sub int32) int32 {
+	for r.headPair.Len() <= int(s) {
+		r.headPair.add(-1)
+	}
+	id := int32(r.subset.add(sub))
+	r.nextPair.add(r.headPair.get(int(s)))
+	r.headPair.set(int(s), id)
+	return id
 }
 
 // permTable interns permutations as uint16 ids for several goroutines at

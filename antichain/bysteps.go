@@ -1,0 +1,406 @@
+package antichain
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// PairStore is the store of the pairs of a search layered by steps
+// (SearchOptions.BySteps), as narrow as the on-the-fly route's packed
+// records (onthefly's pairRecords) allow: a pair is its subset and its
+// place in its state's chain, numbered in the order it was put. The
+// search finds a pair by its state's chain (a state has few pairs, and
+// the chain is walked anyway for the antichain, so it needs no index of
+// the pairs), keeps the states of the pairs of the level it follows and
+// of the next, and keeps no parents: a counterexample's path is rebuilt
+// from the levels (Path). Pairs is one.
+type PairStore interface {
+	// Len returns the number of pairs stored.
+	Len() int
+	// SubsetOf returns pair p's subset.
+	SubsetOf(p int32) int32
+	// Last returns the last pair put of state s, -1 if it has none (s
+	// may be past every state paired).
+	Last(s int32) int32
+	// Before returns the pair of p's state put before p, -1 if none.
+	Before(p int32) int32
+	// Put stores pair (s, sub) as pair Len(), last of its state's chain,
+	// and returns its id: the search has looked it up.
+	Put(s, sub int32) int32
+}
+
+var _ PairStore = (*Pairs)(nil)
+
+// runBySteps is Run with levels in steps, as the on-the-fly route's
+// search takes them (onthefly/fly.go): level k holds the pairs first
+// reached by k steps, τ or visible, so that the first violation found has
+// the fewest steps. A level's pairs are taken state by state, in the
+// order of the states' ids and of the pairs' within a state, each state's
+// steps asked once for all its pairs of the level. A pair is stored when
+// no pair of its state with the same subset or, pruning, with a subset
+// ⊆ its own is stored (lookup); one stored later does not remove it.
+// With pruning, a pair whose subset strictly includes another's of its
+// state's pairs of the level is not followed (dominated, counted in
+// Dominated), as that search does (onthefly/dominance.go): the level is
+// complete when its pairs are followed, so a smaller subset stored after
+// the pair, in its level, is known; every violation from the pair is one
+// from the smaller pair, at the same depth, so the verdict and the
+// counterexample's length stay, and the pairs followed reach the same
+// states (a violation's successor has the empty subset, which every
+// subset includes). Depth is the level of the violation, or the last
+// level.
+//
+// With the partial-order hook (Ampler), a pair follows its state's ample
+// set alone when the cycle proviso holds (provisoHolds): then every step
+// of the reduced product that leaves a pair following an ample set goes
+// to a pair of a larger id, so every cycle of it has a pair that follows
+// all its steps. A pair that an ample step leads to and that is then not
+// followed (dominated) is replaced by the least pairs of its level below
+// it, which must be stored after p too: the proviso refuses the ample set
+// when a pair of that state other than q, stored no later than p, has a
+// subset ⊆ q's (coveredUpTo), as onthefly's does.
+func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
+	impl, ps := s.impl, s.store
+	pair, step, s.empty = -1, -1, NoSubset
+	s.levels = append(s.levels[:0], 0)
+	s.put(impl.Initial(), init)
+	for lo := int32(0); int(lo) < ps.Len(); s.Depth++ {
+		hi := int32(ps.Len())
+		s.levels = append(s.levels, hi)
+		s.levelStates, s.nextStates = s.nextStates, s.levelStates[:0]
+		s.order = levelOrder(s.order[:0], s.levelStates)
+		for i := 0; i < len(s.order); {
+			st := int32(s.order[i] >> 32)
+			to, label, first, end, err := impl.Steps(st)
+			if err != nil {
+				return -1, -1, err
+			}
+			var ample []int32
+			if s.ampler != nil {
+				ample = s.ampler.Ample()
+			}
+			group := i
+			for i < len(s.order) && int32(s.order[i]>>32) == st {
+				i++
+			}
+			for g := group; g < i; g++ {
+				p := lo + int32(uint32(s.order[g]))
+				if s.dominated(s.order[group:i], lo, g-group) {
+					s.Dominated++
+					s.markAmpled(p)
+					continue
+				}
+				reduced, err := s.reduced(p, ample, to, label)
+				if err != nil {
+					return -1, -1, err
+				}
+				ids := ample
+				if !reduced {
+					ids = s.span(first, end)
+				} else {
+					s.markAmpled(p)
+				}
+				for _, id := range ids {
+					if err := s.follow(p, id, to[id], label[id], &pair, &step); err != nil || pair >= 0 && !s.opts.Past {
+						return pair, step, err
+					}
+				}
+				if err := s.stop(); err != nil {
+					return -1, -1, err
+				}
+			}
+		}
+		lo = hi
+	}
+	s.Depth--
+	return pair, step, nil
+}
+
+// levelOrder appends to dst the pairs of a level whose states are states
+// (of its pairs in order) by state, then by id: state<<32 | offset.
+func levelOrder(dst []uint64, states []int32) []uint64 {
+	for k, st := range states {
+		dst = append(dst, uint64(uint32(st))<<32|uint64(k))
+	}
+	slices.Sort(dst)
+	return dst
+}
+
+// markAmpled marks pair p as having followed an ample set alone (or
+// nothing), for rebuilt paths.
+func (s *Search) markAmpled(p int32) {
+	for int(p>>6) >= len(s.ampled) {
+		s.ampled = append(s.ampled, 0)
+	}
+	s.ampled[p>>6] |= 1 << (p & 63)
+}
+
+// isAmpled reports whether pair p was marked by markAmpled.
+func (s *Search) isAmpled(p int32) bool {
+	return int(p>>6) < len(s.ampled) && s.ampled[p>>6]&(1<<(p&63)) != 0
+}
+
+// span returns the step ids from first to end (a buffer of s's).
+func (s *Search) span(first, end int32) []int32 {
+	s.ids = s.ids[:0]
+	for id := first; id < end; id++ {
+		s.ids = append(s.ids, id)
+	}
+	return s.ids
+}
+
+// reduced reports whether pair p follows its state's ample set alone
+// (none: it follows every step), and counts it.
+func (s *Search) reduced(p int32, ample, to, label []int32) (bool, error) {
+	if s.ampler == nil {
+		return false, nil
+	}
+	if len(ample) == 0 {
+		s.Full++
+		return false, nil
+	}
+	ok, err := s.provisoHolds(p, ample, to, label)
+	if err != nil {
+		return false, err
+	}
+	if ok {
+		s.Ample++
+	} else {
+		s.Full++
+		s.ProvisoFull++
+	}
+	return ok, nil
+}
+
+// provisoHolds is the cycle proviso (C3, frontend/reduce/por.go) for pair
+// p and its state's ample set: each ample step leads to a new pair or to
+// a pair stored after p, never to an earlier one nor to one a stored pair
+// covers.
+func (s *Search) provisoHolds(p int32, ample, to, label []int32) (bool, error) {
+	for _, id := range ample {
+		q, _, err := s.after(p, id, label[id])
+		if err != nil {
+			return false, err
+		}
+		same, covered := s.lookup(to[id], q)
+		if same >= 0 && same <= p || same < 0 && covered {
+			return false, nil
+		}
+		if same >= 0 && s.coveredUpTo(to[id], q, same, p) {
+			// same may not be followed (dominated), and the pair
+			// followed in its place is one of those, stored before p.
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// lookup returns the id of pair (st, sub), -1 if it is not stored, and
+// whether a pair (st, Q) with Q ⊆ sub is stored, the pair itself
+// included (then (st, sub) needs no search of its own), by st's chain.
+func (s *Search) lookup(st, sub int32) (same int32, covered bool) {
+	if st < 0 { // a state not numbered (Sparse)
+		return -1, false
+	}
+	ps := s.store
+	// The pair itself first: comparing ids is cheaper than an inclusion.
+	for q := ps.Last(st); q >= 0; q = ps.Before(q) {
+		if ps.SubsetOf(q) == sub {
+			return q, true
+		}
+	}
+	for q := ps.Last(st); q >= 0; q = ps.Before(q) {
+		if s.norm.Includes(sub, ps.SubsetOf(q)) {
+			return -1, true
+		}
+	}
+	return -1, false
+}
+
+// dominated reports whether the pair group[i] of a state's pairs of one
+// level (group, offsets from lo with the state above them, as
+// runBySteps' order holds them) is not followed: pruning, another pair of
+// the group has a subset strictly included in its own (a pair is stored
+// once, so a different pair of the state has a different subset).
+func (s *Search) dominated(group []uint64, lo int32, i int) bool {
+	if len(group) < 2 || !s.opts.Prune {
+		return false
+	}
+	ps := s.store
+	sub := ps.SubsetOf(lo + int32(uint32(group[i])))
+	for j, k := range group {
+		if other := ps.SubsetOf(lo + int32(uint32(k))); j != i && other != sub && s.norm.Includes(sub, other) {
+			return true
+		}
+	}
+	return false
+}
+
+// coveredUpTo reports whether a pair of state st other than q, with id at
+// most p, has a subset included in sub, q's (never without pruning). The
+// search refuses a pair that a stored one covers (lookup), so for q > p
+// no such pair is found today; the check states the rule the proviso
+// relies on, as onthefly's provisoHolds does, rather than that property
+// of the search.
+func (s *Search) coveredUpTo(st, sub, q, p int32) bool {
+	if !s.opts.Prune {
+		return false
+	}
+	ps := s.store
+	for z := ps.Last(st); z >= 0; z = ps.Before(z) {
+		if z != q && z <= p && s.norm.Includes(sub, ps.SubsetOf(z)) {
+			return true
+		}
+	}
+	return false
+}
+
+// follow follows step id of pair p, by label a to state d: it adds the
+// pair the step leads to. The first step the specification cannot follow
+// is noted in *pair and *step; past it (Past) the step leads to a pair
+// with the empty subset.
+func (s *Search) follow(p, id, d, a int32, pair, step *int32) error {
+	q, violates, err := s.after(p, id, a)
+	if err != nil {
+		return err
+	}
+	if violates && *pair < 0 {
+		*pair, *step, s.ViolationDepth = p, id, s.Depth
+		if !s.opts.Past {
+			return nil
+		}
+	}
+	if d >= 0 {
+		same, covered := s.lookup(d, q)
+		if same >= 0 || covered && s.opts.Prune {
+			return nil
+		}
+	} else {
+		// A state no pair has taken (Sparse): the pair is new.
+		d = s.sparse.Store(id)
+	}
+	s.put(d, q)
+	return nil
+}
+
+// put stores a pair the search has looked up, for the next level, and
+// reports progress; at the pair limit it stores nothing (stop then says
+// so), and once the context has ended it notes its cause.
+func (s *Search) put(st, sub int32) {
+	ps := s.store
+	if ps.Len() >= s.opts.MaxPairs {
+		s.full = true
+		return
+	}
+	q := ps.Put(st, sub)
+	s.nextStates = append(s.nextStates, st)
+	s.states = max(s.states, st+1)
+	if q&(ProgressEvery-1) == 0 {
+		s.report(q)
+	}
+}
+
+// Path returns the step ids from the initial pair to pair p, followed by
+// last: read off Pairs' parents layered by visible actions; layered by
+// steps, rebuilt from the levels, as the store keeps no parents
+// (rebuilt). It asks the implementation for the steps of the states on
+// the way again, whose error it returns.
+func (s *Search) Path(p, last int32) ([]int32, error) {
+	if !s.opts.BySteps {
+		return s.Pairs.Path(p, last), nil
+	}
+	return s.rebuilt(p, last)
+}
+
+// rebuilt returns the path to pair p of a search layered by steps,
+// followed by last, rebuilt backwards a level at a time. The parent of a
+// pair of level k is the first pair of level k-1, in the order in which
+// the search took them, that has a step to it: the search stores a pair
+// when it first meets it, and a pair met again is found stored, or
+// covered by one stored before (pairs are never removed, so what covered
+// it then covers it still). Each pair of level k-1 is followed again as
+// the search followed it — its state's steps asked for, every step or the
+// ample set's alone (markAmpled), the subsets taken and renamed — until a
+// step leads to the pair: so the path is the one parent pointers would
+// have kept (onthefly/path.go does the same over its packed records).
+func (s *Search) rebuilt(p, last int32) ([]int32, error) {
+	states := s.pairStates()
+	path := []int32{last}
+	for p != 0 {
+		k := sort.Search(len(s.levels), func(k int) bool { return s.levels[k] > p }) - 1
+		target, sub := states[p], s.store.SubsetOf(p)
+		from, via, err := s.producer(states, s.levels[k-1], s.levels[k], target, sub)
+		if err != nil {
+			return nil, err
+		}
+		if from < 0 {
+			return nil, fmt.Errorf("internal error: no pair of level %d leads to pair %d", k-1, p)
+		}
+		path = append(path, via)
+		p = from
+	}
+	slices.Reverse(path)
+	return path, nil
+}
+
+// pairStates returns the state of every pair, read off the states'
+// chains.
+func (s *Search) pairStates() []int32 {
+	states := make([]int32, s.store.Len())
+	for st := range s.states {
+		for q := s.store.Last(st); q >= 0; q = s.store.Before(q) {
+			states[q] = st
+		}
+	}
+	return states
+}
+
+// producer follows the pairs [lo, hi) of a level again, as runBySteps
+// did, and returns the first pair and step that lead to the pair (target,
+// sub), or -1.
+func (s *Search) producer(states []int32, lo, hi, target, sub int32) (from, via int32, err error) {
+	order := levelOrder(nil, states[lo:hi])
+	for i := 0; i < len(order); {
+		st := int32(order[i] >> 32)
+		j := i + 1
+		for j < len(order) && int32(order[j]>>32) == st {
+			j++
+		}
+		to, label, first, end, err := s.impl.Steps(st)
+		if err != nil {
+			return -1, -1, err
+		}
+		var ample []int32
+		if s.ampler != nil {
+			ample = s.ampler.Ample()
+		}
+		for g, k := range order[i:j] {
+			q := lo + int32(uint32(k))
+			if s.dominated(order[i:j], lo, g) {
+				continue
+			}
+			ids := ample
+			if !s.isAmpled(q) {
+				ids = s.span(first, end)
+			}
+			for _, id := range ids {
+				if to[id] != target {
+					continue
+				}
+				r, violates, err := s.after(q, id, label[id])
+				if err != nil {
+					return -1, -1, err
+				}
+				if violates && !s.opts.Past {
+					continue // the search stopped there
+				}
+				if r == sub {
+					return q, id, nil
+				}
+			}
+		}
+		i = j
+	}
+	return -1, -1, nil
+}
