@@ -34,7 +34,7 @@ type Pairs struct {
 	chain bool
 	prune bool
 	dead  []uint64 // bitset over pairs: subsumed after they were stored
-	norm *Subsets
+	norm  *Subsets
 	// Subsumed counts the pairs not added because a live pair of the
 	// same state had a subset ⊆ theirs.
 	Subsumed int64
