@@ -3,22 +3,22 @@ package main
 // Case is one point of a grid: a bundled model under client bounds, with
 // the verdicts the literature gives and the paper's published figures.
 type Case struct {
-	Grid    string
-	Model   string // bundled model name (frontend/examples) or file
-	Label   string // how the paper names the case
-	Threads int
-	Ops     int
+	Grid    string   // the grid it belongs to: yang, liu, routes, …
+	Model   string   // bundled model name (frontend/examples) or file
+	Label   string   // how the paper names the case
+	Threads int      // the client's threads
+	Ops     int      // operations per thread
 	Extra   []string // further verify flags, e.g. --values
 
 	// Expected verdicts from the literature ("yes"/"no"; "" = not stated).
 	WantLinearizable string
-	WantLockFree     string
+	WantLockFree     string // the literature's lock-freedom verdict, likewise
 
 	// The paper's figures for this case ("" where it has none).
 	PaperSpecStates, PaperImplStates string
-	PaperBisimSeconds                string
-	PaperRefineSeconds               string
-	PaperSource                      string
+	PaperBisimSeconds                string // its time for the bisimulation check (Thm 5.4), seconds
+	PaperRefineSeconds               string // its time for the refinement check (Thm 3.3), seconds
+	PaperSource                      string // the paper and table the figures come from
 }
 
 // yangRow is one row of Yang et al., Table 1: spec states, Treiber states,

@@ -103,14 +103,14 @@ func gridNames() []string {
 
 // Config controls a harness run.
 type Config struct {
-	Out     string
-	Timeout time.Duration
+	Out     string        // the directory results.csv, results.md and results.png go to
+	Timeout time.Duration // how long each linbis run may take before it is killed
 	// MaxStates bounds each explored LTS (0: linbis's default).
 	MaxStates int
-	Refine    bool
+	Refine    bool // run the refinement route too, with and without antichains
 	// Fly adds the on-the-fly runs, reduced and unreduced.
 	Fly bool
-	Log *os.File
+	Log *os.File // where progress lines go; nil: nowhere
 	// Binary is the linbis executable; empty: build it from this module.
 	Binary string
 	// MaxMemory is each run's --max-memory (routes mode; empty: linbis's

@@ -10,37 +10,46 @@ import (
 )
 
 // Row is one line of results.csv: a case, our measurements and the paper's.
+// A count or time of -1 was not measured (the run failed, stopped at a
+// limit, or was not asked for).
 type Row struct {
 	Case
-	ImplStates, ImplTransitions int64
-	SpecStates, SpecTransitions int64
-	ImplQuotient, SpecQuotient  int64
-	GenSeconds                  float64
-	GenPeakMiB                  float64 // peak memory of `linbis compile` (both LTSs, with statistics)
-	BisimSeconds                float64
-	BisimPeakMiB                float64
-	RefineSeconds               float64
-	RefinePeakMiB               float64
-	RefinePairs                 int64
-	RefineNoACSeconds           float64
-	RefineNoACPeakMiB           float64
-	RefineNoACPairs             int64
+	ImplStates        int64   // the implementation LTS's states
+	ImplTransitions   int64   // its transitions
+	SpecStates        int64   // the specification LTS's states
+	SpecTransitions   int64   // its transitions
+	ImplQuotient      int64   // the states of the implementation's divbranching quotient
+	SpecQuotient      int64   // the states of the specification's
+	GenSeconds        float64 // the compile stage's seconds (verify --method bisim's)
+	GenPeakMiB        float64 // peak memory of `linbis compile` (both LTSs, with statistics)
+	BisimSeconds      float64 // the bisimulation stage's seconds
+	BisimPeakMiB      float64 // the peak memory of the verify --method bisim run
+	RefineSeconds     float64 // the refinement stage's seconds, antichains on (-1 without a verdict)
+	RefinePeakMiB     float64 // the peak memory of that verify --method refine run
+	RefinePairs       int64   // the product pairs that refinement explored
+	RefineNoACSeconds float64 // the same three without antichains (--antichain=false)
+	RefineNoACPeakMiB float64 // its run's peak memory
+	RefineNoACPairs   int64   // its product pairs
 	// Fly: the on-the-fly method under each of flyModes (every
 	// reduction, none, symmetry alone, partial-order alone), in that
 	// order.
-	Fly                    [len(flyModes)]FlyRun
-	Bisimilar, Refines     string
-	Linearizable, LockFree string
+	Fly          [len(flyModes)]FlyRun
+	Bisimilar    string // the verdict's word, "yes", "no" or "unknown"; "" if not run
+	Refines      string // likewise, from the refine run
+	Linearizable string // likewise, from the bisim run (the refine run's if that had none)
+	LockFree     string // likewise, from the bisim run
 	// VerdictOK is "ok" when our verdicts match the literature, "MISMATCH"
 	// when they differ, "" when there is nothing to compare.
 	VerdictOK string
-	Notes     []string
+	Notes     []string // what each run reported or failed with, prefixed by its method
 }
 
 // FlyRun is one on-the-fly run's measurements (-1: not measured).
 type FlyRun struct {
-	Seconds, PeakMiB float64
-	States, Pairs    int64 // implementation states and product pairs stored
+	Seconds float64 // the on-the-fly stage's seconds
+	PeakMiB float64 // the run's peak memory, MiB
+	States  int64   // implementation states stored
+	Pairs   int64   // product pairs stored
 }
 
 // flyModes are the on-the-fly runs of a case: the name used in notes, the

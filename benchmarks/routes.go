@@ -46,7 +46,7 @@ type RouteRun struct {
 	// Verdicts are the run's linearizable/lock-free ("yes/no"), or what
 	// stopped it.
 	Verdicts string
-	Finished bool
+	Finished bool // the run gave verdicts (or a model error): its times are a measurement
 	// Route and Reason are method auto's choice (auto's run only).
 	Route, Reason string
 }
@@ -54,7 +54,7 @@ type RouteRun struct {
 // RouteRow is a case with its three runs, in routeMethods' order.
 type RouteRow struct {
 	Case
-	Runs [len(routeMethods)]RouteRun
+	Runs [len(routeMethods)]RouteRun // the runs of bisim, fly and auto, in that order
 }
 
 // Ratio returns auto's wall time over the faster route's, and its CPU

@@ -136,9 +136,9 @@ func (f *Formula) Depth() int {
 
 // formulaJSON is the JSON form of a Formula; see verify/schema.json.
 type formulaJSON struct {
-	Op    string     `json:"op"`
-	Label string     `json:"label,omitempty"`
-	Args  []*Formula `json:"args,omitempty"`
+	Op    string     `json:"op"`              // the operator's name (Op.String)
+	Label string     `json:"label,omitempty"` // a modality's label; "" for none
+	Args  []*Formula `json:"args,omitempty"`  // the operands, in order
 }
 
 // MarshalJSON writes f as the tree {"op":…, "label":…, "args":[…]}.

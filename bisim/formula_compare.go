@@ -128,14 +128,15 @@ func CheckDistinguishes(a, b *lts.LTS, f *Formula, holdsIn int) error {
 // FormulaEvidence is a distinguishing formula with what a person needs to
 // read it: the paths that witness it and its meaning in words.
 type FormulaEvidence struct {
-	// Equivalence is the equivalence the formula belongs to; NameA and
-	// NameB name the two LTSs compared (Options.NameA/NameB, or "A", "B").
-	Equivalence  Equivalence
+	// Equivalence is the equivalence the formula belongs to.
+	Equivalence Equivalence
+	// NameA and NameB name the two LTSs compared (Options.NameA/NameB,
+	// or "A", "B").
 	NameA, NameB string
 	// Formula holds in the initial state of side HoldsIn (0: the first LTS
 	// compared, 1: the second) and not in the other's; both were checked.
 	Formula *Formula
-	HoldsIn int
+	HoldsIn int // the side where Formula holds: 0 the first LTS, 1 the second
 	// Holder and Other name the side where Formula holds and the other.
 	Holder, Other string
 	// Witness is a path of Holder from its initial state that takes the
@@ -145,7 +146,7 @@ type FormulaEvidence struct {
 	// Witness, or nil when Other has none: then Witness's visible labels
 	// are a trace that Other cannot do and TraceDistinguishes is set.
 	OtherPath          *lts.Trace
-	TraceDistinguishes bool
+	TraceDistinguishes bool // OtherPath is nil: Witness's visible labels are a distinguishing trace
 	// Explanation says in English what Formula says and what the paths show.
 	Explanation string
 	// Actions names the labels of both LTSs as mCRL2 actions and declares
@@ -220,32 +221,37 @@ func formulaEvidence(a, b, u *lts.LTS, off int32, k *kernel, kblock, class, rena
 // `compare --counterexample` and `verify --export` and embedded in their
 // --json output; verify/schema.json documents it ($defs/formula_evidence).
 type FormulaReport struct {
-	Equivalence string `json:"equivalence"`
-	// A and B name the two LTSs compared, in order.
-	A string `json:"a"`
-	B string `json:"b"`
+	Equivalence string `json:"equivalence"` // the equivalence the formula belongs to, e.g. "divbranching"
+	A           string `json:"a"`           // the first LTS compared's name (Options.NameA, or "A")
+	B           string `json:"b"`           // the second's (Options.NameB, or "B")
 	// HoldsIn is "A" or "B": the side whose initial state satisfies Formula.
 	HoldsIn string `json:"holds_in"`
 	// Formula is the tree: {"op":…, "label":…, "args":[…]}.
 	Formula *Formula `json:"formula"`
-	// Text and MCRL2 are the formula in mathematical notation and in
-	// mCRL2's modal μ-calculus (its labels as MCRL2Renamed says).
-	Text  string `json:"text"`
+	// Text is the formula in mathematical notation.
+	Text string `json:"text"`
+	// MCRL2 is the formula in mCRL2's modal μ-calculus, its labels as
+	// MCRL2Renamed says.
 	MCRL2 string `json:"mcrl2"`
 	// MCRL2Declarations declares the sorts and actions of both LTSs' labels
-	// for mCRL2 (lts2pbes --data); MCRL2Renamed maps the labels mCRL2
-	// could not read as they are to the actions that stand for them.
-	MCRL2Declarations string            `json:"mcrl2_declarations"`
-	MCRL2Renamed      map[string]string `json:"mcrl2_renamed,omitempty"`
-	Depth             int               `json:"depth"`
-	Size              int               `json:"size"`
+	// for mCRL2 (lts2pbes --data).
+	MCRL2Declarations string `json:"mcrl2_declarations"`
+	// MCRL2Renamed maps each label that mCRL2 cannot read as it is to
+	// the action that stands for it; nil when none.
+	MCRL2Renamed map[string]string `json:"mcrl2_renamed,omitempty"`
+	Depth        int               `json:"depth"` // the formula's modal depth (Formula.Depth)
+	Size         int               `json:"size"`  // its nodes written out as a tree (Formula.Size)
 	// Explanation is the English reading.
 	Explanation string `json:"explanation"`
 	// DistinguishingTrace says whether Witness's visible labels are a
 	// trace that the other side cannot do.
-	DistinguishingTrace bool       `json:"distinguishing_trace"`
-	Witness             *lts.Trace `json:"witness"`
-	OtherPath           *lts.Trace `json:"other_path,omitempty"`
+	DistinguishingTrace bool `json:"distinguishing_trace"`
+	// Witness is a path of the side where the formula holds, from its
+	// initial state, that takes the formula's steps.
+	Witness *lts.Trace `json:"witness"`
+	// OtherPath is a path of the other side with Witness's visible
+	// labels; nil when it has none.
+	OtherPath *lts.Trace `json:"other_path,omitempty"`
 }
 
 // Report returns the JSON form of e.
@@ -285,8 +291,9 @@ func (e *FormulaEvidence) WriteJSON(w io.Writer) error {
 // file, the .mcrl2 declarations, and the .aut files of sides A and B as
 // mCRL2 reads them (copies with renamed labels when MCRL2Renamed is set).
 type MCRL2Files struct {
-	Formula, Declarations string
-	Sides                 [2]string
+	Formula      string    // the .mcf file's path, as the commands name it
+	Declarations string    // the .mcrl2 declarations' path, passed to lts2pbes --data
+	Sides        [2]string // the .aut files of A and B, in order
 }
 
 // WriteMCRL2 writes r's formula as an mCRL2 .mcf file whose comments say

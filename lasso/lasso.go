@@ -46,7 +46,7 @@ type Components struct {
 	// Comp is the component of every state, numbered 0..Count-1 in the
 	// order the search completed them.
 	Comp  []int32
-	Count int32
+	Count int32 // the number of components
 	// Cyclic reports, per component, whether it holds a cycle: two
 	// states or more, or a self-loop.
 	Cyclic []bool
@@ -71,8 +71,8 @@ func Decompose(g Graph) *Components {
 // Cycle is a cycle of a graph: from state From, the edges Edges, the last
 // of which comes back to From.
 type Cycle struct {
-	From  int32
-	Edges []Edge
+	From  int32  // the state it starts and ends at
+	Edges []Edge // its edges in order, the first leaving From, the last entering it
 }
 
 // pollEvery is how many roots, and how many steps of the search from a

@@ -17,9 +17,10 @@ import (
 // ParseError is a malformed-input error with its position (1-based line and
 // byte column) and what was expected there.
 type ParseError struct {
-	File      string
-	Line, Col int
-	Msg       string
+	File string // the input's name; "" prints as <input>
+	Line int    // 1-based line
+	Col  int    // 1-based column, in bytes
+	Msg  string // what is wrong, without the position
 }
 
 // Error is the error one line, file:line:col: msg (<input> without a file).

@@ -189,9 +189,9 @@ func FromTriples(initial, numStates int32, triples []Triple) *LTS {
 
 // Triple is one transition given by label name, for FromTriples.
 type Triple struct {
-	Src   int32
-	Label string
-	Dst   int32
+	Src   int32  // the source state
+	Label string // the label's name; TauName for τ
+	Dst   int32  // the target state
 }
 
 // permuted returns from[perm[0]], from[perm[1]], ….

@@ -49,11 +49,11 @@ type Meta struct {
 
 // SourceStep is a position in a model's source and the text of the step there.
 type SourceStep struct {
-	File      string `json:"file,omitempty"`
-	Line      int32  `json:"line"`
-	Col       int32  `json:"col"`
-	Text      string `json:"text,omitempty"`
-	Procedure string `json:"method,omitempty"`
+	File      string `json:"file,omitempty"`   // the source file, as the model names it; "" if not known
+	Line      int32  `json:"line"`             // 1-based line
+	Col       int32  `json:"col"`              // 1-based column, in bytes
+	Text      string `json:"text,omitempty"`   // the step's source text; "" if not known
+	Procedure string `json:"method,omitempty"` // the method or procedure whose code the step is; "" if not known
 }
 
 // String renders the step as file:line:col: text.

@@ -2,14 +2,14 @@ package lts
 
 // Stats summarises an LTS, as printed by `linbis info`.
 type Stats struct {
-	States         int32 `json:"states"`
-	Transitions    int   `json:"transitions"`
-	Labels         int   `json:"labels"` // visible labels, τ excluded
-	TauTransitions int   `json:"tau_transitions"`
-	DeadlockStates int32 `json:"deadlock_states"` // states with no outgoing transition
-	Reachable      int32 `json:"reachable_states"`
-	TauSCCs        int32 `json:"tau_sccs"`
-	LargestTauSCC  int32 `json:"largest_tau_scc"`
+	States         int32 `json:"states"`           // all states, reachable or not
+	Transitions    int   `json:"transitions"`      // all transitions, τ included
+	Labels         int   `json:"labels"`           // visible labels, τ excluded
+	TauTransitions int   `json:"tau_transitions"`  // the transitions labelled τ
+	DeadlockStates int32 `json:"deadlock_states"`  // states with no outgoing transition
+	Reachable      int32 `json:"reachable_states"` // states reachable from the initial one
+	TauSCCs        int32 `json:"tau_sccs"`         // strongly connected components of the τ-steps, single states included
+	LargestTauSCC  int32 `json:"largest_tau_scc"`  // the states of the largest of them
 	// DivergentStates counts the states that lie on a τ-cycle (a τ self-loop included).
 	DivergentStates int32 `json:"divergent_states"`
 }

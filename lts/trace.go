@@ -29,8 +29,8 @@ type Trace struct {
 
 // TraceStep is one step of a Trace.
 type TraceStep struct {
-	From   int32       `json:"from"` // state before the step in the LTS the trace came from; -1 if unknown
-	Label  string      `json:"label"`
+	From   int32       `json:"from"`             // state before the step in the LTS the trace came from; -1 if unknown
+	Label  string      `json:"label"`            // the step's label, as .aut writes it (TauName for τ)
 	To     int32       `json:"to"`               // state after the step; -1 if unknown
 	Thread int32       `json:"thread,omitempty"` // thread that took it, 0 if unknown
 	Source *SourceStep `json:"source,omitempty"` // source step, if known

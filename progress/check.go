@@ -424,10 +424,12 @@ func (c *Checker) deadlockFree() (*Result, int32) {
 // was stored, as verify's report does.
 type Report struct {
 	File string `json:"file"` // the LTS's file, or the model it was compiled from
-	// States and Transitions are the LTS's; when a limit stopped the
-	// model's exploration before the LTS was whole, those it had stored.
-	States      int32 `json:"states"`
-	Transitions int   `json:"transitions"`
+	// States is the LTS's states; when a limit stopped the model's
+	// exploration before the LTS was whole, those it had stored.
+	States int32 `json:"states"`
+	// Transitions is the LTS's transitions, or, after such a stop, those
+	// the exploration had stored.
+	Transitions int `json:"transitions"`
 	// Results are the properties decided: at a limit, those decided
 	// before it (possibly none).
 	Results []*Result `json:"results"`

@@ -19,10 +19,10 @@ var ErrMalformed = errors.New("call/ret actions are not well formed")
 // attribution contradicts a label. Trace leads from the initial state to
 // the offending transition.
 type InputError struct {
-	State int32  // the state where the problem shows
-	Label string // the label of the offending transition
-	Msg   string
-	Trace *lts.Trace
+	State int32      // the state where the problem shows
+	Label string     // the label of the offending transition
+	Msg   string     // what is wrong, in a sentence
+	Trace *lts.Trace // the path from the initial state through the offending transition
 
 	ambiguous bool // a state reached with two pending sets: annotate recovers
 }

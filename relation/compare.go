@@ -36,9 +36,9 @@ type Options struct {
 
 // Result is the verdict of Compare.
 type Result struct {
-	// Relation and Preorder are what was asked.
+	// Relation is the relation asked for.
 	Relation Relation
-	Preorder bool
+	Preorder bool // A's inclusion in B was asked, not the equivalence
 	// Holds reports whether A and B are related (equivalent, or A's
 	// behaviour included in B's).
 	Holds bool

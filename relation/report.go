@@ -10,16 +10,15 @@ import (
 type Report struct {
 	A string `json:"a"` // the first LTS compared (side A)
 	B string `json:"b"` // the second (side B)
-	// Relation is strong, branching, divbranching, trace or weak-trace;
+	// Relation is strong, branching, divbranching, trace or weak-trace.
+	Relation string `json:"relation"`
 	// Preorder tells whether A's inclusion in B was asked (trace relations
 	// only) rather than the equivalence.
-	Relation string `json:"relation"`
-	Preorder bool   `json:"preorder"`
+	Preorder bool `json:"preorder"`
 	// Holds is the verdict: related (equivalent, or included) or not.
-	Holds bool `json:"holds"`
-	// StatesA and StatesB are the inputs' sizes.
-	StatesA int32 `json:"states_a"`
-	StatesB int32 `json:"states_b"`
+	Holds   bool  `json:"holds"`
+	StatesA int32 `json:"states_a"` // A's states
+	StatesB int32 `json:"states_b"` // B's states
 	// Classes is the number of classes of the disjoint union (the
 	// bisimilarities only).
 	Classes int32 `json:"classes,omitempty"`
@@ -29,12 +28,16 @@ type Report struct {
 	// Side is the file that can do Counterexample when the relation does
 	// not hold: the path of the side whose initial state satisfies Formula,
 	// or a trace the other side cannot do.
-	Side           string     `json:"side,omitempty"`
+	Side string `json:"side,omitempty"`
+	// Counterexample is that path, from Side's initial state; nil when
+	// the relation holds.
 	Counterexample *lts.Trace `json:"counterexample,omitempty"`
 	// Kind is "distinguishing-trace" when the counterexample's visible
 	// labels are a trace the other side cannot do, else "formula" (only
 	// then is the relation told apart by Formula alone).
-	Kind    string               `json:"kind,omitempty"`
+	Kind string `json:"kind,omitempty"`
+	// Formula is the distinguishing formula, when a bisimilarity does
+	// not hold; nil otherwise.
 	Formula *bisim.FormulaReport `json:"formula,omitempty"`
 }
 

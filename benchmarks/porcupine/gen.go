@@ -32,13 +32,13 @@ var kinds = []genKind{
 
 // jsonOp is one line of linbis's JSON Lines format.
 type jsonOp struct {
-	Client int    `json:"client"`
-	Call   int64  `json:"call"`
-	Return int64  `json:"return"`
-	Method string `json:"method"`
-	Key    string `json:"key,omitempty"`
-	Input  any    `json:"input,omitempty"`
-	Output any    `json:"output"`
+	Client int    `json:"client"`          // the client that ran it
+	Call   int64  `json:"call"`            // its call's time
+	Return int64  `json:"return"`          // its return's time
+	Method string `json:"method"`          // the operation: read, write or cas (registers); get, put or append (kv)
+	Key    string `json:"key,omitempty"`   // the key it acts on; "" for a model without keys
+	Input  any    `json:"input,omitempty"` // its argument; nil for a read or get
+	Output any    `json:"output"`          // a read's or get's value, a cas's success; nil for the others
 }
 
 const (

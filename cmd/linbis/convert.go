@@ -51,9 +51,9 @@ func runConvert(c *cli.Context) error {
 
 // convertReport is the --json output of convert (schema/convert.json).
 type convertReport struct {
-	Input       string `json:"input"`
-	Output      string `json:"output"`
-	Format      string `json:"format"` // of the output: aut or dot
-	States      int32  `json:"states"`
-	Transitions int    `json:"transitions"`
+	Input       string `json:"input"`       // the LTS file read, as given
+	Output      string `json:"output"`      // the file written, as given
+	Format      string `json:"format"`      // of the output: aut or dot
+	States      int32  `json:"states"`      // the LTS's states
+	Transitions int    `json:"transitions"` // its transitions
 }

@@ -52,9 +52,9 @@ func runShow(c *cli.Context) error {
 
 // listedModel is one entry of `compile --list --json`.
 type listedModel struct {
-	Name     string          `json:"name"`
-	Summary  string          `json:"summary"`
-	Verdicts []listedVerdict `json:"verdicts"`
+	Name     string          `json:"name"`     // the bundled model's name, as verbs take it
+	Summary  string          `json:"summary"`  // its header's one-line summary
+	Verdicts []listedVerdict `json:"verdicts"` // the verdicts its header states, with their sources
 }
 
 type listedVerdict struct {

@@ -94,8 +94,8 @@ func runInfo(c *cli.Context) error {
 
 // labelCount is one row of info --labels.
 type labelCount struct {
-	Label       string `json:"label"`
-	Transitions int    `json:"transitions"`
+	Label       string `json:"label"`       // the label, as the .aut file writes it
+	Transitions int    `json:"transitions"` // the transitions that carry it
 }
 
 // countLabels counts the transitions of each label, τ first, then the

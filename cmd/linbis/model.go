@@ -305,8 +305,8 @@ func optionsFromFlags(c *cli.Context, stage string) (frontend.Options, *meter.Me
 // modelErrorReport is the --json output of a verb stopped by a run-time
 // error of the model.
 type modelErrorReport struct {
-	Model      string      `json:"model"`
-	ModelError *modelError `json:"model_error,omitempty"`
+	Model      string      `json:"model"`                 // the model's name or file, as given
+	ModelError *modelError `json:"model_error,omitempty"` // the run-time error and the run that leads to it
 	// DataRace, in place of ModelError, is a data race of a Go package.
 	DataRace *modelError `json:"data_race,omitempty"`
 	// Violation: a refinement violation that the on-the-fly search found

@@ -73,7 +73,7 @@ func loadProgressInput(c *cli.Context, path string) (*lts.LTS, *frontend.Bounds,
 // the library's report, in the shape every verb uses.
 type progressReport struct {
 	progress.Report
-	Bounds *frontend.Bounds `json:"bounds,omitempty"`
+	Bounds *frontend.Bounds `json:"bounds,omitempty"` // the model's client bounds; nil for an .aut file
 }
 
 func runProgress(c *cli.Context) error {

@@ -45,14 +45,14 @@ func bisimOptions(c *cli.Context) (bisim.Options, *meter.Meter, error) {
 
 // reduceReport is the --json output of reduce (schema/reduce.json).
 type reduceReport struct {
-	Input               string `json:"input"`
-	Output              string `json:"output"`
-	Equivalence         string `json:"equivalence"`
-	States              int32  `json:"states"`
-	ReachableStates     int32  `json:"reachable_states"` // the part reduced
-	Transitions         int    `json:"transitions"`
-	QuotientStates      int32  `json:"quotient_states"`
-	QuotientTransitions int    `json:"quotient_transitions"`
+	Input               string `json:"input"`                // the LTS file read, as given
+	Output              string `json:"output"`               // the quotient's file; "" for standard output
+	Equivalence         string `json:"equivalence"`          // the equivalence reduced by, e.g. "branching"
+	States              int32  `json:"states"`               // the input's states
+	ReachableStates     int32  `json:"reachable_states"`     // the part reduced
+	Transitions         int    `json:"transitions"`          // the input's transitions
+	QuotientStates      int32  `json:"quotient_states"`      // the quotient's states
+	QuotientTransitions int    `json:"quotient_transitions"` // the quotient's transitions
 }
 
 func runReduce(c *cli.Context) error {

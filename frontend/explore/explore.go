@@ -75,7 +75,7 @@ type StoppedError struct {
 	// Expanded is the states whose successors were all stored; States
 	// and Transitions are what was stored.
 	Expanded, States, Transitions int
-	Err                           error
+	Err                           error // the cause: the context's or the limit's error
 }
 
 // Error returns Err's message.

@@ -61,9 +61,9 @@ type Config struct {
 
 // Package is a loaded Go package in SSA form.
 type Package struct {
-	Fset *token.FileSet
-	Prog *ssa.Program
-	Pkg  *ssa.Package
+	Fset *token.FileSet // the positions of the loaded files
+	Prog *ssa.Program   // the SSA program: the package and its dependencies
+	Pkg  *ssa.Package   // the package loaded, in SSA form
 	// cwd makes positions relative for messages.
 	cwd string
 }
@@ -77,10 +77,9 @@ type Target struct {
 	// Methods are the client's methods, in the order of their
 	// declarations (or as Config.Methods names them).
 	Methods []*ssa.Function
-	// Ctor is the constructor, nil for the zero value; CtorArgs are its
-	// arguments, constants.
+	// Ctor is the constructor, nil for the zero value.
 	Ctor     *ssa.Function
-	CtorArgs []*ssa.Const
+	CtorArgs []*ssa.Const // its arguments, constants; nil without one
 	// Funcs are the functions the methods and the constructor reach
 	// within the package (themselves included), callees before callers.
 	Funcs []*ssa.Function
@@ -94,14 +93,16 @@ type Target struct {
 	// modeling language's locs.
 	LocPhis map[*ssa.Phi]bool
 	// locFields are the fields of pointer type in which the code stores
-	// such addresses (`x.last = &x.slot[0]`), LocResults the results of
-	// the package's functions that return one (by function, a bit per
-	// result): locs in the model, as are the values loaded from those
-	// fields and returned by those calls (LocVals).
+	// such addresses (`x.last = &x.slot[0]`): locs in the model, as are
+	// the values loaded from them (LocVals).
 	locFields  map[locField]bool
 	LocGlobals map[*ssa.Global]bool // package variables that hold such addresses, likewise
+	// LocResults are the results of the package's functions that return
+	// such an address, by function, bit i for result i: locs too.
 	LocResults map[*ssa.Function]uint64
-	LocVals    map[ssa.Value]bool
+	// LocVals are the values that are locs in the model: loaded from
+	// those fields and package variables, or returned by those calls.
+	LocVals map[ssa.Value]bool
 	// AddrCasts are the addresses converted through unsafe.Pointer to
 	// another pointer type ((*unsafe.Pointer)(unsafe.Pointer(&n.next))),
 	// each with the address it converts: the same location.
@@ -109,11 +110,11 @@ type Target struct {
 	// AddrResults are the functions with one return statement (inlined;
 	// their other paths panic) whose one result is the address of a
 	// struct or an array, a field or an element (func (q *Queue) cell(i
-	// int) *cell { return &q.buf[i%n] }),
-	// and AddrCalls the calls of them: each call's value is that address,
-	// followed statically as the address itself is.
+	// int) *cell { return &q.buf[i%n] }).
 	AddrResults map[*ssa.Function]bool
-	AddrCalls   map[ssa.Value]bool
+	// AddrCalls are the calls of them: each call's value is that address,
+	// followed statically as the address itself is.
+	AddrCalls map[ssa.Value]bool
 	// Only is Config.Only.
 	Only map[int][]string
 	// Spec is the reference type's target (Config.Spec), nil for spec

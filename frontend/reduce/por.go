@@ -129,13 +129,13 @@ type footprint struct {
 // bounds: the footprints of each thread's steps. Choose writes buffers of
 // its own: a POR belongs to one goroutine, and Clone gives another one.
 type POR struct {
-	P        *ir.Program
-	B        ir.Bounds
-	Explicit bool
-	Nlocs    int
-	Heap     int    // the heap-shape location
-	Fields   int    // the first field location
-	Own      uint64 // the local slots that hold the thread's own id (ownLocals)
+	P        *ir.Program // the program analysed
+	B        ir.Bounds   // its bounds
+	Explicit bool        // explicit memory: a freed node may be reused while referenced
+	Nlocs    int         // the locations footprints name: shared slots, then fields, then the heap's shape
+	Heap     int         // the heap-shape location
+	Fields   int         // the first field location
+	Own      uint64      // the local slots that hold the thread's own id (ownLocals)
 	// DerefLo, DerefHi: the locations an access through a loc may touch
 	// (derefLocs).
 	DerefLo, DerefHi int

@@ -26,8 +26,8 @@ import (
 
 // Limits bounds a run. Zero fields mean no limit.
 type Limits struct {
-	Time   time.Duration
-	Memory int64 // bytes held by the Go runtime (heap, stacks, metadata), released pages excluded
+	Time   time.Duration // the run's wall-clock time; 0: none
+	Memory int64         // bytes held by the Go runtime (heap, stacks, metadata), released pages excluded
 }
 
 // Kind names a limit.
@@ -59,9 +59,10 @@ func (k Kind) String() string {
 // LimitError is a run stopped by a limit before its verdict. A limit is
 // not a finding about the input: the run has no verdict.
 type LimitError struct {
-	// Limit is the limit reached and Value its setting: nanoseconds,
-	// bytes, states, pairs or product states.
+	// Limit is the limit reached.
 	Limit Kind
+	// Value is its setting: nanoseconds, bytes, states, pairs or product
+	// states.
 	Value int64
 	// Err says what was reached, with the counts of the stage it stopped
 	// (e.g. refine's error wrapping refine.ErrPairLimit); it is the

@@ -25,7 +25,8 @@ const BinEnv = "LINBIS_MCRL2_BIN"
 
 // Tools are the paths of the mCRL2 tools Holds runs.
 type Tools struct {
-	LTS2PBES, PBESSolve string
+	LTS2PBES  string // the path of mCRL2's lts2pbes
+	PBESSolve string // the path of mCRL2's pbessolve
 }
 
 // Find locates lts2pbes and pbessolve in $LINBIS_MCRL2_BIN or on PATH; the
@@ -82,10 +83,10 @@ func (t Tools) Holds(ctx context.Context, aut, data, mcf string) (bool, error) {
 
 // Check is one command of an .mcf file's comments and its outcome.
 type Check struct {
-	// Command is the comment's command line; Want what it says pbessolve
-	// prints, Got what it printed.
-	Command   string
-	Want, Got bool
+	// Command is the comment's command line.
+	Command string
+	Want    bool // what the comment says pbessolve prints: true or false
+	Got     bool // what pbessolve printed
 }
 
 // checkLine is a command in the comments of linbis's .mcf files:
