@@ -1,6 +1,7 @@
 package semantics
 
 import (
+	"math/bits"
 	"unsafe"
 
 	"github.com/linbis/linbis/frontend/intop"
@@ -88,8 +89,21 @@ func evaluatorOf(e *ir.Expr) evaluator {
 		if e.B == nil {
 			return evElem
 		}
+		return evElem2
 	case ir.EField:
 		return evField
+	case ir.ETid:
+		return evTid
+	case ir.ECas:
+		return evCas
+	case ir.EThreadsLeft:
+		return evThreadsLeft
+	case ir.EPickThread:
+		if e.Lo != 0 {
+			return evLowestThread
+		}
+	case ir.EAddThread:
+		return evAddThread
 	case ir.EUnary:
 		if e.Op == syntax.SUB {
 			return evNeg
@@ -123,6 +137,51 @@ func evElem(m *machine, e *ir.Expr) int32 {
 		return 0
 	}
 	return m.mem[e.V+(i-e.Lo)*max(e.Stride, 1)]
+}
+
+// evElem2 reads an element of a shared array of two dimensions (the
+// per-thread arrays, forthreads.go: RL[tid][k]).
+func evElem2(m *machine, e *ir.Expr) int32 {
+	a := m.elemAddr(e, 0)
+	if a < 0 {
+		return 0
+	}
+	return m.mem[a]
+}
+
+func evTid(m *machine, _ *ir.Expr) int32 { return int32(m.t + 1) }
+
+// evCas evaluates cas(A, B, C), as evalNode does.
+func evCas(m *machine, e *ir.Expr) int32 {
+	a := m.addr(e.A)
+	exp := m.eval(e.B)
+	nw := m.eval(e.C)
+	if a < 0 || m.err != nil {
+		return 0
+	}
+	if m.mem[a] == exp {
+		m.store(e.A, a, nw)
+		m.casOutcome(1)
+		return 1
+	}
+	m.casOutcome(0)
+	return 0
+}
+
+// The loops over threads (evalThreads): whether a thread is left, the
+// lowest one left (in a loop whose order is free; the others choose), and
+// the visited set with a thread added.
+
+func evThreadsLeft(m *machine, e *ir.Expr) int32 {
+	return b2i(m.threadsLeft(m.eval(e.A), e.V) != 0)
+}
+
+func evLowestThread(m *machine, e *ir.Expr) int32 {
+	return int32(bits.TrailingZeros32(m.threadsLeft(m.eval(e.A), e.V))) + 1
+}
+
+func evAddThread(m *machine, e *ir.Expr) int32 {
+	return m.eval(e.A) | 1<<uint(m.eval(e.B)-1)
 }
 
 // evField reads a field of a node.

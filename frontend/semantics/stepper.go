@@ -18,13 +18,15 @@ func (x *System) NewStepper() *Stepper { return &Stepper{Expander: x.NewExpander
 // Successors fills s.blk.succs and s.blk.batch with the successors of the
 // canonical state cur, in the explorer's order (thread by thread). On a
 // model error it stops and returns the failing thread and the failure;
-// the successors before the failing step are in the block.
+// the successors before the failing step are in the block. cur is read in
+// place, not copied: the caller must not change it during the call, nor
+// pass a buffer of the stepper's.
 func (s *Stepper) Successors(cur []int32) (int, *Failure) {
 	blk := &s.Blk
 	blk.Batch, blk.Succs = blk.Batch[:0], blk.Succs[:0]
 	e := s.Expander
-	e.Cur = append(e.Cur[:0], cur...)
-	e.Canon.Current(e.Cur)
+	e.Cur = cur
+	e.Canon.Current(cur)
 	e.Blk = blk
 	t, f := e.State()
 	e.Blk = nil
