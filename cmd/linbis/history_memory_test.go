@@ -57,7 +57,11 @@ func childPeak(cmd *exec.Cmd, out []byte) int64 {
 // resident memory (getrusage, not an estimate) stayed under 1.1 × the
 // limit: a search whose object states grow at every step; kv
 // --no-partition, whose product states and step table are what fills
-// the memory; and 10^6 events, whose reading is charged too.
+// the memory; and 10^6 events, whose reading is charged too. The peak
+// past what the check holds is the collector's garbage, whose amount
+// depends on its pace and so on the machine's load: the check leaves the
+// collector room (history.liveShare), which keeps the peak near the limit
+// at load 20 and more, where it passed the allowance before.
 func TestHistoryMaxMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs child processes for seconds")
