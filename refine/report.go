@@ -5,8 +5,8 @@ import "github.com/linbis/linbis/lts"
 // Report is the answer of `linbis refine --json`: the verdict, the
 // shortest violating trace and the search's work, with times in seconds.
 type Report struct {
-	Impl           string      `json:"impl"` // the implementation's file
-	Spec           string      `json:"spec"` // the specification's file
+	Impl           string      `json:"impl"`                     // the implementation's file
+	Spec           string      `json:"spec"`                     // the specification's file
 	Refines        bool        `json:"refines"`                  // traces(impl) ⊆ traces(spec)
 	Counterexample *lts.Trace  `json:"counterexample,omitempty"` // a shortest trace spec cannot do, when Refines is false
 	Stats          StatsReport `json:"stats"`                    // what the check searched and its times
