@@ -140,13 +140,13 @@ type Result struct {
 	// thread ids and source steps) whose last action the specification
 	// cannot do after the same history.
 	Refines        bool
-	Counterexample *lts.Trace
+	Counterexample *lts.Trace // the violation when Refines is false; nil otherwise
 	// LockFreeChecked is false when the search stopped at a refinement
 	// violation before it had seen every implementation state
 	// (Options.FirstViolation), or when the search for τ-cycles stopped at
 	// a limit; then LockFree means nothing.
 	LockFreeChecked bool
-	LockFree        bool
+	LockFree        bool // no reachable τ-cycle with an operation pending (when LockFreeChecked)
 	// RefinesDecided reports that the refinement search ended with its
 	// verdict (Refines, and Counterexample when false): it holds even
 	// when the search for τ-cycles after it stopped at a limit, which
@@ -160,7 +160,7 @@ type Result struct {
 	// Symmetric reports that the symmetry reduction was applied; when it
 	// was asked for and not applied, SymmetryNote says why.
 	Symmetric    bool
-	SymmetryNote string
+	SymmetryNote string // why a symmetry reduction asked for was not applied; "" otherwise
 	// PartialOrder reports that the partial-order reduction was applied
 	// (Stats.Ample counts the pairs it reduced).
 	PartialOrder bool
@@ -182,7 +182,7 @@ type Stats struct {
 	// RepresentedExact, and otherwise a lower bound (a stabiliser too
 	// large to enumerate is bounded by the orders of its tie groups).
 	Represented      int64
-	RepresentedExact bool
+	RepresentedExact bool // Represented is exact; false: a lower bound
 	// Ample counts the pairs that followed the successors of one thread
 	// only (partial-order reduction), Full those that followed all of
 	// them while the reduction was on (no thread qualified, or the cycle

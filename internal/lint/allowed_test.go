@@ -54,8 +54,4 @@ var undocumentedAllowed = []string{
 	"frontend/semantics/system.go:System.LabelNames",
 	"frontend/semantics/system.go:System.Options",
 	"frontend/semantics/system.go:System.Program",
-	"onthefly/fly.go:Result.Counterexample",
-	"onthefly/fly.go:Result.LockFree",
-	"onthefly/fly.go:Result.SymmetryNote",
-	"onthefly/fly.go:Stats.RepresentedExact",
 }
