@@ -32,6 +32,18 @@ type PairStore interface {
 
 var _ PairStore = (*Pairs)(nil)
 
+// Follower is the hook of an implementation that keeps what a search
+// layered by steps follows: the on-the-fly route keeps the τ-steps its
+// pairs follow for its τ-cycle search (onthefly/taulists.go).
+type Follower interface {
+	// Followed is called once the pairs of state st of a level have
+	// been followed, st's steps those Steps returned last: all reports
+	// that one of them followed every step, else each followed the
+	// ample set alone (Ampler) or nothing (dominated). An error stops
+	// the search.
+	Followed(st int32, all bool) error
+}
+
 // runBySteps is Run with levels in steps, as the on-the-fly route's
 // search takes them (onthefly/fly.go): level k holds the pairs first
 // reached by k steps, τ or visible, so that the first violation found has
@@ -74,7 +86,7 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 			st := int32(s.order[i] >> 32)
 			to, label, first, end, err := impl.Steps(st)
 			if err != nil {
-				return -1, -1, err
+				return pair, step, err // past a violation (Past), with it
 			}
 			var ample []int32
 			if s.ampler != nil {
@@ -84,6 +96,7 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 			for i < len(s.order) && int32(s.order[i]>>32) == st {
 				i++
 			}
+			all := s.ampler == nil
 			for g := group; g < i; g++ {
 				p := lo + int32(uint32(s.order[g]))
 				if s.dominated(s.order[group:i], lo, g-group) {
@@ -97,7 +110,7 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 				}
 				ids := ample
 				if !reduced {
-					ids = s.span(first, end)
+					ids, all = s.span(first, end), true
 				} else {
 					s.markAmpled(p)
 				}
@@ -107,6 +120,11 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 					}
 				}
 				if err := s.stop(); err != nil {
+					return -1, -1, err
+				}
+			}
+			if s.follower != nil {
+				if err := s.follower.Followed(st, all); err != nil {
 					return -1, -1, err
 				}
 			}
@@ -135,6 +153,15 @@ func (s *Search) markAmpled(p int32) {
 	}
 	s.ampled[p>>6] |= 1 << (p & 63)
 }
+
+// Levels returns where the levels of a search layered by steps start:
+// level k's first pair is the k-th (those past the last are the level
+// being found when the search stopped).
+func (s *Search) Levels() []int32 { return s.levels }
+
+// Ampled reports whether pair p of a search layered by steps followed an
+// ample set alone, or was not followed (dominated).
+func (s *Search) Ampled(p int32) bool { return s.isAmpled(p) }
 
 // isAmpled reports whether pair p was marked by markAmpled.
 func (s *Search) isAmpled(p int32) bool {

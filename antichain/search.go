@@ -61,13 +61,21 @@ import (
 // dominated in their level and ample sets. Both store a pair once, even
 // where two steps of a state enter the same new state (a pair is an
 // element of the product; a copy would only be expanded again to the
-// same successors). What that search does beyond runBySteps is what
-// serving it here would still take: it expands a batch of states on
-// several cores before following their pairs (the outcome independent of
-// the number of cores), with what each pair's steps lead to worked out
-// ahead on those cores, and records the τ-steps it follows for the
-// τ-cycle search. Taking the least of the renamings by a
-// representative's stabiliser, as it does, is the Renamer's choice.
+// same successors). The τ-steps its pairs follow are handed to the
+// implementation (Follower) for the τ-cycle search, and onthefly's
+// runOnEngine runs that route's whole check on runBySteps, on one core,
+// with the same outcome and counts as its own loop. What that loop does
+// beyond runBySteps is what serving it here would still take: it expands
+// a batch of states on several cores before following their pairs (the
+// outcome independent of the number of cores), with what each pair's
+// steps lead to, and how the pairs stored before the batch cover it,
+// worked out ahead on those cores (onthefly/workers.go), so that the
+// follower, the one part on one core, does little: a hook through which
+// an implementation is told a level's order (to expand its batches
+// ahead) and gives what it worked out for a pair's step, the search
+// looking only at the pairs stored since. Taking the least of the
+// renamings by a representative's stabiliser, as it does, is the
+// Renamer's choice.
 
 // SearchOptions bound a Search and say what it reports.
 type SearchOptions struct {
@@ -115,8 +123,10 @@ type Search struct {
 	renamer Renamer // impl's symmetry hook, nil if it has none
 	ampler  Ampler  // impl's partial-order hook, nil if it has none
 	sparse  Sparse  // impl's hook to number states as pairs take them, or nil
-	norm    *Subsets
-	opts    SearchOptions
+	// follower is impl's hook to keep what runBySteps follows, or nil
+	follower Follower
+	norm     *Subsets
+	opts     SearchOptions
 	// Pairs is the store of Run layered by visible actions, and of
 	// runBySteps when SearchOptions.Store gives none: then Store is
 	// Pairs.
@@ -176,6 +186,7 @@ func NewSearch(impl Impl, norm *Subsets, states int32, opts SearchOptions) *Sear
 	switch {
 	case opts.BySteps:
 		s.ampler, _ = impl.(Ampler)
+		s.follower, _ = impl.(Follower)
 		if s.store = opts.Store; s.store == nil {
 			// The pairs found by their states' chains, as the
 			// on-the-fly route's are: runBySteps looks them up itself.
@@ -210,10 +221,12 @@ func (d dense) Steps(s int32) (to, label []int32, lo, hi int32, err error) {
 }
 
 // Run searches from the pair of the implementation's initial state and
-// the subset init (renamed as that state, with a Renamer). It returns the pair and the step id of the first
-// violation, or (-1, -1) when every trace of impl is one of the
-// specification; its error wraps ErrFull at the pair limit, the cause of
-// the context's end, or the specification's error.
+// the subset init (renamed as that state, with a Renamer). It returns the
+// pair and the step id of the first violation, or (-1, -1) when every
+// trace of impl is one of the specification; its error wraps ErrFull at
+// the pair limit, the cause of the context's end, or the specification's
+// or the implementation's error (past a violation, with Past, that
+// violation comes with the implementation's error).
 func (s *Search) Run(init int32) (pair, step int32, err error) {
 	if s.opts.BySteps {
 		return s.runBySteps(init)

@@ -37,6 +37,7 @@ func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, by
 	if err != nil {
 		return nil, nil, -1, -1, false, err
 	}
+	f.startExpanders(1)
 	m, init, err := newSemImpl(f)
 	if err != nil {
 		return nil, nil, -1, -1, false, err
@@ -168,4 +169,65 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestOneEngineRunsTheCheck holds Check on the engine's route
+// (runOnEngine: antichain.Search layered by steps over semImpl and the
+// search's pair records, on one core) to Check's own loop, on the bundled
+// models in both heap modes and every reduction mode, and on random
+// programs, stopping at the first violation or not: the same outcome (the
+// verdicts, the counterexample, the lasso and the model error, replayed
+// from the same records), and the same counts but the successors the
+// cache recognised (which depend on when it is filled).
+func TestOneEngineRunsTheCheck(t *testing.T) {
+	type input struct {
+		name string
+		prog *check.Program
+		b    ir.Bounds
+	}
+	var inputs []input
+	for _, m := range bundledModels(t, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}) {
+		inputs = append(inputs, input{m.String(), m.prog, m.b})
+	}
+	for seed := range testsize.Count(20, 60) {
+		p := randmodel.GenerateProgram(rand.New(rand.NewPCG(uint64(seed), 39)), randmodel.Config{})
+		name := fmt.Sprintf("seed%d.lin", seed)
+		m, err := frontend.Parse(name, []byte(p.Source))
+		require.NoError(t, err, name)
+		inputs = append(inputs, input{name, m.Program, m.DefaultBounds()})
+	}
+	var runs, fails, cycles, modelErrors int
+	for _, in := range inputs {
+		for _, mode := range searchModes(false) {
+			for _, first := range []bool{false, true} {
+				what := fmt.Sprintf("%s %v explicit=%v %+v first=%v", in.name, in.b, mode.explicit, mode.red, first)
+				o := Options{Options: semantics.Options{Explicit: mode.explicit, MaxStates: 200_000, Workers: 1}, Reductions: mode.red, FirstViolation: first}
+				want, wantErr := Check(in.prog, in.b, o)
+				o.oneEngine = true
+				got, gotErr := Check(in.prog, in.b, o)
+				if wantErr != nil || gotErr != nil {
+					require.Error(t, wantErr, what)
+					require.Error(t, gotErr, what)
+					assert.Equal(t, wantErr.Error(), gotErr.Error(), what)
+					modelErrors++
+					continue
+				}
+				runs++
+				want.Stats.Recognised, got.Stats.Recognised = 0, 0
+				assert.Equal(t, want.Stats, got.Stats, what)
+				assert.Equal(t, [5]bool{want.Refines, want.RefinesDecided, want.LockFreeChecked, want.LockFree, want.ModelError != nil},
+					[5]bool{got.Refines, got.RefinesDecided, got.LockFreeChecked, got.LockFree, got.ModelError != nil}, what)
+				if want.ModelError != nil && got.ModelError != nil {
+					assert.Equal(t, want.ModelError.Error(), got.ModelError.Error(), what)
+				}
+				assert.Equal(t, want.Counterexample, got.Counterexample, what)
+				assert.Equal(t, want.Lasso, got.Lasso, what)
+				fails += btoi(!want.Refines)
+				cycles += btoi(want.LockFreeChecked && !want.LockFree)
+			}
+		}
+	}
+	t.Logf("%d runs: %d violations, %d τ-cycles; %d model errors", runs, fails, cycles, modelErrors)
+	assert.Positive(t, fails)
+	assert.Positive(t, cycles)
 }

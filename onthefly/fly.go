@@ -109,6 +109,10 @@ type Options struct {
 	// noDominance turns off the pruning of pairs dominated in their level
 	// (flySearch.dominated), for the tests that compare.
 	noDominance bool
+	// oneEngine runs the refinement search on the engine refine runs
+	// (runOnEngine), on one core, for the tests that hold it to this
+	// search's own loop.
+	oneEngine bool
 	// noSuccCache turns off the cache of recent successors (flycache.go),
 	// for the test that holds the search to the same outcome without it.
 	noSuccCache bool
@@ -240,6 +244,10 @@ func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 	f, err := newFlySearch(prog, impl, b, o)
 	if err != nil {
 		return nil, err
+	}
+	if o.oneEngine {
+		f.startExpanders(1)
+		return f.runOnEngine()
 	}
 	f.startExpanders(o.Workers)
 	return f.run()
@@ -378,6 +386,13 @@ func (f *flySearch) run() (*Result, error) {
 	f.levels = []int32{0}
 
 	violation, err := f.searchPairs()
+	return f.finish(violation, err)
+}
+
+// finish completes the check once the refinement search has ended, with
+// the first violation it met (nil: none) and its error: the counts, the
+// counterexample replayed, the search for τ-cycles and its lasso.
+func (f *flySearch) finish(violation *flyStep, err error) (*Result, error) {
 	f.res.Stats.Pairs = int64(f.subset.Len())
 	f.res.Stats.States = int64(f.states.len())
 	if err != nil {

@@ -21,8 +21,10 @@ import (
 // orbits and it renames the subsets with them (antichain.Renamer), taking
 // the least of the renamings by a representative's stabiliser
 // (flySearch.renamed); with the partial-order reduction, it names the
-// ample thread's steps (antichain.Ampler). Its work is counted in the
-// search's Stats: states expanded, successors, states represented.
+// ample thread's steps (antichain.Ampler). It keeps the τ-steps that the
+// pairs follow in the search's τ-lists (antichain.Follower), for the
+// cycle search. Its work is counted in the search's Stats: states
+// expanded, successors, states represented.
 type semImpl struct {
 	f *flySearch
 	// labelIDs numbers the label keys met, keys lists them.
@@ -36,16 +38,16 @@ type semImpl struct {
 }
 
 var (
-	_ antichain.Impl    = (*semImpl)(nil)
-	_ antichain.Sparse  = (*semImpl)(nil)
-	_ antichain.Renamer = (*semImpl)(nil)
-	_ antichain.Ampler  = (*semImpl)(nil)
+	_ antichain.Impl     = (*semImpl)(nil)
+	_ antichain.Sparse   = (*semImpl)(nil)
+	_ antichain.Renamer  = (*semImpl)(nil)
+	_ antichain.Ampler   = (*semImpl)(nil)
+	_ antichain.Follower = (*semImpl)(nil)
 )
 
-// newSemImpl returns the implementation of search f, read on one core,
-// and the subset of its initial pair.
+// newSemImpl returns the implementation of search f, whose expanders are
+// started (the first one reads it), and the subset of its initial pair.
 func newSemImpl(f *flySearch) (*semImpl, int32, error) {
-	f.startExpanders(1)
 	init, sub, err := f.initial()
 	if err != nil {
 		return nil, antichain.NoSubset, err
@@ -68,7 +70,7 @@ func (m *semImpl) Steps(s int32) (to, label []int32, lo, hi int32, err error) {
 		f.cache.fit(f.states.len())
 	}
 	if t, fail := f.expand(s); fail != nil {
-		return nil, nil, 0, 0, fmt.Errorf("model error of thread %d: %s", t+1, fail.Msg)
+		return nil, nil, 0, 0, &stepFailure{state: s, thread: t, fail: fail}
 	}
 	m.to, m.label, m.ample = m.to[:0], m.label[:0], m.ample[:0]
 	for i := range f.succs {
@@ -85,6 +87,18 @@ func (m *semImpl) Steps(s int32) (to, label []int32, lo, hi int32, err error) {
 		m.to, m.label = append(m.to, sc.to), append(m.label, a)
 	}
 	return m.to, m.label, 0, int32(len(m.to)), nil
+}
+
+// stepFailure is Steps' error when a state's expansion meets a model
+// error: the state, the failing thread and the failure.
+type stepFailure struct {
+	state  int32
+	thread int
+	fail   *semantics.Failure
+}
+
+func (e *stepFailure) Error() string {
+	return fmt.Sprintf("model error of thread %d: %s", e.thread+1, e.fail.Msg)
 }
 
 // Store implements antichain.Sparse: it stores the state of step id,
@@ -114,6 +128,14 @@ func (m *semImpl) Rename(sub, id int32) (int32, error) {
 
 // Ample implements antichain.Ampler: the ample thread's steps.
 func (m *semImpl) Ample() []int32 { return m.ample }
+
+// Followed implements antichain.Follower: it keeps the τ-steps that the
+// pairs of state st followed, all of them or the ample thread's, in the
+// search's τ-lists (taulists.go), for its cycle search.
+func (m *semImpl) Followed(st int32, all bool) error {
+	m.f.followedAll = all
+	return m.f.keepTau(st)
+}
 
 // Label implements antichain.Impl: the calls and returns as the
 // specification's keys, the rest as τ.

@@ -1,0 +1,106 @@
+package onthefly
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/linbis/linbis/antichain"
+	"github.com/linbis/linbis/frontend/semantics"
+	"github.com/linbis/linbis/internal/limits"
+)
+
+// runOnEngine is run with the refinement search of the engine that refine
+// runs, antichain.Search layered by steps, on one core: over semImpl (the
+// search's expander, state store and cache of recent successors), its
+// pairs in the search's records (pairRecords), the τ-steps its pairs
+// follow kept through semImpl's antichain.Follower hook; then, as run
+// does, the counterexample replayed, the search for τ-cycles and its
+// lasso, from the same records. It serves the checks of Check's own loop
+// but the search of lock-freedom alone (Options.LockFreeOnly) and the
+// search without the dominance rule (noDominance), with the same outcome
+// and counts (TestOneEngineRunsTheCheck); expanding on several cores is
+// what Check's own loop has beyond it (workers.go).
+func (f *flySearch) runOnEngine() (*Result, error) {
+	if f.o.LockFreeOnly || f.o.noDominance {
+		return nil, errors.New("internal error: the engine's route checks refinement with the dominance rule")
+	}
+	m, init, err := newSemImpl(f)
+	if err != nil {
+		return nil, err
+	}
+	s := antichain.NewSearch(m, f.spec.subsets, 0, antichain.SearchOptions{
+		Prune: true, BySteps: true, Past: !f.o.FirstViolation, MaxPairs: f.o.MaxStates,
+		Store: &f.pairRecords, Context: f.o.Context,
+	})
+	pair, step, err := s.Run(init)
+	f.levels = s.Levels()
+	for p := range int32(f.subset.Len()) {
+		if s.Ampled(p) {
+			f.pairAmple.set(int(p), true)
+		}
+	}
+	st := &f.res.Stats
+	st.Dominated = s.Dominated
+	if f.por != nil { // semImpl is an Ampler: the search counts its pairs
+		st.Ample, st.Full, st.ProvisoFull = s.Ample, s.Full, s.ProvisoFull
+	}
+	for _, e := range f.expanders {
+		st.Recognised += e.recognised
+		e.recognised = 0
+	}
+	if pair >= 0 {
+		if f.violation, err = f.violationOf(pair, step, err); err != nil {
+			return nil, err
+		}
+	}
+	var fail *stepFailure
+	switch {
+	case errors.As(err, &fail):
+		err = f.modelErrorAt(fail)
+		if f.violation != nil {
+			// Past the violation: it stands, and the model error ends
+			// the search for lock-freedom.
+			f.res.ModelError, err = err, nil
+		}
+	case errors.Is(err, antichain.ErrFull):
+		err = &limits.LimitError{Limit: limits.States, Value: int64(f.o.MaxStates), Err: fmt.Errorf(
+			"%w: more than %d product pairs (%d implementation states); raise the limit or lower the bounds",
+			semantics.ErrStateLimit, f.o.MaxStates, f.states.len())}
+	case err != nil && limits.Err(f.o.Context) != nil:
+		err = fmt.Errorf("the on-the-fly search stopped after %s: %w", f.reached(), err)
+	}
+	return f.finish(f.violation, err)
+}
+
+// violationOf returns the step of the first violation, step id of pair
+// p, as the search's own loop records it (follow): its successor stored
+// for the replay. The search's error err, if any, is what stopped it
+// past the violation; the state's expansion does not change the counts.
+func (f *flySearch) violationOf(p, id int32, err error) (*flyStep, error) {
+	saved := f.res.Stats
+	defer func() { f.res.Stats = saved }()
+	if _, fail := f.expand(f.pairStates()[p]); fail != nil {
+		return nil, fmt.Errorf("internal error: the violation's state fails: %s", fail.Msg)
+	}
+	sc := &f.succs[id]
+	if sc.to < 0 {
+		f.insertSucc(sc)
+		saved.Represented, saved.RepresentedExact = f.res.Stats.Represented, f.res.Stats.RepresentedExact
+	}
+	return &flyStep{from: p, thread: sc.thread, perm: sc.perm, to: sc.to}, nil
+}
+
+// modelErrorAt reports the model error of a state's expansion, with the
+// replayed trace to its first pair of the level being searched, as the
+// search's own loop does (followState).
+func (f *flySearch) modelErrorAt(e *stepFailure) error {
+	lo := f.levels[len(f.levels)-2] // the level being followed
+	p := int32(-1)
+	for q := f.Last(e.state); q >= lo; q = f.Before(q) {
+		p = q
+	}
+	if p < 0 {
+		return fmt.Errorf("internal error: state %d has no pair in the level", e.state)
+	}
+	return f.modelError(p, e.thread, e.fail)
+}
