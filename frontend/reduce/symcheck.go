@@ -105,6 +105,7 @@ func NewSymmetry(p *ir.Program, b ir.Bounds) (*Symmetry, string) {
 		}
 	}
 	s.Kinds = s.sharedKinds()
+	s.rowKinds = s.rowKindsOf()
 	s.KeyLen = int(p.Layout.ThreadSize) + len(s.TidScalars)
 	for _, ta := range s.TidArrays {
 		s.KeyLen += s.keyWidth(ta)
@@ -112,6 +113,11 @@ func NewSymmetry(p *ir.Program, b ir.Bounds) (*Symmetry, string) {
 	if len(s.TidShared) > 0 || len(p.ThreadSets) > 0 || slices.ContainsFunc(s.TidLocals, func(m uint64) bool { return m != 0 }) {
 		s.KeyLen++ // the number of references to the thread from the others
 		s.ThreadIDs = true
+	}
+	for _, ta := range s.TidArrays {
+		for a := ta.Off; a < ta.Off+int32(p.Threads)*ta.RowLen; a++ {
+			s.namesInRows = s.namesInRows || s.ThreadIDs && s.Kinds[a] == kindThreadID
+		}
 	}
 	return s, ""
 }

@@ -137,14 +137,24 @@ type Symmetry struct {
 	Best     []int32 // canon: the least vector found so far
 	FixedNum []int32 // key: per node, its number from the fixed roots, 0 if unreached
 	Stack    []int32 // key: the depth-first search's stack
-	Keys     []int32 // keys, keyLen per thread
-	KeyLen   int
-	Marked   []bool  // per thread: its key has a marker
-	Order    []uint8 // threads sorted by key
-	Perm     []uint8 // canon's result
-	TryPerm  []uint8
-	ties     []tieGroup
-	free     []tieGroup // groups of tied threads without a marker
+	// Keys: keyLen slots per thread, whole only for the threads whose
+	// blocks' keys tie (see sortThreads); Marked: whether those hold a
+	// marker.
+	Keys   []int32
+	KeyLen int
+	Marked []bool
+	// names[t·n+u]: the number of thread t's slots that hold u's id.
+	names []int32
+	// rowKinds[i]: the kind of every slot of TidArrays[i] when they are
+	// all of one kind, else kindMixed; namesInRows: some row slot may
+	// hold a thread id (see sortThreads).
+	rowKinds    []uint8
+	namesInRows bool
+	Order       []uint8 // threads sorted by key
+	Perm        []uint8 // canon's result
+	TryPerm     []uint8
+	ties        []tieGroup
+	free        []tieGroup // groups of tied threads without a marker
 	// What canon found of the stabiliser of its representative (see
 	// stabilizer): stabKnown, unless it fell back; stabMarked, the
 	// permutations of the marked groups that fix it, flat, the identity
@@ -169,6 +179,9 @@ type symmetryCounts struct {
 	// fallbacks: calls that had more than maxTiedOrders orders to try and
 	// took one of them: their representative may not be canonical.
 	fallbacks int64
+	// rowKeys: the threads' keys completed by restKey (the others are
+	// ordered by their blocks).
+	rowKeys int64
 }
 
 // Clone returns a symmetry of the same program with buffers and counts of
@@ -176,7 +189,7 @@ type symmetryCounts struct {
 func (s *Symmetry) Clone() *Symmetry {
 	return &Symmetry{P: s.P, Threads: s.Threads, TidArrays: s.TidArrays, FixedRoots: s.FixedRoots,
 		TidLocals: s.TidLocals, TidShared: s.TidShared, SetLocals: s.SetLocals, TidScalars: s.TidScalars, ThreadIDs: s.ThreadIDs, Kinds: s.Kinds,
-		MaxOrders: s.MaxOrders, KeyLen: s.KeyLen}
+		MaxOrders: s.MaxOrders, KeyLen: s.KeyLen, rowKinds: s.rowKinds, namesInRows: s.namesInRows}
 }
 
 // Apply returns the canonical vector of the state in which thread t's role
@@ -375,43 +388,103 @@ func nextPermutation(a []uint8) bool {
 // s.order (ties by thread), and finds the groups of tied threads whose
 // keys hold a marker (s.ties), those whose keys do not (s.free), and the
 // product of the factorials of all those groups' sizes (s.tieOrder).
+//
+// A key starts with the thread's block (blockKey), and two threads whose
+// blocks' keys differ are ordered by those alone. So the rest of a key —
+// the thread's rows of the tid-indexed arrays and the count of the slots
+// that name it (restKey) — is computed only for the threads whose blocks'
+// keys equal another's: the order, the groups and the markers of the
+// groups are those of the whole keys. When the rows may hold thread ids
+// (namesInRows), every thread's count needs every row: then all keys are
+// computed whole.
 func (s *Symmetry) sortThreads(st []int32) {
-	s.computeKeys(st)
-	n := s.Threads
+	s.numberFromFixedRoots(st)
+	n, kl := s.Threads, s.KeyLen
+	if len(s.Keys) != n*kl || len(s.names) != n*n {
+		s.Keys = make([]int32, n*kl)
+		s.Marked = make([]bool, n)
+		s.names = make([]int32, n*n)
+	}
+	for t := range n {
+		s.blockKey(st, t)
+	}
 	s.Order = slices.Grow(s.Order[:0], n)[:n]
 	for t := range s.Order {
 		s.Order[t] = uint8(t)
 	}
-	// Few threads: insertion sort, stable.
+	s.ties, s.free = s.ties[:0], s.free[:0]
+	s.TieOrder = 1
+	if s.namesInRows {
+		for t := range n {
+			s.restKey(st, t)
+		}
+		for t := range n {
+			s.nameKey(t)
+		}
+		s.sortRun(0, n, kl)
+		return
+	}
+	// Few threads: insertion sort by the blocks' keys, stable.
+	bl := int(s.P.Layout.ThreadSize)
 	for i := 1; i < n; i++ {
-		for j := i; j > 0 && s.compareKeys(s.Order[j-1], s.Order[j]) > 0; j-- {
+		for j := i; j > 0 && s.compareKeys(s.Order[j-1], s.Order[j], bl) > 0; j-- {
 			s.Order[j-1], s.Order[j] = s.Order[j], s.Order[j-1]
 		}
 	}
-	s.ties, s.free = s.ties[:0], s.free[:0]
-	s.TieOrder = 1
 	for i := 0; i < n; {
 		j := i + 1
-		for j < n && s.compareKeys(s.Order[i], s.Order[j]) == 0 {
+		for j < n && s.compareKeys(s.Order[i], s.Order[j], bl) == 0 {
 			j++
 		}
 		if j-i > 1 {
-			g := tieGroup{start: i, n: j - i}
-			if s.Marked[s.Order[i]] {
-				s.ties = append(s.ties, g)
-			} else {
-				s.free = append(s.free, g)
+			for _, t := range s.Order[i:j] {
+				s.restKey(st, int(t))
+				s.nameKey(int(t))
 			}
-			s.TieOrder = satMul(s.TieOrder, Factorial(j-i))
+			s.sortRun(i, j, kl)
 		}
 		i = j
 	}
 }
 
-// compareKeys compares the keys of threads a and b.
-func (s *Symmetry) compareKeys(a, b uint8) int {
-	k := s.KeyLen
-	return slices.Compare(s.Keys[int(a)*k:][:k], s.Keys[int(b)*k:][:k])
+// sortRun sorts s.order[i:j], whose threads' keys are whole, by key
+// (stable), and appends its groups of equal keys to s.ties and s.free.
+func (s *Symmetry) sortRun(i, j, kl int) {
+	for a := i + 1; a < j; a++ {
+		for b := a; b > i && s.compareKeys(s.Order[b-1], s.Order[b], kl) > 0; b-- {
+			s.Order[b-1], s.Order[b] = s.Order[b], s.Order[b-1]
+		}
+	}
+	for a := i; a < j; {
+		b := a + 1
+		for b < j && s.compareKeys(s.Order[a], s.Order[b], kl) == 0 {
+			b++
+		}
+		if b-a > 1 {
+			g := tieGroup{start: a, n: b - a}
+			if s.Marked[s.Order[a]] {
+				s.ties = append(s.ties, g)
+			} else {
+				s.free = append(s.free, g)
+			}
+			s.TieOrder = satMul(s.TieOrder, Factorial(b-a))
+		}
+		a = b
+	}
+}
+
+// compareKeys compares the first k slots of the keys of threads a and b.
+func (s *Symmetry) compareKeys(a, b uint8, k int) int {
+	x, y := s.Keys[int(a)*s.KeyLen:][:k], s.Keys[int(b)*s.KeyLen:][:k]
+	for i, v := range x {
+		if w := y[i]; v != w {
+			if v < w {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
 }
 
 // keyMarker stands in a key for a reference to a node that the fixed
@@ -422,72 +495,154 @@ const (
 	keySelf   = -2
 )
 
-// computeKeys fills s.keys and s.marked: per thread, its block and its
-// elements of the tid-indexed arrays, references replaced by the nodes'
-// numbers from the fixed roots (s.fixedNum) or keyMarker, thread ids by
-// keySelf or keyMarker; then, with thread ids, whether each shared
-// thread-id scalar holds the thread, and the number of the other threads'
-// slots that hold it (see the design comment).
-func (s *Symmetry) computeKeys(st []int32) {
-	s.numberFromFixedRoots(st)
+// The key of a thread (s.keys, s.keyLen slots a thread; s.marked): its
+// block and its elements of the tid-indexed arrays, references replaced by
+// the nodes' numbers from the fixed roots (s.fixedNum) or keyMarker,
+// thread ids by keySelf or keyMarker; then, with thread ids, whether each
+// shared thread-id scalar holds the thread, and the number of the other
+// threads' slots that hold it (see the design comment). blockKey computes
+// the block's part, restKey the rest.
+
+// blockKey computes the key of thread t's block in s.keys, whether it
+// holds a marker (s.marked[t], for now), and in s.names[t·n+u] the number
+// of the block's slots that hold u's id, for u ≠ t.
+func (s *Symmetry) blockKey(st []int32, t int) {
 	lay := &s.P.Layout
 	n := s.Threads
-	s.Keys = slices.Grow(s.Keys[:0], n*s.KeyLen)[:n*s.KeyLen]
-	s.Marked = slices.Grow(s.Marked[:0], n)[:n]
-	clear(s.Marked)
-	if s.ThreadIDs {
-		clear(s.Keys)
-	}
-	// named counts, per thread, the other threads' slots that hold its id.
-	named := s.Keys[s.KeyLen-1:]
-	tidKey := func(t int, v int32) int32 {
-		switch {
-		case v == 0:
-			return 0
-		case v == int32(t)+1:
-			return keySelf
+	key := s.Keys[t*s.KeyLen:][:s.KeyLen]
+	names := s.names[t*n:][:n]
+	clear(names)
+	base := lay.ThreadBase(t)
+	copy(key, st[base:base+lay.ThreadSize])
+	fixed := s.FixedNum
+	marked := false
+	pc := key[ir.TPC]
+	for m := s.P.RefMask[pc]; m != 0; m &= m - 1 {
+		i := ir.TLocals + bits.TrailingZeros64(m)
+		if v := key[i]; v != 0 {
+			if num := fixed[v]; num > 0 {
+				key[i] = num
+			} else {
+				key[i] = keyMarker
+				marked = true
+			}
 		}
-		named[int(v-1)*s.KeyLen]++
-		return keyMarker
 	}
-	for t := range n {
-		key := s.Keys[t*s.KeyLen:][:s.KeyLen]
-		base := lay.ThreadBase(t)
-		copy(key, st[base:base+lay.ThreadSize])
-		pc := st[base+ir.TPC]
-		for m := s.P.RefMask[pc]; m != 0; m &= m - 1 {
+	if s.ThreadIDs && pc != 0 {
+		method := s.P.Code[pc].Method
+		for m := s.TidLocals[method]; m != 0; m &= m - 1 {
 			i := ir.TLocals + bits.TrailingZeros64(m)
-			key[i] = s.refKey(key[i])
-			s.Marked[t] = s.Marked[t] || key[i] == keyMarker
+			key[i] = s.tidKey(t, key[i], names)
+			marked = marked || key[i] == keyMarker
 		}
-		if s.ThreadIDs && pc != 0 {
-			method := s.P.Code[pc].Method
-			for m := s.TidLocals[method]; m != 0; m &= m - 1 {
-				i := ir.TLocals + bits.TrailingZeros64(m)
-				key[i] = tidKey(t, key[i])
-				s.Marked[t] = s.Marked[t] || key[i] == keyMarker
-			}
-			for m := s.SetLocals[method]; m != 0; m &= m - 1 {
-				i := ir.TLocals + bits.TrailingZeros64(m)
-				key[i] = s.setKey(t, uint32(key[i]), named)
-				s.Marked[t] = s.Marked[t] || key[i] > 1
-			}
-		}
-		pos := int(lay.ThreadSize)
-		for _, ta := range s.TidArrays {
-			pos += s.rowKey(st, t, ta, key[pos:], tidKey)
-		}
-		for i, a := range s.TidScalars {
-			if st[a] == int32(t)+1 {
-				key[pos+i] = 1
-			}
+		for m := s.SetLocals[method]; m != 0; m &= m - 1 {
+			i := ir.TLocals + bits.TrailingZeros64(m)
+			key[i] = setKey(t, uint32(key[i]), names)
+			marked = marked || key[i] > 1
 		}
 	}
-	if s.ThreadIDs {
-		for t := range n {
-			s.Marked[t] = s.Marked[t] || named[t*s.KeyLen] > 0
+	s.Marked[t] = marked
+}
+
+// restKey completes the key of thread t, whose block's part blockKey has
+// computed, but for the last slot (nameKey): its rows of the tid-indexed
+// arrays and the shared thread-id scalars that hold it; it counts in
+// s.names the threads its rows name and sets s.marked[t] as far as the key
+// goes.
+func (s *Symmetry) restKey(st []int32, t int) {
+	n := s.Threads
+	key := s.Keys[t*s.KeyLen:][:s.KeyLen]
+	names := s.names[t*n:][:n]
+	fixed := s.FixedNum
+	marked := s.Marked[t]
+	pos := int(s.P.Layout.ThreadSize)
+	for i := range s.TidArrays {
+		ta := &s.TidArrays[i]
+		if ta.Square {
+			w, m := s.squareKey(st, t, ta, key[pos:], names)
+			pos += w
+			marked = marked || m
+			continue
+		}
+		row := ta.Off + int32(t)*ta.RowLen
+		src := st[row : row+ta.RowLen]
+		dst := key[pos : pos+len(src)]
+		pos += len(src)
+		if s.rowKinds[i] == kindRef {
+			// The common row: references (HP[tid], RL[tid][…]).
+			for k, v := range src {
+				if v != 0 {
+					if num := fixed[v]; num > 0 {
+						v = num
+					} else {
+						v = keyMarker
+						marked = true
+					}
+				}
+				dst[k] = v
+			}
+			continue
+		}
+		for k, v := range src {
+			dst[k] = s.slotKey(row+int32(k), v, t, names)
+			marked = marked || dst[k] == keyMarker
 		}
 	}
+	for i, a := range s.TidScalars {
+		key[pos+i] = 0
+		if st[a] == int32(t)+1 {
+			key[pos+i] = 1
+		}
+	}
+	s.Marked[t] = marked
+	s.counts.rowKeys++
+}
+
+// nameKey sets the last slot of thread t's key, with thread ids: the
+// number of the other threads' slots that name it (s.names, which must be
+// whole), a marker if not 0.
+func (s *Symmetry) nameKey(t int) {
+	if !s.ThreadIDs {
+		return
+	}
+	n := s.Threads
+	named := int32(0)
+	for v := range n {
+		named += s.names[v*n+t]
+	}
+	s.Keys[t*s.KeyLen+s.KeyLen-1] = named
+	s.Marked[t] = s.Marked[t] || named > 0
+}
+
+// slotKey is the key of the value v of the shared slot a in thread t's
+// row of a tid-indexed array: a reference's number from the fixed roots
+// (or keyMarker), a thread id's key (tidKey), or v itself.
+func (s *Symmetry) slotKey(a, v int32, t int, names []int32) int32 {
+	switch s.Kinds[a] {
+	case kindRef:
+		if v != 0 {
+			if num := s.FixedNum[v]; num > 0 {
+				return num
+			}
+			return keyMarker
+		}
+	case kindThreadID:
+		return s.tidKey(t, v, names)
+	}
+	return v
+}
+
+// tidKey is the key of the thread id v in a slot of thread t: 0, keySelf,
+// or keyMarker for another thread u's, counted in names[u].
+func (s *Symmetry) tidKey(t int, v int32, names []int32) int32 {
+	switch {
+	case v == 0:
+		return 0
+	case v == int32(t)+1:
+		return keySelf
+	}
+	names[v-1]++
+	return keyMarker
 }
 
 // What a shared slot holds, for the keys (sharedKinds).
@@ -495,6 +650,7 @@ const (
 	kindPlain uint8 = iota
 	kindRef
 	kindThreadID
+	kindMixed // rowKinds: slots of several kinds
 )
 
 // sharedKinds returns, per shared slot, whether it holds a reference, a
@@ -509,18 +665,6 @@ func (s *Symmetry) sharedKinds() []uint8 {
 		kinds[a] = kindThreadID
 	}
 	return kinds
-}
-
-// refKey is the key of a reference: null, a node's number from the fixed
-// roots, or keyMarker.
-func (s *Symmetry) refKey(v int32) int32 {
-	if v == 0 {
-		return 0
-	}
-	if num := s.FixedNum[v]; num > 0 {
-		return num
-	}
-	return keyMarker
 }
 
 // numberFromFixedRoots numbers, in s.fixedNum, the nodes reached from the
