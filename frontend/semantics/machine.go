@@ -118,6 +118,10 @@ type machine struct {
 	// until then; a later cas of the step, on a private node, keeps it).
 	casPending bool
 	casOut     int32
+	// The step's lin marker, if it ran one in linearization-point mode:
+	// linSeen, and its value (linHas: it has one).
+	linSeen, linHas bool
+	linVal          int32
 }
 
 // newMachine returns a machine that runs p: gc with a garbage-collected
@@ -609,9 +613,7 @@ func (m *machine) step() outcome {
 	did := false
 	depth := 0
 	out := outcome{step: -1}
-	lin := false
-	var linVal int32
-	linHas := false
+	m.linSeen, m.linVal, m.linHas = false, 0, false
 	loops := 0             // back edges taken inside atomic blocks and folded ones (see stepBudget)
 	var cycles []loopCycle // the folded loops' cycle detection (localCycle)
 	m.casPending = false
@@ -620,7 +622,7 @@ func (m *machine) step() outcome {
 		if in.Boundary && depth == 0 && (in.Priv == 0 || !m.private(in.Priv)) {
 			if did {
 				m.mem[m.base+ir.TPC] = pc
-				return m.finish(out, lin, linVal, linHas)
+				return m.finish(out)
 			}
 			did = true
 			out.step = in.Step
@@ -644,11 +646,11 @@ func (m *machine) step() outcome {
 				}
 				m.mem[m.base+ir.TRet] = v
 				m.mem[m.base+ir.TPC] = m.p.Methods[in.Method].RetPending
-				return m.finish(out, lin, linVal, linHas)
+				return m.finish(out)
 			}
 			if did {
 				m.mem[m.base+ir.TPC] = pc
-				return m.finish(out, lin, linVal, linHas)
+				return m.finish(out)
 			}
 			if in.X != nil {
 				v = m.eval(in.X)
@@ -662,7 +664,7 @@ func (m *machine) step() outcome {
 		case ir.OpRetPending:
 			if did {
 				m.mem[m.base+ir.TPC] = pc
-				return m.finish(out, lin, linVal, linHas)
+				return m.finish(out)
 			}
 			v := m.mem[m.base+ir.TRet]
 			m.resetThread()
@@ -716,7 +718,7 @@ func (m *machine) step() outcome {
 						out.step = in.Step
 					}
 					m.mem[m.base+ir.TPC] = pc
-					return m.finish(out, lin, linVal, linHas)
+					return m.finish(out)
 				}
 				if loops++; loops > stepBudget {
 					m.fail("a step runs a loop more than %d times: an atomic block that never ends?", stepBudget)
@@ -729,7 +731,7 @@ func (m *machine) step() outcome {
 						out.step = in.Step
 					}
 					m.mem[m.base+ir.TPC] = pc
-					return m.finish(out, lin, linVal, linHas)
+					return m.finish(out)
 				}
 				if loops++; loops > stepBudget {
 					m.fail("a step runs a loop more than %d times: a loop doing local work only (folded into one step) that never ends?", stepBudget)
@@ -750,9 +752,9 @@ func (m *machine) step() outcome {
 			pc++
 		case ir.OpLin:
 			if m.lin {
-				lin = true
+				m.linSeen = true
 				if in.X != nil {
-					linVal, linHas = m.eval(in.X), true
+					m.linVal, m.linHas = m.eval(in.X), true
 				}
 				if out.step < 0 {
 					out.step = in.Step
@@ -774,21 +776,21 @@ func (m *machine) step() outcome {
 
 // finish completes the outcome of a step that ends: small enough to be
 // inlined in step's loop, the rare cases in finishMore.
-func (m *machine) finish(out outcome, lin bool, v int32, has bool) outcome {
-	if lin || m.casPending {
-		return m.finishMore(out, lin, v, has)
+func (m *machine) finish(out outcome) outcome {
+	if m.linSeen || m.casPending {
+		return m.finishMore(out)
 	}
 	return out
 }
 
 // finishMore is finish for a step with a lin marker or a cas with outcome
 // variants (the variant of its outcome is the step taken).
-func (m *machine) finishMore(out outcome, lin bool, v int32, has bool) outcome {
+func (m *machine) finishMore(out outcome) outcome {
 	if m.casPending && m.casOut >= 0 {
 		out.step = m.p.CasVariant(out.step, m.casOut == 1)
 	}
-	if lin {
-		out.Kind, out.value, out.hasValue = KLin, v, has
+	if m.linSeen {
+		out.Kind, out.value, out.hasValue = KLin, m.linVal, m.linHas
 		out.method = m.p.Code[m.mem[m.base+ir.TPC]].Method
 	}
 	return out
