@@ -11,18 +11,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestPathsRebuilt: on every bundled model (3×1 with values 1, and at the
-// full size with values 1..2 and 2×2 with values 1), in both heap modes, unreduced and with both reductions,
-// stopping at the first violation and not, the parent that path.go
-// rebuilds for every pair is the step that found it in the search
-// (Options.checkPaths), so a counterexample's path is the one parent
-// pointers would have kept; and the τ-steps that the cycle search finds
-// again by expanding each state are those the search followed
-// (Options.checkTau).
+// TestPathsRebuilt: on every bundled model (3×1 with values 1; at the
+// full size 3×1 with values 1..2 instead), in both heap modes, unreduced
+// and with both reductions, stopping at the first violation and not, the
+// parent that path.go rebuilds for every pair is the step that found it
+// in the search (Options.checkPaths), so a counterexample's path is the
+// one parent pointers would have kept; and the τ-steps that the cycle
+// search finds again by expanding each state are those the search
+// followed (Options.checkTau). At the full size, 3×1 and 2×2 with values
+// 1 in the four modes are TestDominanceKeepsTheOutcome's: its pruned
+// searches are these, with checkPaths and checkTau (their 200 000-pair
+// bound is far above the bundled models' 27 395 at most there).
 func TestPathsRebuilt(t *testing.T) {
 	bounds := []ir.Bounds{{Threads: 3, Ops: 1, Values: []int{1}}}
 	if testsize.Full() {
-		bounds = append(bounds, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1, 2}}, ir.Bounds{Threads: 2, Ops: 2, Values: []int{1}})
+		bounds = []ir.Bounds{{Threads: 3, Ops: 1, Values: []int{1, 2}}}
 	}
 	var pairs int64
 	var violations int
