@@ -102,8 +102,8 @@ const maxTiedOrders = 5040
 // permutations move, and the buffers of canon and apply. Like a
 // canonicaliser, it belongs to one goroutine; Clone gives another its own.
 type Symmetry struct {
-	P       *ir.Program
-	Threads int
+	P       *ir.Program // the program whose states it permutes
+	Threads int         // the number of threads permuted
 	// TieOrder is the product of the factorials of the sizes of the
 	// groups of threads with equal keys of the last canon call: the
 	// permutations that keep the keys.
@@ -120,12 +120,13 @@ type Symmetry struct {
 	// tidLocals[m]: the local slots of method m that hold thread ids;
 	// tidShared: the shared slots that do, tidScalars those of them
 	// outside the tid-indexed arrays; threadIDs: there are some.
-	TidLocals             []uint64
-	TidShared, TidScalars []int32
+	TidLocals  []uint64
+	TidShared  []int32 // the shared slots that hold thread ids
+	TidScalars []int32 // those of TidShared outside the tid-indexed arrays
 	// setLocals[m]: the local slots of method m that hold the visited
 	// sets of loops over threads (bit t-1 for thread t).
 	SetLocals []uint64
-	ThreadIDs bool
+	ThreadIDs bool // some local or shared slot holds thread ids
 	// kinds[a]: what shared slot a holds (sharedKinds).
 	Kinds []uint8
 	// MaxOrders is maxTiedOrders, lowered by tests.
@@ -141,8 +142,8 @@ type Symmetry struct {
 	// blocks' keys tie (see sortThreads); Marked: whether those hold a
 	// marker.
 	Keys   []int32
-	KeyLen int
-	Marked []bool
+	KeyLen int    // the slots of one thread's key
+	Marked []bool // per thread: its key holds a marker
 	// names[t·n+u]: the number of thread t's slots that hold u's id.
 	names []int32
 	// rowKinds[i]: the kind of every slot of TidArrays[i] when they are
@@ -152,7 +153,7 @@ type Symmetry struct {
 	namesInRows bool
 	Order       []uint8 // threads sorted by key
 	Perm        []uint8 // canon's result
-	TryPerm     []uint8
+	TryPerm     []uint8 // canon: the permutation being tried
 	ties        []tieGroup
 	free        []tieGroup // groups of tied threads without a marker
 	// What canon found of the stabiliser of its representative (see
@@ -160,8 +161,8 @@ type Symmetry struct {
 	// permutations of the marked groups that fix it, flat, the identity
 	// first; equal, the orders that gave the least vector.
 	StabKnown  bool
-	StabMarked []uint8
-	Equal      []uint8
+	StabMarked []uint8 // the permutations of the marked groups that fix the representative, flat, the identity first
+	Equal      []uint8 // the orders tried that gave the least vector, flat
 }
 
 // tieGroup is a run of threads, in sorted order, with equal keys that
