@@ -42,17 +42,17 @@ type Sequential struct {
 // Signature is a method of a Sequential: its name, parameter kinds and
 // result kind (check.Void for none).
 type Signature struct {
-	Name   string
-	Params []check.Type
-	Result check.Kind
+	Name   string       // the method's name
+	Params []check.Type // its parameters' types, in order
+	Result check.Kind   // its result's kind; check.Void for none
 }
 
 // Outcome is one way a call can end: the result as it prints in ret
 // labels ("" for a method without a result, EMPTY, true, 3) and the state
 // after the call.
 type Outcome struct {
-	Value string
-	Next  string
+	Value string // the result as ret labels print it; "" for no result
+	Next  string // the state after the call: its canonical encoding (Encode)
 }
 
 // SequentialOptions tune a Sequential.
