@@ -8,8 +8,8 @@ import "hash/maphash"
 // of its own and leaves the successors there, canonical for the heap and
 // encoded, without looking them up.
 type Stepper struct {
-	Expander *Expander
-	Blk      Successors
+	Expander *Expander  // computes the successors
+	Blk      Successors // the successors of the state expanded last
 }
 
 // NewStepper returns a stepper over x.

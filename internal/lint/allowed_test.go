@@ -23,8 +23,6 @@ var undocumentedAllowed = []string{
 	"frontend/semantics/stateset.go:StateSet.Seed",
 	"frontend/semantics/stateset.go:StateSet.Shared",
 	"frontend/semantics/stateset.go:StateSet.Used",
-	"frontend/semantics/stepper.go:Stepper.Blk",
-	"frontend/semantics/stepper.go:Stepper.Expander",
 	"frontend/semantics/successors.go:Expander.Canon",
 	"frontend/semantics/successors.go:Expander.Seed",
 	"frontend/semantics/successors.go:Succ.Hash",
