@@ -47,13 +47,13 @@ type StateSet struct {
 	// Records: id uint32, length uint16, encoding, padding to 4 bytes.
 	// chunks[:nchunks] are in use, used[k] bytes of chunk k.
 	Chunks  [maxChunks]*[chunkSize]byte
-	Used    [maxChunks]int32
-	Nchunks int
-	Table   []uint64 // hash<<32 | offset/4+1; 0 = empty
-	Shared  atomic.Pointer[[]uint64]
-	N       int
-	Seed    maphash.Seed
-	Bytes   int64
+	Used    [maxChunks]int32         // bytes in use of each chunk
+	Nchunks int                      // the chunks allocated
+	Table   []uint64                 // hash<<32 | offset/4+1; 0 = empty
+	Shared  atomic.Pointer[[]uint64] // the table published for concurrent readers (lookup)
+	N       int                      // the states inserted (Len)
+	Seed    maphash.Seed             // the seed of the states' hashes (Hash)
+	Bytes   int64                    // the inserted states' encodings, in bytes
 	// Reading cursor of next: chunk and offset of the next record.
 	Rc, Ro int
 	// LastRec is the offset in the last chunk of the record added last.
@@ -64,7 +64,7 @@ type StateSet struct {
 	// exclusively to grow the table; claimed counts the records claimed
 	// plus the slots reserved (reserve) and not yet released.
 	TableMu sync.RWMutex
-	Claimed atomic.Int64
+	Claimed atomic.Int64 // the records claimed plus the slots reserved and not yet released
 }
 
 const (
