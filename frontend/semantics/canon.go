@@ -12,19 +12,19 @@ import (
 // dead locals zeroed, heap nodes renumbered. It holds the buffers of the
 // renumbering; each goroutine that expands states has its own.
 type Canonicaliser struct {
-	Program *ir.Program
-	Threads int
+	Program *ir.Program // the program whose states it renumbers
+	Threads int         // the number of threads of the states
 	// Postorder selects the numbering: depth-first post-order in
 	// garbage-collected mode, breadth-first in explicit mode (see renumber).
 	Postorder bool
 	// Set by current: see there.
 	CurRoots    int32
-	SharedNodes int32
-	Canon       []int32
-	Perm        []int32
-	Order       []int32
-	Stack       []int32
-	RootBuf     []int32
+	SharedNodes int32   // post-order: the largest node a shared variable of the current state holds
+	Canon       []int32 // the renumbered vector Renumber returns
+	Perm        []int32 // per node id of the input, its new number (0: unreached)
+	Order       []int32 // the nodes reached, in their new order
+	Stack       []int32 // the depth-first search's stack
+	RootBuf     []int32 // the offsets of the state's roots, in the numbering's order
 }
 
 // NewCanonicaliser returns a canonicaliser of p's states for the given
