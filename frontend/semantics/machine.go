@@ -63,7 +63,7 @@ type outcome struct {
 	method   int32
 	value    int32
 	step     int32
-	Kind     LabelKind
+	Kind     LabelKind // what the step did: τ, call, return, lin, or nothing (blocked)
 	hasValue bool
 }
 
@@ -81,8 +81,8 @@ const (
 
 // Failure is a model error found while executing a step.
 type Failure struct {
-	Msg  string
-	Step int32
+	Msg  string // what went wrong, e.g. "assertion failed"
+	Step int32  // the failing step's index in Program.Steps
 	// Race, if not nil, makes the failure a data race of a program from
 	// the Go front end (race.go), not an error of the model.
 	Race *RaceInfo
