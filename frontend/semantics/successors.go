@@ -13,12 +13,12 @@ import (
 // and the successors it is given, so that several expanders can run at
 // once.
 type Expander struct {
-	System *System // read-only
-	Seed   maphash.Seed
+	System *System      // read-only
+	Seed   maphash.Seed // the seed of the hashes it computes (its state set's)
 	m      machine
-	Canon  *Canonicaliser
-	Cur    []int32     // the state being expanded
-	Blk    *Successors // where its successors go
+	Canon  *Canonicaliser // its own canonicaliser, a clone of the system's
+	Cur    []int32        // the state being expanded
+	Blk    *Successors    // where its successors go
 	// acc: per thread, what its next step accesses, for the data-race
 	// check (race.go); nil without it.
 	acc []threadAccess
@@ -38,8 +38,8 @@ func (x *System) NewExpander(seed maphash.Seed) *Expander {
 // Successors are the successors of states, in the order an expander
 // found them, each encoded in batch.
 type Successors struct {
-	Batch []byte
-	Succs []Succ
+	Batch []byte // the successors' encodings, one after the other
+	Succs []Succ // the successors, in the order found
 }
 
 // State adds the successors of e.cur to the block, thread by thread; on a
@@ -146,8 +146,8 @@ func (e *Expander) add(t int, out outcome, next []int32, moved RefMoves, clean u
 // Succ is a successor of a state being expanded, waiting in its block.
 // (It takes 48 bytes.)
 type Succ struct {
-	Start, End int32 // its encoding: block.batch[start:end]
-	Hash       uint32
+	Start, End int32  // its encoding: block.batch[start:end]
+	Hash       uint32 // the hash of its encoding (StateSet.Hash)
 	// ID is its id if the expander found it numbered, else -1 until
 	// inserted; first is the index in the block of an earlier identical
 	// successor, -1 if none: its id is that one's.
