@@ -20,9 +20,9 @@ import (
 // (expander) and the names of its labels (internLabel). The searches
 // (explore's breadth-first search, the on-the-fly checks) run over it.
 type System struct {
-	Program *ir.Program
-	Bounds  ir.Bounds
-	Options Options
+	Program *ir.Program // the compiled program
+	Bounds  ir.Bounds   // the client's bounds
+	Options Options     // the exploration's options
 	// Canon is the canonicaliser of the initial state; the expanders clone it.
 	Canon *Canonicaliser
 	// allowed[t][m]: may the client call method m on thread t (from 0).
@@ -35,14 +35,14 @@ type System struct {
 	// Labels interns the names of visible steps by key (internLabel);
 	// labelNames[id] is the name of label id (0: τ), labelIDs its inverse.
 	Labels     map[LabelKey]int32
-	LabelNames []string
-	LabelIDs   map[string]int32
+	LabelNames []string         // the name of each label id, 0 for τ
+	LabelIDs   map[string]int32 // the id of each label name
 	// LabelCache is a direct-mapped cache in front of labels, by key (0:
 	// empty; keys are not 0): few distinct labels occur, and the map
 	// lookup per transition showed in profiles.
 	LabelCache [256]struct {
-		Key LabelKey
-		ID  int32
+		Key LabelKey // the entry's key; 0: empty
+		ID  int32    // the label id of Key
 	}
 }
 
@@ -106,9 +106,9 @@ var ErrStateLimit = errors.New("state limit reached")
 // assert, a null dereference, a value out of its declared range, …), with
 // the shortest trace that leads to it.
 type ModelError struct {
-	Msg   string
-	Pos   lts.SourceStep
-	Trace *lts.Trace
+	Msg   string         // what went wrong, without the position
+	Pos   lts.SourceStep // the failing step's source position and text
+	Trace *lts.Trace     // a shortest run from the initial state to the failing step
 	// Race: the finding is a data race of a program from the Go front
 	// end (race.go), not an error of the model.
 	Race bool
