@@ -27,7 +27,7 @@ import (
 // LTS), with now and then another state or a permuted one in between.
 func TestSymmetryLazyKeysAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(38, 5))
-	var canons, completed, threads int64
+	var canons, blocks, completed, threads int64
 	agree := func(t *testing.T, x *explored, s *Symmetry) {
 		c, c2 := semantics.NewCanonicaliser(x.p, s.Threads), semantics.NewCanonicaliser(x.p, s.Threads)
 		whole := s.Clone()
@@ -42,9 +42,10 @@ func TestSymmetryLazyKeysAgree(t *testing.T) {
 			require.Equal(t, keys, whole.Keys, "the keys of %v", st)
 			require.Equal(t, marked, whole.Marked, "the markers of %v", st)
 			require.Equal(t, order, whole.Order, "the order of %v", st)
-			before := s.counts.rowKeys
+			before, beforeBlocks := s.counts.rowKeys, s.counts.blockKeys
 			s.sortThreads(st)
 			completed += s.counts.rowKeys - before
+			blocks += s.counts.blockKeys - beforeBlocks
 			threads += int64(n)
 			require.Equal(t, whole.Order, s.Order, "the order of %v", st)
 			require.Equal(t, whole.ties, s.ties, "the tied groups with a marker of %v", st)
@@ -115,9 +116,10 @@ func TestSymmetryLazyKeysAgree(t *testing.T) {
 			require.True(t, ok, src)
 		}
 	}
-	t.Logf("%d canonicalisations, %d of %d threads' keys completed", canons, completed, threads)
+	t.Logf("%d canonicalisations; of %d threads' keys, %d blocks keyed and %d keys completed", canons, threads, blocks, completed)
 	require.Positive(t, completed, "some keys are completed")
-	require.Less(t, completed, threads, "not every key is")
+	require.Less(t, completed, blocks, "not every keyed block is")
+	require.Less(t, blocks, threads, "not every block is keyed")
 }
 
 // plainOrder sorts the threads by their keys as sortThreads did before

@@ -139,13 +139,15 @@ type Symmetry struct {
 	FixedNum []int32 // key: per node, its number from the fixed roots, 0 if unreached
 	Stack    []int32 // key: the depth-first search's stack
 	// Keys: keyLen slots per thread, whole only for the threads whose
-	// blocks' keys tie (see sortThreads); Marked: whether those hold a
-	// marker.
+	// blocks' keys tie, as far as it takes to order the others (see
+	// sortThreads); Marked: whether the whole ones hold a marker.
 	Keys   []int32
 	KeyLen int    // the slots of one thread's key
 	Marked []bool // per thread: its key holds a marker
-	// names[t·n+u]: the number of thread t's slots that hold u's id.
-	names []int32
+	// names[t·n+u]: the number of thread t's slots that hold u's id;
+	// blocked[t]: blockKey has keyed thread t's block (sortThreads).
+	names   []int32
+	blocked []bool
 	// rowKinds[i]: the kind of every slot of TidArrays[i] when they are
 	// all of one kind, else kindMixed; namesInRows: some row slot may
 	// hold a thread id (see sortThreads).
@@ -180,9 +182,9 @@ type symmetryCounts struct {
 	// fallbacks: calls that had more than maxTiedOrders orders to try and
 	// took one of them: their representative may not be canonical.
 	fallbacks int64
-	// rowKeys: the threads' keys completed by restKey (the others are
-	// ordered by their blocks).
-	rowKeys int64
+	// blockKeys, rowKeys: the threads' blocks keyed by blockKey and keys
+	// completed by restKey (the others are ordered by less).
+	blockKeys, rowKeys int64
 }
 
 // Clone returns a symmetry of the same program with buffers and counts of
@@ -390,24 +392,27 @@ func nextPermutation(a []uint8) bool {
 // keys hold a marker (s.ties), those whose keys do not (s.free), and the
 // product of the factorials of all those groups' sizes (s.tieOrder).
 //
-// A key starts with the thread's block (blockKey), and two threads whose
-// blocks' keys differ are ordered by those alone. So the rest of a key —
-// the thread's rows of the tid-indexed arrays and the count of the slots
-// that name it (restKey) — is computed only for the threads whose blocks'
-// keys equal another's: the order, the groups and the markers of the
-// groups are those of the whole keys. When the rows may hold thread ids
-// (namesInRows), every thread's count needs every row: then all keys are
-// computed whole.
+// A key is computed only as far as it takes to order the threads. It
+// starts with the thread's block: its pc, operations done and return
+// value as they are, then its locals (blockKey); the rest — the thread's
+// rows of the tid-indexed arrays and the count of the slots that name it
+// (restKey, nameKey) — follows. Two threads whose keys differ in a part
+// are ordered by it alone, so the threads are sorted by the first three
+// slots, then each run of equal ones by their blocks' keys, then each run
+// of equal blocks' keys by the whole keys: the order, the groups and the
+// markers of the groups are those of the whole keys. The count of the
+// slots that name a thread needs every thread's block (blockNames for
+// those not keyed), and every row when the rows may hold thread ids
+// (namesInRows): then all keys are computed whole.
 func (s *Symmetry) sortThreads(st []int32) {
 	s.numberFromFixedRoots(st)
+	lay := &s.P.Layout
 	n, kl := s.Threads, s.KeyLen
-	if len(s.Keys) != n*kl || len(s.names) != n*n {
+	if len(s.Keys) != n*kl || len(s.names) != n*n || len(s.blocked) != n {
 		s.Keys = make([]int32, n*kl)
 		s.Marked = make([]bool, n)
 		s.names = make([]int32, n*n)
-	}
-	for t := range n {
-		s.blockKey(st, t)
+		s.blocked = make([]bool, n)
 	}
 	s.Order = slices.Grow(s.Order[:0], n)[:n]
 	for t := range s.Order {
@@ -417,6 +422,7 @@ func (s *Symmetry) sortThreads(st []int32) {
 	s.TieOrder = 1
 	if s.namesInRows {
 		for t := range n {
+			s.blockKey(st, t)
 			s.restKey(st, t)
 		}
 		for t := range n {
@@ -425,42 +431,76 @@ func (s *Symmetry) sortThreads(st []int32) {
 		s.sortRun(0, n, kl)
 		return
 	}
-	// Few threads: insertion sort by the blocks' keys, stable.
-	bl := int(s.P.Layout.ThreadSize)
-	for i := 1; i < n; i++ {
-		for j := i; j > 0 && s.compareKeys(s.Order[j-1], s.Order[j], bl) > 0; j-- {
-			s.Order[j-1], s.Order[j] = s.Order[j], s.Order[j-1]
-		}
+	for t := range n {
+		base := lay.ThreadBase(t)
+		copy(s.Keys[t*kl:][:ir.TLocals], st[base:base+ir.TLocals])
+		s.blocked[t] = false
 	}
+	s.insertionSort(0, n, ir.TLocals)
+	named := !s.ThreadIDs // every thread's names are counted
+	bl := int(lay.ThreadSize)
 	for i := 0; i < n; {
-		j := i + 1
-		for j < n && s.compareKeys(s.Order[i], s.Order[j], bl) == 0 {
-			j++
+		j := s.runEnd(i, n, ir.TLocals)
+		if j-i < 2 {
+			i = j
+			continue
 		}
-		if j-i > 1 {
-			for _, t := range s.Order[i:j] {
+		for _, t := range s.Order[i:j] {
+			s.blockKey(st, int(t))
+			s.blocked[t] = true
+		}
+		s.insertionSort(i, j, bl)
+		for a := i; a < j; {
+			b := s.runEnd(a, j, bl)
+			if b-a < 2 {
+				a = b
+				continue
+			}
+			if !named {
+				for t := range n {
+					if !s.blocked[t] {
+						s.blockNames(st, t)
+					}
+				}
+				named = true
+			}
+			for _, t := range s.Order[a:b] {
 				s.restKey(st, int(t))
 				s.nameKey(int(t))
 			}
-			s.sortRun(i, j, kl)
+			s.sortRun(a, b, kl)
+			a = b
 		}
 		i = j
 	}
 }
 
-// sortRun sorts s.order[i:j], whose threads' keys are whole, by key
-// (stable), and appends its groups of equal keys to s.ties and s.free.
-func (s *Symmetry) sortRun(i, j, kl int) {
+// insertionSort sorts s.order[i:j] by the first k slots of the threads'
+// keys, stable: there are few threads.
+func (s *Symmetry) insertionSort(i, j, k int) {
 	for a := i + 1; a < j; a++ {
-		for b := a; b > i && s.compareKeys(s.Order[b-1], s.Order[b], kl) > 0; b-- {
+		for b := a; b > i && s.compareKeys(s.Order[b-1], s.Order[b], k) > 0; b-- {
 			s.Order[b-1], s.Order[b] = s.Order[b], s.Order[b-1]
 		}
 	}
+}
+
+// runEnd returns the end of the run of threads of s.order[i:j] whose keys'
+// first k slots equal those of s.order[i]'s.
+func (s *Symmetry) runEnd(i, j, k int) int {
+	b := i + 1
+	for b < j && s.compareKeys(s.Order[i], s.Order[b], k) == 0 {
+		b++
+	}
+	return b
+}
+
+// sortRun sorts s.order[i:j], whose threads' keys are whole, by key
+// (stable), and appends its groups of equal keys to s.ties and s.free.
+func (s *Symmetry) sortRun(i, j, kl int) {
+	s.insertionSort(i, j, kl)
 	for a := i; a < j; {
-		b := a + 1
-		for b < j && s.compareKeys(s.Order[a], s.Order[b], kl) == 0 {
-			b++
-		}
+		b := s.runEnd(a, j, kl)
 		if b-a > 1 {
 			g := tieGroup{start: a, n: b - a}
 			if s.Marked[s.Order[a]] {
@@ -543,6 +583,29 @@ func (s *Symmetry) blockKey(st []int32, t int) {
 		}
 	}
 	s.Marked[t] = marked
+	s.counts.blockKeys++
+}
+
+// blockNames counts in s.names[t·n+u], as blockKey does, the slots of
+// thread t's block that hold u's id, for u ≠ t, without its key.
+func (s *Symmetry) blockNames(st []int32, t int) {
+	lay := &s.P.Layout
+	n := s.Threads
+	names := s.names[t*n:][:n]
+	clear(names)
+	base := lay.ThreadBase(t)
+	pc := st[base+ir.TPC]
+	if pc == 0 {
+		return
+	}
+	method := s.P.Code[pc].Method
+	loc := st[base+ir.TLocals:]
+	for m := s.TidLocals[method]; m != 0; m &= m - 1 {
+		s.tidKey(t, loc[bits.TrailingZeros64(m)], names)
+	}
+	for m := s.SetLocals[method]; m != 0; m &= m - 1 {
+		setKey(t, uint32(loc[bits.TrailingZeros64(m)]), names)
+	}
 }
 
 // restKey completes the key of thread t, whose block's part blockKey has
