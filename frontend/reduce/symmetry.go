@@ -1,6 +1,7 @@
 package reduce
 
 import (
+	"cmp"
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/semantics"
 	"math"
@@ -148,6 +149,7 @@ type Symmetry struct {
 	// blocked[t]: blockKey has keyed thread t's block (sortThreads).
 	names   []int32
 	blocked []bool
+	heads   []threadHead // per thread: the start of its key (sortThreads)
 	// rowKinds[i]: the kind of every slot of TidArrays[i] when they are
 	// all of one kind, else kindMixed; namesInRows: some row slot may
 	// hold a thread id (see sortThreads).
@@ -431,16 +433,25 @@ func (s *Symmetry) sortThreads(st []int32) {
 		s.sortRun(0, n, kl)
 		return
 	}
+	s.heads = slices.Grow(s.heads[:0], n)[:n]
 	for t := range n {
 		base := lay.ThreadBase(t)
-		copy(s.Keys[t*kl:][:ir.TLocals], st[base:base+ir.TLocals])
+		s.heads[t] = threadHead{st[base+ir.TPC], st[base+ir.TOps], st[base+ir.TRet]}
 		s.blocked[t] = false
 	}
-	s.insertionSort(0, n, ir.TLocals)
+	// Insertion sort by the heads, stable: there are few threads.
+	for a := 1; a < n; a++ {
+		for b := a; b > 0 && s.heads[s.Order[b-1]].compare(s.heads[s.Order[b]]) > 0; b-- {
+			s.Order[b-1], s.Order[b] = s.Order[b], s.Order[b-1]
+		}
+	}
 	named := !s.ThreadIDs // every thread's names are counted
 	bl := int(lay.ThreadSize)
 	for i := 0; i < n; {
-		j := s.runEnd(i, n, ir.TLocals)
+		j := i + 1
+		for j < n && s.heads[s.Order[j]] == s.heads[s.Order[i]] {
+			j++
+		}
 		if j-i < 2 {
 			i = j
 			continue
@@ -473,6 +484,21 @@ func (s *Symmetry) sortThreads(st []int32) {
 		}
 		i = j
 	}
+}
+
+// threadHead is the start of a thread's key: its pc, operations done and
+// return value, which the key holds as they are (blockKey).
+type threadHead struct{ pc, ops, ret int32 }
+
+// compare compares two heads as the keys' slots compare.
+func (h threadHead) compare(o threadHead) int {
+	switch {
+	case h.pc != o.pc:
+		return cmp.Compare(h.pc, o.pc)
+	case h.ops != o.ops:
+		return cmp.Compare(h.ops, o.ops)
+	}
+	return cmp.Compare(h.ret, o.ret)
 }
 
 // insertionSort sorts s.order[i:j] by the first k slots of the threads'
