@@ -393,6 +393,7 @@ func (f *flySearch) run() (*Result, error) {
 // the first violation it met (nil: none) and its error: the counts, the
 // counterexample replayed, the search for τ-cycles and its lasso.
 func (f *flySearch) finish(violation *flyStep, err error) (*Result, error) {
+	f.maybeAccount()
 	f.res.Stats.Pairs = int64(f.subset.Len())
 	f.res.Stats.States = int64(f.states.len())
 	if err != nil {
@@ -956,8 +957,8 @@ func (f *flySearch) addPair(state, subset int32, step flyStep) {
 
 // pairRecords are the pairs of the search, numbered in breadth-first
 // order: each keeps only its subset and the next pair of its state's
-// chain (-1 at its end), headPair the last pair that holds each state:
-// neither its state nor how it was found, which paths rebuilds for a
+// chain (-1 at its end), headPair the last pair that holds each state
+// (chainHeads, heads.go): neither its state nor how it was found, which paths rebuilds for a
 // counterexample (path.go); the subsets in as many bits as the largest
 // needs (packedInt32s), the next pairs only where a state has a pair
 // before it, most having one pair (sparseInt32s). A pair is found by its
@@ -966,7 +967,7 @@ func (f *flySearch) addPair(state, subset int32, step flyStep) {
 // pairs, some 24 bytes per pair, would buy little. They are the engine's
 // store of pairs layered by steps (antichain.PairStore).
 type pairRecords struct {
-	headPair packedInt32s
+	headPair chainHeads
 	subset   packedInt32s
 	nextPair sparseInt32s
 }

@@ -139,11 +139,13 @@ func (r *roots) bytes() int {
 
 // packedInt32s is an array of int32s, each v kept as v+1 in as many bits
 // as the largest so far needs (roots, one id a state): the pairs' subsets,
-// of which a search meets a few thousand, and the states' chains' heads,
-// as wide as the pairs' count. A block is widened when a larger element
-// is set in it (set): a state's head is rewritten with each pair of it,
-// so that the blocks of the states paired last are as wide as the pairs'
-// count, and the others keep the width of the largest head they hold.
+// of which a search meets a few thousand, the τ-lists' edges, as wide as
+// the states' count, and the states' chains' heads where many states have
+// several pairs (chainHeads), as wide as the pairs' count. A block is
+// widened when a larger element is set in it (set): a state's head is
+// rewritten with each pair of it, so that the blocks of the states paired
+// last are as wide as the pairs' count, and the others keep the width of
+// the largest head they hold.
 type packedInt32s struct{ r roots }
 
 // Len returns the number of elements.

@@ -31,7 +31,7 @@ func TestTauListsAgreeWithSlices(t *testing.T) {
 			list[k] = -1
 			if r.IntN(2) == 0 {
 				list[k] = int32(r.IntN(1000))
-				*l.tos.at(at + k) = list[k]
+				l.tos.set(at+k, list[k])
 			}
 		}
 		want = append(want, list)
@@ -40,7 +40,7 @@ func TestTauListsAgreeWithSlices(t *testing.T) {
 			if len(want[e]) > 0 {
 				k := r.IntN(len(want[e]))
 				want[e][k] = int32(r.IntN(1000))
-				*l.tos.at(l.start(e) + k) = want[e][k]
+				l.tos.set(l.start(e)+k, want[e][k])
 			}
 		}
 	}
