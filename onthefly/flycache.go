@@ -37,14 +37,16 @@ type cacheSlot struct {
 
 // Sizes of the cache: it starts small (a small search should not pay for
 // clearing a large one) and grows with the states stored, up to
-// maxCacheSlots slots and a ring of cacheRingPer bytes a slot (44 MiB).
+// maxCacheSlots slots and a ring of cacheRingPer bytes a slot (22 MiB).
 // The successors it serves are met again a level or two later: at HP 3/3
-// (21.8 M states, 64.9 M successors) 2^19 slots recognise 19.17 M of them
-// and 2^20 slots 20.13 M, for 45 MB more (benchmarks/RESULTS.md, "Bytes
-// per state and per pair").
+// (21.8 M states, 64.9 M successors) 2^18 slots recognise 18.31 M of them,
+// 2^19 slots 19.17 M for 23 MB more and 2^20 slots 20.13 M for 68 MB
+// more: 2 % more canonicalisations at 2^18 than at 2^19, within the noise
+// of the CPU time, for a byte a pair (benchmarks/RESULTS.md, "Bytes per
+// state and per pair").
 const (
 	minCacheSlots = 1 << 10
-	maxCacheSlots = 1 << 19
+	maxCacheSlots = 1 << 18
 	cacheRingPer  = 64 // ring bytes per slot
 )
 

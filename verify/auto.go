@@ -114,17 +114,18 @@ const (
 	// autoFlyPairBytes and autoFlyStateBytes are the on-the-fly search's
 	// live memory per stored pair and per stored state, and
 	// autoFlyCacheBytes its cache of recent successors under the symmetry
-	// reduction at its largest (onthefly/flycache.go: 2^19 slots of 24
+	// reduction at its largest (onthefly/flycache.go: 2^18 slots of 24
 	// bytes and 64 of ring). Live memory, not the peak the collector lets
 	// the heap reach: under a memory limit the collector keeps the heap
 	// near the live memory. TestAutoFlyBytes holds the first two to the
 	// search's live heap; as the search's storage shrinks, lower them
-	// here. A state's bytes count about 8 of τ-lists (4 an edge), which
-	// the search keeps for the cycle search while the memory limit
-	// leaves room for them (onthefly/taulists.go).
+	// here. A state's bytes count about 7 of τ-lists (an edge in as many
+	// bits as the states' count needs), which the search keeps for the
+	// cycle search while the memory limit leaves room for them
+	// (onthefly/taulists.go).
 	autoFlyPairBytes  = 5
-	autoFlyStateBytes = 30
-	autoFlyCacheBytes = 44 << 20
+	autoFlyStateBytes = 28
+	autoFlyCacheBytes = 22 << 20
 	// autoBaseBytes is what a run holds before its search.
 	autoBaseBytes = 50 << 20
 	// autoAmpleShare: a rung whose share of pairs that followed one
