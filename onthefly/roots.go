@@ -162,6 +162,24 @@ func (p *packedInt32s) add(v int32) int {
 	return int(p.r.add([]uint32{uint32(v + 1)}))
 }
 
+// addNone appends n elements -1 (kept as 0, which fits any width: the
+// blocks are zeroed, and no element past the last is ever written).
+func (p *packedInt32s) addNone(n int) {
+	if p.r.k == 0 {
+		p.r = *newRoots(1)
+	}
+	for n > 0 {
+		if p.r.n&rootMask == 0 {
+			var bits int
+			p.r.offs, bits = p.r.shape(p.r.offs)
+			p.r.blocks = append(p.r.blocks, make([]byte, blockBytes(bits)))
+		}
+		k := min(n, rootMask+1-p.r.n&rootMask)
+		p.r.n += k
+		n -= k
+	}
+}
+
 // set sets element i to v, widening its block if v needs more bits.
 func (p *packedInt32s) set(i int, v int32) {
 	u := uint32(v + 1)

@@ -56,12 +56,23 @@ func TestRootsAgreeWithASlice(t *testing.T) {
 // TestPackedInt32sRoundTrip: int32s appended to a packedInt32s, and set
 // again in any block (as the states' chains' heads are), read back as last
 // written, -1 and the extremes of int32 included, while the width grows
-// with them and blocks are widened one by one.
+// with them and blocks are widened one by one; runs of -1 appended at once
+// (addNone, as the τ-lists are laid out), across blocks, set later.
 func TestPackedInt32sRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(38, 4))
 	var p packedInt32s
 	var want []int32
-	for i := range 3 * (rootMask + 1) {
+	for len(want) < 3*(rootMask+1) {
+		i := len(want)
+		if r.IntN(500) == 0 {
+			n := r.IntN(rootMask / 2)
+			p.addNone(n)
+			for range n {
+				want = append(want, -1)
+			}
+			require.Equal(t, len(want), p.Len())
+			continue
+		}
 		v := int32(r.IntN(i+2)) - 1
 		switch r.IntN(1000) {
 		case 0:

@@ -94,9 +94,7 @@ func (l *tauLists) lay(n int) int {
 		l.lens.add(longList)
 	}
 	at := l.tos.Len()
-	for range n {
-		l.tos.add(-1)
-	}
+	l.tos.addNone(n)
 	return at
 }
 
