@@ -14,7 +14,7 @@ import mbits "math/bits"
 // are kept in a hash table (more), a bit a state saying which. That is
 // about 2.2 bits a state and a pair beside the table's 10 to 16 bytes for
 // each state of several pairs, where an int32 a state, packed, took 25
-// bits at HP 3/3 (67 MB; 8 here).
+// bits at HP 3/3 (66.3 MB; 17.6 here, 8.4 of them the table).
 //
 // When the states of several pairs pass an eighth of the states (Treiber
 // 6/1 keeps 3 pairs a state), the table would cost more than the heads
