@@ -44,7 +44,7 @@ import (
 // seen every reachable implementation state, a depth-first search over
 // their τ-successors finds a τ-cycle; the lasso's stem is the product
 // path to the cycle's first state. The search keeps the τ-steps it
-// follows, 4 bytes a step (taulists.go), while the memory limit leaves
+// follows, a state id a step (taulists.go), while the memory limit leaves
 // room for them; past that it gives them up, and the cycle search
 // expands each state once more and finds again, from the state's vector
 // and its pairs, the τ-steps they followed (flycycle.go): one more
