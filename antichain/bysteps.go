@@ -44,6 +44,32 @@ type Follower interface {
 	Followed(st int32, all bool) error
 }
 
+// Leveler is the hook of an implementation told each level's order
+// before its states' steps are asked for, so that it may expand them
+// ahead, several at once (onthefly expands a level's batches on several
+// cores: onthefly/workers.go).
+type Leveler interface {
+	// Level is called with the pairs of the level starting at pair lo,
+	// in the order the search takes them (state<<32 | offset from lo,
+	// sorted); the slice is only read, until the next call. An error
+	// stops the search.
+	Level(order []uint64, lo int32) error
+}
+
+// Foresight is the hook of an implementation that works out ahead, for
+// the pairs of the state whose steps Steps returned last, what each step
+// leads to, so that the search, following them, need not (onthefly's
+// expanders do so on several cores).
+type Foresight interface {
+	// Foreseen returns what step id of the state's g-th pair of the
+	// level (in the search's order) leads to: the subset, renamed (the
+	// empty one past a violation, with Past), whether the specification
+	// cannot follow it, and the lookup of that pair (lookup) among the
+	// pairs stored before pair since; ok is false when it worked
+	// nothing out. The search looks at the pairs from since on itself.
+	Foreseen(g int, id int32) (sub int32, violates bool, same int32, covered bool, since int32, ok bool)
+}
+
 // runBySteps is Run with levels in steps, as the on-the-fly route's
 // search takes them (onthefly/fly.go): level k holds the pairs first
 // reached by k steps, τ or visible, so that the first violation found has
@@ -82,6 +108,11 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 		s.levels = append(s.levels, hi)
 		s.levelStates, s.nextStates = s.nextStates, s.levelStates[:0]
 		s.order = levelOrder(s.order[:0], s.levelStates)
+		if s.leveler != nil {
+			if err := s.leveler.Level(s.order, lo); err != nil {
+				return pair, step, err
+			}
+		}
 		for i := 0; i < len(s.order); {
 			st := int32(s.order[i] >> 32)
 			to, label, first, end, err := impl.Steps(st)
@@ -99,6 +130,7 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 			all := s.ampler == nil
 			for g := group; g < i; g++ {
 				p := lo + int32(uint32(s.order[g]))
+				s.g = g - group
 				if s.dominated(s.order[group:i], lo, g-group) {
 					s.Dominated++
 					s.markAmpled(p)
@@ -206,15 +238,14 @@ func (s *Search) reduced(p int32, ample, to, label []int32) (bool, error) {
 // covers.
 func (s *Search) provisoHolds(p int32, ample, to, label []int32) (bool, error) {
 	for _, id := range ample {
-		q, _, err := s.after(p, id, label[id])
+		_, _, same, covered, err := s.step(p, id, to[id], label[id])
 		if err != nil {
 			return false, err
 		}
-		same, covered := s.lookup(to[id], q)
 		if same >= 0 && same <= p || same < 0 && covered {
 			return false, nil
 		}
-		if same >= 0 && s.coveredUpTo(to[id], q, same, p) {
+		if same >= 0 && s.coveredUpTo(to[id], s.store.SubsetOf(same), same, p) {
 			// same may not be followed (dominated), and the pair
 			// followed in its place is one of those, stored before p.
 			return false, nil
@@ -223,21 +254,55 @@ func (s *Search) provisoHolds(p int32, ample, to, label []int32) (bool, error) {
 	return true, nil
 }
 
+// step returns what step id of pair p (the s.g-th of its state's pairs of
+// the level), by label a to state d, leads to: the subset (after), whether
+// the specification cannot follow, and the lookup of the pair (d, subset)
+// (lookup; none when the specification cannot follow and the search does
+// not go on past it), from what the implementation worked out ahead
+// (Foresight) where it did.
+func (s *Search) step(p, id, d, a int32) (q int32, violates bool, same int32, covered bool, err error) {
+	if s.foresight != nil {
+		var since int32
+		var ok bool
+		if q, violates, same, covered, since, ok = s.foresight.Foreseen(s.g, id); ok {
+			if d >= 0 {
+				if z, c := s.lookupFrom(d, q, since); z >= 0 {
+					same, covered = z, true
+				} else if same < 0 {
+					covered = covered || c
+				}
+			}
+			return q, violates, same, covered, nil
+		}
+	}
+	if q, violates, err = s.after(p, id, a); err != nil || violates && !s.opts.Past {
+		return q, violates, -1, false, err
+	}
+	same, covered = s.lookup(d, q)
+	return q, violates, same, covered, nil
+}
+
 // lookup returns the id of pair (st, sub), -1 if it is not stored, and
 // whether a pair (st, Q) with Q ⊆ sub is stored, the pair itself
 // included (then (st, sub) needs no search of its own), by st's chain.
 func (s *Search) lookup(st, sub int32) (same int32, covered bool) {
+	return s.lookupFrom(st, sub, 0)
+}
+
+// lookupFrom is lookup among the pairs from since on (the last of the
+// state's chain).
+func (s *Search) lookupFrom(st, sub, since int32) (same int32, covered bool) {
 	if st < 0 { // a state not numbered (Sparse)
 		return -1, false
 	}
 	ps := s.store
 	// The pair itself first: comparing ids is cheaper than an inclusion.
-	for q := ps.Last(st); q >= 0; q = ps.Before(q) {
+	for q := ps.Last(st); q >= since; q = ps.Before(q) {
 		if ps.SubsetOf(q) == sub {
 			return q, true
 		}
 	}
-	for q := ps.Last(st); q >= 0; q = ps.Before(q) {
+	for q := ps.Last(st); q >= since; q = ps.Before(q) {
 		if s.norm.Includes(sub, ps.SubsetOf(q)) {
 			return -1, true
 		}
@@ -288,7 +353,7 @@ func (s *Search) coveredUpTo(st, sub, q, p int32) bool {
 // is noted in *pair and *step; past it (Past) the step leads to a pair
 // with the empty subset.
 func (s *Search) follow(p, id, d, a int32, pair, step *int32) error {
-	q, violates, err := s.after(p, id, a)
+	q, violates, same, covered, err := s.step(p, id, d, a)
 	if err != nil {
 		return err
 	}
@@ -299,7 +364,6 @@ func (s *Search) follow(p, id, d, a int32, pair, step *int32) error {
 		}
 	}
 	if d >= 0 {
-		same, covered := s.lookup(d, q)
 		if same >= 0 || covered && s.opts.Prune {
 			return nil
 		}

@@ -21,11 +21,11 @@
 // numbered as pairs take them through Sparse; its test
 // TestOneEngineForBothRoutes runs Search over it, its pairs in the
 // on-the-fly search's packed records through PairStore, and the τ-steps
-// followed kept through Follower). refine runs Search; onthefly runs it
-// on one core (its runOnEngine, held to its own loop) and still runs its
-// own loop of the product for the expansion on several cores
-// (onthefly/fly.go, workers.go), which is to move onto Search (search.go
-// says what that takes).
+// followed kept through Follower, its batches expanded ahead through
+// Leveler and Foresight). refine runs Search; onthefly runs it for its
+// whole check (its runOnEngine, held to its own loop) and still runs its
+// own loop of the product by default (onthefly/fly.go, workers.go),
+// which is to go (search.go says what that takes).
 //
 // The subsets are interned in the order they are met, in a flat arena (no
 // pointer per subset), so that both searches number them as before and

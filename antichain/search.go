@@ -62,20 +62,20 @@ import (
 // where two steps of a state enter the same new state (a pair is an
 // element of the product; a copy would only be expanded again to the
 // same successors). The τ-steps its pairs follow are handed to the
-// implementation (Follower) for the τ-cycle search, and onthefly's
-// runOnEngine runs that route's whole check on runBySteps, on one core,
-// with the same outcome and counts as its own loop. What that loop does
-// beyond runBySteps is what serving it here would still take: it expands
-// a batch of states on several cores before following their pairs (the
-// outcome independent of the number of cores), with what each pair's
-// steps lead to, and how the pairs stored before the batch cover it,
-// worked out ahead on those cores (onthefly/workers.go), so that the
-// follower, the one part on one core, does little: a hook through which
-// an implementation is told a level's order (to expand its batches
-// ahead) and gives what it worked out for a pair's step, the search
-// looking only at the pairs stored since. Taking the least of the
-// renamings by a representative's stabiliser, as it does, is the
-// Renamer's choice.
+// implementation (Follower) for the τ-cycle search; an implementation
+// that expands several states at once is told each level's order before
+// its steps are asked for (Leveler), and gives what it worked out ahead
+// for a pair's step (Foresight: the subset renamed, and the lookup among
+// the pairs stored before a given pair, the search looking only at those
+// stored since). onthefly's runOnEngine runs that route's whole check on
+// runBySteps so, its batches expanded on several cores, with the same
+// outcome and counts as its own loop, which Check still runs: switching
+// Check over and deleting that loop is what is left, with the search of
+// lock-freedom alone (every pair the empty subset) and that route's
+// test-only switches (no dominance rule, recorded parents) taught to
+// runBySteps, and a level's sort polled as that loop's is
+// (onthefly/levelorder.go). Taking the least of the renamings by a
+// representative's stabiliser, as it does, is the Renamer's choice.
 
 // SearchOptions bound a Search and say what it reports.
 type SearchOptions struct {
@@ -123,10 +123,14 @@ type Search struct {
 	renamer Renamer // impl's symmetry hook, nil if it has none
 	ampler  Ampler  // impl's partial-order hook, nil if it has none
 	sparse  Sparse  // impl's hook to number states as pairs take them, or nil
-	// follower is impl's hook to keep what runBySteps follows, or nil
-	follower Follower
-	norm     *Subsets
-	opts     SearchOptions
+	// follower is impl's hook to keep what runBySteps follows, leveler
+	// and foresight its hooks to expand ahead, or nil
+	follower  Follower
+	leveler   Leveler
+	foresight Foresight
+	g         int // the pair being followed, of its state's pairs of the level
+	norm      *Subsets
+	opts      SearchOptions
 	// Pairs is the store of Run layered by visible actions, and of
 	// runBySteps when SearchOptions.Store gives none: then Store is
 	// Pairs.
@@ -187,6 +191,8 @@ func NewSearch(impl Impl, norm *Subsets, states int32, opts SearchOptions) *Sear
 	case opts.BySteps:
 		s.ampler, _ = impl.(Ampler)
 		s.follower, _ = impl.(Follower)
+		s.leveler, _ = impl.(Leveler)
+		s.foresight, _ = impl.(Foresight)
 		if s.store = opts.Store; s.store == nil {
 			// The pairs found by their states' chains, as the
 			// on-the-fly route's are: runBySteps looks them up itself.

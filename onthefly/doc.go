@@ -11,19 +11,21 @@
 // The product search is the one of package antichain (antichain.Search,
 // layered by steps; refine runs it over an LTS, layered by visible
 // actions). The engine reads this package's implementation through
-// semImpl (semimpl.go: this search's expander, state store and cache of
+// semImpl (semimpl.go: this search's expanders, state store and cache of
 // recent successors, with the symmetry and partial-order hooks, states
-// stored as pairs take them, and the τ-steps its pairs follow kept for
-// the cycle search), and keeps its pairs in this search's packed records
-// (pairRecords, an antichain.PairStore: no parents, paths rebuilt from
-// the levels). runOnEngine (engine.go) runs the whole check on the
-// engine, on one core, and TestOneEngineRunsTheCheck holds it to Check's
-// own loop: the same verdicts, counterexamples, lassos, model errors and
-// counts. That loop (fly.go, workers.go) is still written here for the
-// expansion on several cores, with what each pair's steps lead to worked
-// out ahead on those cores; moving it onto the engine is what is left
-// (antichain/search.go says what it takes). TestOneEngineForBothRoutes
-// holds the engine over semImpl to Check in every reduction mode too.
+// stored as pairs take them, the τ-steps its pairs follow kept for the
+// cycle search, and a level's states expanded in batches on several
+// cores, with what each pair's steps lead to worked out ahead: the
+// engine's Leveler and Foresight hooks), and keeps its pairs in this
+// search's packed records (pairRecords, an antichain.PairStore: no
+// parents, paths rebuilt from the levels). runOnEngine (engine.go) runs
+// the whole check on the engine, and TestOneEngineRunsTheCheck holds it
+// to Check's own loop (fly.go, workers.go), on one expander and on two:
+// the same verdicts, counterexamples, lassos, model errors and counts.
+// Check still runs its own loop; switching it over and deleting the loop
+// is what is left (antichain/search.go says what it takes).
+// TestOneEngineForBothRoutes holds the engine over semImpl to Check in
+// every reduction mode too.
 // Both follow only the least of a state's pairs of a level, not a pair
 // whose subset strictly includes another's (dominance.go;
 // antichain.Search.Dominated), and the test holds them to the same

@@ -10,16 +10,17 @@ import (
 )
 
 // runOnEngine is run with the refinement search of the engine that refine
-// runs, antichain.Search layered by steps, on one core: over semImpl (the
-// search's expander, state store and cache of recent successors), its
-// pairs in the search's records (pairRecords), the τ-steps its pairs
-// follow kept through semImpl's antichain.Follower hook; then, as run
-// does, the counterexample replayed, the search for τ-cycles and its
-// lasso, from the same records. It serves the checks of Check's own loop
-// but the search of lock-freedom alone (Options.LockFreeOnly) and the
-// search without the dominance rule (noDominance), with the same outcome
-// and counts (TestOneEngineRunsTheCheck); expanding on several cores is
-// what Check's own loop has beyond it (workers.go).
+// runs, antichain.Search layered by steps: over semImpl (the search's
+// expanders, which expand a level's batches on several cores and work out
+// ahead what each pair's steps lead to, as the search's own loop has them
+// do; its state store and cache of recent successors), its pairs in the
+// search's records (pairRecords), the τ-steps its pairs follow kept
+// through semImpl's antichain.Follower hook; then, as run does, the
+// counterexample replayed, the search for τ-cycles and its lasso, from
+// the same records. It serves the checks of Check's own loop but the
+// search of lock-freedom alone (Options.LockFreeOnly) and the search
+// without the dominance rule (noDominance), with the same outcome and
+// counts (TestOneEngineRunsTheCheck).
 func (f *flySearch) runOnEngine() (*Result, error) {
 	if f.o.LockFreeOnly || f.o.noDominance {
 		return nil, errors.New("internal error: the engine's route checks refinement with the dominance rule")
@@ -30,9 +31,10 @@ func (f *flySearch) runOnEngine() (*Result, error) {
 	}
 	s := antichain.NewSearch(m, f.spec.subsets, 0, antichain.SearchOptions{
 		Prune: true, BySteps: true, Past: !f.o.FirstViolation, MaxPairs: f.o.MaxStates,
-		Store: &f.pairRecords, Context: f.o.Context,
+		Store: m, Context: f.o.Context,
 	})
 	pair, step, err := s.Run(init)
+	m.done()
 	f.levels = s.Levels()
 	for p := range int32(f.subset.Len()) {
 		if s.Ampled(p) {

@@ -44,10 +44,11 @@ func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, by
 	}
 	opts := antichain.SearchOptions{Prune: true, BySteps: bySteps, Past: bySteps, MaxPairs: 1 << 30}
 	if bySteps {
-		opts.Store = &f.pairRecords
+		opts.Store = m
 	}
 	s = antichain.NewSearch(m, f.spec.subsets, 0, opts)
 	pair, step, err = s.Run(init)
+	m.done()
 	return s, m, pair, step, f.res.Symmetric, err
 }
 
@@ -173,9 +174,10 @@ func btoi(b bool) int {
 
 // TestOneEngineRunsTheCheck holds Check on the engine's route
 // (runOnEngine: antichain.Search layered by steps over semImpl and the
-// search's pair records, on one core) to Check's own loop, on the bundled
-// models in both heap modes and every reduction mode, and on random
-// programs, stopping at the first violation or not: the same outcome (the
+// search's pair records, its batches expanded on the expanders) to
+// Check's own loop, on one expander and on two in batches of three states,
+// on the bundled models in both heap modes and every reduction mode, and
+// on random programs, stopping at the first violation or not: the same outcome (the
 // verdicts, the counterexample, the lasso and the model error, replayed
 // from the same records), and the same counts but the successors the
 // cache recognised (which depend on when it is filled).
@@ -198,10 +200,16 @@ func TestOneEngineRunsTheCheck(t *testing.T) {
 	}
 	var runs, fails, cycles, modelErrors int
 	for _, in := range inputs {
-		for _, mode := range searchModes(false) {
+		for j, mode := range searchModes(false) {
 			for _, first := range []bool{false, true} {
-				what := fmt.Sprintf("%s %v explicit=%v %+v first=%v", in.name, in.b, mode.explicit, mode.red, first)
-				o := Options{Options: semantics.Options{Explicit: mode.explicit, MaxStates: 200_000, Workers: 1}, Reductions: mode.red, FirstViolation: first}
+				// Every other run on two expanders, in batches of three
+				// states: the batches' bounds fall in every level.
+				workers, batch := 1, 0
+				if (j+btoi(first))%2 == 1 {
+					workers, batch = 2, 3
+				}
+				what := fmt.Sprintf("%s %v explicit=%v %+v first=%v workers=%d", in.name, in.b, mode.explicit, mode.red, first, workers)
+				o := Options{Options: semantics.Options{Explicit: mode.explicit, MaxStates: 200_000, Workers: workers}, Reductions: mode.red, FirstViolation: first, batchStates: batch}
 				want, wantErr := Check(in.prog, in.b, o)
 				o.oneEngine = true
 				got, gotErr := Check(in.prog, in.b, o)

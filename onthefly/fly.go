@@ -246,7 +246,7 @@ func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 		return nil, err
 	}
 	if o.oneEngine {
-		f.startExpanders(1)
+		f.startExpanders(o.Workers)
 		return f.runOnEngine()
 	}
 	f.startExpanders(o.Workers)

@@ -6,27 +6,36 @@ import (
 
 	"github.com/linbis/linbis/antichain"
 	"github.com/linbis/linbis/frontend/semantics"
+	"github.com/linbis/linbis/internal/limits"
 )
 
 // semImpl is a program's implementation as the semantics gives it, read
 // by the antichain search as an implicit LTS (antichain.Impl), with the
-// on-the-fly search's own parts: its states are expanded by the search's
-// first expander (flySearch.expand), stored in its state store
-// (states.go) when a pair takes them (antichain.Sparse), as the search
-// stores them, and, with the symmetry reduction, found through its cache
-// of recent successors (flycache.go), filled with the steps of the state
-// expanded before once its pairs have stored what they lead to. Its
-// visible labels are the specification's keys (flySpec.specKey). With
-// the symmetry reduction, its states are the representatives of their
-// orbits and it renames the subsets with them (antichain.Renamer), taking
-// the least of the renamings by a representative's stabiliser
-// (flySearch.renamed); with the partial-order reduction, it names the
-// ample thread's steps (antichain.Ampler). It keeps the τ-steps that the
-// pairs follow in the search's τ-lists (antichain.Follower), for the
-// cycle search. Its work is counted in the search's Stats: states
-// expanded, successors, states represented.
+// on-the-fly search's own parts. Told a level's order (antichain.Leveler),
+// it expands the level's states in batches on the search's expanders, as
+// the search's own loop does (workers.go): a batch resolved on every core
+// (its successors looked up, and what each pair's steps lead to worked
+// out, which it gives the engine through antichain.Foresight) while the
+// next is expanded on the other cores; outside a level (a search layered
+// by visible actions, rebuilt paths) it expands a state on its own on the
+// first expander (flySearch.expand). A successor's state is stored in the
+// search's state store when a pair takes it (antichain.Sparse), and, with
+// the symmetry reduction, found through the cache of recent successors
+// (flycache.go). Its visible labels are the specification's keys
+// (flySpec.specKey). With the symmetry reduction, its states are the
+// representatives of their orbits and it renames the subsets with them
+// (antichain.Renamer), taking the least of the renamings by a
+// representative's stabiliser (flySearch.renamed); with the partial-order
+// reduction, it names the ample thread's steps (antichain.Ampler). It
+// keeps the τ-steps that the pairs follow in the search's τ-lists
+// (antichain.Follower), for the cycle search, and gives the engine the
+// search's pair records (antichain.PairStore). Its work is counted in the
+// search's Stats: states expanded, successors, states represented.
 type semImpl struct {
 	f *flySearch
+	// pairRecords are the search's, which semImpl gives the engine as
+	// its antichain.PairStore (Put).
+	*pairRecords
 	// labelIDs numbers the label keys met, keys lists them.
 	labelIDs map[semantics.LabelKey]int32
 	keys     []semantics.LabelKey
@@ -35,14 +44,33 @@ type semImpl struct {
 	// expansion whose steps they are, for the cache (remember).
 	to, label, ample []int32
 	expanded         []*expansions
+	// With a level's order (Level), its states are expanded in batches
+	// on the search's expanders, as its own loop expands them
+	// (workers.go): runs delimit the order's states, lo is the level's
+	// first pair, batch the batch being followed (-1 before the first),
+	// state the index in the level of the state Steps serves next,
+	// ahead the run expanding the next batch, pre what the expanders
+	// worked out for the pairs of the state Steps served last (n steps
+	// each).
+	order []uint64
+	runs  []int32
+	lo    int32
+	batch int
+	state int
+	ahead *running
+	pre   []flyPre
+	n     int
 }
 
 var (
-	_ antichain.Impl     = (*semImpl)(nil)
-	_ antichain.Sparse   = (*semImpl)(nil)
-	_ antichain.Renamer  = (*semImpl)(nil)
-	_ antichain.Ampler   = (*semImpl)(nil)
-	_ antichain.Follower = (*semImpl)(nil)
+	_ antichain.Impl      = (*semImpl)(nil)
+	_ antichain.Sparse    = (*semImpl)(nil)
+	_ antichain.Renamer   = (*semImpl)(nil)
+	_ antichain.Ampler    = (*semImpl)(nil)
+	_ antichain.Follower  = (*semImpl)(nil)
+	_ antichain.Leveler   = (*semImpl)(nil)
+	_ antichain.Foresight = (*semImpl)(nil)
+	_ antichain.PairStore = (*semImpl)(nil)
 )
 
 // newSemImpl returns the implementation of search f, whose expanders are
@@ -52,7 +80,7 @@ func newSemImpl(f *flySearch) (*semImpl, int32, error) {
 	if err != nil {
 		return nil, antichain.NoSubset, err
 	}
-	m := &semImpl{f: f, labelIDs: map[semantics.LabelKey]int32{}, init: init, expanded: []*expansions{&f.scratch}}
+	m := &semImpl{f: f, pairRecords: &f.pairRecords, labelIDs: map[semantics.LabelKey]int32{}, init: init, expanded: []*expansions{&f.scratch}}
 	return m, sub, nil
 }
 
@@ -63,6 +91,9 @@ func (m *semImpl) Initial() int32 { return m.init }
 // among its successors; a successor not stored yet enters -1.
 func (m *semImpl) Steps(s int32) (to, label []int32, lo, hi int32, err error) {
 	f := m.f
+	if m.order != nil {
+		return m.batched(s)
+	}
 	if f.cache != nil && len(f.succs) > 0 {
 		for part := range f.cache {
 			f.remember(part, m.expanded)
@@ -72,6 +103,12 @@ func (m *semImpl) Steps(s int32) (to, label []int32, lo, hi int32, err error) {
 	if t, fail := f.expand(s); fail != nil {
 		return nil, nil, 0, 0, &stepFailure{state: s, thread: t, fail: fail}
 	}
+	return m.steps()
+}
+
+// steps returns the steps of the expansion in use (flySearch.use).
+func (m *semImpl) steps() (to, label []int32, lo, hi int32, err error) {
+	f := m.f
 	m.to, m.label, m.ample = m.to[:0], m.label[:0], m.ample[:0]
 	for i := range f.succs {
 		sc := &f.succs[i]
@@ -101,6 +138,118 @@ func (e *stepFailure) Error() string {
 	return fmt.Sprintf("model error of thread %d: %s", e.thread+1, e.fail.Msg)
 }
 
+// Level implements antichain.Leveler: the level's states are expanded in
+// batches on the expanders, the first one now, as the search's own loop
+// does (searchLevel): the cache of recent successors filled with the
+// last batch of the level before, and fitted to the states stored.
+func (m *semImpl) Level(order []uint64, lo int32) error {
+	f := m.f
+	m.halt()
+	if m.order != nil && f.cache != nil {
+		last := f.chunks[(len(f.bounds)-2)%2][:f.nchunks[(len(f.bounds)-2)%2]]
+		f.onExpanders(len(f.cache), func(_ *expander, part int) { f.remember(part, last) }, nil)
+	}
+	f.cache.fit(f.states.len())
+	m.order, m.lo, m.batch, m.state = order, lo, -1, 0
+	m.runs = stateRuns(m.runs[:0], order)
+	f.cutLevel(len(m.runs) - 1)
+	f.useSet(0, f.batch(m.runs, 0))
+	f.onExpanders(f.nchunks[0], func(e *expander, c int) {
+		r := chunkRuns(f.batch(m.runs, 0), c)
+		e.load(f.chunks[0][c], order, r)
+		e.expandChunk(f.chunks[0][c], order, r)
+	}, nil)
+	return nil
+}
+
+// done ends the batches once the search is over: the expansion under
+// way stopped, a state's steps found on their own from then on (for
+// rebuilt paths).
+func (m *semImpl) done() {
+	m.halt()
+	m.order = nil
+}
+
+// halt stops the expansion of the next batch, if one is under way.
+func (m *semImpl) halt() {
+	if m.ahead != nil {
+		m.ahead.join(true)
+		m.ahead = nil
+	}
+}
+
+// batched is Steps over a level's batches: at a batch's first state, the
+// expansion of the batch is completed, the batch resolved and the next
+// one's expansion started on the other expanders, which the follower
+// joins when it reaches the batch after (workers.go).
+func (m *semImpl) batched(s int32) (to, label []int32, lo, hi int32, err error) {
+	f := m.f
+	if m.batch+1 < len(f.bounds)-1 && m.state == f.bounds[m.batch+1] {
+		i, nb := m.batch+1, len(f.bounds)-1
+		if m.ahead != nil {
+			m.ahead.join(false)
+			m.ahead = nil
+		}
+		f.resolve(m.order, m.runs, m.lo, i, nb)
+		if i+1 < nb {
+			next, k := f.batch(m.runs, i+1), i%2
+			m.ahead = f.startOthers(chunkCount(next), func(e *expander, c int) {
+				e.expandChunk(f.chunks[1-k][c], m.order, chunkRuns(next, c))
+			}, false)
+		}
+		m.batch = i
+	}
+	at := m.state - f.bounds[m.batch]
+	x := f.chunks[m.batch%2][at/chunkStates]
+	ex := &x.states[at%chunkStates]
+	m.state++
+	if ex.state != s {
+		return nil, nil, 0, 0, fmt.Errorf("internal error: state %d asked for where state %d was expanded", s, ex.state)
+	}
+	if f.res.Stats.Expanded&(1<<12-1) == 0 {
+		if f.o.Progress != nil && f.res.Stats.Expanded&0x3fff == 0 {
+			f.o.Progress.Report("product pairs", int64(f.subset.Len()), "state pairs")
+		}
+		if err := limits.Err(f.o.Context); err != nil {
+			return nil, nil, 0, 0, err
+		}
+	}
+	f.use(x, ex)
+	if ex.fail != nil {
+		return nil, nil, 0, 0, &stepFailure{state: s, thread: ex.failThread, fail: ex.fail}
+	}
+	f.findNew()
+	m.n = len(f.succs)
+	// The table of states grows here, where the search can stop, rather
+	// than in the insertion of a successor: it polls the context.
+	if err := f.states.reserve(f.o.Context, m.n); err != nil {
+		return nil, nil, 0, 0, err
+	}
+	m.pre = x.pre[ex.pre:][:int(ex.end-ex.first)*m.n]
+	return m.steps()
+}
+
+// Foreseen implements antichain.Foresight: what the expanders worked out
+// for the state's g-th pair of the level and successor id (flyPre), the
+// lookup among the pairs stored before the batch was resolved.
+func (m *semImpl) Foreseen(g int, id int32) (sub int32, violates bool, same int32, covered bool, since int32, ok bool) {
+	if m.order == nil {
+		return 0, false, -1, false, 0, false
+	}
+	pr := known(m.pre[g*m.n:][:m.n], int(id))
+	if pr == nil {
+		return 0, false, -1, false, 0, false
+	}
+	return pr.sub, pr.violates, pr.same, pr.covered, m.f.since.pairs, true
+}
+
+// Put implements antichain.PairStore: the search's records, the state
+// noted as paired since the batch was resolved (sinceBatch).
+func (m *semImpl) Put(s, sub int32) int32 {
+	m.f.since.paired(s)
+	return m.f.Put(s, sub)
+}
+
 // Store implements antichain.Sparse: it stores the state of step id,
 // counting its orbit, and gives its number to every step of Steps' that
 // enters it.
@@ -108,10 +257,9 @@ func (m *semImpl) Store(id int32) int32 {
 	f := m.f
 	sc := &f.succs[id]
 	v := f.succVec[sc.vecStart:sc.vecEnd]
-	s, isNew := f.states.insert(v, sc.hash)
-	if isNew {
-		f.countOrbit(sc.stab, sc.exact)
-	}
+	f.insertSucc(sc)
+	s := sc.to
+	m.to[id] = s
 	for j := range f.succs {
 		if o := &f.succs[j]; o.to < 0 && o.hash == sc.hash && slices.Equal(f.succVec[o.vecStart:o.vecEnd], v) {
 			o.to, m.to[j] = s, s

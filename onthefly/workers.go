@@ -289,29 +289,55 @@ func (f *flySearch) resolve(order []uint64, runs []int32, lo int32, i, nb int) {
 // others stop after what they are doing. It returns lead's result, once
 // all have stopped.
 func (f *flySearch) onExpanders(n int, do func(e *expander, c int), lead func() bool) bool {
-	var next atomic.Int64
-	var stopped atomic.Bool
-	work := func(e *expander) {
-		for c := int(next.Add(1) - 1); c < n && !stopped.Load(); c = int(next.Add(1) - 1) {
-			do(e, c)
-		}
-	}
+	r := f.startOthers(n, do, lead != nil)
+	stop := lead != nil && lead()
+	r.join(stop)
+	return stop
+}
+
+// running is a run of do(e, c) for c in [0, n) on the expanders, each
+// taking the next c as it is free (onExpanders).
+type running struct {
+	f       *flySearch
+	n       int
+	do      func(e *expander, c int)
+	next    atomic.Int64
+	stopped atomic.Bool
+	wg      sync.WaitGroup
+}
+
+// startOthers starts a run of do on the expanders but the first, which
+// the calling goroutine takes in join: with lead, that many of them as
+// there are cs; without, one fewer, the caller being one of them.
+func (f *flySearch) startOthers(n int, do func(e *expander, c int), lead bool) *running {
+	r := &running{f: f, n: n, do: do}
 	others := min(len(f.expanders)-1, n)
-	if lead == nil {
+	if !lead {
 		others = min(len(f.expanders), n) - 1
 	}
-	var wg sync.WaitGroup
 	for _, e := range f.expanders[1 : 1+max(others, 0)] {
-		wg.Go(func() { work(e) })
+		r.wg.Go(func() { r.work(e) })
 	}
-	stop := lead != nil && lead()
+	return r
+}
+
+// work runs do on e for the cs left.
+func (r *running) work(e *expander) {
+	for c := int(r.next.Add(1) - 1); c < r.n && !r.stopped.Load(); c = int(r.next.Add(1) - 1) {
+		r.do(e, c)
+	}
+}
+
+// join has the calling goroutine take the first expander's part of the
+// run, or, with stop, has the others stop after what they are doing; it
+// returns once all have stopped.
+func (r *running) join(stop bool) {
 	if stop {
-		stopped.Store(true)
+		r.stopped.Store(true)
 	} else {
-		work(f.expanders[0])
+		r.work(r.f.expanders[0])
 	}
-	wg.Wait()
-	return stop
+	r.wg.Wait()
 }
 
 // followBatch follows the pairs of a batch's expanded chunks, state after
