@@ -368,7 +368,12 @@ func (s *Search) follow(p, id, d, a int32, pair, step *int32) error {
 			return nil
 		}
 	} else {
-		// A state no pair has taken (Sparse): the pair is new.
+		// A state no pair has taken (Sparse): the pair is new, and the
+		// state is stored only if it can be (not past the pair limit).
+		if s.store.Len() >= s.opts.MaxPairs {
+			s.full = true
+			return nil
+		}
 		d = s.sparse.Store(id)
 	}
 	s.put(d, q)
