@@ -36,8 +36,10 @@ type semImpl struct {
 	// pairRecords are the search's, which semImpl gives the engine as
 	// its antichain.PairStore (Put).
 	*pairRecords
-	// labelIDs numbers the label keys met, keys lists them.
+	// labelIDs numbers the label keys met, keys lists them; recent
+	// remembers the ids of recent keys, by their hashes (labelID).
 	labelIDs map[semantics.LabelKey]int32
+	recent   [256]recentLabel
 	keys     []semantics.LabelKey
 	init     int32
 	// to and label are Steps', ample Ample's; expanded holds the
@@ -115,12 +117,7 @@ func (m *semImpl) steps() (to, label []int32, lo, hi int32, err error) {
 		if f.ample >= 0 && int(sc.thread) == f.ample {
 			m.ample = append(m.ample, int32(i))
 		}
-		a, ok := m.labelIDs[sc.label]
-		if !ok {
-			a = int32(len(m.keys))
-			m.labelIDs[sc.label] = a
-			m.keys = append(m.keys, sc.label)
-		}
+		a := m.labelID(sc.label)
 		m.to, m.label = append(m.to, sc.to), append(m.label, a)
 	}
 	return m.to, m.label, 0, int32(len(m.to)), nil
@@ -136,6 +133,30 @@ type stepFailure struct {
 
 func (e *stepFailure) Error() string {
 	return fmt.Sprintf("model error of thread %d: %s", e.thread+1, e.fail.Msg)
+}
+
+// recentLabel is a label key and its id+1 (semImpl.recent; 0: empty).
+type recentLabel struct {
+	key semantics.LabelKey
+	id1 int32
+}
+
+// labelID returns the id of label key k, numbering it if new: a model has
+// a few hundred labels, met millions of times, so the ids of recent keys
+// are found by their hashes before the map is asked.
+func (m *semImpl) labelID(k semantics.LabelKey) int32 {
+	r := &m.recent[uint64(k)*0x9e3779b97f4a7c15>>56]
+	if r.key == k && r.id1 > 0 {
+		return r.id1 - 1
+	}
+	a, ok := m.labelIDs[k]
+	if !ok {
+		a = int32(len(m.keys))
+		m.labelIDs[k] = a
+		m.keys = append(m.keys, k)
+	}
+	*r = recentLabel{key: k, id1: a + 1}
+	return a
 }
 
 // Level implements antichain.Leveler: the level's states are expanded in
