@@ -460,6 +460,13 @@ func (s *Symmetry) sortThreads(st []int32) {
 			s.blockKey(st, int(t))
 			s.blocked[t] = true
 		}
+		if kl == bl {
+			// The block's key is the whole key (no rows, no thread ids:
+			// Treiber's stack): one sort.
+			s.sortRun(i, j, kl)
+			i = j
+			continue
+		}
 		s.insertionSort(i, j, bl)
 		for a := i; a < j; {
 			b := s.runEnd(a, j, bl)
