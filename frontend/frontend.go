@@ -56,35 +56,13 @@ func Parse(filename string, src []byte) (*Model, error) {
 
 // Default client bounds, used for what the client block leaves out.
 const (
-	DefaultThreads = 2
-	DefaultOps     = 2
+	DefaultThreads = ir.DefaultThreads
+	DefaultOps     = ir.DefaultOps
 )
 
 // DefaultBounds returns the bounds of the model's client block, with
 // 2 threads, 2 operations and values 1..2 for anything it leaves out.
-func (m *Model) DefaultBounds() Bounds {
-	b := Bounds{Threads: DefaultThreads, Ops: DefaultOps, Values: []int{1, 2}}
-	if c := m.Program.Client; c != nil {
-		if c.Threads > 0 {
-			b.Threads = c.Threads
-		}
-		if c.Ops != 0 {
-			b.Ops = c.Ops
-		}
-		if len(c.Values) > 0 {
-			b.Values = append([]int(nil), c.Values...)
-		}
-		for _, o := range c.Only {
-			if b.Only == nil {
-				b.Only = map[int][]string{}
-			}
-			for _, id := range o.Methods {
-				b.Only[o.Thread] = append(b.Only[o.Thread], id.Name)
-			}
-		}
-	}
-	return b
-}
+func (m *Model) DefaultBounds() Bounds { return ir.ClientBounds(m.Program) }
 
 // Options tune Compile. The zero Options are the defaults: a
 // garbage-collected heap, at most DefaultMaxStates states per LTS and

@@ -57,6 +57,39 @@ func Binop(op syntax.Token, x, y int32) (int32, bool) {
 	return 0, true
 }
 
+// Default client bounds, used for what a client block leaves out.
+const (
+	DefaultThreads = 2
+	DefaultOps     = 2
+)
+
+// ClientBounds returns the bounds of prog's client block, with
+// DefaultThreads threads, DefaultOps operations and values 1..2 for
+// anything it leaves out.
+func ClientBounds(prog *check.Program) Bounds {
+	b := Bounds{Threads: DefaultThreads, Ops: DefaultOps, Values: []int{1, 2}}
+	if c := prog.Client; c != nil {
+		if c.Threads > 0 {
+			b.Threads = c.Threads
+		}
+		if c.Ops != 0 {
+			b.Ops = c.Ops
+		}
+		if len(c.Values) > 0 {
+			b.Values = append([]int(nil), c.Values...)
+		}
+		for _, o := range c.Only {
+			if b.Only == nil {
+				b.Only = map[int][]string{}
+			}
+			for _, id := range o.Methods {
+				b.Only[o.Thread] = append(b.Only[o.Thread], id.Name)
+			}
+		}
+	}
+	return b
+}
+
 // Bounds are the bounds of the most-general client: Threads threads each
 // performing up to Ops operations (-1: forever), each with any argument
 // drawn from Values. Its JSON form is the one shape of bounds in every

@@ -151,7 +151,8 @@ func evElem2(m *machine, e *ir.Expr) int32 {
 
 func evTid(m *machine, _ *ir.Expr) int32 { return int32(m.t + 1) }
 
-// evCas evaluates cas(A, B, C), as evalNode does.
+// evCas evaluates cas(A, B, C): stores C at A when A holds B, and
+// returns whether it did.
 func evCas(m *machine, e *ir.Expr) int32 {
 	a := m.addr(e.A)
 	exp := m.eval(e.B)

@@ -390,19 +390,7 @@ func (m *machine) evalNode(e *ir.Expr) int32 {
 		}
 		return m.checkInt(v)
 	case ir.ECas:
-		a := m.addr(e.A)
-		exp := m.eval(e.B)
-		nw := m.eval(e.C)
-		if a < 0 || m.err != nil {
-			return 0
-		}
-		if m.mem[a] == exp {
-			m.store(e.A, a, nw)
-			m.casOutcome(1)
-			return 1
-		}
-		m.casOutcome(0)
-		return 0
+		return evCas(m, e)
 	case ir.ECasWord:
 		r := m.casWord(e)
 		m.casOutcome(r)

@@ -190,32 +190,6 @@ func checkedSource(name string, src []byte) (*check.Program, error) {
 	return check.Check(ast)
 }
 
-// boundsOf returns the bounds of a model's client block (2 threads, 2
-// operations, values 1..2 where it says nothing, as frontend's defaults).
-func boundsOf(prog *check.Program) ir.Bounds {
-	b := ir.Bounds{Threads: 2, Ops: 2, Values: []int{1, 2}}
-	if c := prog.Client; c != nil {
-		if c.Threads > 0 {
-			b.Threads = c.Threads
-		}
-		if c.Ops != 0 {
-			b.Ops = c.Ops
-		}
-		if len(c.Values) > 0 {
-			b.Values = append([]int(nil), c.Values...)
-		}
-		for _, o := range c.Only {
-			if b.Only == nil {
-				b.Only = map[int][]string{}
-			}
-			for _, id := range o.Methods {
-				b.Only[o.Thread] = append(b.Only[o.Thread], id.Name)
-			}
-		}
-	}
-	return b
-}
-
 // TestSuccessorsAgreeWithReference holds the stepper to the reference on
 // every bundled model (implementation and specification, both heap
 // modes, lin events visible or not) and on random programs
@@ -236,7 +210,7 @@ func TestSuccessorsAgreeWithReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := boundsOf(prog)
+		b := ir.ClientBounds(prog)
 		b.Threads = min(b.Threads, 3)
 		for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
 			for _, o := range []Options{{}, {Explicit: true}, {Lin: true}} {
@@ -257,7 +231,7 @@ func TestSuccessorsAgreeWithReference(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, o := range []Options{{}, {Explicit: true}} {
-			x, ref, err := compileTwice(prog, prog.Impl, boundsOf(prog), o)
+			x, ref, err := compileTwice(prog, prog.Impl, ir.ClientBounds(prog), o)
 			if err != nil {
 				continue
 			}
