@@ -82,19 +82,7 @@ func TestSymmetryLazyKeysAgree(t *testing.T) {
 		}
 		canons += s.counts.canons
 	}
-	for _, m := range symmetricModels {
-		prog := loadModel(t, m.name, m.file, m.src)
-		for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
-			for _, mode := range symmetryModes {
-				t.Run(m.name+"/"+obj.Name+"/"+mode.name, func(t *testing.T) {
-					x := exploreStates(t, prog, obj, m.b, mode.explicit)
-					s, reason := NewSymmetry(x.p, m.b)
-					require.NotNil(t, s, reason)
-					agree(t, x, s)
-				})
-			}
-		}
-	}
+	forSymmetricSystems(t, agree)
 	models := testsize.Count(8, 30)
 	for i := range models {
 		src := randomSymmetricModel(r)

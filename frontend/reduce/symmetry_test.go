@@ -415,6 +415,15 @@ var symmetryModes = []struct {
 //   - stabilizer returns the permutations that fix the representative.
 func TestSymmetryCanonicalRepresentatives(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 2))
+	forSymmetricSystems(t, func(t *testing.T, x *explored, s *Symmetry) {
+		checkRepresentatives(t, r, x, s)
+	})
+}
+
+// forSymmetricSystems runs f, as a subtest, on the explored states and
+// the symmetry of each symmetric bundled model's implementation and
+// specification, in each heap mode.
+func forSymmetricSystems(t *testing.T, f func(t *testing.T, x *explored, s *Symmetry)) {
 	for _, m := range symmetricModels {
 		prog := loadModel(t, m.name, m.file, m.src)
 		for _, obj := range []*check.Object{prog.Impl, prog.Spec} {
@@ -423,7 +432,7 @@ func TestSymmetryCanonicalRepresentatives(t *testing.T) {
 					x := exploreStates(t, prog, obj, m.b, mode.explicit)
 					s, reason := NewSymmetry(x.p, m.b)
 					require.NotNil(t, s, reason)
-					checkRepresentatives(t, r, x, s)
+					f(t, x, s)
 				})
 			}
 		}

@@ -36,25 +36,16 @@ type refSucc struct {
 // but for the kinds it leaves to their own evaluators (locals, which eval
 // reads inline, and the integer operations of Go types).
 func plainEvaluators(p *ir.Program) {
-	set := func(e *ir.Expr) {
+	lowerWith(p, func(e *ir.Expr) evaluator {
 		switch {
 		case e.Kind == ir.ELocal:
-			*evalOf(e) = evLocal
+			return evLocal
 		case e.Kind == ir.EBinary && e.V != 0:
-			*evalOf(e) = evIntOp
+			return evIntOp
 		default:
-			*evalOf(e) = (*machine).evalNode
+			return (*machine).evalNode
 		}
-	}
-	for i := range p.Code {
-		in := &p.Code[i]
-		for _, l := range in.Targets() {
-			ir.WalkExpr(l, set)
-		}
-		for _, x := range in.Values() {
-			ir.WalkExpr(x, set)
-		}
-	}
+	})
 }
 
 // reference computes the successors of the canonical state cur of x,
