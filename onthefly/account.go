@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/pprof"
 )
 
 // accountEnv names the environment variable that makes Check print, to
@@ -12,6 +13,14 @@ import (
 // structures (account): the figures of issue 38's bytes a pair, read by
 // their sizes rather than by the process's peak.
 const accountEnv = "LINBIS_FLY_BYTES"
+
+// heapProfileEnv names the environment variable that, beside accountEnv,
+// makes Check collect the garbage at the end of each pair search, print
+// the live heap, and write a heap profile (runtime/pprof) to the file it
+// names, overwritten at each rung of the ladder: what the heap holds
+// beyond the structures account counts (`go tool pprof -sample_index
+// inuse_space BINARY FILE`; GODEBUG=memprofilerate=65536 samples finer).
+const heapProfileEnv = "LINBIS_FLY_HEAP"
 
 // byteCount is one structure's bytes, as allocated.
 type byteCount struct {
@@ -72,7 +81,33 @@ func (f *flySearch) printAccount(w io.Writer) {
 // maybeAccount prints account's figures to standard error when the
 // environment asks for them (accountEnv).
 func (f *flySearch) maybeAccount() {
-	if os.Getenv(accountEnv) != "" {
-		f.printAccount(os.Stderr)
+	if os.Getenv(accountEnv) == "" {
+		return
 	}
+	f.printAccount(os.Stderr)
+	if path := os.Getenv(heapProfileEnv); path != "" {
+		if err := writeHeapProfile(os.Stderr, path); err != nil {
+			fmt.Fprintf(os.Stderr, "bytes: no heap profile: %v\n", err)
+		}
+	}
+}
+
+// writeHeapProfile collects the garbage, prints the live heap to w and
+// writes the heap profile to the file at path.
+func writeHeapProfile(w io.Writer, path string) error {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	fmt.Fprintf(w, "bytes: heap live %.1f MB (%.1f MB of garbage collected); heap profile in %s\n",
+		float64(after.HeapAlloc)/1e6, float64(before.HeapAlloc-after.HeapAlloc)/1e6, path)
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.WriteHeapProfile(out); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
