@@ -812,19 +812,10 @@ func (f *flySearch) keeps(sub int32, sc *flySucc) bool {
 // subset id. With peek, ok is false when the specification has not
 // renamed sub by one of them yet.
 func (f *flySearch) renamed(sub int32, sc *flySucc, alts []uint16, peek bool) (int32, uint16, bool) {
-	from := sub
-	sub, ok := f.spec.permute(from, sc.perm, &f.perms, peek)
-	perm := sc.perm
-	for _, alt := range alts[sc.altStart:sc.altEnd] {
-		other, known := f.spec.permute(from, alt, &f.perms, peek)
-		if ok = ok && known; !ok {
-			break
-		}
-		if other < sub {
-			sub, perm = other, alt
-		}
+	if sc.perm == 0 && sc.altStart == sc.altEnd || sub == f.spec.empty {
+		return sub, sc.perm, true // the common case on few threads (flySpec.renamed)
 	}
-	return sub, perm, ok
+	return f.spec.renamed(sub, sc.perm, alts[sc.altStart:sc.altEnd], &f.perms, peek)
 }
 
 // provisoHolds is the cycle proviso (C3, frontend/reduce/por.go) for pair p and the ample

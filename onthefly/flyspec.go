@@ -1,6 +1,7 @@
 package onthefly
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -42,8 +43,15 @@ type flySpec struct {
 	empty int32
 	// permuted caches permute by its operands, packed in 64 bits.
 	permuted map[uint64]int32
-	cur      []int32 // decoding buffer
-	enc      []byte
+	// classes holds, per subset, its threads' classes (swapClasses), a
+	// row of threads bytes; a row is unknown while its first byte is
+	// unknownClass or it lies past the slice's end.
+	classes []uint8
+	threads int      // the threads that the permutations move
+	swap    []uint8  // swapClasses' transposition
+	hashes  []uint32 // swapClasses' hashes of the subset's members
+	cur     []int32  // decoding buffer
+	enc     []byte
 	// tau and visible are what Tau and Visible return.
 	tau     []int32
 	visible []antichain.Edge
@@ -53,7 +61,8 @@ type flySpec struct {
 const noSubset = antichain.NoSubset
 
 func newFlySpec(x *semantics.System, impl *ir.Program) (*flySpec, error) {
-	s := &flySpec{x: x, st: x.NewStepper(), set: semantics.NewStateSet(), permuted: map[uint64]int32{}}
+	s := &flySpec{x: x, st: x.NewStepper(), set: semantics.NewStateSet(), permuted: map[uint64]int32{},
+		threads: int(x.Program.Layout.Threads)}
 	s.subsets = antichain.NewSubsets(s, false)
 	// The empty subset, where the implementation goes on alone past a
 	// violation (Options.FirstViolation): it follows nothing, includes
@@ -183,6 +192,133 @@ func (s *flySpec) permute(sub int32, perm uint16, perms *permTable, peek bool) (
 	id = s.subsets.Intern(slices.Compact(out))
 	s.permuted[pk] = id
 	return id, true
+}
+
+// renamed returns subset sub renamed by perm and by its alternatives,
+// the least of those subset ids, and the permutation that gives it: perm
+// or the first of alts that does (flySearch.renamed). With peek it only
+// reads: ok is false when the renamings have not been computed yet.
+//
+// The alternatives are g∘perm for permutations g that fix the
+// implementation's representative, so that the candidates are g·Y, Y
+// being sub renamed by perm (the renaming is an action: renaming by perm
+// then by g is renaming by g∘perm). Most often every g fixes Y: each
+// keeps the threads in their classes of Y (swapClasses), so it is a
+// product of transpositions that fix Y. Then the answer is Y and perm,
+// known without renaming sub by any alternative; otherwise sub is renamed
+// by those that move Y's classes, as by every alternative before (the
+// others give Y), so that the subsets and the specification's states are
+// interned in the same order, with the same ids.
+func (s *flySpec) renamed(sub int32, perm uint16, alts []uint16, perms *permTable, peek bool) (int32, uint16, bool) {
+	if perm == 0 && len(alts) == 0 || sub == s.empty {
+		return sub, perm, true // the common case on few threads
+	}
+	to, ok := s.permute(sub, perm, perms, peek)
+	if !ok || len(alts) == 0 {
+		return to, perm, ok
+	}
+	classes, ok := s.swapClasses(to, peek)
+	if !ok {
+		return to, perm, false
+	}
+	sigma := perms.get(perm)
+	best, bestPerm := to, perm
+	for _, alt := range alts {
+		if keepsClasses(classes, sigma, perms.get(alt)) {
+			continue // alt renames sub to to
+		}
+		other, known := s.permute(sub, alt, perms, peek)
+		if !known {
+			return best, bestPerm, false
+		}
+		if other < best {
+			best, bestPerm = other, alt
+		}
+	}
+	return best, bestPerm, true
+}
+
+// keepsClasses reports whether alt = g∘sigma keeps each thread in its
+// class (g[u] is in u's class for each thread u, u = sigma[t]).
+func keepsClasses(classes, sigma, alt []uint8) bool {
+	for t, u := range sigma {
+		if classes[alt[t]] != classes[u] {
+			return false
+		}
+	}
+	return true
+}
+
+// unknownClass marks a row of flySpec.classes not computed yet.
+const unknownClass = 0xff
+
+// swapClasses returns the classes of the threads of subset sub: threads
+// t and u are in one class when exchanging them (renaming sub by the
+// transposition of t and u) gives sub again, each class named by its
+// least thread. This is an equivalence ((t v) = (t u)(u v)(t u)), and a
+// permutation that keeps every thread in its class is a product of such
+// transpositions, so it fixes sub. The classes are computed once per
+// subset, with lookups only: a renamed member that is not a state found
+// already is not in sub. With peek, ok is false when they have not been
+// computed yet.
+func (s *flySpec) swapClasses(sub int32, peek bool) (classes []uint8, ok bool) {
+	n := s.threads
+	row := int(sub) * n
+	if row+n <= len(s.classes) && s.classes[row] != unknownClass {
+		return s.classes[row : row+n], true
+	}
+	if peek {
+		return nil, false
+	}
+	for len(s.classes) < row+n {
+		s.classes = append(s.classes, unknownClass)
+	}
+	members := s.subsets.Members(sub)
+	s.hashes = s.hashes[:0]
+	for _, st := range members {
+		s.hashes = append(s.hashes, s.set.Hash(s.set.Encoding(s.offs[st])))
+	}
+	classes = s.classes[row : row+n]
+	for u := range n {
+		classes[u] = uint8(u)
+		for t := range u {
+			if int(classes[t]) == t && s.swapFixes(members, t, u) {
+				classes[u] = uint8(t)
+				break
+			}
+		}
+	}
+	return classes, true
+}
+
+// swapFixes reports whether exchanging threads t and u maps each of the
+// members of a subset (sorted, their hashes in s.hashes) to a member.
+func (s *flySpec) swapFixes(members []int32, t, u int) bool {
+	s.swap = s.swap[:0]
+	for v := range s.threads {
+		s.swap = append(s.swap, uint8(v))
+	}
+	s.swap[t], s.swap[u] = uint8(u), uint8(t)
+	for _, st := range members {
+		s.cur = semantics.Decode(s.cur[:0], s.set.Encoding(s.offs[st]))
+		s.enc = semantics.Encode(s.enc[:0], s.sym.Apply(s.cur, s.swap, s.st.Expander.Canon))
+		if !s.isMember(members, s.enc) {
+			return false
+		}
+	}
+	return true
+}
+
+// isMember reports whether the state of encoding enc is one of members
+// (their hashes in s.hashes).
+func (s *flySpec) isMember(members []int32, enc []byte) bool {
+	h := s.set.Hash(enc)
+	for i, st := range members {
+		if s.hashes[i] == h && bytes.Equal(s.set.Encoding(s.offs[st]), enc) {
+			return true
+		}
+	}
+	return false
 }
 
 // isVisible reports whether a label key is a call or a return: the
