@@ -2,6 +2,7 @@ package antichain
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 )
@@ -66,9 +67,14 @@ type Foresight interface {
 	// empty one past a violation, with Past), whether the specification
 	// cannot follow it, and the lookup of that pair (lookup) among the
 	// pairs stored before pair since; ok is false when it worked
-	// nothing out. The search looks at the pairs from since on itself.
+	// nothing out. The search looks at the pairs from since on itself,
+	// at none when since is NoneSince (the implementation knows that no
+	// pair of the step's state was stored since).
 	Foreseen(g int, id int32) (sub int32, violates bool, same int32, covered bool, since int32, ok bool)
 }
+
+// NoneSince is Foreseen's since when no pair is left to look at.
+const NoneSince = math.MaxInt32
 
 // runBySteps is Run with levels in steps, as the on-the-fly route's
 // search takes them (onthefly/fly.go): level k holds the pairs first
@@ -101,13 +107,22 @@ type Foresight interface {
 func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 	impl, ps := s.impl, s.store
 	pair, step, s.empty = -1, -1, NoSubset
+	if len(s.norm.Members(init)) == 0 {
+		// A search of the implementation alone (onthefly's search of
+		// lock-freedom): the empty subset follows every step, as past a
+		// violation.
+		s.empty = init
+	}
 	s.levels = append(s.levels[:0], 0)
-	s.put(impl.Initial(), init)
+	s.put(impl.Initial(), init, -1, -1)
 	for lo := int32(0); int(lo) < ps.Len(); s.Depth++ {
 		hi := int32(ps.Len())
 		s.levels = append(s.levels, hi)
 		s.levelStates, s.nextStates = s.nextStates, s.levelStates[:0]
-		s.order = levelOrder(s.order[:0], s.levelStates)
+		var err error
+		if s.order, err = LevelOrder(s.opts.Context, s.order[:0], s.levelStates); err != nil {
+			return pair, step, err
+		}
 		if s.leveler != nil {
 			if err := s.leveler.Level(s.order, lo); err != nil {
 				return pair, step, err
@@ -140,13 +155,18 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 				if err != nil {
 					return -1, -1, err
 				}
-				ids := ample
-				if !reduced {
-					ids, all = s.span(first, end), true
-				} else {
+				n := int(end - first) // the steps it follows: every step, or ample's
+				if reduced {
+					n = len(ample)
 					s.markAmpled(p)
+				} else {
+					all = true
 				}
-				for _, id := range ids {
+				for k := range n {
+					id := first + int32(k)
+					if reduced {
+						id = ample[k]
+					}
 					if err := s.follow(p, id, to[id], label[id], &pair, &step); err != nil || pair >= 0 && !s.opts.Past {
 						return pair, step, err
 					}
@@ -167,16 +187,6 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 	return pair, step, nil
 }
 
-// levelOrder appends to dst the pairs of a level whose states are states
-// (of its pairs in order) by state, then by id: state<<32 | offset.
-func levelOrder(dst []uint64, states []int32) []uint64 {
-	for k, st := range states {
-		dst = append(dst, uint64(uint32(st))<<32|uint64(k))
-	}
-	slices.Sort(dst)
-	return dst
-}
-
 // markAmpled marks pair p as having followed an ample set alone (or
 // nothing), for rebuilt paths.
 func (s *Search) markAmpled(p int32) {
@@ -184,6 +194,13 @@ func (s *Search) markAmpled(p int32) {
 		s.ampled = append(s.ampled, 0)
 	}
 	s.ampled[p>>6] |= 1 << (p & 63)
+}
+
+// Parent returns the pair and the step id that found pair p of a search
+// layered by steps with SearchOptions.Parents (-1, -1 for the first).
+func (s *Search) Parent(p int32) (from, via int32) {
+	c := s.parents[p]
+	return c.parent, c.via
 }
 
 // Levels returns where the levels of a search layered by steps start:
@@ -265,7 +282,7 @@ func (s *Search) step(p, id, d, a int32) (q int32, violates bool, same int32, co
 		var since int32
 		var ok bool
 		if q, violates, same, covered, since, ok = s.foresight.Foreseen(s.g, id); ok {
-			if d >= 0 {
+			if d >= 0 && since != NoneSince {
 				if z, c := s.lookupFrom(d, q, since); z >= 0 {
 					same, covered = z, true
 				} else if same < 0 {
@@ -316,7 +333,7 @@ func (s *Search) lookupFrom(st, sub, since int32) (same int32, covered bool) {
 // the group has a subset strictly included in its own (a pair is stored
 // once, so a different pair of the state has a different subset).
 func (s *Search) dominated(group []uint64, lo int32, i int) bool {
-	if len(group) < 2 || !s.opts.Prune {
+	if len(group) < 2 || !s.opts.Prune || s.opts.FollowDominated {
 		return false
 	}
 	ps := s.store
@@ -330,13 +347,14 @@ func (s *Search) dominated(group []uint64, lo int32, i int) bool {
 }
 
 // coveredUpTo reports whether a pair of state st other than q, with id at
-// most p, has a subset included in sub, q's (never without pruning). The
+// most p, has a subset included in sub, q's (never without pruning, nor
+// when every pair is followed: SearchOptions.FollowDominated). The
 // search refuses a pair that a stored one covers (lookup), so for q > p
 // no such pair is found today; the check states the rule the proviso
 // relies on, as onthefly's provisoHolds does, rather than that property
 // of the search.
 func (s *Search) coveredUpTo(st, sub, q, p int32) bool {
-	if !s.opts.Prune {
+	if !s.opts.Prune || s.opts.FollowDominated {
 		return false
 	}
 	ps := s.store
@@ -376,20 +394,24 @@ func (s *Search) follow(p, id, d, a int32, pair, step *int32) error {
 		}
 		d = s.sparse.Store(id)
 	}
-	s.put(d, q)
+	s.put(d, q, p, id)
 	return nil
 }
 
-// put stores a pair the search has looked up, for the next level, and
-// reports progress; at the pair limit it stores nothing (stop then says
-// so), and once the context has ended it notes its cause.
-func (s *Search) put(st, sub int32) {
+// put stores a pair the search has looked up, found by step via of pair
+// from (-1 for the first), for the next level, and reports progress; at
+// the pair limit it stores nothing (stop then says so), and once the
+// context has ended it notes its cause.
+func (s *Search) put(st, sub, from, via int32) {
 	ps := s.store
 	if ps.Len() >= s.opts.MaxPairs {
 		s.full = true
 		return
 	}
 	q := ps.Put(st, sub)
+	if s.opts.Parents {
+		s.parents = append(s.parents, candidate{st, sub, from, via})
+	}
 	s.nextStates = append(s.nextStates, st)
 	s.states = max(s.states, st+1)
 	if q&(ProgressEvery-1) == 0 {
@@ -456,7 +478,9 @@ func (s *Search) pairStates() []int32 {
 // did, and returns the first pair and step that lead to the pair (target,
 // sub), or -1.
 func (s *Search) producer(states []int32, lo, hi, target, sub int32) (from, via int32, err error) {
-	order := levelOrder(nil, states[lo:hi])
+	// No context: the search is over, and its path is rebuilt whatever
+	// the limits.
+	order, _ := LevelOrder(nil, nil, states[lo:hi])
 	for i := 0; i < len(order); {
 		st := int32(order[i] >> 32)
 		j := i + 1

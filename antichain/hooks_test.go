@@ -156,8 +156,8 @@ func TestCycleProviso(t *testing.T) {
 // so the pair reached through a, stored first, has a subset that strictly
 // includes the other's: it is dominated in its level and not followed,
 // and its c-step's pair (state 4 with both c-successors) is never stored.
-// Without the rule the search would store 7 pairs (8 going on past the
-// violation); with it, 6 (7), and the same violation, the d-step the
+// Without the rule (SearchOptions.FollowDominated) the search stores 7
+// pairs (8 going on past the violation); with it, 6 (7), and the same violation, the d-step the
 // specification lacks, at the same level.
 func TestDominatedInLevel(t *testing.T) {
 	b := lts.NewBuilder()
@@ -178,12 +178,13 @@ func TestDominatedInLevel(t *testing.T) {
 	sb.AddTransition(2, sb.Label("c"), 4)
 	spec := sb.Build()
 	labelOf := labelsIn(impl, spec)
-	for _, past := range []bool{false, true} {
+	for _, c := range []struct{ past, all bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		past := c.past
 		norm := antichain.NewSubsets(antichain.NewExplicit(spec), false)
 		init, err := norm.Closure([]int32{spec.Initial})
 		require.NoError(t, err)
 		s := antichain.NewSearch(antichain.NewExplicitImpl(impl, labelOf), norm, 0,
-			antichain.SearchOptions{Prune: true, BySteps: true, Past: past, MaxPairs: 100})
+			antichain.SearchOptions{Prune: true, BySteps: true, Past: past, MaxPairs: 100, FollowDominated: c.all})
 		pair, step, err := s.Run(init)
 		require.NoError(t, err)
 		require.GreaterOrEqual(t, pair, int32(0), "the violation is found")
@@ -197,6 +198,11 @@ func TestDominatedInLevel(t *testing.T) {
 		want := 6
 		if past {
 			want = 7
+		}
+		if c.all { // every pair followed (FollowDominated)
+			require.Equal(t, want+1, s.Pairs.Len(), "past %v", past)
+			require.Zero(t, s.Dominated, "past %v", past)
+			continue
 		}
 		require.Equal(t, want, s.Pairs.Len(), "past %v", past)
 		require.Equal(t, int64(1), s.Dominated, "past %v", past)

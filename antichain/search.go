@@ -69,13 +69,15 @@ import (
 // the pairs stored before a given pair, the search looking only at those
 // stored since). onthefly's runOnEngine runs that route's whole check on
 // runBySteps so, its batches expanded on several cores, with the same
-// outcome and counts as its own loop, which Check still runs: switching
-// Check over and deleting that loop is what is left, with the search of
-// lock-freedom alone (every pair the empty subset) and that route's
-// test-only switches (no dominance rule, recorded parents) taught to
-// runBySteps, and a level's sort polled as that loop's is
-// (onthefly/levelorder.go). Taking the least of the renamings by a
-// representative's stabiliser, as it does, is the Renamer's choice.
+// outcome and counts as its own loop, which Check still runs (switching
+// Check over and deleting that loop is what is left): the search of
+// lock-freedom alone too (started from the empty subset, which follows
+// every step, as past a violation), and that route's test-only switches
+// (every pair followed: SearchOptions.FollowDominated; parents kept to
+// check rebuilt paths against: SearchOptions.Parents); a level's sort is
+// polled for the context's end (LevelOrder). Taking the least of the
+// renamings by a representative's stabiliser, as that route does, is the
+// Renamer's choice.
 
 // SearchOptions bound a Search and say what it reports.
 type SearchOptions struct {
@@ -98,6 +100,14 @@ type SearchOptions struct {
 	// every other pair of its state. Run returns the first violation at
 	// the end, ViolationDepth its level.
 	Past bool
+	// FollowDominated, with BySteps, follows every pair of a level, even
+	// one that a pair of its state and level with a smaller subset
+	// dominates (runBySteps), for the tests that hold the rule to the
+	// same outcome.
+	FollowDominated bool
+	// Parents, with BySteps, keeps the pair and step that found each
+	// pair (Parent), for the tests that hold rebuilt paths to them.
+	Parents bool
 	// MaxPairs bounds the pairs stored; the search stops with ErrFull
 	// when one more would pass it.
 	MaxPairs int
@@ -169,9 +179,12 @@ type Search struct {
 	levelStates, nextStates []int32
 	ampled                  []uint64
 	states                  int32
-	// empty is the empty subset's id once Past has met a violation,
-	// NoSubset before.
+	// empty is the empty subset's id once Past has met a violation, or
+	// from the start (a search from the empty subset), NoSubset before.
 	empty int32
+	// parents are the pairs and steps that found each pair, with
+	// SearchOptions.Parents (-1 for the first pair).
+	parents []candidate
 }
 
 // candidate is a pair reached by a visible step, waiting for the next

@@ -3,6 +3,7 @@ package antichain_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -125,7 +126,9 @@ func reachableStates(l *lts.LTS) int {
 // the implementation from its initial state whose last step, and no
 // other, the specification cannot follow, as short as the oracle's in
 // what the layers count (Depth+1); going on past the violation (Past),
-// the same violation, and every reachable state paired.
+// the same violation, every reachable state paired, and every pair's
+// rebuilt path the one its parents kept (SearchOptions.Parents); from the
+// empty subset, no violation and one pair for every reachable state.
 func TestLayerings(t *testing.T) {
 	violations := 0
 	for seed := range uint64(testsize.Count(300, 5000)) {
@@ -139,7 +142,7 @@ func TestLayerings(t *testing.T) {
 			}
 			all := []antichain.SearchOptions{{}, {Prune: true}, {Prune: true, Index: true}}
 			if bySteps {
-				all = append(all, antichain.SearchOptions{Prune: true, Past: true})
+				all = append(all, antichain.SearchOptions{Prune: true, Past: true, Parents: true})
 			}
 			for _, opts := range all {
 				opts.BySteps, opts.MaxPairs = bySteps, 1<<20
@@ -159,6 +162,31 @@ func TestLayerings(t *testing.T) {
 					}
 					require.Len(t, seen, reachableStates(impl), what)
 					depth = s.ViolationDepth
+					// Every pair's path rebuilt from the levels is the
+					// one its parents kept.
+					for q := int32(1); int(q) < s.Pairs.Len(); q++ {
+						var kept []int32
+						for p := q; p != 0; {
+							from, via := s.Parent(p)
+							kept, p = append(kept, via), from
+						}
+						slices.Reverse(kept)
+						rebuilt, err := s.Path(q, -1)
+						require.NoError(t, err, what)
+						require.Equal(t, append(kept, -1), rebuilt, "%s: pair %d", what, q)
+					}
+					// From the empty subset, the search covers the
+					// implementation alone: no violation, every state.
+					e := antichain.NewSearch(antichain.NewExplicitImpl(impl, labelOf), norm, 0, opts)
+					pair, _, err := e.Run(norm.Intern(nil))
+					require.NoError(t, err, what)
+					require.Equal(t, int32(-1), pair, "%s: no violation from the empty subset", what)
+					seen = map[int32]bool{}
+					for q := range int32(e.Pairs.Len()) {
+						seen[e.Pairs.State[q]] = true
+					}
+					require.Len(t, seen, reachableStates(impl), what)
+					require.Equal(t, len(seen), e.Pairs.Len(), "%s: one pair a state", what)
 				}
 				if want < 0 {
 					require.Equal(t, int32(-1), pair, what)

@@ -20,8 +20,9 @@
 // search's packed records (pairRecords, an antichain.PairStore: no
 // parents, paths rebuilt from the levels). runOnEngine (engine.go) runs
 // the whole check on the engine, and TestOneEngineRunsTheCheck holds it
-// to Check's own loop (fly.go, workers.go), on one expander and on two:
-// the same verdicts, counterexamples, lassos, model errors and counts.
+// to Check's own loop (fly.go, workers.go), on one expander and on two,
+// lock-freedom alone and with the tests' switches: the same verdicts,
+// counterexamples, lassos, model errors and counts.
 // Check still runs its own loop; switching it over and deleting the loop
 // is what is left (antichain/search.go says what it takes).
 // TestOneEngineForBothRoutes holds the engine over semImpl to Check in

@@ -49,7 +49,7 @@ package onthefly
 // out); it states what the argument needs.
 
 // dominated reports whether the pair group[i] of a state's pairs of one
-// level (group, offsets from lo, as levelOrder gives them) is not followed:
+// level (group, offsets from lo, as antichain.LevelOrder gives them) is not followed:
 // another pair of the group has a subset strictly included in its own.
 func (f *flySearch) dominated(group []uint64, lo int32, i int) bool {
 	if len(group) < 2 || f.o.noDominance {

@@ -17,25 +17,30 @@ import (
 // search's records (pairRecords), the τ-steps its pairs follow kept
 // through semImpl's antichain.Follower hook; then, as run does, the
 // counterexample replayed, the search for τ-cycles and its lasso, from
-// the same records. It serves the checks of Check's own loop but the
-// search of lock-freedom alone (Options.LockFreeOnly) and the search
-// without the dominance rule (noDominance), with the same outcome and
-// counts (TestOneEngineRunsTheCheck).
+// the same records. It serves every check of Check's own loop (the
+// search of lock-freedom alone, Options.LockFreeOnly, starts from the
+// empty subset, which the engine lets follow every step), with the same
+// outcome and counts (TestOneEngineRunsTheCheck); the tests' switches
+// too: every pair followed (noDominance: SearchOptions.FollowDominated),
+// the parents kept to check rebuilt paths against (checkPaths:
+// SearchOptions.Parents).
 func (f *flySearch) runOnEngine() (*Result, error) {
-	if f.o.LockFreeOnly || f.o.noDominance {
-		return nil, errors.New("internal error: the engine's route checks refinement with the dominance rule")
-	}
 	m, init, err := newSemImpl(f)
 	if err != nil {
 		return nil, err
 	}
 	s := antichain.NewSearch(m, f.spec.subsets, 0, antichain.SearchOptions{
 		Prune: true, BySteps: true, Past: !f.o.FirstViolation, MaxPairs: f.o.MaxStates,
-		Store: m, Context: f.o.Context,
+		Store: m, Context: f.o.Context, FollowDominated: f.o.noDominance, Parents: f.o.checkPaths,
 	})
 	pair, step, err := s.Run(init)
 	m.done()
 	f.levels = s.Levels()
+	if f.o.checkPaths && err == nil {
+		if err := f.parentsOf(s); err != nil {
+			return nil, err
+		}
+	}
 	for p := range int32(f.subset.Len()) {
 		if s.Ampled(p) {
 			f.pairAmple.set(int(p), true)
@@ -105,4 +110,28 @@ func (f *flySearch) modelErrorAt(e *stepFailure) error {
 		return fmt.Errorf("internal error: state %d has no pair in the level", e.state)
 	}
 	return f.modelError(p, e.thread, e.fail)
+}
+
+// parentsOf records in f.parents the step that found each pair of search
+// s, kept with SearchOptions.Parents, for checkPaths: the parent's state
+// expanded again, the step's successor and its subset renamed as the
+// search took them.
+func (f *flySearch) parentsOf(s *antichain.Search) error {
+	saved := f.res.Stats // the expansions here are not the search's
+	defer func() { f.res.Stats = saved }()
+	states := f.pairStates()
+	f.parents = []flyStep{{from: -1, perm: f.initPerm, to: states[0]}}
+	for q := int32(1); int(q) < len(states); q++ {
+		p, id := s.Parent(q)
+		if _, fail := f.expand(states[p]); fail != nil {
+			return fmt.Errorf("internal error: the state of pair %d fails: %s", p, fail.Msg)
+		}
+		sc := &f.succs[id]
+		_, perm, _, _, err := f.next(f.subset.get(int(p)), sc, f.alts, false)
+		if err != nil {
+			return err
+		}
+		f.parents = append(f.parents, flyStep{from: p, thread: sc.thread, perm: perm, to: sc.to})
+	}
+	return nil
 }

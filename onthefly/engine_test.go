@@ -177,7 +177,10 @@ func btoi(b bool) int {
 // search's pair records, its batches expanded on the expanders) to
 // Check's own loop, on one expander and on two in batches of three states,
 // on the bundled models in both heap modes and every reduction mode, and
-// on random programs, stopping at the first violation or not: the same outcome (the
+// on random programs, stopping at the first violation or not, deciding
+// lock-freedom alone (Options.LockFreeOnly), following every pair
+// (noDominance) and checking rebuilt paths against the parents kept
+// (checkPaths, checkTau): the same outcome (the
 // verdicts, the counterexample, the lasso and the model error, replayed
 // from the same records), and the same counts but the successors the
 // cache recognised (which depend on when it is filled).
@@ -198,18 +201,31 @@ func TestOneEngineRunsTheCheck(t *testing.T) {
 		require.NoError(t, err, name)
 		inputs = append(inputs, input{name, m.Program, m.DefaultBounds()})
 	}
-	var runs, fails, cycles, modelErrors int
+	var runs, fails, cycles, modelErrors, dominated, lockFreeOnly int
 	for _, in := range inputs {
 		for j, mode := range searchModes(false) {
-			for _, first := range []bool{false, true} {
+			var plainDominated int64 // the pairs the rule left out, without a variant
+			for v, variant := range []string{"", "first", "lock-free only", "no dominance", "check paths"} {
 				// Every other run on two expanders, in batches of three
 				// states: the batches' bounds fall in every level.
 				workers, batch := 1, 0
-				if (j+btoi(first))%2 == 1 {
+				if (j+v)%2 == 1 {
 					workers, batch = 2, 3
 				}
-				what := fmt.Sprintf("%s %v explicit=%v %+v first=%v workers=%d", in.name, in.b, mode.explicit, mode.red, first, workers)
-				o := Options{Options: semantics.Options{Explicit: mode.explicit, MaxStates: 200_000, Workers: workers}, Reductions: mode.red, FirstViolation: first, batchStates: batch}
+				what := fmt.Sprintf("%s %v explicit=%v %+v %s workers=%d", in.name, in.b, mode.explicit, mode.red, variant, workers)
+				o := Options{Options: semantics.Options{Explicit: mode.explicit, MaxStates: 200_000, Workers: workers}, Reductions: mode.red, batchStates: batch}
+				switch variant {
+				case "first":
+					o.FirstViolation = true
+				case "lock-free only":
+					o.LockFreeOnly = true
+				case "no dominance":
+					o.noDominance = true
+				case "check paths":
+					// The engine's rebuilt paths checked against the
+					// parents it kept, as the own loop's against its own.
+					o.checkPaths, o.checkTau = true, true
+				}
 				want, wantErr := Check(in.prog, in.b, o)
 				o.oneEngine = true
 				got, gotErr := Check(in.prog, in.b, o)
@@ -230,12 +246,20 @@ func TestOneEngineRunsTheCheck(t *testing.T) {
 				}
 				assert.Equal(t, want.Counterexample, got.Counterexample, what)
 				assert.Equal(t, want.Lasso, got.Lasso, what)
-				fails += btoi(!want.Refines)
+				fails += btoi(!want.Refines && want.RefinesDecided)
 				cycles += btoi(want.LockFreeChecked && !want.LockFree)
+				if variant == "" {
+					plainDominated = want.Stats.Dominated
+				}
+				// The switch counts where the rule left pairs out.
+				dominated += btoi(variant == "no dominance" && plainDominated > 0)
+				lockFreeOnly += btoi(variant == "lock-free only" && !got.RefinesDecided)
 			}
 		}
 	}
-	t.Logf("%d runs: %d violations, %d τ-cycles; %d model errors", runs, fails, cycles, modelErrors)
+	t.Logf("%d runs: %d violations, %d τ-cycles; %d model errors; %d lock-freedom alone, %d with every pair followed where the rule leaves some out", runs, fails, cycles, modelErrors, lockFreeOnly, dominated)
 	assert.Positive(t, fails)
 	assert.Positive(t, cycles)
+	assert.Positive(t, lockFreeOnly)
+	assert.Positive(t, dominated)
 }

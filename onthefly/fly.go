@@ -510,7 +510,7 @@ func (f *flySearch) searchPairs() (*flyStep, error) {
 		f.levelStates, f.nextStates = f.nextStates, f.levelStates[:0]
 		f.cache.fit(f.states.len())
 		var err error
-		if order, err = levelOrder(f.o.Context, order[:0], f.levelStates, lo); err != nil {
+		if order, err = antichain.LevelOrder(f.o.Context, order[:0], f.levelStates); err != nil {
 			return nil, fmt.Errorf("the on-the-fly search stopped after %s: %w", f.reached(), err)
 		}
 		runs = stateRuns(runs[:0], order)

@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+
+	"github.com/linbis/linbis/antichain"
 )
 
 // Counterexample paths. The search keeps no parent for its pairs, nor
 // their states (fly.go's flySearch): a counterexample's path from the
 // first pair is rebuilt backwards, a level at a time. The parent of a pair
 // of level k is the first pair of level k-1, in the order in which the
-// search took them (levelOrder), that has a step to it: follow stores a
+// search took them (antichain.LevelOrder), that has a step to it: follow stores a
 // pair when it first meets it, and a pair met again is found stored, or
 // covered by one stored before (pairs are never removed, so what covered
 // it then covers it still). Each pair of level k-1 is followed again as
@@ -74,7 +76,7 @@ func (f *flySearch) pairStates() []int32 {
 func (f *flySearch) producers(states []int32, lo, hi int32, visit func(step flyStep, sub int32) bool) error {
 	// No context: the search is over, and its counterexample is rebuilt
 	// whatever the limits.
-	order, _ := levelOrder(nil, nil, states[lo:hi], lo)
+	order, _ := antichain.LevelOrder(nil, nil, states[lo:hi])
 	for i := 0; i < len(order); {
 		s := int32(order[i] >> 32)
 		j := i + 1

@@ -36,8 +36,9 @@ type semImpl struct {
 	// pairRecords are the search's, which semImpl gives the engine as
 	// its antichain.PairStore (Put).
 	*pairRecords
-	// labelIDs numbers the label keys met, keys lists them; recent
-	// remembers the ids of recent keys, by their hashes (labelID).
+	// labelIDs numbers the visible label keys met, keys lists them
+	// after the invisible labels' id (tauLabel); recent remembers the
+	// ids of recent keys, by their hashes (labelID).
 	labelIDs map[semantics.LabelKey]int32
 	recent   [256]recentLabel
 	keys     []semantics.LabelKey
@@ -82,7 +83,7 @@ func newSemImpl(f *flySearch) (*semImpl, int32, error) {
 	if err != nil {
 		return nil, antichain.NoSubset, err
 	}
-	m := &semImpl{f: f, pairRecords: &f.pairRecords, labelIDs: map[semantics.LabelKey]int32{}, init: init, expanded: []*expansions{&f.scratch}}
+	m := &semImpl{f: f, pairRecords: &f.pairRecords, labelIDs: map[semantics.LabelKey]int32{}, keys: []semantics.LabelKey{0}, init: init, expanded: []*expansions{&f.scratch}}
 	return m, sub, nil
 }
 
@@ -110,17 +111,24 @@ func (m *semImpl) Steps(s int32) (to, label []int32, lo, hi int32, err error) {
 
 // steps returns the steps of the expansion in use (flySearch.use).
 func (m *semImpl) steps() (to, label []int32, lo, hi int32, err error) {
-	f := m.f
-	m.to, m.label, m.ample = m.to[:0], m.label[:0], m.ample[:0]
-	for i := range f.succs {
-		sc := &f.succs[i]
-		if f.ample >= 0 && int(sc.thread) == f.ample {
-			m.ample = append(m.ample, int32(i))
+	// In locals, as m's fields are in the heap: no write barrier a step.
+	succs, thread := m.f.succs, m.f.ample
+	n := len(succs)
+	to, label, ample := slices.Grow(m.to[:0], n)[:n], slices.Grow(m.label[:0], n)[:n], m.ample[:0]
+	for i := range succs {
+		sc := &succs[i]
+		to[i] = sc.to
+		a := int32(tauLabel)
+		if isVisible(sc.label) {
+			a = m.labelID(sc.label)
 		}
-		a := m.labelID(sc.label)
-		m.to, m.label = append(m.to, sc.to), append(m.label, a)
+		label[i] = a
+		if thread >= 0 && int(sc.thread) == thread {
+			ample = append(ample, int32(i))
+		}
 	}
-	return m.to, m.label, 0, int32(len(m.to)), nil
+	m.to, m.label, m.ample = to, label, ample
+	return to, label, 0, int32(n), nil
 }
 
 // stepFailure is Steps' error when a state's expansion meets a model
@@ -134,6 +142,10 @@ type stepFailure struct {
 func (e *stepFailure) Error() string {
 	return fmt.Sprintf("model error of thread %d: %s", e.thread+1, e.fail.Msg)
 }
+
+// tauLabel is the id of every invisible label: most steps are τ-steps,
+// which need no lookup.
+const tauLabel = 0
 
 // recentLabel is a label key and its id+1 (semImpl.recent; 0: empty).
 type recentLabel struct {
@@ -252,16 +264,22 @@ func (m *semImpl) batched(s int32) (to, label []int32, lo, hi int32, err error) 
 
 // Foreseen implements antichain.Foresight: what the expanders worked out
 // for the state's g-th pair of the level and successor id (flyPre), the
-// lookup among the pairs stored before the batch was resolved.
+// lookup among the pairs stored before the batch was resolved; past
+// every pair when the successor's state has none stored since, as the
+// search's own loop looks (lookup).
 func (m *semImpl) Foreseen(g int, id int32) (sub int32, violates bool, same int32, covered bool, since int32, ok bool) {
 	if m.order == nil {
 		return 0, false, -1, false, 0, false
 	}
-	pr := known(m.pre[g*m.n:][:m.n], int(id))
-	if pr == nil {
+	pr := &m.pre[g*m.n+int(id)]
+	if !pr.ok {
 		return 0, false, -1, false, 0, false
 	}
-	return pr.sub, pr.violates, pr.same, pr.covered, m.f.since.pairs, true
+	since = antichain.NoneSince // no pair of the state stored since
+	if d := m.to[id]; d >= 0 && m.f.since.touched.has(int(d)) {
+		since = m.f.since.pairs
+	}
+	return pr.sub, pr.violates, pr.same, pr.covered, since, true
 }
 
 // Put implements antichain.PairStore: the search's records, the state

@@ -1,4 +1,4 @@
-package onthefly
+package antichain
 
 import (
 	"context"
@@ -8,13 +8,13 @@ import (
 	"github.com/linbis/linbis/internal/limits"
 )
 
-// levelOrder appends to dst the pairs of a level, whose first pair is lo
-// and whose states are states, in the order the search takes them: by
-// state, and the pairs of a state by id. Each is its state in the high 32
-// bits, its offset from lo in the low ones. It polls ctx while it sorts
-// (sortPolled) and returns the cause of its end (limits.Err), with dst
-// unsorted.
-func levelOrder(ctx context.Context, dst []uint64, states []int32, lo int32) ([]uint64, error) {
+// LevelOrder appends to dst the pairs of a level of a search layered by
+// steps, whose states are states (of its pairs in order), in the order
+// the search takes them: by state, and the pairs of a state by id. Each
+// is its state in the high 32 bits, its offset in the level in the low
+// ones. It polls ctx while it sorts (sortPolled) and returns the cause of
+// its end (limits.Err), with dst unsorted.
+func LevelOrder(ctx context.Context, dst []uint64, states []int32) ([]uint64, error) {
 	for k, s := range states {
 		dst = append(dst, uint64(uint32(s))<<32|uint64(k))
 	}
@@ -27,7 +27,7 @@ const sortPiece = 1 << 16
 
 // sortPolled sorts keys in increasing order, as slices.Sort does, and
 // polls ctx (limits.Err) every sortPiece keys or so, returning the cause
-// of its end. A level's sort is the one step of the on-the-fly search
+// of its end. A level's sort is the one step of a search layered by steps
 // that grows with the level without visiting its pairs one by one (0.9 s
 // of CPU time for 10 M pairs), so one slices.Sort would keep a limit
 // waiting. Above sortPiece keys, the keys are split in place by their
