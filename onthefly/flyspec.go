@@ -49,6 +49,7 @@ type flySpec struct {
 	classes []uint8
 	threads int      // the threads that the permutations move
 	swap    []uint8  // swapClasses' transposition
+	alike   []uint8  // leastAlike's permutation
 	hashes  []uint32 // swapClasses' hashes of the subset's members
 	cur     []int32  // decoding buffer
 	enc     []byte
@@ -175,6 +176,13 @@ func (s *flySpec) knownAfter(sub int32, k semantics.LabelKey) (int32, bool) {
 // permute returns subset sub with its threads renamed by permutation perm (see
 // reducer.apply). With peek it only reads, for the expanders: ok is false
 // when the renaming has not been computed yet.
+//
+// When sub's classes are known (swapClasses), renaming by perm∘h, h
+// keeping each thread in its class, gives the same subset (h fixes sub):
+// the renaming is found under the least such permutation too, so that
+// permutations alike up to sub's classes rename sub once. It is computed
+// by perm itself, member by member as always, so that the states are
+// interned in the same order.
 func (s *flySpec) permute(sub int32, perm uint16, perms *permTable, peek bool) (id int32, ok bool) {
 	if s.sym == nil || perm == 0 || sub == s.empty {
 		return sub, true
@@ -183,6 +191,14 @@ func (s *flySpec) permute(sub int32, perm uint16, perms *permTable, peek bool) (
 	if id, ok := s.permuted[pk]; ok || peek {
 		return id, ok
 	}
+	ck := pk
+	if classes, known := s.swapClasses(sub, true); known {
+		ck = uint64(sub)<<16 | uint64(perms.intern(s.leastAlike(classes, perms.get(perm))))
+		if id, ok := s.permuted[ck]; ok {
+			s.permuted[pk] = id
+			return id, true
+		}
+	}
 	var out []int32
 	for _, st := range s.subsets.Members(sub) {
 		s.cur = semantics.Decode(s.cur[:0], s.set.Encoding(s.offs[st]))
@@ -190,8 +206,32 @@ func (s *flySpec) permute(sub int32, perm uint16, perms *permTable, peek bool) (
 	}
 	slices.Sort(out)
 	id = s.subsets.Intern(slices.Compact(out))
-	s.permuted[pk] = id
+	s.permuted[pk], s.permuted[ck] = id, id
 	return id, true
+}
+
+// leastAlike returns the least permutation perm∘h for permutations h
+// that keep each thread in its class of classes: within each class,
+// perm's images in increasing order. The result is a buffer of s.
+func (s *flySpec) leastAlike(classes, perm []uint8) []uint8 {
+	a := append(s.alike[:0], perm...)
+	for t, x := range a {
+		// Insertion sort: x into the images of the threads of its
+		// class before t, in increasing order already.
+		at := t
+		for u := t - 1; u >= 0; u-- {
+			if classes[u] != classes[t] {
+				continue
+			}
+			if a[u] < x {
+				break
+			}
+			a[at], at = a[u], u
+		}
+		a[at] = x
+	}
+	s.alike = a
+	return s.alike
 }
 
 // renamed returns subset sub renamed by perm and by its alternatives,

@@ -3,6 +3,7 @@ package onthefly
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -19,14 +20,28 @@ import (
 // stands for: sub renamed by perm and by each alternative, the least
 // subset id, and the first permutation that gives it.
 func renamedByEveryAlternative(s *flySpec, sub int32, perm uint16, alts []uint16, perms *permTable) (int32, uint16) {
-	best, _ := s.permute(sub, perm, perms, false)
-	bestPerm := perm
+	best, bestPerm := renamedPlainly(s, sub, perms.get(perm)), perm
 	for _, alt := range alts {
-		if other, _ := s.permute(sub, alt, perms, false); other < best {
+		if other := renamedPlainly(s, sub, perms.get(alt)); other < best {
 			best, bestPerm = other, alt
 		}
 	}
 	return best, bestPerm
+}
+
+// renamedPlainly is subset sub renamed by perm, member by member, without
+// flySpec.permute's table.
+func renamedPlainly(s *flySpec, sub int32, perm []uint8) int32 {
+	if sub == s.empty {
+		return sub
+	}
+	var out []int32
+	for _, st := range s.subsets.Members(sub) {
+		cur := semantics.Decode(nil, s.set.Encoding(s.offs[st]))
+		out = append(out, s.state(s.sym.Apply(cur, perm, s.st.Expander.Canon)))
+	}
+	slices.Sort(out)
+	return s.subsets.Intern(slices.Compact(out))
 }
 
 // TestRenamedAsByEveryAlternative holds flySpec.renamed, which skips the
@@ -105,13 +120,16 @@ func TestRenamedAsByEveryAlternative(t *testing.T) {
 				alts = append(alts, f.perms.intern(alt))
 			}
 			id := f.perms.intern(sigma)
+			if rng.IntN(2) == 0 {
+				s.swapClasses(sub, false) // permute finds the renaming by its least alike
+			}
 			gotSub, gotPerm, ok := s.renamed(sub, id, alts, &f.perms, false)
 			require.True(t, ok, in.name)
 			wantSub, wantPerm := renamedByEveryAlternative(s, sub, id, alts, &f.perms)
 			what := fmt.Sprintf("%s: subset %d by %v, alternatives %v", in.name, sub, sigma, alts)
 			require.Equal(t, wantSub, gotSub, what)
 			require.Equal(t, wantPerm, gotPerm, what)
-			to, _ := s.permute(sub, id, &f.perms, false)
+			to := renamedPlainly(s, sub, sigma)
 			if to == s.empty {
 				continue
 			}
@@ -120,7 +138,7 @@ func TestRenamedAsByEveryAlternative(t *testing.T) {
 			for _, alt := range alts {
 				if keepsClasses(classes, sigma, f.perms.get(alt)) {
 					skipped++
-					other, _ := s.permute(sub, alt, &f.perms, false)
+					other := renamedPlainly(s, sub, f.perms.get(alt))
 					require.Equal(t, to, other, what)
 				}
 			}
@@ -131,7 +149,7 @@ func TestRenamedAsByEveryAlternative(t *testing.T) {
 						swap[w] = uint8(w)
 					}
 					swap[u], swap[v] = uint8(v), uint8(u)
-					swapped, _ := s.permute(to, f.perms.intern(swap), &f.perms, false)
+					swapped := renamedPlainly(s, to, swap)
 					require.Equal(t, swapped == to, classes[u] == classes[v], "%s: threads %d and %d of subset %d", what, u, v, to)
 					if swapped == to {
 						exchangeable++
@@ -144,4 +162,67 @@ func TestRenamedAsByEveryAlternative(t *testing.T) {
 	require.GreaterOrEqual(t, symmetric, 5)
 	require.Positive(t, skipped)
 	require.Positive(t, exchangeable)
+}
+
+// TestLeastAlike holds flySpec.leastAlike to its definition on random
+// classes and permutations: the least (lexicographically) of perm∘h for
+// the permutations h that keep each thread in its class, all of them
+// enumerated.
+func TestLeastAlike(t *testing.T) {
+	var s flySpec
+	rng := rand.New(rand.NewPCG(1, 38))
+	for range testsize.Count(2000, 20000) {
+		n := 1 + rng.IntN(6)
+		classes := make([]uint8, n)
+		for u := range classes {
+			classes[u] = uint8(u)
+			if v := rng.IntN(u + 1); v < u {
+				classes[u] = classes[v]
+			}
+		}
+		perm := make([]uint8, n)
+		for u, v := range rng.Perm(n) {
+			perm[u] = uint8(v)
+		}
+		var want []uint8
+		forEachPermutation(n, func(h []uint8) {
+			for u, v := range h {
+				if classes[u] != classes[v] {
+					return
+				}
+			}
+			alike := make([]uint8, n)
+			for u := range alike {
+				alike[u] = perm[h[u]]
+			}
+			if want == nil || slices.Compare(alike, want) < 0 {
+				want = alike
+			}
+		})
+		require.Equal(t, want, s.leastAlike(classes, perm), "classes %v perm %v", classes, perm)
+	}
+}
+
+// forEachPermutation calls f with each permutation of 0, …, n-1, in a
+// slice it reuses.
+func forEachPermutation(n int, f func([]uint8)) {
+	p := make([]uint8, 0, n)
+	used := make([]bool, n)
+	var extend func()
+	extend = func() {
+		if len(p) == n {
+			f(p)
+			return
+		}
+		for v := range n {
+			if !used[v] {
+				used[v] = true
+				p = append(p, uint8(v))
+				extend()
+				p = p[:len(p)-1]
+				used[v] = false
+			}
+		}
+	}
+	extend()
 }
