@@ -31,7 +31,7 @@ func (f *flySearch) runOnEngine() (*Result, error) {
 	}
 	s := antichain.NewSearch(m, f.spec.subsets, 0, antichain.SearchOptions{
 		Prune: true, BySteps: true, Past: !f.o.FirstViolation, MaxPairs: f.o.MaxStates,
-		Store: m, Context: f.o.Context, FollowDominated: f.o.noDominance, Parents: f.o.checkPaths,
+		Store: &f.pairRecords, Context: f.o.Context, FollowDominated: f.o.noDominance, Parents: f.o.checkPaths,
 	})
 	pair, step, err := s.Run(init)
 	m.done()

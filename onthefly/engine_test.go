@@ -44,7 +44,7 @@ func engineOnSemantics(prog *check.Program, b ir.Bounds, o semantics.Options, by
 	}
 	opts := antichain.SearchOptions{Prune: true, BySteps: bySteps, Past: bySteps, MaxPairs: 1 << 30}
 	if bySteps {
-		opts.Store = m
+		opts.Store = &f.pairRecords
 	}
 	s = antichain.NewSearch(m, f.spec.subsets, 0, opts)
 	pair, step, err = s.Run(init)

@@ -961,6 +961,9 @@ type pairRecords struct {
 	headPair chainHeads
 	subset   packedInt32s
 	nextPair sparseInt32s
+	// since, when set (the engine's route), is noted each state paired
+	// (sinceBatch.paired), for the lookups of the batch being followed.
+	since *sinceBatch
 }
 
 var _ antichain.PairStore = (*pairRecords)(nil)
@@ -985,6 +988,9 @@ func (r *pairRecords) Before(p int32) int32 { return r.nextPair.get(int(p)) }
 // Put implements antichain.PairStore: it stores pair (s, sub), last of
 // s's chain.
 func (r *pairRecords) Put(s, sub int32) int32 {
+	if r.since != nil {
+		r.since.paired(s)
+	}
 	for r.headPair.Len() <= int(s) {
 		r.headPair.add(-1)
 	}

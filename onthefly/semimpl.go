@@ -28,14 +28,12 @@ import (
 // representative's stabiliser (flySearch.renamed); with the partial-order
 // reduction, it names the ample thread's steps (antichain.Ampler). It
 // keeps the τ-steps that the pairs follow in the search's τ-lists
-// (antichain.Follower), for the cycle search, and gives the engine the
-// search's pair records (antichain.PairStore). Its work is counted in the
+// (antichain.Follower), for the cycle search; the engine keeps its pairs
+// in the search's records (pairRecords, which note the states paired
+// since the batch was resolved: sinceBatch). Its work is counted in the
 // search's Stats: states expanded, successors, states represented.
 type semImpl struct {
 	f *flySearch
-	// pairRecords are the search's, which semImpl gives the engine as
-	// its antichain.PairStore (Put).
-	*pairRecords
 	// labelIDs numbers the visible label keys met, keys lists them
 	// after the invisible labels' id (tauLabel); recent remembers the
 	// ids of recent keys, by their hashes (labelID).
@@ -73,7 +71,6 @@ var (
 	_ antichain.Follower  = (*semImpl)(nil)
 	_ antichain.Leveler   = (*semImpl)(nil)
 	_ antichain.Foresight = (*semImpl)(nil)
-	_ antichain.PairStore = (*semImpl)(nil)
 )
 
 // newSemImpl returns the implementation of search f, whose expanders are
@@ -83,7 +80,8 @@ func newSemImpl(f *flySearch) (*semImpl, int32, error) {
 	if err != nil {
 		return nil, antichain.NoSubset, err
 	}
-	m := &semImpl{f: f, pairRecords: &f.pairRecords, labelIDs: map[semantics.LabelKey]int32{}, keys: []semantics.LabelKey{0}, init: init, expanded: []*expansions{&f.scratch}}
+	f.pairRecords.since = &f.since
+	m := &semImpl{f: f, labelIDs: map[semantics.LabelKey]int32{}, keys: []semantics.LabelKey{0}, init: init, expanded: []*expansions{&f.scratch}}
 	return m, sub, nil
 }
 
@@ -280,13 +278,6 @@ func (m *semImpl) Foreseen(g int, id int32) (sub int32, violates bool, same int3
 		since = m.f.since.pairs
 	}
 	return pr.sub, pr.violates, pr.same, pr.covered, since, true
-}
-
-// Put implements antichain.PairStore: the search's records, the state
-// noted as paired since the batch was resolved (sinceBatch).
-func (m *semImpl) Put(s, sub int32) int32 {
-	m.f.since.paired(s)
-	return m.f.Put(s, sub)
 }
 
 // Store implements antichain.Sparse: it stores the state of step id,
