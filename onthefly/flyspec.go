@@ -50,6 +50,8 @@ type flySpec struct {
 	threads int      // the threads that the permutations move
 	swap    []uint8  // swapClasses' transposition
 	alike   []uint8  // leastAlike's permutation
+	inverse []uint8  // classesAcross' inverse permutation
+	least   []uint8  // carryClasses' least thread of each class
 	hashes  []uint32 // swapClasses' hashes of the subset's members
 	cur     []int32  // decoding buffer
 	enc     []byte
@@ -192,7 +194,7 @@ func (s *flySpec) permute(sub int32, perm uint16, perms *permTable, peek bool) (
 		return id, ok
 	}
 	ck := pk
-	if classes, known := s.swapClasses(sub, true); known {
+	if classes, known := s.knownClasses(sub); known {
 		ck = uint64(sub)<<16 | uint64(perms.intern(s.leastAlike(classes, perms.get(perm))))
 		if id, ok := s.permuted[ck]; ok {
 			s.permuted[pk] = id
@@ -257,11 +259,14 @@ func (s *flySpec) renamed(sub int32, perm uint16, alts []uint16, perms *permTabl
 	if !ok || len(alts) == 0 {
 		return to, perm, ok
 	}
-	classes, ok := s.swapClasses(to, peek)
-	if !ok {
-		return to, perm, false
-	}
 	sigma := perms.get(perm)
+	classes, ok := s.knownClasses(to)
+	if !ok {
+		if peek {
+			return to, perm, false
+		}
+		classes = s.classesAcross(sub, to, sigma)
+	}
 	best, bestPerm := to, perm
 	for _, alt := range alts {
 		if keepsClasses(classes, sigma, perms.get(alt)) {
@@ -299,27 +304,19 @@ const unknownClass = 0xff
 // permutation that keeps every thread in its class is a product of such
 // transpositions, so it fixes sub. The classes are computed once per
 // subset, with lookups only: a renamed member that is not a state found
-// already is not in sub. With peek, ok is false when they have not been
-// computed yet.
-func (s *flySpec) swapClasses(sub int32, peek bool) (classes []uint8, ok bool) {
-	n := s.threads
-	row := int(sub) * n
-	if row+n <= len(s.classes) && s.classes[row] != unknownClass {
-		return s.classes[row : row+n], true
+// already is not in sub.
+func (s *flySpec) swapClasses(sub int32) []uint8 {
+	if classes, ok := s.knownClasses(sub); ok {
+		return classes
 	}
-	if peek {
-		return nil, false
-	}
-	for len(s.classes) < row+n {
-		s.classes = append(s.classes, unknownClass)
-	}
+	s.growClasses(sub)
 	members := s.subsets.Members(sub)
 	s.hashes = s.hashes[:0]
 	for _, st := range members {
 		s.hashes = append(s.hashes, s.set.Hash(s.set.Encoding(s.offs[st])))
 	}
-	classes = s.classes[row : row+n]
-	for u := range n {
+	classes := s.classesRow(sub)
+	for u := range classes {
 		classes[u] = uint8(u)
 		for t := range u {
 			if int(classes[t]) == t && s.swapFixes(members, t, u) {
@@ -328,7 +325,66 @@ func (s *flySpec) swapClasses(sub int32, peek bool) (classes []uint8, ok bool) {
 			}
 		}
 	}
-	return classes, true
+	return classes
+}
+
+// knownClasses returns sub's classes (swapClasses) if they are known.
+func (s *flySpec) knownClasses(sub int32) (classes []uint8, ok bool) {
+	if row := int(sub) * s.threads; row < len(s.classes) && s.classes[row] != unknownClass {
+		return s.classesRow(sub), true
+	}
+	return nil, false
+}
+
+// growClasses makes room in s.classes for sub's row, unknown if new.
+func (s *flySpec) growClasses(sub int32) {
+	for len(s.classes) < (int(sub)+1)*s.threads {
+		s.classes = append(s.classes, unknownClass)
+	}
+}
+
+// classesRow returns sub's row of s.classes, which has room for it.
+func (s *flySpec) classesRow(sub int32) []uint8 {
+	row := int(sub) * s.threads
+	return s.classes[row : row+s.threads]
+}
+
+// classesAcross returns the classes of subset to, sub renamed by perm,
+// when sub's or to's may be known: the exchange of t and u fixes sub
+// exactly when that of perm[t] and perm[u] fixes to, so the classes of
+// one are those of the other renamed. If neither is known, to's are
+// computed, and sub's read off them.
+func (s *flySpec) classesAcross(sub, to int32, perm []uint8) []uint8 {
+	if sub == to {
+		return s.swapClasses(to)
+	}
+	s.growClasses(max(sub, to))
+	if from, ok := s.knownClasses(sub); ok {
+		return carryClasses(s.classesRow(to), from, perm, &s.least)
+	}
+	classes := s.swapClasses(to)
+	s.inverse = slices.Grow(s.inverse[:0], len(perm))[:len(perm)]
+	for t, u := range perm {
+		s.inverse[u] = uint8(t)
+	}
+	carryClasses(s.classesRow(sub), classes, s.inverse, &s.least)
+	return classes
+}
+
+// carryClasses sets dst to the classes src renamed by perm (thread t's
+// class of src is perm[t]'s of dst) and returns it; least is a buffer.
+func carryClasses(dst, src, perm []uint8, least *[]uint8) []uint8 {
+	*least = slices.Grow((*least)[:0], len(src))[:len(src)]
+	for _, c := range src {
+		(*least)[c] = unknownClass
+	}
+	for t, c := range src {
+		(*least)[c] = min((*least)[c], perm[t])
+	}
+	for t, c := range src {
+		dst[perm[t]] = (*least)[c]
+	}
+	return dst
 }
 
 // swapFixes reports whether exchanging threads t and u maps each of the
