@@ -146,14 +146,20 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 			for g := group; g < i; g++ {
 				p := lo + int32(uint32(s.order[g]))
 				s.g = g - group
-				if s.dominated(s.order[group:i], lo, g-group) {
+				if i-group > 1 && s.dominated(s.order[group:i], lo, g-group) {
 					s.Dominated++
 					s.markAmpled(p)
 					continue
 				}
-				reduced, err := s.reduced(p, ample, to, label)
-				if err != nil {
-					return -1, -1, err
+				reduced := false
+				switch {
+				case s.ampler == nil:
+				case len(ample) == 0:
+					s.Full++
+				default:
+					if reduced, err = s.reduced(p, ample, to, label); err != nil {
+						return -1, -1, err
+					}
 				}
 				n := int(end - first) // the steps it follows: every step, or ample's
 				if reduced {
@@ -226,16 +232,9 @@ func (s *Search) span(first, end int32) []int32 {
 	return s.ids
 }
 
-// reduced reports whether pair p follows its state's ample set alone
-// (none: it follows every step), and counts it.
+// reduced reports whether pair p follows its state's ample set alone,
+// not empty, or every step, and counts it.
 func (s *Search) reduced(p int32, ample, to, label []int32) (bool, error) {
-	if s.ampler == nil {
-		return false, nil
-	}
-	if len(ample) == 0 {
-		s.Full++
-		return false, nil
-	}
 	ok, err := s.provisoHolds(p, ample, to, label)
 	if err != nil {
 		return false, err

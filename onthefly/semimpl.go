@@ -290,8 +290,8 @@ func (m *semImpl) Store(id int32) int32 {
 	f.insertSucc(sc)
 	s := sc.to
 	m.to[id] = s
-	for j := range f.succs {
-		if o := &f.succs[j]; o.to < 0 && o.hash == sc.hash && slices.Equal(f.succVec[o.vecStart:o.vecEnd], v) {
+	for j, d := range m.to { // the steps not numbered yet, as the step's was
+		if o := &f.succs[j]; d < 0 && o.hash == sc.hash && slices.Equal(f.succVec[o.vecStart:o.vecEnd], v) {
 			o.to, m.to[j] = s, s
 		}
 	}
