@@ -42,8 +42,8 @@ import (
 // (onthefly/fly.go argues why this is sound and complete for a symmetric
 // model and specification).
 //
-// The on-the-fly route (onthefly/fly.go) still runs a search of its own
-// over the same Subsets. Its promise is the one of SearchOptions.BySteps
+// The on-the-fly route (onthefly.Check) runs its whole check on this
+// search, over the same Subsets. Its promise is the one of SearchOptions.BySteps
 // with Past (runBySteps, bysteps.go): levels in steps, a shortest
 // counterexample in steps, a level's pairs taken state by state, the
 // search going on past a violation. runBySteps has its hooks too: the
@@ -67,11 +67,11 @@ import (
 // its steps are asked for (Leveler), and gives what it worked out ahead
 // for a pair's step (Foresight: the subset renamed, and the lookup among
 // the pairs stored before a given pair, the search looking only at those
-// stored since). onthefly's runOnEngine runs that route's whole check on
-// runBySteps so, its batches expanded on several cores, with the same
-// outcome and counts as its own loop, which Check still runs (switching
-// Check over and deleting that loop is what is left): the search of
-// lock-freedom alone too (started from the empty subset, which follows
+// stored since). onthefly's Check runs that route's whole check on
+// runBySteps so (runOnEngine), its batches expanded on several cores,
+// with the same outcome and counts as the route's own loop of the product
+// (kept, for now, only for the test that holds the engine to it): the
+// search of lock-freedom alone too (started from the empty subset, which follows
 // every step, as past a violation), and that route's test-only switches
 // (every pair followed: SearchOptions.FollowDominated; parents kept to
 // check rebuilt paths against: SearchOptions.Parents); a level's sort is

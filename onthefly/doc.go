@@ -18,13 +18,12 @@
 // cores, with what each pair's steps lead to worked out ahead: the
 // engine's Leveler and Foresight hooks), and keeps its pairs in this
 // search's packed records (pairRecords, an antichain.PairStore: no
-// parents, paths rebuilt from the levels). runOnEngine (engine.go) runs
-// the whole check on the engine, and TestOneEngineRunsTheCheck holds it
-// to Check's own loop (fly.go, workers.go), on one expander and on two,
+// parents, paths rebuilt from the levels). Check runs the whole check on
+// the engine (runOnEngine, engine.go), and TestOneEngineRunsTheCheck holds
+// it to the search's own loop (fly.go, workers.go; Options.ownLoop, kept
+// for that test alone until it goes), on one expander and on two,
 // lock-freedom alone and with the tests' switches: the same verdicts,
 // counterexamples, lassos, model errors and counts.
-// Check still runs its own loop; switching it over and deleting the loop
-// is what is left (antichain/search.go says what it takes).
 // TestOneEngineForBothRoutes holds the engine over semImpl to Check in
 // every reduction mode too.
 // Both follow only the least of a state's pairs of a level, not a pair

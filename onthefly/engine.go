@@ -9,21 +9,21 @@ import (
 	"github.com/linbis/linbis/internal/limits"
 )
 
-// runOnEngine is run with the refinement search of the engine that refine
-// runs, antichain.Search layered by steps: over semImpl (the search's
-// expanders, which expand a level's batches on several cores and work out
-// ahead what each pair's steps lead to, as the search's own loop has them
-// do; its state store and cache of recent successors), its pairs in the
-// search's records (pairRecords), the τ-steps its pairs follow kept
-// through semImpl's antichain.Follower hook; then, as run does, the
-// counterexample replayed, the search for τ-cycles and its lasso, from
-// the same records. It serves every check of Check's own loop (the
-// search of lock-freedom alone, Options.LockFreeOnly, starts from the
-// empty subset, which the engine lets follow every step), with the same
-// outcome and counts (TestOneEngineRunsTheCheck); the tests' switches
-// too: every pair followed (noDominance: SearchOptions.FollowDominated),
-// the parents kept to check rebuilt paths against (checkPaths:
-// SearchOptions.Parents).
+// runOnEngine runs the check, as Check does, with the refinement search
+// of the engine that refine runs, antichain.Search layered by steps: over
+// semImpl (the search's expanders, which expand a level's batches on
+// several cores and work out ahead what each pair's steps lead to; its
+// state store and cache of recent successors), its pairs in the search's
+// records (pairRecords), the τ-steps its pairs follow kept through
+// semImpl's antichain.Follower hook; then the counterexample replayed,
+// the search for τ-cycles and its lasso, from the same records (finish).
+// The search of lock-freedom alone (Options.LockFreeOnly) starts from the
+// empty subset, which the engine lets follow every step; the tests'
+// switches are the engine's options: every pair followed (noDominance:
+// SearchOptions.FollowDominated), the parents kept to check rebuilt paths
+// against (checkPaths: SearchOptions.Parents). TestOneEngineRunsTheCheck
+// holds it to the search's own loop (run, kept for that test alone): the
+// same outcome and counts.
 func (f *flySearch) runOnEngine() (*Result, error) {
 	m, init, err := newSemImpl(f)
 	if err != nil {

@@ -1,9 +1,13 @@
 package onthefly
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -172,19 +176,24 @@ func btoi(b bool) int {
 	return 0
 }
 
-// TestOneEngineRunsTheCheck holds Check on the engine's route
-// (runOnEngine: antichain.Search layered by steps over semImpl and the
-// search's pair records, its batches expanded on the expanders) to
-// Check's own loop, on one expander and on two in batches of three states,
-// on the bundled models in both heap modes and every reduction mode, and
-// on random programs, stopping at the first violation or not, deciding
-// lock-freedom alone (Options.LockFreeOnly), following every pair
-// (noDominance) and checking rebuilt paths against the parents kept
-// (checkPaths, checkTau): the same outcome (the
-// verdicts, the counterexample, the lasso and the model error, replayed
-// from the same records), and the same counts but the successors the
-// cache recognised (which depend on when it is filled).
-func TestOneEngineRunsTheCheck(t *testing.T) {
+// engineCase is a check of TestOneEngineRunsTheCheck: an input at its
+// bounds, the options, and its variant.
+type engineCase struct {
+	what, variant string
+	prog          *check.Program
+	b             ir.Bounds
+	o             Options
+}
+
+// engineCases are the checks TestOneEngineRunsTheCheck runs: the bundled
+// models at 3 threads, 1 operation, 1 value, and seeds random programs,
+// in the heap and reduction modes of searchModes(false), each as it is,
+// stopping at the first violation, deciding lock-freedom alone
+// (Options.LockFreeOnly), following every pair (noDominance) and checking
+// rebuilt paths against the parents kept (checkPaths, checkTau); every
+// other one on two expanders in batches of three states, so that the
+// batches' bounds fall in every level.
+func engineCases(t *testing.T, seeds int) []engineCase {
 	type input struct {
 		name string
 		prog *check.Program
@@ -192,27 +201,23 @@ func TestOneEngineRunsTheCheck(t *testing.T) {
 	}
 	var inputs []input
 	for _, m := range bundledModels(t, ir.Bounds{Threads: 3, Ops: 1, Values: []int{1}}) {
-		inputs = append(inputs, input{m.String(), m.prog, m.b})
+		inputs = append(inputs, input{filepath.Base(m.file), m.prog, m.b})
 	}
-	for seed := range testsize.Count(20, 60) {
+	for seed := range seeds {
 		p := randmodel.GenerateProgram(rand.New(rand.NewPCG(uint64(seed), 39)), randmodel.Config{})
 		name := fmt.Sprintf("seed%d.lin", seed)
 		m, err := frontend.Parse(name, []byte(p.Source))
 		require.NoError(t, err, name)
 		inputs = append(inputs, input{name, m.Program, m.DefaultBounds()})
 	}
-	var runs, fails, cycles, modelErrors, dominated, lockFreeOnly int
+	var cases []engineCase
 	for _, in := range inputs {
 		for j, mode := range searchModes(false) {
-			var plainDominated int64 // the pairs the rule left out, without a variant
 			for v, variant := range []string{"", "first", "lock-free only", "no dominance", "check paths"} {
-				// Every other run on two expanders, in batches of three
-				// states: the batches' bounds fall in every level.
 				workers, batch := 1, 0
 				if (j+v)%2 == 1 {
 					workers, batch = 2, 3
 				}
-				what := fmt.Sprintf("%s %v explicit=%v %+v %s workers=%d", in.name, in.b, mode.explicit, mode.red, variant, workers)
 				o := Options{Options: semantics.Options{Explicit: mode.explicit, MaxStates: 200_000, Workers: workers}, Reductions: mode.red, batchStates: batch}
 				switch variant {
 				case "first":
@@ -222,44 +227,97 @@ func TestOneEngineRunsTheCheck(t *testing.T) {
 				case "no dominance":
 					o.noDominance = true
 				case "check paths":
-					// The engine's rebuilt paths checked against the
-					// parents it kept, as the own loop's against its own.
 					o.checkPaths, o.checkTau = true, true
 				}
-				want, wantErr := Check(in.prog, in.b, o)
-				o.oneEngine = true
-				got, gotErr := Check(in.prog, in.b, o)
-				if wantErr != nil || gotErr != nil {
-					require.Error(t, wantErr, what)
-					require.Error(t, gotErr, what)
-					assert.Equal(t, wantErr.Error(), gotErr.Error(), what)
-					modelErrors++
-					continue
-				}
-				runs++
-				want.Stats.Recognised, got.Stats.Recognised = 0, 0
-				assert.Equal(t, want.Stats, got.Stats, what)
-				assert.Equal(t, [5]bool{want.Refines, want.RefinesDecided, want.LockFreeChecked, want.LockFree, want.ModelError != nil},
-					[5]bool{got.Refines, got.RefinesDecided, got.LockFreeChecked, got.LockFree, got.ModelError != nil}, what)
-				if want.ModelError != nil && got.ModelError != nil {
-					assert.Equal(t, want.ModelError.Error(), got.ModelError.Error(), what)
-				}
-				assert.Equal(t, want.Counterexample, got.Counterexample, what)
-				assert.Equal(t, want.Lasso, got.Lasso, what)
-				fails += btoi(!want.Refines && want.RefinesDecided)
-				cycles += btoi(want.LockFreeChecked && !want.LockFree)
-				if variant == "" {
-					plainDominated = want.Stats.Dominated
-				}
-				// The switch counts where the rule left pairs out.
-				dominated += btoi(variant == "no dominance" && plainDominated > 0)
-				lockFreeOnly += btoi(variant == "lock-free only" && !got.RefinesDecided)
+				what := fmt.Sprintf("%s %v explicit=%v %+v %s workers=%d", in.name, in.b, mode.explicit, mode.red, variant, workers)
+				cases = append(cases, engineCase{what, variant, in.prog, in.b, o})
 			}
 		}
+	}
+	return cases
+}
+
+// flyOutcome is what a check found, as TestOneEngineRunsTheCheck compares
+// it: the counts but the successors the cache recognised (which depend on
+// when it is filled), the verdicts, the lengths of the counterexample and
+// of the lasso, and the error or the model error met past a violation.
+type flyOutcome struct {
+	Stats                           Stats
+	Verdicts                        [5]bool
+	CounterexampleSteps, LassoSteps int
+	Err                             string
+}
+
+// outcomeOf returns the outcome of a check that returned r and err.
+func outcomeOf(r *Result, err error) flyOutcome {
+	if err != nil {
+		return flyOutcome{Err: err.Error()}
+	}
+	o := flyOutcome{Stats: r.Stats, Verdicts: [5]bool{r.Refines, r.RefinesDecided, r.LockFreeChecked, r.LockFree, r.ModelError != nil}}
+	o.Stats.Recognised = 0
+	if r.Counterexample != nil {
+		o.CounterexampleSteps = len(r.Counterexample.Steps)
+	}
+	if r.Lasso != nil {
+		o.LassoSteps = len(r.Lasso.Steps)
+	}
+	if r.ModelError != nil {
+		o.Err = r.ModelError.Error()
+	}
+	return o
+}
+
+// TestOneEngineRunsTheCheck holds Check on the engine (runOnEngine:
+// antichain.Search layered by steps over semImpl and the search's pair
+// records, its batches expanded on the expanders) to the search's own
+// loop (Options.ownLoop) on engineCases: the same outcome (flyOutcome:
+// verdicts, counts, model errors; and the same counterexample and lasso,
+// replayed from the same records). With LINBIS_WRITE_OWN_LOOP=FILE, it
+// writes the own loop's outcomes to FILE once all agree.
+func TestOneEngineRunsTheCheck(t *testing.T) {
+	var runs, fails, cycles, modelErrors, dominated, lockFreeOnly int
+	var plainDominated int64 // the pairs the rule left out, without a variant
+	golden := map[string]flyOutcome{}
+	for _, c := range engineCases(t, testsize.Count(20, 60)) {
+		what, o := c.what, c.o
+		o.ownLoop = true
+		want, wantErr := Check(c.prog, c.b, o)
+		o.ownLoop = false
+		got, gotErr := Check(c.prog, c.b, o)
+		golden[what] = outcomeOf(want, wantErr)
+		require.Equal(t, outcomeOf(want, wantErr), outcomeOf(got, gotErr), what)
+		if wantErr != nil {
+			modelErrors++
+			continue
+		}
+		runs++
+		assert.Equal(t, want.Counterexample, got.Counterexample, what)
+		assert.Equal(t, want.Lasso, got.Lasso, what)
+		fails += btoi(!want.Refines && want.RefinesDecided)
+		cycles += btoi(want.LockFreeChecked && !want.LockFree)
+		if c.variant == "" {
+			plainDominated = want.Stats.Dominated
+		}
+		// The switch counts where the rule left pairs out.
+		dominated += btoi(c.variant == "no dominance" && plainDominated > 0)
+		lockFreeOnly += btoi(c.variant == "lock-free only" && !got.RefinesDecided)
 	}
 	t.Logf("%d runs: %d violations, %d τ-cycles; %d model errors; %d lock-freedom alone, %d with every pair followed where the rule leaves some out", runs, fails, cycles, modelErrors, lockFreeOnly, dominated)
 	assert.Positive(t, fails)
 	assert.Positive(t, cycles)
 	assert.Positive(t, lockFreeOnly)
 	assert.Positive(t, dominated)
+	if file := os.Getenv("LINBIS_WRITE_OWN_LOOP"); file != "" && !t.Failed() {
+		var lines []string // a case a line, in order
+		for what, o := range golden {
+			line, err := json.Marshal(o)
+			require.NoError(t, err)
+			key, err := json.Marshal(what)
+			require.NoError(t, err)
+			lines = append(lines, fmt.Sprintf("%s: %s", key, line))
+		}
+		slices.Sort(lines)
+		data := "{\n" + strings.Join(lines, ",\n") + "\n}\n"
+		require.NoError(t, os.WriteFile(file, []byte(data), 0o644))
+	}
 }

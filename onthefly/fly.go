@@ -109,10 +109,10 @@ type Options struct {
 	// noDominance turns off the pruning of pairs dominated in their level
 	// (flySearch.dominated), for the tests that compare.
 	noDominance bool
-	// oneEngine runs the refinement search on the engine refine runs
-	// (runOnEngine), on one core, for the tests that hold it to this
-	// search's own loop.
-	oneEngine bool
+	// ownLoop runs the search's own loop (run) rather than the engine
+	// refine runs (runOnEngine), for the tests that hold the engine to
+	// it.
+	ownLoop bool
 	// noSuccCache turns off the cache of recent successors (flycache.go),
 	// for the test that holds the search to the same outcome without it.
 	noSuccCache bool
@@ -245,12 +245,11 @@ func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.oneEngine {
-		f.startExpanders(o.Workers)
-		return f.runOnEngine()
-	}
 	f.startExpanders(o.Workers)
-	return f.run()
+	if o.ownLoop {
+		return f.run()
+	}
+	return f.runOnEngine()
 }
 
 // newFlySearch returns the search of implementation impl of prog against
