@@ -103,7 +103,7 @@ const NoneSince = math.MaxInt32
 // followed (dominated) is replaced by the least pairs of its level below
 // it, which must be stored after p too: the proviso refuses the ample set
 // when a pair of that state other than q, stored no later than p, has a
-// subset ⊆ q's (coveredUpTo), as onthefly's does.
+// subset ⊆ q's (coveredUpTo).
 func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 	impl, ps := s.impl, s.store
 	pair, step, s.empty = -1, -1, NoSubset
@@ -350,8 +350,7 @@ func (s *Search) dominated(group []uint64, lo int32, i int) bool {
 // when every pair is followed: SearchOptions.FollowDominated). The
 // search refuses a pair that a stored one covers (lookup), so for q > p
 // no such pair is found today; the check states the rule the proviso
-// relies on, as onthefly's provisoHolds does, rather than that property
-// of the search.
+// relies on rather than that property of the search.
 func (s *Search) coveredUpTo(st, sub, q, p int32) bool {
 	if !s.opts.Prune || s.opts.FollowDominated {
 		return false

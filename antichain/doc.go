@@ -23,8 +23,7 @@
 // on-the-fly search's packed records through PairStore, and the τ-steps
 // followed kept through Follower, its batches expanded ahead through
 // Leveler and Foresight). refine runs Search, and onthefly runs it for
-// its whole check (its runOnEngine, held to the route's own loop of the
-// product, which is kept for that test alone and is to go).
+// its whole check (onthefly/engine.go).
 //
 // The subsets are interned in the order they are met, in a flat arena (no
 // pointer per subset), so that both searches number them as before and

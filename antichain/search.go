@@ -68,9 +68,9 @@ import (
 // for a pair's step (Foresight: the subset renamed, and the lookup among
 // the pairs stored before a given pair, the search looking only at those
 // stored since). onthefly's Check runs that route's whole check on
-// runBySteps so (runOnEngine), its batches expanded on several cores,
-// with the same outcome and counts as the route's own loop of the product
-// (kept, for now, only for the test that holds the engine to it): the
+// runBySteps so (run), its batches expanded on several cores,
+// with the same outcome and counts as the route's own loop of the
+// product, which it replaced, had: the
 // search of lock-freedom alone too (started from the empty subset, which follows
 // every step, as past a violation), and that route's test-only switches
 // (every pair followed: SearchOptions.FollowDominated; parents kept to

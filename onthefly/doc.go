@@ -19,17 +19,13 @@
 // engine's Leveler and Foresight hooks), and keeps its pairs in this
 // search's packed records (pairRecords, an antichain.PairStore: no
 // parents, paths rebuilt from the levels). Check runs the whole check on
-// the engine (runOnEngine, engine.go), and TestOneEngineRunsTheCheck holds
-// it to the search's own loop (fly.go, workers.go; Options.ownLoop, kept
-// for that test alone until it goes), on one expander and on two,
-// lock-freedom alone and with the tests' switches: the same verdicts,
-// counterexamples, lassos, model errors and counts.
-// TestOneEngineForBothRoutes holds the engine over semImpl to Check in
-// every reduction mode too.
-// Both follow only the least of a state's pairs of a level, not a pair
-// whose subset strictly includes another's (dominance.go;
-// antichain.Search.Dominated), and the test holds them to the same
-// dominated pairs too.
+// the engine (run, engine.go); TestEngineKeepsTheOwnLoopsOutcomes holds
+// it to the verdicts, counts, counterexamples' lengths and model errors
+// that the search's own loop of the product, which it replaced, found.
+// TestOneEngineForBothRoutes holds the engine over semImpl, layered by
+// visible actions, to refine on the full LTSs. The search follows only the
+// least of a state's pairs of a level, not a pair whose subset strictly
+// includes another's (dominance.go; antichain.Search.Dominated).
 //
 // Every counterexample is replayed on the unreduced semantics before it
 // is returned (replay.go), and one found under smaller bounds can be

@@ -1,7 +1,7 @@
 package onthefly
 
 // Pairs dominated in their level. The search stores a pair (s, X) unless a
-// pair (s, Y) with Y ⊆ X was stored before it (lookupPair); a pair (s, Y)
+// pair (s, Y) with Y ⊆ X was stored before it; a pair (s, Y)
 // with Y ⊊ X stored after it, in the same breadth-first level, does not
 // remove it, and it used to be followed with the others. On the HP stack
 // nearly every pair subsumed so is subsumed by a pair of its own level
@@ -31,22 +31,18 @@ package onthefly
 // the cycle search (followedAllOf): its state's steps are those of the
 // pairs followed.
 //
-// With the partial-order reduction, the cycle proviso (provisoHolds) asks
-// that an ample step lead to a pair stored after the pair p followed, so
-// that the ids grow along the edges of pairs not fully expanded. A pair
-// q > p that is then not followed is replaced by its level's least pair
-// below it, which must be stored after p too: coveredUpTo refuses the
-// ample set when a pair of q's state other than q, stored no later than p,
-// has a subset ⊆ q's (a pair that dominates q later and is stored after p
-// has a larger id than p).
+// With the partial-order reduction, the cycle proviso asks that an ample
+// step lead to a pair stored after the pair p followed, so that the ids
+// grow along the edges of pairs not fully expanded. A pair q > p that is
+// then not followed is replaced by its level's least pair below it, which
+// must be stored after p too: the proviso refuses the ample set when a
+// pair of q's state other than q, stored no later than p, has a subset ⊆
+// q's (a pair that dominates q later and is stored after p has a larger
+// id than p).
 //
-// Rebuilt paths (path.go's producers) skip the same pairs. The engine's
-// search layered by steps (antichain.Search, runBySteps) has the same
-// rule and proviso, and TestOneEngineForBothRoutes holds the two to the
-// same dominated pairs. The proviso's check refuses nothing while the
-// store keeps a pair out when a pair of its state stored before it covers
-// it (then a pair ⊆ q's stored no later than p < q would have kept q
-// out); it states what the argument needs.
+// The search is the engine's (antichain.Search layered by steps: its
+// runBySteps, dominated and coveredUpTo). Rebuilt paths (path.go's
+// producers) skip the same pairs (dominated, here).
 
 // dominated reports whether the pair group[i] of a state's pairs of one
 // level (group, offsets from lo, as antichain.LevelOrder gives them) is not followed:
@@ -58,27 +54,6 @@ func (f *flySearch) dominated(group []uint64, lo int32, i int) bool {
 	x := f.subset.get(int(lo + int32(uint32(group[i]))))
 	for j, k := range group {
 		if y := f.subset.get(int(lo + int32(uint32(k)))); j != i && y != x && f.spec.includes(x, y) {
-			return true
-		}
-	}
-	return false
-}
-
-// skip counts pair p as not followed (dominated): it follows no
-// successor, so for the cycle search it followed the ample thread's.
-func (f *flySearch) skip(p int32) {
-	f.pairAmple.set(int(p), true)
-	f.res.Stats.Dominated++
-}
-
-// coveredUpTo reports whether a pair of state other than q, with id at
-// most p, has a subset included in subset (never without the pruning).
-func (f *flySearch) coveredUpTo(state, subset, q, p int32) bool {
-	if f.o.noDominance {
-		return false
-	}
-	for z := f.headPair.get(int(state)); z >= 0; z = f.nextPair.get(int(z)) {
-		if z != q && z <= p && f.spec.includes(subset, f.subset.get(int(z))) {
 			return true
 		}
 	}

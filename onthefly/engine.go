@@ -9,7 +9,7 @@ import (
 	"github.com/linbis/linbis/internal/limits"
 )
 
-// runOnEngine runs the check, as Check does, with the refinement search
+// run runs the check, for Check, with the refinement search
 // of the engine that refine runs, antichain.Search layered by steps: over
 // semImpl (the search's expanders, which expand a level's batches on
 // several cores and work out ahead what each pair's steps lead to; its
@@ -21,10 +21,8 @@ import (
 // empty subset, which the engine lets follow every step; the tests'
 // switches are the engine's options: every pair followed (noDominance:
 // SearchOptions.FollowDominated), the parents kept to check rebuilt paths
-// against (checkPaths: SearchOptions.Parents). TestOneEngineRunsTheCheck
-// holds it to the search's own loop (run, kept for that test alone): the
-// same outcome and counts.
-func (f *flySearch) runOnEngine() (*Result, error) {
+// against (checkPaths: SearchOptions.Parents).
+func (f *flySearch) run() (*Result, error) {
 	m, init, err := newSemImpl(f)
 	if err != nil {
 		return nil, err
@@ -80,8 +78,7 @@ func (f *flySearch) runOnEngine() (*Result, error) {
 }
 
 // violationOf returns the step of the first violation, step id of pair
-// p, as the search's own loop records it (follow): its successor stored
-// for the replay. The search's error err, if any, is what stopped it
+// p, for the replay: its successor stored. The search's error err, if any, is what stopped it
 // past the violation; the state's expansion does not change the counts.
 func (f *flySearch) violationOf(p, id int32, err error) (*flyStep, error) {
 	saved := f.res.Stats
@@ -98,8 +95,7 @@ func (f *flySearch) violationOf(p, id int32, err error) (*flyStep, error) {
 }
 
 // modelErrorAt reports the model error of a state's expansion, with the
-// replayed trace to its first pair of the level being searched, as the
-// search's own loop does (followState).
+// replayed trace to its first pair of the level being searched.
 func (f *flySearch) modelErrorAt(e *stepFailure) error {
 	lo := f.levels[len(f.levels)-2] // the level being followed
 	p := int32(-1)

@@ -31,9 +31,9 @@ import (
 // distinct part once (states.go), a pair as its subset's id and the next
 // pair of its state, in fixed blocks (chunked.go) — and no transitions: a counterexample's path is rebuilt
 // from the breadth-first levels (path.go). The specification is explored
-// as far as the pairs need it (flySpec). This is antichain.Search's
-// search layered by steps (its runBySteps), with the hooks that search
-// has for this one (doc.go); TestOneEngineForBothRoutes holds them alike.
+// as far as the pairs need it (flySpec). The search is antichain.Search's,
+// layered by steps (its runBySteps), with the hooks that search has for
+// this one (semImpl: semimpl.go; engine.go runs it).
 //
 // Lock-freedom. Under a most-general client with bounded or unbounded
 // operations, a cycle without a ret is a cycle of τ-steps (a thread that
@@ -107,12 +107,8 @@ type Options struct {
 	// the empty subset), and Refines and Counterexample mean nothing.
 	LockFreeOnly bool
 	// noDominance turns off the pruning of pairs dominated in their level
-	// (flySearch.dominated), for the tests that compare.
+	// (SearchOptions.FollowDominated), for the tests that compare.
 	noDominance bool
-	// ownLoop runs the search's own loop (run) rather than the engine
-	// refine runs (runOnEngine), for the tests that hold the engine to
-	// it.
-	ownLoop bool
 	// noSuccCache turns off the cache of recent successors (flycache.go),
 	// for the test that holds the search to the same outcome without it.
 	noSuccCache bool
@@ -196,7 +192,7 @@ type Stats struct {
 	// successors (flycache.go): not canonicalised again.
 	Recognised int64
 	// Dominated counts the pairs not followed because a pair of the same
-	// state and level has a smaller subset (flySearch.dominated).
+	// state and level has a smaller subset (dominance.go).
 	Dominated int64
 }
 
@@ -246,10 +242,7 @@ func Check(prog *check.Program, b ir.Bounds, o Options) (*Result, error) {
 		return nil, err
 	}
 	f.startExpanders(o.Workers)
-	if o.ownLoop {
-		return f.run()
-	}
-	return f.runOnEngine()
+	return f.run()
 }
 
 // newFlySearch returns the search of implementation impl of prog against
@@ -375,19 +368,6 @@ type flySearch struct {
 	succVec []int32
 }
 
-// run searches the product, then the τ-cycles.
-func (f *flySearch) run() (*Result, error) {
-	sid, sub, err := f.initial()
-	if err != nil {
-		return nil, err
-	}
-	f.addPair(sid, sub, flyStep{from: -1, perm: f.initPerm, to: sid})
-	f.levels = []int32{0}
-
-	violation, err := f.searchPairs()
-	return f.finish(violation, err)
-}
-
 // finish completes the check once the refinement search has ended, with
 // the first violation it met (nil: none) and its error: the counts, the
 // counterexample replayed, the search for τ-cycles and its lasso.
@@ -481,92 +461,6 @@ type flyStep struct {
 	thread uint8
 	perm   uint16
 	to     int32 // an implementation state id
-}
-
-// searchPairs runs the breadth-first search of the product, level by
-// level. It returns the first step the specification cannot follow, nil if
-// there is none; it stops there with Options.FirstViolation, else it goes
-// on over every reachable state.
-//
-// A state is usually paired with several subsets (the histories that
-// reach it differ), and its successors are the same for each: within a
-// level, the pairs are taken state by state and each state is expanded
-// once for all its pairs of the level. That keeps the search breadth-first
-// (every pair of a level before any of the next), so the first violation
-// found is still a shortest one.
-//
-// The states of a level are taken in batches: the expanders expand a
-// batch's states in parallel, and its pairs are followed one after
-// another in the search's order, which stores what they lead to, while
-// the next batch is expanded (workers.go explains why the outcome is the
-// sequential search's).
-func (f *flySearch) searchPairs() (*flyStep, error) {
-	var order []uint64 // the level's pairs in the order they are taken
-	var runs []int32   // where each state's pairs start in order, and its end
-	for lo := int32(0); int(lo) < f.subset.Len(); {
-		hi := int32(f.subset.Len())
-		f.levels = append(f.levels, hi)
-		f.levelStates, f.nextStates = f.nextStates, f.levelStates[:0]
-		f.cache.fit(f.states.len())
-		var err error
-		if order, err = antichain.LevelOrder(f.o.Context, order[:0], f.levelStates); err != nil {
-			return nil, fmt.Errorf("the on-the-fly search stopped after %s: %w", f.reached(), err)
-		}
-		runs = stateRuns(runs[:0], order)
-		if v, stop, err := f.searchLevel(order, runs, lo); stop || err != nil {
-			return v, err
-		}
-		lo = hi
-	}
-	return f.violation, nil
-}
-
-// followState follows the pairs of the state expanded in x's expansion
-// ex, whose pairs are order[ex.first:ex.end] (offsets from lo), as the
-// sequential search does after expanding it. stop reports that the search
-// ends there, with the step and error it returns.
-func (f *flySearch) followState(x *expansions, ex *expansion, order []uint64, lo int32) (v *flyStep, stop bool, err error) {
-	if f.res.Stats.Expanded&(1<<12-1) == 0 {
-		if f.o.Progress != nil && f.res.Stats.Expanded&0x3fff == 0 {
-			f.o.Progress.Report("product pairs", int64(f.subset.Len()), "state pairs")
-		}
-		if err := limits.Err(f.o.Context); err != nil {
-			return nil, true, fmt.Errorf("the on-the-fly search stopped after %s: %w", f.reached(), err)
-		}
-	}
-	f.use(x, ex)
-	if ex.fail != nil {
-		err := f.modelError(lo+int32(uint32(order[ex.first])), ex.failThread, ex.fail)
-		if f.violation != nil {
-			// Past the violation: it stands, and the model error
-			// ends the search for lock-freedom.
-			f.res.ModelError = err
-			return f.violation, true, nil
-		}
-		return nil, true, err
-	}
-	f.findNew()
-	n := len(f.succs)
-	// The table of states grows here, where the search can stop, rather
-	// than in the insertion of a successor: it polls the context.
-	if err := f.states.reserve(f.o.Context, n); err != nil {
-		return nil, true, fmt.Errorf("the on-the-fly search stopped after %s: %w", f.reached(), err)
-	}
-	group := order[ex.first:ex.end]
-	for i, k := range group {
-		if f.dominated(group, lo, i) {
-			f.skip(lo + int32(uint32(k)))
-			continue
-		}
-		pre := x.pre[int(ex.pre)+i*n:][:n]
-		if err := f.follow(lo+int32(uint32(k)), pre); err != nil || f.violation != nil && f.o.FirstViolation {
-			return f.violation, true, err
-		}
-	}
-	if err := f.keepTau(ex.state); err != nil {
-		return nil, true, err
-	}
-	return nil, false, nil
 }
 
 // stateRuns appends to dst where the pairs of each state start in a
@@ -678,84 +572,6 @@ func (f *flySearch) countOrbit(stab int64, exact bool) {
 	f.res.Stats.RepresentedExact = f.res.Stats.RepresentedExact && exact
 }
 
-// follow adds the successors of pair p, whose state has just been
-// expanded; the first step the specification cannot follow is recorded in
-// f.violation, and the successor it leads to is paired with the empty
-// subset, unless the search stops there (Options.FirstViolation). pre
-// holds, for each successor, what the expander worked out of it (nil
-// outside the batches).
-func (f *flySearch) follow(p int32, pre []flyPre) error {
-	ample := f.ample >= 0 && f.provisoHolds(p, pre)
-	if ample {
-		f.pairAmple.set(int(p), true)
-	}
-	switch {
-	case ample:
-		f.res.Stats.Ample++
-	case f.por != nil:
-		f.res.Stats.Full++
-		if f.ample >= 0 {
-			f.res.Stats.ProvisoFull++
-		}
-		f.followedAll = true
-	}
-	for i := range f.succs {
-		sc := &f.succs[i]
-		if !f.takes(ample, sc) {
-			continue
-		}
-		pr := known(pre, i)
-		var sub int32
-		var perm uint16
-		var violates bool
-		if pr != nil {
-			sub, perm, violates = pr.sub, pr.perm, pr.violates
-		} else {
-			var err error
-			if sub, perm, violates, _, err = f.next(f.subset.get(int(p)), sc, f.alts, false); err != nil {
-				return err
-			}
-		}
-		if violates {
-			if sc.to < 0 { // stored for the replay
-				f.insertSucc(sc)
-			}
-			if f.violation == nil {
-				f.violation = &flyStep{from: p, thread: sc.thread, perm: sc.perm, to: sc.to}
-			}
-			if f.o.FirstViolation {
-				return nil
-			}
-		}
-		f.refind(sc)
-		if sc.to >= 0 {
-			if _, covered := f.lookup(sc.to, sub, pr); covered {
-				continue
-			}
-		}
-		if f.subset.Len() >= f.o.MaxStates {
-			return &limits.LimitError{Limit: limits.States, Value: int64(f.o.MaxStates), Err: fmt.Errorf(
-				"%w: more than %d product pairs (%d implementation states); raise the limit or lower the bounds",
-				semantics.ErrStateLimit, f.o.MaxStates, f.states.len())}
-		}
-		if sc.to < 0 {
-			f.insertSucc(sc)
-		}
-		f.addPair(sc.to, sub, flyStep{from: p, thread: sc.thread, perm: perm, to: sc.to})
-	}
-	return nil
-}
-
-// refind looks up the state of successor sc again if it was not stored
-// when findNew looked: another step of the same state may have stored it
-// since. A pair it leads to is then looked up like any other, so that it
-// is stored once, and the cycle proviso sees it (as antichain.Search does).
-func (f *flySearch) refind(sc *flySucc) {
-	if sc.to < 0 {
-		sc.to = f.since.find(f.states, f.succVec[sc.vecStart:sc.vecEnd], sc.hash)
-	}
-}
-
 // takes reports whether a pair of the state expanded last takes its
 // successor sc: every successor, or the ample thread's when the pair
 // follows only those.
@@ -817,43 +633,6 @@ func (f *flySearch) renamed(sub int32, sc *flySucc, alts []uint16, peek bool) (i
 	return f.spec.renamed(sub, sc.perm, alts[sc.altStart:sc.altEnd], &f.perms, peek)
 }
 
-// provisoHolds is the cycle proviso (C3, frontend/reduce/por.go) for pair p and the ample
-// thread of its state: each ample successor is a new pair or a pair
-// stored after p, never an earlier one, nor one subsumed by a stored pair.
-// Then every edge of the reduced graph that leaves a pair not fully
-// expanded goes to a larger pair id, and every cycle has a fully expanded
-// pair. pre is as for follow.
-func (f *flySearch) provisoHolds(p int32, pre []flyPre) bool {
-	sub := f.subset.get(int(p))
-	for i := range f.succs {
-		sc := &f.succs[i]
-		if int(sc.thread) != f.ample {
-			continue
-		}
-		if f.refind(sc); sc.to < 0 {
-			continue
-		}
-		var q int32
-		var covered bool
-		if pr := known(pre, i); pr != nil && f.keeps(sub, sc) {
-			// A τ-step: the renamed subset is the one the expander found.
-			q, covered = f.lookup(sc.to, pr.sub, pr)
-		} else {
-			renamed, _, _ := f.renamed(sub, sc, f.alts, false)
-			q, covered = f.lookupPair(sc.to, renamed, 0)
-		}
-		if q >= 0 && q <= p || q < 0 && covered {
-			return false
-		}
-		if q >= 0 && f.coveredUpTo(sc.to, f.subset.get(int(q)), q, p) {
-			// q may not be followed (dominated), and the pair followed
-			// in its place is one of those, stored before p.
-			return false
-		}
-	}
-	return true
-}
-
 // stored appends to dst the vector of implementation state s.
 func (f *flySearch) stored(dst []int32, s int32) []int32 {
 	return f.states.vector(dst, s)
@@ -912,37 +691,6 @@ func (f *flySearch) lookupPair(state, subset, since int32) (same int32, covered 
 		}
 	}
 	return -1, false
-}
-
-// lookup is lookupPair(state, subset, 0) for a successor whose expander
-// found pr (nil: nothing), from the pairs stored before the batch: only
-// those stored since are looked at, if the state has any.
-func (f *flySearch) lookup(state, subset int32, pr *flyPre) (same int32, covered bool) {
-	if pr == nil {
-		return f.lookupPair(state, subset, 0)
-	}
-	q, covered := int32(-1), false
-	if f.since.touched.has(int(state)) {
-		q, covered = f.lookupPair(state, subset, f.since.pairs)
-	}
-	switch {
-	case q >= 0:
-		return q, true
-	case pr.same >= 0:
-		return pr.same, true
-	}
-	return -1, covered || pr.covered
-}
-
-// addPair stores pair (state, subset), found by step (from -1 for the
-// first pair).
-func (f *flySearch) addPair(state, subset int32, step flyStep) {
-	f.Put(state, subset)
-	f.since.paired(state)
-	f.nextStates = append(f.nextStates, state)
-	if f.o.checkPaths {
-		f.parents = append(f.parents, step)
-	}
 }
 
 // pairRecords are the pairs of the search, numbered in breadth-first

@@ -13,7 +13,7 @@ import (
 // their states (fly.go's flySearch): a counterexample's path from the
 // first pair is rebuilt backwards, a level at a time. The parent of a pair
 // of level k is the first pair of level k-1, in the order in which the
-// search took them (antichain.LevelOrder), that has a step to it: follow stores a
+// search took them (antichain.LevelOrder), that has a step to it: the search stores a
 // pair when it first meets it, and a pair met again is found stored, or
 // covered by one stored before (pairs are never removed, so what covered
 // it then covers it still). Each pair of level k-1 is followed again as
@@ -117,7 +117,7 @@ func (f *flySearch) producers(states []int32, lo, hi int32, visit func(step flyS
 // checkPaths checks the rebuilt parent of every pair against the step
 // that found it (Options.checkPaths), a level at a time: each pair's
 // parent is the first step of the level before that leads to it. It
-// checks too that no pair is stored twice: follow looks up a successor's
+// checks too that no pair is stored twice: the search looks up a successor's
 // state again when another step of the same expansion stored it.
 func (f *flySearch) checkPaths() error {
 	saved := f.res.Stats

@@ -12,8 +12,8 @@ import (
 // semImpl is a program's implementation as the semantics gives it, read
 // by the antichain search as an implicit LTS (antichain.Impl), with the
 // on-the-fly search's own parts. Told a level's order (antichain.Leveler),
-// it expands the level's states in batches on the search's expanders, as
-// the search's own loop does (workers.go): a batch resolved on every core
+// it expands the level's states in batches on the search's expanders
+// (workers.go): a batch resolved on every core
 // (its successors looked up, and what each pair's steps lead to worked
 // out, which it gives the engine through antichain.Foresight) while the
 // next is expanded on the other cores; outside a level (a search layered
@@ -46,8 +46,7 @@ type semImpl struct {
 	to, label, ample []int32
 	expanded         []*expansions
 	// With a level's order (Level), its states are expanded in batches
-	// on the search's expanders, as its own loop expands them
-	// (workers.go): runs delimit the order's states, lo is the level's
+	// on the search's expanders (workers.go): runs delimit the order's states, lo is the level's
 	// first pair, batch the batch being followed (-1 before the first),
 	// state the index in the level of the state Steps serves next,
 	// ahead the run expanding the next batch, pre what the expanders
@@ -170,8 +169,7 @@ func (m *semImpl) labelID(k semantics.LabelKey) int32 {
 }
 
 // Level implements antichain.Leveler: the level's states are expanded in
-// batches on the expanders, the first one now, as the search's own loop
-// does (searchLevel): the cache of recent successors filled with the
+// batches on the expanders, the first one now (workers.go): the cache of recent successors filled with the
 // last batch of the level before, and fitted to the states stored.
 func (m *semImpl) Level(order []uint64, lo int32) error {
 	f := m.f
@@ -263,8 +261,8 @@ func (m *semImpl) batched(s int32) (to, label []int32, lo, hi int32, err error) 
 // Foreseen implements antichain.Foresight: what the expanders worked out
 // for the state's g-th pair of the level and successor id (flyPre), the
 // lookup among the pairs stored before the batch was resolved; past
-// every pair when the successor's state has none stored since, as the
-// search's own loop looks (lookup).
+// every pair when the successor's state has none stored since
+// (sinceBatch).
 func (m *semImpl) Foreseen(g int, id int32) (sub int32, violates bool, same int32, covered bool, since int32, ok bool) {
 	if m.order == nil {
 		return 0, false, -1, false, 0, false

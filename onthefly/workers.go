@@ -17,10 +17,11 @@ import (
 // stabilisers, the partial-order reduction's ample thread, the lookups of
 // their states; and for each pair of the state and each successor, the
 // subset it leads to (flyPre), when the specification has computed it
-// already, and how the pairs stored so far cover it. Then one goroutine
-// follows the batch's pairs in the search's order (followBatch), as the
-// sequential search does after each expansion, and alone writes what the
-// search stores: states, pairs, the specification's subsets, τ-edges.
+// already, and how the pairs stored so far cover it. Then one goroutine,
+// the engine's (antichain.Search, served by semImpl: semimpl.go), follows
+// the batch's pairs in the search's order, as a sequential search does
+// after each expansion, and alone writes what the search stores: states,
+// pairs, the specification's subsets, τ-edges.
 //
 // The outcome is the sequential search's, for any number of expanders:
 // the same pairs, numbered alike, the same first violation, the same
@@ -30,8 +31,9 @@ import (
 //   - a successor's state not stored when the batch was expanded may have
 //     been stored by a pair followed since: findNew looks it up again;
 //   - the pairs of a state stored since the batch's expansion are those
-//     with ids from since on, first in the state's chain: lookup looks at
-//     those and takes the expander's verdict on the others (a pair
+//     with ids from since on, first in the state's chain: the engine looks
+//     at those (semImpl.Foreseen) and takes the expander's verdict on the
+//     others (a pair
 //     covered stays covered: pairs are never removed);
 //   - a subset that the specification had not computed (After, or a
 //     renaming) when the batch was expanded is computed by the follower,
@@ -217,40 +219,6 @@ func (f *flySearch) useSet(k int, runs []int32) {
 	}
 }
 
-// searchLevel searches a level whose first pair is lo and whose pairs are
-// order, delimited by state by runs. It returns the first step the
-// specification cannot follow, if the search stops.
-func (f *flySearch) searchLevel(order []uint64, runs []int32, lo int32) (v *flyStep, stop bool, err error) {
-	f.cutLevel(len(runs) - 1)
-	nb := len(f.bounds) - 1
-	f.useSet(0, f.batch(runs, 0))
-	f.onExpanders(f.nchunks[0], func(e *expander, c int) {
-		r := chunkRuns(f.batch(runs, 0), c)
-		e.load(f.chunks[0][c], order, r)
-		e.expandChunk(f.chunks[0][c], order, r)
-	}, nil)
-	for i := range nb {
-		k := i % 2
-		f.resolve(order, runs, lo, i, nb)
-		var next []int32
-		if i+1 < nb {
-			next = f.batch(runs, i+1)
-		}
-		stopped := f.onExpanders(chunkCount(next), func(e *expander, c int) {
-			e.expandChunk(f.chunks[1-k][c], order, chunkRuns(next, c))
-		}, func() bool {
-			v, stop, err = f.followBatch(f.chunks[k][:f.nchunks[k]], order, lo)
-			return stop || err != nil
-		})
-		if stopped {
-			return v, stop, err
-		}
-	}
-	last := f.chunks[(nb-1)%2][:f.nchunks[(nb-1)%2]]
-	f.onExpanders(len(f.cache), func(_ *expander, part int) { f.remember(part, last) }, nil)
-	return nil, false, nil
-}
-
 // resolve runs the resolve step of batch i of nb (see above).
 func (f *flySearch) resolve(order []uint64, runs []int32, lo int32, i, nb int) {
 	k := i % 2
@@ -338,20 +306,6 @@ func (r *running) join(stop bool) {
 		r.work(r.f.expanders[0])
 	}
 	r.wg.Wait()
-}
-
-// followBatch follows the pairs of a batch's expanded chunks, state after
-// state, in the search's order. stop reports that the search ends, with
-// the step and error it returns.
-func (f *flySearch) followBatch(chunks []*expansions, order []uint64, lo int32) (v *flyStep, stop bool, err error) {
-	for _, x := range chunks {
-		for i := range x.states {
-			if v, stop, err := f.followState(x, &x.states[i], order, lo); stop || err != nil {
-				return v, stop, err
-			}
-		}
-	}
-	return nil, false, nil
 }
 
 // start empties x for the expansions of up to n states (its loaded
@@ -570,7 +524,7 @@ func (e *expander) stabilizer(sigma []uint8, alts []uint16) ([]uint16, int64, bo
 
 // sinceBatch is what the search has stored since the batch being
 // followed was expanded, for the follower to complete what the expanders
-// found (flySearch.lookup, findNew) without looking in the large tables.
+// found (semImpl.Foreseen, findNew) without looking in the large tables.
 type sinceBatch struct {
 	pairs, states int32 // the pairs and states stored when it was expanded
 	// touched marks the states that have a pair stored since, which
