@@ -36,7 +36,7 @@ func (f *flySearch) account() []byteCount {
 	var parts int64
 	for i := range s.kinds {
 		c := &s.kinds[i]
-		parts += int64(cap(c.at))*4 + int64(cap(c.len))*2 + int64(len(c.table))*8
+		parts += int64(cap(c.at))*4 + int64(cap(c.len))*2 + int64(cap(c.hash))*8 + int64(len(c.table))*8
 	}
 	parts += chunks(len(s.partVals.blocks), 4)
 	var cache int64
@@ -45,7 +45,7 @@ func (f *flySearch) account() []byteCount {
 	}
 	tau := int64(f.tau.tos.r.bytes()) + chunks(len(f.tau.lens.blocks), 1) + chunks(len(f.tau.starts.blocks), 4) + int64(len(f.tau.long))*16
 	return []byteCount{
-		{"states' table", int64(len(s.table)) * 4},
+		{"states' table", int64(s.table.n) * 4},
 		{"tuples of part ids", int64(s.roots.bytes())},
 		{"parts", parts},
 		{"chains' heads", int64(f.headPair.bytes())},

@@ -3,6 +3,7 @@ package onthefly
 import (
 	"encoding/binary"
 	mbits "math/bits"
+	"slices"
 )
 
 // roots holds the stored states' tuples of part ids (stateStore), k ids a
@@ -57,19 +58,61 @@ func (r *roots) get(s int32, i int) uint32 {
 // getIn returns id i of state s from blk, s's block, whose offsets are
 // offs.
 func (r *roots) getIn(blk []byte, offs []uint16, s int32, i int) uint32 {
-	bit := int(s&rootMask)*int(offs[r.k]) + int(offs[i])
-	w := binary.LittleEndian.Uint64(blk[bit>>3:])
-	return uint32(w>>(bit&7)) & (1<<(offs[i+1]-offs[i]) - 1)
+	return tupleRef{blk, offs, int(s&rootMask) * int(offs[r.k])}.id(i)
+}
+
+// tupleRef is where a state's tuple is: its block, the block's offsets
+// and the tuple's first bit. A reader of several ids of one tuple (a
+// comparison, a vector) finds the block once.
+type tupleRef struct {
+	blk  []byte
+	offs []uint16
+	base int
+}
+
+// tuple returns where state s's tuple is.
+func (r *roots) tuple(s int32) tupleRef {
+	b := int(s >> rootBits)
+	offs := r.offs[b*(r.k+1):][:r.k+1]
+	return tupleRef{r.blocks[b], offs, int(s&rootMask) * int(offs[r.k])}
+}
+
+// block sets dst to the tuples of block b, k ids a state, and returns
+// it: a reader of every tuple in order (the table's growth) decodes them
+// a block at a time, with no state's block and offsets to find.
+func (r *roots) block(dst []uint32, b int) []uint32 {
+	offs := r.offs[b*(r.k+1):][:r.k+1]
+	blk := r.blocks[b]
+	n := min(r.n-b<<rootBits, rootMask+1)
+	dst = slices.Grow(dst[:0], n*r.k)[:n*r.k]
+	for i := range r.k {
+		// Position i of every tuple, one after another.
+		lo, width, step := int(offs[i]), offs[i+1]-offs[i], int(offs[r.k])
+		mask := uint32(1)<<width - 1
+		for j, bit := i, lo; j < len(dst); j, bit = j+r.k, bit+step {
+			w := binary.LittleEndian.Uint64(blk[bit>>3:])
+			dst[j] = uint32(w>>(bit&7)) & mask
+		}
+	}
+	return dst
+}
+
+// id returns the tuple's id i.
+func (t tupleRef) id(i int) uint32 {
+	bit := t.base + int(t.offs[i])
+	w := binary.LittleEndian.Uint64(t.blk[bit>>3:])
+	return uint32(w>>(bit&7)) & (1<<(t.offs[i+1]-t.offs[i]) - 1)
 }
 
 // put sets id i of state s to p, which fits in its block's width.
-func (r *roots) put(s int32, i int, p uint32) {
-	b := int(s >> rootBits)
-	offs := r.offs[b*(r.k+1):][:r.k+1]
-	bit := int(s&rootMask)*int(offs[r.k]) + int(offs[i])
-	blk := r.blocks[b][bit>>3:]
+func (r *roots) put(s int32, i int, p uint32) { r.tuple(s).put(i, p) }
+
+// put sets the tuple's id i to p, which fits in its block's width.
+func (t tupleRef) put(i int, p uint32) {
+	bit := t.base + int(t.offs[i])
+	blk := t.blk[bit>>3:]
 	w := binary.LittleEndian.Uint64(blk)
-	w = w&^(uint64(1<<(offs[i+1]-offs[i])-1)<<(bit&7)) | uint64(p)<<(bit&7)
+	w = w&^(uint64(1<<(t.offs[i+1]-t.offs[i])-1)<<(bit&7)) | uint64(p)<<(bit&7)
 	binary.LittleEndian.PutUint64(blk, w)
 }
 
@@ -109,8 +152,9 @@ func (r *roots) add(ids []uint32) int32 {
 		r.widen(b)
 	}
 	r.n++
+	t := r.tuple(s)
 	for i, p := range ids {
-		r.put(s, i, p)
+		t.put(i, p)
 	}
 	return s
 }

@@ -13,7 +13,7 @@ import (
 // each position's to its own largest (32 for the first, 3 bits fewer for
 // each next: the block being filled copied at each widening, the blocks
 // before kept at their widths), with ids at each width's extremes, for
-// tuples of 1, 5 and 8 ids.
+// tuples of 1, 5 and 8 ids; read one by one and a block at a time.
 func TestRootsAgreeWithASlice(t *testing.T) {
 	r := rand.New(rand.NewPCG(38, 2))
 	for _, k := range []int{1, 5, 8} {
@@ -49,6 +49,15 @@ func TestRootsAgreeWithASlice(t *testing.T) {
 					t.Fatalf("k %d state %d id %d: %d, want %d", k, s, i, got, p)
 				}
 			}
+		}
+		// The blocks decoded whole (the table's growth) read the same.
+		var got []uint32
+		for b := range rs.blocks {
+			got = append(got, rs.block(nil, b)...)
+		}
+		require.Len(t, got, n*k)
+		for s, ids := range want {
+			require.Equal(t, ids, got[s*k:][:k], "k %d state %d, its block decoded", k, s)
 		}
 	}
 }

@@ -2,7 +2,8 @@ package onthefly
 
 import (
 	"context"
-	"hash/maphash"
+	"encoding/binary"
+	mbits "math/bits"
 	"slices"
 	"unsafe"
 
@@ -34,10 +35,10 @@ import (
 // per state and per pair").
 //
 // A lookup, the search's most frequent operation (most successors are
-// stored already), hashes the whole vector and compares it part by part
-// with the roots whose slots hold the same hash bits, reading the parts
-// in place: it looks no part up. Only a new state's parts are looked up,
-// and added if new, when it is inserted.
+// stored already), hashes the vector (its parts' hashes combined, hash)
+// and compares it part by part with the roots whose slots hold the same
+// hash bits, reading the parts in place: it looks no part up. Only a new
+// state's parts are looked up, and added if new, when it is inserted.
 //
 // hash, find, vector and len only read, so any number of goroutines may
 // call them at once; insert writes (it may move the table and a block of
@@ -52,22 +53,36 @@ type stateStore struct {
 	roots *roots
 	k     int
 	// table finds the states: a slot holds a state's id+1 in its low
-	// idBits bits (log2 of the slots, so that any id the table can take
-	// fits) and the high bits of its hash's upper half in the others (a
-	// tag, which spares most comparisons); 0 is an empty slot. A state's
-	// slot is found by probing linearly from its hash's low bits, so that
-	// the tag and the home slot use different bits of the hash. The slot
-	// holds neither the whole hash nor the home slot: a growth hashes
-	// every state's vector again (grow).
-	table  []uint32
+	// idBits bits (enough for any id the table can take, limit) and the
+	// high bits of its hash's upper half in the others (a tag, which
+	// spares most comparisons); 0 is an empty slot. A state's slot is
+	// found by probing linearly from its home slot, its hash's low half
+	// scaled to the table's size (Lemire's multiply-shift reduction), so
+	// that the tag and the home slot use different bits of the hash and
+	// the table need not have a power of two slots: it grows by a
+	// quarter, not by doubling, so that it is between 60 and 75 % full
+	// (between 37.5 and 75 % when it doubled), which makes 4 bytes a slot
+	// 5.3 to 6.7 a state (5.3 to 10.7). The slot holds neither the whole
+	// hash nor the home slot: a growth finds every state's hash again
+	// from its parts' (grow), which costs a fraction of hashing its
+	// vector, so that the growths by a quarter cost less than the
+	// doublings did. The slots are in segments of tableSegLen (slotTable),
+	// reused by the growth: the table grows by new segments and leaves no
+	// old table behind as garbage (a growth by a quarter would leave four
+	// times the table's bytes, which the collector frees only when the
+	// heap has doubled).
+	table  slotTable
+	limit  int // the states the table takes before it grows (tableLoad)
 	idBits uint
-	seed   maphash.Seed
 	ids    []uint32 // the part ids of the state inserted last
-	buf    []int32  // grow's vector
+	// blockIDs is grow's buffer: a block's tuples, kept from one growth
+	// to the next (a block of them each time would be garbage).
+	blockIDs []uint32
 }
 
 func newStateStore(l *ir.Layout) *stateStore {
-	s := &stateStore{table: make([]uint32, 1<<10), idBits: 10, seed: maphash.MakeSeed()}
+	s := &stateStore{}
+	s.resize(1 << 10)
 	for i := range s.kinds {
 		s.kinds[i].table = make([]uint64, 1<<8)
 	}
@@ -93,6 +108,60 @@ func (s *stateStore) part(v []int32, i int) []int32 {
 	return v[s.bounds[i]:]
 }
 
+// hash returns the hash of vector v: its parts' hashes combined in
+// order, so that grow finds a state's hash from the hashes of its parts,
+// kept (partKind.hash), without building its vector.
+func (s *stateStore) hash(v []int32) uint64 {
+	var h uint64
+	at := int32(0)
+	for _, end := range s.bounds[1:] {
+		h = h*hashMul + partHash(v[at:end])
+		at = end
+	}
+	return h*hashMul + partHash(v[at:])
+}
+
+// hashMul combines the parts' hashes (hash): odd, so that each part's
+// hash reaches every bit above its lowest set one.
+const hashMul = 0x9e3779b97f4a7c15
+
+// partHash returns the hash of part values w: wyhash's multiply-mix
+// (Wang Yi), a 128-bit multiplication folded to 64 bits for each 16 bytes
+// but the last 1 to 16, which are read as two words, overlapping if need
+// be, and mixed with the length by a last multiplication: hash/maphash
+// costs more than that on short parts, and a vector has k of them
+// (Treiber 6/1's, 8). Its low bits, which place the part (partID) and the
+// state (hash), depend on every bit of every value.
+func partHash(w []int32) uint64 {
+	b := asBytes(w)
+	x, y := uint64(len(b))^hashSecret0, uint64(hashSecret1)
+	for ; len(b) > 16; b = b[16:] {
+		y = mum(binary.LittleEndian.Uint64(b)^hashSecret1, binary.LittleEndian.Uint64(b[8:])^y)
+	}
+	switch n := len(b); {
+	case n >= 8:
+		x ^= binary.LittleEndian.Uint64(b)
+		y ^= binary.LittleEndian.Uint64(b[n-8:])
+	case n == 4:
+		x ^= uint64(binary.LittleEndian.Uint32(b))
+	}
+	return mum(x^hashSecret2, y^hashSecret3)
+}
+
+// wyhash's secrets.
+const (
+	hashSecret0 = 0xa0761d6478bd642f
+	hashSecret1 = 0xe7037ed1a0b428db
+	hashSecret2 = 0x8ebc6af09c88c6e3
+	hashSecret3 = 0x589965cc75374cc3
+)
+
+// mum returns the 128-bit product of a and b folded to 64 bits.
+func mum(a, b uint64) uint64 {
+	hi, lo := mbits.Mul64(a, b)
+	return hi ^ lo
+}
+
 // asBytes returns the bytes of v, in place.
 func asBytes(v []int32) []byte {
 	if len(v) == 0 {
@@ -101,15 +170,13 @@ func asBytes(v []int32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 4*len(v))
 }
 
-// hash returns the hash of vector v.
-func (s *stateStore) hash(v []int32) uint64 { return maphash.Bytes(s.seed, asBytes(v)) }
-
 // partKind numbers the parts of a kind: part p's values are partVals'
-// list at at[p], len[p] long; table finds them (hash<<32 | p+1; 0 is an
-// empty slot).
+// list at at[p], len[p] long, and hash[p] is their hash (partHash); table
+// finds them (hash<<32 | p+1; 0 is an empty slot).
 type partKind struct {
 	at    []uint32
 	len   []uint16
+	hash  []uint64
 	table []uint64
 }
 
@@ -137,8 +204,9 @@ func (s *stateStore) partOf(c *partKind, p uint32) []int32 {
 
 // is reports whether state id is vector v.
 func (s *stateStore) is(id int32, v []int32) bool {
+	t := s.roots.tuple(id)
 	for i := range s.k {
-		if !slices.Equal(s.partOf(s.kind(i), s.roots.get(id, i)), s.part(v, i)) {
+		if !slices.Equal(s.partOf(s.kind(i), t.id(i)), s.part(v, i)) {
 			return false
 		}
 	}
@@ -147,7 +215,8 @@ func (s *stateStore) is(id int32, v []int32) bool {
 
 // partID returns the id of part values w of kind c, adding them if new.
 func (s *stateStore) partID(c *partKind, w []int32) uint32 {
-	h := uint32(s.hash(w))
+	g := partHash(w)
+	h := uint32(g)
 	mask := uint64(len(c.table) - 1)
 	i := uint64(h) & mask
 	for ; c.table[i] != 0; i = (i + 1) & mask {
@@ -158,12 +227,64 @@ func (s *stateStore) partID(c *partKind, w []int32) uint32 {
 	p := uint32(len(c.at))
 	list, at := s.partVals.alloc(len(w))
 	copy(list, w)
-	c.at, c.len = append(c.at, uint32(at)), append(c.len, uint16(len(w)))
+	c.at, c.len, c.hash = append(c.at, uint32(at)), append(c.len, uint16(len(w))), append(c.hash, g)
 	c.table[i] = uint64(h)<<32 | uint64(p) + 1
 	if len(c.at)*4 > len(c.table)*3 {
 		c.table = regrowParts(c.table)
 	}
 	return p
+}
+
+// The table is at most tableLoadNum/tableLoadDen full, and grows by
+// 1/tableGrowth of its slots.
+const (
+	tableLoadNum, tableLoadDen = 3, 4
+	tableGrowth                = 4
+)
+
+// resize gives the store an empty table of at least n slots.
+func (s *stateStore) resize(n int) {
+	s.table.resize(n)
+	s.limit = s.table.n * tableLoadNum / tableLoadDen
+	s.idBits = uint(mbits.Len(uint(s.limit)))
+}
+
+// home returns the slot where the probe for hash h starts.
+func (s *stateStore) home(h uint64) uint64 { return uint64(uint32(h)) * uint64(s.table.n) >> 32 }
+
+// slotTable is the table's slots, n of them, in segments of tableSegLen
+// (one shorter segment while n is below it).
+type slotTable struct {
+	segs [][]uint32
+	n    int
+}
+
+const (
+	tableSegBits = 16
+	tableSegLen  = 1 << tableSegBits
+)
+
+// at returns slot i.
+func (t *slotTable) at(i uint64) *uint32 { return &t.segs[i>>tableSegBits][i&(tableSegLen-1)] }
+
+// resize empties the table and gives it at least n slots: a multiple of
+// tableSegLen past it, the segments it has kept and cleared.
+func (t *slotTable) resize(n int) {
+	if n <= tableSegLen {
+		t.segs, t.n = [][]uint32{make([]uint32, n)}, n
+		return
+	}
+	n = (n + tableSegLen - 1) &^ (tableSegLen - 1)
+	if len(t.segs[0]) < tableSegLen {
+		t.segs = t.segs[:0]
+	}
+	for _, seg := range t.segs {
+		clear(seg)
+	}
+	for len(t.segs)*tableSegLen < n {
+		t.segs = append(t.segs, make([]uint32, tableSegLen))
+	}
+	t.n = n
 }
 
 // tag returns the bits of hash h that a slot keeps beside an id.
@@ -172,10 +293,12 @@ func (s *stateStore) tag(h uint64) uint32 { return uint32(h>>32) >> s.idBits << 
 // probe returns the table slot of vector v, whose hash is h, and its
 // state's id, or the empty slot where it would go and -1.
 func (s *stateStore) probe(v []int32, h uint64) (uint64, int32) {
-	mask := uint64(len(s.table) - 1)
 	tag, idMask := s.tag(h), uint32(1)<<s.idBits-1
-	for i := h & mask; ; i = (i + 1) & mask {
-		e := s.table[i]
+	for i := s.home(h); ; i++ {
+		if i == uint64(s.table.n) {
+			i = 0
+		}
+		e := *s.table.at(i)
 		if e == 0 {
 			return i, -1
 		}
@@ -200,7 +323,7 @@ func (s *stateStore) insert(v []int32, h uint64) (int32, bool) {
 	if id >= 0 {
 		return id, false
 	}
-	if (s.len()+1)*4 > len(s.table)*3 {
+	if s.len()+1 > s.limit {
 		s.grow(nil)
 		i, _ = s.probe(v, h)
 	}
@@ -212,7 +335,7 @@ func (s *stateStore) insert(v []int32, h uint64) (int32, bool) {
 		}
 	}
 	id = s.roots.add(s.ids)
-	s.table[i] = s.tag(h) | uint32(id+1)
+	*s.table.at(i) = s.tag(h) | uint32(id+1)
 	return id, true
 }
 
@@ -220,7 +343,7 @@ func (s *stateStore) insert(v []int32, h uint64) (int32, bool) {
 // inserted without growing it. The growth polls ctx (see grow): a search
 // calls it where it can stop, before it inserts a state's successors.
 func (s *stateStore) reserve(ctx context.Context, n int) error {
-	for (s.len()+n)*4 > len(s.table)*3 {
+	for s.len()+n > s.limit {
 		if err := s.grow(ctx); err != nil {
 			return err
 		}
@@ -228,32 +351,39 @@ func (s *stateStore) reserve(ctx context.Context, n int) error {
 	return nil
 }
 
-// growPoll is how many states grow puts in the table again between two
-// polls of its context: a few milliseconds.
-const growPoll = 1 << 14
-
-// grow doubles the table, and puts every state in it again from its
-// vector's hash, in the order of the ids. That takes seconds of CPU time
-// at a hundred million states, so it polls ctx (nil: never) and returns
-// its error when it has ended, the table half built: the store must not
-// be used after that.
+// grow makes the table 1/tableGrowth larger, and puts every state in it
+// again from its hash, combined from its parts' (hash), in the order of
+// the ids. That takes seconds of CPU time at a hundred million states, so
+// it polls ctx (nil: never) at each block of tuples and returns its error
+// when it has ended, the table half built: the store must not be used
+// after that.
 func (s *stateStore) grow(ctx context.Context) error {
-	s.table = nil // the old table is not read: it may be collected
-	s.table, s.idBits = make([]uint32, 1<<(s.idBits+1)), s.idBits+1
-	mask := uint64(len(s.table) - 1)
-	for id := range int32(s.len()) {
-		if id%growPoll == growPoll-1 {
-			if err := limits.Err(ctx); err != nil {
-				return err
+	s.resize(s.table.n + s.table.n/tableGrowth)
+	// hashes[i] are the hashes of the parts at position i of a tuple.
+	hashes := make([][]uint64, s.k)
+	for i := range hashes {
+		hashes[i] = s.kind(i).hash
+	}
+	id := uint32(0)
+	for b := range s.roots.blocks {
+		if err := limits.Err(ctx); err != nil {
+			return err
+		}
+		s.blockIDs = s.roots.block(s.blockIDs, b)
+		for t := s.blockIDs; len(t) > 0; t = t[s.k:] {
+			var h uint64
+			for i, hs := range hashes {
+				h = h*hashMul + hs[t[i]]
 			}
+			i := s.home(h)
+			for *s.table.at(i) != 0 {
+				if i++; i == uint64(s.table.n) {
+					i = 0
+				}
+			}
+			id++
+			*s.table.at(i) = s.tag(h) | id
 		}
-		s.buf = s.vector(s.buf[:0], id)
-		h := s.hash(s.buf)
-		i := h & mask
-		for s.table[i] != 0 {
-			i = (i + 1) & mask
-		}
-		s.table[i] = s.tag(h) | uint32(id+1)
 	}
 	return nil
 }
@@ -278,8 +408,9 @@ func regrowParts(old []uint64) []uint64 {
 
 // vector appends the vector of state id to dst.
 func (s *stateStore) vector(dst []int32, id int32) []int32 {
+	t := s.roots.tuple(id)
 	for i := range s.k {
-		dst = append(dst, s.partOf(s.kind(i), s.roots.get(id, i))...)
+		dst = append(dst, s.partOf(s.kind(i), t.id(i))...)
 	}
 	return dst
 }
