@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/linbis/linbis/antichain"
 	"github.com/linbis/linbis/frontend/check"
@@ -349,7 +350,7 @@ type flySearch struct {
 	levels                  []int32
 	levelStates, nextStates []int32
 	// initPerm takes the initial state to its representative.
-	initPerm uint16
+	initPerm permID
 	// parents, in the sanity check of Options.checkPaths only, are the
 	// steps that found each pair (from -1 for the first), for path.go's
 	// rebuilt ones to be compared with.
@@ -364,7 +365,7 @@ type flySearch struct {
 	// the vectors of their representatives not stored when it was
 	// expanded (flySucc.vecStart), in its chunk's buffers.
 	succs   []flySucc
-	alts    []uint16
+	alts    []permID
 	succVec []int32
 }
 
@@ -459,7 +460,7 @@ func (f *flySearch) initial() (sid, sub int32, err error) {
 type flyStep struct {
 	from   int32
 	thread uint8
-	perm   uint16
+	perm   permID
 	to     int32 // an implementation state id
 }
 
@@ -480,10 +481,9 @@ func stateRuns(dst []int32, order []uint64) []int32 {
 // step, the permutation to the representative and the label key (0 for
 // τ).
 type flySucc struct {
-	to     int32
-	thread uint8
-	perm   uint16
-	label  semantics.LabelKey
+	to    int32
+	perm  permID
+	label semantics.LabelKey
 	// succVec[vecStart:vecEnd] is the representative's vector, kept only
 	// while it is not stored (to < 0), and hash its hash (stateStore).
 	vecStart, vecEnd int32
@@ -497,6 +497,8 @@ type flySucc struct {
 	// countOrbit when the state is stored.
 	stab  int64
 	exact bool
+	// thread took the step (here, where it packs with exact).
+	thread uint8
 	// alts[altStart:altEnd] are the other permutations that take the
 	// successor to the same representative (see stabilizer).
 	altStart, altEnd int32
@@ -586,7 +588,7 @@ func (f *flySearch) takes(ample bool, sc *flySucc) bool {
 // implementation goes on alone past a violation). With peek it only reads
 // what the specification has computed already, and ok is false where that
 // is not enough.
-func (f *flySearch) next(sub int32, sc *flySucc, alts []uint16, peek bool) (to int32, perm uint16, violates, ok bool, err error) {
+func (f *flySearch) next(sub int32, sc *flySucc, alts []permID, peek bool) (to int32, perm permID, violates, ok bool, err error) {
 	to, ok, err = f.after(sub, sc, peek)
 	if !ok || err != nil {
 		return noSubset, 0, false, ok, err
@@ -626,7 +628,7 @@ func (f *flySearch) keeps(sub int32, sc *flySucc) bool {
 // (stabilizer; alts[sc.altStart:sc.altEnd]), the one that gives the least
 // subset id. With peek, ok is false when the specification has not
 // renamed sub by one of them yet.
-func (f *flySearch) renamed(sub int32, sc *flySucc, alts []uint16, peek bool) (int32, uint16, bool) {
+func (f *flySearch) renamed(sub int32, sc *flySucc, alts []permID, peek bool) (int32, permID, bool) {
 	if sc.perm == 0 && sc.altStart == sc.altEnd || sub == f.spec.empty {
 		return sub, sc.perm, true // the common case on few threads (flySpec.renamed)
 	}
@@ -747,40 +749,65 @@ func (r *pairRecords) Put(s, sub int32) int32 {
 	return id
 }
 
-// permTable interns permutations as uint16 ids for several goroutines at
+// permID names a permutation interned in a permTable: 0 is the identity,
+// the first interned. Its 32 bits number every permutation a run can
+// meet, all 12! of 12 threads' and far more than memory holds of more
+// threads' (each permutation interned keeps its bytes and a map entry).
+type permID uint32
+
+// permBlock is the number of permutations in a block of a permTable.
+const permBlock = 1 << 8
+
+// permTable interns permutations as permIDs for several goroutines at
 // once: intern takes a lock, and the permutations are kept in fixed
 // blocks, so that a goroutine that has an id (from intern, or from one
 // that did before it synchronised with it) reads its permutation (get)
-// without the lock while others intern more.
+// without the lock while others intern more. The directory of the blocks
+// is replaced by a longer copy when it is full, published atomically: a
+// reader goes through whichever directory it loads, which holds the block
+// of every id handed out before.
 type permTable struct {
-	mu     sync.Mutex
-	ids    map[string]uint16
-	blocks [1 << 8]*[1 << 8][]uint8
-	n      int
+	mu  sync.Mutex
+	ids map[string]permID
+	dir atomic.Pointer[[]*[permBlock][]uint8]
+	n   uint64
 }
 
 // intern returns the id of a permutation, interning it if new.
-func (t *permTable) intern(perm []uint8) uint16 {
+func (t *permTable) intern(perm []uint8) permID {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if id, ok := t.ids[string(perm)]; ok {
 		return id
 	}
+	if t.n > math.MaxUint32 {
+		// Unreachable before memory runs out (see permID); never a
+		// wrap, which would rename subsets by another permutation.
+		panic("onthefly: more than 2^32 permutations interned")
+	}
 	if t.ids == nil {
-		t.ids = map[string]uint16{}
+		t.ids = map[string]permID{}
 	}
-	id := uint16(t.n) // wraps past 65 536 permutations, as ids did before
-	if t.blocks[id>>8] == nil {
-		t.blocks[id>>8] = new([1 << 8][]uint8)
+	id := permID(t.n)
+	var dir []*[permBlock][]uint8
+	if d := t.dir.Load(); d != nil {
+		dir = *d
 	}
-	t.blocks[id>>8][id&0xff] = append([]uint8(nil), perm...)
+	if b := int(id / permBlock); b == len(dir) {
+		// In place while there is room: the readers of the old
+		// directory never read past its length.
+		grown := append(dir, new([permBlock][]uint8))
+		t.dir.Store(&grown)
+		dir = grown
+	}
+	dir[id/permBlock][id%permBlock] = append([]uint8(nil), perm...)
 	t.ids[string(perm)] = id
 	t.n++
 	return id
 }
 
 // get returns the permutation of id.
-func (t *permTable) get(id uint16) []uint8 { return t.blocks[id>>8][id&0xff] }
+func (t *permTable) get(id permID) []uint8 { return (*t.dir.Load())[id/permBlock][id%permBlock] }
 
 // modelError reports a model error of thread t in the state of pair p,
 // with the replayed trace that leads to it.

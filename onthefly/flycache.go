@@ -31,7 +31,7 @@ type cacheSlot struct {
 	at   uint64
 	hash uint32
 	n    uint16
-	perm uint16
+	perm permID
 	to   int32
 }
 
@@ -69,7 +69,7 @@ func (c *succCache) fit(states, most int) *succCache {
 
 // find returns the representative and permutation remembered for the
 // encoding enc, whose hash is h.
-func (c *succCache) find(enc []byte, h uint32) (to int32, perm uint16, ok bool) {
+func (c *succCache) find(enc []byte, h uint32) (to int32, perm permID, ok bool) {
 	sl := &c.slots[h&uint32(len(c.slots)-1)]
 	if sl.at == 0 || sl.hash != h || int(sl.n) != len(enc) {
 		return 0, 0, false
@@ -87,7 +87,7 @@ func (c *succCache) find(enc []byte, h uint32) (to int32, perm uint16, ok bool) 
 
 // add remembers that the encoding enc, whose hash is h, goes to the stored
 // state to by the permutation perm.
-func (c *succCache) add(enc []byte, h uint32, to int32, perm uint16) {
+func (c *succCache) add(enc []byte, h uint32, to int32, perm permID) {
 	size := uint64(len(c.ring))
 	if uint64(len(enc)) > size/4 {
 		return
@@ -122,7 +122,7 @@ func newSuccCaches(parts int) succCaches {
 func (c succCaches) part(h uint32) int { return int(uint64(h) * uint64(len(c)) >> 32) }
 
 // find is succCache.find in h's part.
-func (c succCaches) find(enc []byte, h uint32) (to int32, perm uint16, ok bool) {
+func (c succCaches) find(enc []byte, h uint32) (to int32, perm permID, ok bool) {
 	return c[c.part(h)].find(enc, h)
 }
 

@@ -38,7 +38,7 @@ func TestSuccCacheFindsOnlyWhatWasAdded(t *testing.T) {
 			require.Equal(t, want, [2]int32{to, int32(perm)}, "a stale answer")
 			hits++
 		}
-		to, perm := int32(i), uint16(r.IntN(24))
+		to, perm := int32(i), permID(r.IntN(24))
 		c.add(enc, h, to, perm)
 		if len(enc) <= len(c.ring)/4 {
 			last[string(enc)+fmt.Sprint(h)] = [2]int32{to, int32(perm)}

@@ -185,17 +185,17 @@ func (s *flySpec) knownAfter(sub int32, k semantics.LabelKey) (int32, bool) {
 // permutations alike up to sub's classes rename sub once. It is computed
 // by perm itself, member by member as always, so that the states are
 // interned in the same order.
-func (s *flySpec) permute(sub int32, perm uint16, perms *permTable, peek bool) (id int32, ok bool) {
+func (s *flySpec) permute(sub int32, perm permID, perms *permTable, peek bool) (id int32, ok bool) {
 	if s.sym == nil || perm == 0 || sub == s.empty {
 		return sub, true
 	}
-	pk := uint64(sub)<<16 | uint64(perm)
+	pk := uint64(sub)<<32 | uint64(perm)
 	if id, ok := s.permuted[pk]; ok || peek {
 		return id, ok
 	}
 	ck := pk
 	if classes, known := s.knownClasses(sub); known {
-		ck = uint64(sub)<<16 | uint64(perms.intern(s.leastAlike(classes, perms.get(perm))))
+		ck = uint64(sub)<<32 | uint64(perms.intern(s.leastAlike(classes, perms.get(perm))))
 		if id, ok := s.permuted[ck]; ok {
 			s.permuted[pk] = id
 			return id, true
@@ -251,7 +251,7 @@ func (s *flySpec) leastAlike(classes, perm []uint8) []uint8 {
 // by those that move Y's classes, as by every alternative before (the
 // others give Y), so that the subsets and the specification's states are
 // interned in the same order, with the same ids.
-func (s *flySpec) renamed(sub int32, perm uint16, alts []uint16, perms *permTable, peek bool) (int32, uint16, bool) {
+func (s *flySpec) renamed(sub int32, perm permID, alts []permID, perms *permTable, peek bool) (int32, permID, bool) {
 	if perm == 0 && len(alts) == 0 || sub == s.empty {
 		return sub, perm, true // the common case on few threads
 	}

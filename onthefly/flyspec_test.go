@@ -19,7 +19,7 @@ import (
 // renamedByEveryAlternative is the plain renaming that flySpec.renamed
 // stands for: sub renamed by perm and by each alternative, the least
 // subset id, and the first permutation that gives it.
-func renamedByEveryAlternative(s *flySpec, sub int32, perm uint16, alts []uint16, perms *permTable) (int32, uint16) {
+func renamedByEveryAlternative(s *flySpec, sub int32, perm permID, alts []permID, perms *permTable) (int32, permID) {
 	best, bestPerm := renamedPlainly(s, sub, perms.get(perm)), perm
 	for _, alt := range alts {
 		if other := renamedPlainly(s, sub, perms.get(alt)); other < best {
@@ -101,7 +101,7 @@ func TestRenamedAsByEveryAlternative(t *testing.T) {
 		for range testsize.Count(300, 2000) {
 			sub := rng.Int32N(count)
 			sigma := perm()
-			var alts []uint16
+			var alts []permID
 			for range rng.IntN(6) {
 				g := perm()
 				if rng.IntN(4) > 0 { // like a stabiliser's: within runs

@@ -74,7 +74,7 @@ type expander struct {
 	por *reduce.POR      // nil without the partial-order reduction
 	// permIDs are the permutations it has interned, with their ids in
 	// f.perms: most are found here, without the lock.
-	permIDs map[string]uint16
+	permIDs map[string]permID
 	// recognised counts the successors found in the cache or in seen.
 	recognised int64
 	// seen finds the successors computed before in the chunk being
@@ -102,7 +102,7 @@ func (f *flySearch) startExpanders(n int) {
 	seed := maphash.MakeSeed()
 	for i := range n {
 		e := &expander{f: f, st: &semantics.Stepper{Expander: f.x.NewExpander(seed)}, sym: f.sym, por: f.por,
-			permIDs: map[string]uint16{}}
+			permIDs: map[string]permID{}}
 		if i > 0 && e.sym != nil {
 			e.sym = e.sym.Clone()
 		}
@@ -118,7 +118,7 @@ func (f *flySearch) startExpanders(n int) {
 type expansions struct {
 	states []expansion
 	succs  []flySucc
-	alts   []uint16 // the successors' alternative permutations (flySucc.altStart)
+	alts   []permID // the successors' alternative permutations (flySucc.altStart)
 	vecs   []int32  // the vectors of their representatives (flySucc.vecStart)
 	raw    []byte   // their encodings as computed, with the cache (flySucc.rawStart)
 	// loaded[loadedAt[r]:loadedAt[r+1]] is the vector of the chunk's
@@ -153,7 +153,7 @@ type expansion struct {
 // works it all out then.
 type flyPre struct {
 	sub, same             int32
-	perm                  uint16
+	perm                  permID
 	violates, covered, ok bool
 }
 
@@ -383,7 +383,7 @@ func (e *expander) resolveChunk(x *expansions, order []uint64, lo int32) {
 // foresee works out what successor sc gives a pair with subset sub
 // (flyPre), as far as the specification has computed it; alts are sc's
 // chunk's alternative permutations.
-func (f *flySearch) foresee(sub int32, sc *flySucc, alts []uint16) flyPre {
+func (f *flySearch) foresee(sub int32, sc *flySucc, alts []permID) flyPre {
 	to, perm, violates, ok, _ := f.next(sub, sc, alts, true) // peeking never fails
 	if !ok {
 		return flyPre{}
@@ -463,7 +463,7 @@ func (e *expander) computed(x *expansions, raw []byte, h uint32) (flySucc, bool)
 // representative decodes a successor's encoding and returns its orbit's
 // representative (the state itself without symmetry) and the permutation
 // id that takes it there, the permutation itself in e.sigma.
-func (e *expander) representative(enc []byte) ([]int32, uint16) {
+func (e *expander) representative(enc []byte) ([]int32, permID) {
 	e.cur = semantics.Decode(e.cur[:0], enc)
 	if e.sym == nil {
 		e.sigma = e.sigma[:0]
@@ -475,7 +475,7 @@ func (e *expander) representative(enc []byte) ([]int32, uint16) {
 }
 
 // internPerm returns the id of a permutation, interning it if new.
-func (e *expander) internPerm(perm []uint8) uint16 {
+func (e *expander) internPerm(perm []uint8) permID {
 	if id, ok := e.permIDs[string(perm)]; ok {
 		return id
 	}
@@ -499,7 +499,7 @@ func (e *expander) internPerm(perm []uint8) uint16 {
 //
 // It returns the stabiliser's order, or a bound on it and false when canon
 // could not try every order of the tied threads.
-func (e *expander) stabilizer(sigma []uint8, alts []uint16) ([]uint16, int64, bool) {
+func (e *expander) stabilizer(sigma []uint8, alts []permID) ([]permID, int64, bool) {
 	if e.sym == nil {
 		return alts, 1, true
 	}
