@@ -64,9 +64,10 @@ func checkedFile(t *testing.T, file string) *check.Program {
 
 // TestTableGrowthStops: growing the table of states puts every state in
 // it again, seconds of CPU time at a hundred million states, so it polls
-// the context: reserve with an ended context stops at its first poll
-// (one a block of tuples) with the context's cause; with a live one it grows the table, and every
-// state is found again.
+// the context: reserve with an ended context stops at its first poll,
+// before the growth begins, with the context's cause and the store whole
+// (a violation found before is replayed from it); with a live one it
+// grows the table, and every state is found again.
 func TestTableGrowthStops(t *testing.T) {
 	l := &ir.Layout{Nshared: 2, Threads: 2, ThreadSize: 2}
 	l.HeapBase = l.Nshared + l.Threads*l.ThreadSize
@@ -85,6 +86,11 @@ func TestTableGrowthStops(t *testing.T) {
 	cancel(stop)
 	err := s.reserve(ctx, slots)
 	assert.ErrorIs(t, err, stop, "the growth stopped at its first poll")
+	assert.Equal(t, slots, s.table.n, "the table as it was")
+	for i := range n {
+		v := vec(i)
+		require.Equal(t, int32(i), s.find(v, s.hash(v)), "state %d found after the stop", i)
+	}
 
 	s = newStateStore(l)
 	for i := range n {

@@ -353,11 +353,15 @@ func (s *stateStore) reserve(ctx context.Context, n int) error {
 
 // grow makes the table 1/tableGrowth larger, and puts every state in it
 // again from its hash, combined from its parts' (hash), in the order of
-// the ids. That takes seconds of CPU time at a hundred million states, so
-// it polls ctx (nil: never) at each block of tuples and returns its error
-// when it has ended, the table half built: the store must not be used
-// after that.
+// the ids. It polls ctx (nil: never) before it starts, and returns its
+// error with the store as it was; once begun, it runs to its end (a few
+// seconds of CPU time at a hundred million states), since the new table
+// takes the old one's slots: a stop halfway would leave the store unfit
+// for the replay of a violation found before the stop.
 func (s *stateStore) grow(ctx context.Context) error {
+	if err := limits.Err(ctx); err != nil {
+		return err
+	}
 	s.resize(s.table.n + s.table.n/tableGrowth)
 	// hashes[i] are the hashes of the parts at position i of a tuple.
 	hashes := make([][]uint64, s.k)
@@ -366,9 +370,6 @@ func (s *stateStore) grow(ctx context.Context) error {
 	}
 	id := uint32(0)
 	for b := range s.roots.blocks {
-		if err := limits.Err(ctx); err != nil {
-			return err
-		}
 		s.blockIDs = s.roots.block(s.blockIDs, b)
 		for t := s.blockIDs; len(t) > 0; t = t[s.k:] {
 			var h uint64
