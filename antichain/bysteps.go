@@ -1,6 +1,7 @@
 package antichain
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -120,7 +121,7 @@ func (s *Search) runBySteps(init int32) (pair, step int32, err error) {
 		s.levels = append(s.levels, hi)
 		s.levelStates, s.nextStates = s.nextStates, s.levelStates[:0]
 		var err error
-		if s.order, err = LevelOrder(s.opts.Context, s.order[:0], s.levelStates); err != nil {
+		if s.order, err = levelOrder(s.opts.Context, s.order[:0], s.levelStates); err != nil {
 			return pair, step, err
 		}
 		if s.leveler != nil {
@@ -213,6 +214,15 @@ func (s *Search) Parent(p int32) (from, via int32) {
 // level k's first pair is the k-th (those past the last are the level
 // being found when the search stopped).
 func (s *Search) Levels() []int32 { return s.levels }
+
+// LevelBytes returns the bytes of the arrays of a search layered by steps
+// that grow with its levels, as allocated: where the levels start, the
+// states of the pairs of the level followed and of the next, the level's
+// order and the marks of the pairs that followed an ample set (not its
+// store's, nor the parents kept for tests).
+func (s *Search) LevelBytes() int64 {
+	return int64(cap(s.levels)+cap(s.levelStates)+cap(s.nextStates))*4 + int64(cap(s.order)+cap(s.ampled))*8
+}
 
 // Ampled reports whether pair p of a search layered by steps followed an
 // ample set alone, or was not followed (dominated).
@@ -420,49 +430,124 @@ func (s *Search) put(st, sub, from, via int32) {
 // Path returns the step ids from the initial pair to pair p, followed by
 // last: read off Pairs' parents layered by visible actions; layered by
 // steps, rebuilt from the levels, as the store keeps no parents
-// (rebuilt). It asks the implementation for the steps of the states on
+// (Rebuild). It asks the implementation for the steps of the states on
 // the way again, whose error it returns.
 func (s *Search) Path(p, last int32) ([]int32, error) {
 	if !s.opts.BySteps {
 		return s.Pairs.Path(p, last), nil
 	}
-	return s.rebuilt(p, last)
-}
-
-// rebuilt returns the path to pair p of a search layered by steps,
-// followed by last, rebuilt backwards a level at a time. The parent of a
-// pair of level k is the first pair of level k-1, in the order in which
-// the search took them, that has a step to it: the search stores a pair
-// when it first meets it, and a pair met again is found stored, or
-// covered by one stored before (pairs are never removed, so what covered
-// it then covers it still). Each pair of level k-1 is followed again as
-// the search followed it — its state's steps asked for, every step or the
-// ample set's alone (markAmpled), the subsets taken and renamed — until a
-// step leads to the pair: so the path is the one parent pointers would
-// have kept (onthefly/path.go does the same over its packed records).
-func (s *Search) rebuilt(p, last int32) ([]int32, error) {
-	states := s.pairStates()
 	path := []int32{last}
-	for p != 0 {
-		k := sort.Search(len(s.levels), func(k int) bool { return s.levels[k] > p }) - 1
-		target, sub := states[p], s.store.SubsetOf(p)
-		from, via, err := s.producer(states, s.levels[k-1], s.levels[k], target, sub)
-		if err != nil {
-			return nil, err
-		}
-		if from < 0 {
-			return nil, fmt.Errorf("internal error: no pair of level %d leads to pair %d", k-1, p)
-		}
+	err := s.Rebuild(p, func(_, via int32) error {
 		path = append(path, via)
-		p = from
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	slices.Reverse(path)
 	return path, nil
 }
 
-// pairStates returns the state of every pair, read off the states'
-// chains.
-func (s *Search) pairStates() []int32 {
+// Rebuild rebuilds the path to pair p of a search layered by steps
+// backwards, a level at a time, and calls found with each of its steps,
+// from the last to the first: the pair it leaves and its id, while the
+// implementation's steps are that pair's state's (Impl.Steps asked last),
+// so that the implementation may read off what it knows of the step.
+//
+// The parent of a pair of level k is the first pair of level k-1, in the
+// order in which the search took them, that has a step to it: the search
+// stores a pair when it first meets it, and a pair met again is found
+// stored, or covered by one stored before (pairs are never removed, so
+// what covered it then covers it still). Each pair of level k-1 is
+// followed again as the search followed it — its state's steps asked
+// for, every step or the ample set's alone (markAmpled), the subsets
+// taken and renamed — until a step leads to the pair: so the path is the
+// one parent pointers would have kept (CheckParents), and a
+// counterexample the same shortest one, for one more expansion of the
+// states of the levels on the way back, paid only for a path.
+func (s *Search) Rebuild(p int32, found func(from, via int32) error) error {
+	states := s.PairStates()
+	for p != 0 {
+		k := sort.Search(len(s.levels), func(k int) bool { return s.levels[k] > p }) - 1
+		target, sub := states[p], s.store.SubsetOf(p)
+		from, via := int32(-1), int32(-1)
+		err := s.producers(states, s.levels[k-1], s.levels[k], func(q, id, d, r int32) bool {
+			if d == target && r == sub {
+				from, via = q, id
+			}
+			return from >= 0
+		})
+		if err != nil {
+			return err
+		}
+		if from < 0 {
+			return fmt.Errorf("internal error: no pair of level %d leads to pair %d", k-1, p)
+		}
+		if err := found(from, via); err != nil {
+			return err
+		}
+		p = from
+	}
+	return nil
+}
+
+// CheckParents checks, for a search layered by steps with
+// SearchOptions.Parents, that the parent Rebuild finds for every pair is
+// the pair and step that found it (Parent), a level at a time, and that
+// no pair is stored twice (the search looks a successor's state up again
+// when another step of the same state's pairs stored it). It is for the
+// tests that hold rebuilt paths to the parents.
+func (s *Search) CheckParents() error {
+	states := s.PairStates()
+	if len(s.parents) != len(states) || len(states) > 0 && s.parents[0].parent != -1 {
+		return errors.New("internal error: the recorded parents do not match the pairs")
+	}
+	for k := 1; k < len(s.levels); k++ {
+		hi := int32(len(states))
+		if k+1 < len(s.levels) {
+			hi = s.levels[k+1]
+		}
+		first := map[int32][2]int32{}
+		err := s.producers(states, s.levels[k-1], s.levels[k], func(q, id, d, r int32) bool {
+			if z := s.firstPair(d, r); z >= s.levels[k] && z < hi {
+				if _, ok := first[z]; !ok {
+					first[z] = [2]int32{q, id}
+				}
+			}
+			return false
+		})
+		if err != nil {
+			return err
+		}
+		for q := s.levels[k]; q < hi; q++ {
+			if z := s.firstPair(states[q], s.store.SubsetOf(q)); z != q {
+				return fmt.Errorf("internal error: pair %d of level %d is stored again as pair %d", z, k, q)
+			}
+			if got, want := first[q], [2]int32{s.parents[q].parent, s.parents[q].via}; got != want {
+				return fmt.Errorf("internal error: pair %d of level %d rebuilt as found by pair and step %v, found by %v", q, k, got, want)
+			}
+		}
+	}
+	return nil
+}
+
+// firstPair returns the first pair (st, sub) stored, -1 if there is none.
+func (s *Search) firstPair(st, sub int32) int32 {
+	first := int32(-1)
+	if st < 0 {
+		return first
+	}
+	for q := s.store.Last(st); q >= 0; q = s.store.Before(q) {
+		if s.store.SubsetOf(q) == sub {
+			first = q // the chain runs from the last pair to the first
+		}
+	}
+	return first
+}
+
+// PairStates returns the state of every pair of a search layered by
+// steps, read off the store's chains.
+func (s *Search) PairStates() []int32 {
 	states := make([]int32, s.store.Len())
 	for st := range s.states {
 		for q := s.store.Last(st); q >= 0; q = s.store.Before(q) {
@@ -472,13 +557,14 @@ func (s *Search) pairStates() []int32 {
 	return states
 }
 
-// producer follows the pairs [lo, hi) of a level again, as runBySteps
-// did, and returns the first pair and step that lead to the pair (target,
-// sub), or -1.
-func (s *Search) producer(states []int32, lo, hi, target, sub int32) (from, via int32, err error) {
+// producers follows the pairs [lo, hi) of a level again, as runBySteps
+// did, and calls visit with each step taken — the pair q, the step id,
+// the state d and the subset r it leads to — in the search's order, until
+// visit returns true.
+func (s *Search) producers(states []int32, lo, hi int32, visit func(q, id, d, r int32) bool) error {
 	// No context: the search is over, and its path is rebuilt whatever
 	// the limits.
-	order, _ := LevelOrder(nil, nil, states[lo:hi])
+	order, _ := levelOrder(nil, nil, states[lo:hi])
 	for i := 0; i < len(order); {
 		st := int32(order[i] >> 32)
 		j := i + 1
@@ -487,7 +573,7 @@ func (s *Search) producer(states []int32, lo, hi, target, sub int32) (from, via 
 		}
 		to, label, first, end, err := s.impl.Steps(st)
 		if err != nil {
-			return -1, -1, err
+			return err
 		}
 		var ample []int32
 		if s.ampler != nil {
@@ -503,22 +589,22 @@ func (s *Search) producer(states []int32, lo, hi, target, sub int32) (from, via 
 				ids = s.span(first, end)
 			}
 			for _, id := range ids {
-				if to[id] != target {
-					continue
+				if to[id] < 0 {
+					continue // a state no pair took
 				}
 				r, violates, err := s.after(q, id, label[id])
 				if err != nil {
-					return -1, -1, err
+					return err
 				}
 				if violates && !s.opts.Past {
 					continue // the search stopped there
 				}
-				if r == sub {
-					return q, id, nil
+				if visit(q, id, to[id], r) {
+					return nil
 				}
 			}
 		}
 		i = j
 	}
-	return -1, -1, nil
+	return nil
 }

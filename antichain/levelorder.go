@@ -8,13 +8,13 @@ import (
 	"github.com/linbis/linbis/internal/limits"
 )
 
-// LevelOrder appends to dst the pairs of a level of a search layered by
+// levelOrder appends to dst the pairs of a level of a search layered by
 // steps, whose states are states (of its pairs in order), in the order
 // the search takes them: by state, and the pairs of a state by id. Each
 // is its state in the high 32 bits, its offset in the level in the low
 // ones. It polls ctx while it sorts (sortPolled) and returns the cause of
 // its end (limits.Err), with dst unsorted.
-func LevelOrder(ctx context.Context, dst []uint64, states []int32) ([]uint64, error) {
+func levelOrder(ctx context.Context, dst []uint64, states []int32) ([]uint64, error) {
 	for k, s := range states {
 		dst = append(dst, uint64(uint32(s))<<32|uint64(k))
 	}

@@ -18,7 +18,7 @@ import (
 func TestSortPolledSorts(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	n := 3*sortPiece + 17
-	level := func(states int) []uint64 { // as LevelOrder writes them
+	level := func(states int) []uint64 { // as levelOrder writes them
 		keys := make([]uint64, n)
 		for k := range keys {
 			keys[k] = uint64(1000+r.IntN(states))<<32 | uint64(k)

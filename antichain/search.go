@@ -75,7 +75,7 @@ import (
 // every step, as past a violation), and that route's test-only switches
 // (every pair followed: SearchOptions.FollowDominated; parents kept to
 // check rebuilt paths against: SearchOptions.Parents); a level's sort is
-// polled for the context's end (LevelOrder). Taking the least of the
+// polled for the context's end (levelOrder). Taking the least of the
 // renamings by a representative's stabiliser, as that route does, is the
 // Renamer's choice.
 

@@ -53,7 +53,7 @@ func (f *flySearch) account() []byteCount {
 		{"next pairs", chunks(len(f.nextPair.words.blocks), 16) + chunks(len(f.nextPair.vals.blocks), 4)},
 		{"pairs' ample bits", chunks(len(f.pairAmple.words.blocks), 8)},
 		{"successor cache", cache},
-		{"levels' states", int64(cap(f.levelStates)+cap(f.nextStates)+cap(f.levels)) * 4},
+		{"the engine's levels", f.search.LevelBytes()},
 		{"since-tables", int64(len(f.since.fresh))*8 + chunks(len(f.since.touched.words.blocks), 8) + int64(cap(f.since.touchedList))*4},
 		{"τ-lists", tau},
 	}

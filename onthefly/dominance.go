@@ -40,22 +40,6 @@ package onthefly
 // q's (a pair that dominates q later and is stored after p has a larger
 // id than p).
 //
-// The search is the engine's (antichain.Search layered by steps: its
-// runBySteps, dominated and coveredUpTo). Rebuilt paths (path.go's
-// producers) skip the same pairs (dominated, here).
-
-// dominated reports whether the pair group[i] of a state's pairs of one
-// level (group, offsets from lo, as antichain.LevelOrder gives them) is not followed:
-// another pair of the group has a subset strictly included in its own.
-func (f *flySearch) dominated(group []uint64, lo int32, i int) bool {
-	if len(group) < 2 || f.o.noDominance {
-		return false
-	}
-	x := f.subset.get(int(lo + int32(uint32(group[i]))))
-	for j, k := range group {
-		if y := f.subset.get(int(lo + int32(uint32(k)))); j != i && y != x && f.spec.includes(x, y) {
-			return true
-		}
-	}
-	return false
-}
+// The rule is the engine's (antichain.Search layered by steps: its
+// runBySteps, dominated and coveredUpTo), and the paths it rebuilds skip
+// the same pairs (antichain.Search.Rebuild).

@@ -33,9 +33,12 @@ func (f *flySearch) run() (*Result, error) {
 	})
 	pair, step, err := s.Run(init)
 	m.done()
-	f.levels = s.Levels()
+	f.search = s
 	if f.o.checkPaths && err == nil {
-		if err := f.parentsOf(s); err != nil {
+		saved := f.res.Stats // the expansions here are not the search's
+		err := s.CheckParents()
+		f.res.Stats = saved
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -83,7 +86,7 @@ func (f *flySearch) run() (*Result, error) {
 func (f *flySearch) violationOf(p, id int32, err error) (*flyStep, error) {
 	saved := f.res.Stats
 	defer func() { f.res.Stats = saved }()
-	if _, fail := f.expand(f.pairStates()[p]); fail != nil {
+	if _, fail := f.expand(f.search.PairStates()[p]); fail != nil {
 		return nil, fmt.Errorf("internal error: the violation's state fails: %s", fail.Msg)
 	}
 	sc := &f.succs[id]
@@ -97,7 +100,8 @@ func (f *flySearch) violationOf(p, id int32, err error) (*flyStep, error) {
 // modelErrorAt reports the model error of a state's expansion, with the
 // replayed trace to its first pair of the level being searched.
 func (f *flySearch) modelErrorAt(e *stepFailure) error {
-	lo := f.levels[len(f.levels)-2] // the level being followed
+	levels := f.search.Levels()
+	lo := levels[len(levels)-2] // the level being followed
 	p := int32(-1)
 	for q := f.Last(e.state); q >= lo; q = f.Before(q) {
 		p = q
@@ -106,28 +110,4 @@ func (f *flySearch) modelErrorAt(e *stepFailure) error {
 		return fmt.Errorf("internal error: state %d has no pair in the level", e.state)
 	}
 	return f.modelError(p, e.thread, e.fail)
-}
-
-// parentsOf records in f.parents the step that found each pair of search
-// s, kept with SearchOptions.Parents, for checkPaths: the parent's state
-// expanded again, the step's successor and its subset renamed as the
-// search took them.
-func (f *flySearch) parentsOf(s *antichain.Search) error {
-	saved := f.res.Stats // the expansions here are not the search's
-	defer func() { f.res.Stats = saved }()
-	states := f.pairStates()
-	f.parents = []flyStep{{from: -1, perm: f.initPerm, to: states[0]}}
-	for q := int32(1); int(q) < len(states); q++ {
-		p, id := s.Parent(q)
-		if _, fail := f.expand(states[p]); fail != nil {
-			return fmt.Errorf("internal error: the state of pair %d fails: %s", p, fail.Msg)
-		}
-		sc := &f.succs[id]
-		_, perm, _, _, err := f.next(f.subset.get(int(p)), sc, f.alts, false)
-		if err != nil {
-			return err
-		}
-		f.parents = append(f.parents, flyStep{from: p, thread: sc.thread, perm: perm, to: sc.to})
-	}
-	return nil
 }

@@ -31,7 +31,7 @@ import (
 // stored — the implementation's canonical vectors by their parts, each
 // distinct part once (states.go), a pair as its subset's id and the next
 // pair of its state, in fixed blocks (chunked.go) — and no transitions: a counterexample's path is rebuilt
-// from the breadth-first levels (path.go). The specification is explored
+// from the breadth-first levels (the engine's Rebuild; path.go). The specification is explored
 // as far as the pairs need it (flySpec). The search is antichain.Search's,
 // layered by steps (its runBySteps), with the hooks that search has for
 // this one (semImpl: semimpl.go; engine.go runs it).
@@ -118,7 +118,8 @@ type Options struct {
 	// outcome with levels taken in many batches.
 	batchStates int
 	// checkPaths records the step that found each pair and checks the
-	// paths rebuilt for counterexamples against them (path.go), in tests.
+	// parents that the engine rebuilds for paths against them
+	// (antichain.Search.CheckParents), in tests.
 	checkPaths bool
 	// checkTau records the τ-steps that the search follows and checks
 	// those that the cycle search finds again against them
@@ -342,19 +343,11 @@ type flySearch struct {
 	// the ample thread's successors alone.
 	pairRecords
 	pairAmple bits
-	// levels[k] is the first pair of breadth-first level k (the pairs
-	// after the last are those of the level being found); the states of
-	// the pairs of the level being expanded are levelStates (from its first
-	// pair on), and those of the next level's pairs found so far
-	// nextStates.
-	levels                  []int32
-	levelStates, nextStates []int32
+	// search is the engine's search, once it has run: its levels, from
+	// which paths are rebuilt (path.go).
+	search *antichain.Search
 	// initPerm takes the initial state to its representative.
 	initPerm permID
-	// parents, in the sanity check of Options.checkPaths only, are the
-	// steps that found each pair (from -1 for the first), for path.go's
-	// rebuilt ones to be compared with.
-	parents []flyStep
 	// perms are the permutations met, interned by every expander (0:
 	// the identity). Their ids depend on the order in which the
 	// expanders met them, and nothing the search stores or reports
@@ -386,11 +379,6 @@ func (f *flySearch) finish(violation *flyStep, err error) (*Result, error) {
 			return f.res, err
 		}
 		return nil, err
-	}
-	if f.o.checkPaths {
-		if err := f.checkPaths(); err != nil {
-			return nil, err
-		}
 	}
 	f.res.Stats.SpecStates = int64(f.spec.set.Len())
 	f.res.Stats.Subsets = int64(f.spec.count())
@@ -525,7 +513,7 @@ func (f *flySearch) remember(part int, chunks []*expansions) {
 	}
 }
 
-// expand expands state s on its own, outside the batches, for path.go:
+// expand expands state s on its own, outside the batches (rebuilt paths):
 // its successors and their ids (as far as they are stored) into f.succs,
 // and with the partial-order reduction its ample thread into f.ample; on
 // a model error it returns the failing thread and the failure.
@@ -572,13 +560,6 @@ func (f *flySearch) countOrbit(stab int64, exact bool) {
 	}
 	f.res.Stats.Represented += reduce.Factorial(f.x.Bounds.Threads) / stab
 	f.res.Stats.RepresentedExact = f.res.Stats.RepresentedExact && exact
-}
-
-// takes reports whether a pair of the state expanded last takes its
-// successor sc: every successor, or the ample thread's when the pair
-// follows only those.
-func (f *flySearch) takes(ample bool, sc *flySucc) bool {
-	return !ample || int(sc.thread) == f.ample
 }
 
 // next returns the subset of the pair that successor sc of a pair with
@@ -698,8 +679,8 @@ func (f *flySearch) lookupPair(state, subset, since int32) (same int32, covered 
 // pairRecords are the pairs of the search, numbered in breadth-first
 // order: each keeps only its subset and the next pair of its state's
 // chain (-1 at its end), headPair the last pair that holds each state
-// (chainHeads, heads.go): neither its state nor how it was found, which paths rebuilds for a
-// counterexample (path.go); the subsets in as many bits as the largest
+// (chainHeads, heads.go): neither its state nor how it was found, which the engine's rebuilt paths
+// find again for a counterexample (path.go); the subsets in as many bits as the largest
 // needs (packedInt32s), the next pairs only where a state has a pair
 // before it, most having one pair (sparseInt32s). A pair is found by its
 // state's chain (lookupPair): a state has a few pairs, and the chain is

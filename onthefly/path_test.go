@@ -14,8 +14,9 @@ import (
 // TestPathsRebuilt: on every bundled model (3×1 with values 1; at the
 // full size 3×1 with values 1..2 instead), in both heap modes, unreduced
 // and with both reductions, stopping at the first violation and not, the
-// parent that path.go rebuilds for every pair is the step that found it
-// in the search (Options.checkPaths), so a counterexample's path is the
+// parent that the engine rebuilds for every pair (antichain.Search.Rebuild,
+// which path.go reads counterexamples off) is the step that found it in
+// the search (Options.checkPaths), so a counterexample's path is the
 // one parent pointers would have kept; and the τ-steps that the cycle
 // search finds again by expanding each state are those the search
 // followed (Options.checkTau). At the full size, 3×1 and 2×2 with values
@@ -36,7 +37,7 @@ func TestPathsRebuilt(t *testing.T) {
 				o := Options{Options: semantics.Options{Explicit: mode.explicit}, Reductions: mode.red, FirstViolation: first, checkPaths: true, checkTau: true}
 				res, err := Check(m.prog, m.b, o)
 				if err != nil {
-					// A model error stops the search before checkPaths.
+					// A model error stops the search before CheckParents.
 					require.NotContains(t, err.Error(), "internal error", what)
 					continue
 				}

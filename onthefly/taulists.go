@@ -18,7 +18,7 @@ import (
 // that followed the ample thread's). The search expands states for the
 // first time in the order of their ids — a state is stored when a pair
 // first reaches it, that pair is of the next level, and a level's states
-// are taken by id (antichain.LevelOrder) — so the lists are laid out one after
+// are taken by id (antichain.Leveler) — so the lists are laid out one after
 // another, and a state keeps only its list's length, in a byte; where the
 // lists of each group of tauGroup states start is kept per group (16: a
 // list's start is summed from at most 15 lengths). That is a byte and a

@@ -10,7 +10,7 @@ import (
 )
 
 // The search on several cores. A level's states are taken in batches of
-// consecutive states of the search's order (antichain.LevelOrder). The expanders
+// consecutive states of the search's order (antichain.Leveler). The expanders
 // expand a batch's states in parallel, a chunk of them at a time, each
 // into the chunk's buffers (expansions): the machine's steps, the
 // successors' canonicalisation under the symmetry reduction, their
