@@ -14,19 +14,18 @@
 // their states may be found as the search reaches them or all be there
 // already: a specification through Spec (Explicit gives an *lts.LTS's,
 // onthefly computes its states' from the semantics), an implementation
-// through Impl (ExplicitImpl gives an *lts.LTS's; onthefly's semImpl
-// the semantics', from the on-the-fly search's expander, state store and
-// cache of recent successors, with the symmetry reduction through the
-// Renamer hook, the partial-order reduction through Ampler, and states
-// numbered as pairs take them through Sparse; its test
-// TestOneEngineForBothRoutes runs Search over it, its pairs in the
-// on-the-fly search's packed records through PairStore, and the τ-steps
-// followed kept through Follower, its batches expanded ahead through
-// Leveler and Foresight). refine runs Search, and onthefly runs it for
-// its whole check (onthefly/engine.go).
+// through Impl (ExplicitImpl gives an *lts.LTS's, onthefly's semImpl the
+// semantics'), with optional hooks for what an implicit one adds:
+// symmetry (Renamer), the partial-order reduction (Ampler), states
+// numbered as pairs take them (Sparse), the steps its pairs follow
+// (Follower), and expansion ahead on several cores (Leveler, Foresight).
+// A search layered by steps keeps its pairs in a PairStore (onthefly's
+// packed records) and rebuilds paths from its levels (Search.Rebuild).
+// refine runs Search layered by visible actions, onthefly layered by
+// steps, for its whole product search and its counterexamples.
 //
 // The subsets are interned in the order they are met, in a flat arena (no
-// pointer per subset), so that both searches number them as before and
-// their work counters (refine.Stats.SpecSubsets, onthefly.Stats.Subsets)
-// count the same sets.
+// pointer per subset), so that a search over an LTS and one over the
+// semantics number them alike, and the two routes' work counters
+// (refine.Stats.SpecSubsets, onthefly.Stats.Subsets) count the same sets.
 package antichain

@@ -42,42 +42,29 @@ import (
 // (onthefly/fly.go argues why this is sound and complete for a symmetric
 // model and specification).
 //
-// The on-the-fly route (onthefly.Check) runs its whole check on this
-// search, over the same Subsets. Its promise is the one of SearchOptions.BySteps
-// with Past (runBySteps, bysteps.go): levels in steps, a shortest
-// counterexample in steps, a level's pairs taken state by state, the
-// search going on past a violation. runBySteps has its hooks too: the
-// partial-order reduction's ample sets under the cycle proviso (Ampler),
-// states numbered as pairs take them (Sparse), symmetry (Renamer), and
-// its pairs in a store as narrow as that search's packed records
-// (PairStore: subsets and states' chains, no parents, paths rebuilt from
-// the levels); and it follows only the least of a state's pairs of a
-// level, as that search does (onthefly/dominance.go). onthefly's
-// TestOneEngineForBothRoutes holds runBySteps over the semantics (its
-// semImpl: that search's expander, state store and cache of recent
-// successors) and that search's pair records to that search, unreduced,
-// with the symmetry reduction, with the partial-order reduction and with
-// both: the same verdicts, states, counterexamples' lengths, pairs, pairs
-// dominated in their level and ample sets. Both store a pair once, even
-// where two steps of a state enter the same new state (a pair is an
-// element of the product; a copy would only be expanded again to the
-// same successors). The τ-steps its pairs follow are handed to the
-// implementation (Follower) for the τ-cycle search; an implementation
-// that expands several states at once is told each level's order before
-// its steps are asked for (Leveler), and gives what it worked out ahead
-// for a pair's step (Foresight: the subset renamed, and the lookup among
-// the pairs stored before a given pair, the search looking only at those
-// stored since). onthefly's Check runs that route's whole check on
-// runBySteps so (run), its batches expanded on several cores,
-// with the same outcome and counts as the route's own loop of the
-// product, which it replaced, had: the
-// search of lock-freedom alone too (started from the empty subset, which follows
-// every step, as past a violation), and that route's test-only switches
-// (every pair followed: SearchOptions.FollowDominated; parents kept to
-// check rebuilt paths against: SearchOptions.Parents); a level's sort is
-// polled for the context's end (levelOrder). Taking the least of the
-// renamings by a representative's stabiliser, as that route does, is the
-// Renamer's choice.
+// Layered by steps (SearchOptions.BySteps: runBySteps, bysteps.go), it
+// is the on-the-fly route's search (onthefly.Check): levels in steps, a
+// shortest counterexample in steps, a level's pairs taken state by state,
+// and with Past the search going on past a violation, over the
+// implementation alone, for a τ-cycle search after it. Its hooks are the
+// implementation's: the partial-order reduction's ample sets under the
+// cycle proviso (Ampler), states numbered as pairs take them (Sparse),
+// the τ-steps its pairs follow handed over (Follower), each level's order
+// told before its states' steps are asked for (Leveler), and what the
+// implementation worked out ahead for a pair's step (Foresight: the
+// subset renamed, and the lookup among the pairs stored before a given
+// pair, the search looking only at those stored since). Its pairs are in
+// a store as narrow as the route's packed records (PairStore: subsets and
+// states' chains, no parents), so a path is rebuilt from the levels
+// (Rebuild); it follows only the least of a state's pairs of a level
+// (dominated), and stores a pair once, even where two steps of a state
+// enter the same new state (a pair is an element of the product; a copy
+// would only be expanded again to the same successors). A level's sort
+// is polled for the context's end (levelOrder). The tests' switches:
+// every pair followed (SearchOptions.FollowDominated), and the parents
+// kept to check rebuilt paths against (SearchOptions.Parents,
+// CheckParents). Taking the least of the renamings by a representative's
+// stabiliser, as the on-the-fly route does, is the Renamer's choice.
 
 // SearchOptions bound a Search and say what it reports.
 type SearchOptions struct {

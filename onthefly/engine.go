@@ -20,8 +20,9 @@ import (
 // The search of lock-freedom alone (Options.LockFreeOnly) starts from the
 // empty subset, which the engine lets follow every step; the tests'
 // switches are the engine's options: every pair followed (noDominance:
-// SearchOptions.FollowDominated), the parents kept to check rebuilt paths
-// against (checkPaths: SearchOptions.Parents).
+// SearchOptions.FollowDominated), the engine's rebuilt paths checked
+// against the parents it kept (checkPaths: SearchOptions.Parents,
+// Search.CheckParents).
 func (f *flySearch) run() (*Result, error) {
 	m, init, err := newSemImpl(f)
 	if err != nil {
