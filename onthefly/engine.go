@@ -57,12 +57,17 @@ func (f *flySearch) run() (*Result, error) {
 		st.Recognised += e.recognised
 		e.recognised = 0
 	}
-	if pair >= 0 {
-		if f.violation, err = f.violationOf(pair, step, err); err != nil {
-			return nil, err
-		}
-	}
 	var fail *stepFailure
+	if pair >= 0 && (err == nil || errors.As(err, &fail)) {
+		// Past the violation, a model error leaves it standing; a stop
+		// (a limit, the context's end) leaves it undecided, and may have
+		// left the state store half grown, not to be read again.
+		v, verr := f.violationOf(pair, step)
+		if verr != nil {
+			return nil, verr
+		}
+		f.violation = v
+	}
 	switch {
 	case errors.As(err, &fail):
 		err = f.modelErrorAt(fail)
@@ -82,9 +87,9 @@ func (f *flySearch) run() (*Result, error) {
 }
 
 // violationOf returns the step of the first violation, step id of pair
-// p, for the replay: its successor stored. The search's error err, if any, is what stopped it
-// past the violation; the state's expansion does not change the counts.
-func (f *flySearch) violationOf(p, id int32, err error) (*flyStep, error) {
+// p, for the replay: its successor stored. The state's expansion does not
+// change the counts.
+func (f *flySearch) violationOf(p, id int32) (*flyStep, error) {
 	saved := f.res.Stats
 	defer func() { f.res.Stats = saved }()
 	if _, fail := f.expand(f.search.PairStates()[p]); fail != nil {
