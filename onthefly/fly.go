@@ -358,7 +358,7 @@ type flySearch struct {
 	// the vectors of their representatives not stored when it was
 	// expanded (flySucc.vecStart), in its chunk's buffers.
 	succs   []flySucc
-	alts    []permID
+	alts    []uint8
 	succVec []int32
 }
 
@@ -436,7 +436,7 @@ func (f *flySearch) initial() (sid, sub int32, err error) {
 		sub, _ = f.spec.permute(sub, f.initPerm, &f.perms, false)
 	}
 	f.res.Stats.RepresentedExact = true
-	_, stab, exact := e.stabilizer(sigma, nil)
+	_, stab, exact := e.stabilizer(nil)
 	sid, _ = f.insertState(init)
 	f.countOrbit(stab, exact)
 	return sid, sub, nil
@@ -488,7 +488,8 @@ type flySucc struct {
 	// thread took the step (here, where it packs with exact).
 	thread uint8
 	// alts[altStart:altEnd] are the other permutations that take the
-	// successor to the same representative (see stabilizer).
+	// successor to the same representative, in the stabiliser's parts
+	// (see stabilizer); empty when there are none.
 	altStart, altEnd int32
 	// cached: to and perm come from the cache of recent successors
 	// (flycache.go), and the rest is not computed.
@@ -569,7 +570,7 @@ func (f *flySearch) countOrbit(stab int64, exact bool) {
 // implementation goes on alone past a violation). With peek it only reads
 // what the specification has computed already, and ok is false where that
 // is not enough.
-func (f *flySearch) next(sub int32, sc *flySucc, alts []permID, peek bool) (to int32, perm permID, violates, ok bool, err error) {
+func (f *flySearch) next(sub int32, sc *flySucc, alts []uint8, peek bool) (to int32, perm permID, violates, ok bool, err error) {
 	to, ok, err = f.after(sub, sc, peek)
 	if !ok || err != nil {
 		return noSubset, 0, false, ok, err
@@ -609,7 +610,7 @@ func (f *flySearch) keeps(sub int32, sc *flySucc) bool {
 // (stabilizer; alts[sc.altStart:sc.altEnd]), the one that gives the least
 // subset id. With peek, ok is false when the specification has not
 // renamed sub by one of them yet.
-func (f *flySearch) renamed(sub int32, sc *flySucc, alts []permID, peek bool) (int32, permID, bool) {
+func (f *flySearch) renamed(sub int32, sc *flySucc, alts []uint8, peek bool) (int32, permID, bool) {
 	if sc.perm == 0 && sc.altStart == sc.altEnd || sub == f.spec.empty {
 		return sub, sc.perm, true // the common case on few threads (flySpec.renamed)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/linbis/linbis/antichain"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/reduce"
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/lts"
 )
@@ -238,20 +239,25 @@ func (s *flySpec) leastAlike(classes, perm []uint8) []uint8 {
 
 // renamed returns subset sub renamed by perm and by its alternatives,
 // the least of those subset ids, and the permutation that gives it: perm
-// or the first of alts that does (flySearch.renamed). With peek it only
-// reads: ok is false when the renamings have not been computed yet.
+// or the first alternative that does (flySearch.renamed), in the order
+// of reduce.Product. The alternatives alts are g∘perm for the
+// permutations g ≠ id of the stabiliser of the implementation's
+// representative, given in parts (expander.stabilizer: runs of tied
+// threads and marked permutations). With peek it only reads: ok is false
+// when the renamings have not been computed yet.
 //
-// The alternatives are g∘perm for permutations g that fix the
-// implementation's representative, so that the candidates are g·Y, Y
-// being sub renamed by perm (the renaming is an action: renaming by perm
-// then by g is renaming by g∘perm). Most often every g fixes Y: each
-// keeps the threads in their classes of Y (swapClasses), so it is a
-// product of transpositions that fix Y. Then the answer is Y and perm,
-// known without renaming sub by any alternative; otherwise sub is renamed
-// by those that move Y's classes, as by every alternative before (the
-// others give Y), so that the subsets and the specification's states are
-// interned in the same order, with the same ids.
-func (s *flySpec) renamed(sub int32, perm permID, alts []permID, perms *permTable, peek bool) (int32, permID, bool) {
+// The candidates are g·Y, Y being sub renamed by perm (the renaming is an
+// action: renaming by perm then by g is renaming by g∘perm). Most often
+// every g fixes Y: each keeps the threads in their classes of Y
+// (swapClasses), so it is a product of transpositions that fix Y. The
+// parts tell it at once: when each run lies in one class and each marked
+// permutation keeps the classes, so does every product. Then the answer
+// is Y and perm, known without listing the alternatives; otherwise they
+// are listed and sub is renamed by those that move Y's classes, as by
+// every alternative before (the others give Y), so that the subsets and
+// the specification's states are interned in the same order, with the
+// same ids.
+func (s *flySpec) renamed(sub int32, perm permID, alts []uint8, perms *permTable, peek bool) (int32, permID, bool) {
 	if perm == 0 && len(alts) == 0 || sub == s.empty {
 		return sub, perm, true // the common case on few threads
 	}
@@ -267,28 +273,65 @@ func (s *flySpec) renamed(sub int32, perm permID, alts []permID, perms *permTabl
 		}
 		classes = s.classesAcross(sub, to, sigma)
 	}
-	best, bestPerm := to, perm
-	for _, alt := range alts {
-		if keepsClasses(classes, sigma, perms.get(alt)) {
-			continue // alt renames sub to to
+	runs, marked := altParts(alts)
+	if runsKeepClasses(classes, runs) && keepsClassesAll(classes, marked) {
+		return to, perm, true
+	}
+	// Buffers of their own: with peek, the expanders call this at once.
+	alt := make([]uint8, len(sigma))
+	best, bestPerm, first := to, perm, true
+	for g := range reduce.Product(runs, marked, make([]uint8, len(sigma))) {
+		if first || keepsClasses(classes, g) {
+			first = false
+			continue // the identity, or g renames sub to to
 		}
-		other, known := s.permute(sub, alt, perms, peek)
+		for t, u := range sigma {
+			alt[t] = g[u]
+		}
+		id := perms.intern(alt)
+		other, known := s.permute(sub, id, perms, peek)
 		if !known {
 			return best, bestPerm, false
 		}
 		if other < best {
-			best, bestPerm = other, alt
+			best, bestPerm = other, id
 		}
 	}
 	return best, bestPerm, true
 }
 
-// keepsClasses reports whether alt = g∘sigma keeps each thread in its
-// class (g[u] is in u's class for each thread u, u = sigma[t]).
-func keepsClasses(classes, sigma, alt []uint8) bool {
-	for t, u := range sigma {
-		if classes[alt[t]] != classes[u] {
+// keepsClasses reports whether permutation g keeps each thread in its
+// class of classes.
+func keepsClasses(classes, g []uint8) bool {
+	for u, v := range g {
+		if classes[v] != classes[u] {
 			return false
+		}
+	}
+	return true
+}
+
+// keepsClassesAll is keepsClasses for each of the permutations perms
+// (flat, as many entries each as classes).
+func keepsClassesAll(classes, perms []uint8) bool {
+	for k := 0; k < len(perms); k += len(classes) {
+		if !keepsClasses(classes, perms[k:k+len(classes)]) {
+			return false
+		}
+	}
+	return true
+}
+
+// runsKeepClasses reports whether each run of runs (pairs: first thread,
+// length) lies within one class of classes: then every permutation within
+// the runs keeps the threads in their classes.
+func runsKeepClasses(classes, runs []uint8) bool {
+	for r := 0; r < len(runs); r += 2 {
+		run := classes[runs[r] : runs[r]+runs[r+1]]
+		for _, c := range run[1:] {
+			if c != run[0] {
+				return false
+			}
 		}
 	}
 	return true

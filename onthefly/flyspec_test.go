@@ -11,22 +11,83 @@ import (
 	"github.com/linbis/linbis/frontend"
 	"github.com/linbis/linbis/frontend/check"
 	"github.com/linbis/linbis/frontend/ir"
+	"github.com/linbis/linbis/frontend/reduce"
 	"github.com/linbis/linbis/frontend/semantics"
 	"github.com/linbis/linbis/internal/randmodel"
 	"github.com/linbis/linbis/internal/testsize"
 )
 
 // renamedByEveryAlternative is the plain renaming that flySpec.renamed
-// stands for: sub renamed by perm and by each alternative, the least
-// subset id, and the first permutation that gives it.
-func renamedByEveryAlternative(s *flySpec, sub int32, perm permID, alts []permID, perms *permTable) (int32, permID) {
-	best, bestPerm := renamedPlainly(s, sub, perms.get(perm)), perm
-	for _, alt := range alts {
-		if other := renamedPlainly(s, sub, perms.get(alt)); other < best {
+// stands for: sub renamed by perm and by each alternative g∘perm, g
+// listed from the parts alts (expander.stabilizer) but the first (the
+// identity), the least subset id, and the first permutation that gives it.
+func renamedByEveryAlternative(s *flySpec, sub int32, perm permID, alts []uint8, perms *permTable) (int32, []uint8) {
+	sigma := perms.get(perm)
+	best, bestPerm := renamedPlainly(s, sub, sigma), sigma
+	for _, alt := range alternatives(sigma, alts) {
+		if other := renamedPlainly(s, sub, alt); other < best {
 			best, bestPerm = other, alt
 		}
 	}
 	return best, bestPerm
+}
+
+// alternatives lists the alternatives g∘sigma given by the parts alts
+// (expander.stabilizer), the identity's left out.
+func alternatives(sigma, alts []uint8) [][]uint8 {
+	if len(alts) == 0 {
+		return nil
+	}
+	var out [][]uint8
+	runs, marked := altParts(alts)
+	for g := range reduce.Product(runs, marked, make([]uint8, len(sigma))) {
+		alt := make([]uint8, len(sigma))
+		for t, u := range sigma {
+			alt[t] = g[u]
+		}
+		out = append(out, alt)
+	}
+	return out[1:]
+}
+
+// randomAlternatives returns random parts of alternatives for n threads,
+// as expander.stabilizer appends them: runs of adjacent threads and
+// marked permutations, some like a stabiliser's (within runs of adjacent
+// threads), some any permutation; none (empty) sometimes.
+func randomAlternatives(rng *rand.Rand, n int) []uint8 {
+	perm := func() []uint8 {
+		p := make([]uint8, n)
+		for t, u := range rng.Perm(n) {
+			p[t] = uint8(u)
+		}
+		return p
+	}
+	var runs []uint8
+	for t := 0; t < n; {
+		end := min(n, t+1+rng.IntN(3))
+		if end-t > 1 && rng.IntN(3) == 0 {
+			runs = append(runs, uint8(t), uint8(end-t))
+		}
+		t = end
+	}
+	marked := identity(n)
+	for range rng.IntN(4) {
+		g := perm()
+		if rng.IntN(4) > 0 { // like a stabiliser's: within runs
+			for t := 0; t < n; {
+				end := min(n, t+1+rng.IntN(3))
+				for k, u := range rng.Perm(end - t) {
+					g[t+k] = uint8(t + u)
+				}
+				t = end
+			}
+		}
+		marked = append(marked, g...)
+	}
+	if len(runs) == 0 && len(marked) == n {
+		return nil
+	}
+	return append(append([]uint8{uint8(len(runs) / 2)}, runs...), marked...)
 }
 
 // renamedPlainly is subset sub renamed by perm, member by member, without
@@ -101,24 +162,7 @@ func TestRenamedAsByEveryAlternative(t *testing.T) {
 		for range testsize.Count(300, 2000) {
 			sub := rng.Int32N(count)
 			sigma := perm()
-			var alts []permID
-			for range rng.IntN(6) {
-				g := perm()
-				if rng.IntN(4) > 0 { // like a stabiliser's: within runs
-					for t := 0; t < n; {
-						end := min(n, t+1+rng.IntN(3))
-						for k, u := range rng.Perm(end - t) {
-							g[t+k] = uint8(t + u)
-						}
-						t = end
-					}
-				}
-				alt := make([]uint8, n)
-				for t := range alt {
-					alt[t] = g[sigma[t]]
-				}
-				alts = append(alts, f.perms.intern(alt))
-			}
+			alts := randomAlternatives(rng, n)
 			id := f.perms.intern(sigma)
 			if rng.IntN(2) == 0 {
 				s.swapClasses(sub) // permute finds the renaming by its least alike
@@ -128,7 +172,7 @@ func TestRenamedAsByEveryAlternative(t *testing.T) {
 			wantSub, wantPerm := renamedByEveryAlternative(s, sub, id, alts, &f.perms)
 			what := fmt.Sprintf("%s: subset %d by %v, alternatives %v", in.name, sub, sigma, alts)
 			require.Equal(t, wantSub, gotSub, what)
-			require.Equal(t, wantPerm, gotPerm, what)
+			require.Equal(t, wantPerm, f.perms.get(gotPerm), what)
 			to := renamedPlainly(s, sub, sigma)
 			if to == s.empty {
 				continue
@@ -137,10 +181,14 @@ func TestRenamedAsByEveryAlternative(t *testing.T) {
 			if !ok {
 				classes = s.swapClasses(to)
 			}
-			for _, alt := range alts {
-				if keepsClasses(classes, sigma, f.perms.get(alt)) {
+			for _, alt := range alternatives(sigma, alts) {
+				g := make([]uint8, n)
+				for t, u := range sigma {
+					g[u] = alt[t]
+				}
+				if keepsClasses(classes, g) {
 					skipped++
-					other := renamedPlainly(s, sub, f.perms.get(alt))
+					other := renamedPlainly(s, sub, alt)
 					require.Equal(t, to, other, what)
 				}
 			}

@@ -86,9 +86,6 @@ type expander struct {
 	cur       []int32
 	tauVec    []int32 // the vector of the state whose τ-steps are found (tauEdges)
 	tauRecent tauRecent
-	sigma     []uint8 // the permutation of the successor canonicalised last
-	stab      []uint8 // stabilizer's buffer
-	alt       []uint8
 }
 
 // startExpanders makes the search's expanders: n of them, whose steppers
@@ -118,9 +115,9 @@ func (f *flySearch) startExpanders(n int) {
 type expansions struct {
 	states []expansion
 	succs  []flySucc
-	alts   []permID // the successors' alternative permutations (flySucc.altStart)
-	vecs   []int32  // the vectors of their representatives (flySucc.vecStart)
-	raw    []byte   // their encodings as computed, with the cache (flySucc.rawStart)
+	alts   []uint8 // the successors' alternative permutations, in their stabilisers' parts (flySucc.altStart)
+	vecs   []int32 // the vectors of their representatives (flySucc.vecStart)
+	raw    []byte  // their encodings as computed, with the cache (flySucc.rawStart)
 	// loaded[loadedAt[r]:loadedAt[r+1]] is the vector of the chunk's
 	// state r, read from the store before the chunk is expanded (load).
 	loaded   []int32
@@ -383,7 +380,7 @@ func (e *expander) resolveChunk(x *expansions, order []uint64, lo int32) {
 // foresee works out what successor sc gives a pair with subset sub
 // (flyPre), as far as the specification has computed it; alts are sc's
 // chunk's alternative permutations.
-func (f *flySearch) foresee(sub int32, sc *flySucc, alts []permID) flyPre {
+func (f *flySearch) foresee(sub int32, sc *flySucc, alts []uint8) flyPre {
 	to, perm, violates, ok, _ := f.next(sub, sc, alts, true) // peeking never fails
 	if !ok {
 		return flyPre{}
@@ -430,7 +427,7 @@ func (e *expander) expand(s int32, cur []int32, x *expansions) *expansion {
 		to, perm := e.representative(raw)
 		var stab int64
 		var exact bool
-		x.alts, stab, exact = e.stabilizer(e.sigma, x.alts)
+		x.alts, stab, exact = e.stabilizer(x.alts)
 		x.vecs = append(x.vecs, to...)
 		x.succs = append(x.succs, flySucc{to: -1, thread: sc.Thread, perm: perm, label: sc.Label,
 			vecStart: vecStart, vecEnd: int32(len(x.vecs)), hash: f.states.hash(to), rawStart: rawStart, rawEnd: int32(len(x.raw)), rawHash: sc.Hash,
@@ -462,15 +459,13 @@ func (e *expander) computed(x *expansions, raw []byte, h uint32) (flySucc, bool)
 
 // representative decodes a successor's encoding and returns its orbit's
 // representative (the state itself without symmetry) and the permutation
-// id that takes it there, the permutation itself in e.sigma.
+// id that takes it there; the symmetry keeps what stabilizer needs.
 func (e *expander) representative(enc []byte) ([]int32, permID) {
 	e.cur = semantics.Decode(e.cur[:0], enc)
 	if e.sym == nil {
-		e.sigma = e.sigma[:0]
 		return e.cur, 0
 	}
 	rep, perm := e.sym.Canon(e.cur, e.st.Expander.Canon)
-	e.sigma = append(e.sigma[:0], perm...)
 	return rep, e.internPerm(perm)
 }
 
@@ -484,42 +479,49 @@ func (e *expander) internPerm(perm []uint8) permID {
 	return id
 }
 
-// stabilizer appends to alts the permutations g∘σ, for the permutations
-// g ≠ id with apply(rep, g) = rep, rep being the representative that the
-// expander's canon returned last with the permutation sigma (symmetry's
-// stabilizer lists them): they take the successor to the same
-// representative, but rename its specification subset differently. Two
-// threads in the same local state of an operation may stand in different
-// places of the histories, one already linearized and the other not; the
-// pairs (rep, g·X) are one orbit, and follow keeps the one with the least
-// subset id, so that the search stores one pair of the orbit rather than
-// up to |g| of them. With more than maxStabilizer such g (many idle
-// threads alike, whose exchange changes no subset anyway) none is taken:
-// sound, with maybe more pairs.
+// stabilizer appends to alts the alternatives of the successor that the
+// expander canonicalised last: the permutations g∘σ, for the permutations
+// g ≠ id with apply(rep, g) = rep, rep being its representative and σ the
+// permutation to it. They take the successor to the same representative,
+// but rename its specification subset differently. Two threads in the
+// same local state of an operation may stand in different places of the
+// histories, one already linearized and the other not; the pairs (rep,
+// g·X) are one orbit, and follow keeps the one with the least subset id,
+// so that the search stores one pair of the orbit rather than up to |g| of
+// them.
+//
+// The alternatives are kept as the stabiliser's g in the parts canon
+// found them (symmetry's StabilizerParts): the number of runs of tied
+// threads, the runs (first position, length: any permutation within a
+// run) and the marked permutations (flat, the identity first), whose
+// product is the stabiliser (altParts reads them back). Most often every
+// g keeps the threads in their classes of the renamed subset, which the
+// parts tell at once (flySpec.renamed), so that the elements are listed
+// only for the renamings that need them. With a stabiliser of order 1
+// none are appended, nor with more than maxStabilizer elements (many idle
+// threads alike, whose exchange changes no subset anyway): sound, with
+// maybe more pairs.
 //
 // It returns the stabiliser's order, or a bound on it and false when canon
 // could not try every order of the tied threads.
-func (e *expander) stabilizer(sigma []uint8, alts []permID) ([]permID, int64, bool) {
+func (e *expander) stabilizer(alts []uint8) ([]uint8, int64, bool) {
 	if e.sym == nil {
 		return alts, 1, true
 	}
-	var count int
-	var order int64
-	var exact bool
-	e.stab, count, order, exact = e.sym.Stabilizer(e.stab[:0], maxStabilizer)
-	if count < 2 {
-		return alts, order, exact
+	at := len(alts)
+	alts, marked, order, exact := e.sym.StabilizerParts(append(alts, 0))
+	if !exact || order < 2 || order > maxStabilizer {
+		return alts[:at], order, exact
 	}
-	n := len(sigma)
-	e.alt = append(e.alt[:0], sigma...)
-	for k := n; k < len(e.stab); k += n { // the identity first
-		g := e.stab[k : k+n]
-		for t := range e.alt {
-			e.alt[t] = g[sigma[t]]
-		}
-		alts = append(alts, e.internPerm(e.alt))
-	}
-	return alts, order, exact
+	alts[at] = uint8((len(alts) - at - 1) / 2)
+	return append(alts, marked...), order, exact
+}
+
+// altParts splits the alternatives of a successor, as stabilizer appends
+// them, into the stabiliser's runs and marked permutations.
+func altParts(alts []uint8) (runs, marked []uint8) {
+	r := 2 * int(alts[0])
+	return alts[1 : 1+r], alts[1+r:]
 }
 
 // sinceBatch is what the search has stored since the batch being

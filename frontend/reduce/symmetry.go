@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"github.com/linbis/linbis/frontend/ir"
 	"github.com/linbis/linbis/frontend/semantics"
+	"iter"
 	"math"
 	"math/bits"
 	"slices"
@@ -167,6 +168,7 @@ type Symmetry struct {
 	StabKnown  bool
 	StabMarked []uint8 // the permutations of the marked groups that fix the representative, flat, the identity first
 	Equal      []uint8 // the orders tried that gave the least vector, flat
+	runs       []uint8 // Stabilizer's buffer of the free groups (StabilizerParts)
 }
 
 // tieGroup is a run of threads, in sorted order, with equal keys that
@@ -832,38 +834,78 @@ func satMul(a, b int64) int64 {
 // (see canon). The stabiliser is the product of the two parts, which act
 // on different threads.
 func (s *Symmetry) Stabilizer(dst []uint8, most int) (out []uint8, count int, order int64, exact bool) {
-	if !s.StabKnown {
-		return dst, 0, s.TieOrder, false
-	}
-	n := s.Threads
-	order = int64(len(s.StabMarked) / n)
-	for _, g := range s.free {
-		order = satMul(order, Factorial(g.n))
+	var marked []uint8
+	s.runs, marked, order, exact = s.StabilizerParts(s.runs[:0])
+	if !exact {
+		return dst, 0, order, false
 	}
 	if order > int64(most) {
 		return dst, 0, order, true
 	}
-	// An odometer over the orders of the free groups (positions of rep),
-	// each combined with every element of the marked part.
-	free := slices.Grow(s.TryPerm[:0], n)[:n]
-	for t := range free {
-		free[t] = uint8(t)
+	n := s.Threads
+	s.TryPerm = slices.Grow(s.TryPerm[:0], n)[:n]
+	for g := range Product(s.runs, marked, s.TryPerm) {
+		dst = append(dst, g...)
 	}
-	for {
-		for k := 0; k < len(s.StabMarked); k += n {
-			m := s.StabMarked[k : k+n]
-			for t := range n {
-				dst = append(dst, free[m[t]])
-			}
+	return dst, int(order), order, true
+}
+
+// StabilizerParts returns the stabiliser of the representative that canon
+// returned last in the two parts that Stabilizer multiplies: it appends
+// to runs the groups of tied threads without a marker, each as its first
+// position in rep and its length (every permutation within a group fixes
+// rep), and returns the permutations of the marked groups that fix rep
+// (StabMarked, the identity first), with the stabiliser's order, exact.
+// When canon fell back it returns no parts, a bound on the order and
+// false. An on-the-fly search keeps a successor's stabiliser so, and lists
+// its elements (Product) only when a run or a marked permutation moves
+// the threads of its subset.
+func (s *Symmetry) StabilizerParts(runs []uint8) (out, marked []uint8, order int64, exact bool) {
+	if !s.StabKnown {
+		return runs, nil, s.TieOrder, false
+	}
+	order = int64(len(s.StabMarked) / s.Threads)
+	for _, g := range s.free {
+		order = satMul(order, Factorial(g.n))
+		runs = append(runs, uint8(g.start), uint8(g.n))
+	}
+	return runs, s.StabMarked, order, true
+}
+
+// Product yields the permutations f∘m of a stabiliser given in parts
+// (StabilizerParts): f any permutation within each run of runs (pairs:
+// first position, length), m each of marked (flat, the identity first).
+// The order is Stabilizer's, the identity first: an odometer over the
+// runs' orders, each run's in lexicographic order and the last run's
+// fastest, each order with every m in turn. free is a buffer of a
+// permutation's length, which it overwrites; the permutation yielded is
+// valid until the next.
+func Product(runs, marked, free []uint8) iter.Seq[[]uint8] {
+	return func(yield func([]uint8) bool) {
+		n := len(free)
+		g := make([]uint8, n)
+		for t := range free {
+			free[t] = uint8(t)
 		}
-		g := len(s.free) - 1
-		for ; g >= 0; g-- {
-			if nextPermutation(free[s.free[g].start : s.free[g].start+s.free[g].n]) {
-				break
+		for {
+			for k := 0; k < len(marked); k += n {
+				for t, u := range marked[k : k+n] {
+					g[t] = free[u]
+				}
+				if !yield(g) {
+					return
+				}
 			}
-		}
-		if g < 0 {
-			return dst, int(order), order, true
+			r := len(runs)/2 - 1
+			for ; r >= 0; r-- {
+				start, length := int(runs[2*r]), int(runs[2*r+1])
+				if nextPermutation(free[start : start+length]) {
+					break
+				}
+			}
+			if r < 0 {
+				return
+			}
 		}
 	}
 }
