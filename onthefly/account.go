@@ -51,9 +51,8 @@ func (f *flySearch) account() []byteCount {
 		{"chains' heads", int64(f.headPair.bytes())},
 		{"pairs' subsets", int64(f.subset.r.bytes())},
 		{"next pairs", chunks(len(f.nextPair.words.blocks), 16) + chunks(len(f.nextPair.vals.blocks), 4)},
-		{"pairs' ample bits", chunks(len(f.pairAmple.words.blocks), 8)},
 		{"successor cache", cache},
-		{"the engine's levels", f.search.LevelBytes()},
+		{"levels, ample bits", f.search.LevelBytes()},
 		{"since-tables", int64(len(f.since.fresh))*8 + chunks(len(f.since.touched.words.blocks), 8) + int64(cap(f.since.touchedList))*4},
 		{"τ-lists", tau},
 	}

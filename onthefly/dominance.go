@@ -27,7 +27,7 @@ package onthefly
 // that are followed decide where the cycle proviso holds, so the states
 // of the reduced graph may differ a little (seqlock 3×2: 79 331 → 79 318),
 // each search reduced soundly. A pair not followed is marked as having followed the ample
-// thread's steps alone (pairAmple), which adds no step of its state to
+// thread's steps alone (antichain.Search.Ampled), which adds no step of its state to
 // the cycle search (followedAllOf): its state's steps are those of the
 // pairs followed.
 //

@@ -43,11 +43,6 @@ func (f *flySearch) run() (*Result, error) {
 			return nil, err
 		}
 	}
-	for p := range int32(f.subset.Len()) {
-		if s.Ampled(p) {
-			f.pairAmple.set(int(p), true)
-		}
-	}
 	st := &f.res.Stats
 	st.Dominated = s.Dominated
 	if f.por != nil { // semImpl is an Ampler: the search counts its pairs

@@ -339,12 +339,11 @@ type flySearch struct {
 	violation *flyStep
 	// The implementation states: states gives their ids and vectors.
 	states *stateStore
-	// The pairs (pairRecords), and in pairAmple whether each followed
-	// the ample thread's successors alone.
+	// The pairs (pairRecords).
 	pairRecords
-	pairAmple bits
 	// search is the engine's search, once it has run: its levels, from
-	// which paths are rebuilt (path.go).
+	// which paths are rebuilt (path.go), and which pairs followed the
+	// ample thread's successors alone (antichain.Search.Ampled).
 	search *antichain.Search
 	// initPerm takes the initial state to its representative.
 	initPerm permID

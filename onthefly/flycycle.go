@@ -15,7 +15,7 @@ import (
 // (tauLists), or, where the memory limit had it give them up, those
 // found again by expanding each state (tauEdges). The pairs of
 // a state follow all its successors, or, with the partial-order
-// reduction, the ample thread's alone (pairAmple); the ample thread is a
+// reduction, the ample thread's alone (antichain.Search.Ampled); the ample thread is a
 // function of the state's vector and successors (reduce.POR.Choose), the
 // same at every expansion. So the τ-steps the pairs of state s followed
 // are all of s's if one of its pairs followed all its successors, else the
@@ -265,7 +265,7 @@ func (f *flySearch) followedAllOf(s int32) (bool, error) {
 		return true, nil
 	}
 	for q := head; q >= 0; q = f.nextPair.get(int(q)) {
-		if !f.pairAmple.has(int(q)) {
+		if !f.search.Ampled(q) {
 			return true, nil
 		}
 	}
