@@ -160,7 +160,8 @@ type Search struct {
 	// states of the pairs of the level being followed and of those of
 	// the next found so far; ampled marks the pairs that followed an
 	// ample set alone or were not followed (dominated), for rebuilt
-	// paths; states bounds the states paired.
+	// paths and the implementation (Ampled); states bounds the states
+	// paired.
 	store                   PairStore
 	levels                  []int32
 	levelStates, nextStates []int32
