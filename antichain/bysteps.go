@@ -466,10 +466,19 @@ func (s *Search) Path(p, last int32) ([]int32, error) {
 // counterexample the same shortest one, for one more expansion of the
 // states of the levels on the way back, paid only for a path.
 func (s *Search) Rebuild(p int32, found func(from, via int32) error) error {
-	states := s.PairStates()
+	if p == 0 {
+		return nil
+	}
+	// The states of the pairs of the levels before p's, the only ones the
+	// path goes through: a search past a violation may store many more.
+	states := s.pairStates(s.levels[s.levelOf(p)])
+	target := s.StateOf(p)
 	for p != 0 {
-		k := sort.Search(len(s.levels), func(k int) bool { return s.levels[k] > p }) - 1
-		target, sub := states[p], s.store.SubsetOf(p)
+		k := s.levelOf(p)
+		if p < int32(len(states)) {
+			target = states[p]
+		}
+		sub := s.store.SubsetOf(p)
 		from, via := int32(-1), int32(-1)
 		err := s.producers(states, s.levels[k-1], s.levels[k], func(q, id, d, r int32) bool {
 			if d == target && r == sub {
@@ -498,7 +507,7 @@ func (s *Search) Rebuild(p int32, found func(from, via int32) error) error {
 // when another step of the same state's pairs stored it). It is for the
 // tests that hold rebuilt paths to the parents.
 func (s *Search) CheckParents() error {
-	states := s.PairStates()
+	states := s.pairStates(int32(s.store.Len()))
 	if len(s.parents) != len(states) || len(states) > 0 && s.parents[0].parent != -1 {
 		return errors.New("internal error: the recorded parents do not match the pairs")
 	}
@@ -545,16 +554,37 @@ func (s *Search) firstPair(st, sub int32) int32 {
 	return first
 }
 
-// PairStates returns the state of every pair of a search layered by
-// steps, read off the store's chains.
-func (s *Search) PairStates() []int32 {
-	states := make([]int32, s.store.Len())
+// levelOf returns the level of pair p.
+func (s *Search) levelOf(p int32) int {
+	return sort.Search(len(s.levels), func(k int) bool { return s.levels[k] > p }) - 1
+}
+
+// pairStates returns the state of each pair below hi, read off the
+// store's chains.
+func (s *Search) pairStates(hi int32) []int32 {
+	states := make([]int32, hi)
 	for st := range s.states {
 		for q := s.store.Last(st); q >= 0; q = s.store.Before(q) {
-			states[q] = st
+			if q < hi {
+				states[q] = st
+			}
 		}
 	}
 	return states
+}
+
+// StateOf returns the state of pair p of a search layered by steps, read
+// off the store's chains (-1 if p is not stored).
+func (s *Search) StateOf(p int32) int32 {
+	for st := range s.states {
+		// A chain runs from its state's last pair to its first.
+		for q := s.store.Last(st); q >= p; q = s.store.Before(q) {
+			if q == p {
+				return st
+			}
+		}
+	}
+	return -1
 }
 
 // producers follows the pairs [lo, hi) of a level again, as runBySteps

@@ -87,7 +87,7 @@ func (f *flySearch) run() (*Result, error) {
 func (f *flySearch) violationOf(p, id int32) (*flyStep, error) {
 	saved := f.res.Stats
 	defer func() { f.res.Stats = saved }()
-	if _, fail := f.expand(f.search.PairStates()[p]); fail != nil {
+	if _, fail := f.expand(f.search.StateOf(p)); fail != nil {
 		return nil, fmt.Errorf("internal error: the violation's state fails: %s", fail.Msg)
 	}
 	sc := &f.succs[id]
